@@ -1,0 +1,216 @@
+package org.netnslab.cli;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.report.ConsoleReport;
+import org.netnslab.report.HgrmFiles;
+import org.netnslab.report.ResultJson;
+import org.netnslab.scenario.RunFailure;
+import org.netnslab.scenario.RunObserver;
+import org.netnslab.scenario.RunSettings;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.ScenarioRunner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The command line: {@code run}, {@code list}, {@code validate}. Exit status: 0 the command completed
+ * (invariant violations are results), 2 bad command line or configuration, 1 the run itself failed.
+ */
+@Command(name = "netns-lab", mixinStandardHelpOptions = true, version = "netns-lab 0.1.0",
+    description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
+        + " kernel designs side by side.",
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class})
+public final class Main implements Callable<Integer> {
+  /** Exit status of a bad command line or configuration. */
+  public static final int EXIT_CONFIG = 2;
+  /** Exit status of a run that failed. */
+  public static final int EXIT_FAILED = 1;
+
+  /**
+   * @param args the command line
+   */
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /**
+   * Runs a command without exiting the JVM (for tests).
+   *
+   * @param args the command line
+   * @return the exit status
+   */
+  public static int execute(String... args) {
+    return new CommandLine(new Main()).execute(args);
+  }
+
+  @Override
+  public Integer call() {
+    CommandLine.usage(this, System.err);
+    return EXIT_CONFIG;
+  }
+
+  /** {@code run}: one scenario, every design. */
+  @Command(name = "run", mixinStandardHelpOptions = true,
+      description = "Run a scenario: every design under the same load; writes result.json and .hgrm files.")
+  static final class Run implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file, e.g. load-tests/uevent-tc1-userns.conf")
+    Path file;
+
+    @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0",
+        description = "multiply per-netns/per-worker iteration counts (population unchanged); default ${DEFAULT-VALUE}")
+    double scale;
+
+    @Option(names = "--out", paramLabel = "DIR",
+        description = "output folder (default <netns-lab.run.out-dir>/<scenario>-<timestamp>)")
+    Path out;
+
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override a scenario key, e.g. workload.injectors=10")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
+    Path config;
+
+    @Option(names = "--no-progress", description = "no progress lines on stderr")
+    boolean noProgress;
+
+    @Override
+    public Integer call() {
+      Config system;
+      Scenario scenario;
+      try {
+        system = systemConfig(config);
+        scenario = new ScenarioLoader().load(file, sets, scale);
+      } catch (ScenarioException e) {
+        System.err.println("netns-lab: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
+      RunSettings settings = RunSettings.fromConfig(system.getConfig("netns-lab"));
+      Path dir = out != null ? out : Path.of(system.getString("netns-lab.run.out-dir"),
+          scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      try {
+        Files.createDirectories(dir);
+      } catch (IOException e) {
+        System.err.println("netns-lab: --out " + dir + ": cannot create folder: " + e);
+        return EXIT_CONFIG;
+      }
+      RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressLines(System.console() != null);
+      ActorSystem<Void> actors = ActorSystem.create(Behaviors.empty(), "netns-lab", system);
+      try {
+        RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
+        ResultJson.write(result, dir.resolve("result.json"));
+        HgrmFiles.write(result, dir);
+        System.out.println(ConsoleReport.render(result));
+        System.out.println("results: " + dir.resolve("result.json"));
+        return 0;
+      } catch (RunFailure e) {
+        System.err.println("netns-lab: run failed: " + e.getMessage());
+        return EXIT_FAILED;
+      } catch (IOException e) {
+        System.err.println("netns-lab: cannot write results to " + dir + ": " + e);
+        return EXIT_FAILED;
+      } finally {
+        actors.terminate();
+        try {
+          actors.getWhenTerminated().toCompletableFuture().get();
+        } catch (Exception e) {
+          System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
+        }
+      }
+    }
+  }
+
+  /** {@code list}: the scenarios in a folder with their seed and description. */
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the scenarios in load-tests/.")
+  static final class ListScenarios implements Callable<Integer> {
+    @Option(names = "--dir", paramLabel = "DIR", defaultValue = "load-tests", description = "default ${DEFAULT-VALUE}")
+    Path dir;
+
+    @Override
+    public Integer call() {
+      if (!Files.isDirectory(dir)) {
+        System.err.println("netns-lab: --dir " + dir + ": not a folder");
+        return EXIT_CONFIG;
+      }
+      List<Path> files = new ArrayList<>();
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.conf")) {
+        ds.forEach(files::add);
+      } catch (IOException e) {
+        System.err.println("netns-lab: cannot read " + dir + ": " + e);
+        return EXIT_CONFIG;
+      }
+      files.sort(null);
+      for (Path f : files) {
+        try {
+          Config c = ConfigFactory.parseFile(f.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+          System.out.printf("%-34s %s%n  %-32s seed: %s%n", f, c.hasPath("name") ? c.getString("name") : "(no name)",
+              "", c.hasPath("seed") ? c.getString("seed") : "(none)");
+          System.out.printf("  %-32s %s%n", "", c.hasPath("description") ? c.getString("description") : "");
+        } catch (ConfigException e) {
+          System.out.printf("%-34s INVALID: %s%n", f, e.getMessage());
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** {@code validate}: the configuration check only. */
+  @Command(name = "validate", mixinStandardHelpOptions = true,
+      description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
+  static final class Validate implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")
+    Path file;
+
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override a scenario key")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0", description = "scale to check")
+    double scale;
+
+    @Override
+    public Integer call() {
+      try {
+        Scenario s = new ScenarioLoader().load(file, sets, scale);
+        System.out.printf("%s: OK: scenario %s, %d design(s) %s, %d netns, %d counted injections per netns%n",
+            file, s.name(), s.designs().size(), s.designs().stream().map(d -> d.name()).toList(),
+            s.workload().netnsCount(), s.workload().countedPerNetns(s.scale()));
+        return 0;
+      } catch (ScenarioException e) {
+        System.err.println("netns-lab: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
+    }
+  }
+
+  static Config systemConfig(Path extra) throws ScenarioException {
+    Config base = ConfigFactory.load();
+    if (extra == null) {
+      return base;
+    }
+    try {
+      return ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false))
+          .withFallback(base).resolve();
+    } catch (ConfigException e) {
+      throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(),
+          e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
+    }
+  }
+}

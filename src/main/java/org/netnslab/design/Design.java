@@ -1,0 +1,56 @@
+package org.netnslab.design;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.netnslab.uevent.SeqnumScope;
+import org.netnslab.uevent.UeventSerialization;
+
+/**
+ * A design: a named set of strategy choices and model settings that a scenario runs and compares
+ * (ARCHITECTURE.md section 3). Immutable.
+ *
+ * @param name the design's name, e.g. {@code per-netns-2018}
+ * @param serialization {@code uevent.serialization}
+ * @param seqnumScope {@code uevent.seqnum-scope}
+ * @param listenerQueueCapacity {@code uevent.listener-queue-capacity}: messages a listener socket
+ *     holds before it drops (its receive buffer), at least 1
+ */
+public record Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope,
+    int listenerQueueCapacity) {
+
+  /** Checks ranges. */
+  public Design {
+    if (listenerQueueCapacity < 1) {
+      throw new IllegalArgumentException("design " + name + ": uevent.listener-queue-capacity must be >= 1, got "
+          + listenerQueueCapacity);
+    }
+  }
+
+  /**
+   * Reads a design from its model configuration (the design's own keys over {@code netns-lab.model}).
+   *
+   * @param name the design's name
+   * @param model a config with {@code uevent.serialization}, {@code uevent.seqnum-scope},
+   *     {@code uevent.listener-queue-capacity}
+   * @return the design
+   * @throws IllegalArgumentException for an unknown strategy value or a value out of range, naming the key
+   * @throws ConfigException for a missing key or a wrong type (Typesafe Config names file, line and key)
+   */
+  public static Design fromConfig(String name, Config model) {
+    return new Design(name,
+        UeventSerialization.fromConfig(model.getString("uevent.serialization")),
+        SeqnumScope.fromConfig(model.getString("uevent.seqnum-scope")),
+        model.getInt("uevent.listener-queue-capacity"));
+  }
+
+  /** @return the strategy choices as {@code result.json} lists them, key to HOCON value */
+  public Map<String, String> strategies() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("uevent.serialization", serialization.configName());
+    s.put("uevent.seqnum-scope", seqnumScope.configName());
+    s.put("uevent.listener-queue-capacity", Integer.toString(listenerQueueCapacity));
+    return s;
+  }
+}

@@ -1,0 +1,45 @@
+package org.netnslab.netns;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.stream.javadsl.Source;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.netnslab.uevent.Received;
+import org.netnslab.uevent.UeventRoute;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * What the creator of a netns gets back: its id, its owning user namespace, its actor, and the route
+ * its injected uevents take under the design. Immutable; safe to share between actors.
+ *
+ * @param id the netns id (unique within one supervisor)
+ * @param owner the owning user namespace
+ * @param actor the netns actor
+ * @param injectRoute where injections into this netns go (set by the design at creation)
+ */
+public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Command> actor,
+    UeventRoute injectRoute) {
+
+  /** @return whether the netns is owned by the initial user namespace */
+  public boolean initOwned() {
+    return owner.isInitial();
+  }
+
+  /**
+   * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
+   * this netns's uevent socket. The materialized stage completes once the listener is bound (every
+   * uevent sent after that reaches it, or is counted in an {@code Enobufs}); the stream completes
+   * when the netns is dismantled, after every queued message.
+   *
+   * @param queueCapacity the listener's receive queue in messages; overflow drops and yields ENOBUFS
+   * @return a Source of {@link Received} items
+   */
+  public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
+    return Source.<Received>queue(queueCapacity).mapMaterializedValue(queue -> {
+      CompletableFuture<Done> bound = new CompletableFuture<>();
+      actor.tell(new NetNamespace.AttachListener(queue, bound));
+      return bound;
+    });
+  }
+}

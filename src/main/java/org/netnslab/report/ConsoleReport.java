@@ -1,0 +1,54 @@
+package org.netnslab.report;
+
+import java.util.Map;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RunResult;
+
+/**
+ * The console summary of a run: a table per design (count, mean, sd, p50, p99, max in us, the
+ * throughput, every invariant counter), then each comparison with its ratio beside the seed's and
+ * Welch's test printed as R prints it.
+ */
+public final class ConsoleReport {
+  private ConsoleReport() {}
+
+  /**
+   * @param r the run
+   * @return the summary text
+   */
+  public static String render(RunResult r) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
+        r.description(), r.seed()));
+    for (DesignResult d : r.designs()) {
+      sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
+      sb.append(String.format("  %-20s %12s %12s %12s %12s %12s %12s%n", "measure (us)", "count", "mean", "sd",
+          "p50", "p99", "max"));
+      for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
+        MeasureSummary s = e.getValue();
+        sb.append(String.format("  %-20s %12d %12.2f %12.2f %12.2f %12.2f %12.2f%n", e.getKey(), s.count(), s.mean(),
+            s.sd(), s.p50(), s.p99(), s.max()));
+      }
+      sb.append(String.format("  throughput %,.0f transactions/s, counted phase %.2f s%n", d.throughputPerSec(),
+          d.wallSeconds()));
+      sb.append("  invariants:");
+      d.invariants().asMap().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+      sb.append('\n');
+    }
+    for (Comparison c : r.comparisons()) {
+      Double seed = r.seedRatios().get(c.b());
+      sb.append(String.format("%n%s: %s / %s = %.3f (mean %.2f / %.2f us)%s%n", c.measure(), c.b(), c.a(),
+          c.ratioBOverA(), c.meanB(), c.meanA(), seed == null ? "" : String.format("; seed: %.2f", seed)));
+      if (c.welch() != null) {
+        sb.append(c.welch().formatLikeR(c.a(), c.b(), "us"));
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String fmtScale(double s) {
+    return s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s);
+  }
+}

@@ -1,0 +1,25 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.ConfigOrigin;
+
+/**
+ * One thing wrong with a scenario or its overrides.
+ *
+ * @param source the file (or {@code --set} argument) the value came from
+ * @param line its line, or -1 when unknown (e.g. a missing key)
+ * @param path the key path at fault, e.g. {@code workload.injections-per-netns}
+ * @param message what is wrong and what is expected
+ */
+public record ConfigProblem(String source, int line, String path, String message) {
+
+  /** @return a problem located at {@code origin} */
+  static ConfigProblem at(ConfigOrigin origin, String path, String message) {
+    String source = origin == null ? "?" : origin.filename() != null ? origin.filename() : origin.description();
+    return new ConfigProblem(source, origin == null ? -1 : origin.lineNumber(), path, message);
+  }
+
+  @Override
+  public String toString() {
+    return source + (line > 0 ? ":" + line : "") + ": " + path + ": " + message;
+  }
+}

@@ -1,0 +1,23 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import java.time.Duration;
+
+/**
+ * The runner's own settings ({@code netns-lab.run} in reference.conf).
+ *
+ * @param askTimeout longest wait for one model request or for listeners to drain
+ * @param stallTimeout a phase with no completed transaction for this long fails the run
+ * @param progressInterval time between progress reports
+ */
+public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration progressInterval) {
+
+  /**
+   * @param netnsLab the {@code netns-lab} block
+   * @return the settings under {@code run}
+   */
+  public static RunSettings fromConfig(Config netnsLab) {
+    return new RunSettings(netnsLab.getDuration("run.ask-timeout"), netnsLab.getDuration("run.stall-timeout"),
+        netnsLab.getDuration("run.progress-interval"));
+  }
+}

@@ -1,0 +1,28 @@
+package org.netnslab.scenario;
+
+import java.util.List;
+import java.util.Map;
+import org.netnslab.design.Design;
+
+/**
+ * A validated load-test scenario, ready to run.
+ *
+ * @param file the scenario file it came from
+ * @param name its name
+ * @param description one line
+ * @param seed the kernel thread it reproduces
+ * @param workload the workload
+ * @param designs the designs to compare, in order
+ * @param baseline the design every other one is compared against
+ * @param seedRatios the seed's own ratio of each design's transaction time over the baseline's
+ * @param scale {@code --scale}, &gt; 0
+ */
+public record Scenario(String file, String name, String description, String seed, UeventInjectionWorkload workload,
+    List<Design> designs, String baseline, Map<String, Double> seedRatios, double scale) {
+
+  /** Copies the collections. */
+  public Scenario {
+    designs = List.copyOf(designs);
+    seedRatios = Map.copyOf(seedRatios);
+  }
+}

@@ -1,0 +1,351 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.netnslab.design.Design;
+import org.netnslab.uevent.SeqnumScope;
+import org.netnslab.uevent.UeventSerialization;
+
+/**
+ * Reads a scenario file, applies {@code --set} overrides and validates everything before anything
+ * runs: unknown keys, wrong types, values out of range, unknown designs or strategy values, missing
+ * required keys. All problems are reported at once, each with file, line and key path.
+ */
+public final class ScenarioLoader {
+  private static final Set<String> TOP_LEVEL =
+      Set.of("name", "description", "seed", "workload", "designs", "baseline", "seed-ratios", "model",
+          "custom-designs");
+  private static final Set<String> UEVENT_WORKLOAD =
+      Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
+  private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
+  private static final int MAX_POPULATION = 1_000_000;
+
+  private final Config reference;
+
+  /** Uses the netns-lab reference configuration on the class path. */
+  public ScenarioLoader() {
+    this(ConfigFactory.defaultReference().getConfig("netns-lab"));
+  }
+
+  /** @param netnsLabReference the {@code netns-lab} block of the reference configuration */
+  public ScenarioLoader(Config netnsLabReference) {
+    this.reference = netnsLabReference;
+  }
+
+  /**
+   * @param file the scenario file
+   * @param sets {@code path=value} overrides, applied over the file in order
+   * @param scale {@code --scale}, must be finite and &gt; 0
+   * @return the validated scenario
+   * @throws ScenarioException listing every problem found
+   */
+  public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
+    List<ConfigProblem> problems = new ArrayList<>();
+    String source = file.toString();
+    if (!(scale > 0) || Double.isInfinite(scale)) {
+      problems.add(new ConfigProblem("--scale", -1, "scale", "must be a number > 0, got " + scale));
+    }
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (missing or not a readable file)"));
+      throw new ScenarioException(problems);
+    }
+    Config conf;
+    try {
+      conf = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+    } catch (ConfigException e) {
+      problems.add(ConfigProblem.at(e.origin(), "-", e.getMessage()));
+      throw new ScenarioException(problems);
+    }
+    for (String set : sets) {
+      int eq = set.indexOf('=');
+      if (eq <= 0) {
+        problems.add(new ConfigProblem("--set " + set, -1, set, "expected path=value"));
+        continue;
+      }
+      try {
+        Config one = ConfigFactory.parseString(set.substring(0, eq).trim() + " = " + set.substring(eq + 1),
+            ConfigParseOptions.defaults().setOriginDescription("--set " + set));
+        conf = one.withFallback(conf);
+      } catch (ConfigException e) {
+        problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), e.getMessage()));
+      }
+    }
+    try {
+      conf = conf.resolve();
+    } catch (ConfigException e) {
+      problems.add(ConfigProblem.at(e.origin(), "-", e.getMessage()));
+      throw new ScenarioException(problems);
+    }
+    Checker c = new Checker(conf, source, problems);
+    c.unknownKeys(conf.root(), TOP_LEVEL, "");
+    String name = c.string("name", null);
+    String description = c.string("description", null);
+    String seed = c.string("seed", null);
+    UeventInjectionWorkload workload = workload(c);
+    Map<String, Design> designs = designs(c, conf);
+    String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
+    if (conf.hasPath("baseline")) {
+      baseline = c.string("baseline", null);
+      if (baseline != null && !designs.isEmpty() && !designs.containsKey(baseline)) {
+        c.problem("baseline", "'" + baseline + "' is not one of the scenario's designs " + designs.keySet());
+      }
+    }
+    Map<String, Double> seedRatios = new LinkedHashMap<>();
+    if (conf.hasPath("seed-ratios")) {
+      ConfigObject ratios = c.object("seed-ratios");
+      if (ratios != null) {
+        for (Map.Entry<String, ConfigValue> e : ratios.entrySet()) {
+          String path = "seed-ratios." + ConfigUtil.joinPath(e.getKey());
+          if (!designs.isEmpty() && !designs.containsKey(e.getKey())) {
+            c.problem(path, "'" + e.getKey() + "' is not one of the scenario's designs " + designs.keySet());
+          } else if (e.getValue().valueType() != ConfigValueType.NUMBER) {
+            c.problem(path, "must be a number (the seed's ratio of this design's mean over the baseline's)");
+          } else {
+            seedRatios.put(e.getKey(), ((Number) e.getValue().unwrapped()).doubleValue());
+          }
+        }
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ScenarioException(problems);
+    }
+    return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
+        seedRatios, scale);
+  }
+
+  private UeventInjectionWorkload workload(Checker c) {
+    if (c.object("workload") == null) {
+      return null;
+    }
+    String type = c.string("workload.type", null);
+    if (type == null) {
+      return null;
+    }
+    if (!type.equals("uevent-injection")) {
+      c.problem("workload.type", "unknown workload type '" + type + "'; expected uevent-injection");
+      return null;
+    }
+    c.unknownKeys(c.conf.getObject("workload"), UEVENT_WORKLOAD, "workload.");
+    if (c.conf.hasPath("workload.netns") && c.object("workload.netns") != null) {
+      c.unknownKeys(c.conf.getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
+    }
+    long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_POPULATION);
+    long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_POPULATION);
+    if (userns + init < 1 && c.conf.hasPath("workload.netns")) {
+      c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
+    } else if (!c.conf.hasPath("workload.netns")) {
+      c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
+    }
+    long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
+    long injections = c.integer("workload.injections-per-netns", null, 1, Long.MAX_VALUE / 4);
+    long warmup = c.integer("workload.warmup-per-netns", 0L, 0, Long.MAX_VALUE / 4);
+    long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
+    return new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
+  }
+
+  private Map<String, Design> designs(Checker c, Config conf) {
+    Map<String, Design> out = new LinkedHashMap<>();
+    Config model = reference.getConfig("model");
+    if (conf.hasPath("model") && c.object("model") != null) {
+      c.knownLeaves(conf.getConfig("model"), model, "model.");
+      model = conf.getConfig("model").withFallback(model);
+    }
+    Config custom = ConfigFactory.empty();
+    if (conf.hasPath("custom-designs") && c.object("custom-designs") != null) {
+      custom = conf.getConfig("custom-designs");
+      for (Map.Entry<String, ConfigValue> e : conf.getObject("custom-designs").entrySet()) {
+        String path = "custom-designs." + ConfigUtil.joinPath(e.getKey());
+        if (e.getValue().valueType() != ConfigValueType.OBJECT) {
+          c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+        } else {
+          c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),
+              path + ".");
+        }
+      }
+    }
+    List<String> names = c.stringList("designs");
+    if (names == null) {
+      return out;
+    }
+    if (names.isEmpty()) {
+      c.problem("designs", "must name at least one design");
+    }
+    Config named = reference.getConfig("designs");
+    Set<String> seen = new LinkedHashSet<>();
+    for (String name : names) {
+      String key = ConfigUtil.joinPath(name);
+      if (!seen.add(name)) {
+        c.problem("designs", "design '" + name + "' is listed twice");
+        continue;
+      }
+      Config own;
+      if (custom.hasPath(key) && custom.getValue(key).valueType() == ConfigValueType.OBJECT) {
+        own = custom.getConfig(key);
+      } else if (named.hasPath(key)) {
+        own = named.getConfig(key);
+      } else {
+        c.problem("designs", "unknown design '" + name + "'; named designs: " + named.root().keySet()
+            + (custom.isEmpty() ? "" : ", custom-designs: " + custom.root().keySet()));
+        continue;
+      }
+      Design d = design(c, name, own.withoutPath("description").withFallback(model));
+      if (d != null) {
+        out.put(name, d);
+      }
+    }
+    return out;
+  }
+
+  private Design design(Checker c, String name, Config model) {
+    String where = "design " + name + ": ";
+    int before = c.problems.size();
+    c.enumValue(model, "uevent.serialization", where, v -> UeventSerialization.fromConfig(v));
+    c.enumValue(model, "uevent.seqnum-scope", where, v -> SeqnumScope.fromConfig(v));
+    try {
+      int cap = model.getInt("uevent.listener-queue-capacity");
+      if (cap < 1 || cap > 1_048_576) {
+        c.problems.add(ConfigProblem.at(model.getValue("uevent.listener-queue-capacity").origin(),
+            "uevent.listener-queue-capacity", where + "must be in 1..1048576, got " + cap));
+      }
+    } catch (ConfigException e) {
+      c.problems.add(ConfigProblem.at(e.origin(), "uevent.listener-queue-capacity", where + e.getMessage()));
+    }
+    return c.problems.size() == before ? Design.fromConfig(name, model) : null;
+  }
+
+  /** Typed reads that record a located problem instead of throwing. */
+  private static final class Checker {
+    final Config conf;
+    final String source;
+    final List<ConfigProblem> problems;
+
+    Checker(Config conf, String source, List<ConfigProblem> problems) {
+      this.conf = conf;
+      this.source = source;
+      this.problems = problems;
+    }
+
+    void problem(String path, String message) {
+      ConfigValue v = conf.hasPathOrNull(path) ? valueOrNull(path) : null;
+      if (v != null) {
+        problems.add(ConfigProblem.at(v.origin(), path, message));
+      } else {
+        problems.add(new ConfigProblem(source, -1, path, message));
+      }
+    }
+
+    private ConfigValue valueOrNull(String path) {
+      try {
+        return conf.getValue(path);
+      } catch (ConfigException e) {
+        return null;
+      }
+    }
+
+    void unknownKeys(ConfigObject obj, Set<String> allowed, String prefix) {
+      for (Map.Entry<String, ConfigValue> e : obj.entrySet()) {
+        if (!allowed.contains(e.getKey())) {
+          problems.add(ConfigProblem.at(e.getValue().origin(), prefix + e.getKey(),
+              "unknown key; expected one of " + new java.util.TreeSet<>(allowed)));
+        }
+      }
+    }
+
+    void knownLeaves(Config given, Config known, String prefix) {
+      for (Map.Entry<String, ConfigValue> e : given.entrySet()) {
+        if (!known.hasPath(e.getKey())) {
+          problems.add(ConfigProblem.at(e.getValue().origin(), prefix + e.getKey(),
+              "unknown model key; see netns-lab.model in reference.conf"));
+        }
+      }
+    }
+
+    String string(String path, String dflt) {
+      if (!conf.hasPath(path)) {
+        if (dflt == null) {
+          problem(path, "missing required key");
+        }
+        return dflt;
+      }
+      ConfigValue v = conf.getValue(path);
+      if (v.valueType() != ConfigValueType.STRING) {
+        problems.add(ConfigProblem.at(v.origin(), path, "must be a string, got " + v.valueType().name().toLowerCase()));
+        return dflt;
+      }
+      return (String) v.unwrapped();
+    }
+
+    ConfigObject object(String path) {
+      if (!conf.hasPath(path)) {
+        problem(path, "missing required object");
+        return null;
+      }
+      ConfigValue v = conf.getValue(path);
+      if (v.valueType() != ConfigValueType.OBJECT) {
+        problems.add(ConfigProblem.at(v.origin(), path, "must be an object { ... }, got " + v.valueType().name().toLowerCase()));
+        return null;
+      }
+      return (ConfigObject) v;
+    }
+
+    List<String> stringList(String path) {
+      if (!conf.hasPath(path)) {
+        problem(path, "missing required list");
+        return null;
+      }
+      try {
+        return conf.getStringList(path);
+      } catch (ConfigException e) {
+        problems.add(ConfigProblem.at(e.origin(), path, "must be a list of design names: " + e.getMessage()));
+        return null;
+      }
+    }
+
+    long integer(String path, Long dflt, long min, long max) {
+      if (!conf.hasPath(path)) {
+        if (dflt == null) {
+          problem(path, "missing required key (an integer in " + min + ".." + max + ")");
+          return min;
+        }
+        return dflt;
+      }
+      ConfigValue v = conf.getValue(path);
+      Object raw = v.unwrapped();
+      if (v.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long)) {
+        problems.add(ConfigProblem.at(v.origin(), path, "must be an integer in " + min + ".." + max + ", got '"
+            + v.render() + "'"));
+        return min;
+      }
+      long n = ((Number) raw).longValue();
+      if (n < min || n > max) {
+        problems.add(ConfigProblem.at(v.origin(), path, "must be in " + min + ".." + max + ", got " + n));
+        return min;
+      }
+      return n;
+    }
+
+    void enumValue(Config model, String path, String where, java.util.function.Function<String, ?> parse) {
+      try {
+        parse.apply(model.getString(path));
+      } catch (ConfigException e) {
+        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+      } catch (IllegalArgumentException e) {
+        problems.add(ConfigProblem.at(model.getValue(path).origin(), path, where + e.getMessage()));
+      }
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package org.netnslab.scenario;
+
+import akka.actor.typed.ActorSystem;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.netnslab.design.Design;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+
+/**
+ * Runs every design of a scenario, one after the other in the same actor system, and compares each
+ * design with the baseline on {@code uevent.transaction}.
+ */
+public final class ScenarioRunner {
+  private final ActorSystem<?> system;
+  private final RunSettings settings;
+  private final RunObserver observer;
+
+  /**
+   * @param system the actor system the model runs on
+   * @param settings the runner's settings
+   * @param observer told of progress
+   */
+  public ScenarioRunner(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    this.system = system;
+    this.settings = settings;
+    this.observer = observer;
+  }
+
+  /**
+   * @param scenario a validated scenario
+   * @return the run's result
+   * @throws RunFailure when the run itself fails (see {@link UeventInjectionRun#run})
+   */
+  public RunResult run(Scenario scenario) throws RunFailure {
+    Instant started = Instant.now();
+    long t0 = System.nanoTime();
+    UeventInjectionRun workload = new UeventInjectionRun(system, settings, observer);
+    List<DesignResult> results = new ArrayList<>();
+    for (Design d : scenario.designs()) {
+      results.add(workload.run(d, scenario.workload(), scenario.scale()));
+    }
+    DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
+    List<Comparison> comparisons = new ArrayList<>();
+    for (DesignResult r : results) {
+      if (r != base) {
+        comparisons.add(Comparison.of(UeventInjectionRun.TRANSACTION, base, r));
+      }
+    }
+    return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
+        (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios());
+  }
+}

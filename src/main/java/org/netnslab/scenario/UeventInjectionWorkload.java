@@ -1,0 +1,31 @@
+package org.netnslab.scenario;
+
+/**
+ * The {@code uevent-injection} workload (seed 000, TC1-TC3): netns owned by their own user
+ * namespaces and netns owned by the initial one, listeners in each, and closed-loop injectors that
+ * each wait for one injection to be acknowledged before sending the next, like a process looping on
+ * sendmsg.
+ *
+ * @param usernsOwned netns each owned by a new child of the initial user namespace, its injector root there
+ * @param initOwned netns owned by the initial user namespace
+ * @param listenersPerNetns listener sockets bound in each netns
+ * @param injectionsPerNetns counted injections into each netns at scale 1
+ * @param warmupPerNetns injections into each netns before the counted ones, left out of every figure
+ * @param injectors closed-loop injector tasks
+ */
+public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
+    long warmupPerNetns, int injectors) {
+
+  /** @return netns in all */
+  public int netnsCount() {
+    return usernsOwned + initOwned;
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return counted injections per netns at that scale, rounded, at least 1
+   */
+  public long countedPerNetns(double scale) {
+    return Math.max(1, Math.round(injectionsPerNetns * scale));
+  }
+}
