@@ -14,8 +14,14 @@ public record ConfigProblem(String source, int line, String path, String message
 
   /** @return a problem located at {@code origin} */
   static ConfigProblem at(ConfigOrigin origin, String path, String message) {
-    String source = origin == null ? "?" : origin.filename() != null ? origin.filename() : origin.description();
-    return new ConfigProblem(source, origin == null ? -1 : origin.lineNumber(), path, message);
+    if (origin == null) {
+      return new ConfigProblem("?", -1, path, message);
+    }
+    if (origin.filename() != null) {
+      return new ConfigProblem(origin.filename(), origin.lineNumber(), path, message);
+    }
+    // A --set value: its origin reads "--set a.b=1: 1"; the line within one argument says nothing.
+    return new ConfigProblem(origin.description().replaceFirst(": \\d+$", ""), -1, path, message);
   }
 
   @Override

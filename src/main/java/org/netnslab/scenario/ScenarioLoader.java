@@ -105,16 +105,20 @@ public final class ScenarioLoader {
       }
     }
     Map<String, Double> seedRatios = new LinkedHashMap<>();
+    Set<String> knownDesigns = new LinkedHashSet<>(reference.getObject("designs").keySet());
+    if (conf.hasPath("custom-designs") && conf.getValue("custom-designs").valueType() == ConfigValueType.OBJECT) {
+      knownDesigns.addAll(conf.getObject("custom-designs").keySet());
+    }
     if (conf.hasPath("seed-ratios")) {
       ConfigObject ratios = c.object("seed-ratios");
       if (ratios != null) {
         for (Map.Entry<String, ConfigValue> e : ratios.entrySet()) {
           String path = "seed-ratios." + ConfigUtil.joinPath(e.getKey());
-          if (!designs.isEmpty() && !designs.containsKey(e.getKey())) {
-            c.problem(path, "'" + e.getKey() + "' is not one of the scenario's designs " + designs.keySet());
+          if (!knownDesigns.contains(e.getKey())) {
+            c.problem(path, "'" + e.getKey() + "' is not a known design " + new java.util.TreeSet<>(knownDesigns));
           } else if (e.getValue().valueType() != ConfigValueType.NUMBER) {
             c.problem(path, "must be a number (the seed's ratio of this design's mean over the baseline's)");
-          } else {
+          } else if (designs.containsKey(e.getKey())) { // a design left out of this run (--set designs) has none
             seedRatios.put(e.getKey(), ((Number) e.getValue().unwrapped()).doubleValue());
           }
         }
@@ -198,8 +202,8 @@ public final class ScenarioLoader {
       } else if (named.hasPath(key)) {
         own = named.getConfig(key);
       } else {
-        c.problem("designs", "unknown design '" + name + "'; named designs: " + named.root().keySet()
-            + (custom.isEmpty() ? "" : ", custom-designs: " + custom.root().keySet()));
+        c.problem("designs", "unknown design '" + name + "'; named designs: " + new java.util.TreeSet<>(named.root().keySet())
+            + (custom.isEmpty() ? "" : ", custom-designs: " + new java.util.TreeSet<>(custom.root().keySet())));
         continue;
       }
       Design d = design(c, name, own.withoutPath("description").withFallback(model));

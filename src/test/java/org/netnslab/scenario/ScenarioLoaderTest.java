@@ -1,0 +1,127 @@
+package org.netnslab.scenario;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.uevent.SeqnumScope;
+import org.netnslab.uevent.UeventSerialization;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class ScenarioLoaderTest extends JUnitSuite {
+  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+
+  private static final String GOOD = String.join("\n",
+      "name = tiny",
+      "description = \"a tiny run\"",
+      "seed = \"test\"",
+      "workload {",
+      "  type = uevent-injection",
+      "  netns { userns-owned = 3, init-owned = 2 }",
+      "  listeners-per-netns = 1",
+      "  injections-per-netns = 1000",
+      "  warmup-per-netns = 5",
+      "  injectors = 4",
+      "}",
+      "designs = [kernel-4.18, per-netns-2018, mine]",
+      "custom-designs { mine { uevent.serialization = lockless, uevent.listener-queue-capacity = 8 } }",
+      "seed-ratios { \"per-netns-2018\" = 0.82 }",
+      "");
+
+  private Path write(String text) throws Exception {
+    Path f = tmp.newFile().toPath();
+    Files.writeString(f, text);
+    return f;
+  }
+
+  private List<String> problems(String text, List<String> sets, double scale) throws Exception {
+    Path f = write(text);
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> new ScenarioLoader().load(f, sets, scale));
+    return e.problems.stream()
+        .map(p -> (p.source().equals(f.toString()) ? "FILE" : p.source()) + ":" + p.line() + ": " + p.path() + ": " + p.message())
+        .collect(Collectors.toList());
+  }
+
+  @Test
+  public void aValidScenarioResolvesNamedAndCustomDesignsOverTheModelDefaults() throws Exception {
+    Scenario s = new ScenarioLoader().load(write(GOOD), List.of("workload.injectors = 7"), 0.01);
+    assertEquals("tiny", s.name());
+    assertEquals(7, s.workload().injectors());
+    assertEquals(5, s.workload().netnsCount());
+    assertEquals(10, s.workload().countedPerNetns(s.scale()));
+    assertEquals(List.of("kernel-4.18", "per-netns-2018", "mine"), s.designs().stream().map(d -> d.name()).toList());
+    assertEquals(UeventSerialization.PER_NETNS_OWNER, s.designs().get(1).serialization());
+    assertEquals(SeqnumScope.PER_NETNS, s.designs().get(1).seqnumScope());
+    assertEquals(UeventSerialization.LOCKLESS, s.designs().get(2).serialization());
+    assertEquals("model default", SeqnumScope.GLOBAL, s.designs().get(2).seqnumScope());
+    assertEquals(8, s.designs().get(2).listenerQueueCapacity());
+    assertEquals(1024, s.designs().get(0).listenerQueueCapacity());
+    assertEquals("kernel-4.18", s.baseline());
+    assertEquals(0.82, s.seedRatios().get("per-netns-2018"), 0);
+  }
+
+  @Test
+  public void everyProblemIsReportedAtOnceWithFileLineAndKey() throws Exception {
+    String bad = GOOD
+        .replace("injections-per-netns = 1000", "injections-per-nets = 1000")
+        .replace("injectors = 4", "injectors = four")
+        .replace("warmup-per-netns = 5", "warmup-per-netns = -1")
+        .replace("designs = [kernel-4.18, per-netns-2018, mine]", "designs = [kernel-4.18, kernel-9.9, mine]")
+        .replace("uevent.serialization = lockless", "uevent.serialization = spinlock")
+        .replace("description = \"a tiny run\"\n", "");
+    List<String> got = problems(bad, List.of("model.uevent.listener-queue-capacity = 0"), 0);
+    assertEquals(String.join("\n", got), List.of(
+        "--scale:-1: scale: must be a number > 0, got 0.0",
+        "FILE:-1: description: missing required key",
+        "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns, injectors,"
+            + " listeners-per-netns, netns, type, warmup-per-netns]",
+        "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..2305843009213693951)",
+        "FILE:8: workload.warmup-per-netns: must be in 0..2305843009213693951, got -1",
+        "FILE:9: workload.injectors: must be an integer in 1..1000000, got '\"four\"'",
+        "--set model.uevent.listener-queue-capacity = 0:-1: uevent.listener-queue-capacity: design kernel-4.18: must be in"
+            + " 1..1048576, got 0",
+        "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [kernel-4.18, kernel-6.9, per-netns-2018],"
+            + " custom-designs: [mine]",
+        "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
+            + " global-owner, per-netns-owner, lockless"), got);
+  }
+
+  @Test
+  public void unknownTopLevelAndModelKeysAreNamed() throws Exception {
+    List<String> got = problems(GOOD + "desings = [x]\nmodel { uevent { seqnum-scop = global } }\n", List.of(), 1);
+    assertEquals(2, got.size());
+    assertTrue(got.get(0), got.get(0).startsWith("FILE:15: desings: unknown key; expected one of [baseline,"));
+    assertEquals("FILE:16: model.uevent.seqnum-scop: unknown model key; see netns-lab.model in reference.conf", got.get(1));
+  }
+
+  @Test
+  public void missingFileAndBrokenSyntaxAndBadSetAreConfigurationErrors() throws Exception {
+    ScenarioException missing = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> new ScenarioLoader().load(tmp.getRoot().toPath().resolve("nope.conf"), List.of(), 1));
+    assertTrue(missing.getMessage(), missing.getMessage().contains("nope.conf: -: cannot read scenario file"));
+    List<String> syntax = problems("name = {", List.of(), 1);
+    assertEquals(1, syntax.size());
+    assertTrue(syntax.get(0), syntax.get(0).startsWith("FILE:1: -: "));
+    List<String> set = problems(GOOD, List.of("workload.injectors"), 1);
+    assertEquals(List.of("--set workload.injectors:-1: workload.injectors: expected path=value"), set);
+  }
+
+  @Test
+  public void everyShippedScenarioValidates() throws Exception {
+    try (var files = Files.list(Path.of("load-tests"))) {
+      List<Path> confs = files.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
+      assertTrue("load-tests/ has the seed scenarios", confs.size() >= 3);
+      for (Path p : confs) {
+        Scenario s = new ScenarioLoader().load(p, List.of(), 1);
+        assertEquals(p + " name matches its file", p.getFileName().toString(), s.name() + ".conf");
+      }
+    }
+  }
+}
