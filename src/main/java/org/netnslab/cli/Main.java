@@ -49,6 +49,8 @@ public final class Main implements Callable<Integer> {
    * @param args the command line
    */
   public static void main(String[] args) {
+    // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
+    org.slf4j.LoggerFactory.getLogger(Main.class);
     System.exit(execute(args));
   }
 
