@@ -72,6 +72,14 @@ public class NetNamespaceTest extends JUnitSuite {
     return new Listener(h, p.second());
   }
 
+  /** A bound listener that requests nothing until the test says so: its queue fills and then drops. */
+  private static TestSubscriber.Probe<Received> stalledListener(NetnsHandle h, int capacity) throws Exception {
+    Pair<CompletionStage<Done>, TestSubscriber.Probe<Received>> p =
+        h.uevents(capacity).toMat(TestSink.probe(testKit.system().classicSystem()), Keep.both()).run(testKit.system());
+    p.first().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return p.second();
+  }
+
   private static void releaseAll(ActorRef<NamespaceSupervisor.Command> sup) {
     TestProbe<Done> p = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseAll(p.getRef()));
@@ -258,16 +266,13 @@ public class NetNamespaceTest extends JUnitSuite {
   public void stalledListenerGetsEnobufsOnceBeforeItsNextMessageWhileOthersLoseNothing() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(PER_NETNS);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
-    Pair<CompletionStage<Done>, TestSubscriber.Probe<Received>> stalled =
-        h.uevents(4).toMat(TestSink.probe(testKit.system().classicSystem()), Keep.both()).run(testKit.system());
-    stalled.first().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    TestSubscriber.Probe<Received> probe = stalledListener(h, 4);
     Listener healthy = listen(h, 1024);
     TestProbe<InjectResult> acks = testKit.createTestProbe();
     for (long i = 1; i <= 20; i++) {
       h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
       acks.expectMessage(new InjectResult.Sent(i));
     }
-    TestSubscriber.Probe<Received> probe = stalled.second();
     probe.request(100);
     List<Long> first = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -292,9 +297,7 @@ public class NetNamespaceTest extends JUnitSuite {
   public void enobufsPendingAtTeardownIsStillDeliveredBeforeTheStreamCompletes() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(KERNEL_418);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
-    Pair<CompletionStage<Done>, TestSubscriber.Probe<Received>> stalled =
-        h.uevents(2).toMat(TestSink.probe(testKit.system().classicSystem()), Keep.both()).run(testKit.system());
-    stalled.first().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    TestSubscriber.Probe<Received> probe = stalledListener(h, 2);
     TestProbe<InjectResult> acks = testKit.createTestProbe();
     for (int i = 0; i < 5; i++) {
       h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
@@ -303,7 +306,6 @@ public class NetNamespaceTest extends JUnitSuite {
     TestProbe<Done> released = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseAll(released.getRef()));
     released.expectNoMessage(Duration.ofMillis(50)); // the listener's queue is full: its ENOBUFS waits
-    TestSubscriber.Probe<Received> probe = stalled.second();
     probe.request(10);
     assertEquals(1L, ((Uevent) probe.expectNext()).seqnum());
     assertEquals(2L, ((Uevent) probe.expectNext()).seqnum());
@@ -350,9 +352,7 @@ public class NetNamespaceTest extends JUnitSuite {
   public void listenerAttachedDuringTeardownIsRefused() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(KERNEL_418);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
-    Pair<CompletionStage<Done>, TestSubscriber.Probe<Received>> full =
-        h.uevents(1).toMat(TestSink.probe(testKit.system().classicSystem()), Keep.both()).run(testKit.system());
-    full.first().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    TestSubscriber.Probe<Received> full = stalledListener(h, 1);
     TestProbe<InjectResult> acks = testKit.createTestProbe();
     for (int i = 0; i < 3; i++) {
       h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
@@ -366,10 +366,10 @@ public class NetNamespaceTest extends JUnitSuite {
         () -> late.first().toCompletableFuture().get(10, TimeUnit.SECONDS));
     assertEquals("netns 1 is being dismantled", e.getCause().getMessage());
     assertEquals(List.of(), late.second().toCompletableFuture().get(10, TimeUnit.SECONDS));
-    full.second().request(10);
-    full.second().expectNext();
-    assertEquals(new Enobufs(2), full.second().expectNext());
-    full.second().expectComplete();
+    full.request(10);
+    full.expectNext();
+    assertEquals(new Enobufs(2), full.expectNext());
+    full.expectComplete();
     released.expectMessage(WAIT, Done.getInstance());
   }
 }
