@@ -16,9 +16,15 @@ import org.netnslab.uevent.UeventSerialization;
  * @param seqnumScope {@code uevent.seqnum-scope}
  * @param listenerQueueCapacity {@code uevent.listener-queue-capacity}: messages a listener socket
  *     holds before it drops (its receive buffer), at least 1
+ * @param lifecycle the netns lifecycle strategies and RCU settings
  */
 public record Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope,
-    int listenerQueueCapacity) {
+    int listenerQueueCapacity, Lifecycle lifecycle) {
+
+  /** A design with the default lifecycle settings. */
+  public Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity) {
+    this(name, serialization, seqnumScope, listenerQueueCapacity, Lifecycle.DEFAULT);
+  }
 
   /** Checks ranges. */
   public Design {
@@ -42,7 +48,7 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
     return new Design(name,
         UeventSerialization.fromConfig(model.getString("uevent.serialization")),
         SeqnumScope.fromConfig(model.getString("uevent.seqnum-scope")),
-        model.getInt("uevent.listener-queue-capacity"));
+        model.getInt("uevent.listener-queue-capacity"), Lifecycle.fromConfig(model));
   }
 
   /** @return the strategy choices as {@code result.json} lists them, key to HOCON value */
@@ -51,6 +57,9 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
     s.put("uevent.serialization", serialization.configName());
     s.put("uevent.seqnum-scope", seqnumScope.configName());
     s.put("uevent.listener-queue-capacity", Integer.toString(listenerQueueCapacity));
+    s.put("netns.lifecycle-lock", lifecycle.lock().configName());
+    s.put("sock-inuse.free", lifecycle.sockInuseFree().configName());
+    s.put("rcu.grace-period", lifecycle.gracePeriod().toNanos() / 1000 + "us");
     return s;
   }
 }

@@ -7,11 +7,13 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.SeqnumCounter;
@@ -19,37 +21,50 @@ import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
 
 /**
- * Creates and dismantles network namespaces: {@code net_namespace_list}, copy_net_ns/setup_net and
- * the cleanup_net worker of net/core/net_namespace.c, for one design. It owns the design's global
- * uevent owner (uevent_sock_mutex) and {@code uevent_seqnum}.
+ * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
+ * copy_net_ns/setup_net of net/core/net_namespace.c, plus the lifecycle lock between creation and
+ * cleanup ({@code net_mutex} up to v4.16, {@code pernet_ops_rwsem} from v4.17). Its children: the
+ * design's RCU domain, the global uevent owner (uevent_sock_mutex, with {@code uevent_seqnum}), the
+ * single cleanup worker, and one actor per netns, watched.
  *
- * <p>Each netns is a watched child; it leaves the list when it stops. A netns actor that fails is
- * stopped (the typed default) and removed like a released one. This slice releases netns one by one;
- * batched cleanup with pernet ops and RCU comes with the lifecycle model.
+ * <p>Under {@code net-mutex} one holder at a time, in arrival order: a creation holds the lock from
+ * its request until its setup_net has finished, a cleanup batch from its start until its data is
+ * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
+ * typed default); a netns that stops is removed from the list like a freed one.
  */
 public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervisor.Command> {
 
   /** The supervisor's protocol. */
-  public sealed interface Command
-      permits CreateNetns, ReleaseNetns, ReleaseAll, CountLive, ReadSeqnum, KernelUevent, NetnsStopped {}
+  public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
+      KernelUevent, GetRcuStats, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock, NetnsStopped {}
 
   /**
-   * copy_net_ns with CLONE_NEWNET: a new netns owned by {@code owner}; {@code replyTo} gets its handle
-   * once its pernet init has run.
+   * copy_net_ns with CLONE_NEWNET: a new netns owned by {@code owner}, its active count 1 (held by the
+   * creating process). {@code replyTo} gets its {@link NetnsHandle} once setup_net has run, or a
+   * {@link CreateResult.Failed} when a pernet init failed.
    */
-  public record CreateNetns(UserNamespace owner, ActorRef<NetnsHandle> replyTo) implements Command {}
+  public record CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo) implements Command {}
 
-  /** Drops the last reference to netns {@code id}; {@code replyTo} gets Done when it is gone (or was unknown). */
+  /**
+   * The creating process drops its reference to netns {@code id} (put_net); {@code replyTo} gets Done
+   * when that netns has reached net_free (at once for an unknown id).
+   */
   public record ReleaseNetns(long id, ActorRef<Done> replyTo) implements Command {}
 
-  /** Releases every netns; {@code replyTo} gets Done when none is left. */
+  /** Drops the creating process's reference of every netns; {@code replyTo} gets Done when none is left. */
   public record ReleaseAll(ActorRef<Done> replyTo) implements Command {}
+
+  /** {@code replyTo} gets Done when no netns is left and no creation is pending (nothing is released). */
+  public record AwaitAllFreed(ActorRef<Done> replyTo) implements Command {}
 
   /** Asks how many netns actors are alive (the leak check after a teardown). */
   public record CountLive(ActorRef<Integer> replyTo) implements Command {}
 
   /** Reads {@code /sys/kernel/uevent_seqnum}: the last global SEQNUM assigned. */
   public record ReadSeqnum(ActorRef<Long> replyTo) implements Command {}
+
+  /** Asks the design's RCU domain for its counters. */
+  public record GetRcuStats(ActorRef<RcuDomain.Stats> replyTo) implements Command {}
 
   /**
    * A kernel-generated uevent (kobject_uevent_env): untagged when {@code deviceNetnsId} is negative
@@ -59,35 +74,100 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   public record KernelUevent(String action, String devpath, String subsystem, Map<String, String> keys,
       long deviceNetnsId, ActorRef<InjectResult> replyTo) implements Command {}
 
+  /** From a netns actor: its setup_net has finished ({@code ok}) or been undone. */
+  public record SetupFinished(long id, boolean ok) implements Command {}
+
+  /** From the cleanup worker: it wants the lifecycle lock for a batch. */
+  public record AcquireCleanupLock(ActorRef<CleanupWorker.Command> replyTo) implements Command {}
+
+  /** From the cleanup worker: the batch's data is freed, the lock is released. */
+  public enum ReleaseCleanupLock implements Command { INSTANCE }
+
   private record NetnsStopped(long id) implements Command {}
 
+  /** A creation waiting for, or holding, the lifecycle lock. */
+  private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos) {}
+
   private final Design design;
-  private final SeqnumCounter globalSeqnum = new SeqnumCounter();
-  private final ActorRef<UeventSockOwner.Command> globalOwner;
+  private final List<PernetOperations> ops;
+  private final NetNamespace.Env env;
   private final Map<Long, ActorRef<NetNamespace.Command>> netns = new HashMap<>();
-  private final List<ActorRef<Done>> releaseAllWaiters = new ArrayList<>();
+  private final Map<Long, List<ActorRef<Done>>> releaseWaiters = new HashMap<>();
+  private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
+  private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
+  private final SeqnumCounter globalSeqnum;
+  private boolean locked;
+  private int creating;
   private long nextId = 1;
 
   /**
+   * A supervisor with the standard pernet ops and no probe.
+   *
    * @param design the design every netns of this supervisor follows
    * @return the supervisor behaviour
    */
   public static Behavior<Command> create(Design design) {
-    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, design));
+    return create(design, StandardPernetOps.all(), LifecycleProbe.NONE);
   }
 
-  private NamespaceSupervisor(ActorContext<Command> ctx, Design design) {
+  /**
+   * @param design the design every netns of this supervisor follows
+   * @param ops the pernet ops to register, in order
+   * @param probe where lifecycle events are reported
+   * @return the supervisor behaviour
+   */
+  public static Behavior<Command> create(Design design, List<PernetOperations> ops, LifecycleProbe probe) {
+    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, design, List.copyOf(ops), probe));
+  }
+
+  private NamespaceSupervisor(ActorContext<Command> ctx, Design design, List<PernetOperations> ops,
+      LifecycleProbe probe) {
     super(ctx);
     this.design = design;
-    this.globalOwner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    this.ops = ops;
+    this.globalSeqnum = new SeqnumCounter();
+    ActorRef<RcuDomain.Command> rcu = ctx.spawn(
+        RcuDomain.create(design.lifecycle().gracePeriod(), design.lifecycle().expeditedGracePeriod()), "rcu");
+    ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe), "cleanup-net");
+    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(CreateNetns.class, this::onCreate)
+        .onMessage(CreateNetns.class, m -> {
+          creating++;
+          lock(new Creation(m.owner(), m.replyTo(), System.nanoTime()));
+          return this;
+        })
+        .onMessage(SetupFinished.class, m -> {
+          creating--;
+          if (design.lifecycle().lock() == LifecycleLock.NET_MUTEX) {
+            unlock();
+          }
+          return answerAllFreed();
+        })
+        .onMessage(AcquireCleanupLock.class, m -> {
+          lock(m.replyTo());
+          return this;
+        })
+        .onMessageEquals(ReleaseCleanupLock.INSTANCE, () -> {
+          if (design.lifecycle().lock() == LifecycleLock.NET_MUTEX) {
+            unlock();
+          }
+          return this;
+        })
         .onMessage(ReleaseNetns.class, this::onRelease)
-        .onMessage(ReleaseAll.class, this::onReleaseAll)
+        .onMessage(ReleaseAll.class, m -> {
+          allFreedWaiters.add(m.replyTo());
+          netns.values().forEach(child -> child.tell(NetNamespace.Put.INSTANCE));
+          return answerAllFreed();
+        })
+        .onMessage(AwaitAllFreed.class, m -> {
+          allFreedWaiters.add(m.replyTo());
+          return answerAllFreed();
+        })
         .onMessage(CountLive.class, m -> {
           m.replyTo().tell(netns.size());
           return this;
@@ -96,18 +176,45 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           m.replyTo().tell(globalSeqnum.last());
           return this;
         })
+        .onMessage(GetRcuStats.class, m -> {
+          env.rcu().tell(new RcuDomain.GetStats(m.replyTo()));
+          return this;
+        })
         .onMessage(KernelUevent.class, this::onKernelUevent)
         .onMessage(NetnsStopped.class, this::onStopped)
         .build();
   }
 
-  private Behavior<Command> onCreate(CreateNetns m) {
-    long id = nextId++;
-    ActorRef<NetNamespace.Command> child = getContext().spawn(
-        NetNamespace.create(id, m.owner(), design, globalOwner, globalSeqnum, m.replyTo()), "netns-" + id);
-    getContext().watchWith(child, new NetnsStopped(id));
-    netns.put(id, child);
-    return this;
+  /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
+  private void lock(Object holder) {
+    if (design.lifecycle().lock() == LifecycleLock.RWSEM || !locked) {
+      locked = design.lifecycle().lock() == LifecycleLock.NET_MUTEX;
+      grant(holder);
+    } else {
+      lockQueue.add(holder);
+    }
+  }
+
+  private void unlock() {
+    Object next = lockQueue.poll();
+    if (next == null) {
+      locked = false;
+    } else {
+      grant(next);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void grant(Object holder) {
+    if (holder instanceof Creation c) {
+      long id = nextId++;
+      ActorRef<NetNamespace.Command> child = getContext().spawn(
+          NetNamespace.create(id, c.owner(), design, ops, env, c.requestNanos(), c.replyTo()), "netns-" + id);
+      getContext().watchWith(child, new NetnsStopped(id));
+      netns.put(id, child);
+    } else {
+      ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
+    }
   }
 
   private Behavior<Command> onRelease(ReleaseNetns m) {
@@ -115,21 +222,15 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     if (child == null) {
       m.replyTo().tell(Done.getInstance());
     } else {
-      child.tell(new NetNamespace.Release(m.replyTo()));
+      releaseWaiters.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m.replyTo());
+      child.tell(NetNamespace.Put.INSTANCE);
     }
     return this;
   }
 
-  private Behavior<Command> onReleaseAll(ReleaseAll m) {
-    releaseAllWaiters.add(m.replyTo());
-    ActorRef<Done> ignore = getContext().getSystem().ignoreRef();
-    netns.values().forEach(child -> child.tell(new NetNamespace.Release(ignore)));
-    return answerReleaseAll();
-  }
-
   private Behavior<Command> onKernelUevent(KernelUevent m) {
     if (m.deviceNetnsId() < 0) {
-      globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), null,
+      env.globalOwner().tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), null,
           m.replyTo()));
       return this;
     }
@@ -144,13 +245,17 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
 
   private Behavior<Command> onStopped(NetnsStopped m) {
     netns.remove(m.id());
-    return answerReleaseAll();
+    List<ActorRef<Done>> waiters = releaseWaiters.remove(m.id());
+    if (waiters != null) {
+      waiters.forEach(w -> w.tell(Done.getInstance()));
+    }
+    return answerAllFreed();
   }
 
-  private Behavior<Command> answerReleaseAll() {
-    if (netns.isEmpty() && !releaseAllWaiters.isEmpty()) {
-      releaseAllWaiters.forEach(r -> r.tell(Done.getInstance()));
-      releaseAllWaiters.clear();
+  private Behavior<Command> answerAllFreed() {
+    if (netns.isEmpty() && creating == 0 && !allFreedWaiters.isEmpty()) {
+      allFreedWaiters.forEach(r -> r.tell(Done.getInstance()));
+      allFreedWaiters.clear();
     }
     return this;
   }

@@ -19,7 +19,7 @@ import org.netnslab.userns.UserNamespace;
  * @param injectRoute where injections into this netns go (set by the design at creation)
  */
 public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Command> actor,
-    UeventRoute injectRoute) {
+    UeventRoute injectRoute) implements CreateResult {
 
   /** @return whether the netns is owned by the initial user namespace */
   public boolean initOwned() {

@@ -219,14 +219,21 @@ public final class ScenarioLoader {
     int before = c.problems.size();
     c.enumValue(model, "uevent.serialization", where, v -> UeventSerialization.fromConfig(v));
     c.enumValue(model, "uevent.seqnum-scope", where, v -> SeqnumScope.fromConfig(v));
+    c.range(model, "uevent.listener-queue-capacity", where, 1, 1_048_576);
+    c.enumValue(model, "netns.lifecycle-lock", where, v -> org.netnslab.netns.LifecycleLock.fromConfig(v));
+    c.enumValue(model, "sock-inuse.free", where, v -> org.netnslab.sockinuse.SockInuseFree.fromConfig(v));
+    c.range(model, "netns.kernel-sockets", where, 0, 1024);
+    c.range(model, "sock-inuse.cpus", where, 0, 4096);
+    c.durationRange(model, "rcu.grace-period", where);
+    c.durationRange(model, "rcu.expedited-grace-period", where);
     try {
-      int cap = model.getInt("uevent.listener-queue-capacity");
-      if (cap < 1 || cap > 1_048_576) {
-        c.problems.add(ConfigProblem.at(model.getValue("uevent.listener-queue-capacity").origin(),
-            "uevent.listener-queue-capacity", where + "must be in 1..1048576, got " + cap));
+      double f = model.getDouble("sockets.rcu-free-fraction");
+      if (!(f >= 0 && f <= 1)) {
+        c.problems.add(ConfigProblem.at(model.getValue("sockets.rcu-free-fraction").origin(),
+            "sockets.rcu-free-fraction", where + "must be in 0..1, got " + f));
       }
     } catch (ConfigException e) {
-      c.problems.add(ConfigProblem.at(e.origin(), "uevent.listener-queue-capacity", where + e.getMessage()));
+      c.problems.add(ConfigProblem.at(e.origin(), "sockets.rcu-free-fraction", where + e.getMessage()));
     }
     return c.problems.size() == before ? Design.fromConfig(name, model) : null;
   }
@@ -340,6 +347,30 @@ public final class ScenarioLoader {
         return min;
       }
       return n;
+    }
+
+    void range(Config model, String path, String where, int min, int max) {
+      try {
+        int v = model.getInt(path);
+        if (v < min || v > max) {
+          problems.add(ConfigProblem.at(model.getValue(path).origin(), path,
+              where + "must be in " + min + ".." + max + ", got " + v));
+        }
+      } catch (ConfigException e) {
+        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+      }
+    }
+
+    void durationRange(Config model, String path, String where) {
+      try {
+        java.time.Duration d = model.getDuration(path);
+        if (d.isNegative() || d.compareTo(java.time.Duration.ofSeconds(10)) > 0) {
+          problems.add(ConfigProblem.at(model.getValue(path).origin(), path,
+              where + "must be a duration in 0..10s, got " + model.getValue(path).render()));
+        }
+      } catch (ConfigException e) {
+        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+      }
     }
 
     void enumValue(Config model, String path, String where, java.util.function.Function<String, ?> parse) {

@@ -27,6 +27,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.userns.Credentials;
@@ -97,14 +98,18 @@ public final class UeventInjectionRun {
 
     // copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
     // (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did.
-    List<CompletionStage<NetnsHandle>> creating = new ArrayList<>();
+    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       UserNamespace owner = i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT;
       creating.add(ask(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
     }
     List<NetnsHandle> netns = new ArrayList<>();
-    for (CompletionStage<NetnsHandle> c : creating) {
-      netns.add(await(c, design, "creating netns"));
+    for (CompletionStage<CreateResult> c : creating) {
+      CreateResult r = await(c, design, "creating netns");
+      if (r instanceof CreateResult.Failed f) {
+        throw new RunFailure(design.name() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
+      }
+      netns.add((NetnsHandle) r);
     }
 
     PhaseClock clock = new PhaseClock();

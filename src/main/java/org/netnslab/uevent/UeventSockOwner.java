@@ -43,10 +43,10 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
   public record Register(UeventSocket socket) implements Command {}
 
   /**
-   * Removes a socket from uevent_sock_list (uevent_net_exit); {@code replyTo} learns when no further
-   * broadcast will reach it.
+   * Removes a socket from uevent_sock_list (uevent_net_exit). A broadcast that still reaches it
+   * finds its listeners closed and delivers nothing.
    */
-  public record Unregister(UeventSocket socket, ActorRef<UeventSocket> replyTo) implements Command {}
+  public record Unregister(UeventSocket socket) implements Command {}
 
   /**
    * A kernel-generated uevent (kobject_uevent_env). Untagged ({@code deviceNetns == null}) events go
@@ -114,7 +114,6 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
 
   private Behavior<Command> onUnregister(Unregister m) {
     sockList.remove(m.socket());
-    m.replyTo().tell(m.socket());
     return this;
   }
 

@@ -60,9 +60,9 @@ public class NetNamespaceTest extends JUnitSuite {
   }
 
   private static NetnsHandle create(ActorRef<NamespaceSupervisor.Command> sup, UserNamespace owner) {
-    TestProbe<NetnsHandle> p = testKit.createTestProbe();
+    TestProbe<CreateResult> p = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.CreateNetns(owner, p.getRef()));
-    return p.receiveMessage(WAIT);
+    return (NetnsHandle) p.receiveMessage(WAIT);
   }
 
   private static Listener listen(NetnsHandle h, int capacity) throws Exception {
@@ -358,8 +358,9 @@ public class NetNamespaceTest extends JUnitSuite {
       h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
       acks.receiveMessage(WAIT);
     }
+    h.actor().tell(NetNamespace.Put.INSTANCE); // dismantling from now on; the full listener holds up its exit
     TestProbe<Done> released = testKit.createTestProbe();
-    h.actor().tell(new NetNamespace.Release(released.getRef())); // stays dismantling: the full listener waits
+    sup.tell(new NamespaceSupervisor.AwaitAllFreed(released.getRef()));
     Pair<CompletionStage<Done>, CompletionStage<List<Received>>> late =
         h.uevents(4).toMat(Sink.seq(), Keep.both()).run(testKit.system());
     java.util.concurrent.ExecutionException e = org.junit.Assert.assertThrows(java.util.concurrent.ExecutionException.class,

@@ -87,7 +87,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "FILE:9: workload.injectors: must be an integer in 1..1000000, got '\"four\"'",
         "--set model.uevent.listener-queue-capacity = 0:-1: uevent.listener-queue-capacity: design kernel-4.18: must be in"
             + " 1..1048576, got 0",
-        "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [kernel-4.18, kernel-6.9, per-netns-2018],"
+        "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
+            + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, per-netns-2018],"
             + " custom-designs: [mine]",
         "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
             + " global-owner, per-netns-owner, lockless"), got);

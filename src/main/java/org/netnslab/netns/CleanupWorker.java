@@ -1,0 +1,154 @@
+package org.netnslab.netns;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import java.util.ArrayList;
+import java.util.List;
+import org.netnslab.rcu.RcuDomain;
+
+/**
+ * The single cleanup worker: {@code cleanup_list} and cleanup_net() of net/core/net_namespace.c on
+ * its single-threaded workqueue. At most one batch runs at a time; a batch is every netns on the list
+ * when the worker takes it:
+ *
+ * <ol>
+ *   <li>take the lifecycle lock (net_mutex, or pernet_ops_rwsem for read);</li>
+ *   <li>pre_exit of every op for every netns;</li>
+ *   <li>ONE synchronize_rcu for the batch;</li>
+ *   <li>for each op in reverse registration order: its exit for each netns, one after the other,
+ *       then its exit_batch for the batch;</li>
+ *   <li>free every netns's per-op data, and release the lock;</li>
+ *   <li>ONE rcu_barrier for the batch;</li>
+ *   <li>drop each netns's passive reference: net_free runs where it reaches 0.</li>
+ * </ol>
+ *
+ * A failure stops the worker (the typed default) and with it its supervisor's cleanups: the run fails
+ * visibly rather than leaking netns silently.
+ */
+public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
+
+  /** The worker's protocol. */
+  public sealed interface Command permits Enqueue, LockGranted, StepDone {}
+
+  /** __put_net: a netns whose active count reached 0 joins cleanup_list. */
+  public record Enqueue(Net net, ActorRef<NetNamespace.Command> actor) implements Command {}
+
+  /** The supervisor granted the lifecycle lock for the batch. */
+  public enum LockGranted implements Command { INSTANCE }
+
+  private enum StepDone implements Command { INSTANCE }
+
+  private final List<PernetOperations> ops;
+  private final ActorRef<RcuDomain.Command> rcu;
+  private final ActorRef<NamespaceSupervisor.Command> supervisor;
+  private final LifecycleProbe probe;
+  private final ActorRef<Done> stepDone;
+  private List<Enqueue> cleanupList = new ArrayList<>();
+  private List<Enqueue> batch;
+  private int outstanding;
+  private Runnable afterStep;
+
+  /**
+   * @param ops the registered pernet ops, in registration order
+   * @param rcu the RCU domain
+   * @param supervisor grants and takes back the lifecycle lock
+   * @param probe told of each batch's size
+   * @return the worker's behaviour
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe) {
+    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe));
+  }
+
+  private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe) {
+    super(ctx);
+    this.ops = ops;
+    this.rcu = rcu;
+    this.supervisor = supervisor;
+    this.probe = probe;
+    this.stepDone = ctx.messageAdapter(Done.class, d -> StepDone.INSTANCE);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Enqueue.class, m -> {
+          cleanupList.add(m);
+          startIfIdle();
+          return this;
+        })
+        .onMessageEquals(LockGranted.INSTANCE, () -> {
+          preExit();
+          return this;
+        })
+        .onMessageEquals(StepDone.INSTANCE, () -> {
+          if (--outstanding == 0) {
+            Runnable next = afterStep;
+            afterStep = null;
+            next.run();
+          }
+          return this;
+        })
+        .build();
+  }
+
+  private void startIfIdle() {
+    if (batch != null || cleanupList.isEmpty()) {
+      return;
+    }
+    batch = cleanupList;
+    cleanupList = new ArrayList<>();
+    probe.cleanupBatch(batch.size());
+    supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
+  }
+
+  /** Waits for {@code count} Done replies to {@link #stepDone}, then runs {@code then}. */
+  private void await(int count, Runnable then) {
+    outstanding = count;
+    afterStep = then;
+  }
+
+  private void preExit() {
+    await(batch.size(), () -> {
+      await(1, () -> exitOp(ops.size() - 1, 0));
+      rcu.tell(new RcuDomain.Synchronize(false, stepDone));
+    });
+    batch.forEach(e -> e.actor().tell(new NetNamespace.PreExit(stepDone)));
+  }
+
+  /** The exit of op {@code op} for netns {@code i} of the batch, one netns after the other. */
+  private void exitOp(int op, int i) {
+    if (op < 0) {
+      freeData();
+      return;
+    }
+    if (i == batch.size()) {
+      ops.get(op).exitBatch(batch.stream().map(Enqueue::net).toList());
+      exitOp(op - 1, 0);
+      return;
+    }
+    await(1, () -> exitOp(op, i + 1));
+    batch.get(i).actor().tell(new NetNamespace.Exit(op, stepDone));
+  }
+
+  private void freeData() {
+    await(batch.size(), () -> {
+      supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
+      await(1, this::dropPassive);
+      rcu.tell(new RcuDomain.Barrier(stepDone));
+    });
+    batch.forEach(e -> e.actor().tell(new NetNamespace.FreeData(stepDone)));
+  }
+
+  private void dropPassive() {
+    batch.forEach(e -> e.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    batch = null;
+    startIfIdle();
+  }
+}

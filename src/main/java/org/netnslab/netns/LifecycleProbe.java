@@ -1,0 +1,48 @@
+package org.netnslab.netns;
+
+/**
+ * What the netns lifecycle model reports as it happens; {@code metrics} implements it. Methods are
+ * called from actor threads and must be thread-safe and non-blocking.
+ */
+public interface LifecycleProbe {
+  /**
+   * A netns finished setup_net.
+   *
+   * @param nanos from the CreateNetns request to the end of its pernet inits, lock wait included, ns
+   */
+  void created(long nanos);
+
+  /**
+   * A netns reached net_free.
+   *
+   * @param nanosSinceLastRef from its last active reference drop to net_free, ns
+   * @param sockInuseAtFree sock_inuse_get of its counter when the counter was freed (0 when every
+   *     socket's teardown had run)
+   */
+  void netFreed(long nanosSinceLastRef, int sockInuseAtFree);
+
+  /**
+   * The cleanup worker took a batch off cleanup_list.
+   *
+   * @param size netns in the batch
+   */
+  void cleanupBatch(int size);
+
+  /** An access to a freed per-netns counter. */
+  void useAfterFree();
+
+  /** Reports nothing. */
+  LifecycleProbe NONE = new LifecycleProbe() {
+    @Override
+    public void created(long nanos) {}
+
+    @Override
+    public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {}
+
+    @Override
+    public void cleanupBatch(int size) {}
+
+    @Override
+    public void useAfterFree() {}
+  };
+}

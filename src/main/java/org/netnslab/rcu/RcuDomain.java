@@ -1,0 +1,225 @@
+package org.netnslab.rcu;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
+ * form), rcu_barrier and read-side critical sections, with the semantics of kernel-semantics.md
+ * section 5.
+ *
+ * <ul>
+ *   <li>Grace periods are shared: every synchronize_rcu waiter and every callback that arrived before
+ *       a grace period started completes at that grace period's end; those that arrive while one runs
+ *       wait for the next. A grace period lasts {@code gracePeriod} (or {@code expeditedGracePeriod} when
+ *       an expedited waiter asked for it) and, beyond that, until every reader that was inside a
+ *       read-side section when it started has left it.</li>
+ *   <li>At a grace period's end the synchronize_rcu waiters are woken first; the callbacks are then
+ *       invoked in a later step, in the order they were queued (as rcu_do_batch runs them from softirq
+ *       context after the grace period): synchronize_rcu does not wait for callbacks.</li>
+ *   <li>rcu_barrier completes when every callback queued before it has been invoked; with none
+ *       pending it completes at once. It starts no grace period of its own.</li>
+ * </ul>
+ *
+ * <p>Callbacks run inside this actor and must not block. A callback that throws is counted and does
+ * not stop the domain (an RCU callback cannot fail the kernel either); its exception is logged.
+ */
+public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
+
+  /** The domain's protocol. */
+  public sealed interface Command
+      permits CallRcu, Synchronize, Barrier, ReadLock, ReadUnlock, GetStats, GracePeriodElapsed, InvokeCallbacks {}
+
+  /** call_rcu: {@code callback} runs in the domain after a full grace period; never blocks the caller. */
+  public record CallRcu(Runnable callback) implements Command {}
+
+  /** synchronize_rcu ({@code expedited}: synchronize_rcu_expedited): Done after a full grace period. */
+  public record Synchronize(boolean expedited, ActorRef<Done> replyTo) implements Command {}
+
+  /** rcu_barrier: Done when every callback queued before it has been invoked. */
+  public record Barrier(ActorRef<Done> replyTo) implements Command {}
+
+  /** rcu_read_lock by reader {@code readerId}: grace periods starting now wait until it unlocks. */
+  public record ReadLock(long readerId) implements Command {}
+
+  /** rcu_read_unlock by reader {@code readerId}. */
+  public record ReadUnlock(long readerId) implements Command {}
+
+  /** Asks for the domain's counters. */
+  public record GetStats(ActorRef<Stats> replyTo) implements Command {}
+
+  /**
+   * The domain's counters.
+   *
+   * @param gracePeriods grace periods completed
+   * @param synchronizeCalls synchronize_rcu calls (expedited included)
+   * @param barrierCalls rcu_barrier calls
+   * @param callbacksInvoked callbacks run
+   * @param callbackFailures callbacks that threw
+   */
+  public record Stats(long gracePeriods, long synchronizeCalls, long barrierCalls, long callbacksInvoked,
+      long callbackFailures) {}
+
+  private enum GracePeriodElapsed implements Command { INSTANCE }
+
+  private enum InvokeCallbacks implements Command { INSTANCE }
+
+  /** Waiters and callbacks that one grace period completes. */
+  private static final class Batch {
+    final List<ActorRef<Done>> waiters = new ArrayList<>();
+    final List<Runnable> callbacks = new ArrayList<>();
+    boolean expedited;
+
+    boolean isEmpty() {
+      return waiters.isEmpty() && callbacks.isEmpty();
+    }
+  }
+
+  private record BarrierWaiter(long target, ActorRef<Done> replyTo) {}
+
+  private final Duration gracePeriod;
+  private final Duration expeditedGracePeriod;
+  private final TimerScheduler<Command> timers;
+  private final Set<Long> readers = new HashSet<>();
+  private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
+  private final List<BarrierWaiter> barriers = new ArrayList<>();
+  private Batch next = new Batch();
+  private Batch current;
+  private Set<Long> blockingReaders = Set.of();
+  private boolean elapsed;
+  private long queued;
+  private long invoked;
+  private long gracePeriods;
+  private long synchronizeCalls;
+  private long barrierCalls;
+  private long failures;
+
+  /**
+   * @param gracePeriod length of a normal grace period (0 allowed: one message round)
+   * @param expeditedGracePeriod length of an expedited grace period
+   * @return the domain's behaviour
+   */
+  public static Behavior<Command> create(Duration gracePeriod, Duration expeditedGracePeriod) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new RcuDomain(ctx, t, gracePeriod, expeditedGracePeriod)));
+  }
+
+  private RcuDomain(ActorContext<Command> ctx, TimerScheduler<Command> timers, Duration gracePeriod,
+      Duration expeditedGracePeriod) {
+    super(ctx);
+    this.timers = timers;
+    this.gracePeriod = gracePeriod;
+    this.expeditedGracePeriod = expeditedGracePeriod;
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(CallRcu.class, m -> {
+          queued++;
+          next.callbacks.add(m.callback());
+          return startIfIdle();
+        })
+        .onMessage(Synchronize.class, m -> {
+          synchronizeCalls++;
+          next.waiters.add(m.replyTo());
+          next.expedited |= m.expedited();
+          return startIfIdle();
+        })
+        .onMessage(Barrier.class, m -> {
+          barrierCalls++;
+          if (invoked >= queued) {
+            m.replyTo().tell(Done.getInstance());
+          } else {
+            barriers.add(new BarrierWaiter(queued, m.replyTo()));
+          }
+          return this;
+        })
+        .onMessage(ReadLock.class, m -> {
+          readers.add(m.readerId());
+          return this;
+        })
+        .onMessage(ReadUnlock.class, m -> {
+          readers.remove(m.readerId());
+          return maybeEnd();
+        })
+        .onMessage(GetStats.class, m -> {
+          m.replyTo().tell(new Stats(gracePeriods, synchronizeCalls, barrierCalls, invoked, failures));
+          return this;
+        })
+        .onMessageEquals(GracePeriodElapsed.INSTANCE, () -> {
+          elapsed = true;
+          return maybeEnd();
+        })
+        .onMessageEquals(InvokeCallbacks.INSTANCE, this::invokeReady)
+        .build();
+  }
+
+  private Behavior<Command> startIfIdle() {
+    if (current != null || next.isEmpty()) {
+      return this;
+    }
+    current = next;
+    next = new Batch();
+    blockingReaders = new HashSet<>(readers);
+    elapsed = false;
+    Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
+    if (length.isZero()) {
+      getContext().getSelf().tell(GracePeriodElapsed.INSTANCE);
+    } else {
+      timers.startSingleTimer(GracePeriodElapsed.INSTANCE, length);
+    }
+    return this;
+  }
+
+  private Behavior<Command> maybeEnd() {
+    if (current == null || !elapsed) {
+      return this;
+    }
+    blockingReaders.retainAll(readers);
+    if (!blockingReaders.isEmpty()) {
+      return this;
+    }
+    Batch done = current;
+    current = null;
+    gracePeriods++;
+    done.waiters.forEach(w -> w.tell(Done.getInstance()));
+    if (!done.callbacks.isEmpty()) {
+      ready.addAll(done.callbacks);
+      getContext().getSelf().tell(InvokeCallbacks.INSTANCE);
+    }
+    return startIfIdle();
+  }
+
+  private Behavior<Command> invokeReady() {
+    while (!ready.isEmpty()) {
+      Runnable cb = ready.poll();
+      try {
+        cb.run();
+      } catch (RuntimeException e) {
+        failures++;
+        getContext().getLog().error("RCU callback failed", e);
+      }
+      invoked++;
+    }
+    barriers.removeIf(b -> {
+      if (b.target() <= invoked) {
+        b.replyTo().tell(Done.getInstance());
+        return true;
+      }
+      return false;
+    });
+    return this;
+  }
+}
