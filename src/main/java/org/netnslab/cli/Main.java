@@ -191,9 +191,12 @@ public final class Main implements Callable<Integer> {
     public Integer call() {
       try {
         Scenario s = new ScenarioLoader().load(file, sets, scale);
-        System.out.printf("%s: OK: scenario %s, %d design(s) %s, %d netns, %d counted injections per netns%n",
-            file, s.name(), s.designs().size(), s.designs().stream().map(d -> d.name()).toList(),
-            s.workload().netnsCount(), s.workload().countedPerNetns(s.scale()));
+        String shape = s.workload() instanceof org.netnslab.scenario.UeventInjectionWorkload u
+            ? u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns"
+            : ((org.netnslab.scenario.NetnsChurnWorkload) s.workload()).workers() + " workers x "
+                + ((org.netnslab.scenario.NetnsChurnWorkload) s.workload()).scaledIterations(s.scale()) + " iterations";
+        System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
+            s.designs().stream().map(d -> d.name()).toList(), shape);
         return 0;
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());

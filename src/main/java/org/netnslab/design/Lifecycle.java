@@ -17,18 +17,25 @@ import org.netnslab.sockinuse.SockInuseFree;
  *     init, not counted in sock_inuse, destroyed by the matching pernet exit
  * @param rcuFreeFraction {@code sockets.rcu-free-fraction}: share of socket closes (user and kernel)
  *     whose final teardown is deferred through call_rcu (SOCK_RCU_FREE), 0..1
+ * @param setupCost {@code netns.setup-cost}: simulated time setup_net's kernel work takes per netns,
+ *     spent holding the lifecycle lock (0: none)
+ * @param exitCost {@code netns.exit-cost}: simulated time the pernet exits' kernel work takes per
+ *     netns of a cleanup batch, spent holding the lifecycle lock (0: none)
  */
 public record Lifecycle(LifecycleLock lock, SockInuseFree sockInuseFree, Duration gracePeriod,
-    Duration expeditedGracePeriod, int cpus, int kernelSockets, double rcuFreeFraction) {
+    Duration expeditedGracePeriod, int cpus, int kernelSockets, double rcuFreeFraction, Duration setupCost,
+    Duration exitCost) {
 
   /** The model's defaults (reference.conf): v4.17+ locking, net_free, 4 ms / 100 us grace periods. */
   public static final Lifecycle DEFAULT = new Lifecycle(LifecycleLock.RWSEM, SockInuseFree.NET_FREE,
-      Duration.ofMillis(4), Duration.ofNanos(100_000), Runtime.getRuntime().availableProcessors(), 2, 0.5);
+      Duration.ofMillis(4), Duration.ofNanos(100_000), Runtime.getRuntime().availableProcessors(), 2, 0.5,
+      Duration.ZERO, Duration.ZERO);
 
   /** Checks ranges. */
   public Lifecycle {
-    if (gracePeriod.isNegative() || expeditedGracePeriod.isNegative()) {
-      throw new IllegalArgumentException("rcu grace periods must be >= 0");
+    if (gracePeriod.isNegative() || expeditedGracePeriod.isNegative() || setupCost.isNegative()
+        || exitCost.isNegative()) {
+      throw new IllegalArgumentException("rcu grace periods and netns costs must be >= 0");
     }
     if (cpus < 1 || kernelSockets < 0 || !(rcuFreeFraction >= 0 && rcuFreeFraction <= 1)) {
       throw new IllegalArgumentException("lifecycle settings out of range: cpus " + cpus + ", kernel-sockets "
@@ -45,6 +52,7 @@ public record Lifecycle(LifecycleLock lock, SockInuseFree sockInuseFree, Duratio
     return new Lifecycle(LifecycleLock.fromConfig(model.getString("netns.lifecycle-lock")),
         SockInuseFree.fromConfig(model.getString("sock-inuse.free")), model.getDuration("rcu.grace-period"),
         model.getDuration("rcu.expedited-grace-period"), cpus == 0 ? Runtime.getRuntime().availableProcessors() : cpus,
-        model.getInt("netns.kernel-sockets"), model.getDouble("sockets.rcu-free-fraction"));
+        model.getInt("netns.kernel-sockets"), model.getDouble("sockets.rcu-free-fraction"),
+        model.getDuration("netns.setup-cost"), model.getDuration("netns.exit-cost"));
   }
 }

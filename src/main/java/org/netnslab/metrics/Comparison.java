@@ -7,10 +7,10 @@ package org.netnslab.metrics;
  * @param measure the measure's name
  * @param a the baseline design
  * @param b the other design
- * @param meanA mean of a, us
- * @param meanB mean of b, us
+ * @param meanA mean of a, in the measure's unit
+ * @param meanB mean of b, in the measure's unit
  * @param ratioBOverA meanB / meanA
- * @param welch the test, in us
+ * @param welch the test, in the measure's unit
  */
 public record Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
     WelchTest welch) {
@@ -24,7 +24,7 @@ public record Comparison(String measure, String a, String b, double meanA, doubl
   public static Comparison of(String measure, DesignResult a, DesignResult b) {
     LatencyRecorder ra = a.recorders().get(measure);
     LatencyRecorder rb = b.recorders().get(measure);
-    double us = 1000.0;
+    double us = ra.perUnit();
     double meanA = ra.meanNanos() / us;
     double meanB = rb.meanNanos() / us;
     WelchTest w = null;

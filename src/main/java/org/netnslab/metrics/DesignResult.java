@@ -11,16 +11,20 @@ import java.util.Map;
  * @param strategies its strategy choices, key to HOCON value
  * @param recorders each measure's merged recorder (ns), by measure name, in report order
  * @param throughputPerSec counted operations per second of the counted phase
+ * @param throughputUnit what was counted, e.g. "transactions" or "netns lifecycles"
  * @param wallSeconds wall time of the counted phase, s
  * @param invariants the invariant counters
+ * @param counters event counts worth reporting (grace periods, rcu_barrier calls, batches), by name
  */
 public record DesignResult(String name, Map<String, String> strategies, Map<String, LatencyRecorder> recorders,
-    double throughputPerSec, double wallSeconds, Invariants invariants) {
+    double throughputPerSec, String throughputUnit, double wallSeconds, Invariants invariants,
+    Map<String, Long> counters) {
 
   /** Copies the maps into unmodifiable ones that keep their order. */
   public DesignResult {
     strategies = Collections.unmodifiableMap(new LinkedHashMap<>(strategies));
     recorders = Collections.unmodifiableMap(new LinkedHashMap<>(recorders));
+    counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters));
   }
 
   /** @return each measure's summary in us, in report order */

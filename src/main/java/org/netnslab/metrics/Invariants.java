@@ -17,19 +17,21 @@ import java.util.Map;
  * @param eperm injections refused with EPERM
  * @param useAfterFree accesses to a freed per-netns counter
  * @param leaked netns actors, counters or listeners alive after teardown
+ * @param sockInuseSum sum of every netns's sock_inuse counter when it was freed (0 when every
+ *     socket's teardown had run first)
  */
 public record Invariants(long seqnumOutOfOrder, long seqnumDuplicates, long lostWithoutEnobufs, long enobufs,
-    long crossNetnsDeliveries, long eperm, long useAfterFree, long leaked) {
+    long crossNetnsDeliveries, long eperm, long useAfterFree, long leaked, long sockInuseSum) {
 
   /** All zero. */
-  public static final Invariants NONE = new Invariants(0, 0, 0, 0, 0, 0, 0, 0);
+  public static final Invariants NONE = new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   /** @return the sum of both, counter by counter */
   public Invariants plus(Invariants o) {
     return new Invariants(seqnumOutOfOrder + o.seqnumOutOfOrder, seqnumDuplicates + o.seqnumDuplicates,
         lostWithoutEnobufs + o.lostWithoutEnobufs, enobufs + o.enobufs,
         crossNetnsDeliveries + o.crossNetnsDeliveries, eperm + o.eperm, useAfterFree + o.useAfterFree,
-        leaked + o.leaked);
+        leaked + o.leaked, sockInuseSum + o.sockInuseSum);
   }
 
   /** @return the counters by their result.json names, in schema order */
@@ -43,6 +45,7 @@ public record Invariants(long seqnumOutOfOrder, long seqnumDuplicates, long lost
     m.put("eperm", eperm);
     m.put("use_after_free", useAfterFree);
     m.put("leaked", leaked);
+    m.put("sock_inuse_sum", sockInuseSum);
     return m;
   }
 }

@@ -4,7 +4,7 @@ import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.distribution.TDistribution;
 
 /**
- * Records latencies in ns for one measure: an HdrHistogram (3 significant digits, auto-resizing) for
+ * Records one measure (latencies in ns by default): an HdrHistogram (3 significant digits, auto-resizing) for
  * percentiles, plus exact count, mean and variance (Welford) for the Welch test, which percentiles
  * rounded to 3 digits would blur.
  *
@@ -14,9 +14,35 @@ import org.apache.commons.math3.distribution.TDistribution;
  */
 public final class LatencyRecorder {
   private final Histogram histogram = new Histogram(3);
+  private final String unit;
+  private final double perUnit;
   private long count;
   private double mean;
   private double m2;
+
+  /** A latency recorder: values in ns, reported in us. */
+  public LatencyRecorder() {
+    this("us", 1000.0);
+  }
+
+  /**
+   * @param unit the unit values are reported in, e.g. "us" or "netns"
+   * @param perUnit recorded values per reported unit (1000 for ns recorded, us reported; 1 for counts)
+   */
+  public LatencyRecorder(String unit, double perUnit) {
+    this.unit = unit;
+    this.perUnit = perUnit;
+  }
+
+  /** @return the unit summaries and .hgrm files use */
+  public String unit() {
+    return unit;
+  }
+
+  /** @return recorded values per reported unit */
+  public double perUnit() {
+    return perUnit;
+  }
 
   /**
    * @param nanos one latency in ns; negative values are recorded as 0
@@ -64,17 +90,17 @@ public final class LatencyRecorder {
   }
 
   /**
-   * @return the summary in us: count, mean, sd, p50/p90/p99/p99.9, max, and the 95% CI of the mean
+   * @return the summary in {@link #unit()}: count, mean, sd, p50/p90/p99/p99.9, max, and the 95% CI of the mean
    *     (Student t with n-1 df)
    */
   public MeasureSummary summary() {
-    double us = 1000.0;
+    double us = perUnit;
     double sd = Math.sqrt(varianceNanos2());
     double half = 0;
     if (count > 1) {
       half = new TDistribution(count - 1).inverseCumulativeProbability(0.975) * sd / Math.sqrt(count);
     }
-    return new MeasureSummary("us", count, mean / us, sd / us,
+    return new MeasureSummary(unit, count, mean / us, sd / us,
         histogram.getValueAtPercentile(50) / us, histogram.getValueAtPercentile(90) / us,
         histogram.getValueAtPercentile(99) / us, histogram.getValueAtPercentile(99.9) / us,
         histogram.getMaxValue() / us, new double[] {(mean - half) / us, (mean + half) / us});

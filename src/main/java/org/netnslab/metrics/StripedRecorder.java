@@ -14,11 +14,35 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class StripedRecorder {
   private final ConcurrentLinkedQueue<LatencyRecorder> stripes = new ConcurrentLinkedQueue<>();
+  private final String unit;
+  private final double perUnit;
   private final ThreadLocal<LatencyRecorder> local = ThreadLocal.withInitial(() -> {
-    LatencyRecorder r = new LatencyRecorder();
+    LatencyRecorder r = new LatencyRecorder(unit(), perUnit());
     stripes.add(r);
     return r;
   });
+
+  /** Latencies: ns recorded, us reported. */
+  public StripedRecorder() {
+    this("us", 1000.0);
+  }
+
+  /**
+   * @param unit the reported unit
+   * @param perUnit recorded values per reported unit
+   */
+  public StripedRecorder(String unit, double perUnit) {
+    this.unit = unit;
+    this.perUnit = perUnit;
+  }
+
+  private String unit() {
+    return unit;
+  }
+
+  private double perUnit() {
+    return perUnit;
+  }
 
   /** @param nanos one latency in ns, recorded in the calling thread's stripe */
   public void record(long nanos) {
@@ -27,7 +51,7 @@ public final class StripedRecorder {
 
   /** @return a new recorder holding every stripe's values */
   public LatencyRecorder merged() {
-    LatencyRecorder all = new LatencyRecorder();
+    LatencyRecorder all = new LatencyRecorder(unit, perUnit);
     stripes.forEach(all::add);
     return all;
   }

@@ -33,7 +33,7 @@ import org.netnslab.rcu.RcuDomain;
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, StepDone {}
+  public sealed interface Command permits Enqueue, LockGranted, StepDone, ExitCostSpent {}
 
   /** __put_net: a netns whose active count reached 0 joins cleanup_list. */
   public record Enqueue(Net net, ActorRef<NetNamespace.Command> actor) implements Command {}
@@ -43,10 +43,14 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
   private enum StepDone implements Command { INSTANCE }
 
+  private enum ExitCostSpent implements Command { INSTANCE }
+
   private final List<PernetOperations> ops;
   private final ActorRef<RcuDomain.Command> rcu;
   private final ActorRef<NamespaceSupervisor.Command> supervisor;
   private final LifecycleProbe probe;
+  private final akka.actor.typed.javadsl.TimerScheduler<Command> timers;
+  private final java.time.Duration exitCost;
   private final ActorRef<Done> stepDone;
   private List<Enqueue> cleanupList = new ArrayList<>();
   private List<Enqueue> batch;
@@ -58,16 +62,21 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
    * @param rcu the RCU domain
    * @param supervisor grants and takes back the lifecycle lock
    * @param probe told of each batch's size
+   * @param exitCost simulated kernel work of the exits per netns (0: none)
    * @return the worker's behaviour
    */
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe) {
-    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe));
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, java.time.Duration exitCost) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new CleanupWorker(ctx, timers, ops, rcu, supervisor, probe, exitCost)));
   }
 
-  private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe) {
+  private CleanupWorker(ActorContext<Command> ctx, akka.actor.typed.javadsl.TimerScheduler<Command> timers,
+      List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu, ActorRef<NamespaceSupervisor.Command> supervisor,
+      LifecycleProbe probe, java.time.Duration exitCost) {
     super(ctx);
+    this.timers = timers;
+    this.exitCost = exitCost;
     this.ops = ops;
     this.rcu = rcu;
     this.supervisor = supervisor;
@@ -85,6 +94,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         })
         .onMessageEquals(LockGranted.INSTANCE, () -> {
           preExit();
+          return this;
+        })
+        .onMessageEquals(ExitCostSpent.INSTANCE, () -> {
+          freeData();
           return this;
         })
         .onMessageEquals(StepDone.INSTANCE, () -> {
@@ -125,7 +138,11 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   /** The exit of op {@code op} for netns {@code i} of the batch, one netns after the other. */
   private void exitOp(int op, int i) {
     if (op < 0) {
-      freeData();
+      if (exitCost.isZero()) {
+        freeData();
+      } else { // the exits' own kernel work for the batch, lock held
+        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost.multipliedBy(batch.size()));
+      }
       return;
     }
     if (i == batch.size()) {

@@ -129,7 +129,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     ActorRef<RcuDomain.Command> rcu = ctx.spawn(
         RcuDomain.create(design.lifecycle().gracePeriod(), design.lifecycle().expeditedGracePeriod()), "rcu");
     ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
-    ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe), "cleanup-net");
+    ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
+        design.lifecycle().exitCost()), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
   }
 

@@ -44,7 +44,7 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
 
   /** The netns actor's protocol. */
   public sealed interface Command permits Inject, AttachListener, EmitTaggedUevent, Get, Put, OpenSocket,
-      CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone, RetryTick {}
+      CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone, RetryTick, SetupCostSpent {}
 
   /**
    * An injection under the per-netns lock (uevent_net_rcv_skb in this netns).
@@ -107,6 +107,8 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
 
   private enum RetryTick implements Command { INSTANCE }
 
+  private enum SetupCostSpent implements Command { INSTANCE }
+
   private static final Duration RETRY = Duration.ofMillis(1);
 
   private final Net net;
@@ -123,6 +125,7 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
   private boolean stop;
   private Runnable continuation;
   private BooleanSupplier retrying;
+  private Runnable setupDone;
 
   /**
    * @param id the netns id
@@ -184,9 +187,18 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
         return;
       }
     }
-    env.probe().created(System.nanoTime() - requestNanos);
-    env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
-    created.tell(new NetnsHandle(net.id(), net.owner(), getContext().getSelf(), routeFor(net.design)));
+    NetnsHandle handle = new NetnsHandle(net.id(), net.owner(), getContext().getSelf(), routeFor(net.design));
+    setupDone = () -> {
+      env.probe().created(System.nanoTime() - requestNanos);
+      env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
+      created.tell(handle);
+    };
+    Duration cost = net.design.lifecycle().setupCost();
+    if (cost.isZero()) {
+      setupDone.run();
+    } else {
+      timers.startSingleTimer(SetupCostSpent.INSTANCE, cost); // setup_net's own kernel work, lock held
+    }
   }
 
   /** The undo path of setup_net: pre_exit, synchronize_rcu, exits, free data, rcu_barrier, all in reverse. */
@@ -247,6 +259,10 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
         .onMessageEquals(DropPassive.INSTANCE, this::onDropPassive)
         .onMessageEquals(RcuDone.INSTANCE, () -> resume())
         .onMessageEquals(RetryTick.INSTANCE, this::onRetryTick)
+        .onMessageEquals(SetupCostSpent.INSTANCE, () -> {
+          setupDone.run();
+          return this;
+        })
         .build();
   }
 

@@ -24,25 +24,31 @@ public final class ConsoleReport {
         r.description(), r.seed()));
     for (DesignResult d : r.designs()) {
       sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
-      sb.append(String.format("  %-20s %12s %12s %12s %12s %12s %12s%n", "measure (us)", "count", "mean", "sd",
+      sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
           "p50", "p99", "max"));
       for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
         MeasureSummary s = e.getValue();
-        sb.append(String.format("  %-20s %12d %12.2f %12.2f %12.2f %12.2f %12.2f%n", e.getKey(), s.count(), s.mean(),
-            s.sd(), s.p50(), s.p99(), s.max()));
+        sb.append(String.format("  %-22s %6s %10d %12.2f %12.2f %12.2f %12.2f %12.2f%n", e.getKey(), s.unit(), s.count(),
+            s.mean(), s.sd(), s.p50(), s.p99(), s.max()));
       }
-      sb.append(String.format("  throughput %,.0f transactions/s, counted phase %.2f s%n", d.throughputPerSec(),
-          d.wallSeconds()));
+      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%n", d.throughputPerSec(),
+          d.throughputUnit(), d.wallSeconds()));
+      if (!d.counters().isEmpty()) {
+        sb.append("  counters:");
+        d.counters().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+        sb.append('\n');
+      }
       sb.append("  invariants:");
       d.invariants().asMap().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
       sb.append('\n');
     }
     for (Comparison c : r.comparisons()) {
       Double seed = r.seedRatios().get(c.b());
-      sb.append(String.format("%n%s: %s / %s = %.3f (mean %.2f / %.2f us)%s%n", c.measure(), c.b(), c.a(),
-          c.ratioBOverA(), c.meanB(), c.meanA(), seed == null ? "" : String.format("; seed: %.2f", seed)));
+      String unit = r.designs().get(0).measures().get(c.measure()).unit();
+      sb.append(String.format("%n%s: %s / %s = %.3f (mean %.2f / %.2f %s)%s%n", c.measure(), c.b(), c.a(),
+          c.ratioBOverA(), c.meanB(), c.meanA(), unit, seed == null ? "" : String.format("; seed: %.3f", seed)));
       if (c.welch() != null) {
-        sb.append(c.welch().formatLikeR(c.a(), c.b(), "us"));
+        sb.append(c.welch().formatLikeR(c.a(), c.b(), unit));
       }
     }
     return sb.toString();

@@ -14,7 +14,7 @@ import org.netnslab.metrics.RunResult;
 
 /**
  * Writes one HdrHistogram percentile distribution per design and measure,
- * {@code <design>.<measure>.hgrm}, values in us (plot with HdrHistogram's plotter or any tool that
+ * {@code <design>.<measure>.hgrm}, values in the measure's unit (us for latencies) (plot with HdrHistogram's plotter or any tool that
  * reads .hgrm).
  */
 public final class HgrmFiles {
@@ -32,7 +32,7 @@ public final class HgrmFiles {
       for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
         Path file = dir.resolve(d.name() + "." + e.getKey() + ".hgrm");
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
-          e.getValue().histogram().outputPercentileDistribution(out, 1000.0);
+          e.getValue().histogram().outputPercentileDistribution(out, e.getValue().perUnit());
         }
         written.add(file);
       }

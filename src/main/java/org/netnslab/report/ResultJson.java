@@ -14,7 +14,9 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
- * Writes result.json, schema version 1 (ARCHITECTURE.md section 5), field for field. Numbers that are
+ * Writes result.json, schema version 1 (ARCHITECTURE.md section 5), field for field, plus two
+ * additions: the invariant {@code sock_inuse_sum} and a design's {@code counters} (grace periods,
+ * rcu_barrier calls, cleanup batches). Numbers that are
  * not finite (a ratio over a zero mean) are written as null, never as a non-JSON NaN.
  */
 public final class ResultJson {
@@ -66,6 +68,8 @@ public final class ResultJson {
       num(dn, "wall_s", d.wallSeconds());
       ObjectNode inv = dn.putObject("invariants");
       d.invariants().asMap().forEach(inv::put);
+      ObjectNode counters = dn.putObject("counters");
+      d.counters().forEach(counters::put);
     }
     ArrayNode comparisons = root.putArray("comparisons");
     for (Comparison c : result.comparisons()) {

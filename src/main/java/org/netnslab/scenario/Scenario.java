@@ -17,7 +17,7 @@ import org.netnslab.design.Design;
  * @param seedRatios the seed's own ratio of each design's transaction time over the baseline's
  * @param scale {@code --scale}, &gt; 0
  */
-public record Scenario(String file, String name, String description, String seed, UeventInjectionWorkload workload,
+public record Scenario(String file, String name, String description, String seed, Workload workload,
     List<Design> designs, String baseline, Map<String, Double> seedRatios, double scale) {
 
   /** Copies the collections. */

@@ -32,6 +32,7 @@ public final class ScenarioLoader {
   private static final Set<String> UEVENT_WORKLOAD =
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
+  private static final Set<String> CHURN_WORKLOAD = Set.of("type", "workers", "iterations", "new-userns", "sockets");
   private static final int MAX_POPULATION = 1_000_000;
 
   private final Config reference;
@@ -95,7 +96,7 @@ public final class ScenarioLoader {
     String name = c.string("name", null);
     String description = c.string("description", null);
     String seed = c.string("seed", null);
-    UeventInjectionWorkload workload = workload(c);
+    Workload workload = workload(c);
     Map<String, Design> designs = designs(c, conf);
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
     if (conf.hasPath("baseline")) {
@@ -131,7 +132,7 @@ public final class ScenarioLoader {
         seedRatios, scale);
   }
 
-  private UeventInjectionWorkload workload(Checker c) {
+  private Workload workload(Checker c) {
     if (c.object("workload") == null) {
       return null;
     }
@@ -139,8 +140,11 @@ public final class ScenarioLoader {
     if (type == null) {
       return null;
     }
+    if (type.equals("netns-churn")) {
+      return churn(c);
+    }
     if (!type.equals("uevent-injection")) {
-      c.problem("workload.type", "unknown workload type '" + type + "'; expected uevent-injection");
+      c.problem("workload.type", "unknown workload type '" + type + "'; expected uevent-injection or netns-churn");
       return null;
     }
     c.unknownKeys(c.conf.getObject("workload"), UEVENT_WORKLOAD, "workload.");
@@ -159,6 +163,23 @@ public final class ScenarioLoader {
     long warmup = c.integer("workload.warmup-per-netns", 0L, 0, Long.MAX_VALUE / 4);
     long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
     return new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
+  }
+
+  private NetnsChurnWorkload churn(Checker c) {
+    c.unknownKeys(c.conf.getObject("workload"), CHURN_WORKLOAD, "workload.");
+    long workers = c.integer("workload.workers", null, 1, 100_000);
+    long iterations = c.integer("workload.iterations", null, 1, Long.MAX_VALUE / 4);
+    long sockets = c.integer("workload.sockets", 0L, 0, 100_000);
+    boolean newUserns = false;
+    if (c.conf.hasPath("workload.new-userns")) {
+      ConfigValue v = c.conf.getValue("workload.new-userns");
+      if (v.valueType() != ConfigValueType.BOOLEAN) {
+        c.problems.add(ConfigProblem.at(v.origin(), "workload.new-userns", "must be true or false, got " + v.render()));
+      } else {
+        newUserns = (Boolean) v.unwrapped();
+      }
+    }
+    return new NetnsChurnWorkload((int) workers, iterations, newUserns, (int) sockets);
   }
 
   private Map<String, Design> designs(Checker c, Config conf) {
@@ -226,6 +247,8 @@ public final class ScenarioLoader {
     c.range(model, "sock-inuse.cpus", where, 0, 4096);
     c.durationRange(model, "rcu.grace-period", where);
     c.durationRange(model, "rcu.expedited-grace-period", where);
+    c.durationRange(model, "netns.setup-cost", where);
+    c.durationRange(model, "netns.exit-cost", where);
     try {
       double f = model.getDouble("sockets.rcu-free-fraction");
       if (!(f >= 0 && f <= 1)) {

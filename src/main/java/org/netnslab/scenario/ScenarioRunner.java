@@ -11,7 +11,8 @@ import org.netnslab.metrics.RunResult;
 
 /**
  * Runs every design of a scenario, one after the other in the same actor system, and compares each
- * design with the baseline on {@code uevent.transaction}.
+ * design with the baseline on the workload's measure ({@code uevent.transaction} or
+ * {@code netns.loop_wall}).
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
@@ -37,16 +38,23 @@ public final class ScenarioRunner {
   public RunResult run(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
-    UeventInjectionRun workload = new UeventInjectionRun(system, settings, observer);
     List<DesignResult> results = new ArrayList<>();
-    for (Design d : scenario.designs()) {
-      results.add(workload.run(d, scenario.workload(), scenario.scale()));
+    if (scenario.workload() instanceof UeventInjectionWorkload w) {
+      UeventInjectionRun run = new UeventInjectionRun(system, settings, observer);
+      for (Design d : scenario.designs()) {
+        results.add(run.run(d, w, scenario.scale()));
+      }
+    } else {
+      NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
+      for (Design d : scenario.designs()) {
+        results.add(run.run(d, (NetnsChurnWorkload) scenario.workload(), scenario.scale()));
+      }
     }
     DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
     List<Comparison> comparisons = new ArrayList<>();
     for (DesignResult r : results) {
       if (r != base) {
-        comparisons.add(Comparison.of(UeventInjectionRun.TRANSACTION, base, r));
+        comparisons.add(Comparison.of(scenario.workload().comparedMeasure(), base, r));
       }
     }
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,

@@ -5,7 +5,6 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.AskPattern;
-import akka.actor.typed.javadsl.Behaviors;
 import akka.japi.Pair;
 import akka.stream.Materializer;
 import akka.stream.javadsl.Keep;
@@ -53,7 +52,7 @@ public final class UeventInjectionRun {
   private final ActorSystem<?> system;
   private final RunSettings settings;
   private final RunObserver observer;
-  private final ActorRef<StartPhase> starter;
+  private final Phases phases;
   private int runs;
 
   /**
@@ -74,13 +73,8 @@ public final class UeventInjectionRun {
     this.system = system;
     this.settings = settings;
     this.observer = observer;
-    this.starter = system.systemActorOf(Behaviors.<StartPhase>receiveMessage(m -> {
-      m.injectors().forEach(i -> i.tell(new Injector.Start(m.phase())));
-      return Behaviors.same();
-    }), "phase-starter-" + STARTERS.incrementAndGet(), Props.empty());
+    this.phases = new Phases(system, settings, observer);
   }
-
-  private static final java.util.concurrent.atomic.AtomicInteger STARTERS = new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * @param design the design to run
@@ -178,9 +172,8 @@ public final class UeventInjectionRun {
       measures.put(DELIVERY, rx);
     }
     double wallS = wallNanos / 1e9;
-    return new DesignResult(design.name(), design.strategies(), measures,
-        tx.count() / wallS, wallS,
-        new Invariants(out, dup, lost, enobufs, cross, collector.eperm, 0, leaked));
+    return new DesignResult(design.name(), design.strategies(), measures, tx.count() / wallS, "transactions", wallS,
+        new Invariants(out, dup, lost, enobufs, cross, collector.eperm, 0, leaked, 0), Map.of());
   }
 
   /**
@@ -218,29 +211,8 @@ public final class UeventInjectionRun {
   private void runPhase(Design design, Injector.Phase phase, String label, List<ActorRef<Injector.Command>> injectors,
       Collector collector, LongAdder progress, long total) throws RunFailure {
     CountDownLatch done = collector.expect(phase, injectors.size());
-    long base = progress.sum();
-    long start = System.nanoTime();
-    starter.tell(new StartPhase(phase, injectors));
-    long lastDone = -1;
-    long lastChange = start;
-    try {
-      while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
-        long now = System.nanoTime();
-        long d = progress.sum() - base;
-        observer.progress(design.name(), label, d, total, now - start);
-        if (d != lastDone) {
-          lastDone = d;
-          lastChange = now;
-        } else if (now - lastChange > settings.stallTimeout().toNanos()) {
-          throw new RunFailure(design.name() + ": " + label + " phase stalled at " + d + " of " + total
-              + " transactions for " + settings.stallTimeout().toSeconds() + " s (an actor failed? see the log)");
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure(design.name() + ": interrupted in the " + label + " phase", e);
-    }
-    observer.phaseDone(design.name(), label, total, System.nanoTime() - start);
+    phases.run(design.name(), label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress,
+        total);
   }
 
   private <T> CompletionStage<T> ask(ActorRef<NamespaceSupervisor.Command> to,

@@ -14,7 +14,12 @@ package org.netnslab.scenario;
  * @param injectors closed-loop injector tasks
  */
 public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
-    long warmupPerNetns, int injectors) {
+    long warmupPerNetns, int injectors) implements Workload {
+
+  @Override
+  public String comparedMeasure() {
+    return UeventInjectionRun.TRANSACTION;
+  }
 
   /** @return netns in all */
   public int netnsCount() {

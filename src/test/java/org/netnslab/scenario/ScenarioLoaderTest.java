@@ -53,9 +53,10 @@ public class ScenarioLoaderTest extends JUnitSuite {
   public void aValidScenarioResolvesNamedAndCustomDesignsOverTheModelDefaults() throws Exception {
     Scenario s = new ScenarioLoader().load(write(GOOD), List.of("workload.injectors = 7"), 0.01);
     assertEquals("tiny", s.name());
-    assertEquals(7, s.workload().injectors());
-    assertEquals(5, s.workload().netnsCount());
-    assertEquals(10, s.workload().countedPerNetns(s.scale()));
+    UeventInjectionWorkload w = (UeventInjectionWorkload) s.workload();
+    assertEquals(7, w.injectors());
+    assertEquals(5, w.netnsCount());
+    assertEquals(10, w.countedPerNetns(s.scale()));
     assertEquals(List.of("kernel-4.18", "per-netns-2018", "mine"), s.designs().stream().map(d -> d.name()).toList());
     assertEquals(UeventSerialization.PER_NETNS_OWNER, s.designs().get(1).serialization());
     assertEquals(SeqnumScope.PER_NETNS, s.designs().get(1).seqnumScope());

@@ -1,0 +1,77 @@
+package org.netnslab.metrics;
+
+import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.netns.LifecycleProbe;
+
+/**
+ * Records what the netns lifecycle model reports: {@code netns.create} and {@code netns.cleanup}
+ * latencies (ns), cleanup batch sizes (netns), use-after-free accesses and the sock_inuse sums found
+ * at free. Thread-safe: called from any actor.
+ */
+public final class LifecycleRecorder implements LifecycleProbe {
+  private final StripedRecorder create = new StripedRecorder();
+  private final StripedRecorder cleanup = new StripedRecorder();
+  private final StripedRecorder batches = new StripedRecorder("netns", 1.0);
+  private final LongAdder useAfterFree = new LongAdder();
+  private final LongAdder sockInuseSum = new LongAdder();
+  private final LongAdder freed = new LongAdder();
+  private final LongAdder batchCount = new LongAdder();
+
+  @Override
+  public void created(long nanos) {
+    create.record(nanos);
+  }
+
+  @Override
+  public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
+    cleanup.record(nanosSinceLastRef);
+    sockInuseSum.add(sockInuseAtFree);
+    freed.increment();
+  }
+
+  @Override
+  public void cleanupBatch(int size) {
+    batches.record(size);
+    batchCount.increment();
+  }
+
+  @Override
+  public void useAfterFree() {
+    useAfterFree.increment();
+  }
+
+  /** @return setup_net latencies, lock wait included (read after the netns are all created) */
+  public LatencyRecorder create() {
+    return create.merged();
+  }
+
+  /** @return last-reference-to-net_free latencies (read after every netns is freed) */
+  public LatencyRecorder cleanup() {
+    return cleanup.merged();
+  }
+
+  /** @return cleanup batch sizes, in netns */
+  public LatencyRecorder batches() {
+    return batches.merged();
+  }
+
+  /** @return accesses to freed counters so far */
+  public long useAfterFreeCount() {
+    return useAfterFree.sum();
+  }
+
+  /** @return the sum of sock_inuse counters at their free */
+  public long sockInuseSum() {
+    return sockInuseSum.sum();
+  }
+
+  /** @return netns that reached net_free */
+  public long freed() {
+    return freed.sum();
+  }
+
+  /** @return cleanup batches run */
+  public long batchCount() {
+    return batchCount.sum();
+  }
+}

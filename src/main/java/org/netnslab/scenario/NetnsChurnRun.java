@@ -1,0 +1,117 @@
+package org.netnslab.scenario;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.AskPattern;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.design.Design;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.Invariants;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.LifecycleRecorder;
+import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.StandardPernetOps;
+import org.netnslab.rcu.RcuDomain;
+
+/**
+ * Runs the {@code netns-churn} workload for one design: {@code workers} parallel loops creating and
+ * dropping netns, then waits until every netns has reached net_free and checks the invariants.
+ *
+ * <p>Measures: {@code netns.loop_wall} (each worker's loop, s), {@code netns.create} (request to the
+ * end of setup_net, lock wait included, us), {@code netns.cleanup} (last reference to net_free, us),
+ * {@code netns.cleanup_batch} (netns per cleanup batch). Throughput: netns lifecycles per second,
+ * from the start to the last net_free.
+ */
+public final class NetnsChurnRun {
+  private final ActorSystem<?> system;
+  private final RunSettings settings;
+  private final Phases phases;
+  private int runs;
+
+  /**
+   * @param system the actor system the model runs on
+   * @param settings timeouts and progress interval
+   * @param observer told of progress
+   */
+  public NetnsChurnRun(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    this.system = system;
+    this.settings = settings;
+    this.phases = new Phases(system, settings, observer);
+  }
+
+  /**
+   * @param design the design to run
+   * @param w the workload
+   * @param scale multiplies iterations per worker
+   * @return the design's result
+   * @throws RunFailure when a phase stalls or the teardown does not finish
+   */
+  public DesignResult run(Design design, NetnsChurnWorkload w, double scale) throws RunFailure {
+    String tag = design.name() + "-" + (runs++);
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> supervisor = system.systemActorOf(
+        NamespaceSupervisor.create(design, StandardPernetOps.all(), probe), "supervisor-" + tag, Props.empty());
+    long iterations = w.scaledIterations(scale);
+    StripedRecorder loopWall = new StripedRecorder("s", 1e9);
+    LongAdder progress = new LongAdder();
+    LongAdder failures = new LongAdder();
+    CountDownLatch done = new CountDownLatch(w.workers());
+    List<ActorRef<ChurnWorker.Command>> workers = new ArrayList<>();
+    for (int k = 0; k < w.workers(); k++) {
+      workers.add(system.systemActorOf(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall,
+          progress, failures, done::countDown), "churn-" + tag + "-" + k, Props.empty()));
+    }
+    long start = System.nanoTime();
+    phases.run(design.name(), "loops", () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done,
+        progress, iterations * w.workers());
+    await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
+        settings.askTimeout(), system.scheduler()), design, "waiting for every net_free");
+    double wallS = (System.nanoTime() - start) / 1e9;
+    workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
+    RcuDomain.Stats rcu = await(AskPattern.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(supervisor,
+        NamespaceSupervisor.GetRcuStats::new, settings.askTimeout(), system.scheduler()), design, "reading RCU stats");
+    int live = await(AskPattern.<NamespaceSupervisor.Command, Integer>ask(supervisor,
+        NamespaceSupervisor.CountLive::new, settings.askTimeout(), system.scheduler()), design, "counting live netns");
+
+    Map<String, LatencyRecorder> measures = new LinkedHashMap<>();
+    measures.put(NetnsChurnWorkload.LOOP_WALL, loopWall.merged());
+    measures.put("netns.create", probe.create());
+    measures.put("netns.cleanup", probe.cleanup());
+    measures.put("netns.cleanup_batch", probe.batches());
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put("netns_freed", probe.freed());
+    counters.put("create_failures", failures.sum());
+    counters.put("cleanup_batches", probe.batchCount());
+    counters.put("grace_periods", rcu.gracePeriods());
+    counters.put("synchronize_rcu", rcu.synchronizeCalls());
+    counters.put("rcu_barrier", rcu.barrierCalls());
+    counters.put("rcu_callbacks", rcu.callbacksInvoked());
+    long lifecycles = iterations * w.workers();
+    long leaked = live + (lifecycles - failures.sum() - probe.freed());
+    return new DesignResult(design.name(), design.strategies(), measures, lifecycles / wallS, "netns lifecycles", wallS,
+        new Invariants(0, 0, 0, 0, 0, 0, probe.useAfterFreeCount(), leaked, probe.sockInuseSum()), counters);
+  }
+
+  private <T> T await(CompletionStage<T> stage, Design design, String what) throws RunFailure {
+    try {
+      return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new RunFailure(design.name() + ": " + what + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design.name() + ": interrupted while " + what, e);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package org.netnslab.scenario;
+
+/**
+ * The {@code netns-churn} workload (seed 004): {@code workers} parallel loops, each iteration like
+ * {@code unshare -n /bin/true}: create a netns (optionally inside a new user namespace), the process
+ * holds it, opens and closes {@code sockets} sockets in it, and exits, dropping its reference.
+ *
+ * @param workers parallel loops
+ * @param iterations iterations per loop at scale 1
+ * @param newUserns whether each netns is created inside a new user namespace
+ * @param sockets sockets opened and then closed per iteration
+ */
+public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns, int sockets) implements Workload {
+  /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
+  public static final String LOOP_WALL = "netns.loop_wall";
+
+  @Override
+  public String comparedMeasure() {
+    return LOOP_WALL;
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return iterations per worker at that scale, rounded, at least 1
+   */
+  public long scaledIterations(double scale) {
+    return Math.max(1, Math.round(iterations * scale));
+  }
+}

@@ -1,0 +1,79 @@
+package org.netnslab.scenario;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.actor.typed.javadsl.Behaviors;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Starting and awaiting the phases of a workload, shared by the workload runners.
+ */
+final class Phases {
+  private static final AtomicInteger STARTERS = new AtomicInteger();
+
+  private final ActorRef<Runnable> starter;
+  private final RunSettings settings;
+  private final RunObserver observer;
+
+  /**
+   * The starter runs a phase's kick-off inside the actor system. Told from the runner's thread, Start
+   * messages would sit in the dispatcher's external queue, which workers poll only when their own
+   * queues are empty: each workload actor would then run its whole loop alone and the "parallel"
+   * ones would run one after the other. Told from an actor, all of them are runnable at once and
+   * time-share the cores, as the seeds' parallel processes did.
+   */
+  Phases(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    this.settings = settings;
+    this.observer = observer;
+    this.starter = system.systemActorOf(Behaviors.<Runnable>receiveMessage(r -> {
+      r.run();
+      return Behaviors.same();
+    }), "phase-starter-" + STARTERS.incrementAndGet(), Props.empty());
+  }
+
+  /**
+   * Runs {@code kickOff} in the actor system, then waits for {@code done}, reporting progress and
+   * failing when nothing progresses for the stall timeout.
+   *
+   * @param design the design's name, for messages
+   * @param label the phase's name
+   * @param kickOff tells the workload actors to start
+   * @param done opened when every workload actor has finished the phase
+   * @param progress counts completed operations (of this and earlier phases)
+   * @param total operations the phase will complete
+   * @return the phase's wall time, ns
+   * @throws RunFailure when the phase stalls or the thread is interrupted
+   */
+  long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
+      throws RunFailure {
+    long base = progress.sum();
+    long start = System.nanoTime();
+    starter.tell(kickOff);
+    long lastDone = -1;
+    long lastChange = start;
+    try {
+      while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+        long now = System.nanoTime();
+        long d = progress.sum() - base;
+        observer.progress(design, label, d, total, now - start);
+        if (d != lastDone) {
+          lastDone = d;
+          lastChange = now;
+        } else if (now - lastChange > settings.stallTimeout().toNanos()) {
+          throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
+              + settings.stallTimeout().toSeconds() + " s (an actor failed? see the log)");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design + ": interrupted in the " + label + " phase", e);
+    }
+    long wall = System.nanoTime() - start;
+    observer.phaseDone(design, label, total, wall);
+    return wall;
+  }
+}

@@ -1,0 +1,282 @@
+package org.netnslab.netns;
+
+import static org.junit.Assert.assertEquals;
+
+import akka.Done;
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.design.Design;
+import org.netnslab.design.Lifecycle;
+import org.netnslab.metrics.LifecycleRecorder;
+import org.netnslab.rcu.RcuDomain;
+import org.netnslab.sockinuse.SockInuseFree;
+import org.netnslab.uevent.SeqnumScope;
+import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.userns.UserNamespace;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class LifecycleTest extends JUnitSuite {
+  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
+  @Rule public final LogCapturing logCapturing = new LogCapturing();
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  private static Design design(LifecycleLock lock, SockInuseFree free) {
+    return new Design("test", UeventSerialization.GLOBAL_OWNER, SeqnumScope.GLOBAL, 16,
+        new Lifecycle(lock, free, Duration.ofMillis(2), Duration.ofMillis(1), 2, 2, 0.5, Duration.ZERO, Duration.ZERO));
+  }
+
+  /** An op that records every call as "hook name". */
+  private static PernetOperations recording(String name, List<String> log, boolean failInit) {
+    return new PernetOperations() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public void init(Net net) throws PernetInitException {
+        log.add("init " + name);
+        if (failInit) {
+          throw new PernetInitException("boom");
+        }
+      }
+
+      @Override
+      public void preExit(Net net) {
+        log.add("pre_exit " + name);
+      }
+
+      @Override
+      public ExitAction exit(Net net) {
+        log.add("exit " + name);
+        return ExitAction.DONE;
+      }
+
+      @Override
+      public void exitBatch(List<Net> nets) {
+        log.add("exit_batch " + name + " x" + nets.size());
+      }
+
+      @Override
+      public void freeData(Net net) {
+        log.add("free " + name);
+      }
+
+      @Override
+      public void netFree(Net net) {
+        log.add("net_free " + name);
+      }
+    };
+  }
+
+  private static CreateResult create(ActorRef<NamespaceSupervisor.Command> sup) {
+    TestProbe<CreateResult> p = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, p.getRef()));
+    return p.receiveMessage(WAIT);
+  }
+
+  private static void awaitAllFreed(ActorRef<NamespaceSupervisor.Command> sup) {
+    TestProbe<Done> p = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.AwaitAllFreed(p.getRef()));
+    p.expectMessage(WAIT, Done.getInstance());
+    TestProbe<Integer> live = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.CountLive(live.getRef()));
+    live.expectMessage(0);
+  }
+
+  private static RcuDomain.Stats rcuStats(ActorRef<NamespaceSupervisor.Command> sup) {
+    TestProbe<RcuDomain.Stats> p = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.GetRcuStats(p.getRef()));
+    return p.receiveMessage(WAIT);
+  }
+
+  @Test
+  public void setupRunsTheOpsInOrderAndCleanupInReverse() {
+    List<String> log = new CopyOnWriteArrayList<>();
+    List<PernetOperations> ops = List.of(recording("a", log, false), recording("b", log, false), recording("c", log, false));
+    ActorRef<NamespaceSupervisor.Command> sup =
+        testKit.spawn(NamespaceSupervisor.create(design(LifecycleLock.RWSEM, SockInuseFree.NET_FREE), ops, LifecycleProbe.NONE));
+    NetnsHandle h = (NetnsHandle) create(sup);
+    assertEquals(List.of("init a", "init b", "init c"), log);
+    log.clear();
+    h.actor().tell(NetNamespace.Put.INSTANCE);
+    awaitAllFreed(sup);
+    assertEquals(List.of("pre_exit c", "pre_exit b", "pre_exit a",
+        "exit c", "exit_batch c x1", "exit b", "exit_batch b x1", "exit a", "exit_batch a x1",
+        "free c", "free b", "free a",
+        "net_free c", "net_free b", "net_free a"), log);
+  }
+
+  @Test
+  public void aFailingInitUndoesTheOpsAlreadyRunInReverseAndReportsTheError() {
+    List<String> log = new CopyOnWriteArrayList<>();
+    List<PernetOperations> ops = List.of(recording("a", log, false), recording("b", log, false),
+        recording("c", log, true), recording("d", log, false));
+    ActorRef<NamespaceSupervisor.Command> sup =
+        testKit.spawn(NamespaceSupervisor.create(design(LifecycleLock.NET_MUTEX, SockInuseFree.NET_FREE), ops, LifecycleProbe.NONE));
+    CreateResult r = create(sup);
+    assertEquals(new CreateResult.Failed(1, "c init failed: boom"), r);
+    awaitAllFreed(sup);
+    assertEquals(List.of("init a", "init b", "init c", "pre_exit b", "pre_exit a", "exit b", "exit a", "free b",
+        "free a", "net_free b", "net_free a"), log);
+    RcuDomain.Stats s = rcuStats(sup);
+    assertEquals("the undo's synchronize_rcu", 1, s.synchronizeCalls());
+    assertEquals("the undo's rcu_barrier", 1, s.barrierCalls());
+    // the lock was given back: the next creation (without the failing op it would succeed) is answered
+    assertEquals(CreateResult.Failed.class, create(sup).getClass());
+  }
+
+  private static void churn(ActorRef<NamespaceSupervisor.Command> sup, int n) {
+    List<NetnsHandle> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      all.add((NetnsHandle) create(sup));
+    }
+    all.forEach(h -> h.actor().tell(NetNamespace.Put.INSTANCE));
+    awaitAllFreed(sup);
+  }
+
+  @Test
+  public void netFreeTakesOneSynchronizeAndOneBarrierPerBatch() {
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.NET_FREE), StandardPernetOps.all(), probe));
+    churn(sup, 6);
+    RcuDomain.Stats s = rcuStats(sup);
+    long batches = probe.batchCount();
+    assertEquals(6, probe.batches().histogram().getTotalCount() == batches ? sumOfBatchSizes(probe) : -1);
+    assertEquals(batches, s.synchronizeCalls());
+    assertEquals(batches, s.barrierCalls());
+    assertEquals(0, probe.useAfterFreeCount());
+    assertEquals(0, probe.sockInuseSum());
+    assertEquals(6, probe.freed());
+  }
+
+  private static long sumOfBatchSizes(LifecycleRecorder probe) {
+    var h = probe.batches().histogram();
+    long sum = 0;
+    for (var v : h.recordedValues()) {
+      sum += v.getValueIteratedTo() * v.getCountAtValueIteratedTo();
+    }
+    return sum;
+  }
+
+  @Test
+  public void exitBarrierTakesOneMoreSynchronizeAndBarrierPerNetns() {
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.EXIT_BARRIER), StandardPernetOps.all(), probe));
+    churn(sup, 6);
+    RcuDomain.Stats s = rcuStats(sup);
+    assertEquals(probe.batchCount() + 6, s.synchronizeCalls());
+    assertEquals(probe.batchCount() + 6, s.barrierCalls());
+    assertEquals(0, probe.useAfterFreeCount());
+  }
+
+  @Test
+  public void exitUnsafeFreesBeforeTheDeferredKernelSocketTeardownsAndEveryTouchIsCounted() {
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.EXIT_UNSAFE), StandardPernetOps.all(), probe));
+    churn(sup, 3);
+    TestProbe<Done> quiesce = testKit.createTestProbe(); // the deferred teardowns run after net_free
+    TestProbe<RcuDomain.Stats> statsProbe = testKit.createTestProbe();
+    statsProbe.awaitAssert(WAIT, () -> {
+      // 2 kernel sockets per netns, half of them RCU-freed: 1 deferred touch each
+      assertEquals(3, probe.useAfterFreeCount());
+      return null;
+    });
+    quiesce.expectNoMessage(Duration.ofMillis(1));
+  }
+
+  /** An op whose exit reports that it started and then holds the batch until {@code gate} opens. */
+  private static PernetOperations holding(ActorRef<String> started, AtomicBoolean gate) {
+    return new PernetOperations() {
+      @Override
+      public String name() {
+        return "holding";
+      }
+
+      @Override
+      public void init(Net net) {}
+
+      @Override
+      public ExitAction exit(Net net) {
+        started.tell("exit " + net.id());
+        return new ExitAction.RetryUntil(gate::get);
+      }
+    };
+  }
+
+  private void creationDuringCleanup(LifecycleLock lock, boolean creationWaits) {
+    TestProbe<String> started = testKit.createTestProbe();
+    AtomicBoolean gate = new AtomicBoolean();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(lock, SockInuseFree.NET_FREE), List.of(holding(started.getRef(), gate)), LifecycleProbe.NONE));
+    NetnsHandle first = (NetnsHandle) create(sup);
+    first.actor().tell(NetNamespace.Put.INSTANCE);
+    started.expectMessage(WAIT, "exit 1"); // the cleanup batch now holds the lifecycle lock
+    TestProbe<CreateResult> second = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, second.getRef()));
+    if (creationWaits) {
+      second.expectNoMessage(Duration.ofMillis(200));
+      gate.set(true);
+      assertEquals(2, ((NetnsHandle) second.receiveMessage(WAIT)).id());
+    } else {
+      assertEquals(2, ((NetnsHandle) second.receiveMessage(WAIT)).id());
+      gate.set(true);
+    }
+    TestProbe<Done> released = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.ReleaseNetns(2, released.getRef()));
+    released.expectMessage(WAIT, Done.getInstance());
+    awaitAllFreed(sup);
+  }
+
+  @Test
+  public void underNetMutexCreationWaitsForARunningCleanupBatch() {
+    creationDuringCleanup(LifecycleLock.NET_MUTEX, true);
+  }
+
+  @Test
+  public void underRwsemCreationRunsWhileACleanupBatchRuns() {
+    creationDuringCleanup(LifecycleLock.RWSEM, false);
+  }
+
+  @Test
+  public void socketsCountInSockInuseAndRcuFreedOnesHoldTheNetnsUntilTheirCallbackRan() {
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.EXIT_UNSAFE), StandardPernetOps.all(), probe));
+    NetnsHandle h = (NetnsHandle) create(sup);
+    TestProbe<Long> opened = testKit.createTestProbe();
+    for (int i = 0; i < 4; i++) {
+      h.actor().tell(new NetNamespace.OpenSocket(opened.getRef()));
+    }
+    List<Long> ids = opened.receiveSeveralMessages(4, WAIT);
+    TestProbe<Integer> inuse = testKit.createTestProbe();
+    h.actor().tell(new NetNamespace.ReadSockInuse(inuse.getRef()));
+    inuse.expectMessage(4);
+    TestProbe<Done> closed = testKit.createTestProbe();
+    ids.forEach(id -> h.actor().tell(new NetNamespace.CloseSocket(id, closed.getRef())));
+    closed.receiveSeveralMessages(4, WAIT);
+    h.actor().tell(NetNamespace.Put.INSTANCE); // the process exits; 2 RCU-freed sockets still hold the netns
+    awaitAllFreed(sup);
+    assertEquals("every socket's -1 ran before the counter was freed", 0, probe.sockInuseSum());
+    // only the netns's own deferred kernel socket teardown can touch the counter after exit-unsafe frees it
+    TestProbe<Object> wait = testKit.createTestProbe();
+    wait.awaitAssert(WAIT, () -> {
+      assertEquals(1, probe.useAfterFreeCount());
+      return null;
+    });
+  }
+}
