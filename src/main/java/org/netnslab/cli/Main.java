@@ -98,29 +98,44 @@ public final class Main implements Callable<Integer> {
     public Integer call() {
       Config system;
       Scenario scenario;
+      RunSettings settings;
+      Path dir;
       try {
         system = systemConfig(config);
-        scenario = new ScenarioLoader().load(file, sets, scale);
+        scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
+        settings = RunSettings.fromConfig(system.getConfig("netns-lab"));
+        dir = out != null ? out : Path.of(system.getString("netns-lab.run.out-dir"),
+            scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());
         return EXIT_CONFIG;
+      } catch (ConfigException | IllegalArgumentException e) {
+        System.err.println("netns-lab: configuration: " + e.getMessage());
+        return EXIT_CONFIG;
       }
-      RunSettings settings = RunSettings.fromConfig(system.getConfig("netns-lab"));
-      Path dir = out != null ? out : Path.of(system.getString("netns-lab.run.out-dir"),
-          scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       try {
-        Files.createDirectories(dir);
+        prepareOutput(dir);
       } catch (IOException e) {
-        System.err.println("netns-lab: --out " + dir + ": cannot create folder: " + e);
+        System.err.println("netns-lab: output folder " + dir + ": " + e.getMessage() + " ("
+            + e.getClass().getSimpleName() + ")");
         return EXIT_CONFIG;
       }
       RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressLines(System.console() != null);
-      ActorSystem<Void> actors = ActorSystem.create(Behaviors.empty(), "netns-lab", system);
+      ActorSystem<Void> actors;
+      try {
+        actors = ActorSystem.create(Behaviors.empty(), "netns-lab", system);
+      } catch (ConfigException e) {
+        System.err.println("netns-lab: Akka configuration: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
       try {
         RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
         ResultJson.write(result, dir.resolve("result.json"));
         HgrmFiles.write(result, dir);
         System.out.println(ConsoleReport.render(result));
+        if (!sets.isEmpty()) {
+          System.out.println("overrides: " + String.join(" ", sets));
+        }
         System.out.println("results: " + dir.resolve("result.json"));
         return 0;
       } catch (RunFailure e) {
@@ -138,16 +153,31 @@ public final class Main implements Callable<Integer> {
         }
       }
     }
+
+    /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */
+    private static void prepareOutput(Path dir) throws IOException {
+      Files.createDirectories(dir);
+      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "{result.json,report.html,*.hgrm}")) {
+        for (Path p : old) {
+          Files.delete(p);
+        }
+      }
+    }
   }
 
   /** {@code list}: the scenarios in a folder with their seed and description. */
   @Command(name = "list", mixinStandardHelpOptions = true, description = "List the scenarios in load-tests/.")
   static final class ListScenarios implements Callable<Integer> {
-    @Option(names = "--dir", paramLabel = "DIR", defaultValue = "load-tests", description = "default ${DEFAULT-VALUE}")
+    @Option(names = "--dir", paramLabel = "DIR",
+        description = "folder of scenario files (default: load-tests/ beside the launcher, else ./load-tests)")
     Path dir;
 
     @Override
     public Integer call() {
+      if (dir == null) {
+        String home = System.getProperty("netns-lab.home");
+        dir = home != null ? Path.of(home, "load-tests") : Path.of("load-tests");
+      }
       if (!Files.isDirectory(dir)) {
         System.err.println("netns-lab: --dir " + dir + ": not a folder");
         return EXIT_CONFIG;
@@ -160,14 +190,16 @@ public final class Main implements Callable<Integer> {
         return EXIT_CONFIG;
       }
       files.sort(null);
+      if (files.isEmpty()) {
+        System.err.println("netns-lab: no *.conf scenario in " + dir);
+        return EXIT_CONFIG;
+      }
       for (Path f : files) {
         try {
-          Config c = ConfigFactory.parseFile(f.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
-          System.out.printf("%-34s %s%n  %-32s seed: %s%n", f, c.hasPath("name") ? c.getString("name") : "(no name)",
-              "", c.hasPath("seed") ? c.getString("seed") : "(none)");
-          System.out.printf("  %-32s %s%n", "", c.hasPath("description") ? c.getString("description") : "");
-        } catch (ConfigException e) {
-          System.out.printf("%-34s INVALID: %s%n", f, e.getMessage());
+          Scenario s = new ScenarioLoader().load(f, List.of(), 1.0);
+          System.out.printf("%s%n    name: %s%n    seed: %s%n    %s%n", f, s.name(), s.seed(), s.description());
+        } catch (ScenarioException e) {
+          System.out.printf("%s%n    INVALID: %s%n", f, e.problems.get(0));
         }
       }
       return 0;
@@ -187,10 +219,13 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0", description = "scale to check")
     double scale;
 
+    @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
+    Path config;
+
     @Override
     public Integer call() {
       try {
-        Scenario s = new ScenarioLoader().load(file, sets, scale);
+        Scenario s = new ScenarioLoader(systemConfig(config).getConfig("netns-lab")).load(file, sets, scale);
         String shape = s.workload() instanceof org.netnslab.scenario.UeventInjectionWorkload u
             ? u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns"
             : ((org.netnslab.scenario.NetnsChurnWorkload) s.workload()).workers() + " workers x "
@@ -201,17 +236,30 @@ public final class Main implements Callable<Integer> {
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());
         return EXIT_CONFIG;
+      } catch (ConfigException e) {
+        System.err.println("netns-lab: configuration: " + e.getMessage());
+        return EXIT_CONFIG;
       }
     }
   }
 
+  /**
+   * The configuration the CLI runs with: conf/application.conf (or the class path's), the reference,
+   * and {@code extra} on top. Its {@code netns-lab.model} and {@code netns-lab.designs} are what
+   * scenarios start from.
+   */
   static Config systemConfig(Path extra) throws ScenarioException {
     Config base = ConfigFactory.load();
     if (extra == null) {
       return base;
     }
+    if (!Files.isRegularFile(extra)) {
+      throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(), -1, "--config",
+          "no such file")));
+    }
     try {
-      return ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false))
+      return ConfigFactory.defaultOverrides()
+          .withFallback(ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false)))
           .withFallback(base).resolve();
     } catch (ConfigException e) {
       throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(),

@@ -20,4 +20,14 @@ public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration p
     return new RunSettings(netnsLab.getDuration("run.ask-timeout"), netnsLab.getDuration("run.stall-timeout"),
         netnsLab.getDuration("run.progress-interval"));
   }
+
+  /** Checks every duration is positive. */
+  public RunSettings {
+    for (Duration d : new Duration[] {askTimeout, stallTimeout, progressInterval}) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("netns-lab.run: ask-timeout, stall-timeout and progress-interval must be"
+            + " > 0, got " + askTimeout + ", " + stallTimeout + ", " + progressInterval);
+      }
+    }
+  }
 }

@@ -33,7 +33,14 @@ public final class ScenarioLoader {
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
   private static final Set<String> CHURN_WORKLOAD = Set.of("type", "workers", "iterations", "new-userns", "sockets");
-  private static final int MAX_POPULATION = 1_000_000;
+  /** Most netns, injectors or workers one run may have: beyond that the JVM's heap, not the model, decides. */
+  private static final int MAX_POPULATION = 100_000;
+  /** Most listener sockets one run may bind (each is a running stream). */
+  private static final long MAX_LISTENERS = 200_000;
+  /** Most operations a scaled count may reach per netns or worker. */
+  private static final long MAX_SCALED = 1_000_000_000_000L;
+  /** A scenario's name is also its output folder's name. */
+  private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
   private final Config reference;
 
@@ -57,8 +64,8 @@ public final class ScenarioLoader {
   public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
     List<ConfigProblem> problems = new ArrayList<>();
     String source = file.toString();
-    if (!(scale > 0) || Double.isInfinite(scale)) {
-      problems.add(new ConfigProblem("--scale", -1, "scale", "must be a number > 0, got " + scale));
+    if (!(scale > 0) || scale > 1000) {
+      problems.add(new ConfigProblem("--scale", -1, "scale", "must be a number > 0 and <= 1000, got " + scale));
     }
     if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
       problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (missing or not a readable file)"));
@@ -94,9 +101,14 @@ public final class ScenarioLoader {
     Checker c = new Checker(conf, source, problems);
     c.unknownKeys(conf.root(), TOP_LEVEL, "");
     String name = c.string("name", null);
+    if (name != null && !NAME.matcher(name).matches()) {
+      c.problem("name", "must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit (it names"
+          + " the output folder), got '" + name + "'");
+    }
     String description = c.string("description", null);
     String seed = c.string("seed", null);
     Workload workload = workload(c);
+    checkScaled(c, workload, scale);
     Map<String, Design> designs = designs(c, conf);
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
     if (conf.hasPath("baseline")) {
@@ -117,8 +129,9 @@ public final class ScenarioLoader {
           String path = "seed-ratios." + ConfigUtil.joinPath(e.getKey());
           if (!knownDesigns.contains(e.getKey())) {
             c.problem(path, "'" + e.getKey() + "' is not a known design " + new java.util.TreeSet<>(knownDesigns));
-          } else if (e.getValue().valueType() != ConfigValueType.NUMBER) {
-            c.problem(path, "must be a number (the seed's ratio of this design's mean over the baseline's)");
+          } else if (e.getValue().valueType() != ConfigValueType.NUMBER
+              || !(((Number) e.getValue().unwrapped()).doubleValue() > 0)) {
+            c.problem(path, "must be a number > 0 (the seed's ratio of this design's mean over the baseline's)");
           } else if (designs.containsKey(e.getKey())) { // a design left out of this run (--set designs) has none
             seedRatios.put(e.getKey(), ((Number) e.getValue().unwrapped()).doubleValue());
           }
@@ -159,16 +172,32 @@ public final class ScenarioLoader {
       c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
     }
     long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
-    long injections = c.integer("workload.injections-per-netns", null, 1, Long.MAX_VALUE / 4);
-    long warmup = c.integer("workload.warmup-per-netns", 0L, 0, Long.MAX_VALUE / 4);
+    if ((userns + init) * listeners > MAX_LISTENERS) {
+      c.problem("workload.listeners-per-netns", "netns x listeners-per-netns = " + (userns + init) * listeners
+          + " listeners, more than " + MAX_LISTENERS + " one run can bind");
+    }
+    long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
+    long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);
     long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
     return new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
+  }
+
+  private static void checkScaled(Checker c, Workload w, double scale) {
+    if (!(scale > 0) || scale > 1000) {
+      return;
+    }
+    if (w instanceof UeventInjectionWorkload u && u.injectionsPerNetns() * scale + u.warmupPerNetns() > MAX_SCALED) {
+      c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
+          + " injections per netns");
+    } else if (w instanceof NetnsChurnWorkload n && n.iterations() * scale > MAX_SCALED) {
+      c.problem("workload.iterations", "times --scale " + scale + " exceeds " + MAX_SCALED + " iterations per worker");
+    }
   }
 
   private NetnsChurnWorkload churn(Checker c) {
     c.unknownKeys(c.conf.getObject("workload"), CHURN_WORKLOAD, "workload.");
     long workers = c.integer("workload.workers", null, 1, 100_000);
-    long iterations = c.integer("workload.iterations", null, 1, Long.MAX_VALUE / 4);
+    long iterations = c.integer("workload.iterations", null, 1, MAX_SCALED);
     long sockets = c.integer("workload.sockets", 0L, 0, 100_000);
     boolean newUserns = false;
     if (c.conf.hasPath("workload.new-userns")) {
@@ -194,7 +223,10 @@ public final class ScenarioLoader {
       custom = conf.getConfig("custom-designs");
       for (Map.Entry<String, ConfigValue> e : conf.getObject("custom-designs").entrySet()) {
         String path = "custom-designs." + ConfigUtil.joinPath(e.getKey());
-        if (e.getValue().valueType() != ConfigValueType.OBJECT) {
+        if (reference.getObject("designs").containsKey(e.getKey())) {
+          c.problems.add(ConfigProblem.at(e.getValue().origin(), path, "shadows the named design '" + e.getKey()
+              + "' of reference.conf; give the custom design its own name"));
+        } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
           c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
         } else {
           c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),

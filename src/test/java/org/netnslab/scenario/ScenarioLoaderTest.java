@@ -79,13 +79,13 @@ public class ScenarioLoaderTest extends JUnitSuite {
         .replace("description = \"a tiny run\"\n", "");
     List<String> got = problems(bad, List.of("model.uevent.listener-queue-capacity = 0"), 0);
     assertEquals(String.join("\n", got), List.of(
-        "--scale:-1: scale: must be a number > 0, got 0.0",
+        "--scale:-1: scale: must be a number > 0 and <= 1000, got 0.0",
         "FILE:-1: description: missing required key",
         "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns, injectors,"
             + " listeners-per-netns, netns, type, warmup-per-netns]",
-        "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..2305843009213693951)",
-        "FILE:8: workload.warmup-per-netns: must be in 0..2305843009213693951, got -1",
-        "FILE:9: workload.injectors: must be an integer in 1..1000000, got '\"four\"'",
+        "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
+        "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
+        "FILE:9: workload.injectors: must be an integer in 1..100000, got '\"four\"'",
         "--set model.uevent.listener-queue-capacity = 0:-1: uevent.listener-queue-capacity: design kernel-4.18: must be in"
             + " 1..1048576, got 0",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
@@ -93,6 +93,21 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + " custom-designs: [mine]",
         "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
             + " global-owner, per-netns-owner, lockless"), got);
+  }
+
+  @Test
+  public void unsafeNamesShadowingDesignsAndOverflowingScalesAreRefused() throws Exception {
+    String bad = GOOD.replace("name = tiny", "name = \"../../esc\"")
+        .replace("custom-designs { mine", "custom-designs { \"kernel-6.9\" { uevent.serialization = global-owner }, mine")
+        .replace("injections-per-netns = 1000", "injections-per-netns = 1000000000000")
+        .replace("seed-ratios { \"per-netns-2018\" = 0.82 }", "seed-ratios { \"per-netns-2018\" = -3 }");
+    List<String> got = problems(bad, List.of(), 2);
+    assertEquals(String.join("\n", got), 4, got.size());
+    assertTrue(got.get(0), got.get(0).startsWith("FILE:1: name: must be 1-100 letters, digits"));
+    assertEquals("FILE:8: workload.injections-per-netns: times --scale 2.0 exceeds 1000000000000 injections per netns",
+        got.get(1));
+    assertTrue(got.get(2), got.get(2).contains("custom-designs.\"kernel-6.9\": shadows the named design 'kernel-6.9'"));
+    assertTrue(got.get(3), got.get(3).contains("seed-ratios.per-netns-2018: must be a number > 0"));
   }
 
   @Test
