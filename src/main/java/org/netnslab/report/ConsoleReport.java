@@ -42,6 +42,11 @@ public final class ConsoleReport {
       d.invariants().asMap().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
       sb.append('\n');
     }
+    if (r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
+      sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
+          + " noise dominate, so ratios between designs can change from run to run. Use --scale 0.1 or more for"
+          + " figures.%n"));
+    }
     for (Comparison c : r.comparisons()) {
       Double seed = r.seedRatios().get(c.b());
       String unit = r.designs().get(0).measures().get(c.measure()).unit();

@@ -59,27 +59,17 @@ public final class NetnsChurnRun {
    * @throws RunFailure when a phase stalls or the teardown does not finish
    */
   public DesignResult run(Design design, NetnsChurnWorkload w, double scale) throws RunFailure {
-    String tag = design.name() + "-" + (runs++);
-    LifecycleRecorder probe = new LifecycleRecorder();
-    ActorRef<NamespaceSupervisor.Command> supervisor = system.systemActorOf(
-        NamespaceSupervisor.create(design, StandardPernetOps.all(), probe), "supervisor-" + tag, Props.empty());
-    long iterations = w.scaledIterations(scale);
-    StripedRecorder loopWall = new StripedRecorder("s", 1e9);
-    LongAdder progress = new LongAdder();
-    LongAdder failures = new LongAdder();
-    CountDownLatch done = new CountDownLatch(w.workers());
-    List<ActorRef<ChurnWorker.Command>> workers = new ArrayList<>();
-    for (int k = 0; k < w.workers(); k++) {
-      workers.add(system.systemActorOf(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall,
-          progress, failures, done::countDown), "churn-" + tag + "-" + k, Props.empty()));
+    if (w.warmupIterations() > 0) {
+      loops(design, w, w.warmupIterations(), new LifecycleRecorder(), "warm-up");
     }
+    LifecycleRecorder probe = new LifecycleRecorder();
+    long iterations = w.scaledIterations(scale);
     long start = System.nanoTime();
-    phases.run(design.name(), "loops", () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done,
-        progress, iterations * w.workers());
-    await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
-        settings.askTimeout(), system.scheduler()), design, "waiting for every net_free");
+    Loops loops = loops(design, w, iterations, probe, "loops");
     double wallS = (System.nanoTime() - start) / 1e9;
-    workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
+    ActorRef<NamespaceSupervisor.Command> supervisor = loops.supervisor();
+    LongAdder failures = loops.failures();
+    StripedRecorder loopWall = loops.loopWall();
     RcuDomain.Stats rcu = await(AskPattern.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(supervisor,
         NamespaceSupervisor.GetRcuStats::new, settings.askTimeout(), system.scheduler()), design, "reading RCU stats");
     int live = await(AskPattern.<NamespaceSupervisor.Command, Integer>ask(supervisor,
@@ -102,6 +92,31 @@ public final class NetnsChurnRun {
     long leaked = live + (lifecycles - failures.sum() - probe.freed());
     return new DesignResult(design.name(), design.strategies(), measures, lifecycles / wallS, "netns lifecycles", wallS,
         new Invariants(0, 0, 0, 0, 0, 0, probe.useAfterFreeCount(), leaked, probe.sockInuseSum()), counters);
+  }
+
+  /** What one set of loops leaves behind, once every netns it created has reached net_free. */
+  private record Loops(ActorRef<NamespaceSupervisor.Command> supervisor, StripedRecorder loopWall, LongAdder failures) {}
+
+  private Loops loops(Design design, NetnsChurnWorkload w, long iterations, LifecycleRecorder probe, String label)
+      throws RunFailure {
+    String tag = design.name() + "-" + (runs++);
+    ActorRef<NamespaceSupervisor.Command> supervisor = system.systemActorOf(
+        NamespaceSupervisor.create(design, StandardPernetOps.all(), probe), "supervisor-" + tag, Props.empty());
+    StripedRecorder loopWall = new StripedRecorder("s", 1e9);
+    LongAdder progress = new LongAdder();
+    LongAdder failures = new LongAdder();
+    CountDownLatch done = new CountDownLatch(w.workers());
+    List<ActorRef<ChurnWorker.Command>> workers = new ArrayList<>();
+    for (int k = 0; k < w.workers(); k++) {
+      workers.add(system.systemActorOf(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall,
+          progress, failures, done::countDown), "churn-" + tag + "-" + k, Props.empty()));
+    }
+    phases.run(design.name(), label, () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done, progress,
+        iterations * w.workers());
+    await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
+        settings.askTimeout(), system.scheduler()), design, "waiting for every net_free");
+    workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
+    return new Loops(supervisor, loopWall, failures);
   }
 
   private <T> T await(CompletionStage<T> stage, Design design, String what) throws RunFailure {

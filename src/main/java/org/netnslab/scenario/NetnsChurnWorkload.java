@@ -9,8 +9,11 @@ package org.netnslab.scenario;
  * @param iterations iterations per loop at scale 1
  * @param newUserns whether each netns is created inside a new user namespace
  * @param sockets sockets opened and then closed per iteration
+ * @param warmupIterations iterations per worker run first, on a throwaway supervisor, and left out of
+ *     every figure (they warm the JIT so the first design is not penalised)
  */
-public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns, int sockets) implements Workload {
+public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns, int sockets, long warmupIterations)
+    implements Workload {
   /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
   public static final String LOOP_WALL = "netns.loop_wall";
 

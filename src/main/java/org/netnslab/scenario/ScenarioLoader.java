@@ -32,7 +32,8 @@ public final class ScenarioLoader {
   private static final Set<String> UEVENT_WORKLOAD =
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
-  private static final Set<String> CHURN_WORKLOAD = Set.of("type", "workers", "iterations", "new-userns", "sockets");
+  private static final Set<String> CHURN_WORKLOAD = Set.of("type", "workers", "iterations", "new-userns", "sockets",
+      "warmup-iterations");
   /** Most netns, injectors or workers one run may have: beyond that the JVM's heap, not the model, decides. */
   private static final int MAX_POPULATION = 100_000;
   /** Most listener sockets one run may bind (each is a running stream). */
@@ -199,6 +200,7 @@ public final class ScenarioLoader {
     long workers = c.integer("workload.workers", null, 1, 100_000);
     long iterations = c.integer("workload.iterations", null, 1, MAX_SCALED);
     long sockets = c.integer("workload.sockets", 0L, 0, 100_000);
+    long warmup = c.integer("workload.warmup-iterations", 0L, 0, MAX_SCALED);
     boolean newUserns = false;
     if (c.conf.hasPath("workload.new-userns")) {
       ConfigValue v = c.conf.getValue("workload.new-userns");
@@ -208,7 +210,7 @@ public final class ScenarioLoader {
         newUserns = (Boolean) v.unwrapped();
       }
     }
-    return new NetnsChurnWorkload((int) workers, iterations, newUserns, (int) sockets);
+    return new NetnsChurnWorkload((int) workers, iterations, newUserns, (int) sockets, warmup);
   }
 
   private Map<String, Design> designs(Checker c, Config conf) {
