@@ -46,19 +46,19 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
    */
   public static Design fromConfig(String name, Config model) {
     return new Design(name,
-        UeventSerialization.fromConfig(model.getString("uevent.serialization")),
-        SeqnumScope.fromConfig(model.getString("uevent.seqnum-scope")),
+        Strategies.parse(UeventSerialization.class, "uevent.serialization", model.getString("uevent.serialization")),
+        Strategies.parse(SeqnumScope.class, "uevent.seqnum-scope", model.getString("uevent.seqnum-scope")),
         model.getInt("uevent.listener-queue-capacity"), Lifecycle.fromConfig(model));
   }
 
   /** @return the strategy choices as {@code result.json} lists them, key to HOCON value */
   public Map<String, String> strategies() {
     Map<String, String> s = new LinkedHashMap<>();
-    s.put("uevent.serialization", serialization.configName());
-    s.put("uevent.seqnum-scope", seqnumScope.configName());
+    s.put("uevent.serialization", Strategies.name(serialization));
+    s.put("uevent.seqnum-scope", Strategies.name(seqnumScope));
     s.put("uevent.listener-queue-capacity", Integer.toString(listenerQueueCapacity));
-    s.put("netns.lifecycle-lock", lifecycle.lock().configName());
-    s.put("sock-inuse.free", lifecycle.sockInuseFree().configName());
+    s.put("netns.lifecycle-lock", Strategies.name(lifecycle.lock()));
+    s.put("sock-inuse.free", Strategies.name(lifecycle.sockInuseFree()));
     s.put("rcu.grace-period", lifecycle.gracePeriod().toNanos() / 1000 + "us");
     return s;
   }

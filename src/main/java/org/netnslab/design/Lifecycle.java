@@ -49,8 +49,9 @@ public record Lifecycle(LifecycleLock lock, SockInuseFree sockInuseFree, Duratio
    */
   public static Lifecycle fromConfig(Config model) {
     int cpus = model.getInt("sock-inuse.cpus");
-    return new Lifecycle(LifecycleLock.fromConfig(model.getString("netns.lifecycle-lock")),
-        SockInuseFree.fromConfig(model.getString("sock-inuse.free")), model.getDuration("rcu.grace-period"),
+    return new Lifecycle(Strategies.parse(LifecycleLock.class, "netns.lifecycle-lock", model.getString("netns.lifecycle-lock")),
+        Strategies.parse(SockInuseFree.class, "sock-inuse.free",
+            model.getString("sock-inuse.free")), model.getDuration("rcu.grace-period"),
         model.getDuration("rcu.expedited-grace-period"), cpus == 0 ? Runtime.getRuntime().availableProcessors() : cpus,
         model.getInt("netns.kernel-sockets"), model.getDouble("sockets.rcu-free-fraction"),
         model.getDuration("netns.setup-cost"), model.getDuration("netns.exit-cost"));

@@ -1,7 +1,5 @@
 package org.netnslab.netns;
 
-import java.util.Locale;
-
 /**
  * The {@code netns.lifecycle-lock} strategy: what serializes netns creation against cleanup
  * (net/core/net_namespace.c).
@@ -18,23 +16,4 @@ public enum LifecycleLock {
    * other and with a cleanup batch.
    */
   RWSEM;
-
-  /** @return the HOCON spelling */
-  public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
-  /**
-   * @param value the HOCON spelling
-   * @return the strategy
-   * @throws IllegalArgumentException naming the accepted values
-   */
-  public static LifecycleLock fromConfig(String value) {
-    for (LifecycleLock s : values()) {
-      if (s.configName().equals(value)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown netns.lifecycle-lock '" + value + "'; expected one of net-mutex, rwsem");
-  }
 }

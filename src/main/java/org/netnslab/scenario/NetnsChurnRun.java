@@ -9,11 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.DesignResult;
@@ -70,10 +66,10 @@ public final class NetnsChurnRun {
     ActorRef<NamespaceSupervisor.Command> supervisor = loops.supervisor();
     LongAdder failures = loops.failures();
     StripedRecorder loopWall = loops.loopWall();
-    RcuDomain.Stats rcu = await(AskPattern.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(supervisor,
-        NamespaceSupervisor.GetRcuStats::new, settings.askTimeout(), system.scheduler()), design, "reading RCU stats");
-    int live = await(AskPattern.<NamespaceSupervisor.Command, Integer>ask(supervisor,
-        NamespaceSupervisor.CountLive::new, settings.askTimeout(), system.scheduler()), design, "counting live netns");
+    RcuDomain.Stats rcu = phases.await(AskPattern.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(supervisor,
+        NamespaceSupervisor.GetRcuStats::new, settings.askTimeout(), system.scheduler()), design.name(), "reading RCU stats");
+    int live = phases.await(AskPattern.<NamespaceSupervisor.Command, Integer>ask(supervisor,
+        NamespaceSupervisor.CountLive::new, settings.askTimeout(), system.scheduler()), design.name(), "counting live netns");
 
     Map<String, LatencyRecorder> measures = new LinkedHashMap<>();
     measures.put(NetnsChurnWorkload.LOOP_WALL, loopWall.merged());
@@ -113,20 +109,10 @@ public final class NetnsChurnRun {
     }
     phases.run(design.name(), label, () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done, progress,
         iterations * w.workers());
-    await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
-        settings.askTimeout(), system.scheduler()), design, "waiting for every net_free");
+    phases.await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
+        settings.askTimeout(), system.scheduler()), design.name(), "waiting for every net_free");
     workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
     return new Loops(supervisor, loopWall, failures);
   }
 
-  private <T> T await(CompletionStage<T> stage, Design design, String what) throws RunFailure {
-    try {
-      return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      throw new RunFailure(design.name() + ": " + what + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure(design.name() + ": interrupted while " + what, e);
-    }
-  }
 }

@@ -4,7 +4,10 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.Behaviors;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -33,6 +36,27 @@ final class Phases {
       r.run();
       return Behaviors.same();
     }), "phase-starter-" + STARTERS.incrementAndGet(), Props.empty());
+  }
+
+  /**
+   * Waits for one model request, a little longer than its own ask timeout.
+   *
+   * @param stage the request's answer
+   * @param design the design's name, for messages
+   * @param what what is awaited, for messages
+   * @param <T> the answer's type
+   * @return the answer
+   * @throws RunFailure when it fails, times out or the thread is interrupted
+   */
+  <T> T await(CompletionStage<T> stage, String design, String what) throws RunFailure {
+    try {
+      return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new RunFailure(design + ": " + what + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design + ": interrupted while " + what, e);
+    }
   }
 
   /**

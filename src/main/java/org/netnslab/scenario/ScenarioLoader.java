@@ -272,11 +272,11 @@ public final class ScenarioLoader {
   private Design design(Checker c, String name, Config model) {
     String where = "design " + name + ": ";
     int before = c.problems.size();
-    c.enumValue(model, "uevent.serialization", where, v -> UeventSerialization.fromConfig(v));
-    c.enumValue(model, "uevent.seqnum-scope", where, v -> SeqnumScope.fromConfig(v));
+    c.enumValue(model, "uevent.serialization", where, UeventSerialization.class);
+    c.enumValue(model, "uevent.seqnum-scope", where, SeqnumScope.class);
     c.range(model, "uevent.listener-queue-capacity", where, 1, 1_048_576);
-    c.enumValue(model, "netns.lifecycle-lock", where, v -> org.netnslab.netns.LifecycleLock.fromConfig(v));
-    c.enumValue(model, "sock-inuse.free", where, v -> org.netnslab.sockinuse.SockInuseFree.fromConfig(v));
+    c.enumValue(model, "netns.lifecycle-lock", where, org.netnslab.netns.LifecycleLock.class);
+    c.enumValue(model, "sock-inuse.free", where, org.netnslab.sockinuse.SockInuseFree.class);
     c.range(model, "netns.kernel-sockets", where, 0, 1024);
     c.range(model, "sock-inuse.cpus", where, 0, 4096);
     c.durationRange(model, "rcu.grace-period", where);
@@ -430,9 +430,9 @@ public final class ScenarioLoader {
       }
     }
 
-    void enumValue(Config model, String path, String where, java.util.function.Function<String, ?> parse) {
+    <E extends Enum<E>> void enumValue(Config model, String path, String where, Class<E> type) {
       try {
-        parse.apply(model.getString(path));
+        org.netnslab.design.Strategies.parse(type, path, model.getString(path));
       } catch (ConfigException e) {
         problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
       } catch (IllegalArgumentException e) {

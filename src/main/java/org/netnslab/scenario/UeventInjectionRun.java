@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -99,7 +98,7 @@ public final class UeventInjectionRun {
     }
     List<NetnsHandle> netns = new ArrayList<>();
     for (CompletionStage<CreateResult> c : creating) {
-      CreateResult r = await(c, design, "creating netns");
+      CreateResult r = phases.await(c, design.name(), "creating netns");
       if (r instanceof CreateResult.Failed f) {
         throw new RunFailure(design.name() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
       }
@@ -120,7 +119,7 @@ public final class UeventInjectionRun {
             h.uevents(design.listenerQueueCapacity()).toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
         checks.add(check);
         finished.add(p.second());
-        await(p.first(), design, "binding listeners");
+        phases.await(p.first(), design.name(), "binding listeners");
       }
     }
 
@@ -140,8 +139,8 @@ public final class UeventInjectionRun {
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: every netns released; listener streams complete once they have every queued message.
-    await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new,
-        settings.askTimeout(), system.scheduler()), design, "dismantling netns");
+    phases.await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new,
+        settings.askTimeout(), system.scheduler()), design.name(), "dismantling netns");
     long leaked = 0;
     for (CompletionStage<Done> f : finished) {
       try {
@@ -152,7 +151,7 @@ public final class UeventInjectionRun {
         throw new RunFailure(design.name() + ": a listener stream failed", e);
       }
     }
-    leaked += await(ask(supervisor, NamespaceSupervisor.CountLive::new), design, "counting live netns");
+    leaked += phases.await(ask(supervisor, NamespaceSupervisor.CountLive::new), design.name(), "counting live netns");
 
     long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
     for (ListenerCheck c : checks) {
@@ -220,17 +219,6 @@ public final class UeventInjectionRun {
     return AskPattern.ask(to, msg, settings.askTimeout(), system.scheduler());
   }
 
-  private <T> T await(CompletionStage<T> stage, Design design, String what) throws RunFailure {
-    CompletableFuture<T> f = stage.toCompletableFuture();
-    try {
-      return f.get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      throw new RunFailure(design.name() + ": " + what + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure(design.name() + ": interrupted while " + what, e);
-    }
-  }
 
   /**
    * Gathers the injectors' figures. Injectors call {@link #phaseDone} from their own threads; the

@@ -1,7 +1,5 @@
 package org.netnslab.uevent;
 
-import java.util.Locale;
-
 /**
  * How uevent sends are serialized: the {@code uevent.serialization} strategy of a design.
  */
@@ -15,24 +13,4 @@ public enum UeventSerialization {
   PER_NETNS_OWNER,
   /** v6.9+: atomic counter, no owner; the sender delivers in its own context, order not guaranteed. */
   LOCKLESS;
-
-  /** @return the HOCON spelling, e.g. {@code per-netns-owner} */
-  public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
-  }
-
-  /**
-   * @param value the HOCON spelling
-   * @return the strategy
-   * @throws IllegalArgumentException naming the accepted values
-   */
-  public static UeventSerialization fromConfig(String value) {
-    for (UeventSerialization s : values()) {
-      if (s.configName().equals(value)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown uevent.serialization '" + value
-        + "'; expected one of global-owner, per-netns-owner, lockless");
-  }
 }

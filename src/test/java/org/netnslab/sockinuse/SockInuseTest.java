@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
+import org.netnslab.design.Strategies;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class SockInuseTest extends JUnitSuite {
@@ -39,9 +40,11 @@ public class SockInuseTest extends JUnitSuite {
   @Test
   public void strategyNamesRoundTrip() {
     for (SockInuseFree f : SockInuseFree.values()) {
-      assertEquals(f, SockInuseFree.fromConfig(f.configName()));
+      assertEquals(f, Strategies.parse(SockInuseFree.class, "sock-inuse.free", Strategies.name(f)));
     }
+    assertEquals("net-free", Strategies.name(SockInuseFree.NET_FREE));
     assertEquals("unknown sock-inuse.free 'later'; expected one of exit-barrier, net-free, exit-unsafe",
-        org.junit.Assert.assertThrows(IllegalArgumentException.class, () -> SockInuseFree.fromConfig("later")).getMessage());
+        org.junit.Assert.assertThrows(IllegalArgumentException.class,
+            () -> Strategies.parse(SockInuseFree.class, "sock-inuse.free", "later")).getMessage());
   }
 }
