@@ -43,7 +43,7 @@ import org.netnslab.userns.UserNamespace;
 public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
 
   /** The netns actor's protocol. */
-  public sealed interface Command permits Inject, AttachListener, EmitTaggedUevent, Get, Put, OpenSocket,
+  public sealed interface Command permits Inject, SendUevent, AttachListener, EmitTaggedUevent, Get, Put, OpenSocket,
       CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone, RetryTick, SetupCostSpent {}
 
   /**
@@ -56,6 +56,12 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
    */
   public record Inject(Credentials sender, byte[] payload, long sentNanos, ActorRef<InjectResult> replyTo)
       implements Command {}
+
+  /**
+   * sendmsg on a uevent socket of this netns: the injection takes the design's route (global owner,
+   * this actor, or lockless) as an injector's would, with one extra hop through this actor.
+   */
+  public record SendUevent(Credentials sender, byte[] payload, ActorRef<InjectResult> replyTo) implements Command {}
 
   /**
    * Binds a listener queue to this netns's uevent socket; {@code bound} completes when it is bound,
@@ -126,6 +132,7 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
   private Runnable continuation;
   private BooleanSupplier retrying;
   private Runnable setupDone;
+  private UeventRoute route;
 
   /**
    * @param id the netns id
@@ -187,7 +194,8 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
         return;
       }
     }
-    NetnsHandle handle = new NetnsHandle(net.id(), net.owner(), getContext().getSelf(), routeFor(net.design));
+    route = routeFor(net.design);
+    NetnsHandle handle = new NetnsHandle(net.id(), net.owner(), getContext().getSelf(), route);
     setupDone = () -> {
       env.probe().created(System.nanoTime() - requestNanos);
       env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
@@ -243,6 +251,10 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Inject.class, this::onInject)
+        .onMessage(SendUevent.class, m -> {
+          route.inject(m.sender(), m.payload(), System.nanoTime(), m.replyTo());
+          return this;
+        })
         .onMessage(AttachListener.class, this::onAttach)
         .onMessage(EmitTaggedUevent.class, this::onTagged)
         .onMessageEquals(Get.INSTANCE, this::onGet)

@@ -1,0 +1,154 @@
+package org.netnslab;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AskPattern;
+import akka.stream.javadsl.Source;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigUtil;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.netnslab.design.Design;
+import org.netnslab.netns.CreateResult;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetNamespace;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.uevent.InjectResult;
+import org.netnslab.uevent.Received;
+import org.netnslab.userns.Credentials;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * The embedding API: spawn the model in your own Akka application and drive it through the
+ * {@link NamespaceSupervisor} protocol, or through the {@link Client} facade from code outside actors.
+ */
+public final class NetnsLab {
+  private NetnsLab() {}
+
+  /**
+   * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}.
+   *
+   * @param config the application's configuration (with netns-lab's reference.conf)
+   * @return the design
+   * @throws com.typesafe.config.ConfigException for a missing or mistyped key
+   * @throws IllegalArgumentException for an unknown design or strategy value
+   */
+  public static Design design(Config config) {
+    Config lab = config.getConfig("netns-lab");
+    String name = lab.getString("embedded.design");
+    String key = ConfigUtil.joinPath(name);
+    if (!lab.getConfig("designs").hasPath(key)) {
+      throw new IllegalArgumentException("netns-lab.embedded.design: unknown design '" + name + "'; named designs: "
+          + new java.util.TreeSet<>(lab.getObject("designs").keySet()));
+    }
+    return Design.fromConfig(name,
+        lab.getConfig("designs").getConfig(key).withoutPath("description").withFallback(lab.getConfig("model")));
+  }
+
+  /**
+   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor or
+   * with {@code systemActorOf}. It creates and dismantles netns (copy_net_ns, cleanup_net) with the
+   * standard pernet ops.
+   *
+   * @param config the application's configuration
+   * @return the supervisor's behaviour
+   * @throws IllegalArgumentException see {@link #design(Config)}
+   */
+  public static Behavior<NamespaceSupervisor.Command> supervisor(Config config) {
+    return NamespaceSupervisor.create(design(config));
+  }
+
+  /**
+   * @param system the actor system the supervisor runs in
+   * @param supervisor the supervisor
+   * @param timeout longest wait for each answer
+   * @return a facade for callers outside actors
+   */
+  public static Client client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor,
+      Duration timeout) {
+    return new Client(system, supervisor, timeout);
+  }
+
+  /**
+   * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage
+   * fails with {@link java.util.concurrent.TimeoutException} when the model does not answer in time.
+   */
+  public static final class Client {
+    private final ActorSystem<?> system;
+    private final ActorRef<NamespaceSupervisor.Command> supervisor;
+    private final Duration timeout;
+
+    private Client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
+      this.system = system;
+      this.supervisor = supervisor;
+      this.timeout = timeout;
+    }
+
+    /**
+     * copy_net_ns with CLONE_NEWNET: a netns owned by {@code owner}, held by the caller (active count 1).
+     *
+     * @param owner the owning user namespace
+     * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
+     */
+    public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
+      CompletionStage<CreateResult> r = AskPattern.ask(supervisor,
+          replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo), timeout, system.scheduler());
+      return r.thenCompose(c -> c instanceof NetnsHandle h ? CompletableFuture.completedFuture(h)
+          : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
+    }
+
+    /**
+     * Drops the caller's reference to netns {@code id} (put_net).
+     *
+     * @return Done when the netns has reached net_free
+     */
+    public CompletionStage<Done> releaseNetns(long id) {
+      return AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
+          system.scheduler());
+    }
+
+    /**
+     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(int)}.
+     *
+     * @param queueCapacity the listener's receive queue, in messages
+     * @return each materialization binds one listener; its value completes once bound
+     */
+    public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
+      return netns.uevents(queueCapacity);
+    }
+
+    /**
+     * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route.
+     *
+     * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
+     * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
+     * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
+     */
+    public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
+      return AskPattern.ask(netns.actor(), replyTo -> new NetNamespace.SendUevent(sender, payload, replyTo), timeout,
+          system.scheduler());
+    }
+
+    /**
+     * Opens a socket in {@code netns} (sk_alloc): +1 on sock_inuse and a netns reference.
+     *
+     * @return the socket's id, or -1 when the netns is being dismantled
+     */
+    public CompletionStage<Long> openSocket(NetnsHandle netns) {
+      return AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler());
+    }
+
+    /**
+     * Closes socket {@code socketId} of {@code netns} (sk_free; RCU-deferred for the configured share).
+     *
+     * @return Done once the close is issued
+     */
+    public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
+      return AskPattern.ask(netns.actor(), replyTo -> new NetNamespace.CloseSocket(socketId, replyTo), timeout,
+          system.scheduler());
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package org.netnslab;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import akka.Done;
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import akka.japi.Pair;
+import akka.stream.javadsl.Keep;
+import akka.stream.javadsl.Sink;
+import com.typesafe.config.Config;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.uevent.InjectResult;
+import org.netnslab.uevent.Received;
+import org.netnslab.uevent.Uevent;
+import org.netnslab.userns.Credentials;
+import org.netnslab.userns.UserNamespace;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class EmbeddingTest extends JUnitSuite {
+  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
+  @Rule public final LogCapturing logCapturing = new LogCapturing();
+
+  /** The README's example, line for line (the test below checks they are the same). */
+  static String example(ActorSystem<?> system) throws Exception {
+    // README-BEGIN
+    Config config = system.settings().config();      // netns-lab.embedded.design picks the design
+    ActorRef<NamespaceSupervisor.Command> supervisor =
+        system.systemActorOf(NetnsLab.supervisor(config), "netns-lab", Props.empty());
+    NetnsLab.Client lab = NetnsLab.client(system, supervisor, Duration.ofSeconds(5));
+
+    UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);   // unshare -U by uid 1000
+    NetnsHandle netns = lab.createNetns(userns).toCompletableFuture().get();
+
+    Pair<CompletionStage<Done>, CompletionStage<List<Received>>> listener =
+        lab.uevents(netns, 128).take(1).toMat(Sink.seq(), Keep.both()).run(system);
+    listener.first().toCompletableFuture().get();      // bound: it sees every later uevent
+
+    byte[] payload = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
+    InjectResult sent = lab.inject(netns, Credentials.root(userns, 1000), payload).toCompletableFuture().get();
+    Uevent received = (Uevent) listener.second().toCompletableFuture().get().get(0);
+
+    lab.releaseNetns(netns.id()).toCompletableFuture().get();   // put_net: cleanup_net, net_free
+    return sent + " -> " + received.decode();
+    // README-END
+  }
+
+  @Test
+  public void theReadmeExampleRunsInATestKit() throws Exception {
+    String out = example(testKit.system());
+    assertEquals("Sent[seqnum=1] -> UeventMessage[header=add@/devices/virtual/net/veth0, keys={ACTION=add, SEQNUM=1}]",
+        out);
+  }
+
+  @Test
+  public void theReadmeShowsExactlyThisExample() throws Exception {
+    List<String> test = between(Files.readAllLines(Path.of("src/test/java/org/netnslab/EmbeddingTest.java")),
+        "// README-BEGIN", "// README-END");
+    List<String> readme = between(Files.readAllLines(Path.of("README.md")), "<!-- embedding-example -->", "```\n");
+    assertTrue("README has the embedding example", !readme.isEmpty());
+    assertEquals(test, readme);
+  }
+
+  /** Lines after the one containing {@code start} up to the closing marker, trimmed, blank lines kept. */
+  private static List<String> between(List<String> lines, String start, String end) {
+    List<String> out = new ArrayList<>();
+    boolean in = false;
+    boolean fence = false;
+    for (String l : lines) {
+      if (!in) {
+        in = l.contains(start);
+        continue;
+      }
+      if (end.equals("```\n")) { // README: skip the opening fence, stop at the closing one
+        if (l.startsWith("```")) {
+          if (fence) {
+            break;
+          }
+          fence = true;
+          continue;
+        }
+      } else if (l.contains(end)) {
+        break;
+      }
+      out.add(l.strip());
+    }
+    return out;
+  }
+}
