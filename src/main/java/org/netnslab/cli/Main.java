@@ -91,7 +91,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
     Path config;
 
-    @Option(names = "--no-progress", description = "no progress lines on stderr")
+    @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
+        + " when stderr is not a terminal anyway)")
     boolean noProgress;
 
     @Override
@@ -120,7 +121,7 @@ public final class Main implements Callable<Integer> {
             + e.getClass().getSimpleName() + ")");
         return EXIT_CONFIG;
       }
-      RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressLines(System.console() != null);
+      RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressDisplay(stderrIsTerminal(), System.err);
       ActorSystem<Void> actors;
       try {
         actors = ActorSystem.create(Behaviors.empty(), "netns-lab", system);
@@ -241,6 +242,12 @@ public final class Main implements Callable<Integer> {
         return EXIT_CONFIG;
       }
     }
+  }
+
+  /** The launcher tells whether stderr is a terminal; run directly, the JVM's console is the best guess. */
+  static boolean stderrIsTerminal() {
+    String tty = System.getProperty("netns-lab.stderr-tty");
+    return tty != null ? Boolean.parseBoolean(tty) : System.console() != null;
   }
 
   /**

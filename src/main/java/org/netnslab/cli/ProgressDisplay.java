@@ -1,0 +1,68 @@
+package org.netnslab.cli;
+
+import java.io.PrintStream;
+import java.text.DecimalFormat;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.netnslab.scenario.RunObserver;
+
+/**
+ * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the
+ * design and phase, done/total, rate and ETA. Elsewhere (CI logs): one line per finished phase only.
+ * Called from the runner's thread only.
+ */
+final class ProgressDisplay implements RunObserver {
+  private final boolean bars;
+  private final PrintStream err;
+  private ProgressBar bar;
+  private String barKey;
+
+  /**
+   * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
+   * @param err where to write
+   */
+  ProgressDisplay(boolean bars, PrintStream err) {
+    this.bars = bars;
+    this.err = err;
+  }
+
+  @Override
+  public void progress(String design, String phase, long done, long total, long elapsedNanos) {
+    if (!bars) {
+      return;
+    }
+    String key = design + " " + phase;
+    if (!key.equals(barKey)) {
+      closeBar();
+      bar = new ProgressBarBuilder().setTaskName("[" + design + "] " + phase).setInitialMax(total)
+          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
+          .showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
+          .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
+          .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+      barKey = key;
+    }
+    bar.stepTo(done);
+  }
+
+  @Override
+  public void phaseDone(String design, String phase, long total, long elapsedNanos) {
+    if (bar != null && (design + " " + phase).equals(barKey)) {
+      bar.stepTo(total);
+    }
+    closeBar();
+    double s = elapsedNanos / 1e9;
+    err.printf("[%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, phase, total, s, s > 0 ? total / s : 0.0);
+  }
+
+  private void closeBar() {
+    if (bar != null) {
+      bar.close();
+      bar = null;
+      barKey = null;
+    }
+  }
+}
