@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HgrmFiles;
+import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ResultJson;
 import org.netnslab.scenario.RunFailure;
 import org.netnslab.scenario.RunObserver;
@@ -49,6 +50,7 @@ public final class Main implements Callable<Integer> {
    * @param args the command line
    */
   public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true"); // charts are drawn to SVG, never to a screen
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
     System.exit(execute(args));
@@ -133,11 +135,13 @@ public final class Main implements Callable<Integer> {
         RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
         ResultJson.write(result, dir.resolve("result.json"));
         HgrmFiles.write(result, dir);
+        HtmlReport.write(result, dir.resolve("report.html"));
         System.out.println(ConsoleReport.render(result));
         if (!sets.isEmpty()) {
           System.out.println("overrides: " + String.join(" ", sets));
         }
         System.out.println("results: " + dir.resolve("result.json"));
+        System.out.println("report:  " + dir.resolve("report.html"));
         return 0;
       } catch (RunFailure e) {
         System.err.println("netns-lab: run failed: " + e.getMessage());

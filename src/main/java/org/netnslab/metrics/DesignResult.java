@@ -15,16 +15,19 @@ import java.util.Map;
  * @param wallSeconds wall time of the counted phase, s
  * @param invariants the invariant counters
  * @param counters event counts worth reporting (grace periods, rcu_barrier calls, batches), by name
+ * @param throughputSeries the counted phase's throughput over time: {seconds since its start,
+ *     operations per second over the preceding interval}
  */
 public record DesignResult(String name, Map<String, String> strategies, Map<String, LatencyRecorder> recorders,
     double throughputPerSec, String throughputUnit, double wallSeconds, Invariants invariants,
-    Map<String, Long> counters) {
+    Map<String, Long> counters, java.util.List<double[]> throughputSeries) {
 
   /** Copies the maps into unmodifiable ones that keep their order. */
   public DesignResult {
     strategies = Collections.unmodifiableMap(new LinkedHashMap<>(strategies));
     recorders = Collections.unmodifiableMap(new LinkedHashMap<>(recorders));
     counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters));
+    throughputSeries = java.util.List.copyOf(throughputSeries);
   }
 
   /** @return each measure's summary in us, in report order */

@@ -87,11 +87,13 @@ public final class NetnsChurnRun {
     long lifecycles = iterations * w.workers();
     long leaked = live + (lifecycles - failures.sum() - probe.freed());
     return new DesignResult(design.name(), design.strategies(), measures, lifecycles / wallS, "netns lifecycles", wallS,
-        new Invariants(0, 0, 0, 0, 0, 0, probe.useAfterFreeCount(), leaked, probe.sockInuseSum()), counters);
+        new Invariants(0, 0, 0, 0, 0, 0, probe.useAfterFreeCount(), leaked, probe.sockInuseSum()), counters,
+        loops.series());
   }
 
   /** What one set of loops leaves behind, once every netns it created has reached net_free. */
-  private record Loops(ActorRef<NamespaceSupervisor.Command> supervisor, StripedRecorder loopWall, LongAdder failures) {}
+  private record Loops(ActorRef<NamespaceSupervisor.Command> supervisor, StripedRecorder loopWall, LongAdder failures,
+      List<double[]> series) {}
 
   private Loops loops(Design design, NetnsChurnWorkload w, long iterations, LifecycleRecorder probe, String label)
       throws RunFailure {
@@ -107,12 +109,13 @@ public final class NetnsChurnRun {
       workers.add(system.systemActorOf(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall,
           progress, failures, done::countDown), "churn-" + tag + "-" + k, Props.empty()));
     }
+    List<double[]> series = new ArrayList<>();
     phases.run(design.name(), label, () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done, progress,
-        iterations * w.workers());
+        iterations * w.workers(), series);
     phases.await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
         settings.askTimeout(), system.scheduler()), design.name(), "waiting for every net_free");
     workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
-    return new Loops(supervisor, loopWall, failures);
+    return new Loops(supervisor, loopWall, failures, series);
   }
 
 }

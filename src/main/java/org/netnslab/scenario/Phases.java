@@ -74,16 +74,33 @@ final class Phases {
    */
   long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
       throws RunFailure {
+    return run(design, label, kickOff, done, progress, total, null);
+  }
+
+  /**
+   * As {@link #run(String, String, Runnable, CountDownLatch, LongAdder, long)}, and appends one sample
+   * per progress interval to {@code samples}: {seconds since the phase started, operations per second
+   * over the interval}.
+   */
+  long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
+      java.util.List<double[]> samples) throws RunFailure {
     long base = progress.sum();
     long start = System.nanoTime();
     starter.tell(kickOff);
     long lastDone = -1;
     long lastChange = start;
+    long lastSampleNanos = start;
+    long lastSampleDone = 0;
     try {
       while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
         long now = System.nanoTime();
         long d = progress.sum() - base;
         observer.progress(design, label, d, total, now - start);
+        if (samples != null) {
+          samples.add(new double[] {(now - start) / 1e9, (d - lastSampleDone) / ((now - lastSampleNanos) / 1e9)});
+          lastSampleNanos = now;
+          lastSampleDone = d;
+        }
         if (d != lastDone) {
           lastDone = d;
           lastChange = now;
@@ -97,6 +114,10 @@ final class Phases {
       throw new RunFailure(design + ": interrupted in the " + label + " phase", e);
     }
     long wall = System.nanoTime() - start;
+    if (samples != null && wall > lastSampleNanos - start) {
+      long d = progress.sum() - base;
+      samples.add(new double[] {wall / 1e9, (d - lastSampleDone) / ((start + wall - lastSampleNanos) / 1e9)});
+    }
     observer.phaseDone(design, label, total, wall);
     return wall;
   }

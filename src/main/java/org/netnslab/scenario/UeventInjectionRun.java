@@ -132,9 +132,10 @@ public final class UeventInjectionRun {
           "injector-" + tag + "-" + k, Props.empty()));
     }
 
-    runPhase(design, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n);
+    runPhase(design, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
     long start = clock.startCounted();
-    runPhase(design, Injector.Phase.COUNTED, "counted", injectors, collector, progress, counted * n);
+    List<double[]> series = new ArrayList<>();
+    runPhase(design, Injector.Phase.COUNTED, "counted", injectors, collector, progress, counted * n, series);
     long wallNanos = System.nanoTime() - start;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
@@ -172,7 +173,7 @@ public final class UeventInjectionRun {
     }
     double wallS = wallNanos / 1e9;
     return new DesignResult(design.name(), design.strategies(), measures, tx.count() / wallS, "transactions", wallS,
-        new Invariants(out, dup, lost, enobufs, cross, collector.eperm, 0, leaked, 0), Map.of());
+        new Invariants(out, dup, lost, enobufs, cross, collector.eperm, 0, leaked, 0), Map.of(), series);
   }
 
   /**
@@ -208,10 +209,10 @@ public final class UeventInjectionRun {
   }
 
   private void runPhase(Design design, Injector.Phase phase, String label, List<ActorRef<Injector.Command>> injectors,
-      Collector collector, LongAdder progress, long total) throws RunFailure {
+      Collector collector, LongAdder progress, long total, List<double[]> series) throws RunFailure {
     CountDownLatch done = collector.expect(phase, injectors.size());
     phases.run(design.name(), label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress,
-        total);
+        total, series);
   }
 
   private <T> CompletionStage<T> ask(ActorRef<NamespaceSupervisor.Command> to,

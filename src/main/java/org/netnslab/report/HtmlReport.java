@@ -1,0 +1,222 @@
+package org.netnslab.report;
+
+import java.awt.Color;
+import java.awt.Rectangle;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.HdrHistogram.HistogramIterationValue;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.WelchTest;
+
+/**
+ * Writes report.html: one self-contained page (inline SVG charts drawn by JFreeChart, no network) with
+ * the scenario and its designs, a table and a percentile chart per measure, throughput over time,
+ * the Welch comparisons beside the seed's ratios, and the invariant counters, non-zero ones
+ * highlighted. The page is well-formed XHTML, so any XML parser can read it.
+ */
+public final class HtmlReport {
+  private static final int WIDTH = 760;
+  private static final int HEIGHT = 380;
+
+  private HtmlReport() {}
+
+  /**
+   * @param r the run
+   * @param file where to write
+   * @throws IOException when it cannot be written
+   */
+  public static void write(RunResult r, Path file) throws IOException {
+    Files.writeString(file, render(r), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * @param r the run
+   * @return the page
+   */
+  public static String render(RunResult r) {
+    StringBuilder h = new StringBuilder();
+    h.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>")
+        .append("<title>netns-lab: ").append(esc(r.scenario())).append("</title><style>")
+        .append("body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}")
+        .append("table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 8px;")
+        .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
+        .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}</style></head><body>\n");
+    h.append("<h1>").append(esc(r.scenario())).append("</h1>\n<p>").append(esc(r.description())).append("</p>\n");
+    h.append("<p>Seed: ").append(esc(r.seed())).append("<br/>Scale ").append(r.scale()).append(", started ")
+        .append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds())).append(" s, ")
+        .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ")
+        .append(esc(System.getProperty("java.version"))).append(", Akka ").append(esc(akka.Version.current()))
+        .append("</p>\n");
+
+    h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
+        .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
+    for (DesignResult d : r.designs()) {
+      h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td class=\"l\">");
+      d.strategies().forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+      h.append("</td><td>").append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
+          .append("</td><td>").append(fmt(d.wallSeconds())).append("</td></tr>\n");
+    }
+    h.append("</table>\n");
+
+    h.append("<h2>Measures</h2>\n");
+    Set<String> measures = new LinkedHashSet<>();
+    r.designs().forEach(d -> measures.addAll(d.recorders().keySet()));
+    for (String m : measures) {
+      h.append("<h3>").append(esc(m)).append("</h3>\n<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
+          .append("<th>mean</th><th>sd</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n");
+      for (DesignResult d : r.designs()) {
+        LatencyRecorder rec = d.recorders().get(m);
+        if (rec == null) {
+          continue;
+        }
+        MeasureSummary s = rec.summary();
+        h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td>").append(esc(s.unit()))
+            .append("</td><td>").append(s.count()).append("</td>");
+        for (double v : new double[] {s.mean(), s.sd(), s.p50(), s.p90(), s.p99(), s.p999(), s.max()}) {
+          h.append("<td>").append(fmt(v)).append("</td>");
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n<div class=\"chart\">").append(percentileChart(m, r)).append("</div>\n");
+    }
+
+    h.append("<h2>Throughput over time</h2>\n<div class=\"chart\">").append(throughputChart(r)).append("</div>\n");
+
+    h.append("<h2>Comparisons</h2>\n<table><tr><th>measure</th><th class=\"l\">a</th><th class=\"l\">b</th>")
+        .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>Welch t</th><th>df</th>")
+        .append("<th>p</th><th>95% CI of a - b</th></tr>\n");
+    for (Comparison c : r.comparisons()) {
+      Double seed = r.seedRatios().get(c.b());
+      WelchTest w = c.welch();
+      h.append("<tr><td class=\"l\">").append(esc(c.measure())).append("</td><td class=\"l\">").append(esc(c.a()))
+          .append("</td><td class=\"l\">").append(esc(c.b())).append("</td><td>").append(fmt(c.meanA()))
+          .append("</td><td>").append(fmt(c.meanB())).append("</td><td>").append(fmt(c.ratioBOverA()))
+          .append("</td><td>").append(seed == null ? "" : fmt(seed)).append("</td>");
+      if (w == null) {
+        h.append("<td colspan=\"4\">too few values</td>");
+      } else {
+        h.append("<td>").append(fmt(w.t())).append("</td><td>").append(fmt(w.df())).append("</td><td>")
+            .append(w.p() < 2.2e-16 ? "&lt; 2.2e-16" : String.format("%.3g", w.p())).append("</td><td>")
+            .append(fmt(w.ciLow())).append(" .. ").append(fmt(w.ciHigh())).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n");
+
+    h.append("<h2>Invariants</h2>\n<p>Counts; anything non-zero is highlighted (out-of-order deliveries are")
+        .append(" expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
+        .append("<th class=\"l\">design</th>");
+    r.designs().get(0).invariants().asMap().keySet().forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
+    h.append("</tr>\n");
+    for (DesignResult d : r.designs()) {
+      h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
+      for (long v : d.invariants().asMap().values()) {
+        h.append(v == 0 ? "<td>" : "<td class=\"nonzero\">").append(v).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n");
+    if (r.designs().stream().anyMatch(d -> !d.counters().isEmpty())) {
+      h.append("<h2>Counters</h2>\n<table><tr><th class=\"l\">design</th>");
+      Set<String> names = new LinkedHashSet<>();
+      r.designs().forEach(d -> names.addAll(d.counters().keySet()));
+      names.forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
+      h.append("</tr>\n");
+      for (DesignResult d : r.designs()) {
+        h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
+        names.forEach(k -> h.append("<td>").append(d.counters().getOrDefault(k, 0L)).append("</td>"));
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    h.append("<p>Live execution on this machine: compare designs by ratio within one run, not by absolute")
+        .append(" values.</p>\n</body></html>\n");
+    return h.toString();
+  }
+
+  /** HdrHistogram percentile distribution, one line per design, log x-axis as HdrHistogram's plotter draws it. */
+  private static String percentileChart(String measure, RunResult r) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    String unit = "";
+    for (DesignResult d : r.designs()) {
+      LatencyRecorder rec = d.recorders().get(measure);
+      if (rec == null || rec.count() == 0) {
+        continue;
+      }
+      unit = rec.unit();
+      XYSeries s = new XYSeries(d.name(), false, true);
+      for (HistogramIterationValue v : rec.histogram().percentiles(5)) {
+        double p = v.getPercentileLevelIteratedTo();
+        if (p >= 100.0) {
+          break;
+        }
+        s.add(1.0 / (1.0 - p / 100.0), v.getValueIteratedTo() / rec.perUnit());
+      }
+      data.addSeries(s);
+    }
+    JFreeChart chart = ChartFactory.createXYLineChart(measure + ": percentile distribution", "", unit, data);
+    LogAxis x = new LogAxis("percentile, as 1/(1-p): 10 = p90, 100 = p99, 1000 = p99.9");
+    x.setBase(10);
+    x.setTickUnit(new NumberTickUnit(1.0)); // one tick per power of ten: 10, 100, 1000 ...
+    x.setNumberFormatOverride(new DecimalFormat("#,##0"));
+    XYPlot plot = chart.getXYPlot();
+    plot.setDomainAxis(x);
+    return svg(chart);
+  }
+
+  private static String throughputChart(RunResult r) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    String unit = r.designs().get(0).throughputUnit();
+    for (DesignResult d : r.designs()) {
+      XYSeries s = new XYSeries(d.name(), false, true);
+      d.throughputSeries().forEach(p -> s.add(p[0], p[1]));
+      data.addSeries(s);
+    }
+    return svg(ChartFactory.createXYLineChart("throughput during the counted phase", "seconds since its start",
+        unit + " per second", data));
+  }
+
+  private static String svg(JFreeChart chart) {
+    chart.setBackgroundPaint(Color.WHITE);
+    chart.getXYPlot().setBackgroundPaint(new Color(250, 250, 250));
+    SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+    chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+    return g.getSVGElement();
+  }
+
+  private static String fmt(double v) {
+    if (!Double.isFinite(v)) {
+      return "";
+    }
+    return Math.abs(v) >= 100 ? String.format("%,.1f", v) : String.format("%.4g", v);
+  }
+
+  private static String esc(String s) {
+    return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+
+  /** @return the number of charts a report of {@code r} holds: one per measure plus throughput */
+  public static int chartCount(RunResult r) {
+    Set<String> measures = new LinkedHashSet<>();
+    r.designs().forEach(d -> measures.addAll(d.recorders().keySet()));
+    return measures.size() + 1;
+  }
+
+}

@@ -1,0 +1,59 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.Test;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.Invariants;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.RunResult;
+import org.scalatestplus.junit.JUnitSuite;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+
+public class HtmlReportTest extends JUnitSuite {
+
+  private static DesignResult design(String name, long base, long outOfOrder) {
+    Map<String, LatencyRecorder> m = new LinkedHashMap<>();
+    LatencyRecorder tx = new LatencyRecorder();
+    LatencyRecorder rx = new LatencyRecorder();
+    for (int i = 1; i <= 1000; i++) {
+      tx.record(base + i * 37L % 5000);
+      rx.record(base * 2 + i * 11L % 3000);
+    }
+    m.put("uevent.transaction", tx);
+    m.put("uevent.delivery", rx);
+    return new DesignResult(name, Map.of("uevent.serialization", "x < y & z"), m, 1000, "transactions", 1.0,
+        new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0), Map.of("grace_periods", 3L),
+        List.of(new double[] {0.5, 900}, new double[] {1.0, 1100}));
+  }
+
+  @Test
+  public void reportIsWellFormedWithOneChartPerMeasureAndHighlightsNonZeroInvariants() throws Exception {
+    DesignResult a = design("kernel-4.18", 50_000, 0);
+    DesignResult b = design("kernel-6.9", 20_000, 7);
+    RunResult r = new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00Z"), 2.0,
+        List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8));
+    String html = HtmlReport.render(r);
+    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
+    NodeList svgs = doc.getElementsByTagName("svg");
+    assertEquals("two measures and the throughput chart", 3, svgs.getLength());
+    assertEquals(3, HtmlReport.chartCount(r));
+    assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
+    assertTrue(html.contains("a &lt;tiny&gt; run"));
+    assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
+    for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
+      assertTrue("self-contained, no " + remote, !html.contains(remote));
+    }
+  }
+}
