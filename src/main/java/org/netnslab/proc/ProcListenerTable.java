@@ -1,0 +1,103 @@
+package org.netnslab.proc;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The proc connector's listener bookkeeping (cn_proc_mcast_ctl and {@code proc_event_num_listeners},
+ * drivers/connector/cn_proc.c) under one of the two {@code proc-connector.accounting} strategies:
+ *
+ * <ul>
+ *   <li>{@link Accounting#PER_SOCKET} (v6.6): each socket has its own state; the global count goes up
+ *       on a socket's first LISTEN and down on its IGNORE or close, each socket counted once.</li>
+ *   <li>{@link Accounting#GLOBAL_COUNT} (before v6.6): one counter that every LISTEN raises and every
+ *       IGNORE lowers, whoever sends it. A duplicate LISTEN counts twice; an IGNORE from a socket
+ *       that never listened, or a second IGNORE, takes another client's count away, and events stop
+ *       for everyone while that client still listens; a socket closed without IGNORE is never taken
+ *       off.</li>
+ * </ul>
+ *
+ * Events are generated only while the count is at least 1. Not thread-safe: owned by the connector.
+ */
+public final class ProcListenerTable {
+
+  /** The {@code proc-connector.accounting} strategy. */
+  public enum Accounting {
+    /** v6.6: per-socket state, each client counted once. */
+    PER_SOCKET,
+    /** Before v6.6: one global listener counter moved by any client's LISTEN and IGNORE. */
+    GLOBAL_COUNT
+  }
+
+  private final Accounting accounting;
+  private final Map<Long, Optional<ProcSubscription>> sockets = new HashMap<>();
+  private int count;
+
+  /** @param accounting the strategy */
+  public ProcListenerTable(Accounting accounting) {
+    this.accounting = accounting;
+  }
+
+  /** A socket binds the CN_IDX_PROC group: it has no state until it sends an operation. */
+  public void join(long socket) {
+    sockets.put(socket, Optional.empty());
+  }
+
+  /**
+   * A subscription from {@code socket}.
+   *
+   * @return the socket's state afterwards
+   * @throws IllegalStateException when the socket has not joined
+   */
+  public ProcSubscription subscribe(long socket, ProcSubscription s) {
+    Optional<ProcSubscription> before = sockets.get(socket);
+    if (before == null) {
+      throw new IllegalStateException("socket " + socket + " has not joined the proc connector group");
+    }
+    boolean wasListening = before.isPresent() && before.get().operation() == ProcEvents.MCAST_LISTEN;
+    boolean listens = s.operation() == ProcEvents.MCAST_LISTEN;
+    if (accounting == Accounting.GLOBAL_COUNT) {
+      count += listens ? 1 : s.operation() == ProcEvents.MCAST_IGNORE ? -1 : 0;
+    } else if (listens && !wasListening) {
+      count++;
+    } else if (!listens && wasListening) {
+      count--;
+    }
+    // IGNORE keeps no mask (NONE); before v6.6 there was no per-socket mask at all: every member got everything.
+    ProcSubscription state = !listens ? new ProcSubscription(ProcEvents.MCAST_IGNORE, ProcEvents.NONE)
+        : accounting == Accounting.GLOBAL_COUNT ? new ProcSubscription(ProcEvents.MCAST_LISTEN, ProcEvents.ALL) : s;
+    sockets.put(socket, Optional.of(state));
+    return state;
+  }
+
+  /** The socket is closed. */
+  public void close(long socket) {
+    Optional<ProcSubscription> state = sockets.remove(socket);
+    if (accounting == Accounting.PER_SOCKET && state != null && state.isPresent()
+        && state.get().operation() == ProcEvents.MCAST_LISTEN) {
+      count--;
+    }
+  }
+
+  /** @return whether events are generated: the listener count is at least 1 */
+  public boolean generating() {
+    return count >= 1;
+  }
+
+  /** @return {@code proc_event_num_listeners} (may go negative under GLOBAL_COUNT) */
+  public int count() {
+    return count;
+  }
+
+  /**
+   * @param socket a joined socket
+   * @param event an event being broadcast
+   * @return whether {@code socket} receives it: only while events are generated at all, then by
+   *     {@link ProcFilter} on the socket's state (under GLOBAL_COUNT the state never narrows the mask)
+   */
+  public boolean delivers(long socket, ProcEvent event) {
+    Optional<ProcSubscription> state = sockets.get(socket);
+    return state != null && generating() && ProcFilter.delivers(state.orElse(null), event);
+  }
+}
