@@ -181,7 +181,12 @@ public final class UeventSocket {
         return false;
       }
       closed = true;
-      queue.complete();
+      try {
+        queue.complete();
+      } catch (IllegalStateException alreadyCompleted) {
+        // The listener cancelled its stream (closed its socket) and no send has noticed it yet:
+        // there is nothing left to close, which is what completing was for.
+      }
       return true;
     }
   }

@@ -349,6 +349,25 @@ public class NetNamespaceTest extends JUnitSuite {
   }
 
   @Test
+  public void aListenerThatClosedItsStreamDoesNotDisturbTheTeardown() throws Exception {
+    ActorRef<NamespaceSupervisor.Command> sup = supervisor(PER_NETNS);
+    for (int round = 1; round <= 3; round++) {
+      UserNamespace owner = UserNamespace.INIT.createChild(round, 1000 + round);
+      NetnsHandle h = create(sup, owner);
+      Pair<CompletionStage<Done>, CompletionStage<List<Received>>> one =
+          h.uevents(16).take(1).toMat(Sink.seq(), Keep.both()).run(testKit.system());
+      one.first().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      TestProbe<InjectResult> acks = testKit.createTestProbe();
+      h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
+      acks.expectMessage(new InjectResult.Sent(1));
+      assertEquals(1, one.second().toCompletableFuture().get(10, TimeUnit.SECONDS).size()); // then it cancels
+      TestProbe<Done> released = testKit.createTestProbe();
+      sup.tell(new NamespaceSupervisor.ReleaseNetns(h.id(), released.getRef()));
+      released.expectMessage(WAIT, Done.getInstance()); // each round: the netns reached net_free
+    }
+  }
+
+  @Test
   public void listenerAttachedDuringTeardownIsRefused() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(KERNEL_418);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
