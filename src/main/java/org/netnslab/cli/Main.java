@@ -36,11 +36,13 @@ import picocli.CommandLine.Parameters;
  * The command line: {@code run}, {@code list}, {@code validate}. Exit status: 0 the command completed
  * (invariant violations are results), 2 bad command line or configuration, 1 the run itself failed.
  */
-@Command(name = "netns-lab", mixinStandardHelpOptions = true, version = "netns-lab 0.1.0",
+@Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
     subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class})
 public final class Main implements Callable<Integer> {
+  /** The version {@code -V} prints. */
+  static final String VERSION = "netns-lab 0.1.0";
   /** Exit status of a bad command line or configuration. */
   public static final int EXIT_CONFIG = 2;
   /** Exit status of a run that failed. */
@@ -73,8 +75,9 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code run}: one scenario, every design. */
-  @Command(name = "run", mixinStandardHelpOptions = true,
-      description = "Run a scenario: every design under the same load; writes result.json and .hgrm files.")
+  @Command(name = "run", mixinStandardHelpOptions = true, version = VERSION,
+      description = "Run a scenario: every design under the same load; writes report.html, result.json and .hgrm"
+          + " files.")
   static final class Run implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file, e.g. load-tests/uevent-tc1-userns.conf")
     Path file;
@@ -119,8 +122,9 @@ public final class Main implements Callable<Integer> {
       try {
         prepareOutput(dir);
       } catch (IOException e) {
-        System.err.println("netns-lab: output folder " + dir + ": " + e.getMessage() + " ("
-            + e.getClass().getSimpleName() + ")");
+        System.err.println("netns-lab: output folder " + dir + ": cannot create or clean it ("
+            + (e instanceof java.nio.file.FileAlreadyExistsException ? "a file of that name exists" : e.getMessage())
+            + ")");
         return EXIT_CONFIG;
       }
       RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressDisplay(stderrIsTerminal(), System.err);
@@ -171,7 +175,8 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code list}: the scenarios in a folder with their seed and description. */
-  @Command(name = "list", mixinStandardHelpOptions = true, description = "List the scenarios in load-tests/.")
+  @Command(name = "list", mixinStandardHelpOptions = true, version = VERSION,
+      description = "List the scenarios in load-tests/.")
   static final class ListScenarios implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR",
         description = "folder of scenario files (default: load-tests/ beside the launcher, else ./load-tests)")
@@ -212,7 +217,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code validate}: the configuration check only. */
-  @Command(name = "validate", mixinStandardHelpOptions = true,
+  @Command(name = "validate", mixinStandardHelpOptions = true, version = VERSION,
       description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
   static final class Validate implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")
@@ -230,7 +235,9 @@ public final class Main implements Callable<Integer> {
     @Override
     public Integer call() {
       try {
-        Scenario s = new ScenarioLoader(systemConfig(config).getConfig("netns-lab")).load(file, sets, scale);
+        Config system = systemConfig(config);
+        Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
+        RunSettings.fromConfig(system.getConfig("netns-lab"));
         String shape = s.workload() instanceof org.netnslab.scenario.UeventInjectionWorkload u
             ? u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns"
             : ((org.netnslab.scenario.NetnsChurnWorkload) s.workload()).workers() + " workers x "
@@ -241,7 +248,7 @@ public final class Main implements Callable<Integer> {
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());
         return EXIT_CONFIG;
-      } catch (ConfigException e) {
+      } catch (ConfigException | IllegalArgumentException e) {
         System.err.println("netns-lab: configuration: " + e.getMessage());
         return EXIT_CONFIG;
       }

@@ -60,6 +60,10 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
     s.put("netns.lifecycle-lock", Strategies.name(lifecycle.lock()));
     s.put("sock-inuse.free", Strategies.name(lifecycle.sockInuseFree()));
     s.put("rcu.grace-period", lifecycle.gracePeriod().toNanos() / 1000 + "us");
+    s.put("netns.kernel-sockets", Integer.toString(lifecycle.kernelSockets()));
+    s.put("sockets.rcu-free-fraction", Double.toString(lifecycle.rcuFreeFraction()));
+    s.put("netns.setup-cost", lifecycle.setupCost().toMillis() + "ms");
+    s.put("netns.exit-cost", lifecycle.exitCost().toMillis() + "ms");
     return s;
   }
 }

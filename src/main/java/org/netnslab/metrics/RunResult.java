@@ -14,16 +14,18 @@ import java.util.List;
  * @param wallSeconds the whole run's wall time, s
  * @param designs each design's result, in the scenario's order
  * @param comparisons the comparisons between designs
- * @param seedRatios the seed's own ratios to print beside the model's, by comparison label (may be empty)
+ * @param seedRatios the seed's own ratios to print beside the model's, by design (may be empty)
+ * @param overrides the {@code --set} arguments the run was made with (the description does not show them)
  */
 public record RunResult(String scenario, String description, String seed, double scale, Instant started,
     double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
-    java.util.Map<String, Double> seedRatios) {
+    java.util.Map<String, Double> seedRatios, List<String> overrides) {
 
   /** Copies the lists. */
   public RunResult {
     designs = List.copyOf(designs);
     comparisons = List.copyOf(comparisons);
     seedRatios = java.util.Map.copyOf(seedRatios);
+    overrides = List.copyOf(overrides);
   }
 }

@@ -28,8 +28,8 @@ public final class ConsoleReport {
           "p50", "p99", "max"));
       for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
         MeasureSummary s = e.getValue();
-        sb.append(String.format("  %-22s %6s %10d %12.2f %12.2f %12.2f %12.2f %12.2f%n", e.getKey(), s.unit(), s.count(),
-            s.mean(), s.sd(), s.p50(), s.p99(), s.max()));
+        sb.append(String.format("  %-22s %6s %10d %12s %12s %12s %12s %12s%n", e.getKey(), s.unit(), s.count(),
+            num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
       }
       sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%n", d.throughputPerSec(),
           d.throughputUnit(), d.wallSeconds()));
@@ -50,13 +50,20 @@ public final class ConsoleReport {
     for (Comparison c : r.comparisons()) {
       Double seed = r.seedRatios().get(c.b());
       String unit = r.designs().get(0).measures().get(c.measure()).unit();
-      sb.append(String.format("%n%s: %s / %s = %.3f (mean %.2f / %.2f %s)%s%n", c.measure(), c.b(), c.a(),
-          c.ratioBOverA(), c.meanB(), c.meanA(), unit, seed == null ? "" : String.format("; seed: %.3f", seed)));
+      sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s)%s%n", c.measure(), c.b(), c.a(),
+          c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit, seed == null ? "" : String.format("; seed: %.3f", seed)));
       if (c.welch() != null) {
         sb.append(c.welch().formatLikeR(c.a(), c.b(), unit));
+      } else {
+        sb.append("  no Welch test: each design needs at least 2 values with some spread\n");
       }
     }
     return sb.toString();
+  }
+
+  /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
+  private static String num(double v) {
+    return Math.abs(v) >= 10 || v == 0 ? String.format("%.2f", v) : String.format("%.4g", v);
   }
 
   private static String fmtScale(double s) {

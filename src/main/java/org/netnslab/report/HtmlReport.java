@@ -54,7 +54,7 @@ public final class HtmlReport {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>")
         .append("<title>netns-lab: ").append(esc(r.scenario())).append("</title><style>")
-        .append("body{font-family:sans-serif;margin:2em;max-width:70em;color:#222}")
+        .append("body{font-family:sans-serif;margin:2em;color:#222}")
         .append("table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 8px;")
         .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
         .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}</style></head><body>\n");
@@ -64,6 +64,16 @@ public final class HtmlReport {
         .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ")
         .append(esc(System.getProperty("java.version"))).append(", Akka ").append(esc(akka.Version.current()))
         .append("</p>\n");
+    if (!r.overrides().isEmpty()) {
+      h.append("<p>Overrides (the description above does not include them): <code>")
+          .append(esc(String.join(" ", r.overrides()))).append("</code></p>\n");
+    }
+    if (r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
+      h.append("<p><b>Note:</b> a counted phase took under 2 s; at this scale JIT warm-up and scheduling noise")
+          .append(" dominate and ratios can change from run to run. Use --scale 0.1 or more for figures.</p>\n");
+    }
+    h.append("<p>The page's wall time is the whole run (netns creation, warm-up, every design); a design's")
+        .append(" counted phase is the part its throughput and percentiles cover.</p>\n");
 
     h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
         .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
@@ -97,7 +107,12 @@ public final class HtmlReport {
       h.append("</table>\n<div class=\"chart\">").append(percentileChart(m, r)).append("</div>\n");
     }
 
-    h.append("<h2>Throughput over time</h2>\n<div class=\"chart\">").append(throughputChart(r)).append("</div>\n");
+    h.append("<h2>Throughput over time</h2>\n");
+    if (r.designs().stream().allMatch(d -> d.throughputSeries().size() < 2)) {
+      h.append("<p>Each counted phase was shorter than two samples (one per netns-lab.run.progress-interval),")
+          .append(" so there is no curve to draw; run at a larger --scale.</p>\n");
+    }
+    h.append("<div class=\"chart\">").append(throughputChart(r)).append("</div>\n");
 
     h.append("<h2>Comparisons</h2>\n<table><tr><th>measure</th><th class=\"l\">a</th><th class=\"l\">b</th>")
         .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>Welch t</th><th>df</th>")

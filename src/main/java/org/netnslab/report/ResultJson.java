@@ -14,9 +14,9 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
- * Writes result.json, schema version 1 (ARCHITECTURE.md section 5), field for field, plus two
- * additions: the invariant {@code sock_inuse_sum} and a design's {@code counters} (grace periods,
- * rcu_barrier calls, cleanup batches). Numbers that are
+ * Writes result.json, schema version 1 (ARCHITECTURE.md section 5), field for field, plus three
+ * additions: the run's {@code overrides} ({@code --set} arguments), the invariant
+ * {@code sock_inuse_sum} and a design's {@code counters} (grace periods, rcu_barrier calls, batches). Numbers that are
  * not finite (a ratio over a zero mean) are written as null, never as a non-JSON NaN.
  */
 public final class ResultJson {
@@ -42,6 +42,8 @@ public final class ResultJson {
     machine.put("java", System.getProperty("java.version"));
     machine.put("akka", akka.Version.current());
     root.put("started", result.started().toString());
+    ArrayNode overrides = root.putArray("overrides");
+    result.overrides().forEach(overrides::add);
     num(root, "wall_s", result.wallSeconds());
     ArrayNode designs = root.putArray("designs");
     for (DesignResult d : result.designs()) {

@@ -106,7 +106,8 @@ final class Phases {
           lastChange = now;
         } else if (now - lastChange > settings.stallTimeout().toNanos()) {
           throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
-              + settings.stallTimeout().toSeconds() + " s (an actor failed? see the log)");
+              + settings.stallTimeout().toMillis() + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
+              + " see the log lines on stderr");
         }
       }
     } catch (InterruptedException e) {

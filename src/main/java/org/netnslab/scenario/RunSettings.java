@@ -26,7 +26,8 @@ public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration p
     for (Duration d : new Duration[] {askTimeout, stallTimeout, progressInterval}) {
       if (d.isNegative() || d.isZero()) {
         throw new IllegalArgumentException("netns-lab.run: ask-timeout, stall-timeout and progress-interval must be"
-            + " > 0, got " + askTimeout + ", " + stallTimeout + ", " + progressInterval);
+            + " > 0, got " + askTimeout.toMillis() + " ms, " + stallTimeout.toMillis() + " ms, "
+            + progressInterval.toMillis() + " ms");
       }
     }
   }

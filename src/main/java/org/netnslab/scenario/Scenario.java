@@ -16,13 +16,15 @@ import org.netnslab.design.Design;
  * @param baseline the design every other one is compared against
  * @param seedRatios the seed's own ratio of each design's transaction time over the baseline's
  * @param scale {@code --scale}, &gt; 0
+ * @param overrides the {@code --set path=value} arguments applied, in order
  */
 public record Scenario(String file, String name, String description, String seed, Workload workload,
-    List<Design> designs, String baseline, Map<String, Double> seedRatios, double scale) {
+    List<Design> designs, String baseline, Map<String, Double> seedRatios, double scale, List<String> overrides) {
 
   /** Copies the collections. */
   public Scenario {
     designs = List.copyOf(designs);
     seedRatios = Map.copyOf(seedRatios);
+    overrides = List.copyOf(overrides);
   }
 }

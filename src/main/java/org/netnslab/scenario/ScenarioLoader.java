@@ -143,7 +143,7 @@ public final class ScenarioLoader {
       throw new ScenarioException(problems);
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
-        seedRatios, scale);
+        seedRatios, scale, sets);
   }
 
   private Workload workload(Checker c) {

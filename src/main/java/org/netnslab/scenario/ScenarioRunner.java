@@ -58,6 +58,6 @@ public final class ScenarioRunner {
       }
     }
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
-        (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios());
+        (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides());
   }
 }

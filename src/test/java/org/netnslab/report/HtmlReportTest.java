@@ -42,7 +42,8 @@ public class HtmlReportTest extends JUnitSuite {
     DesignResult a = design("kernel-4.18", 50_000, 0);
     DesignResult b = design("kernel-6.9", 20_000, 7);
     RunResult r = new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00Z"), 2.0,
-        List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8));
+        List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8),
+        List.of("workload.injectors=4"));
     String html = HtmlReport.render(r);
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
@@ -52,6 +53,7 @@ public class HtmlReportTest extends JUnitSuite {
     assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
     assertTrue(html.contains("a &lt;tiny&gt; run"));
     assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
+    assertTrue(html.contains("<code>workload.injectors=4</code>"));
     for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
       assertTrue("self-contained, no " + remote, !html.contains(remote));
     }

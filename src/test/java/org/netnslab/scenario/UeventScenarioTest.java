@@ -69,8 +69,9 @@ public class UeventScenarioTest extends JUnitSuite {
     List<Path> hgrm = HgrmFiles.write(result, out);
 
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
-    assertEquals(List.of("schema", "scenario", "description", "scale", "machine", "started", "wall_s", "designs",
-        "comparisons"), fieldNames(root));
+    assertEquals(List.of("schema", "scenario", "description", "scale", "machine", "started", "overrides", "wall_s",
+        "designs", "comparisons"), fieldNames(root));
+    assertEquals(0, root.get("overrides").size());
     assertEquals(1, root.get("schema").asInt());
     assertEquals("tiny-tc2", root.get("scenario").asText());
     assertEquals("TC2 in miniature", root.get("description").asText());
