@@ -276,9 +276,22 @@ public final class Main implements Callable<Integer> {
           "no such file")));
     }
     try {
-      return ConfigFactory.defaultOverrides()
-          .withFallback(ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false)))
-          .withFallback(base).resolve();
+      Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+      List<org.netnslab.scenario.ConfigProblem> unknown = new ArrayList<>();
+      if (user.hasPath("netns-lab")) {
+        Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
+        for (var e : user.getConfig("netns-lab").entrySet()) {
+          String key = e.getKey();
+          if (!known.hasPath(key) && !key.startsWith("designs.")) { // new named designs are welcome
+            unknown.add(new org.netnslab.scenario.ConfigProblem(extra.toString(), e.getValue().origin().lineNumber(),
+                "netns-lab." + key, "unknown key; see src/main/resources/reference.conf"));
+          }
+        }
+      }
+      if (!unknown.isEmpty()) {
+        throw new ScenarioException(unknown);
+      }
+      return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
     } catch (ConfigException e) {
       throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(),
           e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
