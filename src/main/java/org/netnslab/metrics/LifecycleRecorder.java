@@ -16,6 +16,7 @@ public final class LifecycleRecorder implements LifecycleProbe {
   private final LongAdder sockInuseSum = new LongAdder();
   private final LongAdder freed = new LongAdder();
   private final LongAdder batchCount = new LongAdder();
+  private final LongAdder exited = new LongAdder();
 
   @Override
   public void created(long nanos) {
@@ -38,6 +39,16 @@ public final class LifecycleRecorder implements LifecycleProbe {
   @Override
   public void useAfterFree() {
     useAfterFree.increment();
+  }
+
+  @Override
+  public void netnsExited() {
+    exited.increment();
+  }
+
+  /** @return netns whose exits have run so far */
+  public long exited() {
+    return exited.sum();
   }
 
   /** @return setup_net latencies, lock wait included (read after the netns are all created) */

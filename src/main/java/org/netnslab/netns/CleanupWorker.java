@@ -56,6 +56,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private List<Enqueue> batch;
   private int outstanding;
   private Runnable afterStep;
+  private Runnable afterExitCost;
 
   /**
    * @param ops the registered pernet ops, in registration order
@@ -97,7 +98,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
           return this;
         })
         .onMessageEquals(ExitCostSpent.INSTANCE, () -> {
-          freeData();
+          Runnable next = afterExitCost;
+          afterExitCost = null;
+          next.run();
           return this;
         })
         .onMessageEquals(StepDone.INSTANCE, () -> {
@@ -135,14 +138,14 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     batch.forEach(e -> e.actor().tell(new NetNamespace.PreExit(stepDone)));
   }
 
-  /** The exit of op {@code op} for netns {@code i} of the batch, one netns after the other. */
+  /**
+   * The exit of op {@code op} for netns {@code i} of the batch, one netns after the other. After a
+   * netns's last exit (op 0) the simulated kernel work of its exits ({@code netns.exit-cost}) is
+   * spent, lock held, before the next netns.
+   */
   private void exitOp(int op, int i) {
     if (op < 0) {
-      if (exitCost.isZero()) {
-        freeData();
-      } else { // the exits' own kernel work for the batch, lock held
-        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost.multipliedBy(batch.size()));
-      }
+      freeData();
       return;
     }
     if (i == batch.size()) {
@@ -150,7 +153,19 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
       exitOp(op - 1, 0);
       return;
     }
-    await(1, () -> exitOp(op, i + 1));
+    await(1, () -> {
+      if (op > 0) {
+        exitOp(op, i + 1);
+        return;
+      }
+      probe.netnsExited();
+      if (exitCost.isZero()) {
+        exitOp(op, i + 1);
+      } else {
+        afterExitCost = () -> exitOp(op, i + 1);
+        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
+      }
+    });
     batch.get(i).actor().tell(new NetNamespace.Exit(op, stepDone));
   }
 

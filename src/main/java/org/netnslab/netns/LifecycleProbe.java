@@ -31,6 +31,9 @@ public interface LifecycleProbe {
   /** An access to a freed per-netns counter. */
   void useAfterFree();
 
+  /** The cleanup worker finished one netns's exits (progress inside a long batch). */
+  default void netnsExited() {}
+
   /** Reports nothing. */
   LifecycleProbe NONE = new LifecycleProbe() {
     @Override

@@ -95,6 +95,33 @@ public final class NetnsChurnRun {
   private record Loops(ActorRef<NamespaceSupervisor.Command> supervisor, StripedRecorder loopWall, LongAdder failures,
       List<double[]> series) {}
 
+  /**
+   * Waits until every netns has reached net_free. The cleanup may legitimately take longer than one
+   * ask timeout (4000 netns with 100 ms of simulated exit work each), so it fails only when an
+   * ask timeout passes with no netns exited or freed.
+   */
+  private void awaitAllFreed(Design design, ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleRecorder probe)
+      throws RunFailure {
+    long freedBefore = -1;
+    while (true) {
+      long freed = probe.freed() + probe.exited();
+      try {
+        AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
+            settings.askTimeout(), system.scheduler()).toCompletableFuture().get();
+        return;
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (!(e.getCause() instanceof java.util.concurrent.TimeoutException) || freed == freedBefore) {
+          throw new RunFailure(design.name() + ": waiting for every net_free failed after " + probe.freed()
+              + " net_free(s), no progress in the last " + settings.askTimeout().toSeconds() + " s: " + e.getCause(), e);
+        }
+        freedBefore = freed;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RunFailure(design.name() + ": interrupted while waiting for every net_free", e);
+      }
+    }
+  }
+
   private Loops loops(Design design, NetnsChurnWorkload w, long iterations, LifecycleRecorder probe, String label)
       throws RunFailure {
     String tag = design.name() + "-" + (runs++);
@@ -112,8 +139,7 @@ public final class NetnsChurnRun {
     List<double[]> series = new ArrayList<>();
     phases.run(design.name(), label, () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done, progress,
         iterations * w.workers(), series);
-    phases.await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.AwaitAllFreed::new,
-        settings.askTimeout(), system.scheduler()), design.name(), "waiting for every net_free");
+    awaitAllFreed(design, supervisor, probe);
     workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
     return new Loops(supervisor, loopWall, failures, series);
   }

@@ -52,6 +52,17 @@ public class ChurnScenarioTest extends JUnitSuite {
   }
 
   @Test
+  public void aCleanupLongerThanOneAskTimeoutIsWaitedForWhileItProgresses() throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), List.of("workload.workers=5",
+        "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.netns.setup-cost=0ms",
+        "model.netns.exit-cost=300ms"), 0.02); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
+    RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
+    RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
+    assertEquals(10L, r.designs().get(0).counters().get("netns_freed").longValue());
+    assertEquals(0, r.designs().get(0).invariants().leaked());
+  }
+
+  @Test
   public void unshareLoopRunsEveryDesignWithoutLeaks() throws Exception {
     RunResult r = run("load-tests/unshare-loop.conf", 0.02, "workload.workers=5", "model.netns.setup-cost=1ms",
         "model.netns.exit-cost=2ms");
