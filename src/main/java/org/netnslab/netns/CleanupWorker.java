@@ -33,7 +33,7 @@ import org.netnslab.rcu.RcuDomain;
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, StepDone, ExitCostSpent {}
+  public sealed interface Command permits Enqueue, LockGranted, NetnsDone, StepDone, ExitCostSpent, MemberStopped {}
 
   /** __put_net: a netns whose active count reached 0 joins cleanup_list. */
   public record Enqueue(Net net, ActorRef<NetNamespace.Command> actor) implements Command {}
@@ -41,7 +41,13 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   /** The supervisor granted the lifecycle lock for the batch. */
   public enum LockGranted implements Command { INSTANCE }
 
+  /** A netns of the batch finished the step it was asked for. */
+  public record NetnsDone(long netnsId) implements Command {}
+
   private enum StepDone implements Command { INSTANCE }
+
+  /** A netns on the list or in the batch stopped; if it was not through net_free, it failed. */
+  private record MemberStopped(long netnsId) implements Command {}
 
   private enum ExitCostSpent implements Command { INSTANCE }
 
@@ -57,6 +63,11 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private int outstanding;
   private Runnable afterStep;
   private Runnable afterExitCost;
+  private Runnable afterNetns;
+  private final java.util.Set<Long> awaiting = new java.util.HashSet<>();
+  private final java.util.Set<Long> stopped = new java.util.HashSet<>();
+  /** Ids on cleanup_list or in the running batch, until their passive reference is dropped. */
+  private final java.util.Set<Long> members = new java.util.HashSet<>();
 
   /**
    * @param ops the registered pernet ops, in registration order
@@ -89,6 +100,8 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Enqueue.class, m -> {
+          getContext().watchWith(m.actor(), new MemberStopped(m.net().id()));
+          members.add(m.net().id());
           cleanupList.add(m);
           startIfIdle();
           return this;
@@ -101,6 +114,23 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
           Runnable next = afterExitCost;
           afterExitCost = null;
           next.run();
+          return this;
+        })
+        .onMessage(NetnsDone.class, m -> {
+          netnsAnswered(m.netnsId());
+          return this;
+        })
+        .onMessage(MemberStopped.class, m -> {
+          if (!members.contains(m.netnsId())) {
+            return this; // stopped through net_free, after its batch
+          }
+          if (awaiting.contains(m.netnsId())) {
+            // Failed before answering: the batch goes on without it rather than waiting forever.
+            getContext().getLog().error("netns {} stopped during its cleanup; the batch goes on without it",
+                m.netnsId());
+          }
+          stopped.add(m.netnsId());
+          netnsAnswered(m.netnsId());
           return this;
         })
         .onMessageEquals(StepDone.INSTANCE, () -> {
@@ -124,6 +154,34 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
   }
 
+  /**
+   * Sends {@code request} to every member of {@code members} still alive and runs {@code then} once
+   * each has answered or stopped.
+   */
+  private void askNetns(List<Enqueue> members, java.util.function.Function<ActorRef<Command>, NetNamespace.Command> request,
+      Runnable then) {
+    awaiting.clear();
+    members.stream().map(e -> e.net().id()).filter(id -> !stopped.contains(id)).forEach(awaiting::add);
+    if (awaiting.isEmpty()) {
+      then.run();
+      return;
+    }
+    afterNetns = then;
+    for (Enqueue e : members) {
+      if (awaiting.contains(e.net().id())) {
+        e.actor().tell(request.apply(getContext().getSelf()));
+      }
+    }
+  }
+
+  private void netnsAnswered(long id) {
+    if (awaiting.remove(id) && awaiting.isEmpty()) {
+      Runnable next = afterNetns;
+      afterNetns = null;
+      next.run();
+    }
+  }
+
   /** Waits for {@code count} Done replies to {@link #stepDone}, then runs {@code then}. */
   private void await(int count, Runnable then) {
     outstanding = count;
@@ -131,11 +189,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   }
 
   private void preExit() {
-    await(batch.size(), () -> {
+    askNetns(batch, NetNamespace.PreExit::new, () -> {
       await(1, () -> exitOp(ops.size() - 1, 0));
       rcu.tell(new RcuDomain.Synchronize(false, stepDone));
     });
-    batch.forEach(e -> e.actor().tell(new NetNamespace.PreExit(stepDone)));
   }
 
   /**
@@ -153,7 +210,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
       exitOp(op - 1, 0);
       return;
     }
-    await(1, () -> {
+    askNetns(List.of(batch.get(i)), self -> new NetNamespace.Exit(op, self), () -> {
       if (op > 0) {
         exitOp(op, i + 1);
         return;
@@ -166,20 +223,23 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
       }
     });
-    batch.get(i).actor().tell(new NetNamespace.Exit(op, stepDone));
   }
 
   private void freeData() {
-    await(batch.size(), () -> {
+    askNetns(batch, NetNamespace.FreeData::new, () -> {
       supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
       await(1, this::dropPassive);
       rcu.tell(new RcuDomain.Barrier(stepDone));
     });
-    batch.forEach(e -> e.actor().tell(new NetNamespace.FreeData(stepDone)));
   }
 
   private void dropPassive() {
-    batch.forEach(e -> e.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    batch.stream().filter(e -> !stopped.contains(e.net().id()))
+        .forEach(e -> e.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    batch.forEach(e -> {
+      stopped.remove(e.net().id());
+      members.remove(e.net().id());
+    });
     batch = null;
     startIfIdle();
   }

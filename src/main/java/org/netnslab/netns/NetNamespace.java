@@ -97,14 +97,17 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
   /** sock_inuse_get, as /proc/net/sockstat reads it: -1 when the counter is freed. */
   public record ReadSockInuse(ActorRef<Integer> replyTo) implements Command {}
 
-  /** Cleanup worker: run every op's pre_exit (reverse order). */
-  public record PreExit(ActorRef<Done> replyTo) implements Command {}
+  /** Cleanup worker: run every op's pre_exit (reverse order); answered with {@link CleanupWorker.NetnsDone}. */
+  public record PreExit(ActorRef<CleanupWorker.Command> replyTo) implements Command {}
 
-  /** Cleanup worker: run op {@code op}'s exit (index in registration order) and whatever it waits for. */
-  public record Exit(int op, ActorRef<Done> replyTo) implements Command {}
+  /**
+   * Cleanup worker: run op {@code op}'s exit (index in registration order) and whatever it waits for;
+   * answered with {@link CleanupWorker.NetnsDone}.
+   */
+  public record Exit(int op, ActorRef<CleanupWorker.Command> replyTo) implements Command {}
 
-  /** Cleanup worker: free every op's per-netns data (reverse order). */
-  public record FreeData(ActorRef<Done> replyTo) implements Command {}
+  /** Cleanup worker: free every op's per-netns data (reverse order); answered with {@link CleanupWorker.NetnsDone}. */
+  public record FreeData(ActorRef<CleanupWorker.Command> replyTo) implements Command {}
 
   /** Cleanup worker: drop the passive reference taken at allocation; at 0, net_free. */
   public enum DropPassive implements Command { INSTANCE }
@@ -366,12 +369,12 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
     for (int i = ops.size() - 1; i >= 0; i--) {
       ops.get(i).preExit(net);
     }
-    m.replyTo().tell(Done.getInstance());
+    m.replyTo().tell(new CleanupWorker.NetnsDone(net.id()));
     return this;
   }
 
   private Behavior<Command> onExit(Exit m) {
-    perform(ops.get(m.op()).exit(net), () -> m.replyTo().tell(Done.getInstance()));
+    perform(ops.get(m.op()).exit(net), () -> m.replyTo().tell(new CleanupWorker.NetnsDone(net.id())));
     return next();
   }
 
@@ -379,7 +382,7 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
     for (int i = ops.size() - 1; i >= 0; i--) {
       ops.get(i).freeData(net);
     }
-    m.replyTo().tell(Done.getInstance());
+    m.replyTo().tell(new CleanupWorker.NetnsDone(net.id()));
     return this;
   }
 

@@ -199,6 +199,37 @@ public class LifecycleTest extends JUnitSuite {
     quiesce.expectNoMessage(Duration.ofMillis(1));
   }
 
+  @Test
+  public void aNetnsThatFailsInItsExitDoesNotStopTheCleanupOfOthers() {
+    PernetOperations failing = new PernetOperations() {
+      @Override
+      public String name() {
+        return "failing";
+      }
+
+      @Override
+      public void init(Net net) {}
+
+      @Override
+      public ExitAction exit(Net net) {
+        if (net.id() == 1) {
+          throw new IllegalStateException("exit of netns 1 fails");
+        }
+        return ExitAction.DONE;
+      }
+    };
+    LifecycleRecorder probe = new LifecycleRecorder();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.NET_MUTEX, SockInuseFree.NET_FREE), List.of(failing), probe));
+    NetnsHandle first = (NetnsHandle) create(sup);
+    NetnsHandle second = (NetnsHandle) create(sup);
+    first.actor().tell(NetNamespace.Put.INSTANCE);
+    second.actor().tell(NetNamespace.Put.INSTANCE);
+    awaitAllFreed(sup); // the failed netns is gone, the other reached net_free, the lock was released
+    assertEquals(1, probe.freed());
+    assertEquals(3L, ((NetnsHandle) create(sup)).id());
+  }
+
   /** An op whose exit reports that it started and then holds the batch until {@code gate} opens. */
   private static PernetOperations holding(ActorRef<String> started, AtomicBoolean gate) {
     return new PernetOperations() {
