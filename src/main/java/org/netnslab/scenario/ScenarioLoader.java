@@ -140,7 +140,7 @@ public final class ScenarioLoader {
       }
     }
     if (!problems.isEmpty()) {
-      throw new ScenarioException(problems);
+      throw new ScenarioException(onePerLine(problems));
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
         seedRatios, scale, sets);
@@ -183,6 +183,23 @@ public final class ScenarioLoader {
     return new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
   }
 
+  /**
+   * One problem per value: a bad value in the scenario's model block (or a --set of one) would
+   * otherwise be reported again for every design that inherits it. The first report, the model
+   * block's own, is kept.
+   */
+  private static List<ConfigProblem> onePerLine(List<ConfigProblem> problems) {
+    Set<String> seen = new java.util.HashSet<>();
+    List<ConfigProblem> out = new ArrayList<>();
+    for (ConfigProblem p : problems) {
+      String key = p.path().startsWith("model.") ? p.path().substring("model.".length()) : p.path();
+      if (seen.add(p.source() + "|" + p.line() + "|" + key)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
   private static void checkScaled(Checker c, Workload w, double scale) {
     if (!(scale > 0) || scale > 1000) {
       return;
@@ -219,6 +236,7 @@ public final class ScenarioLoader {
     if (conf.hasPath("model") && c.object("model") != null) {
       c.knownLeaves(conf.getConfig("model"), model, "model.");
       model = conf.getConfig("model").withFallback(model);
+      design(c, "model", model, "model."); // checked once, whether or not a design uses the values
     }
     Config custom = ConfigFactory.empty();
     if (conf.hasPath("custom-designs") && c.object("custom-designs") != null) {
@@ -261,7 +279,7 @@ public final class ScenarioLoader {
             + (custom.isEmpty() ? "" : ", custom-designs: " + new java.util.TreeSet<>(custom.root().keySet())));
         continue;
       }
-      Design d = design(c, name, own.withoutPath("description").withFallback(model));
+      Design d = design(c, name, own.withoutPath("description").withFallback(model), "");
       if (d != null) {
         out.put(name, d);
       }
@@ -269,8 +287,9 @@ public final class ScenarioLoader {
     return out;
   }
 
-  private Design design(Checker c, String name, Config model) {
-    String where = "design " + name + ": ";
+  private Design design(Checker c, String name, Config model, String pathPrefix) {
+    String where = pathPrefix.isEmpty() ? "design " + name + ": " : "";
+    c.pathPrefix = pathPrefix;
     int before = c.problems.size();
     c.enumValue(model, "uevent.serialization", where, UeventSerialization.class);
     c.enumValue(model, "uevent.seqnum-scope", where, SeqnumScope.class);
@@ -287,11 +306,12 @@ public final class ScenarioLoader {
       double f = model.getDouble("sockets.rcu-free-fraction");
       if (!(f >= 0 && f <= 1)) {
         c.problems.add(ConfigProblem.at(model.getValue("sockets.rcu-free-fraction").origin(),
-            "sockets.rcu-free-fraction", where + "must be in 0..1, got " + f));
+            pathPrefix + "sockets.rcu-free-fraction", where + "must be in 0..1, got " + f));
       }
     } catch (ConfigException e) {
-      c.problems.add(ConfigProblem.at(e.origin(), "sockets.rcu-free-fraction", where + e.getMessage()));
+      c.problems.add(ConfigProblem.at(e.origin(), pathPrefix + "sockets.rcu-free-fraction", where + Checker.bare(e)));
     }
+    c.pathPrefix = "";
     return c.problems.size() == before ? Design.fromConfig(name, model) : null;
   }
 
@@ -300,6 +320,8 @@ public final class ScenarioLoader {
     final Config conf;
     final String source;
     final List<ConfigProblem> problems;
+    /** Prefix for model-key paths: "model." while the scenario's model block itself is checked. */
+    String pathPrefix = "";
 
     Checker(Config conf, String source, List<ConfigProblem> problems) {
       this.conf = conf;
@@ -410,11 +432,11 @@ public final class ScenarioLoader {
       try {
         int v = model.getInt(path);
         if (v < min || v > max) {
-          problems.add(ConfigProblem.at(model.getValue(path).origin(), path,
+          problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path,
               where + "must be in " + min + ".." + max + ", got " + v));
         }
       } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
       }
     }
 
@@ -422,21 +444,28 @@ public final class ScenarioLoader {
       try {
         java.time.Duration d = model.getDuration(path);
         if (d.isNegative() || d.compareTo(java.time.Duration.ofSeconds(10)) > 0) {
-          problems.add(ConfigProblem.at(model.getValue(path).origin(), path,
+          problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path,
               where + "must be a duration in 0..10s, got " + model.getValue(path).render()));
         }
       } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
       }
+    }
+
+    /** The exception's message without the "file: line: " its origin already gives. */
+    static String bare(ConfigException e) {
+      String m = e.getMessage();
+      return e.origin() != null && m.startsWith(e.origin().description() + ": ")
+          ? m.substring(e.origin().description().length() + 2) : m;
     }
 
     <E extends Enum<E>> void enumValue(Config model, String path, String where, Class<E> type) {
       try {
         org.netnslab.design.Strategies.parse(type, path, model.getString(path));
       } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), path, where + e.getMessage()));
+        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
       } catch (IllegalArgumentException e) {
-        problems.add(ConfigProblem.at(model.getValue(path).origin(), path, where + e.getMessage()));
+        problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path, where + e.getMessage()));
       }
     }
   }

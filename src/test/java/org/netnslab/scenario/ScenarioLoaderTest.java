@@ -86,7 +86,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
         "FILE:9: workload.injectors: must be an integer in 1..100000, got '\"four\"'",
-        "--set model.uevent.listener-queue-capacity = 0:-1: uevent.listener-queue-capacity: design kernel-4.18: must be in"
+        "--set model.uevent.listener-queue-capacity = 0:-1: model.uevent.listener-queue-capacity: must be in"
             + " 1..1048576, got 0",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
             + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, per-netns-2018],"
@@ -108,6 +108,17 @@ public class ScenarioLoaderTest extends JUnitSuite {
         got.get(1));
     assertTrue(got.get(2), got.get(2).contains("custom-designs.\"kernel-6.9\": shadows the named design 'kernel-6.9'"));
     assertTrue(got.get(3), got.get(3).contains("seed-ratios.per-netns-2018: must be a number > 0"));
+  }
+
+  @Test
+  public void aBadModelValueIsReportedOnceEvenWhenNoDesignUsesIt() throws Exception {
+    String bad = GOOD.replace("designs = [kernel-4.18, per-netns-2018, mine]", "designs = [mine]")
+        + "model { sock-inuse.free = later, rcu.grace-period = abc }\n";
+    List<String> got = problems(bad, List.of(), 1);
+    assertEquals(String.join("\n", got), List.of(
+        "FILE:15: model.rcu.grace-period: Invalid value at 'rcu.grace-period': No number in duration value 'abc'",
+        "FILE:15: model.sock-inuse.free: unknown sock-inuse.free 'later'; expected one of exit-barrier, net-free,"
+            + " exit-unsafe"), got.stream().sorted().toList());
   }
 
   @Test
