@@ -17,13 +17,20 @@ import org.netnslab.uevent.UeventSerialization;
  * @param listenerQueueCapacity {@code uevent.listener-queue-capacity}: messages a listener socket
  *     holds before it drops (its receive buffer), at least 1
  * @param lifecycle the netns lifecycle strategies and RCU settings
+ * @param proc the process-monitoring strategies
  */
 public record Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope,
-    int listenerQueueCapacity, Lifecycle lifecycle) {
+    int listenerQueueCapacity, Lifecycle lifecycle, ProcSettings proc) {
 
-  /** A design with the default lifecycle settings. */
+  /** A design with the default lifecycle and process-monitoring settings. */
   public Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity) {
-    this(name, serialization, seqnumScope, listenerQueueCapacity, Lifecycle.DEFAULT);
+    this(name, serialization, seqnumScope, listenerQueueCapacity, Lifecycle.DEFAULT, ProcSettings.DEFAULT);
+  }
+
+  /** A design with the default process-monitoring settings. */
+  public Design(String name, UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity,
+      Lifecycle lifecycle) {
+    this(name, serialization, seqnumScope, listenerQueueCapacity, lifecycle, ProcSettings.DEFAULT);
   }
 
   /** Checks ranges. */
@@ -48,7 +55,7 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
     return new Design(name,
         Strategies.parse(UeventSerialization.class, "uevent.serialization", model.getString("uevent.serialization")),
         Strategies.parse(SeqnumScope.class, "uevent.seqnum-scope", model.getString("uevent.seqnum-scope")),
-        model.getInt("uevent.listener-queue-capacity"), Lifecycle.fromConfig(model));
+        model.getInt("uevent.listener-queue-capacity"), Lifecycle.fromConfig(model), ProcSettings.fromConfig(model));
   }
 
   /** @return the strategy choices as {@code result.json} lists them, key to HOCON value */
@@ -64,6 +71,10 @@ public record Design(String name, UeventSerialization serialization, SeqnumScope
     s.put("sockets.rcu-free-fraction", Double.toString(lifecycle.rcuFreeFraction()));
     s.put("netns.setup-cost", lifecycle.setupCost().toMillis() + "ms");
     s.put("netns.exit-cost", lifecycle.exitCost().toMillis() + "ms");
+    s.put("proc-monitor.kind", Strategies.name(proc.monitor()));
+    s.put("proc-connector.filter", Strategies.name(proc.filter()));
+    s.put("proc-connector.accounting", Strategies.name(proc.accounting()));
+    s.put("proc-monitor.live-processes", Integer.toString(proc.liveProcesses()));
     return s;
   }
 }

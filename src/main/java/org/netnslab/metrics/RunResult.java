@@ -16,10 +16,20 @@ import java.util.List;
  * @param comparisons the comparisons between designs
  * @param seedRatios the seed's own ratios to print beside the model's, by design (may be empty)
  * @param overrides the {@code --set} arguments the run was made with (the description does not show them)
+ * @param ratios figures derived across measures or designs, each beside the seed's (may be empty)
  */
 public record RunResult(String scenario, String description, String seed, double scale, Instant started,
     double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
-    java.util.Map<String, Double> seedRatios, List<String> overrides) {
+    java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios) {
+
+  /**
+   * A ratio the seed reported, computed the same way from the model's figures.
+   *
+   * @param name what is divided by what, e.g. {@code busy(fork-exit) / busy(all) in per-listener}
+   * @param model the model's value
+   * @param seed the seed's value
+   */
+  public record DerivedRatio(String name, double model, double seed) {}
 
   /** Copies the lists. */
   public RunResult {
@@ -27,5 +37,6 @@ public record RunResult(String scenario, String description, String seed, double
     comparisons = List.copyOf(comparisons);
     seedRatios = java.util.Map.copyOf(seedRatios);
     overrides = List.copyOf(overrides);
+    ratios = List.copyOf(ratios);
   }
 }

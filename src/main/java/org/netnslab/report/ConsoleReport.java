@@ -42,6 +42,12 @@ public final class ConsoleReport {
       d.invariants().asMap().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
       sb.append('\n');
     }
+    for (var ratio : r.ratios()) {
+      sb.append(String.format("%n%s = %.3f; seed: %.2f", ratio.name(), ratio.model(), ratio.seed()));
+    }
+    if (!r.ratios().isEmpty()) {
+      sb.append('\n');
+    }
     if (r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
       sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
           + " noise dominate, so ratios between designs can change from run to run. Use --scale 0.1 or more for"

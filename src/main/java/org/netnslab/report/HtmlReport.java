@@ -135,6 +135,14 @@ public final class HtmlReport {
     }
     h.append("</table>\n");
 
+    if (!r.ratios().isEmpty()) {
+      h.append("<h2>The seed's ratios</h2>\n<table><tr><th class=\"l\">ratio</th><th>model</th><th>seed</th></tr>\n");
+      for (var ratio : r.ratios()) {
+        h.append("<tr><td class=\"l\">").append(esc(ratio.name())).append("</td><td>").append(fmt(ratio.model()))
+            .append("</td><td>").append(fmt(ratio.seed())).append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+    }
     h.append("<h2>Invariants</h2>\n<p>Counts; anything non-zero is highlighted (out-of-order deliveries are")
         .append(" expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
         .append("<th class=\"l\">design</th>");

@@ -73,6 +73,13 @@ public final class ResultJson {
       ObjectNode counters = dn.putObject("counters");
       d.counters().forEach(counters::put);
     }
+    ArrayNode ratios = root.putArray("ratios");
+    for (var ratio : result.ratios()) {
+      ObjectNode rn = ratios.addObject();
+      rn.put("name", ratio.name());
+      num(rn, "model", ratio.model());
+      num(rn, "seed", ratio.seed());
+    }
     ArrayNode comparisons = root.putArray("comparisons");
     for (Comparison c : result.comparisons()) {
       ObjectNode cn = comparisons.addObject();

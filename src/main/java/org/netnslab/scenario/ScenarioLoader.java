@@ -32,6 +32,11 @@ public final class ScenarioLoader {
   private static final Set<String> UEVENT_WORKLOAD =
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
+  private static final Set<String> PROC_WORKLOAD = Set.of("type", "processes", "nonzero-exit-fraction", "listeners");
+  private static final Map<String, Integer> PROC_EVENT_NAMES = Map.ofEntries(Map.entry("FORK", 0x1),
+      Map.entry("EXEC", 0x2), Map.entry("UID", 0x4), Map.entry("GID", 0x40), Map.entry("SID", 0x80),
+      Map.entry("PTRACE", 0x100), Map.entry("COMM", 0x200), Map.entry("NONZERO_EXIT", 0x20000000),
+      Map.entry("COREDUMP", 0x40000000), Map.entry("EXIT", 0x80000000), Map.entry("ALL", 0xE00003C7));
   private static final Set<String> CHURN_WORKLOAD = Set.of("type", "workers", "iterations", "new-userns", "sockets",
       "warmup-iterations");
   /** Most netns, injectors or workers one run may have: beyond that the JVM's heap, not the model, decides. */
@@ -157,8 +162,12 @@ public final class ScenarioLoader {
     if (type.equals("netns-churn")) {
       return churn(c);
     }
+    if (type.equals("proc-events")) {
+      return procEvents(c);
+    }
     if (!type.equals("uevent-injection")) {
-      c.problem("workload.type", "unknown workload type '" + type + "'; expected uevent-injection or netns-churn");
+      c.problem("workload.type", "unknown workload type '" + type
+          + "'; expected uevent-injection, netns-churn or proc-events");
       return null;
     }
     c.unknownKeys(c.conf.getObject("workload"), UEVENT_WORKLOAD, "workload.");
@@ -207,9 +216,53 @@ public final class ScenarioLoader {
     if (w instanceof UeventInjectionWorkload u && u.injectionsPerNetns() * scale + u.warmupPerNetns() > MAX_SCALED) {
       c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
           + " injections per netns");
+    } else if (w instanceof ProcEventsWorkload p && p.processes() * scale > MAX_SCALED) {
+      c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_SCALED + " processes");
     } else if (w instanceof NetnsChurnWorkload n && n.iterations() * scale > MAX_SCALED) {
       c.problem("workload.iterations", "times --scale " + scale + " exceeds " + MAX_SCALED + " iterations per worker");
     }
+  }
+
+  private ProcEventsWorkload procEvents(Checker c) {
+    c.unknownKeys(c.conf.getObject("workload"), PROC_WORKLOAD, "workload.");
+    long processes = c.integer("workload.processes", null, 1, MAX_SCALED);
+    double fraction = 0;
+    if (c.conf.hasPath("workload.nonzero-exit-fraction")) {
+      ConfigValue v = c.conf.getValue("workload.nonzero-exit-fraction");
+      if (v.valueType() != ConfigValueType.NUMBER || !(((Number) v.unwrapped()).doubleValue() >= 0
+          && ((Number) v.unwrapped()).doubleValue() <= 1)) {
+        c.problems.add(ConfigProblem.at(v.origin(), "workload.nonzero-exit-fraction", "must be a number in 0..1, got "
+            + v.render()));
+      } else {
+        fraction = ((Number) v.unwrapped()).doubleValue();
+      }
+    }
+    Map<String, Integer> listeners = new LinkedHashMap<>();
+    ConfigObject ls = c.object("workload.listeners");
+    if (ls != null) {
+      for (Map.Entry<String, ConfigValue> e : ls.entrySet()) {
+        String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
+        int mask = 0;
+        boolean ok = e.getValue().valueType() == ConfigValueType.LIST;
+        if (ok) {
+          for (Object o : (List<?>) e.getValue().unwrapped()) {
+            Integer bit = PROC_EVENT_NAMES.get(String.valueOf(o));
+            if (bit == null) {
+              ok = false;
+              break;
+            }
+            mask |= bit;
+          }
+        }
+        if (!ok) {
+          c.problems.add(ConfigProblem.at(e.getValue().origin(), path, "must be a list of PROC_EVENT names from "
+              + new java.util.TreeSet<>(PROC_EVENT_NAMES.keySet()) + ", got " + e.getValue().render()));
+        } else {
+          listeners.put(e.getKey(), mask);
+        }
+      }
+    }
+    return new ProcEventsWorkload(processes, fraction, listeners);
   }
 
   private NetnsChurnWorkload churn(Checker c) {
@@ -300,6 +353,12 @@ public final class ScenarioLoader {
     c.range(model, "sock-inuse.cpus", where, 0, 4096);
     c.durationRange(model, "rcu.grace-period", where);
     c.durationRange(model, "rcu.expedited-grace-period", where);
+    c.enumValue(model, "proc-connector.filter", where, org.netnslab.proc.ProcConnector.Filter.class);
+    c.enumValue(model, "proc-connector.accounting", where, org.netnslab.proc.ProcListenerTable.Accounting.class);
+    c.enumValue(model, "proc-monitor.kind", where, org.netnslab.proc.ProcMonitor.class);
+    c.range(model, "proc-connector.listener-queue-capacity", where, 1, 1_048_576);
+    c.range(model, "proc-monitor.live-processes", where, 0, 1_000_000);
+    c.range(model, "proc-monitor.scans", where, 1, 10_000);
     c.durationRange(model, "netns.setup-cost", where);
     c.durationRange(model, "netns.exit-cost", where);
     try {

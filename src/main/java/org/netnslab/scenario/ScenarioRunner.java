@@ -44,6 +44,11 @@ public final class ScenarioRunner {
       for (Design d : scenario.designs()) {
         results.add(run.run(d, w, scenario.scale()));
       }
+    } else if (scenario.workload() instanceof ProcEventsWorkload w) {
+      ProcEventsRun run = new ProcEventsRun(system, settings, observer);
+      for (Design d : scenario.designs()) {
+        results.add(run.run(d, w, scenario.scale()));
+      }
     } else {
       NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
       for (Design d : scenario.designs()) {
@@ -53,11 +58,13 @@ public final class ScenarioRunner {
     DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
     List<Comparison> comparisons = new ArrayList<>();
     for (DesignResult r : results) {
-      if (r != base) {
-        comparisons.add(Comparison.of(scenario.workload().comparedMeasure(), base, r));
+      String m = scenario.workload().comparedMeasure();
+      if (r != base && base.recorders().containsKey(m) && r.recorders().containsKey(m)) {
+        comparisons.add(Comparison.of(m, base, r));
       }
     }
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
-        (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides());
+        (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides(),
+        scenario.workload() instanceof ProcEventsWorkload ? ProcEventsRun.seedRatios(results) : List.of());
   }
 }

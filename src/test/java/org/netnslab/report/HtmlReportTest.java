@@ -43,7 +43,7 @@ public class HtmlReportTest extends JUnitSuite {
     DesignResult b = design("kernel-6.9", 20_000, 7);
     RunResult r = new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00Z"), 2.0,
         List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8),
-        List.of("workload.injectors=4"));
+        List.of("workload.injectors=4"), List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)));
     String html = HtmlReport.render(r);
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
@@ -54,6 +54,7 @@ public class HtmlReportTest extends JUnitSuite {
     assertTrue(html.contains("a &lt;tiny&gt; run"));
     assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
     assertTrue(html.contains("<code>workload.injectors=4</code>"));
+    assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>0.3500</td>"));
     for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
       assertTrue("self-contained, no " + remote, !html.contains(remote));
     }

@@ -89,7 +89,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "--set model.uevent.listener-queue-capacity = 0:-1: model.uevent.listener-queue-capacity: must be in"
             + " 1..1048576, got 0",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
-            + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, per-netns-2018],"
+            + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none, per-listener,"
+            + " per-netns-2018, pidfd, proc-scan-100k, proc-scan-8k],"
             + " custom-designs: [mine]",
         "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
             + " global-owner, per-netns-owner, lockless"), got);

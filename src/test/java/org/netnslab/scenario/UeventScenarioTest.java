@@ -70,7 +70,7 @@ public class UeventScenarioTest extends JUnitSuite {
 
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
     assertEquals(List.of("schema", "scenario", "description", "scale", "machine", "started", "overrides", "wall_s",
-        "designs", "comparisons"), fieldNames(root));
+        "designs", "ratios", "comparisons"), fieldNames(root));
     assertEquals(0, root.get("overrides").size());
     assertEquals(1, root.get("schema").asInt());
     assertEquals("tiny-tc2", root.get("scenario").asText());

@@ -1,0 +1,44 @@
+package org.netnslab.scenario;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code proc-events} workload (the 2023 proc connector series): {@code processes} short-lived
+ * processes, each forking, exec'ing and exiting, a share of them with a non-zero status; listeners
+ * with the event masks they want; the design decides how they learn of it (connector, pidfd, /proc
+ * scan).
+ *
+ * @param processes short-lived processes at scale 1
+ * @param nonzeroExitFraction share of them that exit non-zero (half by exit(1), half killed by a signal)
+ * @param listeners listener name to PROC_EVENT_* mask, in order
+ */
+public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners)
+    implements Workload {
+
+  /** Measure: end-to-end event latency, generation to a listener's receipt. */
+  public static final String EVENT = "proc.event";
+  /** Measure prefix: a listener's (or monitor's) handling time over the run, ms. */
+  public static final String BUSY = "proc.listener_busy.";
+  /** Measure: one /proc scan's time, ms. */
+  public static final String SCAN = "proc.scan";
+
+  /** Copies the listeners, keeping their order. */
+  public ProcEventsWorkload {
+    listeners = Collections.unmodifiableMap(new LinkedHashMap<>(listeners));
+  }
+
+  @Override
+  public String comparedMeasure() {
+    return EVENT;
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return processes at that scale, rounded, at least 1
+   */
+  public long scaledProcesses(double scale) {
+    return Math.max(1, Math.round(processes * scale));
+  }
+}

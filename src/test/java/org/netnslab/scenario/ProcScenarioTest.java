@@ -1,0 +1,67 @@
+package org.netnslab.scenario;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class ProcScenarioTest extends JUnitSuite {
+  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
+  @Rule public final LogCapturing logCapturing = new LogCapturing();
+
+  @Test
+  public void everyMonitorSeesExactlyWhatItShouldAndTheSeedsRatiosAreComputed() throws Exception {
+    // 800 processes, 80 of them dying abnormally; a scan after every event sees every process alive
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
+        List.of("model.proc-monitor.scans=10000"), 0.1);
+    RunResult r = new ScenarioRunner(testKit.system(),
+        new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
+    DesignResult none = r.designs().get(0);
+    DesignResult filtered = r.designs().get(1);
+    assertEquals(2400L, none.counters().get("events_generated").longValue());
+    assertEquals("without filters every listener gets every event", 4 * 2400L,
+        none.counters().get("events_delivered").longValue());
+    assertEquals(2400 - 80L, none.counters().get("nonzero-exit_discarded").longValue());
+    for (DesignResult d : List.of(none, filtered)) {
+      assertEquals(d.name(), 2400L, d.counters().get("all_handled").longValue());
+      assertEquals(d.name(), 1600L, d.counters().get("fork-exit_handled").longValue());
+      assertEquals(d.name(), 800L, d.counters().get("exit_handled").longValue());
+      assertEquals(d.name() + ": exactly the non-zero exits, signals included", 80L,
+          d.counters().get("nonzero-exit_handled").longValue());
+      assertEquals(0, d.invariants().lostWithoutEnobufs());
+    }
+    assertEquals(2400L + 1600 + 800 + 80, filtered.counters().get("events_delivered").longValue());
+    assertEquals(0L, filtered.counters().get("nonzero-exit_discarded").longValue());
+    DesignResult pidfd = r.designs().get(2);
+    assertEquals(800L, pidfd.counters().get("exits_detected").longValue());
+    assertEquals(80L, pidfd.counters().get("abnormal_exits_detected").longValue());
+    for (DesignResult scan : r.designs().subList(3, 5)) {
+      assertEquals(scan.name(), 800L, scan.counters().get("exits_detected").longValue());
+      assertEquals(scan.name(), 0L, scan.counters().get("exits_missed").longValue());
+    }
+    assertEquals(List.of(0.75, 0.35, 2.9, 10.0), r.ratios().stream().map(RunResult.DerivedRatio::seed).toList());
+    assertTrue(r.ratios().get(0).model() > 0);
+  }
+
+  @Test
+  public void sparseScansMissProcessesThatLiveBetweenThem() throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
+        List.of("designs=[proc-scan-8k]", "baseline=proc-scan-8k", "model.proc-monitor.scans=2"), 0.5);
+    RunResult r = new ScenarioRunner(testKit.system(),
+        new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
+    DesignResult d = r.designs().get(0);
+    assertEquals(4000L, d.counters().get("exits").longValue());
+    assertTrue("two scans cannot see every short-lived process", d.counters().get("exits_missed") > 0);
+    assertEquals(4000L, d.counters().get("exits_detected") + d.counters().get("exits_missed"));
+  }
+}
