@@ -60,32 +60,29 @@ public final class ProcEventsRun {
     this.phases = new Phases(system, settings, observer);
   }
 
-  /** Processes alive at once: they fork and exec in waves of this many, then exit. */
+  /** Processes alive at once: each exits after this many later processes have forked. */
   static final int WAVE = 1000;
 
   /**
-   * The events {@code n} short-lived processes produce, deterministic: in waves of {@link #WAVE}
-   * processes, every fork, then every exec, then every exit, so lifetimes overlap as on a busy host.
+   * The events {@code n} short-lived processes produce, deterministic: process i forks and execs,
+   * and exits once process i + {@link #WAVE} has forked, so about {@link #WAVE} are alive at any time,
+   * as on a busy host.
    */
   static List<ProcEvent> events(long n, double nonzeroFraction) {
     List<ProcEvent> out = new ArrayList<>();
-    for (long first = 0; first < n; first += WAVE) {
-      long last = Math.min(n, first + WAVE);
-      for (int kind = 0; kind < 3; kind++) {
-        for (long i = first; i < last; i++) {
-          int pid = FIRST_PID + (int) i;
-          int cpu = (int) (i % 2);
-          if (kind == 0) {
-            out.add(new ProcEvent(ProcEvents.FORK, cpu, 0, 0, pid, pid, 1, 0, 0));
-          } else if (kind == 1) {
-            out.add(new ProcEvent(ProcEvents.EXEC, cpu, 0, 0, pid, pid, 0, 0, 0));
-          } else {
-            boolean nonzero = Math.floor((i + 1) * nonzeroFraction) > Math.floor(i * nonzeroFraction);
-            // half of the abnormal deaths are exit(1), half are SIGKILL (wait status 9)
-            int status = !nonzero ? 0 : (i % 2 == 0 ? 1 << 8 : 9);
-            out.add(new ProcEvent(ProcEvents.EXIT, cpu, 0, 0, pid, pid, 0, status, 17));
-          }
-        }
+    for (long i = 0; i < n + WAVE; i++) {
+      if (i < n) {
+        int pid = FIRST_PID + (int) i;
+        out.add(new ProcEvent(ProcEvents.FORK, (int) (i % 2), 0, 0, pid, pid, 1, 0, 0));
+        out.add(new ProcEvent(ProcEvents.EXEC, (int) (i % 2), 0, 0, pid, pid, 0, 0, 0));
+      }
+      long dying = i - WAVE;
+      if (dying >= 0 && dying < n) {
+        boolean nonzero = Math.floor((dying + 1) * nonzeroFraction) > Math.floor(dying * nonzeroFraction);
+        // half of the abnormal deaths are exit(1), half are SIGKILL (wait status 9)
+        int status = !nonzero ? 0 : (dying % 2 == 0 ? 1 << 8 : 9);
+        int pid = FIRST_PID + (int) dying;
+        out.add(new ProcEvent(ProcEvents.EXIT, (int) (dying % 2), 0, 0, pid, pid, 0, status, 17));
       }
     }
     return out;
