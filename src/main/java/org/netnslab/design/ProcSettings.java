@@ -14,13 +14,16 @@ import org.netnslab.proc.ProcMonitor;
  * @param monitor {@code proc-monitor.kind}
  * @param liveProcesses {@code proc-monitor.live-processes}: long-lived processes a /proc scan walks
  * @param scans {@code proc-monitor.scans}: scans a proc-scan monitor makes over a run
+ * @param syscallCost {@code proc-monitor.syscall-cost}: simulated CPU time of one system call a
+ *     monitor makes (recvmsg per received event; pidfd_open, epoll_ctl, waitid, close per process;
+ *     open, read, close per /proc entry), spent busy in the monitor; zero: none
  */
 public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accounting accounting, int queueCapacity,
-    ProcMonitor monitor, int liveProcesses, int scans) {
+    ProcMonitor monitor, int liveProcesses, int scans, java.time.Duration syscallCost) {
 
   /** The reference defaults. */
   public static final ProcSettings DEFAULT = new ProcSettings(ProcConnector.Filter.PER_LISTENER,
-      ProcListenerTable.Accounting.PER_SOCKET, 65536, ProcMonitor.CONNECTOR, 8000, 10);
+      ProcListenerTable.Accounting.PER_SOCKET, 65536, ProcMonitor.CONNECTOR, 8000, 10, java.time.Duration.ZERO);
 
   /**
    * @param model the model config
@@ -34,6 +37,7 @@ public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accoun
             model.getString("proc-connector.accounting")),
         model.getInt("proc-connector.listener-queue-capacity"),
         Strategies.parse(ProcMonitor.class, "proc-monitor.kind", model.getString("proc-monitor.kind")),
-        model.getInt("proc-monitor.live-processes"), model.getInt("proc-monitor.scans"));
+        model.getInt("proc-monitor.live-processes"), model.getInt("proc-monitor.scans"),
+        model.getDuration("proc-monitor.syscall-cost"));
   }
 }

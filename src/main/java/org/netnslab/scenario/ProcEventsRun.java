@@ -107,6 +107,17 @@ public final class ProcEventsRun {
     }
   }
 
+  /** Spends {@code calls} system calls' simulated CPU time, busy (it stands for kernel work). */
+  static void syscalls(long costNanos, int calls) {
+    if (costNanos == 0) {
+      return;
+    }
+    long end = System.nanoTime() + costNanos * calls;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
+    }
+  }
+
   /** The work a monitor does per event it handles: keep each process's state, count abnormal exits. */
   static final class MonitorState {
     final Map<Integer, long[]> processes = new HashMap<>();
@@ -139,7 +150,10 @@ public final class ProcEventsRun {
     long enobufs;
     long dropped;
 
-    Listener(String name, int mask, StripedRecorder latency) {
+    final long syscallNanos;
+
+    Listener(String name, int mask, StripedRecorder latency, long syscallNanos) {
+      this.syscallNanos = syscallNanos;
       this.name = name;
       this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
       this.latency = latency;
@@ -154,6 +168,7 @@ public final class ProcEventsRun {
       }
       ProcEvent e = ((ProcReceived.Event) r).event();
       latency.record(t0 - e.timestampNanos());
+      syscalls(syscallNanos, 1); // recvmsg
       if (ProcFilter.delivers(wants, e)) {
         state.handle(e);
       } else {
@@ -180,7 +195,7 @@ public final class ProcEventsRun {
       phases.await(AskPattern.<ProcConnector.Command, Done>ask(pc, r -> new ProcConnector.Subscribe(joined.socket(),
           root, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, l.getValue()), r), settings.askTimeout(),
           system.scheduler()), design.name(), "subscribing " + l.getKey());
-      Listener listener = new Listener(l.getKey(), l.getValue(), latency);
+      Listener listener = new Listener(l.getKey(), l.getValue(), latency, ps.syscallCost().toNanos());
       listeners.add(listener);
       sockets.add(joined.socket());
       finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), system));
@@ -224,12 +239,15 @@ public final class ProcEventsRun {
     Map<Integer, ProcEvent> watched = new HashMap<>();
     MonitorState state = new MonitorState();
     long[] busy = new long[1];
+    long syscall = design.proc().syscallCost().toNanos();
     long start = System.nanoTime();
     phases.await(Source.from(events).filter(e -> e.what() != ProcEvents.EXEC).runWith(Sink.foreach(e -> {
       long t0 = System.nanoTime();
       if (e.what() == ProcEvents.FORK) {
-        watched.put(e.pid(), e); // pidfd_open(pid) and EPOLL_CTL_ADD
-      } else if (watched.remove(e.pid()) != null) { // the pidfd polls readable: waitid, close
+        syscalls(syscall, 2); // pidfd_open(pid), EPOLL_CTL_ADD
+        watched.put(e.pid(), e);
+      } else if (watched.remove(e.pid()) != null) {
+        syscalls(syscall, 3); // epoll_wait wakes, waitid, close
         state.handle(e);
       }
       busy[0] += System.nanoTime() - t0;
@@ -247,6 +265,7 @@ public final class ProcEventsRun {
   }
 
   private DesignResult procScan(Design design, List<ProcEvent> events) {
+    long syscall = design.proc().syscallCost().toNanos();
     // /proc: the long-lived population plus the short-lived processes alive at the time of a scan.
     Map<Integer, long[]> table = new HashMap<>();
     for (int i = 0; i < design.proc().liveProcesses(); i++) {
@@ -269,6 +288,7 @@ public final class ProcEventsRun {
         long t0 = System.nanoTime();
         Set<Integer> now = new HashSet<>(table.size() * 2);
         for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
+          syscalls(syscall, 3); // open, read, close
           now.add(p.getKey());
           checksum += p.getValue()[0] ^ p.getValue()[1];
         }

@@ -359,6 +359,7 @@ public final class ScenarioLoader {
     c.range(model, "proc-connector.listener-queue-capacity", where, 1, 1_048_576);
     c.range(model, "proc-monitor.live-processes", where, 0, 1_000_000);
     c.range(model, "proc-monitor.scans", where, 1, 10_000);
+    c.durationRange(model, "proc-monitor.syscall-cost", where);
     c.durationRange(model, "netns.setup-cost", where);
     c.durationRange(model, "netns.exit-cost", where);
     try {

@@ -23,7 +23,7 @@ public class ProcScenarioTest extends JUnitSuite {
   public void everyMonitorSeesExactlyWhatItShouldAndTheSeedsRatiosAreComputed() throws Exception {
     // 800 processes, 80 of them dying abnormally; a scan after every event sees every process alive
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("model.proc-monitor.scans=10000"), 0.1);
+        List.of("model.proc-monitor.scans=10000", "model.proc-monitor.syscall-cost=0us"), 0.1);
     RunResult r = new ScenarioRunner(testKit.system(),
         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
     DesignResult none = r.designs().get(0);
@@ -51,6 +51,19 @@ public class ProcScenarioTest extends JUnitSuite {
     }
     assertEquals(List.of(0.75, 0.35, 2.9, 10.0), r.ratios().stream().map(RunResult.DerivedRatio::seed).toList());
     assertTrue(r.ratios().get(0).model() > 0);
+  }
+
+  @Test
+  public void syscallCostsAreChargedByCount() throws Exception {
+    // 100 processes, 200 us per call: pidfd makes 5 calls per process (0.1 s), the exit listener one per exit
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), List.of(
+        "designs=[per-listener, pidfd]", "baseline=per-listener", "model.proc-monitor.syscall-cost=200us"), 0.0125);
+    RunResult r = new ScenarioRunner(testKit.system(),
+        new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
+    double exitMs = r.designs().get(0).recorders().get(ProcEventsWorkload.BUSY + "exit").meanNanos() / 1e6;
+    double pidfdMs = r.designs().get(1).recorders().get(ProcEventsWorkload.BUSY + "pidfd").meanNanos() / 1e6;
+    assertTrue("exit listener: at least 100 recvmsg x 0.2 ms, got " + exitMs, exitMs >= 20);
+    assertTrue("pidfd: at least 100 x 5 calls x 0.2 ms, got " + pidfdMs, pidfdMs >= 100);
   }
 
   @Test
