@@ -81,10 +81,14 @@ public final class NetnsLab {
     private final ActorRef<NamespaceSupervisor.Command> supervisor;
     private final Duration timeout;
 
+    private final CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector;
+
     private Client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
       this.system = system;
       this.supervisor = supervisor;
       this.timeout = timeout;
+      this.connector = AskPattern.ask(supervisor, NamespaceSupervisor.GetProcConnector::new, timeout,
+          system.scheduler());
     }
 
     /**
@@ -130,6 +134,48 @@ public final class NetnsLab {
     public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
       return AskPattern.ask(netns.actor(), replyTo -> new NetNamespace.SendUevent(sender, payload, replyTo), timeout,
           system.scheduler());
+    }
+
+    /**
+     * Subscribes to the proc connector as a task of init_net would: binds a CN_IDX_PROC socket and
+     * sends LISTEN with {@code mask} (null: the legacy form, every event).
+     *
+     * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
+     *     ignores the subscription and this stage fails with a timeout
+     * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
+     * @param queueCapacity the socket's receive queue, in events
+     * @return the socket's receive side once the subscription is acknowledged: events, and one
+     *     {@link org.netnslab.proc.ProcReceived.Enobufs} after an overflow
+     */
+    public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(Credentials caller,
+        Integer mask, int queueCapacity) {
+      return procConnector().thenCompose(pc -> AskPattern.<org.netnslab.proc.ProcConnector.Command,
+          org.netnslab.proc.ProcConnector.JoinReply>ask(pc,
+              r -> new org.netnslab.proc.ProcConnector.Join(true, queueCapacity, r), timeout, system.scheduler())
+          .thenCompose(j -> {
+            var joined = (org.netnslab.proc.ProcConnector.Joined) j;
+            return AskPattern.<org.netnslab.proc.ProcConnector.Command, Done>ask(pc,
+                r -> new org.netnslab.proc.ProcConnector.Subscribe(joined.socket(), caller, true,
+                    org.netnslab.proc.ProcSubscription.encode(org.netnslab.proc.ProcEvents.MCAST_LISTEN, mask), r),
+                timeout, system.scheduler()).thenApply(done -> joined.events());
+          }));
+    }
+
+    /**
+     * Reports a process event, as the kernel's process paths (proc_fork_connector,
+     * proc_exit_connector, ...) do; it reaches subscribers by the design's filter. Events from one
+     * caller keep their order. The first call waits (at most the timeout) for the supervisor to name
+     * its connector; call it from outside actors only.
+     *
+     * @param event the event; its seq is assigned by the connector
+     * @throws java.util.concurrent.CompletionException when the supervisor did not answer in time
+     */
+    public void publishProcEvent(org.netnslab.proc.ProcEvent event) {
+      connector.toCompletableFuture().join().tell(new org.netnslab.proc.ProcConnector.Publish(event));
+    }
+
+    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> procConnector() {
+      return connector;
     }
 
     /**

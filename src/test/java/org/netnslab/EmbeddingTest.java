@@ -25,6 +25,9 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.proc.ProcEvent;
+import org.netnslab.proc.ProcEvents;
+import org.netnslab.proc.ProcReceived;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
@@ -65,6 +68,24 @@ public class EmbeddingTest extends JUnitSuite {
     String out = example(testKit.system());
     assertEquals("Sent[seqnum=1] -> UeventMessage[header=add@/devices/virtual/net/veth0, keys={ACTION=add, SEQNUM=1}]",
         out);
+  }
+
+  @Test
+  public void procConnectorSubscriptionThroughTheClientGetsWhatItsMaskAsksFor() throws Exception {
+    ActorRef<NamespaceSupervisor.Command> supervisor = testKit.spawn(NetnsLab.supervisor(testKit.system().settings()
+        .config()));
+    NetnsLab.Client lab = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
+    var source = lab.procEvents(Credentials.root(UserNamespace.INIT, 0), ProcEvents.NONZERO_EXIT, 64)
+        .toCompletableFuture().get();
+    CompletionStage<List<ProcReceived>> got = source.take(1).runWith(Sink.seq(), testKit.system());
+    lab.publishProcEvent(new ProcEvent(ProcEvents.FORK, 0, 0, 0, 42, 42, 1, 0, 0));
+    lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 41, 41, 0, 0, 17));
+    lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 42, 42, 0, 9, 17)); // SIGKILL
+    ProcEvent e = ((ProcReceived.Event) got.toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS).get(0))
+        .event();
+    assertEquals(42, e.pid());
+    assertEquals(9, e.exitCode());
+    assertEquals("per-CPU seq: the third event from CPU 0", 3, e.seq());
   }
 
   @Test

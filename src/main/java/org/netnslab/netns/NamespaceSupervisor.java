@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
@@ -25,7 +26,7 @@ import org.netnslab.userns.UserNamespace;
  * copy_net_ns/setup_net of net/core/net_namespace.c, plus the lifecycle lock between creation and
  * cleanup ({@code net_mutex} up to v4.16, {@code pernet_ops_rwsem} from v4.17). Its children: the
  * design's RCU domain, the global uevent owner (uevent_sock_mutex, with {@code uevent_seqnum}), the
- * single cleanup worker, and one actor per netns, watched.
+ * single cleanup worker, the initial netns's proc connector, and one actor per netns, watched.
  *
  * <p>Under {@code net-mutex} one holder at a time, in arrival order: a creation holds the lock from
  * its request until its setup_net has finished, a cleanup batch from its start until its data is
@@ -36,7 +37,14 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
 
   /** The supervisor's protocol. */
   public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
-      KernelUevent, GetRcuStats, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock, NetnsStopped {}
+      KernelUevent, GetRcuStats, GetProcConnector, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock,
+      NetnsStopped {}
+
+  /**
+   * Asks for the initial netns's proc connector (drivers/connector/cn_proc.c), configured by the
+   * design's {@code proc-connector.*} strategies.
+   */
+  public record GetProcConnector(ActorRef<ActorRef<ProcConnector.Command>> replyTo) implements Command {}
 
   /**
    * copy_net_ns with CLONE_NEWNET: a new netns owned by {@code owner}, its active count 1 (held by the
@@ -96,6 +104,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
   private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
   private final SeqnumCounter globalSeqnum;
+  private final ActorRef<ProcConnector.Command> procConnector;
   private boolean locked;
   private int creating;
   private long nextId = 1;
@@ -132,6 +141,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
         design.lifecycle().exitCost()), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
+    this.procConnector = ctx.spawn(ProcConnector.create(design.proc().filter(), design.proc().accounting(),
+        design.lifecycle().cpus()), "proc-connector");
   }
 
   @Override
@@ -175,6 +186,10 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         })
         .onMessage(ReadSeqnum.class, m -> {
           m.replyTo().tell(globalSeqnum.last());
+          return this;
+        })
+        .onMessage(GetProcConnector.class, m -> {
+          m.replyTo().tell(procConnector);
           return this;
         })
         .onMessage(GetRcuStats.class, m -> {
