@@ -78,7 +78,8 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    * @param caller the sending task's credentials
    * @param callerInInitialPidNs whether the task is in the initial pid namespace
    * @param message the payload: 4 bytes (legacy) or 8 (proc_input); other lengths are ignored
-   * @param replyTo gets Done when the subscription took effect; nothing when it was ignored
+   * @param replyTo gets Done when the subscription took effect; nothing when it was ignored. The
+   *     kernel's own ack, a PROC_EVENT_NONE message, also reaches the socket if its filter lets it
    */
   public record Subscribe(long socket, Credentials caller, boolean callerInInitialPidNs, byte[] message,
       ActorRef<Done> replyTo) implements Command {}
@@ -187,6 +188,12 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       return this;
     }
     table.subscribe(m.socket(), s.get());
+    // The kernel's ack: a PROC_EVENT_NONE message on the socket, through the same filter as events
+    // (so only a listener of everything gets it); the caller's Done is the model's own confirmation.
+    ProcEvent ack = new ProcEvent(ProcEvents.NONE, 0, 0, System.nanoTime(), 0, 0, 0, 0, 0);
+    if (filter == Filter.NONE || table.delivers(m.socket(), ack)) {
+      offer(sockets.get(m.socket()), ack);
+    }
     m.replyTo().tell(Done.getInstance());
     return this;
   }

@@ -167,8 +167,12 @@ public final class ProcEventsRun {
         return;
       }
       ProcEvent e = ((ProcReceived.Event) r).event();
-      latency.record(t0 - e.timestampNanos());
       syscalls(syscallNanos, 1); // recvmsg
+      if (e.what() == ProcEvents.NONE) {
+        busyNanos += System.nanoTime() - t0;
+        return; // the subscription's ack
+      }
+      latency.record(t0 - e.timestampNanos());
       if (ProcFilter.delivers(wants, e)) {
         state.handle(e);
       } else {
