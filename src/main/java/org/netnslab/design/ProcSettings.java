@@ -16,7 +16,7 @@ import org.netnslab.proc.ProcMonitor;
  * @param scans {@code proc-monitor.scans}: scans a proc-scan monitor makes over a run
  * @param syscallCost {@code proc-monitor.syscall-cost}: simulated CPU time of one system call a
  *     monitor makes (recvmsg per received event; pidfd_open, epoll_ctl, waitid, close per process;
- *     open, read, close per /proc entry), spent busy in the monitor; zero: none
+ *     open, read, close per /proc entry), charged to the monitor's busy time; zero: none
  */
 public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accounting accounting, int queueCapacity,
     ProcMonitor monitor, int liveProcesses, int scans, java.time.Duration syscallCost) {
