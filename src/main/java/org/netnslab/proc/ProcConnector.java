@@ -48,7 +48,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   /** The connector's protocol. */
-  public sealed interface Command permits Join, Subscribe, Close, Publish, GetStats {}
+  public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats {}
 
   /**
    * bind() of a NETLINK_CONNECTOR socket to CN_IDX_PROC.
@@ -92,6 +92,12 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    * picks the per-CPU sequence counter; {@code seq} is assigned here.
    */
   public record Publish(ProcEvent event) implements Command {}
+
+  /**
+   * Several events from the process table at once, in order (a busy CPU's burst of forks and exits);
+   * each is generated, numbered, filtered and delivered exactly as if published alone.
+   */
+  public record PublishBurst(java.util.List<ProcEvent> events) implements Command {}
 
   /** Asks for the connector's counters. */
   public record GetStats(ActorRef<Stats> replyTo) implements Command {}
@@ -160,6 +166,10 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
           return this;
         })
         .onMessage(Publish.class, this::onPublish)
+        .onMessage(PublishBurst.class, m -> {
+          m.events().forEach(e -> onPublish(new Publish(e)));
+          return this;
+        })
         .onMessage(GetStats.class, m -> {
           m.replyTo().tell(new Stats(generated, delivered, filtered, dropped, ignored, table.count()));
           return this;

@@ -60,6 +60,9 @@ public final class ProcEventsRun {
     this.phases = new Phases(system, settings, observer);
   }
 
+  /** Events the process table hands the connector per message: a busy CPU's burst. */
+  static final int BURST = 32;
+
   /** Processes alive at once: each exits after this many later processes have forked. */
   static final int WAVE = 1000;
 
@@ -203,9 +206,17 @@ public final class ProcEventsRun {
       finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), system));
     }
     long start = System.nanoTime();
+    List<ProcEvent> burst = new ArrayList<>(BURST);
     for (ProcEvent e : events) {
-      pc.tell(new ProcConnector.Publish(new ProcEvent(e.what(), e.cpu(), 0, System.nanoTime(), e.pid(), e.tgid(),
-          e.parentPid(), e.exitCode(), e.exitSignal())));
+      burst.add(new ProcEvent(e.what(), e.cpu(), 0, System.nanoTime(), e.pid(), e.tgid(), e.parentPid(), e.exitCode(),
+          e.exitSignal()));
+      if (burst.size() == BURST) {
+        pc.tell(new ProcConnector.PublishBurst(burst));
+        burst = new ArrayList<>(BURST);
+      }
+    }
+    if (!burst.isEmpty()) {
+      pc.tell(new ProcConnector.PublishBurst(burst));
     }
     ProcConnector.Stats stats = phases.await(AskPattern.<ProcConnector.Command, ProcConnector.Stats>ask(pc,
         ProcConnector.GetStats::new, settings.askTimeout(), system.scheduler()), design.name(), "reading stats");
