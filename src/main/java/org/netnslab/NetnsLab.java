@@ -149,7 +149,7 @@ public final class NetnsLab {
      */
     public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(Credentials caller,
         Integer mask, int queueCapacity) {
-      return procConnector().thenCompose(pc -> AskPattern.<org.netnslab.proc.ProcConnector.Command,
+      return connector.thenCompose(pc -> AskPattern.<org.netnslab.proc.ProcConnector.Command,
           org.netnslab.proc.ProcConnector.JoinReply>ask(pc,
               r -> new org.netnslab.proc.ProcConnector.Join(true, queueCapacity, r), timeout, system.scheduler())
           .thenCompose(j -> {
@@ -172,10 +172,6 @@ public final class NetnsLab {
      */
     public void publishProcEvent(org.netnslab.proc.ProcEvent event) {
       connector.toCompletableFuture().join().tell(new org.netnslab.proc.ProcConnector.Publish(event));
-    }
-
-    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> procConnector() {
-      return connector;
     }
 
     /**
