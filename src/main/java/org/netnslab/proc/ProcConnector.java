@@ -48,7 +48,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   /** The connector's protocol. */
-  public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats {}
+  public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats, RetryClose {}
+
+  private enum RetryClose implements Command { INSTANCE }
 
   /**
    * bind() of a NETLINK_CONNECTOR socket to CN_IDX_PROC.
@@ -114,6 +116,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       int listenerCount) {}
 
   private final Filter filter;
+  private final akka.actor.typed.javadsl.TimerScheduler<Command> timers;
+  /** Closed sockets whose last ENOBUFS did not fit in their full queue yet. */
+  private final Map<Long, Socket> closing = new HashMap<>();
   private final ProcListenerTable table;
   private final Materializer materializer;
   private final Map<Long, Socket> sockets = new HashMap<>();
@@ -141,11 +146,14 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    * @return the connector's behaviour
    */
   public static Behavior<Command> create(Filter filter, ProcListenerTable.Accounting accounting, int cpus) {
-    return Behaviors.setup(ctx -> new ProcConnector(ctx, filter, accounting, cpus));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ProcConnector(ctx, timers, filter, accounting,
+        cpus)));
   }
 
-  private ProcConnector(ActorContext<Command> ctx, Filter filter, ProcListenerTable.Accounting accounting, int cpus) {
+  private ProcConnector(ActorContext<Command> ctx, akka.actor.typed.javadsl.TimerScheduler<Command> timers,
+      Filter filter, ProcListenerTable.Accounting accounting, int cpus) {
     super(ctx);
+    this.timers = timers;
     this.filter = filter;
     this.table = new ProcListenerTable(accounting);
     this.materializer = Materializer.matFromSystem(ctx.getSystem());
@@ -161,8 +169,13 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
           Socket s = sockets.remove(m.socket());
           if (s != null) {
             table.close(m.socket());
-            s.queue.complete();
+            closing.put(m.socket(), s);
+            finishClosing();
           }
+          return this;
+        })
+        .onMessageEquals(RetryClose.INSTANCE, () -> {
+          finishClosing();
           return this;
         })
         .onMessage(Publish.class, this::onPublish)
@@ -225,6 +238,30 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       offer(entry.getValue(), numbered);
     }
     return this;
+  }
+
+  /**
+   * Completes closed sockets once their pending ENOBUFS is queued (loss is never silent); a socket
+   * whose queue is still full is retried in a millisecond.
+   */
+  private void finishClosing() {
+    closing.values().removeIf(s -> {
+      if (s.unreported > 0) {
+        if (!s.queue.offer(new ProcReceived.Enobufs(s.unreported)).isEnqueued()) {
+          return false;
+        }
+        s.unreported = 0;
+      }
+      try {
+        s.queue.complete();
+      } catch (IllegalStateException alreadyCompleted) {
+        // the listener cancelled its stream first: nothing left to complete
+      }
+      return true;
+    });
+    if (!closing.isEmpty()) {
+      timers.startSingleTimer(RetryClose.INSTANCE, java.time.Duration.ofMillis(1));
+    }
   }
 
   private void offer(Socket s, ProcEvent event) {

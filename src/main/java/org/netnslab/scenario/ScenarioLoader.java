@@ -45,6 +45,10 @@ public final class ScenarioLoader {
   private static final long MAX_LISTENERS = 200_000;
   /** Most operations a scaled count may reach per netns or worker. */
   private static final long MAX_SCALED = 1_000_000_000_000L;
+  /** Most short-lived processes one proc-events run may have: every event is built in memory. */
+  private static final long MAX_PROCESSES = 5_000_000;
+  /** Listener names the proc-events measures reserve for the pidfd and /proc-scan monitors. */
+  private static final Set<String> RESERVED_LISTENERS = Set.of("pidfd", "proc-scan");
   /** A scenario's name is also its output folder's name. */
   private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
@@ -216,8 +220,9 @@ public final class ScenarioLoader {
     if (w instanceof UeventInjectionWorkload u && u.injectionsPerNetns() * scale + u.warmupPerNetns() > MAX_SCALED) {
       c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
           + " injections per netns");
-    } else if (w instanceof ProcEventsWorkload p && p.processes() * scale > MAX_SCALED) {
-      c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_SCALED + " processes");
+    } else if (w instanceof ProcEventsWorkload p && p.processes() * scale > MAX_PROCESSES) {
+      c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES
+          + " processes (their events are built in memory)");
     } else if (w instanceof NetnsChurnWorkload n && n.iterations() * scale > MAX_SCALED) {
       c.problem("workload.iterations", "times --scale " + scale + " exceeds " + MAX_SCALED + " iterations per worker");
     }
@@ -225,7 +230,7 @@ public final class ScenarioLoader {
 
   private ProcEventsWorkload procEvents(Checker c) {
     c.unknownKeys(c.conf.getObject("workload"), PROC_WORKLOAD, "workload.");
-    long processes = c.integer("workload.processes", null, 1, MAX_SCALED);
+    long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
     double fraction = 0;
     if (c.conf.hasPath("workload.nonzero-exit-fraction")) {
       ConfigValue v = c.conf.getValue("workload.nonzero-exit-fraction");
@@ -254,13 +259,20 @@ public final class ScenarioLoader {
             mask |= bit;
           }
         }
-        if (!ok) {
+        if (!NAME.matcher(e.getKey()).matches() || RESERVED_LISTENERS.contains(e.getKey())) {
+          c.problems.add(ConfigProblem.at(e.getValue().origin(), path, "a listener's name is part of measure and"
+              + " file names: 1-100 letters, digits, '.', '_' or '-', and not pidfd or proc-scan"));
+        } else if (!ok) {
           c.problems.add(ConfigProblem.at(e.getValue().origin(), path, "must be a list of PROC_EVENT names from "
-              + new java.util.TreeSet<>(PROC_EVENT_NAMES.keySet()) + ", got " + e.getValue().render()));
+              + new java.util.TreeSet<>(PROC_EVENT_NAMES.keySet()) + ", got "
+              + e.getValue().render(com.typesafe.config.ConfigRenderOptions.concise())));
         } else {
           listeners.put(e.getKey(), mask);
         }
       }
+    }
+    if (ls != null && ls.isEmpty()) {
+      c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
     }
     return new ProcEventsWorkload(processes, fraction, listeners);
   }
@@ -359,7 +371,7 @@ public final class ScenarioLoader {
     c.range(model, "proc-connector.listener-queue-capacity", where, 1, 1_048_576);
     c.range(model, "proc-monitor.live-processes", where, 0, 1_000_000);
     c.range(model, "proc-monitor.scans", where, 1, 10_000);
-    c.durationRange(model, "proc-monitor.syscall-cost", where);
+    c.durationRange(model, "proc-monitor.syscall-cost", where, java.time.Duration.ofMillis(1));
     c.durationRange(model, "netns.setup-cost", where);
     c.durationRange(model, "netns.exit-cost", where);
     try {
@@ -501,11 +513,16 @@ public final class ScenarioLoader {
     }
 
     void durationRange(Config model, String path, String where) {
+      durationRange(model, path, where, java.time.Duration.ofSeconds(10));
+    }
+
+    void durationRange(Config model, String path, String where, java.time.Duration max) {
       try {
         java.time.Duration d = model.getDuration(path);
-        if (d.isNegative() || d.compareTo(java.time.Duration.ofSeconds(10)) > 0) {
+        if (d.isNegative() || d.compareTo(max) > 0) {
+          String maxText = max.toMillis() >= 1000 ? max.toSeconds() + "s" : max.toMillis() + "ms";
           problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path,
-              where + "must be a duration in 0..10s, got " + model.getValue(path).render()));
+              where + "must be a duration in 0.." + maxText + ", got " + model.getValue(path).render()));
         }
       } catch (ConfigException e) {
         problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));

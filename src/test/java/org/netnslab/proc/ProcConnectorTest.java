@@ -101,6 +101,34 @@ public class ProcConnectorTest extends JUnitSuite {
   }
 
   @Test
+  public void dropsPendingAtCloseStillReachTheListenerAsEnobufs() throws Exception {
+    ActorRef<ProcConnector.Command> pc =
+        testKit.spawn(ProcConnector.create(ProcConnector.Filter.PER_LISTENER, Accounting.PER_SOCKET, 1));
+    ProcConnector.Joined slow = join(pc, 2);
+    listen(pc, slow.socket(), ProcEvents.FORK);
+    TestSubscriber.Probe<ProcReceived> probe =
+        slow.events().runWith(TestSink.probe(testKit.system().classicSystem()), testKit.system());
+    for (int i = 0; i < 50; i++) {
+      pc.tell(new ProcConnector.Publish(ev(ProcEvents.FORK, 0, 0)));
+    }
+    pc.tell(new ProcConnector.Close(slow.socket())); // its queue is full: the ENOBUFS waits for room
+    probe.request(100);
+    List<ProcReceived> got = new ArrayList<>();
+    while (true) {
+      var n = probe.expectNextOrComplete();
+      if (n.isLeft()) {
+        break; // completed
+      }
+      got.add(n.right().get());
+    }
+    long events = got.stream().filter(r -> r instanceof ProcReceived.Event).count();
+    long dropped = got.stream().filter(r -> r instanceof ProcReceived.Enobufs)
+        .mapToLong(r -> ((ProcReceived.Enobufs) r).dropped()).sum();
+    assertEquals("every event received or reported, even those dropped just before the close", 50, events + dropped);
+    assertTrue(got.get(got.size() - 1) instanceof ProcReceived.Enobufs);
+  }
+
+  @Test
   public void theAckGoesThroughTheSocketsOwnFilter() throws Exception {
     ActorRef<ProcConnector.Command> pc =
         testKit.spawn(ProcConnector.create(ProcConnector.Filter.PER_LISTENER, Accounting.PER_SOCKET, 1));
