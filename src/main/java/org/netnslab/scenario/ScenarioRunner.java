@@ -38,27 +38,15 @@ public final class ScenarioRunner {
   public RunResult run(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
+    DesignRun runner = runnerFor(scenario);
     List<DesignResult> results = new ArrayList<>();
-    if (scenario.workload() instanceof UeventInjectionWorkload w) {
-      UeventInjectionRun run = new UeventInjectionRun(system, settings, observer);
-      for (Design d : scenario.designs()) {
-        results.add(run.run(d, w, scenario.scale()));
-      }
-    } else if (scenario.workload() instanceof ProcEventsWorkload w) {
-      ProcEventsRun run = new ProcEventsRun(system, settings, observer);
-      for (Design d : scenario.designs()) {
-        results.add(run.run(d, w, scenario.scale()));
-      }
-    } else {
-      NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
-      for (Design d : scenario.designs()) {
-        results.add(run.run(d, (NetnsChurnWorkload) scenario.workload(), scenario.scale()));
-      }
+    for (Design d : scenario.designs()) {
+      results.add(runner.run(d));
     }
     DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
     List<Comparison> comparisons = new ArrayList<>();
+    String m = scenario.workload().comparedMeasure();
     for (DesignResult r : results) {
-      String m = scenario.workload().comparedMeasure();
       if (r != base && base.recorders().containsKey(m) && r.recorders().containsKey(m)) {
         comparisons.add(Comparison.of(m, base, r));
       }
@@ -66,5 +54,25 @@ public final class ScenarioRunner {
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
         (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides(),
         scenario.workload() instanceof ProcEventsWorkload ? ProcEventsRun.seedRatios(results) : List.of());
+  }
+
+  /** Runs one design of the scenario's workload. */
+  private interface DesignRun {
+    DesignResult run(Design design) throws RunFailure;
+  }
+
+  private DesignRun runnerFor(Scenario scenario) {
+    double scale = scenario.scale();
+    if (scenario.workload() instanceof UeventInjectionWorkload w) {
+      UeventInjectionRun run = new UeventInjectionRun(system, settings, observer);
+      return d -> run.run(d, w, scale);
+    }
+    if (scenario.workload() instanceof ProcEventsWorkload w) {
+      ProcEventsRun run = new ProcEventsRun(system, settings, observer);
+      return d -> run.run(d, w, scale);
+    }
+    NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
+    NetnsChurnWorkload w = (NetnsChurnWorkload) scenario.workload();
+    return d -> run.run(d, w, scale);
   }
 }
