@@ -137,6 +137,18 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     Socket(BoundedSourceQueue<ProcReceived> queue) {
       this.queue = queue;
     }
+
+    /** @return true when no drop is unreported, or the ENOBUFS reporting them is now queued */
+    boolean reportDrops() {
+      if (unreported == 0) {
+        return true;
+      }
+      if (!queue.offer(new ProcReceived.Enobufs(unreported)).isEnqueued()) {
+        return false;
+      }
+      unreported = 0;
+      return true;
+    }
   }
 
   /**
@@ -246,11 +258,8 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    */
   private void finishClosing() {
     closing.values().removeIf(s -> {
-      if (s.unreported > 0) {
-        if (!s.queue.offer(new ProcReceived.Enobufs(s.unreported)).isEnqueued()) {
-          return false;
-        }
-        s.unreported = 0;
+      if (!s.reportDrops()) {
+        return false;
       }
       try {
         s.queue.complete();
@@ -265,13 +274,10 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   private void offer(Socket s, ProcEvent event) {
-    if (s.unreported > 0) {
-      if (!s.queue.offer(new ProcReceived.Enobufs(s.unreported)).isEnqueued()) {
-        s.unreported++;
-        dropped++;
-        return;
-      }
-      s.unreported = 0;
+    if (!s.reportDrops()) {
+      s.unreported++;
+      dropped++;
+      return;
     }
     QueueOfferResult r = s.queue.offer(new ProcReceived.Event(event));
     if (r.isEnqueued()) {
