@@ -58,7 +58,7 @@ public final class NetnsLab {
    * @throws IllegalArgumentException see {@link #design(Config)}
    */
   public static Behavior<NamespaceSupervisor.Command> supervisor(Config config) {
-    return NamespaceSupervisor.create(design(config));
+    return NamespaceSupervisor.create(design(config).model());
   }
 
   /**

@@ -1,39 +1,85 @@
 package org.netnslab.design;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.netnslab.netns.ModelSettings;
+import org.netnslab.netns.NetnsSettings;
+import org.netnslab.proc.ProcSettings;
+import org.netnslab.rcu.RcuSettings;
+import org.netnslab.settings.Setting;
+import org.netnslab.sockinuse.SockInuseSettings;
+import org.netnslab.uevent.UeventSettings;
 
 /**
- * How strategy enums are spelled in HOCON: lower case with '-' for '_' ({@code PER_NETNS_OWNER} is
- * {@code per-netns-owner}). One place for every strategy key.
+ * The one table of model settings a design is made of: every key of {@code netns-lab.model}, in the
+ * order {@code result.json} and the report print a design's strategies, each with where a design's
+ * value is found and how it is printed. It drives a scenario's validation (every row is read and
+ * checked), {@link Design#fromConfig} and {@link Design#strategies()}. How a key is read and checked
+ * is its model package's {@link Setting}.
  */
 public final class Strategies {
   private Strategies() {}
 
   /**
-   * @param value a strategy
-   * @return its HOCON spelling
+   * One row of the table.
+   *
+   * @param setting the key, how it is read and its range
+   * @param value where a design's value is found; null for a key that is checked but not printed
+   * @param printed how the value is printed in the strategies
+   * @param <T> the value's type
    */
-  public static String name(Enum<?> value) {
-    return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  public record Row<T>(Setting<T> setting, Function<ModelSettings, T> value, Function<T, String> printed) {
+    /** @return the key under {@code netns-lab.model} */
+    public String key() {
+      return setting.key();
+    }
+
+    /** @return whether the strategies print this row */
+    public boolean isPrinted() {
+      return value != null;
+    }
+
+    String print(ModelSettings model) {
+      return printed.apply(value.apply(model));
+    }
   }
 
-  /**
-   * @param type the strategy enum
-   * @param key the configuration key, for the message
-   * @param value the HOCON spelling
-   * @param <E> the strategy type
-   * @return the strategy
-   * @throws IllegalArgumentException naming the key and the accepted values
-   */
-  public static <E extends Enum<E>> E parse(Class<E> type, String key, String value) {
-    for (E e : type.getEnumConstants()) {
-      if (name(e).equals(value)) {
-        return e;
-      }
-    }
-    throw new IllegalArgumentException("unknown " + key + " '" + value + "'; expected one of "
-        + Arrays.stream(type.getEnumConstants()).map(Strategies::name).collect(Collectors.joining(", ")));
+  /** Every row, printed ones first in their printed order (result.json's: do not reorder). */
+  public static final List<Row<?>> ROWS = List.of(
+      shown(UeventSettings.SERIALIZATION, m -> m.uevent().serialization()),
+      shown(UeventSettings.SEQNUM_SCOPE, m -> m.uevent().seqnumScope()),
+      shown(UeventSettings.LISTENER_QUEUE_CAPACITY, m -> m.uevent().listenerQueueCapacity()),
+      shown(NetnsSettings.LIFECYCLE_LOCK, m -> m.netns().lifecycleLock()),
+      shown(SockInuseSettings.FREE, m -> m.sockInuse().free()),
+      shown(RcuSettings.GRACE_PERIOD, m -> m.rcu().gracePeriod(), d -> d.toNanos() / 1000 + "us"),
+      shown(NetnsSettings.KERNEL_SOCKETS, m -> m.netns().kernelSockets()),
+      shown(NetnsSettings.RCU_FREE_FRACTION, m -> m.netns().rcuFreeFraction()),
+      shown(NetnsSettings.SETUP_COST, m -> m.netns().setupCost(), Strategies::millis),
+      shown(NetnsSettings.EXIT_COST, m -> m.netns().exitCost(), Strategies::millis),
+      shown(ProcSettings.MONITOR, m -> m.proc().monitor()),
+      shown(ProcSettings.FILTER, m -> m.proc().filter()),
+      shown(ProcSettings.ACCOUNTING, m -> m.proc().accounting()),
+      shown(ProcSettings.LIVE_PROCESSES, m -> m.proc().liveProcesses()),
+      checked(SockInuseSettings.CPUS),
+      checked(RcuSettings.EXPEDITED_GRACE_PERIOD),
+      checked(ProcSettings.QUEUE_CAPACITY),
+      checked(ProcSettings.SCANS),
+      checked(ProcSettings.SYSCALL_COST));
+
+  private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
+    return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));
+  }
+
+  private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value, Function<T, String> printed) {
+    return new Row<>(setting, value, printed);
+  }
+
+  private static <T> Row<T> checked(Setting<T> setting) {
+    return new Row<>(setting, null, null);
+  }
+
+  private static String millis(Duration d) {
+    return d.toMillis() + "ms";
   }
 }

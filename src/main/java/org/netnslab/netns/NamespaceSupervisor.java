@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.netnslab.design.Design;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
@@ -96,7 +95,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /** A creation waiting for, or holding, the lifecycle lock. */
   private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos) {}
 
-  private final Design design;
+  private final ModelSettings settings;
   private final List<PernetOperations> ops;
   private final NetNamespace.Env env;
   private final Map<Long, ActorRef<NetNamespace.Command>> netns = new HashMap<>();
@@ -112,37 +111,37 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /**
    * A supervisor with the standard pernet ops and no probe.
    *
-   * @param design the design every netns of this supervisor follows
+   * @param settings the design's model settings, which every netns of this supervisor follows
    * @return the supervisor behaviour
    */
-  public static Behavior<Command> create(Design design) {
-    return create(design, StandardPernetOps.all(), LifecycleProbe.NONE);
+  public static Behavior<Command> create(ModelSettings settings) {
+    return create(settings, StandardPernetOps.all(), LifecycleProbe.NONE);
   }
 
   /**
-   * @param design the design every netns of this supervisor follows
+   * @param settings the design's model settings, which every netns of this supervisor follows
    * @param ops the pernet ops to register, in order
    * @param probe where lifecycle events are reported
    * @return the supervisor behaviour
    */
-  public static Behavior<Command> create(Design design, List<PernetOperations> ops, LifecycleProbe probe) {
-    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, design, List.copyOf(ops), probe));
+  public static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe) {
+    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, settings, List.copyOf(ops), probe));
   }
 
-  private NamespaceSupervisor(ActorContext<Command> ctx, Design design, List<PernetOperations> ops,
+  private NamespaceSupervisor(ActorContext<Command> ctx, ModelSettings settings, List<PernetOperations> ops,
       LifecycleProbe probe) {
     super(ctx);
-    this.design = design;
+    this.settings = settings;
     this.ops = ops;
     this.globalSeqnum = new SeqnumCounter();
     ActorRef<RcuDomain.Command> rcu = ctx.spawn(
-        RcuDomain.create(design.lifecycle().gracePeriod(), design.lifecycle().expeditedGracePeriod()), "rcu");
+        RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod()), "rcu");
     ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
     ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        design.lifecycle().exitCost()), "cleanup-net");
+        settings.netns().exitCost()), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
-    this.procConnector = ctx.spawn(ProcConnector.create(design.proc().filter(), design.proc().accounting(),
-        design.lifecycle().cpus()), "proc-connector");
+    this.procConnector = ctx.spawn(ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
+        settings.sockInuse().cpus()), "proc-connector");
   }
 
   @Override
@@ -155,7 +154,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         })
         .onMessage(SetupFinished.class, m -> {
           creating--;
-          if (design.lifecycle().lock() == LifecycleLock.NET_MUTEX) {
+          if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
             unlock();
           }
           return answerAllFreed();
@@ -165,7 +164,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return this;
         })
         .onMessageEquals(ReleaseCleanupLock.INSTANCE, () -> {
-          if (design.lifecycle().lock() == LifecycleLock.NET_MUTEX) {
+          if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
             unlock();
           }
           return this;
@@ -203,8 +202,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
 
   /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
   private void lock(Object holder) {
-    if (design.lifecycle().lock() == LifecycleLock.RWSEM || !locked) {
-      locked = design.lifecycle().lock() == LifecycleLock.NET_MUTEX;
+    if (settings.netns().lifecycleLock() == LifecycleLock.RWSEM || !locked) {
+      locked = settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX;
       grant(holder);
     } else {
       lockQueue.add(holder);
@@ -225,7 +224,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     if (holder instanceof Creation c) {
       long id = nextId++;
       ActorRef<NetNamespace.Command> child = getContext().spawn(
-          NetNamespace.create(id, c.owner(), design, ops, env, c.requestNanos(), c.replyTo()), "netns-" + id);
+          NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo()), "netns-" + id);
       getContext().watchWith(child, new NetnsStopped(id));
       netns.put(id, child);
     } else {

@@ -1,7 +1,6 @@
 package org.netnslab.netns;
 
 import akka.actor.typed.ActorRef;
-import org.netnslab.design.Design;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SockInuse;
 import org.netnslab.uevent.SeqnumCounter;
@@ -17,7 +16,7 @@ import org.netnslab.userns.UserNamespace;
 public final class Net {
   private final long id;
   private final UserNamespace owner;
-  final Design design;
+  final ModelSettings settings;
   final ActorRef<NetNamespace.Command> self;
   final ActorRef<RcuDomain.Command> rcu;
   final ActorRef<UeventSockOwner.Command> globalOwner;
@@ -30,11 +29,11 @@ public final class Net {
   private long closes;
   private int nextCpu;
 
-  Net(long id, UserNamespace owner, Design design, ActorRef<NetNamespace.Command> self, ActorRef<RcuDomain.Command> rcu,
+  Net(long id, UserNamespace owner, ModelSettings settings, ActorRef<NetNamespace.Command> self, ActorRef<RcuDomain.Command> rcu,
       ActorRef<UeventSockOwner.Command> globalOwner, SeqnumCounter globalSeqnum, LifecycleProbe probe) {
     this.id = id;
     this.owner = owner;
-    this.design = design;
+    this.settings = settings;
     this.self = self;
     this.rcu = rcu;
     this.globalOwner = globalOwner;
@@ -67,14 +66,14 @@ public final class Net {
    * call_rcu: exactly {@code floor(n * fraction)} of the first n closes do.
    */
   boolean nextCloseDeferred() {
-    double f = design.lifecycle().rcuFreeFraction();
+    double f = settings.netns().rcuFreeFraction();
     closes++;
     return Math.floor(closes * f) > Math.floor((closes - 1) * f);
   }
 
   /** @return the CPU the next per-CPU access runs on (round-robin over the counter's slots) */
   int cpu() {
-    nextCpu = (nextCpu + 1) % design.lifecycle().cpus();
+    nextCpu = (nextCpu + 1) % settings.sockInuse().cpus();
     return nextCpu;
   }
 

@@ -17,12 +17,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
-import org.netnslab.design.Design;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.SeqnumCounter;
 import org.netnslab.uevent.UeventRoute;
+import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
@@ -140,17 +140,17 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
   /**
    * @param id the netns id
    * @param owner the owning user namespace
-   * @param design the design in force
+   * @param settings the design's model settings
    * @param ops the registered pernet ops, in registration order
    * @param env the domain's shared actors and counters
    * @param requestNanos when the creation was requested ({@link System#nanoTime()})
    * @param created receives the handle, or the failure, once setup_net has run
    * @return the netns behaviour
    */
-  public static Behavior<Command> create(long id, UserNamespace owner, Design design, List<PernetOperations> ops,
-      Env env, long requestNanos, ActorRef<CreateResult> created) {
+  public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings,
+      List<PernetOperations> ops, Env env, long requestNanos, ActorRef<CreateResult> created) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new NetNamespace(ctx, timers, id, owner, design, ops, env, requestNanos, created)));
+        new NetNamespace(ctx, timers, id, owner, settings, ops, env, requestNanos, created)));
   }
 
   /**
@@ -168,12 +168,12 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe) {}
 
   private NetNamespace(ActorContext<Command> ctx, TimerScheduler<Command> timers, long id, UserNamespace owner,
-      Design design, List<PernetOperations> ops, Env env, long requestNanos, ActorRef<CreateResult> created) {
+      ModelSettings settings, List<PernetOperations> ops, Env env, long requestNanos, ActorRef<CreateResult> created) {
     super(ctx);
     this.timers = timers;
     this.ops = ops;
     this.cleanup = env.cleanup();
-    this.net = new Net(id, owner, design, ctx.getSelf(), env.rcu(), env.globalOwner(), env.globalSeqnum(), env.probe());
+    this.net = new Net(id, owner, settings, ctx.getSelf(), env.rcu(), env.globalOwner(), env.globalSeqnum(), env.probe());
     this.rcuDone = ctx.messageAdapter(Done.class, d -> RcuDone.INSTANCE);
     setupNet(env, requestNanos, created);
   }
@@ -197,14 +197,14 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
         return;
       }
     }
-    route = routeFor(net.design);
+    route = routeFor(net.settings.uevent().serialization());
     NetnsHandle handle = new NetnsHandle(net.id(), net.owner(), getContext().getSelf(), route);
     setupDone = () -> {
       env.probe().created(System.nanoTime() - requestNanos);
       env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
       created.tell(handle);
     };
-    Duration cost = net.design.lifecycle().setupCost();
+    Duration cost = net.settings.netns().setupCost();
     if (cost.isZero()) {
       setupDone.run();
     } else {
@@ -233,8 +233,8 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
     perform(list.get(i).exit(net), () -> exitFrom(list, i - 1, then));
   }
 
-  private UeventRoute routeFor(Design design) {
-    switch (design.serialization()) {
+  private UeventRoute routeFor(UeventSerialization serialization) {
+    switch (serialization) {
       case GLOBAL_OWNER:
         return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
       case PER_NETNS_OWNER:
@@ -246,7 +246,7 @@ public final class NetNamespace extends AbstractBehavior<NetNamespace.Command> {
       case LOCKLESS:
         return UeventRoute.lockless(net.ueventSocket);
       default:
-        throw new IllegalStateException("unhandled uevent.serialization " + design.serialization());
+        throw new IllegalStateException("unhandled uevent.serialization " + serialization);
     }
   }
 

@@ -34,12 +34,12 @@ public final class StandardPernetOps {
 
     @Override
     public void init(Net net) {
-      net.sockInuse = new SockInuse(net.design.lifecycle().cpus(), net.probe::useAfterFree);
+      net.sockInuse = new SockInuse(net.settings.sockInuse().cpus(), net.probe::useAfterFree);
     }
 
     @Override
     public ExitAction exit(Net net) {
-      switch (net.design.lifecycle().sockInuseFree()) {
+      switch (net.settings.sockInuse().free()) {
         case EXIT_BARRIER:
           return new ExitAction.AfterRcu(true, true, net::freeSockInuse);
         case EXIT_UNSAFE:
@@ -71,7 +71,7 @@ public final class StandardPernetOps {
 
     @Override
     public void init(Net net) {
-      boolean own = net.design.seqnumScope() == SeqnumScope.PER_NETNS && !net.owner().isInitial();
+      boolean own = net.settings.uevent().seqnumScope() == SeqnumScope.PER_NETNS && !net.owner().isInitial();
       net.ueventSocket = new UeventSocket(net.id(), net.owner(), own ? new SeqnumCounter() : net.globalSeqnum);
       if (net.owner().isInitial()) {
         net.globalOwner.tell(new UeventSockOwner.Register(net.ueventSocket));
@@ -101,7 +101,7 @@ public final class StandardPernetOps {
 
     @Override
     public void init(Net net) {
-      net.kernelSockets = net.design.lifecycle().kernelSockets();
+      net.kernelSockets = net.settings.netns().kernelSockets();
     }
 
     @Override

@@ -126,7 +126,7 @@ public final class NetnsChurnRun {
       throws RunFailure {
     String tag = design.name() + "-" + (runs++);
     ActorRef<NamespaceSupervisor.Command> supervisor = system.systemActorOf(
-        NamespaceSupervisor.create(design, StandardPernetOps.all(), probe), "supervisor-" + tag, Props.empty());
+        NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor-" + tag, Props.empty());
     StripedRecorder loopWall = new StripedRecorder("s", 1e9);
     LongAdder progress = new LongAdder();
     LongAdder failures = new LongAdder();

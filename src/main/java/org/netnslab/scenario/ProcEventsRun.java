@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.netnslab.design.Design;
-import org.netnslab.design.ProcSettings;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
@@ -26,6 +25,7 @@ import org.netnslab.proc.ProcEvent;
 import org.netnslab.proc.ProcEvents;
 import org.netnslab.proc.ProcFilter;
 import org.netnslab.proc.ProcReceived;
+import org.netnslab.proc.ProcSettings;
 import org.netnslab.proc.ProcSubscription;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
@@ -100,7 +100,7 @@ public final class ProcEventsRun {
    */
   public DesignResult run(Design design, ProcEventsWorkload w, double scale) throws RunFailure {
     List<ProcEvent> events = events(w.scaledProcesses(scale), w.nonzeroExitFraction());
-    switch (design.proc().monitor()) {
+    switch (design.model().proc().monitor()) {
       case PIDFD:
         return pidfd(design, events);
       case PROC_SCAN:
@@ -184,7 +184,7 @@ public final class ProcEventsRun {
   }
 
   private DesignResult connector(Design design, ProcEventsWorkload w, List<ProcEvent> events) throws RunFailure {
-    ProcSettings ps = design.proc();
+    ProcSettings ps = design.model().proc();
     ActorRef<ProcConnector.Command> pc = system.systemActorOf(ProcConnector.create(ps.filter(), ps.accounting(),
         Runtime.getRuntime().availableProcessors()), "proc-connector-" + design.name() + "-" + (runs++), Props.empty());
     Credentials root = Credentials.root(UserNamespace.INIT, 0);
@@ -252,7 +252,7 @@ public final class ProcEventsRun {
     Map<Integer, ProcEvent> watched = new HashMap<>();
     MonitorState state = new MonitorState();
     long[] busy = new long[1];
-    long syscall = design.proc().syscallCost().toNanos();
+    long syscall = design.model().proc().syscallCost().toNanos();
     long start = System.nanoTime();
     phases.await(Source.from(events).filter(e -> e.what() != ProcEvents.EXEC).runWith(Sink.foreach(e -> {
       long t0 = System.nanoTime();
@@ -279,17 +279,17 @@ public final class ProcEventsRun {
   }
 
   private DesignResult procScan(Design design, List<ProcEvent> events) {
-    long syscall = design.proc().syscallCost().toNanos();
+    long syscall = design.model().proc().syscallCost().toNanos();
     // /proc: the long-lived population plus the short-lived processes alive at the time of a scan.
     Map<Integer, long[]> table = new HashMap<>();
-    for (int i = 0; i < design.proc().liveProcesses(); i++) {
+    for (int i = 0; i < design.model().proc().liveProcesses(); i++) {
       table.put(i + 2, new long[] {i, 1});
     }
     LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
     Set<Integer> seen = new HashSet<>();
     long detected = 0;
     long checksum = 0;
-    int every = Math.max(1, events.size() / design.proc().scans());
+    int every = Math.max(1, events.size() / design.model().proc().scans());
     long start = System.nanoTime();
     for (int i = 0; i < events.size(); i++) {
       ProcEvent e = events.get(i);

@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
-import org.netnslab.uevent.SeqnumScope;
-import org.netnslab.uevent.UeventSerialization;
 
 /**
  * Reads a scenario file, applies {@code --set} overrides and validates everything before anything
@@ -356,32 +354,14 @@ public final class ScenarioLoader {
     String where = pathPrefix.isEmpty() ? "design " + name + ": " : "";
     c.pathPrefix = pathPrefix;
     int before = c.problems.size();
-    c.enumValue(model, "uevent.serialization", where, UeventSerialization.class);
-    c.enumValue(model, "uevent.seqnum-scope", where, SeqnumScope.class);
-    c.range(model, "uevent.listener-queue-capacity", where, 1, 1_048_576);
-    c.enumValue(model, "netns.lifecycle-lock", where, org.netnslab.netns.LifecycleLock.class);
-    c.enumValue(model, "sock-inuse.free", where, org.netnslab.sockinuse.SockInuseFree.class);
-    c.range(model, "netns.kernel-sockets", where, 0, 1024);
-    c.range(model, "sock-inuse.cpus", where, 0, 4096);
-    c.durationRange(model, "rcu.grace-period", where);
-    c.durationRange(model, "rcu.expedited-grace-period", where);
-    c.enumValue(model, "proc-connector.filter", where, org.netnslab.proc.ProcConnector.Filter.class);
-    c.enumValue(model, "proc-connector.accounting", where, org.netnslab.proc.ProcListenerTable.Accounting.class);
-    c.enumValue(model, "proc-monitor.kind", where, org.netnslab.proc.ProcMonitor.class);
-    c.range(model, "proc-connector.listener-queue-capacity", where, 1, 1_048_576);
-    c.range(model, "proc-monitor.live-processes", where, 0, 1_000_000);
-    c.range(model, "proc-monitor.scans", where, 1, 10_000);
-    c.durationRange(model, "proc-monitor.syscall-cost", where, java.time.Duration.ofMillis(1));
-    c.durationRange(model, "netns.setup-cost", where);
-    c.durationRange(model, "netns.exit-cost", where);
-    try {
-      double f = model.getDouble("sockets.rcu-free-fraction");
-      if (!(f >= 0 && f <= 1)) {
-        c.problems.add(ConfigProblem.at(model.getValue("sockets.rcu-free-fraction").origin(),
-            pathPrefix + "sockets.rcu-free-fraction", where + "must be in 0..1, got " + f));
+    for (org.netnslab.design.Strategies.Row<?> row : org.netnslab.design.Strategies.ROWS) {
+      try {
+        row.setting().read(model);
+      } catch (ConfigException e) {
+        c.problems.add(ConfigProblem.at(e.origin(), pathPrefix + row.key(), where + Checker.bare(e)));
+      } catch (IllegalArgumentException e) {
+        c.problems.add(ConfigProblem.at(model.getValue(row.key()).origin(), pathPrefix + row.key(), where + e.getMessage()));
       }
-    } catch (ConfigException e) {
-      c.problems.add(ConfigProblem.at(e.origin(), pathPrefix + "sockets.rcu-free-fraction", where + Checker.bare(e)));
     }
     c.pathPrefix = "";
     return c.problems.size() == before ? Design.fromConfig(name, model) : null;
@@ -500,50 +480,11 @@ public final class ScenarioLoader {
       return n;
     }
 
-    void range(Config model, String path, String where, int min, int max) {
-      try {
-        int v = model.getInt(path);
-        if (v < min || v > max) {
-          problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path,
-              where + "must be in " + min + ".." + max + ", got " + v));
-        }
-      } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
-      }
-    }
-
-    void durationRange(Config model, String path, String where) {
-      durationRange(model, path, where, java.time.Duration.ofSeconds(10));
-    }
-
-    void durationRange(Config model, String path, String where, java.time.Duration max) {
-      try {
-        java.time.Duration d = model.getDuration(path);
-        if (d.isNegative() || d.compareTo(max) > 0) {
-          String maxText = max.toMillis() >= 1000 ? max.toSeconds() + "s" : max.toMillis() + "ms";
-          problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path,
-              where + "must be a duration in 0.." + maxText + ", got " + model.getValue(path).render()));
-        }
-      } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
-      }
-    }
-
     /** The exception's message without the "file: line: " its origin already gives. */
     static String bare(ConfigException e) {
       String m = e.getMessage();
       return e.origin() != null && m.startsWith(e.origin().description() + ": ")
           ? m.substring(e.origin().description().length() + 2) : m;
-    }
-
-    <E extends Enum<E>> void enumValue(Config model, String path, String where, Class<E> type) {
-      try {
-        org.netnslab.design.Strategies.parse(type, path, model.getString(path));
-      } catch (ConfigException e) {
-        problems.add(ConfigProblem.at(e.origin(), pathPrefix + path, where + bare(e)));
-      } catch (IllegalArgumentException e) {
-        problems.add(ConfigProblem.at(model.getValue(path).origin(), pathPrefix + path, where + e.getMessage()));
-      }
     }
   }
 }

@@ -85,7 +85,7 @@ public final class UeventInjectionRun {
   public DesignResult run(Design design, UeventInjectionWorkload w, double scale) throws RunFailure {
     String tag = design.name() + "-" + (runs++);
     ActorRef<NamespaceSupervisor.Command> supervisor =
-        system.systemActorOf(NamespaceSupervisor.create(design), "supervisor-" + tag, Props.empty());
+        system.systemActorOf(NamespaceSupervisor.create(design.model()), "supervisor-" + tag, Props.empty());
     int n = w.netnsCount();
     long counted = w.countedPerNetns(scale);
 
@@ -116,7 +116,7 @@ public final class UeventInjectionRun {
       for (int l = 0; l < w.listenersPerNetns(); l++) {
         ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
         Pair<CompletionStage<Done>, CompletionStage<Done>> p =
-            h.uevents(design.listenerQueueCapacity()).toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
+            h.uevents(design.model().uevent().listenerQueueCapacity()).toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
         checks.add(check);
         finished.add(p.second());
         phases.await(p.first(), design.name(), "binding listeners");

@@ -15,13 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
-import org.netnslab.design.Design;
-import org.netnslab.design.Lifecycle;
 import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SockInuseFree;
-import org.netnslab.uevent.SeqnumScope;
-import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.settings.Setting;
 import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -31,9 +28,9 @@ public class LifecycleTest extends JUnitSuite {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  private static Design design(LifecycleLock lock, SockInuseFree free) {
-    return new Design("test", UeventSerialization.GLOBAL_OWNER, SeqnumScope.GLOBAL, 16,
-        new Lifecycle(lock, free, Duration.ofMillis(2), Duration.ofMillis(1), 2, 2, 0.5, Duration.ZERO, Duration.ZERO));
+  private static ModelSettings design(LifecycleLock lock, SockInuseFree free) {
+    return ModelSettings.withKeys("netns.lifecycle-lock = " + Setting.spell(lock) + ", sock-inuse.free = " + Setting.spell(free)
+        + ", rcu { grace-period = 2ms, expedited-grace-period = 1ms }, sock-inuse.cpus = 2, uevent.listener-queue-capacity = 16");
   }
 
   /** An op that records every call as "hook name". */

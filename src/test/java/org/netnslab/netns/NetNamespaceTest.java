@@ -36,7 +36,6 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.SeqnumScope;
 import org.netnslab.uevent.Uevent;
-import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
@@ -48,15 +47,18 @@ public class NetNamespaceTest extends JUnitSuite {
   private static final byte[] PAYLOAD = "change@/devices/virtual/net/lo\0ACTION=change\0".getBytes(StandardCharsets.US_ASCII);
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  private static final Design KERNEL_418 = new Design("kernel-4.18", UeventSerialization.GLOBAL_OWNER, SeqnumScope.GLOBAL, 1024);
-  private static final Design PER_NETNS = new Design("per-netns-2018", UeventSerialization.PER_NETNS_OWNER, SeqnumScope.PER_NETNS, 1024);
-  private static final Design KERNEL_69 = new Design("kernel-6.9", UeventSerialization.LOCKLESS, SeqnumScope.GLOBAL, 1024);
+  private static final Design KERNEL_418 = new Design("kernel-4.18",
+      ModelSettings.withKeys("uevent { serialization = global-owner, seqnum-scope = global }"));
+  private static final Design PER_NETNS = new Design("per-netns-2018",
+      ModelSettings.withKeys("uevent { serialization = per-netns-owner, seqnum-scope = per-netns }"));
+  private static final Design KERNEL_69 = new Design("kernel-6.9",
+      ModelSettings.withKeys("uevent { serialization = lockless, seqnum-scope = global }"));
 
   /** One listener bound to a netns: its stream's items once the netns is dismantled. */
   private record Listener(NetnsHandle netns, CompletionStage<List<Received>> items) {}
 
   private static ActorRef<NamespaceSupervisor.Command> supervisor(Design d) {
-    return testKit.spawn(NamespaceSupervisor.create(d));
+    return testKit.spawn(NamespaceSupervisor.create(d.model()));
   }
 
   private static NetnsHandle create(ActorRef<NamespaceSupervisor.Command> sup, UserNamespace owner) {
@@ -172,7 +174,7 @@ public class NetNamespaceTest extends JUnitSuite {
       }
     }
     sent.forEach((h, s) -> all.addAll(s));
-    if (d.seqnumScope() == SeqnumScope.GLOBAL) {
+    if (d.model().uevent().seqnumScope() == SeqnumScope.GLOBAL) {
       Set<Long> expected = new HashSet<>();
       for (long i = 1; i <= 2000; i++) {
         expected.add(i);

@@ -58,12 +58,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(5, w.netnsCount());
     assertEquals(10, w.countedPerNetns(s.scale()));
     assertEquals(List.of("kernel-4.18", "per-netns-2018", "mine"), s.designs().stream().map(d -> d.name()).toList());
-    assertEquals(UeventSerialization.PER_NETNS_OWNER, s.designs().get(1).serialization());
-    assertEquals(SeqnumScope.PER_NETNS, s.designs().get(1).seqnumScope());
-    assertEquals(UeventSerialization.LOCKLESS, s.designs().get(2).serialization());
-    assertEquals("model default", SeqnumScope.GLOBAL, s.designs().get(2).seqnumScope());
-    assertEquals(8, s.designs().get(2).listenerQueueCapacity());
-    assertEquals(1024, s.designs().get(0).listenerQueueCapacity());
+    assertEquals(UeventSerialization.PER_NETNS_OWNER, s.designs().get(1).model().uevent().serialization());
+    assertEquals(SeqnumScope.PER_NETNS, s.designs().get(1).model().uevent().seqnumScope());
+    assertEquals(UeventSerialization.LOCKLESS, s.designs().get(2).model().uevent().serialization());
+    assertEquals("model default", SeqnumScope.GLOBAL, s.designs().get(2).model().uevent().seqnumScope());
+    assertEquals(8, s.designs().get(2).model().uevent().listenerQueueCapacity());
+    assertEquals(1024, s.designs().get(0).model().uevent().listenerQueueCapacity());
     assertEquals("kernel-4.18", s.baseline());
     assertEquals(0.82, s.seedRatios().get("per-netns-2018"), 0);
   }

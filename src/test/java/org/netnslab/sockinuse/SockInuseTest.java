@@ -6,7 +6,8 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
-import org.netnslab.design.Strategies;
+import com.typesafe.config.ConfigFactory;
+import org.netnslab.settings.Setting;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class SockInuseTest extends JUnitSuite {
@@ -40,11 +41,11 @@ public class SockInuseTest extends JUnitSuite {
   @Test
   public void strategyNamesRoundTrip() {
     for (SockInuseFree f : SockInuseFree.values()) {
-      assertEquals(f, Strategies.parse(SockInuseFree.class, "sock-inuse.free", Strategies.name(f)));
+      assertEquals(f, SockInuseSettings.FREE.read(ConfigFactory.parseString("sock-inuse.free = " + Setting.spell(f))));
     }
-    assertEquals("net-free", Strategies.name(SockInuseFree.NET_FREE));
+    assertEquals("net-free", Setting.spell(SockInuseFree.NET_FREE));
     assertEquals("unknown sock-inuse.free 'later'; expected one of exit-barrier, net-free, exit-unsafe",
         org.junit.Assert.assertThrows(IllegalArgumentException.class,
-            () -> Strategies.parse(SockInuseFree.class, "sock-inuse.free", "later")).getMessage());
+            () -> SockInuseSettings.FREE.read(ConfigFactory.parseString("sock-inuse.free = later"))).getMessage());
   }
 }
