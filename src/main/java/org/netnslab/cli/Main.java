@@ -238,17 +238,8 @@ public final class Main implements Callable<Integer> {
         Config system = systemConfig(config);
         Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
         RunSettings.fromConfig(system.getConfig("netns-lab"));
-        String shape;
-        if (s.workload() instanceof org.netnslab.scenario.UeventInjectionWorkload u) {
-          shape = u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns";
-        } else if (s.workload() instanceof org.netnslab.scenario.ProcEventsWorkload p) {
-          shape = p.scaledProcesses(s.scale()) + " processes, listeners " + p.listeners().keySet();
-        } else {
-          org.netnslab.scenario.NetnsChurnWorkload n = (org.netnslab.scenario.NetnsChurnWorkload) s.workload();
-          shape = n.workers() + " workers x " + n.scaledIterations(s.scale()) + " iterations";
-        }
         System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
-            s.designs().stream().map(d -> d.name()).toList(), shape);
+            s.designs().stream().map(d -> d.name()).toList(), org.netnslab.scenario.WorkloadParsers.summary(s));
         return 0;
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());

@@ -1,5 +1,12 @@
 package org.netnslab.proc;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
 /**
  * The proc connector's constants (include/uapi/linux/cn_proc.h, v6.6): event types, the filter-only
  * NONZERO_EXIT flag, and the multicast operations.
@@ -37,6 +44,46 @@ public final class ProcEvents {
   /** PROC_CN_MCAST_IGNORE. */
   public static final int MCAST_IGNORE = 2;
 
+  /** Every event and flag by its name as a scenario spells it (FORK ... EXIT, and ALL), in cn_proc.h order. */
+  private static final Map<String, Integer> BY_NAME = byName();
+
+  private static Map<String, Integer> byName() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    m.put("FORK", FORK);
+    m.put("EXEC", EXEC);
+    m.put("UID", UID);
+    m.put("GID", GID);
+    m.put("SID", SID);
+    m.put("PTRACE", PTRACE);
+    m.put("COMM", COMM);
+    m.put("NONZERO_EXIT", NONZERO_EXIT);
+    m.put("COREDUMP", COREDUMP);
+    m.put("EXIT", EXIT);
+    m.put("ALL", ALL);
+    return Collections.unmodifiableMap(m);
+  }
+
+  /** @return every event and flag name a mask may be built from (PROC_EVENT_ without its prefix), ALL included */
+  public static Set<String> names() {
+    return BY_NAME.keySet();
+  }
+
+  /**
+   * @param names event names, e.g. {@code [FORK, EXIT]}
+   * @return their mask, or empty when a name is not one of {@link #names()}
+   */
+  public static OptionalInt mask(List<String> names) {
+    int mask = 0;
+    for (String n : names) {
+      Integer bit = BY_NAME.get(n);
+      if (bit == null) {
+        return OptionalInt.empty();
+      }
+      mask |= bit;
+    }
+    return OptionalInt.of(mask);
+  }
+
   /**
    * @param mask an event mask
    * @return its names joined by '|', e.g. {@code FORK|EXIT}, or {@code NONE}
@@ -46,13 +93,11 @@ public final class ProcEvents {
       return "ALL";
     }
     StringBuilder sb = new StringBuilder();
-    String[] n = {"FORK", "EXEC", "UID", "GID", "SID", "PTRACE", "COMM", "NONZERO_EXIT", "COREDUMP", "EXIT"};
-    int[] v = {FORK, EXEC, UID, GID, SID, PTRACE, COMM, NONZERO_EXIT, COREDUMP, EXIT};
-    for (int i = 0; i < v.length; i++) {
-      if ((mask & v[i]) != 0) {
-        sb.append(sb.length() == 0 ? "" : "|").append(n[i]);
+    BY_NAME.forEach((name, bit) -> {
+      if (bit != ALL && (mask & bit) != 0) {
+        sb.append(sb.length() == 0 ? "" : "|").append(name);
       }
-    }
+    });
     return sb.length() == 0 ? "NONE" : sb.toString();
   }
 }

@@ -1,0 +1,136 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.netnslab.design.Design;
+import org.netnslab.design.Strategies;
+
+/**
+ * A scenario's designs: its {@code model} block over reference.conf's, its {@code custom-designs},
+ * and the {@code designs} it runs, each checked key by key against {@link Strategies#ROWS}. Problems
+ * go to the scenario's {@link HoconChecker}, each at the file and line of the value at fault.
+ */
+final class DesignReader {
+  private final Config reference;
+  private final HoconChecker c;
+
+  /**
+   * @param netnsLabReference the {@code netns-lab} block of the reference configuration (model defaults,
+   *     named designs)
+   * @param c the scenario's checker
+   */
+  DesignReader(Config netnsLabReference, HoconChecker c) {
+    this.reference = netnsLabReference;
+    this.c = c;
+  }
+
+  /** @return every design a scenario may name: reference.conf's and its own custom ones */
+  Set<String> known() {
+    Set<String> known = new LinkedHashSet<>(reference.getObject("designs").keySet());
+    Config conf = c.conf();
+    if (conf.hasPath("custom-designs") && conf.getValue("custom-designs").valueType() == ConfigValueType.OBJECT) {
+      known.addAll(conf.getObject("custom-designs").keySet());
+    }
+    return known;
+  }
+
+  /** @return the designs the scenario runs, by name, in its order; those with problems left out */
+  Map<String, Design> read() {
+    Config conf = c.conf();
+    Map<String, Design> out = new LinkedHashMap<>();
+    Config model = reference.getConfig("model");
+    if (conf.hasPath("model") && c.object("model") != null) {
+      c.knownLeaves(conf.getConfig("model"), model, "model.");
+      model = conf.getConfig("model").withFallback(model);
+      design("model", model, "model."); // checked once, whether or not a design uses the values
+    }
+    Config custom = customDesigns();
+    List<String> names = c.stringList("designs", "design names");
+    if (names == null) {
+      return out;
+    }
+    if (names.isEmpty()) {
+      c.problem("designs", "must name at least one design");
+    }
+    Config named = reference.getConfig("designs");
+    Set<String> seen = new LinkedHashSet<>();
+    for (String name : names) {
+      String key = ConfigUtil.joinPath(name);
+      if (!seen.add(name)) {
+        c.problem("designs", "design '" + name + "' is listed twice");
+        continue;
+      }
+      Config own;
+      if (custom.hasPath(key) && custom.getValue(key).valueType() == ConfigValueType.OBJECT) {
+        own = custom.getConfig(key);
+      } else if (named.hasPath(key)) {
+        own = named.getConfig(key);
+      } else {
+        c.problem("designs", "unknown design '" + name + "'; named designs: " + new TreeSet<>(named.root().keySet())
+            + (custom.isEmpty() ? "" : ", custom-designs: " + new TreeSet<>(custom.root().keySet())));
+        continue;
+      }
+      Design d = design(name, own.withoutPath("description").withFallback(model), "");
+      if (d != null) {
+        out.put(name, d);
+      }
+    }
+    return out;
+  }
+
+  /** @return the scenario's custom designs (checked: own names, objects of known model keys), or empty */
+  private Config customDesigns() {
+    Config conf = c.conf();
+    if (!conf.hasPath("custom-designs") || c.object("custom-designs") == null) {
+      return ConfigFactory.empty();
+    }
+    for (Map.Entry<String, ConfigValue> e : conf.getObject("custom-designs").entrySet()) {
+      String path = "custom-designs." + ConfigUtil.joinPath(e.getKey());
+      if (reference.getObject("designs").containsKey(e.getKey())) {
+        c.problemAt(e.getValue().origin(), path, "shadows the named design '" + e.getKey()
+            + "' of reference.conf; give the custom design its own name");
+      } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
+        c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      } else {
+        c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),
+            path + ".");
+      }
+    }
+    return conf.getConfig("custom-designs");
+  }
+
+  /**
+   * Reads every row of the strategy table from a design's model config.
+   *
+   * @param name the design's name
+   * @param model its keys over the scenario's model over reference.conf's
+   * @param pathPrefix "model." while the scenario's model block itself is checked (problems are then
+   *     the block's own), else ""
+   * @return the design, or null after a problem
+   */
+  private Design design(String name, Config model, String pathPrefix) {
+    String where = pathPrefix.isEmpty() ? "design " + name + ": " : "";
+    int before = c.problems().size();
+    for (Strategies.Row<?> row : Strategies.ROWS) {
+      try {
+        row.setting().read(model);
+      } catch (ConfigException e) {
+        c.problemAt(e.origin(), pathPrefix + row.key(), where + HoconChecker.bare(e));
+      } catch (IllegalArgumentException e) {
+        c.problemAt(model.getValue(row.key()).origin(), pathPrefix + row.key(), where + e.getMessage());
+      }
+    }
+    return c.problems().size() == before ? Design.fromConfig(name, model) : null;
+  }
+}
