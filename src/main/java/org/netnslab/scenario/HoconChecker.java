@@ -26,6 +26,10 @@ public final class HoconChecker {
   private final Config conf;
   private final String source;
   private final List<ConfigProblem> problems;
+  /** Put before every path reported: where {@link #conf} sits in the document ("" at its root). */
+  private final String prefix;
+  /** Where a missing key is reported: the object that lacks it, or null for the file itself. */
+  private final ConfigOrigin origin;
 
   /**
    * @param conf the resolved document
@@ -33,9 +37,27 @@ public final class HoconChecker {
    * @param problems where problems are added, in the order found
    */
   public HoconChecker(Config conf, String source, List<ConfigProblem> problems) {
+    this(conf, source, problems, "", null);
+  }
+
+  private HoconChecker(Config conf, String source, List<ConfigProblem> problems, String prefix, ConfigOrigin origin) {
     this.conf = conf;
     this.source = source;
     this.problems = problems;
+    this.prefix = prefix;
+    this.origin = origin;
+  }
+
+  /**
+   * A checker of one object inside the document, e.g. an element of a list, which no path reaches:
+   * its reads take paths within the object and its problems name {@code at} + the path.
+   *
+   * @param obj the object
+   * @param at how problems name the object, e.g. {@code derived-ratios[0].}
+   * @return a checker adding to the same problems
+   */
+  public HoconChecker within(ConfigObject obj, String at) {
+    return new HoconChecker(obj.toConfig(), source, problems, prefix + at, obj.origin());
   }
 
   /** @return the document */
@@ -57,7 +79,8 @@ public final class HoconChecker {
   }
 
   /**
-   * Records a problem at {@code path}'s value, or at the file when the path has none.
+   * Records a problem at {@code path}'s value, or, when the path has none, at the object checked (the
+   * file itself for the document's root).
    *
    * @param path the key path at fault
    * @param message what is wrong and what is expected
@@ -66,8 +89,10 @@ public final class HoconChecker {
     ConfigValue v = conf.hasPathOrNull(path) ? valueOrNull(path) : null;
     if (v != null) {
       problemAt(v.origin(), path, message);
+    } else if (origin != null) {
+      problemAt(origin, path, message);
     } else {
-      problems.add(new ConfigProblem(source, -1, path, message));
+      problems.add(new ConfigProblem(source, -1, prefix + path, message));
     }
   }
 
@@ -79,7 +104,7 @@ public final class HoconChecker {
    * @param message what is wrong and what is expected
    */
   public void problemAt(ConfigOrigin origin, String path, String message) {
-    problems.add(ConfigProblem.at(origin, path, message));
+    problems.add(ConfigProblem.at(origin, prefix + path, message));
   }
 
   private ConfigValue valueOrNull(String path) {

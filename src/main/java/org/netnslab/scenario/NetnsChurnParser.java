@@ -39,6 +39,12 @@ final class NetnsChurnParser implements WorkloadParser<NetnsChurnWorkload> {
   }
 
   @Override
+  public Set<String> measures(NetnsChurnWorkload w) {
+    // as NetnsChurnRun records them: the loop, and the lifecycle probe's three
+    return Set.of(NetnsChurnWorkload.LOOP_WALL, "netns.create", "netns.cleanup", "netns.cleanup_batch");
+  }
+
+  @Override
   public String summary(NetnsChurnWorkload w, double scale) {
     return w.workers() + " workers x " + w.scaledIterations(scale) + " iterations";
   }

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -70,6 +71,18 @@ final class ProcEventsParser implements WorkloadParser<ProcEventsWorkload> {
       c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES
           + " processes (their events are built in memory)");
     }
+  }
+
+  @Override
+  public Set<String> measures(ProcEventsWorkload w) {
+    Set<String> m = new LinkedHashSet<>(List.of(ProcEventsWorkload.EVENT, ProcEventsWorkload.SCAN));
+    for (String listener : w.listeners().keySet()) {
+      m.add(ProcEventsWorkload.BUSY + listener);
+    }
+    for (String monitor : RESERVED_LISTENERS) {
+      m.add(ProcEventsWorkload.BUSY + monitor);
+    }
+    return m;
   }
 
   @Override

@@ -332,55 +332,6 @@ public final class ProcEventsRun {
         new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0), counters, List.of());
   }
 
-  /**
-   * The seed's ratios, computed from the designs present: busy(fork-exit) / busy(all) = 0.75 and
-   * busy(exit) / busy(all) = 0.35 in the per-listener design, pidfd / busy(exit) = 2.9, and the mean
-   * scan of the largest population over the smallest = 10 (100K over 8K PIDs).
-   *
-   * @param designs the run's results
-   * @return the ratios that could be computed
-   */
-  static List<org.netnslab.metrics.RunResult.DerivedRatio> seedRatios(List<DesignResult> designs) {
-    List<org.netnslab.metrics.RunResult.DerivedRatio> out = new ArrayList<>();
-    DesignResult filtered = designs.stream().filter(d -> d.strategies().get("proc-monitor.kind").equals("connector")
-        && d.strategies().get("proc-connector.filter").equals("per-listener")).findFirst().orElse(null);
-    if (filtered != null) {
-      Double all = busy(filtered, "all");
-      Double forkExit = busy(filtered, "fork-exit");
-      Double exit = busy(filtered, "exit");
-      if (all != null && forkExit != null) {
-        out.add(new org.netnslab.metrics.RunResult.DerivedRatio(
-            "busy(fork-exit) / busy(all), " + filtered.name(), forkExit / all, 0.75));
-      }
-      if (all != null && exit != null) {
-        out.add(new org.netnslab.metrics.RunResult.DerivedRatio(
-            "busy(exit) / busy(all), " + filtered.name(), exit / all, 0.35));
-      }
-      DesignResult pidfd = designs.stream().filter(d -> d.recorders().containsKey(ProcEventsWorkload.BUSY + "pidfd"))
-          .findFirst().orElse(null);
-      if (pidfd != null && exit != null) {
-        out.add(new org.netnslab.metrics.RunResult.DerivedRatio("busy(pidfd) / busy(exit), " + pidfd.name() + " / "
-            + filtered.name(), busy(pidfd, "pidfd") / exit, 2.9));
-      }
-    }
-    List<DesignResult> scans = designs.stream().filter(d -> d.recorders().containsKey(ProcEventsWorkload.SCAN))
-        .sorted(java.util.Comparator.comparing(d -> Integer.parseInt(d.strategies().get("proc-monitor.live-processes"))))
-        .toList();
-    if (scans.size() >= 2) {
-      DesignResult small = scans.get(0);
-      DesignResult large = scans.get(scans.size() - 1);
-      out.add(new org.netnslab.metrics.RunResult.DerivedRatio("scan(" + large.name() + ") / scan(" + small.name() + ")",
-          large.recorders().get(ProcEventsWorkload.SCAN).meanNanos()
-              / small.recorders().get(ProcEventsWorkload.SCAN).meanNanos(), 10.0));
-    }
-    return out;
-  }
-
-  private static Double busy(DesignResult d, String listener) {
-    LatencyRecorder r = d.recorders().get(ProcEventsWorkload.BUSY + listener);
-    return r == null ? null : r.meanNanos();
-  }
-
   /** One value (a whole-run total), recorded in ns and reported in ms. */
   private static LatencyRecorder single(long nanos) {
     LatencyRecorder r = new LatencyRecorder("ms", 1e6);

@@ -3,6 +3,7 @@ package org.netnslab.scenario;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.metrics.RatioDefinition;
 
 /**
  * A validated load-test scenario, ready to run.
@@ -14,17 +15,22 @@ import org.netnslab.design.Design;
  * @param workload the workload
  * @param designs the designs to compare, in order
  * @param baseline the design every other one is compared against
- * @param seedRatios the seed's own ratio of each design's transaction time over the baseline's
+ * @param seedRatios the seed's own ratio of each design's mean over the baseline's on the compared
+ *     measure, by design (only designs of this run)
+ * @param derivedRatios the seed's other ratios, each of two measures' means (only those whose designs
+ *     this run has)
  * @param scale {@code --scale}, &gt; 0
  * @param overrides the {@code --set path=value} arguments applied, in order
  */
 public record Scenario(String file, String name, String description, String seed, Workload workload,
-    List<Design> designs, String baseline, Map<String, Double> seedRatios, double scale, List<String> overrides) {
+    List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
+    double scale, List<String> overrides) {
 
   /** Copies the collections. */
   public Scenario {
     designs = List.copyOf(designs);
     seedRatios = Map.copyOf(seedRatios);
+    derivedRatios = List.copyOf(derivedRatios);
     overrides = List.copyOf(overrides);
   }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
+import org.netnslab.metrics.RatioDefinition;
 
 /**
  * Reads a scenario file, applies {@code --set} overrides and validates everything before anything
@@ -22,7 +23,7 @@ import org.netnslab.design.Design;
  */
 public final class ScenarioLoader {
   private static final Set<String> TOP_LEVEL = Set.of("name", "description", "seed", "workload", "designs",
-      "baseline", "seed-ratios", "model", "custom-designs");
+      "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs");
 
   private final Config reference;
 
@@ -102,12 +103,15 @@ public final class ScenarioLoader {
         c.problem("baseline", "'" + baseline + "' is not one of the scenario's designs " + designs.keySet());
       }
     }
-    Map<String, Double> seedRatios = new SeedFiguresReader(c, designReader.known(), designs.keySet()).seedRatios();
+    SeedFiguresReader seedFigures = new SeedFiguresReader(c, designReader.known(), designs.keySet(),
+        workload == null ? null : WorkloadParsers.measures(workload));
+    Map<String, Double> seedRatios = seedFigures.seedRatios();
+    List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
     if (!problems.isEmpty()) {
       throw new ScenarioException(onePerLine(problems));
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
-        seedRatios, scale, sets);
+        seedRatios, derivedRatios, scale, sets);
   }
 
   /**

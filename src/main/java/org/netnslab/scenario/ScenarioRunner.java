@@ -7,6 +7,7 @@ import java.util.List;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.metrics.RunResult;
 
 /**
@@ -53,7 +54,7 @@ public final class ScenarioRunner {
     }
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
         (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides(),
-        scenario.workload() instanceof ProcEventsWorkload ? ProcEventsRun.seedRatios(results) : List.of());
+        RatioDefinition.evaluateAll(scenario.derivedRatios(), results));
   }
 
   /** Runs one design of the scenario's workload. */

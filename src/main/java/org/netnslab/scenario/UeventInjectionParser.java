@@ -59,6 +59,11 @@ final class UeventInjectionParser implements WorkloadParser<UeventInjectionWorkl
   }
 
   @Override
+  public Set<String> measures(UeventInjectionWorkload w) {
+    return Set.of(UeventInjectionRun.TRANSACTION, UeventInjectionRun.DELIVERY);
+  }
+
+  @Override
   public String summary(UeventInjectionWorkload w, double scale) {
     return w.netnsCount() + " netns, " + w.countedPerNetns(scale) + " counted injections per netns";
   }

@@ -1,9 +1,11 @@
 package org.netnslab.scenario;
 
+import java.util.Set;
+
 /**
  * Reads one {@code workload.type}'s block of a scenario: its keys, types and ranges, the limits its
- * counts reach once scaled, and the line {@code validate} prints for it. {@link WorkloadParsers}
- * registers one per type.
+ * counts reach once scaled, the measures its runs record, and the line {@code validate} prints for
+ * it. {@link WorkloadParsers} registers one per type.
  *
  * @param <W> the workload it builds
  */
@@ -33,6 +35,12 @@ public interface WorkloadParser<W extends Workload> {
    * @param c the scenario's checker
    */
   void checkScale(W w, double scale, HoconChecker c);
+
+  /**
+   * @param w the workload
+   * @return every measure name its runs can record (a derived ratio may name only these)
+   */
+  Set<String> measures(W w);
 
   /**
    * @param w the workload

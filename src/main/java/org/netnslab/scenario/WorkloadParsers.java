@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The workload types a scenario may name, each with its parser: the one place {@code workload.type}
@@ -60,6 +61,14 @@ public final class WorkloadParsers {
   }
 
   /**
+   * @param w a workload
+   * @return every measure name its runs can record
+   */
+  static Set<String> measures(Workload w) {
+    return measures(of(w), w);
+  }
+
+  /**
    * @param scenario a validated scenario
    * @return its workload's shape in a few words, at the scenario's scale, for {@code validate}
    */
@@ -74,6 +83,10 @@ public final class WorkloadParsers {
 
   private static <W extends Workload> void checkScale(WorkloadParser<W> p, Workload w, double scale, HoconChecker c) {
     p.checkScale(p.workloadClass().cast(w), scale, c);
+  }
+
+  private static <W extends Workload> Set<String> measures(WorkloadParser<W> p, Workload w) {
+    return p.measures(p.workloadClass().cast(w));
   }
 
   private static <W extends Workload> String summary(WorkloadParser<W> p, Workload w, double scale) {

@@ -142,6 +142,70 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(List.of("--set workload.injectors:-1: workload.injectors: expected path=value"), set);
   }
 
+  private static final String PROC = String.join("\n",
+      "name = procs",
+      "description = \"a few processes\"",
+      "seed = \"test\"",
+      "workload { type = proc-events, processes = 100, listeners { all = [ALL], exit = [EXIT] } }",
+      "designs = [per-listener, pidfd]",
+      "");
+
+  private static String ratio(String numDesign, String numMeasure, String seed) {
+    return "  { name = r, numerator { design = " + numDesign + ", measure = \"" + numMeasure + "\" }\n"
+        + "    denominator { design = per-listener, measure = \"proc.listener_busy.all\" }" + seed + " }\n";
+  }
+
+  @Test
+  public void derivedRatiosAreCarriedForTheDesignsRunAndSummarised() throws Exception {
+    Scenario s = new ScenarioLoader().load(write(PROC + "derived-ratios = [\n"
+        + ratio("per-listener", "proc.listener_busy.exit", ", seed = 0.35")
+        + ratio("pidfd", "proc.listener_busy.pidfd", ", seed = 2.9")
+        + ratio("proc-scan-8k", "proc.scan", ", seed = 10") + "]\n"), List.of(), 0.5);
+    assertEquals("proc-scan-8k is known but not run: its ratio is left out", List.of(
+        new org.netnslab.metrics.RatioDefinition("r", new org.netnslab.metrics.RatioDefinition.MeasureOf("per-listener",
+            "proc.listener_busy.exit"), new org.netnslab.metrics.RatioDefinition.MeasureOf("per-listener",
+            "proc.listener_busy.all"), 0.35),
+        new org.netnslab.metrics.RatioDefinition("r", new org.netnslab.metrics.RatioDefinition.MeasureOf("pidfd",
+            "proc.listener_busy.pidfd"), new org.netnslab.metrics.RatioDefinition.MeasureOf("per-listener",
+            "proc.listener_busy.all"), 2.9)), s.derivedRatios());
+    assertEquals("50 processes, listeners [all, exit]", WorkloadParsers.summary(s));
+  }
+
+  @Test
+  public void derivedRatiosNameKnownDesignsAndMeasuresTheWorkloadRecordsAndCarryASeed() throws Exception {
+    List<String> got = problems(PROC + "derived-ratios = [\n"
+        + ratio("kernel-9.9", "proc.listener_busy.exit", ", seed = 1")
+        + ratio("pidfd", "proc.listener_busy.nobody", ", seed = 1")
+        + ratio("pidfd", "proc.scan", "")
+        + ratio("pidfd", "proc.scan", ", seed = -1")
+        + "  { name = r, numerator { design = pidfd }, denominator { design = pidfd, measure = proc.scan }, seed = 1 }\n"
+        + "]\n", List.of(), 1);
+    assertEquals(String.join("\n", got), List.of(
+        "FILE:7: derived-ratios[0].numerator.design: 'kernel-9.9' is not a known design [exit-barrier,"
+            + " exit-barrier-4.16, exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none,"
+            + " per-listener, per-netns-2018, pidfd, proc-scan-100k, proc-scan-8k]",
+        "FILE:9: derived-ratios[1].numerator.measure: unknown measure 'proc.listener_busy.nobody'; this workload"
+            + " records [proc.event, proc.listener_busy.all, proc.listener_busy.exit, proc.listener_busy.pidfd,"
+            + " proc.listener_busy.proc-scan, proc.scan]",
+        "FILE:11: derived-ratios[2].seed: missing required key (the seed's value of this ratio, a number > 0)",
+        "FILE:14: derived-ratios[3].seed: must be a number > 0 (the seed's value of this ratio)",
+        "FILE:15: derived-ratios[4].numerator.measure: missing required key"), got);
+    assertEquals(List.of("FILE:6: derived-ratios: must be a list of { name, numerator { design, measure },"
+        + " denominator { design, measure }, seed }"), problems(PROC + "derived-ratios { a = 1 }\n", List.of(), 1));
+  }
+
+  @Test
+  public void theReadmesScenarioExampleValidates() throws Exception {
+    List<String> readme = Files.readAllLines(Path.of("README.md"));
+    int start = readme.indexOf("## Writing your own scenario") + 2;
+    assertEquals("```", readme.get(start));
+    int end = readme.subList(start + 1, readme.size()).indexOf("```") + start + 1;
+    Scenario s = new ScenarioLoader().load(write(String.join("\n", readme.subList(start + 1, end))), List.of(), 1);
+    assertEquals(List.of("kernel-4.18", "per-netns-2018", "small-queues"), s.designs().stream().map(d -> d.name()).toList());
+    assertEquals(1, s.derivedRatios().size());
+    assertEquals("110 netns, 5000 counted injections per netns", WorkloadParsers.summary(s));
+  }
+
   @Test
   public void everyShippedScenarioValidates() throws Exception {
     try (var files = Files.list(Path.of("load-tests"))) {
