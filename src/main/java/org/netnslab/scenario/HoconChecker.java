@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -234,16 +236,8 @@ public final class HoconChecker {
    * @return the number in 0..1, or {@code dflt} after a problem
    */
   public double fraction(String path, double dflt) {
-    if (!conf.hasPath(path)) {
-      return dflt;
-    }
-    ConfigValue v = conf.getValue(path);
-    if (v.valueType() != ConfigValueType.NUMBER || !(((Number) v.unwrapped()).doubleValue() >= 0
-        && ((Number) v.unwrapped()).doubleValue() <= 1)) {
-      problemAt(v.origin(), path, "must be a number in 0..1, got " + v.render());
-      return dflt;
-    }
-    return ((Number) v.unwrapped()).doubleValue();
+    return optional(path, dflt, v -> number(v) >= 0 && number(v) <= 1,
+        v -> "must be a number in 0..1, got " + v.render(), HoconChecker::number);
   }
 
   /**
@@ -252,15 +246,7 @@ public final class HoconChecker {
    * @return the number if present and &gt; 0; null if absent or after a problem
    */
   public Double positive(String path, String what) {
-    if (!conf.hasPath(path)) {
-      return null;
-    }
-    ConfigValue v = conf.getValue(path);
-    if (v.valueType() != ConfigValueType.NUMBER || !(((Number) v.unwrapped()).doubleValue() > 0)) {
-      problemAt(v.origin(), path, "must be a number > 0 (" + what + ")");
-      return null;
-    }
-    return ((Number) v.unwrapped()).doubleValue();
+    return optional(path, null, v -> number(v) > 0, v -> "must be a number > 0 (" + what + ")", HoconChecker::number);
   }
 
   /**
@@ -269,15 +255,27 @@ public final class HoconChecker {
    * @return the boolean, or {@code dflt} after a problem
    */
   public boolean bool(String path, boolean dflt) {
+    return optional(path, dflt, v -> v.valueType() == ConfigValueType.BOOLEAN,
+        v -> "must be true or false, got " + v.render(), v -> (Boolean) v.unwrapped());
+  }
+
+  /** An optional value: {@code dflt} when absent or after the problem {@code ok} rejects it with. */
+  private <T> T optional(String path, T dflt, Predicate<ConfigValue> ok, Function<ConfigValue, String> problem,
+      Function<ConfigValue, T> value) {
     if (!conf.hasPath(path)) {
       return dflt;
     }
     ConfigValue v = conf.getValue(path);
-    if (v.valueType() != ConfigValueType.BOOLEAN) {
-      problemAt(v.origin(), path, "must be true or false, got " + v.render());
+    if (!ok.test(v)) {
+      problemAt(v.origin(), path, problem.apply(v));
       return dflt;
     }
-    return (Boolean) v.unwrapped();
+    return value.apply(v);
+  }
+
+  /** @return the value as a double, or NaN (which fails every range) when it is not a number */
+  private static double number(ConfigValue v) {
+    return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
   }
 
   /**

@@ -116,7 +116,8 @@ public final class UeventInjectionRun {
       for (int l = 0; l < w.listenersPerNetns(); l++) {
         ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
         Pair<CompletionStage<Done>, CompletionStage<Done>> p =
-            h.uevents(design.model().uevent().listenerQueueCapacity()).toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
+            h.uevents(design.model().uevent().listenerQueueCapacity())
+                .toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
         checks.add(check);
         finished.add(p.second());
         phases.await(p.first(), design.name(), "binding listeners");
