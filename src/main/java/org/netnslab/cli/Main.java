@@ -20,13 +20,13 @@ import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ResultJson;
-import org.netnslab.scenario.RunFailure;
-import org.netnslab.scenario.RunObserver;
-import org.netnslab.scenario.RunSettings;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.run.ScenarioRunner;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -239,12 +239,12 @@ public final class Main implements Callable<Integer> {
         Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
         RunSettings.fromConfig(system.getConfig("netns-lab"));
         String shape;
-        if (s.workload() instanceof org.netnslab.scenario.UeventInjectionWorkload u) {
+        if (s.workload() instanceof org.netnslab.workload.injection.UeventInjectionWorkload u) {
           shape = u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns";
-        } else if (s.workload() instanceof org.netnslab.scenario.ProcEventsWorkload p) {
+        } else if (s.workload() instanceof org.netnslab.workload.procevents.ProcEventsWorkload p) {
           shape = p.scaledProcesses(s.scale()) + " processes, listeners " + p.listeners().keySet();
         } else {
-          org.netnslab.scenario.NetnsChurnWorkload n = (org.netnslab.scenario.NetnsChurnWorkload) s.workload();
+          org.netnslab.workload.churn.NetnsChurnWorkload n = (org.netnslab.workload.churn.NetnsChurnWorkload) s.workload();
           shape = n.workers() + " workers x " + n.scaledIterations(s.scale()) + " iterations";
         }
         System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),

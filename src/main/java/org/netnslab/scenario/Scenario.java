@@ -3,6 +3,7 @@ package org.netnslab.scenario;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.workload.Workload;
 
 /**
  * A validated load-test scenario, ready to run.

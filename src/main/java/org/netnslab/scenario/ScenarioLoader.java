@@ -19,6 +19,10 @@ import java.util.Set;
 import org.netnslab.design.Design;
 import org.netnslab.uevent.SeqnumScope;
 import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.workload.Workload;
+import org.netnslab.workload.churn.NetnsChurnWorkload;
+import org.netnslab.workload.injection.UeventInjectionWorkload;
+import org.netnslab.workload.procevents.ProcEventsWorkload;
 
 /**
  * Reads a scenario file, applies {@code --set} overrides and validates everything before anything

@@ -12,6 +12,7 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.uevent.SeqnumScope;
 import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.workload.injection.UeventInjectionWorkload;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ScenarioLoaderTest extends JUnitSuite {

@@ -1,6 +1,7 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.injection;
 
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.run.PhaseClock;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 import akka.actor.typed.ActorSystem;
 import java.time.Instant;
@@ -8,6 +8,13 @@ import org.netnslab.design.Design;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.workload.churn.NetnsChurnRun;
+import org.netnslab.workload.churn.NetnsChurnWorkload;
+import org.netnslab.workload.injection.UeventInjectionRun;
+import org.netnslab.workload.injection.UeventInjectionWorkload;
+import org.netnslab.workload.procevents.ProcEventsRun;
+import org.netnslab.workload.procevents.ProcEventsWorkload;
 
 /**
  * Runs every design of a scenario, one after the other in the same actor system, and compares each

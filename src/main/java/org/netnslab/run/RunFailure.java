@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 /** The run itself failed (a stalled phase, a model request that timed out); the CLI exits with 1. */
 public final class RunFailure extends Exception {

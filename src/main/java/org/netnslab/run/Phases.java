@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Starting and awaiting the phases of a workload, shared by the workload runners.
  */
-final class Phases {
+public final class Phases {
   private static final AtomicInteger STARTERS = new AtomicInteger();
 
   private final ActorRef<Runnable> starter;
@@ -29,7 +29,7 @@ final class Phases {
    * ones would run one after the other. Told from an actor, all of them are runnable at once and
    * time-share the cores, as the seeds' parallel processes did.
    */
-  Phases(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+  public Phases(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
     this.settings = settings;
     this.observer = observer;
     this.starter = system.systemActorOf(Behaviors.<Runnable>receiveMessage(r -> {
@@ -48,7 +48,7 @@ final class Phases {
    * @return the answer
    * @throws RunFailure when it fails, times out or the thread is interrupted
    */
-  <T> T await(CompletionStage<T> stage, String design, String what) throws RunFailure {
+  public <T> T await(CompletionStage<T> stage, String design, String what) throws RunFailure {
     try {
       return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
@@ -72,7 +72,7 @@ final class Phases {
    * @return the phase's wall time, ns
    * @throws RunFailure when the phase stalls or the thread is interrupted
    */
-  long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
+  public long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
       throws RunFailure {
     return run(design, label, kickOff, done, progress, total, null);
   }
@@ -82,7 +82,7 @@ final class Phases {
    * per progress interval to {@code samples}: {seconds since the phase started, operations per second
    * over the interval}.
    */
-  long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
+  public long run(String design, String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
       java.util.List<double[]> samples) throws RunFailure {
     long base = progress.sum();
     long start = System.nanoTime();

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.procevents;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
@@ -27,6 +27,10 @@ import org.netnslab.proc.ProcEvents;
 import org.netnslab.proc.ProcFilter;
 import org.netnslab.proc.ProcReceived;
 import org.netnslab.proc.ProcSubscription;
+import org.netnslab.run.Phases;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 
@@ -340,7 +344,7 @@ public final class ProcEventsRun {
    * @param designs the run's results
    * @return the ratios that could be computed
    */
-  static List<org.netnslab.metrics.RunResult.DerivedRatio> seedRatios(List<DesignResult> designs) {
+  public static List<org.netnslab.metrics.RunResult.DerivedRatio> seedRatios(List<DesignResult> designs) {
     List<org.netnslab.metrics.RunResult.DerivedRatio> out = new ArrayList<>();
     DesignResult filtered = designs.stream().filter(d -> d.strategies().get("proc-monitor.kind").equals("connector")
         && d.strategies().get("proc-connector.filter").equals("per-listener")).findFirst().orElse(null);

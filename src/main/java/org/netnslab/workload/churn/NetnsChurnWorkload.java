@@ -1,4 +1,6 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.churn;
+
+import org.netnslab.workload.Workload;
 
 /**
  * The {@code netns-churn} workload (seed 004): {@code workers} parallel loops, each iteration like

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.churn;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
@@ -20,6 +20,10 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.StandardPernetOps;
 import org.netnslab.rcu.RcuDomain;
+import org.netnslab.run.Phases;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
 
 /**
  * Runs the {@code netns-churn} workload for one design: {@code workers} parallel loops creating and

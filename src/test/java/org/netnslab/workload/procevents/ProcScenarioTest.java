@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.procevents;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -13,6 +13,11 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.run.ScenarioRunner;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ProcScenarioTest extends JUnitSuite {

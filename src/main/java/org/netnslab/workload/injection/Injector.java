@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.injection;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;

@@ -1,8 +1,9 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.procevents;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.netnslab.workload.Workload;
 
 /**
  * The {@code proc-events} workload (the 2023 proc connector series): {@code processes} short-lived

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 import com.typesafe.config.Config;
 import java.time.Duration;

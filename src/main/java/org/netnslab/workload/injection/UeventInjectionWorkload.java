@@ -1,4 +1,6 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.injection;
+
+import org.netnslab.workload.Workload;
 
 /**
  * The {@code uevent-injection} workload (seed 000, TC1-TC3): netns owned by their own user

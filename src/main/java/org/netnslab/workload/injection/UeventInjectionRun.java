@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.injection;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
@@ -28,6 +28,11 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.run.PhaseClock;
+import org.netnslab.run.Phases;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 /**
  * Told how a run progresses, for a progress display. Called from the runner's thread.

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.injection;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -23,6 +23,11 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.ResultJson;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.run.ScenarioRunner;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class UeventScenarioTest extends JUnitSuite {

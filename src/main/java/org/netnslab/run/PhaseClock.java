@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.run;
 
 /**
  * When the counted phase started, in {@link System#nanoTime()} ns; messages sent before that are

@@ -1,4 +1,4 @@
-package org.netnslab.scenario;
+package org.netnslab.workload.churn;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;

@@ -1,7 +1,7 @@
-package org.netnslab.scenario;
+package org.netnslab.workload;
 
 /** A scenario's workload: what its {@code workload.type} asks for. */
-public sealed interface Workload permits UeventInjectionWorkload, NetnsChurnWorkload, ProcEventsWorkload {
+public interface Workload {
   /** @return the measure comparisons are made on */
   String comparedMeasure();
 }
