@@ -238,15 +238,7 @@ public final class Main implements Callable<Integer> {
         Config system = systemConfig(config);
         Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
         RunSettings.fromConfig(system.getConfig("netns-lab"));
-        String shape;
-        if (s.workload() instanceof org.netnslab.workload.injection.UeventInjectionWorkload u) {
-          shape = u.netnsCount() + " netns, " + u.countedPerNetns(s.scale()) + " counted injections per netns";
-        } else if (s.workload() instanceof org.netnslab.workload.procevents.ProcEventsWorkload p) {
-          shape = p.scaledProcesses(s.scale()) + " processes, listeners " + p.listeners().keySet();
-        } else {
-          org.netnslab.workload.churn.NetnsChurnWorkload n = (org.netnslab.workload.churn.NetnsChurnWorkload) s.workload();
-          shape = n.workers() + " workers x " + n.scaledIterations(s.scale()) + " iterations";
-        }
+        String shape = s.workload().shape(s.scale());
         System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
             s.designs().stream().map(d -> d.name()).toList(), shape);
         return 0;

@@ -21,6 +21,20 @@ public interface RunObserver {
    */
   void phaseDone(String design, String phase, long total, long elapsedNanos);
 
+  /**
+   * Called before anything of the design's run is spawned.
+   *
+   * @param design the design about to run
+   */
+  default void designStarting(String design) {}
+
+  /**
+   * Called once the design's run is over and every actor it spawned has stopped.
+   *
+   * @param design the design that ran
+   */
+  default void designDone(String design) {}
+
   /** Shows nothing. */
   RunObserver SILENT = new RunObserver() {
     @Override

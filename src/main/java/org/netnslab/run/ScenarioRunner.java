@@ -9,17 +9,14 @@ import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.scenario.Scenario;
-import org.netnslab.workload.churn.NetnsChurnRun;
-import org.netnslab.workload.churn.NetnsChurnWorkload;
-import org.netnslab.workload.injection.UeventInjectionRun;
-import org.netnslab.workload.injection.UeventInjectionWorkload;
 import org.netnslab.workload.procevents.ProcEventsRun;
 import org.netnslab.workload.procevents.ProcEventsWorkload;
 
 /**
  * Runs every design of a scenario, one after the other in the same actor system, and compares each
  * design with the baseline on the workload's measure ({@code uevent.transaction} or
- * {@code netns.loop_wall}).
+ * {@code netns.loop_wall}). Each design runs under its own {@link DesignGuardian}, which is stopped,
+ * and seen terminated, before the next design starts.
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
@@ -40,15 +37,22 @@ public final class ScenarioRunner {
   /**
    * @param scenario a validated scenario
    * @return the run's result
-   * @throws RunFailure when the run itself fails (see {@link UeventInjectionRun#run})
+   * @throws RunFailure when the run itself fails: a model request timed out, a phase stalled, or a
+   *     design's actors did not stop
    */
   public RunResult run(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
-    DesignRun runner = runnerFor(scenario);
+    DesignRunner runner = scenario.workload().runner(scenario.scale());
     List<DesignResult> results = new ArrayList<>();
-    for (Design d : scenario.designs()) {
-      results.add(runner.run(d));
+    try (RunScope run = new RunScope(system, settings, observer)) {
+      for (Design d : scenario.designs()) {
+        observer.designStarting(d.name());
+        try (DesignScope scope = run.design(d.name())) {
+          results.add(runner.run(d, scope));
+        }
+        observer.designDone(d.name());
+      }
     }
     DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
     List<Comparison> comparisons = new ArrayList<>();
@@ -61,25 +65,5 @@ public final class ScenarioRunner {
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
         (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides(),
         scenario.workload() instanceof ProcEventsWorkload ? ProcEventsRun.seedRatios(results) : List.of());
-  }
-
-  /** Runs one design of the scenario's workload. */
-  private interface DesignRun {
-    DesignResult run(Design design) throws RunFailure;
-  }
-
-  private DesignRun runnerFor(Scenario scenario) {
-    double scale = scenario.scale();
-    if (scenario.workload() instanceof UeventInjectionWorkload w) {
-      UeventInjectionRun run = new UeventInjectionRun(system, settings, observer);
-      return d -> run.run(d, w, scale);
-    }
-    if (scenario.workload() instanceof ProcEventsWorkload w) {
-      ProcEventsRun run = new ProcEventsRun(system, settings, observer);
-      return d -> run.run(d, w, scale);
-    }
-    NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
-    NetnsChurnWorkload w = (NetnsChurnWorkload) scenario.workload();
-    return d -> run.run(d, w, scale);
   }
 }

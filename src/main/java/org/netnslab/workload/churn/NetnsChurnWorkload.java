@@ -1,5 +1,6 @@
 package org.netnslab.workload.churn;
 
+import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
 
 /**
@@ -18,10 +19,26 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
     implements Workload {
   /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
   public static final String LOOP_WALL = "netns.loop_wall";
+  /** Measure: copy_net_ns request to the end of setup_net, lock wait included, us. */
+  public static final String CREATE = "netns.create";
+  /** Measure: last reference dropped to net_free, us. */
+  public static final String CLEANUP = "netns.cleanup";
+  /** Measure: netns per cleanup_net batch. */
+  public static final String CLEANUP_BATCH = "netns.cleanup_batch";
 
   @Override
   public String comparedMeasure() {
     return LOOP_WALL;
+  }
+
+  @Override
+  public DesignRunner runner(double scale) {
+    return new NetnsChurnRun(this, scale);
+  }
+
+  @Override
+  public String shape(double scale) {
+    return workers + " workers x " + scaledIterations(scale) + " iterations";
   }
 
   /**

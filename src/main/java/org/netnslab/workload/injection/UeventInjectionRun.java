@@ -1,19 +1,22 @@
 package org.netnslab.workload.injection;
 
+import static org.netnslab.metrics.Invariants.Counter.CROSS_NETNS_DELIVERIES;
+import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
+import static org.netnslab.metrics.Invariants.Counter.EPERM;
+import static org.netnslab.metrics.Invariants.Counter.LEAKED;
+import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
+
 import akka.Done;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.Props;
-import akka.actor.typed.javadsl.AskPattern;
+import akka.actor.typed.Behavior;
 import akka.japi.Pair;
-import akka.stream.Materializer;
 import akka.stream.javadsl.Keep;
 import akka.stream.javadsl.Sink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -28,11 +31,11 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.run.DesignResultBuilder;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.run.DesignScope;
 import org.netnslab.run.PhaseClock;
-import org.netnslab.run.Phases;
 import org.netnslab.run.RunFailure;
-import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunSettings;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 
@@ -41,77 +44,26 @@ import org.netnslab.userns.UserNamespace;
  * ones each inside a new user namespace), binds the listeners, runs the warm-up and then the counted
  * injections with closed-loop injectors, dismantles everything and checks the invariants.
  *
- * <p>Measures: {@code uevent.transaction} (send to acknowledgement, ns, recorded by injectors) and
- * {@code uevent.delivery} (send to listener receipt, ns, recorded by listeners); counted phase only.
+ * <p>Measures: {@link UeventInjectionWorkload#TRANSACTION} (send to acknowledgement, ns, recorded by
+ * injectors) and {@link UeventInjectionWorkload#DELIVERY} (send to listener receipt, ns, recorded by
+ * listeners); counted phase only.
+ *
+ * @param w the workload
+ * @param scale multiplies counted injections per netns
  */
-public final class UeventInjectionRun {
-  /** Measure: injector send to acknowledgement (the sendmsg analog). */
-  public static final String TRANSACTION = "uevent.transaction";
-  /** Measure: injector send to listener receipt. */
-  public static final String DELIVERY = "uevent.delivery";
+public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implements DesignRunner {
   /** The message each injector sends: a net device "change" as a udev test would forge it. */
   static final byte[] PAYLOAD = ("change@/devices/virtual/net/lo\0ACTION=change\0DEVPATH=/devices/virtual/net/lo\0"
       + "SUBSYSTEM=net\0INTERFACE=lo\0IFINDEX=1\0").getBytes(StandardCharsets.US_ASCII);
 
-  private final ActorSystem<?> system;
-  private final RunSettings settings;
-  private final RunObserver observer;
-  private final Phases phases;
-  private int runs;
-
-  /**
-   * Starts every injector of a phase from inside the actor system. Told from the runner's thread, the
-   * Start messages would sit in the dispatcher's external queue, which workers poll only when their
-   * own queues are empty: each injector would then run its whole loop alone and the "parallel"
-   * injectors would run one after the other. Told from an actor, all of them are runnable at once and
-   * time-share the cores, as the seed's 1000 processes did.
-   */
-  private record StartPhase(Injector.Phase phase, List<ActorRef<Injector.Command>> injectors) {}
-
-  /**
-   * @param system the actor system the model runs on
-   * @param settings timeouts and progress interval
-   * @param observer told of progress
-   */
-  public UeventInjectionRun(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
-    this.system = system;
-    this.settings = settings;
-    this.observer = observer;
-    this.phases = new Phases(system, settings, observer);
-  }
-
-  /**
-   * @param design the design to run
-   * @param w the workload
-   * @param scale multiplies counted injections per netns
-   * @return the design's result
-   * @throws RunFailure when a model request times out or a phase stalls
-   */
-  public DesignResult run(Design design, UeventInjectionWorkload w, double scale) throws RunFailure {
-    String tag = design.name() + "-" + (runs++);
-    ActorRef<NamespaceSupervisor.Command> supervisor =
-        system.systemActorOf(NamespaceSupervisor.create(design), "supervisor-" + tag, Props.empty());
+  @Override
+  public DesignResult run(Design design, DesignScope scope) throws RunFailure {
+    ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawn(NamespaceSupervisor.create(design), "supervisor");
     int n = w.netnsCount();
     long counted = w.countedPerNetns(scale);
-
-    // copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
-    // (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did.
-    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      UserNamespace owner = i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT;
-      creating.add(ask(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
-    }
-    List<NetnsHandle> netns = new ArrayList<>();
-    for (CompletionStage<CreateResult> c : creating) {
-      CreateResult r = phases.await(c, design.name(), "creating netns");
-      if (r instanceof CreateResult.Failed f) {
-        throw new RunFailure(design.name() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
-      }
-      netns.add((NetnsHandle) r);
-    }
+    List<NetnsHandle> netns = createNetns(supervisor, scope);
 
     PhaseClock clock = new PhaseClock();
-    Materializer mat = Materializer.matFromSystem(system);
     StripedRecorder delivery = new StripedRecorder();
     StripedRecorder transactions = new StripedRecorder();
     List<ListenerCheck> checks = new ArrayList<>();
@@ -120,45 +72,87 @@ public final class UeventInjectionRun {
       NetnsHandle h = netns.get(i);
       for (int l = 0; l < w.listenersPerNetns(); l++) {
         ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
-        Pair<CompletionStage<Done>, CompletionStage<Done>> p =
-            h.uevents(design.listenerQueueCapacity()).toMat(Sink.foreach(check::onReceive), Keep.both()).run(mat);
+        Pair<CompletionStage<Done>, CompletionStage<Done>> p = h.uevents(design.listenerQueueCapacity())
+            .toMat(Sink.foreach(check::onReceive), Keep.both()).run(scope.materializer());
         checks.add(check);
         finished.add(p.second());
-        phases.await(p.first(), design.name(), "binding listeners");
+        scope.await(p.first(), "binding listeners");
       }
     }
 
     Collector collector = new Collector(n);
     LongAdder progress = new LongAdder();
-    List<ActorRef<Injector.Command>> injectors = new ArrayList<>();
-    List<List<Injector.Target>> plan = plan(netns, w, counted);
-    for (int k = 0; k < plan.size(); k++) {
-      injectors.add(system.systemActorOf(Injector.create(plan.get(k), PAYLOAD, n, collector, progress, transactions),
-          "injector-" + tag + "-" + k, Props.empty()));
+    List<Behavior<Injector.Command>> behaviors = new ArrayList<>();
+    for (List<Injector.Target> targets : plan(netns, w, counted)) {
+      behaviors.add(Injector.create(targets, PAYLOAD, n, collector, progress, transactions));
     }
+    List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
 
-    runPhase(design, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
+    runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
     long start = clock.startCounted();
     List<double[]> series = new ArrayList<>();
-    runPhase(design, Injector.Phase.COUNTED, "counted", injectors, collector, progress, counted * n, series);
+    runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, counted * n, series);
     long wallNanos = System.nanoTime() - start;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: every netns released; listener streams complete once they have every queued message.
-    phases.await(AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new,
-        settings.askTimeout(), system.scheduler()), design.name(), "dismantling netns");
-    long leaked = 0;
+    scope.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new, "dismantling netns");
+    long leaked = openListeners(finished, scope);
+    leaked += scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
+        "counting live netns");
+
+    LatencyRecorder tx = transactions.merged();
+    LatencyRecorder rx = delivery.merged();
+    DesignResultBuilder result = new DesignResultBuilder(design).measure(UeventInjectionWorkload.TRANSACTION, tx);
+    if (rx.count() > 0) {
+      result.measure(UeventInjectionWorkload.DELIVERY, rx);
+    }
+    return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
+        .build(tx.count(), "transactions", wallNanos / 1e9);
+  }
+
+  /**
+   * copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
+   * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did.
+   */
+  private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
+      throws RunFailure {
+    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
+    for (int i = 0; i < w.netnsCount(); i++) {
+      UserNamespace owner = i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT;
+      creating.add(scope.request(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
+    }
+    List<NetnsHandle> netns = new ArrayList<>();
+    for (CompletionStage<CreateResult> c : creating) {
+      CreateResult r = scope.await(c, "creating netns");
+      if (r instanceof CreateResult.Failed f) {
+        throw new RunFailure(scope.design() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
+      }
+      netns.add((NetnsHandle) r);
+    }
+    return netns;
+  }
+
+  /** @return listener streams still open an ask timeout after their netns were dismantled: leaked */
+  private static long openListeners(List<CompletionStage<Done>> finished, DesignScope scope) throws RunFailure {
+    long open = 0;
     for (CompletionStage<Done> f : finished) {
       try {
-        f.toCompletableFuture().get(settings.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        f.toCompletableFuture().get(scope.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
-        leaked++; // a listener still open after its netns was dismantled
+        open++;
       } catch (InterruptedException | ExecutionException e) {
-        throw new RunFailure(design.name() + ": a listener stream failed", e);
+        throw new RunFailure(scope.design() + ": a listener stream failed", e);
       }
     }
-    leaked += phases.await(ask(supervisor, NamespaceSupervisor.CountLive::new), design.name(), "counting live netns");
+    return open;
+  }
 
+  /**
+   * What the listeners saw against what the injectors sent into their netns: order, duplicates (or
+   * more received than sent), loss not explained by ENOBUFS, isolation; plus EPERM refusals and leaks.
+   */
+  private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
     long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
     for (ListenerCheck c : checks) {
       long expected = collector.sentPerNetns[c.netnsIndex()];
@@ -169,16 +163,8 @@ public final class UeventInjectionRun {
       enobufs += c.enobufs();
       cross += c.crossNetns();
     }
-    Map<String, LatencyRecorder> measures = new LinkedHashMap<>();
-    LatencyRecorder tx = transactions.merged();
-    LatencyRecorder rx = delivery.merged();
-    measures.put(TRANSACTION, tx);
-    if (rx.count() > 0) {
-      measures.put(DELIVERY, rx);
-    }
-    double wallS = wallNanos / 1e9;
-    return new DesignResult(design.name(), design.strategies(), measures, tx.count() / wallS, "transactions", wallS,
-        new Invariants(out, dup, lost, enobufs, cross, collector.eperm, 0, leaked, 0), Map.of(), series);
+    return Invariants.NONE.with(SEQNUM_OUT_OF_ORDER, out).with(SEQNUM_DUPLICATES, dup).with(LOST_WITHOUT_ENOBUFS, lost)
+        .with(ENOBUFS, enobufs).with(CROSS_NETNS_DELIVERIES, cross).with(EPERM, collector.eperm).with(LEAKED, leaked);
   }
 
   /**
@@ -213,18 +199,13 @@ public final class UeventInjectionRun {
     return total / parts + (index < total % parts ? 1 : 0);
   }
 
-  private void runPhase(Design design, Injector.Phase phase, String label, List<ActorRef<Injector.Command>> injectors,
-      Collector collector, LongAdder progress, long total, List<double[]> series) throws RunFailure {
+  private static void runPhase(DesignScope scope, Injector.Phase phase, String label,
+      List<ActorRef<Injector.Command>> injectors, Collector collector, LongAdder progress, long total,
+      List<double[]> series) throws RunFailure {
     CountDownLatch done = collector.expect(phase, injectors.size());
-    phases.run(design.name(), label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress,
-        total, series);
+    scope.phases().run(label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress, total,
+        series);
   }
-
-  private <T> CompletionStage<T> ask(ActorRef<NamespaceSupervisor.Command> to,
-      akka.japi.function.Function<ActorRef<T>, NamespaceSupervisor.Command> msg) {
-    return AskPattern.ask(to, msg, settings.askTimeout(), system.scheduler());
-  }
-
 
   /**
    * Gathers the injectors' figures. Injectors call {@link #phaseDone} from their own threads; the

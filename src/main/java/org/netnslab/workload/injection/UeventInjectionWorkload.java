@@ -1,5 +1,6 @@
 package org.netnslab.workload.injection;
 
+import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
 
 /**
@@ -17,10 +18,24 @@ import org.netnslab.workload.Workload;
  */
 public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
     long warmupPerNetns, int injectors) implements Workload {
+  /** Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. */
+  public static final String TRANSACTION = "uevent.transaction";
+  /** Measure: injector send to listener receipt, ns, counted phase only. */
+  public static final String DELIVERY = "uevent.delivery";
 
   @Override
   public String comparedMeasure() {
-    return UeventInjectionRun.TRANSACTION;
+    return TRANSACTION;
+  }
+
+  @Override
+  public DesignRunner runner(double scale) {
+    return new UeventInjectionRun(this, scale);
+  }
+
+  @Override
+  public String shape(double scale) {
+    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns";
   }
 
   /** @return netns in all */

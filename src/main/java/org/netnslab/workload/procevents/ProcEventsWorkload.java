@@ -3,6 +3,7 @@ package org.netnslab.workload.procevents;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
 
 /**
@@ -18,9 +19,9 @@ import org.netnslab.workload.Workload;
 public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners)
     implements Workload {
 
-  /** Measure: end-to-end event latency, generation to a listener's receipt. */
+  /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
   public static final String EVENT = "proc.event";
-  /** Measure prefix: a listener's (or monitor's) handling time over the run, ms. */
+  /** Measure prefix: a listener's (or monitor's: {@code pidfd}, {@code proc-scan}) handling time over the run, ms. */
   public static final String BUSY = "proc.listener_busy.";
   /** Measure: one /proc scan's time, ms. */
   public static final String SCAN = "proc.scan";
@@ -33,6 +34,16 @@ public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map
   @Override
   public String comparedMeasure() {
     return EVENT;
+  }
+
+  @Override
+  public DesignRunner runner(double scale) {
+    return new ProcEventsRun(this, scale);
+  }
+
+  @Override
+  public String shape(double scale) {
+    return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
   }
 
   /**
