@@ -13,10 +13,11 @@ import org.netnslab.workload.procevents.ProcEventsRun;
 import org.netnslab.workload.procevents.ProcEventsWorkload;
 
 /**
- * Runs every design of a scenario, one after the other in the same actor system, and compares each
- * design with the baseline on the workload's measure ({@code uevent.transaction} or
- * {@code netns.loop_wall}). Each design runs under its own {@link DesignGuardian}, which is stopped,
- * and seen terminated, before the next design starts.
+ * Runs every design of a scenario, one after the other in the same actor system, with the runner its
+ * workload supplies ({@link org.netnslab.workload.Workload#runner}), and compares each design with the
+ * baseline on the workload's measure ({@link org.netnslab.workload.Workload#comparedMeasure}). Each
+ * design runs under its own {@link DesignGuardian}, which is stopped, and seen terminated, before the
+ * next design starts.
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
