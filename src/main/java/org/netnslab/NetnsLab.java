@@ -149,16 +149,10 @@ public final class NetnsLab {
      */
     public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(Credentials caller,
         Integer mask, int queueCapacity) {
-      return connector.thenCompose(pc -> AskPattern.<org.netnslab.proc.ProcConnector.Command,
-          org.netnslab.proc.ProcConnector.JoinReply>ask(pc,
-              r -> new org.netnslab.proc.ProcConnector.Join(true, queueCapacity, r), timeout, system.scheduler())
-          .thenCompose(j -> {
-            var joined = (org.netnslab.proc.ProcConnector.Joined) j;
-            return AskPattern.<org.netnslab.proc.ProcConnector.Command, Done>ask(pc,
-                r -> new org.netnslab.proc.ProcConnector.Subscribe(joined.socket(), caller, true,
-                    org.netnslab.proc.ProcSubscription.encode(org.netnslab.proc.ProcEvents.MCAST_LISTEN, mask), r),
-                timeout, system.scheduler()).thenApply(done -> joined.events());
-          }));
+      return connector
+          .thenCompose(pc -> org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, queueCapacity, timeout,
+              system.scheduler()))
+          .thenApply(org.netnslab.proc.ProcConnector.Joined::events);
     }
 
     /**

@@ -20,13 +20,13 @@ import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ResultJson;
-import org.netnslab.scenario.RunFailure;
-import org.netnslab.scenario.RunObserver;
-import org.netnslab.scenario.RunSettings;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.ScenarioRunner;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -238,8 +238,9 @@ public final class Main implements Callable<Integer> {
         Config system = systemConfig(config);
         Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
         RunSettings.fromConfig(system.getConfig("netns-lab"));
+        String shape = s.workload().shape(s.scale());
         System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
-            s.designs().stream().map(d -> d.name()).toList(), org.netnslab.scenario.WorkloadParsers.summary(s));
+            s.designs().stream().map(d -> d.name()).toList(), shape);
         return 0;
       } catch (ScenarioException e) {
         System.err.println("netns-lab: " + e.getMessage());
@@ -268,18 +269,18 @@ public final class Main implements Callable<Integer> {
       return base;
     }
     if (!Files.isRegularFile(extra)) {
-      throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(), -1, "--config",
+      throw new ScenarioException(List.of(new org.netnslab.settings.ConfigProblem(extra.toString(), -1, "--config",
           "no such file")));
     }
     try {
       Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
-      List<org.netnslab.scenario.ConfigProblem> unknown = new ArrayList<>();
+      List<org.netnslab.settings.ConfigProblem> unknown = new ArrayList<>();
       if (user.hasPath("netns-lab")) {
         Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
         for (var e : user.getConfig("netns-lab").entrySet()) {
           String key = e.getKey();
           if (!known.hasPath(key) && !key.startsWith("designs.")) { // new named designs are welcome
-            unknown.add(new org.netnslab.scenario.ConfigProblem(extra.toString(), e.getValue().origin().lineNumber(),
+            unknown.add(new org.netnslab.settings.ConfigProblem(extra.toString(), e.getValue().origin().lineNumber(),
                 "netns-lab." + key, "unknown key; see src/main/resources/reference.conf"));
           }
         }
@@ -289,7 +290,7 @@ public final class Main implements Callable<Integer> {
       }
       return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
     } catch (ConfigException e) {
-      throw new ScenarioException(List.of(new org.netnslab.scenario.ConfigProblem(extra.toString(),
+      throw new ScenarioException(List.of(new org.netnslab.settings.ConfigProblem(extra.toString(),
           e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
     }
   }

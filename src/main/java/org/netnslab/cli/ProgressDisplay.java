@@ -8,7 +8,7 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.netnslab.scenario.RunObserver;
+import org.netnslab.run.RunObserver;
 
 /**
  * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the

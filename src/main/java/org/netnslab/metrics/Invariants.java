@@ -1,7 +1,9 @@
 package org.netnslab.metrics;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The invariant counters of one design's run (ARCHITECTURE.md section 4), all counts. Which must be 0
@@ -23,29 +25,82 @@ import java.util.Map;
 public record Invariants(long seqnumOutOfOrder, long seqnumDuplicates, long lostWithoutEnobufs, long enobufs,
     long crossNetnsDeliveries, long eperm, long useAfterFree, long leaked, long sockInuseSum) {
 
-  /** All zero. */
+  /** All zero: start from it and set the counters a workload checks, e.g. {@code NONE.with(LEAKED, n)}. */
   public static final Invariants NONE = new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+  /** The counters, in schema order; {@link #jsonName()} is each one's result.json name. */
+  public enum Counter {
+    /** {@link Invariants#seqnumOutOfOrder}. */
+    SEQNUM_OUT_OF_ORDER,
+    /** {@link Invariants#seqnumDuplicates}. */
+    SEQNUM_DUPLICATES,
+    /** {@link Invariants#lostWithoutEnobufs}. */
+    LOST_WITHOUT_ENOBUFS,
+    /** {@link Invariants#enobufs}. */
+    ENOBUFS,
+    /** {@link Invariants#crossNetnsDeliveries}. */
+    CROSS_NETNS_DELIVERIES,
+    /** {@link Invariants#eperm}. */
+    EPERM,
+    /** {@link Invariants#useAfterFree}. */
+    USE_AFTER_FREE,
+    /** {@link Invariants#leaked}. */
+    LEAKED,
+    /** {@link Invariants#sockInuseSum}. */
+    SOCK_INUSE_SUM;
+
+    /** @return the counter's name in result.json, e.g. {@code lost_without_enobufs} */
+    public String jsonName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * @param c a counter
+   * @return its value
+   */
+  public long get(Counter c) {
+    return switch (c) {
+      case SEQNUM_OUT_OF_ORDER -> seqnumOutOfOrder;
+      case SEQNUM_DUPLICATES -> seqnumDuplicates;
+      case LOST_WITHOUT_ENOBUFS -> lostWithoutEnobufs;
+      case ENOBUFS -> enobufs;
+      case CROSS_NETNS_DELIVERIES -> crossNetnsDeliveries;
+      case EPERM -> eperm;
+      case USE_AFTER_FREE -> useAfterFree;
+      case LEAKED -> leaked;
+      case SOCK_INUSE_SUM -> sockInuseSum;
+    };
+  }
+
+  /**
+   * @param c a counter
+   * @param n its new value
+   * @return these counters with {@code c} set to {@code n}
+   */
+  public Invariants with(Counter c, long n) {
+    return of(k -> k == c ? n : get(k));
+  }
 
   /** @return the sum of both, counter by counter */
   public Invariants plus(Invariants o) {
-    return new Invariants(seqnumOutOfOrder + o.seqnumOutOfOrder, seqnumDuplicates + o.seqnumDuplicates,
-        lostWithoutEnobufs + o.lostWithoutEnobufs, enobufs + o.enobufs,
-        crossNetnsDeliveries + o.crossNetnsDeliveries, eperm + o.eperm, useAfterFree + o.useAfterFree,
-        leaked + o.leaked, sockInuseSum + o.sockInuseSum);
+    return of(k -> get(k) + o.get(k));
   }
 
   /** @return the counters by their result.json names, in schema order */
   public Map<String, Long> asMap() {
     Map<String, Long> m = new LinkedHashMap<>();
-    m.put("seqnum_out_of_order", seqnumOutOfOrder);
-    m.put("seqnum_duplicates", seqnumDuplicates);
-    m.put("lost_without_enobufs", lostWithoutEnobufs);
-    m.put("enobufs", enobufs);
-    m.put("cross_netns_deliveries", crossNetnsDeliveries);
-    m.put("eperm", eperm);
-    m.put("use_after_free", useAfterFree);
-    m.put("leaked", leaked);
-    m.put("sock_inuse_sum", sockInuseSum);
+    for (Counter c : Counter.values()) {
+      m.put(c.jsonName(), get(c));
+    }
     return m;
+  }
+
+  private static Invariants of(ToLongFunction<Counter> value) {
+    long[] v = new long[Counter.values().length];
+    for (Counter c : Counter.values()) {
+      v[c.ordinal()] = value.applyAsLong(c);
+    }
+    return new Invariants(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
   }
 }

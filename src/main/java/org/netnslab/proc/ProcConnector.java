@@ -35,7 +35,8 @@ import org.netnslab.userns.Credentials;
  *       {@link ProcReceived.Enobufs} before its next event.</li>
  * </ul>
  *
- * A failure stops the connector (the typed default); listeners then see their streams end.
+ * A failure stops the connector (the typed default). Its sockets' queues run on the connector's own
+ * materializer, so they stop with it: listeners then see their streams fail rather than hang.
  */
 public final class ProcConnector extends AbstractBehavior<ProcConnector.Command> {
 
@@ -168,7 +169,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     this.timers = timers;
     this.filter = filter;
     this.table = new ProcListenerTable(accounting);
-    this.materializer = Materializer.matFromSystem(ctx.getSystem());
+    this.materializer = Materializer.createMaterializer(ctx);
     this.seqPerCpu = new long[Math.max(1, cpus)];
   }
 

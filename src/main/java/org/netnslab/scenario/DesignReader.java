@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.design.Design;
 import org.netnslab.design.Strategies;
+import org.netnslab.settings.HoconChecker;
 
 /**
  * A scenario's designs: its {@code model} block over reference.conf's, its {@code custom-designs},

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.RatioDefinition;
+import org.netnslab.workload.Workload;
 
 /**
  * A validated load-test scenario, ready to run.

@@ -2,6 +2,7 @@ package org.netnslab.scenario;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import org.netnslab.settings.ConfigProblem;
 
 /**
  * A scenario that cannot run as written: every problem found, each with file, line and key. The CLI

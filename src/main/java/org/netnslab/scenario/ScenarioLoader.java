@@ -13,6 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.RatioDefinition;
+import org.netnslab.workload.Workload;
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.ConfigProblem;
 
 /**
  * Reads a scenario file, applies {@code --set} overrides and validates everything before anything
@@ -90,10 +93,7 @@ public final class ScenarioLoader {
     }
     String description = c.string("description", null);
     String seed = c.string("seed", null);
-    Workload workload = WorkloadParsers.parse(c);
-    if (workload != null && scale > 0 && scale <= 1000) {
-      WorkloadParsers.checkScale(workload, scale, c);
-    }
+    Workload workload = WorkloadParsers.parse(c, scale);
     DesignReader designReader = new DesignReader(reference, c);
     Map<String, Design> designs = designReader.read();
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
@@ -104,7 +104,7 @@ public final class ScenarioLoader {
       }
     }
     SeedFiguresReader seedFigures = new SeedFiguresReader(c, designReader.known(), designs.keySet(),
-        workload == null ? null : WorkloadParsers.measures(workload));
+        workload == null ? null : workload.measures());
     Map<String, Double> seedRatios = seedFigures.seedRatios();
     List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
     if (!problems.isEmpty()) {

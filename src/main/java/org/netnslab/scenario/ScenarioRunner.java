@@ -9,11 +9,19 @@ import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.run.RunSettings;
+import org.netnslab.run.DesignScope;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunScope;
 
 /**
- * Runs every design of a scenario, one after the other in the same actor system, and compares each
- * design with the baseline on the workload's measure ({@code uevent.transaction} or
- * {@code netns.loop_wall}).
+ * Runs every design of a scenario, one after the other in the same actor system, with the runner its
+ * workload supplies ({@link org.netnslab.workload.Workload#runner}), and compares each design with the
+ * baseline on the workload's measure ({@link org.netnslab.workload.Workload#comparedMeasure}). Each
+ * design runs under its own {@link DesignGuardian}, which is stopped, and seen terminated, before the
+ * next design starts.
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
@@ -34,15 +42,22 @@ public final class ScenarioRunner {
   /**
    * @param scenario a validated scenario
    * @return the run's result
-   * @throws RunFailure when the run itself fails (see {@link UeventInjectionRun#run})
+   * @throws RunFailure when the run itself fails: a model request timed out, a phase stalled, or a
+   *     design's actors did not stop
    */
   public RunResult run(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
-    DesignRun runner = runnerFor(scenario);
+    DesignRunner runner = scenario.workload().runner(scenario.scale());
     List<DesignResult> results = new ArrayList<>();
-    for (Design d : scenario.designs()) {
-      results.add(runner.run(d));
+    try (RunScope run = new RunScope(system, settings, observer)) {
+      for (Design d : scenario.designs()) {
+        observer.designStarting(d.name());
+        try (DesignScope scope = run.design(d.name())) {
+          results.add(runner.run(d, scope));
+        }
+        observer.designDone(d.name());
+      }
     }
     DesignResult base = results.stream().filter(r -> r.name().equals(scenario.baseline())).findFirst().orElseThrow();
     List<Comparison> comparisons = new ArrayList<>();
@@ -55,25 +70,5 @@ public final class ScenarioRunner {
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
         (System.nanoTime() - t0) / 1e9, results, comparisons, scenario.seedRatios(), scenario.overrides(),
         RatioDefinition.evaluateAll(scenario.derivedRatios(), results));
-  }
-
-  /** Runs one design of the scenario's workload. */
-  private interface DesignRun {
-    DesignResult run(Design design) throws RunFailure;
-  }
-
-  private DesignRun runnerFor(Scenario scenario) {
-    double scale = scenario.scale();
-    if (scenario.workload() instanceof UeventInjectionWorkload w) {
-      UeventInjectionRun run = new UeventInjectionRun(system, settings, observer);
-      return d -> run.run(d, w, scale);
-    }
-    if (scenario.workload() instanceof ProcEventsWorkload w) {
-      ProcEventsRun run = new ProcEventsRun(system, settings, observer);
-      return d -> run.run(d, w, scale);
-    }
-    NetnsChurnRun run = new NetnsChurnRun(system, settings, observer);
-    NetnsChurnWorkload w = (NetnsChurnWorkload) scenario.workload();
-    return d -> run.run(d, w, scale);
   }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.metrics.RatioDefinition;
+import org.netnslab.settings.HoconChecker;
 
 /**
  * What the seed reported, as a scenario declares it: {@code seed-ratios} (each design's mean over the

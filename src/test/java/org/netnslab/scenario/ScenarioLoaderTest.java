@@ -12,6 +12,7 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.uevent.SeqnumScope;
 import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.workload.injection.UeventInjectionWorkload;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ScenarioLoaderTest extends JUnitSuite {
@@ -168,7 +169,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         new org.netnslab.metrics.RatioDefinition("r", new org.netnslab.metrics.RatioDefinition.MeasureOf("pidfd",
             "proc.listener_busy.pidfd"), new org.netnslab.metrics.RatioDefinition.MeasureOf("per-listener",
             "proc.listener_busy.all"), 2.9)), s.derivedRatios());
-    assertEquals("50 processes, listeners [all, exit]", WorkloadParsers.summary(s));
+    assertEquals("50 processes, listeners [all, exit]", s.workload().shape(s.scale()));
   }
 
   @Test
@@ -203,7 +204,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
     Scenario s = new ScenarioLoader().load(write(String.join("\n", readme.subList(start + 1, end))), List.of(), 1);
     assertEquals(List.of("kernel-4.18", "per-netns-2018", "small-queues"), s.designs().stream().map(d -> d.name()).toList());
     assertEquals(1, s.derivedRatios().size());
-    assertEquals("110 netns, 5000 counted injections per netns", WorkloadParsers.summary(s));
+    assertEquals("110 netns, 5000 counted injections per netns", s.workload().shape(s.scale()));
   }
 
   @Test

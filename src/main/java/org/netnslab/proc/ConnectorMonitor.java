@@ -1,0 +1,89 @@
+package org.netnslab.proc;
+
+import java.util.function.LongConsumer;
+
+/**
+ * A process monitor that learns of processes through a proc connector socket: one recvmsg per
+ * message, the subscription's ack (PROC_EVENT_NONE) skipped, and each event its subscription wants
+ * handled ({@link MonitoredProcesses}); what it does not want, which reaches it only when the
+ * connector does not filter ({@code proc-connector.filter = none}), is discarded. It times its own
+ * handling, charged recvmsg cost included, and each event's latency from generation to receipt.
+ * Confined to its listener stream: read its figures once the stream has completed.
+ */
+public final class ConnectorMonitor {
+  private final ProcSubscription wants;
+  private final SyscallCost syscalls;
+  private final LongConsumer latencyNanos;
+  private final MonitoredProcesses processes = new MonitoredProcesses();
+  private long busyNanos;
+  private long discarded;
+  private long enobufs;
+  private long dropped;
+
+  /**
+   * @param mask the PROC_EVENT_* bits its subscription asks for
+   * @param syscalls the cost charged per recvmsg
+   * @param latencyNanos told each event's latency, generation to receipt, ns
+   */
+  public ConnectorMonitor(int mask, SyscallCost syscalls, LongConsumer latencyNanos) {
+    this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
+    this.syscalls = syscalls;
+    this.latencyNanos = latencyNanos;
+  }
+
+  /** @param r one receive from the socket: an event, or the ENOBUFS after an overflow */
+  public void onReceive(ProcReceived r) {
+    long t0 = System.nanoTime();
+    if (r instanceof ProcReceived.Enobufs e) {
+      enobufs++;
+      dropped += e.dropped();
+      return;
+    }
+    ProcEvent e = ((ProcReceived.Event) r).event();
+    busyNanos += syscalls.of(1); // recvmsg
+    if (e.what() == ProcEvents.NONE) {
+      busyNanos += System.nanoTime() - t0;
+      return; // the subscription's ack
+    }
+    latencyNanos.accept(t0 - e.timestampNanos());
+    if (ProcFilter.delivers(wants, e)) {
+      processes.handle(e);
+    } else {
+      discarded++;
+    }
+    busyNanos += System.nanoTime() - t0;
+  }
+
+  /**
+   * @param e an event the process table generated
+   * @return whether this monitor's subscription wants it
+   */
+  public boolean wants(ProcEvent e) {
+    return ProcFilter.delivers(wants, e);
+  }
+
+  /** @return time spent handling what it received, charged system calls included, ns */
+  public long busyNanos() {
+    return busyNanos;
+  }
+
+  /** @return events handled */
+  public long handled() {
+    return processes.handled();
+  }
+
+  /** @return events received but not wanted */
+  public long discarded() {
+    return discarded;
+  }
+
+  /** @return ENOBUFS notifications received */
+  public long enobufs() {
+    return enobufs;
+  }
+
+  /** @return events the ENOBUFS notifications said were dropped */
+  public long dropped() {
+    return dropped;
+  }
+}

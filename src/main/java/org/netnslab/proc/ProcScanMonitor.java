@@ -1,0 +1,75 @@
+package org.netnslab.proc;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A process monitor that scans /proc: readdir of /proc and, per entry, open, read and close of
+ * /proc/&lt;pid&gt;/stat (3 system calls). An exit shows only as a pid gone since the previous scan,
+ * its status lost with the process; a process born and gone between two scans is never seen. The
+ * table it walks holds the host's long-lived processes plus the short-lived ones alive at the time,
+ * so a scan's cost grows with the population. Confined to one thread.
+ */
+public final class ProcScanMonitor {
+  private final SyscallCost syscalls;
+  /** /proc: pid to {pid or index, parent pid}. */
+  private final Map<Integer, long[]> table = new HashMap<>();
+  private Set<Integer> seen = new HashSet<>();
+  private long exitsDetected;
+  private long checksum;
+
+  /**
+   * @param liveProcesses long-lived processes on the host (pids 2 and up), in /proc throughout
+   * @param syscalls the cost charged per system call
+   */
+  public ProcScanMonitor(int liveProcesses, SyscallCost syscalls) {
+    this.syscalls = syscalls;
+    for (int i = 0; i < liveProcesses; i++) {
+      table.put(i + 2, new long[] {i, 1});
+    }
+  }
+
+  /** @param e a process-table event: a fork adds a /proc entry, an exit removes it */
+  public void apply(ProcEvent e) {
+    if (e.what() == ProcEvents.FORK) {
+      table.put(e.pid(), new long[] {e.pid(), e.parentPid()});
+    } else if (e.what() == ProcEvents.EXIT) {
+      table.remove(e.pid());
+    }
+  }
+
+  /**
+   * One scan of /proc, counting the pids gone since the previous one as exits.
+   *
+   * @return the scan's time, charged system calls included, ns
+   */
+  public long scan() {
+    long t0 = System.nanoTime();
+    long charged = 0;
+    Set<Integer> now = new HashSet<>(table.size() * 2);
+    for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
+      charged += syscalls.of(3); // open, read, close
+      now.add(p.getKey());
+      checksum += p.getValue()[0] ^ p.getValue()[1];
+    }
+    for (Integer pid : seen) {
+      if (!now.contains(pid)) {
+        exitsDetected++; // gone since the last scan: an exit (its status is lost with the process)
+      }
+    }
+    seen = now;
+    return System.nanoTime() - t0 + charged;
+  }
+
+  /** @return pids seen by one scan and gone by a later one */
+  public long exitsDetected() {
+    return exitsDetected;
+  }
+
+  /** @return a sum over every entry read, so the reads cannot be optimised away */
+  public long checksum() {
+    return checksum;
+  }
+}

@@ -1,0 +1,46 @@
+package org.netnslab.proc;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Scheduler;
+import akka.actor.typed.javadsl.AskPattern;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.netnslab.userns.Credentials;
+
+/**
+ * How a task of init_net subscribes to the proc connector: bind() a NETLINK_CONNECTOR socket to
+ * CN_IDX_PROC ({@link ProcConnector.Join}), then send PROC_CN_MCAST_LISTEN with its event mask
+ * ({@link ProcConnector.Subscribe}) and wait for the subscription to take effect.
+ */
+public final class ProcSubscriber {
+  private ProcSubscriber() {}
+
+  /**
+   * @param connector the proc connector
+   * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
+   *     ignores the subscription, so the stage fails with a timeout
+   * @param mask PROC_EVENT_* bits wanted ({@link ProcEvents}), or null for the legacy form (every event)
+   * @param queueCapacity the socket's receive queue, in events
+   * @param timeout longest wait for each of the two answers
+   * @param scheduler the actor system's scheduler
+   * @return the joined socket once the subscription is acknowledged; fails with an
+   *     {@link IllegalStateException} naming the reason when the bind fails, or with a
+   *     {@link java.util.concurrent.TimeoutException}
+   */
+  public static CompletionStage<ProcConnector.Joined> listen(ActorRef<ProcConnector.Command> connector,
+      Credentials caller, Integer mask, int queueCapacity, Duration timeout, Scheduler scheduler) {
+    CompletionStage<ProcConnector.JoinReply> join = AskPattern.ask(connector,
+        r -> new ProcConnector.Join(true, queueCapacity, r), timeout, scheduler);
+    return join.thenCompose(reply -> {
+      if (reply instanceof ProcConnector.JoinFailed f) {
+        return CompletableFuture.failedFuture(new IllegalStateException(f.reason()));
+      }
+      ProcConnector.Joined joined = (ProcConnector.Joined) reply;
+      CompletionStage<Done> subscribed = AskPattern.ask(connector, r -> new ProcConnector.Subscribe(joined.socket(),
+          caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r), timeout, scheduler);
+      return subscribed.thenApply(done -> joined);
+    });
+  }
+}

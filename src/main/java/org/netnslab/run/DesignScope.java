@@ -1,0 +1,177 @@
+package org.netnslab.run;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.Scheduler;
+import akka.actor.typed.javadsl.AskPattern;
+import akka.japi.function.Function;
+import akka.stream.Materializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What one design's run works with: its {@link DesignGuardian}, under which everything the run spawns
+ * lives and on whose materializer its streams run; requests to the model, awaited a little longer
+ * than the ask timeout; and the design's {@link Phases}. Used from the runner's thread only (it
+ * blocks that thread, never a dispatcher's). Closing it stops the guardian and returns once the
+ * guardian has terminated with everything under it.
+ */
+public final class DesignScope implements AutoCloseable {
+  private final ActorSystem<?> system;
+  private final RunSettings settings;
+  private final String design;
+  private final ActorRef<RunGuardian.Command> run;
+  private final ActorRef<DesignGuardian.Command> guardian;
+  private final Materializer materializer;
+  private final Phases phases;
+
+  /**
+   * Starts a design's guardian under the run's.
+   *
+   * @param actorName the guardian's actor name, unique in the run
+   * @throws RunFailure when the guardians do not answer in time
+   */
+  static DesignScope open(ActorSystem<?> system, ActorRef<RunGuardian.Command> run, RunSettings settings,
+      RunObserver observer, String design, String actorName) throws RunFailure {
+    return new DesignScope(system, run, settings, observer, design, actorName);
+  }
+
+  private DesignScope(ActorSystem<?> system, ActorRef<RunGuardian.Command> run, RunSettings settings,
+      RunObserver observer, String design, String actorName) throws RunFailure {
+    this.system = system;
+    this.settings = settings;
+    this.design = design;
+    this.run = run;
+    this.guardian = ask(run, r -> new RunGuardian.StartDesign(actorName, r), "starting the design's guardian");
+    this.materializer = ask(guardian, DesignGuardian.GetMaterializer::new, "creating the design's materializer");
+    this.phases = new Phases(spawn(Phases.starter(), "phase-starter"), settings, observer, design);
+  }
+
+  /** @return the design's name */
+  public String design() {
+    return design;
+  }
+
+  /** @return the materializer for the design's streams: they stop, at the latest, with the design */
+  public Materializer materializer() {
+    return materializer;
+  }
+
+  /** @return the design's phases: progress, stall detection, waits that follow progress */
+  public Phases phases() {
+    return phases;
+  }
+
+  /** @return the longest wait for one model request */
+  public Duration askTimeout() {
+    return settings.askTimeout();
+  }
+
+  /** @return the actor system's scheduler, for asks made through model helpers */
+  public Scheduler scheduler() {
+    return system.scheduler();
+  }
+
+  /**
+   * Spawns an actor under the design's guardian.
+   *
+   * @param behavior its behaviour
+   * @param name its name, unique among the design's actors
+   * @param <T> its protocol
+   * @return its ref
+   * @throws RunFailure when the guardian does not answer in time
+   */
+  public <T> ActorRef<T> spawn(Behavior<T> behavior, String name) throws RunFailure {
+    return ask(guardian, r -> new DesignGuardian.Spawn<>(behavior, name, r), "spawning " + name);
+  }
+
+  /**
+   * Spawns several actors under the design's guardian, named {@code prefix-0}, {@code prefix-1}, ...
+   *
+   * @param behaviors their behaviours, in order
+   * @param prefix their names' prefix
+   * @param <T> their protocol
+   * @return their refs, in the same order
+   * @throws RunFailure when the guardian does not answer in time
+   */
+  public <T> List<ActorRef<T>> spawnEach(List<Behavior<T>> behaviors, String prefix) throws RunFailure {
+    List<CompletionStage<ActorRef<T>>> spawning = new ArrayList<>();
+    for (int k = 0; k < behaviors.size(); k++) {
+      Behavior<T> b = behaviors.get(k);
+      String name = prefix + "-" + k;
+      spawning.add(request(guardian, r -> new DesignGuardian.Spawn<>(b, name, r)));
+    }
+    List<ActorRef<T>> refs = new ArrayList<>();
+    for (CompletionStage<ActorRef<T>> s : spawning) {
+      refs.add(await(s, "spawning the " + prefix + " actors"));
+    }
+    return refs;
+  }
+
+  /**
+   * Asks without waiting, for requests sent together and awaited later with {@link #await}.
+   *
+   * @param to the actor asked
+   * @param message builds the request around the reply address
+   * @param <M> the actor's protocol
+   * @param <R> the reply's type
+   * @return the reply; fails with a TimeoutException after the ask timeout
+   */
+  public <M, R> CompletionStage<R> request(ActorRef<M> to, Function<ActorRef<R>, M> message) {
+    return AskPattern.ask(to, message, settings.askTimeout(), system.scheduler());
+  }
+
+  /**
+   * Asks and waits for the reply.
+   *
+   * @param to the actor asked
+   * @param message builds the request around the reply address
+   * @param what what is asked, for the failure's message
+   * @param <M> the actor's protocol
+   * @param <R> the reply's type
+   * @return the reply
+   * @throws RunFailure when no reply comes in time or the thread is interrupted
+   */
+  public <M, R> R ask(ActorRef<M> to, Function<ActorRef<R>, M> message, String what) throws RunFailure {
+    return await(request(to, message), what);
+  }
+
+  /**
+   * Waits for one model request, a little longer than its own ask timeout.
+   *
+   * @param stage the request's answer
+   * @param what what is awaited, for the failure's message
+   * @param <T> the answer's type
+   * @return the answer
+   * @throws RunFailure when it fails, times out or the thread is interrupted
+   */
+  public <T> T await(CompletionStage<T> stage, String what) throws RunFailure {
+    try {
+      return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new RunFailure(design + ": " + what + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design + ": interrupted while " + what, e);
+    }
+  }
+
+  /**
+   * Stops the design's guardian, and so every actor and stream of the design, and waits until it has
+   * terminated.
+   *
+   * @throws RunFailure when the guardian is not seen terminated in time
+   */
+  @Override
+  public void close() throws RunFailure {
+    this.<RunGuardian.Command, Done>ask(run, r -> new RunGuardian.StopDesign(guardian, r),
+        "stopping the design's actors");
+  }
+}

@@ -1,0 +1,153 @@
+package org.netnslab.run;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.Behaviors;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Starting and awaiting the phases of one design's run: progress and phase lines through the
+ * {@link RunObserver}, stall detection, and waits that last as long as the model progresses. Used
+ * from the runner's thread only.
+ */
+public final class Phases {
+  private final ActorRef<Runnable> starter;
+  private final RunSettings settings;
+  private final RunObserver observer;
+  private final String design;
+
+  /**
+   * The starter runs a phase's kick-off inside the actor system. Told from the runner's thread, Start
+   * messages would sit in the dispatcher's external queue, which workers poll only when their own
+   * queues are empty: each workload actor would then run its whole loop alone and the "parallel"
+   * ones would run one after the other. Told from an actor, all of them are runnable at once and
+   * time-share the cores, as the seeds' parallel processes did.
+   *
+   * @return the starter's behaviour: it runs each Runnable it is told
+   */
+  static Behavior<Runnable> starter() {
+    return Behaviors.receiveMessage(r -> {
+      r.run();
+      return Behaviors.same();
+    });
+  }
+
+  /**
+   * @param starter a {@link #starter()} of the design
+   * @param settings stall timeout and progress interval
+   * @param observer told of progress
+   * @param design the design's name, for progress and messages
+   */
+  Phases(ActorRef<Runnable> starter, RunSettings settings, RunObserver observer, String design) {
+    this.starter = starter;
+    this.settings = settings;
+    this.observer = observer;
+    this.design = design;
+  }
+
+  /**
+   * Runs {@code kickOff} in the actor system, then waits for {@code done}, reporting progress and
+   * failing when nothing progresses for the stall timeout.
+   *
+   * @param label the phase's name
+   * @param kickOff tells the workload actors to start
+   * @param done opened when every workload actor has finished the phase
+   * @param progress counts completed operations (of this and earlier phases)
+   * @param total operations the phase will complete
+   * @return the phase's wall time, ns
+   * @throws RunFailure when the phase stalls or the thread is interrupted
+   */
+  public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
+      throws RunFailure {
+    return run(label, kickOff, done, progress, total, null);
+  }
+
+  /**
+   * As {@link #run(String, Runnable, CountDownLatch, LongAdder, long)}, and appends one sample per
+   * progress interval to {@code samples}: {seconds since the phase started, operations per second
+   * over the interval}.
+   */
+  public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
+      List<double[]> samples) throws RunFailure {
+    long base = progress.sum();
+    long start = System.nanoTime();
+    starter.tell(kickOff);
+    long lastDone = -1;
+    long lastChange = start;
+    long lastSampleNanos = start;
+    long lastSampleDone = 0;
+    try {
+      while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+        long now = System.nanoTime();
+        long d = progress.sum() - base;
+        observer.progress(design, label, d, total, now - start);
+        if (samples != null) {
+          samples.add(new double[] {(now - start) / 1e9, (d - lastSampleDone) / ((now - lastSampleNanos) / 1e9)});
+          lastSampleNanos = now;
+          lastSampleDone = d;
+        }
+        if (d != lastDone) {
+          lastDone = d;
+          lastChange = now;
+        } else if (now - lastChange > settings.stallTimeout().toNanos()) {
+          throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
+              + settings.stallTimeout().toMillis() + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
+              + " see the log lines on stderr");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design + ": interrupted in the " + label + " phase", e);
+    }
+    long wall = System.nanoTime() - start;
+    if (samples != null && wall > lastSampleNanos - start) {
+      long d = progress.sum() - base;
+      samples.add(new double[] {wall / 1e9, (d - lastSampleDone) / ((start + wall - lastSampleNanos) / 1e9)});
+    }
+    observer.phaseDone(design, label, total, wall);
+    return wall;
+  }
+
+  /**
+   * Waits for a request the model answers only once some work is over, however long the work takes
+   * as long as it progresses: the request is sent again each time it times out (after the ask timeout)
+   * with progress made meanwhile, and the wait fails when one ask timeout passes with none. (A netns
+   * cleanup can take longer than one ask timeout: 4000 netns with 100 ms of simulated exit work each.)
+   *
+   * @param request sends the request; its answer fails with a TimeoutException after the ask timeout
+   * @param progress counts the work done so far
+   * @param doneSoFar names the work done so far, for the failure's message, e.g. "12 net_free(s)"
+   * @param what what is awaited, for the failure's message
+   * @param <T> the answer's type
+   * @return the answer
+   * @throws RunFailure when the request fails otherwise, nothing progresses for an ask timeout, or the
+   *     thread is interrupted
+   */
+  public <T> T awaitWhileProgressing(Supplier<CompletionStage<T>> request, LongSupplier progress,
+      Supplier<String> doneSoFar, String what) throws RunFailure {
+    long before = -1;
+    while (true) {
+      long now = progress.getAsLong();
+      try {
+        return request.get().toCompletableFuture().get();
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TimeoutException) || now == before) {
+          throw new RunFailure(design + ": " + what + " failed after " + doneSoFar.get() + ", no progress in the last "
+              + settings.askTimeout().toSeconds() + " s: " + e.getCause(), e);
+        }
+        before = now;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new RunFailure(design + ": interrupted while " + what, e);
+      }
+    }
+  }
+}

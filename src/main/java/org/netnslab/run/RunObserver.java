@@ -1,0 +1,46 @@
+package org.netnslab.run;
+
+/**
+ * Told how a run progresses, for a progress display. Called from the runner's thread.
+ */
+public interface RunObserver {
+  /**
+   * @param design the design running
+   * @param phase what it is doing, e.g. "warm-up" or "counted"
+   * @param done transactions done so far in the phase
+   * @param total transactions the phase will do
+   * @param elapsedNanos time since the phase started, ns
+   */
+  void progress(String design, String phase, long done, long total, long elapsedNanos);
+
+  /**
+   * @param design the design
+   * @param phase the phase that finished
+   * @param total transactions it did
+   * @param elapsedNanos its wall time, ns
+   */
+  void phaseDone(String design, String phase, long total, long elapsedNanos);
+
+  /**
+   * Called before anything of the design's run is spawned.
+   *
+   * @param design the design about to run
+   */
+  default void designStarting(String design) {}
+
+  /**
+   * Called once the design's run is over and every actor it spawned has stopped.
+   *
+   * @param design the design that ran
+   */
+  default void designDone(String design) {}
+
+  /** Shows nothing. */
+  RunObserver SILENT = new RunObserver() {
+    @Override
+    public void progress(String design, String phase, long done, long total, long elapsedNanos) {}
+
+    @Override
+    public void phaseDone(String design, String phase, long total, long elapsedNanos) {}
+  };
+}

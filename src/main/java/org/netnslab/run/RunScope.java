@@ -1,0 +1,69 @@
+package org.netnslab.run;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Props;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One scenario run's actors: a {@link RunGuardian} under the actor system's /system guardian, and a
+ * {@link DesignScope} per design under it. Closing it stops the run guardian and waits for its
+ * PostStop. Used from the runner's thread only.
+ */
+public final class RunScope implements AutoCloseable {
+  private static final AtomicInteger RUNS = new AtomicInteger();
+
+  private final ActorSystem<?> system;
+  private final RunSettings settings;
+  private final RunObserver observer;
+  private final CompletableFuture<Done> stopped = new CompletableFuture<>();
+  private final ActorRef<RunGuardian.Command> guardian;
+  private int designs;
+
+  /**
+   * Spawns the run's guardian.
+   *
+   * @param system the actor system the model runs on
+   * @param settings the runner's settings
+   * @param observer told of progress
+   */
+  public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    this.system = system;
+    this.settings = settings;
+    this.observer = observer;
+    this.guardian = system.systemActorOf(RunGuardian.create(stopped), "netns-lab-run-" + RUNS.incrementAndGet(),
+        Props.empty());
+  }
+
+  /**
+   * @param design the design's name
+   * @return a scope for running it; close it before opening the next
+   * @throws RunFailure when the guardians do not answer in time
+   */
+  public DesignScope design(String design) throws RunFailure {
+    return DesignScope.open(system, guardian, settings, observer, design, "design-" + (designs++));
+  }
+
+  /**
+   * Stops the run guardian and waits for it to stop.
+   *
+   * @throws RunFailure when it does not stop within {@code netns-lab.run.ask-timeout}
+   */
+  @Override
+  public void close() throws RunFailure {
+    guardian.tell(RunGuardian.Stop.INSTANCE);
+    try {
+      stopped.get(settings.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      throw new RunFailure("stopping the run's actors failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure("interrupted while stopping the run's actors", e);
+    }
+  }
+}

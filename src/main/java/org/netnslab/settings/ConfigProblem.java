@@ -1,0 +1,31 @@
+package org.netnslab.settings;
+
+import com.typesafe.config.ConfigOrigin;
+
+/**
+ * One thing wrong with a scenario or its overrides.
+ *
+ * @param source the file (or {@code --set} argument) the value came from
+ * @param line its line, or -1 when unknown (e.g. a missing key)
+ * @param path the key path at fault, e.g. {@code workload.injections-per-netns}
+ * @param message what is wrong and what is expected
+ */
+public record ConfigProblem(String source, int line, String path, String message) {
+
+  /** @return a problem located at {@code origin} */
+  public static ConfigProblem at(ConfigOrigin origin, String path, String message) {
+    if (origin == null) {
+      return new ConfigProblem("?", -1, path, message);
+    }
+    if (origin.filename() != null) {
+      return new ConfigProblem(origin.filename(), origin.lineNumber(), path, message);
+    }
+    // A --set value: its origin reads "--set a.b=1: 1"; the line within one argument says nothing.
+    return new ConfigProblem(origin.description().replaceFirst(": \\d+$", ""), -1, path, message);
+  }
+
+  @Override
+  public String toString() {
+    return source + (line > 0 ? ":" + line : "") + ": " + path + ": " + message;
+  }
+}

@@ -1,0 +1,29 @@
+package org.netnslab.workload;
+
+import java.util.Set;
+import org.netnslab.run.DesignRunner;
+
+/**
+ * A scenario's workload: what its {@code workload.type} asks for. Each type lives in its own package
+ * with its runner and its analysis ({@code injection}, {@code churn}, {@code procevents}); the rest of
+ * the program reaches it only through these methods.
+ */
+public interface Workload {
+  /** @return the measure comparisons between designs are made on, as named in result.json */
+  String comparedMeasure();
+
+  /** @return every measure name its runs can record (a derived ratio may name only these) */
+  Set<String> measures();
+
+  /**
+   * @param scale the run's {@code --scale}, &gt; 0
+   * @return a runner for the workload at that scale, called once per design
+   */
+  DesignRunner runner(double scale);
+
+  /**
+   * @param scale the run's {@code --scale}, &gt; 0
+   * @return the workload's size at that scale in a few words, e.g. {@code 40 workers x 10 iterations}
+   */
+  String shape(double scale);
+}

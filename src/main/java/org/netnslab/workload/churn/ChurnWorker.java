@@ -1,0 +1,157 @@
+package org.netnslab.workload.churn;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netns.CreateResult;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetNamespace;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * One loop of the seed's {@code unshare -n /bin/true} script: each iteration creates a netns
+ * (copy_net_ns, optionally in a new user namespace), the process holds it, opens and closes its
+ * sockets, and exits, dropping its reference; the next iteration starts at once, without waiting for
+ * the cleanup. The whole loop's wall time is recorded (ns) when it ends.
+ */
+public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
+
+  /** The worker's protocol. */
+  public sealed interface Command permits Start, Stop, Created, Opened, Closed {}
+
+  /** Starts the loop. */
+  public enum Start implements Command { INSTANCE }
+
+  /** Stops the worker. */
+  public enum Stop implements Command { INSTANCE }
+
+  private record Created(CreateResult result) implements Command {}
+
+  private record Opened(Long socketId) implements Command {}
+
+  private record Closed(Done done) implements Command {}
+
+  private final ActorRef<NamespaceSupervisor.Command> supervisor;
+  private final NetnsChurnWorkload workload;
+  private final long iterations;
+  private final long usernsBase;
+  private final StripedRecorder loopWall;
+  private final LongAdder progress;
+  private final LongAdder failures;
+  private final Runnable done;
+  private final ActorRef<CreateResult> created;
+  private final ActorRef<Long> opened;
+  private final ActorRef<Done> closed;
+  private final List<Long> sockets = new ArrayList<>();
+  private long iteration;
+  private long loopStart;
+  private NetnsHandle netns;
+  private int pending;
+
+  /**
+   * @param supervisor creates the netns
+   * @param workload what each iteration does
+   * @param iterations iterations of this loop (already scaled)
+   * @param usernsBase first id for the user namespaces it creates (unique per worker)
+   * @param loopWall records the loop's wall time, ns
+   * @param progress incremented once per iteration
+   * @param failures incremented per failed creation
+   * @param done called once when the loop has ended
+   * @return the worker's behaviour
+   */
+  public static Behavior<Command> create(ActorRef<NamespaceSupervisor.Command> supervisor, NetnsChurnWorkload workload,
+      long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress, LongAdder failures, Runnable done) {
+    return Behaviors.setup(ctx -> new ChurnWorker(ctx, supervisor, workload, iterations, usernsBase, loopWall, progress,
+        failures, done));
+  }
+
+  private ChurnWorker(ActorContext<Command> ctx, ActorRef<NamespaceSupervisor.Command> supervisor,
+      NetnsChurnWorkload workload, long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress,
+      LongAdder failures, Runnable done) {
+    super(ctx);
+    this.supervisor = supervisor;
+    this.workload = workload;
+    this.iterations = iterations;
+    this.usernsBase = usernsBase;
+    this.loopWall = loopWall;
+    this.progress = progress;
+    this.failures = failures;
+    this.done = done;
+    this.created = ctx.messageAdapter(CreateResult.class, Created::new);
+    this.opened = ctx.messageAdapter(Long.class, Opened::new);
+    this.closed = ctx.messageAdapter(Done.class, Closed::new);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessageEquals(Start.INSTANCE, () -> {
+          loopStart = System.nanoTime();
+          return nextIteration();
+        })
+        .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+        .onMessage(Created.class, this::onCreated)
+        .onMessage(Opened.class, this::onOpened)
+        .onMessage(Closed.class, m -> --pending == 0 ? exitProcess() : this)
+        .build();
+  }
+
+  private Behavior<Command> nextIteration() {
+    if (iteration == iterations) {
+      loopWall.record(System.nanoTime() - loopStart);
+      done.run();
+      return this;
+    }
+    UserNamespace owner = workload.newUserns()
+        ? UserNamespace.INIT.createChild(usernsBase + iteration, 100_000 + usernsBase + iteration)
+        : UserNamespace.INIT;
+    supervisor.tell(new NamespaceSupervisor.CreateNetns(owner, created));
+    return this;
+  }
+
+  private Behavior<Command> onCreated(Created m) {
+    if (m.result() instanceof CreateResult.Failed) {
+      failures.increment();
+      iteration++;
+      progress.increment();
+      return nextIteration();
+    }
+    netns = (NetnsHandle) m.result();
+    if (workload.sockets() == 0) {
+      return exitProcess();
+    }
+    sockets.clear();
+    pending = workload.sockets();
+    for (int i = 0; i < workload.sockets(); i++) {
+      netns.actor().tell(new NetNamespace.OpenSocket(opened));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onOpened(Opened m) {
+    sockets.add(m.socketId());
+    if (--pending == 0) {
+      pending = sockets.size();
+      sockets.forEach(id -> netns.actor().tell(new NetNamespace.CloseSocket(id, closed)));
+    }
+    return this;
+  }
+
+  /** The process exits: its reference to the netns is dropped (put_net from exit_task_namespaces). */
+  private Behavior<Command> exitProcess() {
+    netns.actor().tell(NetNamespace.Put.INSTANCE);
+    netns = null;
+    iteration++;
+    progress.increment();
+    return nextIteration();
+  }
+}

@@ -1,0 +1,57 @@
+package org.netnslab.workload.churn;
+
+import java.util.Set;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.workload.Workload;
+
+/**
+ * The {@code netns-churn} workload (seed 004): {@code workers} parallel loops, each iteration like
+ * {@code unshare -n /bin/true}: create a netns (optionally inside a new user namespace), the process
+ * holds it, opens and closes {@code sockets} sockets in it, and exits, dropping its reference.
+ *
+ * @param workers parallel loops
+ * @param iterations iterations per loop at scale 1
+ * @param newUserns whether each netns is created inside a new user namespace
+ * @param sockets sockets opened and then closed per iteration
+ * @param warmupIterations iterations per worker run first, on a throwaway supervisor, and left out of
+ *     every figure (they warm the JIT so the first design is not penalised)
+ */
+public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns, int sockets, long warmupIterations)
+    implements Workload {
+  /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
+  public static final String LOOP_WALL = "netns.loop_wall";
+  /** Measure: copy_net_ns request to the end of setup_net, lock wait included, us. */
+  public static final String CREATE = "netns.create";
+  /** Measure: last reference dropped to net_free, us. */
+  public static final String CLEANUP = "netns.cleanup";
+  /** Measure: netns per cleanup_net batch. */
+  public static final String CLEANUP_BATCH = "netns.cleanup_batch";
+
+  @Override
+  public String comparedMeasure() {
+    return LOOP_WALL;
+  }
+
+  @Override
+  public Set<String> measures() {
+    return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH);
+  }
+
+  @Override
+  public DesignRunner runner(double scale) {
+    return new NetnsChurnRun(this, scale);
+  }
+
+  @Override
+  public String shape(double scale) {
+    return workers + " workers x " + scaledIterations(scale) + " iterations";
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return iterations per worker at that scale, rounded, at least 1
+   */
+  public long scaledIterations(double scale) {
+    return Math.max(1, Math.round(iterations * scale));
+  }
+}

@@ -1,0 +1,121 @@
+package org.netnslab.workload.injection;
+
+import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.run.PhaseClock;
+import org.netnslab.uevent.Enobufs;
+import org.netnslab.uevent.Received;
+import org.netnslab.uevent.Uevent;
+
+/**
+ * A uevent listener process (like udevd) that checks what it receives: SEQNUM order, duplicates,
+ * isolation, ENOBUFS, and delivery latency (send to receipt, ns) of counted messages. Confined to its
+ * listener stream; read its figures only after the stream has completed.
+ */
+public final class ListenerCheck {
+  private static final int RECENT = 32;
+
+  private final int netnsIndex;
+  private final long netnsId;
+  private final boolean netnsInitOwned;
+  private final PhaseClock clock;
+  private final StripedRecorder delivery;
+  private final long[] recent = new long[RECENT];
+  private int recentNext;
+  private long last = 0;
+  private long received;
+  private long outOfOrder;
+  private long duplicates;
+  private long crossNetns;
+  private long enobufs;
+  private long dropped;
+
+  /**
+   * @param netnsIndex the netns's index in the run
+   * @param netnsId the netns's id
+   * @param netnsInitOwned whether the netns is owned by the initial user namespace
+   * @param clock tells which messages belong to the counted phase
+   * @param delivery records counted messages' delivery latency, ns
+   */
+  public ListenerCheck(int netnsIndex, long netnsId, boolean netnsInitOwned, PhaseClock clock,
+      StripedRecorder delivery) {
+    this.delivery = delivery;
+    this.netnsIndex = netnsIndex;
+    this.netnsId = netnsId;
+    this.netnsInitOwned = netnsInitOwned;
+    this.clock = clock;
+  }
+
+  /** Handles one receive. */
+  public void onReceive(Received r) {
+    if (r instanceof Enobufs e) {
+      enobufs++;
+      dropped += e.dropped();
+      return;
+    }
+    Uevent u = (Uevent) r;
+    long now = System.nanoTime();
+    received++;
+    if (!u.audience().admits(netnsId, netnsInitOwned)) {
+      crossNetns++;
+    }
+    long seq = u.seqnum();
+    if (seq <= last) {
+      if (seenRecently(seq)) {
+        duplicates++;
+      } else {
+        outOfOrder++;
+      }
+    } else {
+      last = seq;
+    }
+    recent[recentNext] = seq;
+    recentNext = (recentNext + 1) % RECENT;
+    if (u.sentNanos() >= clock.countedFromNanos()) {
+      delivery.record(now - u.sentNanos());
+    }
+  }
+
+  private boolean seenRecently(long seq) {
+    for (long s : recent) {
+      if (s == seq) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** @return the netns's index in the run */
+  public int netnsIndex() {
+    return netnsIndex;
+  }
+
+  /** @return messages received */
+  public long received() {
+    return received;
+  }
+
+  /** @return deliveries with a SEQNUM lower than one already seen, and not a recent duplicate */
+  public long outOfOrder() {
+    return outOfOrder;
+  }
+
+  /** @return deliveries of a SEQNUM seen among the last 32 */
+  public long duplicates() {
+    return duplicates;
+  }
+
+  /** @return deliveries the netns should not have seen */
+  public long crossNetns() {
+    return crossNetns;
+  }
+
+  /** @return ENOBUFS notifications received */
+  public long enobufs() {
+    return enobufs;
+  }
+
+  /** @return messages the ENOBUFS notifications accounted for */
+  public long dropped() {
+    return dropped;
+  }
+}

@@ -1,0 +1,56 @@
+package org.netnslab.workload.injection;
+
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.WorkloadParser;
+import java.util.Set;
+
+/**
+ * Reads a {@code uevent-injection} workload: {@code netns { userns-owned, init-owned }},
+ * {@code listeners-per-netns}, {@code injections-per-netns}, {@code warmup-per-netns}, {@code injectors}.
+ */
+public final class UeventInjectionParser implements WorkloadParser {
+  private static final Set<String> KEYS =
+      Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
+  private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
+  /** Most netns or injectors one run may have: beyond that the JVM's heap, not the model, decides. */
+  private static final int MAX_POPULATION = 100_000;
+  /** Most listener sockets one run may bind (each is a running stream). */
+  private static final long MAX_LISTENERS = 200_000;
+
+  @Override
+  public String type() {
+    return "uevent-injection";
+  }
+
+  @Override
+  public UeventInjectionWorkload parse(HoconChecker c, double scale) {
+    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    boolean hasNetns = c.conf().hasPath("workload.netns");
+    if (hasNetns && c.object("workload.netns") != null) {
+      c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
+    }
+    long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_POPULATION);
+    long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_POPULATION);
+    if (userns + init < 1 && hasNetns) {
+      c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
+    } else if (!hasNetns) {
+      c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
+    }
+    long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
+    if ((userns + init) * listeners > MAX_LISTENERS) {
+      c.problem("workload.listeners-per-netns", "netns x listeners-per-netns = " + (userns + init) * listeners
+          + " listeners, more than " + MAX_LISTENERS + " one run can bind");
+    }
+    long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
+    long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);
+    long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
+    UeventInjectionWorkload w = new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
+    if (scale > 0 && scale <= 1000) {
+      if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
+        c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
+            + " injections per netns");
+      }
+    }
+    return w;
+  }
+}

@@ -1,0 +1,237 @@
+package org.netnslab.workload.injection;
+
+import static org.netnslab.metrics.Invariants.Counter.CROSS_NETNS_DELIVERIES;
+import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
+import static org.netnslab.metrics.Invariants.Counter.EPERM;
+import static org.netnslab.metrics.Invariants.Counter.LEAKED;
+import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.japi.Pair;
+import akka.stream.javadsl.Keep;
+import akka.stream.javadsl.Sink;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.design.Design;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.Invariants;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netns.CreateResult;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.run.DesignResultBuilder;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.run.DesignScope;
+import org.netnslab.run.PhaseClock;
+import org.netnslab.run.RunFailure;
+import org.netnslab.userns.Credentials;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * Runs the {@code uevent-injection} workload for one design: creates the netns (user-namespace owned
+ * ones each inside a new user namespace), binds the listeners, runs the warm-up and then the counted
+ * injections with closed-loop injectors, dismantles everything and checks the invariants.
+ *
+ * <p>Measures: {@link UeventInjectionWorkload#TRANSACTION} (send to acknowledgement, ns, recorded by
+ * injectors) and {@link UeventInjectionWorkload#DELIVERY} (send to listener receipt, ns, recorded by
+ * listeners); counted phase only.
+ *
+ * @param w the workload
+ * @param scale multiplies counted injections per netns
+ */
+public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implements DesignRunner {
+  /** The message each injector sends: a net device "change" as a udev test would forge it. */
+  static final byte[] PAYLOAD = ("change@/devices/virtual/net/lo\0ACTION=change\0DEVPATH=/devices/virtual/net/lo\0"
+      + "SUBSYSTEM=net\0INTERFACE=lo\0IFINDEX=1\0").getBytes(StandardCharsets.US_ASCII);
+
+  @Override
+  public DesignResult run(Design design, DesignScope scope) throws RunFailure {
+    ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawn(NamespaceSupervisor.create(design.model()), "supervisor");
+    int n = w.netnsCount();
+    long counted = w.countedPerNetns(scale);
+    List<NetnsHandle> netns = createNetns(supervisor, scope);
+
+    PhaseClock clock = new PhaseClock();
+    StripedRecorder delivery = new StripedRecorder();
+    StripedRecorder transactions = new StripedRecorder();
+    List<ListenerCheck> checks = new ArrayList<>();
+    List<CompletionStage<Done>> finished = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      NetnsHandle h = netns.get(i);
+      for (int l = 0; l < w.listenersPerNetns(); l++) {
+        ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
+        Pair<CompletionStage<Done>, CompletionStage<Done>> p = h.uevents(design.model().uevent().listenerQueueCapacity())
+            .toMat(Sink.foreach(check::onReceive), Keep.both()).run(scope.materializer());
+        checks.add(check);
+        finished.add(p.second());
+        scope.await(p.first(), "binding listeners");
+      }
+    }
+
+    Collector collector = new Collector(n);
+    LongAdder progress = new LongAdder();
+    List<Behavior<Injector.Command>> behaviors = new ArrayList<>();
+    for (List<Injector.Target> targets : plan(netns, w, counted)) {
+      behaviors.add(Injector.create(targets, PAYLOAD, n, collector, progress, transactions));
+    }
+    List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
+
+    runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
+    long start = clock.startCounted();
+    List<double[]> series = new ArrayList<>();
+    runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, counted * n, series);
+    long wallNanos = System.nanoTime() - start;
+    injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
+
+    // Teardown: every netns released; listener streams complete once they have every queued message.
+    scope.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new, "dismantling netns");
+    long leaked = openListeners(finished, scope);
+    leaked += scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
+        "counting live netns");
+
+    LatencyRecorder tx = transactions.merged();
+    LatencyRecorder rx = delivery.merged();
+    DesignResultBuilder result = new DesignResultBuilder(design).measure(UeventInjectionWorkload.TRANSACTION, tx);
+    if (rx.count() > 0) {
+      result.measure(UeventInjectionWorkload.DELIVERY, rx);
+    }
+    return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
+        .build(tx.count(), "transactions", wallNanos / 1e9);
+  }
+
+  /**
+   * copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
+   * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did.
+   */
+  private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
+      throws RunFailure {
+    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
+    for (int i = 0; i < w.netnsCount(); i++) {
+      UserNamespace owner = i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT;
+      creating.add(scope.request(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
+    }
+    List<NetnsHandle> netns = new ArrayList<>();
+    for (CompletionStage<CreateResult> c : creating) {
+      CreateResult r = scope.await(c, "creating netns");
+      if (r instanceof CreateResult.Failed f) {
+        throw new RunFailure(scope.design() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
+      }
+      netns.add((NetnsHandle) r);
+    }
+    return netns;
+  }
+
+  /** @return listener streams still open an ask timeout after their netns were dismantled: leaked */
+  private static long openListeners(List<CompletionStage<Done>> finished, DesignScope scope) throws RunFailure {
+    long open = 0;
+    for (CompletionStage<Done> f : finished) {
+      try {
+        f.toCompletableFuture().get(scope.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        open++;
+      } catch (InterruptedException | ExecutionException e) {
+        throw new RunFailure(scope.design() + ": a listener stream failed", e);
+      }
+    }
+    return open;
+  }
+
+  /**
+   * What the listeners saw against what the injectors sent into their netns: order, duplicates (or
+   * more received than sent), loss not explained by ENOBUFS, isolation; plus EPERM refusals and leaks.
+   */
+  private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
+    long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
+    for (ListenerCheck c : checks) {
+      long expected = collector.sentPerNetns[c.netnsIndex()];
+      long accounted = c.received() + c.dropped();
+      out += c.outOfOrder();
+      dup += Math.max(c.duplicates(), accounted - expected);
+      lost += Math.max(0, expected - accounted);
+      enobufs += c.enobufs();
+      cross += c.crossNetns();
+    }
+    return Invariants.NONE.with(SEQNUM_OUT_OF_ORDER, out).with(SEQNUM_DUPLICATES, dup).with(LOST_WITHOUT_ENOBUFS, lost)
+        .with(ENOBUFS, enobufs).with(CROSS_NETNS_DELIVERIES, cross).with(EPERM, collector.eperm).with(LEAKED, leaked);
+  }
+
+  /**
+   * Assigns netns to injectors: with at least as many injectors as netns, injector k sends into netns
+   * k mod n and the injectors of one netns split its count; with fewer, injector k sends into every
+   * netns j with j mod injectors == k, round-robin.
+   */
+  static List<List<Injector.Target>> plan(List<NetnsHandle> netns, UeventInjectionWorkload w, long counted) {
+    int n = netns.size();
+    int inj = w.injectors();
+    List<List<Injector.Target>> plan = new ArrayList<>();
+    for (int k = 0; k < inj; k++) {
+      plan.add(new ArrayList<>());
+    }
+    for (int j = 0; j < n; j++) {
+      NetnsHandle h = netns.get(j);
+      Credentials cred = Credentials.root(h.owner(), h.owner().ownerKuid());
+      if (inj >= n) {
+        int sharers = inj / n + (j < inj % n ? 1 : 0);
+        for (int s = 0; s < sharers; s++) {
+          plan.get(j + s * n).add(new Injector.Target(j, h.injectRoute(), cred,
+              share(w.warmupPerNetns(), sharers, s), share(counted, sharers, s)));
+        }
+      } else {
+        plan.get(j % inj).add(new Injector.Target(j, h.injectRoute(), cred, w.warmupPerNetns(), counted));
+      }
+    }
+    return plan;
+  }
+
+  private static long share(long total, int parts, int index) {
+    return total / parts + (index < total % parts ? 1 : 0);
+  }
+
+  private static void runPhase(DesignScope scope, Injector.Phase phase, String label,
+      List<ActorRef<Injector.Command>> injectors, Collector collector, LongAdder progress, long total,
+      List<double[]> series) throws RunFailure {
+    CountDownLatch done = collector.expect(phase, injectors.size());
+    scope.phases().run(label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress, total,
+        series);
+  }
+
+  /**
+   * Gathers the injectors' figures. Injectors call {@link #phaseDone} from their own threads; the
+   * runner reads the totals after the phase's latch has opened, which orders the reads after the writes.
+   */
+  private static final class Collector implements Injector.PhaseListener {
+    final long[] sentPerNetns;
+    long eperm;
+    private CountDownLatch latch;
+
+    Collector(int netnsCount) {
+      sentPerNetns = new long[netnsCount];
+    }
+
+    synchronized CountDownLatch expect(Injector.Phase phase, int injectors) {
+      latch = new CountDownLatch(injectors);
+      return latch;
+    }
+
+    @Override
+    public synchronized void phaseDone(Injector.Phase phase, long[] sent, long eperm, long einval) {
+      for (int i = 0; i < sent.length; i++) {
+        sentPerNetns[i] += sent[i];
+      }
+      this.eperm += eperm;
+      latch.countDown();
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package org.netnslab.workload.procevents;
+
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.WorkloadParser;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigRenderOptions;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import org.netnslab.proc.ProcEvents;
+
+/**
+ * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction} and
+ * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}.
+ */
+public final class ProcEventsParser implements WorkloadParser {
+  private static final Set<String> KEYS = Set.of("type", "processes", "nonzero-exit-fraction", "listeners");
+  /** Most short-lived processes one run may have: every event is built in memory. */
+  private static final long MAX_PROCESSES = 5_000_000;
+
+  @Override
+  public String type() {
+    return "proc-events";
+  }
+
+  @Override
+  public ProcEventsWorkload parse(HoconChecker c, double scale) {
+    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
+    double fraction = c.fraction("workload.nonzero-exit-fraction", 0);
+    Map<String, Integer> listeners = new LinkedHashMap<>();
+    ConfigObject ls = c.object("workload.listeners");
+    if (ls != null) {
+      for (Map.Entry<String, ConfigValue> e : ls.entrySet()) {
+        String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
+        OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
+            ? ProcEvents.mask(((List<?>) e.getValue().unwrapped()).stream().map(String::valueOf).toList())
+            : OptionalInt.empty();
+        if (!HoconChecker.isSafeName(e.getKey()) || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
+          c.problemAt(e.getValue().origin(), path, "a listener's name is part of measure and"
+              + " file names: 1-100 letters, digits, '.', '_' or '-', and not pidfd or proc-scan");
+        } else if (mask.isEmpty()) {
+          c.problemAt(e.getValue().origin(), path, "must be a list of PROC_EVENT names from "
+              + new TreeSet<>(ProcEvents.names()) + ", got " + e.getValue().render(ConfigRenderOptions.concise()));
+        } else {
+          listeners.put(e.getKey(), mask.getAsInt());
+        }
+      }
+      if (ls.isEmpty()) {
+        c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
+      }
+    }
+    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners);
+    if (scale > 0 && scale <= 1000) {
+      if (w.processes() * scale > MAX_PROCESSES) {
+        c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES
+            + " processes (their events are built in memory)");
+      }
+    }
+    return w;
+  }
+}

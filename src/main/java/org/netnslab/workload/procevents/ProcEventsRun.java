@@ -1,0 +1,167 @@
+package org.netnslab.workload.procevents;
+
+import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
+import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.stream.javadsl.Sink;
+import akka.stream.javadsl.Source;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.netnslab.design.Design;
+import org.netnslab.proc.ProcSettings;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.Invariants;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.proc.ConnectorMonitor;
+import org.netnslab.proc.PidfdMonitor;
+import org.netnslab.proc.ProcConnector;
+import org.netnslab.proc.ProcEvent;
+import org.netnslab.proc.ProcEvents;
+import org.netnslab.proc.ProcScanMonitor;
+import org.netnslab.proc.ProcSubscriber;
+import org.netnslab.proc.ProcessTable;
+import org.netnslab.proc.SyscallCost;
+import org.netnslab.run.DesignResultBuilder;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.run.DesignScope;
+import org.netnslab.run.RunFailure;
+import org.netnslab.userns.Credentials;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * Runs the {@code proc-events} workload for one design: the same fork/exec/exit stream
+ * ({@link ProcessTable}), learnt of by proc connector listeners (filtered per listener or not,
+ * {@link ConnectorMonitor}), by one pidfd per process ({@link PidfdMonitor}), or by scanning the
+ * process table ({@link ProcScanMonitor}). Every monitor does the same work per event it handles;
+ * what differs is how many events reach it and what else it must do to learn of them.
+ *
+ * <p>Measures: {@link ProcEventsWorkload#BUSY}{@code <listener>} (ms of handling over the run, one value
+ * per listener, or per monitor: {@code pidfd}, {@code proc-scan}), {@link ProcEventsWorkload#EVENT}
+ * (generation to receipt, us, connector only), {@link ProcEventsWorkload#SCAN} (ms per scan).
+ *
+ * @param w the workload
+ * @param scale multiplies the processes
+ */
+public record ProcEventsRun(ProcEventsWorkload w, double scale) implements DesignRunner {
+
+  @Override
+  public DesignResult run(Design design, DesignScope scope) throws RunFailure {
+    List<ProcEvent> events = ProcessTable.shortLived(w.scaledProcesses(scale), w.nonzeroExitFraction());
+    SyscallCost syscalls = new SyscallCost(design.model().proc().syscallCost().toNanos());
+    switch (design.model().proc().monitor()) {
+      case PIDFD:
+        return pidfd(design, scope, events, syscalls);
+      case PROC_SCAN:
+        return procScan(design, events, syscalls);
+      default:
+        return connector(design, scope, events, syscalls);
+    }
+  }
+
+  private DesignResult connector(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
+      throws RunFailure {
+    ProcSettings ps = design.model().proc();
+    ActorRef<ProcConnector.Command> pc = scope.spawn(ProcConnector.create(ps.filter(), ps.accounting(),
+        Runtime.getRuntime().availableProcessors()), "proc-connector");
+    Credentials root = Credentials.root(UserNamespace.INIT, 0);
+    StripedRecorder latency = new StripedRecorder();
+    Map<String, ConnectorMonitor> listeners = new LinkedHashMap<>();
+    List<Long> sockets = new ArrayList<>();
+    List<CompletionStage<Done>> finished = new ArrayList<>();
+    for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
+      ProcConnector.Joined joined = scope.await(ProcSubscriber.listen(pc, root, l.getValue(), ps.queueCapacity(),
+          scope.askTimeout(), scope.scheduler()), "joining the proc connector and subscribing " + l.getKey());
+      ConnectorMonitor listener = new ConnectorMonitor(l.getValue(), syscalls, latency::record);
+      listeners.put(l.getKey(), listener);
+      sockets.add(joined.socket());
+      finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), scope.materializer()));
+    }
+    long start = System.nanoTime();
+    ProcessTable.publish(events, pc);
+    ProcConnector.Stats stats = scope.<ProcConnector.Command, ProcConnector.Stats>ask(pc, ProcConnector.GetStats::new,
+        "reading stats");
+    sockets.forEach(s -> pc.tell(new ProcConnector.Close(s)));
+    for (CompletionStage<Done> f : finished) {
+      scope.await(f, "draining listeners");
+    }
+    double wallS = (System.nanoTime() - start) / 1e9;
+
+    DesignResultBuilder result = new DesignResultBuilder(design).measure(ProcEventsWorkload.EVENT, latency.merged())
+        .counter("events_generated", stats.generated())
+        .counter("events_delivered", stats.delivered())
+        .counter("events_filtered", stats.filtered())
+        .counter("events_dropped", stats.dropped());
+    long lost = 0;
+    long enobufs = 0;
+    for (Map.Entry<String, ConnectorMonitor> l : listeners.entrySet()) {
+      ConnectorMonitor m = l.getValue();
+      result.measure(ProcEventsWorkload.BUSY + l.getKey(), single(m.busyNanos()))
+          .counter(l.getKey() + "_handled", m.handled())
+          .counter(l.getKey() + "_discarded", m.discarded());
+      long wanted = events.stream().filter(m::wants).count();
+      lost += Math.max(0, wanted - m.handled() - m.dropped());
+      enobufs += m.enobufs();
+    }
+    return result.invariants(Invariants.NONE.with(LOST_WITHOUT_ENOBUFS, lost).with(ENOBUFS, enobufs))
+        .build(stats.delivered(), "events delivered", wallS);
+  }
+
+  private DesignResult pidfd(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
+      throws RunFailure {
+    PidfdMonitor monitor = new PidfdMonitor(syscalls);
+    long start = System.nanoTime();
+    scope.await(Source.from(events).filter(PidfdMonitor::sees).runWith(Sink.foreach(monitor::onEvent),
+        scope.materializer()), "the pidfd monitor");
+    double wallS = (System.nanoTime() - start) / 1e9;
+    long exits = exits(events);
+    return new DesignResultBuilder(design)
+        .measure(ProcEventsWorkload.BUSY + ProcEventsWorkload.PIDFD, single(monitor.busyNanos()))
+        .counter("exits", exits)
+        .counter("exits_detected", monitor.exitsDetected())
+        .counter("abnormal_exits_detected", monitor.abnormalExits())
+        .invariants(Invariants.NONE.with(LOST_WITHOUT_ENOBUFS, exits - monitor.exitsDetected()))
+        .build(monitor.exitsDetected(), "exits detected", wallS);
+  }
+
+  /** Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last. */
+  private DesignResult procScan(Design design, List<ProcEvent> events, SyscallCost syscalls) {
+    ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
+    LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
+    int every = Math.max(1, events.size() / design.model().proc().scans());
+    long start = System.nanoTime();
+    for (int i = 0; i < events.size(); i++) {
+      monitor.apply(events.get(i));
+      if ((i + 1) % every == 0 || i == events.size() - 1) {
+        scans.record(monitor.scan());
+      }
+    }
+    double wallS = (System.nanoTime() - start) / 1e9;
+    long exits = exits(events);
+    return new DesignResultBuilder(design)
+        .measure(ProcEventsWorkload.SCAN, scans)
+        .measure(ProcEventsWorkload.BUSY + ProcEventsWorkload.PROC_SCAN, single(Math.round(scans.meanNanos() * scans.count())))
+        .counter("exits", exits)
+        .counter("exits_detected", monitor.exitsDetected())
+        .counter("exits_missed", exits - monitor.exitsDetected()) // born and gone between two scans
+        .counter("scans", scans.count())
+        .counter("checksum", monitor.checksum() & 0xffff)
+        .build(monitor.exitsDetected(), "exits detected", wallS);
+  }
+
+  private static long exits(List<ProcEvent> events) {
+    return events.stream().filter(e -> e.what() == ProcEvents.EXIT).count();
+  }
+
+  /** One value (a whole-run total), recorded in ns and reported in ms. */
+  private static LatencyRecorder single(long nanos) {
+    LatencyRecorder r = new LatencyRecorder("ms", 1e6);
+    r.record(nanos);
+    return r;
+  }
+}

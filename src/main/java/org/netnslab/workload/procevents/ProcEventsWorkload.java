@@ -1,0 +1,77 @@
+package org.netnslab.workload.procevents;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.netnslab.run.DesignRunner;
+import org.netnslab.workload.Workload;
+
+/**
+ * The {@code proc-events} workload (the 2023 proc connector series): {@code processes} short-lived
+ * processes, each forking, exec'ing and exiting, a share of them with a non-zero status; listeners
+ * with the event masks they want; the design decides how they learn of it (connector, pidfd, /proc
+ * scan).
+ *
+ * @param processes short-lived processes at scale 1
+ * @param nonzeroExitFraction share of them that exit non-zero (half by exit(1), half killed by a signal)
+ * @param listeners listener name to PROC_EVENT_* mask, in order
+ */
+public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners)
+    implements Workload {
+
+  /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
+  public static final String EVENT = "proc.event";
+  /** Measure prefix: a listener's (or monitor's: {@code pidfd}, {@code proc-scan}) handling time over the run, ms. */
+  public static final String BUSY = "proc.listener_busy.";
+  /** Measure: one /proc scan's time, ms. */
+  public static final String SCAN = "proc.scan";
+  /** Name of the pidfd monitor's {@link #BUSY} measure. */
+  public static final String PIDFD = "pidfd";
+  /** Name of the /proc-scan monitor's {@link #BUSY} measure. */
+  public static final String PROC_SCAN = "proc-scan";
+  /** The monitors' names, which listeners may not take. */
+  public static final Set<String> MONITORS = Set.of(PIDFD, PROC_SCAN);
+
+  /** Copies the listeners, keeping their order. */
+  public ProcEventsWorkload {
+    listeners = Collections.unmodifiableMap(new LinkedHashMap<>(listeners));
+  }
+
+  @Override
+  public String comparedMeasure() {
+    return EVENT;
+  }
+
+  @Override
+  public Set<String> measures() {
+    Set<String> m = new LinkedHashSet<>(List.of(EVENT, SCAN));
+    for (String listener : listeners.keySet()) {
+      m.add(BUSY + listener);
+    }
+    for (String monitor : MONITORS) {
+      m.add(BUSY + monitor);
+    }
+    return m;
+  }
+
+  @Override
+  public DesignRunner runner(double scale) {
+    return new ProcEventsRun(this, scale);
+  }
+
+  @Override
+  public String shape(double scale) {
+    return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return processes at that scale, rounded, at least 1
+   */
+  public long scaledProcesses(double scale) {
+    return Math.max(1, Math.round(processes * scale));
+  }
+}

@@ -1,0 +1,82 @@
+package org.netnslab.workload.churn;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.ScenarioRunner;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class ChurnScenarioTest extends JUnitSuite {
+  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
+  @Rule public final LogCapturing logCapturing = new LogCapturing();
+
+  private static final RunSettings SETTINGS =
+      new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+
+  private static RunResult run(String file, double scale, String... sets) throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of(file), List.of(sets), scale);
+    return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
+  }
+
+  @Test
+  public void teardownScenarioFindsUseAfterFreeOnlyForExitUnsafe() throws Exception {
+    // 4 workers x 5 iterations, 8 sockets each; 4 kernel sockets per netns, half RCU-freed
+    RunResult r = run("load-tests/socket-churn-teardown.conf", 0.025, "workload.workers=4");
+    assertEquals(List.of("net-free", "exit-barrier", "exit-unsafe"), r.designs().stream().map(DesignResult::name).toList());
+    for (DesignResult d : r.designs()) {
+      assertEquals(d.name(), 0, d.invariants().leaked());
+      assertEquals(d.name(), 0, d.invariants().sockInuseSum());
+      assertEquals(d.name(), 20L, d.counters().get("netns_freed").longValue());
+      assertEquals(d.name(), 4, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
+      assertEquals(d.name(), 20, d.recorders().get("netns.create").count());
+      assertEquals(d.name(), 20, d.recorders().get("netns.cleanup").count());
+    }
+    assertEquals(0, r.designs().get(0).invariants().useAfterFree());
+    assertEquals(0, r.designs().get(1).invariants().useAfterFree());
+    assertTrue("exit-unsafe: the deferred kernel-socket teardowns touch the freed counter",
+        r.designs().get(2).invariants().useAfterFree() > 0);
+    DesignResult barrier = r.designs().get(1);
+    assertEquals("one synchronize_rcu per batch plus one per netns",
+        barrier.counters().get("cleanup_batches") + 20, barrier.counters().get("synchronize_rcu").longValue());
+    assertEquals(2, r.comparisons().size());
+    assertEquals(NetnsChurnWorkload.LOOP_WALL, r.comparisons().get(0).measure());
+  }
+
+  @Test
+  public void aCleanupLongerThanOneAskTimeoutIsWaitedForWhileItProgresses() throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), List.of("workload.workers=5",
+        "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.netns.setup-cost=0ms",
+        "model.netns.exit-cost=300ms"), 0.02); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
+    RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
+    RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
+    assertEquals(10L, r.designs().get(0).counters().get("netns_freed").longValue());
+    assertEquals(0, r.designs().get(0).invariants().leaked());
+  }
+
+  @Test
+  public void unshareLoopRunsEveryDesignWithoutLeaks() throws Exception {
+    RunResult r = run("load-tests/unshare-loop.conf", 0.02, "workload.workers=5", "model.netns.setup-cost=1ms",
+        "model.netns.exit-cost=2ms");
+    for (DesignResult d : r.designs()) {
+      assertEquals(d.name(), 0, d.invariants().leaked());
+      assertEquals(d.name(), 0, d.invariants().useAfterFree());
+      assertEquals(d.name(), 10L, d.counters().get("netns_freed").longValue());
+      assertEquals(d.name(), 5, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
+    }
+    assertEquals(1.067, r.seedRatios().get("exit-barrier-4.16"), 0);
+  }
+}
