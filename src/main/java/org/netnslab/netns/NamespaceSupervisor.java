@@ -7,11 +7,14 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
 import org.netnslab.design.Design;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
@@ -126,11 +129,21 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
    * @return the supervisor behaviour
    */
   public static Behavior<Command> create(Design design, List<PernetOperations> ops, LifecycleProbe probe) {
-    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, design, List.copyOf(ops), probe));
+    return create(design, ops, probe, Optional.empty());
+  }
+
+  /**
+   * As {@link #create(Design, List, LifecycleProbe)}, with the {@link OpsUndo} timeout chosen (tests).
+   *
+   * @param undoTimeout the timeout of every {@link OpsUndo} run, instead of {@link OpsUndo#defaultTimeout}
+   */
+  static Behavior<Command> create(Design design, List<PernetOperations> ops, LifecycleProbe probe,
+      Optional<Duration> undoTimeout) {
+    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, design, List.copyOf(ops), probe, undoTimeout));
   }
 
   private NamespaceSupervisor(ActorContext<Command> ctx, Design design, List<PernetOperations> ops,
-      LifecycleProbe probe) {
+      LifecycleProbe probe, Optional<Duration> undoTimeout) {
     super(ctx);
     this.design = design;
     this.ops = ops;
@@ -138,9 +151,11 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     ActorRef<RcuDomain.Command> rcu = ctx.spawn(
         RcuDomain.create(design.lifecycle().gracePeriod(), design.lifecycle().expeditedGracePeriod()), "rcu");
     ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
+        OpsUndo.defaultTimeout(n, design.lifecycle().exitCost(), design.lifecycle().gracePeriod()));
     ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        design.lifecycle().exitCost()), "cleanup-net");
-    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
+        design.lifecycle().exitCost(), timeout), "cleanup-net");
+    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
     this.procConnector = ctx.spawn(ProcConnector.create(design.proc().filter(), design.proc().accounting(),
         design.lifecycle().cpus()), "proc-connector");
   }

@@ -1,6 +1,9 @@
 package org.netnslab.netns;
 
 import static org.junit.Assert.assertEquals;
+import static org.netnslab.netns.LifecycleFixtures.WAIT;
+import static org.netnslab.netns.LifecycleFixtures.design;
+import static org.netnslab.netns.LifecycleFixtures.recording;
 
 import akka.Done;
 import akka.actor.testkit.typed.javadsl.LogCapturing;
@@ -15,13 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
-import org.netnslab.design.Design;
-import org.netnslab.design.Lifecycle;
 import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SockInuseFree;
-import org.netnslab.uevent.SeqnumScope;
-import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -29,76 +28,16 @@ public class LifecycleTest extends JUnitSuite {
   @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
   @Rule public final LogCapturing logCapturing = new LogCapturing();
 
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
-  private static Design design(LifecycleLock lock, SockInuseFree free) {
-    return new Design("test", UeventSerialization.GLOBAL_OWNER, SeqnumScope.GLOBAL, 16,
-        new Lifecycle(lock, free, Duration.ofMillis(2), Duration.ofMillis(1), 2, 2, 0.5, Duration.ZERO, Duration.ZERO));
-  }
-
-  /** An op that records every call as "hook name". */
-  private static PernetOperations recording(String name, List<String> log, boolean failInit) {
-    return new PernetOperations() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public void init(Net net) throws PernetInitException {
-        log.add("init " + name);
-        if (failInit) {
-          throw new PernetInitException("boom");
-        }
-      }
-
-      @Override
-      public void preExit(Net net) {
-        log.add("pre_exit " + name);
-      }
-
-      @Override
-      public ExitAction exit(Net net) {
-        log.add("exit " + name);
-        return ExitAction.DONE;
-      }
-
-      @Override
-      public void exitBatch(List<Net> nets) {
-        log.add("exit_batch " + name + " x" + nets.size());
-      }
-
-      @Override
-      public void freeData(Net net) {
-        log.add("free " + name);
-      }
-
-      @Override
-      public void netFree(Net net) {
-        log.add("net_free " + name);
-      }
-    };
-  }
-
   private static CreateResult create(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<CreateResult> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, p.getRef()));
-    return p.receiveMessage(WAIT);
+    return LifecycleFixtures.create(testKit, sup);
   }
 
   private static void awaitAllFreed(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<Done> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.AwaitAllFreed(p.getRef()));
-    p.expectMessage(WAIT, Done.getInstance());
-    TestProbe<Integer> live = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.CountLive(live.getRef()));
-    live.expectMessage(0);
+    LifecycleFixtures.awaitAllFreed(testKit, sup);
   }
 
   private static RcuDomain.Stats rcuStats(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<RcuDomain.Stats> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.GetRcuStats(p.getRef()));
-    return p.receiveMessage(WAIT);
+    return LifecycleFixtures.rcuStats(testKit, sup);
   }
 
   @Test
@@ -128,8 +67,8 @@ public class LifecycleTest extends JUnitSuite {
     CreateResult r = create(sup);
     assertEquals(new CreateResult.Failed(1, "c init failed: boom"), r);
     awaitAllFreed(sup);
-    assertEquals(List.of("init a", "init b", "init c", "pre_exit b", "pre_exit a", "exit b", "exit a", "free b",
-        "free a", "net_free b", "net_free a"), log);
+    assertEquals(List.of("init a", "init b", "init c", "pre_exit b", "pre_exit a", "exit b", "exit_batch b x1",
+        "exit a", "exit_batch a x1", "free b", "free a", "net_free b", "net_free a"), log);
     RcuDomain.Stats s = rcuStats(sup);
     assertEquals("the undo's synchronize_rcu", 1, s.synchronizeCalls());
     assertEquals("the undo's rcu_barrier", 1, s.barrierCalls());
