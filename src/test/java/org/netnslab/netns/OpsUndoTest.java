@@ -88,7 +88,7 @@ public class OpsUndoTest extends JUnitSuite {
     LifecycleRecorder probe = new LifecycleRecorder();
     ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
         design(LifecycleLock.NET_MUTEX, SockInuseFree.NET_FREE), List.of(stuckFor(1, gate, batches)), probe,
-        Optional.of(Duration.ofMillis(300))));
+        NamespaceSupervisor.GROUP_SIZE, Optional.of(Duration.ofMillis(300))));
     NetnsHandle stuck = (NetnsHandle) LifecycleFixtures.create(testKit, sup);
     NetnsHandle other = (NetnsHandle) LifecycleFixtures.create(testKit, sup);
     TestProbe<Done> released = testKit.createTestProbe();
