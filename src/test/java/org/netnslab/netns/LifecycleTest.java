@@ -7,6 +7,7 @@ import static org.netnslab.netns.LifecycleFixtures.recording;
 
 import akka.Done;
 import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.LoggingTestKit;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
@@ -209,6 +210,31 @@ public class LifecycleTest extends JUnitSuite {
     TestProbe<Done> released = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseNetns(2, released.getRef()));
     released.expectMessage(WAIT, Done.getInstance());
+    awaitAllFreed(sup);
+  }
+
+  @Test
+  public void aNetnsWhoseExitWaitsRefusesNewReferencesAndStillAnswersTheRest() {
+    TestProbe<String> started = testKit.createTestProbe();
+    AtomicBoolean gate = new AtomicBoolean();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.NET_FREE),
+        List.of(StandardPernetOps.SOCK_INUSE, holding(started.getRef(), gate)), LifecycleProbe.NONE));
+    NetnsHandle h = (NetnsHandle) create(sup);
+    h.actor().tell(NetNamespace.Put.INSTANCE);
+    started.expectMessage(WAIT, "exit 1"); // its exit now retries until the gate opens
+    TestProbe<Long> opened = testKit.createTestProbe();
+    LoggingTestKit.warn("netns 1: get_net after the last reference was dropped; ignored").expect(testKit.system(),
+        () -> {
+          h.actor().tell(NetNamespace.Get.INSTANCE);
+          return null;
+        });
+    h.actor().tell(new NetNamespace.OpenSocket(opened.getRef()));
+    opened.expectMessage(WAIT, -1L);
+    TestProbe<Integer> inuse = testKit.createTestProbe();
+    h.actor().tell(new NetNamespace.ReadSockInuse(inuse.getRef()));
+    inuse.expectMessage(WAIT, 0); // under net-free the counter lives until net_free
+    gate.set(true);
     awaitAllFreed(sup);
   }
 
