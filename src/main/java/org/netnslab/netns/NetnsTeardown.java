@@ -65,7 +65,8 @@ final class NetnsTeardown {
 
   /**
    * The undo of a failed setup_net: the same {@link OpsUndo} run a cleanup batch uses, over this netns
-   * alone and the ops set up; the lifecycle lock stays held until it is over (copy_net_ns).
+   * alone and the ops set up; the lifecycle lock stays held until it is over (copy_net_ns). Its exits
+   * spend no {@code netns.exit-cost} and are not reported as cleanup progress.
    *
    * @param reason the failing op and its error, for the creator
    * @param created the creator
