@@ -39,6 +39,9 @@ import org.netnslab.userns.UserNamespace;
  * its request until its setup_net has finished, a cleanup batch from its start until its data is
  * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
  * typed default); a netns that stops is removed from the list like a freed one.
+ *
+ * <p>Slightly over the ~300-line guide: its public protocol, with the Javadoc of each message, takes
+ * about 120 lines; the group bookkeeping is already in {@link NetnsGroups}.
  */
 public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervisor.Command> {
 
