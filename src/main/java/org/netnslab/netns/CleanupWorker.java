@@ -1,14 +1,18 @@
 package org.netnslab.netns;
 
-import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.ChildFailed;
+import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import java.util.ArrayList;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
 import org.netnslab.rcu.RcuDomain;
 
 /**
@@ -18,56 +22,51 @@ import org.netnslab.rcu.RcuDomain;
  *
  * <ol>
  *   <li>take the lifecycle lock (net_mutex, or pernet_ops_rwsem for read);</li>
- *   <li>pre_exit of every op for every netns;</li>
- *   <li>ONE synchronize_rcu for the batch;</li>
- *   <li>for each op in reverse registration order: its exit for each netns, one after the other,
- *       then its exit_batch for the batch;</li>
- *   <li>free every netns's per-op data, and release the lock;</li>
- *   <li>ONE rcu_barrier for the batch;</li>
+ *   <li>run {@link OpsUndo} over the batch, a child actor per batch: pre_exit of every op for every
+ *       netns, ONE synchronize_rcu, for each op in reverse registration order its exit for each netns
+ *       one after the other (with {@code netns.exit-cost} after a netns's last exit) and then its
+ *       exit_batch, free every netns's per-op data;</li>
+ *   <li>release the lock when the batch's data is freed; the batch then takes ONE rcu_barrier;</li>
  *   <li>drop each netns's passive reference: net_free runs where it reaches 0.</li>
  * </ol>
  *
- * A failure stops the worker (the typed default) and with it its supervisor's cleanups: the run fails
- * visibly rather than leaking netns silently.
+ * The worker knows the netns only by id and actor; their state stays theirs. A netns that stops
+ * while on the list is dropped from it; one that stops or times out in its batch is left out by the
+ * batch. A batch that fails (an op's exit_batch threw) fails the worker (the typed default), and with
+ * it its supervisor's cleanups: the run fails visibly rather than leaking netns silently.
  */
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, NetnsDone, StepDone, ExitCostSpent, MemberStopped {}
+  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped {}
 
-  /** __put_net: a netns whose active count reached 0 joins cleanup_list. */
-  public record Enqueue(Net net, ActorRef<NetNamespace.Command> actor) implements Command {}
+  /**
+   * __put_net: a netns whose active count reached 0 joins cleanup_list.
+   *
+   * @param netnsId the netns id
+   * @param actor the netns actor
+   */
+  public record Enqueue(long netnsId, ActorRef<NetNamespace.Command> actor) implements Command {}
 
   /** The supervisor granted the lifecycle lock for the batch. */
   public enum LockGranted implements Command { INSTANCE }
 
-  /** A netns of the batch finished the step it was asked for. */
-  public record NetnsDone(long netnsId) implements Command {}
+  private record BatchReport(OpsUndo.Report report) implements Command {}
 
-  private enum StepDone implements Command { INSTANCE }
-
-  /** A netns on the list or in the batch stopped; if it was not through net_free, it failed. */
+  /** A netns on the list stopped before its batch: it failed. */
   private record MemberStopped(long netnsId) implements Command {}
-
-  private enum ExitCostSpent implements Command { INSTANCE }
 
   private final List<PernetOperations> ops;
   private final ActorRef<RcuDomain.Command> rcu;
   private final ActorRef<NamespaceSupervisor.Command> supervisor;
   private final LifecycleProbe probe;
-  private final akka.actor.typed.javadsl.TimerScheduler<Command> timers;
-  private final java.time.Duration exitCost;
-  private final ActorRef<Done> stepDone;
-  private List<Enqueue> cleanupList = new ArrayList<>();
-  private List<Enqueue> batch;
-  private int outstanding;
-  private Runnable afterStep;
-  private Runnable afterExitCost;
-  private Runnable afterNetns;
-  private final java.util.Set<Long> awaiting = new java.util.HashSet<>();
-  private final java.util.Set<Long> stopped = new java.util.HashSet<>();
-  /** Ids on cleanup_list or in the running batch, until their passive reference is dropped. */
-  private final java.util.Set<Long> members = new java.util.HashSet<>();
+  private final Duration exitCost;
+  private final IntFunction<Duration> batchTimeout;
+  private final ActorRef<OpsUndo.Report> reports;
+  private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
+  /** The batch taken off the list, from the lock request to its end; null when idle. */
+  private List<OpsUndo.Member> batch;
+  private long batches;
 
   /**
    * @param ops the registered pernet ops, in registration order
@@ -75,172 +74,79 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
    * @param supervisor grants and takes back the lifecycle lock
    * @param probe told of each batch's size
    * @param exitCost simulated kernel work of the exits per netns (0: none)
+   * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns, by default
+   *     {@link OpsUndo#defaultTimeout}: max(60 s, batch size x (exit-cost + 10 x grace period))
    * @return the worker's behaviour
    */
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, java.time.Duration exitCost) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new CleanupWorker(ctx, timers, ops, rcu, supervisor, probe, exitCost)));
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost,
+      IntFunction<Duration> batchTimeout) {
+    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe, exitCost, batchTimeout));
   }
 
-  private CleanupWorker(ActorContext<Command> ctx, akka.actor.typed.javadsl.TimerScheduler<Command> timers,
-      List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu, ActorRef<NamespaceSupervisor.Command> supervisor,
-      LifecycleProbe probe, java.time.Duration exitCost) {
+  private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost,
+      IntFunction<Duration> batchTimeout) {
     super(ctx);
-    this.timers = timers;
-    this.exitCost = exitCost;
     this.ops = ops;
     this.rcu = rcu;
     this.supervisor = supervisor;
     this.probe = probe;
-    this.stepDone = ctx.messageAdapter(Done.class, d -> StepDone.INSTANCE);
+    this.exitCost = exitCost;
+    this.batchTimeout = batchTimeout;
+    this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Enqueue.class, m -> {
-          getContext().watchWith(m.actor(), new MemberStopped(m.net().id()));
-          members.add(m.net().id());
-          cleanupList.add(m);
-          startIfIdle();
-          return this;
+          getContext().watchWith(m.actor(), new MemberStopped(m.netnsId()));
+          cleanupList.put(m.netnsId(), m.actor());
+          return startIfIdle();
         })
-        .onMessageEquals(LockGranted.INSTANCE, () -> {
-          preExit();
-          return this;
-        })
-        .onMessageEquals(ExitCostSpent.INSTANCE, () -> {
-          Runnable next = afterExitCost;
-          afterExitCost = null;
-          next.run();
-          return this;
-        })
-        .onMessage(NetnsDone.class, m -> {
-          netnsAnswered(m.netnsId());
-          return this;
-        })
+        .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
+        .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
         .onMessage(MemberStopped.class, m -> {
-          if (!members.contains(m.netnsId())) {
-            return this; // stopped through net_free, after its batch
-          }
-          if (awaiting.contains(m.netnsId())) {
-            // Failed before answering: the batch goes on without it rather than waiting forever.
-            getContext().getLog().error("netns {} stopped during its cleanup; the batch goes on without it",
-                m.netnsId());
-          }
-          stopped.add(m.netnsId());
-          netnsAnswered(m.netnsId());
+          cleanupList.remove(m.netnsId());
           return this;
         })
-        .onMessageEquals(StepDone.INSTANCE, () -> {
-          if (--outstanding == 0) {
-            Runnable next = afterStep;
-            afterStep = null;
-            next.run();
-          }
-          return this;
+        .onSignal(ChildFailed.class, f -> {
+          throw new IllegalStateException("cleanup batch failed", f.getCause());
         })
+        .onSignal(Terminated.class, t -> this) // a batch that reported Finished
         .build();
   }
 
-  private void startIfIdle() {
+  /** cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. */
+  private Behavior<Command> startIfIdle() {
     if (batch != null || cleanupList.isEmpty()) {
-      return;
+      return this;
     }
-    batch = cleanupList;
-    cleanupList = new ArrayList<>();
+    batch = cleanupList.entrySet().stream().map(e -> new OpsUndo.Member(e.getKey(), e.getValue())).toList();
+    cleanupList.clear();
+    batch.forEach(m -> getContext().unwatch(m.actor())); // from now on its batch watches it
     probe.cleanupBatch(batch.size());
     supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
+    return this;
   }
 
-  /**
-   * Sends {@code request} to every member of {@code members} still alive and runs {@code then} once
-   * each has answered or stopped.
-   */
-  private void askNetns(List<Enqueue> members, java.util.function.Function<ActorRef<Command>, NetNamespace.Command> request,
-      Runnable then) {
-    awaiting.clear();
-    members.stream().map(e -> e.net().id()).filter(id -> !stopped.contains(id)).forEach(awaiting::add);
-    if (awaiting.isEmpty()) {
-      then.run();
-      return;
-    }
-    afterNetns = then;
-    for (Enqueue e : members) {
-      if (awaiting.contains(e.net().id())) {
-        e.actor().tell(request.apply(getContext().getSelf()));
-      }
-    }
+  private Behavior<Command> runBatch() {
+    ActorRef<OpsUndo.Command> run = getContext().spawn(OpsUndo.create(ops, batch, rcu, exitCost, probe,
+        batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
+    getContext().watch(run);
+    return this;
   }
 
-  private void netnsAnswered(long id) {
-    if (awaiting.remove(id) && awaiting.isEmpty()) {
-      Runnable next = afterNetns;
-      afterNetns = null;
-      next.run();
-    }
+  private Behavior<Command> dataFreed() {
+    supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
+    return this;
   }
 
-  /** Waits for {@code count} Done replies to {@link #stepDone}, then runs {@code then}. */
-  private void await(int count, Runnable then) {
-    outstanding = count;
-    afterStep = then;
-  }
-
-  private void preExit() {
-    askNetns(batch, NetNamespace.PreExit::new, () -> {
-      await(1, () -> exitOp(ops.size() - 1, 0));
-      rcu.tell(new RcuDomain.Synchronize(false, stepDone));
-    });
-  }
-
-  /**
-   * The exit of op {@code op} for netns {@code i} of the batch, one netns after the other. After a
-   * netns's last exit (op 0) the simulated kernel work of its exits ({@code netns.exit-cost}) is
-   * spent, lock held, before the next netns.
-   */
-  private void exitOp(int op, int i) {
-    if (op < 0) {
-      freeData();
-      return;
-    }
-    if (i == batch.size()) {
-      ops.get(op).exitBatch(batch.stream().map(Enqueue::net).toList());
-      exitOp(op - 1, 0);
-      return;
-    }
-    askNetns(List.of(batch.get(i)), self -> new NetNamespace.Exit(op, self), () -> {
-      if (op > 0) {
-        exitOp(op, i + 1);
-        return;
-      }
-      probe.netnsExited();
-      if (exitCost.isZero()) {
-        exitOp(op, i + 1);
-      } else {
-        afterExitCost = () -> exitOp(op, i + 1);
-        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
-      }
-    });
-  }
-
-  private void freeData() {
-    askNetns(batch, NetNamespace.FreeData::new, () -> {
-      supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
-      await(1, this::dropPassive);
-      rcu.tell(new RcuDomain.Barrier(stepDone));
-    });
-  }
-
-  private void dropPassive() {
-    batch.stream().filter(e -> !stopped.contains(e.net().id()))
-        .forEach(e -> e.actor().tell(NetNamespace.DropPassive.INSTANCE));
-    batch.forEach(e -> {
-      stopped.remove(e.net().id());
-      members.remove(e.net().id());
-    });
+  /** After the batch's rcu_barrier: net_drop_ns for each netns still there, then the next batch. */
+  private Behavior<Command> finished(OpsUndo.Finished f) {
+    f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
     batch = null;
-    startIfIdle();
+    return startIfIdle();
   }
 }

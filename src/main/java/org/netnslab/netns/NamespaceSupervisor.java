@@ -7,11 +7,14 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
@@ -25,19 +28,29 @@ import org.netnslab.userns.UserNamespace;
  * copy_net_ns/setup_net of net/core/net_namespace.c, plus the lifecycle lock between creation and
  * cleanup ({@code net_mutex} up to v4.16, {@code pernet_ops_rwsem} from v4.17). Its children: the
  * design's RCU domain, the global uevent owner (uevent_sock_mutex, with {@code uevent_seqnum}), the
- * single cleanup worker, the initial netns's proc connector, and one actor per netns, watched.
+ * single cleanup worker, the initial netns's proc connector, and {@link NetnsGroup} actors that spawn
+ * and watch the netns (the Akka IoT tutorial's manager -> group -> device): no actor has more than
+ * {@link #GROUP_SIZE} netns children ({@link NetnsGroups} says which group takes a new netns, and
+ * which empty group stops). Netns are addressed by id through the map id -> group; messages for a
+ * netns go through its group, so they keep their order.
  *
  * <p>Under {@code net-mutex} one holder at a time, in arrival order: a creation holds the lock from
  * its request until its setup_net has finished, a cleanup batch from its start until its data is
  * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
  * typed default); a netns that stops is removed from the list like a freed one.
+ *
+ * <p>Slightly over the ~300-line guide: its public protocol, with the Javadoc of each message, takes
+ * about 120 lines; the group bookkeeping is already in {@link NetnsGroups}.
  */
 public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervisor.Command> {
 
   /** The supervisor's protocol. */
   public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
       KernelUevent, GetRcuStats, GetProcConnector, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock,
-      NetnsStopped {}
+      NetnsStopped, GroupStopped, CountGroups {}
+
+  /** The most netns one group actor holds. */
+  public static final int GROUP_SIZE = 1000;
 
   /**
    * Asks for the initial netns's proc connector (drivers/connector/cn_proc.c), configured by the
@@ -90,7 +103,14 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /** From the cleanup worker: the batch's data is freed, the lock is released. */
   public enum ReleaseCleanupLock implements Command { INSTANCE }
 
-  private record NetnsStopped(long id) implements Command {}
+  /** From a group: its netns {@code id} stopped (through net_free, or a failure). */
+  record NetnsStopped(long id) implements Command {}
+
+  /** A group actor stopped. */
+  record GroupStopped(ActorRef<NetnsGroup.Command> group) implements Command {}
+
+  /** Asks how many group actors are alive (tests). */
+  record CountGroups(ActorRef<Integer> replyTo) implements Command {}
 
   /** A creation waiting for, or holding, the lifecycle lock. */
   private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos) {}
@@ -98,7 +118,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   private final ModelSettings settings;
   private final List<PernetOperations> ops;
   private final NetNamespace.Env env;
-  private final Map<Long, ActorRef<NetNamespace.Command>> netns = new HashMap<>();
+  /** Every netns alive or being set up, by id, with the group that holds it. */
+  private final NetnsGroups netns;
   private final Map<Long, List<ActorRef<Done>>> releaseWaiters = new HashMap<>();
   private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
   private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
@@ -111,7 +132,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /**
    * A supervisor with the standard pernet ops and no probe.
    *
-   * @param settings the design's model settings, which every netns of this supervisor follows
+   * @param design the design every netns of this supervisor follows
    * @return the supervisor behaviour
    */
   public static Behavior<Command> create(ModelSettings settings) {
@@ -119,27 +140,47 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   }
 
   /**
-   * @param settings the design's model settings, which every netns of this supervisor follows
+   * @param design the design every netns of this supervisor follows
    * @param ops the pernet ops to register, in order
    * @param probe where lifecycle events are reported
    * @return the supervisor behaviour
    */
   public static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe) {
-    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, settings, List.copyOf(ops), probe));
+    return create(settings, ops, probe, GROUP_SIZE, Optional.empty());
+  }
+
+  /**
+   * As {@link #create(Design, List, LifecycleProbe)}, with the group size and {@link OpsUndo} timeout
+   * chosen (tests).
+   *
+   * @param groupSize the most netns one group holds, at least 1
+   * @param undoTimeout the timeout of every {@link OpsUndo} run, instead of {@link OpsUndo#defaultTimeout}
+   * @throws IllegalArgumentException when {@code groupSize} is below 1
+   */
+  static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe, int groupSize,
+      Optional<Duration> undoTimeout) {
+    if (groupSize < 1) {
+      throw new IllegalArgumentException("group size must be >= 1, got " + groupSize);
+    }
+    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, settings, List.copyOf(ops), probe, groupSize,
+        undoTimeout));
   }
 
   private NamespaceSupervisor(ActorContext<Command> ctx, ModelSettings settings, List<PernetOperations> ops,
-      LifecycleProbe probe) {
+      LifecycleProbe probe, int groupSize, Optional<Duration> undoTimeout) {
     super(ctx);
     this.settings = settings;
     this.ops = ops;
+    this.netns = new NetnsGroups(ctx, groupSize);
     this.globalSeqnum = new SeqnumCounter();
     ActorRef<RcuDomain.Command> rcu = ctx.spawn(
         RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod()), "rcu");
     ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
+        OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
     ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        settings.netns().exitCost()), "cleanup-net");
-    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe);
+        settings.netns().exitCost(), timeout), "cleanup-net");
+    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
     this.procConnector = ctx.spawn(ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
         settings.sockInuse().cpus()), "proc-connector");
   }
@@ -172,7 +213,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         .onMessage(ReleaseNetns.class, this::onRelease)
         .onMessage(ReleaseAll.class, m -> {
           allFreedWaiters.add(m.replyTo());
-          netns.values().forEach(child -> child.tell(NetNamespace.Put.INSTANCE));
+          netns.tellAll(NetnsGroup.PutAll.INSTANCE);
           return answerAllFreed();
         })
         .onMessage(AwaitAllFreed.class, m -> {
@@ -180,7 +221,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return answerAllFreed();
         })
         .onMessage(CountLive.class, m -> {
-          m.replyTo().tell(netns.size());
+          m.replyTo().tell(netns.netnsCount());
           return this;
         })
         .onMessage(ReadSeqnum.class, m -> {
@@ -196,7 +237,25 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return this;
         })
         .onMessage(KernelUevent.class, this::onKernelUevent)
-        .onMessage(NetnsStopped.class, this::onStopped)
+        .onMessage(NetnsStopped.class, m -> {
+          if (netns.remove(m.id())) {
+            answerReleaseWaiters(m.id());
+          }
+          return answerAllFreed();
+        })
+        .onMessage(GroupStopped.class, m -> {
+          List<Long> lost = netns.groupStopped(m.group());
+          if (!lost.isEmpty()) {
+            getContext().getLog().error("netns group {} failed with {} netns in it", m.group().path().name(),
+                lost.size());
+          }
+          lost.forEach(this::answerReleaseWaiters);
+          return answerAllFreed();
+        })
+        .onMessage(CountGroups.class, m -> {
+          m.replyTo().tell(netns.groupCount());
+          return this;
+        })
         .build();
   }
 
@@ -223,22 +282,19 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   private void grant(Object holder) {
     if (holder instanceof Creation c) {
       long id = nextId++;
-      ActorRef<NetNamespace.Command> child = getContext().spawn(
-          NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo()), "netns-" + id);
-      getContext().watchWith(child, new NetnsStopped(id));
-      netns.put(id, child);
+      netns.spawn(id, NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo()));
     } else {
       ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
     }
   }
 
   private Behavior<Command> onRelease(ReleaseNetns m) {
-    ActorRef<NetNamespace.Command> child = netns.get(m.id());
-    if (child == null) {
+    ActorRef<NetnsGroup.Command> group = netns.groupOf(m.id());
+    if (group == null) {
       m.replyTo().tell(Done.getInstance());
     } else {
       releaseWaiters.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m.replyTo());
-      child.tell(NetNamespace.Put.INSTANCE);
+      group.tell(new NetnsGroup.Deliver(m.id(), NetNamespace.Put.INSTANCE));
     }
     return this;
   }
@@ -249,26 +305,25 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           m.replyTo()));
       return this;
     }
-    ActorRef<NetNamespace.Command> child = netns.get(m.deviceNetnsId());
-    if (child == null) {
+    ActorRef<NetnsGroup.Command> group = netns.groupOf(m.deviceNetnsId());
+    if (group == null) {
       m.replyTo().tell(new InjectResult.Failed(Errno.EINVAL, -1));
     } else {
-      child.tell(new NetNamespace.EmitTaggedUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), m.replyTo()));
+      group.tell(new NetnsGroup.Deliver(m.deviceNetnsId(),
+          new NetNamespace.EmitTaggedUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), m.replyTo())));
     }
     return this;
   }
 
-  private Behavior<Command> onStopped(NetnsStopped m) {
-    netns.remove(m.id());
-    List<ActorRef<Done>> waiters = releaseWaiters.remove(m.id());
+  private void answerReleaseWaiters(long id) {
+    List<ActorRef<Done>> waiters = releaseWaiters.remove(id);
     if (waiters != null) {
       waiters.forEach(w -> w.tell(Done.getInstance()));
     }
-    return answerAllFreed();
   }
 
   private Behavior<Command> answerAllFreed() {
-    if (netns.isEmpty() && creating == 0 && !allFreedWaiters.isEmpty()) {
+    if (netns.netnsCount() == 0 && creating == 0 && !allFreedWaiters.isEmpty()) {
       allFreedWaiters.forEach(r -> r.tell(Done.getInstance()));
       allFreedWaiters.clear();
     }

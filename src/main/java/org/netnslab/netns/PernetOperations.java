@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * One registered {@code struct pernet_operations} (include/net/net_namespace.h). setup_net calls
- * {@link #init} of every op in registration order; cleanup_net calls {@link #preExit} and
- * {@link #exit} in reverse order, {@link #exitBatch} once per batch after the exits of that op, and
- * {@link #freeData} (the per-netns data of ops with {@code .size}) after all exits; {@link #netFree}
- * runs in net_free, after the batch's rcu_barrier.
+ * {@link #init} of every op in registration order. The teardown ({@link OpsUndo}, ops_undo_list: the
+ * same for cleanup_net and for a failed setup_net, then over the ops whose init ran) calls
+ * {@link #preExit} and {@link #exit} in reverse order, {@link #exitBatch} once per run after the exits
+ * of that op, and {@link #freeData} (the per-netns data of ops with {@code .size}) after all exits;
+ * {@link #netFree} runs in net_free, after the run's rcu_barrier.
  *
  * <p>Every method but {@link #exitBatch} runs in the netns actor that owns {@code net}; none may block.
  */
@@ -33,11 +34,11 @@ public interface PernetOperations {
   }
 
   /**
-   * Runs in the cleanup worker: it may read the nets' ids, not change their state.
+   * Runs in the {@link OpsUndo} actor of the batch, which holds no netns state: it gets the ids only.
    *
-   * @param nets the batch, in cleanup order
+   * @param netnsIds the netns of the batch (net_exit_list), in cleanup order; one id for a failed setup_net
    */
-  default void exitBatch(List<Net> nets) {}
+  default void exitBatch(List<Long> netnsIds) {}
 
   /** @param net frees the op's per-netns data (ops_free) */
   default void freeData(Net net) {}

@@ -1,9 +1,13 @@
 package org.netnslab.netns;
 
 import static org.junit.Assert.assertEquals;
+import static org.netnslab.netns.LifecycleFixtures.WAIT;
+import static org.netnslab.netns.LifecycleFixtures.design;
+import static org.netnslab.netns.LifecycleFixtures.recording;
 
 import akka.Done;
 import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.LoggingTestKit;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
@@ -18,7 +22,6 @@ import org.junit.Test;
 import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SockInuseFree;
-import org.netnslab.settings.Setting;
 import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -26,76 +29,16 @@ public class LifecycleTest extends JUnitSuite {
   @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
   @Rule public final LogCapturing logCapturing = new LogCapturing();
 
-  private static final Duration WAIT = Duration.ofSeconds(10);
-
-  private static ModelSettings design(LifecycleLock lock, SockInuseFree free) {
-    return ModelSettings.withKeys("netns.lifecycle-lock = " + Setting.spell(lock) + ", sock-inuse.free = " + Setting.spell(free)
-        + ", rcu { grace-period = 2ms, expedited-grace-period = 1ms }, sock-inuse.cpus = 2, uevent.listener-queue-capacity = 16");
-  }
-
-  /** An op that records every call as "hook name". */
-  private static PernetOperations recording(String name, List<String> log, boolean failInit) {
-    return new PernetOperations() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public void init(Net net) throws PernetInitException {
-        log.add("init " + name);
-        if (failInit) {
-          throw new PernetInitException("boom");
-        }
-      }
-
-      @Override
-      public void preExit(Net net) {
-        log.add("pre_exit " + name);
-      }
-
-      @Override
-      public ExitAction exit(Net net) {
-        log.add("exit " + name);
-        return ExitAction.DONE;
-      }
-
-      @Override
-      public void exitBatch(List<Net> nets) {
-        log.add("exit_batch " + name + " x" + nets.size());
-      }
-
-      @Override
-      public void freeData(Net net) {
-        log.add("free " + name);
-      }
-
-      @Override
-      public void netFree(Net net) {
-        log.add("net_free " + name);
-      }
-    };
-  }
-
   private static CreateResult create(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<CreateResult> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, p.getRef()));
-    return p.receiveMessage(WAIT);
+    return LifecycleFixtures.create(testKit, sup);
   }
 
   private static void awaitAllFreed(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<Done> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.AwaitAllFreed(p.getRef()));
-    p.expectMessage(WAIT, Done.getInstance());
-    TestProbe<Integer> live = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.CountLive(live.getRef()));
-    live.expectMessage(0);
+    LifecycleFixtures.awaitAllFreed(testKit, sup);
   }
 
   private static RcuDomain.Stats rcuStats(ActorRef<NamespaceSupervisor.Command> sup) {
-    TestProbe<RcuDomain.Stats> p = testKit.createTestProbe();
-    sup.tell(new NamespaceSupervisor.GetRcuStats(p.getRef()));
-    return p.receiveMessage(WAIT);
+    return LifecycleFixtures.rcuStats(testKit, sup);
   }
 
   @Test
@@ -125,8 +68,8 @@ public class LifecycleTest extends JUnitSuite {
     CreateResult r = create(sup);
     assertEquals(new CreateResult.Failed(1, "c init failed: boom"), r);
     awaitAllFreed(sup);
-    assertEquals(List.of("init a", "init b", "init c", "pre_exit b", "pre_exit a", "exit b", "exit a", "free b",
-        "free a", "net_free b", "net_free a"), log);
+    assertEquals(List.of("init a", "init b", "init c", "pre_exit b", "pre_exit a", "exit b", "exit_batch b x1",
+        "exit a", "exit_batch a x1", "free b", "free a", "net_free b", "net_free a"), log);
     RcuDomain.Stats s = rcuStats(sup);
     assertEquals("the undo's synchronize_rcu", 1, s.synchronizeCalls());
     assertEquals("the undo's rcu_barrier", 1, s.barrierCalls());
@@ -267,6 +210,31 @@ public class LifecycleTest extends JUnitSuite {
     TestProbe<Done> released = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseNetns(2, released.getRef()));
     released.expectMessage(WAIT, Done.getInstance());
+    awaitAllFreed(sup);
+  }
+
+  @Test
+  public void aNetnsWhoseExitWaitsRefusesNewReferencesAndStillAnswersTheRest() {
+    TestProbe<String> started = testKit.createTestProbe();
+    AtomicBoolean gate = new AtomicBoolean();
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.RWSEM, SockInuseFree.NET_FREE),
+        List.of(StandardPernetOps.SOCK_INUSE, holding(started.getRef(), gate)), LifecycleProbe.NONE));
+    NetnsHandle h = (NetnsHandle) create(sup);
+    h.actor().tell(NetNamespace.Put.INSTANCE);
+    started.expectMessage(WAIT, "exit 1"); // its exit now retries until the gate opens
+    TestProbe<Long> opened = testKit.createTestProbe();
+    LoggingTestKit.warn("netns 1: get_net after the last reference was dropped; ignored").expect(testKit.system(),
+        () -> {
+          h.actor().tell(NetNamespace.Get.INSTANCE);
+          return null;
+        });
+    h.actor().tell(new NetNamespace.OpenSocket(opened.getRef()));
+    opened.expectMessage(WAIT, -1L);
+    TestProbe<Integer> inuse = testKit.createTestProbe();
+    h.actor().tell(new NetNamespace.ReadSockInuse(inuse.getRef()));
+    inuse.expectMessage(WAIT, 0); // under net-free the counter lives until net_free
+    gate.set(true);
     awaitAllFreed(sup);
   }
 

@@ -1,0 +1,234 @@
+package org.netnslab.netns;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.ReceiveBuilder;
+import akka.actor.typed.javadsl.StashBuffer;
+import akka.actor.typed.javadsl.TimerScheduler;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.netnslab.netns.NetNamespace.Command;
+import org.netnslab.rcu.RcuDomain;
+import org.netnslab.uevent.UeventRoute;
+import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.uevent.UeventSockOwner;
+import org.netnslab.userns.UserNamespace;
+
+/**
+ * The {@link NetNamespace} actor up to its last active reference: setup_net (setting up), then live.
+ * It holds what the actor owns besides {@link Net}: the active count, the open sockets and the
+ * injection route, and the answers every published state gives (uevents, put_net, socket closes,
+ * sock_inuse reads). At the last put_net it hands the netns to {@link NetnsTeardown}; a failed init
+ * does too, at once. Only the actor's own behaviours touch it.
+ */
+final class NetnsActor {
+  /** Messages that may arrive while setup_net's cost is spent: a few put_net or kernel uevents at most. */
+  private static final int SETUP_STASH = 10_000;
+
+  private final ActorContext<Command> ctx;
+  private final TimerScheduler<Command> timers;
+  private final Net net;
+  private final List<PernetOperations> ops;
+  private final NetNamespace.Env env;
+  private final Set<Long> sockets = new HashSet<>();
+  private int active = 1;
+  private long nextSocket = 1;
+  private UeventRoute route;
+
+  NetnsActor(ActorContext<Command> ctx, TimerScheduler<Command> timers, long id, UserNamespace owner, ModelSettings settings,
+      List<PernetOperations> ops, NetNamespace.Env env) {
+    this.ctx = ctx;
+    this.timers = timers;
+    this.ops = ops;
+    this.env = env;
+    this.net = new Net(id, owner, settings, ctx.getSelf(), env.rcu(), env.globalOwner(), env.globalSeqnum(), env.probe());
+  }
+
+  /** setup_net: every init in order; on failure, the undo of the ones run. */
+  Behavior<Command> setupNet(long requestNanos, ActorRef<CreateResult> created) {
+    for (int i = 0; i < ops.size(); i++) {
+      try {
+        ops.get(i).init(net);
+      } catch (PernetInitException | RuntimeException e) {
+        String reason = ops.get(i).name() + " init failed: " + e.getMessage();
+        ctx.getLog().debug("netns {}: {}, undoing {} op(s)", net.id(), reason, i);
+        return new NetnsTeardown(ctx, timers, net, ops.subList(0, i), 0)
+            .undoSetup(reason, created, env.supervisor(), env.undoTimeout().apply(1));
+      }
+    }
+    route = routeFor(net.settings.uevent().serialization());
+    Duration cost = net.settings.netns().setupCost();
+    if (cost.isZero()) {
+      return publish(requestNanos, created);
+    }
+    timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost); // setup_net's own kernel work, lock held
+    return Behaviors.withStash(SETUP_STASH, stash -> new SettingUp(stash, requestNanos, created));
+  }
+
+  /** setup_net has finished: the netns is on the list and its creator gets the handle. */
+  private Behavior<Command> publish(long requestNanos, ActorRef<CreateResult> created) {
+    env.probe().created(System.nanoTime() - requestNanos);
+    env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
+    created.tell(new NetnsHandle(net.id(), net.owner(), ctx.getSelf(), route));
+    return new Live();
+  }
+
+  private UeventRoute routeFor(UeventSerialization serialization) {
+    switch (serialization) {
+      case GLOBAL_OWNER:
+        return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
+      case PER_NETNS_OWNER:
+        if (net.owner().isInitial()) {
+          return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
+        }
+        ActorRef<Command> self = ctx.getSelf();
+        return (sender, payload, sentNanos, replyTo) ->
+            self.tell(new NetNamespace.Inject(sender, payload, sentNanos, replyTo));
+      case LOCKLESS:
+        return UeventRoute.lockless(net.ueventSocket);
+      default:
+        throw new IllegalStateException("unhandled uevent.serialization " + serialization);
+    }
+  }
+
+  /** What a published netns answers in every state: uevents, put_net, socket closes, sock_inuse reads. */
+  private ReceiveBuilder<Command> published(ReceiveBuilder<Command> b) {
+    return b.onMessage(NetNamespace.Inject.class, m -> {
+          m.replyTo().tell(net.ueventSocket.inject(m.sender(), m.payload(), m.sentNanos()));
+          return Behaviors.same();
+        })
+        .onMessage(NetNamespace.SendUevent.class, m -> {
+          route.inject(m.sender(), m.payload(), System.nanoTime(), m.replyTo());
+          return Behaviors.same();
+        })
+        .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
+          net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
+              net.ueventSocket, m.replyTo()));
+          return Behaviors.same();
+        })
+        .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)
+        .onMessage(NetNamespace.CloseSocket.class, this::onCloseSocket)
+        .onMessage(NetNamespace.ReadSockInuse.class, m -> {
+          m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
+          return Behaviors.same();
+        });
+  }
+
+  /** Dismantling: the published answers, and nothing may take a new reference. */
+  private ReceiveBuilder<Command> dismantling(ReceiveBuilder<Command> b) {
+    return published(b)
+        .onMessage(NetNamespace.AttachListener.class, m -> {
+          m.queue().complete();
+          m.bound().completeExceptionally(new IllegalStateException("netns " + net.id() + " is being dismantled"));
+          return Behaviors.same();
+        })
+        .onMessageEquals(NetNamespace.Get.INSTANCE, () -> {
+          ctx.getLog().warn("netns {}: get_net after the last reference was dropped; ignored", net.id());
+          return Behaviors.same();
+        })
+        .onMessage(NetNamespace.OpenSocket.class, m -> {
+          m.replyTo().tell(-1L);
+          return Behaviors.same();
+        });
+  }
+
+  /** put_net; at 0, __put_net: the netns joins cleanup_list and is dismantled. */
+  private Behavior<Command> onPut() {
+    if (active <= 0) {
+      ctx.getLog().warn("netns {}: put_net with no reference held; ignored", net.id());
+      return Behaviors.same();
+    }
+    if (--active > 0) {
+      return Behaviors.same();
+    }
+    long lastRefNanos = System.nanoTime();
+    env.cleanup().tell(new CleanupWorker.Enqueue(net.id(), ctx.getSelf()));
+    return new NetnsTeardown(ctx, timers, net, ops, lastRefNanos).dismantling(this::dismantling);
+  }
+
+  private Behavior<Command> onCloseSocket(NetNamespace.CloseSocket m) {
+    if (!sockets.remove(m.socketId())) {
+      ctx.getLog().warn("netns {}: close of unknown socket {}; ignored", net.id(), m.socketId());
+      m.replyTo().tell(Done.getInstance());
+      return Behaviors.same();
+    }
+    int cpu = net.cpu();
+    Behavior<Command> next = Behaviors.same();
+    if (net.nextCloseDeferred()) {
+      // SOCK_RCU_FREE: __sk_destruct (the -1 and put_net) runs from an RCU callback.
+      var counter = net.sockInuse;
+      ActorRef<Command> self = ctx.getSelf();
+      net.rcu.tell(new RcuDomain.CallRcu(() -> {
+        counter.add(cpu, -1);
+        self.tell(NetNamespace.Put.INSTANCE);
+      }));
+    } else {
+      net.sockInuse.add(cpu, -1);
+      next = onPut();
+    }
+    m.replyTo().tell(Done.getInstance());
+    return next;
+  }
+
+  /** setup_net's own kernel work is being spent: every other message waits for the end of it. */
+  private final class SettingUp extends AbstractBehavior<Command> {
+    private final StashBuffer<Command> stash;
+    private final long requestNanos;
+    private final ActorRef<CreateResult> created;
+
+    SettingUp(StashBuffer<Command> stash, long requestNanos, ActorRef<CreateResult> created) {
+      super(ctx);
+      this.stash = stash;
+      this.requestNanos = requestNanos;
+      this.created = created;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+      return newReceiveBuilder()
+          .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, () -> stash.unstashAll(publish(requestNanos, created)))
+          .onAnyMessage(m -> {
+            stash.stash(m);
+            return this;
+          })
+          .build();
+    }
+  }
+
+  /** Published and referenced: processes may enter, open sockets and bind listeners. */
+  private final class Live extends AbstractBehavior<Command> {
+    Live() {
+      super(ctx);
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+      return published(newReceiveBuilder())
+          .onMessage(NetNamespace.AttachListener.class, m -> {
+            net.ueventSocket.attach(m.queue());
+            m.bound().complete(Done.getInstance());
+            return this;
+          })
+          .onMessageEquals(NetNamespace.Get.INSTANCE, () -> {
+            active++;
+            return this;
+          })
+          .onMessage(NetNamespace.OpenSocket.class, m -> {
+            active++;
+            net.sockInuse.add(net.cpu(), 1);
+            long id = nextSocket++;
+            sockets.add(id);
+            m.replyTo().tell(id);
+            return this;
+          })
+          .build();
+    }
+  }
+}

@@ -1,0 +1,309 @@
+package org.netnslab.netns;
+
+import akka.Done;
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.AbstractBehavior;
+import akka.actor.typed.javadsl.ActorContext;
+import akka.actor.typed.javadsl.Behaviors;
+import akka.actor.typed.javadsl.Receive;
+import akka.actor.typed.javadsl.TimerScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.netnslab.rcu.RcuDomain;
+
+/**
+ * The one pernet-op teardown: ops_undo_list() of net/core/net_namespace.c followed by its caller's
+ * rcu_barrier(). Since the 2025 factoring ("net: Factorise setup_net() and cleanup_net()", Kuniyuki
+ * Iwashima, v6.16) both a failed setup_net ({@code ops_undo_list(&pernet_list, ops, ...)}: the ops
+ * before the failing one) and cleanup_net ({@code ops_undo_list(&pernet_list, NULL, ...)}: every op)
+ * run this one sequence over a list of netns:
+ *
+ * <ol>
+ *   <li>pre_exit of every op, in teardown order, for every netns;</li>
+ *   <li>ONE synchronize_rcu;</li>
+ *   <li>for each op in teardown order (ops_exit_list): its exit for each netns, one after the other,
+ *       with {@code exitCost} spent after a netns's last exit, then its exit_batch with the netns ids;</li>
+ *   <li>free every netns's per-op data (ops_free_list), then {@link DataFreed}: cleanup_net releases the
+ *       lifecycle lock here;</li>
+ *   <li>ONE rcu_barrier, then {@link Finished}: the caller drops the passive references (net_drop_ns).</li>
+ * </ol>
+ *
+ * <p>The kernel's cleanup_net waits with synchronize_rcu_expedited and runs the exit_rtnl hooks under
+ * RTNL before the exits; the model has no RTNL and waits a normal grace period on both paths.
+ *
+ * <p>A short-lived child of its caller, one per run (the Akka IoT tutorial's per-query aggregator): the
+ * cleanup worker spawns one per batch, a netns whose setup_net failed spawns one for itself. It
+ * watches the netns of the run; one that stops, or does not answer within {@code timeout}, is logged
+ * and left out of the rest of the run and of {@link Finished}. The timer is restarted each time it
+ * fires, so every wait of the run is bounded. A failure of an op's exit_batch stops this actor (the
+ * typed default); its caller watches it.
+ */
+public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
+
+  /** The run's protocol. */
+  public sealed interface Command permits NetnsDone, RcuDone, ExitCostSpent, MemberStopped, TimedOut {}
+
+  /** A netns of the run finished the step it was asked for. */
+  public record NetnsDone(long netnsId) implements Command {}
+
+  private enum RcuDone implements Command { INSTANCE }
+
+  private enum ExitCostSpent implements Command { INSTANCE }
+
+  private record MemberStopped(long netnsId) implements Command {}
+
+  private enum TimedOut implements Command { INSTANCE }
+
+  /**
+   * A netns of the run: only its id and actor, never its state.
+   *
+   * @param netnsId the netns id
+   * @param actor the netns actor
+   */
+  public record Member(long netnsId, ActorRef<NetNamespace.Command> actor) {}
+
+  /** What the run tells its caller. */
+  public sealed interface Report permits DataFreed, Finished {}
+
+  /** Every per-op data of the run is freed: cleanup_net releases the lifecycle lock now. */
+  public enum DataFreed implements Report { INSTANCE }
+
+  /**
+   * The rcu_barrier is over; the run has stopped.
+   *
+   * @param remaining the members that took part to the end (not stopped, not timed out), in run order
+   */
+  public record Finished(List<Member> remaining) implements Report {}
+
+  private enum Step { PRE_EXIT, SYNCHRONIZE, EXIT, EXIT_COST, FREE_DATA, BARRIER }
+
+  private final List<PernetOperations> ops;
+  private final List<Integer> order;
+  private final List<Member> members;
+  private final List<Long> ids;
+  private final ActorRef<RcuDomain.Command> rcu;
+  private final Duration exitCost;
+  private final LifecycleProbe probe;
+  private final Duration timeout;
+  private final ActorRef<Report> replyTo;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<Done> rcuDone;
+  private final Set<Long> awaiting = new HashSet<>();
+  private final Set<Long> abandoned = new HashSet<>();
+  private Step step = Step.PRE_EXIT;
+  /** During the exits: the position in {@link #order} of the op running, and the netns it runs for. */
+  private int opPos;
+  private int netnsPos;
+
+  /**
+   * @param ops the ops to undo, in registration order (every op, or those before a failed init)
+   * @param members the netns to undo them for, in cleanup order
+   * @param rcu the RCU domain
+   * @param exitCost simulated kernel work of the exits per netns, lock held (0: none)
+   * @param probe told when a netns's exits are done
+   * @param timeout longest wait for the netns of one step, e.g. {@link #defaultTimeout}
+   * @param replyTo receives {@link DataFreed} and then {@link Finished}
+   * @return the run's behaviour; it stops after {@link Finished}
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
+      ActorRef<RcuDomain.Command> rcu, Duration exitCost, LifecycleProbe probe, Duration timeout,
+      ActorRef<Report> replyTo) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new OpsUndo(ctx, timers, ops, members, rcu, exitCost, probe, timeout, replyTo).start()));
+  }
+
+  /**
+   * The default timeout of a run: max(60 s, netns x (exit-cost + 10 x grace period)), generous enough
+   * that only a netns that cannot finish its exit (a listener that never drains) reaches it.
+   *
+   * @param netns netns in the run
+   * @param exitCost {@code netns.exit-cost}
+   * @param gracePeriod {@code rcu.grace-period}
+   * @return the timeout
+   */
+  public static Duration defaultTimeout(int netns, Duration exitCost, Duration gracePeriod) {
+    Duration perNetns = exitCost.plus(gracePeriod.multipliedBy(10));
+    Duration derived = perNetns.multipliedBy(netns);
+    Duration floor = Duration.ofSeconds(60);
+    return derived.compareTo(floor) > 0 ? derived : floor;
+  }
+
+  /**
+   * The teardown order of {@code count} registered ops (list_for_each_entry_reverse over pernet_list):
+   * their registration indices from last to first. The only place the model writes that order.
+   *
+   * @param count ops registered (or initialised)
+   * @return indices {@code count-1 .. 0}
+   */
+  static List<Integer> teardownOrder(int count) {
+    List<Integer> order = new ArrayList<>(count);
+    for (int i = count - 1; i >= 0; i--) {
+      order.add(i);
+    }
+    return List.copyOf(order);
+  }
+
+  private OpsUndo(ActorContext<Command> ctx, TimerScheduler<Command> timers, List<PernetOperations> ops,
+      List<Member> members, ActorRef<RcuDomain.Command> rcu, Duration exitCost, LifecycleProbe probe,
+      Duration timeout, ActorRef<Report> replyTo) {
+    super(ctx);
+    this.timers = timers;
+    this.ops = List.copyOf(ops);
+    this.order = teardownOrder(ops.size());
+    this.members = List.copyOf(members);
+    this.ids = members.stream().map(Member::netnsId).toList();
+    this.rcu = rcu;
+    this.exitCost = exitCost;
+    this.probe = probe;
+    this.timeout = timeout;
+    this.replyTo = replyTo;
+    this.rcuDone = ctx.messageAdapter(Done.class, d -> RcuDone.INSTANCE);
+  }
+
+  private Behavior<Command> start() {
+    // A member already stopped is reported at once: the run goes on without it.
+    members.forEach(m -> getContext().watchWith(m.actor(), new MemberStopped(m.netnsId())));
+    timers.startSingleTimer(TimedOut.INSTANCE, timeout);
+    return askAll(NetNamespace.PreExit::new);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(NetnsDone.class, m -> answered(m.netnsId()))
+        .onMessage(MemberStopped.class, this::onMemberStopped)
+        .onMessageEquals(RcuDone.INSTANCE, this::onRcuDone)
+        .onMessageEquals(ExitCostSpent.INSTANCE, this::nextNetns)
+        .onMessageEquals(TimedOut.INSTANCE, this::onTimedOut)
+        .build();
+  }
+
+  /** Sends {@code request} to every member still in the run; the step ends when each has answered. */
+  private Behavior<Command> askAll(java.util.function.Function<ActorRef<Command>, NetNamespace.Command> request) {
+    members.stream().filter(m -> !abandoned.contains(m.netnsId())).forEach(m -> {
+      awaiting.add(m.netnsId());
+      m.actor().tell(request.apply(getContext().getSelf()));
+    });
+    return awaiting.isEmpty() ? stepDone() : this;
+  }
+
+  private Behavior<Command> answered(long id) {
+    return awaiting.remove(id) && awaiting.isEmpty() ? stepDone() : this;
+  }
+
+  private Behavior<Command> onMemberStopped(MemberStopped m) {
+    if (awaiting.contains(m.netnsId())) {
+      getContext().getLog().error("netns {} stopped during its {}; the run goes on without it", m.netnsId(),
+          describe());
+    }
+    abandoned.add(m.netnsId());
+    return answered(m.netnsId());
+  }
+
+  /** Every member asked in the current step has answered (or left the run). */
+  private Behavior<Command> stepDone() {
+    switch (step) {
+      case PRE_EXIT:
+        step = Step.SYNCHRONIZE;
+        rcu.tell(new RcuDomain.Synchronize(false, rcuDone));
+        return this;
+      case EXIT:
+        return exited();
+      case FREE_DATA:
+        replyTo.tell(DataFreed.INSTANCE);
+        step = Step.BARRIER;
+        rcu.tell(new RcuDomain.Barrier(rcuDone));
+        return this;
+      default:
+        throw new IllegalStateException("ops_undo: no netns answer expected in step " + step);
+    }
+  }
+
+  private Behavior<Command> onRcuDone() {
+    if (step == Step.SYNCHRONIZE) {
+      opPos = 0;
+      netnsPos = 0;
+      return nextExit();
+    }
+    if (step == Step.BARRIER) {
+      replyTo.tell(new Finished(members.stream().filter(m -> !abandoned.contains(m.netnsId())).toList()));
+      return Behaviors.stopped();
+    }
+    throw new IllegalStateException("ops_undo: unexpected RCU answer in step " + step);
+  }
+
+  /** ops_exit_list, op after op: the exit for the next netns of the op running, or its exit_batch. */
+  private Behavior<Command> nextExit() {
+    while (opPos < order.size()) {
+      int op = order.get(opPos);
+      if (netnsPos < members.size()) {
+        Member m = members.get(netnsPos);
+        if (!abandoned.contains(m.netnsId())) {
+          step = Step.EXIT;
+          awaiting.add(m.netnsId());
+          m.actor().tell(new NetNamespace.Exit(op, getContext().getSelf()));
+          return this;
+        }
+        netnsPos++;
+      } else {
+        ops.get(op).exitBatch(ids);
+        opPos++;
+        netnsPos = 0;
+      }
+    }
+    step = Step.FREE_DATA;
+    return askAll(NetNamespace.FreeData::new);
+  }
+
+  /** A netns's exit of the op running is done; after its last exit, its exit cost is spent. */
+  private Behavior<Command> exited() {
+    boolean lastExit = opPos == order.size() - 1;
+    if (lastExit && !abandoned.contains(members.get(netnsPos).netnsId())) {
+      probe.netnsExited();
+      if (!exitCost.isZero()) {
+        step = Step.EXIT_COST;
+        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
+        return this;
+      }
+    }
+    return nextNetns();
+  }
+
+  private Behavior<Command> nextNetns() {
+    netnsPos++;
+    return nextExit();
+  }
+
+  private Behavior<Command> onTimedOut() {
+    timers.startSingleTimer(TimedOut.INSTANCE, timeout);
+    if (awaiting.isEmpty()) {
+      getContext().getLog().warn("ops_undo of {} netns: still in its {} after {}", members.size(), describe(),
+          timeout);
+      return this;
+    }
+    getContext().getLog().error("ops_undo of {} netns: no answer within {} from netns {} to its {}; the run goes on "
+        + "without them", members.size(), timeout, new TreeSet<>(awaiting), describe());
+    abandoned.addAll(awaiting);
+    awaiting.clear();
+    return stepDone();
+  }
+
+  private String describe() {
+    switch (step) {
+      case EXIT:
+      case EXIT_COST:
+        return "exit of op " + ops.get(order.get(opPos)).name();
+      case SYNCHRONIZE:
+        return "synchronize_rcu";
+      case BARRIER:
+        return "rcu_barrier";
+      default:
+        return step.name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+}
