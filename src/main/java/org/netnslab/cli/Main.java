@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.report.ConsoleReport;
-import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.HtmlReport;
-import org.netnslab.report.ResultJson;
+import org.netnslab.report.ReportInputException;
+import org.netnslab.report.ResultsFolder;
+import org.netnslab.report.RunRecord;
 import org.netnslab.scenario.RunFailure;
 import org.netnslab.scenario.RunObserver;
 import org.netnslab.scenario.RunSettings;
@@ -33,13 +34,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The command line: {@code run}, {@code list}, {@code validate}. Exit status: 0 the command completed
- * (invariant violations are results), 2 bad command line or configuration, 1 the run itself failed.
+ * The command line: {@code run}, {@code list}, {@code validate}, {@code report}. Exit status: 0 the
+ * command completed (invariant violations are results), 2 bad command line or configuration (or, for
+ * {@code report}, saved results missing or unreadable), 1 the run itself failed.
  */
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
-    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class})
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, Main.Report.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints. */
   static final String VERSION = "netns-lab 0.1.0";
@@ -137,15 +139,11 @@ public final class Main implements Callable<Integer> {
       }
       try {
         RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
-        ResultJson.write(result, dir.resolve("result.json"));
-        HgrmFiles.write(result, dir);
-        HtmlReport.write(result, dir.resolve("report.html"));
-        System.out.println(ConsoleReport.render(result));
-        if (!sets.isEmpty()) {
-          System.out.println("overrides: " + String.join(" ", sets));
-        }
-        System.out.println("results: " + dir.resolve("result.json"));
-        System.out.println("report:  " + dir.resolve("report.html"));
+        RunRecord record = ResultsFolder.write(result, dir);
+        HtmlReport.write(record, dir.resolve(ResultsFolder.REPORT_HTML));
+        printSummary(record);
+        System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
+        System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
         return 0;
       } catch (RunFailure e) {
         System.err.println("netns-lab: run failed: " + e.getMessage());
@@ -166,11 +164,51 @@ public final class Main implements Callable<Integer> {
     /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */
     private static void prepareOutput(Path dir) throws IOException {
       Files.createDirectories(dir);
-      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "{result.json,report.html,*.hgrm}")) {
+      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, ResultsFolder.OUTPUT_GLOB)) {
         for (Path p : old) {
           Files.delete(p);
         }
       }
+    }
+  }
+
+  /** {@code report}: an earlier run's report, rebuilt from its saved results without running anything. */
+  @Command(name = "report", mixinStandardHelpOptions = true, version = VERSION,
+      description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
+          + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
+          + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
+  static final class Report implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
+    Path dir;
+
+    @Override
+    public Integer call() {
+      RunRecord record;
+      try {
+        record = ResultsFolder.read(dir);
+      } catch (ReportInputException e) {
+        System.err.println("netns-lab: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
+      Path html = dir.resolve(ResultsFolder.REPORT_HTML);
+      try {
+        HtmlReport.write(record, html);
+      } catch (IOException e) {
+        System.err.println("netns-lab: cannot write " + html + ": " + e);
+        return EXIT_FAILED;
+      }
+      printSummary(record);
+      System.out.println("report:  " + html);
+      record.notes().forEach(n -> System.err.println("netns-lab: " + n));
+      return record.notes().isEmpty() ? 0 : EXIT_CONFIG;
+    }
+  }
+
+  /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
+  static void printSummary(RunRecord record) {
+    System.out.println(ConsoleReport.render(record));
+    if (!record.overrides().isEmpty()) {
+      System.out.println("overrides: " + String.join(" ", record.overrides()));
     }
   }
 
