@@ -16,9 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HtmlReport;
-import org.netnslab.report.ReportInputException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
 import org.netnslab.scenario.RunFailure;
@@ -41,7 +39,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
-    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, Main.Report.class})
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints. */
   static final String VERSION = "netns-lab 0.1.0";
@@ -141,7 +139,7 @@ public final class Main implements Callable<Integer> {
         RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
         RunRecord record = ResultsFolder.write(result, dir);
         HtmlReport.write(record, dir.resolve(ResultsFolder.REPORT_HTML));
-        printSummary(record);
+        ReportCommand.printSummary(record);
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
         return 0;
@@ -169,46 +167,6 @@ public final class Main implements Callable<Integer> {
           Files.delete(p);
         }
       }
-    }
-  }
-
-  /** {@code report}: an earlier run's report, rebuilt from its saved results without running anything. */
-  @Command(name = "report", mixinStandardHelpOptions = true, version = VERSION,
-      description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
-          + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
-          + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
-  static final class Report implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
-    Path dir;
-
-    @Override
-    public Integer call() {
-      RunRecord record;
-      try {
-        record = ResultsFolder.read(dir);
-      } catch (ReportInputException e) {
-        System.err.println("netns-lab: " + e.getMessage());
-        return EXIT_CONFIG;
-      }
-      Path html = dir.resolve(ResultsFolder.REPORT_HTML);
-      try {
-        HtmlReport.write(record, html);
-      } catch (IOException e) {
-        System.err.println("netns-lab: cannot write " + html + ": " + e);
-        return EXIT_FAILED;
-      }
-      printSummary(record);
-      System.out.println("report:  " + html);
-      record.notes().forEach(n -> System.err.println("netns-lab: " + n));
-      return record.notes().isEmpty() ? 0 : EXIT_CONFIG;
-    }
-  }
-
-  /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
-  static void printSummary(RunRecord record) {
-    System.out.println(ConsoleReport.render(record));
-    if (!record.overrides().isEmpty()) {
-      System.out.println("overrides: " + String.join(" ", record.overrides()));
     }
   }
 

@@ -1,5 +1,6 @@
 package org.netnslab.report;
 
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +49,7 @@ public record DesignRecord(String name, Map<String, String> strategies, Map<Stri
     for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
       try {
         percentiles.put(e.getKey(), HgrmFiles.parse(HgrmFiles.text(e.getValue()),
-            java.nio.file.Path.of(HgrmFiles.fileName(d.name(), e.getKey()))));
+            Path.of(HgrmFiles.fileName(d.name(), e.getKey()))));
       } catch (ReportInputException ex) {
         throw new IllegalStateException("HdrHistogram wrote a distribution this reader does not parse", ex);
       }
