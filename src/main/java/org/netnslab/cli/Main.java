@@ -16,10 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.report.ConsoleReport;
-import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.HtmlReport;
-import org.netnslab.report.ResultJson;
+import org.netnslab.report.ResultsFolder;
+import org.netnslab.report.RunRecord;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
@@ -33,13 +32,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The command line: {@code run}, {@code list}, {@code validate}. Exit status: 0 the command completed
- * (invariant violations are results), 2 bad command line or configuration, 1 the run itself failed.
+ * The command line: {@code run}, {@code list}, {@code validate}, {@code report}. Exit status: 0 the
+ * command completed (invariant violations are results), 2 bad command line or configuration (or, for
+ * {@code report}, saved results missing or unreadable), 1 the run itself failed.
  */
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
-    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class})
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints. */
   static final String VERSION = "netns-lab 0.1.0";
@@ -137,15 +137,11 @@ public final class Main implements Callable<Integer> {
       }
       try {
         RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
-        ResultJson.write(result, dir.resolve("result.json"));
-        HgrmFiles.write(result, dir);
-        HtmlReport.write(result, dir.resolve("report.html"));
-        System.out.println(ConsoleReport.render(result));
-        if (!sets.isEmpty()) {
-          System.out.println("overrides: " + String.join(" ", sets));
-        }
-        System.out.println("results: " + dir.resolve("result.json"));
-        System.out.println("report:  " + dir.resolve("report.html"));
+        RunRecord record = ResultsFolder.write(result, dir);
+        HtmlReport.write(record, dir.resolve(ResultsFolder.REPORT_HTML));
+        ReportCommand.printSummary(record);
+        System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
+        System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
         return 0;
       } catch (RunFailure e) {
         System.err.println("netns-lab: run failed: " + e.getMessage());
@@ -166,7 +162,7 @@ public final class Main implements Callable<Integer> {
     /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */
     private static void prepareOutput(Path dir) throws IOException {
       Files.createDirectories(dir);
-      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, "{result.json,report.html,*.hgrm}")) {
+      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, ResultsFolder.OUTPUT_GLOB)) {
         for (Path p : old) {
           Files.delete(p);
         }

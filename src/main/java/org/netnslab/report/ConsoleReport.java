@@ -2,14 +2,14 @@ package org.netnslab.report;
 
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
-import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.MeasureSummary;
-import org.netnslab.metrics.RunResult;
 
 /**
  * The console summary of a run: a table per design (count, mean, sd, p50, p99, max in us, the
  * throughput, every invariant counter), then each comparison with its ratio beside the seed's and
- * Welch's test printed as R prints it.
+ * Welch's test printed as R prints it. It renders a {@link RunRecord} only, so a run prints the same
+ * summary as {@code netns-lab report} does from the saved results; a record read back with notes
+ * (files that could not be read) prints them first.
  */
 public final class ConsoleReport {
   private ConsoleReport() {}
@@ -18,11 +18,12 @@ public final class ConsoleReport {
    * @param r the run
    * @return the summary text
    */
-  public static String render(RunResult r) {
+  public static String render(RunRecord r) {
     StringBuilder sb = new StringBuilder();
+    r.notes().forEach(n -> sb.append(String.format("%nnote: %s", n)));
     sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
-        r.description(), r.seed()));
-    for (DesignResult d : r.designs()) {
+        r.description(), seed(r)));
+    for (DesignRecord d : r.designs()) {
       sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
       sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
           "p50", "p99", "max"));
@@ -32,14 +33,14 @@ public final class ConsoleReport {
             num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
       }
       sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%n", d.throughputPerSec(),
-          d.throughputUnit(), d.wallSeconds()));
+          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds()));
       if (!d.counters().isEmpty()) {
         sb.append("  counters:");
         d.counters().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
         sb.append('\n');
       }
       sb.append("  invariants:");
-      d.invariants().asMap().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+      d.invariants().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
       sb.append('\n');
     }
     for (var ratio : r.ratios()) {
@@ -65,6 +66,11 @@ public final class ConsoleReport {
       }
     }
     return sb.toString();
+  }
+
+  /** @return the seed, or a word that it was not saved */
+  static String seed(RunRecord r) {
+    return r.seed() == null ? "(not saved with these results)" : r.seed();
   }
 
   /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */

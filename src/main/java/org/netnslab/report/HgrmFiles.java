@@ -1,9 +1,11 @@
 package org.netnslab.report;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,12 +15,27 @@ import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.RunResult;
 
 /**
- * Writes one HdrHistogram percentile distribution per design and measure,
- * {@code <design>.<measure>.hgrm}, values in the measure's unit (us for latencies) (plot with HdrHistogram's plotter or any tool that
- * reads .hgrm).
+ * One HdrHistogram percentile distribution per design and measure, {@code <design>.<measure>.hgrm},
+ * values in the measure's unit (us for latencies): HdrHistogram's own text output (plot it with
+ * HdrHistogram's plotter or any tool that reads .hgrm), and the source of the report's percentile
+ * charts, during a run as when the report is rebuilt.
+ *
+ * <p>The format, as {@code AbstractHistogram.outputPercentileDistribution} writes it: a header
+ * {@code Value Percentile TotalCount 1/(1-Percentile)}, one row per percentile tick (the value at
+ * 3 decimals, the percentile as a fraction at 12), a last row at percentile 1 without the fourth
+ * column, and {@code #[...]} summary lines.
  */
 public final class HgrmFiles {
   private HgrmFiles() {}
+
+  /**
+   * @param design a design's name
+   * @param measure a measure's name
+   * @return the file name of that design's distribution of that measure
+   */
+  public static String fileName(String design, String measure) {
+    return design + "." + measure + ".hgrm";
+  }
 
   /**
    * @param result the run
@@ -30,13 +47,95 @@ public final class HgrmFiles {
     List<Path> written = new ArrayList<>();
     for (DesignResult d : result.designs()) {
       for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
-        Path file = dir.resolve(d.name() + "." + e.getKey() + ".hgrm");
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
-          e.getValue().histogram().outputPercentileDistribution(out, e.getValue().perUnit());
-        }
+        Path file = dir.resolve(fileName(d.name(), e.getKey()));
+        Files.writeString(file, text(e.getValue()), StandardCharsets.UTF_8);
         written.add(file);
       }
     }
     return written;
+  }
+
+  /**
+   * @param recorder a measure's merged recorder
+   * @return its {@code .hgrm} text, values in the recorder's unit
+   */
+  public static String text(LatencyRecorder recorder) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
+      recorder.histogram().outputPercentileDistribution(out, recorder.perUnit());
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads a {@code .hgrm} file back.
+   *
+   * @param file the file
+   * @return its distribution
+   * @throws ReportInputException when the file is missing, unreadable or not in the format above
+   */
+  public static PercentileDistribution read(Path file) throws ReportInputException {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      throw new ReportInputException(file, "no such file", e);
+    } catch (IOException e) {
+      throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+    }
+    return parse(text, file);
+  }
+
+  /**
+   * Parses the Value and Percentile columns of a {@code .hgrm} text.
+   *
+   * @param text the text
+   * @param file where it came from, for messages
+   * @return the distribution, the 100% row left out
+   * @throws ReportInputException naming the line when the header is missing or a row is not numbers
+   */
+  public static PercentileDistribution parse(String text, Path file) throws ReportInputException {
+    List<PercentileDistribution.Point> points = new ArrayList<>();
+    String[] lines = text.split("\n", -1);
+    boolean header = false;
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].trim();
+      if (line.isEmpty() || line.startsWith("#")) {
+        continue;
+      }
+      String[] cols = line.split("\\s+");
+      if (!header) {
+        if (cols.length < 2 || !cols[0].equals("Value") || !cols[1].equals("Percentile")) {
+          throw new ReportInputException(file, "line " + (i + 1) + ": expected HdrHistogram's header"
+              + " \"Value Percentile TotalCount 1/(1-Percentile)\", found \"" + line + "\"");
+        }
+        header = true;
+        continue;
+      }
+      double value;
+      double percentile;
+      try {
+        if (cols.length < 3 || cols.length > 4) {
+          throw new NumberFormatException(cols.length + " columns");
+        }
+        value = Double.parseDouble(cols[0]);
+        percentile = Double.parseDouble(cols[1]);
+      } catch (NumberFormatException e) {
+        throw new ReportInputException(file, "line " + (i + 1) + ": expected a row \"value percentile count"
+            + " [1/(1-percentile)]\" of numbers, found \"" + line + "\"", e);
+      }
+      if (!(percentile >= 0 && percentile <= 1)) {
+        throw new ReportInputException(file, "line " + (i + 1) + ": percentile " + cols[1] + " is not a fraction"
+            + " between 0 and 1");
+      }
+      if (percentile < 1) {
+        points.add(new PercentileDistribution.Point(percentile, value));
+      }
+    }
+    if (!header) {
+      throw new ReportInputException(file, "empty, or not an HdrHistogram percentile distribution (no"
+          + " \"Value Percentile\" header)");
+    }
+    return new PercentileDistribution(points);
   }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import org.HdrHistogram.HistogramIterationValue;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -19,10 +18,7 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
 import org.netnslab.metrics.Comparison;
-import org.netnslab.metrics.DesignResult;
-import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.MeasureSummary;
-import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
@@ -30,6 +26,11 @@ import org.netnslab.metrics.WelchTest;
  * the scenario and its designs, a table and a percentile chart per measure, throughput over time,
  * the Welch comparisons beside the seed's ratios, and the invariant counters, non-zero ones
  * highlighted. The page is well-formed XHTML, so any XML parser can read it.
+ *
+ * <p>It renders a {@link RunRecord} only, so the page a run writes and the one {@code netns-lab report}
+ * rebuilds from the saved results are the same, byte for byte (the SVG ids are numbered, not drawn
+ * from the clock). A record read back with notes (files that could not be read) lists them at the
+ * top; a design whose {@code .hgrm} was missing has no line in that measure's chart.
  */
 public final class HtmlReport {
   private static final int WIDTH = 760;
@@ -42,7 +43,7 @@ public final class HtmlReport {
    * @param file where to write
    * @throws IOException when it cannot be written
    */
-  public static void write(RunResult r, Path file) throws IOException {
+  public static void write(RunRecord r, Path file) throws IOException {
     Files.writeString(file, render(r), StandardCharsets.UTF_8);
   }
 
@@ -50,7 +51,7 @@ public final class HtmlReport {
    * @param r the run
    * @return the page
    */
-  public static String render(RunResult r) {
+  public static String render(RunRecord r) {
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>")
         .append("<title>netns-lab: ").append(esc(r.scenario())).append("</title><style>")
@@ -59,11 +60,15 @@ public final class HtmlReport {
         .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
         .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}</style></head><body>\n");
     h.append("<h1>").append(esc(r.scenario())).append("</h1>\n<p>").append(esc(r.description())).append("</p>\n");
-    h.append("<p>Seed: ").append(esc(r.seed())).append("<br/>Scale ").append(r.scale()).append(", started ")
-        .append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds())).append(" s, ")
-        .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ")
-        .append(esc(System.getProperty("java.version"))).append(", Akka ").append(esc(akka.Version.current()))
-        .append("</p>\n");
+    h.append("<p>Seed: ").append(esc(ConsoleReport.seed(r))).append("<br/>Scale ").append(r.scale())
+        .append(", started ").append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds()))
+        .append(" s, ").append(r.machine().cpus()).append(" CPUs, Java ").append(esc(r.machine().java()))
+        .append(", Akka ").append(esc(r.machine().akka())).append("</p>\n");
+    if (!r.notes().isEmpty()) {
+      h.append("<p><b>Rebuilt from saved results, some of which could not be read:</b></p>\n<ul>");
+      r.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
+      h.append("</ul>\n");
+    }
     if (!r.overrides().isEmpty()) {
       h.append("<p>Overrides (the description above does not include them): <code>")
           .append(esc(String.join(" ", r.overrides()))).append("</code></p>\n");
@@ -77,7 +82,7 @@ public final class HtmlReport {
 
     h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
         .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
-    for (DesignResult d : r.designs()) {
+    for (DesignRecord d : r.designs()) {
       h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td class=\"l\">");
       d.strategies().forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
       h.append("</td><td>").append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
@@ -86,17 +91,15 @@ public final class HtmlReport {
     h.append("</table>\n");
 
     h.append("<h2>Measures</h2>\n");
-    Set<String> measures = new LinkedHashSet<>();
-    r.designs().forEach(d -> measures.addAll(d.recorders().keySet()));
-    for (String m : measures) {
+    int charts = 0;
+    for (String m : measures(r)) {
       h.append("<h3>").append(esc(m)).append("</h3>\n<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
           .append("<th>mean</th><th>sd</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n");
-      for (DesignResult d : r.designs()) {
-        LatencyRecorder rec = d.recorders().get(m);
-        if (rec == null) {
+      for (DesignRecord d : r.designs()) {
+        MeasureSummary s = d.measures().get(m);
+        if (s == null) {
           continue;
         }
-        MeasureSummary s = rec.summary();
         h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td>").append(esc(s.unit()))
             .append("</td><td>").append(s.count()).append("</td>");
         for (double v : new double[] {s.mean(), s.sd(), s.p50(), s.p90(), s.p99(), s.p999(), s.max()}) {
@@ -104,15 +107,17 @@ public final class HtmlReport {
         }
         h.append("</tr>\n");
       }
-      h.append("</table>\n<div class=\"chart\">").append(percentileChart(m, r)).append("</div>\n");
+      h.append("</table>\n<div class=\"chart\">").append(percentileChart(m, r, ++charts)).append("</div>\n");
     }
 
     h.append("<h2>Throughput over time</h2>\n");
-    if (r.designs().stream().allMatch(d -> d.throughputSeries().size() < 2)) {
+    if (r.designs().stream().anyMatch(d -> d.throughputUnit() == null)) {
+      h.append("<p>The throughput series was not saved with these results (see the list at the top).</p>\n");
+    } else if (r.designs().stream().allMatch(d -> d.throughputSeries().size() < 2)) {
       h.append("<p>Each counted phase was shorter than two samples (one per netns-lab.run.progress-interval),")
           .append(" so there is no curve to draw; run at a larger --scale.</p>\n");
     }
-    h.append("<div class=\"chart\">").append(throughputChart(r)).append("</div>\n");
+    h.append("<div class=\"chart\">").append(throughputChart(r, ++charts)).append("</div>\n");
 
     h.append("<h2>Comparisons</h2>\n<table><tr><th>measure</th><th class=\"l\">a</th><th class=\"l\">b</th>")
         .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>Welch t</th><th>df</th>")
@@ -146,11 +151,11 @@ public final class HtmlReport {
     h.append("<h2>Invariants</h2>\n<p>Counts; anything non-zero is highlighted (out-of-order deliveries are")
         .append(" expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
         .append("<th class=\"l\">design</th>");
-    r.designs().get(0).invariants().asMap().keySet().forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
+    r.designs().get(0).invariants().keySet().forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
     h.append("</tr>\n");
-    for (DesignResult d : r.designs()) {
+    for (DesignRecord d : r.designs()) {
       h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
-      for (long v : d.invariants().asMap().values()) {
+      for (long v : d.invariants().values()) {
         h.append(v == 0 ? "<td>" : "<td class=\"nonzero\">").append(v).append("</td>");
       }
       h.append("</tr>\n");
@@ -162,7 +167,7 @@ public final class HtmlReport {
       r.designs().forEach(d -> names.addAll(d.counters().keySet()));
       names.forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
       h.append("</tr>\n");
-      for (DesignResult d : r.designs()) {
+      for (DesignRecord d : r.designs()) {
         h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
         names.forEach(k -> h.append("<td>").append(d.counters().getOrDefault(k, 0L)).append("</td>"));
         h.append("</tr>\n");
@@ -174,24 +179,22 @@ public final class HtmlReport {
     return h.toString();
   }
 
-  /** HdrHistogram percentile distribution, one line per design, log x-axis as HdrHistogram's plotter draws it. */
-  private static String percentileChart(String measure, RunResult r) {
+  /**
+   * HdrHistogram percentile distribution, one line per design (from its .hgrm), log x-axis as
+   * HdrHistogram's plotter draws it.
+   */
+  private static String percentileChart(String measure, RunRecord r, int index) {
     XYSeriesCollection data = new XYSeriesCollection();
     String unit = "";
-    for (DesignResult d : r.designs()) {
-      LatencyRecorder rec = d.recorders().get(measure);
-      if (rec == null || rec.count() == 0) {
+    for (DesignRecord d : r.designs()) {
+      MeasureSummary summary = d.measures().get(measure);
+      PercentileDistribution dist = d.percentiles().get(measure);
+      if (summary == null || summary.count() == 0 || dist == null) {
         continue;
       }
-      unit = rec.unit();
+      unit = summary.unit();
       XYSeries s = new XYSeries(d.name(), false, true);
-      for (HistogramIterationValue v : rec.histogram().percentiles(5)) {
-        double p = v.getPercentileLevelIteratedTo();
-        if (p >= 100.0) {
-          break;
-        }
-        s.add(1.0 / (1.0 - p / 100.0), v.getValueIteratedTo() / rec.perUnit());
-      }
+      dist.points().forEach(p -> s.add(1.0 / (1.0 - p.percentile()), p.value()));
       data.addSeries(s);
     }
     JFreeChart chart = ChartFactory.createXYLineChart(measure + ": percentile distribution", "", unit, data);
@@ -201,25 +204,27 @@ public final class HtmlReport {
     x.setNumberFormatOverride(new DecimalFormat("#,##0"));
     XYPlot plot = chart.getXYPlot();
     plot.setDomainAxis(x);
-    return svg(chart);
+    return svg(chart, index);
   }
 
-  private static String throughputChart(RunResult r) {
+  private static String throughputChart(RunRecord r, int index) {
     XYSeriesCollection data = new XYSeriesCollection();
     String unit = r.designs().get(0).throughputUnit();
-    for (DesignResult d : r.designs()) {
+    for (DesignRecord d : r.designs()) {
       XYSeries s = new XYSeries(d.name(), false, true);
       d.throughputSeries().forEach(p -> s.add(p[0], p[1]));
       data.addSeries(s);
     }
     return svg(ChartFactory.createXYLineChart("throughput during the counted phase", "seconds since its start",
-        unit + " per second", data));
+        (unit == null ? "operations" : unit) + " per second", data), index);
   }
 
-  private static String svg(JFreeChart chart) {
+  /** @param index the chart's number in the page, which keeps its SVG ids apart from the other charts' */
+  private static String svg(JFreeChart chart, int index) {
     chart.setBackgroundPaint(Color.WHITE);
     chart.getXYPlot().setBackgroundPaint(new Color(250, 250, 250));
     SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+    g.setDefsKeyPrefix("chart" + index + "-");
     chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
     return g.getSVGElement();
   }
@@ -236,10 +241,15 @@ public final class HtmlReport {
   }
 
   /** @return the number of charts a report of {@code r} holds: one per measure plus throughput */
-  public static int chartCount(RunResult r) {
+  public static int chartCount(RunRecord r) {
+    return measures(r).size() + 1;
+  }
+
+  /** @return every design's measures, in the order they first appear */
+  private static Set<String> measures(RunRecord r) {
     Set<String> measures = new LinkedHashSet<>();
-    r.designs().forEach(d -> measures.addAll(d.recorders().keySet()));
-    return measures.size() + 1;
+    r.designs().forEach(d -> measures.addAll(d.measures().keySet()));
+    return measures;
   }
 
 }

@@ -44,12 +44,13 @@ public class HtmlReportTest extends JUnitSuite {
     RunResult r = new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00Z"), 2.0,
         List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8),
         List.of("workload.injectors=4"), List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)));
-    String html = HtmlReport.render(r);
+    RunRecord record = RunRecord.of(r, new RunRecord.Machine(2, "17.0.15", "2.6.21"));
+    String html = HtmlReport.render(record);
     Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
         .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
     NodeList svgs = doc.getElementsByTagName("svg");
     assertEquals("two measures and the throughput chart", 3, svgs.getLength());
-    assertEquals(3, HtmlReport.chartCount(r));
+    assertEquals(3, HtmlReport.chartCount(record));
     assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
     assertTrue(html.contains("a &lt;tiny&gt; run"));
     assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's

@@ -23,6 +23,7 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HgrmFiles;
 import org.netnslab.report.ResultJson;
+import org.netnslab.report.RunRecord;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.ScenarioRunner;
@@ -70,7 +71,8 @@ public class UeventScenarioTest extends JUnitSuite {
     Instant before = Instant.now();
     RunResult result = new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(scenario);
     Path out = tmp.newFolder("out").toPath();
-    ResultJson.write(result, out.resolve("result.json"));
+    RunRecord record = RunRecord.of(result, RunRecord.Machine.current());
+    ResultJson.write(record, out.resolve("result.json"));
     List<Path> hgrm = HgrmFiles.write(result, out);
 
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
@@ -142,7 +144,7 @@ public class UeventScenarioTest extends JUnitSuite {
       JsonNode ci = c.get("welch").get("ci95");
       assertTrue(ci.get(0).asDouble() <= diff && diff <= ci.get(1).asDouble());
     }
-    String console = ConsoleReport.render(result);
+    String console = ConsoleReport.render(record);
     assertTrue(console, console.contains("uevent.transaction: per-netns-2018 / kernel-4.18 = "));
     assertTrue(console, console.contains("; seed: 0.900"));
     assertTrue(console, console.contains("Welch Two Sample t-test"));

@@ -1,0 +1,59 @@
+package org.netnslab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.netnslab.report.ConsoleReport;
+import org.netnslab.report.HtmlReport;
+import org.netnslab.report.ReportInputException;
+import org.netnslab.report.ResultsFolder;
+import org.netnslab.report.RunRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code report DIR}: an earlier run's report, rebuilt from the results it saved in DIR without
+ * running anything (see {@link ResultsFolder}): writes {@code DIR/report.html} and prints the summary
+ * the run printed. Exit status 2, with the file and the problem on stderr, when DIR or its
+ * result.json is missing or does not parse; also 2 when result-extra.json or a {@code .hgrm} is, after
+ * writing the report without that part and with a note naming the file; 1 when report.html cannot be
+ * written.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true, version = Main.VERSION,
+    description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
+        + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
+        + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
+final class ReportCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
+  Path dir;
+
+  @Override
+  public Integer call() {
+    RunRecord record;
+    try {
+      record = ResultsFolder.read(dir);
+    } catch (ReportInputException e) {
+      System.err.println("netns-lab: " + e.getMessage());
+      return Main.EXIT_CONFIG;
+    }
+    Path html = dir.resolve(ResultsFolder.REPORT_HTML);
+    try {
+      HtmlReport.write(record, html);
+    } catch (IOException e) {
+      System.err.println("netns-lab: cannot write " + html + ": " + e);
+      return Main.EXIT_FAILED;
+    }
+    printSummary(record);
+    System.out.println("report:  " + html);
+    record.notes().forEach(n -> System.err.println("netns-lab: " + n));
+    return record.notes().isEmpty() ? 0 : Main.EXIT_CONFIG;
+  }
+
+  /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
+  static void printSummary(RunRecord record) {
+    System.out.println(ConsoleReport.render(record));
+    if (!record.overrides().isEmpty()) {
+      System.out.println("overrides: " + String.join(" ", record.overrides()));
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package org.netnslab.report;
+
+import akka.Version;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.RunResult;
+
+/**
+ * One run's results, where the load model ends and the reports start (Gatling's split): the console
+ * and HTML reports render from this record only, and {@link ResultsFolder} saves it to the output
+ * folder and reads it back, so {@code netns-lab report DIR} rebuilds the report a run wrote.
+ *
+ * <p>Where each part is saved: result.json (schema 1, {@link ResultJson}) holds everything but the
+ * seed, the seed's ratios, the throughput units and series, which result.json's schema has no key for
+ * and {@code result-extra.json} holds; each design's percentile distributions are its {@code .hgrm}
+ * files. The JSON files save a number that is not finite as null, which reads back as NaN.
+ *
+ * @param scenario the scenario's name
+ * @param description its one-line description
+ * @param seed the kernel thread it reproduces; null when read back and {@code result-extra.json} could
+ *     not be read
+ * @param scale the {@code --scale} used
+ * @param machine where it ran
+ * @param started when the run started
+ * @param wallSeconds the whole run's wall time, s
+ * @param overrides the {@code --set} arguments the run was made with
+ * @param designs each design's record, in the scenario's order
+ * @param ratios figures derived across measures or designs, each beside the seed's (may be empty)
+ * @param comparisons the comparisons between designs
+ * @param seedRatios the seed's own ratio b/a by design b (may be empty)
+ * @param notes what could not be read back, one sentence each naming the file; empty for a run's own
+ *     record. Both reports print them.
+ */
+public record RunRecord(String scenario, String description, String seed, double scale, Machine machine,
+    Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
+    List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
+    List<String> notes) {
+
+  /**
+   * The machine a run ran on, as result.json's {@code machine} holds it.
+   *
+   * @param cpus available processors
+   * @param java the Java version
+   * @param akka the Akka version
+   */
+  public record Machine(int cpus, String java, String akka) {
+    /** @return this JVM's machine */
+    public static Machine current() {
+      return new Machine(Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+          Version.current());
+    }
+  }
+
+  /** Copies the collections. */
+  public RunRecord {
+    overrides = List.copyOf(overrides);
+    designs = List.copyOf(designs);
+    ratios = List.copyOf(ratios);
+    comparisons = List.copyOf(comparisons);
+    seedRatios = Map.copyOf(seedRatios);
+    notes = List.copyOf(notes);
+  }
+
+  /**
+   * @param r a finished run
+   * @param machine where it ran
+   * @return its record
+   */
+  public static RunRecord of(RunResult r, Machine machine) {
+    return new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), machine, r.started(), r.wallSeconds(),
+        r.overrides(), r.designs().stream().map(DesignRecord::of).toList(), r.ratios(), r.comparisons(),
+        r.seedRatios(), List.of());
+  }
+}

@@ -1,0 +1,240 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.cli.Main;
+import org.scalatestplus.junit.JUnitSuite;
+
+public class ReportCommandTest extends JUnitSuite {
+  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
+  @Rule public final LogCapturing logCapturing = new LogCapturing();
+  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+
+  private static final String SCENARIO = String.join("\n",
+      "name = tiny-tc2",
+      "description = \"TC2 in miniature\"",
+      "seed = \"netns: isolate seqnums to use per-netns locks (2018), TC2\"",
+      "workload {",
+      "  type = uevent-injection",
+      "  netns { userns-owned = 3, init-owned = 2 }",
+      "  listeners-per-netns = 2",
+      "  injections-per-netns = 400",
+      "  warmup-per-netns = 7",
+      "  injectors = 4",
+      "}",
+      "designs = [kernel-4.18, per-netns-2018]",
+      "seed-ratios { \"per-netns-2018\" = 0.90 }",
+      "");
+
+  /** What a command printed and returned. */
+  private record Output(int status, String out, String err) {}
+
+  private static synchronized Output execute(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    int status;
+    try {
+      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+      status = Main.execute(args);
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+    return new Output(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Runs {@code args} (a {@code run} command writing to {@code out}), then rebuilds its report. */
+  private static void assertReportRebuiltAsTheRunWroteIt(Path out, String... args) throws Exception {
+    Output run = execute(args);
+    assertEquals(run.err(), 0, run.status());
+    byte[] written = Files.readAllBytes(out.resolve("report.html"));
+    Files.delete(out.resolve("report.html"));
+
+    Output report = execute("report", out.toString());
+    assertEquals(report.err(), 0, report.status());
+    assertEquals("", report.err());
+    assertArrayEquals("report.html rebuilt byte for byte", written, Files.readAllBytes(out.resolve("report.html")));
+    // the same summary; the run also names its result.json
+    assertEquals(run.out().replace("results: " + out.resolve("result.json") + System.lineSeparator(), ""),
+        report.out());
+  }
+
+  @Test
+  public void reportRebuildsAUeventRunsPageAndSummaryExactly() throws Exception {
+    Path file = tmp.newFile("tiny.conf").toPath();
+    Files.writeString(file, SCENARIO);
+    Path out = tmp.getRoot().toPath().resolve("uevent-out");
+    assertReportRebuiltAsTheRunWroteIt(out, "run", file.toString(), "--scale", "0.01", "--out", out.toString(),
+        "--no-progress", "--set", "workload.injectors=2");
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("<code>workload.injectors=2</code>"));
+    assertTrue(html.contains("<td>0.9000</td>")); // the seed's ratio, from result-extra.json
+    assertTrue(html.contains("transactions/s"));
+  }
+
+  @Test
+  public void reportRebuildsAProcEventsRunWithItsDerivedRatiosExactly() throws Exception {
+    Path out = tmp.getRoot().toPath().resolve("proc-out");
+    assertReportRebuiltAsTheRunWroteIt(out, "run", "load-tests/proc-filter.conf", "--scale", "0.01", "--out",
+        out.toString(), "--no-progress");
+    assertTrue(Files.readString(out.resolve("report.html")).contains("<h2>The seed's ratios</h2>"));
+  }
+
+  @Test
+  public void resultJsonIsTheSchema1FileWrittenBeforeReportsRenderedFromARecord() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    ResultJson.write(RunRecord.of(TinyRun.result(), TinyRun.MACHINE), dir.resolve("result.json"));
+    String before;
+    try (InputStream in = getClass().getResourceAsStream("/report/result-schema1.json")) {
+      before = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertEquals(before, Files.readString(dir.resolve("result.json")));
+  }
+
+  @Test
+  public void savedFolderReadsBackToTheRecordTheRunRendered() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    RunRecord written = ResultsFolder.write(TinyRun.result(), dir);
+    RunRecord read = ResultsFolder.read(dir);
+    assertEquals(List.of(), read.notes());
+    assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
+    assertEquals(HtmlReport.render(written), HtmlReport.render(read));
+    assertEquals(ConsoleReport.render(written), ConsoleReport.render(read));
+
+    assertEquals("seed & thread", read.seed());
+    assertEquals(Map.of("per-netns-2018", 0.8), read.seedRatios());
+    assertTrue(Double.isNaN(read.ratios().get(1).model())); // saved as null
+    assertNull(read.comparisons().get(1).welch()); // one value per design: no test
+    assertEquals(written.comparisons().get(0).welch(), read.comparisons().get(0).welch());
+    DesignRecord b = read.designs().get(1);
+    assertEquals("transactions", b.throughputUnit());
+    assertEquals(1100.25, b.throughputSeries().get(1)[1], 0);
+    assertEquals(7L, (long) b.invariants().get("seqnum_out_of_order"));
+    assertEquals(List.of("uevent.transaction", "uevent.delivery", "proc.listener_busy.all", "netns.cleanup"),
+        List.copyOf(b.percentiles().keySet()));
+    assertEquals(List.of(), b.percentiles().get("netns.cleanup").points());
+    // the one busy value, 3,456,789 ns, in ms at the .hgrm's 3 decimals
+    assertEquals(new PercentileDistribution.Point(0, 3.457),
+        b.percentiles().get("proc.listener_busy.all").points().get(0));
+  }
+
+  private Path savedFolder() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    ResultsFolder.write(TinyRun.result(), dir);
+    return dir;
+  }
+
+  /** Asserts exit status 2, that stderr says {@code message}, and that no report was written. */
+  private static void assertRefused(Path dir, String message) {
+    Output o = execute("report", dir.toString());
+    assertEquals(o.err(), 2, o.status());
+    assertTrue(o.err(), o.err().contains(message));
+    assertFalse(Files.exists(dir.resolve("report.html")));
+  }
+
+  @Test
+  public void reportOfAFolderThatIsNotThereExitsTwoNamingIt() throws Exception {
+    Path dir = tmp.getRoot().toPath().resolve("never-ran");
+    assertRefused(dir, "netns-lab: " + dir + ": no such folder");
+    assertRefused(tmp.newFile("a-file").toPath(), "a-file: not a folder");
+  }
+
+  @Test
+  public void reportWithoutResultJsonExitsTwoNamingIt() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    assertRefused(dir, dir.resolve("result.json") + ": no such file");
+  }
+
+  @Test
+  public void resultJsonThatDoesNotParseExitsTwoNamingFileAndLine() throws Exception {
+    Path dir = savedFolder();
+    Files.writeString(dir.resolve("result.json"), "{\n  \"schema\" : 1,\n  \"scenario\" : \n");
+    assertRefused(dir, dir.resolve("result.json") + ": not valid JSON (line 4, column 1)");
+    Files.writeString(dir.resolve("result.json"), "[1, 2]");
+    assertRefused(dir, dir.resolve("result.json") + ": expected a JSON object at the top");
+  }
+
+  @Test
+  public void resultJsonOfAnUnknownSchemaExitsTwo() throws Exception {
+    Path dir = savedFolder();
+    Path json = dir.resolve("result.json");
+    Files.writeString(json, Files.readString(json).replace("\"schema\" : 1,", "\"schema\" : 2,"));
+    assertRefused(dir, json + ": schema: schema 2 is not one this version reads (it reads 1)");
+    Files.writeString(json, "{ \"scenario\": \"x\" }");
+    assertRefused(dir, json + ": no \"schema\" key, so not a netns-lab result");
+  }
+
+  @Test
+  public void resultJsonWithAFieldMissingOrOfTheWrongTypeNamesItsPath() throws Exception {
+    Path dir = savedFolder();
+    Path json = dir.resolve("result.json");
+    String good = Files.readString(json);
+    Files.writeString(json, good.replaceFirst("\"count\" : 1000,", ""));
+    assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
+    Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
+    assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
+    Files.writeString(json, good.replace("\"started\" : \"2026-11-30T12:00:00.123456Z\"", "\"started\" : \"noon\""));
+    assertRefused(dir, json + ": started: not an ISO-8601 instant");
+  }
+
+  @Test
+  public void aMissingOrBrokenHgrmLeavesItsLineOutWithANoteAndExitsTwo() throws Exception {
+    Path dir = savedFolder();
+    Path missing = dir.resolve("per-netns-2018.uevent.delivery.hgrm");
+    Files.delete(missing);
+    Path broken = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
+    Files.writeString(broken, "not a histogram\n");
+    Output o = execute("report", dir.toString());
+    assertEquals(o.err(), 2, o.status());
+    String missingNote = missing + ": no such file; the uevent.delivery percentile chart has no line for"
+        + " per-netns-2018";
+    String brokenNote = broken + ": line 1: expected HdrHistogram's header";
+    assertTrue(o.err(), o.err().contains("netns-lab: " + missingNote));
+    assertTrue(o.err(), o.err().contains("netns-lab: " + brokenNote));
+    assertTrue(o.out(), o.out().contains("note: " + missingNote));
+    String html = Files.readString(dir.resolve("report.html"));
+    assertTrue(html.contains("<li>" + missingNote + "</li>"));
+    assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
+    RunRecord record = ResultsFolder.read(dir);
+    assertEquals(5, HtmlReport.chartCount(record)); // every chart is still drawn, one line short
+    assertEquals(5, html.split("<svg ", -1).length - 1);
+    assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
+    assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
+  }
+
+  @Test
+  public void aMissingResultExtraJsonLeavesSeedAndThroughputOutWithANoteAndExitsTwo() throws Exception {
+    Path dir = savedFolder();
+    Path extra = dir.resolve("result-extra.json");
+    Files.delete(extra);
+    Output o = execute("report", dir.toString());
+    assertEquals(o.err(), 2, o.status());
+    assertTrue(o.err(), o.err().contains("netns-lab: " + extra + ": no such file; the report has no seed, seed"
+        + " ratios, throughput units or throughput chart"));
+    assertTrue(o.out(), o.out().contains("seed: (not saved with these results)"));
+    String html = Files.readString(dir.resolve("report.html"));
+    assertTrue(html.contains("The throughput series was not saved with these results"));
+    assertTrue(html.contains("<td>1,001 /s</td>"));
+  }
+}

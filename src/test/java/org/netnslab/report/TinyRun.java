@@ -1,0 +1,60 @@
+package org.netnslab.report;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.Invariants;
+import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.RunResult;
+
+/**
+ * A finished run made up without running anything, the same on every call: two designs with a latency
+ * measure in us compared by Welch's test, one in ms with a single value each (no Welch test), an empty
+ * one, a non-zero invariant, counters, a throughput series, a seed ratio and a derived ratio that is
+ * NaN. {@code report/result-schema1.json} is what result.json held for it before the report was rebuilt
+ * from a record (machine set to {@link #MACHINE}).
+ */
+final class TinyRun {
+  static final RunRecord.Machine MACHINE = new RunRecord.Machine(2, "17.0.15", "2.6.21");
+
+  private TinyRun() {}
+
+  static RunResult result() {
+    DesignResult a = design("kernel-4.18", 50_000, 0, 12_345_678);
+    DesignResult b = design("per-netns-2018", 20_000, 7, 3_456_789);
+    return new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00.123456Z"),
+        2.5, List.of(a, b),
+        List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("proc.listener_busy.all", a, b)),
+        Map.of("per-netns-2018", 0.8), List.of("workload.injectors=4"),
+        List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
+            new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)));
+  }
+
+  private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
+    LatencyRecorder tx = new LatencyRecorder();
+    LatencyRecorder rx = new LatencyRecorder();
+    for (int i = 1; i <= 1000; i++) {
+      tx.record(base + i * 37L % 5000);
+      rx.record(base * 2 + i * 11L % 3000);
+    }
+    LatencyRecorder busy = new LatencyRecorder("ms", 1e6);
+    busy.record(busyNanos);
+    Map<String, LatencyRecorder> m = new LinkedHashMap<>();
+    m.put("uevent.transaction", tx);
+    m.put("uevent.delivery", rx);
+    m.put("proc.listener_busy.all", busy);
+    m.put("netns.cleanup", new LatencyRecorder());
+    Map<String, String> strategies = new LinkedHashMap<>();
+    strategies.put("uevent.serialization", "x < y & z");
+    strategies.put("uevent.seqnum-scope", name.startsWith("kernel") ? "global" : "per-netns");
+    Map<String, Long> counters = new LinkedHashMap<>();
+    counters.put("grace_periods", 3L);
+    counters.put("batches", outOfOrder + 1);
+    return new DesignResult(name, strategies, m, 1000.5, "transactions", 1.25,
+        new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0), counters,
+        List.of(new double[] {0.5, 900}, new double[] {1.0, 1100.25}));
+  }
+}
