@@ -4,8 +4,6 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -102,23 +100,15 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      Config system;
-      Scenario scenario;
-      RunSettings settings;
-      Path dir;
-      try {
-        system = systemConfig(config);
-        scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
-        settings = RunSettings.fromConfig(system.getConfig("netns-lab"));
-        dir = out != null ? out : Path.of(system.getString("netns-lab.run.out-dir"),
-            scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-      } catch (ScenarioException e) {
-        System.err.println("netns-lab: " + e.getMessage());
-        return EXIT_CONFIG;
-      } catch (ConfigException | IllegalArgumentException e) {
-        System.err.println("netns-lab: configuration: " + e.getMessage());
+      LoadedScenario loaded = LoadedScenario.orReport(file, sets, scale, config);
+      if (loaded == null) {
         return EXIT_CONFIG;
       }
+      Config system = loaded.system();
+      Scenario scenario = loaded.scenario();
+      RunSettings settings = loaded.settings();
+      Path dir = out != null ? out : Path.of(loaded.outDir(),
+          scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       try {
         prepareOutput(dir);
       } catch (IOException e) {
@@ -230,21 +220,14 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      try {
-        Config system = systemConfig(config);
-        Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
-        RunSettings.fromConfig(system.getConfig("netns-lab"));
-        String shape = s.workload().shape(s.scale());
-        System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
-            s.designs().stream().map(d -> d.name()).toList(), shape);
-        return 0;
-      } catch (ScenarioException e) {
-        System.err.println("netns-lab: " + e.getMessage());
-        return EXIT_CONFIG;
-      } catch (ConfigException | IllegalArgumentException e) {
-        System.err.println("netns-lab: configuration: " + e.getMessage());
+      LoadedScenario loaded = LoadedScenario.orReport(file, sets, scale, config);
+      if (loaded == null) {
         return EXIT_CONFIG;
       }
+      Scenario s = loaded.scenario();
+      System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s%n", file, s.name(), s.designs().size(),
+          s.designs().stream().map(d -> d.name()).toList(), s.workload().shape(s.scale()));
+      return 0;
     }
   }
 
@@ -252,42 +235,5 @@ public final class Main implements Callable<Integer> {
   static boolean stderrIsTerminal() {
     String tty = System.getProperty("netns-lab.stderr-tty");
     return tty != null ? Boolean.parseBoolean(tty) : System.console() != null;
-  }
-
-  /**
-   * The configuration the CLI runs with: conf/application.conf (or the class path's), the reference,
-   * and {@code extra} on top. Its {@code netns-lab.model} and {@code netns-lab.designs} are what
-   * scenarios start from.
-   */
-  static Config systemConfig(Path extra) throws ScenarioException {
-    Config base = ConfigFactory.load();
-    if (extra == null) {
-      return base;
-    }
-    if (!Files.isRegularFile(extra)) {
-      throw new ScenarioException(List.of(new org.netnslab.settings.ConfigProblem(extra.toString(), -1, "--config",
-          "no such file")));
-    }
-    try {
-      Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
-      List<org.netnslab.settings.ConfigProblem> unknown = new ArrayList<>();
-      if (user.hasPath("netns-lab")) {
-        Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
-        for (var e : user.getConfig("netns-lab").entrySet()) {
-          String key = e.getKey();
-          if (!known.hasPath(key) && !key.startsWith("designs.")) { // new named designs are welcome
-            unknown.add(new org.netnslab.settings.ConfigProblem(extra.toString(), e.getValue().origin().lineNumber(),
-                "netns-lab." + key, "unknown key; see src/main/resources/reference.conf"));
-          }
-        }
-      }
-      if (!unknown.isEmpty()) {
-        throw new ScenarioException(unknown);
-      }
-      return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
-    } catch (ConfigException e) {
-      throw new ScenarioException(List.of(new org.netnslab.settings.ConfigProblem(extra.toString(),
-          e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
-    }
   }
 }

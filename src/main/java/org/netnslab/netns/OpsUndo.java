@@ -42,6 +42,9 @@ import org.netnslab.rcu.RcuDomain;
  * and left out of the rest of the run and of {@link Finished}. The timer is restarted each time it
  * fires, so every wait of the run is bounded. A failure of an op's exit_batch stops this actor (the
  * typed default); its caller watches it.
+ *
+ * <p>Just over the ~300-line guide: the five steps above are one state machine whose states share
+ * the member bookkeeping and the timeout; split over classes they would pass that state back and forth.
  */
 public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 

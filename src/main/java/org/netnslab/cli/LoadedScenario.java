@@ -1,0 +1,79 @@
+package org.netnslab.cli;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.settings.ConfigProblem;
+
+/**
+ * A scenario read and checked with the configuration it runs under: what {@code run} and
+ * {@code validate} both start from.
+ *
+ * @param system the merged configuration (reference.conf, conf/application.conf, {@code --config})
+ * @param scenario the validated scenario
+ * @param settings the runner's settings
+ * @param outDir {@code netns-lab.run.out-dir}
+ */
+record LoadedScenario(Config system, Scenario scenario, RunSettings settings, String outDir) {
+  /** @return the loaded scenario, or null once every problem has been printed to stderr */
+  static LoadedScenario orReport(Path file, List<String> sets, double scale, Path config) {
+    try {
+      Config system = systemConfig(config);
+      Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
+      return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
+          system.getString("netns-lab.run.out-dir"));
+    } catch (ScenarioException e) {
+      System.err.println("netns-lab: " + e.getMessage());
+      return null;
+    } catch (ConfigException | IllegalArgumentException e) {
+      System.err.println("netns-lab: configuration: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * The configuration the CLI runs with: conf/application.conf (or the class path's), the reference,
+   * and {@code extra} on top. Its {@code netns-lab.model} and {@code netns-lab.designs} are what
+   * scenarios start from.
+   */
+  static Config systemConfig(Path extra) throws ScenarioException {
+    Config base = ConfigFactory.load();
+    if (extra == null) {
+      return base;
+    }
+    if (!Files.isRegularFile(extra)) {
+      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config",
+          "no such file")));
+    }
+    try {
+      Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+      List<ConfigProblem> unknown = new ArrayList<>();
+      if (user.hasPath("netns-lab")) {
+        Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
+        for (var e : user.getConfig("netns-lab").entrySet()) {
+          String key = e.getKey();
+          if (!known.hasPath(key) && !key.startsWith("designs.")) { // new named designs are welcome
+            unknown.add(new ConfigProblem(extra.toString(), e.getValue().origin().lineNumber(),
+                "netns-lab." + key, "unknown key; see src/main/resources/reference.conf"));
+          }
+        }
+      }
+      if (!unknown.isEmpty()) {
+        throw new ScenarioException(unknown);
+      }
+      return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
+    } catch (ConfigException e) {
+      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(),
+          e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
+    }
+  }
+}
