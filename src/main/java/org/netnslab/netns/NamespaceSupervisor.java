@@ -127,6 +127,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   private final ActorRef<ProcConnector.Command> procConnector;
   private boolean locked;
   private int creating;
+  /** Netns whose setup_net runs (lock held under net_mutex), with their creators: id -> creator. */
+  private final Map<Long, ActorRef<CreateResult>> inSetup = new HashMap<>();
   private long nextId = 1;
 
   /**
@@ -194,11 +196,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return this;
         })
         .onMessage(SetupFinished.class, m -> {
-          creating--;
-          if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
-            unlock();
-          }
-          return answerAllFreed();
+          inSetup.remove(m.id());
+          return setupOver();
         })
         .onMessage(AcquireCleanupLock.class, m -> {
           lock(m.replyTo());
@@ -241,6 +240,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           if (netns.remove(m.id())) {
             answerReleaseWaiters(m.id());
           }
+          stoppedInSetup(m.id());
           return answerAllFreed();
         })
         .onMessage(GroupStopped.class, m -> {
@@ -250,6 +250,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                 lost.size());
           }
           lost.forEach(this::answerReleaseWaiters);
+          lost.forEach(this::stoppedInSetup);
           return answerAllFreed();
         })
         .onMessage(CountGroups.class, m -> {
@@ -257,6 +258,28 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return this;
         })
         .build();
+  }
+
+  /** copy_net_ns is over for one netns, either way: the creation count drops and net_mutex is released. */
+  private Behavior<Command> setupOver() {
+    creating--;
+    if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
+      unlock();
+    }
+    return answerAllFreed();
+  }
+
+  /**
+   * A netns actor that stopped (it failed) before it said its setup_net was over would otherwise keep
+   * net_mutex held forever and its creator waiting: its creation ends here, as a failed one.
+   */
+  private void stoppedInSetup(long id) {
+    ActorRef<CreateResult> creator = inSetup.remove(id);
+    if (creator != null) {
+      getContext().getLog().error("netns {} stopped during setup_net or its undo; its creation failed", id);
+      creator.tell(new CreateResult.Failed(id, "the netns stopped during setup_net or its undo (see the log)"));
+      setupOver();
+    }
   }
 
   /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
@@ -282,6 +305,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   private void grant(Object holder) {
     if (holder instanceof Creation c) {
       long id = nextId++;
+      inSetup.put(id, c.replyTo());
       netns.spawn(id, NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo()));
     } else {
       ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);

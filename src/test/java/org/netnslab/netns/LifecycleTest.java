@@ -77,6 +77,47 @@ public class LifecycleTest extends JUnitSuite {
     assertEquals(CreateResult.Failed.class, create(sup).getClass());
   }
 
+  @Test
+  public void aNetnsThatFailsWhileUndoingItsSetupReleasesNetMutexAndItsCreatorLearnsOfIt() {
+    // netns 1: op "b" fails its init, and the undo's exit of "a" throws: the netns actor stops
+    // before it can report that copy_net_ns is over. netns 2 sets up cleanly.
+    PernetOperations a = new PernetOperations() {
+      @Override
+      public String name() {
+        return "a";
+      }
+
+      @Override
+      public void init(Net net) {}
+
+      @Override
+      public ExitAction exit(Net net) {
+        throw new IllegalStateException("exit a of netns " + net.id() + " fails");
+      }
+    };
+    PernetOperations b = new PernetOperations() {
+      @Override
+      public String name() {
+        return "b";
+      }
+
+      @Override
+      public void init(Net net) throws PernetInitException {
+        if (net.id() == 1) {
+          throw new PernetInitException("boom");
+        }
+      }
+    };
+    ActorRef<NamespaceSupervisor.Command> sup = testKit.spawn(NamespaceSupervisor.create(
+        design(LifecycleLock.NET_MUTEX, SockInuseFree.NET_FREE), List.of(a, b), LifecycleProbe.NONE));
+    CreateResult first = LoggingTestKit.error("netns 1 stopped during setup_net or its undo; its creation failed")
+        .expect(testKit.system(), () -> create(sup));
+    assertEquals(new CreateResult.Failed(1, "the netns stopped during setup_net or its undo (see the log)"), first);
+    // under net_mutex the next creation runs only if the failed one gave the lock back
+    assertEquals(2L, ((NetnsHandle) create(sup)).id());
+    assertEquals(1, LifecycleFixtures.countLive(testKit, sup));
+  }
+
   private static void churn(ActorRef<NamespaceSupervisor.Command> sup, int n) {
     List<NetnsHandle> all = new ArrayList<>();
     for (int i = 0; i < n; i++) {
