@@ -21,6 +21,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.cli.Main;
+import org.netnslab.scenario.TinyScenario;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ReportCommandTest extends JUnitSuite {
@@ -28,21 +29,7 @@ public class ReportCommandTest extends JUnitSuite {
   @Rule public final LogCapturing logCapturing = new LogCapturing();
   @Rule public final TemporaryFolder tmp = new TemporaryFolder();
 
-  private static final String SCENARIO = String.join("\n",
-      "name = tiny-tc2",
-      "description = \"TC2 in miniature\"",
-      "seed = \"netns: isolate seqnums to use per-netns locks (2018), TC2\"",
-      "workload {",
-      "  type = uevent-injection",
-      "  netns { userns-owned = 3, init-owned = 2 }",
-      "  listeners-per-netns = 2",
-      "  injections-per-netns = 400",
-      "  warmup-per-netns = 7",
-      "  injectors = 4",
-      "}",
-      "designs = [kernel-4.18, per-netns-2018]",
-      "seed-ratios { \"per-netns-2018\" = 0.90 }",
-      "");
+  private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018");
 
   /** What a command printed and returned. */
   private record Output(int status, String out, String err) {}

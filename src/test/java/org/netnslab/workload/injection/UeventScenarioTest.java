@@ -29,6 +29,7 @@ import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.ScenarioRunner;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.TinyScenario;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class UeventScenarioTest extends JUnitSuite {
@@ -36,21 +37,7 @@ public class UeventScenarioTest extends JUnitSuite {
   @Rule public final LogCapturing logCapturing = new LogCapturing();
   @Rule public final TemporaryFolder tmp = new TemporaryFolder();
 
-  private static final String SCENARIO = String.join("\n",
-      "name = tiny-tc2",
-      "description = \"TC2 in miniature\"",
-      "seed = \"netns: isolate seqnums to use per-netns locks (2018), TC2\"",
-      "workload {",
-      "  type = uevent-injection",
-      "  netns { userns-owned = 3, init-owned = 2 }",
-      "  listeners-per-netns = 2",
-      "  injections-per-netns = 400",
-      "  warmup-per-netns = 7",
-      "  injectors = 4",
-      "}",
-      "designs = [kernel-4.18, per-netns-2018, kernel-6.9]",
-      "seed-ratios { \"per-netns-2018\" = 0.90 }",
-      "");
+  private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018, kernel-6.9");
 
   private static final RunSettings SETTINGS =
       new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200));
