@@ -93,18 +93,24 @@ public final class ScenarioLoader {
     }
     String description = c.string("description", null);
     String seed = c.string("seed", null);
+    // a part already found wrong is not checked again against the parts that refer to it: the one
+    // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
+    int before = problems.size();
     Workload workload = WorkloadParsers.parse(c, scale);
+    boolean workloadOk = problems.size() == before;
+    before = problems.size();
     DesignReader designReader = new DesignReader(reference, c);
     Map<String, Design> designs = designReader.read();
+    boolean designsOk = problems.size() == before;
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
     if (conf.hasPath("baseline")) {
       baseline = c.string("baseline", null);
-      if (baseline != null && !designs.isEmpty() && !designs.containsKey(baseline)) {
+      if (baseline != null && designsOk && !designs.isEmpty() && !designs.containsKey(baseline)) {
         c.problem("baseline", "'" + baseline + "' is not one of the scenario's designs " + designs.keySet());
       }
     }
     SeedFiguresReader seedFigures = new SeedFiguresReader(c, designReader.known(), designs.keySet(),
-        workload == null ? null : workload.measures());
+        workload == null || !workloadOk ? null : workload.measures());
     Map<String, Double> seedRatios = seedFigures.seedRatios();
     List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
     if (!problems.isEmpty()) {

@@ -196,6 +196,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void aPartFoundWrongIsReportedOnceNotAgainByWhatRefersToIt() throws Exception {
+    // the listener 'exit' is invalid, so it is left out; the ratio naming its measure is not an error too
+    assertEquals(List.of("FILE:4: workload.listeners.exit: must be a list of PROC_EVENT names from [ALL, COMM,"
+        + " COREDUMP, EXEC, EXIT, FORK, GID, NONZERO_EXIT, PTRACE, SID, UID], got [\"EXIT\",\"BOGUS\"]"),
+        problems(PROC.replace("exit = [EXIT]", "exit = [EXIT, BOGUS]") + "derived-ratios = [\n"
+            + ratio("per-listener", "proc.listener_busy.exit", ", seed = 1") + "]\n", List.of(), 1));
+    // the baseline's design is in the list but its settings are wrong: only that is reported
+    assertEquals(List.of("FILE:13: uevent.serialization: design mine: unknown uevent.serialization"
+        + " 'sideways'; expected one of global-owner, per-netns-owner, lockless"),
+        problems(GOOD.replace("uevent.serialization = lockless", "uevent.serialization = sideways")
+            + "baseline = mine\n", List.of(), 1));
+  }
+
+  @Test
   public void theReadmesScenarioExampleValidates() throws Exception {
     List<String> readme = Files.readAllLines(Path.of("README.md"));
     int start = readme.indexOf("## Writing your own scenario") + 2;
