@@ -24,6 +24,12 @@ import org.netnslab.userns.UserNamespace;
  * So sends are thread-safe: the listener set is a copy-on-write array, each listener's drop count is
  * atomic, and the queues are Akka's thread-safe {@link BoundedSourceQueue}. Attaching and closing
  * listeners are done by the netns actor alone.
+ *
+ * <p>A send is two halves, as in the kernel: take the SEQNUM ({@link #prepareInject},
+ * {@link #prepareTagged}), then broadcast ({@link #send}). A lock (the owner actor) runs both halves
+ * of one send before the next send's first; without one, sends interleave between the halves, which
+ * is how a v6.9 listener sees SEQNUMs out of order. The class runs a little over 300 lines because it
+ * holds both halves of both send paths beside the listener queues they feed.
  */
 public final class UeventSocket {
   private final long netnsId;
