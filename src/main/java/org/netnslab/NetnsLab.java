@@ -4,7 +4,11 @@ import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
+import akka.pattern.PromiseRef;
+import akka.pattern.PromiseRef$;
+import akka.util.Timeout;
 import akka.stream.javadsl.Source;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigUtil;
@@ -15,6 +19,7 @@ import org.netnslab.design.Design;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
+import scala.jdk.javaapi.FutureConverters;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
@@ -125,15 +130,22 @@ public final class NetnsLab {
     }
 
     /**
-     * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route.
+     * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route
+     * ({@link NetnsHandle#injectRoute()}), from the calling thread as a task's sendmsg would run:
+     * through the global owner (uevent_sock_mutex), through the netns actor (the 2018 per-netns
+     * lock), or, under {@code lockless} (v6.9), on the caller's own thread with no lock, so that
+     * concurrent callers into one netns may reach its listeners out of SEQNUM order.
      *
      * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
      * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
      * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
      */
     public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
-      return AskPattern.ask(netns.actor(), replyTo -> new NetNamespace.SendUevent(sender, payload, replyTo), timeout,
-          system.scheduler());
+      // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
+      PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
+      ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
+      netns.injectRoute().inject(sender, payload, System.nanoTime(), replyTo);
+      return FutureConverters.asJava(reply.future()).thenApply(InjectResult.class::cast);
     }
 
     /**

@@ -65,7 +65,8 @@ public final class Strategies {
       checked(RcuSettings.EXPEDITED_GRACE_PERIOD),
       checked(ProcSettings.QUEUE_CAPACITY),
       checked(ProcSettings.SCANS),
-      checked(ProcSettings.SYSCALL_COST));
+      checked(ProcSettings.SYSCALL_COST),
+      checked(UeventSettings.FAULT));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));

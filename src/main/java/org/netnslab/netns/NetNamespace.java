@@ -75,7 +75,11 @@ public final class NetNamespace {
   public record AttachListener(BoundedSourceQueue<Received> queue, CompletableFuture<Done> bound)
       implements Command {}
 
-  /** A kernel-generated uevent for a network device in this netns (tagged); forwarded to the global owner. */
+  /**
+   * A kernel-generated uevent for a network device in this netns (tagged): sent under the global
+   * owner, this netns's own lock or none, as {@link org.netnslab.uevent.UeventSerialization#taggedUnderGlobalLock}
+   * says for the design.
+   */
   public record EmitTaggedUevent(String action, String devpath, String subsystem, Map<String, String> keys,
       ActorRef<InjectResult> replyTo) implements Command {}
 

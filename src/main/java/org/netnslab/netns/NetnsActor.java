@@ -85,6 +85,7 @@ final class NetnsActor {
       case GLOBAL_OWNER:
         return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
       case PER_NETNS_OWNER:
+      case PER_NETNS_OWNER_FIXED:
         if (net.owner().isInitial()) {
           return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
         }
@@ -109,8 +110,12 @@ final class NetnsActor {
           return Behaviors.same();
         })
         .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
-          net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
-              net.ueventSocket, m.replyTo()));
+          if (net.settings.uevent().serialization().taggedUnderGlobalLock(net.owner().isInitial())) {
+            net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
+                net.ueventSocket, m.replyTo()));
+          } else { // this netns's own lock (per-netns-owner-fixed), or none at all (lockless)
+            m.replyTo().tell(net.ueventSocket.tagged(m.action(), m.devpath(), m.subsystem(), m.keys()));
+          }
           return Behaviors.same();
         })
         .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)

@@ -72,15 +72,17 @@ public final class StandardPernetOps {
     @Override
     public void init(Net net) {
       boolean own = net.settings.uevent().seqnumScope() == SeqnumScope.PER_NETNS && !net.owner().isInitial();
-      net.ueventSocket = new UeventSocket(net.id(), net.owner(), own ? new SeqnumCounter() : net.globalSeqnum);
-      if (net.owner().isInitial()) {
+      net.ueventSocket = new UeventSocket(net.id(), net.owner(),
+          own ? SeqnumCounter.perNetns(net.settings.uevent().serialization()) : net.globalSeqnum,
+          net.settings.uevent().fault());
+      if (net.ueventSocket.onUeventSockList()) {
         net.globalOwner.tell(new UeventSockOwner.Register(net.ueventSocket));
       }
     }
 
     @Override
     public ExitAction exit(Net net) {
-      if (net.owner().isInitial()) {
+      if (net.ueventSocket.onUeventSockList()) {
         net.globalOwner.tell(new UeventSockOwner.Unregister(net.ueventSocket));
       }
       return new ExitAction.RetryUntil(() -> net.ueventSocket.close() == 0);

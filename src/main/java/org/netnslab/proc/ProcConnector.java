@@ -217,7 +217,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   private Behavior<Command> onSubscribe(Subscribe m) {
-    Optional<ProcSubscription> s = ProcSubscription.parse(m.message());
+    Optional<ProcSubscription> s = ProcSubscription.parse(m.message(), table.accounting());
     boolean allowed = m.caller().userNs().isInitial() && m.callerInInitialPidNs();
     if (s.isEmpty() || !allowed || !sockets.containsKey(m.socket())) {
       ignored++; // the kernel ignores it silently: no ack

@@ -9,13 +9,18 @@ import java.util.Optional;
  * drivers/connector/cn_proc.c) under one of the two {@code proc-connector.accounting} strategies:
  *
  * <ul>
- *   <li>{@link Accounting#PER_SOCKET} (v6.6): each socket has its own state; the global count goes up
- *       on a socket's first LISTEN and down on its IGNORE or close, each socket counted once.</li>
- *   <li>{@link Accounting#GLOBAL_COUNT} (before v6.6): one counter that every LISTEN raises and every
- *       IGNORE lowers, whoever sends it. A duplicate LISTEN counts twice; an IGNORE from a socket
- *       that never listened, or a second IGNORE, takes another client's count away, and events stop
- *       for everyone while that client still listens; a socket closed without IGNORE is never taken
- *       off.</li>
+ *   <li>{@link Accounting#PER_SOCKET} (v6.6): each socket has its own state ({@code sk_user_data},
+ *       a {@code struct proc_input}); the global count goes up on a socket's first LISTEN and down on
+ *       its IGNORE, each socket counted once. Closing the socket runs {@code cn_release}
+ *       (drivers/connector/connector.c, v6.6), which frees that state but does not lower the count:
+ *       a listener closed without IGNORE keeps events generated for nobody.</li>
+ *   <li>{@link Accounting#GLOBAL_COUNT} (before v6.6, cn_proc_mcast_ctl up to v6.5): no per-socket
+ *       state at all, only one counter that every LISTEN raises and every IGNORE lowers, whoever
+ *       sends it. Membership of the CN_IDX_PROC multicast group alone decides delivery, so a socket
+ *       that sent IGNORE stays in the group and keeps receiving every event while the count is at
+ *       least 1. A duplicate LISTEN counts twice; an IGNORE from a socket that never listened, or a
+ *       second IGNORE, takes another client's count away, and events stop for everyone while that
+ *       client still listens; a socket closed without IGNORE is never taken off.</li>
  * </ul>
  *
  * Events are generated only while the count is at least 1. Not thread-safe: owned by the connector.
@@ -39,6 +44,11 @@ public final class ProcListenerTable {
     this.accounting = accounting;
   }
 
+  /** @return the accounting strategy */
+  public Accounting accounting() {
+    return accounting;
+  }
+
   /** A socket binds the CN_IDX_PROC group: it has no state until it sends an operation. */
   public void join(long socket) {
     sockets.put(socket, Optional.empty());
@@ -47,10 +57,10 @@ public final class ProcListenerTable {
   /**
    * A subscription from {@code socket}.
    *
-   * @return the socket's state afterwards
+   * @return the socket's state afterwards; always empty under GLOBAL_COUNT (no per-socket state)
    * @throws IllegalStateException when the socket has not joined
    */
-  public ProcSubscription subscribe(long socket, ProcSubscription s) {
+  public Optional<ProcSubscription> subscribe(long socket, ProcSubscription s) {
     Optional<ProcSubscription> before = sockets.get(socket);
     if (before == null) {
       throw new IllegalStateException("socket " + socket + " has not joined the proc connector group");
@@ -64,20 +74,22 @@ public final class ProcListenerTable {
     } else if (!listens && wasListening) {
       count--;
     }
-    // IGNORE keeps no mask (NONE); before v6.6 there was no per-socket mask at all: every member got everything.
-    ProcSubscription state = !listens ? new ProcSubscription(ProcEvents.MCAST_IGNORE, ProcEvents.NONE)
-        : accounting == Accounting.GLOBAL_COUNT ? new ProcSubscription(ProcEvents.MCAST_LISTEN, ProcEvents.ALL) : s;
+    if (accounting == Accounting.GLOBAL_COUNT) {
+      return before; // no sk_user_data before v6.6: the socket's state never changes
+    }
+    // v6.6: IGNORE keeps no mask (event_type = PROC_EVENT_NONE).
+    ProcSubscription state = listens ? s : new ProcSubscription(ProcEvents.MCAST_IGNORE, ProcEvents.NONE);
     sockets.put(socket, Optional.of(state));
-    return state;
+    return Optional.of(state);
   }
 
-  /** The socket is closed. */
+  /**
+   * The socket is closed: it leaves the multicast group. Under either accounting the listener count
+   * is left as it is (v6.6 cn_release frees only the socket's state; before v6.6 there was no release
+   * hook at all).
+   */
   public void close(long socket) {
-    Optional<ProcSubscription> state = sockets.remove(socket);
-    if (accounting == Accounting.PER_SOCKET && state != null && state.isPresent()
-        && state.get().operation() == ProcEvents.MCAST_LISTEN) {
-      count--;
-    }
+    sockets.remove(socket);
   }
 
   /** @return whether events are generated: the listener count is at least 1 */
@@ -93,11 +105,15 @@ public final class ProcListenerTable {
   /**
    * @param socket a joined socket
    * @param event an event being broadcast
-   * @return whether {@code socket} receives it: only while events are generated at all, then by
-   *     {@link ProcFilter} on the socket's state (under GLOBAL_COUNT the state never narrows the mask)
+   * @return whether {@code socket} receives it: only while events are generated at all, then under
+   *     PER_SOCKET by {@link ProcFilter} on the socket's state, under GLOBAL_COUNT for every group
+   *     member (IGNORE included: before v6.6 cn_netlink_send reaches every socket bound to CN_IDX_PROC)
    */
   public boolean delivers(long socket, ProcEvent event) {
     Optional<ProcSubscription> state = sockets.get(socket);
-    return state != null && generating() && ProcFilter.delivers(state.orElse(null), event);
+    if (state == null || !generating()) {
+      return false;
+    }
+    return accounting == Accounting.GLOBAL_COUNT || ProcFilter.delivers(state.orElse(null), event);
   }
 }

@@ -32,6 +32,22 @@ public record ProcSubscription(int operation, int mask) {
   }
 
   /**
+   * Parses a subscription as the given kernel era does. Before v6.6 (cn_proc_mcast_ctl up to v6.5,
+   * drivers/connector/cn_proc.c) only the 4-byte operation exists: {@code msg->len != sizeof(*mc_op)}
+   * returns at once, so an 8-byte proc_input is silently ignored; from v6.6 see {@link #parse(byte[])}.
+   *
+   * @param message the netlink payload, native (little-endian) order
+   * @param accounting {@link ProcListenerTable.Accounting#GLOBAL_COUNT} for the pre-v6.6 connector
+   * @return the subscription, or empty when that kernel would ignore the message
+   */
+  public static Optional<ProcSubscription> parse(byte[] message, ProcListenerTable.Accounting accounting) {
+    if (accounting == ProcListenerTable.Accounting.GLOBAL_COUNT && message.length != 4) {
+      return Optional.empty();
+    }
+    return parse(message);
+  }
+
+  /**
    * @param operation LISTEN or IGNORE
    * @param mask the event mask, or null for the legacy 4-byte form
    * @return the wire form, little-endian

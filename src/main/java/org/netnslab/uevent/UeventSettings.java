@@ -10,8 +10,10 @@ import org.netnslab.settings.Setting;
  * @param seqnumScope {@code uevent.seqnum-scope}: one global SEQNUM counter or one per netns
  * @param listenerQueueCapacity {@code uevent.listener-queue-capacity}: messages a listener socket holds
  *     before it drops (its receive buffer), 1..1048576
+ * @param fault {@code uevent.fault}: TEST-ONLY, a kernel rule broken on purpose ({@link UeventFault#NONE} normally)
  */
-public record UeventSettings(UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity) {
+public record UeventSettings(UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity,
+    UeventFault fault) {
   /** {@code uevent.serialization}. */
   public static final Setting<UeventSerialization> SERIALIZATION =
       Setting.strategy("uevent.serialization", UeventSerialization.class);
@@ -20,6 +22,8 @@ public record UeventSettings(UeventSerialization serialization, SeqnumScope seqn
   /** {@code uevent.listener-queue-capacity}. */
   public static final Setting<Integer> LISTENER_QUEUE_CAPACITY =
       Setting.integer("uevent.listener-queue-capacity", 1, 1_048_576);
+  /** {@code uevent.fault}: TEST-ONLY. */
+  public static final Setting<UeventFault> FAULT = Setting.strategy("uevent.fault", UeventFault.class);
 
   /** Checks the range. */
   public UeventSettings {
@@ -33,6 +37,7 @@ public record UeventSettings(UeventSerialization serialization, SeqnumScope seqn
    * @throws IllegalArgumentException for an unknown strategy or a value out of range
    */
   public static UeventSettings fromConfig(Config model) {
-    return new UeventSettings(SERIALIZATION.read(model), SEQNUM_SCOPE.read(model), LISTENER_QUEUE_CAPACITY.read(model));
+    return new UeventSettings(SERIALIZATION.read(model), SEQNUM_SCOPE.read(model), LISTENER_QUEUE_CAPACITY.read(model),
+        FAULT.read(model));
   }
 }

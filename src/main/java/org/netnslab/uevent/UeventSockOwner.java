@@ -39,7 +39,7 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
   public record Inject(UeventSocket socket, Credentials sender, byte[] payload, long sentNanos,
       ActorRef<InjectResult> replyTo) implements Command {}
 
-  /** Adds an init-owned netns's socket to uevent_sock_list (uevent_net_init). */
+  /** Adds a socket to uevent_sock_list (uevent_net_init; see {@link UeventSocket#onUeventSockList()}). */
   public record Register(UeventSocket socket) implements Command {}
 
   /**
@@ -118,23 +118,21 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
   }
 
   private Behavior<Command> onKernelUevent(KernelUevent m) {
-    SeqnumCounter counter = m.deviceNetns() == null ? globalSeqnum : m.deviceNetns().seqnum();
+    if (m.deviceNetns() != null) {
+      // Tagged, under uevent_sock_mutex: the device netns's counter (its own under per-netns scope).
+      m.replyTo().tell(m.deviceNetns().tagged(m.action(), m.devpath(), m.subsystem(), m.keys()));
+      return this;
+    }
     UeventMessage msg;
     try {
-      msg = UeventMessage.kernelEvent(m.action(), m.devpath(), m.subsystem(), m.keys(), counter);
+      msg = UeventMessage.kernelEvent(m.action(), m.devpath(), m.subsystem(), m.keys(), globalSeqnum);
     } catch (UeventException e) {
       m.replyTo().tell(new InjectResult.Failed(e.errno, -1));
       return this;
     }
-    long now = System.nanoTime();
-    if (m.deviceNetns() == null) {
-      Uevent ev = new Uevent(msg.encode(), new Audience(Audience.Kind.UNTAGGED, -1), now); // built once, shared
-      for (UeventSocket s : sockList) {
-        s.broadcast(ev);
-      }
-    } else {
-      m.deviceNetns().broadcast(
-          new Uevent(msg.encode(), new Audience(Audience.Kind.TAGGED, m.deviceNetns().netnsId()), now));
+    Uevent ev = new Uevent(msg.encode(), new Audience(Audience.Kind.UNTAGGED, -1), System.nanoTime()); // built once, shared
+    for (UeventSocket s : sockList) {
+      s.broadcast(ev);
     }
     m.replyTo().tell(new InjectResult.Sent(msg.seqnum()));
     return this;

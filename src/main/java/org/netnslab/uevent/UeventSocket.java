@@ -5,6 +5,7 @@ import akka.stream.QueueOfferResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
@@ -23,12 +24,21 @@ import org.netnslab.userns.UserNamespace;
  * So sends are thread-safe: the listener set is a copy-on-write array, each listener's drop count is
  * atomic, and the queues are Akka's thread-safe {@link BoundedSourceQueue}. Attaching and closing
  * listeners are done by the netns actor alone.
+ *
+ * <p>A send is two halves, as in the kernel: take the SEQNUM ({@link #prepareInject},
+ * {@link #prepareTagged}), then broadcast ({@link #send}). A lock (the owner actor) runs both halves
+ * of one send before the next send's first; without one, sends interleave between the halves, which
+ * is how a v6.9 listener sees SEQNUMs out of order. The class runs a little over 300 lines because it
+ * holds both halves of both send paths beside the listener queues they feed.
  */
 public final class UeventSocket {
   private final long netnsId;
   private final UserNamespace owner;
   private final SeqnumCounter seqnum;
+  private final UeventFault fault;
   private volatile Listener[] listeners = new Listener[0];
+  /** {@link UeventFault#REORDER_PAIRS} only: the message held back, guarded by {@code this}. */
+  private Uevent heldBack;
 
   /**
    * @param netnsId the netns this socket belongs to
@@ -36,9 +46,29 @@ public final class UeventSocket {
    * @param seqnum the counter its sends take SEQNUMs from (global or its own, by design)
    */
   public UeventSocket(long netnsId, UserNamespace owner, SeqnumCounter seqnum) {
+    this(netnsId, owner, seqnum, UeventFault.NONE);
+  }
+
+  /**
+   * @param netnsId the netns this socket belongs to
+   * @param owner the netns's owning user namespace (injection needs CAP_SYS_ADMIN over it)
+   * @param seqnum the counter its sends take SEQNUMs from (global or its own, by design)
+   * @param fault TEST-ONLY: a kernel rule this socket breaks on purpose, {@link UeventFault#NONE} normally
+   */
+  public UeventSocket(long netnsId, UserNamespace owner, SeqnumCounter seqnum, UeventFault fault) {
     this.netnsId = netnsId;
     this.owner = owner;
     this.seqnum = seqnum;
+    this.fault = fault;
+  }
+
+  /**
+   * @return whether uevent_net_init puts this socket on uevent_sock_list (untagged kernel events
+   *     reach it): from v4.18 only when its netns is owned by the initial user namespace
+   *     (a3498436b3a0 "netns: restrict uevents"); every socket under {@link UeventFault#UNTAGGED_TO_EVERY_NETNS}
+   */
+  public boolean onUeventSockList() {
+    return owner.isInitial() || fault == UeventFault.UNTAGGED_TO_EVERY_NETNS;
   }
 
   /** @return the id of the netns this socket belongs to */
@@ -74,10 +104,8 @@ public final class UeventSocket {
   }
 
   /**
-   * Models uevent_net_rcv_skb(): checks the sender's CAP_SYS_ADMIN over the owning user namespace
-   * (EPERM, nothing sent and no SEQNUM used), refuses an empty message (EINVAL), takes the next
-   * SEQNUM <em>before</em> the size check (a message too big burns a number), appends
-   * {@code SEQNUM=n} and broadcasts on this socket only.
+   * Models uevent_net_rcv_skb(): {@link #prepareInject} then {@link #send}, with nothing held between
+   * them.
    *
    * @param sender the injecting task's credentials
    * @param payload the message as sent, not parsed (the kernel does not parse it)
@@ -85,22 +113,113 @@ public final class UeventSocket {
    * @return {@link InjectResult.Sent} with the SEQNUM, or {@link InjectResult.Failed}
    */
   public InjectResult inject(Credentials sender, byte[] payload, long sentNanos) {
-    if (!sender.nsCapable(owner, Capability.CAP_SYS_ADMIN)) {
-      return new InjectResult.Failed(Errno.EPERM, -1);
+    Step step = prepareInject(sender, payload, sentNanos);
+    return step instanceof Ready r ? send(r) : ((Refused) step).failed();
+  }
+
+  /**
+   * The first half of uevent_net_rcv_skb() / uevent_net_broadcast() (lib/kobject_uevent.c, v4.17+):
+   * checks the sender's CAP_SYS_ADMIN over the owning user namespace (EPERM, nothing sent and no
+   * SEQNUM used), refuses an empty message (EINVAL), takes the next SEQNUM <em>before</em> the size
+   * check (a message too big burns a number) and appends {@code SEQNUM=n}. Under a lock (the global
+   * owner, a per-netns actor) the caller runs {@link #send} before anything else can take a number;
+   * without one (v6.9: atomic64_inc_return(&amp;uevent_seqnum), then skb_copy_expand, then
+   * netlink_broadcast) another sender may take and broadcast a later number in between.
+   *
+   * @param sender the injecting task's credentials
+   * @param payload the message as sent
+   * @param sentNanos {@link System#nanoTime()} at the send
+   * @return {@link Ready} to broadcast, or {@link Refused}
+   */
+  public Step prepareInject(Credentials sender, byte[] payload, long sentNanos) {
+    if (fault != UeventFault.SKIP_CAPABILITY_CHECK && !sender.nsCapable(owner, Capability.CAP_SYS_ADMIN)) {
+      return new Refused(new InjectResult.Failed(Errno.EPERM, -1));
     }
     if (payload.length == 0) {
-      return new InjectResult.Failed(Errno.EINVAL, -1);
+      return new Refused(new InjectResult.Failed(Errno.EINVAL, -1));
     }
     long n = seqnum.next();
-    byte[] wire;
-    try {
-      wire = UeventMessage.appendSeqnum(payload, n);
-    } catch (UeventException tooBig) {
-      return new InjectResult.Failed(tooBig.errno, n);
+    if (fault == UeventFault.REPEAT_SEQNUM && n % 2 == 0) {
+      n--;
     }
-    broadcast(new Uevent(wire, new Audience(Audience.Kind.INJECTED, netnsId), sentNanos));
-    return new InjectResult.Sent(n);
+    try {
+      byte[] wire = UeventMessage.appendSeqnum(payload, n);
+      return new Ready(n, new Uevent(wire, new Audience(Audience.Kind.INJECTED, netnsId), sentNanos));
+    } catch (UeventException tooBig) {
+      return new Refused(new InjectResult.Failed(tooBig.errno, n));
+    }
   }
+
+  /**
+   * A kernel-generated uevent for a network device of this netns (kobject_uevent_env with a netns
+   * tag): the SEQNUM from this socket's counter, then uevent_net_broadcast_tagged() to this netns's
+   * listeners only. The caller's context decides the lock (see
+   * {@link UeventSerialization#taggedUnderGlobalLock}).
+   *
+   * @param action e.g. {@code change}
+   * @param devpath e.g. {@code /devices/virtual/net/veth0}
+   * @param subsystem e.g. {@code net}
+   * @param keys extra {@code KEY=VALUE} pairs
+   * @return {@link Ready} to broadcast, or {@link Refused} (ENOENT, EINVAL, ENOMEM as kernelEvent raises them)
+   */
+  public Step prepareTagged(String action, String devpath, String subsystem, Map<String, String> keys) {
+    try {
+      UeventMessage msg = UeventMessage.kernelEvent(action, devpath, subsystem, keys, seqnum);
+      return new Ready(msg.seqnum(),
+          new Uevent(msg.encode(), new Audience(Audience.Kind.TAGGED, netnsId), System.nanoTime()));
+    } catch (UeventException e) {
+      return new Refused(new InjectResult.Failed(e.errno, -1));
+    }
+  }
+
+  /**
+   * {@link #prepareTagged} then {@link #send}.
+   *
+   * @return the SEQNUM used, or the failure
+   */
+  public InjectResult tagged(String action, String devpath, String subsystem, Map<String, String> keys) {
+    Step step = prepareTagged(action, devpath, subsystem, keys);
+    return step instanceof Ready r ? send(r) : ((Refused) step).failed();
+  }
+
+  /**
+   * The second half: netlink_broadcast() of a prepared message on this socket.
+   *
+   * @param ready from {@link #prepareInject} or {@link #prepareTagged}
+   * @return {@link InjectResult.Sent} with its SEQNUM
+   */
+  public InjectResult.Sent send(Ready ready) {
+    if (fault == UeventFault.REORDER_PAIRS) {
+      Uevent first;
+      synchronized (this) {
+        if (heldBack == null) {
+          heldBack = ready.event();
+          return new InjectResult.Sent(ready.seqnum());
+        }
+        first = heldBack;
+        heldBack = null;
+      }
+      broadcast(ready.event());
+      broadcast(first);
+      return new InjectResult.Sent(ready.seqnum());
+    }
+    broadcast(ready.event());
+    return new InjectResult.Sent(ready.seqnum());
+  }
+
+  /** A prepared send, or its refusal. */
+  public sealed interface Step permits Ready, Refused {}
+
+  /**
+   * A message with its SEQNUM taken, not yet broadcast.
+   *
+   * @param seqnum the SEQNUM it carries
+   * @param event the message as listeners will receive it
+   */
+  public record Ready(long seqnum, Uevent event) implements Step {}
+
+  /** @param failed what the sender is told */
+  public record Refused(InjectResult.Failed failed) implements Step {}
 
   /**
    * Offers {@code event} to every bound listener. A full queue drops the message for that listener
@@ -121,6 +240,10 @@ public final class UeventSocket {
    * @return how many listeners are still open (call again later; loss is never silent)
    */
   public synchronized int close() {
+    if (heldBack != null) { // REORDER_PAIRS: nothing is lost, only late
+      broadcast(heldBack);
+      heldBack = null;
+    }
     List<Listener> open = new ArrayList<>();
     for (Listener l : listeners) {
       if (!l.tryComplete()) {

@@ -38,11 +38,16 @@ public class ProcListenerTableTest extends JUnitSuite {
     assertFalse(t.delivers(2, FORK));
   }
 
+  /**
+   * cn_proc_mcast_ctl (drivers/connector/cn_proc.c): before v6.6 every LISTEN is an atomic_inc; from
+   * v6.6 only a socket's first LISTEN is. cn_release (drivers/connector/connector.c, v6.6) frees the
+   * socket's state and lowers nothing, so in both eras a close without IGNORE leaves the count up.
+   */
   @Test
   public void duplicateListenAndCloseWithoutIgnore() {
     ProcListenerTable old = new ProcListenerTable(Accounting.GLOBAL_COUNT);
-    ProcListenerTable fixed = new ProcListenerTable(Accounting.PER_SOCKET);
-    for (ProcListenerTable t : new ProcListenerTable[] {old, fixed}) {
+    ProcListenerTable v66 = new ProcListenerTable(Accounting.PER_SOCKET);
+    for (ProcListenerTable t : new ProcListenerTable[] {old, v66}) {
       t.join(1);
       t.subscribe(1, LISTEN);
       t.subscribe(1, LISTEN);
@@ -50,8 +55,22 @@ public class ProcListenerTableTest extends JUnitSuite {
     }
     assertEquals("old: counted twice and never taken off: events generated for nobody", 2, old.count());
     assertTrue(old.generating());
-    assertEquals(0, fixed.count());
-    assertFalse(fixed.generating());
+    assertEquals("v6.6: counted once, and cn_release does not take it off", 1, v66.count());
+    assertTrue(v66.generating());
+  }
+
+  /** cn_proc_mcast_ctl before v6.6: IGNORE is only atomic_dec; the socket keeps no state and stays in the group. */
+  @Test
+  public void beforeV66AnIgnoredSocketStillReceives() {
+    ProcListenerTable t = new ProcListenerTable(Accounting.GLOBAL_COUNT);
+    t.join(1);
+    t.join(2);
+    t.subscribe(1, LISTEN);
+    t.subscribe(2, LISTEN);
+    assertTrue("no per-socket state before v6.6", t.subscribe(2, IGNORE).isEmpty());
+    assertEquals(1, t.count());
+    assertTrue(t.delivers(1, FORK));
+    assertTrue("still a member of CN_IDX_PROC: it gets every event", t.delivers(2, FORK));
   }
 
   @Test

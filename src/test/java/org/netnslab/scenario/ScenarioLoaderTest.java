@@ -83,7 +83,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "--scale:-1: scale: must be a number > 0 and <= 1000, got 0.0",
         "FILE:-1: description: missing required key",
         "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns, injectors,"
-            + " listeners-per-netns, netns, type, warmup-per-netns]",
+            + " injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, netns, type, warmup-per-netns]",
         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
         "FILE:9: workload.injectors: must be an integer in 1..100000, got '\"four\"'",
@@ -91,10 +91,10 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + " 1..1048576, got 0",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
             + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none, per-listener,"
-            + " per-netns-2018, pidfd, proc-scan-100k, proc-scan-8k],"
+            + " per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k, proc-scan-8k],"
             + " custom-designs: [mine]",
         "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
-            + " global-owner, per-netns-owner, lockless"), got);
+            + " global-owner, per-netns-owner, per-netns-owner-fixed, lockless"), got);
   }
 
   @Test
@@ -184,7 +184,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(String.join("\n", got), List.of(
         "FILE:7: derived-ratios[0].numerator.design: 'kernel-9.9' is not a known design [exit-barrier,"
             + " exit-barrier-4.16, exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none,"
-            + " per-listener, per-netns-2018, pidfd, proc-scan-100k, proc-scan-8k]",
+            + " per-listener, per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k, proc-scan-8k]",
         "FILE:9: derived-ratios[1].numerator.measure: unknown measure 'proc.listener_busy.nobody'; this workload"
             + " records [proc.event, proc.listener_busy.all, proc.listener_busy.exit, proc.listener_busy.pidfd,"
             + " proc.listener_busy.proc-scan, proc.scan]",

@@ -42,20 +42,25 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
    * @param netnsIndex index of the netns in the run (for the per-netns sent counts)
    * @param route the netns's injection route
    * @param credentials the task's credentials towards that netns
+   * @param permitted whether the kernel lets these credentials send there: CAP_SYS_ADMIN over the
+   *     netns's owning user namespace (uevent_net_rcv_skb), decided by the run's plan, not by the
+   *     route, so a route that checks wrongly is caught; true for kernel-generated events
    * @param warmup warm-up injections
    * @param counted counted injections
    */
-  public record Target(int netnsIndex, UeventRoute route, Credentials credentials, long warmup, long counted) {}
+  public record Target(int netnsIndex, UeventRoute route, Credentials credentials, boolean permitted, long warmup,
+      long counted) {}
 
   /** What the injector reports when a phase is done; called on the injector's thread. */
   public interface PhaseListener {
     /**
      * @param phase the phase done
      * @param sentPerNetns successful sends by netns index, for this phase
-     * @param eperm injections refused with EPERM in this phase
+     * @param permissionViolations injections sent without the permission to, or refused with EPERM
+     *     with it, in this phase (the {@code eperm} invariant: must be 0)
      * @param einval injections refused with EINVAL in this phase
      */
-    void phaseDone(Phase phase, long[] sentPerNetns, long eperm, long einval);
+    void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval);
   }
 
   private final Target[] targets;
@@ -71,7 +76,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private long sentNanos;
   private final StripedRecorder transactions;
   private long[] sent;
-  private long eperm;
+  private long permissionViolations;
   private long einval;
 
   /**
@@ -116,7 +121,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       remaining[i] = phase == Phase.WARMUP ? targets[i].warmup() : targets[i].counted();
     }
     sent = new long[netnsCount];
-    eperm = 0;
+    permissionViolations = 0;
     einval = 0;
     sendNext();
     return this;
@@ -134,19 +139,25 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         return;
       }
     }
-    listener.phaseDone(phase, sent, eperm, einval);
+    listener.phaseDone(phase, sent, permissionViolations, einval);
   }
 
   private Behavior<Command> onAcked(Acked m) {
     long now = System.nanoTime();
     remaining[current]--;
+    boolean permitted = targets[current].permitted();
     if (m.result() instanceof InjectResult.Sent) {
       sent[targets[current].netnsIndex()]++;
+      if (!permitted) {
+        permissionViolations++; // sent by a task the kernel refuses (EPERM, nothing delivered)
+      }
       if (phase == Phase.COUNTED) {
         transactions.record(now - sentNanos);
       }
     } else if (((InjectResult.Failed) m.result()).errno() == Errno.EPERM) {
-      eperm++;
+      if (permitted) {
+        permissionViolations++; // refused although the task holds CAP_SYS_ADMIN over the owner
+      }
     } else {
       einval++;
     }

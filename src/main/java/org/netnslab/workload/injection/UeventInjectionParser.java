@@ -6,11 +6,13 @@ import java.util.Set;
 
 /**
  * Reads a {@code uevent-injection} workload: {@code netns { userns-owned, init-owned }},
- * {@code listeners-per-netns}, {@code injections-per-netns}, {@code warmup-per-netns}, {@code injectors}.
+ * {@code listeners-per-netns}, {@code injections-per-netns}, {@code warmup-per-netns}, {@code injectors},
+ * {@code kernel-uevents-per-netns} (default 0), {@code injectors-privileged} (default true).
  */
 public final class UeventInjectionParser implements WorkloadParser {
   private static final Set<String> KEYS =
-      Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors");
+      Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors",
+          "kernel-uevents-per-netns", "injectors-privileged");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
   /** Most netns or injectors one run may have: beyond that the JVM's heap, not the model, decides. */
   private static final int MAX_POPULATION = 100_000;
@@ -44,11 +46,17 @@ public final class UeventInjectionParser implements WorkloadParser {
     long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
     long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);
     long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
-    UeventInjectionWorkload w = new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections, warmup, (int) injectors);
+    long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
+    boolean privileged = c.bool("workload.injectors-privileged", true);
+    UeventInjectionWorkload w = new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections,
+        warmup, (int) injectors, kernel, privileged);
     if (scale > 0 && scale <= 1000) {
       if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
         c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
             + " injections per netns");
+      }
+      if (w.kernelUeventsPerNetns() * scale > MAX_SCALED) {
+        c.problem("workload.kernel-uevents-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED);
       }
     }
     return w;

@@ -16,9 +16,25 @@ import org.netnslab.workload.Workload;
  * @param injectionsPerNetns counted injections into each netns at scale 1
  * @param warmupPerNetns injections into each netns before the counted ones, left out of every figure
  * @param injectors closed-loop injector tasks
+ * @param kernelUeventsPerNetns counted kernel-generated uevents tagged for a network device of each netns
+ *     (kobject_uevent_env for {@code /devices/virtual/net/veth0}) at scale 1, sent by one closed-loop
+ *     device task per netns during the counted phase, concurrently with the injections; 0: none
+ * @param injectorsPrivileged whether injectors are root in the netns's owning user namespace (the
+ *     seed's); false: tasks there with no capabilities, whose every injection the kernel refuses
+ *     with EPERM
  */
 public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
-    long warmupPerNetns, int injectors) implements Workload {
+    long warmupPerNetns, int injectors, long kernelUeventsPerNetns, boolean injectorsPrivileged) implements Workload {
+  /**
+   * The seed's shape: root injectors, no kernel-generated uevents.
+   *
+   * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean)
+   */
+  public UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
+      long warmupPerNetns, int injectors) {
+    this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true);
+  }
+
   /** Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. */
   public static final String TRANSACTION = "uevent.transaction";
   /** Measure: injector send to listener receipt, ns, counted phase only. */
@@ -41,7 +57,8 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
 
   @Override
   public String shape(double scale) {
-    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns";
+    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns"
+        + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
   }
 
   /** @return netns in all */
@@ -55,5 +72,14 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
    */
   public long countedPerNetns(double scale) {
     return Math.max(1, Math.round(injectionsPerNetns * scale));
+  }
+
+  /**
+   * @param scale the run's {@code --scale}
+   * @return counted tagged kernel uevents per netns at that scale, rounded; 0 when none are configured,
+   *     else at least 1
+   */
+  public long kernelUeventsPerNetns(double scale) {
+    return kernelUeventsPerNetns == 0 ? 0 : Math.max(1, Math.round(kernelUeventsPerNetns * scale));
   }
 }
