@@ -16,7 +16,9 @@ import java.util.function.ToLongFunction;
  * @param lostWithoutEnobufs messages sent to a listener that it neither received nor was told of by an ENOBUFS
  * @param enobufs ENOBUFS notifications listeners received
  * @param crossNetnsDeliveries deliveries to a netns the event was not for
- * @param eperm injections refused with EPERM
+ * @param eperm injections whose outcome breaks the permission rule of uevent_net_rcv_skb: sent
+ *     without CAP_SYS_ADMIN over the target netns's owning user namespace, or refused with EPERM with
+ *     it (must be 0; judged from the sender's credentials, not from the socket's own check)
  * @param useAfterFree accesses to a freed per-netns counter
  * @param leaked netns actors, counters or listeners alive after teardown
  * @param sockInuseSum sum of every netns's sock_inuse counter when it was freed (0 when every

@@ -204,7 +204,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + ratio("per-listener", "proc.listener_busy.exit", ", seed = 1") + "]\n", List.of(), 1));
     // the baseline's design is in the list but its settings are wrong: only that is reported
     assertEquals(List.of("FILE:13: uevent.serialization: design mine: unknown uevent.serialization"
-        + " 'sideways'; expected one of global-owner, per-netns-owner, lockless"),
+        + " 'sideways'; expected one of global-owner, per-netns-owner, per-netns-owner-fixed, lockless"),
         problems(GOOD.replace("uevent.serialization = lockless", "uevent.serialization = sideways")
             + "baseline = mine\n", List.of(), 1));
   }

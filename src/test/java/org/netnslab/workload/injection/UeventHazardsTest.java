@@ -1,7 +1,6 @@
 package org.netnslab.workload.injection;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
@@ -113,19 +112,20 @@ public class UeventHazardsTest extends JUnitSuite {
    * can broadcast in the other order. per-netns-2018 as posted bumps a userns-owned netns's counter
    * under its own mutex for injections and under uevent_sock_mutex for its tagged kernel events
    * (seed 000, review objection 1): the same race, plus lost updates of the plain counter.
-   * Reordering needs two threads in the window between the SEQNUM and the broadcast, so this run is
-   * large (one netns, 8 injectors, 40,000 injections and 10,000 kernel uevents: about 30 reorders per
-   * design on a 2-core machine, see README); its determinism comes from size, the controlled
-   * interleaving is UeventSocketInterleavingTest.
+   * Reordering needs two threads inside the window between the SEQNUM and the broadcast at the same
+   * moment: in a live run that depends on how the host schedules threads (a loaded 2-core machine
+   * can show none), so a unit test cannot promise a count above 0. The deterministic proof that the
+   * window is reachable is UeventSocketInterleavingTest, which interleaves the two halves of two
+   * sends by hand; load-tests/uevent-hazards.conf reports the counts a live run reaches. Here: under
+   * concurrent senders the lockless counter never repeats a number, and neither design loses a
+   * message silently or delivers across netns.
    */
   @Test
-  public void locklessAndThePostedPatchReorderUnderConcurrentSenders() throws Exception {
-    RunResult r = run(scenario("userns-owned = 1", 8, 40_000, 10_000, "per-netns-2018, kernel-6.9",
+  public void locklessAndThePostedPatchUnderConcurrentSendersLoseNothingSilently() throws Exception {
+    RunResult r = run(scenario("userns-owned = 1", 8, 4_000, 1_000, "per-netns-2018, kernel-6.9",
         "baseline = per-netns-2018"));
     Invariants posted = invariants(r, "per-netns-2018");
     Invariants lockless = invariants(r, "kernel-6.9");
-    assertTrue("posted: " + posted, posted.seqnumOutOfOrder() + posted.seqnumDuplicates() > 0);
-    assertTrue("lockless: " + lockless, lockless.seqnumOutOfOrder() > 0);
     assertEquals("the atomic counter never repeats a number", 0, lockless.seqnumDuplicates());
     for (Invariants inv : List.of(posted, lockless)) {
       assertEquals(0, inv.lostWithoutEnobufs());
