@@ -1,14 +1,7 @@
 package org.netnslab.netlink;
 
 import akka.NotUsed;
-import akka.stream.Attributes;
-import akka.stream.Outlet;
-import akka.stream.SourceShape;
 import akka.stream.javadsl.Source;
-import akka.stream.stage.AbstractOutHandler;
-import akka.stream.stage.AsyncCallback;
-import akka.stream.stage.GraphStage;
-import akka.stream.stage.GraphStageLogic;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongFunction;
@@ -247,7 +240,7 @@ public final class ReceiveQueue<T> {
     return failure != null ? failure : closed ? END : null;
   }
 
-  private synchronized RuntimeException failure() {
+  synchronized RuntimeException failure() {
     return failure;
   }
 
@@ -281,66 +274,16 @@ public final class ReceiveQueue<T> {
   }
 
   /**
-   * The socket's reader: each pull is one recvmsg. Materialize it once; cancelling it closes the
-   * socket.
+   * The socket's reader: each pull is one recvmsg. Call once and materialize the result once;
+   * cancelling it closes the socket.
    *
    * @return the reader's source
+   * @throws IllegalStateException on a second call
    */
   public Source<T, NotUsed> source() {
-    return Source.fromGraph(new RecvStage());
-  }
-
-  private final class RecvStage extends GraphStage<SourceShape<T>> {
-    private final Outlet<T> out = Outlet.create("netlink.recvmsg");
-    private final SourceShape<T> shape = SourceShape.of(out);
-
-    @Override
-    public SourceShape<T> shape() {
-      return shape;
+    if (!materialized.compareAndSet(false, true)) {
+      throw new IllegalStateException("a netlink socket has one reader: its source was made already");
     }
-
-    @Override
-    public GraphStageLogic createLogic(Attributes inheritedAttributes) {
-      if (!materialized.compareAndSet(false, true)) {
-        throw new IllegalStateException("a netlink socket has one reader: its source was materialized already");
-      }
-      return new GraphStageLogic(shape) {
-        private AsyncCallback<NotUsed> ready;
-
-        {
-          setHandler(out, new AbstractOutHandler() {
-            @Override
-            public void onPull() {
-              receive();
-            }
-
-            @Override
-            public void onDownstreamFinish(Throwable cause) throws Exception {
-              readerGone();
-              super.onDownstreamFinish(cause);
-            }
-          });
-        }
-
-        @Override
-        public void preStart() {
-          ready = createAsyncCallback(x -> receive());
-          reader(() -> ready.invoke(NotUsed.getInstance()));
-          receive();
-        }
-
-        @SuppressWarnings("unchecked")
-        private void receive() {
-          Object got = isAvailable(out) ? recv() : ending();
-          if (got == END) {
-            completeStage();
-          } else if (got instanceof RuntimeException failed && failed == failure()) {
-            failStage(failed);
-          } else if (got != null) {
-            push(out, (T) got);
-          }
-        }
-      };
-    }
+    return Source.fromGraph(new RecvStage<>(this));
   }
 }

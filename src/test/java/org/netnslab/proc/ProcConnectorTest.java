@@ -256,8 +256,6 @@ public class ProcConnectorTest extends JUnitSuite {
     ReceiveQueue.Counters c = slow.queue().counters();
     assertEquals(13 - SMALL_HOLDS, c.drops());
     assertEquals("every drop covered by the ENOBUFS received", 0, c.dropsUnreported());
-    ConnectorMonitor m = new ConnectorMonitor(ProcEvents.EXIT, new SyscallCost(0), ns -> { });
-    m.bound(slow.queue());
     pc.tell(new ProcConnector.Publish(ev(ProcEvents.EXIT, 0, 0)));
     assertEquals("emptied, it accepts again, with no second ENOBUFS", 14L,
         ((ProcReceived.Event) probe.expectNext()).event().seq());
