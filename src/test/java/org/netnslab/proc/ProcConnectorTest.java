@@ -139,6 +139,7 @@ public class ProcConnectorTest extends JUnitSuite {
       pc.tell(new ProcConnector.Publish(ev(ProcEvents.FORK, 0, 0)));
     }
     pc.tell(new ProcConnector.Close(slow.socket()));
+    stats(pc); // the 50 events and the close are handled before the reader asks
     probe.request(100);
     assertEquals(new ProcReceived.Enobufs(50 - SMALL_HOLDS), probe.expectNext());
     for (int i = 1; i <= SMALL_HOLDS; i++) {
@@ -284,6 +285,7 @@ public class ProcConnectorTest extends JUnitSuite {
       pc.tell(new ProcConnector.Publish(ev(ProcEvents.EXIT, 0, 0)));
     }
     pc.tell(new ProcConnector.Close(slow.socket()));
+    stats(pc); // all 13 handled before the reader asks
     probe.request(100);
     for (int i = 0; i < SMALL_HOLDS; i++) {
       m.onReceive(probe.expectNext()); // no ENOBUFS: only events
