@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.netnslab.design.Design;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
@@ -120,9 +122,20 @@ public final class NetnsLab {
     }
 
     /**
-     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(int)}.
+     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(SocketOptions)}.
      *
-     * @param queueCapacity the listener's receive queue, in messages
+     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
+     *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
+     * @return each materialization binds one listener; its value completes with the socket once bound
+     */
+    public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(NetnsHandle netns, SocketOptions options) {
+      return netns.uevents(options);
+    }
+
+    /**
+     * The message-count form, a model simplification; see {@link NetnsHandle#uevents(int)}.
+     *
+     * @param queueCapacity about how many messages the listener holds before it overruns
      * @return each materialization binds one listener; its value completes once bound
      */
     public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
@@ -149,21 +162,33 @@ public final class NetnsLab {
     }
 
     /**
-     * Subscribes to the proc connector as a task of init_net would: binds a CN_IDX_PROC socket and
-     * sends LISTEN with {@code mask} (null: the legacy form, every event).
+     * Subscribes to the proc connector as a task of init_net would: binds a CN_IDX_PROC socket with
+     * {@code options} and sends LISTEN with {@code mask} (null: the legacy form, every event).
      *
      * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
      *     ignores the subscription and this stage fails with a timeout
      * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
-     * @param queueCapacity the socket's receive queue, in events
-     * @return the socket's receive side once the subscription is acknowledged: events, and one
-     *     {@link org.netnslab.proc.ProcReceived.Enobufs} after an overflow
+     * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
+     * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
+     *     pull; {@link org.netnslab.proc.ProcReceived.Enobufs} after an overrun) and its queue
+     */
+    public CompletionStage<org.netnslab.proc.ProcConnector.Joined> procEvents(Credentials caller, Integer mask,
+        SocketOptions options) {
+      return connector.thenCompose(pc -> org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, options, timeout,
+          system.scheduler()));
+    }
+
+    /**
+     * The message-count form, a model simplification ({@link SocketOptions#holding}).
+     *
+     * @param caller the subscribing task's credentials
+     * @param mask PROC_EVENT_* bits wanted, or null
+     * @param queueCapacity about how many events the socket holds before it overruns
+     * @return the socket's receive side once the subscription is acknowledged
      */
     public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(Credentials caller,
         Integer mask, int queueCapacity) {
-      return connector
-          .thenCompose(pc -> org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, queueCapacity, timeout,
-              system.scheduler()))
+      return procEvents(caller, mask, SocketOptions.holding(queueCapacity))
           .thenApply(org.netnslab.proc.ProcConnector.Joined::events);
     }
 

@@ -20,7 +20,7 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class ArchitectureTest extends JUnitSuite {
   private static final String[] MODEL = {"org.netnslab.netns..", "org.netnslab.uevent..", "org.netnslab.rcu..",
-      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns.."};
+      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns..", "org.netnslab.netlink.."};
 
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -70,7 +70,7 @@ public class ArchitectureTest extends JUnitSuite {
     classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
-        MODEL[5]).check(MAIN);
+        MODEL[5], MODEL[6]).check(MAIN);
   }
 
   @Test

@@ -23,6 +23,8 @@ import java.util.concurrent.CompletionStage;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.proc.ProcEvent;
@@ -50,8 +52,8 @@ public class EmbeddingTest extends JUnitSuite {
     UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);   // unshare -U by uid 1000
     NetnsHandle netns = lab.createNetns(userns).toCompletableFuture().get();
 
-    Pair<CompletionStage<Done>, CompletionStage<List<Received>>> listener =
-        lab.uevents(netns, 128).take(1).toMat(Sink.seq(), Keep.both()).run(system);
+    Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<List<Received>>> listener = // rmem_default
+        lab.uevents(netns, SocketOptions.DEFAULT).take(1).toMat(Sink.seq(), Keep.both()).run(system);
     listener.first().toCompletableFuture().get();      // bound: it sees every later uevent
 
     byte[] payload = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);

@@ -3,6 +3,7 @@ package org.netnslab.design;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.netns.ModelSettings;
 import org.netnslab.netns.NetnsSettings;
 import org.netnslab.proc.ProcSettings;
@@ -49,7 +50,7 @@ public final class Strategies {
   public static final List<Row<?>> ROWS = List.of(
       shown(UeventSettings.SERIALIZATION, m -> m.uevent().serialization()),
       shown(UeventSettings.SEQNUM_SCOPE, m -> m.uevent().seqnumScope()),
-      shown(UeventSettings.LISTENER_QUEUE_CAPACITY, m -> m.uevent().listenerQueueCapacity()),
+      shown(UeventSettings.LISTENER_RCVBUF, m -> m.uevent().listener().rcvbuf()),
       shown(NetnsSettings.LIFECYCLE_LOCK, m -> m.netns().lifecycleLock()),
       shown(SockInuseSettings.FREE, m -> m.sockInuse().free()),
       shown(RcuSettings.GRACE_PERIOD, m -> m.rcu().gracePeriod(), d -> d.toNanos() / 1000 + "us"),
@@ -63,7 +64,14 @@ public final class Strategies {
       shown(ProcSettings.LIVE_PROCESSES, m -> m.proc().liveProcesses()),
       checked(SockInuseSettings.CPUS),
       checked(RcuSettings.EXPEDITED_GRACE_PERIOD),
-      checked(ProcSettings.QUEUE_CAPACITY),
+      checked(UeventSettings.LISTENER_RCVBUF_OPTION),
+      checked(UeventSettings.LISTENER_ENOBUFS),
+      checked(ProcSettings.LISTENER_RCVBUF),
+      checked(ProcSettings.LISTENER_RCVBUF_OPTION),
+      checked(ProcSettings.LISTENER_ENOBUFS),
+      checked(NetlinkSettings.RMEM_DEFAULT),
+      checked(NetlinkSettings.RMEM_MAX),
+      checked(NetlinkSettings.FAULT),
       checked(ProcSettings.SCANS),
       checked(ProcSettings.SYSCALL_COST),
       checked(UeventSettings.FAULT));

@@ -2,6 +2,7 @@ package org.netnslab.netns;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
 import org.netnslab.settings.Setting;
@@ -18,9 +19,10 @@ import org.netnslab.uevent.UeventSettings;
  * @param sockInuse where sock_inuse is freed, its per-CPU slots
  * @param rcu grace periods
  * @param proc the proc connector and the process monitors
+ * @param netlink the netlink sysctls (rmem_default, rmem_max) and the test-only fault
  */
 public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInuseSettings sockInuse, RcuSettings rcu,
-    ProcSettings proc) {
+    ProcSettings proc, NetlinkSettings netlink) {
 
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
@@ -30,7 +32,8 @@ public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInus
    */
   public static ModelSettings fromConfig(Config model) {
     return new ModelSettings(UeventSettings.fromConfig(model), NetnsSettings.fromConfig(model),
-        SockInuseSettings.fromConfig(model), RcuSettings.fromConfig(model), ProcSettings.fromConfig(model));
+        SockInuseSettings.fromConfig(model), RcuSettings.fromConfig(model), ProcSettings.fromConfig(model),
+        NetlinkSettings.fromConfig(model));
   }
 
   /** @return reference.conf's defaults ({@code netns-lab.model}) */

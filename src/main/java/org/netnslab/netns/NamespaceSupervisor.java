@@ -186,7 +186,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         settings.netns().exitCost(), timeout), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
     this.procConnector = ctx.spawn(ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
-        settings.sockInuse().cpus()), "proc-connector");
+        settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
   }
 
   @Override

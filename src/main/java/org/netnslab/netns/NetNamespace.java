@@ -4,7 +4,6 @@ import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
-import akka.stream.BoundedSourceQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -69,10 +68,11 @@ public final class NetNamespace {
   public record SendUevent(Credentials sender, byte[] payload, ActorRef<InjectResult> replyTo) implements Command {}
 
   /**
-   * Binds a listener queue to this netns's uevent socket; {@code bound} completes when it is bound,
-   * or exceptionally with {@link IllegalStateException} when the netns is being dismantled.
+   * Binds a listener socket to this netns's uevent socket, sized by this netns's design sysctls
+   * (socket() and setsockopt in this netns); {@code bound} completes when it is bound, or
+   * exceptionally with {@link IllegalStateException} when the netns is being dismantled.
    */
-  public record AttachListener(BoundedSourceQueue<Received> queue, CompletableFuture<Done> bound)
+  public record AttachListener(org.netnslab.netlink.ReceiveQueue<Received> queue, CompletableFuture<Done> bound)
       implements Command {}
 
   /**

@@ -130,7 +130,7 @@ final class NetnsActor {
   private ReceiveBuilder<Command> dismantling(ReceiveBuilder<Command> b) {
     return published(b)
         .onMessage(NetNamespace.AttachListener.class, m -> {
-          m.queue().complete();
+          m.queue().close();
           m.bound().completeExceptionally(new IllegalStateException("netns " + net.id() + " is being dismantled"));
           return Behaviors.same();
         })
@@ -217,6 +217,7 @@ final class NetnsActor {
     public Receive<Command> createReceive() {
       return published(newReceiveBuilder())
           .onMessage(NetNamespace.AttachListener.class, m -> {
+            m.queue().bind(net.settings.netlink());
             net.ueventSocket.attach(m.queue());
             m.bound().complete(Done.getInstance());
             return this;

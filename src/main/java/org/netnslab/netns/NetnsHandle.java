@@ -5,6 +5,9 @@ import akka.actor.typed.ActorRef;
 import akka.stream.javadsl.Source;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.SocketOptions;
+import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.userns.UserNamespace;
@@ -27,19 +30,33 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
   }
 
   /**
-   * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
-   * this netns's uevent socket. The materialized stage completes once the listener is bound (every
-   * uevent sent after that reaches it, or is counted in an {@code Enobufs}); the stream completes
-   * when the netns is dismantled, after every queued message.
+   * A listener socket factory: each materialization opens a new NETLINK_KOBJECT_UEVENT listener with
+   * {@code options} and binds it to this netns's uevent socket. The materialized stage completes with
+   * the socket once it is bound (every uevent sent after that is queued or counted as a drop, see
+   * {@link ReceiveQueue}); each pull of the stream is one recvmsg; the stream completes when the netns
+   * is dismantled, after the pending ENOBUFS and every queued message. Cancelling it closes the socket.
    *
-   * @param queueCapacity the listener's receive queue in messages; overflow drops and yields ENOBUFS
+   * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
    * @return a Source of {@link Received} items
    */
-  public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
-    return Source.<Received>queue(queueCapacity).mapMaterializedValue(queue -> {
+  public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(SocketOptions options) {
+    return Source.<Received, CompletionStage<ReceiveQueue<Received>>>fromMaterializer((mat, attributes) -> {
+      ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
       CompletableFuture<Done> bound = new CompletableFuture<>();
-      actor.tell(new NetNamespace.AttachListener(queue, bound));
-      return bound;
-    });
+      actor.tell(new NetNamespace.AttachListener(socket, bound));
+      return socket.source().mapMaterializedValue(x -> bound.thenApply(d -> socket));
+    }).mapMaterializedValue(f -> f.thenCompose(bound -> bound));
+  }
+
+  /**
+   * The message-count form, kept for embedders: a model simplification that sizes the socket by
+   * {@link SocketOptions#holding} (SO_RCVBUFFORCE for about {@code queueCapacity} messages of the
+   * smallest truesize). Prefer {@link #uevents(SocketOptions)}.
+   *
+   * @param queueCapacity messages the listener holds before it overruns, at least 1
+   * @return a Source of {@link Received} items; its value completes once bound
+   */
+  public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
+    return uevents(SocketOptions.holding(queueCapacity)).mapMaterializedValue(s -> s.thenApply(q -> Done.getInstance()));
   }
 }

@@ -1,6 +1,7 @@
 package org.netnslab.proc;
 
 import java.util.function.LongConsumer;
+import org.netnslab.netlink.ReceiveQueue;
 
 /**
  * A process monitor that learns of processes through a proc connector socket: one recvmsg per
@@ -19,6 +20,7 @@ public final class ConnectorMonitor {
   private long discarded;
   private long enobufs;
   private long dropped;
+  private volatile ReceiveQueue<ProcReceived> socket;
 
   /**
    * @param mask the PROC_EVENT_* bits its subscription asks for
@@ -82,8 +84,30 @@ public final class ConnectorMonitor {
     return enobufs;
   }
 
-  /** @return events the ENOBUFS notifications said were dropped */
+  /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
   public long dropped() {
     return dropped;
+  }
+
+  /** @param socket the monitor's socket, once joined: its counters settle the loss accounting */
+  public void bound(ReceiveQueue<ProcReceived> socket) {
+    this.socket = socket;
+  }
+
+  /**
+   * Wanted events it neither handled, nor lost in a congestion episode whose ENOBUFS it received, nor
+   * lost under NETLINK_NO_ENOBUFS. Under {@code filter = none} drops of unwanted events are counted
+   * too, so silent loss of wanted ones may then be under-counted.
+   *
+   * @param wanted events generated that its subscription wants
+   * @return silent losses, at least 0
+   * @throws IllegalStateException when {@link #bound} was never called
+   */
+  public long lostWithoutEnobufs(long wanted) {
+    if (socket == null) {
+      throw new IllegalStateException("connector monitor was never bound to a socket");
+    }
+    ReceiveQueue.Counters c = socket.counters();
+    return Math.max(0, wanted - handled() - c.dropsReported() - c.dropsOptedOut());
   }
 }

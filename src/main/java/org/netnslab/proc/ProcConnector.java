@@ -8,13 +8,14 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import akka.stream.BoundedSourceQueue;
-import akka.stream.Materializer;
-import akka.stream.QueueOfferResult;
 import akka.stream.javadsl.Source;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.netnslab.netlink.NetlinkSettings;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.Skb;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.userns.Credentials;
 
 /**
@@ -31,12 +32,14 @@ import org.netnslab.userns.Credentials;
  *   <li>{@code proc-connector.accounting}: see {@link ProcListenerTable}. Events are generated only
  *       while the listener count is at least 1.</li>
  *   <li>{@code msg->seq} is per CPU: events are numbered per generating CPU, ordered per CPU only.</li>
- *   <li>A full receive queue drops the event for that listener, counts it, and the listener gets one
- *       {@link ProcReceived.Enobufs} before its next event.</li>
+ *   <li>Each listener socket's receive queue follows af_netlink.c ({@link ReceiveQueue}): sized in
+ *       bytes, each event costing {@link #EVENT_TRUESIZE}; an overrun drops, makes the socket congested
+ *       until its reader empties it, and its next recvmsg returns {@link ProcReceived.Enobufs} ahead
+ *       of queued events (unless NETLINK_NO_ENOBUFS).</li>
  * </ul>
  *
- * A failure stops the connector (the typed default). Its sockets' queues run on the connector's own
- * materializer, so they stop with it: listeners then see their streams fail rather than hang.
+ * A failure stops the connector (the typed default); its sockets' streams then fail, after what was
+ * queued, rather than hang.
  */
 public final class ProcConnector extends AbstractBehavior<ProcConnector.Command> {
 
@@ -49,27 +52,44 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   /** The connector's protocol. */
-  public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats, RetryClose {}
+  public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats {}
 
-  private enum RetryClose implements Command { INSTANCE }
+  /**
+   * An event message's truesize, bytes: cn_netlink_send_mult() (drivers/connector/connector.c, v6.6)
+   * allocates nlmsg_new(sizeof(struct cn_msg) 20 + sizeof(struct proc_event) 40), 76 bytes.
+   */
+  public static final int EVENT_TRUESIZE = Skb.truesize(Skb.nlmsgTotalSize(20 + 40));
 
   /**
    * bind() of a NETLINK_CONNECTOR socket to CN_IDX_PROC.
    *
    * @param netnsIsInitial whether the caller's netns is init_net (otherwise the bind fails)
-   * @param queueCapacity the socket's receive queue, in messages
+   * @param options the socket's receive buffer and NETLINK_NO_ENOBUFS
    * @param replyTo gets {@link Joined}, or {@link JoinFailed} outside init_net
    */
-  public record Join(boolean netnsIsInitial, int queueCapacity, ActorRef<JoinReply> replyTo) implements Command {}
+  public record Join(boolean netnsIsInitial, SocketOptions options, ActorRef<JoinReply> replyTo) implements Command {
+    /**
+     * The message-count form (a model simplification, {@link SocketOptions#holding}).
+     *
+     * @param netnsIsInitial whether the caller's netns is init_net
+     * @param queueCapacity about how many events the socket holds, at least 1
+     * @param replyTo gets the answer
+     */
+    public Join(boolean netnsIsInitial, int queueCapacity, ActorRef<JoinReply> replyTo) {
+      this(netnsIsInitial, SocketOptions.holding(queueCapacity), replyTo);
+    }
+  }
 
   /** The answer to {@link Join}. */
   public sealed interface JoinReply permits Joined, JoinFailed {}
 
   /**
    * @param socket the socket's id
-   * @param events the socket's receive side; materialize it once
+   * @param events the socket's receive side, one recvmsg per pull; materialize it once
+   * @param queue the socket's receive queue, for its counters (sk_drops and the model's accounting)
    */
-  public record Joined(long socket, Source<ProcReceived, NotUsed> events) implements JoinReply {}
+  public record Joined(long socket, Source<ProcReceived, NotUsed> events, ReceiveQueue<ProcReceived> queue)
+      implements JoinReply {}
 
   /** @param reason why the bind failed */
   public record JoinFailed(String reason) implements JoinReply {}
@@ -109,7 +129,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    * @param generated events generated (only while a listener counted)
    * @param delivered events put on a listener queue
    * @param filtered events a listener did not get because of its state or mask
-   * @param dropped events lost to full queues
+   * @param dropped events lost to overruns (full or congested sockets)
    * @param ignoredSubscriptions subscriptions ignored (wrong size or no access)
    * @param listenerCount the current listener count
    */
@@ -117,12 +137,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       int listenerCount) {}
 
   private final Filter filter;
-  private final akka.actor.typed.javadsl.TimerScheduler<Command> timers;
-  /** Closed sockets whose last ENOBUFS did not fit in their full queue yet. */
-  private final Map<Long, Socket> closing = new HashMap<>();
+  private final NetlinkSettings sysctls;
   private final ProcListenerTable table;
-  private final Materializer materializer;
-  private final Map<Long, Socket> sockets = new HashMap<>();
+  private final Map<Long, ReceiveQueue<ProcReceived>> sockets = new HashMap<>();
   private final long[] seqPerCpu;
   private long nextSocket = 1;
   private long generated;
@@ -131,27 +148,6 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   private long dropped;
   private long ignored;
 
-  private static final class Socket {
-    final BoundedSourceQueue<ProcReceived> queue;
-    long unreported;
-
-    Socket(BoundedSourceQueue<ProcReceived> queue) {
-      this.queue = queue;
-    }
-
-    /** @return true when no drop is unreported, or the ENOBUFS reporting them is now queued */
-    boolean reportDrops() {
-      if (unreported == 0) {
-        return true;
-      }
-      if (!queue.offer(new ProcReceived.Enobufs(unreported)).isEnqueued()) {
-        return false;
-      }
-      unreported = 0;
-      return true;
-    }
-  }
-
   /**
    * @param filter {@code proc-connector.filter}
    * @param accounting {@code proc-connector.accounting}
@@ -159,17 +155,27 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    * @return the connector's behaviour
    */
   public static Behavior<Command> create(Filter filter, ProcListenerTable.Accounting accounting, int cpus) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ProcConnector(ctx, timers, filter, accounting,
-        cpus)));
+    return create(filter, accounting, cpus, NetlinkSettings.KERNEL);
   }
 
-  private ProcConnector(ActorContext<Command> ctx, akka.actor.typed.javadsl.TimerScheduler<Command> timers,
-      Filter filter, ProcListenerTable.Accounting accounting, int cpus) {
+  /**
+   * @param filter {@code proc-connector.filter}
+   * @param accounting {@code proc-connector.accounting}
+   * @param cpus CPUs with their own sequence counter, at least 1
+   * @param sysctls init_net's net.core.rmem_default / rmem_max (the sockets' sizes) and the test-only fault
+   * @return the connector's behaviour
+   */
+  public static Behavior<Command> create(Filter filter, ProcListenerTable.Accounting accounting, int cpus,
+      NetlinkSettings sysctls) {
+    return Behaviors.setup(ctx -> new ProcConnector(ctx, filter, accounting, cpus, sysctls));
+  }
+
+  private ProcConnector(ActorContext<Command> ctx, Filter filter, ProcListenerTable.Accounting accounting, int cpus,
+      NetlinkSettings sysctls) {
     super(ctx);
-    this.timers = timers;
     this.filter = filter;
+    this.sysctls = sysctls;
     this.table = new ProcListenerTable(accounting);
-    this.materializer = Materializer.createMaterializer(ctx);
     this.seqPerCpu = new long[Math.max(1, cpus)];
   }
 
@@ -179,21 +185,21 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
         .onMessage(Join.class, this::onJoin)
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(Close.class, m -> {
-          Socket s = sockets.remove(m.socket());
+          ReceiveQueue<ProcReceived> s = sockets.remove(m.socket());
           if (s != null) {
             table.close(m.socket());
-            closing.put(m.socket(), s);
-            finishClosing();
+            s.close(); // its reader still gets a pending ENOBUFS and every queued event
           }
-          return this;
-        })
-        .onMessageEquals(RetryClose.INSTANCE, () -> {
-          finishClosing();
           return this;
         })
         .onMessage(Publish.class, this::onPublish)
         .onMessage(PublishBurst.class, m -> {
           m.events().forEach(e -> onPublish(new Publish(e)));
+          return this;
+        })
+        .onSignal(akka.actor.typed.PostStop.class, signal -> {
+          IllegalStateException gone = new IllegalStateException("the proc connector stopped");
+          sockets.values().forEach(q -> q.fail(gone));
           return this;
         })
         .onMessage(GetStats.class, m -> {
@@ -208,11 +214,12 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       m.replyTo().tell(new JoinFailed("the proc connector works only in init_net"));
       return this;
     }
-    var pair = Source.<ProcReceived>queue(m.queueCapacity()).preMaterialize(materializer);
+    ReceiveQueue<ProcReceived> queue = new ReceiveQueue<>(m.options(), ProcReceived.Enobufs::new);
+    queue.bind(sysctls);
     long id = nextSocket++;
-    sockets.put(id, new Socket(pair.first()));
+    sockets.put(id, queue);
     table.join(id);
-    m.replyTo().tell(new Joined(id, pair.second()));
+    m.replyTo().tell(new Joined(id, queue.source(), queue));
     return this;
   }
 
@@ -243,7 +250,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     ProcEvent e = m.event();
     ProcEvent numbered = new ProcEvent(e.what(), cpu, ++seqPerCpu[cpu], e.timestampNanos(), e.pid(), e.tgid(),
         e.parentPid(), e.exitCode(), e.exitSignal());
-    for (Map.Entry<Long, Socket> entry : sockets.entrySet()) {
+    for (Map.Entry<Long, ReceiveQueue<ProcReceived>> entry : sockets.entrySet()) {
       if (filter == Filter.PER_LISTENER && !table.delivers(entry.getKey(), numbered)) {
         filtered++;
         continue;
@@ -253,39 +260,11 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     return this;
   }
 
-  /**
-   * Completes closed sockets once their pending ENOBUFS is queued (loss is never silent); a socket
-   * whose queue is still full is retried in a millisecond.
-   */
-  private void finishClosing() {
-    closing.values().removeIf(s -> {
-      if (!s.reportDrops()) {
-        return false;
-      }
-      try {
-        s.queue.complete();
-      } catch (IllegalStateException alreadyCompleted) {
-        // the listener cancelled its stream first: nothing left to complete
-      }
-      return true;
-    });
-    if (!closing.isEmpty()) {
-      timers.startSingleTimer(RetryClose.INSTANCE, java.time.Duration.ofMillis(1));
-    }
-  }
-
-  private void offer(Socket s, ProcEvent event) {
-    if (!s.reportDrops()) {
-      s.unreported++;
-      dropped++;
-      return;
-    }
-    QueueOfferResult r = s.queue.offer(new ProcReceived.Event(event));
-    if (r.isEnqueued()) {
-      delivered++;
-    } else if (r == QueueOfferResult.dropped()) {
-      s.unreported++;
-      dropped++;
+  private void offer(ReceiveQueue<ProcReceived> s, ProcEvent event) {
+    switch (s.deliver(new ProcReceived.Event(event), EVENT_TRUESIZE)) {
+      case QUEUED -> delivered++;
+      case DROPPED -> dropped++;
+      case CLOSED -> { } // the reader closed its socket; Close will follow
     }
   }
 }

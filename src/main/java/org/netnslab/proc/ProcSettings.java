@@ -2,6 +2,9 @@ package org.netnslab.proc;
 
 import com.typesafe.config.Config;
 import java.time.Duration;
+import org.netnslab.netlink.EnobufsOption;
+import org.netnslab.netlink.RcvbufOption;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.Setting;
 
 /**
@@ -10,7 +13,9 @@ import org.netnslab.settings.Setting;
  *
  * @param filter {@code proc-connector.filter}
  * @param accounting {@code proc-connector.accounting}
- * @param queueCapacity {@code proc-connector.listener-queue-capacity}: events a listener socket holds, 1..1048576
+ * @param listener the listeners' socket options: {@code proc-connector.listener-rcvbuf} (bytes given
+ *     to setsockopt, 0: none, rmem_default), {@code proc-connector.listener-rcvbuf-option} and
+ *     {@code proc-connector.listener-enobufs}
  * @param monitor {@code proc-monitor.kind}
  * @param liveProcesses {@code proc-monitor.live-processes}: long-lived processes a /proc scan walks, 0..1000000
  * @param scans {@code proc-monitor.scans}: scans a proc-scan monitor makes over a run, 1..10000
@@ -18,7 +23,7 @@ import org.netnslab.settings.Setting;
  *     monitor makes (recvmsg per received event; pidfd_open, epoll_ctl, waitid, close per process;
  *     open, read, close per /proc entry), charged to the monitor's busy time; zero: none; at most 1 ms
  */
-public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accounting accounting, int queueCapacity,
+public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accounting accounting, SocketOptions listener,
     ProcMonitor monitor, int liveProcesses, int scans, Duration syscallCost) {
   /** {@code proc-connector.filter}. */
   public static final Setting<ProcConnector.Filter> FILTER =
@@ -26,9 +31,15 @@ public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accoun
   /** {@code proc-connector.accounting}. */
   public static final Setting<ProcListenerTable.Accounting> ACCOUNTING =
       Setting.strategy("proc-connector.accounting", ProcListenerTable.Accounting.class);
-  /** {@code proc-connector.listener-queue-capacity}. */
-  public static final Setting<Integer> QUEUE_CAPACITY =
-      Setting.integer("proc-connector.listener-queue-capacity", 1, 1_048_576);
+  /** {@code proc-connector.listener-rcvbuf}. */
+  public static final Setting<Integer> LISTENER_RCVBUF =
+      Setting.integer("proc-connector.listener-rcvbuf", 0, Integer.MAX_VALUE);
+  /** {@code proc-connector.listener-rcvbuf-option}. */
+  public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
+      Setting.strategy("proc-connector.listener-rcvbuf-option", RcvbufOption.class);
+  /** {@code proc-connector.listener-enobufs}. */
+  public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
+      Setting.strategy("proc-connector.listener-enobufs", EnobufsOption.class);
   /** {@code proc-monitor.kind}. */
   public static final Setting<ProcMonitor> MONITOR = Setting.strategy("proc-monitor.kind", ProcMonitor.class);
   /** {@code proc-monitor.live-processes}. */
@@ -40,7 +51,6 @@ public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accoun
 
   /** Checks the ranges. */
   public ProcSettings {
-    QUEUE_CAPACITY.check(queueCapacity);
     LIVE_PROCESSES.check(liveProcesses);
     SCANS.check(scans);
     SYSCALL_COST.check(syscallCost);
@@ -53,7 +63,9 @@ public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accoun
    * @throws IllegalArgumentException for an unknown strategy or a value out of range
    */
   public static ProcSettings fromConfig(Config model) {
-    return new ProcSettings(FILTER.read(model), ACCOUNTING.read(model), QUEUE_CAPACITY.read(model), MONITOR.read(model),
+    return new ProcSettings(FILTER.read(model), ACCOUNTING.read(model),
+        new SocketOptions(LISTENER_RCVBUF.read(model), LISTENER_RCVBUF_OPTION.read(model),
+            LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS), MONITOR.read(model),
         LIVE_PROCESSES.read(model), SCANS.read(model), SYSCALL_COST.read(model));
   }
 }

@@ -1,10 +1,11 @@
 package org.netnslab.uevent;
 
 /**
- * The ENOBUFS a listener sees once, before its next message, after its receive queue overflowed.
+ * The ENOBUFS a listener's next recvmsg returns, ahead of queued messages and consuming none, after
+ * its socket overran (netlink_overrun, net/netlink/af_netlink.c v6.6): once per congestion episode.
  *
- * @param dropped messages dropped for this listener since its previous ENOBUFS (the kernel does not
- *     report this number; the model does so that every loss can be accounted for)
+ * @param dropped messages its congestion episode had dropped when the error was read (the kernel
+ *     does not report a number; later drops of the same episode are not in it)
  */
 public record Enobufs(long dropped) implements Received {
   /** @return {@link Errno#ENOBUFS} */

@@ -1,6 +1,9 @@
 package org.netnslab.uevent;
 
 import com.typesafe.config.Config;
+import org.netnslab.netlink.EnobufsOption;
+import org.netnslab.netlink.RcvbufOption;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.Setting;
 
 /**
@@ -8,27 +11,28 @@ import org.netnslab.settings.Setting;
  *
  * @param serialization {@code uevent.serialization}: how uevent sends are serialized (lib/kobject_uevent.c)
  * @param seqnumScope {@code uevent.seqnum-scope}: one global SEQNUM counter or one per netns
- * @param listenerQueueCapacity {@code uevent.listener-queue-capacity}: messages a listener socket holds
- *     before it drops (its receive buffer), 1..1048576
+ * @param listener the workload listeners' socket options: {@code uevent.listener-rcvbuf} (bytes given
+ *     to setsockopt, 0: none, rmem_default), {@code uevent.listener-rcvbuf-option} (so-rcvbuf or
+ *     so-rcvbufforce) and {@code uevent.listener-enobufs} (reported or no-enobufs)
  * @param fault {@code uevent.fault}: TEST-ONLY, a kernel rule broken on purpose ({@link UeventFault#NONE} normally)
  */
-public record UeventSettings(UeventSerialization serialization, SeqnumScope seqnumScope, int listenerQueueCapacity,
+public record UeventSettings(UeventSerialization serialization, SeqnumScope seqnumScope, SocketOptions listener,
     UeventFault fault) {
   /** {@code uevent.serialization}. */
   public static final Setting<UeventSerialization> SERIALIZATION =
       Setting.strategy("uevent.serialization", UeventSerialization.class);
   /** {@code uevent.seqnum-scope}. */
   public static final Setting<SeqnumScope> SEQNUM_SCOPE = Setting.strategy("uevent.seqnum-scope", SeqnumScope.class);
-  /** {@code uevent.listener-queue-capacity}. */
-  public static final Setting<Integer> LISTENER_QUEUE_CAPACITY =
-      Setting.integer("uevent.listener-queue-capacity", 1, 1_048_576);
+  /** {@code uevent.listener-rcvbuf}. */
+  public static final Setting<Integer> LISTENER_RCVBUF = Setting.integer("uevent.listener-rcvbuf", 0, Integer.MAX_VALUE);
+  /** {@code uevent.listener-rcvbuf-option}. */
+  public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
+      Setting.strategy("uevent.listener-rcvbuf-option", RcvbufOption.class);
+  /** {@code uevent.listener-enobufs}. */
+  public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
+      Setting.strategy("uevent.listener-enobufs", EnobufsOption.class);
   /** {@code uevent.fault}: TEST-ONLY. */
   public static final Setting<UeventFault> FAULT = Setting.strategy("uevent.fault", UeventFault.class);
-
-  /** Checks the range. */
-  public UeventSettings {
-    LISTENER_QUEUE_CAPACITY.check(listenerQueueCapacity);
-  }
 
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
@@ -37,7 +41,8 @@ public record UeventSettings(UeventSerialization serialization, SeqnumScope seqn
    * @throws IllegalArgumentException for an unknown strategy or a value out of range
    */
   public static UeventSettings fromConfig(Config model) {
-    return new UeventSettings(SERIALIZATION.read(model), SEQNUM_SCOPE.read(model), LISTENER_QUEUE_CAPACITY.read(model),
-        FAULT.read(model));
+    return new UeventSettings(SERIALIZATION.read(model), SEQNUM_SCOPE.read(model),
+        new SocketOptions(LISTENER_RCVBUF.read(model), LISTENER_RCVBUF_OPTION.read(model),
+            LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS), FAULT.read(model));
   }
 }

@@ -1,19 +1,17 @@
 package org.netnslab.uevent;
 
-import akka.stream.BoundedSourceQueue;
-import akka.stream.QueueOfferResult;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.Skb;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 
 /**
  * A netns's kernel uevent socket ({@code net->uevent_sock}, NETLINK_KOBJECT_UEVENT, group 1): the
- * set of listener sockets bound to it, each with a bounded receive queue, and the SEQNUM counter its
+ * set of listener sockets bound to it, each with a receive queue sized in bytes (af_netlink.c's
+ * rules, {@link ReceiveQueue}), and the SEQNUM counter its
  * sends use. Models the send half of lib/kobject_uevent.c: {@link #inject} is uevent_net_rcv_skb,
  * {@link #broadcast} is uevent_net_broadcast.
  *
@@ -21,8 +19,8 @@ import org.netnslab.userns.UserNamespace;
  * Under {@code global-owner} only the global owner actor sends (uevent_sock_mutex); under
  * {@code per-netns-owner} the netns actor does (or the global owner for an init-owned netns); under
  * {@code lockless} every sender calls {@link #inject} concurrently from its own thread, as v6.9 does.
- * So sends are thread-safe: the listener set is a copy-on-write array, each listener's drop count is
- * atomic, and the queues are Akka's thread-safe {@link BoundedSourceQueue}. Attaching and closing
+ * So sends are thread-safe: the listener set is a copy-on-write array and each listener's queue is
+ * thread-safe ({@link ReceiveQueue}). Attaching and closing
  * listeners are done by the netns actor alone.
  *
  * <p>A send is two halves, as in the kernel: take the SEQNUM ({@link #prepareInject},
@@ -36,7 +34,7 @@ public final class UeventSocket {
   private final UserNamespace owner;
   private final SeqnumCounter seqnum;
   private final UeventFault fault;
-  private volatile Listener[] listeners = new Listener[0];
+  private volatile ReceiveQueue<Received>[] listeners = emptyListeners();
   /** {@link UeventFault#REORDER_PAIRS} only: the message held back, guarded by {@code this}. */
   private Uevent heldBack;
 
@@ -92,14 +90,14 @@ public final class UeventSocket {
   }
 
   /**
-   * Binds a listener: from now on every broadcast is offered to {@code queue}. Call from the netns
-   * actor only.
+   * Binds a listener: from now on every broadcast is offered to {@code socket}. Call from the netns
+   * actor only, after {@link ReceiveQueue#bind} has sized it.
    *
-   * @param queue the listener's receive queue; its capacity is the socket's receive buffer in messages
+   * @param socket the listener's receive queue (af_netlink.c rules, bytes)
    */
-  public synchronized void attach(BoundedSourceQueue<Received> queue) {
-    Listener[] next = Arrays.copyOf(listeners, listeners.length + 1);
-    next[listeners.length] = new Listener(queue);
+  public synchronized void attach(ReceiveQueue<Received> socket) {
+    ReceiveQueue<Received>[] next = Arrays.copyOf(listeners, listeners.length + 1);
+    next[listeners.length] = socket;
     listeners = next;
   }
 
@@ -222,95 +220,52 @@ public final class UeventSocket {
   public record Refused(InjectResult.Failed failed) implements Step {}
 
   /**
-   * Offers {@code event} to every bound listener. A full queue drops the message for that listener
-   * only and marks ENOBUFS, which the listener receives before its next message. The kernel turns
+   * Offers {@code event} to every bound listener (netlink_broadcast: do_one_broadcast per socket).
+   * Each listener's queue applies the overrun rules ({@link ReceiveQueue#deliver}). The kernel turns
    * ENOBUFS and "nobody listening" into success, so this never fails.
    */
   public void broadcast(Uevent event) {
-    for (Listener l : listeners) {
-      l.deliver(event);
+    int truesize = truesize(event);
+    for (ReceiveQueue<Received> l : listeners) {
+      l.deliver(event, truesize);
     }
   }
 
   /**
-   * Closes every listener for the netns's pernet exit: hands each its pending ENOBUFS, then
-   * completes its stream so it sees every message already queued. A listener whose queue is still
-   * full cannot be handed its ENOBUFS yet and stays open.
+   * The skb truesize one listener is charged for {@code event}. An injected uevent is the received
+   * skb copied by skb_copy_expand(skb, 0, len("SEQNUM=n") + 1) in uevent_net_broadcast()
+   * (lib/kobject_uevent.c, v6.6): its allocation still counts the 16-byte netlink header that is
+   * pulled afterwards. A kernel-generated one is alloc_uevent_skb()'s alloc_skb(len + env->buflen):
+   * exactly its wire length.
    *
-   * @return how many listeners are still open (call again later; loss is never silent)
+   * @param event the uevent
+   * @return truesize, bytes
+   */
+  public static int truesize(Uevent event) {
+    int len = event.wire().length;
+    return Skb.truesize(event.audience().kind() == Audience.Kind.INJECTED ? Skb.NLMSG_HDRLEN + len : len);
+  }
+
+  /**
+   * Closes every listener for the netns's pernet exit: no new message reaches them; each reader
+   * still gets its pending ENOBUFS and every message already queued, then its stream completes.
+   *
+   * @return how many listeners are still open: always 0 (a reader never holds the exit back)
    */
   public synchronized int close() {
     if (heldBack != null) { // REORDER_PAIRS: nothing is lost, only late
       broadcast(heldBack);
       heldBack = null;
     }
-    List<Listener> open = new ArrayList<>();
-    for (Listener l : listeners) {
-      if (!l.tryComplete()) {
-        open.add(l);
-      }
+    for (ReceiveQueue<Received> l : listeners) {
+      l.close();
     }
-    listeners = open.toArray(new Listener[0]);
-    return listeners.length;
+    listeners = emptyListeners();
+    return 0;
   }
 
-  /** One bound listener socket: its queue and the drops not yet reported as ENOBUFS. */
-  private static final class Listener {
-    private final BoundedSourceQueue<Received> queue;
-    private final AtomicLong unreported = new AtomicLong();
-    private volatile boolean closed;
-
-    Listener(BoundedSourceQueue<Received> queue) {
-      this.queue = queue;
-    }
-
-    void deliver(Uevent event) {
-      if (closed) {
-        return;
-      }
-      if (!reportEnobufs()) {
-        unreported.incrementAndGet();
-        return;
-      }
-      QueueOfferResult r = queue.offer(event);
-      if (r == QueueOfferResult.dropped()) {
-        unreported.incrementAndGet();
-      } else if (!r.isEnqueued()) {
-        closed = true; // the listener cancelled its stream: the socket was closed from userspace
-      }
-    }
-
-    /** @return true when no drop is unreported, or the ENOBUFS for them is now queued */
-    private boolean reportEnobufs() {
-      long d = unreported.get();
-      if (d == 0) {
-        return true;
-      }
-      if (!unreported.compareAndSet(d, 0)) {
-        return reportEnobufs(); // a concurrent sender reported or dropped meanwhile
-      }
-      if (queue.offer(new Enobufs(d)).isEnqueued()) {
-        return true;
-      }
-      unreported.addAndGet(d);
-      return false;
-    }
-
-    boolean tryComplete() {
-      if (closed) {
-        return true;
-      }
-      if (!reportEnobufs()) {
-        return false;
-      }
-      closed = true;
-      try {
-        queue.complete();
-      } catch (IllegalStateException alreadyCompleted) {
-        // The listener cancelled its stream (closed its socket) and no send has noticed it yet:
-        // there is nothing left to close, which is what completing was for.
-      }
-      return true;
-    }
+  @SuppressWarnings("unchecked")
+  private static ReceiveQueue<Received>[] emptyListeners() {
+    return (ReceiveQueue<Received>[]) new ReceiveQueue<?>[0];
   }
 }

@@ -29,7 +29,7 @@ public class StrategiesTest extends JUnitSuite {
     Map<String, String> expected = new LinkedHashMap<>();
     expected.put("uevent.serialization", "global-owner");
     expected.put("uevent.seqnum-scope", "global");
-    expected.put("uevent.listener-queue-capacity", "1024");
+    expected.put("uevent.listener-rcvbuf", "0");
     expected.put("netns.lifecycle-lock", "net-mutex");
     expected.put("sock-inuse.free", "exit-barrier");
     expected.put("rcu.grace-period", "4000us");

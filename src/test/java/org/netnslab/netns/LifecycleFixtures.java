@@ -22,7 +22,7 @@ final class LifecycleFixtures {
     return ModelSettings.withKeys("netns.lifecycle-lock = " + Setting.spell(lock) + ", sock-inuse.free = "
         + Setting.spell(free) + ", rcu { grace-period = 2ms, expedited-grace-period = 1ms }, sock-inuse.cpus = 2"
         + ", netns { kernel-sockets = 2, setup-cost = 0ms, exit-cost = 0ms }, sockets.rcu-free-fraction = 0.5"
-        + ", uevent { serialization = global-owner, seqnum-scope = global, listener-queue-capacity = 16 }");
+        + ", uevent { serialization = global-owner, seqnum-scope = global, listener-rcvbuf = 0 }");
   }
 
   /** An op that records every call as "hook name" (exit_batch as "exit_batch name xN"); its init may fail. */

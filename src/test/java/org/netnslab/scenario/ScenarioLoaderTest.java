@@ -31,7 +31,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
       "  injectors = 4",
       "}",
       "designs = [kernel-4.18, per-netns-2018, mine]",
-      "custom-designs { mine { uevent.serialization = lockless, uevent.listener-queue-capacity = 8 } }",
+      "custom-designs { mine { uevent.serialization = lockless, uevent.listener-rcvbuf = 8192 } }",
       "seed-ratios { \"per-netns-2018\" = 0.82 }",
       "");
 
@@ -63,8 +63,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(SeqnumScope.PER_NETNS, s.designs().get(1).model().uevent().seqnumScope());
     assertEquals(UeventSerialization.LOCKLESS, s.designs().get(2).model().uevent().serialization());
     assertEquals("model default", SeqnumScope.GLOBAL, s.designs().get(2).model().uevent().seqnumScope());
-    assertEquals(8, s.designs().get(2).model().uevent().listenerQueueCapacity());
-    assertEquals(1024, s.designs().get(0).model().uevent().listenerQueueCapacity());
+    assertEquals(8192, s.designs().get(2).model().uevent().listener().rcvbuf());
+    assertEquals(0, s.designs().get(0).model().uevent().listener().rcvbuf());
     assertEquals("kernel-4.18", s.baseline());
     assertEquals(0.82, s.seedRatios().get("per-netns-2018"), 0);
   }
@@ -78,7 +78,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         .replace("designs = [kernel-4.18, per-netns-2018, mine]", "designs = [kernel-4.18, kernel-9.9, mine]")
         .replace("uevent.serialization = lockless", "uevent.serialization = spinlock")
         .replace("description = \"a tiny run\"\n", "");
-    List<String> got = problems(bad, List.of("model.uevent.listener-queue-capacity = 0"), 0);
+    List<String> got = problems(bad, List.of("model.uevent.listener-rcvbuf = -1"), 0);
     assertEquals(String.join("\n", got), List.of(
         "--scale:-1: scale: must be a number > 0 and <= 1000, got 0.0",
         "FILE:-1: description: missing required key",
@@ -87,8 +87,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
         "FILE:9: workload.injectors: must be an integer in 1..100000, got '\"four\"'",
-        "--set model.uevent.listener-queue-capacity = 0:-1: model.uevent.listener-queue-capacity: must be in"
-            + " 1..1048576, got 0",
+        "--set model.uevent.listener-rcvbuf = -1:-1: model.uevent.listener-rcvbuf: must be in"
+            + " 0..2147483647, got -1",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
             + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none, per-listener,"
             + " per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k, proc-scan-8k],"

@@ -4,19 +4,18 @@ import static org.junit.Assert.assertEquals;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
-import akka.japi.Pair;
-import akka.stream.BoundedSourceQueue;
 import akka.stream.javadsl.Sink;
-import akka.stream.javadsl.Source;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.netnslab.netlink.NetlinkSettings;
+import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.netlink.SocketOptions;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
@@ -32,13 +31,14 @@ public class UeventSocketInterleavingTest extends JUnitSuite {
   private static final byte[] PAYLOAD = "change@/devices/virtual/net/lo\0ACTION=change\0".getBytes(StandardCharsets.US_ASCII);
 
   private static List<Long> received(UeventSocket socket, Runnable sends) throws Exception {
-    Pair<BoundedSourceQueue<Received>, CompletionStage<List<Received>>> p =
-        Source.<Received>queue(16).toMat(Sink.seq(), akka.stream.javadsl.Keep.both()).run(testKit.system());
-    socket.attach(p.first());
+    ReceiveQueue<Received> queue = new ReceiveQueue<>(SocketOptions.DEFAULT, Enobufs::new);
+    queue.bind(NetlinkSettings.KERNEL);
+    socket.attach(queue);
     sends.run();
     assertEquals(0, socket.close());
     List<Long> seqnums = new ArrayList<>();
-    for (Received r : p.second().toCompletableFuture().get(10, TimeUnit.SECONDS)) {
+    for (Received r : queue.source().runWith(Sink.seq(), testKit.system()).toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)) {
       seqnums.add(((Uevent) r).seqnum());
     }
     return seqnums;

@@ -1,6 +1,7 @@
 package org.netnslab.workload.injection;
 
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
@@ -8,8 +9,13 @@ import org.netnslab.uevent.Uevent;
 
 /**
  * A uevent listener process (like udevd) that checks what it receives: SEQNUM order, duplicates,
- * isolation, ENOBUFS, and delivery latency (send to receipt, ns) of counted messages. Confined to its
- * listener stream; read its figures only after the stream has completed.
+ * isolation, ENOBUFS, SEQNUM gaps, and delivery latency (send to receipt, ns) of counted messages.
+ * Confined to its listener stream; read its figures only after the stream has completed.
+ *
+ * <p>Loss accounting follows the kernel's overrun rules ({@link ReceiveQueue}): one ENOBUFS covers a
+ * whole congestion episode, including drops after the reader received it while its queue was not yet
+ * empty; a NETLINK_NO_ENOBUFS socket's drops show only as SEQNUM gaps. A gap is not a loss by itself:
+ * with the global counter, every other netns's uevent leaves one in this listener's sequence.
  */
 public final class ListenerCheck {
   private static final int RECENT = 32;
@@ -28,6 +34,8 @@ public final class ListenerCheck {
   private long crossNetns;
   private long enobufs;
   private long dropped;
+  private long gaps;
+  private volatile ReceiveQueue<Received> socket;
 
   /**
    * @param netnsIndex the netns's index in the run
@@ -66,6 +74,9 @@ public final class ListenerCheck {
         outOfOrder++;
       }
     } else {
+      if (last > 0) {
+        gaps += seq - last - 1;
+      }
       last = seq;
     }
     recent[recentNext] = seq;
@@ -114,8 +125,34 @@ public final class ListenerCheck {
     return enobufs;
   }
 
-  /** @return messages the ENOBUFS notifications accounted for */
+  /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
   public long dropped() {
     return dropped;
+  }
+
+  /** @return SEQNUM numbers skipped between received messages (others' uevents and drops alike) */
+  public long gaps() {
+    return gaps;
+  }
+
+  /** @param socket the listener's socket, once bound: its counters settle the loss accounting */
+  public void bound(ReceiveQueue<Received> socket) {
+    this.socket = socket;
+  }
+
+  /**
+   * Messages sent into this listener's netns that it neither received, nor lost in a congestion
+   * episode whose ENOBUFS it received, nor lost under NETLINK_NO_ENOBUFS (opted out: gaps only).
+   *
+   * @param expected messages sent into its netns while it was bound
+   * @return silent losses, at least 0
+   * @throws IllegalStateException when {@link #bound} was never called
+   */
+  public long lostWithoutEnobufs(long expected) {
+    if (socket == null) {
+      throw new IllegalStateException("listener of netns " + netnsId + " was never bound");
+    }
+    ReceiveQueue.Counters c = socket.counters();
+    return Math.max(0, expected - received - c.dropsReported() - c.dropsOptedOut());
   }
 }

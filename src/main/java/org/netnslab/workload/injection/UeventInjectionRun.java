@@ -29,6 +29,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
@@ -38,6 +39,7 @@ import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
+import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
@@ -76,11 +78,11 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       NetnsHandle h = netns.get(i);
       for (int l = 0; l < w.listenersPerNetns(); l++) {
         ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
-        Pair<CompletionStage<Done>, CompletionStage<Done>> p = h.uevents(design.model().uevent().listenerQueueCapacity())
+        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p = h.uevents(design.model().uevent().listener())
             .toMat(Sink.foreach(check::onReceive), Keep.both()).run(scope.materializer());
         checks.add(check);
         finished.add(p.second());
-        scope.await(p.first(), "binding listeners");
+        check.bound(scope.await(p.first(), "binding listeners"));
       }
     }
 
@@ -171,16 +173,16 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
 
   /**
    * What the listeners saw against what the injectors sent into their netns: order, duplicates (or
-   * more received than sent), loss not explained by ENOBUFS, isolation; plus EPERM refusals and leaks.
+   * more received than sent), loss not explained by a received ENOBUFS or NETLINK_NO_ENOBUFS
+   * ({@link ListenerCheck#lostWithoutEnobufs}), isolation; plus EPERM refusals and leaks.
    */
   private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
     long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
     for (ListenerCheck c : checks) {
       long expected = collector.sentPerNetns[c.netnsIndex()];
-      long accounted = c.received() + c.dropped();
       out += c.outOfOrder();
-      dup += Math.max(c.duplicates(), accounted - expected);
-      lost += Math.max(0, expected - accounted);
+      dup += Math.max(c.duplicates(), c.received() - expected);
+      lost += c.lostWithoutEnobufs(expected);
       enobufs += c.enobufs();
       cross += c.crossNetns();
     }

@@ -68,16 +68,17 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       throws RunFailure {
     ProcSettings ps = design.model().proc();
     ActorRef<ProcConnector.Command> pc = scope.spawn(ProcConnector.create(ps.filter(), ps.accounting(),
-        Runtime.getRuntime().availableProcessors()), "proc-connector");
+        Runtime.getRuntime().availableProcessors(), design.model().netlink()), "proc-connector");
     Credentials root = Credentials.root(UserNamespace.INIT, 0);
     StripedRecorder latency = new StripedRecorder();
     Map<String, ConnectorMonitor> listeners = new LinkedHashMap<>();
     List<Long> sockets = new ArrayList<>();
     List<CompletionStage<Done>> finished = new ArrayList<>();
     for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
-      ProcConnector.Joined joined = scope.await(ProcSubscriber.listen(pc, root, l.getValue(), ps.queueCapacity(),
+      ProcConnector.Joined joined = scope.await(ProcSubscriber.listen(pc, root, l.getValue(), ps.listener(),
           scope.askTimeout(), scope.scheduler()), "joining the proc connector and subscribing " + l.getKey());
       ConnectorMonitor listener = new ConnectorMonitor(l.getValue(), syscalls, latency::record);
+      listener.bound(joined.queue());
       listeners.put(l.getKey(), listener);
       sockets.add(joined.socket());
       finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), scope.materializer()));
@@ -105,7 +106,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
           .counter(l.getKey() + "_handled", m.handled())
           .counter(l.getKey() + "_discarded", m.discarded());
       long wanted = events.stream().filter(m::wants).count();
-      lost += Math.max(0, wanted - m.handled() - m.dropped());
+      lost += m.lostWithoutEnobufs(wanted);
       enobufs += m.enobufs();
     }
     return result.invariants(Invariants.NONE.with(LOST_WITHOUT_ENOBUFS, lost).with(ENOBUFS, enobufs))

@@ -69,7 +69,7 @@ public class UeventHazardsTest extends JUnitSuite {
         "  kernel-uevents-per-netns = " + kernel,
         "}",
         "designs = [" + designs + "]",
-        "model { uevent.listener-queue-capacity = 1048576 }",
+        "model { uevent { listener-rcvbuf = 536870912, listener-rcvbuf-option = so-rcvbufforce } }",
         extra,
         "");
   }

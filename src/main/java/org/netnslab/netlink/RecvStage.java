@@ -1,0 +1,77 @@
+package org.netnslab.netlink;
+
+import akka.NotUsed;
+import akka.stream.Attributes;
+import akka.stream.Outlet;
+import akka.stream.SourceShape;
+import akka.stream.stage.AbstractOutHandler;
+import akka.stream.stage.AsyncCallback;
+import akka.stream.stage.GraphStage;
+import akka.stream.stage.GraphStageLogic;
+
+/**
+ * A {@link ReceiveQueue}'s reader as a stream source: each pull is one recvmsg; with nothing to read
+ * it waits to be woken by the next delivery; it completes (or fails) once the socket is closed (or
+ * its owner failed) and nothing is left to read, with or without demand. Cancelling closes the socket.
+ *
+ * @param <T> what the reader receives
+ */
+final class RecvStage<T> extends GraphStage<SourceShape<T>> {
+  private final ReceiveQueue<T> socket;
+  private final Outlet<T> out = Outlet.create("netlink.recvmsg");
+  private final SourceShape<T> shape = SourceShape.of(out);
+  private final java.util.concurrent.atomic.AtomicBoolean materialized = new java.util.concurrent.atomic.AtomicBoolean();
+
+  RecvStage(ReceiveQueue<T> socket) {
+    this.socket = socket;
+  }
+
+  @Override
+  public SourceShape<T> shape() {
+    return shape;
+  }
+
+  @Override
+  public GraphStageLogic createLogic(Attributes inheritedAttributes) {
+    if (!materialized.compareAndSet(false, true)) {
+      throw new IllegalStateException("a netlink socket has one reader: its source was materialized already");
+    }
+    return new GraphStageLogic(shape) {
+      private AsyncCallback<NotUsed> ready;
+
+      {
+        setHandler(out, new AbstractOutHandler() {
+          @Override
+          public void onPull() {
+            receive();
+          }
+
+          @Override
+          public void onDownstreamFinish(Throwable cause) throws Exception {
+            socket.readerGone();
+            super.onDownstreamFinish(cause);
+          }
+        });
+      }
+
+      @Override
+      public void preStart() {
+        ready = createAsyncCallback(x -> receive());
+        socket.reader(() -> ready.invoke(NotUsed.getInstance()));
+        receive();
+      }
+
+      @SuppressWarnings("unchecked")
+      private void receive() {
+        Object got = isAvailable(out) ? socket.recv() : socket.ending();
+        if (got == ReceiveQueue.END) {
+          completeStage();
+        } else if (got instanceof RuntimeException failed && failed == socket.failure()) {
+          failStage(failed);
+        } else if (got != null) {
+          push(out, (T) got);
+        }
+      }
+    };
+  }
+}
