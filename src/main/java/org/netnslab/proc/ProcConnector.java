@@ -127,7 +127,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
 
   /**
    * @param generated events generated (only while a listener counted)
-   * @param delivered events put on a listener queue
+   * @param delivered events put on a listener queue (subscription acks are not events and not counted)
    * @param filtered events a listener did not get because of its state or mask
    * @param dropped events lost to overruns (full or congested sockets)
    * @param ignoredSubscriptions subscriptions ignored (wrong size or no access)
@@ -235,7 +235,8 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     // (so only a listener of everything gets it); the caller's Done is the model's own confirmation.
     ProcEvent ack = new ProcEvent(ProcEvents.NONE, 0, 0, System.nanoTime(), 0, 0, 0, 0, 0);
     if (filter == Filter.NONE || table.delivers(m.socket(), ack)) {
-      offer(sockets.get(m.socket()), ack);
+      // not an event: left out of Stats, so delivered + filtered + dropped = generated x sockets
+      sockets.get(m.socket()).deliver(new ProcReceived.Event(ack), EVENT_TRUESIZE);
     }
     m.replyTo().tell(Done.getInstance());
     return this;
