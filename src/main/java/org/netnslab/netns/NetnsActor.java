@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
+import org.netnslab.sockinuse.SocketCloseFault;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
@@ -153,6 +154,12 @@ final class NetnsActor {
     return new NetnsTeardown(ctx, timers, net, ops, lastRefNanos).dismantling(this::dismantling);
   }
 
+  /**
+   * sk_free of a user socket ({@code sk_net_refcnt = 1}), net/core/sock.c v4.16..v5.16: {@code __sk_free}
+   * subtracts 1 from sock_inuse, then {@code sk_destruct} runs {@code __sk_destruct} (put_net) at once
+   * or, for SOCK_RCU_FREE, through call_rcu. Under {@code EVERY_SOCKET_AT_DESTRUCT} accounting the -1
+   * moves into {@code __sk_destruct} too, still before its put_net.
+   */
   private Behavior<Command> onCloseSocket(NetNamespace.CloseSocket m) {
     if (!sockets.remove(m.socketId())) {
       ctx.getLog().warn("netns {}: close of unknown socket {}; ignored", net.id(), m.socketId());
@@ -160,18 +167,34 @@ final class NetnsActor {
       return Behaviors.same();
     }
     int cpu = net.cpu();
+    SocketCloseFault fault = net.settings.sockInuse().fault();
+    boolean decrement = fault != SocketCloseFault.SKIP_SOCK_INUSE_DEC;
+    boolean put = fault != SocketCloseFault.SKIP_PUT_NET;
+    boolean early = net.settings.sockInuse().free().accounting().decrementsBeforeDeferral();
+    var counter = net.sockInuse;
+    if (decrement && early) {
+      counter.add(cpu, -1); // __sk_free
+    }
     Behavior<Command> next = Behaviors.same();
     if (net.nextCloseDeferred()) {
-      // SOCK_RCU_FREE: __sk_destruct (the -1 and put_net) runs from an RCU callback.
-      var counter = net.sockInuse;
+      // SOCK_RCU_FREE: __sk_destruct (put_net, and the late -1 of the hazard accounting) runs from an RCU callback.
       ActorRef<Command> self = ctx.getSelf();
+      boolean late = decrement && !early;
       net.rcu.tell(new RcuDomain.CallRcu(() -> {
-        counter.add(cpu, -1);
-        self.tell(NetNamespace.Put.INSTANCE);
+        if (late) {
+          counter.add(cpu, -1);
+        }
+        if (put) {
+          self.tell(NetNamespace.Put.INSTANCE);
+        }
       }));
     } else {
-      net.sockInuse.add(cpu, -1);
-      next = onPut();
+      if (decrement && !early) {
+        counter.add(cpu, -1);
+      }
+      if (put) {
+        next = onPut();
+      }
     }
     m.replyTo().tell(Done.getInstance());
     return next;
