@@ -10,13 +10,16 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.ReceiveBuilder;
 import akka.actor.typed.javadsl.StashBuffer;
 import akka.actor.typed.javadsl.TimerScheduler;
+import akka.stream.BoundedSourceQueue;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SocketCloseFault;
+import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
@@ -24,8 +27,8 @@ import org.netnslab.userns.UserNamespace;
 
 /**
  * The {@link NetNamespace} actor up to its last active reference: setup_net (setting up), then live.
- * It holds what the actor owns besides {@link Net}: the active count, the open sockets and the
- * injection route, and the answers every published state gives (uevents, put_net, socket closes,
+ * It holds what the actor owns besides {@link Net}: the active count, the open sockets and bound
+ * listeners (user sockets: each holds an active reference, as sk_net_refcnt sockets do), the injection route, and the answers every published state gives (uevents, put_net, socket closes,
  * sock_inuse reads). At the last put_net it hands the netns to {@link NetnsTeardown}; a failed init
  * does too, at once. Only the actor's own behaviours touch it.
  */
@@ -39,6 +42,10 @@ final class NetnsActor {
   private final List<PernetOperations> ops;
   private final NetNamespace.Env env;
   private final Set<Long> sockets = new HashSet<>();
+  /** Bound listener sockets, each holding one active reference until its ListenerClosed. */
+  private final Set<BoundedSourceQueue<Received>> listeners = new HashSet<>();
+  /** Waiting for CloseListeners to have completed every listener stream. */
+  private final List<ActorRef<Done>> closingListeners = new ArrayList<>();
   private int active = 1;
   private long nextSocket = 1;
   private UeventRoute route;
@@ -115,6 +122,18 @@ final class NetnsActor {
           return Behaviors.same();
         })
         .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)
+        .onMessage(NetNamespace.ListenerClosed.class, m -> {
+          if (!listeners.remove(m.queue())) {
+            return Behaviors.same(); // a listener refused at attach: it never held a reference
+          }
+          net.ueventSocket.detach(m.queue());
+          return onPut();
+        })
+        .onMessage(NetNamespace.CloseListeners.class, m -> {
+          closingListeners.add(m.replyTo());
+          return closeListeners();
+        })
+        .onMessageEquals(NetNamespace.CloseListenersTick.INSTANCE, this::closeListeners)
         .onMessage(NetNamespace.CloseSocket.class, this::onCloseSocket)
         .onMessage(NetNamespace.ReadSockInuse.class, m -> {
           m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
@@ -138,6 +157,21 @@ final class NetnsActor {
           m.replyTo().tell(-1L);
           return Behaviors.same();
         });
+  }
+
+  /**
+   * Hands every listener its pending ENOBUFS and completes its stream; a listener whose queue is still
+   * full is tried again a millisecond later. Only this netns's CloseListeners waiters wait.
+   */
+  private Behavior<Command> closeListeners() {
+    if (net.ueventSocket.close() > 0) {
+      timers.startSingleTimer(NetNamespace.CloseListenersTick.INSTANCE, NetNamespace.CloseListenersTick.INSTANCE,
+          Duration.ofMillis(1));
+      return Behaviors.same();
+    }
+    closingListeners.forEach(r -> r.tell(Done.getInstance()));
+    closingListeners.clear();
+    return Behaviors.same();
   }
 
   /** put_net; at 0, __put_net: the netns joins cleanup_list and is dismantled. */
@@ -235,6 +269,8 @@ final class NetnsActor {
     public Receive<Command> createReceive() {
       return published(newReceiveBuilder())
           .onMessage(NetNamespace.AttachListener.class, m -> {
+            active++; // a user socket: sk_alloc's get_net (sk_net_refcnt)
+            listeners.add(m.queue());
             net.ueventSocket.attach(m.queue());
             m.bound().complete(Done.getInstance());
             return this;

@@ -29,16 +29,22 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
   /**
    * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
    * this netns's uevent socket. The materialized stage completes once the listener is bound (every
-   * uevent sent after that reaches it, or is counted in an {@code Enobufs}); the stream completes
-   * when the netns is dismantled, after every queued message.
+   * uevent sent after that reaches it, or is counted in an {@code Enobufs}). A bound listener is a
+   * user socket and holds a reference to the netns (net/core/sock.c sk_alloc: get_net when
+   * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
+   * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
+   * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
+   * netns is already being dismantled, the stage fails and the stream completes empty.
    *
    * @param queueCapacity the listener's receive queue in messages; overflow drops and yields ENOBUFS
    * @return a Source of {@link Received} items
    */
   public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
-    return Source.<Received>queue(queueCapacity).mapMaterializedValue(queue -> {
+    return Source.<Received>queue(queueCapacity).watchTermination((queue, terminated) -> {
       CompletableFuture<Done> bound = new CompletableFuture<>();
       actor.tell(new NetNamespace.AttachListener(queue, bound));
+      // close(2) of the socket: cancelled, completed or failed, the reference goes
+      terminated.whenComplete((done, error) -> actor.tell(new NetNamespace.ListenerClosed(queue)));
       return bound;
     });
   }

@@ -64,7 +64,7 @@ public final class StandardPernetOps {
   /**
    * uevent: creates the netns's uevent socket (with its own SEQNUM counter under per-netns scope when
    * owned by a non-initial user namespace) and puts it on uevent_sock_list when owned by the initial
-   * user namespace; the exit takes it off and closes every listener once its pending ENOBUFS is out.
+   * user namespace; the exit takes it off without waiting for any listener (listeners hold the netns).
    */
   public static final PernetOperations UEVENT = new PernetOperations() {
     @Override
@@ -81,12 +81,24 @@ public final class StandardPernetOps {
       }
     }
 
+    /**
+     * uevent_net_exit (lib/kobject_uevent.c): unlinks and releases the kernel socket without waiting
+     * for userspace. Every user listener held a netns reference and has closed before the netns could
+     * reach its exits, so none is left to wait for.
+     *
+     * @throws IllegalStateException when a listener is still bound (a broken reference count)
+     */
     @Override
     public ExitAction exit(Net net) {
       if (net.owner().isInitial()) {
         net.globalOwner.tell(new UeventSockOwner.Unregister(net.ueventSocket));
       }
-      return new ExitAction.RetryUntil(() -> net.ueventSocket.close() == 0);
+      int open = net.ueventSocket.close();
+      if (open > 0) {
+        throw new IllegalStateException("netns " + net.id() + ": uevent exit with " + open
+            + " listener(s) still bound, though each holds a netns reference");
+      }
+      return ExitAction.DONE;
     }
   };
 

@@ -74,6 +74,16 @@ public final class UeventSocket {
   }
 
   /**
+   * Unbinds the listener whose receive queue is {@code queue}: its socket was closed from userspace,
+   * so no later broadcast reaches it. Call from the netns actor only.
+   *
+   * @param queue the listener's receive queue; unknown or already closed ones are ignored
+   */
+  public synchronized void detach(BoundedSourceQueue<Received> queue) {
+    listeners = Arrays.stream(listeners).filter(l -> l.queue != queue).toArray(Listener[]::new);
+  }
+
+  /**
    * Models uevent_net_rcv_skb(): checks the sender's CAP_SYS_ADMIN over the owning user namespace
    * (EPERM, nothing sent and no SEQNUM used), refuses an empty message (EINVAL), takes the next
    * SEQNUM <em>before</em> the size check (a message too big burns a number), appends

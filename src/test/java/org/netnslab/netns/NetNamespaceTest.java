@@ -61,10 +61,16 @@ public class NetNamespaceTest extends JUnitSuite {
     return testKit.spawn(NamespaceSupervisor.create(d.model()));
   }
 
+  /** The netns each supervisor created, so that {@link #releaseAll} can have their listeners close first. */
+  private static final Map<ActorRef<NamespaceSupervisor.Command>, List<NetnsHandle>> CREATED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private static NetnsHandle create(ActorRef<NamespaceSupervisor.Command> sup, UserNamespace owner) {
     TestProbe<CreateResult> p = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.CreateNetns(owner, p.getRef()));
-    return (NetnsHandle) p.receiveMessage(WAIT);
+    NetnsHandle h = (NetnsHandle) p.receiveMessage(WAIT);
+    CREATED.computeIfAbsent(sup, k -> new java.util.concurrent.CopyOnWriteArrayList<>()).add(h);
+    return h;
   }
 
   private static Listener listen(NetnsHandle h, int capacity) throws Exception {
@@ -82,7 +88,16 @@ public class NetNamespaceTest extends JUnitSuite {
     return p.second();
   }
 
+  /**
+   * Every listener reads what is left and closes its socket (each held its netns), then the creators
+   * drop their references; returns once every netns has reached net_free.
+   */
   private static void releaseAll(ActorRef<NamespaceSupervisor.Command> sup) {
+    TestProbe<Done> closed = testKit.createTestProbe();
+    for (NetnsHandle h : CREATED.getOrDefault(sup, List.of())) {
+      h.actor().tell(new NetNamespace.CloseListeners(closed.getRef()));
+      closed.expectMessage(WAIT, Done.getInstance());
+    }
     TestProbe<Done> p = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseAll(p.getRef()));
     p.expectMessage(WAIT, Done.getInstance());
@@ -296,7 +311,7 @@ public class NetNamespaceTest extends JUnitSuite {
   }
 
   @Test
-  public void enobufsPendingAtTeardownIsStillDeliveredBeforeTheStreamCompletes() throws Exception {
+  public void enobufsPendingWhenTheListenerClosesIsStillDeliveredBeforeTheStreamCompletes() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(KERNEL_418);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
     TestSubscriber.Probe<Received> probe = stalledListener(h, 2);
@@ -305,14 +320,18 @@ public class NetNamespaceTest extends JUnitSuite {
       h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
       acks.receiveMessage(WAIT);
     }
+    TestProbe<Done> closing = testKit.createTestProbe();
+    h.actor().tell(new NetNamespace.CloseListeners(closing.getRef())); // the listener process closes its socket
     TestProbe<Done> released = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.ReleaseAll(released.getRef()));
-    released.expectNoMessage(Duration.ofMillis(50)); // the listener's queue is full: its ENOBUFS waits
+    closing.expectNoMessage(Duration.ofMillis(50)); // the listener's queue is full: its ENOBUFS waits
+    assertEquals("the listener still holds its netns", 1, LifecycleFixtures.countLive(testKit, sup));
     probe.request(10);
     assertEquals(1L, ((Uevent) probe.expectNext()).seqnum());
     assertEquals(2L, ((Uevent) probe.expectNext()).seqnum());
     assertEquals(new Enobufs(3), probe.expectNext());
     probe.expectComplete();
+    closing.expectMessage(WAIT, Done.getInstance());
     released.expectMessage(WAIT, Done.getInstance());
   }
 
@@ -373,25 +392,16 @@ public class NetNamespaceTest extends JUnitSuite {
   public void listenerAttachedDuringTeardownIsRefused() throws Exception {
     ActorRef<NamespaceSupervisor.Command> sup = supervisor(KERNEL_418);
     NetnsHandle h = create(sup, UserNamespace.INIT.createChild(1, 1000));
-    TestSubscriber.Probe<Received> full = stalledListener(h, 1);
-    TestProbe<InjectResult> acks = testKit.createTestProbe();
-    for (int i = 0; i < 3; i++) {
-      h.injectRoute().inject(rootOf(h), PAYLOAD, 0, acks.getRef());
-      acks.receiveMessage(WAIT);
-    }
-    h.actor().tell(NetNamespace.Put.INSTANCE); // dismantling from now on; the full listener holds up its exit
+    h.actor().tell(NetNamespace.Put.INSTANCE); // the last reference: dismantling from now on
     TestProbe<Done> released = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.AwaitAllFreed(released.getRef()));
+    // told after the put_net from this same thread, so the netns sees it while dismantling
     Pair<CompletionStage<Done>, CompletionStage<List<Received>>> late =
         h.uevents(4).toMat(Sink.seq(), Keep.both()).run(testKit.system());
     java.util.concurrent.ExecutionException e = org.junit.Assert.assertThrows(java.util.concurrent.ExecutionException.class,
         () -> late.first().toCompletableFuture().get(10, TimeUnit.SECONDS));
     assertEquals("netns 1 is being dismantled", e.getCause().getMessage());
     assertEquals(List.of(), late.second().toCompletableFuture().get(10, TimeUnit.SECONDS));
-    full.request(10);
-    full.expectNext();
-    assertEquals(new Enobufs(2), full.expectNext());
-    full.expectComplete();
     released.expectMessage(WAIT, Done.getInstance());
   }
 }
