@@ -107,7 +107,8 @@ public final class NetnsLab {
     /**
      * Drops the caller's reference to netns {@code id} (put_net).
      *
-     * @return Done when the netns has reached net_free
+     * @return Done when the netns has reached net_free, which waits for every socket and uevent
+     *     listener still open in it (each holds a reference) to be closed
      */
     public CompletionStage<Done> releaseNetns(long id) {
       return AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
@@ -115,7 +116,8 @@ public final class NetnsLab {
     }
 
     /**
-     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(int)}.
+     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(int)}. Each
+     * listener holds the netns until its stream is cancelled or completes.
      *
      * @param queueCapacity the listener's receive queue, in messages
      * @return each materialization binds one listener; its value completes once bound
