@@ -114,7 +114,8 @@ public final class NetnsLab {
     /**
      * Drops the caller's reference to netns {@code id} (put_net).
      *
-     * @return Done when the netns has reached net_free
+     * @return Done when the netns has reached net_free, which waits for every socket and uevent
+     *     listener still open in it (each holds a reference) to be closed
      */
     public CompletionStage<Done> releaseNetns(long id) {
       return AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
@@ -123,6 +124,7 @@ public final class NetnsLab {
 
     /**
      * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(SocketOptions)}.
+     * Each listener holds the netns until its stream is cancelled or completes.
      *
      * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
      *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported

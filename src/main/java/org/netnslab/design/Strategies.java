@@ -63,6 +63,7 @@ public final class Strategies {
       shown(ProcSettings.ACCOUNTING, m -> m.proc().accounting()),
       shown(ProcSettings.LIVE_PROCESSES, m -> m.proc().liveProcesses()),
       checked(SockInuseSettings.CPUS),
+      checked(SockInuseSettings.FAULT),
       checked(RcuSettings.EXPEDITED_GRACE_PERIOD),
       checked(UeventSettings.LISTENER_RCVBUF_OPTION),
       checked(UeventSettings.LISTENER_ENOBUFS),

@@ -46,9 +46,9 @@ public final class NetNamespace {
   private NetNamespace() {}
 
   /** The netns actor's protocol. */
-  public sealed interface Command permits Inject, SendUevent, AttachListener, EmitTaggedUevent, Get, Put, OpenSocket,
-      CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone, RetryTick, SetupCostSpent,
-      UndoReport {}
+  public sealed interface Command permits Inject, SendUevent, AttachListener, ListenerClosed, CloseListeners,
+      EmitTaggedUevent, Get, Put, OpenSocket, CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone,
+      RetryTick, CloseListenersTick, SetupCostSpent, UndoReport {}
 
   /**
    * An injection under the per-netns lock (uevent_net_rcv_skb in this netns).
@@ -70,10 +70,30 @@ public final class NetNamespace {
   /**
    * Binds a listener socket to this netns's uevent socket, sized by this netns's design sysctls
    * (socket() and setsockopt in this netns); {@code bound} completes when it is bound, or
-   * exceptionally with {@link IllegalStateException} when the netns is being dismantled.
+   * exceptionally with {@link IllegalStateException} when the netns is being dismantled. A bound
+   * listener is a user socket: it holds a netns reference (sk_alloc's get_net for
+   * {@code sk_net_refcnt}) until its {@link ListenerClosed}.
    */
   public record AttachListener(org.netnslab.netlink.ReceiveQueue<Received> queue, CompletableFuture<Done> bound)
       implements Command {}
+
+  /**
+   * The listener socket whose receive queue is {@code queue} was closed from userspace (its stream
+   * was cancelled or has completed): it leaves the uevent socket and drops the netns reference it
+   * held (__sk_destruct's put_net). Sent by {@link NetnsHandle#uevents}; ignored for a listener the
+   * netns refused.
+   */
+  record ListenerClosed(org.netnslab.netlink.ReceiveQueue<Received> queue) implements Command {}
+
+  /**
+   * Every listener process of this netns reads what is left and closes its socket (userspace, not the
+   * kernel): each listener is handed its pending ENOBUFS, then its stream completes after the messages
+   * already queued; once a stream has ended, its {@link ListenerClosed} drops its reference.
+   * {@code replyTo} gets Done when every listener's stream has been completed (the ENOBUFS takes no
+   * queue slot, af_netlink.c, so none has to wait for its reader). Only this netns waits; its
+   * cleanup and every other netns go on.
+   */
+  public record CloseListeners(ActorRef<Done> replyTo) implements Command {}
 
   /**
    * A kernel-generated uevent for a network device in this netns (tagged): sent under the global
@@ -126,6 +146,9 @@ public final class NetNamespace {
 
   /** Time to try again the exit that could not let go of a resource. */
   enum RetryTick implements Command { INSTANCE }
+
+  /** Time to try again to close the listeners whose pending ENOBUFS could not be queued yet. */
+  enum CloseListenersTick implements Command { INSTANCE }
 
   /** setup_net's own kernel work is done. */
   enum SetupCostSpent implements Command { INSTANCE }

@@ -10,12 +10,16 @@ import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.ReceiveBuilder;
 import akka.actor.typed.javadsl.StashBuffer;
 import akka.actor.typed.javadsl.TimerScheduler;
+import org.netnslab.netlink.ReceiveQueue;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
+import org.netnslab.sockinuse.SocketCloseFault;
+import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
@@ -23,8 +27,8 @@ import org.netnslab.userns.UserNamespace;
 
 /**
  * The {@link NetNamespace} actor up to its last active reference: setup_net (setting up), then live.
- * It holds what the actor owns besides {@link Net}: the active count, the open sockets and the
- * injection route, and the answers every published state gives (uevents, put_net, socket closes,
+ * It holds what the actor owns besides {@link Net}: the active count, the open sockets and bound
+ * listeners (user sockets: each holds an active reference, as sk_net_refcnt sockets do), the injection route, and the answers every published state gives (uevents, put_net, socket closes,
  * sock_inuse reads). At the last put_net it hands the netns to {@link NetnsTeardown}; a failed init
  * does too, at once. Only the actor's own behaviours touch it.
  */
@@ -38,6 +42,10 @@ final class NetnsActor {
   private final List<PernetOperations> ops;
   private final NetNamespace.Env env;
   private final Set<Long> sockets = new HashSet<>();
+  /** Bound listener sockets, each holding one active reference until its ListenerClosed. */
+  private final Set<ReceiveQueue<Received>> listeners = new HashSet<>();
+  /** Waiting for CloseListeners to have completed every listener stream. */
+  private final List<ActorRef<Done>> closingListeners = new ArrayList<>();
   private int active = 1;
   private long nextSocket = 1;
   private UeventRoute route;
@@ -119,6 +127,18 @@ final class NetnsActor {
           return Behaviors.same();
         })
         .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)
+        .onMessage(NetNamespace.ListenerClosed.class, m -> {
+          if (!listeners.remove(m.queue())) {
+            return Behaviors.same(); // a listener refused at attach: it never held a reference
+          }
+          net.ueventSocket.detach(m.queue());
+          return onPut();
+        })
+        .onMessage(NetNamespace.CloseListeners.class, m -> {
+          closingListeners.add(m.replyTo());
+          return closeListeners();
+        })
+        .onMessageEquals(NetNamespace.CloseListenersTick.INSTANCE, this::closeListeners)
         .onMessage(NetNamespace.CloseSocket.class, this::onCloseSocket)
         .onMessage(NetNamespace.ReadSockInuse.class, m -> {
           m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
@@ -144,6 +164,21 @@ final class NetnsActor {
         });
   }
 
+  /**
+   * Hands every listener its pending ENOBUFS and completes its stream; a listener whose queue is still
+   * full is tried again a millisecond later. Only this netns's CloseListeners waiters wait.
+   */
+  private Behavior<Command> closeListeners() {
+    if (net.ueventSocket.close() > 0) {
+      timers.startSingleTimer(NetNamespace.CloseListenersTick.INSTANCE, NetNamespace.CloseListenersTick.INSTANCE,
+          Duration.ofMillis(1));
+      return Behaviors.same();
+    }
+    closingListeners.forEach(r -> r.tell(Done.getInstance()));
+    closingListeners.clear();
+    return Behaviors.same();
+  }
+
   /** put_net; at 0, __put_net: the netns joins cleanup_list and is dismantled. */
   private Behavior<Command> onPut() {
     if (active <= 0) {
@@ -158,6 +193,12 @@ final class NetnsActor {
     return new NetnsTeardown(ctx, timers, net, ops, lastRefNanos).dismantling(this::dismantling);
   }
 
+  /**
+   * sk_free of a user socket ({@code sk_net_refcnt = 1}), net/core/sock.c v4.16..v5.16: {@code __sk_free}
+   * subtracts 1 from sock_inuse, then {@code sk_destruct} runs {@code __sk_destruct} (put_net) at once
+   * or, for SOCK_RCU_FREE, through call_rcu. Under {@code EVERY_SOCKET_AT_DESTRUCT} accounting the -1
+   * moves into {@code __sk_destruct} too, still before its put_net.
+   */
   private Behavior<Command> onCloseSocket(NetNamespace.CloseSocket m) {
     if (!sockets.remove(m.socketId())) {
       ctx.getLog().warn("netns {}: close of unknown socket {}; ignored", net.id(), m.socketId());
@@ -165,18 +206,34 @@ final class NetnsActor {
       return Behaviors.same();
     }
     int cpu = net.cpu();
+    SocketCloseFault fault = net.settings.sockInuse().fault();
+    boolean decrement = fault != SocketCloseFault.SKIP_SOCK_INUSE_DEC;
+    boolean put = fault != SocketCloseFault.SKIP_PUT_NET;
+    boolean early = net.settings.sockInuse().free().accounting().decrementsBeforeDeferral();
+    var counter = net.sockInuse;
+    if (decrement && early) {
+      counter.add(cpu, -1); // __sk_free
+    }
     Behavior<Command> next = Behaviors.same();
     if (net.nextCloseDeferred()) {
-      // SOCK_RCU_FREE: __sk_destruct (the -1 and put_net) runs from an RCU callback.
-      var counter = net.sockInuse;
+      // SOCK_RCU_FREE: __sk_destruct (put_net, and the late -1 of the hazard accounting) runs from an RCU callback.
       ActorRef<Command> self = ctx.getSelf();
+      boolean late = decrement && !early;
       net.rcu.tell(new RcuDomain.CallRcu(() -> {
-        counter.add(cpu, -1);
-        self.tell(NetNamespace.Put.INSTANCE);
+        if (late) {
+          counter.add(cpu, -1);
+        }
+        if (put) {
+          self.tell(NetNamespace.Put.INSTANCE);
+        }
       }));
     } else {
-      net.sockInuse.add(cpu, -1);
-      next = onPut();
+      if (decrement && !early) {
+        counter.add(cpu, -1);
+      }
+      if (put) {
+        next = onPut();
+      }
     }
     m.replyTo().tell(Done.getInstance());
     return next;
@@ -218,6 +275,8 @@ final class NetnsActor {
       return published(newReceiveBuilder())
           .onMessage(NetNamespace.AttachListener.class, m -> {
             m.queue().bind(net.settings.netlink());
+            active++; // a user socket: sk_alloc's get_net (sk_net_refcnt)
+            listeners.add(m.queue());
             net.ueventSocket.attach(m.queue());
             m.bound().complete(Done.getInstance());
             return this;

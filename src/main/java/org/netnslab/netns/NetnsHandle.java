@@ -30,11 +30,14 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
   }
 
   /**
-   * A listener socket factory: each materialization opens a new NETLINK_KOBJECT_UEVENT listener with
-   * {@code options} and binds it to this netns's uevent socket. The materialized stage completes with
-   * the socket once it is bound (every uevent sent after that is queued or counted as a drop, see
-   * {@link ReceiveQueue}); each pull of the stream is one recvmsg; the stream completes when the netns
-   * is dismantled, after the pending ENOBUFS and every queued message. Cancelling it closes the socket.
+   * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
+   * this netns's uevent socket. The materialized stage completes once the listener is bound (every
+   * uevent sent after that reaches it, or is counted in an {@code Enobufs}). A bound listener is a
+   * user socket and holds a reference to the netns (net/core/sock.c sk_alloc: get_net when
+   * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
+   * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
+   * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
+   * netns is already being dismantled, the stage fails and the stream completes empty.
    *
    * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
    * @return a Source of {@link Received} items
@@ -44,7 +47,13 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
       ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
       CompletableFuture<Done> bound = new CompletableFuture<>();
       actor.tell(new NetNamespace.AttachListener(socket, bound));
-      return socket.source().mapMaterializedValue(x -> bound.thenApply(d -> socket));
+      return socket.source()
+          .watchTermination((notUsed, terminated) -> {
+            // close(2) of the socket: cancelled, completed or failed, the reference goes
+            terminated.whenComplete((done, error) -> actor.tell(new NetNamespace.ListenerClosed(socket)));
+            return notUsed;
+          })
+          .mapMaterializedValue(x -> bound.thenApply(d -> socket));
     }).mapMaterializedValue(f -> f.thenCompose(bound -> bound));
   }
 

@@ -9,7 +9,8 @@ import org.netnslab.settings.Setting;
  *
  * @param lifecycleLock {@code netns.lifecycle-lock}: what serializes creation against cleanup
  * @param kernelSockets {@code netns.kernel-sockets}: the netns's own sockets, created by a pernet
- *     init, not counted in sock_inuse, destroyed by the matching pernet exit; 0..1024
+ *     init, destroyed by the matching pernet exit, holding no netns reference; counted in sock_inuse
+ *     only under the hazard accounting of {@code exit-unsafe}, {@code exit-barrier}, {@code net-free}; 0..1024
  * @param setupCost {@code netns.setup-cost}: simulated time setup_net's kernel work takes per netns,
  *     spent holding the lifecycle lock (0: none), at most 10 s
  * @param exitCost {@code netns.exit-cost}: simulated time the pernet exits' kernel work takes per

@@ -102,6 +102,16 @@ public final class UeventSocket {
   }
 
   /**
+   * Unbinds the listener whose receive queue is {@code queue}: its socket was closed from userspace,
+   * so no later broadcast reaches it. Call from the netns actor only.
+   *
+   * @param queue the listener's receive queue; unknown or already closed ones are ignored
+   */
+  public synchronized void detach(ReceiveQueue<Received> queue) {
+    listeners = Arrays.stream(listeners).filter(l -> l != queue).toArray(n -> Arrays.copyOf(listeners, n));
+  }
+
+  /**
    * Models uevent_net_rcv_skb(): {@link #prepareInject} then {@link #send}, with nothing held between
    * them.
    *

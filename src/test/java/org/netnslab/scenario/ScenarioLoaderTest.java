@@ -90,8 +90,9 @@ public class ScenarioLoaderTest extends JUnitSuite {
         "--set model.uevent.listener-rcvbuf = -1:-1: model.uevent.listener-rcvbuf: must be in"
             + " 0..2147483647, got -1",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
-            + " exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none, per-listener,"
-            + " per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k, proc-scan-8k],"
+            + " exit-unsafe, exit-unsafe-4.16, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none,"
+            + " owner-exit, owner-exit-4.16, per-listener, per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k,"
+            + " proc-scan-8k],"
             + " custom-designs: [mine]",
         "FILE:12: uevent.serialization: design mine: unknown uevent.serialization 'spinlock'; expected one of"
             + " global-owner, per-netns-owner, per-netns-owner-fixed, lockless"), got);
@@ -119,8 +120,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
     List<String> got = problems(bad, List.of(), 1);
     assertEquals(String.join("\n", got), List.of(
         "FILE:15: model.rcu.grace-period: Invalid value at 'rcu.grace-period': No number in duration value 'abc'",
-        "FILE:15: model.sock-inuse.free: unknown sock-inuse.free 'later'; expected one of exit-barrier, net-free,"
-            + " exit-unsafe"), got.stream().sorted().toList());
+        "FILE:15: model.sock-inuse.free: unknown sock-inuse.free 'later'; expected one of owner-exit, net-free,"
+            + " exit-barrier, exit-unsafe"), got.stream().sorted().toList());
   }
 
   @Test
@@ -183,8 +184,9 @@ public class ScenarioLoaderTest extends JUnitSuite {
         + "]\n", List.of(), 1);
     assertEquals(String.join("\n", got), List.of(
         "FILE:7: derived-ratios[0].numerator.design: 'kernel-9.9' is not a known design [exit-barrier,"
-            + " exit-barrier-4.16, exit-unsafe, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none,"
-            + " per-listener, per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k, proc-scan-8k]",
+            + " exit-barrier-4.16, exit-unsafe, exit-unsafe-4.16, kernel-4.18, kernel-6.9, net-free, net-free-4.16,"
+            + " net-free-rwsem, none, owner-exit, owner-exit-4.16, per-listener, per-netns-2018, per-netns-2018-fixed,"
+            + " pidfd, proc-scan-100k, proc-scan-8k]",
         "FILE:9: derived-ratios[1].numerator.measure: unknown measure 'proc.listener_busy.nobody'; this workload"
             + " records [proc.event, proc.listener_busy.all, proc.listener_busy.exit, proc.listener_busy.pidfd,"
             + " proc.listener_busy.proc-scan, proc.scan]",

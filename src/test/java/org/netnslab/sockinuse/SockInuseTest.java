@@ -44,7 +44,7 @@ public class SockInuseTest extends JUnitSuite {
       assertEquals(f, SockInuseSettings.FREE.read(ConfigFactory.parseString("sock-inuse.free = " + Setting.spell(f))));
     }
     assertEquals("net-free", Setting.spell(SockInuseFree.NET_FREE));
-    assertEquals("unknown sock-inuse.free 'later'; expected one of exit-barrier, net-free, exit-unsafe",
+    assertEquals("unknown sock-inuse.free 'later'; expected one of owner-exit, net-free, exit-barrier, exit-unsafe",
         org.junit.Assert.assertThrows(IllegalArgumentException.class,
             () -> SockInuseSettings.FREE.read(ConfigFactory.parseString("sock-inuse.free = later"))).getMessage());
   }

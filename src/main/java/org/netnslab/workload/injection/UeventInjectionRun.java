@@ -109,9 +109,19 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     long wallNanos = System.nanoTime() - start;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
-    // Teardown: every netns released; listener streams complete once they have every queued message.
-    scope.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new, "dismantling netns");
+    // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
+    // it held; then the creators release every netns. A listener stream still open an ask timeout
+    // later, and any netns it keeps alive, is leaked.
+    for (NetnsHandle h : netns) {
+      scope.<NetNamespace.Command, Done>ask(h.actor(), NetNamespace.CloseListeners::new, "closing listeners");
+    }
     long leaked = openListeners(finished, scope);
+    if (leaked == 0) {
+      scope.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new, "dismantling netns");
+    } else {
+      // not awaited: the netns an open listener holds will not be freed, and CountLive counts them
+      scope.<NamespaceSupervisor.Command, Done>request(supervisor, NamespaceSupervisor.ReleaseAll::new);
+    }
     leaked += scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
         "counting live netns");
 

@@ -29,6 +29,7 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.ModelSettings;
 import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunObserver;
@@ -201,6 +202,11 @@ public class UeventHazardsTest extends JUnitSuite {
       sup.tell(new NamespaceSupervisor.KernelUevent("add", "/devices/platform/serial8250", "platform", Map.of(), -1,
           ack.getRef()));
       ack.expectMessage(new InjectResult.Sent(1));
+      TestProbe<Done> closed = testKit.createTestProbe();
+      for (NetnsHandle h : List.of(userns, init)) { // the listeners hold their netns: they close first
+        h.actor().tell(new NetNamespace.CloseListeners(closed.getRef()));
+        closed.expectMessage(Duration.ofSeconds(10), Done.getInstance());
+      }
       TestProbe<Done> released = testKit.createTestProbe();
       sup.tell(new NamespaceSupervisor.ReleaseAll(released.getRef()));
       released.expectMessage(Duration.ofSeconds(10), Done.getInstance());
