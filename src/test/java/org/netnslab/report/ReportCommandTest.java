@@ -190,6 +190,17 @@ public class ReportCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aRepeatBelowOneIsRefusedBeforeAnythingRuns() throws Exception {
+    Path file = tmp.newFile("tiny.conf").toPath();
+    Files.writeString(file, SCENARIO);
+    Path out = tmp.getRoot().toPath().resolve("never-written");
+    Output o = execute("run", file.toString(), "--repeat", "0", "--out", out.toString(), "--no-progress");
+    assertEquals(o.err(), 2, o.status());
+    assertTrue(o.err(), o.err().contains("netns-lab: --repeat: must be in 1..1000, got 0"));
+    assertFalse(Files.exists(out.resolve("result.json")));
+  }
+
+  @Test
   public void reportOfAFolderThatIsNotThereExitsTwoNamingIt() throws Exception {
     Path dir = tmp.getRoot().toPath().resolve("never-ran");
     assertRefused(dir, "netns-lab: " + dir + ": no such folder");
