@@ -38,8 +38,9 @@ public final class ConsoleReport {
         sb.append(String.format("  %-22s %6s %10d %12s %12s %12s %12s %12s%n", e.getKey(), s.unit(), s.count(),
             num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
       }
-      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%n", d.throughputPerSec(),
-          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds()));
+      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%s%n", d.throughputPerSec(),
+          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds(),
+          r.repeat() > 1 ? " (means over the replicates; counts, counters and invariants are their sums)" : ""));
       if (!d.counters().isEmpty()) {
         sb.append("  counters:");
         d.counters().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));

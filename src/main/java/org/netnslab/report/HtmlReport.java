@@ -170,7 +170,8 @@ public final class HtmlReport {
       }
       h.append("</table>\n");
     }
-    h.append("<h2>Invariants</h2>\n<p>Counts; anything non-zero is highlighted (out-of-order deliveries are")
+    h.append("<h2>Invariants</h2>\n<p>Counts").append(r.repeat() > 1 ? ", summed over the replicates" : "")
+        .append("; anything non-zero is highlighted (out-of-order deliveries are")
         .append(" expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
         .append("<th class=\"l\">design</th>");
     r.designs().get(0).invariants().keySet().forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
