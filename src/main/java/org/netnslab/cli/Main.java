@@ -94,6 +94,11 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
     Path config;
 
+    @Option(names = "--repeat", paramLabel = "N",
+        description = "run every design N times (replicates, each on a fresh model, design order rotated) and"
+            + " compare designs over the replicates' means; overrides the scenario's repeat key (default 1)")
+    Integer repeat;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -106,6 +111,13 @@ public final class Main implements Callable<Integer> {
       }
       Config system = loaded.system();
       Scenario scenario = loaded.scenario();
+      if (repeat != null) {
+        if (repeat < 1 || repeat > ScenarioLoader.MAX_REPEAT) {
+          System.err.println("netns-lab: --repeat: must be in 1.." + ScenarioLoader.MAX_REPEAT + ", got " + repeat);
+          return EXIT_CONFIG;
+        }
+        scenario = scenario.withRepeat(repeat);
+      }
       RunSettings settings = loaded.settings();
       Path dir = out != null ? out : Path.of(loaded.outDir(),
           scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

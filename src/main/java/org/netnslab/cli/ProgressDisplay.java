@@ -13,13 +13,15 @@ import org.netnslab.run.RunObserver;
 /**
  * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the
  * design and phase, done/total, rate and ETA. Elsewhere (CI logs): one line per finished phase only.
- * Called from the runner's thread only.
+ * A run of several replicates names the replicate in both ("replicate 2/5"). Called from the runner's
+ * thread only.
  */
 final class ProgressDisplay implements RunObserver {
   private final boolean bars;
   private final PrintStream err;
   private ProgressBar bar;
   private String barKey;
+  private String replicate = "";
 
   /**
    * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
@@ -31,6 +33,14 @@ final class ProgressDisplay implements RunObserver {
   }
 
   @Override
+  public void replicateStarting(int replicate, int of, java.util.List<String> order) {
+    if (of > 1) {
+      this.replicate = ", replicate " + replicate + "/" + of;
+      err.printf("replicate %d/%d: %s%n", replicate, of, String.join(", ", order));
+    }
+  }
+
+  @Override
   public void progress(String design, String phase, long done, long total, long elapsedNanos) {
     if (!bars) {
       return;
@@ -38,7 +48,7 @@ final class ProgressDisplay implements RunObserver {
     String key = design + " " + phase;
     if (!key.equals(barKey)) {
       closeBar();
-      bar = new ProgressBarBuilder().setTaskName("[" + design + "] " + phase).setInitialMax(total)
+      bar = new ProgressBarBuilder().setTaskName("[" + design + replicate + "] " + phase).setInitialMax(total)
           .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
           .showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
           .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
@@ -55,7 +65,7 @@ final class ProgressDisplay implements RunObserver {
     }
     closeBar();
     double s = elapsedNanos / 1e9;
-    err.printf("[%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, phase, total, s, s > 0 ? total / s : 0.0);
+    err.printf("[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
   }
 
   private void closeBar() {

@@ -1,37 +1,100 @@
 package org.netnslab.metrics;
 
+import java.util.List;
+
 /**
- * Design b against design a on one measure: means, the ratio b/a, and Welch's test of a against b
- * (x = a, y = b, as R's {@code t.test(a, b)}).
+ * Design b against design a on one measure, over the run's replicates: each replicate's mean of
+ * each design, the ratio of the means of those means, Welch's test of a against b over the replicate
+ * means (x = a, y = b, as R's {@code t.test(a, b)}; n = the number of replicates) and the ratio's
+ * 95% interval ({@link RatioInterval}, Fieller). With one replicate there is neither test nor
+ * interval: one run gives one value per design, and nothing about how far the next run's would be.
  *
  * @param measure the measure's name
  * @param a the baseline design
  * @param b the other design
- * @param meanA mean of a, in the measure's unit
- * @param meanB mean of b, in the measure's unit
+ * @param meanA mean of a's replicate means, in the measure's unit
+ * @param meanB mean of b's replicate means, in the measure's unit
  * @param ratioBOverA meanB / meanA
- * @param welch the test, in the measure's unit
+ * @param replicateMeansA a's mean in each replicate, in replicate order
+ * @param replicateMeansB b's mean in each replicate, in replicate order
+ * @param welch the test over replicate means, in the measure's unit; null with fewer than 2
+ *     replicates or no spread at all
+ * @param ratioCi the 95% interval of ratioBOverA; null with fewer than 2 replicates
  */
 public record Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
-    WelchTest welch) {
+    List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi) {
+
+  /** Copies the lists. */
+  public Comparison {
+    replicateMeansA = List.copyOf(replicateMeansA);
+    replicateMeansB = List.copyOf(replicateMeansB);
+  }
+
+  /** @return the number of replicates compared */
+  public int replicates() {
+    return replicateMeansA.size();
+  }
+
+  /** @return b / a in each replicate, in replicate order (NaN where a's mean is 0) */
+  public List<Double> replicateRatios() {
+    return java.util.stream.IntStream.range(0, replicates())
+        .mapToObj(i -> replicateMeansA.get(i) == 0 ? Double.NaN : replicateMeansB.get(i) / replicateMeansA.get(i))
+        .toList();
+  }
 
   /**
+   * A comparison from one run only: no test, no interval.
+   *
    * @param measure the measure compared
    * @param a baseline design result
    * @param b other design result
-   * @return the comparison; its test is null when a side has fewer than 2 values or no variance
+   * @return the comparison
    */
   public static Comparison of(String measure, DesignResult a, DesignResult b) {
-    LatencyRecorder ra = a.recorders().get(measure);
-    LatencyRecorder rb = b.recorders().get(measure);
-    double us = ra.perUnit();
-    double meanA = ra.meanNanos() / us;
-    double meanB = rb.meanNanos() / us;
-    WelchTest w = null;
-    if (ra.count() >= 2 && rb.count() >= 2 && ra.varianceNanos2() + rb.varianceNanos2() > 0) {
-      w = WelchTest.of(meanA, ra.varianceNanos2() / (us * us), ra.count(), meanB, rb.varianceNanos2() / (us * us),
-          rb.count());
+    return of(measure, List.of(a), List.of(b));
+  }
+
+  /**
+   * @param measure the measure compared
+   * @param a the baseline's result in each replicate, in replicate order
+   * @param b the other design's result in each replicate, as many
+   * @return the comparison
+   * @throws IllegalArgumentException when the two lists differ in length or are empty
+   */
+  public static Comparison of(String measure, List<DesignResult> a, List<DesignResult> b) {
+    if (a.isEmpty() || a.size() != b.size()) {
+      throw new IllegalArgumentException("a comparison needs as many replicates of each design, at least one; got "
+          + a.size() + " and " + b.size());
     }
-    return new Comparison(measure, a.name(), b.name(), meanA, meanB, meanA == 0 ? Double.NaN : meanB / meanA, w);
+    double[] ma = means(measure, a);
+    double[] mb = means(measure, b);
+    double meanA = java.util.Arrays.stream(ma).average().orElseThrow();
+    double meanB = java.util.Arrays.stream(mb).average().orElseThrow();
+    WelchTest w = null;
+    RatioInterval ci = null;
+    if (ma.length >= 2) {
+      if (variance(ma) + variance(mb) > 0) {
+        w = WelchTest.of(ma, mb);
+      }
+      ci = RatioInterval.fieller(ma, mb);
+    }
+    return new Comparison(measure, a.get(0).name(), b.get(0).name(), meanA, meanB,
+        meanA == 0 ? Double.NaN : meanB / meanA, boxed(ma), boxed(mb), w, ci);
+  }
+
+  /** @return each replicate's mean of the measure, in its unit */
+  private static double[] means(String measure, List<DesignResult> replicates) {
+    return replicates.stream().mapToDouble(d -> {
+      LatencyRecorder r = d.recorders().get(measure);
+      return r.meanNanos() / r.perUnit();
+    }).toArray();
+  }
+
+  private static double variance(double[] v) {
+    return org.apache.commons.math3.stat.StatUtils.variance(v);
+  }
+
+  private static List<Double> boxed(double[] v) {
+    return java.util.Arrays.stream(v).boxed().toList();
   }
 }

@@ -54,6 +54,28 @@ public record RatioDefinition(String name, MeasureOf numerator, MeasureOf denomi
     return out;
   }
 
+  /**
+   * Each ratio computed in every replicate, then summarised over them ({@link RunResult.DerivedRatio#over}).
+   *
+   * @param definitions a scenario's derived ratios, in order
+   * @param replicates each replicate's design results, in replicate order (at least one)
+   * @return those that could be computed in every replicate, in order
+   */
+  public static List<RunResult.DerivedRatio> overReplicates(List<RatioDefinition> definitions,
+      List<List<DesignResult>> replicates) {
+    List<RunResult.DerivedRatio> out = new ArrayList<>();
+    for (RatioDefinition d : definitions) {
+      List<Double> values = new ArrayList<>();
+      for (List<DesignResult> designs : replicates) {
+        d.evaluate(designs).ifPresent(r -> values.add(r.model()));
+      }
+      if (!values.isEmpty() && values.size() == replicates.size()) {
+        out.add(RunResult.DerivedRatio.over(d.name(), d.seed(), values));
+      }
+    }
+    return out;
+  }
+
   private static Optional<Double> mean(Map<String, DesignResult> byName, MeasureOf m) {
     DesignResult d = byName.get(m.design());
     LatencyRecorder r = d == null ? null : d.recorders().get(m.measure());

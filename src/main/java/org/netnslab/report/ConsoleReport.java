@@ -1,13 +1,19 @@
 package org.netnslab.report;
 
+import java.util.List;
 import java.util.Map;
+import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RatioInterval;
+import org.netnslab.metrics.RunResult;
 
 /**
  * The console summary of a run: a table per design (count, mean, sd, p50, p99, max in us, the
- * throughput, every invariant counter), then each comparison with its ratio beside the seed's and
- * Welch's test printed as R prints it. It renders a {@link RunRecord} only, so a run prints the same
+ * throughput, every invariant counter; merged over the replicates), each replicate's design order and
+ * throughputs, then each comparison with its ratio beside the seed's, each replicate's means and
+ * ratio, the ratio's 95% interval and Welch's test over replicate means printed as R prints it. A run
+ * of one replicate says that no significance can be claimed from one run and prints no test. It renders a {@link RunRecord} only, so a run prints the same
  * summary as {@code netns-lab report} does from the saved results; a record read back with notes
  * (files that could not be read) prints them first.
  */
@@ -32,8 +38,9 @@ public final class ConsoleReport {
         sb.append(String.format("  %-22s %6s %10d %12s %12s %12s %12s %12s%n", e.getKey(), s.unit(), s.count(),
             num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
       }
-      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%n", d.throughputPerSec(),
-          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds()));
+      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%s%n", d.throughputPerSec(),
+          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds(),
+          r.repeat() > 1 ? " (means over the replicates; counts, counters and invariants are their sums)" : ""));
       if (!d.counters().isEmpty()) {
         sb.append("  counters:");
         d.counters().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
@@ -43,8 +50,17 @@ public final class ConsoleReport {
       d.invariants().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
       sb.append('\n');
     }
+    if (r.repeat() > 1) {
+      sb.append(String.format("%n%d replicates (each design on a fresh model; order rotated):%n", r.repeat()));
+      for (ReplicateRecord rep : r.replicates()) {
+        sb.append(String.format("  %2d  order: %s;  throughput/s:", rep.index(), String.join(", ", rep.order())));
+        rep.designs().forEach(d -> sb.append(String.format(" %s %,.0f", d.name(), d.throughputPerSec())));
+        sb.append('\n');
+      }
+    }
     for (var ratio : r.ratios()) {
-      sb.append(String.format("%n%s = %.3f; seed: %.2f", ratio.name(), ratio.model(), ratio.seed()));
+      sb.append(String.format("%n%s = %.3f%s; seed: %.2f", ratio.name(), ratio.model(), derivedSpread(ratio),
+          ratio.seed()));
     }
     if (!r.ratios().isEmpty()) {
       sb.append('\n');
@@ -54,18 +70,68 @@ public final class ConsoleReport {
           + " noise dominate, so ratios between designs can change from run to run. Use --scale 0.1 or more for"
           + " figures.%n"));
     }
+    if (r.repeat() == 1 && !r.comparisons().isEmpty()) {
+      sb.append(String.format("%n%s%n", oneRun()));
+    }
     for (Comparison c : r.comparisons()) {
       Double seed = r.seedRatios().get(c.b());
       String unit = r.designs().get(0).measures().get(c.measure()).unit();
-      sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s)%s%n", c.measure(), c.b(), c.a(),
-          c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit, seed == null ? "" : String.format("; seed: %.3f", seed)));
+      sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n", c.measure(), c.b(), c.a(),
+          c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit,
+          c.replicates() > 1 ? ", means of " + c.replicates() + " replicate means" : ", one run",
+          seed == null ? "" : String.format("; seed: %.3f", seed)));
+      if (c.replicates() < 2) {
+        continue;
+      }
+      sb.append(String.format("  %9s %14s %14s %8s%n", "replicate", c.a(), c.b(), "b / a"));
+      List<Double> ratios = c.replicateRatios();
+      for (int i = 0; i < c.replicates(); i++) {
+        sb.append(String.format("  %9d %14s %14s %8.3f%n", i + 1, num(c.replicateMeansA().get(i)),
+            num(c.replicateMeansB().get(i)), ratios.get(i)));
+      }
+      sb.append(String.format("  replicate ratios: %s%n  ratio 95%% interval: %s%n", spread(ratios),
+          interval(c.ratioCi())));
       if (c.welch() != null) {
+        sb.append("  Welch's test over the replicate means (n = ").append(c.replicates()).append(" per design):");
         sb.append(c.welch().formatLikeR(c.a(), c.b(), unit));
       } else {
-        sb.append("  no Welch test: each design needs at least 2 values with some spread\n");
+        sb.append("  no Welch test: the replicate means have no spread at all\n");
       }
     }
     return sb.toString();
+  }
+
+  /** What a run of one replicate prints instead of a test. */
+  static String oneRun() {
+    return "One run (repeat = 1): no significance can be claimed from one run. The ratios below are single"
+        + " values; how far the next run's would be is unknown. Run with --repeat 5 or more for Welch's test and"
+        + " a 95% interval over replicate means.";
+  }
+
+  /** @return min .. max and the sd of {@code values}, e.g. "0.71 .. 0.93 (sd 0.081)" */
+  static String spread(List<Double> values) {
+    DescriptiveStatistics s = new DescriptiveStatistics();
+    values.forEach(s::addValue);
+    return String.format("%.3f .. %.3f (sd %.3g)", s.getMin(), s.getMax(), s.getStandardDeviation());
+  }
+
+  /** @return the interval as "lo .. hi (Fieller, df d)", or why there is none */
+  static String interval(RatioInterval ci) {
+    if (ci == null) {
+      return "none (one run)";
+    }
+    if (!ci.bounded()) {
+      return "unbounded: the baseline's mean is not clearly non-zero over these replicates (Fieller)";
+    }
+    return String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
+  }
+
+  private static String derivedSpread(RunResult.DerivedRatio ratio) {
+    if (ratio.replicates().size() < 2) {
+      return " (one run)";
+    }
+    return String.format(" (mean of %d replicates; 95%% interval %.3f .. %.3f; replicates %s)",
+        ratio.replicates().size(), ratio.ciLow(), ratio.ciHigh(), spread(ratio.replicates()));
   }
 
   /** @return the seed, or a word that it was not saved */

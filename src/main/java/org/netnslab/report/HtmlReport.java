@@ -23,9 +23,11 @@ import org.netnslab.metrics.WelchTest;
 
 /**
  * Writes report.html: one self-contained page (inline SVG charts drawn by JFreeChart, no network) with
- * the scenario and its designs, a table and a percentile chart per measure, throughput over time,
- * the Welch comparisons beside the seed's ratios, and the invariant counters, non-zero ones
- * highlighted. The page is well-formed XHTML, so any XML parser can read it.
+ * the scenario and its designs, a table and a percentile chart per measure (merged over the
+ * replicates), throughput over time (the first replicate's), the comparisons over replicate means
+ * (each replicate's ratio, the ratio's 95% interval, Welch's test) beside the seed's ratios, each
+ * replicate's figures, and the invariant counters (summed over replicates), non-zero ones
+ * highlighted. A run of one replicate says that no significance can be claimed from it. The page is well-formed XHTML, so any XML parser can read it.
  *
  * <p>It renders a {@link RunRecord} only, so the page a run writes and the one {@code netns-lab report}
  * rebuilds from the saved results are the same, byte for byte (the SVG ids are numbered, not drawn
@@ -119,18 +121,31 @@ public final class HtmlReport {
     }
     h.append("<div class=\"chart\">").append(throughputChart(r, ++charts)).append("</div>\n");
 
-    h.append("<h2>Comparisons</h2>\n<table><tr><th>measure</th><th class=\"l\">a</th><th class=\"l\">b</th>")
-        .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>Welch t</th><th>df</th>")
-        .append("<th>p</th><th>95% CI of a - b</th></tr>\n");
+    h.append("<h2>Comparisons</h2>\n");
+    if (r.repeat() == 1) {
+      h.append("<p><b>").append(esc(ConsoleReport.oneRun())).append("</b></p>\n");
+    } else {
+      h.append("<p>Over ").append(r.repeat()).append(" replicates, each design on a fresh model, design order")
+          .append(" rotated. Means are the means of the replicate means; Welch's test compares the replicate means")
+          .append(" (n = ").append(r.repeat()).append(" per design); the ratio's 95% interval is Fieller's,")
+          .append(" with Welch-Satterthwaite degrees of freedom. An interval that holds 1 says the run cannot tell")
+          .append(" the two designs apart.</p>\n");
+    }
+    h.append("<table><tr><th>measure</th><th class=\"l\">a</th><th class=\"l\">b</th>")
+        .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>b / a per replicate</th>")
+        .append("<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
     for (Comparison c : r.comparisons()) {
       Double seed = r.seedRatios().get(c.b());
       WelchTest w = c.welch();
       h.append("<tr><td class=\"l\">").append(esc(c.measure())).append("</td><td class=\"l\">").append(esc(c.a()))
           .append("</td><td class=\"l\">").append(esc(c.b())).append("</td><td>").append(fmt(c.meanA()))
           .append("</td><td>").append(fmt(c.meanB())).append("</td><td>").append(fmt(c.ratioBOverA()))
-          .append("</td><td>").append(seed == null ? "" : fmt(seed)).append("</td>");
+          .append("</td><td>").append(seed == null ? "" : fmt(seed)).append("</td><td class=\"l\">")
+          .append(c.replicates() < 2 ? "one run" : esc(list(c.replicateRatios()) + "; "
+              + ConsoleReport.spread(c.replicateRatios())))
+          .append("</td><td>").append(esc(ConsoleReport.interval(c.ratioCi()))).append("</td>");
       if (w == null) {
-        h.append("<td colspan=\"4\">too few values</td>");
+        h.append("<td colspan=\"4\">").append(c.replicates() < 2 ? "no test from one run" : "no spread").append("</td>");
       } else {
         h.append("<td>").append(fmt(w.t())).append("</td><td>").append(fmt(w.df())).append("</td><td>")
             .append(w.p() < 2.2e-16 ? "&lt; 2.2e-16" : String.format("%.3g", w.p())).append("</td><td>")
@@ -139,16 +154,24 @@ public final class HtmlReport {
       h.append("</tr>\n");
     }
     h.append("</table>\n");
+    if (r.repeat() > 1) {
+      replicates(r, h);
+    }
 
     if (!r.ratios().isEmpty()) {
-      h.append("<h2>The seed's ratios</h2>\n<table><tr><th class=\"l\">ratio</th><th>model</th><th>seed</th></tr>\n");
+      h.append("<h2>The seed's ratios</h2>\n<table><tr><th class=\"l\">ratio</th><th>model</th>")
+          .append("<th>95% interval</th><th class=\"l\">per replicate</th><th>seed</th></tr>\n");
       for (var ratio : r.ratios()) {
         h.append("<tr><td class=\"l\">").append(esc(ratio.name())).append("</td><td>").append(fmt(ratio.model()))
-            .append("</td><td>").append(fmt(ratio.seed())).append("</td></tr>\n");
+            .append("</td><td>").append(ratio.replicates().size() < 2 ? "one run"
+                : fmt(ratio.ciLow()) + " .. " + fmt(ratio.ciHigh()))
+            .append("</td><td class=\"l\">").append(esc(list(ratio.replicates()))).append("</td><td>")
+            .append(fmt(ratio.seed())).append("</td></tr>\n");
       }
       h.append("</table>\n");
     }
-    h.append("<h2>Invariants</h2>\n<p>Counts; anything non-zero is highlighted (out-of-order deliveries are")
+    h.append("<h2>Invariants</h2>\n<p>Counts").append(r.repeat() > 1 ? ", summed over the replicates" : "")
+        .append("; anything non-zero is highlighted (out-of-order deliveries are")
         .append(" expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
         .append("<th class=\"l\">design</th>");
     r.designs().get(0).invariants().keySet().forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
@@ -177,6 +200,27 @@ public final class HtmlReport {
     h.append("<p>Live execution on this machine: compare designs by ratio within one run, not by absolute")
         .append(" values.</p>\n</body></html>\n");
     return h.toString();
+  }
+
+  /** Each replicate's order, and each design's throughput and measure means in it. */
+  private static void replicates(RunRecord r, StringBuilder h) {
+    h.append("<h2>Replicates</h2>\n<table><tr><th>replicate</th><th class=\"l\">order</th><th class=\"l\">design</th>")
+        .append("<th>throughput</th><th>counted phase (s)</th><th class=\"l\">means</th></tr>\n");
+    for (ReplicateRecord rep : r.replicates()) {
+      for (ReplicateRecord.Design d : rep.designs()) {
+        h.append("<tr><td>").append(rep.index()).append("</td><td class=\"l\">")
+            .append(esc(String.join(", ", rep.order()))).append("</td><td class=\"l\">").append(esc(d.name()))
+            .append("</td><td>").append(String.format("%,.0f/s", d.throughputPerSec())).append("</td><td>")
+            .append(fmt(d.wallSeconds())).append("</td><td class=\"l\">");
+        d.means().forEach((k, v) -> h.append(esc(k)).append(' ').append(fmt(v)).append("; "));
+        h.append("</td></tr>\n");
+      }
+    }
+    h.append("</table>\n");
+  }
+
+  private static String list(java.util.List<Double> values) {
+    return String.join(", ", values.stream().map(HtmlReport::fmt).toList());
   }
 
   /**
@@ -215,7 +259,8 @@ public final class HtmlReport {
       d.throughputSeries().forEach(p -> s.add(p[0], p[1]));
       data.addSeries(s);
     }
-    return svg(ChartFactory.createXYLineChart("throughput during the counted phase", "seconds since its start",
+    return svg(ChartFactory.createXYLineChart("throughput during the counted phase"
+        + (r.repeat() > 1 ? " (replicate 1)" : ""), "seconds since its start",
         (unit == null ? "operations" : unit) + " per second", data), index);
   }
 

@@ -30,11 +30,13 @@ final class JsonFields {
    *
    * @param mapper the mapper to parse with
    * @param file the file
-   * @param schema the only schema version this reader knows
+   * @param schemas the schema versions this reader knows
    * @return the reader and the file's root object
    * @throws ReportInputException when the file is missing, not JSON, not an object or of another schema
    */
-  static Parsed parse(ObjectMapper mapper, Path file, int schema) throws ReportInputException {
+  static Parsed parse(ObjectMapper mapper, Path file, int... schemas) throws ReportInputException {
+    String known = java.util.Arrays.stream(schemas).mapToObj(Integer::toString)
+        .collect(java.util.stream.Collectors.joining(" and "));
     JsonNode root;
     try {
       root = mapper.readTree(Files.readString(file));
@@ -52,10 +54,10 @@ final class JsonFields {
     }
     JsonNode version = root.get("schema");
     if (version == null) {
-      throw f.wrong("", "no \"schema\" key, so not a netns-lab result (this version reads schema " + schema + ")");
+      throw f.wrong("", "no \"schema\" key, so not a netns-lab result (this version reads schema " + known + ")");
     }
-    if (!version.isInt() || version.intValue() != schema) {
-      throw f.wrong("schema", "schema " + version + " is not one this version reads (it reads " + schema + ")");
+    if (!version.isInt() || java.util.Arrays.stream(schemas).noneMatch(v -> v == version.intValue())) {
+      throw f.wrong("schema", "schema " + version + " is not one this version reads (it reads " + known + ")");
     }
     return new Parsed(f, root);
   }

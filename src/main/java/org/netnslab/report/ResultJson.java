@@ -21,22 +21,32 @@ import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
- * result.json, schema version 1 (ARCHITECTURE.md section 5), field for field, plus three additions:
- * the run's {@code overrides} ({@code --set} arguments), the invariant {@code sock_inuse_sum} and a
- * design's {@code counters} (grace periods, rcu_barrier calls, batches). Numbers that are not finite
- * (a ratio over a zero mean) are written as null, never as a non-JSON NaN, and read back as NaN.
+ * result.json, schema version 2 (README "result.json"): schema 1 (the shared design's section 5)
+ * with the run's {@code overrides} ({@code --set} arguments), the invariant {@code sock_inuse_sum} and
+ * a design's {@code counters} (grace periods, rcu_barrier calls, batches), plus what replicates add:
+ * {@code repeat}; {@code replicates}, each replicate's design order and per-design means, throughput,
+ * counted-phase time and invariants; a comparison's {@code replicate_means_a}/{@code _b} and
+ * {@code ratio_ci95}, and its {@code welch} computed over replicate means ({@code n} per design); a
+ * derived ratio's {@code replicates} and {@code ci95}. {@code designs} hold each design merged over the
+ * replicates. Numbers that are not finite (a ratio over a zero mean, an unbounded interval) are
+ * written as null, never as a non-JSON NaN, and read back as NaN.
  *
- * <p>{@link #read} is {@link #toJson}'s inverse for every field schema 1 holds; what it has no key
+ * <p>{@link #read} is {@link #toJson}'s inverse for every field schema 2 holds; what it has no key
  * for (the seed, the seed's ratios, throughput units and series, percentile distributions) is left
  * null or empty in the record it returns, for {@link ResultsFolder} to fill in from the other files.
+ * It reads schema 1 files too, as a run of one replicate: their Welch test, which took every sample
+ * of a run as independent, is not read (the comparison has none), so no report shows its p-value.
  */
 public final class ResultJson {
-  /** The schema version written, and the only one read. */
-  public static final int SCHEMA = 1;
+  /** The schema version written. */
+  public static final int SCHEMA = 2;
+  /** The schema of earlier versions, which is still read. */
+  public static final int SCHEMA_1 = 1;
 
   private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -61,6 +71,25 @@ public final class ResultJson {
     ArrayNode overrides = root.putArray("overrides");
     result.overrides().forEach(overrides::add);
     num(root, "wall_s", result.wallSeconds());
+    root.put("repeat", result.repeat());
+    ArrayNode reps = root.putArray("replicates");
+    for (ReplicateRecord rep : result.replicates()) {
+      ObjectNode rn = reps.addObject();
+      rn.put("index", rep.index());
+      ArrayNode order = rn.putArray("order");
+      rep.order().forEach(order::add);
+      ArrayNode rd = rn.putArray("designs");
+      for (ReplicateRecord.Design d : rep.designs()) {
+        ObjectNode dn = rd.addObject();
+        dn.put("name", d.name());
+        ObjectNode means = dn.putObject("means");
+        d.means().forEach((k, v) -> num(means, k, v));
+        num(dn, "throughput_per_s", d.throughputPerSec());
+        num(dn, "wall_s", d.wallSeconds());
+        ObjectNode inv = dn.putObject("invariants");
+        d.invariants().forEach(inv::put);
+      }
+    }
     ArrayNode designs = root.putArray("designs");
     for (DesignRecord d : result.designs()) {
       ObjectNode dn = designs.addObject();
@@ -95,6 +124,8 @@ public final class ResultJson {
       rn.put("name", ratio.name());
       num(rn, "model", ratio.model());
       num(rn, "seed", ratio.seed());
+      numbers(rn.putArray("replicates"), ratio.replicates());
+      pair(rn, "ci95", ratio.ciLow(), ratio.ciHigh());
     }
     ArrayNode comparisons = root.putArray("comparisons");
     for (Comparison c : result.comparisons()) {
@@ -105,6 +136,18 @@ public final class ResultJson {
       num(cn, "mean_a", c.meanA());
       num(cn, "mean_b", c.meanB());
       num(cn, "ratio_b_over_a", c.ratioBOverA());
+      numbers(cn.putArray("replicate_means_a"), c.replicateMeansA());
+      numbers(cn.putArray("replicate_means_b"), c.replicateMeansB());
+      RatioInterval ci = c.ratioCi();
+      if (ci == null) {
+        cn.putNull("ratio_ci95");
+      } else {
+        ObjectNode in = cn.putObject("ratio_ci95");
+        in.put("method", RatioInterval.METHOD);
+        num(in, "low", ci.low());
+        num(in, "high", ci.high());
+        num(in, "df", ci.df());
+      }
       WelchTest w = c.welch();
       if (w == null) {
         cn.putNull("welch");
@@ -114,9 +157,29 @@ public final class ResultJson {
         num(wn, "df", w.df());
         num(wn, "p", w.p());
         pair(wn, "ci95", w.ciLow(), w.ciHigh());
+        wn.put("n", c.replicates());
       }
     }
     return root;
+  }
+
+  private static void numbers(ArrayNode a, List<Double> values) {
+    for (double v : values) {
+      if (Double.isFinite(v)) {
+        a.add(v);
+      } else {
+        a.addNull();
+      }
+    }
+  }
+
+  private static List<Double> numbers(JsonFields f, JsonNode obj, String p, String key) throws ReportInputException {
+    JsonNode a = f.array(obj, p, key);
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      out.add(f.number(a.get(i), at(at(p, key), i)));
+    }
+    return out;
   }
 
   /**
@@ -136,12 +199,14 @@ public final class ResultJson {
    * @param file the file
    * @return its record: no seed, seed ratios, throughput units or series, percentiles or notes
    * @throws ReportInputException naming the file and what is wrong: missing, not JSON, a schema other
-   *     than {@value #SCHEMA}, or a field missing or of the wrong type (named by its path)
+   *     than {@value #SCHEMA_1} or {@value #SCHEMA}, a field missing or of the wrong type (named by its
+   *     path), or {@code repeat} not the number of {@code replicates}
    */
   public static RunRecord read(Path file) throws ReportInputException {
-    JsonFields.Parsed parsed = JsonFields.parse(MAPPER, file, SCHEMA);
+    JsonFields.Parsed parsed = JsonFields.parse(MAPPER, file, SCHEMA_1, SCHEMA);
     JsonFields f = parsed.fields();
     JsonNode root = parsed.root();
+    boolean v1 = root.get("schema").intValue() == SCHEMA_1;
     JsonNode machine = f.object(root, "", "machine");
     Instant started;
     try {
@@ -164,17 +229,60 @@ public final class ResultJson {
     for (int i = 0; i < rn.size(); i++) {
       String p = at("ratios", i);
       JsonNode r = f.objectAt(rn, "ratios", i);
-      ratios.add(new RunResult.DerivedRatio(f.text(r, p, "name"), f.number(r, p, "model"), f.number(r, p, "seed")));
+      if (v1) {
+        ratios.add(new RunResult.DerivedRatio(f.text(r, p, "name"), f.number(r, p, "model"), f.number(r, p, "seed")));
+      } else {
+        double[] ci = f.pair(r, p, "ci95");
+        ratios.add(new RunResult.DerivedRatio(f.text(r, p, "name"), f.number(r, p, "model"), f.number(r, p, "seed"),
+            numbers(f, r, p, "replicates"), ci[0], ci[1]));
+      }
     }
     List<Comparison> comparisons = new ArrayList<>();
     JsonNode cn = f.array(root, "", "comparisons");
     for (int i = 0; i < cn.size(); i++) {
-      comparisons.add(comparison(f, f.objectAt(cn, "comparisons", i), at("comparisons", i)));
+      comparisons.add(v1 ? comparisonV1(f, f.objectAt(cn, "comparisons", i), at("comparisons", i))
+          : comparison(f, f.objectAt(cn, "comparisons", i), at("comparisons", i)));
+    }
+    List<ReplicateRecord> replicates = new ArrayList<>();
+    if (v1) {
+      replicates.add(ReplicateRecord.single(designs));
+    } else {
+      JsonNode rn2 = f.array(root, "", "replicates");
+      for (int i = 0; i < rn2.size(); i++) {
+        replicates.add(replicate(f, f.objectAt(rn2, "replicates", i), at("replicates", i)));
+      }
+      long repeat = f.whole(root, "", "repeat");
+      if (repeat < 1 || repeat != replicates.size()) {
+        throw f.wrong("repeat", repeat + " replicates said, " + replicates.size() + " saved");
+      }
     }
     return new RunRecord(f.text(root, "", "scenario"), f.text(root, "", "description"), null,
         f.number(root, "", "scale"), new RunRecord.Machine((int) f.whole(machine, "machine", "cpus"),
             f.text(machine, "machine", "java"), f.text(machine, "machine", "akka")), started,
-        f.number(root, "", "wall_s"), overrides, designs, ratios, comparisons, Map.of(), List.of());
+        f.number(root, "", "wall_s"), overrides, designs, ratios, comparisons, Map.of(), List.of(), replicates);
+  }
+
+  private static ReplicateRecord replicate(JsonFields f, JsonNode r, String p) throws ReportInputException {
+    List<String> order = new ArrayList<>();
+    JsonNode on = f.array(r, p, "order");
+    for (int i = 0; i < on.size(); i++) {
+      order.add(f.textAt(on, at(p, "order"), i));
+    }
+    List<ReplicateRecord.Design> designs = new ArrayList<>();
+    JsonNode dn = f.array(r, p, "designs");
+    for (int i = 0; i < dn.size(); i++) {
+      String dp = at(at(p, "designs"), i);
+      JsonNode d = f.objectAt(dn, at(p, "designs"), i);
+      Map<String, Double> means = new LinkedHashMap<>();
+      JsonNode mn = f.object(d, dp, "means");
+      for (Iterator<String> it = mn.fieldNames(); it.hasNext(); ) {
+        String k = it.next();
+        means.put(k, f.number(mn, at(dp, "means"), k));
+      }
+      designs.add(new ReplicateRecord.Design(f.text(d, dp, "name"), means, f.number(d, dp, "throughput_per_s"),
+          f.number(d, dp, "wall_s"), counts(f, f.object(d, dp, "invariants"), at(dp, "invariants"))));
+    }
+    return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
   }
 
   private static DesignRecord design(JsonFields f, JsonNode d, String p) throws ReportInputException {
@@ -208,20 +316,51 @@ public final class ResultJson {
     return m;
   }
 
+  /** A schema 1 comparison: one replicate; its Welch test over single samples is left out (see the class). */
+  private static Comparison comparisonV1(JsonFields f, JsonNode c, String p) throws ReportInputException {
+    double meanA = f.number(c, p, "mean_a");
+    double meanB = f.number(c, p, "mean_b");
+    f.field(c, p, "welch");
+    return new Comparison(f.text(c, p, "measure"), f.text(c, p, "a"), f.text(c, p, "b"), meanA, meanB,
+        f.number(c, p, "ratio_b_over_a"), List.of(meanA), List.of(meanB), null, null);
+  }
+
   private static Comparison comparison(JsonFields f, JsonNode c, String p) throws ReportInputException {
     double meanA = f.number(c, p, "mean_a");
     double meanB = f.number(c, p, "mean_b");
+    List<Double> ma = numbers(f, c, p, "replicate_means_a");
+    List<Double> mb = numbers(f, c, p, "replicate_means_b");
+    if (ma.isEmpty() || ma.size() != mb.size()) {
+      throw f.wrong(at(p, "replicate_means_b"), "expected as many replicate means as replicate_means_a, at least one");
+    }
+    double ratio = f.number(c, p, "ratio_b_over_a");
+    RatioInterval ci = null;
+    JsonNode in = f.field(c, p, "ratio_ci95");
+    if (!in.isNull()) {
+      String ip = at(p, "ratio_ci95");
+      in = f.object(c, p, "ratio_ci95");
+      String method = f.text(in, ip, "method");
+      if (!method.equals(RatioInterval.METHOD)) {
+        throw f.wrong(at(ip, "method"), "'" + method + "' is not a method this version knows (" + RatioInterval.METHOD
+            + ")");
+      }
+      ci = new RatioInterval(ratio, f.number(in, ip, "low"), f.number(in, ip, "high"), f.number(in, ip, "df"));
+    }
     JsonNode w = f.field(c, p, "welch");
     WelchTest welch = null;
     if (!w.isNull()) {
       String wp = at(p, "welch");
       w = f.object(c, p, "welch");
-      double[] ci = f.pair(w, wp, "ci95");
-      // WelchTest's means are the comparison's own (x = a, y = b), which schema 1 writes once
-      welch = new WelchTest(f.number(w, wp, "t"), f.number(w, wp, "df"), f.number(w, wp, "p"), ci[0], ci[1], meanA,
+      double[] wci = f.pair(w, wp, "ci95");
+      // WelchTest's means are the comparison's own (x = a, y = b), which result.json writes once
+      welch = new WelchTest(f.number(w, wp, "t"), f.number(w, wp, "df"), f.number(w, wp, "p"), wci[0], wci[1], meanA,
           meanB);
+      long n = f.whole(w, wp, "n");
+      if (n != ma.size()) {
+        throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
+      }
     }
-    return new Comparison(f.text(c, p, "measure"), f.text(c, p, "a"), f.text(c, p, "b"), meanA, meanB,
-        f.number(c, p, "ratio_b_over_a"), welch);
+    return new Comparison(f.text(c, p, "measure"), f.text(c, p, "a"), f.text(c, p, "b"), meanA, meanB, ratio, ma, mb,
+        welch, ci);
   }
 }

@@ -10,9 +10,10 @@ import java.util.Map;
 import org.netnslab.metrics.RunResult;
 
 /**
- * A run's output folder as the saved form of its {@link RunRecord}: {@code result.json} (schema 1),
- * {@code result-extra.json} (what schema 1 has no key for) and one {@code <design>.<measure>.hgrm}
- * per design and measure; {@code report.html} is rendered from the record beside them. A run
+ * A run's output folder as the saved form of its {@link RunRecord}: {@code result.json} (schema 2;
+ * schema 1 files of earlier versions are read too), {@code result-extra.json} (what result.json has
+ * no key for) and one {@code <design>.<measure>.hgrm} per design and measure, its distribution
+ * merged over all the run's replicates; {@code report.html} is rendered from the record beside them. A run
  * {@link #write}s the folder; {@code netns-lab report} {@link #read}s it back and renders again.
  *
  * <p>Reading fails outright (a {@link ReportInputException}) only when the folder or result.json is
@@ -23,7 +24,7 @@ import org.netnslab.metrics.RunResult;
  * design has no line in that measure's percentile chart.
  */
 public final class ResultsFolder {
-  /** The results, schema 1. */
+  /** The results, schema 2. */
   public static final String RESULT_JSON = "result.json";
   /** result.json's companion, see {@link ResultExtraJson}. */
   public static final String RESULT_EXTRA_JSON = "result-extra.json";
@@ -93,6 +94,6 @@ public final class ResultsFolder {
     }
     return new RunRecord(r.scenario(), r.description(), extra == null ? null : extra.seed(), r.scale(), r.machine(),
         r.started(), r.wallSeconds(), r.overrides(), designs, r.ratios(), r.comparisons(),
-        extra == null ? Map.of() : extra.seedRatios(), notes);
+        extra == null ? Map.of() : extra.seedRatios(), notes, r.replicates());
   }
 }

@@ -12,7 +12,7 @@ import org.netnslab.metrics.RunResult;
  * and HTML reports render from this record only, and {@link ResultsFolder} saves it to the output
  * folder and reads it back, so {@code netns-lab report DIR} rebuilds the report a run wrote.
  *
- * <p>Where each part is saved: result.json (schema 1, {@link ResultJson}) holds everything but the
+ * <p>Where each part is saved: result.json (schema 2, {@link ResultJson}) holds everything but the
  * seed, the seed's ratios, the throughput units and series, which result.json's schema has no key for
  * and {@code result-extra.json} holds; each design's percentile distributions are its {@code .hgrm}
  * files. The JSON files save a number that is not finite as null, which reads back as NaN.
@@ -32,11 +32,12 @@ import org.netnslab.metrics.RunResult;
  * @param seedRatios the seed's own ratio b/a by design b (may be empty)
  * @param notes what could not be read back, one sentence each naming the file; empty for a run's own
  *     record. Both reports print them.
+ * @param replicates each replicate's own figures, in the order they ran (one for a schema 1 file)
  */
 public record RunRecord(String scenario, String description, String seed, double scale, Machine machine,
     Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
     List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
-    List<String> notes) {
+    List<String> notes, List<ReplicateRecord> replicates) {
 
   /**
    * The machine a run ran on, as result.json's {@code machine} holds it.
@@ -61,7 +62,17 @@ public record RunRecord(String scenario, String description, String seed, double
     comparisons = List.copyOf(comparisons);
     seedRatios = Map.copyOf(seedRatios);
     notes = List.copyOf(notes);
+    replicates = List.copyOf(replicates);
+    if (replicates.isEmpty()) {
+      throw new IllegalArgumentException("a run has at least one replicate");
+    }
   }
+
+  /** @return how many replicates the run had: with one, nothing about the spread between runs is known */
+  public int repeat() {
+    return replicates.size();
+  }
+
 
   /**
    * @param r a finished run
@@ -71,6 +82,6 @@ public record RunRecord(String scenario, String description, String seed, double
   public static RunRecord of(RunResult r, Machine machine) {
     return new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), machine, r.started(), r.wallSeconds(),
         r.overrides(), r.designs().stream().map(DesignRecord::of).toList(), r.ratios(), r.comparisons(),
-        r.seedRatios(), List.of());
+        r.seedRatios(), List.of(), r.replicates().stream().map(ReplicateRecord::of).toList());
   }
 }

@@ -22,6 +22,15 @@ public interface RunObserver {
   void phaseDone(String design, String phase, long total, long elapsedNanos);
 
   /**
+   * Called before each replicate of a run starts.
+   *
+   * @param replicate the replicate, from 1
+   * @param of how many the run has
+   * @param order the designs' names in the order this replicate runs them
+   */
+  default void replicateStarting(int replicate, int of, java.util.List<String> order) {}
+
+  /**
    * Called before anything of the design's run is spawned.
    *
    * @param design the design about to run

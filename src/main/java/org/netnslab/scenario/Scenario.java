@@ -22,13 +22,33 @@ import org.netnslab.workload.Workload;
  *     this run has)
  * @param scale {@code --scale}, &gt; 0
  * @param overrides the {@code --set path=value} arguments applied, in order
+ * @param repeat how many replicates to run ({@code repeat} key, {@code --repeat}), &gt;= 1
  */
 public record Scenario(String file, String name, String description, String seed, Workload workload,
     List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-    double scale, List<String> overrides) {
+    double scale, List<String> overrides, int repeat) {
+
+  /** A scenario of one replicate. */
+  public Scenario(String file, String name, String description, String seed, Workload workload,
+      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
+      double scale, List<String> overrides) {
+    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, 1);
+  }
+
+  /**
+   * @param n replicates, &gt;= 1
+   * @return this scenario run {@code n} times
+   */
+  public Scenario withRepeat(int n) {
+    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
+        overrides, n);
+  }
 
   /** Copies the collections. */
   public Scenario {
+    if (repeat < 1) {
+      throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+    }
     designs = List.copyOf(designs);
     seedRatios = Map.copyOf(seedRatios);
     derivedRatios = List.copyOf(derivedRatios);

@@ -26,7 +26,9 @@ import org.netnslab.settings.ConfigProblem;
  */
 public final class ScenarioLoader {
   private static final Set<String> TOP_LEVEL = Set.of("name", "description", "seed", "workload", "designs",
-      "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs");
+      "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs", "repeat");
+  /** The most replicates a scenario may ask for: enough for any interval, few enough to notice a typo. */
+  public static final int MAX_REPEAT = 1000;
 
   private final Config reference;
 
@@ -93,6 +95,8 @@ public final class ScenarioLoader {
     }
     String description = c.string("description", null);
     String seed = c.string("seed", null);
+    // replicates of every design (--repeat overrides it); the statistics compare replicate means
+    int repeat = (int) c.integer("repeat", 1L, 1, MAX_REPEAT);
     // a part already found wrong is not checked again against the parts that refer to it: the one
     // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
     int before = problems.size();
@@ -117,7 +121,7 @@ public final class ScenarioLoader {
       throw new ScenarioException(onePerLine(problems));
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
-        seedRatios, derivedRatios, scale, sets);
+        seedRatios, derivedRatios, scale, sets, repeat);
   }
 
   /**

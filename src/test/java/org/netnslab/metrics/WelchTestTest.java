@@ -21,6 +21,19 @@ public class WelchTestTest extends JUnitSuite {
   }
 
   @Test
+  public void overReplicateMeansMatchesScipy() {
+    // scipy 1.17.1: stats.ttest_ind([52.1, 49.8, 55.3, 50.6, 53.0], [41.2, 47.9, 39.5, 44.8, 43.1],
+    // equal_var=False): t = 5.07855235737, p = 0.00146797686836; Welch-Satterthwaite df = 6.9447745081;
+    // 95% CI of the difference 8.86 -/+ t.ppf(0.975, df) * se = 4.7280368446 .. 12.9919631554
+    WelchTest w = WelchTest.of(RatioIntervalTest.A, RatioIntervalTest.B);
+    assertEquals(5.07855235737, w.t(), 1e-9);
+    assertEquals(6.9447745081, w.df(), 1e-8);
+    assertEquals(0.00146797686836, w.p(), 1e-11);
+    assertEquals(4.7280368446, w.ciLow(), 1e-8);
+    assertEquals(12.9919631554, w.ciHigh(), 1e-8);
+  }
+
+  @Test
   public void printsLikeRIncludingTheTinyPValue() {
     WelchTest w = WelchTest.of(68.49, 30.0 * 30.0, 10_000_000, 56.28, 30.0 * 30.0, 10_000_000);
     String out = w.formatLikeR("kernel-4.18", "per-netns-2018", "us");

@@ -55,7 +55,12 @@ public class HtmlReportTest extends JUnitSuite {
     assertTrue(html.contains("a &lt;tiny&gt; run"));
     assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
     assertTrue(html.contains("<code>workload.injectors=4</code>"));
-    assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>0.3500</td>"));
+    assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>one run</td>"
+        + "<td class=\"l\">0.4000</td><td>0.3500</td>"));
+    // one replicate: said plainly, and no test printed as if it meant something
+    assertTrue(html.contains("no significance can be claimed from one run"));
+    assertTrue(html.contains("<td colspan=\"4\">no test from one run</td>"));
+    assertTrue(!html.contains("<h2>Replicates</h2>"));
     for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
       assertTrue("self-contained, no " + remote, !html.contains(remote));
     }

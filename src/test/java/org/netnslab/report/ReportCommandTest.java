@@ -73,8 +73,14 @@ public class ReportCommandTest extends JUnitSuite {
     Files.writeString(file, SCENARIO);
     Path out = tmp.getRoot().toPath().resolve("uevent-out");
     assertReportRebuiltAsTheRunWroteIt(out, "run", file.toString(), "--scale", "0.01", "--out", out.toString(),
-        "--no-progress", "--set", "workload.injectors=2");
+        "--no-progress", "--set", "workload.injectors=2", "--repeat", "2");
     String html = Files.readString(out.resolve("report.html"));
+    assertTrue(html.contains("<h2>Replicates</h2>"));
+    assertTrue(html.contains("<p>Over 2 replicates,"));
+    RunRecord record = ResultsFolder.read(out);
+    assertEquals(List.of(List.of("kernel-4.18", "per-netns-2018"), List.of("per-netns-2018", "kernel-4.18")),
+        record.replicates().stream().map(ReplicateRecord::order).toList());
+    assertEquals(2, record.comparisons().get(0).replicateMeansB().size());
     assertTrue(html.contains("<code>workload.injectors=2</code>"));
     assertTrue(html.contains("<td>0.9000</td>")); // the seed's ratio, from result-extra.json
     assertTrue(html.contains("transactions/s"));
@@ -84,19 +90,59 @@ public class ReportCommandTest extends JUnitSuite {
   public void reportRebuildsAProcEventsRunWithItsDerivedRatiosExactly() throws Exception {
     Path out = tmp.getRoot().toPath().resolve("proc-out");
     assertReportRebuiltAsTheRunWroteIt(out, "run", "load-tests/proc-filter.conf", "--scale", "0.01", "--out",
-        out.toString(), "--no-progress");
+        out.toString(), "--no-progress", "--repeat", "2");
+    assertTrue(ResultsFolder.read(out).ratios().stream().allMatch(r -> r.replicates().size() == 2));
     assertTrue(Files.readString(out.resolve("report.html")).contains("<h2>The seed's ratios</h2>"));
   }
 
-  @Test
-  public void resultJsonIsTheSchema1FileWrittenBeforeReportsRenderedFromARecord() throws Exception {
-    Path dir = tmp.newFolder().toPath();
-    ResultJson.write(RunRecord.of(TinyRun.result(), TinyRun.MACHINE), dir.resolve("result.json"));
-    String before;
-    try (InputStream in = getClass().getResourceAsStream("/report/result-schema1.json")) {
-      before = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+  private static String resource(String name) throws Exception {
+    try (InputStream in = ReportCommandTest.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    assertEquals(before, Files.readString(dir.resolve("result.json")));
+  }
+
+  @Test
+  public void resultJsonIsTheSchema2FileOfAReplicatedRun() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    ResultJson.write(RunRecord.of(TinyRun.replicated(), TinyRun.MACHINE), dir.resolve("result.json"));
+    assertEquals(resource("/report/result-schema2.json"), Files.readString(dir.resolve("result.json")));
+  }
+
+  @Test
+  public void aReplicatedRunReadsBackToTheRecordItRendered() throws Exception {
+    Path dir = tmp.newFolder().toPath();
+    RunRecord written = ResultsFolder.write(TinyRun.replicated(), dir);
+    RunRecord read = ResultsFolder.read(dir);
+    assertEquals(List.of(), read.notes());
+    assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
+    assertEquals(HtmlReport.render(written), HtmlReport.render(read));
+    assertEquals(ConsoleReport.render(written), ConsoleReport.render(read));
+    assertEquals(3, read.repeat());
+    assertEquals(List.of("per-netns-2018", "kernel-4.18"), read.replicates().get(1).order());
+    assertEquals(written.comparisons().get(0), read.comparisons().get(0));
+    assertEquals(3, read.ratios().get(0).replicates().size());
+    // the baseline's transaction means were about 52.5, 49.5 and 55.5 us (base + mean of i * 37 % 5000)
+    assertEquals(List.of(52.4185, 49.4185, 55.4185), read.comparisons().get(0).replicateMeansA().stream()
+        .map(v -> Math.round(v * 1e4) / 1e4).toList());
+    String console = ConsoleReport.render(read);
+    assertTrue(console, console.contains("Welch's test over the replicate means (n = 3 per design):"));
+    assertTrue(console, console.contains("ratio 95% interval: "));
+    assertFalse(console, console.contains("no significance can be claimed"));
+    assertTrue(HtmlReport.render(read).contains("<h2>Replicates</h2>"));
+  }
+
+  @Test
+  public void aSchema1FileStillReportsAsOneRunWithoutItsPerSampleTest() throws Exception {
+    Path dir = savedFolder();
+    Files.writeString(dir.resolve("result.json"), resource("/report/result-schema1.json"));
+    Output o = execute("report", dir.toString());
+    assertEquals(o.err(), 0, o.status());
+    assertTrue(o.out(), o.out().contains("One run (repeat = 1): no significance can be claimed from one run."));
+    assertFalse(o.out(), o.out().contains("p-value")); // schema 1's Welch test took every sample as independent
+    RunRecord read = ResultsFolder.read(dir);
+    assertEquals(1, read.repeat());
+    assertNull(read.comparisons().get(0).welch());
+    assertEquals(List.of(read.comparisons().get(0).meanA()), read.comparisons().get(0).replicateMeansA());
   }
 
   @Test
@@ -112,7 +158,10 @@ public class ReportCommandTest extends JUnitSuite {
     assertEquals("seed & thread", read.seed());
     assertEquals(Map.of("per-netns-2018", 0.8), read.seedRatios());
     assertTrue(Double.isNaN(read.ratios().get(1).model())); // saved as null
-    assertNull(read.comparisons().get(1).welch()); // one value per design: no test
+    assertNull(read.comparisons().get(1).welch()); // one run: no test
+    assertNull(read.comparisons().get(0).welch());
+    assertTrue(ConsoleReport.render(read).contains("no significance can be claimed from one run"));
+    assertFalse(ConsoleReport.render(read).contains("p-value"));
     assertEquals(written.comparisons().get(0).welch(), read.comparisons().get(0).welch());
     DesignRecord b = read.designs().get(1);
     assertEquals("transactions", b.throughputUnit());
@@ -141,6 +190,17 @@ public class ReportCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aRepeatBelowOneIsRefusedBeforeAnythingRuns() throws Exception {
+    Path file = tmp.newFile("tiny.conf").toPath();
+    Files.writeString(file, SCENARIO);
+    Path out = tmp.getRoot().toPath().resolve("never-written");
+    Output o = execute("run", file.toString(), "--repeat", "0", "--out", out.toString(), "--no-progress");
+    assertEquals(o.err(), 2, o.status());
+    assertTrue(o.err(), o.err().contains("netns-lab: --repeat: must be in 1..1000, got 0"));
+    assertFalse(Files.exists(out.resolve("result.json")));
+  }
+
+  @Test
   public void reportOfAFolderThatIsNotThereExitsTwoNamingIt() throws Exception {
     Path dir = tmp.getRoot().toPath().resolve("never-ran");
     assertRefused(dir, "netns-lab: " + dir + ": no such folder");
@@ -166,8 +226,8 @@ public class ReportCommandTest extends JUnitSuite {
   public void resultJsonOfAnUnknownSchemaExitsTwo() throws Exception {
     Path dir = savedFolder();
     Path json = dir.resolve("result.json");
-    Files.writeString(json, Files.readString(json).replace("\"schema\" : 1,", "\"schema\" : 2,"));
-    assertRefused(dir, json + ": schema: schema 2 is not one this version reads (it reads 1)");
+    Files.writeString(json, Files.readString(json).replace("\"schema\" : 2,", "\"schema\" : 3,"));
+    assertRefused(dir, json + ": schema: schema 3 is not one this version reads (it reads 1 and 2)");
     Files.writeString(json, "{ \"scenario\": \"x\" }");
     assertRefused(dir, json + ": no \"schema\" key, so not a netns-lab result");
   }

@@ -1,6 +1,7 @@
 package org.netnslab.report;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,31 @@ final class TinyRun {
         Map.of("per-netns-2018", 0.8), List.of("workload.injectors=4"),
         List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
             new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)));
+  }
+
+  /**
+   * The same two designs over three replicates whose baseline transaction means differ, assembled as
+   * {@link org.netnslab.scenario.ScenarioRunner} assembles a run: merged designs, comparisons over
+   * replicate means, derived ratios per replicate. {@code report/result-schema2.json} is its result.json.
+   */
+  static RunResult replicated() {
+    List<RunResult.Replicate> reps = new ArrayList<>();
+    long[][] bases = {{50_000, 20_000}, {47_000, 23_000}, {53_000, 19_000}};
+    for (int i = 0; i < bases.length; i++) {
+      DesignResult a = design("kernel-4.18", bases[i][0], i, 12_345_678 + i * 1_000_000L);
+      DesignResult b = design("per-netns-2018", bases[i][1], 7, 3_456_789 + i * 100_000L);
+      List<String> order = i % 2 == 0 ? List.of("kernel-4.18", "per-netns-2018") : List.of("per-netns-2018", "kernel-4.18");
+      reps.add(new RunResult.Replicate(i + 1, order, List.of(a, b)));
+    }
+    List<DesignResult> as = reps.stream().map(r -> r.designs().get(0)).toList();
+    List<DesignResult> bs = reps.stream().map(r -> r.designs().get(1)).toList();
+    List<Double> busy = reps.stream().map(r -> r.designs().get(1).recorders().get("proc.listener_busy.all").meanNanos()
+        / r.designs().get(0).recorders().get("proc.listener_busy.all").meanNanos()).toList();
+    return new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00.123456Z"),
+        7.5, List.of(DesignResult.merge(as), DesignResult.merge(bs)),
+        List.of(Comparison.of("uevent.transaction", as, bs), Comparison.of("proc.listener_busy.all", as, bs)),
+        Map.of("per-netns-2018", 0.8), List.of("workload.injectors=4"),
+        List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)), reps);
   }
 
   private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {

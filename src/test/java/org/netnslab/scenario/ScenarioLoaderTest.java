@@ -114,6 +114,18 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void repeatIsOneUnlessSetAndMustBeAWholeNumberFromOne() throws Exception {
+    Path file = tmp.newFile("repeat.conf").toPath();
+    Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018") + "repeat = 0\n");
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> new ScenarioLoader().load(file, List.of(), 1));
+    assertEquals(file + ":14: repeat: must be in 1..1000, got 0", e.problems.get(0).toString());
+    assertEquals(5, new ScenarioLoader().load(file, List.of("repeat = 5"), 1).repeat());
+    Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018"));
+    assertEquals(1, new ScenarioLoader().load(file, List.of(), 1).repeat());
+  }
+
+  @Test
   public void aBadModelValueIsReportedOnceEvenWhenNoDesignUsesIt() throws Exception {
     String bad = GOOD.replace("designs = [kernel-4.18, per-netns-2018, mine]", "designs = [mine]")
         + "model { sock-inuse.free = later, rcu.grace-period = abc }\n";

@@ -159,6 +159,51 @@ public class ScenarioRunnerTest extends JUnitSuite {
   }
 
   @Test
+  public void replicatesRunEveryDesignOnAFreshModelInRotatedOrder() throws Exception {
+    Path file = tmp.newFile("tiny-repeat.conf").toPath();
+    Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018, kernel-6.9"));
+    Scenario s = new ScenarioLoader().load(file, List.of("repeat = 3"), 0.05);
+    assertEquals(3, s.repeat());
+    List<String> started = new ArrayList<>();
+    List<String> replicates = new ArrayList<>();
+    RunObserver observer = new RunObserver() {
+      @Override
+      public void replicateStarting(int replicate, int of, List<String> order) {
+        replicates.add(replicate + "/" + of + " " + order);
+      }
+
+      @Override
+      public void designStarting(String design) {
+        started.add(design);
+      }
+
+      @Override
+      public void progress(String design, String phase, long done, long total, long elapsedNanos) {}
+
+      @Override
+      public void phaseDone(String design, String phase, long total, long elapsedNanos) {}
+    };
+    RunResult r = new ScenarioRunner(testKit.system(), SETTINGS, observer).run(s);
+    assertEquals(List.of("1/3 [kernel-4.18, per-netns-2018, kernel-6.9]", "2/3 [per-netns-2018, kernel-6.9, kernel-4.18]",
+        "3/3 [kernel-6.9, kernel-4.18, per-netns-2018]"), replicates);
+    assertEquals(List.of("kernel-4.18", "per-netns-2018", "kernel-6.9", "per-netns-2018", "kernel-6.9", "kernel-4.18",
+        "kernel-6.9", "kernel-4.18", "per-netns-2018"), started);
+    assertEquals(3, r.replicates().size());
+    // 5 netns x 400 x 0.05 counted injections in each replicate: a fresh model each time, nothing carried over
+    for (RunResult.Replicate rep : r.replicates()) {
+      assertEquals(List.of("kernel-4.18", "per-netns-2018", "kernel-6.9"),
+          rep.designs().stream().map(DesignResult::name).toList());
+      rep.designs().forEach(d -> assertEquals(d.name(), 100, d.recorders().get("uevent.transaction").count()));
+    }
+    r.designs().forEach(d -> assertEquals(d.name(), 300, d.recorders().get("uevent.transaction").count()));
+    assertEquals(2, r.comparisons().size());
+    for (var c : r.comparisons()) {
+      assertEquals(3, c.replicateMeansA().size());
+      assertTrue(c.ratioCi() != null);
+    }
+  }
+
+  @Test
   public void afterEachChurnDesignTheLiveActorsAreThoseBeforeIt() throws Exception {
     ActorCounts counts = runCounting(new ScenarioLoader().load(Path.of("load-tests/socket-churn-teardown.conf"),
         List.of("workload.workers=4"), 0.025));
