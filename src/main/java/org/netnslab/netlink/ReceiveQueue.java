@@ -271,6 +271,18 @@ public final class ReceiveQueue<T> {
     public long dropsUnreported() {
       return drops - dropsReported - dropsOptedOut;
     }
+
+    /**
+     * The lost_without_enobufs invariant of one reader.
+     *
+     * @param expected messages sent to this socket that its reader wanted, count
+     * @param received those its reader got, count
+     * @return those neither received, nor lost in a congestion episode whose ENOBUFS the reader
+     *     received, nor lost under NETLINK_NO_ENOBUFS; at least 0
+     */
+    public long lostWithoutEnobufs(long expected, long received) {
+      return Math.max(0, expected - received - dropsReported - dropsOptedOut);
+    }
   }
 
   /**

@@ -107,7 +107,6 @@ public final class ConnectorMonitor {
     if (socket == null) {
       throw new IllegalStateException("connector monitor was never bound to a socket");
     }
-    ReceiveQueue.Counters c = socket.counters();
-    return Math.max(0, wanted - handled() - c.dropsReported() - c.dropsOptedOut());
+    return socket.counters().lostWithoutEnobufs(wanted, handled());
   }
 }

@@ -152,7 +152,6 @@ public final class ListenerCheck {
     if (socket == null) {
       throw new IllegalStateException("listener of netns " + netnsId + " was never bound");
     }
-    ReceiveQueue.Counters c = socket.counters();
-    return Math.max(0, expected - received - c.dropsReported() - c.dropsOptedOut());
+    return socket.counters().lostWithoutEnobufs(expected, received);
   }
 }
