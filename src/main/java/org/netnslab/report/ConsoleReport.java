@@ -67,8 +67,8 @@ public final class ConsoleReport {
     }
     if (r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
       sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
-          + " noise dominate, so ratios between designs can change from run to run. Use --scale 0.1 or more for"
-          + " figures.%n"));
+          + " noise dominate, so ratios between designs can change from run to run. Raise --scale until every"
+          + " counted phase lasts a few seconds, and use --repeat 5 for intervals.%n"));
     }
     if (r.repeat() == 1 && !r.comparisons().isEmpty()) {
       sb.append(String.format("%n%s%n", oneRun()));
