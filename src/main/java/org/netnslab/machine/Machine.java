@@ -1,0 +1,142 @@
+package org.netnslab.machine;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Extension;
+import akka.actor.typed.ExtensionId;
+import akka.actor.typed.javadsl.Adapter;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The machine an actor system's model runs on, as an Akka extension: {@code Machine.get(system)}.
+ *
+ * <p>Live execution (any ordinary actor system): the clock is {@link System#nanoTime()}, kernel work costs
+ * what the JVM spends on it, and {@link #isVirtual()} is false; model code then takes its live path and
+ * never calls {@link #cpus()} or {@link #mutex}. Virtual execution (an actor system built by
+ * {@link VirtualSystem}): the clock is the {@link VirtualEngine}'s, and kernel work is charged on the
+ * simulated {@link Cpus} and {@link Mutex}es of the current design run ({@link #configure}).
+ *
+ * <p>Threading: in virtual execution every method runs on the engine's driver thread.
+ */
+public final class Machine implements Extension {
+  private static final ExtensionId<Machine> ID = new ExtensionId<>() {
+    @Override
+    public Machine createExtension(ActorSystem<?> system) {
+      return new Machine(Adapter.toClassic(system).scheduler() instanceof VirtualScheduler v ? v.engine() : null);
+    }
+  };
+
+  private final VirtualEngine engine;
+  private MachineSettings settings;
+  private Cpus cpus;
+  private SplittableRandom random;
+  private final Map<String, Mutex> mutexes = new HashMap<>();
+  private long handoffNanos;
+
+  private Machine(VirtualEngine engine) {
+    this.engine = engine;
+    if (engine != null) {
+      configure(new MachineSettings(1, 0, 0), 0);
+    }
+  }
+
+  /**
+   * @param system an actor system
+   * @return its machine
+   */
+  public static Machine get(ActorSystem<?> system) {
+    return ID.apply(system);
+  }
+
+  /** @return true in virtual execution */
+  public boolean isVirtual() {
+    return engine != null;
+  }
+
+  /** @return the engine (virtual execution), or null (live) */
+  public VirtualEngine engine() {
+    return engine;
+  }
+
+  /** @return the run's clock, ns: simulated in virtual execution, {@link System#nanoTime()} in live */
+  public long nanoTime() {
+    return engine != null ? engine.now() : System.nanoTime();
+  }
+
+  /**
+   * Starts a fresh machine for the next design run: new CPUs, no mutex held, the jitter reseeded, so a
+   * design's figures do not depend on the runs before it. Call between design runs only.
+   *
+   * @param s the machine
+   * @param lockHandoffNanos the hand-off (wake-up) cost of every {@link Mutex}, ns
+   * @throws IllegalStateException in live execution
+   */
+  public void configure(MachineSettings s, long lockHandoffNanos) {
+    requireVirtual();
+    this.settings = s;
+    this.cpus = new Cpus(engine, s.cpus());
+    this.random = new SplittableRandom(s.randomSeed());
+    this.handoffNanos = lockHandoffNanos;
+    this.mutexes.clear();
+  }
+
+  /** @return the current design run's machine settings (virtual execution) */
+  public MachineSettings settings() {
+    requireVirtual();
+    return settings;
+  }
+
+  /** @return the current design run's CPUs (virtual execution) */
+  public Cpus cpus() {
+    requireVirtual();
+    return cpus;
+  }
+
+  /**
+   * @param name a system-wide kernel lock, e.g. {@code uevent_sock_mutex}
+   * @return that lock of the current design run, created on first use (virtual execution)
+   */
+  public Mutex mutex(String name) {
+    requireVirtual();
+    return mutexes.computeIfAbsent(name, n -> new Mutex(engine, n, handoffNanos));
+  }
+
+  /**
+   * @param name the lock's name, for messages
+   * @return a new lock, e.g. one netns's own mutex (virtual execution)
+   */
+  public Mutex newMutex(String name) {
+    requireVirtual();
+    return new Mutex(engine, name, handoffNanos);
+  }
+
+  /**
+   * @param nanos a cost from the cost block, ns
+   * @return the cost with this run's seeded jitter applied, ns
+   */
+  public long jittered(long nanos) {
+    requireVirtual();
+    double j = settings.jitter();
+    if (j == 0 || nanos == 0) {
+      return nanos;
+    }
+    return Math.round(nanos * (1 - j + 2 * j * random.nextDouble()));
+  }
+
+  /**
+   * Runs a step of kernel work costing {@code nanos} (jittered) on a simulated CPU, then {@code then}.
+   *
+   * @param nanos the cost, ns
+   * @param then what follows, on the engine
+   */
+  public void compute(long nanos, Runnable then) {
+    cpus().run(jittered(nanos), then);
+  }
+
+  private void requireVirtual() {
+    if (engine == null) {
+      throw new IllegalStateException("the simulated machine exists only in virtual execution (execution = virtual)");
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package org.netnslab.machine;
+
+/**
+ * The simulated machine of one design run in virtual execution (scenario key {@code machine}, defaults in
+ * reference.conf {@code netns-lab.machine}).
+ *
+ * @param cpus simulated CPUs, 1..4096
+ * @param jitter each simulated cost is multiplied by a factor drawn uniformly from [1 - jitter, 1 + jitter]
+ *     (0..0.5): deterministic service times lock closed loops into lock-step patterns; a seeded jitter
+ *     breaks them without changing means
+ * @param randomSeed seeds the jitter (scenario key {@code random-seed}): same seed, same figures
+ */
+public record MachineSettings(int cpus, double jitter, long randomSeed) {
+  /** Checks the ranges. */
+  public MachineSettings {
+    if (cpus < 1 || cpus > 4096) {
+      throw new IllegalArgumentException("machine.cpus must be in 1..4096, got " + cpus);
+    }
+    if (!(jitter >= 0 && jitter <= 0.5)) {
+      throw new IllegalArgumentException("machine.jitter must be in 0..0.5, got " + jitter);
+    }
+  }
+
+  /** @return these settings with {@code n} CPUs */
+  public MachineSettings withCpus(int n) {
+    return new MachineSettings(n, jitter, randomSeed);
+  }
+}
