@@ -27,6 +27,7 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * The embedding API: spawn the model in your own Akka application and drive it through the
@@ -159,7 +160,7 @@ public final class NetnsLab {
       // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
       PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
       ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
-      netns.injectRoute().inject(sender, payload, System.nanoTime(), replyTo);
+      netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
       return FutureConverters.asJava(reply.future()).thenApply(InjectResult.class::cast);
     }
 

@@ -38,6 +38,7 @@ public class ArchitectureTest extends JUnitSuite {
         .layer("metrics").definedBy("org.netnslab.metrics..")
         .layer("design").definedBy("org.netnslab.design..")
         .layer("model").definedBy(MODEL)
+        .layer("machine").definedBy("org.netnslab.machine..")
         .layer("settings").definedBy("org.netnslab.settings..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("embedding API").mayNotBeAccessedByAnyLayer()
@@ -48,7 +49,9 @@ public class ArchitectureTest extends JUnitSuite {
         .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "report", "scenario", "workload", "run")
         .whereLayer("design").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run")
         .whereLayer("model").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
-            "metrics", "design");
+            "metrics", "design")
+        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
+            "metrics", "design", "model");
   }
 
   @Test
@@ -69,7 +72,7 @@ public class ArchitectureTest extends JUnitSuite {
   public void everyMainClassIsInALayer() {
     classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
-        "org.netnslab.design..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
+        "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
         MODEL[5], MODEL[6]).check(MAIN);
   }
 

@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualSystem;
 import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
@@ -132,7 +135,8 @@ public final class Main implements Callable<Integer> {
       RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressDisplay(stderrIsTerminal(), System.err);
       ActorSystem<Void> actors;
       try {
-        actors = ActorSystem.create(Behaviors.empty(), "netns-lab", system);
+        actors = scenario.execution().isVirtual() ? VirtualSystem.create(Behaviors.empty(), "netns-lab", system)
+            : ActorSystem.create(Behaviors.empty(), "netns-lab", system);
       } catch (ConfigException e) {
         System.err.println("netns-lab: Akka configuration: " + e.getMessage());
         return EXIT_CONFIG;
@@ -154,6 +158,11 @@ public final class Main implements Callable<Integer> {
       } finally {
         actors.terminate();
         try {
+          Machine machine = Machine.get(actors);
+          if (machine.isVirtual()) { // its actors stop only while the engine runs
+            machine.engine().runUntil(() -> actors.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
+                Duration.ofSeconds(30).toNanos());
+          }
           actors.getWhenTerminated().toCompletableFuture().get();
         } catch (Exception e) {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);

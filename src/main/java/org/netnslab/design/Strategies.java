@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.netnslab.netlink.NetlinkSettings;
+import org.netnslab.netns.Costs;
 import org.netnslab.netns.ModelSettings;
 import org.netnslab.netns.NetnsSettings;
 import org.netnslab.proc.ProcSettings;
@@ -75,7 +76,8 @@ public final class Strategies {
       checked(NetlinkSettings.FAULT),
       checked(ProcSettings.SCANS),
       checked(ProcSettings.SYSCALL_COST),
-      checked(UeventSettings.FAULT));
+      checked(UeventSettings.FAULT),
+      checked(Costs.MUTEX_HANDOFF));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));

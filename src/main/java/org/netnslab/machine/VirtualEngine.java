@@ -127,7 +127,10 @@ public final class VirtualEngine {
 
   /** Why a {@link #runUntil} stopped without its condition holding. */
   public static final class Stalled extends Exception {
-    Stalled(String message) {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what did not happen */
+    public Stalled(String message) {
       super(message);
     }
   }
@@ -157,6 +160,7 @@ public final class VirtualEngine {
     }
     Thread previous = driver;
     driver = Thread.currentThread();
+    VirtualEngine clockBefore = Clock.drive(this);
     try {
       int steps = 0;
       while (true) {
@@ -178,18 +182,19 @@ public final class VirtualEngine {
           if (e.time != now) {
             watch.check(now);
           }
-          now = e.time;
+          now = Math.max(now, e.time); // an event scheduled from another thread may carry a stale now
           eventsRun++;
           e.task.run();
           continue;
         }
-        if (!waitForExternal(idleWallNanos)) {
+        if (!waitForExternal(done, idleWallNanos)) {
           throw new Stalled("nothing left to run at simulated " + now / 1000 + " us and the awaited condition"
               + " does not hold: the model is deadlocked (an actor stopped, or a reply never comes)");
         }
       }
     } finally {
       driver = previous;
+      Clock.drive(clockBefore);
     }
   }
 
@@ -212,16 +217,20 @@ public final class VirtualEngine {
     }
   }
 
-  private boolean waitForExternal(long idleWallNanos) {
+  /**
+   * Waits for another thread's work. Some answers arrive without any: a Scala future converted to a
+   * CompletionStage completes its callbacks on a pool thread, so {@code done} is polled every ms too.
+   */
+  private boolean waitForExternal(BooleanSupplier done, long idleWallNanos) {
     long deadline = System.nanoTime() + idleWallNanos;
     synchronized (signal) {
-      while (external.isEmpty() && !hasEvents()) {
+      while (external.isEmpty() && !hasEvents() && !done.getAsBoolean()) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
         }
         try {
-          signal.wait(Math.max(1, left / 1_000_000));
+          signal.wait(1);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return false;

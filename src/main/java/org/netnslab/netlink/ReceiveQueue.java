@@ -293,9 +293,22 @@ public final class ReceiveQueue<T> {
    * @throws IllegalStateException on a second call
    */
   public Source<T, NotUsed> source() {
+    return source(() -> { });
+  }
+
+  /**
+   * As {@link #source()}, and runs {@code closed} when the reader stops for any reason (completed,
+   * failed or cancelled: close(2) of the socket), inside the stream, so in virtual execution it happens
+   * on the engine at the simulated instant it stops (a CompletionStage callback would run on a pool thread).
+   *
+   * @param closed what the socket's close does, e.g. telling its netns
+   * @return the reader's source
+   * @throws IllegalStateException on a second call
+   */
+  public Source<T, NotUsed> source(Runnable closed) {
     if (!materialized.compareAndSet(false, true)) {
       throw new IllegalStateException("a netlink socket has one reader: its source was made already");
     }
-    return Source.fromGraph(new RecvStage<>(this));
+    return Source.fromGraph(new RecvStage<>(this, closed));
   }
 }

@@ -22,8 +22,11 @@ final class RecvStage<T> extends GraphStage<SourceShape<T>> {
   private final SourceShape<T> shape = SourceShape.of(out);
   private final java.util.concurrent.atomic.AtomicBoolean materialized = new java.util.concurrent.atomic.AtomicBoolean();
 
-  RecvStage(ReceiveQueue<T> socket) {
+  private final Runnable closed;
+
+  RecvStage(ReceiveQueue<T> socket, Runnable closed) {
     this.socket = socket;
+    this.closed = closed;
   }
 
   @Override
@@ -52,6 +55,11 @@ final class RecvStage<T> extends GraphStage<SourceShape<T>> {
             super.onDownstreamFinish(cause);
           }
         });
+      }
+
+      @Override
+      public void postStop() {
+        closed.run();
       }
 
       @Override

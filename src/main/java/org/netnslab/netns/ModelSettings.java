@@ -20,9 +20,10 @@ import org.netnslab.uevent.UeventSettings;
  * @param rcu grace periods
  * @param proc the proc connector and the process monitors
  * @param netlink the netlink sysctls (rmem_default, rmem_max) and the test-only fault
+ * @param costs simulated kernel work, charged in virtual execution only
  */
 public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInuseSettings sockInuse, RcuSettings rcu,
-    ProcSettings proc, NetlinkSettings netlink) {
+    ProcSettings proc, NetlinkSettings netlink, Costs costs) {
 
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
@@ -33,7 +34,7 @@ public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInus
   public static ModelSettings fromConfig(Config model) {
     return new ModelSettings(UeventSettings.fromConfig(model), NetnsSettings.fromConfig(model),
         SockInuseSettings.fromConfig(model), RcuSettings.fromConfig(model), ProcSettings.fromConfig(model),
-        NetlinkSettings.fromConfig(model));
+        NetlinkSettings.fromConfig(model), Costs.fromConfig(model));
   }
 
   /** @return reference.conf's defaults ({@code netns-lab.model}) */

@@ -22,6 +22,7 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.SeqnumCounter;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
@@ -194,7 +195,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     return newReceiveBuilder()
         .onMessage(CreateNetns.class, m -> {
           creating++;
-          lock(new Creation(m.owner(), m.replyTo(), System.nanoTime()));
+          lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime()));
           return this;
         })
         .onMessage(SetupFinished.class, m -> {

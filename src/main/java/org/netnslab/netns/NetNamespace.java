@@ -16,6 +16,7 @@ import org.netnslab.uevent.SeqnumCounter;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * One network namespace ({@code struct net}, net/core/net_namespace.c): its protocol and its
@@ -55,7 +56,7 @@ public final class NetNamespace {
    *
    * @param sender the injecting task's credentials
    * @param payload message bytes without SEQNUM
-   * @param sentNanos {@link System#nanoTime()} at the send
+   * @param sentNanos {@link Clock#nanoTime()} at the send
    * @param replyTo receives the {@link InjectResult} once the message is on every listener queue
    */
   public record Inject(Credentials sender, byte[] payload, long sentNanos, ActorRef<InjectResult> replyTo)
@@ -162,7 +163,7 @@ public final class NetNamespace {
    * @param design the design in force
    * @param ops the registered pernet ops, in registration order
    * @param env the domain's shared actors and counters
-   * @param requestNanos when the creation was requested ({@link System#nanoTime()})
+   * @param requestNanos when the creation was requested ({@link Clock#nanoTime()})
    * @param created receives the handle, or the failure, once setup_net has run
    * @return the netns behaviour
    */

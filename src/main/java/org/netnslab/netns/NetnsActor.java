@@ -24,6 +24,7 @@ import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * The {@link NetNamespace} actor up to its last active reference: setup_net (setting up), then live.
@@ -82,7 +83,7 @@ final class NetnsActor {
 
   /** setup_net has finished: the netns is on the list and its creator gets the handle. */
   private Behavior<Command> publish(long requestNanos, ActorRef<CreateResult> created) {
-    env.probe().created(System.nanoTime() - requestNanos);
+    env.probe().created(Clock.nanoTime() - requestNanos);
     env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
     created.tell(new NetnsHandle(net.id(), net.owner(), ctx.getSelf(), route));
     return new Live();
@@ -114,7 +115,7 @@ final class NetnsActor {
           return Behaviors.same();
         })
         .onMessage(NetNamespace.SendUevent.class, m -> {
-          route.inject(m.sender(), m.payload(), System.nanoTime(), m.replyTo());
+          route.inject(m.sender(), m.payload(), Clock.nanoTime(), m.replyTo());
           return Behaviors.same();
         })
         .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
@@ -188,7 +189,7 @@ final class NetnsActor {
     if (--active > 0) {
       return Behaviors.same();
     }
-    long lastRefNanos = System.nanoTime();
+    long lastRefNanos = Clock.nanoTime();
     env.cleanup().tell(new CleanupWorker.Enqueue(net.id(), ctx.getSelf()));
     return new NetnsTeardown(ctx, timers, net, ops, lastRefNanos).dismantling(this::dismantling);
   }

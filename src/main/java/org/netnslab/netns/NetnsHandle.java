@@ -5,6 +5,7 @@ import akka.actor.typed.ActorRef;
 import akka.stream.javadsl.Source;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.netnslab.machine.SameThread;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.uevent.Enobufs;
@@ -47,14 +48,10 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
       ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
       CompletableFuture<Done> bound = new CompletableFuture<>();
       actor.tell(new NetNamespace.AttachListener(socket, bound));
-      return socket.source()
-          .watchTermination((notUsed, terminated) -> {
-            // close(2) of the socket: cancelled, completed or failed, the reference goes
-            terminated.whenComplete((done, error) -> actor.tell(new NetNamespace.ListenerClosed(socket)));
-            return notUsed;
-          })
+      // close(2) of the socket: cancelled, completed or failed, the reference goes
+      return socket.source(() -> actor.tell(new NetNamespace.ListenerClosed(socket)))
           .mapMaterializedValue(x -> bound.thenApply(d -> socket));
-    }).mapMaterializedValue(f -> f.thenCompose(bound -> bound));
+    }).mapMaterializedValue(f -> SameThread.of(f).thenCompose(bound -> bound));
   }
 
   /**

@@ -19,6 +19,7 @@ import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
+import org.netnslab.machine.Clock;
 
 /**
  * The {@link NetNamespace} actor once its ops are being torn down, on either path of ops_undo_list:
@@ -43,7 +44,7 @@ final class NetnsTeardown {
 
   /**
    * @param initialised the ops whose init ran, in registration order
-   * @param lastRefNanos when the last active reference was dropped ({@link System#nanoTime()}), 0 if never
+   * @param lastRefNanos when the last active reference was dropped ({@link Clock#nanoTime()}), 0 if never
    */
   NetnsTeardown(ActorContext<Command> ctx, TimerScheduler<Command> timers, Net net,
       List<PernetOperations> initialised, long lastRefNanos) {
@@ -111,7 +112,7 @@ final class NetnsTeardown {
   /** net_free: the ops' net_free hooks (teardown order), the report, and the actor stops (freed). */
   private Behavior<Command> netFree() {
     inTeardownOrder(op -> op.netFree(net));
-    net.probe.netFreed(lastRefNanos == 0 ? 0 : System.nanoTime() - lastRefNanos, net.sockInuseAtFree);
+    net.probe.netFreed(lastRefNanos == 0 ? 0 : Clock.nanoTime() - lastRefNanos, net.sockInuseAtFree);
     return Behaviors.stopped();
   }
 

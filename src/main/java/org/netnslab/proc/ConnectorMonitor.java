@@ -2,6 +2,7 @@ package org.netnslab.proc;
 
 import java.util.function.LongConsumer;
 import org.netnslab.netlink.ReceiveQueue;
+import org.netnslab.machine.Clock;
 
 /**
  * A process monitor that learns of processes through a proc connector socket: one recvmsg per
@@ -35,7 +36,7 @@ public final class ConnectorMonitor {
 
   /** @param r one receive from the socket: an event, or the ENOBUFS after an overflow */
   public void onReceive(ProcReceived r) {
-    long t0 = System.nanoTime();
+    long t0 = Clock.nanoTime();
     if (r instanceof ProcReceived.Enobufs e) {
       enobufs++;
       dropped += e.dropped();
@@ -44,7 +45,7 @@ public final class ConnectorMonitor {
     ProcEvent e = ((ProcReceived.Event) r).event();
     busyNanos += syscalls.of(1); // recvmsg
     if (e.what() == ProcEvents.NONE) {
-      busyNanos += System.nanoTime() - t0;
+      busyNanos += Clock.nanoTime() - t0;
       return; // the subscription's ack
     }
     latencyNanos.accept(t0 - e.timestampNanos());
@@ -53,7 +54,7 @@ public final class ConnectorMonitor {
     } else {
       discarded++;
     }
-    busyNanos += System.nanoTime() - t0;
+    busyNanos += Clock.nanoTime() - t0;
   }
 
   /**

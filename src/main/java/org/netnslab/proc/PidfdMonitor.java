@@ -2,6 +2,7 @@ package org.netnslab.proc;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.netnslab.machine.Clock;
 
 /**
  * A process monitor holding one pidfd per process (pidfd_open(2) and epoll(7)): at fork it opens the
@@ -30,7 +31,7 @@ public final class PidfdMonitor {
 
   /** @param e a fork or an exit ({@link #sees}) */
   public void onEvent(ProcEvent e) {
-    long t0 = System.nanoTime();
+    long t0 = Clock.nanoTime();
     long charged = 0;
     if (e.what() == ProcEvents.FORK) {
       charged = syscalls.of(2); // pidfd_open(pid), EPOLL_CTL_ADD
@@ -39,7 +40,7 @@ public final class PidfdMonitor {
       charged = syscalls.of(3); // epoll_wait wakes, waitid, close
       processes.handle(e);
     }
-    busyNanos += System.nanoTime() - t0 + charged;
+    busyNanos += Clock.nanoTime() - t0 + charged;
   }
 
   /** @return time spent, charged system calls included, ns */

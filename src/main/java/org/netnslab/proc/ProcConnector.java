@@ -17,6 +17,7 @@ import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.Skb;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.userns.Credentials;
+import org.netnslab.machine.Clock;
 
 /**
  * The proc connector (drivers/connector/cn_proc.c, v6.6 and before), owned by the initial netns:
@@ -233,7 +234,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     table.subscribe(m.socket(), s.get());
     // The kernel's ack: a PROC_EVENT_NONE message on the socket, through the same filter as events
     // (so only a listener of everything gets it); the caller's Done is the model's own confirmation.
-    ProcEvent ack = new ProcEvent(ProcEvents.NONE, 0, 0, System.nanoTime(), 0, 0, 0, 0, 0);
+    ProcEvent ack = new ProcEvent(ProcEvents.NONE, 0, 0, Clock.nanoTime(), 0, 0, 0, 0, 0);
     if (filter == Filter.NONE || table.delivers(m.socket(), ack)) {
       // not an event: left out of Stats, so delivered + filtered + dropped = generated x sockets
       sockets.get(m.socket()).deliver(new ProcReceived.Event(ack), EVENT_TRUESIZE);

@@ -1,5 +1,7 @@
 package org.netnslab.proc;
 
+import org.netnslab.machine.Clock;
+
 /**
  * One proc connector event ({@code struct proc_event}, include/uapi/linux/cn_proc.h) as a listener
  * receives it. PIDs are in the initial pid namespace. Immutable.
@@ -7,7 +9,7 @@ package org.netnslab.proc;
  * @param what the event type, one of the {@code PROC_EVENT_*} values of {@link ProcEvents}
  * @param cpu the CPU that generated it
  * @param seq the per-CPU sequence number ({@code msg->seq}): ordered per CPU only
- * @param timestampNanos when it was generated, {@link System#nanoTime()} ns
+ * @param timestampNanos when it was generated, {@link Clock#nanoTime()} ns
  * @param pid the process (thread) id
  * @param tgid the thread group id
  * @param parentPid for FORK: the parent's pid; else 0

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.netnslab.machine.Clock;
 
 /**
  * A process monitor that scans /proc: readdir of /proc and, per entry, open, read and close of
@@ -46,7 +47,7 @@ public final class ProcScanMonitor {
    * @return the scan's time, charged system calls included, ns
    */
   public long scan() {
-    long t0 = System.nanoTime();
+    long t0 = Clock.nanoTime();
     long charged = 0;
     Set<Integer> now = new HashSet<>(table.size() * 2);
     for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
@@ -60,7 +61,7 @@ public final class ProcScanMonitor {
       }
     }
     seen = now;
-    return System.nanoTime() - t0 + charged;
+    return Clock.nanoTime() - t0 + charged;
   }
 
   /** @return pids seen by one scan and gone by a later one */

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AskPattern;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.netnslab.machine.SameThread;
 import org.netnslab.userns.Credentials;
 
 /**
@@ -32,15 +33,15 @@ public final class ProcSubscriber {
   public static CompletionStage<ProcConnector.Joined> listen(ActorRef<ProcConnector.Command> connector,
       Credentials caller, Integer mask, org.netnslab.netlink.SocketOptions options, Duration timeout,
       Scheduler scheduler) {
-    CompletionStage<ProcConnector.JoinReply> join = AskPattern.ask(connector,
-        r -> new ProcConnector.Join(true, options, r), timeout, scheduler);
+    CompletionStage<ProcConnector.JoinReply> join = SameThread.of(AskPattern.ask(connector,
+        r -> new ProcConnector.Join(true, options, r), timeout, scheduler));
     return join.thenCompose(reply -> {
       if (reply instanceof ProcConnector.JoinFailed f) {
         return CompletableFuture.failedFuture(new IllegalStateException(f.reason()));
       }
       ProcConnector.Joined joined = (ProcConnector.Joined) reply;
-      CompletionStage<Done> subscribed = AskPattern.ask(connector, r -> new ProcConnector.Subscribe(joined.socket(),
-          caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r), timeout, scheduler);
+      CompletionStage<Done> subscribed = SameThread.of(AskPattern.ask(connector, r -> new ProcConnector.Subscribe(
+          joined.socket(), caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r), timeout, scheduler));
       return subscribed.thenApply(done -> joined);
     });
   }

@@ -3,6 +3,7 @@ package org.netnslab.proc;
 import akka.actor.typed.ActorRef;
 import java.util.ArrayList;
 import java.util.List;
+import org.netnslab.machine.Clock;
 
 /**
  * A busy host's process table as the proc connector sees it: short-lived processes, each forking
@@ -54,7 +55,7 @@ public final class ProcessTable {
 
   /**
    * Reports {@code events} to the proc connector as they happen, in bursts of {@link #BURST}, each
-   * event stamped with the time it is generated ({@link System#nanoTime()}).
+   * event stamped with the time it is generated ({@link Clock#nanoTime()}).
    *
    * @param events the events, in order
    * @param connector the proc connector
@@ -62,7 +63,7 @@ public final class ProcessTable {
   public static void publish(List<ProcEvent> events, ActorRef<ProcConnector.Command> connector) {
     List<ProcEvent> burst = new ArrayList<>(BURST);
     for (ProcEvent e : events) {
-      burst.add(new ProcEvent(e.what(), e.cpu(), 0, System.nanoTime(), e.pid(), e.tgid(), e.parentPid(), e.exitCode(),
+      burst.add(new ProcEvent(e.what(), e.cpu(), 0, Clock.nanoTime(), e.pid(), e.tgid(), e.parentPid(), e.exitCode(),
           e.exitSignal()));
       if (burst.size() == BURST) {
         connector.tell(new ProcConnector.PublishBurst(burst));

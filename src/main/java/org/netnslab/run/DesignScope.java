@@ -8,12 +8,13 @@ import akka.actor.typed.Scheduler;
 import akka.actor.typed.javadsl.AskPattern;
 import akka.japi.function.Function;
 import akka.stream.Materializer;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -31,6 +32,7 @@ public final class DesignScope implements AutoCloseable {
   private final ActorRef<DesignGuardian.Command> guardian;
   private final Materializer materializer;
   private final Phases phases;
+  private final Machine machine;
 
   /**
    * Starts a design's guardian under the run's.
@@ -49,9 +51,10 @@ public final class DesignScope implements AutoCloseable {
     this.settings = settings;
     this.design = design;
     this.run = run;
+    this.machine = Machine.get(system);
     this.guardian = ask(run, r -> new RunGuardian.StartDesign(actorName, r), "starting the design's guardian");
     this.materializer = ask(guardian, DesignGuardian.GetMaterializer::new, "creating the design's materializer");
-    this.phases = new Phases(spawn(Phases.starter(), "phase-starter"), settings, observer, design);
+    this.phases = new Phases(spawn(Phases.starter(), "phase-starter"), settings, observer, design, machine);
   }
 
   /** @return the design's name */
@@ -62,6 +65,11 @@ public final class DesignScope implements AutoCloseable {
   /** @return the materializer for the design's streams: they stop, at the latest, with the design */
   public Materializer materializer() {
     return materializer;
+  }
+
+  /** @return the machine the design runs on: its clock, and in virtual execution its CPUs and locks */
+  public Machine machine() {
+    return machine;
   }
 
   /** @return the design's phases: progress, stall detection, waits that follow progress */
@@ -154,8 +162,31 @@ public final class DesignScope implements AutoCloseable {
    */
   public <T> T await(CompletionStage<T> stage, String what) throws RunFailure {
     try {
-      return stage.toCompletableFuture().get(settings.askTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
+      return Driver.get(machine, stage, settings.askTimeout().plusSeconds(1));
+    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+      throw new RunFailure(design + ": " + what + " failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RunFailure(design + ": interrupted while " + what, e);
+    }
+  }
+
+  /**
+   * Waits for {@code stage} however it ends, for callers that handle its failure themselves (a timeout
+   * that is not an error). Live, the wait lasts at most a little longer than the ask timeout; virtual, it
+   * drives the engine until the stage completes.
+   *
+   * @param stage an answer
+   * @param what what is awaited, for the failure's message
+   * @param <T> the answer's type
+   * @return the answer
+   * @throws ExecutionException when the stage failed
+   * @throws RunFailure when it does not complete in time, the model deadlocks or the thread is interrupted
+   */
+  public <T> T outcome(CompletionStage<T> stage, String what) throws ExecutionException, RunFailure {
+    try {
+      return Driver.get(machine, stage, settings.askTimeout().plusSeconds(1));
+    } catch (TimeoutException | VirtualEngine.Stalled e) {
       throw new RunFailure(design + ": " + what + " failed: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,7 +1,7 @@
 package org.netnslab.run;
 
 /**
- * When the counted phase started, in {@link System#nanoTime()} ns; messages sent before that are
+ * When the counted phase started, on the model's clock ({@link org.netnslab.machine.Clock#nanoTime()}), ns; messages sent before that are
  * warm-up and left out of the figures. Written once by the runner before it starts the counted phase,
  * read by listener streams (volatile).
  */
@@ -13,9 +13,14 @@ public final class PhaseClock {
     return countedFromNanos;
   }
 
-  /** Marks the counted phase as started now. @return the start in ns */
-  public long startCounted() {
-    countedFromNanos = System.nanoTime();
+  /**
+   * Marks the counted phase as started now.
+   *
+   * @param now the run's clock ({@link org.netnslab.machine.Machine#nanoTime()}), ns
+   * @return the start in ns
+   */
+  public long startCounted(long now) {
+    countedFromNanos = now;
     return countedFromNanos;
   }
 }

@@ -3,6 +3,7 @@ package org.netnslab.run;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +13,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
 
 /**
  * Starting and awaiting the phases of one design's run: progress and phase lines through the
@@ -23,6 +26,7 @@ public final class Phases {
   private final RunSettings settings;
   private final RunObserver observer;
   private final String design;
+  private final Machine machine;
 
   /**
    * The starter runs a phase's kick-off inside the actor system. Told from the runner's thread, Start
@@ -45,12 +49,14 @@ public final class Phases {
    * @param settings stall timeout and progress interval
    * @param observer told of progress
    * @param design the design's name, for progress and messages
+   * @param machine live or virtual: where the phase's time comes from
    */
-  Phases(ActorRef<Runnable> starter, RunSettings settings, RunObserver observer, String design) {
+  Phases(ActorRef<Runnable> starter, RunSettings settings, RunObserver observer, String design, Machine machine) {
     this.starter = starter;
     this.settings = settings;
     this.observer = observer;
     this.design = design;
+    this.machine = machine;
   }
 
   /**
@@ -62,7 +68,7 @@ public final class Phases {
    * @param done opened when every workload actor has finished the phase
    * @param progress counts completed operations (of this and earlier phases)
    * @param total operations the phase will complete
-   * @return the phase's wall time, ns
+   * @return the phase's time, ns: wall time live, simulated time virtual
    * @throws RunFailure when the phase stalls or the thread is interrupted
    */
   public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
@@ -77,6 +83,9 @@ public final class Phases {
    */
   public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
       List<double[]> samples) throws RunFailure {
+    if (machine.isVirtual()) {
+      return runVirtual(label, kickOff, done, progress, total, samples);
+    }
     long base = progress.sum();
     long start = System.nanoTime();
     starter.tell(kickOff);
@@ -117,6 +126,54 @@ public final class Phases {
   }
 
   /**
+   * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
+   * Progress lines follow wall time (what the user waits for); the throughput samples and the stall rule
+   * follow simulated time (what the model does): a phase stalls when no operation completes for the
+   * stall timeout of simulated time.
+   */
+  private long runVirtual(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
+      List<double[]> samples) throws RunFailure {
+    long base = progress.sum();
+    long wallStart = System.nanoTime();
+    long start = machine.nanoTime();
+    long interval = settings.progressInterval().toNanos();
+    long stall = settings.stallTimeout().toNanos();
+    long[] st = {wallStart + interval, -1, start, start, 0}; // next report (wall), last done, last change, last sample, done at it
+    starter.tell(kickOff);
+    try {
+      machine.engine().runUntil(() -> done.getCount() == 0, now -> {
+        long d = progress.sum() - base;
+        if (d != st[1]) {
+          st[1] = d;
+          st[2] = now;
+        } else if (now - st[2] > stall) {
+          throw new VirtualEngine.Stalled(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
+              + settings.stallTimeout().toMillis() + " ms of simulated time (netns-lab.run.stall-timeout)");
+        }
+        if (samples != null && now - st[3] >= interval) {
+          samples.add(new double[] {(now - start) / 1e9, (d - st[4]) / ((now - st[3]) / 1e9)});
+          st[3] = now;
+          st[4] = d;
+        }
+        long wall = System.nanoTime();
+        if (wall >= st[0]) {
+          observer.progress(design, label, d, total, wall - wallStart);
+          st[0] = wall + interval;
+        }
+      }, Driver.IDLE_WALL.toNanos());
+    } catch (VirtualEngine.Stalled e) {
+      throw new RunFailure(e.getMessage(), e);
+    }
+    long simulated = machine.nanoTime() - start;
+    if (samples != null && simulated > st[3] - start) {
+      long d = progress.sum() - base;
+      samples.add(new double[] {simulated / 1e9, (d - st[4]) / ((start + simulated - st[3]) / 1e9)});
+    }
+    observer.phaseDone(design, label, total, simulated);
+    return simulated;
+  }
+
+  /**
    * Waits for a request the model answers only once some work is over, however long the work takes
    * as long as it progresses: the request is sent again each time it times out (after the ask timeout)
    * with progress made meanwhile, and the wait fails when one ask timeout passes with none. (A netns
@@ -137,7 +194,9 @@ public final class Phases {
     while (true) {
       long now = progress.getAsLong();
       try {
-        return request.get().toCompletableFuture().get();
+        return Driver.get(machine, request.get(), Duration.ofDays(365)); // the request's own ask timeout ends it
+      } catch (TimeoutException | VirtualEngine.Stalled e) {
+        throw new RunFailure(design + ": " + what + " failed after " + doneSoFar.get() + ": " + e.getMessage(), e);
       } catch (ExecutionException e) {
         if (!(e.getCause() instanceof TimeoutException) || now == before) {
           throw new RunFailure(design + ": " + what + " failed after " + doneSoFar.get() + ", no progress in the last "

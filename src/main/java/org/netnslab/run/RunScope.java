@@ -6,7 +6,8 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -58,8 +59,8 @@ public final class RunScope implements AutoCloseable {
   public void close() throws RunFailure {
     guardian.tell(RunGuardian.Stop.INSTANCE);
     try {
-      stopped.get(settings.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
+      Driver.get(Machine.get(system), stopped, settings.askTimeout());
+    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
       throw new RunFailure("stopping the run's actors failed: " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.RatioDefinition;
+import org.netnslab.run.Execution;
 import org.netnslab.workload.Workload;
 
 /**
@@ -23,16 +24,26 @@ import org.netnslab.workload.Workload;
  * @param scale {@code --scale}, &gt; 0
  * @param overrides the {@code --set path=value} arguments applied, in order
  * @param repeat how many replicates to run ({@code repeat} key, {@code --repeat}), &gt;= 1
+ * @param execution live or virtual, and the simulated machine
  */
 public record Scenario(String file, String name, String description, String seed, Workload workload,
     List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-    double scale, List<String> overrides, int repeat) {
+    double scale, List<String> overrides, int repeat, Execution execution) {
+
+  /** A scenario run live. */
+  public Scenario(String file, String name, String description, String seed, Workload workload,
+      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
+      double scale, List<String> overrides, int repeat) {
+    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, repeat,
+        Execution.LIVE);
+  }
 
   /** A scenario of one replicate. */
   public Scenario(String file, String name, String description, String seed, Workload workload,
       List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
       double scale, List<String> overrides) {
-    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, 1);
+    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, 1,
+        Execution.LIVE);
   }
 
   /**
@@ -41,7 +52,16 @@ public record Scenario(String file, String name, String description, String seed
    */
   public Scenario withRepeat(int n) {
     return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, n);
+        overrides, n, execution);
+  }
+
+  /**
+   * @param e how to run
+   * @return this scenario run that way
+   */
+  public Scenario withExecution(Execution e) {
+    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
+        overrides, repeat, e);
   }
 
   /** Copies the collections. */

@@ -9,10 +9,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
+import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.RatioDefinition;
+import org.netnslab.run.Execution;
 import org.netnslab.workload.Workload;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.settings.ConfigProblem;
@@ -26,7 +29,8 @@ import org.netnslab.settings.ConfigProblem;
  */
 public final class ScenarioLoader {
   private static final Set<String> TOP_LEVEL = Set.of("name", "description", "seed", "workload", "designs",
-      "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs", "repeat");
+      "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs", "repeat", "execution", "machine",
+      "random-seed");
   /** The most replicates a scenario may ask for: enough for any interval, few enough to notice a typo. */
   public static final int MAX_REPEAT = 1000;
 
@@ -97,6 +101,7 @@ public final class ScenarioLoader {
     String seed = c.string("seed", null);
     // replicates of every design (--repeat overrides it); the statistics compare replicate means
     int repeat = (int) c.integer("repeat", 1L, 1, MAX_REPEAT);
+    Execution execution = execution(c, conf);
     // a part already found wrong is not checked again against the parts that refer to it: the one
     // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
     int before = problems.size();
@@ -121,7 +126,32 @@ public final class ScenarioLoader {
       throw new ScenarioException(onePerLine(problems));
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
-        seedRatios, derivedRatios, scale, sets, repeat);
+        seedRatios, derivedRatios, scale, sets, repeat, execution);
+  }
+
+  /** Reads {@code execution}, {@code machine} and {@code random-seed} over reference.conf's defaults. */
+  private Execution execution(HoconChecker c, Config conf) {
+    Execution dflt = Execution.defaults(reference);
+    String mode = c.string("execution", dflt.mode().name().toLowerCase(Locale.ROOT));
+    Execution.Mode m = dflt.mode();
+    if (mode != null) {
+      if (mode.equals("live") || mode.equals("virtual")) {
+        m = Execution.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
+      } else {
+        c.problem("execution", "must be live or virtual, got '" + mode + "'");
+      }
+    }
+    if (conf.hasPath("machine")) {
+      c.unknownKeys(c.object("machine"), Set.of("cpus", "jitter"), "machine.");
+    }
+    int cpus = (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096);
+    double jitter = c.fraction("machine.jitter", dflt.machine().jitter());
+    if (jitter > 0.5) {
+      c.problem("machine.jitter", "must be in 0..0.5, got " + jitter);
+      jitter = dflt.machine().jitter();
+    }
+    long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
+    return new Execution(m, new MachineSettings(cpus, jitter, seed));
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.machine.Machine;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RatioDefinition;
@@ -64,6 +65,10 @@ public final class ScenarioRunner {
         for (int i : ReplicateOrder.of(designs.size(), rep)) {
           Design d = designs.get(i);
           observer.designStarting(d.name());
+          Machine machine = Machine.get(system);
+          if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
+            machine.configure(scenario.execution().machineFor(rep), d.model().costs().mutexHandoff().toNanos());
+          }
           try (DesignScope scope = run.design(d.name())) {
             results.put(d.name(), runner.run(d, scope));
           }

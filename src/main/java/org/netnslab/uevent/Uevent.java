@@ -1,12 +1,14 @@
 package org.netnslab.uevent;
 
+import org.netnslab.machine.Clock;
+
 /**
  * One uevent as a listener receives it.
  *
  * @param wire the message bytes ({@code ACTION@DEVPATH} NUL, {@code KEY=VALUE} NUL ..., {@code SEQNUM=n} NUL);
  *     shared between listeners, do not modify
  * @param audience which netns may receive it (model bookkeeping for the isolation check)
- * @param sentNanos {@link System#nanoTime()} at the send, for delivery latency
+ * @param sentNanos {@link Clock#nanoTime()} at the send, for delivery latency
  */
 public record Uevent(byte[] wire, Audience audience, long sentNanos) implements Received {
   /** @return the SEQNUM read from the last key of {@link #wire()}, -1 when absent */

@@ -2,6 +2,7 @@ package org.netnslab.uevent;
 
 import akka.actor.typed.ActorRef;
 import org.netnslab.userns.Credentials;
+import org.netnslab.machine.Clock;
 
 /**
  * The path an injected uevent takes from a sender to a netns's socket, fixed by the design when the
@@ -16,7 +17,7 @@ public interface UeventRoute {
    *
    * @param sender the injecting task's credentials
    * @param payload the message bytes without SEQNUM
-   * @param sentNanos {@link System#nanoTime()} at the send
+   * @param sentNanos {@link Clock#nanoTime()} at the send
    * @param replyTo where the result goes
    */
   void inject(Credentials sender, byte[] payload, long sentNanos, ActorRef<InjectResult> replyTo);

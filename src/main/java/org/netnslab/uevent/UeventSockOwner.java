@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.userns.Credentials;
+import org.netnslab.machine.Clock;
 
 /**
  * The global uevent owner: {@code uevent_sock_mutex} plus {@code uevent_sock_list} of
@@ -33,7 +34,7 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
    * @param socket the target netns's socket
    * @param sender the injecting task's credentials
    * @param payload message bytes without SEQNUM
-   * @param sentNanos {@link System#nanoTime()} at the send
+   * @param sentNanos {@link Clock#nanoTime()} at the send
    * @param replyTo receives the {@link InjectResult}
    */
   public record Inject(UeventSocket socket, Credentials sender, byte[] payload, long sentNanos,
@@ -130,7 +131,7 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
       m.replyTo().tell(new InjectResult.Failed(e.errno, -1));
       return this;
     }
-    Uevent ev = new Uevent(msg.encode(), new Audience(Audience.Kind.UNTAGGED, -1), System.nanoTime()); // built once, shared
+    Uevent ev = new Uevent(msg.encode(), new Audience(Audience.Kind.UNTAGGED, -1), Clock.nanoTime()); // built once, shared
     for (UeventSocket s : sockList) {
       s.broadcast(ev);
     }

@@ -7,6 +7,7 @@ import org.netnslab.netlink.Skb;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * A netns's kernel uevent socket ({@code net->uevent_sock}, NETLINK_KOBJECT_UEVENT, group 1): the
@@ -117,7 +118,7 @@ public final class UeventSocket {
    *
    * @param sender the injecting task's credentials
    * @param payload the message as sent, not parsed (the kernel does not parse it)
-   * @param sentNanos {@link System#nanoTime()} at the send
+   * @param sentNanos {@link Clock#nanoTime()} at the send
    * @return {@link InjectResult.Sent} with the SEQNUM, or {@link InjectResult.Failed}
    */
   public InjectResult inject(Credentials sender, byte[] payload, long sentNanos) {
@@ -136,7 +137,7 @@ public final class UeventSocket {
    *
    * @param sender the injecting task's credentials
    * @param payload the message as sent
-   * @param sentNanos {@link System#nanoTime()} at the send
+   * @param sentNanos {@link Clock#nanoTime()} at the send
    * @return {@link Ready} to broadcast, or {@link Refused}
    */
   public Step prepareInject(Credentials sender, byte[] payload, long sentNanos) {
@@ -174,7 +175,7 @@ public final class UeventSocket {
     try {
       UeventMessage msg = UeventMessage.kernelEvent(action, devpath, subsystem, keys, seqnum);
       return new Ready(msg.seqnum(),
-          new Uevent(msg.encode(), new Audience(Audience.Kind.TAGGED, netnsId), System.nanoTime()));
+          new Uevent(msg.encode(), new Audience(Audience.Kind.TAGGED, netnsId), Clock.nanoTime()));
     } catch (UeventException e) {
       return new Refused(new InjectResult.Failed(e.errno, -1));
     }

@@ -16,6 +16,7 @@ import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * One loop of the seed's {@code unshare -n /bin/true} script: each iteration creates a netns
@@ -95,7 +96,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessageEquals(Start.INSTANCE, () -> {
-          loopStart = System.nanoTime();
+          loopStart = Clock.nanoTime();
           return nextIteration();
         })
         .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
@@ -107,7 +108,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
 
   private Behavior<Command> nextIteration() {
     if (iteration == iterations) {
-      loopWall.record(System.nanoTime() - loopStart);
+      loopWall.record(Clock.nanoTime() - loopStart);
       done.run();
       return this;
     }

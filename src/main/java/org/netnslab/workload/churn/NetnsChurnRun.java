@@ -47,9 +47,9 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     }
     LifecycleRecorder probe = new LifecycleRecorder();
     long iterations = w.scaledIterations(scale);
-    long start = System.nanoTime();
+    long start = scope.machine().nanoTime();
     Loops loops = loops(design, scope, iterations, probe, "loops");
-    double wallS = (System.nanoTime() - start) / 1e9;
+    double wallS = (scope.machine().nanoTime() - start) / 1e9;
     RcuDomain.Stats rcu = scope.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(loops.supervisor(),
         NamespaceSupervisor.GetRcuStats::new, "reading RCU stats");
     int live = scope.<NamespaceSupervisor.Command, Integer>ask(loops.supervisor(), NamespaceSupervisor.CountLive::new,
@@ -121,8 +121,8 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     while (true) {
       long now = probe.freed() + probe.exited();
       try {
-        scope.<NamespaceSupervisor.Command, Done>request(supervisor, NamespaceSupervisor.AwaitAllFreed::new)
-            .toCompletableFuture().get();
+        scope.outcome(scope.<NamespaceSupervisor.Command, Done>request(supervisor, NamespaceSupervisor.AwaitAllFreed::new),
+            "waiting for every net_free");
         return;
       } catch (ExecutionException e) {
         if (!(e.getCause() instanceof TimeoutException)) {
@@ -132,9 +132,6 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
           return; // no progress for a whole ask timeout: what is still alive is leaked
         }
         before = now;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RunFailure(scope.design() + ": interrupted while waiting for every net_free", e);
       }
     }
   }

@@ -13,6 +13,7 @@ import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.userns.Credentials;
+import org.netnslab.machine.Clock;
 
 /**
  * A closed-loop uevent injector: a task looping on sendmsg into one or more netns, each injection
@@ -134,7 +135,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         cursor = (t + 1) % targets.length;
         current = t;
         Target target = targets[t];
-        sentNanos = System.nanoTime();
+        sentNanos = Clock.nanoTime();
         target.route().inject(target.credentials(), payload, sentNanos, ackTo);
         return;
       }
@@ -143,7 +144,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   }
 
   private Behavior<Command> onAcked(Acked m) {
-    long now = System.nanoTime();
+    long now = Clock.nanoTime();
     remaining[current]--;
     boolean permitted = targets[current].permitted();
     if (m.result() instanceof InjectResult.Sent) {

@@ -6,6 +6,7 @@ import org.netnslab.run.PhaseClock;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
+import org.netnslab.machine.Clock;
 
 /**
  * A uevent listener process (like udevd) that checks what it receives: SEQNUM order, duplicates,
@@ -61,7 +62,7 @@ public final class ListenerCheck {
       return;
     }
     Uevent u = (Uevent) r;
-    long now = System.nanoTime();
+    long now = Clock.nanoTime();
     received++;
     if (!u.audience().admits(netnsId, netnsInitOwned)) {
       crossNetns++;

@@ -103,10 +103,10 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
 
     runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
-    long start = clock.startCounted();
+    long start = clock.startCounted(scope.machine().nanoTime());
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
-    long wallNanos = System.nanoTime() - start;
+    long wallNanos = scope.machine().nanoTime() - start;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference

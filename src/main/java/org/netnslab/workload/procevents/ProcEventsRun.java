@@ -33,6 +33,7 @@ import org.netnslab.run.DesignScope;
 import org.netnslab.run.RunFailure;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.machine.Clock;
 
 /**
  * Runs the {@code proc-events} workload for one design: the same fork/exec/exit stream
@@ -83,7 +84,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       sockets.add(joined.socket());
       finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), scope.materializer()));
     }
-    long start = System.nanoTime();
+    long start = scope.machine().nanoTime();
     ProcessTable.publish(events, pc);
     ProcConnector.Stats stats = scope.<ProcConnector.Command, ProcConnector.Stats>ask(pc, ProcConnector.GetStats::new,
         "reading stats");
@@ -91,7 +92,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     for (CompletionStage<Done> f : finished) {
       scope.await(f, "draining listeners");
     }
-    double wallS = (System.nanoTime() - start) / 1e9;
+    double wallS = (scope.machine().nanoTime() - start) / 1e9;
 
     DesignResultBuilder result = new DesignResultBuilder(design).measure(ProcEventsWorkload.EVENT, latency.merged())
         .counter("events_generated", stats.generated())
@@ -116,10 +117,10 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   private DesignResult pidfd(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
       throws RunFailure {
     PidfdMonitor monitor = new PidfdMonitor(syscalls);
-    long start = System.nanoTime();
+    long start = scope.machine().nanoTime();
     scope.await(Source.from(events).filter(PidfdMonitor::sees).runWith(Sink.foreach(monitor::onEvent),
         scope.materializer()), "the pidfd monitor");
-    double wallS = (System.nanoTime() - start) / 1e9;
+    double wallS = (scope.machine().nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.BUSY + ProcEventsWorkload.PIDFD, single(monitor.busyNanos()))
@@ -135,14 +136,14 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
     LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
     int every = Math.max(1, events.size() / design.model().proc().scans());
-    long start = System.nanoTime();
+    long start = Clock.nanoTime();
     for (int i = 0; i < events.size(); i++) {
       monitor.apply(events.get(i));
       if ((i + 1) % every == 0 || i == events.size() - 1) {
         scans.record(monitor.scan());
       }
     }
-    double wallS = (System.nanoTime() - start) / 1e9;
+    double wallS = (Clock.nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.SCAN, scans)
