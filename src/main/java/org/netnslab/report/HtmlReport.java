@@ -83,6 +83,11 @@ public final class HtmlReport {
     h.append("<p>The page's wall time is the whole run (netns creation, warm-up, every design); a design's")
         .append(" counted phase is the part its throughput and percentiles cover.</p>\n");
 
+    int charts = 0; // a sweep's charts first: where each design stops scaling is the run's headline
+    if (r.isSweep()) {
+      h.append(SweepCharts.section(r, comparedMeasure(r), charts + 1));
+      charts += SweepCharts.charts();
+    }
     h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
         .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
     for (DesignRecord d : r.designs()) {
@@ -93,11 +98,6 @@ public final class HtmlReport {
     }
     h.append("</table>\n");
 
-    int charts = 0;
-    if (r.isSweep()) {
-      h.append(SweepCharts.section(r, comparedMeasure(r), charts + 1));
-      charts += SweepCharts.charts();
-    }
     h.append("<h2>Measures</h2>\n");
     for (String m : measures(r)) {
       h.append("<h3>").append(esc(m)).append("</h3>\n<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
