@@ -95,7 +95,7 @@ public final class ConsoleReport {
       sb.append(String.format("%n%s%n", oneRun()));
     }
     for (Comparison c : r.comparisons()) {
-      Double seed = r.seedRatios().get(c.b());
+      Double seed = r.seedRatio(c.b());
       String unit = r.designs().get(0).measures().get(c.measure()).unit();
       sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n", c.measure(), c.b(), c.a(),
           c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit,

@@ -140,7 +140,7 @@ public final class HtmlReport {
         .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>b / a per replicate</th>")
         .append("<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
     for (Comparison c : r.comparisons()) {
-      Double seed = r.seedRatios().get(c.b());
+      Double seed = r.seedRatio(c.b());
       WelchTest w = c.welch();
       h.append("<tr><td class=\"l\">").append(esc(c.measure())).append("</td><td class=\"l\">").append(esc(c.a()))
           .append("</td><td class=\"l\">").append(esc(c.b())).append("</td><td>").append(fmt(c.meanA()))

@@ -56,6 +56,19 @@ public record RunRecord(String scenario, String description, String seed, double
   }
 
   /**
+   * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
+   * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
+   */
+  public Double seedRatio(String design) {
+    Double v = seedRatios.get(design);
+    if (v == null && isSweep()) {
+      int at = design.lastIndexOf('@');
+      v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
+    }
+    return v;
+  }
+
+  /**
    * The run's two clocks summed over every design run of every replicate.
    *
    * @return wall s, simulated s (NaN live or unknown), simulated events (-1 live or unknown)
