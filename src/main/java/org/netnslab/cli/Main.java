@@ -102,13 +102,26 @@ public final class Main implements Callable<Integer> {
             + " compare designs over the replicates' means; overrides the scenario's repeat key (default 1)")
     Integer repeat;
 
+    @Option(names = "--sweep", paramLabel = "KEY=V1,V2,...",
+        description = "run every design at each value: only machine.cpus can be swept (execution = virtual), e.g."
+            + " --sweep machine.cpus=1,2,4,8; same as --set machine.cpus=[1,2,4,8]")
+    String sweep;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
 
     @Override
     public Integer call() {
-      LoadedScenario loaded = LoadedScenario.orReport(file, sets, scale, config);
+      List<String> all = new ArrayList<>(sets);
+      if (sweep != null) {
+        String set = sweepSet(sweep);
+        if (set == null) {
+          return EXIT_CONFIG;
+        }
+        all.add(set);
+      }
+      LoadedScenario loaded = LoadedScenario.orReport(file, all, scale, config);
       if (loaded == null) {
         return EXIT_CONFIG;
       }
@@ -168,6 +181,42 @@ public final class Main implements Callable<Integer> {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }
       }
+    }
+
+    /**
+     * @param arg {@code --sweep}'s value
+     * @return the {@code --set} it stands for, or null after printing what is wrong with it
+     */
+    static String sweepSet(String arg) {
+      int eq = arg.indexOf('=');
+      String key = eq < 0 ? arg.trim() : arg.substring(0, eq).trim();
+      if (!key.equals("machine.cpus")) {
+        System.err.println("netns-lab: --sweep " + arg + ": only machine.cpus can be swept, got key '" + key + "'");
+        return null;
+      }
+      List<Integer> counts = new ArrayList<>();
+      for (String v : eq < 0 ? new String[0] : arg.substring(eq + 1).split(",", -1)) {
+        try {
+          int n = Integer.parseInt(v.trim());
+          if (n < 1 || n > 4096) {
+            throw new NumberFormatException();
+          }
+          if (counts.contains(n)) {
+            System.err.println("netns-lab: --sweep machine.cpus: " + n + " is repeated");
+            return null;
+          }
+          counts.add(n);
+        } catch (NumberFormatException e) {
+          System.err.println("netns-lab: --sweep machine.cpus: expected CPU counts 1..4096 separated by commas"
+              + " (e.g. machine.cpus=1,2,4,8), got '" + v.trim() + "' (" + e.getMessage() + ")");
+          return null;
+        }
+      }
+      if (counts.isEmpty()) {
+        System.err.println("netns-lab: --sweep machine.cpus: expected machine.cpus=N,N,..., got '" + arg + "'");
+        return null;
+      }
+      return "machine.cpus=" + counts;
     }
 
     /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */

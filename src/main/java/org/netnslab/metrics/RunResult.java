@@ -22,11 +22,66 @@ import java.util.List;
  * @param overrides the {@code --set} arguments the run was made with (the description does not show them)
  * @param ratios figures derived across measures or designs, each beside the seed's (may be empty)
  * @param replicates each replicate's results, in the order they ran (at least one)
+ * @param execution how the run ran: mode and simulated machine (null when not known)
  */
 public record RunResult(String scenario, String description, String seed, double scale, Instant started,
     double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
     java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios,
-    List<Replicate> replicates) {
+    List<Replicate> replicates, ExecutionInfo execution) {
+
+  /** A run without execution details (tests, the embedding API): see the components. */
+  public RunResult(String scenario, String description, String seed, double scale, Instant started,
+      double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
+      java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios,
+      List<Replicate> replicates) {
+    this(scenario, description, seed, scale, started, wallSeconds, designs, comparisons, seedRatios, overrides, ratios,
+        replicates, null);
+  }
+
+  /**
+   * How a run ran, as result.json's {@code execution} holds it.
+   *
+   * @param mode {@code live} or {@code virtual}
+   * @param cpus the simulated CPU counts: one, or a sweep's counts in order
+   * @param sweep true when every design ran at every count of {@code cpus}; its results are then keyed
+   *     {@code <design>@<n>cpu} and compared with the baseline at the same count
+   * @param jitter the costs' jitter (0..0.5)
+   * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
+   */
+  public record ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
+    /** Copies the list. */
+    public ExecutionInfo {
+      cpus = List.copyOf(cpus);
+    }
+
+    /** @return true in virtual execution */
+    public boolean isVirtual() {
+      return "virtual".equals(mode);
+    }
+
+    /**
+     * @param design a design's name
+     * @param cpus a CPU count of the sweep
+     * @return the key of that design's results at that count
+     */
+    public static String key(String design, int cpus) {
+      return design + "@" + cpus + "cpu";
+    }
+  }
+
+  /**
+   * One design run's two clocks.
+   *
+   * @param wallSeconds real time the design run took (netns creation, warm-up, counted phase, teardown), s
+   * @param simulatedSeconds simulated time it took (virtual; NaN in live execution), s
+   * @param simulatedEvents discrete events the engine ran during it (virtual; -1 in live execution)
+   */
+  public record Clocks(double wallSeconds, double simulatedSeconds, long simulatedEvents) {
+    /** @return simulated events per wall second (NaN in live execution or when no wall time passed) */
+    public double eventsPerWallSecond() {
+      return simulatedEvents < 0 || !(wallSeconds > 0) ? Double.NaN : simulatedEvents / wallSeconds;
+    }
+  }
 
   /**
    * A run of one replicate: {@code designs} are its results, in the order they ran.
@@ -37,7 +92,7 @@ public record RunResult(String scenario, String description, String seed, double
       double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
       java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios) {
     this(scenario, description, seed, scale, started, wallSeconds, designs, comparisons, seedRatios, overrides, ratios,
-        List.of(new Replicate(1, designs.stream().map(DesignResult::name).toList(), designs)));
+        List.of(new Replicate(1, designs.stream().map(DesignResult::name).toList(), designs)), null);
   }
 
   /**
@@ -46,12 +101,22 @@ public record RunResult(String scenario, String description, String seed, double
    * @param index its number, from 1
    * @param order the designs' names in the order they ran ({@link ReplicateOrder})
    * @param designs each design's result, in the scenario's order
+   * @param clocks each design run's clocks, parallel to {@code designs}; empty when not measured
    */
-  public record Replicate(int index, List<String> order, List<DesignResult> designs) {
+  public record Replicate(int index, List<String> order, List<DesignResult> designs, List<Clocks> clocks) {
     /** Copies the lists. */
     public Replicate {
       order = List.copyOf(order);
       designs = List.copyOf(designs);
+      clocks = List.copyOf(clocks);
+      if (!clocks.isEmpty() && clocks.size() != designs.size()) {
+        throw new IllegalArgumentException("one Clocks per design run: " + clocks.size() + " for " + designs.size());
+      }
+    }
+
+    /** A replicate whose clocks were not measured. */
+    public Replicate(int index, List<String> order, List<DesignResult> designs) {
+      this(index, order, designs, List.of());
     }
   }
 

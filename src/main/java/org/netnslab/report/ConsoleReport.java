@@ -22,6 +22,26 @@ public final class ConsoleReport {
 
   /**
    * @param r the run
+   * @return one line: execution mode, simulated machine, the run's wall time and, in virtual execution, the
+   *     simulated time, engine events and events per wall second summed over the design runs
+   */
+  public static String clocks(RunRecord r) {
+    RunResult.ExecutionInfo e = r.execution();
+    if (e == null) {
+      return String.format("execution: not saved; wall %.2f s", r.wallSeconds());
+    }
+    RunResult.Clocks c = r.clocks();
+    if (!e.isVirtual()) {
+      return String.format("execution live: wall %.2f s (design runs %.2f s)", r.wallSeconds(), c.wallSeconds());
+    }
+    String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
+    return String.format("execution virtual, %s, jitter %s, random-seed %d: wall %.2f s, simulated %.6f s,"
+        + " %,d events, %,.0f events per wall s", cpus, e.jitter(), e.randomSeed(), r.wallSeconds(),
+        c.simulatedSeconds(), c.simulatedEvents(), c.eventsPerWallSecond());
+  }
+
+  /**
+   * @param r the run
    * @return the summary text
    */
   public static String render(RunRecord r) {
@@ -29,6 +49,7 @@ public final class ConsoleReport {
     r.notes().forEach(n -> sb.append(String.format("%nnote: %s", n)));
     sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
         r.description(), seed(r)));
+    sb.append(clocks(r)).append('\n');
     for (DesignRecord d : r.designs()) {
       sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
       sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
@@ -74,7 +95,7 @@ public final class ConsoleReport {
       sb.append(String.format("%n%s%n", oneRun()));
     }
     for (Comparison c : r.comparisons()) {
-      Double seed = r.seedRatios().get(c.b());
+      Double seed = r.seedRatio(c.b());
       String unit = r.designs().get(0).measures().get(c.measure()).unit();
       sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n", c.measure(), c.b(), c.a(),
           c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit,

@@ -65,7 +65,8 @@ public final class HtmlReport {
     h.append("<p>Seed: ").append(esc(ConsoleReport.seed(r))).append("<br/>Scale ").append(r.scale())
         .append(", started ").append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds()))
         .append(" s, ").append(r.machine().cpus()).append(" CPUs, Java ").append(esc(r.machine().java()))
-        .append(", Akka ").append(esc(r.machine().akka())).append("</p>\n");
+        .append(", Akka ").append(esc(r.machine().akka())).append("<br/>")
+        .append(esc(ConsoleReport.clocks(r))).append("</p>\n");
     if (!r.notes().isEmpty()) {
       h.append("<p><b>Rebuilt from saved results, some of which could not be read:</b></p>\n<ul>");
       r.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>"));
@@ -82,6 +83,11 @@ public final class HtmlReport {
     h.append("<p>The page's wall time is the whole run (netns creation, warm-up, every design); a design's")
         .append(" counted phase is the part its throughput and percentiles cover.</p>\n");
 
+    int charts = 0; // a sweep's charts first: where each design stops scaling is the run's headline
+    if (r.isSweep()) {
+      h.append(SweepCharts.section(r, comparedMeasure(r), charts + 1));
+      charts += SweepCharts.charts();
+    }
     h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
         .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
     for (DesignRecord d : r.designs()) {
@@ -93,7 +99,6 @@ public final class HtmlReport {
     h.append("</table>\n");
 
     h.append("<h2>Measures</h2>\n");
-    int charts = 0;
     for (String m : measures(r)) {
       h.append("<h3>").append(esc(m)).append("</h3>\n<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
           .append("<th>mean</th><th>sd</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n");
@@ -135,7 +140,7 @@ public final class HtmlReport {
         .append("<th>mean a</th><th>mean b</th><th>b / a</th><th>seed b / a</th><th>b / a per replicate</th>")
         .append("<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
     for (Comparison c : r.comparisons()) {
-      Double seed = r.seedRatios().get(c.b());
+      Double seed = r.seedRatio(c.b());
       WelchTest w = c.welch();
       h.append("<tr><td class=\"l\">").append(esc(c.measure())).append("</td><td class=\"l\">").append(esc(c.a()))
           .append("</td><td class=\"l\">").append(esc(c.b())).append("</td><td>").append(fmt(c.meanA()))
@@ -197,8 +202,11 @@ public final class HtmlReport {
       }
       h.append("</table>\n");
     }
-    h.append("<p>Live execution on this machine: compare designs by ratio within one run, not by absolute")
-        .append(" values.</p>\n</body></html>\n");
+    h.append(r.execution() != null && r.execution().isVirtual()
+        ? "<p>Virtual execution: every measure, throughput and counted phase is in simulated time on the simulated"
+            + " machine; only the run's wall time is real.</p>\n</body></html>\n"
+        : "<p>Live execution on this machine: compare designs by ratio within one run, not by absolute"
+            + " values.</p>\n</body></html>\n");
     return h.toString();
   }
 
@@ -265,7 +273,7 @@ public final class HtmlReport {
   }
 
   /** @param index the chart's number in the page, which keeps its SVG ids apart from the other charts' */
-  private static String svg(JFreeChart chart, int index) {
+  static String svg(JFreeChart chart, int index) {
     chart.setBackgroundPaint(Color.WHITE);
     chart.getXYPlot().setBackgroundPaint(new Color(250, 250, 250));
     SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
@@ -287,7 +295,13 @@ public final class HtmlReport {
 
   /** @return the number of charts a report of {@code r} holds: one per measure plus throughput */
   public static int chartCount(RunRecord r) {
-    return measures(r).size() + 1;
+    return measures(r).size() + 1 + (r.isSweep() ? SweepCharts.charts() : 0);
+  }
+
+  /** @return the measure the comparisons compare (a sweep's mean chart shows it), else the first measure */
+  private static String comparedMeasure(RunRecord r) {
+    return !r.comparisons().isEmpty() ? r.comparisons().get(0).measure()
+        : measures(r).stream().findFirst().orElse(null);
   }
 
   /** @return every design's measures, in the order they first appear */

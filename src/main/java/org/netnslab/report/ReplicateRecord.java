@@ -26,13 +26,20 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
    * @param throughputPerSec counted operations per second of the counted phase
    * @param wallSeconds wall time of the counted phase, s
    * @param invariants the invariant counters by their result.json names
+   * @param clocks the design run's wall and simulated time; null when not saved (files of earlier versions)
    */
   public record Design(String name, Map<String, Double> means, double throughputPerSec, double wallSeconds,
-      Map<String, Long> invariants) {
+      Map<String, Long> invariants, RunResult.Clocks clocks) {
     /** Copies the maps, keeping their order. */
     public Design {
       means = Collections.unmodifiableMap(new LinkedHashMap<>(means));
       invariants = Collections.unmodifiableMap(new LinkedHashMap<>(invariants));
+    }
+
+    /** A design whose clocks were not saved. */
+    public Design(String name, Map<String, Double> means, double throughputPerSec, double wallSeconds,
+        Map<String, Long> invariants) {
+      this(name, means, throughputPerSec, wallSeconds, invariants, null);
     }
   }
 
@@ -47,7 +54,11 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
    * @return its record
    */
   public static ReplicateRecord of(RunResult.Replicate r) {
-    return new ReplicateRecord(r.index(), r.order(), r.designs().stream().map(ReplicateRecord::design).toList());
+    List<Design> designs = new java.util.ArrayList<>();
+    for (int i = 0; i < r.designs().size(); i++) {
+      designs.add(design(r.designs().get(i), r.clocks().isEmpty() ? null : r.clocks().get(i)));
+    }
+    return new ReplicateRecord(r.index(), r.order(), designs);
   }
 
   /**
@@ -66,9 +77,9 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
         }).toList());
   }
 
-  private static Design design(DesignResult d) {
+  private static Design design(DesignResult d, RunResult.Clocks clocks) {
     Map<String, Double> means = new LinkedHashMap<>();
     d.recorders().forEach((k, v) -> means.put(k, v.meanNanos() / v.perUnit()));
-    return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants().asMap());
+    return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants().asMap(), clocks);
   }
 }

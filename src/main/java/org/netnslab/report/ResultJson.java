@@ -36,6 +36,15 @@ import org.netnslab.metrics.WelchTest;
  * replicates. Numbers that are not finite (a ratio over a zero mean, an unbounded interval) are
  * written as null, never as a non-JSON NaN, and read back as NaN.
  *
+ * <p>Added within schema 2 (no field changed meaning, so the number stays; files without them read as
+ * before): {@code execution} ({@code mode} live|virtual; {@code machine} {@code cpus} (a list: one count,
+ * or a sweep's counts), {@code jitter}, {@code random_seed}; {@code sweep}, null or how a sweep keys its
+ * results: {@code <design>@<cpus>cpu}, each compared with the baseline at the same count; and the run's
+ * {@code run_wall_s}, {@code simulated_s}, {@code simulated_events}, {@code simulated_events_per_wall_s}
+ * summed over its design runs), and the same four clock fields on each replicate's design run. In
+ * virtual execution every measure, throughput and {@code wall_s} of a design is in simulated time;
+ * {@code run_wall_s} is always real time; the simulated fields are null in live execution.
+ *
  * <p>{@link #read} is {@link #toJson}'s inverse for every field schema 2 holds; what it has no key
  * for (the seed, the seed's ratios, throughput units and series, percentile distributions) is left
  * null or empty in the record it returns, for {@link ResultsFolder} to fill in from the other files.
@@ -71,6 +80,7 @@ public final class ResultJson {
     ArrayNode overrides = root.putArray("overrides");
     result.overrides().forEach(overrides::add);
     num(root, "wall_s", result.wallSeconds());
+    execution(root, result);
     root.put("repeat", result.repeat());
     ArrayNode reps = root.putArray("replicates");
     for (ReplicateRecord rep : result.replicates()) {
@@ -86,6 +96,9 @@ public final class ResultJson {
         d.means().forEach((k, v) -> num(means, k, v));
         num(dn, "throughput_per_s", d.throughputPerSec());
         num(dn, "wall_s", d.wallSeconds());
+        if (d.clocks() != null) {
+          clocks(dn, d.clocks());
+        }
         ObjectNode inv = dn.putObject("invariants");
         d.invariants().forEach(inv::put);
       }
@@ -161,6 +174,72 @@ public final class ResultJson {
       }
     }
     return root;
+  }
+
+  /**
+   * The run's {@code execution}: mode, simulated machine, how a sweep keys its results, and the run's two
+   * clocks summed over its design runs. Absent from files of earlier versions; {@code wall_s} beside it keeps
+   * its meaning (the whole run's wall time), so the schema number stays.
+   */
+  private static void execution(ObjectNode root, RunRecord r) {
+    RunResult.ExecutionInfo e = r.execution();
+    if (e == null) {
+      return;
+    }
+    ObjectNode en = root.putObject("execution");
+    en.put("mode", e.mode());
+    ObjectNode mn = en.putObject("machine");
+    ArrayNode cpus = mn.putArray("cpus");
+    e.cpus().forEach(cpus::add);
+    num(mn, "jitter", e.jitter());
+    mn.put("random_seed", e.randomSeed());
+    if (e.sweep()) {
+      ObjectNode sn = en.putObject("sweep");
+      sn.put("key", "machine.cpus");
+      sn.put("design_key", "<design>@<cpus>cpu");
+      sn.put("comparisons", "each design against the baseline at the same cpus");
+    } else {
+      en.putNull("sweep");
+    }
+    clocks(en, r.clocks());
+  }
+
+  /** A design run's (or the run's) real and simulated clocks; simulated ones null in live execution. */
+  private static void clocks(ObjectNode n, RunResult.Clocks c) {
+    num(n, "run_wall_s", c.wallSeconds());
+    num(n, "simulated_s", c.simulatedSeconds());
+    if (c.simulatedEvents() < 0) {
+      n.putNull("simulated_events");
+    } else {
+      n.put("simulated_events", c.simulatedEvents());
+    }
+    num(n, "simulated_events_per_wall_s", c.eventsPerWallSecond());
+  }
+
+  /** @return the clocks saved in {@code n}, or null when it has none (files of earlier versions) */
+  private static RunResult.Clocks clocks(JsonFields f, JsonNode n, String p) throws ReportInputException {
+    if (!n.has("run_wall_s")) {
+      return null;
+    }
+    JsonNode ev = f.field(n, p, "simulated_events");
+    return new RunResult.Clocks(f.number(n, p, "run_wall_s"), f.number(n, p, "simulated_s"),
+        ev.isNull() ? -1 : f.whole(n, p, "simulated_events"));
+  }
+
+  /** @return the run's execution, or null when the file has none (files of earlier versions) */
+  private static RunResult.ExecutionInfo execution(JsonFields f, JsonNode root) throws ReportInputException {
+    if (!root.has("execution")) {
+      return null;
+    }
+    JsonNode e = f.object(root, "", "execution");
+    JsonNode m = f.object(e, "execution", "machine");
+    JsonNode cn = f.array(m, "execution.machine", "cpus");
+    List<Integer> cpus = new ArrayList<>();
+    for (int i = 0; i < cn.size(); i++) {
+      cpus.add((int) f.number(cn.get(i), at("execution.machine.cpus", i)));
+    }
+    return new RunResult.ExecutionInfo(f.text(e, "execution", "mode"), cpus, !f.field(e, "execution", "sweep").isNull(),
+        f.number(m, "execution.machine", "jitter"), f.whole(m, "execution.machine", "random_seed"));
   }
 
   private static void numbers(ArrayNode a, List<Double> values) {
@@ -259,7 +338,8 @@ public final class ResultJson {
     return new RunRecord(f.text(root, "", "scenario"), f.text(root, "", "description"), null,
         f.number(root, "", "scale"), new RunRecord.Machine((int) f.whole(machine, "machine", "cpus"),
             f.text(machine, "machine", "java"), f.text(machine, "machine", "akka")), started,
-        f.number(root, "", "wall_s"), overrides, designs, ratios, comparisons, Map.of(), List.of(), replicates);
+        f.number(root, "", "wall_s"), overrides, designs, ratios, comparisons, Map.of(), List.of(), replicates,
+        execution(f, root));
   }
 
   private static ReplicateRecord replicate(JsonFields f, JsonNode r, String p) throws ReportInputException {
@@ -280,7 +360,8 @@ public final class ResultJson {
         means.put(k, f.number(mn, at(dp, "means"), k));
       }
       designs.add(new ReplicateRecord.Design(f.text(d, dp, "name"), means, f.number(d, dp, "throughput_per_s"),
-          f.number(d, dp, "wall_s"), counts(f, f.object(d, dp, "invariants"), at(dp, "invariants"))));
+          f.number(d, dp, "wall_s"), counts(f, f.object(d, dp, "invariants"), at(dp, "invariants")),
+          clocks(f, d, dp)));
     }
     return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
   }

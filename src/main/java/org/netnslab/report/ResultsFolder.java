@@ -94,6 +94,6 @@ public final class ResultsFolder {
     }
     return new RunRecord(r.scenario(), r.description(), extra == null ? null : extra.seed(), r.scale(), r.machine(),
         r.started(), r.wallSeconds(), r.overrides(), designs, r.ratios(), r.comparisons(),
-        extra == null ? Map.of() : extra.seedRatios(), notes, r.replicates());
+        extra == null ? Map.of() : extra.seedRatios(), notes, r.replicates(), r.execution());
   }
 }

@@ -33,11 +33,64 @@ import org.netnslab.metrics.RunResult;
  * @param notes what could not be read back, one sentence each naming the file; empty for a run's own
  *     record. Both reports print them.
  * @param replicates each replicate's own figures, in the order they ran (one for a schema 1 file)
+ * @param execution how the run ran (mode, simulated machine, sweep); null when not saved (files of earlier
+ *     versions)
  */
 public record RunRecord(String scenario, String description, String seed, double scale, Machine machine,
     Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
     List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
-    List<String> notes, List<ReplicateRecord> replicates) {
+    List<String> notes, List<ReplicateRecord> replicates, RunResult.ExecutionInfo execution) {
+
+  /** A record without execution details: see the components. */
+  public RunRecord(String scenario, String description, String seed, double scale, Machine machine,
+      Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
+      List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
+      List<String> notes, List<ReplicateRecord> replicates) {
+    this(scenario, description, seed, scale, machine, started, wallSeconds, overrides, designs, ratios, comparisons,
+        seedRatios, notes, replicates, null);
+  }
+
+  /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
+  public boolean isSweep() {
+    return execution != null && execution.sweep();
+  }
+
+  /**
+   * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
+   * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
+   */
+  public Double seedRatio(String design) {
+    Double v = seedRatios.get(design);
+    if (v == null && isSweep()) {
+      int at = design.lastIndexOf('@');
+      v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
+    }
+    return v;
+  }
+
+  /**
+   * The run's two clocks summed over every design run of every replicate.
+   *
+   * @return wall s, simulated s (NaN live or unknown), simulated events (-1 live or unknown)
+   */
+  public RunResult.Clocks clocks() {
+    double wall = 0;
+    double sim = 0;
+    long events = 0;
+    boolean all = true;
+    for (ReplicateRecord rep : replicates) {
+      for (ReplicateRecord.Design d : rep.designs()) {
+        if (d.clocks() == null) {
+          all = false;
+          continue;
+        }
+        wall += d.clocks().wallSeconds();
+        sim += d.clocks().simulatedSeconds();
+        events = events < 0 || d.clocks().simulatedEvents() < 0 ? -1 : events + d.clocks().simulatedEvents();
+      }
+    }
+    return all ? new RunResult.Clocks(wall, sim, events) : new RunResult.Clocks(wallSeconds, Double.NaN, -1);
+  }
 
   /**
    * The machine a run ran on, as result.json's {@code machine} holds it.
@@ -82,6 +135,6 @@ public record RunRecord(String scenario, String description, String seed, double
   public static RunRecord of(RunResult r, Machine machine) {
     return new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), machine, r.started(), r.wallSeconds(),
         r.overrides(), r.designs().stream().map(DesignRecord::of).toList(), r.ratios(), r.comparisons(),
-        r.seedRatios(), List.of(), r.replicates().stream().map(ReplicateRecord::of).toList());
+        r.seedRatios(), List.of(), r.replicates().stream().map(ReplicateRecord::of).toList(), r.execution());
   }
 }

@@ -7,16 +7,40 @@ import org.netnslab.machine.MachineSettings;
  * How a scenario runs (scenario keys {@code execution}, {@code machine}, {@code random-seed}; defaults in
  * reference.conf).
  *
+ * <p>A CPU sweep ({@code machine.cpus = [1, 2, 4, ...]} or {@code run --sweep machine.cpus=1,2,4}) runs
+ * every design at every count; {@link #machine} then holds the first count.
+ *
  * @param mode live (real threads) or virtual (simulated time on a simulated machine)
  * @param machine the simulated machine (virtual only; live ignores it)
+ * @param cpuSweep the CPU counts of a sweep, in the order given (virtual only); empty when there is no sweep
  */
-public record Execution(Mode mode, MachineSettings machine) {
+public record Execution(Mode mode, MachineSettings machine, java.util.List<Integer> cpuSweep) {
   /** The execution modes. */
   public enum Mode {
     /** Real threads, {@link System#nanoTime()}. */
     LIVE,
     /** One thread under {@link org.netnslab.machine.VirtualEngine}: simulated time, CPUs and locks. */
     VIRTUAL
+  }
+
+  /** Copies the list. */
+  public Execution {
+    cpuSweep = java.util.List.copyOf(cpuSweep);
+  }
+
+  /** @param mode the mode @param machine the machine; no sweep */
+  public Execution(Mode mode, MachineSettings machine) {
+    this(mode, machine, java.util.List.of());
+  }
+
+  /** @return true when the scenario sweeps {@code machine.cpus} */
+  public boolean isSweep() {
+    return !cpuSweep.isEmpty();
+  }
+
+  /** @return the CPU counts each design runs at: the sweep's, or the one machine's */
+  public java.util.List<Integer> cpuCounts() {
+    return isSweep() ? cpuSweep : java.util.List.of(machine.cpus());
   }
 
   /** @return true for {@link Mode#VIRTUAL} */
@@ -42,6 +66,16 @@ public record Execution(Mode mode, MachineSettings machine) {
    * @return the machine of that replicate: random seed {@code random-seed + replicate}
    */
   public MachineSettings machineFor(int replicate) {
-    return new MachineSettings(machine.cpus(), machine.jitter(), machine.randomSeed() + replicate);
+    return machineFor(replicate, machine.cpus());
+  }
+
+  /**
+   * @param replicate 0-based replicate index
+   * @param cpus the CPU count of this design run (one of {@link #cpuCounts()})
+   * @return the machine of that replicate at that count: random seed {@code random-seed + replicate}, the
+   *     same at every count, so a sweep's counts differ in CPUs only
+   */
+  public MachineSettings machineFor(int replicate, int cpus) {
+    return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate);
   }
 }

@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,14 +146,53 @@ public final class ScenarioLoader {
     if (conf.hasPath("machine")) {
       c.unknownKeys(c.object("machine"), Set.of("cpus", "jitter"), "machine.");
     }
-    int cpus = (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096);
+    List<Integer> sweep = cpuSweep(c, conf, m);
+    boolean list = conf.hasPath("machine.cpus") && conf.getValue("machine.cpus").valueType() == ConfigValueType.LIST;
+    int cpus = !list ? (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096)
+        : sweep.isEmpty() ? dflt.machine().cpus() : sweep.get(0);
     double jitter = c.fraction("machine.jitter", dflt.machine().jitter());
     if (jitter > 0.5) {
       c.problem("machine.jitter", "must be in 0..0.5, got " + jitter);
       jitter = dflt.machine().jitter();
     }
     long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
-    return new Execution(m, new MachineSettings(cpus, jitter, seed));
+    return new Execution(m, new MachineSettings(cpus, jitter, seed), sweep);
+  }
+
+  /**
+   * {@code machine.cpus} as a list: a CPU sweep. Each count 1..4096, no repeats, at least one, and the
+   * run virtual (live execution has the host's CPUs only).
+   *
+   * @return the counts; empty when {@code machine.cpus} is not a list (or the list is wrong)
+   */
+  private static List<Integer> cpuSweep(HoconChecker c, Config conf, Execution.Mode mode) {
+    if (!conf.hasPath("machine.cpus") || conf.getValue("machine.cpus").valueType() != ConfigValueType.LIST) {
+      return List.of();
+    }
+    List<Integer> counts = new ArrayList<>();
+    List<? extends ConfigValue> values = conf.getList("machine.cpus");
+    for (ConfigValue v : values) {
+      Object n = v.unwrapped();
+      if (!(n instanceof Integer i) || i < 1 || i > 4096) {
+        c.problem("machine.cpus", "a CPU sweep is a list of integers in 1..4096, got '" + v.render() + "'");
+        return List.of();
+      }
+      if (counts.contains(i)) {
+        c.problem("machine.cpus", "a CPU sweep names each count once, " + i + " is repeated");
+        return List.of();
+      }
+      counts.add(i);
+    }
+    if (counts.isEmpty()) {
+      c.problem("machine.cpus", "a CPU sweep needs at least one count, got []");
+      return List.of();
+    }
+    if (mode != Execution.Mode.VIRTUAL) {
+      c.problem("machine.cpus", "a CPU sweep (a list of counts) needs execution = virtual: live execution runs on"
+          + " the host's CPUs only");
+      return List.of();
+    }
+    return List.copyOf(counts);
   }
 
   /**

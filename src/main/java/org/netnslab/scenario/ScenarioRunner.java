@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.netnslab.design.Design;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RatioDefinition;
@@ -15,6 +17,7 @@ import org.netnslab.metrics.ReplicateOrder;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
+import org.netnslab.run.Execution;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunScope;
@@ -28,6 +31,12 @@ import org.netnslab.run.RunSettings;
  * {@link ReplicateOrder} gives (rotated from one replicate to the next); each design's run spawns a
  * fresh model under its own {@link org.netnslab.run.DesignGuardian}, which is stopped, and seen
  * terminated, before the next design starts, so no replicate inherits another's state.
+ *
+ * <p>A CPU sweep ({@link Execution#isSweep}) runs each replicate at every count, counts in the order
+ * given, designs rotated within each; results are keyed {@code <design>@<n>cpu}, and comparisons and
+ * derived ratios stay within one count (each design against the baseline at the same count). Each design
+ * run's real wall time and, in virtual execution, its simulated time and engine events are kept
+ * ({@link RunResult.Clocks}).
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
@@ -55,48 +64,101 @@ public final class ScenarioRunner {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
     DesignRunner runner = scenario.workload().runner(scenario.scale());
+    Execution execution = scenario.execution();
+    boolean sweep = execution.isSweep();
+    List<Integer> counts = execution.cpuCounts();
     List<Design> designs = scenario.designs();
+    // result keys: the design's name, or <design>@<n>cpu in a sweep; count-major, designs in scenario order
+    List<String> keys = new ArrayList<>();
+    for (int n : counts) {
+      designs.forEach(d -> keys.add(key(d.name(), n, sweep)));
+    }
     List<RunResult.Replicate> replicates = new ArrayList<>();
+    // per replicate, per count: the designs' results under their own names (what derived ratios name)
+    List<Map<Integer, List<DesignResult>>> byCount = new ArrayList<>();
+    Machine machine = Machine.get(system);
     try (RunScope run = new RunScope(system, settings, observer)) {
       for (int rep = 0; rep < scenario.repeat(); rep++) {
-        List<String> order = ReplicateOrder.of(designs.size(), rep).stream().map(i -> designs.get(i).name()).toList();
+        List<String> order = new ArrayList<>();
+        for (int n : counts) {
+          for (int i : ReplicateOrder.of(designs.size(), rep)) {
+            order.add(key(designs.get(i).name(), n, sweep));
+          }
+        }
         observer.replicateStarting(rep + 1, scenario.repeat(), order);
         Map<String, DesignResult> results = new LinkedHashMap<>();
-        for (int i : ReplicateOrder.of(designs.size(), rep)) {
-          Design d = designs.get(i);
-          observer.designStarting(d.name());
-          Machine machine = Machine.get(system);
-          if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
-            machine.configure(scenario.execution().machineFor(rep), d.model().costs().mutexHandoff().toNanos());
+        Map<String, RunResult.Clocks> clocks = new LinkedHashMap<>();
+        Map<Integer, List<DesignResult>> own = new LinkedHashMap<>();
+        for (int n : counts) {
+          Map<String, DesignResult> atCount = new LinkedHashMap<>();
+          for (int i : ReplicateOrder.of(designs.size(), rep)) {
+            Design d = designs.get(i);
+            String key = key(d.name(), n, sweep);
+            observer.designStarting(key);
+            if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
+              machine.configure(execution.machineFor(rep, n), d.model().costs().mutexHandoff().toNanos());
+            }
+            long wall0 = System.nanoTime();
+            long sim0 = machine.isVirtual() ? machine.engine().now() : 0;
+            long events0 = machine.isVirtual() ? machine.engine().eventsRun() : 0;
+            DesignResult r;
+            try (DesignScope scope = run.design(key)) {
+              r = runner.run(d, scope);
+            }
+            double wallS = (System.nanoTime() - wall0) / 1e9;
+            clocks.put(key, machine.isVirtual()
+                ? new RunResult.Clocks(wallS, (machine.engine().now() - sim0) / 1e9, machine.engine().eventsRun() - events0)
+                : new RunResult.Clocks(wallS, Double.NaN, -1));
+            atCount.put(d.name(), r);
+            results.put(key, sweep ? renamed(r, key) : r);
+            observer.designDone(key);
           }
-          try (DesignScope scope = run.design(d.name())) {
-            results.put(d.name(), runner.run(d, scope));
-          }
-          observer.designDone(d.name());
+          own.put(n, designs.stream().map(d -> atCount.get(d.name())).toList());
         }
-        replicates.add(new RunResult.Replicate(rep + 1, order,
-            designs.stream().map(d -> results.get(d.name())).toList()));
+        replicates.add(new RunResult.Replicate(rep + 1, order, keys.stream().map(results::get).toList(),
+            keys.stream().map(clocks::get).toList()));
+        byCount.add(own);
       }
     }
     List<DesignResult> merged = new ArrayList<>();
-    for (int i = 0; i < designs.size(); i++) {
+    for (int i = 0; i < keys.size(); i++) {
       merged.add(DesignResult.merge(column(replicates, i)));
     }
     int base = designs.indexOf(designs.stream().filter(d -> d.name().equals(scenario.baseline())).findFirst()
         .orElseThrow());
     List<Comparison> comparisons = new ArrayList<>();
     String m = scenario.workload().comparedMeasure();
-    for (int i = 0; i < designs.size(); i++) {
-      DesignResult b = merged.get(i);
-      if (i != base && merged.get(base).recorders().containsKey(m) && b.recorders().containsKey(m)) {
-        comparisons.add(Comparison.of(m, column(replicates, base), column(replicates, i)));
+    List<RunResult.DerivedRatio> ratios = new ArrayList<>();
+    for (int c = 0; c < counts.size(); c++) { // comparisons stay within one CPU count: the baseline at the same count
+      int off = c * designs.size();
+      for (int i = 0; i < designs.size(); i++) {
+        DesignResult b = merged.get(off + i);
+        if (i != base && merged.get(off + base).recorders().containsKey(m) && b.recorders().containsKey(m)) {
+          comparisons.add(Comparison.of(m, column(replicates, off + base), column(replicates, off + i)));
+        }
+      }
+      int n = counts.get(c);
+      for (RunResult.DerivedRatio r : RatioDefinition.overReplicates(scenario.derivedRatios(),
+          byCount.stream().map(own -> own.get(n)).toList())) {
+        ratios.add(sweep ? new RunResult.DerivedRatio(r.name() + " @" + n + "cpu", r.model(), r.seed(), r.replicates(),
+            r.ciLow(), r.ciHigh()) : r);
       }
     }
+    MachineSettings ms = execution.machine();
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
-        (System.nanoTime() - t0) / 1e9, merged, comparisons, scenario.seedRatios(), scenario.overrides(),
-        RatioDefinition.overReplicates(scenario.derivedRatios(),
-            replicates.stream().map(RunResult.Replicate::designs).toList()),
-        replicates);
+        (System.nanoTime() - t0) / 1e9, merged, comparisons, scenario.seedRatios(), scenario.overrides(), ratios,
+        replicates, new RunResult.ExecutionInfo(execution.mode().name().toLowerCase(Locale.ROOT), counts, sweep,
+            ms.jitter(), ms.randomSeed()));
+  }
+
+  /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */
+  private static String key(String design, int cpus, boolean sweep) {
+    return sweep ? RunResult.ExecutionInfo.key(design, cpus) : design;
+  }
+
+  private static DesignResult renamed(DesignResult r, String name) {
+    return new DesignResult(name, r.strategies(), r.recorders(), r.throughputPerSec(), r.throughputUnit(),
+        r.wallSeconds(), r.invariants(), r.counters(), r.throughputSeries());
   }
 
   /** @return design {@code i}'s result in each replicate, in replicate order */

@@ -64,7 +64,8 @@ public class UeventScenarioTest extends JUnitSuite {
 
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
     assertEquals(List.of("schema", "scenario", "description", "scale", "machine", "started", "overrides", "wall_s",
-        "repeat", "replicates", "designs", "ratios", "comparisons"), fieldNames(root));
+        "execution", "repeat", "replicates", "designs", "ratios", "comparisons"), fieldNames(root));
+    assertEquals("live", root.get("execution").get("mode").asText());
     assertEquals(0, root.get("overrides").size());
     assertEquals(2, root.get("schema").asInt());
     assertEquals(1, root.get("repeat").asInt());
