@@ -8,6 +8,7 @@ import org.netnslab.netns.Costs;
 import org.netnslab.netns.LifecycleCosts;
 import org.netnslab.netns.ModelSettings;
 import org.netnslab.netns.NetnsSettings;
+import org.netnslab.proc.ProcCosts;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
 import org.netnslab.settings.Setting;
@@ -81,7 +82,11 @@ public final class Strategies {
       checked(Costs.MUTEX_HANDOFF),
       checked(LifecycleCosts.SETUP_NET),
       checked(LifecycleCosts.EXIT_PER_NETNS),
-      checked(LifecycleCosts.UNSHARE_PROCESS));
+      checked(LifecycleCosts.UNSHARE_PROCESS),
+      checked(ProcCosts.RECVMSG),
+      checked(ProcCosts.PIDFD_FORK),
+      checked(ProcCosts.PIDFD_EXIT),
+      checked(ProcCosts.SCAN_ENTRY));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));
