@@ -3,16 +3,12 @@ package org.netnslab.workload.churn;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import akka.actor.testkit.typed.javadsl.LogCapturing;
-import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.ClassRule;
-import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualSystem;
@@ -27,8 +23,6 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /** The netns lifecycle in virtual time: net_mutex, setup/exit work and grace periods in simulated time. */
 public class VirtualLifecycleTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
 
   private static final RunSettings SETTINGS =
       new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
@@ -37,7 +31,13 @@ public class VirtualLifecycleTest extends JUnitSuite {
   private static RunResult run(double scale, String... sets) throws Exception {
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), List.of(sets), scale);
     if (!s.execution().isVirtual()) {
-      return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
+      ActorSystem<Void> live = ActorSystem.create(Behaviors.empty(), "live-lifecycle", ConfigFactory.load());
+      try {
+        return new ScenarioRunner(live, SETTINGS, RunObserver.SILENT).run(s);
+      } finally {
+        live.terminate();
+        live.getWhenTerminated().toCompletableFuture().get();
+      }
     }
     ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-lifecycle", ConfigFactory.load());
     try {
