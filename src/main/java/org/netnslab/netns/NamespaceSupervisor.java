@@ -41,7 +41,7 @@ import org.netnslab.machine.Machine;
  * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
  * typed default); a netns that stops is removed from the list like a freed one.
  *
- * <p>Over the ~300-line guide (about 350): its public protocol, with the Javadoc of each message,
+ * <p>Over the ~300-line guide (about 375): its public protocol, with the Javadoc of each message,
  * takes about 120 lines, and the lifecycle lock (net_mutex's FIFO of creations and cleanup batches,
  * the creations in setup_net) is state its every handler reads; the group bookkeeping is already in
  * {@link NetnsGroups}.
