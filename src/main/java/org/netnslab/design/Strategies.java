@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.function.Function;
 import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.netns.Costs;
+import org.netnslab.netns.LifecycleCosts;
 import org.netnslab.netns.ModelSettings;
 import org.netnslab.netns.NetnsSettings;
+import org.netnslab.proc.ProcCosts;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
 import org.netnslab.settings.Setting;
@@ -77,7 +79,14 @@ public final class Strategies {
       checked(ProcSettings.SCANS),
       checked(ProcSettings.SYSCALL_COST),
       checked(UeventSettings.FAULT),
-      checked(Costs.MUTEX_HANDOFF));
+      checked(Costs.MUTEX_HANDOFF),
+      checked(LifecycleCosts.SETUP_NET),
+      checked(LifecycleCosts.EXIT_PER_NETNS),
+      checked(LifecycleCosts.UNSHARE_PROCESS),
+      checked(ProcCosts.RECVMSG),
+      checked(ProcCosts.PIDFD_FORK),
+      checked(ProcCosts.PIDFD_EXIT),
+      checked(ProcCosts.SCAN_ENTRY));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));

@@ -61,6 +61,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final ActorRef<NamespaceSupervisor.Command> supervisor;
   private final LifecycleProbe probe;
   private final Duration exitCost;
+  private final Duration exitCpu;
   private final IntFunction<Duration> batchTimeout;
   private final ActorRef<OpsUndo.Report> reports;
   private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
@@ -81,13 +82,27 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost,
       IntFunction<Duration> batchTimeout) {
-    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe, exitCost, batchTimeout));
+    return create(ops, rcu, supervisor, probe, exitCost, Duration.ZERO, batchTimeout);
+  }
+
+  /**
+   * As the other factory, with the exits' CPU per netns ({@code costs.netns.exit-per-netns}), charged
+   * on a simulated CPU in virtual execution only.
+   *
+   * @param exitCpu CPU of the exits per netns
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
+      IntFunction<Duration> batchTimeout) {
+    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe, exitCost, exitCpu,
+        batchTimeout));
   }
 
   private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
       IntFunction<Duration> batchTimeout) {
     super(ctx);
+    this.exitCpu = exitCpu;
     this.ops = ops;
     this.rcu = rcu;
     this.supervisor = supervisor;
@@ -132,7 +147,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   }
 
   private Behavior<Command> runBatch() {
-    ActorRef<OpsUndo.Command> run = getContext().spawn(OpsUndo.create(ops, batch, rcu, exitCost, probe,
+    ActorRef<OpsUndo.Command> run = getContext().spawn(OpsUndo.create(ops, batch, rcu, exitCost, exitCpu, probe,
         batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;

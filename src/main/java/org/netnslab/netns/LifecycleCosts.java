@@ -1,17 +1,45 @@
 package org.netnslab.netns;
 
 import com.typesafe.config.Config;
+import java.time.Duration;
+import org.netnslab.settings.Setting;
 
 /**
- * Simulated costs of the netns lifecycle ({@code netns-lab.model.costs.netns}), charged in virtual
- * execution only. Each cost's source is in reference.conf.
+ * Simulated CPU costs of the netns lifecycle ({@code netns-lab.model.costs.netns}), charged in virtual
+ * execution only, on the simulated CPUs ({@link org.netnslab.machine.Machine#compute}). Sources are in
+ * reference.conf. The lifecycle's sleeping waits (RCU, netdev refcount waits) are not here: they are
+ * {@code netns.setup-cost} / {@code netns.exit-cost} (wall time, no CPU, charged live and virtual) and
+ * the RCU domain's grace periods.
+ *
+ * @param setupNet CPU of setup_net's pernet inits per netns (net/core/net_namespace.c v4.16
+ *     copy_net_ns -> setup_net), run by the unshare task while it holds the lifecycle lock, 0..10ms
+ * @param exitPerNetns CPU of the pernet exits per netns in cleanup_net (v4.16), run by the netns
+ *     kworker while it holds the lifecycle lock, 0..10ms
+ * @param unshareProcess CPU of one {@code unshare -n /bin/true} process outside the lock: fork, exec
+ *     of unshare and of /bin/true, exit (kernel/fork.c, fs/exec.c, kernel/exit.c), 0..100ms
  */
-public record LifecycleCosts() {
+public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess) {
+  /** {@code costs.netns.setup-net}. */
+  public static final Setting<Duration> SETUP_NET = Setting.duration("costs.netns.setup-net", Duration.ofMillis(10));
+  /** {@code costs.netns.exit-per-netns}. */
+  public static final Setting<Duration> EXIT_PER_NETNS =
+      Setting.duration("costs.netns.exit-per-netns", Duration.ofMillis(10));
+  /** {@code costs.netns.unshare-process}. */
+  public static final Setting<Duration> UNSHARE_PROCESS =
+      Setting.duration("costs.netns.unshare-process", Duration.ofMillis(100));
+
+  /** Checks the ranges. */
+  public LifecycleCosts {
+    SETUP_NET.check(setupNet);
+    EXIT_PER_NETNS.check(exitPerNetns);
+    UNSHARE_PROCESS.check(unshareProcess);
+  }
+
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
    * @return the costs
    */
   public static LifecycleCosts fromConfig(Config model) {
-    return new LifecycleCosts();
+    return new LifecycleCosts(SETUP_NET.read(model), EXIT_PER_NETNS.read(model), UNSHARE_PROCESS.read(model));
   }
 }

@@ -23,6 +23,7 @@ import org.netnslab.uevent.SeqnumCounter;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
@@ -40,7 +41,7 @@ import org.netnslab.machine.Clock;
  * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
  * typed default); a netns that stops is removed from the list like a freed one.
  *
- * <p>Over the ~300-line guide (about 350): its public protocol, with the Javadoc of each message,
+ * <p>Over the ~300-line guide (about 375): its public protocol, with the Javadoc of each message,
  * takes about 120 lines, and the lifecycle lock (net_mutex's FIFO of creations and cleanup batches,
  * the creations in setup_net) is state its every handler reads; the group bookkeeping is already in
  * {@link NetnsGroups}.
@@ -50,7 +51,10 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /** The supervisor's protocol. */
   public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
       KernelUevent, GetRcuStats, GetProcConnector, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock,
-      NetnsStopped, GroupStopped, CountGroups {}
+      NetnsStopped, GroupStopped, CountGroups, HandedOff {}
+
+  /** net_mutex reaches its next waiter after the hand-off latency (virtual execution). */
+  private record HandedOff(Object holder) implements Command {}
 
   /** The most netns one group actor holds. */
   public static final int GROUP_SIZE = 1000;
@@ -184,7 +188,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
         OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
     ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        settings.netns().exitCost(), timeout), "cleanup-net");
+        settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
     this.procConnector = ctx.spawn(ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
         settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
@@ -256,6 +260,10 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           lost.forEach(this::stoppedInSetup);
           return answerAllFreed();
         })
+        .onMessage(HandedOff.class, m -> {
+          grant(m.holder());
+          return this;
+        })
         .onMessage(CountGroups.class, m -> {
           m.replyTo().tell(netns.groupCount());
           return this;
@@ -299,6 +307,13 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     Object next = lockQueue.poll();
     if (next == null) {
       locked = false;
+      return;
+    }
+    // A queued waiter sleeps: mutex_unlock wakes it and it runs costs.mutex-handoff later (as every
+    // simulated Mutex); the lock stays taken meanwhile. Live execution grants at once.
+    Duration handoff = settings.costs().mutexHandoff();
+    if (Machine.get(getContext().getSystem()).isVirtual() && !handoff.isZero()) {
+      getContext().scheduleOnce(handoff, getContext().getSelf(), new HandedOff(next));
     } else {
       grant(next);
     }

@@ -49,7 +49,7 @@ public final class NetNamespace {
   /** The netns actor's protocol. */
   public sealed interface Command permits Inject, SendUevent, AttachListener, ListenerClosed, CloseListeners,
       EmitTaggedUevent, Get, Put, OpenSocket, CloseSocket, ReadSockInuse, PreExit, Exit, FreeData, DropPassive, RcuDone,
-      RetryTick, CloseListenersTick, SetupCostSpent, UndoReport {}
+      RetryTick, CloseListenersTick, SetupCostSpent, SetupCpuSpent, UndoReport {}
 
   /**
    * An injection under the per-netns lock (uevent_net_rcv_skb in this netns).
@@ -153,6 +153,9 @@ public final class NetNamespace {
 
   /** setup_net's own kernel work is done. */
   enum SetupCostSpent implements Command { INSTANCE }
+
+  /** setup_net's CPU work ({@code costs.netns.setup-net}, virtual execution) has run on a simulated CPU. */
+  enum SetupCpuSpent implements Command { INSTANCE }
 
   /** From the {@link OpsUndo} that undoes a failed setup_net. */
   record UndoReport(OpsUndo.Report report) implements Command {}

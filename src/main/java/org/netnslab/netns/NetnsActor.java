@@ -25,6 +25,7 @@ import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
 
 /**
  * The {@link NetNamespace} actor up to its last active reference: setup_net (setting up), then live.
@@ -74,10 +75,17 @@ final class NetnsActor {
     }
     route = routeFor(net.settings.uevent().serialization());
     Duration cost = net.settings.netns().setupCost();
-    if (cost.isZero()) {
+    Machine machine = Machine.get(ctx.getSystem());
+    long cpu = machine.isVirtual() ? net.settings.costs().lifecycle().setupNet().toNanos() : 0;
+    if (cost.isZero() && cpu == 0) {
       return publish(requestNanos, created);
     }
-    timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost); // setup_net's own kernel work, lock held
+    if (cpu > 0) { // the inits' CPU on the unshare task's CPU, then the waits; the lock is held throughout
+      ActorRef<Command> self = ctx.getSelf();
+      machine.compute(cpu, () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE));
+    } else {
+      timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost); // setup_net's sleeping waits, lock held
+    }
     return Behaviors.withStash(SETUP_STASH, stash -> new SettingUp(stash, requestNanos, created));
   }
 
@@ -257,6 +265,14 @@ final class NetnsActor {
     public Receive<Command> createReceive() {
       return newReceiveBuilder()
           .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, () -> stash.unstashAll(publish(requestNanos, created)))
+          .onMessageEquals(NetNamespace.SetupCpuSpent.INSTANCE, () -> {
+            Duration cost = net.settings.netns().setupCost();
+            if (cost.isZero()) {
+              return stash.unstashAll(publish(requestNanos, created));
+            }
+            timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost);
+            return this;
+          })
           .onAnyMessage(m -> {
             stash.stash(m);
             return this;

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.netnslab.machine.Machine;
 import org.netnslab.rcu.RcuDomain;
 
 /**
@@ -49,7 +50,7 @@ import org.netnslab.rcu.RcuDomain;
 public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The run's protocol. */
-  public sealed interface Command permits NetnsDone, RcuDone, ExitCostSpent, MemberStopped, TimedOut {}
+  public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, MemberStopped, TimedOut {}
 
   /** A netns of the run finished the step it was asked for. */
   public record NetnsDone(long netnsId) implements Command {}
@@ -57,6 +58,9 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private enum RcuDone implements Command { INSTANCE }
 
   private enum ExitCostSpent implements Command { INSTANCE }
+
+  /** A netns's exits' CPU ({@code costs.netns.exit-per-netns}) has run on a simulated CPU. */
+  private enum ExitCpuSpent implements Command { INSTANCE }
 
   private record MemberStopped(long netnsId) implements Command {}
 
@@ -91,6 +95,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private final List<Long> ids;
   private final ActorRef<RcuDomain.Command> rcu;
   private final Duration exitCost;
+  private final long exitCpuNanos;
   private final LifecycleProbe probe;
   private final Duration timeout;
   private final ActorRef<Report> replyTo;
@@ -116,8 +121,24 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
       ActorRef<RcuDomain.Command> rcu, Duration exitCost, LifecycleProbe probe, Duration timeout,
       ActorRef<Report> replyTo) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new OpsUndo(ctx, timers, ops, members, rcu, exitCost, probe, timeout, replyTo).start()));
+    return create(ops, members, rcu, exitCost, Duration.ZERO, probe, timeout, replyTo);
+  }
+
+  /**
+   * As {@link #create(List, List, ActorRef, Duration, LifecycleProbe, Duration, ActorRef)}, with the
+   * exits' CPU work per netns ({@code costs.netns.exit-per-netns}), run on a simulated CPU after a
+   * netns's last exit, before {@code exitCost}, in virtual execution only.
+   *
+   * @param exitCpu CPU of the exits per netns, lock held (ignored in live execution)
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
+      ActorRef<RcuDomain.Command> rcu, Duration exitCost, Duration exitCpu, LifecycleProbe probe, Duration timeout,
+      ActorRef<Report> replyTo) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      Machine machine = Machine.get(ctx.getSystem());
+      long cpu = machine.isVirtual() ? exitCpu.toNanos() : 0;
+      return new OpsUndo(ctx, timers, ops, members, rcu, exitCost, cpu, probe, timeout, replyTo).start();
+    }));
   }
 
   /**
@@ -152,9 +173,10 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   }
 
   private OpsUndo(ActorContext<Command> ctx, TimerScheduler<Command> timers, List<PernetOperations> ops,
-      List<Member> members, ActorRef<RcuDomain.Command> rcu, Duration exitCost, LifecycleProbe probe,
-      Duration timeout, ActorRef<Report> replyTo) {
+      List<Member> members, ActorRef<RcuDomain.Command> rcu, Duration exitCost, long exitCpuNanos,
+      LifecycleProbe probe, Duration timeout, ActorRef<Report> replyTo) {
     super(ctx);
+    this.exitCpuNanos = exitCpuNanos;
     this.timers = timers;
     this.ops = List.copyOf(ops);
     this.order = teardownOrder(ops.size());
@@ -182,6 +204,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
         .onMessage(MemberStopped.class, this::onMemberStopped)
         .onMessageEquals(RcuDone.INSTANCE, this::onRcuDone)
         .onMessageEquals(ExitCostSpent.INSTANCE, this::nextNetns)
+        .onMessageEquals(ExitCpuSpent.INSTANCE, this::exitWaits)
         .onMessageEquals(TimedOut.INSTANCE, this::onTimedOut)
         .build();
   }
@@ -268,11 +291,23 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
     boolean lastExit = opPos == order.size() - 1;
     if (lastExit && !abandoned.contains(members.get(netnsPos).netnsId())) {
       probe.netnsExited();
-      if (!exitCost.isZero()) {
+      if (exitCpuNanos > 0) { // the kworker's CPU for this netns's exits, then their sleeping waits
         step = Step.EXIT_COST;
-        timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
+        ActorRef<Command> self = getContext().getSelf();
+        Machine.get(getContext().getSystem()).compute(exitCpuNanos, () -> self.tell(ExitCpuSpent.INSTANCE));
         return this;
       }
+      return exitWaits();
+    }
+    return nextNetns();
+  }
+
+  /** The exits' sleeping waits ({@code exitCost}), if any, then the next netns. */
+  private Behavior<Command> exitWaits() {
+    if (!exitCost.isZero()) {
+      step = Step.EXIT_COST;
+      timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
+      return this;
     }
     return nextNetns();
   }

@@ -43,9 +43,9 @@ public final class ConnectorMonitor {
       return;
     }
     ProcEvent e = ((ProcReceived.Event) r).event();
-    busyNanos += syscalls.of(1); // recvmsg
+    busyNanos += syscalls.recvmsg();
     if (e.what() == ProcEvents.NONE) {
-      busyNanos += Clock.nanoTime() - t0;
+      busyNanos += syscalls.handlingSince(t0);
       return; // the subscription's ack
     }
     latencyNanos.accept(t0 - e.timestampNanos());
@@ -54,7 +54,7 @@ public final class ConnectorMonitor {
     } else {
       discarded++;
     }
-    busyNanos += Clock.nanoTime() - t0;
+    busyNanos += syscalls.handlingSince(t0);
   }
 
   /**

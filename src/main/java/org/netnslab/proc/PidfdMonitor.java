@@ -34,13 +34,13 @@ public final class PidfdMonitor {
     long t0 = Clock.nanoTime();
     long charged = 0;
     if (e.what() == ProcEvents.FORK) {
-      charged = syscalls.of(2); // pidfd_open(pid), EPOLL_CTL_ADD
+      charged = syscalls.pidfdFork(); // pidfd_open(pid), EPOLL_CTL_ADD
       watched.put(e.pid(), e);
     } else if (watched.remove(e.pid()) != null) {
-      charged = syscalls.of(3); // epoll_wait wakes, waitid, close
+      charged = syscalls.pidfdExit(); // epoll_wait wakes, waitid, close
       processes.handle(e);
     }
-    busyNanos += Clock.nanoTime() - t0 + charged;
+    busyNanos += syscalls.handlingSince(t0) + charged;
   }
 
   /** @return time spent, charged system calls included, ns */

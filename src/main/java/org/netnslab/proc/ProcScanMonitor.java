@@ -51,7 +51,7 @@ public final class ProcScanMonitor {
     long charged = 0;
     Set<Integer> now = new HashSet<>(table.size() * 2);
     for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
-      charged += syscalls.of(3); // open, read, close
+      charged += syscalls.scanEntry(); // getdents entry; open, read, close
       now.add(p.getKey());
       checksum += p.getValue()[0] ^ p.getValue()[1];
     }
@@ -61,7 +61,7 @@ public final class ProcScanMonitor {
       }
     }
     seen = now;
-    return Clock.nanoTime() - t0 + charged;
+    return syscalls.handlingSince(t0) + charged;
   }
 
   /** @return pids seen by one scan and gone by a later one */

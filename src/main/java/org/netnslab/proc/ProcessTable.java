@@ -61,9 +61,21 @@ public final class ProcessTable {
    * @param connector the proc connector
    */
   public static void publish(List<ProcEvent> events, ActorRef<ProcConnector.Command> connector) {
+    publish(events, connector, Clock::nanoTime);
+  }
+
+  /**
+   * As {@link #publish(List, ActorRef)}, stamping with {@code clock}: runner code outside the virtual
+   * engine passes the machine's clock ({@link org.netnslab.machine.Machine#nanoTime()}), so the stamps
+   * and the listeners' receive times are on the same (simulated) clock.
+   *
+   * @param clock now, ns
+   */
+  public static void publish(List<ProcEvent> events, ActorRef<ProcConnector.Command> connector,
+      java.util.function.LongSupplier clock) {
     List<ProcEvent> burst = new ArrayList<>(BURST);
     for (ProcEvent e : events) {
-      burst.add(new ProcEvent(e.what(), e.cpu(), 0, Clock.nanoTime(), e.pid(), e.tgid(), e.parentPid(), e.exitCode(),
+      burst.add(new ProcEvent(e.what(), e.cpu(), 0, clock.getAsLong(), e.pid(), e.tgid(), e.parentPid(), e.exitCode(),
           e.exitSignal()));
       if (burst.size() == BURST) {
         connector.tell(new ProcConnector.PublishBurst(burst));

@@ -52,7 +52,20 @@ public final class RunGuardian extends AbstractBehavior<RunGuardian.Command> {
    * @return the guardian's behaviour
    */
   public static Behavior<Command> create(CompletableFuture<Done> stopped) {
-    return Behaviors.setup(ctx -> new RunGuardian(ctx, stopped));
+    return create(new CompletableFuture<>(), stopped);
+  }
+
+  /**
+   * @param started completed when the guardian has started (a system actor starts through the /system
+   *     guardian, on Akka's internal dispatcher: off the virtual engine)
+   * @param stopped completed on the guardian's PostStop
+   * @return the guardian's behaviour
+   */
+  public static Behavior<Command> create(CompletableFuture<Done> started, CompletableFuture<Done> stopped) {
+    return Behaviors.setup(ctx -> {
+      started.complete(Done.getInstance());
+      return new RunGuardian(ctx, stopped);
+    });
   }
 
   private RunGuardian(ActorContext<Command> ctx, CompletableFuture<Done> stopped) {

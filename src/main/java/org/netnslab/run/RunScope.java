@@ -37,8 +37,21 @@ public final class RunScope implements AutoCloseable {
     this.system = system;
     this.settings = settings;
     this.observer = observer;
-    this.guardian = system.systemActorOf(RunGuardian.create(stopped), "netns-lab-run-" + RUNS.incrementAndGet(),
-        Props.empty());
+    CompletableFuture<Done> started = new CompletableFuture<>();
+    this.guardian = system.systemActorOf(RunGuardian.create(started, stopped),
+        "netns-lab-run-" + RUNS.incrementAndGet(), Props.empty());
+    // systemActorOf starts the actor asynchronously, through the /system guardian on Akka's internal
+    // dispatcher (real threads). Virtual, a first ask could otherwise meet an engine with nothing to run
+    // but that ask's own timeout, which it would fire at once: wait until the guardian has started
+    // (no timed event is pending here, so the engine waits for the internal thread).
+    try {
+      Driver.get(Machine.get(system), started, settings.askTimeout());
+    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+      throw new IllegalStateException("the run's guardian did not start: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting the run's guardian", e);
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,23 +18,31 @@ import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
 
 /**
  * One loop of the seed's {@code unshare -n /bin/true} script: each iteration creates a netns
  * (copy_net_ns, optionally in a new user namespace), the process holds it, opens and closes its
  * sockets, and exits, dropping its reference; the next iteration starts at once, without waiting for
  * the cleanup. The whole loop's wall time is recorded (ns) when it ends.
+ *
+ * <p>In virtual execution each iteration's process first spends {@code costs.netns.unshare-process}
+ * on a simulated CPU, outside any lock (fork, execve of unshare and of /bin/true, exit: kernel/fork.c,
+ * fs/exec.c, kernel/exit.c), before it asks for the netns.
  */
 public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Start, Stop, Created, Opened, Closed {}
+  public sealed interface Command permits Start, Stop, Forked, Created, Opened, Closed {}
 
   /** Starts the loop. */
   public enum Start implements Command { INSTANCE }
 
   /** Stops the worker. */
   public enum Stop implements Command { INSTANCE }
+
+  /** The iteration's process has spent its CPU outside the lock (virtual execution). */
+  private enum Forked implements Command { INSTANCE }
 
   private record Created(CreateResult result) implements Command {}
 
@@ -49,6 +58,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
   private final LongAdder progress;
   private final LongAdder failures;
   private final Runnable done;
+  private final long processCpuNanos;
   private final ActorRef<CreateResult> created;
   private final ActorRef<Long> opened;
   private final ActorRef<Done> closed;
@@ -66,19 +76,26 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
    * @param loopWall records the loop's wall time, ns
    * @param progress incremented once per iteration
    * @param failures incremented per failed creation
+   * @param processCpu {@code costs.netns.unshare-process}: CPU of each iteration's process outside the
+   *     lock, charged in virtual execution only
    * @param done called once when the loop has ended
    * @return the worker's behaviour
    */
   public static Behavior<Command> create(ActorRef<NamespaceSupervisor.Command> supervisor, NetnsChurnWorkload workload,
-      long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress, LongAdder failures, Runnable done) {
-    return Behaviors.setup(ctx -> new ChurnWorker(ctx, supervisor, workload, iterations, usernsBase, loopWall, progress,
-        failures, done));
+      long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress, LongAdder failures,
+      Duration processCpu, Runnable done) {
+    return Behaviors.setup(ctx -> {
+      long cpu = Machine.get(ctx.getSystem()).isVirtual() ? processCpu.toNanos() : 0;
+      return new ChurnWorker(ctx, supervisor, workload, iterations, usernsBase, loopWall, progress, failures, cpu,
+          done);
+    });
   }
 
   private ChurnWorker(ActorContext<Command> ctx, ActorRef<NamespaceSupervisor.Command> supervisor,
       NetnsChurnWorkload workload, long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress,
-      LongAdder failures, Runnable done) {
+      LongAdder failures, long processCpuNanos, Runnable done) {
     super(ctx);
+    this.processCpuNanos = processCpuNanos;
     this.supervisor = supervisor;
     this.workload = workload;
     this.iterations = iterations;
@@ -100,6 +117,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
           return nextIteration();
         })
         .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+        .onMessageEquals(Forked.INSTANCE, this::unshare)
         .onMessage(Created.class, this::onCreated)
         .onMessage(Opened.class, this::onOpened)
         .onMessage(Closed.class, m -> --pending == 0 ? exitProcess() : this)
@@ -112,6 +130,16 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
       done.run();
       return this;
     }
+    if (processCpuNanos > 0) {
+      ActorRef<Command> self = getContext().getSelf();
+      Machine.get(getContext().getSystem()).compute(processCpuNanos, () -> self.tell(Forked.INSTANCE));
+      return this;
+    }
+    return unshare();
+  }
+
+  /** unshare(CLONE_NEWNET [| CLONE_NEWUSER]): copy_net_ns through the supervisor. */
+  private Behavior<Command> unshare() {
     UserNamespace owner = workload.newUserns()
         ? UserNamespace.INIT.createChild(usernsBase + iteration, 100_000 + usernsBase + iteration)
         : UserNamespace.INIT;

@@ -96,7 +96,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     List<Behavior<ChurnWorker.Command>> behaviors = new ArrayList<>();
     for (int k = 0; k < w.workers(); k++) {
       behaviors.add(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall, progress, failures,
-          done::countDown));
+          design.model().costs().lifecycle().unshareProcess(), done::countDown));
     }
     List<ActorRef<ChurnWorker.Command>> workers = scope.spawnEach(behaviors, "churn-" + label);
     List<double[]> series = new ArrayList<>();

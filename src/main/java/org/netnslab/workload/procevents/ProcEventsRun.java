@@ -5,13 +5,18 @@ import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
+import akka.stream.javadsl.Flow;
+import akka.stream.javadsl.Keep;
 import akka.stream.javadsl.Sink;
 import akka.stream.javadsl.Source;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.netnslab.design.Design;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.metrics.DesignResult;
@@ -34,6 +39,7 @@ import org.netnslab.run.RunFailure;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
 
 /**
  * Runs the {@code proc-events} workload for one design: the same fork/exec/exit stream
@@ -54,12 +60,15 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   @Override
   public DesignResult run(Design design, DesignScope scope) throws RunFailure {
     List<ProcEvent> events = ProcessTable.shortLived(w.scaledProcesses(scale), w.nonzeroExitFraction());
-    SyscallCost syscalls = new SyscallCost(design.model().proc().syscallCost().toNanos());
+    // live: proc-monitor.syscall-cost per call + measured handling; virtual: costs.proc only
+    SyscallCost syscalls = scope.machine().isVirtual() ? SyscallCost.virtual(design.model().costs().proc(),
+        scope.machine()::jittered)
+        : SyscallCost.live(design.model().proc().syscallCost().toNanos());
     switch (design.model().proc().monitor()) {
       case PIDFD:
         return pidfd(design, scope, events, syscalls);
       case PROC_SCAN:
-        return procScan(design, events, syscalls);
+        return procScan(design, scope, events, syscalls);
       default:
         return connector(design, scope, events, syscalls);
     }
@@ -82,10 +91,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       listener.bound(joined.queue());
       listeners.put(l.getKey(), listener);
       sockets.add(joined.socket());
-      finished.add(joined.events().runWith(Sink.foreach(listener::onReceive), scope.materializer()));
+      finished.add(joined.events().runWith(handled(scope.machine(), listener::onReceive, listener::busyNanos),
+          scope.materializer()));
     }
     long start = scope.machine().nanoTime();
-    ProcessTable.publish(events, pc);
+    ProcessTable.publish(events, pc, scope.machine()::nanoTime);
     ProcConnector.Stats stats = scope.<ProcConnector.Command, ProcConnector.Stats>ask(pc, ProcConnector.GetStats::new,
         "reading stats");
     sockets.forEach(s -> pc.tell(new ProcConnector.Close(s)));
@@ -118,8 +128,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       throws RunFailure {
     PidfdMonitor monitor = new PidfdMonitor(syscalls);
     long start = scope.machine().nanoTime();
-    scope.await(Source.from(events).filter(PidfdMonitor::sees).runWith(Sink.foreach(monitor::onEvent),
-        scope.materializer()), "the pidfd monitor");
+    scope.await(Source.from(events).filter(PidfdMonitor::sees).runWith(handled(scope.machine(), monitor::onEvent,
+        monitor::busyNanos), scope.materializer()), "the pidfd monitor");
     double wallS = (scope.machine().nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
@@ -132,7 +142,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   }
 
   /** Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last. */
-  private DesignResult procScan(Design design, List<ProcEvent> events, SyscallCost syscalls) {
+  private DesignResult procScan(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls) {
     ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
     LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
     int every = Math.max(1, events.size() / design.model().proc().scans());
@@ -143,7 +153,9 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         scans.record(monitor.scan());
       }
     }
-    double wallS = (Clock.nanoTime() - start) / 1e9;
+    // The scans run here, in the runner, not on the engine: live their wall time is measured; virtual the
+    // monitor runs alone, so its wall time is what its scans were charged.
+    double wallS = (scope.machine().isVirtual() ? scans.meanNanos() * scans.count() : Clock.nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.SCAN, scans)
@@ -154,6 +166,29 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         .counter("scans", scans.count())
         .counter("checksum", monitor.checksum() & 0xffff)
         .build(monitor.exitsDetected(), "exits detected", wallS);
+  }
+
+  /**
+   * A monitor's handling of each element. Live: as it comes. Virtual: what the monitor is charged for
+   * an element runs on a simulated CPU before it takes the next (one monitor thread: a blocking
+   * recvmsg / epoll_wait loop), so its events flow in simulated time and monitors compete for the CPUs.
+   */
+  private static <T> Sink<T, CompletionStage<Done>> handled(Machine machine, Consumer<T> handle, LongSupplier busy) {
+    if (!machine.isVirtual()) {
+      return Sink.foreach(handle::accept);
+    }
+    return Flow.<T>create().mapAsync(1, x -> {
+      long before = busy.getAsLong();
+      handle.accept(x);
+      long charged = busy.getAsLong() - before;
+      CompletableFuture<Done> ran = new CompletableFuture<>();
+      if (charged == 0) {
+        ran.complete(Done.getInstance());
+      } else { // unjittered: the CPU time spent is the busy time reported
+        machine.cpus().run(charged, () -> ran.complete(Done.getInstance()));
+      }
+      return ran;
+    }).toMat(Sink.ignore(), Keep.right());
   }
 
   private static long exits(List<ProcEvent> events) {
