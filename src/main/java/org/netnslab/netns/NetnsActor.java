@@ -14,6 +14,7 @@ import org.netnslab.netlink.ReceiveQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.netnslab.netns.NetNamespace.Command;
@@ -45,7 +46,7 @@ final class NetnsActor {
   private final NetNamespace.Env env;
   private final Set<Long> sockets = new HashSet<>();
   /** Bound listener sockets, each holding one active reference until its ListenerClosed. */
-  private final Set<ReceiveQueue<Received>> listeners = new HashSet<>();
+  private final Set<ReceiveQueue<Received>> listeners = new LinkedHashSet<>(); // insertion order: a virtual run is deterministic
   /** Waiting for CloseListeners to have completed every listener stream. */
   private final List<ActorRef<Done>> closingListeners = new ArrayList<>();
   private int active = 1;

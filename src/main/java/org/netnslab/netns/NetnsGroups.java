@@ -4,6 +4,7 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ final class NetnsGroups {
   private final ActorContext<NamespaceSupervisor.Command> ctx;
   private final int groupSize;
   private final Map<Long, Group> netns = new HashMap<>();
-  private final Map<ActorRef<NetnsGroup.Command>, Group> groups = new HashMap<>();
+  private final Map<ActorRef<NetnsGroup.Command>, Group> groups = new LinkedHashMap<>();
   private final Set<Group> withRoom = new LinkedHashSet<>();
   private long nextGroup = 1;
 

@@ -45,23 +45,8 @@ public class VirtualRunTest extends JUnitSuite {
         "--no-progress", "--out", out.toString(), "--set", "execution=virtual", "--set", "workload.workers=4",
         "--set", "designs=[net-free-4.16, exit-barrier-4.16]"));
     args.addAll(List.of(extra));
-    assertEquals(0, runVirtual(args.toArray(String[]::new)));
+    assertEquals(0, Main.execute(args.toArray(String[]::new)));
     return out;
-  }
-
-  /**
-   * Main run, again (up to 3 times) when it fails: in a JVM where other test classes ran first, a virtual run's
-   * first ask ("starting the design's guardian", run.DesignScope) sometimes times out at once in simulated
-   * time (the ask's timeout event fires before the guardian's reply is seen). Every CLI run of every scenario
-   * passed; the race is in the virtual runner's first ask, outside this part: see out-sweep.md. A retried run
-   * starts from scratch (fresh actor system and engine), so the figures compared are not affected.
-   */
-  private static int runVirtual(String... args) {
-    int status = Main.execute(args);
-    for (int i = 0; i < 2 && status == Main.EXIT_FAILED; i++) {
-      status = Main.execute(args);
-    }
-    return status;
   }
 
   private static JsonNode withoutWallClock(Path dir) throws Exception {
@@ -179,14 +164,15 @@ public class VirtualRunTest extends JUnitSuite {
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=2,2"));
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=0"));
     // live execution has the host's CPUs only
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=1,2"));
+    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live",
+        "--sweep", "machine.cpus=1,2"));
   }
 
   @Test
   public void aLiveRunSavesItsModeAndNoSimulatedClock() throws Exception {
     Path out = tmp.getRoot().toPath().resolve("live");
     assertEquals(0, Main.execute("run", "load-tests/unshare-loop.conf", "--scale", "0.01", "--no-progress", "--out",
-        out.toString(), "--set", "workload.workers=2", "--set", "designs=[net-free-4.16]",
+        out.toString(), "--set", "execution=live", "--set", "workload.workers=2", "--set", "designs=[net-free-4.16]",
         "--set", "model.netns.setup-cost=0ms", "--set", "model.netns.exit-cost=0ms"));
     RunRecord r = ResultJson.read(out.resolve(ResultsFolder.RESULT_JSON));
     assertNotNull(r.execution());
