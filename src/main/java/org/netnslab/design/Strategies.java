@@ -11,6 +11,7 @@ import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
 import org.netnslab.settings.Setting;
 import org.netnslab.sockinuse.SockInuseSettings;
+import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventSettings;
 
 /**
@@ -77,7 +78,13 @@ public final class Strategies {
       checked(ProcSettings.SCANS),
       checked(ProcSettings.SYSCALL_COST),
       checked(UeventSettings.FAULT),
-      checked(Costs.MUTEX_HANDOFF));
+      checked(Costs.MUTEX_HANDOFF),
+      checked(UeventCosts.SEND_OUTSIDE),
+      checked(UeventCosts.SEND_INSIDE),
+      checked(UeventCosts.BROADCAST_PER_SOCKET),
+      checked(UeventCosts.DELIVER_PER_LISTENER),
+      checked(UeventCosts.RETURN),
+      checked(UeventCosts.RECV));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));
