@@ -253,14 +253,17 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       List<ActorRef<Injector.Command>> injectors, Collector collector, LongAdder progress, long total,
       List<double[]> series) throws RunFailure {
     CountDownLatch done = collector.expect(phase, injectors.size());
-    long interval = scope.machine().isVirtual() ? w.injectorStartIntervalNanos() : 0;
+    // Scaled with --scale, as each injector's run length is: the overlap of the seed's injectors is kept.
+    long interval = scope.machine().isVirtual() ? Math.round(w.injectorStartIntervalNanos() * scale) : 0;
     Runnable start = () -> {
+      long at = 0;
       for (int k = 0; k < injectors.size(); k++) {
         ActorRef<Injector.Command> i = injectors.get(k);
         if (interval == 0 || k == 0) {
           i.tell(new Injector.Start(phase));
-        } else { // the seed's shell loop forked its injectors one after another
-          scope.machine().engine().schedule(k * interval, () -> i.tell(new Injector.Start(phase)));
+        } else { // the seed's shell loop forked its injectors one after another, each fork a little different
+          at += scope.machine().jittered(interval);
+          scope.machine().engine().schedule(at, () -> i.tell(new Injector.Start(phase)));
         }
       }
     };
