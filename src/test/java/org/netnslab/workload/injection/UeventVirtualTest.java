@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.AfterClass;
-import org.junit.BeforeClass;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -22,6 +21,7 @@ import org.netnslab.machine.VirtualEngine;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.Scenario;
@@ -36,20 +36,25 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class UeventVirtualTest extends JUnitSuite {
   @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+  /** The class's virtual system; its machine's locks are read after a run. */
   private static ActorSystem<Void> system;
   private static final RunSettings SETTINGS =
       new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
-  @BeforeClass
-  public static void start() {
-    system = VirtualSystem.create(Behaviors.empty(), "uevent-virtual", ConfigFactory.load());
-  }
-
   @AfterClass
   public static void stop() throws Exception {
+    terminate();
+  }
+
+  private static void terminate() throws Exception {
+    if (system == null) {
+      return;
+    }
     system.terminate();
     VirtualEngine engine = Machine.get(system).engine();
     engine.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), t -> { }, 5_000_000_000L);
+    engine.unregister();
+    system = null;
   }
 
   private RunResult run(String netns, int listeners, int injectors, int cpus, String designs) throws Exception {
@@ -72,7 +77,21 @@ public class UeventVirtualTest extends JUnitSuite {
     Path file = tmp.newFile().toPath();
     Files.writeString(file, text);
     Scenario s = new ScenarioLoader().load(file, List.of(), 1);
-    return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+    if (system == null) { // one system for the class (a fresh machine per design run all the same)
+      system = VirtualSystem.create(Behaviors.empty(), "uevent-virtual", ConfigFactory.load());
+    }
+    // KNOWN RACE (not of this test's subject, reported in out-uevent.md): a new RunScope's first ask
+    // (StartDesign) sometimes times out in simulated time on a virtual system that has run before. A run
+    // is deterministic once started, so a retry of that start failure cannot change the figures asserted.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+      } catch (RunFailure e) {
+        if (attempt == 3 || !String.valueOf(e.getMessage()).contains("starting the design's guardian")) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static DesignResult design(RunResult r, String name) {
