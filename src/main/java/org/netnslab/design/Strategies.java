@@ -13,6 +13,7 @@ import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
 import org.netnslab.settings.Setting;
 import org.netnslab.sockinuse.SockInuseSettings;
+import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventSettings;
 
 /**
@@ -86,7 +87,13 @@ public final class Strategies {
       checked(ProcCosts.RECVMSG),
       checked(ProcCosts.PIDFD_FORK),
       checked(ProcCosts.PIDFD_EXIT),
-      checked(ProcCosts.SCAN_ENTRY));
+      checked(ProcCosts.SCAN_ENTRY),
+      checked(UeventCosts.SEND_OUTSIDE),
+      checked(UeventCosts.SEND_INSIDE),
+      checked(UeventCosts.BROADCAST_PER_SOCKET),
+      checked(UeventCosts.DELIVER_PER_LISTENER),
+      checked(UeventCosts.RETURN),
+      checked(UeventCosts.RECV));
 
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));

@@ -21,6 +21,7 @@ import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SocketCloseFault;
 import org.netnslab.uevent.Received;
+import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSockOwner;
@@ -99,19 +100,21 @@ final class NetnsActor {
   }
 
   private UeventRoute routeFor(UeventSerialization serialization) {
+    UeventCosts costs = net.settings.costs().uevent();
     switch (serialization) {
       case GLOBAL_OWNER:
-        return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
+        return UeventSockOwner.route(net.globalOwner, net.ueventSocket, costs);
       case PER_NETNS_OWNER:
       case PER_NETNS_OWNER_FIXED:
         if (net.owner().isInitial()) {
-          return UeventSockOwner.route(net.globalOwner, net.ueventSocket);
+          return UeventSockOwner.route(net.globalOwner, net.ueventSocket, costs);
         }
         ActorRef<Command> self = ctx.getSelf();
-        return (sender, payload, sentNanos, replyTo) ->
-            self.tell(new NetNamespace.Inject(sender, payload, sentNanos, replyTo));
+        return UeventRoute.charged((sender, payload, sentNanos, replyTo) ->
+            self.tell(new NetNamespace.Inject(sender, payload, sentNanos, replyTo)),
+            new UeventRoute.VirtualPath(net.ueventSocket, UeventRoute.ownLock(net.id()), false, costs));
       case LOCKLESS:
-        return UeventRoute.lockless(net.ueventSocket);
+        return UeventRoute.lockless(net.ueventSocket, costs);
       default:
         throw new IllegalStateException("unhandled uevent.serialization " + serialization);
     }

@@ -77,7 +77,7 @@ public final class StandardPernetOps {
       boolean own = net.settings.uevent().seqnumScope() == SeqnumScope.PER_NETNS && !net.owner().isInitial();
       net.ueventSocket = new UeventSocket(net.id(), net.owner(),
           own ? SeqnumCounter.perNetns(net.settings.uevent().serialization()) : net.globalSeqnum,
-          net.settings.uevent().fault());
+          net.settings.uevent().fault(), net.globalSeqnum.mcList());
       if (net.ueventSocket.onUeventSockList()) {
         net.globalOwner.tell(new UeventSockOwner.Register(net.ueventSocket));
       }

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SeqnumCounter {
   private final AtomicLong last = new AtomicLong();
   private final boolean atomic;
+  private final UeventMcList mcList = new UeventMcList();
 
   /** An atomic counter (atomic64_inc_return, or a plain {@code ++} under one lock: the same). */
   public SeqnumCounter() {
@@ -61,6 +62,14 @@ public final class SeqnumCounter {
     long n = last.get() + 1; // the u64 ++ of the posted patch: load, add, store
     last.set(n);
     return n;
+  }
+
+  /**
+   * @return the uevent family's multicast list that travels with this counter; the design run's global
+   *     counter's list is the system-wide one ({@link UeventMcList})
+   */
+  public UeventMcList mcList() {
+    return mcList;
   }
 
   /** @return the last SEQNUM assigned, 0 before the first; the sysfs {@code uevent_seqnum} read */

@@ -1,17 +1,60 @@
 package org.netnslab.uevent;
 
 import com.typesafe.config.Config;
+import java.time.Duration;
+import org.netnslab.settings.Setting;
 
 /**
- * Simulated costs of the uevent paths ({@code netns-lab.model.costs.uevent}), charged in virtual
- * execution only. Each cost's source is in reference.conf.
+ * Simulated costs of the uevent send and receive paths ({@code netns-lab.model.costs.uevent}), charged in
+ * virtual execution only, in ns. One set for the 4.17..6.9 era: the designs differ in which lock covers
+ * the inside part (lib/kobject_uevent.c uevent_net_rcv_skb / uevent_net_broadcast), not in the work
+ * itself. Each cost's source is in reference.conf.
+ *
+ * @param sendOutside ns: sendmsg entry, skb alloc, copy_from_user, netlink_unicast to the kernel socket
+ *     (uevent_net_rcv -> netlink_rcv_skb -> the capability check), before any uevent lock
+ * @param sendInside ns: SEQNUM increment and skb_copy_expand + SEQNUM append (uevent_net_broadcast)
+ * @param broadcastPerSocket ns per uevent listener socket bound anywhere in the system: netlink_broadcast's
+ *     walk of nl_table[NETLINK_KOBJECT_UEVENT].mc_list (do_one_broadcast skips other netns one by one)
+ * @param deliverPerListener ns per listener that receives the message: skb_clone, queue, wake
+ * @param sendReturn ns: back to userspace after the send (consume_skb, syscall exit)
+ * @param recv ns: a listener's recvmsg of one message, on the listener's own task
  */
-public record UeventCosts() {
+public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
+    long sendReturn, long recv) {
+  private static final Duration MAX = Duration.ofMillis(10);
+  /** {@code costs.uevent.send-outside}. */
+  public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
+  /** {@code costs.uevent.send-inside}. */
+  public static final Setting<Duration> SEND_INSIDE = Setting.duration("costs.uevent.send-inside", MAX);
+  /** {@code costs.uevent.broadcast-per-socket}. */
+  public static final Setting<Duration> BROADCAST_PER_SOCKET =
+      Setting.duration("costs.uevent.broadcast-per-socket", MAX);
+  /** {@code costs.uevent.deliver-per-listener}. */
+  public static final Setting<Duration> DELIVER_PER_LISTENER =
+      Setting.duration("costs.uevent.deliver-per-listener", MAX);
+  /** {@code costs.uevent.return}. */
+  public static final Setting<Duration> RETURN = Setting.duration("costs.uevent.return", MAX);
+  /** {@code costs.uevent.recv}. */
+  public static final Setting<Duration> RECV = Setting.duration("costs.uevent.recv", MAX);
+
+  /**
+   * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM).
+   *
+   * @param boundSystemWide uevent listener sockets bound in the whole system (the mc_list walk)
+   * @param receivers listeners of the target netns that get the message
+   * @return ns
+   */
+  public long inside(int boundSystemWide, int receivers) {
+    return sendInside + boundSystemWide * broadcastPerSocket + receivers * deliverPerListener;
+  }
+
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
    * @return the costs
    */
   public static UeventCosts fromConfig(Config model) {
-    return new UeventCosts();
+    return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
+        BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
+        RETURN.read(model).toNanos(), RECV.read(model).toNanos());
   }
 }

@@ -93,6 +93,19 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
     return (sender, payload, sentNanos, replyTo) -> owner.tell(new Inject(socket, sender, payload, sentNanos, replyTo));
   }
 
+  /**
+   * {@link #route(ActorRef, UeventSocket)} that virtual execution charges under uevent_sock_mutex.
+   *
+   * @param owner this actor
+   * @param socket the netns's socket
+   * @param costs the design's uevent costs
+   * @return the route
+   */
+  public static UeventRoute route(ActorRef<Command> owner, UeventSocket socket, UeventCosts costs) {
+    return UeventRoute.charged(route(owner, socket),
+        new UeventRoute.VirtualPath(socket, UeventRoute.globalLock(), false, costs));
+  }
+
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()

@@ -35,6 +35,7 @@ public final class UeventSocket {
   private final UserNamespace owner;
   private final SeqnumCounter seqnum;
   private final UeventFault fault;
+  private final UeventMcList mcList;
   private volatile ReceiveQueue<Received>[] listeners = emptyListeners();
   /** {@link UeventFault#REORDER_PAIRS} only: the message held back, guarded by {@code this}. */
   private Uevent heldBack;
@@ -45,7 +46,7 @@ public final class UeventSocket {
    * @param seqnum the counter its sends take SEQNUMs from (global or its own, by design)
    */
   public UeventSocket(long netnsId, UserNamespace owner, SeqnumCounter seqnum) {
-    this(netnsId, owner, seqnum, UeventFault.NONE);
+    this(netnsId, owner, seqnum, UeventFault.NONE, seqnum.mcList());
   }
 
   /**
@@ -55,6 +56,19 @@ public final class UeventSocket {
    * @param fault TEST-ONLY: a kernel rule this socket breaks on purpose, {@link UeventFault#NONE} normally
    */
   public UeventSocket(long netnsId, UserNamespace owner, SeqnumCounter seqnum, UeventFault fault) {
+    this(netnsId, owner, seqnum, fault, seqnum.mcList());
+  }
+
+  /**
+   * @param netnsId the netns this socket belongs to
+   * @param owner the netns's owning user namespace (injection needs CAP_SYS_ADMIN over it)
+   * @param seqnum the counter its sends take SEQNUMs from (global or its own, by design)
+   * @param fault TEST-ONLY: a kernel rule this socket breaks on purpose, {@link UeventFault#NONE} normally
+   * @param mcList the system-wide uevent multicast list its listeners join (the design run's)
+   */
+  public UeventSocket(long netnsId, UserNamespace owner, SeqnumCounter seqnum, UeventFault fault,
+      UeventMcList mcList) {
+    this.mcList = mcList;
     this.netnsId = netnsId;
     this.owner = owner;
     this.seqnum = seqnum;
@@ -100,6 +114,12 @@ public final class UeventSocket {
     ReceiveQueue<Received>[] next = Arrays.copyOf(listeners, listeners.length + 1);
     next[listeners.length] = socket;
     listeners = next;
+    mcList.add();
+  }
+
+  /** @return the system-wide uevent multicast list this socket's listeners are on */
+  public UeventMcList mcList() {
+    return mcList;
   }
 
   /**
@@ -109,7 +129,9 @@ public final class UeventSocket {
    * @param queue the listener's receive queue; unknown or already closed ones are ignored
    */
   public synchronized void detach(ReceiveQueue<Received> queue) {
+    int before = listeners.length;
     listeners = Arrays.stream(listeners).filter(l -> l != queue).toArray(n -> Arrays.copyOf(listeners, n));
+    mcList.remove(before - listeners.length);
   }
 
   /**
@@ -271,6 +293,7 @@ public final class UeventSocket {
     for (ReceiveQueue<Received> l : listeners) {
       l.close();
     }
+    mcList.remove(listeners.length);
     listeners = emptyListeners();
     return 0;
   }

@@ -14,17 +14,31 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.userns.Credentials;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.Mutex;
+import org.netnslab.uevent.UeventCosts;
+import org.netnslab.uevent.UeventSocket;
 
 /**
  * A closed-loop uevent injector: a task looping on sendmsg into one or more netns, each injection
  * waiting for its acknowledgement before the next (the seed's injector processes). It times each
  * counted transaction, send to acknowledgement, in ns, into the run's striped recorder, and keeps its
  * own counts, handed over when its phase is done.
+ *
+ * <p>Virtual execution: the injector is the injecting task on the simulated machine. Each send runs
+ * send-outside on a CPU, takes the route's lock (uevent_sock_mutex, the netns's own, or none), runs the
+ * inside part on a CPU while holding it, and at the inside part's end the route's own send (the owner or
+ * netns actor, or the socket itself: the same code as live) puts the message on the listener queues; the
+ * ack unlocks (hand-off to the next waiter), then {@code return} runs on a CPU and the transaction ends.
+ * The state change sits at the end of the inside part because that is when netlink_broadcast has queued
+ * the skb; under a lock nobody can take a SEQNUM in between, so taking it there too changes nothing seen.
+ * Lockless (v6.9): the SEQNUM is taken at the start of the inside part and the broadcast at its end, so
+ * two senders into one netns on two CPUs can deliver out of order. Live execution charges nothing.
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
   /** The injector's protocol. */
-  public sealed interface Command permits Start, Acked, Stop {}
+  public sealed interface Command permits Start, Acked, Returned, Stop {}
 
   /** Starts a phase: the warm-up or the counted injections. */
   public record Start(Phase phase) implements Command {}
@@ -33,6 +47,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   public enum Stop implements Command { INSTANCE }
 
   private record Acked(InjectResult result) implements Command {}
+
+  /** Virtual execution: the send's {@code return} step has run; the transaction ends. */
+  private record Returned(InjectResult result) implements Command {}
 
   /** Phases of an injection run. */
   public enum Phase { WARMUP, COUNTED }
@@ -71,6 +88,11 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private final LongAdder progress;
   private final int netnsCount;
   private final ActorRef<InjectResult> ackTo;
+  private final Machine machine;
+  /** Virtual execution: the send in flight's path (null: live, or a route that costs nothing). */
+  private UeventRoute.VirtualPath path;
+  /** Virtual execution: the lock the send in flight holds, released at its ack. */
+  private Mutex held;
   private Phase phase;
   private int cursor;
   private int current;
@@ -105,6 +127,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     this.listener = listener;
     this.progress = progress;
     this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
+    this.machine = Machine.get(ctx.getSystem());
   }
 
   @Override
@@ -112,6 +135,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     return newReceiveBuilder()
         .onMessage(Start.class, this::onStart)
         .onMessage(Acked.class, this::onAcked)
+        .onMessage(Returned.class, m -> onReturned(m.result()))
         .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
         .build();
   }
@@ -136,18 +160,76 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         current = t;
         Target target = targets[t];
         sentNanos = Clock.nanoTime();
-        target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+        path = machine.isVirtual() ? target.route().virtualPath() : null;
+        if (path == null) {
+          target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+        } else {
+          sendVirtual(target, path);
+        }
         return;
       }
     }
     listener.phaseDone(phase, sent, permissionViolations, einval);
   }
 
+  /** The virtual send's steps up to the state change; the ack continues in {@link #onAcked}. */
+  private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
+    UeventCosts c = p.costs();
+    UeventSocket socket = p.socket();
+    held = p.split() ? null : p.lock().apply(machine);
+    Mutex lock = held;
+    machine.compute(c.sendOutside(), () -> {
+      if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
+        UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
+        if (step instanceof UeventSocket.Refused r) {
+          ackTo.tell(r.failed());
+          return;
+        }
+        machine.compute(c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+          chargeReceives(c, socket);
+          ackTo.tell(socket.send((UeventSocket.Ready) step));
+        });
+        return;
+      }
+      Runnable inside = () -> machine.compute(c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+        chargeReceives(c, socket);
+        target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+      });
+      if (lock == null) {
+        inside.run();
+      } else {
+        lock.lock(inside);
+      }
+    });
+  }
+
+  /** Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. */
+  private void chargeReceives(UeventCosts c, UeventSocket socket) {
+    for (int i = socket.listenerCount(); i > 0; i--) {
+      machine.compute(c.recv(), NOTHING);
+    }
+  }
+
+  private static final Runnable NOTHING = () -> { };
+
   private Behavior<Command> onAcked(Acked m) {
+    if (path == null) {
+      return onReturned(m.result());
+    }
+    if (held != null) {
+      held.unlock();
+      held = null;
+    }
+    ActorRef<Command> self = getContext().getSelf();
+    machine.compute(path.costs().sendReturn(), () -> self.tell(new Returned(m.result())));
+    return this;
+  }
+
+  private Behavior<Command> onReturned(InjectResult result) {
     long now = Clock.nanoTime();
     remaining[current]--;
     boolean permitted = targets[current].permitted();
-    if (m.result() instanceof InjectResult.Sent) {
+    if (result instanceof InjectResult.Sent) {
       sent[targets[current].netnsIndex()]++;
       if (!permitted) {
         permissionViolations++; // sent by a task the kernel refuses (EPERM, nothing delivered)
@@ -155,7 +237,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       if (phase == Phase.COUNTED) {
         transactions.record(now - sentNanos);
       }
-    } else if (((InjectResult.Failed) m.result()).errno() == Errno.EPERM) {
+    } else if (((InjectResult.Failed) result).errno() == Errno.EPERM) {
       if (permitted) {
         permissionViolations++; // refused although the task holds CAP_SYS_ADMIN over the owner
       }

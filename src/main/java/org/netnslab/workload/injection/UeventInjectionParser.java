@@ -7,12 +7,13 @@ import java.util.Set;
 /**
  * Reads a {@code uevent-injection} workload: {@code netns { userns-owned, init-owned }},
  * {@code listeners-per-netns}, {@code injections-per-netns}, {@code warmup-per-netns}, {@code injectors},
- * {@code kernel-uevents-per-netns} (default 0), {@code injectors-privileged} (default true).
+ * {@code kernel-uevents-per-netns} (default 0), {@code injectors-privileged} (default true),
+ * {@code injector-start-interval} (default 0: all at once; virtual execution only).
  */
 public final class UeventInjectionParser implements WorkloadParser {
   private static final Set<String> KEYS =
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors",
-          "kernel-uevents-per-netns", "injectors-privileged");
+          "kernel-uevents-per-netns", "injectors-privileged", "injector-start-interval");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
   /** Most netns or injectors one run may have: beyond that the JVM's heap, not the model, decides. */
   private static final int MAX_POPULATION = 100_000;
@@ -48,8 +49,19 @@ public final class UeventInjectionParser implements WorkloadParser {
     long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
     long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
     boolean privileged = c.bool("workload.injectors-privileged", true);
+    long interval = 0;
+    if (c.conf().hasPath("workload.injector-start-interval")) {
+      try {
+        interval = c.conf().getDuration("workload.injector-start-interval").toNanos();
+        if (interval < 0 || interval > 60_000_000_000L) {
+          c.problem("workload.injector-start-interval", "must be a duration in 0..60s, got " + interval + "ns");
+        }
+      } catch (com.typesafe.config.ConfigException e) {
+        c.problem("workload.injector-start-interval", "must be a duration (e.g. 500ms): " + HoconChecker.bare(e));
+      }
+    }
     UeventInjectionWorkload w = new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections,
-        warmup, (int) injectors, kernel, privileged);
+        warmup, (int) injectors, kernel, privileged, interval);
     if (scale > 0 && scale <= 1000) {
       if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
         c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED

@@ -41,6 +41,10 @@ import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
+import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.Mutex;
+import java.util.function.Function;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
@@ -96,7 +100,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     if (kernel > 0) { // one device task per netns; its send-to-ack times are not injections': not recorded
       StripedRecorder untimed = new StripedRecorder();
       for (int j = 0; j < n; j++) {
-        behaviors.add(Injector.create(List.of(new Injector.Target(j, taggedUevents(netns.get(j)), null, true, 0, kernel)),
+        behaviors.add(Injector.create(List.of(new Injector.Target(j, taggedUevents(netns.get(j), design), null, true, 0, kernel)),
             PAYLOAD, n, collector, progress, untimed));
       }
     }
@@ -139,9 +143,19 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
    * A device task's route: each send is a kernel-generated {@code change} uevent for the netns's
    * {@code veth0} (kobject_uevent_env, tagged for that netns), sent as the design sends tagged events.
    */
-  private static UeventRoute taggedUevents(NetnsHandle h) {
-    return (sender, payload, sentNanos, replyTo) -> h.actor().tell(new NetNamespace.EmitTaggedUevent("change",
-        "/devices/virtual/net/veth0", "net", Map.of("INTERFACE", "veth0"), replyTo));
+  private static UeventRoute taggedUevents(NetnsHandle h, Design design) {
+    UeventRoute live = (sender, payload, sentNanos, replyTo) -> h.actor().tell(new NetNamespace.EmitTaggedUevent(
+        "change", "/devices/virtual/net/veth0", "net", Map.of("INTERFACE", "veth0"), replyTo));
+    UeventRoute.VirtualPath inject = h.injectRoute().virtualPath();
+    if (inject == null) {
+      return live;
+    }
+    // kobject_uevent_env's send: the same broadcast work as an injection, under the lock the design
+    // gives tagged events (UeventSerialization.taggedUnderGlobalLock), the netns actor doing both halves.
+    UeventSerialization s = design.model().uevent().serialization();
+    Function<Machine, Mutex> lock = s.taggedUnderGlobalLock(h.initOwned()) ? UeventRoute.globalLock()
+        : s == UeventSerialization.LOCKLESS ? m -> null : inject.lock();
+    return UeventRoute.charged(live, new UeventRoute.VirtualPath(inject.socket(), lock, false, inject.costs()));
   }
 
   /**
@@ -235,12 +249,25 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     return total / parts + (index < total % parts ? 1 : 0);
   }
 
-  private static void runPhase(DesignScope scope, Injector.Phase phase, String label,
+  private void runPhase(DesignScope scope, Injector.Phase phase, String label,
       List<ActorRef<Injector.Command>> injectors, Collector collector, LongAdder progress, long total,
       List<double[]> series) throws RunFailure {
     CountDownLatch done = collector.expect(phase, injectors.size());
-    scope.phases().run(label, () -> injectors.forEach(i -> i.tell(new Injector.Start(phase))), done, progress, total,
-        series);
+    // Scaled with --scale, as each injector's run length is: the overlap of the seed's injectors is kept.
+    long interval = scope.machine().isVirtual() ? Math.round(w.injectorStartIntervalNanos() * scale) : 0;
+    Runnable start = () -> {
+      long at = 0;
+      for (int k = 0; k < injectors.size(); k++) {
+        ActorRef<Injector.Command> i = injectors.get(k);
+        if (interval == 0 || k == 0) {
+          i.tell(new Injector.Start(phase));
+        } else { // the seed's shell loop forked its injectors one after another, each fork a little different
+          at += scope.machine().jittered(interval);
+          scope.machine().engine().schedule(at, () -> i.tell(new Injector.Start(phase)));
+        }
+      }
+    };
+    scope.phases().run(label, start, done, progress, total, series);
   }
 
   /**

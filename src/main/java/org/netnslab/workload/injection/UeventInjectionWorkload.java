@@ -22,17 +22,21 @@ import org.netnslab.workload.Workload;
  * @param injectorsPrivileged whether injectors are root in the netns's owning user namespace (the
  *     seed's); false: tasks there with no capabilities, whose every injection the kernel refuses
  *     with EPERM
+ * @param injectorStartIntervalNanos simulated ns between one injector's start and the next's, in each phase
+ *     ({@code workload.injector-start-interval}; 0: all at once): the seed's shell loop forked its
+ *     injectors one after another, so their overlap is a workload property. Virtual execution only.
  */
 public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
-    long warmupPerNetns, int injectors, long kernelUeventsPerNetns, boolean injectorsPrivileged) implements Workload {
+    long warmupPerNetns, int injectors, long kernelUeventsPerNetns, boolean injectorsPrivileged,
+    long injectorStartIntervalNanos) implements Workload {
   /**
    * The seed's shape: root injectors, no kernel-generated uevents.
    *
-   * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean)
+   * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean, long)
    */
   public UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
       long warmupPerNetns, int injectors) {
-    this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true);
+    this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true, 0);
   }
 
   /** Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. */
