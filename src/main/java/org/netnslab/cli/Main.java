@@ -199,7 +199,7 @@ public final class Main implements Callable<Integer> {
         try {
           int n = Integer.parseInt(v.trim());
           if (n < 1 || n > 4096) {
-            throw new NumberFormatException();
+            throw new NumberFormatException("out of range");
           }
           if (counts.contains(n)) {
             System.err.println("netns-lab: --sweep machine.cpus: " + n + " is repeated");
@@ -208,7 +208,8 @@ public final class Main implements Callable<Integer> {
           counts.add(n);
         } catch (NumberFormatException e) {
           System.err.println("netns-lab: --sweep machine.cpus: expected CPU counts 1..4096 separated by commas"
-              + " (e.g. machine.cpus=1,2,4,8), got '" + v.trim() + "' (" + e.getMessage() + ")");
+              + " (e.g. machine.cpus=1,2,4,8), got '" + v.trim() + "'" + (e.getMessage() != null && e.getMessage().equals("out of range")
+              ? " (out of range)" : " (not an integer)"));
           return null;
         }
       }

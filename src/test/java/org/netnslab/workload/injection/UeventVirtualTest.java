@@ -80,18 +80,7 @@ public class UeventVirtualTest extends JUnitSuite {
     if (system == null) { // one system for the class (a fresh machine per design run all the same)
       system = VirtualSystem.create(Behaviors.empty(), "uevent-virtual", ConfigFactory.load());
     }
-    // KNOWN RACE (not of this test's subject, reported in out-uevent.md): a new RunScope's first ask
-    // (StartDesign) sometimes times out in simulated time on a virtual system that has run before. A run
-    // is deterministic once started, so a retry of that start failure cannot change the figures asserted.
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
-      } catch (RunFailure e) {
-        if (attempt == 3 || !String.valueOf(e.getMessage()).contains("starting the design's guardian")) {
-          throw e;
-        }
-      }
-    }
+    return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
   }
 
   private static DesignResult design(RunResult r, String name) {
