@@ -65,6 +65,12 @@ public final class ScenarioRunner {
     long t0 = System.nanoTime();
     DesignRunner runner = scenario.workload().runner(scenario.scale());
     Execution execution = scenario.execution();
+    if (execution.isVirtual() != Machine.get(system).isVirtual()) { // else the result would name the wrong clock
+      throw new RunFailure(scenario.name() + ": the scenario says execution = "
+          + (execution.isVirtual() ? "virtual" : "live") + " but the actor system is "
+          + (execution.isVirtual() ? "live (build it with machine.VirtualSystem)" : "virtual")
+          + "; set execution to match (--set execution=...)");
+    }
     boolean sweep = execution.isSweep();
     List<Integer> counts = execution.cpuCounts();
     List<Design> designs = scenario.designs();

@@ -25,6 +25,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.metrics.DesignResult;
+import org.netnslab.run.Execution;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.scenario.ScenarioLoader;
 import org.netnslab.workload.Workload;
@@ -99,7 +100,7 @@ public class ScenarioRunnerTest extends JUnitSuite {
 
   @Test
   public void aDesignThatFailsStillHasEverythingItSpawnedStopped() throws Exception {
-    Scenario proc = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), List.of("designs=[none]"), 0.01);
+    Scenario proc = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), List.of("designs=[none]"), 0.01).withExecution(Execution.LIVE);
     Workload failing = new Workload() {
       @Override
       public String comparedMeasure() {
@@ -153,7 +154,7 @@ public class ScenarioRunnerTest extends JUnitSuite {
         "workload { type = uevent-injection, netns { userns-owned = 3, init-owned = 2 }, listeners-per-netns = 2,",
         "  injections-per-netns = 400, warmup-per-netns = 7, injectors = 4 }",
         "designs = [kernel-4.18, per-netns-2018, kernel-6.9]", ""));
-    ActorCounts counts = runCounting(new ScenarioLoader().load(file, List.of(), 0.05));
+    ActorCounts counts = runCounting(new ScenarioLoader().load(file, List.of(), 0.05).withExecution(Execution.LIVE));
     // 5 netns, their supervisor and its helpers, 4 injectors, the phase starter, the guardian
     counts.beforeAfter.forEach((d, ba) -> assertTrue(d, counts.mostDuring.get(d) >= ba[0] + 12));
   }
@@ -162,7 +163,7 @@ public class ScenarioRunnerTest extends JUnitSuite {
   public void replicatesRunEveryDesignOnAFreshModelInRotatedOrder() throws Exception {
     Path file = tmp.newFile("tiny-repeat.conf").toPath();
     Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018, kernel-6.9"));
-    Scenario s = new ScenarioLoader().load(file, List.of("repeat = 3"), 0.05);
+    Scenario s = new ScenarioLoader().load(file, List.of("repeat = 3"), 0.05).withExecution(Execution.LIVE);
     assertEquals(3, s.repeat());
     List<String> started = new ArrayList<>();
     List<String> replicates = new ArrayList<>();
@@ -206,7 +207,7 @@ public class ScenarioRunnerTest extends JUnitSuite {
   @Test
   public void afterEachChurnDesignTheLiveActorsAreThoseBeforeIt() throws Exception {
     ActorCounts counts = runCounting(new ScenarioLoader().load(Path.of("load-tests/socket-churn-teardown.conf"),
-        List.of("workload.workers=4"), 0.025));
+        List.of("workload.workers=4"), 0.025).withExecution(Execution.LIVE));
     // the design's supervisors, 4 workers per set of loops, the phase starter, the guardian
     counts.beforeAfter.forEach((d, ba) -> assertTrue(d, counts.mostDuring.get(d) >= ba[0] + 7));
   }
@@ -214,7 +215,7 @@ public class ScenarioRunnerTest extends JUnitSuite {
   @Test
   public void afterEachProcEventsDesignTheLiveActorsAreThoseBeforeIt() throws Exception {
     ActorCounts counts = runCounting(new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("designs=[none, per-listener, pidfd, proc-scan-8k]", "model.proc-monitor.syscall-cost=0us"), 0.01));
+        List.of("designs=[none, per-listener, pidfd, proc-scan-8k]", "model.proc-monitor.syscall-cost=0us"), 0.01).withExecution(Execution.LIVE));
     assertEquals(List.of("none", "per-listener", "pidfd", "proc-scan-8k"),
         new ArrayList<>(counts.beforeAfter.keySet()));
   }

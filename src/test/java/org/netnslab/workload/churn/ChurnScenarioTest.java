@@ -12,6 +12,7 @@ import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.metrics.DesignResult;
+import org.netnslab.run.Execution;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
@@ -28,7 +29,7 @@ public class ChurnScenarioTest extends JUnitSuite {
       new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
   private static RunResult run(String file, double scale, String... sets) throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of(file), List.of(sets), scale);
+    Scenario s = new ScenarioLoader().load(Path.of(file), List.of(sets), scale).withExecution(Execution.LIVE);
     return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
   }
 
@@ -84,7 +85,7 @@ public class ChurnScenarioTest extends JUnitSuite {
     // cleanup progress and counts all 20 as leaked.
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/socket-churn-teardown.conf"), List.of(
         "workload.workers=4", "designs=[owner-exit]", "baseline=owner-exit", "workload.warmup-iterations=0",
-        "model.sock-inuse.fault=skip-put-net"), 0.025);
+        "model.sock-inuse.fault=skip-put-net"), 0.025).withExecution(Execution.LIVE);
     RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
     RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
     assertEquals(20, r.designs().get(0).invariants().leaked());
@@ -95,7 +96,7 @@ public class ChurnScenarioTest extends JUnitSuite {
   public void aCleanupLongerThanOneAskTimeoutIsWaitedForWhileItProgresses() throws Exception {
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), List.of("workload.workers=5",
         "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.netns.setup-cost=0ms",
-        "model.netns.exit-cost=300ms"), 0.02); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
+        "model.netns.exit-cost=300ms"), 0.02).withExecution(Execution.LIVE); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
     RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
     RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
     assertEquals(10L, r.designs().get(0).counters().get("netns_freed").longValue());

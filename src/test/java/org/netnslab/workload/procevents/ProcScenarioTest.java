@@ -12,6 +12,7 @@ import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.metrics.DesignResult;
+import org.netnslab.run.Execution;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
@@ -29,7 +30,7 @@ public class ProcScenarioTest extends JUnitSuite {
     // 800 processes, 80 of them dying abnormally; a scan after every event sees every process alive
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
         List.of("model.proc-monitor.scans=10000", "model.proc-monitor.syscall-cost=0us",
-            "designs=[none, per-listener, pidfd, proc-scan-8k]"), 0.1);
+            "designs=[none, per-listener, pidfd, proc-scan-8k]"), 0.1).withExecution(Execution.LIVE);
     RunResult r = new ScenarioRunner(testKit.system(),
         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
     DesignResult none = r.designs().get(0);
@@ -64,7 +65,7 @@ public class ProcScenarioTest extends JUnitSuite {
   public void syscallCostsAreChargedByCount() throws Exception {
     // 100 processes, 200 us per call: pidfd makes 5 calls per process (0.1 s), the exit listener one per exit
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), List.of(
-        "designs=[per-listener, pidfd]", "baseline=per-listener", "model.proc-monitor.syscall-cost=200us"), 0.0125);
+        "designs=[per-listener, pidfd]", "baseline=per-listener", "model.proc-monitor.syscall-cost=200us"), 0.0125).withExecution(Execution.LIVE);
     RunResult r = new ScenarioRunner(testKit.system(),
         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
     double exitMs = r.designs().get(0).recorders().get(ProcEventsWorkload.BUSY + "exit").meanNanos() / 1e6;
@@ -76,7 +77,7 @@ public class ProcScenarioTest extends JUnitSuite {
   @Test
   public void sparseScansMissProcessesThatLiveBetweenThem() throws Exception {
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("designs=[proc-scan-8k]", "baseline=proc-scan-8k", "model.proc-monitor.scans=2"), 0.5);
+        List.of("designs=[proc-scan-8k]", "baseline=proc-scan-8k", "model.proc-monitor.scans=2"), 0.5).withExecution(Execution.LIVE);
     RunResult r = new ScenarioRunner(testKit.system(),
         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)), RunObserver.SILENT).run(s);
     DesignResult d = r.designs().get(0);
