@@ -76,7 +76,8 @@ public final class HtmlReport {
       h.append("<p>Overrides (the description above does not include them): <code>")
           .append(esc(String.join(" ", r.overrides()))).append("</code></p>\n");
     }
-    if (r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
+    if (!(r.execution() != null && r.execution().isVirtual()) // virtual time has no noise to warn of
+        && r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
       h.append("<p><b>Note:</b> a counted phase took under 2 s; at this scale JIT warm-up and scheduling noise")
           .append(" dominate and ratios can change from run to run. Raise --scale until every counted phase lasts a few seconds, and use --repeat 5 for intervals.</p>\n");
     }
