@@ -3,6 +3,7 @@ package org.netnslab.scenario;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -144,16 +145,25 @@ public final class ScenarioLoader {
       }
     }
     if (conf.hasPath("machine")) {
-      c.unknownKeys(c.object("machine"), Set.of("cpus", "jitter"), "machine.");
+      ConfigObject machine = c.object("machine"); // reports "must be an object" itself
+      if (machine == null) {
+        return new Execution(m, dflt.machine(), List.of());
+      }
+      c.unknownKeys(machine, Set.of("cpus", "jitter"), "machine.");
     }
     List<Integer> sweep = cpuSweep(c, conf, m);
     boolean list = conf.hasPath("machine.cpus") && conf.getValue("machine.cpus").valueType() == ConfigValueType.LIST;
     int cpus = !list ? (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096)
         : sweep.isEmpty() ? dflt.machine().cpus() : sweep.get(0);
-    double jitter = c.fraction("machine.jitter", dflt.machine().jitter());
-    if (jitter > 0.5) {
-      c.problem("machine.jitter", "must be in 0..0.5, got " + jitter);
-      jitter = dflt.machine().jitter();
+    double jitter = dflt.machine().jitter();
+    if (conf.hasPath("machine.jitter")) {
+      ConfigValue j = conf.getValue("machine.jitter");
+      if (j.valueType() == ConfigValueType.NUMBER && ((Number) j.unwrapped()).doubleValue() >= 0
+          && ((Number) j.unwrapped()).doubleValue() <= 0.5) {
+        jitter = ((Number) j.unwrapped()).doubleValue();
+      } else {
+        c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + j.render());
+      }
     }
     long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
     return new Execution(m, new MachineSettings(cpus, jitter, seed), sweep);

@@ -114,6 +114,15 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void machineMustBeAnObjectAndJitterAtMostHalf() throws Exception {
+    List<String> got = problems(GOOD, List.of("machine=4"), 0.01);
+    assertEquals(1, got.size());
+    assertTrue(got.get(0), got.get(0).contains("machine: must be an object"));
+    got = problems(GOOD, List.of("machine.jitter=0.9", "random-seed=2"), 0.01);
+    assertEquals(List.of("--set machine.jitter=0.9:-1: machine.jitter: must be a number in 0..0.5, got 0.9"), got);
+  }
+
+  @Test
   public void repeatIsOneUnlessSetAndMustBeAWholeNumberFromOne() throws Exception {
     Path file = tmp.newFile("repeat.conf").toPath();
     Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018") + "repeat = 0\n");
