@@ -5,8 +5,10 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * Records one measure (latencies in ns by default): an HdrHistogram (3 significant digits, auto-resizing) for
- * percentiles, plus exact count, mean and variance (Welford) for the Welch test, which percentiles
- * rounded to 3 digits would blur.
+ * percentiles, plus exact count, mean and variance for the Welch test, which percentiles rounded to 3
+ * digits would blur. The mean and variance come from exact integer sums (a long sum, a 128-bit sum of
+ * squares), so they do not depend on the order values were recorded or merged in: a virtual run gives the
+ * same figures to the last bit whatever order same-instant events are recorded in.
  *
  * <p>Single writer: each recording actor owns one; they are merged with {@link #add} after the
  * writers are done (the merge must happen-after their last record, e.g. through a future or a
@@ -17,8 +19,9 @@ public final class LatencyRecorder {
   private final String unit;
   private final double perUnit;
   private long count;
-  private double mean;
-  private double m2;
+  private long sum;
+  private long squaresHigh;
+  private long squaresLow;
 
   /** A latency recorder: values in ns, reported in us. */
   public LatencyRecorder() {
@@ -51,22 +54,25 @@ public final class LatencyRecorder {
     long v = Math.max(0, nanos);
     histogram.recordValue(v);
     count++;
-    double delta = v - mean;
-    mean += delta / count;
-    m2 += delta * (v - mean);
+    sum += v;
+    addSquares(Math.multiplyHigh(v, v), v * v);
   }
 
-  /** Merges {@code other} into this one (Chan et al. parallel variance). */
+  private void addSquares(long high, long low) {
+    long lo = squaresLow + low;
+    squaresHigh += high + (Long.compareUnsigned(lo, squaresLow) < 0 ? 1 : 0);
+    squaresLow = lo;
+  }
+
+  /** Merges {@code other} into this one (exact: the sums add). */
   public void add(LatencyRecorder other) {
     if (other.count == 0) {
       return;
     }
     histogram.add(other.histogram);
-    long n = count + other.count;
-    double delta = other.mean - mean;
-    m2 += other.m2 + delta * delta * ((double) count * other.count / n);
-    mean += delta * other.count / n;
-    count = n;
+    count += other.count;
+    sum += other.sum;
+    addSquares(other.squaresHigh, other.squaresLow);
   }
 
   /** @return values recorded */
@@ -76,12 +82,22 @@ public final class LatencyRecorder {
 
   /** @return the exact mean in ns, 0 when empty */
   public double meanNanos() {
-    return mean;
+    return count == 0 ? 0 : (double) sum / count;
   }
 
   /** @return the exact sample variance in ns^2, 0 with fewer than 2 values */
   public double varianceNanos2() {
-    return count < 2 ? 0 : m2 / (count - 1);
+    if (count < 2) {
+      return 0;
+    }
+    java.math.BigInteger squares = java.math.BigInteger.valueOf(squaresHigh).shiftLeft(64)
+        .add(new java.math.BigInteger(Long.toUnsignedString(squaresLow)));
+    java.math.BigInteger n = java.math.BigInteger.valueOf(count);
+    java.math.BigInteger s = java.math.BigInteger.valueOf(sum);
+    // (n * sum(x^2) - sum(x)^2) / (n (n - 1)), exact until the one division
+    return new java.math.BigDecimal(squares.multiply(n).subtract(s.multiply(s)))
+        .divide(new java.math.BigDecimal(n.multiply(n.subtract(java.math.BigInteger.ONE))), java.math.MathContext.DECIMAL128)
+        .doubleValue();
   }
 
   /** @return the histogram, in ns; do not modify */
@@ -95,6 +111,7 @@ public final class LatencyRecorder {
    */
   public MeasureSummary summary() {
     double us = perUnit;
+    double mean = meanNanos();
     double sd = Math.sqrt(varianceNanos2());
     double half = 0;
     if (count > 1) {

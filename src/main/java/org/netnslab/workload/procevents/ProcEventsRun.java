@@ -142,7 +142,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   }
 
   /** Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last. */
-  private DesignResult procScan(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls) {
+  private DesignResult procScan(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
+      throws RunFailure {
     ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
     LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
     int every = Math.max(1, events.size() / design.model().proc().scans());
@@ -156,6 +157,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     // The scans run here, in the runner, not on the engine: live their wall time is measured; virtual the
     // monitor runs alone, so its wall time is what its scans were charged.
     double wallS = (scope.machine().isVirtual() ? scans.meanNanos() * scans.count() : Clock.nanoTime() - start) / 1e9;
+    if (scope.machine().isVirtual()) { // the scans' time on a simulated CPU, so the run's simulated clock has it
+      CompletableFuture<Done> scanned = new CompletableFuture<>();
+      scope.machine().cpus().run(Math.round(scans.meanNanos() * scans.count()), () -> scanned.complete(Done.getInstance()));
+      scope.await(scanned, "the /proc scans");
+    }
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.SCAN, scans)
