@@ -115,6 +115,10 @@ public final class Main implements Callable<Integer> {
     public Integer call() {
       List<String> all = new ArrayList<>(sets);
       if (sweep != null) {
+        if (sets.stream().anyMatch(x -> x.replace(" ", "").startsWith("machine.cpus=") || x.replace(" ", "").startsWith("machine={"))) {
+          System.err.println("netns-lab: --sweep machine.cpus and --set of machine.cpus both given: use one");
+          return EXIT_CONFIG;
+        }
         String set = sweepSet(sweep);
         if (set == null) {
           return EXIT_CONFIG;

@@ -169,7 +169,7 @@ public final class Phases {
       long d = progress.sum() - base;
       samples.add(new double[] {simulated / 1e9, (d - st[4]) / ((start + simulated - st[3]) / 1e9)});
     }
-    observer.phaseDone(design, label, total, simulated);
+    observer.phaseDone(design, label + " (simulated time)", total, simulated);
     return simulated;
   }
 

@@ -154,6 +154,8 @@ public class VirtualRunTest extends JUnitSuite {
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.jitter=0,1"));
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=2,2"));
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=0"));
+    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "machine.cpus=4",
+        "--sweep", "machine.cpus=1,2"));
     // live execution has the host's CPUs only
     assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live",
         "--sweep", "machine.cpus=1,2"));
