@@ -98,7 +98,10 @@ final class DesignReader {
     }
     for (Map.Entry<String, ConfigValue> e : conf.getObject("custom-designs").entrySet()) {
       String path = "custom-designs." + ConfigUtil.joinPath(e.getKey());
-      if (reference.getObject("designs").containsKey(e.getKey())) {
+      if (!HoconChecker.isSafeName(e.getKey())) { // it names an actor and the output files
+        c.problemAt(e.getValue().origin(), path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
+            + " starting with a letter or digit (it names actors and output files), got '" + e.getKey() + "'");
+      } else if (reference.getObject("designs").containsKey(e.getKey())) {
         c.problemAt(e.getValue().origin(), path, "shadows the named design '" + e.getKey()
             + "' of reference.conf; give the custom design its own name");
       } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {

@@ -114,6 +114,17 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void customDesignNamesMustBeSafeForActorsAndFiles() throws Exception {
+    for (String bad : List.of("my design", "sub/dir", "../../x", "x".repeat(240))) {
+      String text = GOOD.replace("per-netns-2018, mine]", "per-netns-2018, \"" + bad + "\"]")
+          .replace("custom-designs { mine {", "custom-designs { \"" + bad + "\" {");
+      List<String> got = problems(text, List.of(), 0.01);
+      assertTrue(bad + ": " + got, got.stream().anyMatch(p -> p.startsWith("FILE:13: custom-designs.")
+          && p.contains("a design name must be 1-100 letters") && p.contains("got '" + bad + "'")));
+    }
+  }
+
+  @Test
   public void machineMustBeAnObjectAndJitterAtMostHalf() throws Exception {
     List<String> got = problems(GOOD, List.of("machine=4"), 0.01);
     assertEquals(1, got.size());
