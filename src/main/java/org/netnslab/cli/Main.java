@@ -139,6 +139,10 @@ public final class Main implements Callable<Integer> {
         scenario = scenario.withRepeat(repeat);
       }
       RunSettings settings = loaded.settings();
+      if (out != null && out.toString().isBlank()) {
+        System.err.println("netns-lab: --out: empty folder name (it would mean the current folder); name a folder");
+        return EXIT_CONFIG;
+      }
       Path dir = out != null ? out : Path.of(loaded.outDir(),
           scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       try {
@@ -227,6 +231,8 @@ public final class Main implements Callable<Integer> {
     /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */
     private static void prepareOutput(Path dir) throws IOException {
       Files.createDirectories(dir);
+      // found now, not after the run: a folder the results cannot be written to (read-only file system)
+      Files.delete(Files.createTempFile(dir, ".netns-lab-write-check", ""));
       try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, ResultsFolder.OUTPUT_GLOB)) {
         for (Path p : old) {
           Files.delete(p);
