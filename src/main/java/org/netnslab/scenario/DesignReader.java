@@ -87,6 +87,13 @@ final class DesignReader {
         out.put(name, d);
       }
     }
+    // a custom design the list does not run is checked all the same: a --set of designs may run it later
+    for (String name : custom.root().keySet()) {
+      String key = ConfigUtil.joinPath(name);
+      if (!seen.contains(name) && HoconChecker.isSafeName(name) && custom.getValue(key).valueType() == ConfigValueType.OBJECT) {
+        design(name, custom.getConfig(key).withoutPath("description").withFallback(model), "");
+      }
+    }
     return out;
   }
 

@@ -114,6 +114,14 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void anUnusedCustomDesignWithABadValueIsReportedToo() throws Exception {
+    String text = GOOD.replace("per-netns-2018, mine]", "per-netns-2018]")
+        .replace("uevent.listener-rcvbuf = 8192", "uevent.listener-rcvbuf = -5");
+    List<String> got = problems(text, List.of(), 0.01);
+    assertTrue(got.toString(), got.stream().anyMatch(p -> p.contains("uevent.listener-rcvbuf") && p.contains("design mine")));
+  }
+
+  @Test
   public void customDesignNamesMustBeSafeForActorsAndFiles() throws Exception {
     for (String bad : List.of("my design", "sub/dir", "../../x", "x".repeat(240))) {
       String text = GOOD.replace("per-netns-2018, mine]", "per-netns-2018, \"" + bad + "\"]")
