@@ -80,6 +80,11 @@ public final class LatencyRecorder {
     return count;
   }
 
+  /** @return the exact sum of every value recorded, ns */
+  public long sumNanos() {
+    return sum;
+  }
+
   /** @return the exact mean in ns, 0 when empty */
   public double meanNanos() {
     return count == 0 ? 0 : (double) sum / count;

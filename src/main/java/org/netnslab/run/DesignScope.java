@@ -162,12 +162,9 @@ public final class DesignScope implements AutoCloseable {
    */
   public <T> T await(CompletionStage<T> stage, String what) throws RunFailure {
     try {
-      return Driver.get(machine, stage, settings.askTimeout().plusSeconds(1));
-    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+      return outcome(stage, what);
+    } catch (ExecutionException e) {
       throw new RunFailure(design + ": " + what + " failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure(design + ": interrupted while " + what, e);
     }
   }
 

@@ -59,7 +59,8 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
   }
 
   /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */
-  public static final Execution LIVE = new Execution(Mode.LIVE, new MachineSettings(64, 0.1, 1));
+  public static final Execution LIVE = new Execution(Mode.LIVE,
+      defaults(com.typesafe.config.ConfigFactory.defaultReference().getConfig("netns-lab")).machine());
 
   /**
    * @param replicate 0-based replicate index

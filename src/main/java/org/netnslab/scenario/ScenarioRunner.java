@@ -65,7 +65,8 @@ public final class ScenarioRunner {
     long t0 = System.nanoTime();
     DesignRunner runner = scenario.workload().runner(scenario.scale());
     Execution execution = scenario.execution();
-    if (execution.isVirtual() != Machine.get(system).isVirtual()) { // else the result would name the wrong clock
+    Machine machine = Machine.get(system);
+    if (execution.isVirtual() != machine.isVirtual()) { // else the result would name the wrong clock
       throw new RunFailure(scenario.name() + ": the scenario says execution = "
           + (execution.isVirtual() ? "virtual" : "live") + " but the actor system is "
           + (execution.isVirtual() ? "live (build it with machine.VirtualSystem)" : "virtual")
@@ -82,7 +83,6 @@ public final class ScenarioRunner {
     List<RunResult.Replicate> replicates = new ArrayList<>();
     // per replicate, per count: the designs' results under their own names (what derived ratios name)
     List<Map<Integer, List<DesignResult>>> byCount = new ArrayList<>();
-    Machine machine = Machine.get(system);
     try (RunScope run = new RunScope(system, settings, observer)) {
       for (int rep = 0; rep < scenario.repeat(); rep++) {
         List<String> order = new ArrayList<>();

@@ -156,16 +156,17 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     }
     // The scans run here, in the runner, not on the engine: live their wall time is measured; virtual the
     // monitor runs alone, so its wall time is what its scans were charged.
-    double wallS = (scope.machine().isVirtual() ? scans.meanNanos() * scans.count() : Clock.nanoTime() - start) / 1e9;
+    long busy = scans.sumNanos();
+    double wallS = (scope.machine().isVirtual() ? busy : Clock.nanoTime() - start) / 1e9;
     if (scope.machine().isVirtual()) { // the scans' time on a simulated CPU, so the run's simulated clock has it
       CompletableFuture<Done> scanned = new CompletableFuture<>();
-      scope.machine().cpus().run(Math.round(scans.meanNanos() * scans.count()), () -> scanned.complete(Done.getInstance()));
+      scope.machine().cpus().run(busy, () -> scanned.complete(Done.getInstance()));
       scope.await(scanned, "the /proc scans");
     }
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.SCAN, scans)
-        .measure(ProcEventsWorkload.BUSY + ProcEventsWorkload.PROC_SCAN, single(Math.round(scans.meanNanos() * scans.count())))
+        .measure(ProcEventsWorkload.BUSY + ProcEventsWorkload.PROC_SCAN, single(busy))
         .counter("exits", exits)
         .counter("exits_detected", monitor.exitsDetected())
         .counter("exits_missed", exits - monitor.exitsDetected()) // born and gone between two scans
