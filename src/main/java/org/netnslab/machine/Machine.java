@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.Adapter;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The machine an actor system's model runs on, as an Akka extension: {@code Machine.get(system)}.
@@ -33,6 +34,10 @@ public final class Machine implements Extension {
   private SplittableRandom random;
   private final Map<String, Mutex> mutexes = new HashMap<>();
   private long handoffNanos;
+  /** Timed model steps started (grace periods, setup/exit costs), for waits that follow progress. */
+  private final AtomicLong timedSteps = new AtomicLong();
+  /** When the latest-ending timed step started so far ends, on {@link #nanoTime()}. */
+  private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
 
   private Machine(VirtualEngine engine) {
     this.engine = engine;
@@ -62,6 +67,32 @@ public final class Machine implements Extension {
   /** @return the run's clock, ns: simulated in virtual execution, {@link System#nanoTime()} in live */
   public long nanoTime() {
     return engine != null ? engine.now() : System.nanoTime();
+  }
+
+  /**
+   * Records that the model started a step that takes {@code nanos} of the run's clock by design (an RCU
+   * grace period, netns.setup-cost, netns.exit-cost): a runner waiting for the model then knows it is slow,
+   * not stalled, until the step's end ({@link #busyUntil()}). Thread-safe (live: any actor's thread).
+   *
+   * @param nanos the step's length, ns
+   */
+  public void timedStep(long nanos) {
+    timedSteps.incrementAndGet();
+    long end = nanoTime() + Math.max(0, nanos);
+    busyUntil.accumulateAndGet(end, Math::max);
+  }
+
+  /**
+   * @return model steps started so far: timed steps ({@link #timedStep}) plus, in virtual execution, CPU
+   *     steps. A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
+   */
+  public long modelSteps() {
+    return timedSteps.get() + (cpus != null ? cpus.steps() : 0);
+  }
+
+  /** @return when the last-ending timed step started so far ends, on {@link #nanoTime()} (MIN_VALUE: none) */
+  public long busyUntil() {
+    return busyUntil.get();
   }
 
   /**

@@ -86,6 +86,7 @@ final class NetnsActor {
       ActorRef<Command> self = ctx.getSelf();
       machine.compute(cpu, () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE));
     } else {
+      machine.timedStep(cost.toNanos()); // slow by design, not stalled: runner waits follow it
       timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost); // setup_net's sleeping waits, lock held
     }
     return Behaviors.withStash(SETUP_STASH, stash -> new SettingUp(stash, requestNanos, created));
@@ -274,6 +275,7 @@ final class NetnsActor {
             if (cost.isZero()) {
               return stash.unstashAll(publish(requestNanos, created));
             }
+            Machine.get(getContext().getSystem()).timedStep(cost.toNanos());
             timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost);
             return this;
           })

@@ -306,6 +306,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private Behavior<Command> exitWaits() {
     if (!exitCost.isZero()) {
       step = Step.EXIT_COST;
+      Machine.get(getContext().getSystem()).timedStep(exitCost.toNanos()); // slow by design, not stalled
       timers.startSingleTimer(ExitCostSpent.INSTANCE, exitCost);
       return this;
     }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.netnslab.machine.Machine;
 
 /**
  * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
@@ -178,6 +179,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     if (length.isZero()) {
       getContext().getSelf().tell(GracePeriodElapsed.INSTANCE);
     } else {
+      Machine.get(getContext().getSystem()).timedStep(length.toNanos()); // slow by design, not stalled
       timers.startSingleTimer(GracePeriodElapsed.INSTANCE, length);
     }
     return this;

@@ -13,14 +13,16 @@ import org.netnslab.machine.VirtualEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * What one design's run works with: its {@link DesignGuardian}, under which everything the run spawns
- * lives and on whose materializer its streams run; requests to the model, awaited a little longer
- * than the ask timeout; and the design's {@link Phases}. Used from the runner's thread only (it
+ * lives and on whose materializer its streams run; requests to the model, awaited as long as the model
+ * progresses; and the design's {@link Phases}. Used from the runner's thread only (it
  * blocks that thread, never a dispatcher's). Closing it stops the guardian and returns once the
  * guardian has terminated with everything under it.
  */
@@ -130,11 +132,18 @@ public final class DesignScope implements AutoCloseable {
    * @param message builds the request around the reply address
    * @param <M> the actor's protocol
    * @param <R> the reply's type
-   * @return the reply; fails with a TimeoutException after the ask timeout
+   * @return the reply; Akka's own timeout on it is {@link #REQUEST_LIMIT}: the wait that follows progress
+   *     ({@link #await}) is what ends a stalled request
    */
   public <M, R> CompletionStage<R> request(ActorRef<M> to, Function<ActorRef<R>, M> message) {
-    return AskPattern.ask(to, message, settings.askTimeout(), system.scheduler());
+    return AskPattern.ask(to, message, REQUEST_LIMIT, system.scheduler());
   }
+
+  /**
+   * Akka's timeout on a request: a backstop only, near the longest delay Akka's live scheduler accepts
+   * (2^31 ticks of 1 ms, about 24 days). A slow model (10 s grace periods, 10 s exit costs) is not an error.
+   */
+  public static final Duration REQUEST_LIMIT = Duration.ofDays(20);
 
   /**
    * Asks and waits for the reply.
@@ -145,20 +154,21 @@ public final class DesignScope implements AutoCloseable {
    * @param <M> the actor's protocol
    * @param <R> the reply's type
    * @return the reply
-   * @throws RunFailure when no reply comes in time or the thread is interrupted
+   * @throws RunFailure when the model stops progressing before the reply comes, or the thread is interrupted
    */
   public <M, R> R ask(ActorRef<M> to, Function<ActorRef<R>, M> message, String what) throws RunFailure {
     return await(request(to, message), what);
   }
 
   /**
-   * Waits for one model request, a little longer than its own ask timeout.
+   * Waits for one model request as long as the model progresses (see {@link #outcome}).
    *
    * @param stage the request's answer
    * @param what what is awaited, for the failure's message
    * @param <T> the answer's type
    * @return the answer
-   * @throws RunFailure when it fails, times out or the thread is interrupted
+   * @throws RunFailure when it fails, the model stops progressing ({@code netns-lab.run.ask-timeout}) or the
+   *     thread is interrupted
    */
   public <T> T await(CompletionStage<T> stage, String what) throws RunFailure {
     try {
@@ -169,25 +179,118 @@ public final class DesignScope implements AutoCloseable {
   }
 
   /**
-   * Waits for {@code stage} however it ends, for callers that handle its failure themselves (a timeout
-   * that is not an error). Live, the wait lasts at most a little longer than the ask timeout; virtual, it
-   * drives the engine until the stage completes.
+   * Waits for {@code stage} however it ends, for callers that handle its failure themselves, as long as
+   * the model progresses: a model step started ({@link Machine#modelSteps()}: CPU steps, grace periods,
+   * setup and exit costs) or one still running ({@link Machine#busyUntil()}). A slow model is waited for;
+   * the wait fails when {@code netns-lab.run.ask-timeout} passes (live: wall time; virtual: simulated time)
+   * with neither, counted from the wait's start, the last step started or the last running step's end.
    *
    * @param stage an answer
    * @param what what is awaited, for the failure's message
    * @param <T> the answer's type
    * @return the answer
    * @throws ExecutionException when the stage failed
-   * @throws RunFailure when it does not complete in time, the model deadlocks or the thread is interrupted
+   * @throws RunFailure when the model stops progressing, deadlocks, or the thread is interrupted
    */
   public <T> T outcome(CompletionStage<T> stage, String what) throws ExecutionException, RunFailure {
+    return outcome(stage, new Idle(what));
+  }
+
+  private <T> T outcome(CompletionStage<T> stage, Idle idle) throws ExecutionException, RunFailure {
+    CompletableFuture<T> f = stage.toCompletableFuture();
     try {
-      return Driver.get(machine, stage, settings.askTimeout().plusSeconds(1));
-    } catch (TimeoutException | VirtualEngine.Stalled e) {
-      throw new RunFailure(design + ": " + what + " failed: " + e, e);
+      if (machine.isVirtual()) {
+        machine.engine().runUntil(f::isDone, idle::check, Driver.IDLE_WALL.toNanos());
+        return answer(f, idle);
+      }
+      long poll = Math.max(1, Math.min(settings.askTimeout().toMillis() / 4, 1000));
+      while (true) {
+        if (f.isDone()) {
+          return answer(f, idle);
+        }
+        try {
+          f.get(poll, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+          idle.check(machine.nanoTime()); // done or not: answer() reads it next round
+        }
+      }
+    } catch (VirtualEngine.Stalled e) {
+      throw new RunFailure(e.getMessage().startsWith(design) ? e.getMessage() : idle.message(e.getMessage()), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new RunFailure(design + ": interrupted while " + what, e);
+      throw new RunFailure(design + ": interrupted while " + idle.what, e);
+    }
+  }
+
+  /**
+   * A completed answer; Akka's own timeout on it ({@link #REQUEST_LIMIT}) is reported as the stall it is.
+   */
+  private <T> T answer(CompletableFuture<T> f, Idle idle) throws ExecutionException, VirtualEngine.Stalled,
+      InterruptedException {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        idle.check(machine.nanoTime());
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Waits for {@code stage} as {@link #outcome} does, but a model that stops progressing is an answer, not
+   * a failure: for waits whose not-ending is counted (a netns nothing will dismantle is {@code leaked}).
+   *
+   * @param stage an answer
+   * @param what what is awaited, for a failure's message
+   * @return true when the stage completed successfully, false when the model stopped progressing first
+   * @throws RunFailure when the stage failed or the thread is interrupted
+   */
+  public boolean completesWhileProgressing(CompletionStage<?> stage, String what) throws RunFailure {
+    Idle idle = new Idle(what);
+    try {
+      outcome(stage, idle);
+      return true;
+    } catch (ExecutionException e) {
+      throw new RunFailure(design + ": " + what + " failed: " + e.getCause(), e);
+    } catch (RunFailure e) {
+      if (idle.fired) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** The stall rule of one wait: {@code netns-lab.run.ask-timeout} with no model progress. */
+  private final class Idle {
+    private final String what;
+    private final long started = machine.nanoTime();
+    private long steps = machine.modelSteps();
+    private long lastStep = started;
+    /** Set when {@link #check} found the model stopped. */
+    private boolean fired;
+
+    Idle(String what) {
+      this.what = what;
+    }
+
+    void check(long now) throws VirtualEngine.Stalled {
+      long s = machine.modelSteps();
+      if (s != steps) {
+        steps = s;
+        lastStep = now;
+      }
+      long since = Math.max(lastStep, machine.busyUntil());
+      if (now - since > settings.askTimeout().toNanos()) {
+        fired = true;
+        throw new VirtualEngine.Stalled(message("the model made no progress (no step started or running) for "
+            + settings.askTimeout().toMillis() + " ms" + (machine.isVirtual() ? " of simulated time" : "")));
+      }
+    }
+
+    String message(String why) {
+      return design + ": " + what + " failed: " + why + " (netns-lab.run.ask-timeout = "
+          + settings.askTimeout().toMillis() + " ms; raise it if the model is slower than that between steps)";
     }
   }
 

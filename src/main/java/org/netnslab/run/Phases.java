@@ -3,23 +3,17 @@ package org.netnslab.run;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualEngine;
 
 /**
  * Starting and awaiting the phases of one design's run: progress and phase lines through the
- * {@link RunObserver}, stall detection, and waits that last as long as the model progresses. Used
- * from the runner's thread only.
+ * {@link RunObserver} and stall detection (no operation completes and no model step is running
+ * ({@link Machine#busyUntil()}) for the stall timeout). Used from the runner's thread only.
  */
 public final class Phases {
   private final ActorRef<Runnable> starter;
@@ -106,7 +100,7 @@ public final class Phases {
         if (d != lastDone) {
           lastDone = d;
           lastChange = now;
-        } else if (now - lastChange > settings.stallTimeout().toNanos()) {
+        } else if (now - Math.max(lastChange, machine.busyUntil()) > settings.stallTimeout().toNanos()) {
           throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
               + settings.stallTimeout().toMillis() + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
               + " see the log lines on stderr");
@@ -146,7 +140,7 @@ public final class Phases {
         if (d != st[1]) {
           st[1] = d;
           st[2] = now;
-        } else if (now - st[2] > stall) {
+        } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
           throw new VirtualEngine.Stalled(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
               + settings.stallTimeout().toMillis() + " ms of simulated time (netns-lab.run.stall-timeout)");
         }
@@ -171,42 +165,5 @@ public final class Phases {
     }
     observer.phaseDone(design, label + " (simulated time)", total, simulated);
     return simulated;
-  }
-
-  /**
-   * Waits for a request the model answers only once some work is over, however long the work takes
-   * as long as it progresses: the request is sent again each time it times out (after the ask timeout)
-   * with progress made meanwhile, and the wait fails when one ask timeout passes with none. (A netns
-   * cleanup can take longer than one ask timeout: 4000 netns with 100 ms of simulated exit work each.)
-   *
-   * @param request sends the request; its answer fails with a TimeoutException after the ask timeout
-   * @param progress counts the work done so far
-   * @param doneSoFar names the work done so far, for the failure's message, e.g. "12 net_free(s)"
-   * @param what what is awaited, for the failure's message
-   * @param <T> the answer's type
-   * @return the answer
-   * @throws RunFailure when the request fails otherwise, nothing progresses for an ask timeout, or the
-   *     thread is interrupted
-   */
-  public <T> T awaitWhileProgressing(Supplier<CompletionStage<T>> request, LongSupplier progress,
-      Supplier<String> doneSoFar, String what) throws RunFailure {
-    long before = -1;
-    while (true) {
-      long now = progress.getAsLong();
-      try {
-        return Driver.get(machine, request.get(), Duration.ofDays(365)); // the request's own ask timeout ends it
-      } catch (TimeoutException | VirtualEngine.Stalled e) {
-        throw new RunFailure(design + ": " + what + " failed after " + doneSoFar.get() + ": " + e.getMessage(), e);
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TimeoutException) || now == before) {
-          throw new RunFailure(design + ": " + what + " failed after " + doneSoFar.get() + ", no progress in the last "
-              + settings.askTimeout().toSeconds() + " s: " + e.getCause(), e);
-        }
-        before = now;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new RunFailure(design + ": interrupted while " + what, e);
-      }
-    }
   }
 }

@@ -10,8 +10,6 @@ import akka.actor.typed.Behavior;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.DesignResult;
@@ -102,37 +100,23 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     List<double[]> series = new ArrayList<>();
     scope.phases().run(label, () -> workers.forEach(x -> x.tell(ChurnWorker.Start.INSTANCE)), done, progress,
         iterations * w.workers(), series);
-    awaitFreedWhileProgressing(supervisor, scope, probe);
+    awaitFreedWhileProgressing(supervisor, scope);
     workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
     return new Loops(supervisor, loopWall, failures, series);
   }
 
   /**
-   * Waits for every net_free as long as the cleanup progresses (netns exited or freed within each ask
-   * timeout). A netns still alive when a whole ask timeout passed without progress is left to the
-   * leak count ({@code leaked} counts it through CountLive), not a run failure: a netns nothing will
-   * ever dismantle is what that invariant is for.
+   * Waits for every net_free as long as the model progresses ({@link DesignScope#completesWhileProgressing}:
+   * a slow cleanup, 10 s exit costs and grace periods, is waited for). A netns still alive when the model
+   * has stopped progressing for {@code netns-lab.run.ask-timeout} is left to the leak count ({@code leaked}
+   * counts it through CountLive), not a run failure: a netns nothing will ever dismantle is what that
+   * invariant is for.
    *
    * @throws RunFailure when the supervisor fails or the wait is interrupted
    */
-  private static void awaitFreedWhileProgressing(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope,
-      LifecycleRecorder probe) throws RunFailure {
-    long before = -1;
-    while (true) {
-      long now = probe.freed() + probe.exited();
-      try {
-        scope.outcome(scope.<NamespaceSupervisor.Command, Done>request(supervisor, NamespaceSupervisor.AwaitAllFreed::new),
-            "waiting for every net_free");
-        return;
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TimeoutException)) {
-          throw new RunFailure(scope.design() + ": waiting for every net_free failed: " + e.getCause(), e);
-        }
-        if (now == before) {
-          return; // no progress for a whole ask timeout: what is still alive is leaked
-        }
-        before = now;
-      }
-    }
+  private static void awaitFreedWhileProgressing(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
+      throws RunFailure {
+    scope.completesWhileProgressing(scope.<NamespaceSupervisor.Command, Done>request(supervisor,
+        NamespaceSupervisor.AwaitAllFreed::new), "waiting for every net_free");
   }
 }

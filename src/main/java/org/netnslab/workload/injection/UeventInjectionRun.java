@@ -18,11 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.DesignResult;
@@ -180,19 +178,17 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     return netns;
   }
 
-  /** @return listener streams still open an ask timeout after their netns were dismantled: leaked */
+  /**
+   * @return listener streams still open once the model has stopped progressing for
+   *     {@code netns-lab.run.ask-timeout} after their netns were told to close them: leaked
+   */
   private static long openListeners(List<CompletionStage<Done>> finished, DesignScope scope) throws RunFailure {
-    long open = 0;
-    for (CompletionStage<Done> f : finished) {
-      try {
-        f.toCompletableFuture().get(scope.askTimeout().toMillis(), TimeUnit.MILLISECONDS);
-      } catch (TimeoutException e) {
-        open++;
-      } catch (InterruptedException | ExecutionException e) {
-        throw new RunFailure(scope.design() + ": a listener stream failed", e);
-      }
+    CompletableFuture<Void> all = CompletableFuture.allOf(finished.stream().map(CompletionStage::toCompletableFuture)
+        .toArray(CompletableFuture[]::new));
+    if (scope.completesWhileProgressing(all, "closing listener streams")) {
+      return 0;
     }
-    return open;
+    return finished.stream().filter(f -> !f.toCompletableFuture().isDone()).count();
   }
 
   /**

@@ -86,7 +86,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     List<CompletionStage<Done>> finished = new ArrayList<>();
     for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
       ProcConnector.Joined joined = scope.await(ProcSubscriber.listen(pc, root, l.getValue(), ps.listener(),
-          scope.askTimeout(), scope.scheduler()), "joining the proc connector and subscribing " + l.getKey());
+          DesignScope.REQUEST_LIMIT, scope.scheduler()), "joining the proc connector and subscribing " + l.getKey());
       ConnectorMonitor listener = new ConnectorMonitor(l.getValue(), syscalls, latency::record);
       listener.bound(joined.queue());
       listeners.put(l.getKey(), listener);
