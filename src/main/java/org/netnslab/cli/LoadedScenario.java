@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.HeapEstimate;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
@@ -29,6 +30,7 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     try {
       Config system = systemConfig(config);
       Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
+      HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory()); // before the run, not an OOM part-way
       return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
           system.getString("netns-lab.run.out-dir"));
     } catch (ScenarioException e) {

@@ -26,4 +26,17 @@ public interface Workload {
    * @return the workload's size at that scale in a few words, e.g. {@code 40 workers x 10 iterations}
    */
   String shape(double scale);
+
+  /**
+   * The heap the workload's population needs while every netns, listener and injector of one design run is
+   * alive, before {@link org.netnslab.workload.PopulationBytes}'s safety factor: the population times the
+   * measured bytes per object ({@link org.netnslab.workload.PopulationBytes} holds the figures).
+   *
+   * @param scale the run's {@code --scale}, &gt; 0
+   * @param cpus per-CPU slots of each netns's counters
+   * @return bytes; 0 for a workload with no population of its own
+   */
+  default long populationHeapBytes(double scale, int cpus) {
+    return 0;
+  }
 }

@@ -1,5 +1,6 @@
 package org.netnslab.workload.churn;
 
+import org.netnslab.workload.PopulationBytes;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
@@ -45,6 +46,18 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
   @Override
   public String shape(double scale) {
     return workers + " workers x " + scaledIterations(scale) + " iterations";
+  }
+
+  /**
+   * Each worker (its actor, recorders, the netns it holds) times its measured bytes, plus the netns a
+   * cleanup batch still holds: assumed at most {@link PopulationBytes#CHURN_BACKLOG_PER_WORKER} per worker
+   * (cleanup_net takes every netns queued when it starts; a cleanup slower than that holds more).
+   */
+  @Override
+  public long populationHeapBytes(double scale, int cpus) {
+    long backlog = Math.min(workers * scaledIterations(scale), (long) workers * PopulationBytes.CHURN_BACKLOG_PER_WORKER);
+    return workers * PopulationBytes.CHURN_WORKER_BYTES
+        + backlog * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES);
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.netnslab.workload.injection;
 
+import org.netnslab.workload.PopulationBytes;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
@@ -63,6 +64,18 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
   public String shape(double scale) {
     return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns"
         + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
+  }
+
+  /**
+   * netns (actor, uevent socket, per-CPU counter, references), listeners, injectors (one more per netns
+   * for tagged kernel uevents), each times its measured bytes ({@link PopulationBytes}).
+   */
+  @Override
+  public long populationHeapBytes(double scale, int cpus) {
+    long n = netnsCount();
+    long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
+    return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
+        + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES + injectorsAll * PopulationBytes.INJECTOR_BYTES;
   }
 
   /** @return netns in all */

@@ -1,5 +1,6 @@
 package org.netnslab.workload.procevents;
 
+import org.netnslab.workload.PopulationBytes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -65,6 +66,17 @@ public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map
   @Override
   public String shape(double scale) {
     return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
+  }
+
+  /**
+   * The event list the run generates up front (fork, exec, exit per process) and what each listener may
+   * queue (at most its receive buffer's worth), times {@link PopulationBytes}'s sized figures.
+   */
+  @Override
+  public long populationHeapBytes(double scale, int cpus) {
+    long events = 3 * scaledProcesses(scale);
+    return events * PopulationBytes.PROC_EVENT_BYTES
+        + listeners.size() * Math.min(events, PopulationBytes.PROC_QUEUE_MAX) * PopulationBytes.PROC_QUEUED_BYTES;
   }
 
   /**
