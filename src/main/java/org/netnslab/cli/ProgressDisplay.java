@@ -58,6 +58,12 @@ final class ProgressDisplay implements RunObserver {
     bar.stepTo(done);
   }
 
+  /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
+  @Override
+  public void phaseStarting(String design, String phase, long total) {
+    err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
+  }
+
   @Override
   public void phaseDone(String design, String phase, long total, long elapsedNanos) {
     if (bar != null && (design + " " + phase).equals(barKey)) {

@@ -22,6 +22,15 @@ public interface RunObserver {
   void phaseDone(String design, String phase, long total, long elapsedNanos);
 
   /**
+   * Called before a phase starts: what it will do.
+   *
+   * @param design the design running
+   * @param phase the phase about to start, e.g. "warm-up"
+   * @param total transactions it will do
+   */
+  default void phaseStarting(String design, String phase, long total) {}
+
+  /**
    * Called before each replicate of a run starts.
    *
    * @param replicate the replicate, from 1

@@ -260,7 +260,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
     Scenario s = new ScenarioLoader().load(write(String.join("\n", readme.subList(start + 1, end))), List.of(), 1);
     assertEquals(List.of("kernel-4.18", "per-netns-2018", "small-queues"), s.designs().stream().map(d -> d.name()).toList());
     assertEquals(1, s.derivedRatios().size());
-    assertEquals("110 netns, 5000 counted injections per netns", s.workload().shape(s.scale()));
+    assertEquals("110 netns, 5000 counted injections per netns (after " + ((UeventInjectionWorkload) s.workload())
+        .warmupPerNetns(1) + " warm-up)", s.workload().shape(s.scale()));
   }
 
   @Test

@@ -40,8 +40,9 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
 
   @Override
   public DesignResult run(Design design, DesignScope scope) throws RunFailure {
-    if (w.warmupIterations() > 0) {
-      loops(design, scope, w.warmupIterations(), new LifecycleRecorder(), "warm-up");
+    long warmup = w.scaledWarmup(scale);
+    if (warmup > 0) {
+      loops(design, scope, warmup, new LifecycleRecorder(), "warm-up");
     }
     LifecycleRecorder probe = new LifecycleRecorder();
     long iterations = w.scaledIterations(scale);
@@ -62,6 +63,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
         .measure(NetnsChurnWorkload.CREATE, probe.create())
         .measure(NetnsChurnWorkload.CLEANUP, probe.cleanup())
         .measure(NetnsChurnWorkload.CLEANUP_BATCH, probe.batches())
+        .counter("warmup_lifecycles", warmup * w.workers())
         .counter("netns_freed", probe.freed())
         .counter("create_failures", failures)
         .counter("cleanup_batches", probe.batchCount())

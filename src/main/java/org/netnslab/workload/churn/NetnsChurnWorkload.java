@@ -45,7 +45,8 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
 
   @Override
   public String shape(double scale) {
-    return workers + " workers x " + scaledIterations(scale) + " iterations";
+    return workers + " workers x " + scaledIterations(scale) + " iterations (after " + scaledWarmup(scale)
+        + " warm-up)";
   }
 
   /**
@@ -58,6 +59,17 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
     long backlog = Math.min(workers * scaledIterations(scale), (long) workers * PopulationBytes.CHURN_BACKLOG_PER_WORKER);
     return workers * PopulationBytes.CHURN_WORKER_BYTES
         + backlog * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES);
+  }
+
+  /**
+   * {@code warmup-iterations} scaled with {@code --scale} as the iterations are, at least 1 when any is
+   * configured.
+   *
+   * @param scale the run's {@code --scale}
+   * @return warm-up iterations per worker at that scale
+   */
+  public long scaledWarmup(double scale) {
+    return warmupIterations == 0 ? 0 : Math.max(1, Math.round(warmupIterations * scale));
   }
 
   /**

@@ -91,7 +91,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     Collector collector = new Collector(n);
     LongAdder progress = new LongAdder();
     List<Behavior<Injector.Command>> behaviors = new ArrayList<>();
-    for (List<Injector.Target> targets : plan(netns, w, counted)) {
+    for (List<Injector.Target> targets : plan(netns, w, w.warmupPerNetns(scale), counted)) {
       behaviors.add(Injector.create(targets, PAYLOAD, n, collector, progress, transactions));
     }
     long kernel = w.kernelUeventsPerNetns(scale);
@@ -104,7 +104,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     }
     List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
 
-    runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, w.warmupPerNetns() * n, null);
+    long warmup = w.warmupPerNetns(scale) * n;
+    runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, warmup, null);
     long start = clock.startCounted(scope.machine().nanoTime());
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
@@ -133,6 +134,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     if (rx.count() > 0) {
       result.measure(UeventInjectionWorkload.DELIVERY, rx);
     }
+    result.counter("warmup_injections", warmup);
     return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
         .build(tx.count(), "transactions", wallNanos / 1e9);
   }
@@ -215,7 +217,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
    * k mod n and the injectors of one netns split its count; with fewer, injector k sends into every
    * netns j with j mod injectors == k, round-robin.
    */
-  static List<List<Injector.Target>> plan(List<NetnsHandle> netns, UeventInjectionWorkload w, long counted) {
+  static List<List<Injector.Target>> plan(List<NetnsHandle> netns, UeventInjectionWorkload w, long warmup,
+      long counted) {
     int n = netns.size();
     int inj = w.injectors();
     List<List<Injector.Target>> plan = new ArrayList<>();
@@ -231,11 +234,10 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         int sharers = inj / n + (j < inj % n ? 1 : 0);
         for (int s = 0; s < sharers; s++) {
           plan.get(j + s * n).add(new Injector.Target(j, h.injectRoute(), cred, permitted,
-              share(w.warmupPerNetns(), sharers, s), share(counted, sharers, s)));
+              share(warmup, sharers, s), share(counted, sharers, s)));
         }
       } else {
-        plan.get(j % inj).add(new Injector.Target(j, h.injectRoute(), cred, permitted, w.warmupPerNetns(),
-            counted));
+        plan.get(j % inj).add(new Injector.Target(j, h.injectRoute(), cred, permitted, warmup, counted));
       }
     }
     return plan;

@@ -62,7 +62,8 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
 
   @Override
   public String shape(double scale) {
-    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns"
+    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns (after "
+        + warmupPerNetns(scale) + " warm-up)"
         + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
   }
 
@@ -76,6 +77,22 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
     long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
     return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
         + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES + injectorsAll * PopulationBytes.INJECTOR_BYTES;
+  }
+
+  /** The warm-up's floor over all netns: at least this many warm-up injections (or the configured ones). */
+  public static final long WARMUP_FLOOR = 1_000;
+
+  /**
+   * {@code warmup-per-netns} scaled with {@code --scale} as the counted injections are, with a floor: at
+   * least {@link #WARMUP_FLOOR} injections over all netns, never more than configured. (Unscaled, TC1's
+   * warm-up alone was 100,000 injections for a 0.01-scale run of 10,000.)
+   *
+   * @param scale the run's {@code --scale}
+   * @return warm-up injections per netns at that scale
+   */
+  public long warmupPerNetns(double scale) {
+    long floor = Math.min(warmupPerNetns, (WARMUP_FLOOR + netnsCount() - 1) / Math.max(1, netnsCount()));
+    return Math.min(warmupPerNetns, Math.max(floor, Math.round(warmupPerNetns * scale)));
   }
 
   /** @return netns in all */

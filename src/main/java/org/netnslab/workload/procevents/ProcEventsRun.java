@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.netnslab.design.Design;
@@ -84,6 +86,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     Map<String, ConnectorMonitor> listeners = new LinkedHashMap<>();
     List<Long> sockets = new ArrayList<>();
     List<CompletionStage<Done>> finished = new ArrayList<>();
+    LongAdder received = new LongAdder();
     for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
       ProcConnector.Joined joined = scope.await(ProcSubscriber.listen(pc, root, l.getValue(), ps.listener(),
           DesignScope.REQUEST_LIMIT, scope.scheduler()), "joining the proc connector and subscribing " + l.getKey());
@@ -91,18 +94,24 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       listener.bound(joined.queue());
       listeners.put(l.getKey(), listener);
       sockets.add(joined.socket());
-      finished.add(joined.events().runWith(handled(scope.machine(), listener::onReceive, listener::busyNanos),
-          scope.materializer()));
+      finished.add(joined.events().runWith(handled(scope.machine(), counted(listener::onReceive, received),
+          listener::busyNanos), scope.materializer()));
     }
     long start = scope.machine().nanoTime();
-    ProcessTable.publish(events, pc, scope.machine()::nanoTime);
-    ProcConnector.Stats stats = scope.<ProcConnector.Command, ProcConnector.Stats>ask(pc, ProcConnector.GetStats::new,
-        "reading stats");
-    sockets.forEach(s -> pc.tell(new ProcConnector.Close(s)));
+    // One phase: publish every event, then close the sockets (told after the events, from the same actor:
+    // each listener drains what it was sent first); done when every listener stream has ended. Progress:
+    // events the listeners received (at most every event for every listener: filters and drops take some).
+    CountDownLatch done = doneWhenAll(finished);
+    scope.phases().run("events", () -> {
+      ProcessTable.publish(events, pc, scope.machine()::nanoTime);
+      sockets.forEach(s -> pc.tell(new ProcConnector.Close(s)));
+    }, done, received, (long) events.size() * listeners.size());
     for (CompletionStage<Done> f : finished) {
-      scope.await(f, "draining listeners");
+      scope.await(f, "draining listeners"); // ended: a failed stream fails the run here
     }
     double wallS = (scope.machine().nanoTime() - start) / 1e9;
+    ProcConnector.Stats stats = scope.<ProcConnector.Command, ProcConnector.Stats>ask(pc, ProcConnector.GetStats::new,
+        "reading stats");
 
     DesignResultBuilder result = new DesignResultBuilder(design).measure(ProcEventsWorkload.EVENT, latency.merged())
         .counter("events_generated", stats.generated())
@@ -128,8 +137,18 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       throws RunFailure {
     PidfdMonitor monitor = new PidfdMonitor(syscalls);
     long start = scope.machine().nanoTime();
-    scope.await(Source.from(events).filter(PidfdMonitor::sees).runWith(handled(scope.machine(), monitor::onEvent,
-        monitor::busyNanos), scope.materializer()), "the pidfd monitor");
+    LongAdder handled = new LongAdder();
+    List<ProcEvent> seen = events.stream().filter(PidfdMonitor::sees).toList();
+    CompletableFuture<Done> finished = new CompletableFuture<>();
+    scope.phases().run("events", () -> Source.from(seen).runWith(handled(scope.machine(),
+        counted(monitor::onEvent, handled), monitor::busyNanos), scope.materializer()).whenComplete((d, e) -> {
+          if (e != null) {
+            finished.completeExceptionally(e);
+          } else {
+            finished.complete(d);
+          }
+        }), doneWhenAll(List.of(finished)), handled, seen.size());
+    scope.await(finished, "the pidfd monitor");
     double wallS = (scope.machine().nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
@@ -148,12 +167,20 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
     int every = Math.max(1, events.size() / design.model().proc().scans());
     long start = Clock.nanoTime();
-    for (int i = 0; i < events.size(); i++) {
-      monitor.apply(events.get(i));
-      if ((i + 1) % every == 0 || i == events.size() - 1) {
-        scans.record(monitor.scan());
+    LongAdder applied = new LongAdder();
+    CountDownLatch done = new CountDownLatch(1);
+    // Run in the phase's starter actor (computation, no blocking), so the scans get a phase line and the
+    // stall rule like the other workloads.
+    scope.phases().run("events and scans", () -> {
+      for (int i = 0; i < events.size(); i++) {
+        monitor.apply(events.get(i));
+        if ((i + 1) % every == 0 || i == events.size() - 1) {
+          scans.record(monitor.scan());
+        }
+        applied.increment();
       }
-    }
+      done.countDown();
+    }, done, applied, events.size());
     // The scans run here, in the runner, not on the engine: live their wall time is measured; virtual the
     // monitor runs alone, so its wall time is what its scans were charged.
     long busy = scans.sumNanos();
@@ -196,6 +223,21 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       }
       return ran;
     }).toMat(Sink.ignore(), Keep.right());
+  }
+
+  /** @return {@code handle}, counting each element in {@code count} once handled */
+  private static <T> Consumer<T> counted(Consumer<T> handle, LongAdder count) {
+    return x -> {
+      handle.accept(x);
+      count.increment();
+    };
+  }
+
+  /** @return a latch opened once every stage has completed, however */
+  private static CountDownLatch doneWhenAll(List<? extends CompletionStage<?>> stages) {
+    CountDownLatch done = new CountDownLatch(stages.size());
+    stages.forEach(s -> s.whenComplete((v, e) -> done.countDown()));
+    return done;
   }
 
   private static long exits(List<ProcEvent> events) {
