@@ -95,6 +95,47 @@ public final class Strategies {
       checked(UeventCosts.RETURN),
       checked(UeventCosts.RECV));
 
+  /**
+   * The model's keys in groups, each with where a design's values of the group are found: what a workload
+   * declares it uses ({@code Workload.usedModelKeys}). Every row's key falls in one group (StrategiesTest).
+   */
+  public static final java.util.Map<String, Function<ModelSettings, Object>> GROUPS = groups();
+
+  private static java.util.Map<String, Function<ModelSettings, Object>> groups() {
+    java.util.Map<String, Function<ModelSettings, Object>> g = new java.util.LinkedHashMap<>();
+    g.put("uevent", ModelSettings::uevent);
+    g.put("netns", ModelSettings::netns);
+    g.put("sockets", ModelSettings::netns); // sockets.rcu-free-fraction is read into NetnsSettings
+    g.put("sock-inuse", ModelSettings::sockInuse);
+    g.put("rcu", ModelSettings::rcu);
+    g.put("proc-monitor", ModelSettings::proc);
+    g.put("proc-connector", ModelSettings::proc);
+    g.put("netlink", ModelSettings::netlink);
+    g.put("costs.mutex-handoff", m -> m.costs().mutexHandoff());
+    g.put("costs.uevent", m -> m.costs().uevent());
+    g.put("costs.netns", m -> m.costs().lifecycle());
+    g.put("costs.proc", m -> m.costs().proc());
+    return java.util.Collections.unmodifiableMap(g);
+  }
+
+  /**
+   * @param key a model key, e.g. {@code uevent.serialization}
+   * @return the group it falls in, or null
+   */
+  public static String groupOf(String key) {
+    return GROUPS.keySet().stream().filter(g -> key.equals(g) || key.startsWith(g + ".")).findFirst().orElse(null);
+  }
+
+  /**
+   * @param a a design's model
+   * @param b another's
+   * @param groups the groups a workload uses
+   * @return whether the two are equal in every one of those groups
+   */
+  public static boolean sameIn(ModelSettings a, ModelSettings b, java.util.Set<String> groups) {
+    return groups.stream().map(GROUPS::get).allMatch(f -> f.apply(a).equals(f.apply(b)));
+  }
+
   private static <T> Row<T> shown(Setting<T> setting, Function<ModelSettings, T> value) {
     return new Row<>(setting, value, v -> v instanceof Enum<?> e ? Setting.spell(e) : String.valueOf(v));
   }

@@ -20,14 +20,37 @@ import java.util.List;
  * @param welch the test over replicate means, in the measure's unit; null with fewer than 2
  *     replicates or no spread at all
  * @param ratioCi the 95% interval of ratioBOverA; null with fewer than 2 replicates
+ * @param sameModelNote null when the two designs differ in some model key the workload uses; else why
+ *     their difference is noise, whatever its p-value (result.json: {@code designs_differ_in_used_keys})
  */
 public record Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
-    List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi) {
+    List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi,
+    String sameModelNote) {
 
   /** Copies the lists. */
   public Comparison {
     replicateMeansA = List.copyOf(replicateMeansA);
     replicateMeansB = List.copyOf(replicateMeansB);
+  }
+
+  /** A comparison of two designs that differ in what the workload uses. */
+  public Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
+      List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi) {
+    this(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi, null);
+  }
+
+  /**
+   * @param note why the two designs are the same model for the workload
+   * @return this comparison, marked so
+   */
+  public Comparison withSameModelNote(String note) {
+    return new Comparison(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi,
+        note);
+  }
+
+  /** @return whether the two designs differ in some model key the workload uses */
+  public boolean designsDifferInUsedKeys() {
+    return sameModelNote == null;
   }
 
   /** @return the number of replicates compared */

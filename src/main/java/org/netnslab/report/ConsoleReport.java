@@ -102,6 +102,9 @@ public final class ConsoleReport {
           c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit,
           c.replicates() > 1 ? ", means of " + c.replicates() + " replicate means" : ", one run",
           seed == null ? "" : String.format("; seed: %.3f", seed)));
+      if (!c.designsDifferInUsedKeys()) {
+        sb.append("  WARNING: ").append(c.sameModelNote()).append('\n');
+      }
       if (c.replicates() < 2) {
         continue;
       }

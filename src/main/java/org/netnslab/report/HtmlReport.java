@@ -160,6 +160,11 @@ public final class HtmlReport {
       h.append("</tr>\n");
     }
     h.append("</table>\n");
+    for (Comparison c : r.comparisons()) {
+      if (!c.designsDifferInUsedKeys()) {
+        h.append("<p class=\"warning\"><b>Warning:</b> ").append(esc(c.sameModelNote())).append("</p>\n");
+      }
+    }
     if (r.repeat() > 1) {
       replicates(r, h);
     }

@@ -43,7 +43,9 @@ import org.netnslab.metrics.WelchTest;
  * {@code run_wall_s}, {@code simulated_s}, {@code simulated_events}, {@code simulated_events_per_wall_s}
  * summed over its design runs), and the same four clock fields on each replicate's design run. In
  * virtual execution every measure, throughput and {@code wall_s} of a design is in simulated time;
- * {@code run_wall_s} is always real time; the simulated fields are null in live execution.
+ * {@code run_wall_s} is always real time; the simulated fields are null in live execution. Each
+ * comparison's {@code designs_differ_in_used_keys} (false, with a {@code note}, when the two designs are
+ * equal in every model key the workload uses: their difference is noise; absent in older files: true).
  *
  * <p>{@link #read} is {@link #toJson}'s inverse for every field schema 2 holds; what it has no key
  * for (the seed, the seed's ratios, throughput units and series, percentile distributions) is left
@@ -149,6 +151,10 @@ public final class ResultJson {
       num(cn, "mean_a", c.meanA());
       num(cn, "mean_b", c.meanB());
       num(cn, "ratio_b_over_a", c.ratioBOverA());
+      cn.put("designs_differ_in_used_keys", c.designsDifferInUsedKeys());
+      if (!c.designsDifferInUsedKeys()) {
+        cn.put("note", c.sameModelNote());
+      }
       numbers(cn.putArray("replicate_means_a"), c.replicateMeansA());
       numbers(cn.putArray("replicate_means_b"), c.replicateMeansB());
       RatioInterval ci = c.ratioCi();
@@ -441,7 +447,10 @@ public final class ResultJson {
         throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
       }
     }
+    // absent before issue #11's check: read as designs that differ
+    JsonNode differ = c.get("designs_differ_in_used_keys");
+    String note = differ != null && differ.isBoolean() && !differ.asBoolean() ? f.text(c, p, "note") : null;
     return new Comparison(f.text(c, p, "measure"), f.text(c, p, "a"), f.text(c, p, "b"), meanA, meanB, ratio, ma, mb,
-        welch, ci);
+        welch, ci, note);
   }
 }

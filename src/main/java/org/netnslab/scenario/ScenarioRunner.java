@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.design.Strategies;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.Comparison;
@@ -140,7 +141,15 @@ public final class ScenarioRunner {
       for (int i = 0; i < designs.size(); i++) {
         DesignResult b = merged.get(off + i);
         if (i != base && merged.get(off + base).recorders().containsKey(m) && b.recorders().containsKey(m)) {
-          comparisons.add(Comparison.of(m, column(replicates, off + base), column(replicates, off + i)));
+          Comparison cmp = Comparison.of(m, column(replicates, off + base), column(replicates, off + i));
+          Design da = designs.get(base);
+          Design db = designs.get(i);
+          if (Strategies.sameIn(da.model(), db.model(), scenario.workload().usedModelKeys())) {
+            cmp = cmp.withSameModelNote(db.name() + " and " + da.name() + " differ in no model key this workload"
+                + " uses (" + String.join(", ", new java.util.TreeSet<>(scenario.workload().usedModelKeys()))
+                + "): the same model here, so their difference is noise, whatever its p-value");
+          }
+          comparisons.add(cmp);
         }
       }
       int n = counts.get(c);

@@ -39,4 +39,15 @@ public interface Workload {
   default long populationHeapBytes(double scale, int cpus) {
     return 0;
   }
+
+  /**
+   * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
+   * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
+   * this workload, and a comparison between them measures noise only.
+   *
+   * @return the groups; the default, every group
+   */
+  default java.util.Set<String> usedModelKeys() {
+    return org.netnslab.design.Strategies.GROUPS.keySet();
+  }
 }

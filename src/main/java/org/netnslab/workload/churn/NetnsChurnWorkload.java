@@ -38,6 +38,12 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
     return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH);
   }
 
+  /** The lifecycle, its locks, RCU and socket teardown: no uevent, proc or netlink key (no uevent is sent). */
+  @Override
+  public Set<String> usedModelKeys() {
+    return Set.of("netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff", "costs.netns");
+  }
+
   @Override
   public DesignRunner runner(double scale) {
     return new NetnsChurnRun(this, scale);

@@ -55,6 +55,13 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
     return Set.of(TRANSACTION, DELIVERY);
   }
 
+  /** The uevent path and its netlink sockets, and the netns it runs in (created and dismantled): no proc key. */
+  @Override
+  public Set<String> usedModelKeys() {
+    return Set.of("uevent", "netlink", "netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff",
+        "costs.uevent", "costs.netns");
+  }
+
   @Override
   public DesignRunner runner(double scale) {
     return new UeventInjectionRun(this, scale);

@@ -58,6 +58,12 @@ public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map
     return m;
   }
 
+  /** The proc connector and monitors and their netlink sockets: no netns, uevent or RCU key. */
+  @Override
+  public Set<String> usedModelKeys() {
+    return Set.of("proc-monitor", "proc-connector", "netlink", "costs.proc");
+  }
+
   @Override
   public DesignRunner runner(double scale) {
     return new ProcEventsRun(this, scale);

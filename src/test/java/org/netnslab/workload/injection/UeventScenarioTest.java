@@ -122,8 +122,9 @@ public class UeventScenarioTest extends JUnitSuite {
     assertEquals(2, comparisons.size());
     for (int i = 0; i < 2; i++) {
       JsonNode c = comparisons.get(i);
-      assertEquals(List.of("measure", "a", "b", "mean_a", "mean_b", "ratio_b_over_a", "replicate_means_a",
-          "replicate_means_b", "ratio_ci95", "welch"), fieldNames(c));
+      assertEquals(List.of("measure", "a", "b", "mean_a", "mean_b", "ratio_b_over_a", "designs_differ_in_used_keys",
+          "replicate_means_a", "replicate_means_b", "ratio_ci95", "welch"), fieldNames(c));
+      assertTrue("the designs differ in uevent keys, which injection uses", c.get("designs_differ_in_used_keys").asBoolean());
       assertEquals("uevent.transaction", c.get("measure").asText());
       assertEquals("kernel-4.18", c.get("a").asText());
       assertEquals(names[i + 1], c.get("b").asText());
