@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
 import org.netnslab.settings.ConfigProblem;
+import org.netnslab.settings.HoconChecker;
 
 /**
  * A scenario read and checked with the configuration it runs under: what {@code run} and
@@ -31,6 +33,7 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
       Config system = systemConfig(config);
       Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
       HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory()); // before the run, not an OOM part-way
+      checkEmbeddedDesign(system);
       return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
           system.getString("netns-lab.run.out-dir"));
     } catch (ScenarioException e) {
@@ -43,6 +46,23 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
   }
 
   /**
+   * {@code netns-lab.embedded.design} (conf/application.conf, {@code --config}) names a design: what an
+   * embedding application built with this configuration would get ({@code NetnsLab.design}).
+   *
+   * @throws ScenarioException naming the key, where it was set, and the known designs
+   */
+  static void checkEmbeddedDesign(Config system) throws ScenarioException {
+    Config lab = system.getConfig("netns-lab");
+    String name = lab.getString("embedded.design");
+    if (!lab.getConfig("designs").hasPath(ConfigUtil.joinPath(name))) {
+      var origin = lab.getValue("embedded.design").origin();
+      throw new ScenarioException(List.of(new ConfigProblem(origin.filename() != null ? origin.filename()
+          : origin.description(), origin.filename() != null ? origin.lineNumber() : -1, "netns-lab.embedded.design",
+          "unknown design '" + name + "'; known designs: " + new java.util.TreeSet<>(lab.getObject("designs").keySet()))));
+    }
+  }
+
+  /**
    * The configuration the CLI runs with: conf/application.conf (or the class path's), the reference,
    * and {@code extra} on top. Its {@code netns-lab.model} and {@code netns-lab.designs} are what
    * scenarios start from.
@@ -51,6 +71,10 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     Config base = ConfigFactory.load();
     if (extra == null) {
       return base;
+    }
+    if (Files.isDirectory(extra)) {
+      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config",
+          "is a directory, not a HOCON file")));
     }
     if (!Files.isRegularFile(extra)) {
       throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config",
@@ -74,8 +98,7 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
       }
       return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
     } catch (ConfigException e) {
-      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(),
-          e.origin() == null ? -1 : e.origin().lineNumber(), "--config", e.getMessage())));
+      throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
     }
   }
 }

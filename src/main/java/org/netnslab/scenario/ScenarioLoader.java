@@ -56,11 +56,44 @@ public final class ScenarioLoader {
    * @return the validated scenario
    * @throws ScenarioException listing every problem found
    */
+  /**
+   * {@code --set key=${?X}} with X neither a key nor an environment variable sets nothing: HOCON drops the
+   * field and the scenario's own value stays. Legal HOCON, so not an error, but never what the user meant:
+   * a warning on stderr names the --set.
+   */
+  private static void warnIfOptionalUnset(String set, String key, Config before) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{\\?\\s*([^}\\s]+)\\s*\\}").matcher(set);
+    boolean any = false;
+    while (m.find()) {
+      any = true;
+      String name = m.group(1).replace("\"", "");
+      if (System.getenv(name) != null) {
+        return;
+      }
+      try {
+        if (before.hasPathOrNull(name)) {
+          return;
+        }
+      } catch (ConfigException e) {
+        return; // not a path this check can read: leave it to the scenario's own resolve
+      }
+    }
+    if (any) {
+      System.err.println("netns-lab: warning: --set " + set + ": the optional substitution is not defined (no such"
+          + " key or environment variable), so this override sets nothing"
+          + (before.hasPathOrNull(key) ? ": " + key + " keeps the scenario's value" : ""));
+    }
+  }
+
   public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
     List<ConfigProblem> problems = new ArrayList<>();
     String source = file.toString();
     if (!(scale > 0) || scale > 1000) {
       problems.add(new ConfigProblem("--scale", -1, "scale", "must be a number > 0 and <= 1000, got " + scale));
+    }
+    if (Files.isDirectory(file)) {
+      problems.add(new ConfigProblem(source, -1, "-", "is a directory, not a scenario file (e.g. load-tests/unshare-loop.conf)"));
+      throw new ScenarioException(problems);
     }
     if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
       problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (missing or not a readable file)"));
@@ -70,7 +103,7 @@ public final class ScenarioLoader {
     try {
       conf = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
     } catch (ConfigException e) {
-      problems.add(ConfigProblem.at(e.origin(), "-", e.getMessage()));
+      problems.add(HoconChecker.parseProblem(file, e, "-"));
       throw new ScenarioException(problems);
     }
     for (String set : sets) {
@@ -82,6 +115,7 @@ public final class ScenarioLoader {
       try {
         Config one = ConfigFactory.parseString(set.substring(0, eq).trim() + " = " + set.substring(eq + 1),
             ConfigParseOptions.defaults().setOriginDescription("--set " + set));
+        warnIfOptionalUnset(set, set.substring(0, eq).trim(), conf);
         conf = one.withFallback(conf);
       } catch (ConfigException e) {
         problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), e.getMessage()));

@@ -51,6 +51,40 @@ public final class HoconChecker {
   }
 
   /**
+   * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
+   * at the missing file, with no line; this finds the include in {@code file} and gives its line.
+   *
+   * @param file the file parsed
+   * @param e its parse failure
+   * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
+   * @return the problem, located at the include's line when the failure is a missing include of {@code file}
+   */
+  public static ConfigProblem parseProblem(java.nio.file.Path file, com.typesafe.config.ConfigException e, String key) {
+    String message = e.getMessage();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:resource not found on classpath|"
+        + "No such file or directory|not found)[^:]*:?\\s*(\\S+)?").matcher(message == null ? "" : message);
+    if (m.find() && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
+      try {
+        List<String> lines = java.nio.file.Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+          String line = lines.get(i).trim();
+          if (line.startsWith("include") && line.contains("required(")) {
+            String target = line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
+            if (message.contains(target)) {
+              return new ConfigProblem(file.toString(), i + 1, "include",
+                  "included file " + target + " not found (include required(...) needs it; " + message + ")");
+            }
+          }
+        }
+      } catch (java.io.IOException io) {
+        e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
+      }
+    }
+    return e.origin() != null && e.origin().filename() != null && file.toString().equals(e.origin().filename())
+        ? ConfigProblem.at(e.origin(), key, message) : new ConfigProblem(file.toString(), -1, key, message);
+  }
+
+  /**
    * A checker of one object inside the document, e.g. an element of a list, which no path reaches:
    * its reads take paths within the object and its problems name {@code at} + the path.
    *

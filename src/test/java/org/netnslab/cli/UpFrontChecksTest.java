@@ -95,4 +95,51 @@ public class UpFrontChecksTest extends JUnitSuite {
     Outcome o = cli("validate", "load-tests/uevent-tc1-userns.conf");
     assertEquals(o.stderr(), 0, o.exit());
   }
+
+  @Test
+  public void anOptionalSubstitutionThatIsNotSetIsWarnedAbout() {
+    Outcome o = cli("validate", "load-tests/proc-filter.conf", "--set", "workload.processes=${?NETNS_LAB_SURELY_UNSET}");
+    assertEquals(o.stderr(), 0, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("netns-lab: warning: --set workload.processes=${?NETNS_LAB_SURELY_UNSET}:"
+        + " the optional substitution is not defined (no such key or environment variable), so this override sets"
+        + " nothing: workload.processes keeps the scenario's value"));
+    assertEquals("a defined one is not", "", cli("validate", "load-tests/proc-filter.conf", "--set",
+        "workload.processes=${?workload.processes}").stderr());
+  }
+
+  @Test
+  public void aMissingRequiredIncludeHasItsLine() throws Exception {
+    Path f = tmp.newFile("inc.conf").toPath();
+    Files.writeString(f, "name = x\n\ninclude required(\"missing.conf\")\n");
+    Outcome o = cli("validate", f.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(f + ":3: include: included file missing.conf not found"));
+    Path c = tmp.newFile("extra.conf").toPath();
+    Files.writeString(c, "\ninclude required(file(\"nothere.conf\"))\n");
+    o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(c + ":2: include: included file nothere.conf not found"));
+  }
+
+  @Test
+  public void aFolderIsSaidToBeOne() throws Exception {
+    Path dir = tmp.newFolder("d").toPath();
+    Outcome o = cli("validate", "load-tests/proc-filter.conf", "--config", dir.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(dir + ": --config: is a directory, not a HOCON file"));
+    o = cli("validate", dir.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(dir + ": -: is a directory, not a scenario file"));
+  }
+
+  @Test
+  public void anUnknownEmbeddedDesignIsRefusedByValidate() throws Exception {
+    Path c = tmp.newFile("embedded.conf").toPath();
+    Files.writeString(c, "netns-lab.embedded.design = \"kernel-9.99\"\n");
+    Outcome o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(c + ":1: netns-lab.embedded.design: unknown design 'kernel-9.99';"
+        + " known designs: [exit-barrier, "));
+    assertTrue(o.stderr(), o.stderr().contains("per-netns-2018, "));
+  }
 }
