@@ -1,5 +1,6 @@
 package org.netnslab.netns;
 
+import org.netnslab.machine.ModelDispatcher;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.ChildFailed;
@@ -147,7 +148,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   }
 
   private Behavior<Command> runBatch() {
-    ActorRef<OpsUndo.Command> run = getContext().spawn(OpsUndo.create(ops, batch, rcu, exitCost, exitCpu, probe,
+    ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost, exitCpu, probe,
         batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;

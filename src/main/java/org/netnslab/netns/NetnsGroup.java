@@ -1,5 +1,6 @@
 package org.netnslab.netns;
 
+import org.netnslab.machine.ModelDispatcher;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.AbstractBehavior;
@@ -62,7 +63,7 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Spawn.class, m -> {
-          ActorRef<NetNamespace.Command> child = getContext().spawn(m.netns(), "netns-" + m.id());
+          ActorRef<NetNamespace.Command> child = ModelDispatcher.spawn(getContext(), m.netns(), "netns-" + m.id());
           getContext().watchWith(child, new ChildStopped(m.id()));
           children.put(m.id(), child);
           return this;

@@ -1,5 +1,6 @@
 package org.netnslab.netns;
 
+import org.netnslab.machine.ModelDispatcher;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
@@ -49,7 +50,7 @@ final class NetnsGroups {
   void spawn(long id, Behavior<NetNamespace.Command> behavior) {
     Group g;
     if (withRoom.isEmpty()) {
-      g = new Group(ctx.spawn(NetnsGroup.create(ctx.getSelf()), "group-" + nextGroup++));
+      g = new Group(ModelDispatcher.spawn(ctx, NetnsGroup.create(ctx.getSelf()), "group-" + nextGroup++));
       ctx.watchWith(g.ref, new NamespaceSupervisor.GroupStopped(g.ref));
       groups.put(g.ref, g);
       withRoom.add(g);

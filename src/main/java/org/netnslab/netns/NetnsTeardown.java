@@ -1,5 +1,6 @@
 package org.netnslab.netns;
 
+import org.netnslab.machine.ModelDispatcher;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -77,7 +78,7 @@ final class NetnsTeardown {
    */
   Behavior<Command> undoSetup(String reason, ActorRef<CreateResult> created,
       ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
-    ActorRef<OpsUndo.Command> undo = ctx.spawn(OpsUndo.create(initialised,
+    ActorRef<OpsUndo.Command> undo = ModelDispatcher.spawn(ctx, OpsUndo.create(initialised,
         List.of(new OpsUndo.Member(net.id(), ctx.getSelf())), net.rcu, Duration.ZERO, LifecycleProbe.NONE, timeout,
         ctx.messageAdapter(OpsUndo.Report.class, NetNamespace.UndoReport::new)), "setup-undo");
     ctx.watch(undo);
