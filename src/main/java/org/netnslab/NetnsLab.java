@@ -5,7 +5,6 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Adapter;
-import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.AskPattern;
 import akka.pattern.PromiseRef;
 import akka.pattern.PromiseRef$;
