@@ -149,9 +149,10 @@ public final class NetnsLab {
   }
 
   /**
-   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor or
-   * with {@code systemActorOf}. It creates and dismantles netns (copy_net_ns, cleanup_net) with the
-   * standard pernet ops.
+   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor, with
+   * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and
+   * stop it as any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles
+   * netns (copy_net_ns, cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
    *
    * @param config the application's configuration
    * @return the supervisor's behaviour
@@ -162,6 +163,9 @@ public final class NetnsLab {
   }
 
   /**
+   * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
+   * pending then end by their timeout (an {@link Instance#client()} fails them at once).
+   *
    * @param system the actor system the supervisor runs in
    * @param supervisor the supervisor
    * @param timeout longest wait for each answer

@@ -86,7 +86,8 @@ public class ModelDispatcherTest extends JUnitSuite {
 
   @Test
   public void aBusyModelDoesNotStarveTheApplicationsActors() throws Exception {
-    NetnsLab.Instance lab = NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
+    NetnsLab.Instance lab =
+        NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
     ActorRef<Ping> app = testKit.spawn(threadReporter(), "app-actor"); // the default dispatcher
     CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker");
     try {

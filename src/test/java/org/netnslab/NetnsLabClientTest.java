@@ -52,7 +52,8 @@ public class NetnsLabClientTest extends JUnitSuite {
     // 2. The next calls ask again (the failure is not kept); their events wait, in order, for the answer.
     CompletableFuture<Done> second = client.publishProcEvent(exit(2)).toCompletableFuture();
     CompletableFuture<Done> third = client.publishProcEvent(exit(3)).toCompletableFuture();
-    NamespaceSupervisor.GetProcConnector ask = supervisor.expectMessageClass(NamespaceSupervisor.GetProcConnector.class);
+    NamespaceSupervisor.GetProcConnector ask =
+        supervisor.expectMessageClass(NamespaceSupervisor.GetProcConnector.class);
     supervisor.expectNoMessage(Duration.ofMillis(50)); // one lookup for both
     assertFalse(second.isDone());
     ask.replyTo().tell(connector.ref());

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Builds an actor system for virtual execution: its default dispatcher and the model's
- * ({@link ModelDispatcher}) run every mailbox on a new {@link VirtualEngine} and its scheduler is a {@link VirtualScheduler} on the same engine. Akka's loggers
+ * ({@link ModelDispatcher}) run every mailbox on a new {@link VirtualEngine} and its scheduler is a
+ * {@link VirtualScheduler} on the same engine. Akka's loggers
  * stay on a real thread (their start-up is awaited while the engine is not yet driven); they never
  * send to the model.
  */

@@ -1,6 +1,5 @@
 package org.netnslab.netns;
 
-import org.netnslab.machine.ModelDispatcher;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -26,6 +25,7 @@ import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
@@ -196,14 +196,15 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     this.globalSeqnum = new SeqnumCounter();
     ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(ctx,
         RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod()), "rcu");
-    ActorRef<UeventSockOwner.Command> owner = ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    ActorRef<UeventSockOwner.Command> owner =
+        ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
     IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
         OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
-    ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
+    ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
+        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
-    this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
-        settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
+    this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
+        settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
   }
 
   @Override

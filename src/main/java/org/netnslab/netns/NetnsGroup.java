@@ -1,6 +1,5 @@
 package org.netnslab.netns;
 
-import org.netnslab.machine.ModelDispatcher;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.AbstractBehavior;
@@ -11,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * A group of netns actors between the {@link NamespaceSupervisor} and the netns (the Akka IoT

@@ -1,6 +1,5 @@
 package org.netnslab.netns;
 
-import org.netnslab.machine.ModelDispatcher;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
@@ -10,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * Where each netns of a {@link NamespaceSupervisor} lives: the map netns id -> {@link NetnsGroup}, O(1)

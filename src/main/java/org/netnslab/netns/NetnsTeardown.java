@@ -1,6 +1,5 @@
 package org.netnslab.netns;
 
-import org.netnslab.machine.ModelDispatcher;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
@@ -21,6 +20,7 @@ import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * The {@link NetNamespace} actor once its ops are being torn down, on either path of ops_undo_list:
