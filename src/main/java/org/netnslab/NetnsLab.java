@@ -15,6 +15,11 @@ import com.typesafe.config.ConfigUtil;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.netnslab.machine.ModelDispatcher;
+import org.netnslab.machine.OnStop;
 import org.netnslab.design.Design;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
@@ -30,11 +35,98 @@ import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
 
 /**
- * The embedding API: spawn the model in your own Akka application and drive it through the
- * {@link NamespaceSupervisor} protocol, or through the {@link Client} facade from code outside actors.
+ * The embedding API: start the model in your own Akka application ({@link #start}) and drive it
+ * through the {@link Client} facade from code outside actors, or through the
+ * {@link NamespaceSupervisor} protocol; {@link Instance#stop()} stops everything it started. Or spawn
+ * {@link #supervisor(Config)} as a child of one of your actors and stop it as any child.
+ *
+ * <p>The model's actors run on the dispatcher named by {@code netns-lab.dispatcher} (default
+ * {@code netns-lab.model-dispatcher}, a fork-join pool of its own: see {@link ModelDispatcher}).
  */
 public final class NetnsLab {
+  private static final AtomicLong INSTANCES = new AtomicLong();
+
   private NetnsLab() {}
+
+  /**
+   * Starts a supervisor of {@link #design(Config)} as a system actor named {@code netns-lab-<n>}
+   * ({@code n} unique in this JVM), on the model's dispatcher, so any number of instances may run in one
+   * actor system.
+   *
+   * @param system the application's actor system
+   * @param config the application's configuration (with netns-lab's reference.conf)
+   * @param timeout longest wait of each {@link Client} request for its answer
+   * @return the running instance: its supervisor, a client, and how to stop it
+   * @throws IllegalArgumentException see {@link #design(Config)}
+   */
+  public static Instance start(ActorSystem<?> system, Config config, Duration timeout) {
+    return start(system, config, "netns-lab-" + INSTANCES.incrementAndGet(), timeout);
+  }
+
+  /**
+   * As {@link #start(ActorSystem, Config, Duration)}, with the supervisor's actor name chosen.
+   *
+   * @param name the system actor's name: unique among the system actors that are alive
+   * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
+   */
+  public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
+    CompletableFuture<Done> terminated = new CompletableFuture<>();
+    Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(NamespaceSupervisor.Command.class,
+        supervisor(config), () -> terminated.complete(Done.getInstance()));
+    ActorRef<NamespaceSupervisor.Command> ref = system.systemActorOf(behavior, name, ModelDispatcher.props(system));
+    return new Instance(name, ref, new Client(system, ref, timeout, name, terminated), terminated);
+  }
+
+  /**
+   * One running model, started by {@link NetnsLab#start}.
+   */
+  public static final class Instance {
+    private final String name;
+    private final ActorRef<NamespaceSupervisor.Command> supervisor;
+    private final Client client;
+    private final CompletableFuture<Done> terminated;
+
+    private Instance(String name, ActorRef<NamespaceSupervisor.Command> supervisor, Client client,
+        CompletableFuture<Done> terminated) {
+      this.name = name;
+      this.supervisor = supervisor;
+      this.client = client;
+      this.terminated = terminated;
+    }
+
+    /** @return the supervisor's actor name */
+    public String name() {
+      return name;
+    }
+
+    /** @return the supervisor, for the {@link NamespaceSupervisor} protocol */
+    public ActorRef<NamespaceSupervisor.Command> supervisor() {
+      return supervisor;
+    }
+
+    /** @return the facade for code outside actors; fails every request at once after the stop */
+    public Client client() {
+      return client;
+    }
+
+    /**
+     * Stops the supervisor and every actor it started ({@link NamespaceSupervisor.Stop}). Open uevent
+     * listener streams and proc connector sockets fail with an exception naming the stop; the
+     * client's pending requests fail with an {@link IllegalStateException} naming the stop, and later
+     * ones at once. Idempotent.
+     *
+     * @return Done once the supervisor and every actor it started have terminated
+     */
+    public CompletionStage<Done> stop() {
+      supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
+      return terminated;
+    }
+
+    /** @return Done once the supervisor has terminated, by {@link #stop()} or otherwise */
+    public CompletionStage<Done> whenTerminated() {
+      return terminated;
+    }
+  }
 
   /**
    * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}.
@@ -57,9 +149,10 @@ public final class NetnsLab {
   }
 
   /**
-   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor or
-   * with {@code systemActorOf}. It creates and dismantles netns (copy_net_ns, cleanup_net) with the
-   * standard pernet ops.
+   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor, with
+   * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and
+   * stop it as any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles
+   * netns (copy_net_ns, cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
    *
    * @param config the application's configuration
    * @return the supervisor's behaviour
@@ -70,6 +163,9 @@ public final class NetnsLab {
   }
 
   /**
+   * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
+   * pending then end by their timeout (an {@link Instance#client()} fails them at once).
+   *
    * @param system the actor system the supervisor runs in
    * @param supervisor the supervisor
    * @param timeout longest wait for each answer
@@ -77,26 +173,99 @@ public final class NetnsLab {
    */
   public static Client client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor,
       Duration timeout) {
-    return new Client(system, supervisor, timeout);
+    return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
   }
 
   /**
    * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage
    * fails with {@link java.util.concurrent.TimeoutException} when the model does not answer in time.
+   * A client of {@link Instance#client()} also fails every pending stage with an
+   * {@link IllegalStateException} naming the stop when its supervisor stops, and every later one at
+   * once; an operation on a netns already freed ({@link NetnsHandle#isFreed()}) fails at once.
    */
   public static final class Client {
     private final ActorSystem<?> system;
     private final ActorRef<NamespaceSupervisor.Command> supervisor;
     private final Duration timeout;
+    private final String name;
+    /** Fails with the stop's reason once the supervisor has terminated (never, for {@link NetnsLab#client}). */
+    private final CompletableFuture<Object> stopped = new CompletableFuture<>();
 
-    private final CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector;
+    private final Object lock = new Object();
+    /** The proc connector once a lookup succeeded; null before, and after a failed one (retried). */
+    private ActorRef<org.netnslab.proc.ProcConnector.Command> connector;
+    /** The lookup under way, if any. */
+    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> lookup;
+    /** Events published while the connector is not known yet, in publication order. */
+    private final List<Pending> backlog = new ArrayList<>();
 
-    private Client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
+    private record Pending(org.netnslab.proc.ProcEvent event, CompletableFuture<Done> sent) {}
+
+    private Client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout,
+        String name, CompletionStage<Done> terminated) {
       this.system = system;
       this.supervisor = supervisor;
       this.timeout = timeout;
-      this.connector = AskPattern.ask(supervisor, NamespaceSupervisor.GetProcConnector::new, timeout,
-          system.scheduler());
+      this.name = name;
+      terminated.thenRun(() -> stopped.completeExceptionally(stoppedError()));
+    }
+
+    private IllegalStateException stoppedError() {
+      return new IllegalStateException("netns-lab " + name + " stopped: the request was not answered");
+    }
+
+    /** {@code stage}, or a failure naming the stop as soon as the supervisor stops. */
+    @SuppressWarnings("unchecked")
+    private <T> CompletionStage<T> guarded(CompletionStage<T> stage) {
+      if (stopped.isDone()) {
+        return CompletableFuture.failedFuture(stoppedError());
+      }
+      return ((CompletionStage<Object>) stage).applyToEither(stopped, x -> (T) x);
+    }
+
+    /** {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once. */
+    private <T> CompletionStage<T> guarded(NetnsHandle netns, java.util.function.Supplier<CompletionStage<T>> stage) {
+      if (netns.isFreed()) {
+        return CompletableFuture.failedFuture(netns.freedError());
+      }
+      return guarded(stage.get());
+    }
+
+    /**
+     * The proc connector, looked up once it is first needed; a failed or timed-out lookup is not
+     * kept: the next call asks again.
+     */
+    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector() {
+      synchronized (lock) {
+        if (connector != null) {
+          return CompletableFuture.completedFuture(connector);
+        }
+        if (lookup == null) {
+          CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> asked = guarded(AskPattern.ask(supervisor,
+              NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler()));
+          lookup = asked;
+          asked.whenComplete(this::lookedUp);
+          return asked;
+        }
+        return lookup;
+      }
+    }
+
+    /** The lookup is over: keep its answer (or forget the failure) and hand over the backlog in order. */
+    private void lookedUp(ActorRef<org.netnslab.proc.ProcConnector.Command> pc, Throwable failure) {
+      synchronized (lock) {
+        lookup = null;
+        connector = failure == null ? pc : null;
+        for (Pending p : backlog) {
+          if (failure == null) {
+            pc.tell(new org.netnslab.proc.ProcConnector.Publish(p.event()));
+            p.sent().complete(Done.getInstance());
+          } else {
+            p.sent().completeExceptionally(failure);
+          }
+        }
+        backlog.clear();
+      }
     }
 
     /**
@@ -106,8 +275,8 @@ public final class NetnsLab {
      * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
      */
     public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
-      CompletionStage<CreateResult> r = AskPattern.ask(supervisor,
-          replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo), timeout, system.scheduler());
+      CompletionStage<CreateResult> r = guarded(AskPattern.ask(supervisor,
+          replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo), timeout, system.scheduler()));
       return r.thenCompose(c -> c instanceof NetnsHandle h ? CompletableFuture.completedFuture(h)
           : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
     }
@@ -119,8 +288,8 @@ public final class NetnsLab {
      *     listener still open in it (each holds a reference) to be closed
      */
     public CompletionStage<Done> releaseNetns(long id) {
-      return AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
-          system.scheduler());
+      return guarded(AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
+          system.scheduler()));
     }
 
     /**
@@ -158,10 +327,12 @@ public final class NetnsLab {
      */
     public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
       // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
-      PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
-      ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
-      netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
-      return FutureConverters.asJava(reply.future()).thenApply(InjectResult.class::cast);
+      return guarded(netns, () -> {
+        PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
+        ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
+        netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
+        return FutureConverters.asJava(reply.future()).thenApply(InjectResult.class::cast);
+      });
     }
 
     /**
@@ -177,8 +348,8 @@ public final class NetnsLab {
      */
     public CompletionStage<org.netnslab.proc.ProcConnector.Joined> procEvents(Credentials caller, Integer mask,
         SocketOptions options) {
-      return connector.thenCompose(pc -> org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, options, timeout,
-          system.scheduler()));
+      return connector().thenCompose(pc -> guarded(org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, options,
+          timeout, system.scheduler())));
     }
 
     /**
@@ -197,15 +368,28 @@ public final class NetnsLab {
 
     /**
      * Reports a process event, as the kernel's process paths (proc_fork_connector,
-     * proc_exit_connector, ...) do; it reaches subscribers by the design's filter. Events from one
-     * caller keep their order. The first call waits (at most the timeout) for the supervisor to name
-     * its connector; call it from outside actors only.
+     * proc_exit_connector, ...) do; it reaches subscribers by the design's filter. Never blocks: until
+     * the supervisor has named its connector, events wait in the client, in order. Events from one
+     * caller reach the connector in the order of the calls. Safe from any thread, actors included.
      *
      * @param event the event; its seq is assigned by the connector
-     * @throws java.util.concurrent.CompletionException when the supervisor did not answer in time
+     * @return Done once the event is handed to the connector; fails (and the event is dropped) when the
+     *     connector lookup failed or timed out (the next call looks it up again), or after the stop
      */
-    public void publishProcEvent(org.netnslab.proc.ProcEvent event) {
-      connector.toCompletableFuture().join().tell(new org.netnslab.proc.ProcConnector.Publish(event));
+    public CompletionStage<Done> publishProcEvent(org.netnslab.proc.ProcEvent event) {
+      if (stopped.isDone()) {
+        return CompletableFuture.failedFuture(stoppedError());
+      }
+      synchronized (lock) {
+        if (connector != null) {
+          connector.tell(new org.netnslab.proc.ProcConnector.Publish(event));
+          return CompletableFuture.completedFuture(Done.getInstance());
+        }
+        CompletableFuture<Done> sent = new CompletableFuture<>();
+        backlog.add(new Pending(event, sent));
+        connector(); // starts the lookup unless one is under way; lookedUp sends the backlog
+        return sent;
+      }
     }
 
     /**
@@ -214,7 +398,8 @@ public final class NetnsLab {
      * @return the socket's id, or -1 when the netns is being dismantled
      */
     public CompletionStage<Long> openSocket(NetnsHandle netns) {
-      return AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler());
+      return guarded(netns, () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout,
+          system.scheduler()));
     }
 
     /**
@@ -223,8 +408,8 @@ public final class NetnsLab {
      * @return Done once the close is issued
      */
     public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
-      return AskPattern.ask(netns.actor(), replyTo -> new NetNamespace.CloseSocket(socketId, replyTo), timeout,
-          system.scheduler());
+      return guarded(netns, () -> AskPattern.ask(netns.actor(),
+          replyTo -> new NetNamespace.CloseSocket(socketId, replyTo), timeout, system.scheduler()));
     }
   }
 }

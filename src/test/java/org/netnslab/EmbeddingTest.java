@@ -90,13 +90,26 @@ public class EmbeddingTest extends JUnitSuite {
     assertEquals("per-CPU seq: the third event from CPU 0", 3, e.seq());
   }
 
+  /** The example application (a separate Maven project that CI builds against the installed library and runs). */
+  static final Path EXAMPLE = Path.of("examples/embedding/src/main/java/org/netnslab/example/EmbeddingExample.java");
+  static final String EXAMPLE_MARKER = "<!-- embedding-example: " + EXAMPLE + " -->";
+
   @Test
-  public void theReadmeShowsExactlyThisExample() throws Exception {
-    List<String> test = between(Files.readAllLines(Path.of("src/test/java/org/netnslab/EmbeddingTest.java")),
-        "// README-BEGIN", "// README-END");
-    List<String> readme = between(Files.readAllLines(Path.of("README.md")), "<!-- embedding-example -->", "```\n");
-    assertTrue("README has the embedding example", !readme.isEmpty());
-    assertEquals(test, readme);
+  public void theReadmeShowsTheWholeExampleClassOfExamplesEmbedding() throws Exception {
+    List<String> readmeLines = Files.readAllLines(Path.of("README.md"));
+    if (readmeLines.stream().noneMatch(l -> l.contains(EXAMPLE_MARKER))) {
+      // LEGACY until README shows the whole class (its text is handed to the lead): the older README
+      // block is this test's method body. Remove this branch and example() once README is merged.
+      List<String> test = between(Files.readAllLines(Path.of("src/test/java/org/netnslab/EmbeddingTest.java")),
+          "// README-BEGIN", "// README-END");
+      List<String> readme = between(readmeLines, "<!-- embedding-example -->", "```\n");
+      assertTrue("README has the embedding example", !readme.isEmpty());
+      assertEquals(test, readme);
+      return;
+    }
+    List<String> readme = between(readmeLines, EXAMPLE_MARKER, "```\n");
+    List<String> source = Files.readAllLines(EXAMPLE).stream().map(String::strip).toList();
+    assertEquals("README's example is " + EXAMPLE + ", whole and line for line", source, readme);
   }
 
   /** Lines after the one containing {@code start} up to the closing marker, trimmed, blank lines kept. */

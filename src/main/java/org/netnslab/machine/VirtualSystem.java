@@ -4,11 +4,13 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Builds an actor system for virtual execution: its default dispatcher runs every mailbox on a new
- * {@link VirtualEngine} and its scheduler is a {@link VirtualScheduler} on the same engine. Akka's loggers
+ * Builds an actor system for virtual execution: its default dispatcher and the model's
+ * ({@link ModelDispatcher}) run every mailbox on a new {@link VirtualEngine} and its scheduler is a
+ * {@link VirtualScheduler} on the same engine. Akka's loggers
  * stay on a real thread (their start-up is awaited while the engine is not yet driven); they never
  * send to the model.
  */
@@ -24,13 +26,23 @@ public final class VirtualSystem {
    */
   public static <T> ActorSystem<T> create(Behavior<T> guardian, String name, Config base) {
     VirtualEngine engine = VirtualEngine.create();
-    Config overlay = ConfigFactory.parseMap(Map.of(
+    Map<String, Object> keys = new HashMap<>(Map.of(
         "akka.actor.default-dispatcher.executor", VirtualExecutorConfigurator.class.getName(),
         "akka.actor.default-dispatcher.engine-id", engine.id(),
         "akka.actor.default-dispatcher.throughput", 16,
         "akka.scheduler.implementation", VirtualScheduler.class.getName(),
         "akka.loggers-dispatcher", "akka.actor.internal-dispatcher",
         "netns-lab.machine.engine-id", engine.id()));
+    // The model's own dispatcher (ModelDispatcher) runs on the same engine, with the same settings:
+    // one simulated machine, and the same mailbox runs in the same order as on the default dispatcher.
+    String model = ModelDispatcher.id(base.resolve());
+    if (!model.equals("akka.actor.default-dispatcher")) {
+      keys.put(model + ".type", "Dispatcher");
+      keys.put(model + ".executor", VirtualExecutorConfigurator.class.getName());
+      keys.put(model + ".engine-id", engine.id());
+      keys.put(model + ".throughput", 16);
+    }
+    Config overlay = ConfigFactory.parseMap(keys);
     ActorSystem<T> system = ActorSystem.create(guardian, name, overlay.withFallback(base));
     system.getWhenTerminated().thenRun(engine::unregister);
     return system;

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 import org.netnslab.rcu.RcuDomain;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * The single cleanup worker: {@code cleanup_list} and cleanup_net() of net/core/net_namespace.c on
@@ -147,8 +148,8 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   }
 
   private Behavior<Command> runBatch() {
-    ActorRef<OpsUndo.Command> run = getContext().spawn(OpsUndo.create(ops, batch, rcu, exitCost, exitCpu, probe,
-        batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
+    ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost,
+        exitCpu, probe, batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;
   }

@@ -3,6 +3,7 @@ package org.netnslab.netns;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.PostStop;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -24,6 +25,7 @@ import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
@@ -51,7 +53,17 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   /** The supervisor's protocol. */
   public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
       KernelUevent, GetRcuStats, GetProcConnector, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock,
-      NetnsStopped, GroupStopped, CountGroups, HandedOff {}
+      NetnsStopped, GroupStopped, CountGroups, HandedOff, Stop {}
+
+  /**
+   * Stops the supervisor and everything it spawned (the embedder's stop; stopping the actor any other
+   * way has the same effect). At its PostStop, after every child has stopped: each creation still
+   * waiting for the lifecycle lock or in setup_net gets a {@link CreateResult.Failed} naming the stop;
+   * each open uevent listener stream and proc connector socket fails with an exception naming the
+   * stop (their actors' PostStop). Replies typed {@code Done} (release waiters) cannot carry a
+   * failure: {@code NetnsLab.Client} fails those at once when the supervisor stops.
+   */
+  public enum Stop implements Command { INSTANCE }
 
   /** net_mutex reaches its next waiter after the hand-off latency (virtual execution). */
   private record HandedOff(Object holder) implements Command {}
@@ -182,16 +194,17 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     this.ops = ops;
     this.netns = new NetnsGroups(ctx, groupSize);
     this.globalSeqnum = new SeqnumCounter();
-    ActorRef<RcuDomain.Command> rcu = ctx.spawn(
+    ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(ctx,
         RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod()), "rcu");
-    ActorRef<UeventSockOwner.Command> owner = ctx.spawn(UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+    ActorRef<UeventSockOwner.Command> owner =
+        ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
     IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
         OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
-    ActorRef<CleanupWorker.Command> cleanup = ctx.spawn(CleanupWorker.create(ops, rcu, ctx.getSelf(), probe,
-        settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
+    ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
+        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
-    this.procConnector = ctx.spawn(ProcConnector.create(settings.proc().filter(), settings.proc().accounting(),
-        settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
+    this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
+        settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
   }
 
   @Override
@@ -268,6 +281,11 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           m.replyTo().tell(netns.groupCount());
           return this;
         })
+        .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+        .onSignal(PostStop.class, s -> {
+          failPendingCreations();
+          return this;
+        })
         .build();
   }
 
@@ -291,6 +309,20 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
       creator.tell(new CreateResult.Failed(id, "the netns stopped during setup_net or its undo (see the log)"));
       setupOver();
     }
+  }
+
+  /** The supervisor stopped: creations waiting for the lock or in setup_net are answered, never left to time out. */
+  private void failPendingCreations() {
+    String reason = "the netns-lab supervisor " + getContext().getSelf().path().name()
+        + " stopped before this netns's setup_net finished";
+    for (Object holder : lockQueue) {
+      if (holder instanceof Creation c) {
+        c.replyTo().tell(new CreateResult.Failed(-1, reason));
+      }
+    }
+    lockQueue.clear();
+    inSetup.forEach((id, creator) -> creator.tell(new CreateResult.Failed(id, reason)));
+    inSetup.clear();
   }
 
   /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */

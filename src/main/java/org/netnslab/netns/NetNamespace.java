@@ -172,8 +172,10 @@ public final class NetNamespace {
    */
   public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings, List<PernetOperations> ops,
       Env env, long requestNanos, ActorRef<CreateResult> created) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new NetnsActor(ctx, timers, id, owner, settings, ops, env).setupNet(requestNanos, created)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      NetnsActor actor = new NetnsActor(ctx, timers, id, owner, settings, ops, env);
+      return org.netnslab.machine.OnStop.wrap(Command.class, actor.setupNet(requestNanos, created), actor::stopped);
+    }));
   }
 
   /**

@@ -50,6 +50,8 @@ final class NetnsActor {
   private final Set<ReceiveQueue<Received>> listeners = new LinkedHashSet<>(); // insertion order: a virtual run is deterministic
   /** Waiting for CloseListeners to have completed every listener stream. */
   private final List<ActorRef<Done>> closingListeners = new ArrayList<>();
+  /** Completed at the actor's PostStop (net_free, or a stop): the handle's {@link NetnsHandle#freed()}. */
+  private final java.util.concurrent.CompletableFuture<Done> freed = new java.util.concurrent.CompletableFuture<>();
   private int active = 1;
   private long nextSocket = 1;
   private UeventRoute route;
@@ -96,7 +98,7 @@ final class NetnsActor {
   private Behavior<Command> publish(long requestNanos, ActorRef<CreateResult> created) {
     env.probe().created(Clock.nanoTime() - requestNanos);
     env.supervisor().tell(new NamespaceSupervisor.SetupFinished(net.id(), true));
-    created.tell(new NetnsHandle(net.id(), net.owner(), ctx.getSelf(), route));
+    created.tell(new NetnsHandle(net.id(), net.owner(), ctx.getSelf(), route, freed));
     return new Live();
   }
 
@@ -191,6 +193,18 @@ final class NetnsActor {
     closingListeners.forEach(r -> r.tell(Done.getInstance()));
     closingListeners.clear();
     return Behaviors.same();
+  }
+
+  /**
+   * The actor's PostStop: after net_free nothing is open; after a stop (its supervisor stopped, or it
+   * failed) the listeners still open fail with the reason, rather than wait for uevents that never come.
+   */
+  void stopped() {
+    IllegalStateException gone = new IllegalStateException("netns " + net.id()
+        + " stopped while this listener was open (its supervisor " + env.supervisor().path().name()
+        + " stopped, or the netns actor failed)");
+    listeners.stream().filter(q -> !q.isClosed()).forEach(q -> q.fail(gone));
+    freed.complete(Done.getInstance());
   }
 
   /** put_net; at 0, __put_net: the netns joins cleanup_list and is dismantled. */

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * A group of netns actors between the {@link NamespaceSupervisor} and the netns (the Akka IoT
@@ -62,7 +63,7 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Spawn.class, m -> {
-          ActorRef<NetNamespace.Command> child = getContext().spawn(m.netns(), "netns-" + m.id());
+          ActorRef<NetNamespace.Command> child = ModelDispatcher.spawn(getContext(), m.netns(), "netns-" + m.id());
           getContext().watchWith(child, new ChildStopped(m.id()));
           children.put(m.id(), child);
           return this;

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * Where each netns of a {@link NamespaceSupervisor} lives: the map netns id -> {@link NetnsGroup}, O(1)
@@ -49,7 +50,7 @@ final class NetnsGroups {
   void spawn(long id, Behavior<NetNamespace.Command> behavior) {
     Group g;
     if (withRoom.isEmpty()) {
-      g = new Group(ctx.spawn(NetnsGroup.create(ctx.getSelf()), "group-" + nextGroup++));
+      g = new Group(ModelDispatcher.spawn(ctx, NetnsGroup.create(ctx.getSelf()), "group-" + nextGroup++));
       ctx.watchWith(g.ref, new NamespaceSupervisor.GroupStopped(g.ref));
       groups.put(g.ref, g);
       withRoom.add(g);

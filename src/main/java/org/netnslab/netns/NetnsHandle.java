@@ -21,9 +21,20 @@ import org.netnslab.userns.UserNamespace;
  * @param owner the owning user namespace
  * @param actor the netns actor
  * @param injectRoute where injections into this netns go (set by the design at creation)
+ * @param freed completes when the netns actor has stopped: net_free reached, or the model stopped
  */
 public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Command> actor,
-    UeventRoute injectRoute) implements CreateResult {
+    UeventRoute injectRoute, CompletionStage<Done> freed) implements CreateResult {
+
+  /** @return whether the netns actor has stopped (net_free, or the model stopped): nothing more reaches it */
+  public boolean isFreed() {
+    return freed.toCompletableFuture().isDone();
+  }
+
+  /** @return the error an operation on this netns gets once it is freed */
+  public IllegalStateException freedError() {
+    return new IllegalStateException("netns " + id + " is freed (net_free reached, or its supervisor stopped)");
+  }
 
   /** @return whether the netns is owned by the initial user namespace */
   public boolean initOwned() {
@@ -38,16 +49,29 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
    * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
    * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
    * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
-   * netns is already being dismantled, the stage fails and the stream completes empty.
+   * netns is already being dismantled, the stage fails and the stream completes empty. When it is
+   * already freed ({@link #isFreed()}), or is freed before the listener is bound, the stream and the
+   * stage fail at once with {@link #freedError()} (naming the netns id and "freed"). When the model
+   * stops while the listener is open, the stream fails with an exception naming the stop.
    *
    * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
    * @return a Source of {@link Received} items
    */
   public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(SocketOptions options) {
+    if (isFreed()) {
+      IllegalStateException e = freedError();
+      return Source.<Received>failed(e).mapMaterializedValue(n -> CompletableFuture.failedFuture(e));
+    }
     return Source.<Received, CompletionStage<ReceiveQueue<Received>>>fromMaterializer((mat, attributes) -> {
       ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
       CompletableFuture<Done> bound = new CompletableFuture<>();
       actor.tell(new NetNamespace.AttachListener(socket, bound));
+      // Freed before the actor bound it (or the AttachListener met a stopped actor): fail now, not never.
+      freed.thenRun(() -> {
+        if (bound.completeExceptionally(freedError())) {
+          socket.fail(freedError());
+        }
+      });
       // close(2) of the socket: cancelled, completed or failed, the reference goes
       return socket.source(() -> actor.tell(new NetNamespace.ListenerClosed(socket)))
           .mapMaterializedValue(x -> bound.thenApply(d -> socket));

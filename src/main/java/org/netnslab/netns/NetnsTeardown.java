@@ -20,6 +20,7 @@ import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.ModelDispatcher;
 
 /**
  * The {@link NetNamespace} actor once its ops are being torn down, on either path of ops_undo_list:
@@ -77,7 +78,7 @@ final class NetnsTeardown {
    */
   Behavior<Command> undoSetup(String reason, ActorRef<CreateResult> created,
       ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
-    ActorRef<OpsUndo.Command> undo = ctx.spawn(OpsUndo.create(initialised,
+    ActorRef<OpsUndo.Command> undo = ModelDispatcher.spawn(ctx, OpsUndo.create(initialised,
         List.of(new OpsUndo.Member(net.id(), ctx.getSelf())), net.rcu, Duration.ZERO, LifecycleProbe.NONE, timeout,
         ctx.messageAdapter(OpsUndo.Report.class, NetNamespace.UndoReport::new)), "setup-undo");
     ctx.watch(undo);

@@ -2,6 +2,7 @@ package org.netnslab.run;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -27,10 +28,17 @@ public final class DesignGuardian extends AbstractBehavior<DesignGuardian.Comman
    *
    * @param behavior the child's behaviour
    * @param name its name, unique among the design's actors
+   * @param props its props (the model's dispatcher for a model actor)
    * @param replyTo gets the child's ref
    * @param <T> the child's protocol
    */
-  public record Spawn<T>(Behavior<T> behavior, String name, ActorRef<ActorRef<T>> replyTo) implements Command {}
+  public record Spawn<T>(Behavior<T> behavior, String name, Props props, ActorRef<ActorRef<T>> replyTo)
+      implements Command {
+    /** A child on the default dispatcher. */
+    public Spawn(Behavior<T> behavior, String name, ActorRef<ActorRef<T>> replyTo) {
+      this(behavior, name, Props.empty(), replyTo);
+    }
+  }
 
   /** @param replyTo gets the materializer whose streams stop with the guardian */
   public record GetMaterializer(ActorRef<Materializer> replyTo) implements Command {}
@@ -64,6 +72,6 @@ public final class DesignGuardian extends AbstractBehavior<DesignGuardian.Comman
   }
 
   private <T> void spawn(Spawn<T> m) {
-    m.replyTo().tell(getContext().spawn(m.behavior(), m.name()));
+    m.replyTo().tell(getContext().spawn(m.behavior(), m.name(), m.props()));
   }
 }

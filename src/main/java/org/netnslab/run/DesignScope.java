@@ -1,5 +1,6 @@
 package org.netnslab.run;
 
+import org.netnslab.machine.ModelDispatcher;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
@@ -100,6 +101,21 @@ public final class DesignScope implements AutoCloseable {
    */
   public <T> ActorRef<T> spawn(Behavior<T> behavior, String name) throws RunFailure {
     return ask(guardian, r -> new DesignGuardian.Spawn<>(behavior, name, r), "spawning " + name);
+  }
+
+  /**
+   * Spawns a model actor (a supervisor, a proc connector) under the design's guardian, on the model's
+   * dispatcher ({@link ModelDispatcher}).
+   *
+   * @param behavior its behaviour
+   * @param name its name, unique among the design's actors
+   * @param <T> its protocol
+   * @return its ref
+   * @throws RunFailure when the guardian does not answer in time
+   */
+  public <T> ActorRef<T> spawnModel(Behavior<T> behavior, String name) throws RunFailure {
+    return ask(guardian, r -> new DesignGuardian.Spawn<>(behavior, name, ModelDispatcher.props(system), r),
+        "spawning " + name);
   }
 
   /**

@@ -88,7 +88,8 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
   private Loops loops(Design design, DesignScope scope, long iterations, LifecycleRecorder probe, String label)
       throws RunFailure {
     ActorRef<NamespaceSupervisor.Command> supervisor =
-        scope.spawn(NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor-" + label);
+        scope.spawnModel(NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe),
+            "supervisor-" + label);
     StripedRecorder loopWall = new StripedRecorder("s", 1e9);
     LongAdder progress = new LongAdder();
     LongAdder failures = new LongAdder();

@@ -79,7 +79,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   private DesignResult connector(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
       throws RunFailure {
     ProcSettings ps = design.model().proc();
-    ActorRef<ProcConnector.Command> pc = scope.spawn(ProcConnector.create(ps.filter(), ps.accounting(),
+    ActorRef<ProcConnector.Command> pc = scope.spawnModel(ProcConnector.create(ps.filter(), ps.accounting(),
         Runtime.getRuntime().availableProcessors(), design.model().netlink()), "proc-connector");
     Credentials root = Credentials.root(UserNamespace.INIT, 0);
     StripedRecorder latency = new StripedRecorder();
