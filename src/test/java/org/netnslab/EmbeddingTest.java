@@ -43,7 +43,6 @@ public class EmbeddingTest extends JUnitSuite {
 
   /** The README's example, line for line (the test below checks they are the same). */
   static String example(ActorSystem<?> system) throws Exception {
-    // README-BEGIN
     Config config = system.settings().config();      // netns-lab.embedded.design picks the design
     ActorRef<NamespaceSupervisor.Command> supervisor =
         system.systemActorOf(NetnsLab.supervisor(config), "netns-lab", Props.empty());
@@ -62,7 +61,6 @@ public class EmbeddingTest extends JUnitSuite {
 
     lab.releaseNetns(netns.id()).toCompletableFuture().get();   // put_net: cleanup_net, net_free
     return sent + " -> " + received.decode();
-    // README-END
   }
 
   @Test
@@ -97,16 +95,7 @@ public class EmbeddingTest extends JUnitSuite {
   @Test
   public void theReadmeShowsTheWholeExampleClassOfExamplesEmbedding() throws Exception {
     List<String> readmeLines = Files.readAllLines(Path.of("README.md"));
-    if (readmeLines.stream().noneMatch(l -> l.contains(EXAMPLE_MARKER))) {
-      // LEGACY until README shows the whole class (its text is handed to the lead): the older README
-      // block is this test's method body. Remove this branch and example() once README is merged.
-      List<String> test = between(Files.readAllLines(Path.of("src/test/java/org/netnslab/EmbeddingTest.java")),
-          "// README-BEGIN", "// README-END");
-      List<String> readme = between(readmeLines, "<!-- embedding-example -->", "```\n");
-      assertTrue("README has the embedding example", !readme.isEmpty());
-      assertEquals(test, readme);
-      return;
-    }
+    assertTrue("README carries " + EXAMPLE_MARKER, readmeLines.stream().anyMatch(l -> l.contains(EXAMPLE_MARKER)));
     List<String> readme = between(readmeLines, EXAMPLE_MARKER, "```\n");
     List<String> source = Files.readAllLines(EXAMPLE).stream().map(String::strip).toList();
     assertEquals("README's example is " + EXAMPLE + ", whole and line for line", source, readme);
