@@ -20,7 +20,8 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class ArchitectureTest extends JUnitSuite {
   private static final String[] MODEL = {"org.netnslab.netns..", "org.netnslab.uevent..", "org.netnslab.rcu..",
-      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns..", "org.netnslab.netlink.."};
+      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns..", "org.netnslab.netlink..",
+      "org.netnslab.fault.."};
 
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

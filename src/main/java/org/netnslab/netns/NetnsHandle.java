@@ -38,7 +38,11 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
    * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
    * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
    * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
-   * netns is already being dismantled, the stage fails and the stream completes empty.
+   * netns is already being dismantled, the stage fails and the stream completes empty. Fault switch
+   * {@code faults.listener}: on every Nth recvmsg the listener process dies with the message in hand,
+   * as a crashed udevd would: its stream fails with the {@link org.netnslab.fault.ModelFault}, its
+   * socket is closed (queue purged, later broadcasts skip it) and its netns reference is dropped
+   * (__sk_destruct's put_net); the netns, its other listeners and every other netns go on.
    *
    * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
    * @return a Source of {@link Received} items
