@@ -41,8 +41,8 @@ import org.slf4j.event.Level;
  * it its supervisor's cleanups: the run fails visibly rather than leaking netns silently.
  *
  * <p>Fault switch {@code faults.cleanup-worker} ({@link FaultSwitch#CLEANUP_WORKER}): every Nth start of
- * cleanup_net (the work item running with a non-empty list and no batch) throws a {@link ModelFault}
- * before it takes the list. Supervision: <b>resume</b>, the work queued again. In the kernel the netns
+ * cleanup_net (the work finding a non-empty list and no batch running, after a __put_net or at a
+ * batch's end) throws a {@link ModelFault} before it takes the list. Supervision: <b>resume</b>, the work queued again. In the kernel the netns
  * is on cleanup_list once __put_net has done its list_add (under cleanup_list_lock, which cannot fail),
  * and net_cleanup_work runs until the list is empty; there is no restart that could forget the list.
  * Resume keeps cleanup_list and the batch in progress, so no netns is lost (a restart would empty the
@@ -152,9 +152,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         .onMessage(Enqueue.class, m -> {
           getContext().watchWith(m.actor(), new MemberStopped(m.netnsId()));
           cleanupList.put(m.netnsId(), m.actor());
-          return faultPoint().startIfIdle();
+          return startIfIdle(true);
         })
-        .onMessageEquals(QueueWork.INSTANCE, this::startIfIdle)
+        .onMessageEquals(QueueWork.INSTANCE, () -> startIfIdle(false))
         .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
         .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
         .onMessage(MemberStopped.class, m -> {
@@ -169,28 +169,22 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   }
 
   /**
-   * {@code faults.cleanup-worker}: when cleanup_net would start now, every Nth time the work is queued
-   * again and the worker throws, its list kept (resume; see the class Javadoc).
+   * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. With
+   * {@code faults.cleanup-worker} on, every Nth {@code eligible} start throws first, the list kept and
+   * the work queued again (resume; see the class Javadoc); the queued retry is not eligible.
    *
-   * @return this worker, when no fault fired
+   * @param eligible whether this start counts for the fault switch (not the retry of a faulted one)
    * @throws ModelFault when the switch fires
    */
-  private CleanupWorker faultPoint() {
-    if (batch == null && !cleanupList.isEmpty()) {
-      ModelFault fault = faults.next(FaultSwitch.CLEANUP_WORKER,
-          () -> "the cleanup worker starting cleanup_net over " + cleanupList.size() + " netns");
-      if (fault != null) {
-        getContext().getSelf().tell(QueueWork.INSTANCE);
-        throw fault;
-      }
-    }
-    return this;
-  }
-
-  /** cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. */
-  private Behavior<Command> startIfIdle() {
+  private Behavior<Command> startIfIdle(boolean eligible) {
     if (batch != null || cleanupList.isEmpty()) {
       return this;
+    }
+    ModelFault fault = eligible ? faults.next(FaultSwitch.CLEANUP_WORKER,
+        () -> "the cleanup worker starting cleanup_net over " + cleanupList.size() + " netns") : null;
+    if (fault != null) {
+      getContext().getSelf().tell(QueueWork.INSTANCE);
+      throw fault;
     }
     batch = cleanupList.entrySet().stream().map(e -> new OpsUndo.Member(e.getKey(), e.getValue())).toList();
     cleanupList.clear();
@@ -216,6 +210,6 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private Behavior<Command> finished(OpsUndo.Finished f) {
     f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
     batch = null;
-    return startIfIdle();
+    return startIfIdle(true);
   }
 }
