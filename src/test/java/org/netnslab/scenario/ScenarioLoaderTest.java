@@ -145,6 +145,15 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void theIsolationSoakRunsLiveOnly() throws Exception {
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class, () -> new ScenarioLoader()
+        .load(Path.of("load-tests/isolation-soak.conf"), List.of("execution=virtual"), 0.01));
+    assertEquals(1, e.problems.size());
+    assertTrue(e.problems.get(0).toString(),
+        e.problems.get(0).toString().endsWith("execution: an isolation-soak workload runs in live execution only: set execution = live"));
+  }
+
+  @Test
   public void machineMustBeAnObjectAndJitterAtMostHalf() throws Exception {
     List<String> got = problems(GOOD, List.of("machine=4"), 0.01);
     assertEquals(1, got.size());

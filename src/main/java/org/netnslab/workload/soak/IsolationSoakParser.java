@@ -10,7 +10,8 @@ import org.netnslab.workload.WorkloadParser;
  * Reads an {@code isolation-soak} workload: {@code duration} (wall time per design at scale 1, 1 s..7
  * days), {@code userns-depth}, {@code netns-per-level}, {@code listeners-per-netns},
  * {@code stalled-listeners-per-netns}, {@code stalled-rcvbuf}, {@code injections-per-sender},
- * {@code tagged-per-netns}, {@code untagged-per-round}, {@code churn-tasks}.
+ * {@code tagged-per-netns}, {@code untagged-per-round}, {@code churn-tasks}; and {@code execution = live}
+ * (a soak is wall time).
  */
 public final class IsolationSoakParser implements WorkloadParser {
   private static final Set<String> KEYS = Set.of("type", "duration", "userns-depth", "netns-per-level",
@@ -52,6 +53,11 @@ public final class IsolationSoakParser implements WorkloadParser {
     if ((depth + 1) * perLevel > 10_000) {
       c.problem("workload.netns-per-level", "(userns-depth + 1) x netns-per-level = " + (depth + 1) * perLevel
           + " netns per round, more than 10000");
+    }
+    boolean live = c.conf().hasPath("execution")
+        && c.conf().getValue("execution").unwrapped().equals("live");
+    if (!live) { // its duration is wall time, and its stalled listeners wait on the runner thread
+      c.problem("execution", "an isolation-soak workload runs in live execution only: set execution = live");
     }
     return new IsolationSoakWorkload(duration, (int) depth, (int) perLevel, (int) listeners, (int) stalled, (int) rcvbuf,
         (int) injections, (int) tagged, (int) untagged, (int) churn);
