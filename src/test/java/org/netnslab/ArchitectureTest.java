@@ -74,7 +74,7 @@ public class ArchitectureTest extends JUnitSuite {
     classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
-        MODEL[5], MODEL[6]).check(MAIN);
+        MODEL[5], MODEL[6], MODEL[7]).check(MAIN);
   }
 
   @Test
