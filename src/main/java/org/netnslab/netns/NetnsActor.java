@@ -41,7 +41,8 @@ import org.netnslab.machine.Machine;
  * does too, at once. Only the actor's own behaviours touch it.
  *
  * <p>Fault switch {@code faults.netns-actor} ({@link FaultSwitch#NETNS_ACTOR}): every Nth uevent request
- * (Inject, SendUevent, EmitTaggedUevent, in any published state) throws a {@link ModelFault} at the
+ * (Inject, SendUevent, EmitTaggedUevent, in any published state; not one that waited in the setup
+ * stash) throws a {@link ModelFault} at the
  * start of its handler, before it has touched anything; the sender first gets {@link Errno#EAGAIN}, so
  * no injector waits for an answer that never comes. Supervision: <b>resume</b>
  * ({@code SupervisorStrategy.resume()} in {@link NetNamespace#create}). The kernel has no restart: a
@@ -71,6 +72,8 @@ final class NetnsActor {
   private int active = 1;
   private long nextSocket = 1;
   private UeventRoute route;
+  /** Messages stashed during setup_net are being handled: never eligible for a fault. */
+  private boolean unstashing;
 
   NetnsActor(ActorContext<Command> ctx, TimerScheduler<Command> timers, long id, UserNamespace owner, ModelSettings settings,
       List<PernetOperations> ops, NetNamespace.Env env) {
@@ -187,6 +190,9 @@ final class NetnsActor {
    * @throws ModelFault when the switch fires
    */
   private void faultPoint(Command m, ActorRef<InjectResult> replyTo) {
+    if (unstashing) {
+      return;
+    }
     ModelFault fault = env.faults().next(FaultSwitch.NETNS_ACTOR,
         () -> "netns " + net.id() + " handling " + m.getClass().getSimpleName());
     if (fault != null) {
@@ -304,11 +310,11 @@ final class NetnsActor {
     @Override
     public Receive<Command> createReceive() {
       return newReceiveBuilder()
-          .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, () -> stash.unstashAll(publish(requestNanos, created)))
+          .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, this::unstash)
           .onMessageEquals(NetNamespace.SetupCpuSpent.INSTANCE, () -> {
             Duration cost = net.settings.netns().setupCost();
             if (cost.isZero()) {
-              return stash.unstashAll(publish(requestNanos, created));
+              return unstash();
             }
             timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost);
             return this;
@@ -318,6 +324,19 @@ final class NetnsActor {
             return this;
           })
           .build();
+    }
+
+    /**
+     * Publishes and handles what waited. No fault switch fires meanwhile: a fault in the middle of
+     * unstashAll would leave the rest of the stash behind the new behaviour.
+     */
+    private Behavior<Command> unstash() {
+      unstashing = true;
+      try {
+        return stash.unstashAll(publish(requestNanos, created));
+      } finally {
+        unstashing = false;
+      }
     }
   }
 

@@ -170,6 +170,27 @@ public class FaultSwitchesTest extends JUnitSuite {
   }
 
   @Test
+  public void aUeventRequestThatWaitedForSetupNetIsNeverFaultedSoNothingIsLeftInTheStash() {
+    Counting probe = new Counting();
+    ActorRef<NamespaceSupervisor.Command> sup = supervisor("netns.setup-cost = 200ms, faults.netns-actor = 1", probe);
+    TestProbe<CreateResult> created = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, created.getRef()));
+    TestProbe<InjectResult> early = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.KernelUevent("add", "/devices/virtual/net/veth0", "net", Map.of(), 1,
+        early.getRef())); // netns 1 is in setup_net for 200 ms: the tagged uevent waits in its stash
+    NetnsHandle h = (NetnsHandle) created.receiveMessage(WAIT);
+    assertEquals(1, h.id());
+    assertEquals(new InjectResult.Sent(1), early.receiveMessage(WAIT));
+    TestProbe<InjectResult> later = testKit.createTestProbe();
+    sup.tell(new NamespaceSupervisor.KernelUevent("add", "/devices/virtual/net/veth0", "net", Map.of(), 1,
+        later.getRef()));
+    assertEquals("every eligible request faults", new InjectResult.Failed(Errno.EAGAIN, -1), later.receiveMessage(WAIT));
+    assertEquals(1, probe.faults(FaultSwitch.NETNS_ACTOR));
+    release(sup, h);
+    assertDismantled(sup, probe, 1);
+  }
+
+  @Test
   public void aListenerFaultClosesThatListenerOnlyAndDropsItsNetnsReference() throws Exception {
     Counting probe = new Counting();
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("faults.listener = 4", probe);
