@@ -42,9 +42,10 @@ import org.slf4j.event.Level;
  *
  * <p>Fault switch {@code faults.cleanup-worker} ({@link FaultSwitch#CLEANUP_WORKER}): every Nth start of
  * cleanup_net (the work finding a non-empty list and no batch running, after a __put_net or at a
- * batch's end) throws a {@link ModelFault} before it takes the list. Supervision: <b>resume</b>, the work queued again. In the kernel the netns
- * is on cleanup_list once __put_net has done its list_add (under cleanup_list_lock, which cannot fail),
- * and net_cleanup_work runs until the list is empty; there is no restart that could forget the list.
+ * batch's end) throws a {@link ModelFault} before it takes the list. Supervision: <b>resume</b>, the
+ * work queued again. In the kernel a netns is on cleanup_list once __put_net has added it (list_add
+ * under cleanup_list_lock, llist_add in later kernels: neither can fail) and queued net_cleanup_work;
+ * there is no restart that could forget the list.
  * Resume keeps cleanup_list and the batch in progress, so no netns is lost (a restart would empty the
  * list and leak every netns on it; STOP would leak them all and every later one) and none is freed
  * twice (a batch is taken off the list once). The work is queued again at once ({@link QueueWork},
