@@ -20,7 +20,8 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class ArchitectureTest extends JUnitSuite {
   private static final String[] MODEL = {"org.netnslab.netns..", "org.netnslab.uevent..", "org.netnslab.rcu..",
-      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns..", "org.netnslab.netlink.."};
+      "org.netnslab.sockinuse..", "org.netnslab.proc..", "org.netnslab.userns..", "org.netnslab.netlink..",
+      "org.netnslab.fault.."};
 
   private static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -73,7 +74,7 @@ public class ArchitectureTest extends JUnitSuite {
     classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
-        MODEL[5], MODEL[6]).check(MAIN);
+        MODEL[5], MODEL[6], MODEL[7]).check(MAIN);
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.netnslab.design;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import org.netnslab.fault.FaultSettings;
 import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.netns.Costs;
 import org.netnslab.netns.LifecycleCosts;
@@ -93,7 +94,11 @@ public final class Strategies {
       checked(UeventCosts.BROADCAST_PER_SOCKET),
       checked(UeventCosts.DELIVER_PER_LISTENER),
       checked(UeventCosts.RETURN),
-      checked(UeventCosts.RECV));
+      checked(UeventCosts.RECV),
+      checked(FaultSettings.NETNS_ACTOR),
+      checked(FaultSettings.LISTENER),
+      checked(FaultSettings.CLEANUP_WORKER),
+      checked(FaultSettings.PROC_CONNECTOR));
 
   /**
    * The model's keys in groups, each with where a design's values of the group are found: what a workload

@@ -5,6 +5,7 @@ import akka.stream.javadsl.Source;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The receive side of one netlink listener socket (net/netlink/af_netlink.c, v6.6), written once for
@@ -69,6 +70,7 @@ public final class ReceiveQueue<T> {
   private Runnable reader;
   private boolean readerWaiting;
   private RuntimeException failure;
+  private volatile Supplier<RuntimeException> recvFault = () -> null;
 
   /**
    * @param options the socket's setsockopt options (sized when {@link #bind} gives the sysctls)
@@ -217,6 +219,22 @@ public final class ReceiveQueue<T> {
     if (wake != null) {
       wake.run();
     }
+  }
+
+  /**
+   * The fault hook of the reader (a test and soak switch, {@code faults.listener}): asked once per
+   * message or ENOBUFS received; a non-null answer makes the reader's stream fail with it, and the
+   * socket is closed as if its process had died (queue purged). Default: never.
+   *
+   * @param fault gives the fault to fail with, or null; called on the stream's thread, must not block
+   */
+  public void recvFault(Supplier<RuntimeException> fault) {
+    this.recvFault = fault;
+  }
+
+  /** @return the fault the reader fails with on this receive, or null */
+  RuntimeException nextRecvFault() {
+    return recvFault.get();
   }
 
   /** The reader cancelled its stream: userspace closed the socket, whose queue is purged. */

@@ -77,7 +77,13 @@ final class RecvStage<T> extends GraphStage<SourceShape<T>> {
         } else if (got instanceof RuntimeException failed && failed == socket.failure()) {
           failStage(failed);
         } else if (got != null) {
-          push(out, (T) got);
+          RuntimeException fault = socket.nextRecvFault();
+          if (fault != null) { // the listener process dies with the message in hand: its socket closes
+            socket.readerGone();
+            failStage(fault);
+          } else {
+            push(out, (T) got);
+          }
         }
       }
     };

@@ -3,6 +3,7 @@ package org.netnslab.netns;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.ChildFailed;
+import akka.actor.typed.SupervisorStrategy;
 import akka.actor.typed.Terminated;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
@@ -13,8 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.netnslab.fault.FaultSwitch;
+import org.netnslab.fault.Faults;
+import org.netnslab.fault.ModelFault;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.machine.ModelDispatcher;
+import org.slf4j.event.Level;
 
 /**
  * The single cleanup worker: {@code cleanup_list} and cleanup_net() of net/core/net_namespace.c on
@@ -35,11 +40,26 @@ import org.netnslab.machine.ModelDispatcher;
  * while on the list is dropped from it; one that stops or times out in its batch is left out by the
  * batch. A batch that fails (an op's exit_batch threw) fails the worker (the typed default), and with
  * it its supervisor's cleanups: the run fails visibly rather than leaking netns silently.
+ *
+ * <p>Fault switch {@code faults.cleanup-worker} ({@link FaultSwitch#CLEANUP_WORKER}): every Nth start of
+ * cleanup_net (the work finding a non-empty list and no batch running, after a __put_net or at a
+ * batch's end) throws a {@link ModelFault} before it takes the list. Supervision: <b>resume</b>, the
+ * work queued again. In the kernel a netns is on cleanup_list once __put_net has added it (list_add
+ * under cleanup_list_lock, llist_add in later kernels: neither can fail) and queued net_cleanup_work;
+ * there is no restart that could forget the list.
+ * Resume keeps cleanup_list and the batch in progress, so no netns is lost (a restart would empty the
+ * list and leak every netns on it; STOP would leak them all and every later one) and none is freed
+ * twice (a batch is taken off the list once). The work is queued again at once ({@link QueueWork},
+ * never itself eligible), as queue_work(netns_wq) would be by the next __put_net, so the last netns
+ * of a run is not stranded.
  */
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped {}
+  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped, QueueWork {}
+
+  /** The work queued again after a fault: runs cleanup_net if the worker is idle (never faults itself). */
+  private enum QueueWork implements Command { INSTANCE }
 
   /**
    * __put_net: a netns whose active count reached 0 joins cleanup_list.
@@ -65,6 +85,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final Duration exitCpu;
   private final IntFunction<Duration> batchTimeout;
   private final ActorRef<OpsUndo.Report> reports;
+  private final Faults faults;
   private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
   /** The batch taken off the list, from the lock request to its end; null when idle. */
   private List<OpsUndo.Member> batch;
@@ -95,14 +116,28 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
       IntFunction<Duration> batchTimeout) {
-    return Behaviors.setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe, exitCost, exitCpu,
-        batchTimeout));
+    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, Faults.NONE);
+  }
+
+  /**
+   * As the other factories, with the supervisor's fault switches ({@code faults.cleanup-worker}).
+   *
+   * @param faults the fault switches
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
+      IntFunction<Duration> batchTimeout, Faults faults) {
+    // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
+    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe,
+        exitCost, exitCpu, batchTimeout, faults)))
+        .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout) {
+      IntFunction<Duration> batchTimeout, Faults faults) {
     super(ctx);
+    this.faults = faults;
     this.exitCpu = exitCpu;
     this.ops = ops;
     this.rcu = rcu;
@@ -119,8 +154,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         .onMessage(Enqueue.class, m -> {
           getContext().watchWith(m.actor(), new MemberStopped(m.netnsId()));
           cleanupList.put(m.netnsId(), m.actor());
-          return startIfIdle();
+          return startIfIdle(true);
         })
+        .onMessageEquals(QueueWork.INSTANCE, () -> startIfIdle(false))
         .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
         .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
         .onMessage(MemberStopped.class, m -> {
@@ -134,10 +170,23 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         .build();
   }
 
-  /** cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. */
-  private Behavior<Command> startIfIdle() {
+  /**
+   * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. With
+   * {@code faults.cleanup-worker} on, every Nth {@code eligible} start throws first, the list kept and
+   * the work queued again (resume; see the class Javadoc); the queued retry is not eligible.
+   *
+   * @param eligible whether this start counts for the fault switch (not the retry of a faulted one)
+   * @throws ModelFault when the switch fires
+   */
+  private Behavior<Command> startIfIdle(boolean eligible) {
     if (batch != null || cleanupList.isEmpty()) {
       return this;
+    }
+    ModelFault fault = eligible ? faults.next(FaultSwitch.CLEANUP_WORKER,
+        () -> "the cleanup worker starting cleanup_net over " + cleanupList.size() + " netns") : null;
+    if (fault != null) {
+      getContext().getSelf().tell(QueueWork.INSTANCE);
+      throw fault;
     }
     batch = cleanupList.entrySet().stream().map(e -> new OpsUndo.Member(e.getKey(), e.getValue())).toList();
     cleanupList.clear();
@@ -163,6 +212,6 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private Behavior<Command> finished(OpsUndo.Finished f) {
     f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
     batch = null;
-    return startIfIdle();
+    return startIfIdle(true);
   }
 }

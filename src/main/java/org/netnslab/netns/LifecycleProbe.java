@@ -34,6 +34,13 @@ public interface LifecycleProbe {
   /** The cleanup worker finished one netns's exits (progress inside a long batch). */
   default void netnsExited() {}
 
+  /**
+   * A fault switch fired: the actor or stage named is about to throw a {@link org.netnslab.fault.ModelFault}.
+   *
+   * @param which the switch
+   */
+  default void faultInjected(org.netnslab.fault.FaultSwitch which) {}
+
   /** Reports nothing. */
   LifecycleProbe NONE = new LifecycleProbe() {
     @Override

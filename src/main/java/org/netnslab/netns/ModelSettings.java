@@ -2,6 +2,7 @@ package org.netnslab.netns;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.netnslab.fault.FaultSettings;
 import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.rcu.RcuSettings;
@@ -21,9 +22,10 @@ import org.netnslab.uevent.UeventSettings;
  * @param proc the proc connector and the process monitors
  * @param netlink the netlink sysctls (rmem_default, rmem_max) and the test-only fault
  * @param costs simulated kernel work, charged in virtual execution only
+ * @param faults the fault switches (test and soak use only; all off by default)
  */
 public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInuseSettings sockInuse, RcuSettings rcu,
-    ProcSettings proc, NetlinkSettings netlink, Costs costs) {
+    ProcSettings proc, NetlinkSettings netlink, Costs costs, FaultSettings faults) {
 
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
@@ -34,7 +36,7 @@ public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInus
   public static ModelSettings fromConfig(Config model) {
     return new ModelSettings(UeventSettings.fromConfig(model), NetnsSettings.fromConfig(model),
         SockInuseSettings.fromConfig(model), RcuSettings.fromConfig(model), ProcSettings.fromConfig(model),
-        NetlinkSettings.fromConfig(model), Costs.fromConfig(model));
+        NetlinkSettings.fromConfig(model), Costs.fromConfig(model), FaultSettings.fromConfig(model));
   }
 
   /** @return reference.conf's defaults ({@code netns-lab.model}) */

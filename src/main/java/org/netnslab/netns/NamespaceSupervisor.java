@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import org.netnslab.fault.Faults;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
@@ -41,7 +42,8 @@ import org.netnslab.machine.ModelDispatcher;
  * <p>Under {@code net-mutex} one holder at a time, in arrival order: a creation holds the lock from
  * its request until its setup_net has finished, a cleanup batch from its start until its data is
  * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
- * typed default); a netns that stops is removed from the list like a freed one.
+ * typed default), but for a fault switch's {@code ModelFault}, which its actor resumes (see
+ * {@code netns-lab.model.faults}); a netns that stops is removed from the list like a freed one.
  *
  * <p>Over the ~300-line guide (about 375): its public protocol, with the Javadoc of each message,
  * takes about 120 lines, and the lifecycle lock (net_mutex's FIFO of creations and cleanup batches,
@@ -200,11 +202,12 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
     IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
         OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
+    Faults faults = new Faults(settings.faults(), probe::faultInjected);
     ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
-        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout), "cleanup-net");
-    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout);
+        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout, faults), "cleanup-net");
+    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
     this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
-        settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink()), "proc-connector");
+        settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink(), faults), "proc-connector");
   }
 
   @Override

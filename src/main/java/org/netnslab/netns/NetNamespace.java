@@ -3,13 +3,17 @@ package org.netnslab.netns;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.SupervisorStrategy;
 import akka.actor.typed.javadsl.Behaviors;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
+import org.netnslab.fault.Faults;
+import org.netnslab.fault.ModelFault;
 import org.netnslab.rcu.RcuDomain;
+import org.slf4j.event.Level;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.SeqnumCounter;
@@ -41,7 +45,8 @@ import org.netnslab.machine.Clock;
  *   <li><b>freed</b>: the actor stops.</li>
  * </ul>
  * A failure stops the actor (the typed default): no counter is ever silently reset; the supervisor
- * sees it stop.
+ * sees it stop. The one exception is the fault switch {@code faults.netns-actor}'s {@link ModelFault},
+ * which is resumed (see {@link NetnsActor}).
  */
 public final class NetNamespace {
   private NetNamespace() {}
@@ -172,10 +177,11 @@ public final class NetNamespace {
    */
   public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings, List<PernetOperations> ops,
       Env env, long requestNanos, ActorRef<CreateResult> created) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    // faults.netns-actor: resumed, never restarted (NetnsActor's Javadoc); any other failure stops it
+    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> Behaviors.withTimers(timers -> {
       NetnsActor actor = new NetnsActor(ctx, timers, id, owner, settings, ops, env);
       return org.netnslab.machine.OnStop.wrap(Command.class, actor.setupNet(requestNanos, created), actor::stopped);
-    }));
+    }))).onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   /**
@@ -188,8 +194,10 @@ public final class NetNamespace {
    * @param supervisor told when setup_net has finished
    * @param probe where lifecycle events are reported
    * @param undoTimeout the {@link OpsUndo} timeout for a run over that many netns
+   * @param faults the supervisor's fault switches
    */
   public record Env(ActorRef<RcuDomain.Command> rcu, ActorRef<UeventSockOwner.Command> globalOwner,
       SeqnumCounter globalSeqnum, ActorRef<CleanupWorker.Command> cleanup,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, IntFunction<Duration> undoTimeout) {}
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, IntFunction<Duration> undoTimeout,
+      Faults faults) {}
 }

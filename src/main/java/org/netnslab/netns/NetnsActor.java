@@ -20,6 +20,10 @@ import java.util.Set;
 import org.netnslab.netns.NetNamespace.Command;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.sockinuse.SocketCloseFault;
+import org.netnslab.fault.FaultSwitch;
+import org.netnslab.fault.ModelFault;
+import org.netnslab.uevent.Errno;
+import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventRoute;
@@ -35,6 +39,21 @@ import org.netnslab.machine.Machine;
  * listeners (user sockets: each holds an active reference, as sk_net_refcnt sockets do), the injection route, and the answers every published state gives (uevents, put_net, socket closes,
  * sock_inuse reads). At the last put_net it hands the netns to {@link NetnsTeardown}; a failed init
  * does too, at once. Only the actor's own behaviours touch it.
+ *
+ * <p>Fault switch {@code faults.netns-actor} ({@link FaultSwitch#NETNS_ACTOR}): every Nth uevent request
+ * (Inject, SendUevent, EmitTaggedUevent, in any published state; not one that waited in the setup
+ * stash) throws a {@link ModelFault} at the
+ * start of its handler, before it has touched anything; the sender first gets {@link Errno#EAGAIN}, so
+ * no injector waits for an answer that never comes. Supervision: <b>resume</b>
+ * ({@code SupervisorStrategy.resume()} in {@link NetNamespace#create}). The kernel has no restart: a
+ * syscall that fails before uevent_net_rcv_skb's broadcast (lib/kobject_uevent.c) leaves the netns as
+ * it was, so the model's state must stay what the kernel's would be. Resume keeps the behaviour and
+ * its state (SEQNUM counter: the next uevent takes the next number, no gap, no duplicate; active
+ * count, sockets, sock_inuse, listeners); a restart would build a fresh {@link Net} (SEQNUM 0, no
+ * references) beside a netns the rest of the model still counts, and STOP (the typed default) would
+ * drop a live netns and its references without cleanup_net. Reference counting and teardown steps
+ * (put_net, get_net, the exits) are never eligible: they cannot fail in the kernel (void functions),
+ * and a dropped one would leak the netns or hang its batch. Any other failure still stops the actor.
  */
 final class NetnsActor {
   /** Messages that may arrive while setup_net's cost is spent: a few put_net or kernel uevents at most. */
@@ -55,6 +74,8 @@ final class NetnsActor {
   private int active = 1;
   private long nextSocket = 1;
   private UeventRoute route;
+  /** Messages stashed during setup_net are being handled: never eligible for a fault. */
+  private boolean unstashing;
 
   NetnsActor(ActorContext<Command> ctx, TimerScheduler<Command> timers, long id, UserNamespace owner, ModelSettings settings,
       List<PernetOperations> ops, NetNamespace.Env env) {
@@ -126,14 +147,17 @@ final class NetnsActor {
   /** What a published netns answers in every state: uevents, put_net, socket closes, sock_inuse reads. */
   private ReceiveBuilder<Command> published(ReceiveBuilder<Command> b) {
     return b.onMessage(NetNamespace.Inject.class, m -> {
+          faultPoint(m, m.replyTo());
           m.replyTo().tell(net.ueventSocket.inject(m.sender(), m.payload(), m.sentNanos()));
           return Behaviors.same();
         })
         .onMessage(NetNamespace.SendUevent.class, m -> {
+          faultPoint(m, m.replyTo());
           route.inject(m.sender(), m.payload(), Clock.nanoTime(), m.replyTo());
           return Behaviors.same();
         })
         .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
+          faultPoint(m, m.replyTo());
           if (net.settings.uevent().serialization().taggedUnderGlobalLock(net.owner().isInitial())) {
             net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
                 net.ueventSocket, m.replyTo()));
@@ -160,6 +184,24 @@ final class NetnsActor {
           m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
           return Behaviors.same();
         });
+  }
+
+  /**
+   * {@code faults.netns-actor}: on every Nth uevent request, answers EAGAIN and throws before anything
+   * is touched (the resume supervision keeps the state; see the class Javadoc).
+   *
+   * @throws ModelFault when the switch fires
+   */
+  private void faultPoint(Command m, ActorRef<InjectResult> replyTo) {
+    if (unstashing) {
+      return;
+    }
+    ModelFault fault = env.faults().next(FaultSwitch.NETNS_ACTOR,
+        () -> "netns " + net.id() + " handling " + m.getClass().getSimpleName());
+    if (fault != null) {
+      replyTo.tell(new InjectResult.Failed(Errno.EAGAIN, -1));
+      throw fault;
+    }
   }
 
   /** Dismantling: the published answers, and nothing may take a new reference. */
@@ -283,11 +325,11 @@ final class NetnsActor {
     @Override
     public Receive<Command> createReceive() {
       return newReceiveBuilder()
-          .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, () -> stash.unstashAll(publish(requestNanos, created)))
+          .onMessageEquals(NetNamespace.SetupCostSpent.INSTANCE, this::unstash)
           .onMessageEquals(NetNamespace.SetupCpuSpent.INSTANCE, () -> {
             Duration cost = net.settings.netns().setupCost();
             if (cost.isZero()) {
-              return stash.unstashAll(publish(requestNanos, created));
+              return unstash();
             }
             Machine.get(getContext().getSystem()).timedStep(cost.toNanos());
             timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost);
@@ -298,6 +340,19 @@ final class NetnsActor {
             return this;
           })
           .build();
+    }
+
+    /**
+     * Publishes and handles what waited. No fault switch fires meanwhile: a fault in the middle of
+     * unstashAll would leave the rest of the stash behind the new behaviour.
+     */
+    private Behavior<Command> unstash() {
+      unstashing = true;
+      try {
+        return stash.unstashAll(publish(requestNanos, created));
+      } finally {
+        unstashing = false;
+      }
     }
   }
 
@@ -312,6 +367,8 @@ final class NetnsActor {
       return published(newReceiveBuilder())
           .onMessage(NetNamespace.AttachListener.class, m -> {
             m.queue().bind(net.settings.netlink());
+            m.queue().recvFault(() -> env.faults().next(FaultSwitch.LISTENER,
+                () -> "a uevent listener of netns " + net.id() + " handling a recvmsg"));
             active++; // a user socket: sk_alloc's get_net (sk_net_refcnt)
             listeners.add(m.queue());
             net.ueventSocket.attach(m.queue());

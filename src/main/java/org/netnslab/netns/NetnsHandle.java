@@ -52,7 +52,11 @@ public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Co
    * netns is already being dismantled, the stage fails and the stream completes empty. When it is
    * already freed ({@link #isFreed()}), or is freed before the listener is bound, the stream and the
    * stage fail at once with {@link #freedError()} (naming the netns id and "freed"). When the model
-   * stops while the listener is open, the stream fails with an exception naming the stop.
+   * stops while the listener is open, the stream fails with an exception naming the stop. Fault switch
+   * {@code faults.listener}: on every Nth recvmsg the listener process dies with the message in hand,
+   * as a crashed udevd would: its stream fails with the {@link org.netnslab.fault.ModelFault}, its
+   * socket is closed (queue purged, later broadcasts skip it) and its netns reference is dropped
+   * (__sk_destruct's put_net); the netns, its other listeners and every other netns go on.
    *
    * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
    * @return a Source of {@link Received} items

@@ -4,6 +4,7 @@ import akka.Done;
 import akka.NotUsed;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.SupervisorStrategy;
 import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
@@ -12,12 +13,16 @@ import akka.stream.javadsl.Source;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.netnslab.fault.FaultSwitch;
+import org.netnslab.fault.Faults;
+import org.netnslab.fault.ModelFault;
 import org.netnslab.netlink.NetlinkSettings;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.Skb;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.userns.Credentials;
 import org.netnslab.machine.Clock;
+import org.slf4j.event.Level;
 
 /**
  * The proc connector (drivers/connector/cn_proc.c, v6.6 and before), owned by the initial netns:
@@ -41,6 +46,17 @@ import org.netnslab.machine.Clock;
  *
  * A failure stops the connector (the typed default); its sockets' streams then fail, after what was
  * queued, rather than hang.
+ *
+ * <p>Fault switch {@code faults.proc-connector} ({@link FaultSwitch#PROC_CONNECTOR}): every Nth
+ * {@link Publish} or {@link PublishBurst} throws a {@link ModelFault} before the event is numbered;
+ * that event (or burst) is lost. Supervision: <b>resume</b>. The kernel has no restart: proc_*_connector
+ * is a function call from fork/exit, and an event it fails to send (cn_netlink_send_mult's -ENOMEM
+ * in send_msg, drivers/connector/cn_proc.c) is lost while the listener table and proc_event_counts
+ * stay. Resume keeps the sockets, their subscriptions and the listener count, and the per-CPU seq
+ * (the next event takes the next number: the model throws before numbering, so there is no gap
+ * either); a restart would zero seq and forget every subscriber (their streams would hang), STOP
+ * would fail every listener. Join, Subscribe and Close are never eligible (a lost Close would leave a
+ * socket counted forever).
  */
 public final class ProcConnector extends AbstractBehavior<ProcConnector.Command> {
 
@@ -142,6 +158,7 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   private final ProcListenerTable table;
   private final Map<Long, ReceiveQueue<ProcReceived>> sockets = new HashMap<>();
   private final long[] seqPerCpu;
+  private final Faults faults;
   private long nextSocket = 1;
   private long generated;
   private long delivered;
@@ -168,12 +185,26 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
    */
   public static Behavior<Command> create(Filter filter, ProcListenerTable.Accounting accounting, int cpus,
       NetlinkSettings sysctls) {
-    return Behaviors.setup(ctx -> new ProcConnector(ctx, filter, accounting, cpus, sysctls));
+    return create(filter, accounting, cpus, sysctls, Faults.NONE);
+  }
+
+  /**
+   * As the other factories, with fault switches ({@code faults.proc-connector}).
+   *
+   * @param faults the fault switches
+   * @return the connector's behaviour
+   */
+  public static Behavior<Command> create(Filter filter, ProcListenerTable.Accounting accounting, int cpus,
+      NetlinkSettings sysctls, Faults faults) {
+    // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the connector
+    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new ProcConnector(ctx, filter, accounting, cpus,
+        sysctls, faults))).onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   private ProcConnector(ActorContext<Command> ctx, Filter filter, ProcListenerTable.Accounting accounting, int cpus,
-      NetlinkSettings sysctls) {
+      NetlinkSettings sysctls, Faults faults) {
     super(ctx);
+    this.faults = faults;
     this.filter = filter;
     this.sysctls = sysctls;
     this.table = new ProcListenerTable(accounting);
@@ -193,8 +224,12 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
           }
           return this;
         })
-        .onMessage(Publish.class, this::onPublish)
+        .onMessage(Publish.class, m -> {
+          faultPoint(m);
+          return onPublish(m);
+        })
         .onMessage(PublishBurst.class, m -> {
+          faultPoint(m);
           m.events().forEach(e -> onPublish(new Publish(e)));
           return this;
         })
@@ -208,6 +243,20 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
           return this;
         })
         .build();
+  }
+
+  /**
+   * {@code faults.proc-connector}: every Nth published event or burst throws before it is numbered
+   * (resume; see the class Javadoc).
+   *
+   * @throws ModelFault when the switch fires
+   */
+  private void faultPoint(Command m) {
+    ModelFault fault = faults.next(FaultSwitch.PROC_CONNECTOR,
+        () -> "the proc connector handling " + m.getClass().getSimpleName());
+    if (fault != null) {
+      throw fault;
+    }
   }
 
   private Behavior<Command> onJoin(Join m) {

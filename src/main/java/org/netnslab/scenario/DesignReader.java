@@ -116,6 +116,10 @@ final class DesignReader {
       } else {
         c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),
             path + ".");
+        if (((ConfigObject) e.getValue()).containsKey("faults")) { // a comparison needs the same faults in every design
+          c.problemAt(((ConfigObject) e.getValue()).get("faults").origin(), path + ".faults",
+              "fault switches are not a design's: set them in the scenario's model block (every design alike)");
+        }
       }
     }
     return conf.getConfig("custom-designs");

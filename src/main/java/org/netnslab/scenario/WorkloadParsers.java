@@ -11,6 +11,7 @@ import org.netnslab.workload.WorkloadParser;
 import org.netnslab.workload.churn.NetnsChurnParser;
 import org.netnslab.workload.injection.UeventInjectionParser;
 import org.netnslab.workload.procevents.ProcEventsParser;
+import org.netnslab.workload.soak.IsolationSoakParser;
 
 /**
  * The workload types a scenario may name, each with its parser: the one place {@code workload.type}
@@ -21,7 +22,7 @@ final class WorkloadParsers {
 
   /** Parser by {@code workload.type}, in the order error messages list them. */
   private static final Map<String, WorkloadParser> BY_TYPE = byType(
-      new UeventInjectionParser(), new NetnsChurnParser(), new ProcEventsParser());
+      new UeventInjectionParser(), new NetnsChurnParser(), new ProcEventsParser(), new IsolationSoakParser());
 
   private static Map<String, WorkloadParser> byType(WorkloadParser... parsers) {
     Map<String, WorkloadParser> m = new LinkedHashMap<>();

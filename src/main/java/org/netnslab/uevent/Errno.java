@@ -9,6 +9,12 @@ public enum Errno {
   EPERM(1),
   /** No such file or directory: kobject_uevent_env could not build DEVPATH. */
   ENOENT(2),
+  /**
+   * Try again: not a kernel answer of the uevent path but the model's, when a netns actor failed (fault
+   * switch {@code faults.netns-actor}) while handling the request; nothing was sent, no SEQNUM taken,
+   * and the sender may repeat it.
+   */
+  EAGAIN(11),
   /** Out of memory: a kernel-generated uevent exceeds 64 keys or 2048 bytes (add_uevent_var). */
   ENOMEM(12),
   /** Invalid argument: an empty injected message, or one that does not fit in UEVENT_BUFFER_SIZE. */

@@ -133,6 +133,27 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void faultSwitchesAreTheScenariosModelsNotADesignsAndAreRangeChecked() throws Exception {
+    String text = GOOD.replace("uevent.listener-rcvbuf = 8192", "uevent.listener-rcvbuf = 8192, faults.listener = 5");
+    List<String> got = problems(text, List.of(), 0.01);
+    assertEquals(1, got.size());
+    assertTrue(got.get(0), got.get(0).startsWith("FILE:13: custom-designs.mine.faults: fault switches are not a design's"));
+    got = problems(GOOD, List.of("model.faults.netns-actor=-1"), 0.01);
+    assertEquals(List.of("--set model.faults.netns-actor=-1:-1: model.faults.netns-actor: must be in 0..1000000000,"
+        + " got -1"), got);
+    assertEquals(7, org.netnslab.netns.ModelSettings.withKeys("faults.netns-actor = 7").faults().netnsActor());
+  }
+
+  @Test
+  public void theIsolationSoakRunsLiveOnly() throws Exception {
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class, () -> new ScenarioLoader()
+        .load(Path.of("load-tests/isolation-soak.conf"), List.of("execution=virtual"), 0.01));
+    assertEquals(1, e.problems.size());
+    assertTrue(e.problems.get(0).toString(),
+        e.problems.get(0).toString().endsWith("execution: an isolation-soak workload runs in live execution only: set execution = live"));
+  }
+
+  @Test
   public void machineMustBeAnObjectAndJitterAtMostHalf() throws Exception {
     List<String> got = problems(GOOD, List.of("machine=4"), 0.01);
     assertEquals(1, got.size());
