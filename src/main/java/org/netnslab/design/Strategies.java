@@ -120,6 +120,8 @@ public final class Strategies {
     g.put("costs.uevent", m -> m.costs().uevent());
     g.put("costs.netns", m -> m.costs().lifecycle());
     g.put("costs.proc", m -> m.costs().proc());
+    // Scenario-wide only (DesignReader refuses them in a custom design), so two designs never differ here.
+    g.put("faults", ModelSettings::faults);
     return java.util.Collections.unmodifiableMap(g);
   }
 
