@@ -14,6 +14,16 @@ public interface RunObserver {
   void progress(String design, String phase, long done, long total, long elapsedNanos);
 
   /**
+   * Called as a phase starts, before its first {@link #progress}.
+   *
+   * @param design the design running
+   * @param phase the phase starting
+   * @param total transactions the phase will do
+   * @param done counts the phase's transactions done so far; thread-safe, may be read from any thread
+   */
+  default void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {}
+
+  /**
    * @param design the design
    * @param phase the phase that finished
    * @param total transactions it did
