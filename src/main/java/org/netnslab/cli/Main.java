@@ -215,6 +215,8 @@ public final class Main implements Callable<Integer> {
         System.err.println("netns-lab: cannot write results to " + dir + ": " + e);
         return EXIT_FAILED;
       } catch (OutOfMemoryError e) {
+        Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
+        staged.discard();
         System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         return EXIT_FAILED;
       } finally {

@@ -26,6 +26,8 @@ final class Stops {
   private static final AtomicBoolean STOPPING = new AtomicBoolean();
   private static volatile NowRunning now;
   private static volatile StagedOutput output;
+  /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
+  private static volatile byte[] reserve;
   /** Set once Main itself exits: the shutdown hook then has nothing to say. */
   private static volatile boolean exiting;
 
@@ -47,6 +49,12 @@ final class Stops {
   static void running(NowRunning running, StagedOutput staged) {
     now = running;
     output = staged;
+    reserve = running == null ? null : new byte[1 << 20];
+  }
+
+  /** Frees the heap held for handling an OutOfMemoryError. */
+  static void releaseReserve() {
+    reserve = null;
   }
 
   /** Main is about to exit with its own status. */
@@ -70,12 +78,20 @@ final class Stops {
     if (exiting || !STOPPING.compareAndSet(false, true)) {
       return;
     }
-    System.err.println("netns-lab: the JVM is exiting on a fatal error (named above) " + where() + "; for an"
-        + " OutOfMemoryError give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default"
-        + " is -Xmx4g), or run a smaller population");
-    System.err.flush();
-    Runtime.getRuntime().halt(Main.EXIT_FAILED);
+    releaseReserve();
+    try {
+      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
+    } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
+      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL);
+    } finally {
+      System.err.flush();
+      Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
+    }
   }
+
+  /** What to do after a fatal error, said without allocating. */
+  private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
+      + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
 
   /** @return where the run was and what became of its results, after removing its temporary folder */
   private static String where() {

@@ -30,12 +30,15 @@ import org.scalatestplus.junit.JUnitSuite;
  * line on stderr naming the scenario, design, phase and progress, exit 130 / 143, the previous content
  * of {@code --out} byte for byte as it was, and no temporary folder left beside it.
  *
+ * <p>Also: an OutOfMemoryError in a virtual run (the model runs on the runner's thread) ends it with
+ * exit 1 and one line naming -Xmx and NETNS_LAB_JAVA_OPTS, the previous results untouched.
+ *
  * <p>The run: unshare-loop live at --scale 0.05 with one design, whose loops phase (40 workers x 5
  * iterations = 200 netns) lasts a few seconds of wall time. The test waits until the child's progress
  * bar shows that phase (read from its stderr; the launcher's terminal switch is forced on), then
  * signals it.
  */
-public class SignalTest extends JUnitSuite {
+public class StopsTest extends JUnitSuite {
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
@@ -51,27 +54,63 @@ public class SignalTest extends JUnitSuite {
     interrupt("TERM", Stops.EXIT_SIGTERM);
   }
 
-  private void interrupt(String signal, int status) throws Exception {
+  @Test
+  public void anOutOfMemoryErrorEndsAVirtualRunWithExit1AndOneLine() throws Exception {
     Path root = tmp.getRoot().toPath();
+    Path out = previousResults(root);
+    Map<String, String> before = snapshot(root);
+    Process child = netnsLab("-Xmx16m", "run", "load-tests/uevent-tc1-userns.conf", "--scale", "0.01",
+        "--no-progress", "--set", "workload.netns.userns-owned=20000", "--out", out.toString());
+    StringBuilder err = new StringBuilder();
+    Thread reader = new Thread(() -> read(child.getErrorStream(), err, "", new CountDownLatch(1)));
+    reader.start();
+    try {
+      assertTrue("the child exited", child.waitFor(120, TimeUnit.SECONDS));
+    } finally {
+      child.destroyForcibly();
+    }
+    reader.join();
+    String text = err.toString();
+    assertEquals(text, Main.EXIT_FAILED, child.exitValue());
+    assertTrue(text, Pattern.compile("netns-lab: in scenario uevent-tc1-userns, design kernel-4\\.18, starting: out of"
+        + " memory \\(Java heap space, max heap \\d+ MiB\\): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g'"
+        + " \\(the launcher's default is -Xmx4g\\), or run a smaller population; no results written\\R?")
+        .matcher(text).matches());
+    assertEquals("--out as it was, no temporary folder beside it", before, snapshot(root));
+  }
+
+  /** @return {@code root/out} holding an earlier run's results (made up), listed in its manifest */
+  private static Path previousResults(Path root) throws IOException {
     Path out = root.resolve("out");
     Files.createDirectory(out);
     Files.writeString(out.resolve("result.json"), "{\"an earlier run's\": \"results\"}");
     Files.writeString(out.resolve(DESIGN + ".netns.create.hgrm"), "an earlier run's distribution");
     OutputManifest.now("netns-lab 0.1.0", "unshare-loop", List.of("result.json", DESIGN + ".netns.create.hgrm"))
         .write(out);
-    Map<String, String> before = snapshot(root);
+    return out;
+  }
 
+  /** Starts {@code netns-lab} as the launcher would, with this test's class path, SIGINT at its default. */
+  private static Process netnsLab(String heap, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     if (resetsSignals()) {
       cmd.addAll(List.of("env", "--default-signal=INT")); // a JVM started with SIGINT ignored (nohup, &) keeps it ignored
     }
     cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "-Xmx512m",
+        "-cp", System.getProperty("java.class.path"), heap,
         "-Dconfig.file=conf/application.conf", "-Dlogback.configurationFile=conf/logback.xml",
-        "-Dnetns-lab.stderr-tty=true", Main.class.getName(),
-        "run", "load-tests/unshare-loop.conf", "--scale", "0.05", "--set", "execution=live",
-        "--set", "designs=[" + DESIGN + "]", "--set", "baseline=" + DESIGN, "--out", out.toString()));
-    Process child = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        "-Dnetns-lab.stderr-tty=true", Main.class.getName()));
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  private void interrupt(String signal, int status) throws Exception {
+    Path root = tmp.getRoot().toPath();
+    Path out = previousResults(root);
+    Map<String, String> before = snapshot(root);
+
+    Process child = netnsLab("-Xmx512m", "run", "load-tests/unshare-loop.conf", "--scale", "0.05", "--set",
+        "execution=live", "--set", "designs=[" + DESIGN + "]", "--set", "baseline=" + DESIGN, "--out", out.toString());
     StringBuilder err = new StringBuilder();
     CountDownLatch inLoops = new CountDownLatch(1);
     Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[" + DESIGN + "] loops", inLoops));
