@@ -35,8 +35,13 @@ final class Stops {
 
   /** Installs the SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. */
   static void install() {
-    Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
-    Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
+    try {
+      Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
+      Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
+    } catch (IllegalArgumentException e) {
+      // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no line)
+      System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(Stops::unexpectedExit, "netns-lab-exit"));
   }
 

@@ -67,6 +67,11 @@ public class OutputFolderTest extends JUnitSuite {
         "--set", "designs=[" + design + "]", "--set", "baseline=" + design};
   }
 
+  private static void assertSucceeds(String[] args) {
+    Output o = execute(args);
+    assertEquals(o.err(), 0, o.status());
+  }
+
   /** What a command printed on stderr and returned. */
   private record Output(int status, String err) {}
 
@@ -144,8 +149,8 @@ public class OutputFolderTest extends JUnitSuite {
   @Test
   public void aSecondRunReplacesTheFirstRunsFilesOnly() throws Exception {
     Path out = tmp.getRoot().toPath().resolve("out");
-    assertEquals(0, execute(tiny(out, "kernel-6.9")).status());
-    assertEquals(0, execute(tiny(out, "kernel-4.18")).status());
+    assertSucceeds(tiny(out, "kernel-6.9"));
+    assertSucceeds(tiny(out, "kernel-4.18"));
     assertEquals(List.of(OutputManifest.FILE_NAME, "kernel-4.18.uevent.delivery.hgrm",
         "kernel-4.18.uevent.transaction.hgrm", "report.html", "result-extra.json", "result.json"), names(out));
     assertEquals(List.of("out"), names(tmp.getRoot().toPath()));
@@ -155,7 +160,7 @@ public class OutputFolderTest extends JUnitSuite {
   public void aFolderHoldingAnythingNoRunListedIsRefusedAndLeftAsItWas() throws Exception {
     Path root = tmp.getRoot().toPath();
     Path out = root.resolve("out");
-    assertEquals(0, execute(tiny(out, "kernel-6.9")).status());
+    assertSucceeds(tiny(out, "kernel-6.9"));
     Path outside = tmp.newFile("precious.txt").toPath();
     Files.writeString(outside, "a user's own data");
     // a user's file, a folder and a link named like results, and a listed result replaced by a link
@@ -179,7 +184,7 @@ public class OutputFolderTest extends JUnitSuite {
   public void aFolderWithNoManifestIsRefusedButReportStillReadsIt() throws Exception {
     Path root = tmp.getRoot().toPath();
     Path out = root.resolve("out");
-    assertEquals(0, execute(tiny(out, "kernel-6.9")).status());
+    assertSucceeds(tiny(out, "kernel-6.9"));
     Files.delete(out.resolve(OutputManifest.FILE_NAME)); // as a version before manifests wrote it
     Map<String, String> before = snapshot(root);
 
@@ -197,7 +202,7 @@ public class OutputFolderTest extends JUnitSuite {
   public void aRunThatFailsAfterTheCheckLeavesThePreviousResultsByteForByte() throws Exception {
     Path root = tmp.getRoot().toPath();
     Path out = root.resolve("out");
-    assertEquals(0, execute(tiny(out, "kernel-6.9")).status());
+    assertSucceeds(tiny(out, "kernel-6.9"));
     // the actor system cannot start: the run fails after the output folder was checked and staged
     Path bad = tmp.newFile("bad-akka.conf").toPath();
     Files.writeString(bad, "akka.actor.provider = no.such.Provider\n");
@@ -217,10 +222,10 @@ public class OutputFolderTest extends JUnitSuite {
   @Test
   public void aMissingOrEmptyFolderIsFine() throws Exception {
     Path empty = tmp.newFolder("empty").toPath();
-    assertEquals(0, execute(tiny(empty, "kernel-6.9")).status());
+    assertSucceeds(tiny(empty, "kernel-6.9"));
     assertTrue(Files.isRegularFile(empty.resolve("result.json")));
     Path deep = tmp.getRoot().toPath().resolve("a/b/out");
-    assertEquals(0, execute(tiny(deep, "kernel-6.9")).status());
+    assertSucceeds(tiny(deep, "kernel-6.9"));
     assertTrue(Files.isRegularFile(empty.resolve(OutputManifest.FILE_NAME)));
     assertEquals(List.of("out"), names(deep.getParent()));
   }
