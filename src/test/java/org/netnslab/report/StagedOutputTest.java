@@ -69,4 +69,17 @@ public class StagedOutputTest extends JUnitSuite {
     assertEquals(List.of("added-during-the-run.txt"), names(kept));
     assertEquals(List.of("result.json"), OutputManifest.read(out).files());
   }
+
+  @Test
+  public void aManifestNamingAPathOutsideItsFolderIsRefused() throws Exception {
+    Path out = tmp.newFolder("out").toPath();
+    Path outside = tmp.newFile("outside.txt").toPath();
+    Files.writeString(out.resolve(OutputManifest.FILE_NAME), "{\"files\": [\"../outside.txt\"]}");
+    OutputFolderException e = org.junit.Assert.assertThrows(OutputFolderException.class,
+        () -> StagedOutput.begin(out, "netns-lab test", "s"));
+    assertEquals(out.resolve(OutputManifest.FILE_NAME) + ": files: \"../outside.txt\" is not a file name; choose"
+        + " another --out or empty " + out, e.getMessage());
+    assertTrue(Files.exists(outside));
+    assertEquals(List.of("out", "outside.txt"), names(tmp.getRoot().toPath()));
+  }
 }
