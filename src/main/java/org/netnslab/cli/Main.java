@@ -18,8 +18,10 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.report.HtmlReport;
+import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
+import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
@@ -35,7 +37,10 @@ import picocli.CommandLine.Parameters;
 /**
  * The command line: {@code run}, {@code list}, {@code validate}, {@code report}. Exit status: 0 the
  * command completed (invariant violations are results), 2 bad command line or configuration (or, for
- * {@code report}, saved results missing or unreadable), 1 the run itself failed.
+ * {@code report}, saved results missing or unreadable; for {@code run}, an output folder it may not
+ * write to), 1 the run itself failed (an OutOfMemoryError included), 130 / 143 interrupted by SIGINT /
+ * SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
+ * ({@link StagedOutput}): whatever ends it early, the previous content of {@code --out} stays as it was.
  */
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
@@ -56,7 +61,23 @@ public final class Main implements Callable<Integer> {
     System.setProperty("java.awt.headless", "true"); // charts are drawn to SVG, never to a screen
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
-    System.exit(execute(args));
+    Stops.install();
+    int status;
+    try {
+      status = execute(args);
+    } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
+      System.err.println("netns-lab: " + outOfMemory(e));
+      status = EXIT_FAILED;
+    }
+    Stops.exiting();
+    System.exit(status);
+  }
+
+  /** @return what an OutOfMemoryError means and what to do about it, in one line */
+  static String outOfMemory(OutOfMemoryError e) {
+    return "out of memory (" + e.getMessage() + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
+        + " MiB): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g),"
+        + " or run a smaller population";
   }
 
   /**
@@ -145,27 +166,44 @@ public final class Main implements Callable<Integer> {
       }
       Path dir = out != null ? out : Path.of(loaded.outDir(),
           scenario.name() + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      StagedOutput staged; // the results go to a temporary folder beside dir, swapped in at the end
       try {
-        prepareOutput(dir);
-      } catch (IOException e) {
-        System.err.println("netns-lab: output folder " + dir + ": cannot create or clean it ("
-            + (e instanceof java.nio.file.FileAlreadyExistsException ? "a file of that name exists" : e.getMessage())
-            + ")");
+        staged = StagedOutput.begin(dir, VERSION, scenario.name());
+      } catch (OutputFolderException e) {
+        System.err.println("netns-lab: output folder " + e.getMessage());
         return EXIT_CONFIG;
       }
-      RunObserver observer = noProgress ? RunObserver.SILENT : new ProgressDisplay(stderrIsTerminal(), System.err);
+      boolean bars = !noProgress && stderrIsTerminal();
+      NowRunning now = new NowRunning(scenario.name(),
+          noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
+      Stops.running(now, staged);
       ActorSystem<Void> actors;
       try {
         actors = scenario.execution().isVirtual() ? VirtualSystem.create(Behaviors.empty(), "netns-lab", system)
             : ActorSystem.create(Behaviors.empty(), "netns-lab", system);
-      } catch (ConfigException e) {
+      } catch (Throwable e) { // Akka may throw a checked exception (a class not found) unchecked
+        staged.discard();
+        Stops.running(null, null);
+        if (!(e instanceof ConfigException)) {
+          throw e;
+        }
         System.err.println("netns-lab: Akka configuration: " + e.getMessage());
         return EXIT_CONFIG;
       }
       try {
-        RunResult result = new ScenarioRunner(actors, settings, observer).run(scenario);
-        RunRecord record = ResultsFolder.write(result, dir);
-        HtmlReport.write(record, dir.resolve(ResultsFolder.REPORT_HTML));
+        RunResult result = new ScenarioRunner(actors, settings, now).run(scenario);
+        now.stage("writing the results");
+        RunRecord record = staged.write(tmp -> {
+          RunRecord r = ResultsFolder.write(result, tmp);
+          HtmlReport.write(r, tmp.resolve(ResultsFolder.REPORT_HTML));
+          return r;
+        });
+        Path kept = staged.commit();
+        now.stage("after writing the results");
+        if (kept != null) {
+          System.err.println("netns-lab: " + kept + ": the previous results' folder, left in place: it holds files"
+              + " added during the run that no run wrote");
+        }
         ReportCommand.printSummary(record);
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
@@ -176,7 +214,13 @@ public final class Main implements Callable<Integer> {
       } catch (IOException e) {
         System.err.println("netns-lab: cannot write results to " + dir + ": " + e);
         return EXIT_FAILED;
+      } catch (OutOfMemoryError e) {
+        Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
+        staged.discard();
+        System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
+        return EXIT_FAILED;
       } finally {
+        staged.discard(); // a no-op once committed
         actors.terminate();
         try {
           Machine machine = Machine.get(actors);
@@ -188,6 +232,7 @@ public final class Main implements Callable<Integer> {
         } catch (Exception e) {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }
+        Stops.running(null, null);
       }
     }
 
@@ -226,18 +271,6 @@ public final class Main implements Callable<Integer> {
         return null;
       }
       return "machine.cpus=" + counts;
-    }
-
-    /** Creates the folder, or empties an earlier run's files from it so no stale result stays beside new ones. */
-    private static void prepareOutput(Path dir) throws IOException {
-      Files.createDirectories(dir);
-      // found now, not after the run: a folder the results cannot be written to (read-only file system)
-      Files.delete(Files.createTempFile(dir, ".netns-lab-write-check", ""));
-      try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, ResultsFolder.OUTPUT_GLOB)) {
-        for (Path p : old) {
-          Files.delete(p);
-        }
-      }
     }
   }
 

@@ -60,7 +60,7 @@ final class ProgressDisplay implements RunObserver {
 
   /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
   @Override
-  public void phaseStarting(String design, String phase, long total) {
+  public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
     err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
   }
 

@@ -14,7 +14,9 @@ import org.netnslab.metrics.RunResult;
  * schema 1 files of earlier versions are read too), {@code result-extra.json} (what result.json has
  * no key for) and one {@code <design>.<measure>.hgrm} per design and measure, its distribution
  * merged over all the run's replicates; {@code report.html} is rendered from the record beside them. A run
- * {@link #write}s the folder; {@code netns-lab report} {@link #read}s it back and renders again.
+ * {@link #write}s the folder (through a {@link StagedOutput}, which adds the {@link OutputManifest}
+ * and puts the folder in place); {@code netns-lab report} {@link #read}s it back and renders again,
+ * manifest or not (folders of versions that wrote none read as before).
  *
  * <p>Reading fails outright (a {@link ReportInputException}) only when the folder or result.json is
  * missing or result.json does not parse: without it there is nothing to report. Any other file that
@@ -30,8 +32,6 @@ public final class ResultsFolder {
   public static final String RESULT_EXTRA_JSON = "result-extra.json";
   /** The HTML report. */
   public static final String REPORT_HTML = "report.html";
-  /** Every file a run writes into the folder, as a glob ({@link java.nio.file.FileSystem#getPathMatcher}). */
-  public static final String OUTPUT_GLOB = "{" + RESULT_JSON + "," + RESULT_EXTRA_JSON + "," + REPORT_HTML + ",*.hgrm}";
 
   private ResultsFolder() {}
 

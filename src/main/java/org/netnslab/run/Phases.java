@@ -80,9 +80,9 @@ public final class Phases {
     if (machine.isVirtual()) {
       return runVirtual(label, kickOff, done, progress, total, samples);
     }
-    observer.phaseStarting(design, label, total);
     long base = progress.sum();
     long start = System.nanoTime();
+    observer.phaseStarting(design, label, total, () -> progress.sum() - base);
     starter.tell(kickOff);
     long lastDone = -1;
     long lastChange = start;
@@ -134,7 +134,7 @@ public final class Phases {
     long interval = settings.progressInterval().toNanos();
     long stall = settings.stallTimeout().toNanos();
     long[] st = {wallStart + interval, -1, start, start, 0}; // next report (wall), last done, last change, last sample, done at it
-    observer.phaseStarting(design, label, total);
+    observer.phaseStarting(design, label, total, () -> progress.sum() - base);
     starter.tell(kickOff);
     try {
       machine.engine().runUntil(() -> done.getCount() == 0, now -> {

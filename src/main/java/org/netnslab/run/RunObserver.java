@@ -14,21 +14,22 @@ public interface RunObserver {
   void progress(String design, String phase, long done, long total, long elapsedNanos);
 
   /**
+   * Called before a phase starts (before its first {@link #progress}): what it will do.
+   *
+   * @param design the design running
+   * @param phase the phase starting
+   * @param total transactions the phase will do
+   * @param done counts the phase's transactions done so far; thread-safe, may be read from any thread
+   */
+  default void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {}
+
+  /**
    * @param design the design
    * @param phase the phase that finished
    * @param total transactions it did
    * @param elapsedNanos its wall time, ns
    */
   void phaseDone(String design, String phase, long total, long elapsedNanos);
-
-  /**
-   * Called before a phase starts: what it will do.
-   *
-   * @param design the design running
-   * @param phase the phase about to start, e.g. "warm-up"
-   * @param total transactions it will do
-   */
-  default void phaseStarting(String design, String phase, long total) {}
 
   /**
    * Called before each replicate of a run starts.

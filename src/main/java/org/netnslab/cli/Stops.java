@@ -1,0 +1,114 @@
+package org.netnslab.cli;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.netnslab.report.StagedOutput;
+import sun.misc.Signal;
+
+/**
+ * How the {@code netns-lab} process ends when it is stopped from outside: SIGINT (Ctrl-C) and
+ * SIGTERM print one line on stderr naming what was interrupted ({@link NowRunning}), remove the run's
+ * temporary output folder (the previous results in {@code --out} stay untouched) and exit 130 / 143;
+ * a JVM exit that netns-lab did not ask for (Akka's {@code jvm-exit-on-fatal-error} after an
+ * OutOfMemoryError or another fatal error in an actor) prints one line and exits 1.
+ *
+ * <p>The handlers are {@code sun.misc.Signal} handlers, not a shutdown hook, because a hook cannot
+ * tell SIGINT from SIGTERM nor choose the exit status; each ends with {@link Runtime#halt}, so no
+ * other shutdown hook runs (Akka's coordinated shutdown would otherwise stop the actors the run is
+ * waiting on and print their failures). A second signal while the first is handled halts at once.
+ * Installed by {@link Main#main} only: a test that calls {@link Main#execute} keeps the JVM's own.
+ */
+final class Stops {
+  /** Exit status after SIGINT: 128 + 2. */
+  static final int EXIT_SIGINT = 130;
+  /** Exit status after SIGTERM: 128 + 15. */
+  static final int EXIT_SIGTERM = 143;
+
+  private static final AtomicBoolean STOPPING = new AtomicBoolean();
+  private static volatile NowRunning now;
+  private static volatile StagedOutput output;
+  /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
+  private static volatile byte[] reserve;
+  /** Set once Main itself exits: the shutdown hook then has nothing to say. */
+  private static volatile boolean exiting;
+
+  private Stops() {}
+
+  /** Installs the SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. */
+  static void install() {
+    try {
+      Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
+      Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
+    } catch (IllegalArgumentException e) {
+      // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no line)
+      System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(Stops::unexpectedExit, "netns-lab-exit"));
+  }
+
+  /**
+   * Registers the run in progress, or (nulls) none.
+   *
+   * @param running what it is doing
+   * @param staged its output, until committed
+   */
+  static void running(NowRunning running, StagedOutput staged) {
+    now = running;
+    output = staged;
+    reserve = running == null ? null : new byte[1 << 20];
+  }
+
+  /** Frees the heap held for handling an OutOfMemoryError. */
+  static void releaseReserve() {
+    reserve = null;
+  }
+
+  /** Main is about to exit with its own status. */
+  static void exiting() {
+    exiting = true;
+  }
+
+  private static void stop(String signal, int status) {
+    if (!STOPPING.compareAndSet(false, true)) {
+      Runtime.getRuntime().halt(status);
+    }
+    NowRunning n = now;
+    // a progress bar leaves its line unfinished (it redraws it with \r): the message starts a line of its own
+    System.err.println((n != null && n.bars() ? "\n" : "") + "netns-lab: interrupted (" + signal + ") " + where());
+    System.err.flush();
+    Runtime.getRuntime().halt(status);
+  }
+
+  /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
+  private static void unexpectedExit() {
+    if (exiting || !STOPPING.compareAndSet(false, true)) {
+      return;
+    }
+    releaseReserve();
+    try {
+      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
+    } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
+      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL);
+    } finally {
+      System.err.flush();
+      Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
+    }
+  }
+
+  /** What to do after a fatal error, said without allocating. */
+  private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
+      + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+
+  /** @return where the run was and what became of its results, after removing its temporary folder */
+  private static String where() {
+    NowRunning n = now;
+    StagedOutput o = output;
+    if (n == null) {
+      return "before a run started; nothing written";
+    }
+    String at = n.describe();
+    if (o == null) {
+      return at + "; nothing written";
+    }
+    return at + (o.abandon() ? "; no results written" : "; the results were written to " + o.dir());
+  }
+}

@@ -1,0 +1,85 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.scalatestplus.junit.JUnitSuite;
+
+/** Results written aside and swapped in at the end; abandoned, they leave the previous ones as they were. */
+public class StagedOutputTest extends JUnitSuite {
+  @Rule
+  public TemporaryFolder tmp = new TemporaryFolder();
+
+  private static List<String> names(Path dir) throws Exception {
+    List<String> names = new ArrayList<>();
+    try (Stream<Path> s = Files.list(dir)) {
+      s.forEach(p -> names.add(p.getFileName().toString()));
+    }
+    names.sort(null);
+    return names;
+  }
+
+  /** A folder as a first run left it: result.json and a.hgrm, listed in its manifest. */
+  private Path previousRun() throws Exception {
+    Path out = tmp.getRoot().toPath().resolve("out");
+    StagedOutput first = StagedOutput.begin(out, "netns-lab test", "s");
+    first.write(d -> {
+      Files.writeString(d.resolve("result.json"), "old");
+      return Files.writeString(d.resolve("a.hgrm"), "old a");
+    });
+    assertNull(first.commit());
+    return out;
+  }
+
+  @Test
+  public void anAbandonedOutputIsNeverCommittedAndLeavesThePreviousResults() throws Exception {
+    Path out = previousRun();
+    StagedOutput second = StagedOutput.begin(out, "netns-lab test", "s");
+    assertEquals(List.of(".out.tmp-" + ProcessHandle.current().pid(), "out"), names(tmp.getRoot().toPath()));
+    second.write(d -> Files.writeString(d.resolve("result.json"), "new"));
+    assertTrue("nothing was committed", second.abandon());
+    org.junit.Assert.assertThrows(InterruptedIOException.class, second::commit);
+    assertEquals(List.of("out"), names(tmp.getRoot().toPath()));
+    assertEquals(List.of(OutputManifest.FILE_NAME, "a.hgrm", "result.json"), names(out));
+    assertEquals("old", Files.readString(out.resolve("result.json")));
+  }
+
+  @Test
+  public void aCommitReplacesTheListedFilesAndKeepsAnythingAddedMeanwhile() throws Exception {
+    Path out = previousRun();
+    StagedOutput second = StagedOutput.begin(out, "netns-lab test", "s");
+    second.write(d -> Files.writeString(d.resolve("result.json"), "new"));
+    Files.writeString(out.resolve("added-during-the-run.txt"), "mine"); // after the check, before the commit
+    Path kept = second.commit();
+    assertFalse("abandon after the commit: the results stay", second.abandon());
+    assertEquals(List.of(OutputManifest.FILE_NAME, "result.json"), names(out));
+    assertEquals("new", Files.readString(out.resolve("result.json")));
+    assertEquals(tmp.getRoot().toPath().resolve(".out.old-" + ProcessHandle.current().pid()), kept);
+    assertEquals(List.of("added-during-the-run.txt"), names(kept));
+    assertEquals(List.of("result.json"), OutputManifest.read(out).files());
+  }
+
+  @Test
+  public void aManifestNamingAPathOutsideItsFolderIsRefused() throws Exception {
+    Path out = tmp.newFolder("out").toPath();
+    Path outside = tmp.newFile("outside.txt").toPath();
+    Files.writeString(out.resolve(OutputManifest.FILE_NAME), "{\"files\": [\"../outside.txt\"]}");
+    OutputFolderException e = org.junit.Assert.assertThrows(OutputFolderException.class,
+        () -> StagedOutput.begin(out, "netns-lab test", "s"));
+    assertEquals(out.resolve(OutputManifest.FILE_NAME) + ": files: \"../outside.txt\" is not a file name; choose"
+        + " another --out or empty " + out, e.getMessage());
+    assertTrue(Files.exists(outside));
+    assertEquals(List.of("out", "outside.txt"), names(tmp.getRoot().toPath()));
+  }
+}
