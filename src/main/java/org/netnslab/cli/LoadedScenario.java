@@ -32,7 +32,9 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     try {
       Config system = systemConfig(config);
       Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
-      HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory()); // before the run, not an OOM part-way
+      if (system.getBoolean("netns-lab.run.heap-check")) { // before the run, not an OOM part-way
+        HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory());
+      }
       checkEmbeddedDesign(system);
       return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
           system.getString("netns-lab.run.out-dir"));

@@ -57,7 +57,7 @@ public final class HeapEstimate {
             + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + " + mib(BASE_BYTES)
             + " MiB), more than this JVM's maximum heap (-Xmx) of " + mib(maxHeap) + " MiB: raise it, e.g."
             + " NETNS_LAB_JAVA_OPTS=\"-Xmx" + suggestGiB + "g\" ./netns-lab run ..., or lower --scale or the"
-            + " population")));
+            + " population (netns-lab.run.heap-check = false runs it anyway)")));
   }
 
   private static long mib(long bytes) {
