@@ -11,6 +11,10 @@ import akka.japi.function.Function;
 import akka.stream.Materializer;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualEngine;
+import org.netnslab.netns.CreateResult;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.userns.UserNamespace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,6 +196,33 @@ public final class DesignScope implements AutoCloseable {
     } catch (ExecutionException e) {
       throw new RunFailure(design + ": " + what + " failed: " + e, e);
     }
+  }
+
+  /**
+   * Creates one netns per owner (copy_net_ns with CLONE_NEWNET), all requested at once, and waits for
+   * them as long as the model progresses.
+   *
+   * @param supervisor the design's supervisor
+   * @param owners each netns's owning user namespace, in order
+   * @return the handles, in the owners' order
+   * @throws RunFailure naming the netns when a setup_net failed, or as {@link #await}
+   */
+  public List<NetnsHandle> createNetns(
+      ActorRef<NamespaceSupervisor.Command> supervisor,
+      List<UserNamespace> owners) throws RunFailure {
+    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
+    for (UserNamespace owner : owners) {
+      creating.add(request(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
+    }
+    List<NetnsHandle> netns = new ArrayList<>();
+    for (CompletionStage<CreateResult> c : creating) {
+      CreateResult r = await(c, "creating netns");
+      if (r instanceof CreateResult.Failed f) {
+        throw new RunFailure(design + ": creating netns " + f.netnsId() + " failed: " + f.reason());
+      }
+      netns.add((NetnsHandle) r);
+    }
+    return netns;
   }
 
   /**

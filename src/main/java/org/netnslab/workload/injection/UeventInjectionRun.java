@@ -28,7 +28,6 @@ import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.ReceiveQueue;
-import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
@@ -165,20 +164,11 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
    */
   private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
       throws RunFailure {
-    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
+    List<UserNamespace> owners = new ArrayList<>();
     for (int i = 0; i < w.netnsCount(); i++) {
-      UserNamespace owner = i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT;
-      creating.add(scope.request(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
+      owners.add(i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT);
     }
-    List<NetnsHandle> netns = new ArrayList<>();
-    for (CompletionStage<CreateResult> c : creating) {
-      CreateResult r = scope.await(c, "creating netns");
-      if (r instanceof CreateResult.Failed f) {
-        throw new RunFailure(scope.design() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
-      }
-      netns.add((NetnsHandle) r);
-    }
-    return netns;
+    return scope.createNetns(supervisor, owners);
   }
 
   /**

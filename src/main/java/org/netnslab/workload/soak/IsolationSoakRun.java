@@ -36,7 +36,6 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.RcvbufOption;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
-import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.LifecycleProbe;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
@@ -291,20 +290,13 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
       List<UserNamespace> levels, UserNamespace leafChild, StripedRecorder transactions, StripedRecorder delivery)
       throws RunFailure {
     long round = ++t.rounds;
-    List<CompletionStage<CreateResult>> creating = new ArrayList<>();
+    List<UserNamespace> owners = new ArrayList<>();
     for (UserNamespace owner : levels) {
       for (int k = 0; k < w.netnsPerLevel(); k++) {
-        creating.add(scope.request(supervisor, r -> new NamespaceSupervisor.CreateNetns(owner, r)));
+        owners.add(owner);
       }
     }
-    List<NetnsHandle> netns = new ArrayList<>();
-    for (CompletionStage<CreateResult> c : creating) {
-      CreateResult r = scope.await(c, "creating netns");
-      if (r instanceof CreateResult.Failed f) {
-        throw new RunFailure(scope.design() + ": creating netns " + f.netnsId() + " failed: " + f.reason());
-      }
-      netns.add((NetnsHandle) r);
-    }
+    List<NetnsHandle> netns = scope.createNetns(supervisor, owners);
     t.roundNetns += netns.size();
 
     SocketOptions reading = design.model().uevent().listener();
