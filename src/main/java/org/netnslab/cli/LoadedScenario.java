@@ -33,7 +33,7 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
       Config system = systemConfig(config);
       Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
       if (system.getBoolean("netns-lab.run.heap-check")) { // before the run, not an OOM part-way
-        HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory());
+        HeapEstimate.check(scenario, Runtime.getRuntime().maxMemory(), maxHeapSize(), otherHeapOptions());
       }
       checkEmbeddedDesign(system);
       return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
@@ -102,5 +102,19 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     } catch (ConfigException e) {
       throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
     }
+  }
+
+  /** The JVM's -Xmx, B: what the user set, where {@link Runtime#maxMemory()} is the usable part of it. */
+  private static long maxHeapSize() {
+    com.sun.management.HotSpotDiagnosticMXBean hotspot =
+        java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+    return hotspot == null ? Runtime.getRuntime().maxMemory()
+        : Long.parseLong(hotspot.getVMOption("MaxHeapSize").getValue());
+  }
+
+  /** The JVM's -X options but -Xmx (the collector decides how much of -Xmx is usable). */
+  private static List<String> otherHeapOptions() {
+    return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("-X") && !a.startsWith("-Xmx")).toList();
   }
 }

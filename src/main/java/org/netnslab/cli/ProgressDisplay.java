@@ -8,6 +8,8 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
 import org.netnslab.run.RunObserver;
 
 /**
@@ -22,6 +24,7 @@ final class ProgressDisplay implements RunObserver {
   private ProgressBar bar;
   private String barKey;
   private String replicate = "";
+  private int width;
 
   /**
    * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
@@ -52,7 +55,7 @@ final class ProgressDisplay implements RunObserver {
           .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
           .showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
           .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
-          .setConsumer(new ConsoleProgressBarConsumer(err)).build();
+          .setConsumer(new ConsoleProgressBarConsumer(err, width())).build();
       barKey = key;
     }
     bar.stepTo(done);
@@ -80,5 +83,25 @@ final class ProgressDisplay implements RunObserver {
       bar = null;
       barKey = null;
     }
+  }
+
+  /**
+   * The bar's width: the terminal's, read once through a jline terminal that leaves the signals alone.
+   * A consumer without a width asks progressbar's own terminal, and building that one registers jline's
+   * SIGINT/SIGTERM handlers over {@link Stops}' (Ctrl-C during a bar then killed the JVM without its line
+   * and left the temporary output folder).
+   */
+  private int width() {
+    if (width == 0) {
+      try (Terminal t = TerminalBuilder.builder().system(true).dumb(true).nativeSignals(false).build()) {
+        width = t.getWidth() > 0 ? t.getWidth() - 1 : 0;
+      } catch (java.io.IOException e) {
+        err.println("netns-lab: terminal width unknown (" + e.getMessage() + "); progress bars 99 columns wide");
+      }
+      if (width <= 0) {
+        width = 99;
+      }
+    }
+    return width;
   }
 }

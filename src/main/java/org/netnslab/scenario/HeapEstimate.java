@@ -39,25 +39,43 @@ public final class HeapEstimate {
   }
 
   /**
+   * Refuses a scenario that does not fit, for a JVM whose usable heap is its -Xmx.
+   *
+   * @param s a validated scenario
+   * @param maxHeap the heap the run would have, B
+   * @throws ScenarioException see {@link #check(Scenario, long, long, List)}
+   */
+  public static void check(Scenario s, long maxHeap) throws ScenarioException {
+    check(s, maxHeap, maxHeap, List.of());
+  }
+
+  /**
    * Refuses a scenario that does not fit.
    *
    * @param s a validated scenario
-   * @param maxHeap the heap the run would have, B ({@link Runtime#maxMemory()})
-   * @throws ScenarioException naming the estimate, the maximum heap and how to raise it, when the estimate
-   *     exceeds {@code maxHeap}
+   * @param usableHeap the heap the run would have, B ({@link Runtime#maxMemory()}: with ParallelGC about 89%
+   *     of -Xmx, one survivor space left out)
+   * @param xmx the JVM's -Xmx (MaxHeapSize), B
+   * @param otherOptions the JVM's other -X options (e.g. -XX:+UseParallelGC), kept in the suggestion since
+   *     NETNS_LAB_JAVA_OPTS replaces the launcher's options and the collector changes the usable share
+   * @throws ScenarioException naming the estimate, the usable heap and -Xmx, and an -Xmx that fits, when the
+   *     estimate exceeds {@code usableHeap}
    */
-  public static void check(Scenario s, long maxHeap) throws ScenarioException {
+  public static void check(Scenario s, long usableHeap, long xmx, List<String> otherOptions) throws ScenarioException {
     long need = bytes(s);
-    if (need <= maxHeap) {
+    if (need <= usableHeap) {
       return;
     }
-    long suggestGiB = Math.max(2, (need + (1L << 30) - 1) >> 30);
+    double usableShare = xmx > 0 ? Math.min(1.0, (double) usableHeap / xmx) : 1.0;
+    long suggestGiB = Math.max(2, (long) Math.ceil(need / usableShare / (1L << 30)));
+    String options = String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx" + suggestGiB
+        + "g"), otherOptions.stream()).toList());
     throw new ScenarioException(List.of(new ConfigProblem(s.file(), -1, "workload",
         "scenario " + s.name() + " at --scale " + s.scale() + " (" + s.workload().shape(s.scale()) + ") needs about "
             + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + " + mib(BASE_BYTES)
-            + " MiB), more than this JVM's maximum heap (-Xmx) of " + mib(maxHeap) + " MiB: raise it, e.g."
-            + " NETNS_LAB_JAVA_OPTS=\"-Xmx" + suggestGiB + "g\" ./netns-lab run ..., or lower --scale or the"
-            + " population (netns-lab.run.heap-check = false runs it anyway)")));
+            + " MiB), more than this JVM's usable heap of " + mib(usableHeap) + " MiB (-Xmx" + mib(xmx)
+            + "m): raise it, e.g. NETNS_LAB_JAVA_OPTS=\"" + options + "\" ./netns-lab run ..., or lower --scale"
+            + " or the population (netns-lab.run.heap-check = false runs it anyway)")));
   }
 
   private static long mib(long bytes) {
