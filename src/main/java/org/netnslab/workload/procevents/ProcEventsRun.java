@@ -170,26 +170,33 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     LongAdder applied = new LongAdder();
     CountDownLatch done = new CountDownLatch(1);
     // Run in the phase's starter actor (computation, no blocking), so the scans get a phase line and the
-    // stall rule like the other workloads.
-    scope.phases().run("events and scans", () -> {
-      for (int i = 0; i < events.size(); i++) {
-        monitor.apply(events.get(i));
-        if ((i + 1) % every == 0 || i == events.size() - 1) {
-          scans.record(monitor.scan());
+    // stall rule like the other workloads. Live, a scan's time is its wall time. Virtual, the monitor runs
+    // alone and each scan's charged time runs on a simulated CPU before the next events are applied, so
+    // the phase's simulated time is the scans' busy time.
+    boolean virtual = scope.machine().isVirtual();
+    scope.phases().run("events and scans", new Runnable() {
+      private int next;
+
+      @Override
+      public void run() {
+        while (next < events.size()) {
+          int i = next++;
+          monitor.apply(events.get(i));
+          applied.increment();
+          if ((i + 1) % every == 0 || i == events.size() - 1) {
+            long scan = monitor.scan();
+            scans.record(scan);
+            if (virtual) {
+              scope.machine().cpus().run(scan, this);
+              return;
+            }
+          }
         }
-        applied.increment();
+        done.countDown();
       }
-      done.countDown();
     }, done, applied, events.size());
-    // The scans run here, in the runner, not on the engine: live their wall time is measured; virtual the
-    // monitor runs alone, so its wall time is what its scans were charged.
     long busy = scans.sumNanos();
-    double wallS = (scope.machine().isVirtual() ? busy : Clock.nanoTime() - start) / 1e9;
-    if (scope.machine().isVirtual()) { // the scans' time on a simulated CPU, so the run's simulated clock has it
-      CompletableFuture<Done> scanned = new CompletableFuture<>();
-      scope.machine().cpus().run(busy, () -> scanned.complete(Done.getInstance()));
-      scope.await(scanned, "the /proc scans");
-    }
+    double wallS = (virtual ? busy : Clock.nanoTime() - start) / 1e9;
     long exits = exits(events);
     return new DesignResultBuilder(design)
         .measure(ProcEventsWorkload.SCAN, scans)
