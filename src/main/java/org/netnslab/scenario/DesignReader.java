@@ -113,6 +113,10 @@ final class DesignReader {
             + "' of reference.conf; give the custom design its own name");
       } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
         c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      } else if (splitAtADot((ConfigObject) e.getValue())) { // HOCON reads `small.q { ... }` as small { q { ... } }
+        String inner = ((ConfigObject) e.getValue()).keySet().iterator().next();
+        c.problemAt(e.getValue().origin(), path, "holds no model key but '" + inner + "': a design name with a dot"
+            + " must be quoted, e.g. \"" + e.getKey() + "." + inner + "\" { ... }");
       } else {
         c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),
             path + ".");
@@ -123,6 +127,16 @@ final class DesignReader {
       }
     }
     return conf.getConfig("custom-designs");
+  }
+
+  /** @return whether a custom design's object is one object under a key that is no model group (a dotted name) */
+  private boolean splitAtADot(ConfigObject design) {
+    if (design.size() != 1) {
+      return false;
+    }
+    Map.Entry<String, ConfigValue> only = design.entrySet().iterator().next();
+    return only.getValue().valueType() == ConfigValueType.OBJECT && !only.getKey().equals("description")
+        && !reference.getObject("model").containsKey(only.getKey());
   }
 
   /**

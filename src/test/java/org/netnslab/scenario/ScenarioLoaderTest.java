@@ -133,6 +133,15 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void aDottedDesignNameLeftUnquotedIsToldToQuoteIt() throws Exception {
+    String text = GOOD.replace("per-netns-2018, mine]", "per-netns-2018, \"small.q\"]")
+        .replace("custom-designs { mine {", "custom-designs { small.q {");
+    List<String> got = problems(text, List.of(), 0.01);
+    assertTrue(got.toString(), got.stream().anyMatch(p -> p.startsWith("FILE:13: custom-designs.small: holds no model"
+        + " key but 'q': a design name with a dot must be quoted, e.g. \"small.q\" { ... }")));
+  }
+
+  @Test
   public void faultSwitchesAreTheScenariosModelsNotADesignsAndAreRangeChecked() throws Exception {
     String text = GOOD.replace("uevent.listener-rcvbuf = 8192", "uevent.listener-rcvbuf = 8192, faults.listener = 5");
     List<String> got = problems(text, List.of(), 0.01);
