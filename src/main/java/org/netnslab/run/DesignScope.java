@@ -244,7 +244,11 @@ public final class DesignScope implements AutoCloseable {
   }
 
   private <T> T outcome(CompletionStage<T> stage, Idle idle) throws ExecutionException, RunFailure {
-    CompletableFuture<T> f = stage.toCompletableFuture();
+    // Virtual: completed on the engine at the answer's instant. Akka's stage completes on a pool thread a
+    // little later in wall time, and meanwhile the idle engine would advance to its next timer (the
+    // request's own backstop) and call a prompt answer a stall.
+    CompletableFuture<T> f = machine.isVirtual() ? org.netnslab.machine.SameThread.of(stage)
+        : stage.toCompletableFuture();
     try {
       if (machine.isVirtual()) {
         machine.engine().runUntil(f::isDone, idle::check, Driver.IDLE_WALL.toNanos());

@@ -34,10 +34,11 @@ final class Driver {
    */
   static <T> T get(Machine machine, CompletionStage<T> stage, Duration liveTimeout)
       throws ExecutionException, TimeoutException, InterruptedException, VirtualEngine.Stalled {
-    CompletableFuture<T> f = stage.toCompletableFuture();
     if (!machine.isVirtual()) {
-      return f.get(liveTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      return stage.toCompletableFuture().get(liveTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
+    // Completed on the engine at the answer's instant, not later on a pool thread (see SameThread).
+    CompletableFuture<T> f = org.netnslab.machine.SameThread.of(stage);
     machine.engine().runUntil(f::isDone, now -> { }, IDLE_WALL.toNanos());
     return f.get();
   }
