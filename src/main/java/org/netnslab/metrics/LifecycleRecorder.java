@@ -1,12 +1,15 @@
 package org.netnslab.metrics;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.fault.FaultSwitch;
 import org.netnslab.netns.LifecycleProbe;
 
 /**
  * Records what the netns lifecycle model reports: {@code netns.create} and {@code netns.cleanup}
  * latencies (ns), cleanup batch sizes (netns), use-after-free accesses and the sock_inuse sums found
- * at free. Thread-safe: called from any actor.
+ * at free, and the faults the fault switches injected. Thread-safe: called from any actor.
  */
 public final class LifecycleRecorder implements LifecycleProbe {
   private final StripedRecorder create = new StripedRecorder();
@@ -17,6 +20,14 @@ public final class LifecycleRecorder implements LifecycleProbe {
   private final LongAdder freed = new LongAdder();
   private final LongAdder batchCount = new LongAdder();
   private final LongAdder exited = new LongAdder();
+  private final Map<FaultSwitch, LongAdder> faults = new EnumMap<>(FaultSwitch.class);
+
+  /** A recorder with every count at 0. */
+  public LifecycleRecorder() {
+    for (FaultSwitch s : FaultSwitch.values()) {
+      faults.put(s, new LongAdder()); // filled once: reads and adds after this need no lock
+    }
+  }
 
   @Override
   public void created(long nanos) {
@@ -44,6 +55,19 @@ public final class LifecycleRecorder implements LifecycleProbe {
   @Override
   public void netnsExited() {
     exited.increment();
+  }
+
+  @Override
+  public void faultInjected(FaultSwitch which) {
+    faults.get(which).increment();
+  }
+
+  /**
+   * @param which a fault switch
+   * @return faults it injected so far (counts)
+   */
+  public long faults(FaultSwitch which) {
+    return faults.get(which).sum();
   }
 
   /** @return netns whose exits have run so far */

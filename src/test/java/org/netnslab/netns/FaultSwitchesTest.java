@@ -16,12 +16,10 @@ import akka.stream.testkit.TestSubscriber;
 import akka.stream.testkit.javadsl.TestSink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
@@ -38,6 +36,7 @@ import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.metrics.LifecycleRecorder;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -52,44 +51,7 @@ public class FaultSwitchesTest extends JUnitSuite {
 
   private static final byte[] PAYLOAD = "change@/devices/virtual/net/lo\0ACTION=change\0".getBytes(StandardCharsets.US_ASCII);
 
-  /** Counts faults, net_free calls and the sock_inuse left at them. */
-  private static final class Counting implements LifecycleProbe {
-    final Map<FaultSwitch, AtomicLong> faults = new EnumMap<>(FaultSwitch.class);
-    final AtomicLong freed = new AtomicLong();
-    final AtomicLong sockInuseSum = new AtomicLong();
-
-    Counting() {
-      for (FaultSwitch s : FaultSwitch.values()) {
-        faults.put(s, new AtomicLong());
-      }
-    }
-
-    long faults(FaultSwitch s) {
-      return faults.get(s).get();
-    }
-
-    @Override
-    public void created(long nanos) {}
-
-    @Override
-    public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
-      freed.incrementAndGet();
-      sockInuseSum.addAndGet(sockInuseAtFree);
-    }
-
-    @Override
-    public void cleanupBatch(int size) {}
-
-    @Override
-    public void useAfterFree() {}
-
-    @Override
-    public void faultInjected(FaultSwitch which) {
-      faults.get(which).incrementAndGet();
-    }
-  }
-
-  private static ActorRef<NamespaceSupervisor.Command> supervisor(String keys, Counting probe) {
+  private static ActorRef<NamespaceSupervisor.Command> supervisor(String keys, LifecycleRecorder probe) {
     return testKit.spawn(NamespaceSupervisor.create(ModelSettings.withKeys(keys), StandardPernetOps.all(), probe));
   }
 
@@ -124,16 +86,16 @@ public class FaultSwitchesTest extends JUnitSuite {
   }
 
   /** Nothing left: every netns freed, sock_inuse 0 at each net_free. */
-  private static void assertDismantled(ActorRef<NamespaceSupervisor.Command> sup, Counting probe, long created) {
+  private static void assertDismantled(ActorRef<NamespaceSupervisor.Command> sup, LifecycleRecorder probe, long created) {
     LifecycleFixtures.awaitAllFreed(testKit, sup);
     assertEquals("leaked", 0, LifecycleFixtures.countLive(testKit, sup));
-    assertEquals("each netns freed exactly once", created, probe.freed.get());
-    assertEquals("sock_inuse_sum", 0, probe.sockInuseSum.get());
+    assertEquals("each netns freed exactly once", created, probe.freed());
+    assertEquals("sock_inuse_sum", 0, probe.sockInuseSum());
   }
 
   @Test
   public void aNetnsActorFaultIsResumedItsSeqnumContinuesWithoutGapOrDuplicateAndOtherNetnsGoOn() throws Exception {
-    Counting probe = new Counting();
+    LifecycleRecorder probe = new LifecycleRecorder();
     // per-netns SEQNUM and lock: userns-owned netns handle their own injections (eligible messages)
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("uevent.serialization = per-netns-owner,"
         + " uevent.seqnum-scope = per-netns, sock-inuse.free = owner-exit, faults.netns-actor = 3", probe);
@@ -171,7 +133,7 @@ public class FaultSwitchesTest extends JUnitSuite {
 
   @Test
   public void aUeventRequestThatWaitedForSetupNetIsNeverFaultedSoNothingIsLeftInTheStash() {
-    Counting probe = new Counting();
+    LifecycleRecorder probe = new LifecycleRecorder();
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("netns.setup-cost = 200ms, faults.netns-actor = 1", probe);
     TestProbe<CreateResult> created = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, created.getRef()));
@@ -192,7 +154,7 @@ public class FaultSwitchesTest extends JUnitSuite {
 
   @Test
   public void aListenerFaultClosesThatListenerOnlyAndDropsItsNetnsReference() throws Exception {
-    Counting probe = new Counting();
+    LifecycleRecorder probe = new LifecycleRecorder();
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("faults.listener = 4", probe);
     NetnsHandle a = create(sup, UserNamespace.INIT.createChild(1, 1000));
     NetnsHandle b = create(sup, UserNamespace.INIT.createChild(2, 2000));
@@ -222,7 +184,7 @@ public class FaultSwitchesTest extends JUnitSuite {
 
   @Test
   public void aCleanupWorkerFaultIsResumedWithCleanupListKeptNothingLostNothingFreedTwice() {
-    Counting probe = new Counting();
+    LifecycleRecorder probe = new LifecycleRecorder();
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("faults.cleanup-worker = 1", probe);
     List<NetnsHandle> netns = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -244,7 +206,7 @@ public class FaultSwitchesTest extends JUnitSuite {
 
   @Test
   public void aProcConnectorFaultIsResumedWithSubscribersAndSeqKept() throws Exception {
-    Counting probe = new Counting();
+    LifecycleRecorder probe = new LifecycleRecorder();
     ActorRef<NamespaceSupervisor.Command> sup = supervisor("faults.proc-connector = 2", probe);
     TestProbe<ActorRef<ProcConnector.Command>> got = testKit.createTestProbe();
     sup.tell(new NamespaceSupervisor.GetProcConnector(got.getRef()));

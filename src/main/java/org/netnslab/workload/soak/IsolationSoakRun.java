@@ -19,24 +19,22 @@ import akka.stream.javadsl.Sink;
 import akka.stream.javadsl.Source;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 import org.netnslab.design.Design;
 import org.netnslab.fault.FaultSwitch;
 import org.netnslab.fault.ModelFault;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.RcvbufOption;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
-import org.netnslab.netns.LifecycleProbe;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
@@ -87,45 +85,6 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
   static final byte[] FORGED = ("add@/devices/virtual/net/forged\0ACTION=add\0DEVPATH=/devices/virtual/net/forged\0"
       + "SUBSYSTEM=net\0INTERFACE=forged\0").getBytes(StandardCharsets.US_ASCII);
 
-  /** What the model reports: netns created and freed, sock_inuse left at net_free, faults. */
-  static final class Probe implements LifecycleProbe {
-    final AtomicLong created = new AtomicLong();
-    final AtomicLong freed = new AtomicLong();
-    final AtomicLong sockInuseSum = new AtomicLong();
-    final AtomicLong useAfterFree = new AtomicLong();
-    final Map<FaultSwitch, AtomicLong> faults = new EnumMap<>(FaultSwitch.class);
-
-    Probe() {
-      for (FaultSwitch s : FaultSwitch.values()) {
-        faults.put(s, new AtomicLong());
-      }
-    }
-
-    @Override
-    public void created(long nanos) {
-      created.incrementAndGet();
-    }
-
-    @Override
-    public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
-      freed.incrementAndGet();
-      sockInuseSum.addAndGet(sockInuseAtFree);
-    }
-
-    @Override
-    public void cleanupBatch(int size) {}
-
-    @Override
-    public void useAfterFree() {
-      useAfterFree.incrementAndGet();
-    }
-
-    @Override
-    public void faultInjected(FaultSwitch which) {
-      faults.get(which).incrementAndGet();
-    }
-  }
-
   /** The run's totals, summed over rounds. */
   private static final class Totals {
     long rounds;
@@ -155,7 +114,7 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
     if (scope.machine().isVirtual()) {
       throw new RunFailure(scope.design() + ": isolation-soak runs in live execution only (its soak time is wall time)");
     }
-    Probe probe = new Probe();
+    LifecycleRecorder probe = new LifecycleRecorder(); // netns created and freed, sock_inuse at net_free, faults
     ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
         NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor");
     List<UserNamespace> levels = new ArrayList<>();
@@ -221,11 +180,11 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
     }
     Invariants inv = Invariants.NONE.with(SEQNUM_OUT_OF_ORDER, t.outOfOrder).with(SEQNUM_DUPLICATES, t.duplicates)
         .with(LOST_WITHOUT_ENOBUFS, t.lost).with(ENOBUFS, t.enobufs).with(CROSS_NETNS_DELIVERIES, t.cross)
-        .with(EPERM, t.unauthorisedSent + t.authorisedRefused).with(USE_AFTER_FREE, probe.useAfterFree.get())
-        .with(LEAKED, leaked).with(SOCK_INUSE_SUM, probe.sockInuseSum.get());
+        .with(EPERM, t.unauthorisedSent + t.authorisedRefused).with(USE_AFTER_FREE, probe.useAfterFreeCount())
+        .with(LEAKED, leaked).with(SOCK_INUSE_SUM, probe.sockInuseSum());
     result.counter("rounds", t.rounds)
-        .counter("netns_created", probe.created.get())
-        .counter("netns_freed", probe.freed.get())
+        .counter("netns_created", probe.create().count())
+        .counter("netns_freed", probe.freed())
         .counter("netns_churned", churnCreated)
         .counter("churn_freed", churnFreed)
         .counter("churn_create_failed", churnFailed)
@@ -241,10 +200,10 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
         .counter("kernel_uevents_untagged", t.untagged)
         .counter("other_errors", t.otherErrors)
         .counter("eagain_retries", t.retries)
-        .counter("faults_netns_actor", probe.faults.get(FaultSwitch.NETNS_ACTOR).get())
-        .counter("faults_listener", probe.faults.get(FaultSwitch.LISTENER).get())
-        .counter("faults_cleanup_worker", probe.faults.get(FaultSwitch.CLEANUP_WORKER).get())
-        .counter("faults_proc_connector", probe.faults.get(FaultSwitch.PROC_CONNECTOR).get())
+        .counter("faults_netns_actor", probe.faults(FaultSwitch.NETNS_ACTOR))
+        .counter("faults_listener", probe.faults(FaultSwitch.LISTENER))
+        .counter("faults_cleanup_worker", probe.faults(FaultSwitch.CLEANUP_WORKER))
+        .counter("faults_proc_connector", probe.faults(FaultSwitch.PROC_CONNECTOR))
         .counter("proc_events_published", procPublished)
         .counter("proc_events_generated", procStats.generated())
         .counter("proc_events_received", procWatch.events)
