@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.report.HtmlReport;
 import org.netnslab.report.OutputFolderException;
@@ -221,14 +220,8 @@ public final class Main implements Callable<Integer> {
         return EXIT_FAILED;
       } finally {
         staged.discard(); // a no-op once committed
-        actors.terminate();
         try {
-          Machine machine = Machine.get(actors);
-          if (machine.isVirtual()) { // its actors stop only while the engine runs
-            machine.engine().runUntil(() -> actors.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
-                Duration.ofSeconds(30).toNanos());
-          }
-          actors.getWhenTerminated().toCompletableFuture().get();
+          VirtualSystem.terminate(actors, Duration.ofSeconds(30));
         } catch (Exception e) {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }

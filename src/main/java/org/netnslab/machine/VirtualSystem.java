@@ -4,6 +4,7 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -46,5 +47,26 @@ public final class VirtualSystem {
     ActorSystem<T> system = ActorSystem.create(guardian, name, overlay.withFallback(base));
     system.getWhenTerminated().thenRun(engine::unregister);
     return system;
+  }
+
+  /**
+   * Terminates an actor system and waits until it has. A virtual system's actors stop only while its
+   * engine runs, so the engine is driven until then; a live one is simply awaited.
+   *
+   * @param system the system, live or virtual
+   * @param idleWall how long a virtual engine with nothing to run waits for Akka's own threads, wall time
+   * @throws VirtualEngine.Stalled when the virtual engine runs out of work before the system terminated
+   * @throws java.util.concurrent.ExecutionException when termination failed
+   * @throws InterruptedException when interrupted while waiting
+   */
+  public static void terminate(ActorSystem<?> system, Duration idleWall)
+      throws VirtualEngine.Stalled, java.util.concurrent.ExecutionException, InterruptedException {
+    system.terminate();
+    Machine machine = Machine.get(system);
+    if (machine.isVirtual()) {
+      machine.engine().runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
+          idleWall.toNanos());
+    }
+    system.getWhenTerminated().toCompletableFuture().get();
   }
 }

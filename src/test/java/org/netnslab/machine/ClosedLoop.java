@@ -2,6 +2,7 @@ package org.netnslab.machine;
 
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
+import java.time.Duration;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
@@ -248,8 +249,6 @@ final class ClosedLoop {
    * @throws Exception when the shutdown stalls
    */
   static void terminate(ActorSystem<?> sys) throws Exception {
-    sys.terminate();
-    Machine.get(sys).engine().runUntil(() -> sys.getWhenTerminated().toCompletableFuture().isDone(), t -> {},
-        5_000_000_000L);
+    VirtualSystem.terminate(sys, Duration.ofSeconds(5));
   }
 }

@@ -71,9 +71,7 @@ public final class HeapFigures {
     };
     new ScenarioRunner(system, new RunSettings(Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofSeconds(1)), o)
         .run(s);
-    system.terminate();
-    Machine.get(system).engine().runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
-        5_000_000_000L);
+    VirtualSystem.terminate(system, Duration.ofSeconds(5));
     Machine.get(system).engine().unregister();
     return at.isEmpty() ? -1 : at.get(0);
   }

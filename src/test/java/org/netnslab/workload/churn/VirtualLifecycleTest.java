@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.Test;
-import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
@@ -43,9 +42,7 @@ public class VirtualLifecycleTest extends JUnitSuite {
     try {
       return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
     } finally {
-      sys.terminate();
-      Machine.get(sys).engine().runUntil(() -> sys.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
-          5_000_000_000L);
+      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
     }
   }
 

@@ -50,9 +50,8 @@ public class UeventVirtualTest extends JUnitSuite {
     if (system == null) {
       return;
     }
-    system.terminate();
     VirtualEngine engine = Machine.get(system).engine();
-    engine.runUntil(() -> system.getWhenTerminated().toCompletableFuture().isDone(), t -> { }, 5_000_000_000L);
+    VirtualSystem.terminate(system, Duration.ofSeconds(5));
     engine.unregister();
     system = null;
   }

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.Test;
-import org.netnslab.machine.Machine;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
@@ -42,9 +41,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
     try {
       r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
     } finally {
-      sys.terminate();
-      Machine.get(sys).engine().runUntil(() -> sys.getWhenTerminated().toCompletableFuture().isDone(), t -> { },
-          5_000_000_000L);
+      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
     }
     DesignResult listeners = r.designs().get(0);
     assertEquals((3 * 80 + 1) * 8333e-6, busyMs(listeners, "all"), 1e-9);
