@@ -33,6 +33,7 @@ import org.netnslab.uevent.Received;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.SameThread;
 
 /**
  * The embedding API: start the model in your own Akka application ({@link #start}) and drive it
@@ -182,6 +183,10 @@ public final class NetnsLab {
    * A client of {@link Instance#client()} also fails every pending stage with an
    * {@link IllegalStateException} naming the stop when its supervisor stops, and every later one at
    * once; an operation on a netns already freed ({@link NetnsHandle#isFreed()}) fails at once.
+   *
+   * <p>A stage completes on the thread that answers it, a thread of the model's dispatcher, and so do the
+   * caller's non-async callbacks ({@code thenApply}, {@code thenAccept}, ...), as with any CompletableFuture:
+   * keep them short, and use the {@code ...Async} forms with an executor of your own for blocking work.
    */
   public static final class Client {
     private final ActorSystem<?> system;
@@ -220,7 +225,10 @@ public final class NetnsLab {
       if (stopped.isDone()) {
         return CompletableFuture.failedFuture(stoppedError());
       }
-      return ((CompletionStage<Object>) stage).applyToEither(stopped, x -> (T) x);
+      // Akka's stages run every callback, even thenApply, on a common-pool task; with one core's worth of
+      // parallelism (2 cores) Java starts a new thread per task. A plain future completed on the answering
+      // thread keeps the caller's continuations there (measured with JMH: ~10x the direct route's cost before).
+      return ((CompletionStage<Object>) SameThread.of(stage)).applyToEither(stopped, x -> (T) x);
     }
 
     /** {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once. */
@@ -331,7 +339,7 @@ public final class NetnsLab {
         PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
         ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
         netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
-        return FutureConverters.asJava(reply.future()).thenApply(InjectResult.class::cast);
+        return SameThread.of(FutureConverters.asJava(reply.future())).thenApply(InjectResult.class::cast);
       });
     }
 
