@@ -94,6 +94,13 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
       throw new RunFailure(design.name() + ": " + created.failures.size() + " netns creation(s) failed, the first: "
           + created.failures.get(0));
     }
+    // every netns told the supervisor SetupFinished before it answered the creator: asked now, the supervisor
+    // answers once it has handled them all, so the heap is read with nothing in flight
+    int live = scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
+        "counting live netns");
+    if (live != n) {
+      throw new RunFailure(design.name() + ": " + n + " netns created but the supervisor holds " + live);
+    }
     long heapNetns = heapAfterGc();
     List<NetnsHandle> withListener = created.kept;
 
@@ -208,6 +215,7 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
   private static long heapAfterGc() {
     var memory = ManagementFactory.getMemoryMXBean();
     memory.gc();
+    memory.gc(); // a second full collection: what the first left for finalization or reference processing
     return memory.getHeapMemoryUsage().getUsed();
   }
 
