@@ -1,7 +1,6 @@
 package org.netnslab.workload.scale;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
@@ -56,7 +55,7 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
     assertEquals(2000, d.recorders().get(NetnsScaleWorkload.CREATE).count());
     assertEquals(2000, d.recorders().get(NetnsScaleWorkload.CLEANUP).count());
     assertEquals(30, d.recorders().get(NetnsScaleWorkload.DELIVERY).count());
-    assertEquals(2000, d.operations());
+    assertEquals(2000, d.throughputPerSec() * d.wallSeconds(), 1e-6);
     for (Invariants.Counter c : Invariants.Counter.values()) {
       assertEquals(c.jsonName(), 0, d.invariants().get(c));
     }
@@ -93,7 +92,7 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
   @Test
   public void aMillionNetnsAreRefusedUnderTheDefaultHeapWithTheEstimateAndTheXmxThatFits() throws Exception {
     Scenario s = new ScenarioLoader().load(FILE, List.of(), 1);
-    ScenarioException e = assertThrows(ScenarioException.class,
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
         () -> HeapEstimate.check(s, 3641L << 20, 4096L << 20, List.of("-XX:+UseParallelGC")));
     String m = e.getMessage();
     assertTrue(m, m.contains("scenario scale-1m-netns at --scale 1.0 (1000000 netns"));
@@ -107,7 +106,8 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
     Path f = tmp.newFile().toPath();
     Files.writeString(f, String.join("\n", "name = s", "description = s", "seed = s", "workload {",
         "  type = netns-scale", workload, "}", "execution = live", "designs = [kernel-6.9]", ""));
-    ScenarioException e = assertThrows(ScenarioException.class, () -> new ScenarioLoader().load(f, List.of(), 1));
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> new ScenarioLoader().load(f, List.of(), 1));
     return e.problems.stream().map(p -> p.path() + ": " + p.message()).toList();
   }
 
