@@ -62,7 +62,9 @@ import org.netnslab.workload.injection.ListenerCheck;
  * {@link NetnsScaleWorkload#DELIVERY} (ns). Throughput: netns created per second. Counters (result.json
  * {@code counters}): {@code netns}, {@code listeners}, {@code heap_bytes_per_netns} (heap used after a full GC
  * with the population alive, before the listeners, minus before the creation, over the netns: B, JVM-wide, so
- * meaningful when one design runs), {@code heap_bytes_per_listener} (B), {@code creations_per_s},
+ * meaningful when one design runs, and from about 100,000 netns: below that the JVM's own heap movements
+ * outweigh the population and the figure moves, even below 0), {@code heap_bytes_per_listener} (B, likewise
+ * from about 1,000 listeners), {@code creations_per_s},
  * {@code broadcast_fanout_us} (send to the last delivery, us), {@code broadcast_deliveries},
  * {@code tagged_deliveries}, {@code dismantles_per_s}, {@code freed}, and {@code peak_rss_kib} (VmHWM of
  * /proc/self/status, KiB; absent where unreadable). Rates and times are wall time live, simulated time
