@@ -178,10 +178,12 @@ public final class NetNamespace {
   public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings, List<PernetOperations> ops,
       Env env, long requestNanos, ActorRef<CreateResult> created) {
     // faults.netns-actor: resumed, never restarted (NetnsActor's Javadoc); any other failure stops it
-    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> Behaviors.withTimers(timers -> {
-      NetnsActor actor = new NetnsActor(ctx, timers, id, owner, settings, ops, env);
+    // no Behaviors.withTimers: a TimerScheduler per netns costs heap in a population of a million; the few
+    // one-shot waits (setup cost, retries) use ctx.scheduleOnce
+    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> {
+      NetnsActor actor = new NetnsActor(ctx, id, owner, settings, ops, env);
       return org.netnslab.machine.OnStop.wrap(Command.class, actor.setupNet(requestNanos, created), actor::stopped);
-    }))).onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
+    })).onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   /**

@@ -9,7 +9,6 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.ReceiveBuilder;
 import akka.actor.typed.javadsl.StashBuffer;
-import akka.actor.typed.javadsl.TimerScheduler;
 import org.netnslab.netlink.ReceiveQueue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,15 +59,18 @@ final class NetnsActor {
   private static final int SETUP_STASH = 10_000;
 
   private final ActorContext<Command> ctx;
-  private final TimerScheduler<Command> timers;
   private final Net net;
   private final List<PernetOperations> ops;
   private final NetNamespace.Env env;
-  private final Set<Long> sockets = new HashSet<>();
-  /** Bound listener sockets, each holding one active reference until its ListenerClosed. */
-  private final Set<ReceiveQueue<Received>> listeners = new LinkedHashSet<>(); // insertion order: a virtual run is deterministic
-  /** Waiting for CloseListeners to have completed every listener stream. */
-  private final List<ActorRef<Done>> closingListeners = new ArrayList<>();
+  /** Open user sockets; allocated at the first (most netns of a large population never open one). */
+  private Set<Long> sockets;
+  /**
+   * Bound listener sockets, each holding one active reference until its ListenerClosed; allocated at the
+   * first. Insertion order: a virtual run is deterministic.
+   */
+  private Set<ReceiveQueue<Received>> listeners;
+  /** Waiting for CloseListeners to have completed every listener stream; allocated at the first. */
+  private List<ActorRef<Done>> closingListeners;
   /** Completed at the actor's PostStop (net_free, or a stop): the handle's {@link NetnsHandle#freed()}. */
   private final java.util.concurrent.CompletableFuture<Done> freed = new java.util.concurrent.CompletableFuture<>();
   private int active = 1;
@@ -77,10 +79,9 @@ final class NetnsActor {
   /** Messages stashed during setup_net are being handled: never eligible for a fault. */
   private boolean unstashing;
 
-  NetnsActor(ActorContext<Command> ctx, TimerScheduler<Command> timers, long id, UserNamespace owner, ModelSettings settings,
+  NetnsActor(ActorContext<Command> ctx, long id, UserNamespace owner, ModelSettings settings,
       List<PernetOperations> ops, NetNamespace.Env env) {
     this.ctx = ctx;
-    this.timers = timers;
     this.ops = ops;
     this.env = env;
     this.net = new Net(id, owner, settings, ctx.getSelf(), env.rcu(), env.globalOwner(), env.globalSeqnum(), env.probe());
@@ -94,7 +95,7 @@ final class NetnsActor {
       } catch (PernetInitException | RuntimeException e) {
         String reason = ops.get(i).name() + " init failed: " + e.getMessage();
         ctx.getLog().debug("netns {}: {}, undoing {} op(s)", net.id(), reason, i);
-        return new NetnsTeardown(ctx, timers, net, ops.subList(0, i), 0)
+        return new NetnsTeardown(ctx, net, ops.subList(0, i), 0)
             .undoSetup(reason, created, env.supervisor(), env.undoTimeout().apply(1));
       }
     }
@@ -110,7 +111,7 @@ final class NetnsActor {
       machine.compute(cpu, () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE));
     } else {
       machine.timedStep(cost.toNanos()); // slow by design, not stalled: runner waits follow it
-      timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost); // setup_net's sleeping waits, lock held
+      ctx.scheduleOnce(cost, ctx.getSelf(), NetNamespace.SetupCostSpent.INSTANCE); // setup_net's sleeping waits, lock held
     }
     return Behaviors.withStash(SETUP_STASH, stash -> new SettingUp(stash, requestNanos, created));
   }
@@ -146,44 +147,88 @@ final class NetnsActor {
 
   /** What a published netns answers in every state: uevents, put_net, socket closes, sock_inuse reads. */
   private ReceiveBuilder<Command> published(ReceiveBuilder<Command> b) {
-    return b.onMessage(NetNamespace.Inject.class, m -> {
-          faultPoint(m, m.replyTo());
-          m.replyTo().tell(net.ueventSocket.inject(m.sender(), m.payload(), m.sentNanos()));
-          return Behaviors.same();
-        })
-        .onMessage(NetNamespace.SendUevent.class, m -> {
-          faultPoint(m, m.replyTo());
-          route.inject(m.sender(), m.payload(), Clock.nanoTime(), m.replyTo());
-          return Behaviors.same();
-        })
-        .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
-          faultPoint(m, m.replyTo());
-          if (net.settings.uevent().serialization().taggedUnderGlobalLock(net.owner().isInitial())) {
-            net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
-                net.ueventSocket, m.replyTo()));
-          } else { // this netns's own lock (per-netns-owner-fixed), or none at all (lockless)
-            m.replyTo().tell(net.ueventSocket.tagged(m.action(), m.devpath(), m.subsystem(), m.keys()));
-          }
-          return Behaviors.same();
-        })
+    return b.onMessage(NetNamespace.Inject.class, this::onInject)
+        .onMessage(NetNamespace.SendUevent.class, this::onSendUevent)
+        .onMessage(NetNamespace.EmitTaggedUevent.class, this::onEmitTagged)
         .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)
-        .onMessage(NetNamespace.ListenerClosed.class, m -> {
-          if (!listeners.remove(m.queue())) {
-            return Behaviors.same(); // a listener refused at attach: it never held a reference
-          }
-          net.ueventSocket.detach(m.queue());
-          return onPut();
-        })
-        .onMessage(NetNamespace.CloseListeners.class, m -> {
-          closingListeners.add(m.replyTo());
-          return closeListeners();
-        })
+        .onMessage(NetNamespace.ListenerClosed.class, this::onListenerClosed)
+        .onMessage(NetNamespace.CloseListeners.class, this::onCloseListeners)
         .onMessageEquals(NetNamespace.CloseListenersTick.INSTANCE, this::closeListeners)
         .onMessage(NetNamespace.CloseSocket.class, this::onCloseSocket)
-        .onMessage(NetNamespace.ReadSockInuse.class, m -> {
-          m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
-          return Behaviors.same();
-        });
+        .onMessage(NetNamespace.ReadSockInuse.class, this::onReadSockInuse);
+  }
+
+  /**
+   * The published answers as one dispatch, for {@link Live}: the same handlers as {@link #published}, without
+   * a per-actor table of receive cases (a million live netns each held one).
+   *
+   * @return the next behaviour, or null when {@code m} is not one of the published answers
+   */
+  private Behavior<Command> onPublished(Command m) {
+    if (m instanceof NetNamespace.Inject i) {
+      return onInject(i);
+    } else if (m instanceof NetNamespace.SendUevent u) {
+      return onSendUevent(u);
+    } else if (m instanceof NetNamespace.EmitTaggedUevent t) {
+      return onEmitTagged(t);
+    } else if (m == NetNamespace.Put.INSTANCE) {
+      return onPut();
+    } else if (m instanceof NetNamespace.ListenerClosed c) {
+      return onListenerClosed(c);
+    } else if (m instanceof NetNamespace.CloseListeners c) {
+      return onCloseListeners(c);
+    } else if (m == NetNamespace.CloseListenersTick.INSTANCE) {
+      return closeListeners();
+    } else if (m instanceof NetNamespace.CloseSocket c) {
+      return onCloseSocket(c);
+    } else if (m instanceof NetNamespace.ReadSockInuse r) {
+      return onReadSockInuse(r);
+    }
+    return null;
+  }
+
+  private Behavior<Command> onInject(NetNamespace.Inject m) {
+    faultPoint(m, m.replyTo());
+    m.replyTo().tell(net.ueventSocket.inject(m.sender(), m.payload(), m.sentNanos()));
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> onSendUevent(NetNamespace.SendUevent m) {
+    faultPoint(m, m.replyTo());
+    route.inject(m.sender(), m.payload(), Clock.nanoTime(), m.replyTo());
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> onEmitTagged(NetNamespace.EmitTaggedUevent m) {
+    faultPoint(m, m.replyTo());
+    if (net.settings.uevent().serialization().taggedUnderGlobalLock(net.owner().isInitial())) {
+      net.globalOwner.tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(),
+          net.ueventSocket, m.replyTo()));
+    } else { // this netns's own lock (per-netns-owner-fixed), or none at all (lockless)
+      m.replyTo().tell(net.ueventSocket.tagged(m.action(), m.devpath(), m.subsystem(), m.keys()));
+    }
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> onListenerClosed(NetNamespace.ListenerClosed m) {
+    if (listeners == null || !listeners.remove(m.queue())) {
+      return Behaviors.same(); // a listener refused at attach: it never held a reference
+    }
+    net.ueventSocket.detach(m.queue());
+    return onPut();
+  }
+
+  private Behavior<Command> onCloseListeners(NetNamespace.CloseListeners m) {
+    if (closingListeners == null) {
+      closingListeners = new ArrayList<>(1);
+    }
+    closingListeners.add(m.replyTo());
+    return closeListeners();
+  }
+
+  private Behavior<Command> onReadSockInuse(NetNamespace.ReadSockInuse m) {
+    m.replyTo().tell(net.sockInuse.isFreed() ? -1 : net.sockInuse.get());
+    return Behaviors.same();
   }
 
   /**
@@ -228,12 +273,13 @@ final class NetnsActor {
    */
   private Behavior<Command> closeListeners() {
     if (net.ueventSocket.close() > 0) {
-      timers.startSingleTimer(NetNamespace.CloseListenersTick.INSTANCE, NetNamespace.CloseListenersTick.INSTANCE,
-          Duration.ofMillis(1));
+      ctx.scheduleOnce(Duration.ofMillis(1), ctx.getSelf(), NetNamespace.CloseListenersTick.INSTANCE);
       return Behaviors.same();
     }
-    closingListeners.forEach(r -> r.tell(Done.getInstance()));
-    closingListeners.clear();
+    if (closingListeners != null) {
+      closingListeners.forEach(r -> r.tell(Done.getInstance()));
+      closingListeners = null;
+    }
     return Behaviors.same();
   }
 
@@ -245,7 +291,9 @@ final class NetnsActor {
     IllegalStateException gone = new IllegalStateException("netns " + net.id()
         + " stopped while this listener was open (its supervisor " + env.supervisor().path().name()
         + " stopped, or the netns actor failed)");
-    listeners.stream().filter(q -> !q.isClosed()).forEach(q -> q.fail(gone));
+    if (listeners != null) {
+      listeners.stream().filter(q -> !q.isClosed()).forEach(q -> q.fail(gone));
+    }
     freed.complete(Done.getInstance());
   }
 
@@ -260,7 +308,7 @@ final class NetnsActor {
     }
     long lastRefNanos = Clock.nanoTime();
     env.cleanup().tell(new CleanupWorker.Enqueue(net.id(), ctx.getSelf()));
-    return new NetnsTeardown(ctx, timers, net, ops, lastRefNanos).dismantling(this::dismantling);
+    return new NetnsTeardown(ctx, net, ops, lastRefNanos).dismantling(this::dismantling);
   }
 
   /**
@@ -270,7 +318,7 @@ final class NetnsActor {
    * moves into {@code __sk_destruct} too, still before its put_net.
    */
   private Behavior<Command> onCloseSocket(NetNamespace.CloseSocket m) {
-    if (!sockets.remove(m.socketId())) {
+    if (sockets == null || !sockets.remove(m.socketId())) {
       ctx.getLog().warn("netns {}: close of unknown socket {}; ignored", net.id(), m.socketId());
       m.replyTo().tell(Done.getInstance());
       return Behaviors.same();
@@ -332,7 +380,7 @@ final class NetnsActor {
               return unstash();
             }
             Machine.get(getContext().getSystem()).timedStep(cost.toNanos());
-            timers.startSingleTimer(NetNamespace.SetupCostSpent.INSTANCE, cost);
+            ctx.scheduleOnce(cost, ctx.getSelf(), NetNamespace.SetupCostSpent.INSTANCE);
             return this;
           })
           .onAnyMessage(m -> {
@@ -362,32 +410,44 @@ final class NetnsActor {
       super(ctx);
     }
 
+    /** One receive case: {@link #onMessage} dispatches (no per-actor table of cases). */
     @Override
     public Receive<Command> createReceive() {
-      return published(newReceiveBuilder())
-          .onMessage(NetNamespace.AttachListener.class, m -> {
-            m.queue().bind(net.settings.netlink());
-            m.queue().recvFault(() -> env.faults().next(FaultSwitch.LISTENER,
-                () -> "a uevent listener of netns " + net.id() + " handling a recvmsg"));
-            active++; // a user socket: sk_alloc's get_net (sk_net_refcnt)
-            listeners.add(m.queue());
-            net.ueventSocket.attach(m.queue());
-            m.bound().complete(Done.getInstance());
-            return this;
-          })
-          .onMessageEquals(NetNamespace.Get.INSTANCE, () -> {
-            active++;
-            return this;
-          })
-          .onMessage(NetNamespace.OpenSocket.class, m -> {
-            active++;
-            net.sockInuse.add(net.cpu(), 1);
-            long id = nextSocket++;
-            sockets.add(id);
-            m.replyTo().tell(id);
-            return this;
-          })
-          .build();
+      return newReceiveBuilder().onAnyMessage(this::onMessage).build();
+    }
+
+    private Behavior<Command> onMessage(Command m) {
+      Behavior<Command> published = onPublished(m);
+      if (published != null) {
+        return published;
+      }
+      if (m instanceof NetNamespace.AttachListener a) {
+        a.queue().bind(net.settings.netlink());
+        a.queue().recvFault(() -> env.faults().next(FaultSwitch.LISTENER,
+            () -> "a uevent listener of netns " + net.id() + " handling a recvmsg"));
+        active++; // a user socket: sk_alloc's get_net (sk_net_refcnt)
+        if (listeners == null) {
+          listeners = new LinkedHashSet<>();
+        }
+        listeners.add(a.queue());
+        net.ueventSocket.attach(a.queue());
+        a.bound().complete(Done.getInstance());
+        return this;
+      } else if (m == NetNamespace.Get.INSTANCE) {
+        active++;
+        return this;
+      } else if (m instanceof NetNamespace.OpenSocket o) {
+        active++;
+        net.sockInuse.add(net.cpu(), 1);
+        long id = nextSocket++;
+        if (sockets == null) {
+          sockets = new HashSet<>();
+        }
+        sockets.add(id);
+        o.replyTo().tell(id);
+        return this;
+      }
+      return Behaviors.unhandled();
     }
   }
 }

@@ -6,8 +6,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import java.util.HashMap;
-import java.util.Map;
+import akka.actor.typed.Terminated;
 import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.machine.ModelDispatcher;
@@ -15,14 +14,15 @@ import org.netnslab.machine.ModelDispatcher;
 /**
  * A group of netns actors between the {@link NamespaceSupervisor} and the netns (the Akka IoT
  * tutorial's device group): it spawns the netns the supervisor places in it, watches them, tells the
- * supervisor when one stops, and routes the supervisor's messages to them by id. It holds at most the
+ * supervisor when one stops, and routes the supervisor's messages to them by id (found by name in
+ * Akka's own child table: the group keeps no map of its own). It holds at most the
  * supervisor's group size of children, so no parent holds the whole population. A failure stops it
  * and its netns (the typed default); the supervisor watches it.
  */
 final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
 
   /** The group's protocol. */
-  sealed interface Command permits Spawn, Deliver, PutAll, ChildStopped {}
+  sealed interface Command permits Spawn, Deliver, PutAll {}
 
   /**
    * Spawns netns {@code id} as a child.
@@ -41,10 +41,9 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
   /** put_net on every netns of the group (the supervisor's ReleaseAll). */
   enum PutAll implements Command { INSTANCE }
 
-  private record ChildStopped(long id) implements Command {}
-
   private final ActorRef<NamespaceSupervisor.Command> supervisor;
-  private final Map<Long, ActorRef<NetNamespace.Command>> children = new HashMap<>();
+  /** A child's name: {@code netns-<id>}; the children are found by name in Akka's own child table, no second map. */
+  private static final String PREFIX = "netns-";
 
   /**
    * @param supervisor told {@link NamespaceSupervisor.NetnsStopped} for each netns that stops
@@ -63,26 +62,29 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Spawn.class, m -> {
-          ActorRef<NetNamespace.Command> child = ModelDispatcher.spawn(getContext(), m.netns(), "netns-" + m.id());
-          getContext().watchWith(child, new ChildStopped(m.id()));
-          children.put(m.id(), child);
+          getContext().watch(ModelDispatcher.spawn(getContext(), m.netns(), PREFIX + m.id()));
           return this;
         })
         .onMessage(Deliver.class, this::onDeliver)
         .onMessageEquals(PutAll.INSTANCE, () -> {
-          children.values().forEach(c -> c.tell(NetNamespace.Put.INSTANCE));
+          getContext().getChildren().forEach(c -> netns(c).tell(NetNamespace.Put.INSTANCE));
           return this;
         })
-        .onMessage(ChildStopped.class, m -> {
-          children.remove(m.id());
-          supervisor.tell(new NamespaceSupervisor.NetnsStopped(m.id()));
+        .onSignal(Terminated.class, t -> { // ChildFailed too: a failed netns has stopped as well
+          supervisor.tell(new NamespaceSupervisor.NetnsStopped(Long.parseLong(t.getRef().path().name()
+              .substring(PREFIX.length()))));
           return this;
         })
         .build();
   }
 
+  @SuppressWarnings("unchecked")
+  private static ActorRef<NetNamespace.Command> netns(ActorRef<Void> child) {
+    return (ActorRef<NetNamespace.Command>) (ActorRef<?>) child;
+  }
+
   private Behavior<Command> onDeliver(Deliver m) {
-    ActorRef<NetNamespace.Command> child = children.get(m.id());
+    ActorRef<NetNamespace.Command> child = getContext().getChild(PREFIX + m.id()).map(NetnsGroup::netns).orElse(null);
     if (child != null) {
       child.tell(m.message());
     } else if (m.message() instanceof NetNamespace.EmitTaggedUevent t) {

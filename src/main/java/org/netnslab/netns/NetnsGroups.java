@@ -3,7 +3,7 @@ package org.netnslab.netns;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.javadsl.ActorContext;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,7 +31,8 @@ final class NetnsGroups {
 
   private final ActorContext<NamespaceSupervisor.Command> ctx;
   private final int groupSize;
-  private final Map<Long, Group> netns = new HashMap<>();
+  /** netns id -> its group: a primitive map, since it holds the whole population. */
+  private final NetnsIdMap<Group> netns = new NetnsIdMap<>();
   private final Map<ActorRef<NetnsGroup.Command>, Group> groups = new LinkedHashMap<>();
   private final Set<Group> withRoom = new LinkedHashSet<>();
   private long nextGroup = 1;
@@ -102,7 +103,12 @@ final class NetnsGroups {
       return List.of();
     }
     withRoom.remove(failed);
-    List<Long> lost = netns.entrySet().stream().filter(e -> e.getValue() == failed).map(Map.Entry::getKey).toList();
+    List<Long> lost = new ArrayList<>();
+    netns.forEach((id, g) -> {
+      if (g == failed) {
+        lost.add(id);
+      }
+    });
     lost.forEach(netns::remove);
     return lost;
   }

@@ -10,7 +10,6 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.ReceiveBuilder;
-import akka.actor.typed.javadsl.TimerScheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -35,7 +34,6 @@ final class NetnsTeardown {
   private static final Duration RETRY = Duration.ofMillis(1);
 
   private final ActorContext<Command> ctx;
-  private final TimerScheduler<Command> timers;
   private final Net net;
   /** The ops whose init ran: every op once set up, those before the failing one when undoing. */
   private final List<PernetOperations> initialised;
@@ -47,10 +45,9 @@ final class NetnsTeardown {
    * @param initialised the ops whose init ran, in registration order
    * @param lastRefNanos when the last active reference was dropped ({@link Clock#nanoTime()}), 0 if never
    */
-  NetnsTeardown(ActorContext<Command> ctx, TimerScheduler<Command> timers, Net net,
+  NetnsTeardown(ActorContext<Command> ctx, Net net,
       List<PernetOperations> initialised, long lastRefNanos) {
     this.ctx = ctx;
-    this.timers = timers;
     this.net = net;
     this.initialised = initialised;
     this.lastRefNanos = lastRefNanos;
@@ -103,7 +100,7 @@ final class NetnsTeardown {
     if (action instanceof ExitAction.AfterRcu r) {
       r.then().run();
     } else if (action instanceof ExitAction.RetryUntil u && !u.attempt().getAsBoolean()) {
-      timers.startSingleTimer(NetNamespace.RetryTick.INSTANCE, RETRY);
+      ctx.scheduleOnce(RETRY, ctx.getSelf(), NetNamespace.RetryTick.INSTANCE);
       return new Exiting(u, replyTo, resume);
     }
     replyTo.tell(new OpsUndo.NetnsDone(net.id()));

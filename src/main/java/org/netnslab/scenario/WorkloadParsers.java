@@ -11,6 +11,7 @@ import org.netnslab.workload.WorkloadParser;
 import org.netnslab.workload.churn.NetnsChurnParser;
 import org.netnslab.workload.injection.UeventInjectionParser;
 import org.netnslab.workload.procevents.ProcEventsParser;
+import org.netnslab.workload.scale.NetnsScaleParser;
 import org.netnslab.workload.soak.IsolationSoakParser;
 
 /**
@@ -22,7 +23,8 @@ final class WorkloadParsers {
 
   /** Parser by {@code workload.type}, in the order error messages list them. */
   private static final Map<String, WorkloadParser> BY_TYPE = byType(
-      new UeventInjectionParser(), new NetnsChurnParser(), new ProcEventsParser(), new IsolationSoakParser());
+      new UeventInjectionParser(), new NetnsChurnParser(), new ProcEventsParser(), new IsolationSoakParser(),
+      new NetnsScaleParser());
 
   private static Map<String, WorkloadParser> byType(WorkloadParser... parsers) {
     Map<String, WorkloadParser> m = new LinkedHashMap<>();

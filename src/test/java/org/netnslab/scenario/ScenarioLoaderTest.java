@@ -86,7 +86,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, netns, type, warmup-per-netns]",
         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
-        "FILE:9: workload.injectors: must be an integer in 1..100000, got '\"four\"'",
+        "FILE:9: workload.injectors: must be an integer in 1..1000000000, got '\"four\"'",
         "--set model.uevent.listener-rcvbuf = -1:-1: model.uevent.listener-rcvbuf: must be in"
             + " 0..2147483647, got -1",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"

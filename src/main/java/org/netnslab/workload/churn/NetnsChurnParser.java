@@ -20,7 +20,7 @@ public final class NetnsChurnParser implements WorkloadParser {
   @Override
   public NetnsChurnWorkload parse(HoconChecker c, double scale) {
     c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    long workers = c.integer("workload.workers", null, 1, 100_000);
+    long workers = c.integer("workload.workers", null, 1, 1_000_000_000); // the heap estimate is the check
     long iterations = c.integer("workload.iterations", null, 1, MAX_SCALED);
     long sockets = c.integer("workload.sockets", 0L, 0, 100_000);
     long warmup = c.integer("workload.warmup-iterations", 0L, 0, MAX_SCALED);

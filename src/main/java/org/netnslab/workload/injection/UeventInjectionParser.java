@@ -15,10 +15,11 @@ public final class UeventInjectionParser implements WorkloadParser {
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors",
           "kernel-uevents-per-netns", "injectors-privileged", "injector-start-interval");
   private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
-  /** Most netns or injectors one run may have: beyond that the JVM's heap, not the model, decides. */
-  private static final int MAX_POPULATION = 100_000;
-  /** Most listener sockets one run may bind (each is a running stream). */
-  private static final long MAX_LISTENERS = 200_000;
+  /**
+   * Most netns or injectors one run may name: ids and indices are ints. No lower cap: the up-front heap
+   * estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
+   */
+  private static final int MAX_POPULATION = 1_000_000_000;
 
   @Override
   public String type() {
@@ -34,15 +35,17 @@ public final class UeventInjectionParser implements WorkloadParser {
     }
     long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_POPULATION);
     long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_POPULATION);
-    if (userns + init < 1 && hasNetns) {
+    if (userns + init > MAX_POPULATION) {
+      c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + ", more than " + MAX_POPULATION);
+    } else if (userns + init < 1 && hasNetns) {
       c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
     } else if (!hasNetns) {
       c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
     }
     long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
-    if ((userns + init) * listeners > MAX_LISTENERS) {
+    if ((userns + init) * listeners > MAX_POPULATION) {
       c.problem("workload.listeners-per-netns", "netns x listeners-per-netns = " + (userns + init) * listeners
-          + " listeners, more than " + MAX_LISTENERS + " one run can bind");
+          + " listeners, more than " + MAX_POPULATION);
     }
     long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
     long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);

@@ -11,14 +11,10 @@ import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
-import akka.japi.Pair;
-import akka.stream.javadsl.Keep;
-import akka.stream.javadsl.Sink;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
@@ -27,7 +23,6 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.StripedRecorder;
-import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
@@ -36,7 +31,6 @@ import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
-import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.machine.Machine;
@@ -44,7 +38,7 @@ import org.netnslab.machine.Mutex;
 import java.util.function.Function;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
-import org.netnslab.userns.UserNamespace;
+import org.netnslab.workload.NetnsPopulation;
 
 /**
  * Runs the {@code uevent-injection} workload for one design: creates the netns (user-namespace owned
@@ -80,11 +74,11 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       NetnsHandle h = netns.get(i);
       for (int l = 0; l < w.listenersPerNetns(); l++) {
         ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
-        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p = h.uevents(design.model().uevent().listener())
-            .toMat(Sink.foreach(check::onReceive), Keep.both()).run(scope.materializer());
+        NetnsPopulation.Listener listener = NetnsPopulation.bind(h, design.model().uevent().listener(), check::onReceive,
+            scope.materializer());
         checks.add(check);
-        finished.add(p.second());
-        check.bound(scope.await(p.first(), "binding listeners"));
+        finished.add(listener.finished());
+        check.bound(scope.await(listener.bound(), "binding listeners"));
       }
     }
 
@@ -113,20 +107,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
-    // it held; then the creators release every netns. A listener stream still open an ask timeout
-    // later, and any netns it keeps alive, is leaked.
-    for (NetnsHandle h : netns) {
-      scope.<NetNamespace.Command, Done>ask(h.actor(), NetNamespace.CloseListeners::new, "closing listeners");
-    }
-    long leaked = openListeners(finished, scope);
-    if (leaked == 0) {
-      scope.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new, "dismantling netns");
-    } else {
-      // not awaited: the netns an open listener holds will not be freed, and CountLive counts them
-      scope.<NamespaceSupervisor.Command, Done>request(supervisor, NamespaceSupervisor.ReleaseAll::new);
-    }
-    leaked += scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
-        "counting live netns");
+    // it held; then the creators release every netns (NetnsPopulation.dismantle).
+    long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
 
     LatencyRecorder tx = transactions.merged();
     LatencyRecorder rx = delivery.merged();
@@ -160,28 +142,12 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
 
   /**
    * copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
-   * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did.
+   * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did
+   * ({@link NetnsPopulation#owner}).
    */
   private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
       throws RunFailure {
-    List<UserNamespace> owners = new ArrayList<>();
-    for (int i = 0; i < w.netnsCount(); i++) {
-      owners.add(i < w.usernsOwned() ? UserNamespace.INIT.createChild(i + 1, 100_000 + i) : UserNamespace.INIT);
-    }
-    return scope.createNetns(supervisor, owners);
-  }
-
-  /**
-   * @return listener streams still open once the model has stopped progressing for
-   *     {@code netns-lab.run.ask-timeout} after their netns were told to close them: leaked
-   */
-  private static long openListeners(List<CompletionStage<Done>> finished, DesignScope scope) throws RunFailure {
-    CompletableFuture<Void> all = CompletableFuture.allOf(finished.stream().map(CompletionStage::toCompletableFuture)
-        .toArray(CompletableFuture[]::new));
-    if (scope.completesWhileProgressing(all, "closing listener streams")) {
-      return 0;
-    }
-    return finished.stream().filter(f -> !f.toCompletableFuture().isDone()).count();
+    return scope.createNetns(supervisor, NetnsPopulation.owners(w.usernsOwned(), w.netnsCount()));
   }
 
   /**

@@ -1,0 +1,56 @@
+package org.netnslab.workload.scale;
+
+import java.util.Set;
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.WorkloadParser;
+
+/**
+ * Reads a {@code netns-scale} workload: {@code netns { userns-owned, init-owned }} (counts at scale 1),
+ * {@code listener-share} (default 0.01), {@code tagged-netns} (default 1000). No population cap: the up-front
+ * heap estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
+ */
+public final class NetnsScaleParser implements WorkloadParser {
+  private static final Set<String> KEYS = Set.of("type", "netns", "listener-share", "tagged-netns");
+  private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
+  /** Most netns one run may name once scaled: ids and indices are ints. */
+  static final long MAX_NETNS = 1_000_000_000L;
+
+  @Override
+  public String type() {
+    return "netns-scale";
+  }
+
+  @Override
+  public NetnsScaleWorkload parse(HoconChecker c, double scale) {
+    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    boolean hasNetns = c.conf().hasPath("workload.netns");
+    if (hasNetns && c.object("workload.netns") != null) {
+      c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
+    }
+    long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_NETNS);
+    long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_NETNS);
+    if (!hasNetns) {
+      c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
+    } else if (userns + init < 1) {
+      c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
+    }
+    double share = 0.01;
+    if (c.conf().hasPath("workload.listener-share")) {
+      try {
+        share = c.conf().getDouble("workload.listener-share");
+        if (!(share >= 0 && share <= 1)) {
+          c.problem("workload.listener-share", "must be a share in 0..1 (0.01: one netns in 100), got " + share);
+        }
+      } catch (com.typesafe.config.ConfigException e) {
+        c.problem("workload.listener-share", "must be a number in 0..1: " + HoconChecker.bare(e));
+      }
+    }
+    long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
+    NetnsScaleWorkload w = new NetnsScaleWorkload((int) userns, (int) init, share, (int) tagged);
+    if (scale > 0 && scale <= 1000 && (userns + init) * scale > MAX_NETNS) {
+      c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + " times --scale " + scale
+          + " exceeds " + MAX_NETNS + " netns");
+    }
+    return w;
+  }
+}
