@@ -26,7 +26,6 @@ import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
-import scala.jdk.javaapi.FutureConverters;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
@@ -339,7 +338,7 @@ public final class NetnsLab {
         PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
         ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
         netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
-        return SameThread.of(FutureConverters.asJava(reply.future())).thenApply(InjectResult.class::cast);
+        return SameThread.of(reply.future()).thenApply(InjectResult.class::cast);
       });
     }
 

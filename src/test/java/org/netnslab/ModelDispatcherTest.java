@@ -161,8 +161,20 @@ public class ModelDispatcherTest extends JUnitSuite {
     String injected = client.inject(netns, org.netnslab.userns.Credentials.root(USERNS, 0),
             "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
         .thenApply(r -> Thread.currentThread().getName()).toCompletableFuture().get(10, TimeUnit.SECONDS);
-    // the lockless route answers on the caller's thread before thenApply is attached: then it runs here
+    // per-netns-2018 (the embedded default) answers from the netns actor; when the answer is in before
+    // thenApply is attached, the callback runs here instead. Never on a thread started for it.
     assertTrue(injected, injected.startsWith(pool) || injected.equals(Thread.currentThread().getName()));
+    // Akka's stages ran each callback as a common-pool task: with parallelism 1 (2 cores) a new thread each.
+    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+    long startedBefore = threads.getTotalStartedThreadCount();
+    for (int i = 0; i < 100; i++) {
+      client.inject(netns, org.netnslab.userns.Credentials.root(USERNS, 0),
+              "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+          .thenApply(r -> r).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      client.openSocket(netns).thenApply(id -> id).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+    long started = threads.getTotalStartedThreadCount() - startedBefore;
+    assertTrue(started + " threads started for 200 calls", started < 20);
     lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 }

@@ -24,8 +24,19 @@ public final class SameThread {
    * @return a CompletableFuture with the same outcome, completed on the completing thread
    */
   public static <T> CompletableFuture<T> of(CompletionStage<T> stage) {
+    return of(FutureConverters.toScala(stage));
+  }
+
+  /**
+   * @param future a Scala future (an Akka promise's, say); use this form rather than converting it to Java
+   *     first: a stage made by {@code scala.jdk.javaapi.FutureConverters.asJava} is not recognised by
+   *     {@link #of(CompletionStage)} and would cost a pool task (a new thread on 2 cores) per answer
+   * @param <T> the answer's type
+   * @return a CompletableFuture with the same outcome, completed on the completing thread
+   */
+  public static <T> CompletableFuture<T> of(scala.concurrent.Future<T> future) {
     CompletableFuture<T> f = new CompletableFuture<>();
-    FutureConverters.toScala(stage).onComplete(t -> {
+    future.onComplete(t -> {
       if (t.isSuccess()) {
         f.complete(t.get());
       } else {
