@@ -33,8 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx1g")
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 1)
 public class CreateDismantleBenchmark {
   /** The design: net_mutex or pernet_ops_rwsem as the lifecycle lock. */
   @Param({"net-free-4.16", "net-free-rwsem"})

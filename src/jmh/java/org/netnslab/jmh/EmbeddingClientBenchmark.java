@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.netnslab.NetnsLab;
+import org.netnslab.machine.Clock;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.userns.Credentials;
@@ -41,8 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx1g")
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 1)
 public class EmbeddingClientBenchmark {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -115,8 +116,8 @@ public class EmbeddingClientBenchmark {
    */
   @Benchmark
   public long injectDirect() throws Exception {
-    return sent(model.ask(replyTo -> netns.injectRoute().inject(sender, NetnsTransactionBenchmark.PAYLOAD, 0L,
-        replyTo)));
+    return sent(model.ask(replyTo -> netns.injectRoute().inject(sender, NetnsTransactionBenchmark.PAYLOAD,
+        Clock.nanoTime(), replyTo)));
   }
 
   /**

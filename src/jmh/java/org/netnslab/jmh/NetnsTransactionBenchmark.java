@@ -2,6 +2,7 @@ package org.netnslab.jmh;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.netnslab.machine.Clock;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.userns.Credentials;
@@ -38,8 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx1g")
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 1)
 public class NetnsTransactionBenchmark {
   /** The design, hence the route: global owner, per-netns actor, lockless. */
   @Param({"kernel-4.18", "per-netns-2018", "kernel-6.9"})
@@ -90,7 +91,7 @@ public class NetnsTransactionBenchmark {
    */
   @Benchmark
   public long inject() throws Exception {
-    InjectResult r = model.ask(replyTo -> netns.injectRoute().inject(sender, PAYLOAD, 0L, replyTo));
+    InjectResult r = model.ask(replyTo -> netns.injectRoute().inject(sender, PAYLOAD, Clock.nanoTime(), replyTo));
     if (r instanceof InjectResult.Sent s) {
       lastSeqnum = s.seqnum();
       return lastSeqnum;

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(value = 1, jvmArgsAppend = "-Xmx512m")
 @Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 public class SockInuseBenchmark {
   /** Per-CPU slots of the counter (alloc_percpu over this many possible CPUs). */
   @Param({"2", "64"})
