@@ -105,9 +105,23 @@ public class UpFrontChecksTest extends JUnitSuite {
   }
 
   @Test
-  public void aSmallScenarioPasses() {
-    Outcome o = cli("validate", "load-tests/uevent-tc1-userns.conf");
+  public void aSmallScenarioPassesAndValidateNamesItsHeapEstimate() throws Exception {
+    PrintStream before = System.out;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    Outcome o;
+    try {
+      o = cli("validate", "load-tests/uevent-tc1-userns.conf");
+    } finally {
+      System.setOut(before);
+    }
     assertEquals(o.stderr(), 0, o.exit());
+    // the estimate the up-front check uses, in MiB rounded up
+    long expected = org.netnslab.scenario.HeapEstimate.bytes(new org.netnslab.scenario.ScenarioLoader().load(
+        java.nio.file.Path.of("load-tests/uevent-tc1-userns.conf"), java.util.List.of(), 1.0));
+    assertTrue(out.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8).contains(
+        "; heap estimate " + ((expected + (1L << 20) - 1) >> 20) + " MiB of " + (Runtime.getRuntime().maxMemory() >> 20)
+            + " MiB usable"));
   }
 
   @Test
