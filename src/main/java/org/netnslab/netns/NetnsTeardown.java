@@ -40,7 +40,8 @@ final class NetnsTeardown {
   /** The ops whose init ran: every op once set up, those before the failing one when undoing. */
   private final List<PernetOperations> initialised;
   private final long lastRefNanos;
-  private final ActorRef<Done> rcuDone;
+  /** The RCU answers' adapter, made at the first exit that waits for RCU: most netns never need one. */
+  private ActorRef<Done> rcuDone;
   private int passive = 1;
 
   /**
@@ -54,7 +55,6 @@ final class NetnsTeardown {
     this.net = net;
     this.initialised = initialised;
     this.lastRefNanos = lastRefNanos;
-    this.rcuDone = ctx.messageAdapter(Done.class, d -> NetNamespace.RcuDone.INSTANCE);
   }
 
   /**
@@ -96,6 +96,9 @@ final class NetnsTeardown {
    */
   private Behavior<Command> continueExit(ExitAction action, ActorRef<OpsUndo.Command> replyTo, Teardown resume) {
     if (action instanceof ExitAction.AfterRcu r && (r.synchronize() || r.barrier())) {
+      if (rcuDone == null) {
+        rcuDone = ctx.messageAdapter(Done.class, d -> NetNamespace.RcuDone.INSTANCE);
+      }
       net.rcu.tell(r.synchronize() ? new RcuDomain.Synchronize(false, rcuDone) : new RcuDomain.Barrier(rcuDone));
       ExitAction rest = new ExitAction.AfterRcu(false, r.synchronize() && r.barrier(), r.then());
       return new Exiting(rest, replyTo, resume);
