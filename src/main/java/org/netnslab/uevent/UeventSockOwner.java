@@ -6,9 +6,9 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import org.netnslab.userns.Credentials;
 import org.netnslab.machine.Clock;
 
@@ -67,7 +67,12 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
       UeventSocket deviceNetns, ActorRef<InjectResult> replyTo) implements Command {}
 
   private final SeqnumCounter globalSeqnum;
-  private final List<UeventSocket> sockList = new ArrayList<>();
+  /**
+   * uevent_sock_list, in registration order (a broadcast walks it in that order, as the kernel's list).
+   * A linked set, not a list: each unregister was a linear search, O(netns) per dismantled netns (3.9%
+   * of the creation benchmark's profile at 100,000 init-owned netns). A socket registers once.
+   */
+  private final Set<UeventSocket> sockList = new LinkedHashSet<>();
 
   /**
    * @param globalSeqnum {@code uevent_seqnum}
