@@ -4,6 +4,8 @@ import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
 import akka.actor.typed.DispatcherSelector;
+import akka.actor.typed.Extension;
+import akka.actor.typed.ExtensionId;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.ActorContext;
 import com.typesafe.config.Config;
@@ -19,6 +21,19 @@ import com.typesafe.config.Config;
 public final class ModelDispatcher {
   /** The configuration key naming the dispatcher block. */
   public static final String KEY = "netns-lab.dispatcher";
+
+  /**
+   * The props, built once per actor system: building them reads the configuration (a path parse and
+   * lookup), which the churn profile showed on every netns spawn.
+   */
+  private record Cached(Props props) implements Extension {}
+
+  private static final ExtensionId<Cached> CACHED = new ExtensionId<>() {
+    @Override
+    public Cached createExtension(ActorSystem<?> system) {
+      return new Cached(DispatcherSelector.fromConfig(ModelDispatcher.id(system.settings().config())));
+    }
+  };
 
   private ModelDispatcher() {}
 
@@ -36,7 +51,7 @@ public final class ModelDispatcher {
    * @return the props that put an actor on the model's dispatcher
    */
   public static Props props(ActorSystem<?> system) {
-    return DispatcherSelector.fromConfig(id(system.settings().config()));
+    return CACHED.apply(system).props();
   }
 
   /**

@@ -324,9 +324,40 @@ public final class ReceiveQueue<T> {
    * @throws IllegalStateException on a second call
    */
   public Source<T, NotUsed> source(Runnable closed) {
+    claimReader();
+    return Source.fromGraph(new RecvStage<>(this, closed));
+  }
+
+  /** @throws IllegalStateException when this socket's reader was made already (one reader per socket) */
+  void claimReader() {
     if (!materialized.compareAndSet(false, true)) {
       throw new IllegalStateException("a netlink socket has one reader: its source was made already");
     }
-    return Source.fromGraph(new RecvStage<>(this, closed));
+  }
+
+  /**
+   * What {@link #opening}'s factory returns for one materialization.
+   *
+   * @param socket the socket just opened, whose reader the stream is
+   * @param closed what the socket's close does (see {@link #source(Runnable)})
+   * @param value the stream's materialized value
+   * @param <T> what the reader receives
+   * @param <M> the materialized value's type
+   */
+  public record Opening<T, M>(ReceiveQueue<T> socket, Runnable closed, M value) {}
+
+  /**
+   * A reader source that opens a new socket each time it is materialized: {@code open} runs at
+   * materialization (on the materializing thread), makes the socket and does whatever opening it takes
+   * (e.g. telling its netns to bind it). Each pull is then one recvmsg, as {@link #source(Runnable)}'s.
+   * One stage, no sub-stream (unlike {@code Source.fromMaterializer}).
+   *
+   * @param open opens one socket
+   * @param <T> what the reader receives
+   * @param <M> the materialized value's type
+   * @return the source
+   */
+  public static <T, M> Source<T, M> opening(java.util.function.Supplier<Opening<T, M>> open) {
+    return Source.fromGraph(new OpeningStage<>(open));
   }
 }

@@ -39,6 +39,21 @@ final class RecvStage<T> extends GraphStage<SourceShape<T>> {
     if (!materialized.compareAndSet(false, true)) {
       throw new IllegalStateException("a netlink socket has one reader: its source was materialized already");
     }
+    return logic(shape, socket, closed);
+  }
+
+  /**
+   * The reader's logic for a stage of shape {@code shape}: this stage's, or an {@link OpeningStage}'s
+   * (a socket opened at materialization).
+   *
+   * @param shape the stage's shape
+   * @param socket the socket read
+   * @param closed run when the reader stops for any reason
+   * @param <T> what the reader receives
+   * @return the logic
+   */
+  static <T> GraphStageLogic logic(SourceShape<T> shape, ReceiveQueue<T> socket, Runnable closed) {
+    Outlet<T> out = shape.out();
     return new GraphStageLogic(shape) {
       private AsyncCallback<NotUsed> ready;
 

@@ -222,6 +222,14 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           inSetup.remove(m.id());
           return setupOver();
         })
+        // one per netns too, so early: a built receive tries its cases in order (types are disjoint)
+        .onMessage(NetnsStopped.class, m -> {
+          if (netns.remove(m.id())) {
+            answerReleaseWaiters(m.id());
+          }
+          stoppedInSetup(m.id());
+          return answerAllFreed();
+        })
         .onMessage(AcquireCleanupLock.class, m -> {
           lock(m.replyTo());
           return this;
@@ -259,13 +267,6 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
           return this;
         })
         .onMessage(KernelUevent.class, this::onKernelUevent)
-        .onMessage(NetnsStopped.class, m -> {
-          if (netns.remove(m.id())) {
-            answerReleaseWaiters(m.id());
-          }
-          stoppedInSetup(m.id());
-          return answerAllFreed();
-        })
         .onMessage(GroupStopped.class, m -> {
           List<Long> lost = netns.groupStopped(m.group());
           if (!lost.isEmpty()) {

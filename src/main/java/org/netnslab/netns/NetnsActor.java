@@ -288,10 +288,10 @@ final class NetnsActor {
    * failed) the listeners still open fail with the reason, rather than wait for uevents that never come.
    */
   void stopped() {
-    IllegalStateException gone = new IllegalStateException("netns " + net.id()
-        + " stopped while this listener was open (its supervisor " + env.supervisor().path().name()
-        + " stopped, or the netns actor failed)");
-    if (listeners != null) {
+    if (listeners != null && !listeners.isEmpty()) { // the exception (stack trace, message) only for a listener to fail
+      IllegalStateException gone = new IllegalStateException("netns " + net.id()
+          + " stopped while this listener was open (its supervisor " + env.supervisor().path().name()
+          + " stopped, or the netns actor failed)");
       listeners.stream().filter(q -> !q.isClosed()).forEach(q -> q.fail(gone));
     }
     freed.complete(Done.getInstance());

@@ -165,6 +165,28 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
    * @return indices {@code count-1 .. 0}
    */
   static List<Integer> teardownOrder(int count) {
+    if (count < SMALL_ORDERS.length) {
+      return SMALL_ORDERS[count];
+    }
+    return buildTeardownOrder(count);
+  }
+
+  /**
+   * The orders of 0 to 15 ops, built once: every netns asks for its order three times in a cleanup
+   * (pre_exit, data free, net_free), which the churn profile showed allocating each time.
+   */
+  private static final List<Integer>[] SMALL_ORDERS = smallOrders();
+
+  @SuppressWarnings("unchecked")
+  private static List<Integer>[] smallOrders() {
+    List<Integer>[] orders = new List[16];
+    for (int n = 0; n < orders.length; n++) {
+      orders[n] = buildTeardownOrder(n);
+    }
+    return orders;
+  }
+
+  private static List<Integer> buildTeardownOrder(int count) {
     List<Integer> order = new ArrayList<>(count);
     for (int i = count - 1; i >= 0; i--) {
       order.add(i);

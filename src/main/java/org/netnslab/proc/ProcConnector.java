@@ -230,7 +230,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
         })
         .onMessage(PublishBurst.class, m -> {
           faultPoint(m);
-          m.events().forEach(e -> onPublish(new Publish(e)));
+          for (ProcEvent e : m.events()) {
+            publish(e);
+          }
           return this;
         })
         .onSignal(akka.actor.typed.PostStop.class, signal -> {
@@ -293,12 +295,17 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
   }
 
   private Behavior<Command> onPublish(Publish m) {
+    publish(m.event());
+    return this;
+  }
+
+  /** One event generated, numbered, filtered and delivered (proc_*_connector, then send_msg). */
+  private void publish(ProcEvent e) {
     if (!table.generating()) {
-      return this; // no listener counted: the kernel does not even build the event
+      return; // no listener counted: the kernel does not even build the event
     }
     generated++;
-    int cpu = Math.floorMod(m.event().cpu(), seqPerCpu.length);
-    ProcEvent e = m.event();
+    int cpu = Math.floorMod(e.cpu(), seqPerCpu.length);
     ProcEvent numbered = new ProcEvent(e.what(), cpu, ++seqPerCpu[cpu], e.timestampNanos(), e.pid(), e.tgid(),
         e.parentPid(), e.exitCode(), e.exitSignal());
     for (Map.Entry<Long, ReceiveQueue<ProcReceived>> entry : sockets.entrySet()) {
@@ -308,7 +315,6 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
       }
       offer(entry.getValue(), numbered);
     }
-    return this;
   }
 
   private void offer(ReceiveQueue<ProcReceived> s, ProcEvent event) {

@@ -203,17 +203,38 @@ public record UeventMessage(String header, Map<String, String> keys) {
    * @throws UeventException EINVAL when the result would not fit
    */
   public static byte[] appendSeqnum(byte[] payload, long seqnum) throws UeventException {
-    byte[] digits = Long.toString(seqnum).getBytes(StandardCharsets.US_ASCII);
-    int needed = NLMSG_HDRLEN + payload.length + SEQNUM_PREFIX.length + digits.length + 1;
+    // The digits are written straight into the message (no String, no encode): under the global owner
+    // this ran for every injection on the one serial actor (18% of its samples in the TC1 live profile).
+    int digits = seqnum < 0 ? Long.toString(seqnum).length() : decimalDigits(seqnum);
+    int needed = NLMSG_HDRLEN + payload.length + SEQNUM_PREFIX.length + digits + 1;
     if (needed > UEVENT_BUFFER_SIZE) {
       throw new UeventException(Errno.EINVAL, "injected message needs " + needed + " bytes with its netlink header"
           + " and SEQNUM, more than UEVENT_BUFFER_SIZE " + UEVENT_BUFFER_SIZE);
     }
-    byte[] wire = new byte[payload.length + SEQNUM_PREFIX.length + digits.length + 1];
+    byte[] wire = new byte[payload.length + SEQNUM_PREFIX.length + digits + 1];
     System.arraycopy(payload, 0, wire, 0, payload.length);
     System.arraycopy(SEQNUM_PREFIX, 0, wire, payload.length, SEQNUM_PREFIX.length);
-    System.arraycopy(digits, 0, wire, payload.length + SEQNUM_PREFIX.length, digits.length);
+    int at = payload.length + SEQNUM_PREFIX.length;
+    if (seqnum < 0) { // only a faulty counter goes there; Long.toString's form
+      byte[] text = Long.toString(seqnum).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(text, 0, wire, at, text.length);
+    } else {
+      long v = seqnum;
+      for (int i = at + digits - 1; i >= at; i--) {
+        wire[i] = (byte) ('0' + (int) (v % 10));
+        v /= 10;
+      }
+    }
     wire[wire.length - 1] = 0;
     return wire;
+  }
+
+  /** @return how many decimal digits {@code v} (at least 0) has: 1 for 0 */
+  private static int decimalDigits(long v) {
+    int n = 1;
+    for (long limit = 10; n < 19 && v >= limit; limit *= 10) {
+      n++;
+    }
+    return n;
   }
 }
