@@ -30,6 +30,13 @@ public final class NetnsPopulation {
   private NetnsPopulation() {}
 
   /**
+   * The model key groups ({@link org.netnslab.design.Strategies#GROUPS}) such a workload reads: the uevent path
+   * and its netlink sockets, and the netns it runs in (created and dismantled); no proc key.
+   */
+  public static final java.util.Set<String> UEVENT_PATH_KEYS = java.util.Set.of("uevent", "netlink", "netns",
+      "sockets", "sock-inuse", "rcu", "costs.mutex-handoff", "costs.uevent", "costs.netns");
+
+  /**
    * The owner of netns number {@code i} of a population whose first {@code usernsOwned} netns are user-namespace
    * owned: each of those in a fresh user namespace (id i + 1) created by kuid 100000 + i, who acts as root inside
    * it, as the 2018 seed's forked injectors did; the others owned by init_user_ns.

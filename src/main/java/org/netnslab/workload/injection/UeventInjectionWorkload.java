@@ -55,11 +55,10 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
     return Set.of(TRANSACTION, DELIVERY);
   }
 
-  /** The uevent path and its netlink sockets, and the netns it runs in (created and dismantled): no proc key. */
+  /** @return {@link org.netnslab.workload.NetnsPopulation#UEVENT_PATH_KEYS}: no proc key */
   @Override
   public Set<String> usedModelKeys() {
-    return Set.of("uevent", "netlink", "netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff",
-        "costs.uevent", "costs.netns");
+    return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
   }
 
   @Override

@@ -46,8 +46,7 @@ public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listener
   /** The netns lifecycle and the uevent path with its listener sockets: no proc key. */
   @Override
   public Set<String> usedModelKeys() {
-    return Set.of("uevent", "netlink", "netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff",
-        "costs.uevent", "costs.netns");
+    return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
   }
 
   @Override
