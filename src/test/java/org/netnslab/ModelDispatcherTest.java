@@ -155,8 +155,15 @@ public class ModelDispatcherTest extends JUnitSuite {
     String pool = testKit.system().name() + "-netns-lab.model-dispatcher";
     NetnsLab.Client client = lab.client();
     NetnsHandle netns = client.createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
-    String created = client.openSocket(netns).thenApply(id -> Thread.currentThread().getName())
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    // Every model thread held while the request is made and the callback attached: the answer comes after.
+    CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker-2");
+    CompletableFuture<String> opened;
+    try {
+      opened = client.openSocket(netns).thenApply(id -> Thread.currentThread().getName()).toCompletableFuture();
+    } finally {
+      release.countDown();
+    }
+    String created = opened.get(10, TimeUnit.SECONDS);
     assertTrue(created, created.startsWith(pool));
     String injected = client.inject(netns, org.netnslab.userns.Credentials.root(USERNS, 0),
             "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
