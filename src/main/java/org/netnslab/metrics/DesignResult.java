@@ -32,7 +32,9 @@ public record DesignResult(String name, Map<String, String> strategies, Map<Stri
 
   /**
    * One design's results over several replicates, as one: each measure's recorders merged (so its
-   * percentiles and .hgrm cover every replicate), invariants and counters summed, throughput and
+   * percentiles and .hgrm cover every replicate), invariants and counters summed, except the counters
+   * that are a replicate's figure rather than a count ({@link #isFigure}: rates, sizes, times), which are
+   * averaged, or for a peak or maximum ({@code peak_*}, {@code *_max_*}) the largest taken; throughput and
    * counted-phase time averaged, and the first replicate's throughput series (series of different
    * runs do not add up to one).
    *
@@ -61,8 +63,31 @@ public record DesignResult(String name, Map<String, String> strategies, Map<Stri
       wall += d.wallSeconds();
     }
     int n = replicates.size();
+    for (Map.Entry<String, Long> c : counters.entrySet()) {
+      String k = c.getKey();
+      if (k.startsWith("peak_") || k.contains("_max_")) {
+        c.setValue(replicates.stream().mapToLong(d -> d.counters().getOrDefault(k, Long.MIN_VALUE)).max().orElse(0));
+      } else if (isFigure(k)) {
+        long present = replicates.stream().filter(d -> d.counters().containsKey(k)).count();
+        c.setValue(Math.round((double) c.getValue() / present));
+      }
+    }
     return new DesignResult(first.name(), first.strategies(), recorders, throughput / n, first.throughputUnit(),
         wall / n, invariants, counters, first.throughputSeries());
+  }
+
+  /**
+   * Whether a counter holds one replicate's figure, not a count of events: a rate ({@code *_per_s},
+   * {@code *_per_min}), a size in bytes or KiB ({@code *_bytes}, {@code *_per_netns}, {@code *_per_listener},
+   * {@code *_kib}) or a time ({@code *_us}). Such figures are averaged over replicates, not summed.
+   *
+   * @param counter a counter's name
+   * @return true for a figure
+   */
+  public static boolean isFigure(String counter) {
+    return counter.endsWith("_per_s") || counter.endsWith("_per_min") || counter.endsWith("_bytes")
+        || counter.endsWith("_per_netns") || counter.endsWith("_per_listener") || counter.endsWith("_kib")
+        || counter.endsWith("_us") || counter.startsWith("peak_") || counter.contains("_max_");
   }
 
   /** @return each measure's summary in us, in report order */
