@@ -20,8 +20,15 @@ public record ConfigProblem(String source, int line, String path, String message
     if (origin.filename() != null) {
       return new ConfigProblem(origin.filename(), origin.lineNumber(), path, message);
     }
+    String d = origin.description();
+    if (d.startsWith("merge of ")) {
+      // An object merged from several sources (a file and --set values): HOCON lists each as "source: line",
+      // joined by commas; name the sources, not HOCON's wording.
+      d = String.join(" and ", java.util.Arrays.stream(d.substring("merge of ".length()).split(",(?=--set |[^,]*?: \\d+(,|$))"))
+          .map(x -> x.replaceFirst(": \\d+$", "")).distinct().toList());
+    }
     // A --set value: its origin reads "--set a.b=1: 1"; the line within one argument says nothing.
-    return new ConfigProblem(origin.description().replaceFirst(": \\d+$", ""), -1, path, message);
+    return new ConfigProblem(d.replaceFirst(": \\d+$", ""), -1, path, message);
   }
 
   @Override

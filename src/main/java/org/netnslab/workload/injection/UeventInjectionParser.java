@@ -33,9 +33,12 @@ public final class UeventInjectionParser implements WorkloadParser {
     if (hasNetns && c.object("workload.netns") != null) {
       c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
     }
+    int before = c.problems().size();
     long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_POPULATION);
     long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_POPULATION);
-    if (userns + init > MAX_POPULATION) {
+    if (c.problems().size() > before) {
+      // a count was refused already: its default would only add a second, wrong problem
+    } else if (userns + init > MAX_POPULATION) {
       c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + ", more than " + MAX_POPULATION);
     } else if (userns + init < 1 && hasNetns) {
       c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");

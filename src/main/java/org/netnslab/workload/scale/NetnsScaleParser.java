@@ -27,25 +27,34 @@ public final class NetnsScaleParser implements WorkloadParser {
     if (hasNetns && c.object("workload.netns") != null) {
       c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
     }
+    int before = c.problems().size();
     long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_NETNS);
     long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_NETNS);
     if (!hasNetns) {
       c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
-    } else if (userns + init < 1) {
+    } else if (userns + init < 1 && c.problems().size() == before) { // not when a count was refused already
       c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
     }
     double share = 0.01;
-    if (c.conf().hasPath("workload.listener-share")) {
-      try {
-        share = c.conf().getDouble("workload.listener-share");
+    if (c.conf().hasPathOrNull("workload.listener-share")) {
+      com.typesafe.config.ConfigValue v = c.conf().hasPath("workload.listener-share")
+          ? c.conf().getValue("workload.listener-share") : null;
+      if (v == null || v.valueType() != com.typesafe.config.ConfigValueType.NUMBER) {
+        c.problem("workload.listener-share", "must be a number in 0..1 (0.01: one netns in 100), got "
+            + (v == null ? "null" : v.valueType().name().toLowerCase() + " " + v.render()));
+      } else {
+        share = ((Number) v.unwrapped()).doubleValue();
         if (!(share >= 0 && share <= 1)) {
           c.problem("workload.listener-share", "must be a share in 0..1 (0.01: one netns in 100), got " + share);
         }
-      } catch (com.typesafe.config.ConfigException e) {
-        c.problem("workload.listener-share", "must be a number in 0..1: " + HoconChecker.bare(e));
       }
     }
     long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
+    long listenersAtOne = (long) Math.floor((userns + init) * share); // see NetnsScaleWorkload#listeners
+    if (c.problems().size() == before && tagged > listenersAtOne) {
+      c.problem("workload.tagged-netns", tagged + " tagged netns, more than the " + listenersAtOne
+          + " netns with a listener (listener-share x netns): each tagged uevent goes to a netns with a listener");
+    }
     NetnsScaleWorkload w = new NetnsScaleWorkload((int) userns, (int) init, share, (int) tagged);
     if (scale > 0 && scale <= 1000 && (userns + init) * scale > MAX_NETNS) {
       c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + " times --scale " + scale

@@ -74,6 +74,11 @@ import org.netnslab.workload.injection.ListenerCheck;
  * @param scale multiplies the population
  */
 public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements DesignRunner {
+  /** Fewest netns for which heap_bytes_per_netns is reported (18 MB of netns against a reading's MB of noise). */
+  public static final int MIN_NETNS_FOR_HEAP = 10_000;
+  /** Fewest listeners for which heap_bytes_per_listener is reported (about 6 MB of listeners). */
+  public static final int MIN_LISTENERS_FOR_HEAP = 1_000;
+
 
   @Override
   public DesignResult run(Design design, DesignScope scope) throws RunFailure {
@@ -176,10 +181,16 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
     if (delivery.merged().count() > 0) {
       result.measure(NetnsScaleWorkload.DELIVERY, delivery.merged());
     }
-    result.counter("netns", n).counter("listeners", withListener.size())
-        .counter("heap_bytes_per_netns", (heapNetns - heapBefore) / n)
-        .counter("heap_bytes_per_listener", withListener.isEmpty() ? 0 : (heapAll - heapNetns) / withListener.size())
-        .counter("creations_per_s", perSecond(n, createNanos))
+    result.counter("netns", n).counter("listeners", withListener.size());
+    // The heap readings are JVM-wide and move by megabytes between full GCs: below these populations the
+    // difference is noise (even negative), so the figure is left out rather than reported.
+    if (n >= MIN_NETNS_FOR_HEAP) {
+      result.counter("heap_bytes_per_netns", (heapNetns - heapBefore) / n);
+    }
+    if (withListener.size() >= MIN_LISTENERS_FOR_HEAP) {
+      result.counter("heap_bytes_per_listener", (heapAll - heapNetns) / withListener.size());
+    }
+    result.counter("creations_per_s", perSecond(n, createNanos))
         .counter("broadcast_fanout_us", fanoutNanos / 1000)
         .counter("broadcast_deliveries", deliveries.untagged.sum())
         .counter("tagged_deliveries", deliveries.tagged.sum())

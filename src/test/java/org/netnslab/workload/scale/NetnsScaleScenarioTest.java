@@ -1,6 +1,7 @@
 package org.netnslab.workload.scale;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
@@ -70,7 +71,8 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
     DesignResult d = r.designs().get(0);
     assertEquals("kernel-6.9", d.name());
     assertCounts(d);
-    assertTrue("heap per netns is measured", d.counters().get("heap_bytes_per_netns") > 0);
+    assertFalse("2,000 netns are too few for a heap figure", d.counters().containsKey("heap_bytes_per_netns"));
+    assertFalse(d.counters().containsKey("heap_bytes_per_listener"));
   }
 
   @Test
@@ -124,5 +126,18 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
     assertTrue(got.toString(), got.contains("workload.listener-share: must be a share in 0..1 (0.01: one netns in 100),"
         + " got 1.5"));
     assertTrue(got.toString(), got.stream().anyMatch(p -> p.startsWith("workload.tagged-netns: must be in 0..")));
+    assertEquals(List.of("workload.tagged-netns: 11 tagged netns, more than the 10 netns with a listener"
+        + " (listener-share x netns): each tagged uevent goes to a netns with a listener"),
+        problems("netns { init-owned = 1000 }\n  tagged-netns = 11"));
+    assertEquals(List.of("workload.listener-share: must be a number in 0..1 (0.01: one netns in 100), got string \"abc\""),
+        problems("netns { init-owned = 1000 }\n  listener-share = abc\n  tagged-netns = 1"));
+    assertEquals("a refused count is the only problem, not also 'needs at least one netns'",
+        List.of("workload.netns.userns-owned: must be in 0..1000000000, got 2000000000"),
+        problems("netns { userns-owned = 2000000000 }"));
+    // an object merged from the file and two --set values is named by its sources, not HOCON's "merge of"
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class, () -> new ScenarioLoader().load(FILE,
+        List.of("workload.netns.userns-owned=0", "workload.netns.init-owned=0"), 1));
+    assertEquals("--set workload.netns.init-owned=0 and --set workload.netns.userns-owned=0 and " + FILE,
+        e.problems.get(0).source());
   }
 }
