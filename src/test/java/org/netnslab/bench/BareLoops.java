@@ -49,9 +49,10 @@ public final class BareLoops {
 
   /** Runs the shapes; see the class Javadoc for the arguments. */
   public static void main(String[] args) throws Exception {
-    int netns = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-    long perNetns = args.length > 1 ? Long.parseLong(args[1]) : 10_000;
-    int runs = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+    String usage = "usage: BareLoops [netns>=1, default 1000] [transactions-per-netns>=1, default 10000] [runs>=2, default 4]";
+    int netns = (int) arg(args, 0, "netns", 1000, 1, usage);
+    long perNetns = arg(args, 1, "transactions-per-netns", 10_000, 1, usage);
+    int runs = (int) arg(args, 2, "runs", 4, 2, usage);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "bare-loops", ConfigFactory.parseString(
         "bench-dispatcher { type = Dispatcher, executor = fork-join-executor, throughput = 64\n"
             + "  fork-join-executor { parallelism-min = 2, parallelism-factor = 1.0, parallelism-max = 64 } }\n"
@@ -177,6 +178,28 @@ public final class BareLoops {
     List<String> s = new ArrayList<>();
     rates.forEach(r -> s.add(String.format(Locale.ROOT, "%,.0f", r)));
     return String.join(" ", s);
+  }
+
+  /**
+   * Argument {@code i}, or {@code dflt} when absent; a value that is not an integer of at least {@code min} ends
+   * the JVM with exit 2 and a line naming it (runs: the median leaves out the first, a warm-up, so at least 2).
+   */
+  static long arg(String[] args, int i, String name, long dflt, long min, String usage) {
+    if (args.length <= i) {
+      return dflt;
+    }
+    try {
+      long v = Long.parseLong(args[i]);
+      if (v >= min && v <= Integer.MAX_VALUE) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      System.err.println(name + ": not an integer: " + e.getMessage());
+    }
+    System.err.println(name + " must be an integer in " + min + ".." + Integer.MAX_VALUE + ", got '" + args[i] + "'\n"
+        + usage);
+    System.exit(2);
+    return dflt;
   }
 
   static double median(List<Double> values) {

@@ -40,8 +40,9 @@ public final class CreationRate {
 
   /** Runs the benchmark; see the class Javadoc for the arguments. */
   public static void main(String[] args) throws Exception {
-    int netns = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
-    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+    String usage = "usage: CreationRate [netns>=1, default 100000] [runs>=2, default 4]";
+    int netns = (int) BareLoops.arg(args, 0, "netns", 100_000, 1, usage);
+    int runs = (int) BareLoops.arg(args, 1, "runs", 4, 2, usage);
     Config config = ConfigFactory.load();
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "creation-rate", config);
     try {
