@@ -70,12 +70,21 @@ public final class HeapEstimate {
     long suggestGiB = Math.max(2, (long) Math.ceil(need / usableShare / (1L << 30)));
     String options = String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx" + suggestGiB
         + "g"), otherOptions.stream()).toList());
+    long physical = physicalMemory();
+    String advice = physical > 0 && suggestGiB << 30 > physical
+        ? "more than this machine's " + mib(physical) / 1024 + " GiB of memory could give: lower --scale or the population"
+        : "raise it, e.g. NETNS_LAB_JAVA_OPTS=\"" + options + "\" ./netns-lab run ..., or lower --scale or the population";
     throw new ScenarioException(List.of(new ConfigProblem(s.file(), -1, "workload",
         "scenario " + s.name() + " at --scale " + s.scale() + " (" + s.workload().shape(s.scale()) + ") needs about "
             + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + " + mib(BASE_BYTES)
             + " MiB), more than this JVM's usable heap of " + mib(usableHeap) + " MiB (-Xmx" + mib(xmx)
-            + "m): raise it, e.g. NETNS_LAB_JAVA_OPTS=\"" + options + "\" ./netns-lab run ..., or lower --scale"
-            + " or the population (netns-lab.run.heap-check = false runs it anyway)")));
+            + "m): " + advice + " (netns-lab.run.heap-check = false runs it anyway)")));
+  }
+
+  /** @return the machine's physical memory, B, or 0 when the JVM does not say */
+  private static long physicalMemory() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getTotalMemorySize() : 0;
   }
 
   private static long mib(long bytes) {

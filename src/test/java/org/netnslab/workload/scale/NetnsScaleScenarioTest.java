@@ -104,6 +104,16 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
     HeapEstimate.check(s, 5L << 30); // fits 5 GiB usable
   }
 
+  @Test
+  public void aPopulationNoMachineHereHoldsIsNotGivenAnXmx() throws Exception {
+    Scenario s = new ScenarioLoader().load(FILE, List.of(), 1000); // 10^9 netns: about 4 TB of heap
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> HeapEstimate.check(s, 4096L << 20, 4096L << 20, List.of("-XX:+UseParallelGC")));
+    String m = e.getMessage();
+    assertTrue(m, m.contains("GiB of memory could give: lower --scale or the population"));
+    assertFalse(m, m.contains("NETNS_LAB_JAVA_OPTS"));
+  }
+
   private List<String> problems(String workload) throws Exception {
     Path f = tmp.newFile().toPath();
     Files.writeString(f, String.join("\n", "name = s", "description = s", "seed = s", "workload {",
