@@ -89,7 +89,7 @@ public final class ConsoleReport {
     if (!(r.execution() != null && r.execution().isVirtual()) // virtual time has no noise to warn of
         && r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
       sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
-          + " noise dominate, so ratios between designs can change from run to run. Raise --scale until every"
+          + " noise dominate, so its rates (and any ratio between designs) can change from run to run. Raise --scale until every"
           + " counted phase lasts a few seconds, and use --repeat 5 for intervals.%n"));
     }
     if (r.repeat() == 1 && !r.comparisons().isEmpty()) {

@@ -79,7 +79,7 @@ public final class HtmlReport {
     if (!(r.execution() != null && r.execution().isVirtual()) // virtual time has no noise to warn of
         && r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
       h.append("<p><b>Note:</b> a counted phase took under 2 s; at this scale JIT warm-up and scheduling noise")
-          .append(" dominate and ratios can change from run to run. Raise --scale until every counted phase lasts a few seconds, and use --repeat 5 for intervals.</p>\n");
+          .append(" dominate, so its rates (and any ratio between designs) can change from run to run. Raise --scale until every counted phase lasts a few seconds, and use --repeat 5 for intervals.</p>\n");
     }
     h.append("<p>The page's wall time is the whole run (netns creation, warm-up, every design); a design's")
         .append(" counted phase is the part its throughput and percentiles cover.</p>\n");
