@@ -145,22 +145,9 @@ final class NetnsActor {
     }
   }
 
-  /** What a published netns answers in every state: uevents, put_net, socket closes, sock_inuse reads. */
-  private ReceiveBuilder<Command> published(ReceiveBuilder<Command> b) {
-    return b.onMessage(NetNamespace.Inject.class, this::onInject)
-        .onMessage(NetNamespace.SendUevent.class, this::onSendUevent)
-        .onMessage(NetNamespace.EmitTaggedUevent.class, this::onEmitTagged)
-        .onMessageEquals(NetNamespace.Put.INSTANCE, this::onPut)
-        .onMessage(NetNamespace.ListenerClosed.class, this::onListenerClosed)
-        .onMessage(NetNamespace.CloseListeners.class, this::onCloseListeners)
-        .onMessageEquals(NetNamespace.CloseListenersTick.INSTANCE, this::closeListeners)
-        .onMessage(NetNamespace.CloseSocket.class, this::onCloseSocket)
-        .onMessage(NetNamespace.ReadSockInuse.class, this::onReadSockInuse);
-  }
-
   /**
-   * The published answers as one dispatch, for {@link Live}: the same handlers as {@link #published}, without
-   * a per-actor table of receive cases (a million live netns each held one).
+   * What a published netns answers in every state (live and dismantling): uevents, put_net, socket closes,
+   * sock_inuse reads. One dispatch, not a per-actor table of receive cases (a million live netns each held one).
    *
    * @return the next behaviour, or null when {@code m} is not one of the published answers
    */
@@ -249,22 +236,31 @@ final class NetnsActor {
     }
   }
 
-  /** Dismantling: the published answers, and nothing may take a new reference. */
+  /**
+   * Dismantling: the published answers, and nothing may take a new reference. A catch-all case, so it goes
+   * after the teardown's own cases ({@link NetnsTeardown#dismantling}).
+   */
   private ReceiveBuilder<Command> dismantling(ReceiveBuilder<Command> b) {
-    return published(b)
-        .onMessage(NetNamespace.AttachListener.class, m -> {
-          m.queue().close();
-          m.bound().completeExceptionally(new IllegalStateException("netns " + net.id() + " is being dismantled"));
-          return Behaviors.same();
-        })
-        .onMessageEquals(NetNamespace.Get.INSTANCE, () -> {
-          ctx.getLog().warn("netns {}: get_net after the last reference was dropped; ignored", net.id());
-          return Behaviors.same();
-        })
-        .onMessage(NetNamespace.OpenSocket.class, m -> {
-          m.replyTo().tell(-1L);
-          return Behaviors.same();
-        });
+    return b.onAnyMessage(this::onDismantling);
+  }
+
+  private Behavior<Command> onDismantling(Command m) {
+    Behavior<Command> published = onPublished(m);
+    if (published != null) {
+      return published;
+    }
+    if (m instanceof NetNamespace.AttachListener a) {
+      a.queue().close();
+      a.bound().completeExceptionally(new IllegalStateException("netns " + net.id() + " is being dismantled"));
+      return Behaviors.same();
+    } else if (m == NetNamespace.Get.INSTANCE) {
+      ctx.getLog().warn("netns {}: get_net after the last reference was dropped; ignored", net.id());
+      return Behaviors.same();
+    } else if (m instanceof NetNamespace.OpenSocket o) {
+      o.replyTo().tell(-1L);
+      return Behaviors.same();
+    }
+    return Behaviors.unhandled();
   }
 
   /**

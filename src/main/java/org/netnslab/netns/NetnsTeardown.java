@@ -55,7 +55,8 @@ final class NetnsTeardown {
   }
 
   /**
-   * @param meanwhile what the netns answers besides the teardown steps, also while an exit waits
+   * @param meanwhile what the netns answers besides the teardown steps, also while an exit waits; added after
+   *     every case of the teardown's own, so it may end in a catch-all
    * @return the dismantling behaviour
    */
   Behavior<Command> dismantling(UnaryOperator<ReceiveBuilder<Command>> meanwhile) {
@@ -123,7 +124,10 @@ final class NetnsTeardown {
       super(ctx);
     }
 
-    /** What the state answers besides the teardown steps, also while one of its exits waits. */
+    /**
+     * What the state answers besides the teardown steps, also while one of its exits waits. Added last: it may
+     * end in a catch-all.
+     */
     abstract ReceiveBuilder<Command> meanwhile(ReceiveBuilder<Command> b);
 
     /** How the state ends. */
@@ -230,9 +234,10 @@ final class NetnsTeardown {
 
     @Override
     public Receive<Command> createReceive() {
-      return resume.meanwhile(newReceiveBuilder())
+      // its own cases first: meanwhile may end in a catch-all (a dismantling netns's published answers)
+      return resume.meanwhile(newReceiveBuilder()
           .onMessageEquals(NetNamespace.RcuDone.INSTANCE, () -> continueExit(rest, replyTo, resume))
-          .onMessageEquals(NetNamespace.RetryTick.INSTANCE, () -> continueExit(rest, replyTo, resume))
+          .onMessageEquals(NetNamespace.RetryTick.INSTANCE, () -> continueExit(rest, replyTo, resume)))
           .build();
     }
   }
