@@ -18,6 +18,7 @@ import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.run.DesignScope;
 import org.netnslab.run.RunFailure;
+import org.netnslab.settings.HoconChecker;
 import org.netnslab.uevent.Received;
 import org.netnslab.userns.UserNamespace;
 
@@ -35,6 +36,48 @@ public final class NetnsPopulation {
    */
   public static final java.util.Set<String> UEVENT_PATH_KEYS = java.util.Set.of("uevent", "netlink", "netns",
       "sockets", "sock-inuse", "rcu", "costs.mutex-handoff", "costs.uevent", "costs.netns");
+
+  /**
+   * A population's {@code workload.netns { userns-owned, init-owned }}, as both workloads read it.
+   *
+   * @param usernsOwned netns owned by a fresh user namespace each (0 when refused)
+   * @param initOwned netns owned by init_user_ns (0 when refused)
+   * @param ok no problem with the counts (an unknown key aside): checks that build on them may run
+   */
+  public record Counts(long usernsOwned, long initOwned, boolean ok) {
+    private static final java.util.Set<String> KEYS = java.util.Set.of("userns-owned", "init-owned");
+
+    /** @return netns in all */
+    public long total() {
+      return usernsOwned + initOwned;
+    }
+
+    /**
+     * Reads {@code workload.netns}: unknown keys, each count in 0..{@code max}, then (when neither was refused)
+     * the block missing or holding no netns at all.
+     *
+     * @param c the scenario's checker; problems are recorded there
+     * @param max the most either count may be
+     * @return the counts
+     */
+    public static Counts read(HoconChecker c, long max) {
+      boolean hasNetns = c.conf().hasPath("workload.netns");
+      if (hasNetns && c.object("workload.netns") != null) {
+        c.unknownKeys(c.conf().getObject("workload.netns"), KEYS, "workload.netns.");
+      }
+      int before = c.problems().size();
+      long userns = c.integer("workload.netns.userns-owned", 0L, 0, max);
+      long init = c.integer("workload.netns.init-owned", 0L, 0, max);
+      if (c.problems().size() > before) {
+        // a count was refused already: its default would only add a second, wrong problem
+      } else if (!hasNetns) {
+        c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
+      } else if (userns + init < 1) {
+        c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
+      }
+      return new Counts(userns, init, c.problems().size() == before);
+    }
+  }
 
   /**
    * The owner of netns number {@code i} of a population whose first {@code usernsOwned} netns are user-namespace

@@ -1,6 +1,7 @@
 package org.netnslab.workload.injection;
 
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
 import java.util.Set;
 
@@ -14,7 +15,6 @@ public final class UeventInjectionParser implements WorkloadParser {
   private static final Set<String> KEYS =
       Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors",
           "kernel-uevents-per-netns", "injectors-privileged", "injector-start-interval");
-  private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
   /**
    * Most netns or injectors one run may name: ids and indices are ints. No lower cap: the up-front heap
    * estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
@@ -29,21 +29,11 @@ public final class UeventInjectionParser implements WorkloadParser {
   @Override
   public UeventInjectionWorkload parse(HoconChecker c, double scale) {
     c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    boolean hasNetns = c.conf().hasPath("workload.netns");
-    if (hasNetns && c.object("workload.netns") != null) {
-      c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
-    }
-    int before = c.problems().size();
-    long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_POPULATION);
-    long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_POPULATION);
-    if (c.problems().size() > before) {
-      // a count was refused already: its default would only add a second, wrong problem
-    } else if (userns + init > MAX_POPULATION) {
-      c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + ", more than " + MAX_POPULATION);
-    } else if (userns + init < 1 && hasNetns) {
-      c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
-    } else if (!hasNetns) {
-      c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
+    NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
+    long userns = netns.usernsOwned();
+    long init = netns.initOwned();
+    if (netns.ok() && netns.total() > MAX_POPULATION) {
+      c.problem("workload.netns", "userns-owned + init-owned = " + netns.total() + ", more than " + MAX_POPULATION);
     }
     long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
     if ((userns + init) * listeners > MAX_POPULATION) {

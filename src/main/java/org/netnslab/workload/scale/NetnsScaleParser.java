@@ -2,6 +2,7 @@ package org.netnslab.workload.scale;
 
 import java.util.Set;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
 
 /**
@@ -11,7 +12,6 @@ import org.netnslab.workload.WorkloadParser;
  */
 public final class NetnsScaleParser implements WorkloadParser {
   private static final Set<String> KEYS = Set.of("type", "netns", "listener-share", "tagged-netns");
-  private static final Set<String> NETNS_KEYS = Set.of("userns-owned", "init-owned");
   /** Most netns one run may name once scaled: ids and indices are ints. */
   static final long MAX_NETNS = 1_000_000_000L;
 
@@ -23,18 +23,10 @@ public final class NetnsScaleParser implements WorkloadParser {
   @Override
   public NetnsScaleWorkload parse(HoconChecker c, double scale) {
     c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    boolean hasNetns = c.conf().hasPath("workload.netns");
-    if (hasNetns && c.object("workload.netns") != null) {
-      c.unknownKeys(c.conf().getObject("workload.netns"), NETNS_KEYS, "workload.netns.");
-    }
+    NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_NETNS);
+    long userns = netns.usernsOwned();
+    long init = netns.initOwned();
     int before = c.problems().size();
-    long userns = c.integer("workload.netns.userns-owned", 0L, 0, MAX_NETNS);
-    long init = c.integer("workload.netns.init-owned", 0L, 0, MAX_NETNS);
-    if (!hasNetns) {
-      c.problem("workload.netns", "missing: set userns-owned and/or init-owned");
-    } else if (userns + init < 1 && c.problems().size() == before) { // not when a count was refused already
-      c.problem("workload.netns", "needs at least one netns (userns-owned + init-owned >= 1)");
-    }
     double share = 0.01;
     if (c.conf().hasPathOrNull("workload.listener-share")) {
       com.typesafe.config.ConfigValue v = c.conf().hasPath("workload.listener-share")
@@ -51,7 +43,7 @@ public final class NetnsScaleParser implements WorkloadParser {
     }
     long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
     long listenersAtOne = (long) Math.floor((userns + init) * share); // see NetnsScaleWorkload#listeners
-    if (c.problems().size() == before && tagged > listenersAtOne) {
+    if (netns.ok() && c.problems().size() == before && tagged > listenersAtOne) {
       c.problem("workload.tagged-netns", tagged + " tagged netns, more than the " + listenersAtOne
           + " netns with a listener (listener-share x netns): each tagged uevent goes to a netns with a listener");
     }
