@@ -21,9 +21,21 @@ public final class LifecycleRecorder implements LifecycleProbe {
   private final LongAdder batchCount = new LongAdder();
   private final LongAdder exited = new LongAdder();
   private final Map<FaultSwitch, LongAdder> faults = new EnumMap<>(FaultSwitch.class);
+  private final Runnable onFreed;
 
   /** A recorder with every count at 0. */
   public LifecycleRecorder() {
+    this(() -> { });
+  }
+
+  /**
+   * A recorder with every count at 0 that also runs {@code onFreed} after each net_free is counted, on the
+   * reporting actor's thread (e.g. a phase's progress and its latch).
+   *
+   * @param onFreed run once per netns freed; must not block
+   */
+  public LifecycleRecorder(Runnable onFreed) {
+    this.onFreed = onFreed;
     for (FaultSwitch s : FaultSwitch.values()) {
       faults.put(s, new LongAdder()); // filled once: reads and adds after this need no lock
     }
@@ -39,6 +51,7 @@ public final class LifecycleRecorder implements LifecycleProbe {
     cleanup.record(nanosSinceLastRef);
     sockInuseSum.add(sockInuseAtFree);
     freed.increment();
+    onFreed.run();
   }
 
   @Override

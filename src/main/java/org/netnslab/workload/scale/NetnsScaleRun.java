@@ -26,14 +26,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.netnslab.design.Design;
-import org.netnslab.fault.FaultSwitch;
 import org.netnslab.machine.Clock;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.CreateResult;
-import org.netnslab.netns.LifecycleProbe;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
 import org.netnslab.netns.StandardPernetOps;
@@ -84,9 +82,15 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
   public DesignResult run(Design design, DesignScope scope) throws RunFailure {
     int n = w.netnsCount(scale);
     int usernsOwned = w.usernsOwned(scale);
-    Probe probe = new Probe(n);
+    // the dismantle phase's progress and end (every netns freed), counted as the recorder counts each net_free
+    LongAdder freedProgress = new LongAdder();
+    CountDownLatch allFreed = new CountDownLatch(n);
+    LifecycleRecorder rec = new LifecycleRecorder(() -> {
+      freedProgress.increment();
+      allFreed.countDown();
+    });
     ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
-        NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor");
+        NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), rec), "supervisor");
     long heapBefore = heapAfterGc();
 
     // create: the whole population requested at once from inside the actor system
@@ -166,7 +170,7 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
     CompletableFuture<CompletionStage<Done>> released = new CompletableFuture<>();
     if (leaked == 0) {
       scope.phases().run("dismantle", () -> released.complete(scope.request(supervisor,
-          NamespaceSupervisor.ReleaseAll::new)), probe.allFreed, probe.freedProgress, n);
+          NamespaceSupervisor.ReleaseAll::new)), allFreed, freedProgress, n);
       scope.await(scope.await(released, "dismantling netns"), "dismantling netns");
     } else { // not awaited: the netns an open listener holds will not be freed, and CountLive counts them
       scope.request(supervisor, NamespaceSupervisor.ReleaseAll::new);
@@ -175,7 +179,6 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
     leaked += scope.<NamespaceSupervisor.Command, Integer>ask(supervisor, NamespaceSupervisor.CountLive::new,
         "counting live netns");
 
-    LifecycleRecorder rec = probe.recorder;
     DesignResultBuilder result = new DesignResultBuilder(design).measure(NetnsScaleWorkload.CREATE, rec.create())
         .measure(NetnsScaleWorkload.CLEANUP, rec.cleanup());
     if (delivery.merged().count() > 0) {
@@ -248,7 +251,7 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
 
   /**
    * Each listener expects the broadcast when its netns is init owned and one tagged uevent when its netns is
-   * in the sample; the lifecycle's counters come from the probe.
+   * in the sample; the lifecycle's counters come from the recorder.
    */
   private static Invariants invariants(List<ListenerCheck> checks, List<NetnsHandle> withListener,
       List<NetnsHandle> sample, LifecycleRecorder rec, long leaked) {
@@ -330,49 +333,6 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
         taggedDone.countDown();
       }
       progress.increment();
-    }
-  }
-
-  /** The lifecycle recorder, plus the progress and the end of the dismantle (every netns freed). */
-  private static final class Probe implements LifecycleProbe {
-    final LifecycleRecorder recorder = new LifecycleRecorder();
-    final LongAdder freedProgress = new LongAdder();
-    final CountDownLatch allFreed;
-
-    Probe(int n) {
-      allFreed = new CountDownLatch(n);
-    }
-
-    @Override
-    public void created(long nanos) {
-      recorder.created(nanos);
-    }
-
-    @Override
-    public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
-      recorder.netFreed(nanosSinceLastRef, sockInuseAtFree);
-      freedProgress.increment();
-      allFreed.countDown();
-    }
-
-    @Override
-    public void cleanupBatch(int size) {
-      recorder.cleanupBatch(size);
-    }
-
-    @Override
-    public void useAfterFree() {
-      recorder.useAfterFree();
-    }
-
-    @Override
-    public void netnsExited() {
-      recorder.netnsExited();
-    }
-
-    @Override
-    public void faultInjected(FaultSwitch which) {
-      recorder.faultInjected(which);
     }
   }
 }
