@@ -334,7 +334,8 @@ public final class Main implements Callable<Integer> {
       Scenario s = loaded.scenario();
       System.out.printf("%s: OK: scenario %s, %d design(s) %s, %s; heap estimate %d MiB of %d MiB usable%n", file,
           s.name(), s.designs().size(), s.designs().stream().map(d -> d.name()).toList(), s.workload().shape(s.scale()),
-          (org.netnslab.scenario.HeapEstimate.bytes(s) + (1L << 20) - 1) >> 20, Runtime.getRuntime().maxMemory() >> 20);
+          org.netnslab.scenario.HeapEstimate.mib(org.netnslab.scenario.HeapEstimate.bytes(s)),
+          Runtime.getRuntime().maxMemory() >> 20);
       return 0;
     }
   }

@@ -87,7 +87,11 @@ public final class HeapEstimate {
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getTotalMemorySize() : 0;
   }
 
-  private static long mib(long bytes) {
+  /**
+   * @param bytes a size, B
+   * @return it in MiB, rounded up (as every message of the check gives it)
+   */
+  public static long mib(long bytes) {
     return (bytes + (1L << 20) - 1) >> 20;
   }
 }
