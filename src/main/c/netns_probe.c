@@ -1,0 +1,300 @@
+/*
+ * netns_probe: the netns lifecycle of this host's kernel (net/core/net_namespace.c copy_net_ns -> setup_net
+ * under pernet_ops_rwsem; __put_net -> cleanup_net on the netns workqueue, batched; the struct net freed
+ * by net_free), as `unshare -n /bin/true` loops do it.
+ *
+ *   netns_probe serial ITER          fit set: one loop of ITER iterations: fork, unshare(CLONE_NEWNET) timed by
+ *                                    the child, execve(/bin/true), exit, waitpid; the child's CPU (wait4).
+ *   netns_probe parallel LOOPS ITER  prediction set: LOOPS such loops at once: loop wall, lifecycles/s.
+ *
+ * Both also report, where tracefs can be used (root), each cleanup_net run (workqueue_execute_start/end
+ * tracepoints, function == cleanup_net) and each struct net freed (kmem_cache_free with name ==
+ * "net_namespace"; tracepoints are not stable ABI, so these fields are absent when they cannot be read):
+ * the batch sizes (frees inside one cleanup_net run) and last put_net -> free latency (a child's exit,
+ * seen at waitpid, to a free, matched in order). Tracing uses its own tracefs instance (created and
+ * removed by the probe, also on SIGINT/SIGTERM); when tracefs is not mounted it is mounted in a private
+ * mount namespace of the probe's own, so nothing is left mounted.
+ * Without CAP_SYS_ADMIN the child uses unshare(CLONE_NEWUSER | CLONE_NEWNET) and says so ("userns": true).
+ */
+#include "probe.h"
+#include <sys/mount.h>
+
+static char trace_dir[256];
+static int tracing = 0;
+
+static void trace_write(const char *rel, const char *text) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", trace_dir, rel);
+    int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) { tracing = 0; return; }
+    if (write(fd, text, strlen(text)) != (ssize_t) strlen(text)) tracing = 0;
+    close(fd);
+}
+
+static void trace_stop(void) {
+    if (trace_dir[0] == '\0') return;
+    char saved[256];
+    snprintf(saved, sizeof saved, "%s", trace_dir);
+    trace_write("events/enable", "0");
+    trace_dir[0] = '\0';
+    rmdir(saved);
+}
+
+static void on_stop_signal(int sig) {
+    trace_stop();
+    _exit(128 + sig);
+}
+
+static unsigned long long kallsyms_addr(const char *sym) {
+    FILE *f = fopen("/proc/kallsyms", "re");
+    if (!f) return 0;
+    char line[512], name[256], type;
+    unsigned long long addr = 0, a;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 && strcmp(name, sym) == 0) { addr = a; break; }
+    }
+    fclose(f);
+    return addr;
+}
+
+/* Sets up our tracefs instance; on any failure tracing stays off and `why` says why. */
+static void trace_start(char *why, size_t cap) {
+    const char *root = "/sys/kernel/tracing";
+    struct stat sb;
+    char p[512];
+    snprintf(p, sizeof p, "%s/instances", root);
+    if (geteuid() != 0) { snprintf(why, cap, "not root: tracefs not readable"); return; }
+    if (stat(p, &sb) != 0) {
+        if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+            || mount("nodev", root, "tracefs", 0, NULL) != 0 || stat(p, &sb) != 0) {
+            snprintf(why, cap, "tracefs cannot be mounted: %s", strerror(errno));
+            return;
+        }
+    }
+    unsigned long long fn = kallsyms_addr("cleanup_net");
+    snprintf(trace_dir, sizeof trace_dir, "%s/instances/netns-lab-probe-%d", root, (int) getpid());
+    if (mkdir(trace_dir, 0700) != 0) { snprintf(why, cap, "tracefs instance: %s", strerror(errno)); trace_dir[0] = '\0'; return; }
+    signal(SIGINT, on_stop_signal);
+    signal(SIGTERM, on_stop_signal);
+    signal(SIGHUP, on_stop_signal);
+    atexit(trace_stop);
+    tracing = 1;
+    trace_write("trace_clock", "mono");
+    trace_write("buffer_size_kb", "8192");
+    trace_write("events/kmem/kmem_cache_free/filter", "name == \"net_namespace\"");
+    trace_write("events/kmem/kmem_cache_alloc/filter", "name == \"net_namespace\"");
+    if (fn != 0) {
+        char filt[64];
+        snprintf(filt, sizeof filt, "function == 0x%llx", fn);
+        trace_write("events/workqueue/workqueue_execute_start/filter", filt);
+        trace_write("events/workqueue/workqueue_execute_end/filter", filt);
+    }
+    trace_write("events/kmem/kmem_cache_free/enable", "1");
+    trace_write("events/kmem/kmem_cache_alloc/enable", "1");
+    trace_write("events/workqueue/workqueue_execute_start/enable", "1");
+    trace_write("events/workqueue/workqueue_execute_end/enable", "1");
+    if (!tracing) { snprintf(why, cap, "tracepoints kmem_cache_alloc/free / workqueue_execute_* not usable"); trace_stop(); }
+}
+
+typedef struct { int64_t exit_at, setup_ns, wall_ns, user_ns, sys_ns; long pid; } iter_t;
+
+static int need_userns;
+
+static void one_loop(long iters, iter_t *out) {
+    for (long i = 0; i < iters; i++) {
+        int64_t t0 = now_ns();
+        pid_t pid = fork_child();
+        if (pid == 0) {
+            int64_t a = now_ns();
+            int r = need_userns ? unshare(CLONE_NEWUSER | CLONE_NEWNET) : unshare(CLONE_NEWNET);
+            if (r != 0 || simulated_failure("userns")) _exit(3);
+            out[i].setup_ns = now_ns() - a;
+            execl("/bin/true", "true", (char *) NULL);
+            _exit(127);
+        }
+        int st;
+        struct rusage ru;
+        wait4(pid, &st, 0, &ru);
+        int64_t t1 = now_ns();
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            fail_missing("network namespaces", "run as root, or enable user namespaces (sysctl user.max_user_namespaces)",
+                         "unshare(%s) refused in the loop's child", need_userns ? "CLONE_NEWUSER|CLONE_NEWNET" : "CLONE_NEWNET");
+        }
+        out[i].exit_at = t1;
+        out[i].pid = pid;
+        out[i].wall_ns = t1 - t0;
+        out[i].user_ns = (int64_t) ru.ru_utime.tv_sec * 1000000000LL + ru.ru_utime.tv_usec * 1000LL;
+        out[i].sys_ns = (int64_t) ru.ru_stime.tv_sec * 1000000000LL + ru.ru_stime.tv_usec * 1000LL;
+    }
+}
+
+#define MAX_EV 200000
+typedef struct { int64_t t; long pid; unsigned long long ptr; } tev_t;
+typedef struct { tev_t *alloc, *free; int64_t *start, *end; long na, nf, ns, ne; } trace_t;
+
+/* Reads the instance's trace: net_namespace allocs (task pid, ptr) and frees (ptr), cleanup_net starts
+ * and ends; times in mono ns (trace_clock mono = CLOCK_MONOTONIC). %p pointers are hashed, but the same
+ * object hashes the same within a boot, so an alloc and its free match. */
+static void trace_read(trace_t *tr) {
+    char p[512], line[1024];
+    snprintf(p, sizeof p, "%s/trace", trace_dir);
+    tr->alloc = calloc(MAX_EV, sizeof(tev_t)); tr->free = calloc(MAX_EV, sizeof(tev_t));
+    tr->start = calloc(MAX_EV, 8); tr->end = calloc(MAX_EV, 8);
+    tr->na = tr->nf = tr->ns = tr->ne = 0;
+    FILE *f = fopen(p, "re");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        char *br = strstr(line, " [");
+        char *colon = br ? strstr(br, ": ") : NULL;
+        if (!colon) continue;
+        char *q = colon;
+        while (q > line && q[-1] != ' ') q--;
+        int64_t t = (int64_t) (atof(q) * 1e9 + 0.5);
+        char *dash = br;
+        while (dash > line && *dash != '-') dash--;
+        long pid = atol(dash + 1);
+        char *ptr = strstr(colon, "ptr=");
+        unsigned long long pv = ptr ? strtoull(ptr + 4, NULL, 16) : 0;
+        if (strstr(colon, "kmem_cache_alloc:") && tr->na < MAX_EV) tr->alloc[tr->na++] = (tev_t) { t, pid, pv };
+        else if (strstr(colon, "kmem_cache_free:") && tr->nf < MAX_EV) tr->free[tr->nf++] = (tev_t) { t, pid, pv };
+        else if (strstr(colon, "workqueue_execute_start:") && strstr(colon, "cleanup_net") && tr->ns < MAX_EV) tr->start[tr->ns++] = t;
+        else if (strstr(colon, "workqueue_execute_end:") && strstr(colon, "cleanup_net") && tr->ne < MAX_EV) tr->end[tr->ne++] = t;
+    }
+    fclose(f);
+}
+
+/* One more netns made and dropped: its cleanup_net run frees the batch before it (since v6.13 the struct
+ * net of a batch is freed by the next cleanup_net run), so the probe's own netns are all freed. */
+static void flush_netns(void) {
+    pid_t pid = fork_child();
+    if (pid == 0) _exit(unshare(need_userns ? CLONE_NEWUSER | CLONE_NEWNET : CLONE_NEWNET) != 0);
+    waitpid(pid, NULL, 0);
+}
+
+/* Batch sizes, cleanup_net run times and put -> free for the lifecycles in it[0..total). */
+static void trace_report(const iter_t *it, long total) {
+    trace_t tr;
+    for (int round = 0; ; round++) {
+        trace_read(&tr);
+        long ours = 0, freed = 0;
+        for (long a = 0; a < tr.na; a++) {
+            int mine = 0;
+            for (long i = 0; i < total && !mine; i++) mine = tr.alloc[a].pid == it[i].pid;
+            if (!mine) continue;
+            ours++;
+            for (long k = 0; k < tr.nf; k++) if (tr.free[k].ptr == tr.alloc[a].ptr && tr.free[k].t > tr.alloc[a].t) { freed++; break; }
+        }
+        if ((ours > 0 && freed == ours) || round == 20) break;
+        free(tr.alloc); free(tr.free); free(tr.start); free(tr.end);
+        struct timespec ts = { 0, 100000000 };
+        nanosleep(&ts, NULL);
+        flush_netns();
+        nanosleep(&ts, NULL);
+    }
+    trace_stop();
+    /* put -> free of each of our netns: its process's exit (waitpid) to its struct net's free. */
+    int64_t *p2f = calloc((size_t) total, 8);
+    int64_t first_alloc = INT64_MAX, last_free = 0;
+    long matched = 0, allocs = 0;
+    for (long i = 0; i < total; i++) {
+        for (long a = 0; a < tr.na; a++) {
+            if (tr.alloc[a].pid != it[i].pid) continue;
+            allocs++;
+            if (tr.alloc[a].t < first_alloc) first_alloc = tr.alloc[a].t;
+            for (long k = 0; k < tr.nf; k++) {
+                if (tr.free[k].ptr == tr.alloc[a].ptr && tr.free[k].t > tr.alloc[a].t) {
+                    p2f[matched++] = tr.free[k].t - it[i].exit_at;
+                    if (tr.free[k].t > last_free) last_free = tr.free[k].t;
+                    break;
+                }
+            }
+            break;
+        }
+    }
+    /* A cleanup_net run's batch: the netns freed inside it (runs do not overlap: one work item). Only
+     * the runs between our first netns and our last free count. */
+    int64_t *batch = calloc((size_t) tr.ns + 1, 8), *dur = calloc((size_t) tr.ns + 1, 8);
+    long nb = 0;
+    for (long s = 0, e = 0; s < tr.ns; s++) {
+        while (e < tr.ne && tr.end[e] < tr.start[s]) e++;
+        if (e >= tr.ne) break;
+        if (tr.start[s] < first_alloc || tr.start[s] > last_free) continue;
+        long c = 0;
+        for (long k = 0; k < tr.nf; k++) if (tr.free[k].t >= tr.start[s] && tr.free[k].t <= tr.end[e]) c++;
+        dur[nb] = tr.end[e] - tr.start[s];
+        batch[nb++] = c;
+    }
+    printf(",\"trace\":\"tracefs: kmem_cache_alloc/free (net_namespace), workqueue_execute_start/end (cleanup_net)\""
+           ",\"netns_allocated\":%ld,\"netns_freed\":%ld,\"cleanup_net_runs\":%ld", allocs, matched, nb);
+    print_dist("batch", "netns", batch, nb);
+    print_dist("cleanup_net_run", "ns", dur, nb);
+    print_dist("put_to_free", "ns", p2f, matched);
+    free(tr.alloc); free(tr.free); free(tr.start); free(tr.end);
+}
+
+static void run(const char *set, long loops, long iters) {
+    need_userns = geteuid() != 0;   /* unshare(CLONE_NEWNET) alone needs CAP_SYS_ADMIN */
+    char why[256] = "";
+    trace_start(why, sizeof why);
+    long total = loops * iters;
+    iter_t *it = shared_alloc(sizeof(iter_t) * (size_t) total);
+    int64_t *loop_wall = shared_alloc(sizeof(int64_t) * (size_t) loops);
+    gate_t go = gate_new();
+    pid_t *kids = calloc((size_t) loops, sizeof *kids);
+    for (long l = 0; l < loops; l++) {
+        kids[l] = fork_child();
+        if (kids[l] == 0) {
+            gate_wait(go);
+            int64_t t0 = now_ns();
+            one_loop(iters, it + l * iters);
+            loop_wall[l] = now_ns() - t0;
+            _exit(0);
+        }
+    }
+    int64_t t0 = now_ns();
+    gate_open(go);
+    int bad = 0;
+    for (long l = 0; l < loops; l++) {
+        int st;
+        waitpid(kids[l], &st, 0);
+        if (!WIFEXITED(st)) bad = 1;
+        else if (WEXITSTATUS(st) != 0) exit(WEXITSTATUS(st));
+    }
+    int64_t wall = now_ns() - t0;
+    if (bad) fail_missing("loop processes", "", "a loop process died");
+    int64_t *setup = calloc((size_t) total, 8), *iw = calloc((size_t) total, 8), *cpu_u = calloc((size_t) total, 8),
+            *cpu_s = calloc((size_t) total, 8), *lw = calloc((size_t) loops, 8);
+    for (long i = 0; i < total; i++) { setup[i] = it[i].setup_ns; iw[i] = it[i].wall_ns; cpu_u[i] = it[i].user_ns; cpu_s[i] = it[i].sys_ns; }
+    for (long l = 0; l < loops; l++) lw[l] = loop_wall[l];
+    printf("{\"probe\":\"lifecycle\",\"set\":\"%s\",\"load\":\"unshare-loops\",\"loops\":%ld,\"iterations\":%ld,\"lifecycles\":%ld,"
+           "\"userns\":%s,\"wall_s\":%.6f,\"lifecycles_per_s\":%.2f",
+           set, loops, iters, total, need_userns ? "true" : "false", wall / 1e9, total / (wall / 1e9));
+    print_dist("loop_wall", "ns", lw, loops);
+    print_dist("iteration", "ns", iw, total);
+    print_dist("unshare", "ns", setup, total);
+    print_dist("child_user", "ns", cpu_u, total);
+    print_dist("child_sys", "ns", cpu_s, total);
+    if (tracing) {
+        trace_report(it, total);
+    } else {
+        printf(",\"trace\":null,\"trace_unavailable\":");
+        json_escape_print(why);
+    }
+    printf("}\n");
+}
+
+int main(int argc, char **argv) {
+    probe_init("lifecycle");
+    if (argc == 3 && strcmp(argv[1], "serial") == 0) {
+        run("fit", 1, arg_long(argv[2], 1, 100000, "ITER"));
+    } else if (argc == 4 && strcmp(argv[1], "parallel") == 0) {
+        long loops = arg_long(argv[2], 1, 1000, "LOOPS"), iters = arg_long(argv[3], 1, 100000, "ITER");
+        if (loops * iters > 100000) fail_missing("arguments", "", "LOOPS x ITER over 100,000");
+        run("prediction", loops, iters);
+    } else {
+        fprintf(stderr, "usage: netns_probe serial ITER | parallel LOOPS ITER\n");
+        return 2;
+    }
+    return 0;
+}

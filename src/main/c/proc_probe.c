@@ -1,0 +1,252 @@
+/*
+ * proc_probe: the proc connector (drivers/connector/cn_proc.c, v6.6+ per-listener filters, commit
+ * 2aa1f7a1f47c), pidfd monitoring (kernel/pid.c pidfd_open, pidfd_poll) and /proc scans (fs/proc/base.c
+ * proc_pid_readdir, proc_pid_stat) on this host.
+ *
+ *   proc_probe fit PROCS           fit set: one listener at a time (all events, then EXIT only), each at two
+ *                                  pacings (drained at every wake-up; woken at most every 2 ms), while PROCS
+ *                                  fork+exec(/bin/true)+exit run one after another: the listener's CPU time,
+ *                                  events and wake-ups, so per-event and per-wake-up costs can be separated.
+ *   proc_probe listeners PROCS     prediction set: an all-events, an EXIT-only and a NONZERO_EXIT listener at
+ *                                  once while PROCS fork+exec+exit run (one in ten exits 1): CPU per listener.
+ *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd
+ *                                  (pidfd_open + epoll_ctl, epoll_wait + waitid(P_PIDFD) + close), against the
+ *                                  same loop with waitpid: the difference per process.
+ *   proc_probe scan LIVE SCANS     /proc scans (readdir + open/read/close /proc/PID/stat) with LIVE extra
+ *                                  sleeping processes: time per scan and per entry.
+ *
+ * The proc connector needs the initial user and pid namespaces (cn_proc.c cn_proc_mcast_ctl); listener
+ * sockets keep the default receive buffer (they live in init_net, not in a namespace of ours).
+ */
+#include "probe.h"
+#include <dirent.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+/* include/uapi/linux/cn_proc.h since v6.6; defined here for older userspace headers. */
+enum probe_proc_cn_mcast_op { PROBE_MCAST_LISTEN = 1, PROBE_MCAST_IGNORE = 2 };
+struct probe_proc_input { uint32_t mcast_op; uint32_t event_type; };
+#define PROBE_EV_FORK 0x00000001u
+#define PROBE_EV_EXEC 0x00000002u
+#define PROBE_EV_EXIT 0x80000000u
+#define PROBE_EV_NONZERO_EXIT 0x20000000u
+#define PROBE_EV_ALL 0xe00003ffu   /* FORK|EXEC|UID|GID|SID|PTRACE|COMM|NONZERO_EXIT|COREDUMP|EXIT */
+
+static int connector_listener(uint32_t events) {
+    if (simulated_failure("connector")) {
+        fail_missing("proc connector access", "run calibrate as root (the proc connector needs CAP_NET_ADMIN in the initial user namespace), or use --only uevent,lifecycle",
+                     "PROC_CN_MCAST_LISTEN refused: %s", strerror(EPERM));
+    }
+    int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+    if (fd < 0 || simulated_failure("proc-events")) {
+        fail_missing("the proc connector (CONFIG_CONNECTOR, CONFIG_PROC_EVENTS)", "use a kernel built with CONFIG_PROC_EVENTS=y, or --only uevent,lifecycle",
+                     "socket(NETLINK_CONNECTOR): %s", simulated_failure("proc-events") ? strerror(EPROTONOSUPPORT) : strerror(errno));
+    }
+    struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC, .nl_pid = 0 };
+    if (bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
+        fail_missing("proc connector access", "run calibrate as root, or use --only uevent,lifecycle", "bind(CN_IDX_PROC): %s", strerror(errno));
+    }
+    char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct probe_proc_input))];
+    memset(buf, 0, sizeof buf);
+    struct nlmsghdr *h = (struct nlmsghdr *) buf;
+    struct cn_msg *m = NLMSG_DATA(h);
+    struct probe_proc_input *in = (struct probe_proc_input *) m->data;
+    h->nlmsg_len = NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof *in);
+    h->nlmsg_type = NLMSG_DONE;
+    h->nlmsg_pid = (uint32_t) getpid();
+    m->id.idx = CN_IDX_PROC;
+    m->id.val = CN_VAL_PROC;
+    m->len = sizeof *in;
+    in->mcast_op = PROBE_MCAST_LISTEN;
+    in->event_type = events;
+    if (send(fd, buf, h->nlmsg_len, 0) != (ssize_t) h->nlmsg_len) {
+        fail_missing("proc connector access", "run calibrate as root, or use --only uevent,lifecycle",
+                     "PROC_CN_MCAST_LISTEN: %s", strerror(errno));
+    }
+    return fd;
+}
+
+typedef struct { long events, wakeups, enobufs; int64_t cpu; volatile int done; } lis_stat_t;
+
+/* Reads events until `stop` is readable and the queue is empty. pace_ns > 0: after a wake-up the listener
+ * sleeps that long before draining (woken at most that often). Counts only events, not the subscribe ack. */
+static void listen_until(int fd, int stop, int64_t pace_ns, lis_stat_t *st) {
+    char buf[8192];
+    int64_t c0 = cpu_ns();
+    long events = 0, wakeups = 0, enobufs = 0;
+    int stopping = 0;
+    for (;;) {
+        struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop, .events = POLLIN } };
+        if (poll(p, stopping ? 1 : 2, stopping ? 0 : -1) < 0) { if (errno == EINTR) continue; break; }
+        if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) stopping = 1;
+        if (!(p[0].revents & POLLIN)) { if (stopping) break; continue; }
+        wakeups++;
+        if (pace_ns > 0) { struct timespec ts = { 0, pace_ns }; nanosleep(&ts, NULL); }
+        for (;;) {
+            ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+            if (r < 0) { if (errno == ENOBUFS) { enobufs++; continue; } break; }
+            for (struct nlmsghdr *h = (struct nlmsghdr *) buf; NLMSG_OK(h, (unsigned) r); h = NLMSG_NEXT(h, r)) {
+                struct cn_msg *m = NLMSG_DATA(h);
+                if (m->len >= 16) events++;   /* struct proc_event; the subscribe ack is shorter than none */
+            }
+        }
+    }
+    st->events = events; st->wakeups = wakeups; st->enobufs = enobufs; st->cpu = cpu_ns() - c0;
+}
+
+/* PROCS fork + exec + exit, one after another; every tenth exits 1 when nonzero. */
+static void spawn_procs(long procs, int nonzero) {
+    for (long i = 0; i < procs; i++) {
+        pid_t pid = fork_child();
+        if (pid == 0) {
+            const char *bin = (nonzero && i % 10 == 9) ? "/bin/false" : "/bin/true";
+            execl(bin, bin, (char *) NULL);
+            _exit(127);
+        }
+        waitpid(pid, NULL, 0);
+    }
+}
+
+static const char *filter_name(uint32_t ev) {
+    return ev == PROBE_EV_ALL ? "all" : ev == PROBE_EV_EXIT ? "exit" : ev == PROBE_EV_NONZERO_EXIT ? "nonzero-exit" : "other";
+}
+
+/* Runs `count` listeners (one process each) while `procs` processes come and go; prints one line each. */
+static void run_listeners(const char *set, const uint32_t *filters, int count, long procs, int64_t pace_ns, int nonzero) {
+    lis_stat_t *st = shared_alloc(sizeof(lis_stat_t) * (size_t) count);
+    int ready[2], stop[2];
+    if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    pid_t *lis = calloc((size_t) count, sizeof *lis);
+    for (int i = 0; i < count; i++) {
+        lis[i] = fork_child();
+        if (lis[i] == 0) {
+            close(stop[1]);
+            int fd = connector_listener(filters[i]);
+            if (write(ready[1], "r", 1) != 1) _exit(1);
+            listen_until(fd, stop[0], pace_ns, &st[i]);
+            _exit(0);
+        }
+    }
+    close(ready[1]);
+    ready_wait(ready[0], count);
+    int64_t t0 = now_ns();
+    spawn_procs(procs, nonzero);
+    int64_t spawn = now_ns() - t0;
+    close(stop[1]);
+    for (int i = 0; i < count; i++) {
+        int s;
+        waitpid(lis[i], &s, 0);
+        if (!WIFEXITED(s) || WEXITSTATUS(s) != 0) exit(WIFEXITED(s) ? WEXITSTATUS(s) : 1);
+    }
+    for (int i = 0; i < count; i++) {
+        printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"listener\",\"filter\":\"%s\",\"listeners_at_once\":%d,"
+               "\"processes\":%ld,\"pace_ns\":%lld,\"events\":%ld,\"wakeups\":%ld,\"enobufs\":%ld,\"cpu_ns\":%lld,\"spawn_wall_ns\":%lld}\n",
+               set, filter_name(filters[i]), count, procs, (long long) pace_ns, st[i].events, st[i].wakeups,
+               st[i].enobufs, (long long) st[i].cpu, (long long) spawn);
+    }
+    close(ready[0]); close(stop[0]);
+}
+
+/* A monitor forking `procs` children; with pidfd each is followed by pidfd_open + epoll, else waitpid. */
+static int64_t monitor_cpu(long procs, int use_pidfd) {
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    int64_t c0 = cpu_ns();
+    for (long i = 0; i < procs; i++) {
+        pid_t pid = fork_child();
+        if (pid == 0) { execl("/bin/true", "true", (char *) NULL); _exit(127); }
+        if (use_pidfd) {
+            int pfd = (int) syscall(SYS_pidfd_open, pid, 0);
+            if (pfd < 0) fail_missing("pidfd_open (kernel >= 5.3)", "", "pidfd_open: %s", strerror(errno));
+            struct epoll_event ev = { .events = EPOLLIN, .data.fd = pfd };
+            epoll_ctl(ep, EPOLL_CTL_ADD, pfd, &ev);
+            struct epoll_event out;
+            while (epoll_wait(ep, &out, 1, -1) < 0 && errno == EINTR) { }
+            siginfo_t si;
+            waitid(P_PIDFD, (id_t) pfd, &si, WEXITED);
+            close(pfd);
+        } else {
+            waitpid(pid, NULL, 0);
+        }
+    }
+    int64_t c = cpu_ns() - c0;
+    close(ep);
+    return c;
+}
+
+static long live_children(long n, pid_t **out) {
+    pid_t *kids = calloc((size_t) n, sizeof *kids);
+    long made = 0;
+    for (; made < n; made++) {
+        pid_t pid = fork();
+        if (pid < 0) break;
+        if (pid == 0) { prctl(PR_SET_PDEATHSIG, SIGKILL); for (;;) pause(); }
+        kids[made] = pid;
+    }
+    *out = kids;
+    return made;
+}
+
+static void scan(long live, long scans) {
+    pid_t *kids;
+    long made = live_children(live, &kids);
+    char path[300], buf[1024];
+    int64_t *per = calloc((size_t) scans, sizeof *per);
+    long entries = 0;
+    for (long s = -1; s < scans; s++) {   /* s = -1: warm-up scan */
+        int64_t t0 = now_ns();
+        long n = 0;
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) { ssize_t r = read(fd, buf, sizeof buf); (void) r; close(fd); }
+            n++;
+        }
+        if (d) closedir(d);
+        if (s >= 0) { per[s] = now_ns() - t0; entries = n; }
+    }
+    for (long i = 0; i < made; i++) kill(kids[i], SIGKILL);
+    for (long i = 0; i < made; i++) waitpid(kids[i], NULL, 0);
+    printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"proc-scan\",\"live_requested\":%ld,\"live_made\":%ld,\"entries\":%ld,\"scans\":%ld",
+           live == 0 ? "fit" : "prediction", live, made, entries, scans);
+    print_dist("scan", "ns", per, scans);
+    printf("}\n");
+}
+
+int main(int argc, char **argv) {
+    probe_init("proc");
+    if (argc < 3) {
+        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "fit") == 0) {
+        long procs = arg_long(argv[2], 1, 100000, "PROCS");
+        static const uint32_t all[] = { PROBE_EV_ALL }, ex[] = { PROBE_EV_EXIT };
+        run_listeners("fit", all, 1, procs, 0, 0);
+        run_listeners("fit", ex, 1, procs, 0, 0);
+        run_listeners("fit", all, 1, procs, 2000000, 0);
+        run_listeners("fit", ex, 1, procs, 2000000, 0);
+    } else if (strcmp(argv[1], "listeners") == 0) {
+        long procs = arg_long(argv[2], 1, 100000, "PROCS");
+        static const uint32_t three[] = { PROBE_EV_ALL, PROBE_EV_EXIT, PROBE_EV_NONZERO_EXIT };
+        run_listeners("prediction", three, 3, procs, 0, 1);
+    } else if (strcmp(argv[1], "pidfd") == 0) {
+        long procs = arg_long(argv[2], 1, 100000, "PROCS");
+        monitor_cpu(procs / 10 + 1, 1);   /* warm-up */
+        int64_t plain = monitor_cpu(procs, 0), pidfd = monitor_cpu(procs, 1);
+        printf("{\"probe\":\"proc\",\"set\":\"fit\",\"load\":\"pidfd\",\"processes\":%ld,\"waitpid_cpu_ns\":%lld,\"pidfd_cpu_ns\":%lld,"
+               "\"pidfd_per_process_ns\":%.1f}\n", procs, (long long) plain, (long long) pidfd, (double) (pidfd - plain) / procs);
+    } else if (strcmp(argv[1], "scan") == 0 && argc == 4) {
+        scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"));
+    } else {
+        fprintf(stderr, "proc_probe: unknown mode '%s' (fit, listeners, pidfd, scan)\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,275 @@
+/*
+ * uevent_probe: the uevent injection path of this host's kernel (lib/kobject_uevent.c uevent_net_rcv_skb ->
+ * uevent_net_broadcast -> netlink_broadcast, net/netlink/af_netlink.c do_one_broadcast per bound socket).
+ *
+ *   uevent_probe fit L1,L2,... SENDS    fit set: one injector + its listener (one process, one task at a
+ *                                       time) in their own user+net namespace, with L extra listener sockets
+ *                                       bound in ANOTHER netns (walked by netlink_broadcast, skipped by
+ *                                       do_one_broadcast's net_eq check). Per L: send, recv and the
+ *                                       injector's user-space time per loop.
+ *   uevent_probe tc1 N SENDS            prediction set: N injectors, each in its own user+net namespace with
+ *                                       one listener process there, released at once; every send timed by
+ *                                       its injector (clock read just before sendto and just after it).
+ *   uevent_probe reorder M SENDS        prediction set: M injectors into ONE netns with one listener: the
+ *                                       share of messages received with a SEQNUM lower than one seen before.
+ *
+ * The injected message: a 16-byte nlmsghdr (NLM_F_REQUEST, type >= NLMSG_MIN_TYPE, so netlink_rcv_skb
+ * hands it to uevent_net_rcv_skb) and "add@/devices/virtual/net/probeN\0ACTION=add\0...". The kernel
+ * appends "SEQNUM=n" (atomic64_inc_return(&uevent_seqnum) since v6.9: no lock on this path).
+ */
+#include "probe.h"
+#include <linux/netlink.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#ifndef NETLINK_KOBJECT_UEVENT
+#define NETLINK_KOBJECT_UEVENT 15
+#endif
+
+#define RCVBUF_BYTES (64 << 20)   /* SO_RCVBUFFORCE inside our own netns only: no drop in a burst */
+
+static int uevent_socket(int listen) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) fail_missing("uevent netlink sockets", "raise ulimit -n", "socket(NETLINK_KOBJECT_UEVENT): %s", strerror(errno));
+    struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = listen ? 1 : 0 };
+    if (bind(fd, (struct sockaddr *) &a, sizeof a) != 0) fail_missing("uevent netlink sockets", "", "bind: %s", strerror(errno));
+    if (listen) {
+        int sz = RCVBUF_BYTES;
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof sz) != 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
+    }
+    return fd;
+}
+
+/* Builds message i into buf (the injector's user-space work between two sends); returns its length. */
+static size_t build_message(char *buf, size_t cap, long injector, long i) {
+    struct nlmsghdr *h = (struct nlmsghdr *) buf;
+    char *p = buf + NLMSG_HDRLEN;
+    int n = snprintf(p, cap - NLMSG_HDRLEN, "add@/devices/virtual/net/probe%ld", injector);
+    p += n + 1;
+    n = snprintf(p, cap - (size_t) (p - buf), "ACTION=add");
+    p += n + 1;
+    n = snprintf(p, cap - (size_t) (p - buf), "DEVPATH=/devices/virtual/net/probe%ld", injector);
+    p += n + 1;
+    n = snprintf(p, cap - (size_t) (p - buf), "SUBSYSTEM=net");
+    p += n + 1;
+    n = snprintf(p, cap - (size_t) (p - buf), "PROBE_SEQ=%ld", i);
+    p += n + 1;
+    size_t len = (size_t) (p - buf);
+    memset(h, 0, sizeof *h);
+    h->nlmsg_len = (uint32_t) len;
+    h->nlmsg_type = NLMSG_MIN_TYPE;
+    h->nlmsg_flags = NLM_F_REQUEST;
+    return len;
+}
+
+static void send_one(int fd, const char *msg, size_t len) {
+    struct sockaddr_nl k = { .nl_family = AF_NETLINK };
+    if (sendto(fd, msg, len, 0, (struct sockaddr *) &k, sizeof k) != (ssize_t) len) {
+        if (errno == EPERM)
+            fail_missing("CAP_SYS_ADMIN over the netns's user namespace", "run on a kernel >= 4.17 with user namespaces",
+                         "uevent injection refused: %s", strerror(errno));
+        fail_missing("uevent injection (kernel >= 4.17)", "", "sendto(uevent socket): %s", strerror(errno));
+    }
+}
+
+/* SEQNUM of a received uevent, or -1. */
+static long long seqnum_of(const char *buf, ssize_t n) {
+    for (ssize_t i = 0; i + 7 < n; i++) {
+        if (buf[i] == 'S' && (i == 0 || buf[i - 1] == '\0') && memcmp(buf + i, "SEQNUM=", 7) == 0)
+            return atoll(buf + i + 7);
+    }
+    return -1;
+}
+
+/* ---- fit: one task at a time ---- */
+static void fit_one(long extra, long sends) {
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    pid_t holder = 0;
+    if (extra > 0) {
+        holder = fork_child();
+        if (holder == 0) {
+            enter_userns_netns();
+            raise_nofile(extra + 64);
+            for (long i = 0; i < extra; i++) {
+                int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+                struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+                if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
+                    fail_missing("file descriptors", "raise the hard limit of ulimit -n", "listener socket %ld of %ld: %s",
+                                 i + 1, extra, strerror(errno));
+                }
+            }
+            if (write(ready[1], "r", 1) != 1) _exit(1);
+            pause();
+            _exit(0);
+        }
+        ready_wait(ready[0], 1);
+    }
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    pid_t inj = fork_child();
+    if (inj == 0) {
+        enter_userns_netns();
+        int lfd = uevent_socket(1), sfd = uevent_socket(0);
+        int64_t *send_t = calloc((size_t) sends, sizeof *send_t), *recv_t = calloc((size_t) sends, sizeof *recv_t),
+                *user = calloc((size_t) sends, sizeof *user);
+        char msg[512], rbuf[4096];
+        long warm = sends / 10 + 10;
+        for (long i = -warm; i < sends; i++) {
+            int64_t u0 = now_ns();
+            size_t len = build_message(msg, sizeof msg, 0, i);
+            int64_t t0 = now_ns();
+            send_one(sfd, msg, len);
+            int64_t t1 = now_ns();
+            ssize_t r = recv(lfd, rbuf, sizeof rbuf, 0);
+            int64_t t2 = now_ns();
+            if (r <= 0 || seqnum_of(rbuf, r) < 0) fail_missing("uevent delivery", "", "listener received no uevent: %s", strerror(errno));
+            if (i >= 0) { user[i] = t0 - u0; send_t[i] = t1 - t0; recv_t[i] = t2 - t1; }
+        }
+        printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"broadcast-walk\",\"extra_sockets\":%ld,\"sends\":%ld", extra, sends);
+        print_dist("send", "ns", send_t, sends);
+        print_dist("recv", "ns", recv_t, sends);
+        print_dist("user", "ns", user, sends);
+        printf("}\n");
+        fflush(stdout);
+        _exit(0);
+    }
+    int st;
+    waitpid(inj, &st, 0);
+    if (holder > 0) { kill(holder, SIGKILL); waitpid(holder, NULL, 0); }
+    close(ready[0]); close(ready[1]); close(out[0]); close(out[1]);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+}
+
+/* ---- tc1: N injectors, each with its own netns and listener ---- */
+typedef struct { int64_t start, end; long received, out_of_order, listener_wakeups; int64_t listener_cpu; } inj_stat_t;
+
+/* A listener process: reads `expect` uevents (blocking recvmsg, one wake-up per empty queue), counts the
+ * ones whose SEQNUM is below the highest seen. */
+static void listener_loop(int fd, long expect, inj_stat_t *st) {
+    char buf[4096];
+    long long hi = -1;
+    int64_t c0 = cpu_ns();
+    long got = 0, ooo = 0, wakeups = 0;
+    while (got < expect) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        if (poll(&p, 1, -1) < 0) { if (errno == EINTR) continue; break; }
+        wakeups++;
+        for (;;) {
+            ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+            if (r < 0) break;
+            long long s = seqnum_of(buf, r);
+            if (s < 0) continue;
+            if (s < hi) ooo++; else hi = s;
+            got++;
+        }
+    }
+    st->received = got;
+    st->out_of_order = ooo;
+    st->listener_wakeups = wakeups;
+    st->listener_cpu = cpu_ns() - c0;
+}
+
+static void tc1(long n, long sends, int one_netns) {
+    int64_t *lat = shared_alloc((size_t) n * (size_t) sends * sizeof(int64_t));
+    inj_stat_t *st = shared_alloc((size_t) (n + 1) * sizeof(inj_stat_t));
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    gate_t go = gate_new();
+    raise_nofile(4 * n + 64);
+    long groups = one_netns ? 1 : n;
+    pid_t *kids = calloc((size_t) groups, sizeof *kids);
+    for (long g = 0; g < groups; g++) {
+        pid_t pid = fork_child();
+        if (pid == 0) {
+            /* One user+net namespace: its listener, then its injector(s) (M of them when one_netns). */
+            enter_userns_netns();
+            long injectors = one_netns ? n : 1;
+            int lfd = uevent_socket(1);
+            pid_t lis = fork_child();
+            if (lis == 0) {
+                close(go.wr);
+                listener_loop(lfd, injectors * sends, &st[one_netns ? n : g]);
+                _exit(0);
+            }
+            close(lfd);
+            pid_t *inj = calloc((size_t) injectors, sizeof *inj);
+            for (long k = 0; k < injectors; k++) {
+                long id = one_netns ? k : g;
+                inj[k] = fork_child();
+                if (inj[k] == 0) {
+                    int sfd = uevent_socket(0);
+                    char msg[512];
+                    if (write(ready[1], "r", 1) != 1) _exit(1);
+                    gate_wait(go);
+                    int64_t *mine = lat + id * sends;
+                    st[id].start = now_ns();
+                    for (long i = 0; i < sends; i++) {
+                        size_t len = build_message(msg, sizeof msg, id, i);
+                        int64_t t0 = now_ns();
+                        send_one(sfd, msg, len);
+                        mine[i] = now_ns() - t0;
+                    }
+                    st[id].end = now_ns();
+                    _exit(0);
+                }
+            }
+            close(go.wr); close(go.rd);
+            int bad = 0, s;
+            for (long k = 0; k < injectors; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+            waitpid(lis, &s, 0);
+            _exit(bad);
+        }
+        kids[g] = pid;
+    }
+    ready_wait(ready[0], n);
+    int64_t t0 = now_ns();
+    gate_open(go);
+    int bad = 0, s;
+    for (long g = 0; g < groups; g++) { waitpid(kids[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+    if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
+    int64_t first = INT64_MAX, last = 0;
+    long received = 0, ooo = 0, wakeups = 0;
+    int64_t lcpu = 0;
+    for (long i = 0; i < n; i++) {
+        if (st[i].start < first) first = st[i].start;
+        if (st[i].end > last) last = st[i].end;
+    }
+    for (long g = 0; g < (one_netns ? n + 1 : n); g++) {
+        received += st[g].received; ooo += st[g].out_of_order; wakeups += st[g].listener_wakeups; lcpu += st[g].listener_cpu;
+    }
+    long total = n * sends;
+    double wall = (double) (last - first) / 1e9;
+    printf("{\"probe\":\"uevent\",\"set\":\"prediction\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
+           "\"sends\":%ld,\"received\":%ld,\"out_of_order\":%ld,\"out_of_order_share\":%.6f,"
+           "\"listener_wakeups\":%ld,\"listener_cpu_ns\":%lld,\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
+           one_netns ? "reorder" : "tc1", one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
+           received, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups, (long long) lcpu, wall,
+           (long long) (first - t0), wall > 0 ? total / wall : 0.0);
+    print_dist("send", "ns", lat, total);
+    printf("}\n");
+}
+
+int main(int argc, char **argv) {
+    probe_init("uevent");
+    if (argc != 4) {
+        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | tc1 N SENDS | reorder M SENDS\n");
+        return 2;
+    }
+    long sends = arg_long(argv[3], 1, 1000000, "SENDS");
+    if (strcmp(argv[1], "fit") == 0) {
+        char *list = strdup(argv[2]);
+        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) fit_one(arg_long(tok, 0, 100000, "L"), sends);
+    } else if (strcmp(argv[1], "tc1") == 0) {
+        long n = arg_long(argv[2], 1, 10000, "N");
+        if (n * sends > 50000000L) fail_missing("arguments", "", "N x SENDS over 50,000,000");
+        tc1(n, sends, 0);
+    } else if (strcmp(argv[1], "reorder") == 0) {
+        tc1(arg_long(argv[2], 1, 1000, "M"), sends, 1);
+    } else {
+        fprintf(stderr, "uevent_probe: unknown mode '%s' (fit, tc1, reorder)\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}
