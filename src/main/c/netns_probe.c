@@ -17,6 +17,7 @@
  * Without CAP_SYS_ADMIN the child uses unshare(CLONE_NEWUSER | CLONE_NEWNET) and says so ("userns": true).
  */
 #include "probe.h"
+#include <dirent.h>
 #include <sys/mount.h>
 
 static char trace_dir[256];
@@ -45,6 +46,26 @@ static void on_stop_signal(int sig) {
     _exit(128 + sig);
 }
 
+/* An instance left by a probe that was SIGKILLed (its pid gone) is removed. */
+static void remove_stale_instances(const char *root) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/instances", root);
+    DIR *d = opendir(p);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        int pid;
+        if (sscanf(e->d_name, "netns-lab-probe-%d", &pid) == 1 && kill(pid, 0) != 0 && errno == ESRCH) {
+            char q[800];
+            snprintf(q, sizeof q, "%s/%s/events/enable", p, e->d_name);
+            int fd = open(q, O_WRONLY | O_CLOEXEC);
+            if (fd >= 0) { ssize_t w = write(fd, "0", 1); (void) w; close(fd); }
+            snprintf(q, sizeof q, "%s/%s", p, e->d_name);
+            rmdir(q);
+        }
+    }
+    if (d) closedir(d);
+}
+
 static unsigned long long kallsyms_addr(const char *sym) {
     FILE *f = fopen("/proc/kallsyms", "re");
     if (!f) return 0;
@@ -71,6 +92,7 @@ static void trace_start(char *why, size_t cap) {
             return;
         }
     }
+    remove_stale_instances(root);
     unsigned long long fn = kallsyms_addr("cleanup_net");
     snprintf(trace_dir, sizeof trace_dir, "%s/instances/netns-lab-probe-%d", root, (int) getpid());
     if (mkdir(trace_dir, 0700) != 0) { snprintf(why, cap, "tracefs instance: %s", strerror(errno)); trace_dir[0] = '\0'; return; }
@@ -78,6 +100,7 @@ static void trace_start(char *why, size_t cap) {
     signal(SIGTERM, on_stop_signal);
     signal(SIGHUP, on_stop_signal);
     atexit(trace_stop);
+    probe_cleanup = trace_stop;
     tracing = 1;
     trace_write("trace_clock", "mono");
     trace_write("buffer_size_kb", "8192");
@@ -227,6 +250,9 @@ static void trace_report(const iter_t *it, long total) {
     }
     printf(",\"trace\":\"tracefs: kmem_cache_alloc/free (net_namespace), workqueue_execute_start/end (cleanup_net)\""
            ",\"netns_allocated\":%ld,\"netns_freed\":%ld,\"cleanup_net_runs\":%ld", allocs, matched, nb);
+    printf(",\"cleanup_net_run_pairs\":[");
+    for (long b = 0; b < nb; b++) printf("%s[%lld,%lld]", b ? "," : "", (long long) batch[b], (long long) dur[b]);
+    printf("]");
     print_dist("batch", "netns", batch, nb);
     print_dist("cleanup_net_run", "ns", dur, nb);
     print_dist("put_to_free", "ns", p2f, matched);

@@ -9,9 +9,9 @@
  *                                  events and wake-ups, so per-event and per-wake-up costs can be separated.
  *   proc_probe listeners PROCS     prediction set: an all-events, an EXIT-only and a NONZERO_EXIT listener at
  *                                  once while PROCS fork+exec+exit run (one in ten exits 1): CPU per listener.
- *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd
- *                                  (pidfd_open + epoll_ctl, epoll_wait + waitid(P_PIDFD) + close), against the
- *                                  same loop with waitpid: the difference per process.
+ *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd:
+ *                                  the CPU of pidfd_open + epoll_ctl per fork and of epoll_wait +
+ *                                  waitid(P_PIDFD) + close per exit (the thread's CPU clock around them).
  *   proc_probe scan LIVE SCANS     /proc scans (readdir + open/read/close /proc/PID/stat) with LIVE extra
  *                                  sleeping processes: time per scan and per entry.
  *
@@ -151,30 +151,36 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
     close(ready[0]); close(stop[0]);
 }
 
-/* A monitor forking `procs` children; with pidfd each is followed by pidfd_open + epoll, else waitpid. */
-static int64_t monitor_cpu(long procs, int use_pidfd) {
+/* This thread's CPU time, ns: exact at the read (task_sched_runtime), so it can time a few system calls. */
+static int64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A monitor forking `procs` children and following each by pidfd: the CPU of its pidfd calls, timed around
+ * them with the thread's CPU clock (waiting in epoll_wait is not CPU): pidfd_open + epoll_ctl(ADD) per fork,
+ * epoll_wait + waitid(P_PIDFD) + close per exit. */
+static void pidfd_monitor(long procs, int64_t *fork_side, int64_t *exit_side) {
     int ep = epoll_create1(EPOLL_CLOEXEC);
-    int64_t c0 = cpu_ns();
     for (long i = 0; i < procs; i++) {
         pid_t pid = fork_child();
         if (pid == 0) { execl("/bin/true", "true", (char *) NULL); _exit(127); }
-        if (use_pidfd) {
-            int pfd = (int) syscall(SYS_pidfd_open, pid, 0);
-            if (pfd < 0) fail_missing("pidfd_open (kernel >= 5.3)", "", "pidfd_open: %s", strerror(errno));
-            struct epoll_event ev = { .events = EPOLLIN, .data.fd = pfd };
-            epoll_ctl(ep, EPOLL_CTL_ADD, pfd, &ev);
-            struct epoll_event out;
-            while (epoll_wait(ep, &out, 1, -1) < 0 && errno == EINTR) { }
-            siginfo_t si;
-            waitid(P_PIDFD, (id_t) pfd, &si, WEXITED);
-            close(pfd);
-        } else {
-            waitpid(pid, NULL, 0);
-        }
+        int64_t c0 = thread_cpu_ns();
+        int pfd = (int) syscall(SYS_pidfd_open, pid, 0);
+        if (pfd < 0) fail_missing("pidfd_open (kernel >= 5.3)", "", "pidfd_open: %s", strerror(errno));
+        struct epoll_event ev = { .events = EPOLLIN, .data.fd = pfd };
+        epoll_ctl(ep, EPOLL_CTL_ADD, pfd, &ev);
+        int64_t c1 = thread_cpu_ns();
+        struct epoll_event out;
+        while (epoll_wait(ep, &out, 1, -1) < 0 && errno == EINTR) { }
+        siginfo_t si;
+        waitid(P_PIDFD, (id_t) pfd, &si, WEXITED);
+        close(pfd);
+        int64_t c2 = thread_cpu_ns();
+        if (fork_side) { fork_side[i] = c1 - c0; exit_side[i] = c2 - c1; }
     }
-    int64_t c = cpu_ns() - c0;
     close(ep);
-    return c;
 }
 
 static long live_children(long n, pid_t **out) {
@@ -238,10 +244,13 @@ int main(int argc, char **argv) {
         run_listeners("prediction", three, 3, procs, 0, 1);
     } else if (strcmp(argv[1], "pidfd") == 0) {
         long procs = arg_long(argv[2], 1, 100000, "PROCS");
-        monitor_cpu(procs / 10 + 1, 1);   /* warm-up */
-        int64_t plain = monitor_cpu(procs, 0), pidfd = monitor_cpu(procs, 1);
-        printf("{\"probe\":\"proc\",\"set\":\"fit\",\"load\":\"pidfd\",\"processes\":%ld,\"waitpid_cpu_ns\":%lld,\"pidfd_cpu_ns\":%lld,"
-               "\"pidfd_per_process_ns\":%.1f}\n", procs, (long long) plain, (long long) pidfd, (double) (pidfd - plain) / procs);
+        pidfd_monitor(procs / 10 + 1, NULL, NULL);   /* warm-up */
+        int64_t *f = calloc((size_t) procs, 8), *e = calloc((size_t) procs, 8);
+        pidfd_monitor(procs, f, e);
+        printf("{\"probe\":\"proc\",\"set\":\"fit\",\"load\":\"pidfd\",\"processes\":%ld", procs);
+        print_dist("pidfd_fork_cpu", "ns", f, procs);
+        print_dist("pidfd_exit_cpu", "ns", e, procs);
+        printf("}\n");
     } else if (strcmp(argv[1], "scan") == 0 && argc == 4) {
         scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"));
     } else {

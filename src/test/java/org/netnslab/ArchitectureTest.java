@@ -32,6 +32,7 @@ public class ArchitectureTest extends JUnitSuite {
     return layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("cli").definedBy("org.netnslab.cli..")
         .layer("embedding API").definedBy("org.netnslab")
+        .layer("calibrate").definedBy("org.netnslab.calibrate..")
         .layer("report").definedBy("org.netnslab.report..")
         .layer("scenario").definedBy("org.netnslab.scenario..")
         .layer("workload").definedBy("org.netnslab.workload..")
@@ -43,16 +44,17 @@ public class ArchitectureTest extends JUnitSuite {
         .layer("settings").definedBy("org.netnslab.settings..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
         .whereLayer("embedding API").mayNotBeAccessedByAnyLayer()
+        .whereLayer("calibrate").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("report").mayOnlyBeAccessedByLayers("cli")
-        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli")
+        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli", "calibrate")
         .whereLayer("workload").mayOnlyBeAccessedByLayers("cli", "scenario")
-        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "scenario", "workload")
-        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "report", "scenario", "workload", "run")
+        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "calibrate", "scenario", "workload")
+        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "calibrate", "report", "scenario", "workload", "run")
         .whereLayer("design").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run")
         .whereLayer("model").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
             "metrics", "design")
-        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
-            "metrics", "design", "model");
+        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "embedding API", "calibrate", "scenario", "workload",
+            "run", "metrics", "design", "model");
   }
 
   @Test
@@ -71,7 +73,8 @@ public class ArchitectureTest extends JUnitSuite {
 
   @Test
   public void everyMainClassIsInALayer() {
-    classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
+    classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.calibrate..",
+        "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
         MODEL[5], MODEL[6], MODEL[7]).check(MAIN);

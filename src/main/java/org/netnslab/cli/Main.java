@@ -44,7 +44,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
-    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class})
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class,
+        CalibrateCommand.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints. */
   static final String VERSION = "netns-lab 0.1.0";

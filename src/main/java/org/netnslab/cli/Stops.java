@@ -57,6 +57,9 @@ final class Stops {
     reserve = running == null ? null : new byte[1 << 20];
   }
 
+  /** Runs first when a signal stops netns-lab: {@code calibrate} stops its probe so it removes what it holds. */
+  static volatile Runnable onStop;
+
   /** Frees the heap held for handling an OutOfMemoryError. */
   static void releaseReserve() {
     reserve = null;
@@ -70,6 +73,10 @@ final class Stops {
   private static void stop(String signal, int status) {
     if (!STOPPING.compareAndSet(false, true)) {
       Runtime.getRuntime().halt(status);
+    }
+    Runnable hook = onStop;
+    if (hook != null) {
+      hook.run();
     }
     NowRunning n = now;
     // a progress bar leaves its line unfinished (it redraws it with \r): the message starts a line of its own

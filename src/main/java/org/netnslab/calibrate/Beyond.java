@@ -1,0 +1,68 @@
+package org.netnslab.calibrate;
+
+import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunFailure;
+import org.netnslab.scenario.ScenarioException;
+
+/**
+ * "What the 2018 patch would do on this host": the calibrated machine runs the designs this kernel lacks
+ * (kernel-4.18's global uevent_sock_mutex, the 2018 per-netns proposal) beside the host's own era on the TC1
+ * shape (N injectors, each into its own user-namespace-owned netns with one listener, all started at once).
+ * Predictions only: nothing here was measured.
+ */
+public final class Beyond {
+  /**
+   * @param design the design
+   * @param injectors N
+   * @param meanMicros the send's mean, us
+   * @param p99Micros its 99th percentile, us
+   * @param throughputPerSec sends per second
+   */
+  public record Figure(String design, int injectors, double meanMicros, double p99Micros, double throughputPerSec) {}
+
+  private Beyond() {}
+
+  /**
+   * @param system the calibrated configuration
+   * @param era the host's design era
+   * @param cpus simulated CPUs (the host's)
+   * @param injectors N
+   * @param sendsPerInjector sends each
+   * @param scenarioDir where the scenario file goes
+   * @return one figure per design: the era, kernel-4.18, per-netns-2018
+   * @throws ScenarioException the generated scenario is invalid
+   * @throws RunFailure the model run failed
+   * @throws IOException the scenario cannot be written
+   */
+  public static List<Figure> run(Config system, String era, int cpus, int injectors, long sendsPerInjector,
+      Path scenarioDir) throws ScenarioException, RunFailure, IOException {
+    Files.createDirectories(scenarioDir);
+    Path file = scenarioDir.resolve("beyond-tc1-n" + injectors + ".conf");
+    Files.writeString(file, "# Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated"
+        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config ../calibrated.conf\n"
+        + "name = calib-beyond-tc1-n" + injectors + "\n"
+        + "description = \"TC1 shape on this host: " + era + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
+        + "seed = \"netns-lab calibrate: beyond this kernel\"\n"
+        + "workload {\n  type = uevent-injection\n  netns { userns-owned = " + injectors + ", init-owned = 0 }\n"
+        + "  listeners-per-netns = 1\n  injections-per-netns = " + sendsPerInjector + "\n  warmup-per-netns = 0\n"
+        + "  injectors = " + injectors + "\n  injector-start-interval = 0ms\n}\n"
+        + "execution = virtual\nmachine { cpus = " + cpus + " }\n"
+        + "designs = [\"" + era + "\", kernel-4.18, per-netns-2018]\nbaseline = \"" + era + "\"\n");
+    RunResult result = ModelRun.run(system, file);
+    List<Figure> out = new ArrayList<>();
+    for (DesignResult d : result.designs()) {
+      MeasureSummary s = d.recorders().get("uevent.transaction").summary();
+      out.add(new Figure(d.name(), injectors, Predictions.micros(s, s.mean()), Predictions.micros(s, s.p99()),
+          d.throughputPerSec()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,116 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code calibration.json} (schema 1): {@code host}, the two sets of probe lines kept apart ({@code fit_set},
+ * {@code prediction_set}), the {@code fit} made from the fit set alone, the {@code predictions} (measured vs
+ * predicted rows) and {@code beyond} (designs this kernel lacks, on the calibrated machine: predictions only).
+ */
+public final class CalibrationJson {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private CalibrationJson() {}
+
+  /**
+   * @param file where to write
+   * @param tool the tool's version line
+   * @param quick whether {@code --quick} ran
+   * @param host the host's facts
+   * @param set the probe lines
+   * @param fit the fit
+   * @param rows the predictions (may be empty)
+   * @param beyond the other designs' figures (may be empty)
+   * @throws IOException the file cannot be written
+   */
+  public static void write(Path file, String tool, boolean quick, HostFacts host, ProbeSet set, CostFit fit,
+      List<Predictions.Row> rows, List<Beyond.Figure> beyond) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("schema", 1);
+    root.put("tool", tool);
+    root.put("quick", quick);
+    root.set("host", JSON.valueToTree(host));
+    root.set("fit_set", JSON.valueToTree(set.fit()));
+    root.set("prediction_set", JSON.valueToTree(set.prediction()));
+    ObjectNode f = root.putObject("fit");
+    f.set("costs", fitted(fit.costs()));
+    f.set("extras", fitted(fit.extras()));
+    ArrayNode p = root.putArray("predictions");
+    for (Predictions.Row r : rows) {
+      ObjectNode o = p.addObject();
+      o.put("load", r.load());
+      o.put("measure", r.measure());
+      number(o, "measured", r.measured());
+      number(o, "predicted", r.predicted());
+      number(o, "ratio", r.ratio());
+      o.put("band", r.band());
+      o.put("within_band", r.within());
+      o.put("model_lacks", r.lacks());
+    }
+    root.set("beyond", JSON.valueToTree(beyond));
+    JSON.writeValue(file.toFile(), root);
+  }
+
+  /** A finite value, or null: NaN and infinity are not JSON numbers (a ratio over a measured 0). */
+  private static void number(ObjectNode o, String key, double v) {
+    if (Double.isFinite(v)) {
+      o.put(key, v);
+    } else {
+      o.putNull(key);
+    }
+  }
+
+  private static ObjectNode fitted(Map<String, CostFit.Fitted> m) {
+    ObjectNode o = JSON.createObjectNode();
+    for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
+      ObjectNode c = o.putObject(e.getKey());
+      c.put("value_ns", e.getValue().value());
+      c.put("source", e.getValue().source());
+      c.put("points", e.getValue().points());
+      if (!Double.isNaN(e.getValue().residual())) {
+        c.put("residual", e.getValue().residual());
+      }
+    }
+    return o;
+  }
+
+  /**
+   * @param file a calibration.json
+   * @return its fit set and prediction set
+   * @throws IOException unreadable, or not a calibration.json (the message names the file and what is missing)
+   */
+  public static ProbeSet readSets(Path file) throws IOException {
+    JsonNode root = JSON.readTree(file.toFile());
+    if (root == null || !root.path("fit_set").isArray() || !root.path("prediction_set").isArray()) {
+      throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
+    }
+    return new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
+  }
+
+  /**
+   * @param file a calibration.json
+   * @return its stored {@code fit.costs}: key to value, ns
+   * @throws IOException unreadable
+   */
+  public static Map<String, Double> readFittedCosts(Path file) throws IOException {
+    JsonNode costs = JSON.readTree(file.toFile()).path("fit").path("costs");
+    Map<String, Double> out = new java.util.LinkedHashMap<>();
+    costs.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().path("value_ns").asDouble()));
+    return out;
+  }
+
+  private static List<ObjectNode> objects(JsonNode array) {
+    List<ObjectNode> out = new ArrayList<>();
+    array.forEach(n -> out.add((ObjectNode) n));
+    return out;
+  }
+}

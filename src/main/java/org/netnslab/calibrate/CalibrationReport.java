@@ -1,0 +1,143 @@
+package org.netnslab.calibrate;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code calibrate} shows: the host, the fitted costs (fit set), the measured-vs-predicted table
+ * (prediction set) with each row's band and verdict, the designs this kernel lacks (predicted), as console
+ * text and as a self-contained {@code report.html}.
+ */
+public final class CalibrationReport {
+  private CalibrationReport() {}
+
+  /**
+   * @param host the host
+   * @param fit the fit
+   * @param rows measured vs predicted
+   * @param beyond other designs on the calibrated machine
+   * @return the console text
+   */
+  public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
+    StringBuilder b = new StringBuilder();
+    long met = rows.stream().filter(Predictions.Row::within).count();
+    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s)%n%n", met,
+        rows.size(), host.release(), host.cpus(), host.hz(), host.preempt()));
+    b.append("Fitted on the fit set (one task at a time):\n");
+    for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
+      b.append(String.format("  %-36s %12s%s%n", e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
+    }
+    for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
+      b.append(String.format("  %-36s %12s%s  (no model key yet)%n", e.getKey(), ns(e.getValue().value()),
+          residual(e.getValue())));
+    }
+    b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
+    b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", "load", "measure", "measured", "predicted", "ratio",
+        "band", "verdict"));
+    for (Predictions.Row r : rows) {
+      b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", r.load(), r.measure(), num(r.measured()),
+          num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: model lacks " + r.lacks()));
+    }
+    if (!beyond.isEmpty()) {
+      b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
+      double base = beyond.get(0).meanMicros();
+      for (Beyond.Figure f : beyond) {
+        b.append(String.format("  %-28s N=%-5d send mean %9.2f us (x%.2f)  p99 %10.2f us  %,12.0f sends/s%n",
+            f.design(), f.injectors(), f.meanMicros(), f.meanMicros() / base, f.p99Micros(), f.throughputPerSec()));
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * @param file where to write report.html
+   * @param host the host
+   * @param fit the fit
+   * @param rows measured vs predicted
+   * @param beyond other designs
+   * @throws IOException it cannot be written
+   */
+  public static void html(Path file, HostFacts host, CostFit fit, List<Predictions.Row> rows,
+      List<Beyond.Figure> beyond) throws IOException {
+    long met = rows.stream().filter(Predictions.Row::within).count();
+    StringBuilder b = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>netns-lab calibrate: ")
+        .append(esc(host.release())).append("</title><style>body{font-family:sans-serif;margin:2em;max-width:1300px}"
+            + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
+            + "td.n{text-align:right;font-family:monospace}tr.miss{background:#fde2e2}tr.ok{background:#e3f6e3}"
+            + "h2{margin-top:1.6em}.note{color:#555}</style></head><body>");
+    b.append("<h1>").append(met).append(" of ").append(rows.size()).append(" predictions within their band</h1>")
+        .append("<p>Host: kernel ").append(esc(host.release())).append(", ").append(host.cpus()).append(" CPUs, HZ ")
+        .append(host.hz()).append(", preemption ").append(esc(host.preempt())).append(", base slice ")
+        .append(String.format("%.2f ms", host.baseSliceNs() / 1e6)).append(" (").append(esc(host.baseSliceSource()))
+        .append("), load average at start ").append(host.loadAverage1()).append(".</p>")
+        .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (one task at a time) only. The"
+            + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
+            + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
+    b.append("<h2>Prediction set: measured vs predicted</h2><table><tr><th>load</th><th>measure</th><th>measured</th>"
+        + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
+    for (Predictions.Row r : rows) {
+      b.append("<tr class=\"").append(r.within() ? "ok" : "miss").append("\"><td>").append(esc(r.load()))
+          .append("</td><td>").append(esc(r.measure())).append("</td><td class=\"n\">").append(num(r.measured()))
+          .append("</td><td class=\"n\">").append(num(r.predicted())).append("</td><td class=\"n\">")
+          .append(ratio(r.ratio())).append("</td><td>").append(esc(r.band())).append("</td><td>")
+          .append(r.within() ? "within" : "MISS: model lacks " + esc(r.lacks())).append("</td></tr>");
+    }
+    b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
+        + "<th>residual</th><th>source</th></tr>");
+    for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
+      for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
+        b.append("<tr><td>").append(esc(e.getKey())).append(m == fit.extras() ? " <i>(no model key yet)</i>" : "")
+            .append("</td><td class=\"n\">").append(ns(e.getValue().value())).append("</td><td class=\"n\">")
+            .append(Double.isNaN(e.getValue().residual()) ? "" : String.format("%.1f%%", 100 * e.getValue().residual()))
+            .append("</td><td>").append(esc(e.getValue().source())).append("</td></tr>");
+      }
+    }
+    b.append("</table>");
+    if (!beyond.isEmpty()) {
+      b.append("<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"
+          + " running designs this kernel lacks, on the TC1 shape.</p><table><tr><th>design</th><th>N</th>"
+          + "<th>send mean, us</th><th>vs host era</th><th>p99, us</th><th>sends/s</th></tr>");
+      double base = beyond.get(0).meanMicros();
+      for (Beyond.Figure f : beyond) {
+        b.append("<tr><td>").append(esc(f.design())).append("</td><td class=\"n\">").append(f.injectors())
+            .append("</td><td class=\"n\">").append(String.format("%.2f", f.meanMicros())).append("</td><td class=\"n\">")
+            .append(String.format("x%.2f", f.meanMicros() / base)).append("</td><td class=\"n\">")
+            .append(String.format("%.2f", f.p99Micros())).append("</td><td class=\"n\">")
+            .append(String.format("%,.0f", f.throughputPerSec())).append("</td></tr>");
+      }
+      b.append("</table>");
+    }
+    b.append("<p class=\"note\">Files: calibration.json (both sets, the fit, these rows), calibrated.conf (use with"
+        + " --config), scenarios/ (the model's side of every row).</p></body></html>\n");
+    Files.writeString(file, b.toString());
+  }
+
+  private static String residual(CostFit.Fitted f) {
+    return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
+  }
+
+  static String ns(double v) {
+    return v >= 1e6 ? String.format("%.3f ms", v / 1e6) : v >= 1e3 ? String.format("%.3f us", v / 1e3)
+        : String.format("%.1f ns", v);
+  }
+
+  private static String ratio(double v) {
+    return Double.isFinite(v) ? String.format("%.2f", v) : "n/a";
+  }
+
+  private static String num(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return "n/a";
+    }
+    double a = Math.abs(v);
+    return a == 0 ? "0" : a >= 1e5 ? String.format("%,.0f", v) : a >= 100 ? String.format("%.1f", v)
+        : a >= 1 ? String.format("%.3f", v) : String.format("%.5f", v);
+  }
+
+  private static String esc(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+}

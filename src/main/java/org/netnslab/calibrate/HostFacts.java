@@ -1,0 +1,120 @@
+package org.netnslab.calibrate;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * What the simulated machine takes from this host (kernel-semantics.md section 6): online CPUs, HZ, the
+ * preemption model, the scheduler's base slice, the kernel release, and the load at the start (a busy
+ * machine makes noisy figures).
+ *
+ * @param release /proc/sys/kernel/osrelease
+ * @param cpus online CPUs (/sys/devices/system/cpu/online)
+ * @param hz CONFIG_HZ from /proc/config.gz, or 0 when unreadable
+ * @param preempt the preemption model: /sys/kernel/debug/sched/preempt's selected one, else CONFIG_PREEMPT_*
+ *     from /proc/config.gz ("none", "voluntary", "full", "lazy"), else "unknown"
+ * @param baseSliceNs /sys/kernel/debug/sched/base_slice_ns, else 750,000 ns x (1 + ilog2(min(cpus, 8)))
+ *     (kernel/sched/fair.c sysctl_sched_base_slice, get_update_sysctl_factor), ns
+ * @param baseSliceSource where baseSliceNs came from
+ * @param loadAverage1 the 1-minute load average at the start
+ */
+public record HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
+    double loadAverage1) {
+
+  /** @return this host's facts, each from the first source that can be read */
+  public static HostFacts read() {
+    String release = text(Path.of("/proc/sys/kernel/osrelease"), System.getProperty("os.version"));
+    int cpus = onlineCpus(text(Path.of("/sys/devices/system/cpu/online"), ""));
+    if (cpus <= 0) {
+      cpus = Runtime.getRuntime().availableProcessors();
+    }
+    String config = kernelConfig();
+    int hz = 0;
+    String preempt = "unknown";
+    for (String line : config.split("\n")) {
+      if (line.startsWith("CONFIG_HZ=")) {
+        hz = Integer.parseInt(line.substring("CONFIG_HZ=".length()).trim());
+      } else if (line.equals("CONFIG_PREEMPT_NONE=y")) {
+        preempt = "none";
+      } else if (line.equals("CONFIG_PREEMPT_VOLUNTARY=y")) {
+        preempt = "voluntary";
+      } else if (line.equals("CONFIG_PREEMPT=y")) {
+        preempt = "full";
+      } else if (line.equals("CONFIG_PREEMPT_LAZY=y")) {
+        preempt = "lazy";
+      }
+    }
+    String dyn = text(Path.of("/sys/kernel/debug/sched/preempt"), "");
+    int open = dyn.indexOf('(');
+    if (open >= 0 && dyn.indexOf(')', open) > open) { // "none (voluntary) full": the selected one in brackets
+      preempt = dyn.substring(open + 1, dyn.indexOf(')', open));
+    }
+    String slice = text(Path.of("/sys/kernel/debug/sched/base_slice_ns"), "");
+    long sliceNs;
+    String sliceSource;
+    if (slice.matches("\\d+")) {
+      sliceNs = Long.parseLong(slice);
+      sliceSource = "/sys/kernel/debug/sched/base_slice_ns";
+    } else {
+      sliceNs = defaultBaseSliceNs(cpus);
+      sliceSource = "derived: 0.75 ms x (1 + ilog2(min(cpus, 8))) (debugfs not readable)";
+    }
+    double load = 0;
+    String la = text(Path.of("/proc/loadavg"), "");
+    if (!la.isEmpty()) {
+      load = Double.parseDouble(la.split("\\s+")[0]);
+    }
+    return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load);
+  }
+
+  /**
+   * @param cpus online CPUs
+   * @return the EEVDF base slice Linux sets at boot: 0.75 ms x (1 + ilog2(min(cpus, 8))), ns
+   */
+  public static long defaultBaseSliceNs(int cpus) {
+    int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.max(1, Math.min(cpus, 8))));
+    return 750_000L * factor;
+  }
+
+  /** @param online a CPU list such as "0-1" or "0,2-5" @return how many CPUs it names, or 0 */
+  static int onlineCpus(String online) {
+    int n = 0;
+    for (String part : online.trim().split(",")) {
+      if (part.isBlank()) {
+        continue;
+      }
+      String[] ab = part.trim().split("-");
+      n += ab.length == 1 ? 1 : Integer.parseInt(ab[1]) - Integer.parseInt(ab[0]) + 1;
+    }
+    return n;
+  }
+
+  /** @return the host's kernel release with only [A-Za-z0-9.-]: a name for its design era */
+  public String eraName() {
+    return "host-" + release.replaceAll("[^A-Za-z0-9.-]", "-");
+  }
+
+  private static String kernelConfig() {
+    Path gz = Path.of("/proc/config.gz");
+    if (Files.isReadable(gz)) {
+      try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        return ""; // an unreadable config leaves hz 0 and preempt "unknown", which calibration.json shows
+      }
+    }
+    return text(Path.of("/boot/config-" + text(Path.of("/proc/sys/kernel/osrelease"), "")), "");
+  }
+
+  private static String text(Path p, String otherwise) {
+    try {
+      return Files.readString(p).trim();
+    } catch (IOException | SecurityException e) {
+      return otherwise; // absent or not permitted (debugfs without root): the caller has a fallback
+    }
+  }
+}

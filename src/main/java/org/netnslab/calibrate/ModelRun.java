@@ -1,0 +1,44 @@
+package org.netnslab.calibrate;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.netnslab.machine.VirtualSystem;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.ScenarioRunner;
+
+/** One generated scenario run in virtual time on its own actor system, as {@code run} would run it. */
+final class ModelRun {
+  private ModelRun() {}
+
+  /**
+   * @param system the calibrated configuration
+   * @param file the scenario
+   * @return its result
+   * @throws ScenarioException the scenario is invalid
+   * @throws RunFailure the model run failed
+   */
+  static RunResult run(Config system, Path file) throws ScenarioException, RunFailure {
+    var scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, List.of(), 1.0);
+    ActorSystem<Void> actors = VirtualSystem.create(Behaviors.empty(), "netns-lab-calibrate", system);
+    try {
+      return new ScenarioRunner(actors, RunSettings.fromConfig(system.getConfig("netns-lab")), RunObserver.SILENT)
+          .run(scenario);
+    } finally {
+      try {
+        VirtualSystem.terminate(actors, Duration.ofSeconds(30));
+      } catch (Exception e) {
+        // the result is complete; a slow shutdown is worth a line, not a failed calibration
+        System.err.println("calibrate: the model's actor system did not terminate cleanly: " + e);
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one probe program and reads its JSON lines. A probe that cannot run prints one line with an
+ * {@code error} (and {@code missing}, {@code hint}) and exits 2: that becomes a {@link ProbeException}. The
+ * probe is bounded twice: by its own alarm ({@code PROBE_TIMEOUT_S}) and by {@link #timeoutSeconds} here,
+ * after which it is sent SIGTERM (it removes what it holds outside its processes, its children die with
+ * it through PR_SET_PDEATHSIG) and then killed.
+ *
+ * <p>Not thread-safe: one probe at a time (measurements must not overlap anyway).
+ */
+public final class ProbeRunner {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final Path binDir;
+  private final long timeoutSeconds;
+  private final java.util.Map<String, String> env;
+  private volatile Process current;
+
+  /**
+   * @param binDir where {@link ProbeBuilder} put the probes
+   * @param timeoutSeconds the longest one probe invocation may run, s
+   */
+  public ProbeRunner(Path binDir, long timeoutSeconds) {
+    this(binDir, timeoutSeconds, java.util.Map.of());
+  }
+
+  /**
+   * @param binDir where {@link ProbeBuilder} put the probes
+   * @param timeoutSeconds the longest one probe invocation may run, s
+   * @param env variables added to the probes' environment (tests: NETNS_LAB_PROBE_FAIL)
+   */
+  public ProbeRunner(Path binDir, long timeoutSeconds, java.util.Map<String, String> env) {
+    this.binDir = binDir;
+    this.timeoutSeconds = timeoutSeconds;
+    this.env = java.util.Map.copyOf(env);
+  }
+
+  /**
+   * @param probe a name from {@link ProbeBuilder#PROBES}
+   * @param args its arguments
+   * @return its JSON lines, in order
+   * @throws ProbeException the probe reported what it lacks, exited non-zero, or timed out
+   * @throws IOException it could not be started or read
+   */
+  public List<ObjectNode> run(String probe, String... args) throws ProbeException, IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(binDir.resolve(probe).toString());
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("PROBE_TIMEOUT_S", Long.toString(timeoutSeconds + 5));
+    pb.environment().putAll(env);
+    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process p = pb.start();
+    current = p;
+    List<ObjectNode> lines = new ArrayList<>();
+    ObjectNode error = null;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      Thread watchdog = new Thread(() -> {
+        try {
+          if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            stop(p);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "netns-lab-probe-watchdog");
+      watchdog.setDaemon(true);
+      watchdog.start();
+      for (String line; (line = r.readLine()) != null; ) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode node = JSON.readTree(line);
+        if (!(node instanceof ObjectNode o)) {
+          throw new IOException(probe + " printed a line that is not a JSON object: " + line);
+        }
+        if (o.has("error")) {
+          error = error == null ? o : error; // the first failure is the cause; later lines are its echoes
+        } else {
+          lines.add(o);
+        }
+      }
+      p.waitFor();
+    } catch (InterruptedException e) {
+      stop(p);
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while " + probe + " ran", e);
+    } finally {
+      current = null;
+    }
+    String what = probe + " " + String.join(" ", args);
+    if (error != null) {
+      throw new ProbeException(error.path("missing").asText("something"), what + ": " + error.path("error").asText(),
+          error.path("hint").asText(""));
+    }
+    if (p.exitValue() != 0) {
+      throw new ProbeException("a clean probe run", what + " exited " + p.exitValue()
+          + (p.exitValue() == 143 || p.exitValue() == 137 ? " (stopped after " + timeoutSeconds + " s)" : ""),
+          "see the lines above; retry on a quieter machine");
+    }
+    return lines;
+  }
+
+  /** Stops the probe running now, if any (Ctrl-C): SIGTERM first so it can remove its tracefs instance. */
+  public void stopCurrent() {
+    Process p = current;
+    if (p != null) {
+      stop(p);
+    }
+  }
+
+  private static void stop(Process p) {
+    p.destroy();
+    try {
+      if (!p.waitFor(2, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which probe runs make the two sets, and running them. The <em>fit set</em> is one task at a time,
+ * uncontended: what {@link CostFit} may use. The <em>prediction set</em> is contended (many injectors,
+ * listeners at once, 40 loops of {@code unshare -n}): {@link Predictions} compares the model with it and
+ * nothing is ever fitted on it. Each part (uevent, proc, lifecycle) can be run alone ({@code --only}).
+ *
+ * @param fit the fit-set lines, in the order measured
+ * @param prediction the prediction-set lines
+ */
+public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
+  /** The parts {@code --only} can name. */
+  public static final List<String> PARTS = List.of("uevent", "proc", "lifecycle");
+
+  /** One probe invocation: which set it belongs to, the probe and its arguments. */
+  record Step(boolean fitSet, String part, String probe, String... args) {
+    String label() {
+      return (fitSet ? "fit set" : "prediction set") + ": " + probe + " " + String.join(" ", args);
+    }
+  }
+
+  /**
+   * @param quick the small version (CI): fewer sends, processes and loops; the same kinds of load
+   * @param parts the parts to run
+   * @return the probe runs, fit set first within each part
+   */
+  static List<Step> plan(boolean quick, Set<String> parts) {
+    List<Step> s = new ArrayList<>();
+    if (parts.contains("uevent")) {
+      s.add(new Step(true, "uevent", "uevent_probe", "fit", quick ? "0,250,500,1000" : "0,125,250,500,1000",
+          quick ? "500" : "2000"));
+      for (int[] nk : quick ? new int[][] {{10, 500}, {100, 100}} : new int[][] {{10, 5000}, {100, 1000}, {1000, 100}}) {
+        s.add(new Step(false, "uevent", "uevent_probe", "tc1", Integer.toString(nk[0]), Integer.toString(nk[1])));
+      }
+      for (int m : quick ? new int[] {2, 4} : new int[] {2, 4, 8}) {
+        s.add(new Step(false, "uevent", "uevent_probe", "reorder", Integer.toString(m),
+            Integer.toString((quick ? 2000 : 20000) / m)));
+      }
+    }
+    if (parts.contains("proc")) {
+      s.add(new Step(true, "proc", "proc_probe", "fit", quick ? "150" : "500"));
+      s.add(new Step(true, "proc", "proc_probe", "pidfd", quick ? "200" : "1000"));
+      s.add(new Step(true, "proc", "proc_probe", "scan", "0", "10"));
+      s.add(new Step(false, "proc", "proc_probe", "listeners", quick ? "1000" : "8000"));
+      for (int live : quick ? new int[] {500} : new int[] {2000, 4000, 8000}) {
+        s.add(new Step(false, "proc", "proc_probe", "scan", Integer.toString(live), "5"));
+      }
+    }
+    if (parts.contains("lifecycle")) {
+      s.add(new Step(true, "lifecycle", "netns_probe", "serial", quick ? "30" : "100"));
+      s.add(new Step(false, "lifecycle", "netns_probe", "parallel", quick ? "8" : "40", quick ? "10" : "100"));
+    }
+    return s;
+  }
+
+  /**
+   * Runs the plan, one probe at a time.
+   *
+   * @param runner the probe runner
+   * @param quick see {@link #plan}
+   * @param parts see {@link #plan}
+   * @param progress where a line per probe run goes
+   * @return the lines, by set
+   * @throws ProbeException a probe could not run (the lines before it are lost: a calibration is whole)
+   * @throws IOException a probe could not be started or read
+   */
+  public static ProbeSet measure(ProbeRunner runner, boolean quick, Set<String> parts, PrintStream progress)
+      throws ProbeException, IOException {
+    List<ObjectNode> fit = new ArrayList<>();
+    List<ObjectNode> prediction = new ArrayList<>();
+    List<Step> steps = plan(quick, parts);
+    int i = 0;
+    for (Step step : steps) {
+      progress.printf("calibrate: [%d/%d] %s%n", ++i, steps.size(), step.label());
+      long t0 = System.nanoTime();
+      List<ObjectNode> lines = runner.run(step.probe(), step.args());
+      (step.fitSet() ? fit : prediction).addAll(lines);
+      progress.printf("calibrate:        %d line(s) in %.1f s%n", lines.size(), (System.nanoTime() - t0) / 1e9);
+    }
+    return new ProbeSet(List.copyOf(fit), List.copyOf(prediction));
+  }
+}

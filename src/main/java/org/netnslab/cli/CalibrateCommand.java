@@ -1,0 +1,135 @@
+package org.netnslab.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.netnslab.calibrate.Beyond;
+import org.netnslab.calibrate.CalibratedConf;
+import org.netnslab.calibrate.CalibrationJson;
+import org.netnslab.calibrate.CalibrationReport;
+import org.netnslab.calibrate.CostFit;
+import org.netnslab.calibrate.HostFacts;
+import org.netnslab.calibrate.Predictions;
+import org.netnslab.calibrate.ProbeBuilder;
+import org.netnslab.calibrate.ProbeException;
+import org.netnslab.calibrate.ProbeRunner;
+import org.netnslab.calibrate.ProbeSet;
+import org.netnslab.run.RunFailure;
+import org.netnslab.scenario.ScenarioException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code calibrate}: measure this host's kernel with the probe programs, fit the model's costs on the fit set,
+ * predict the prediction set with them, and write calibration.json, calibrated.conf, report.html and the
+ * model's scenarios into {@code --out}. Exit 0 done (misses are results), 2 something the probes need is
+ * missing or refused (one line naming it and what to do) or a bad option, 1 a model run or a write failed.
+ */
+@Command(name = "calibrate", mixinStandardHelpOptions = true, version = Main.VERSION,
+    description = "Measure this host's kernel with probe programs, fit the model's costs on simple probes (fit set)"
+        + " and compare its predictions with contended loads it was not fitted on (prediction set).")
+final class CalibrateCommand implements Callable<Integer> {
+  @Option(names = "--out", paramLabel = "DIR", description = "output folder (default target/netns-lab/calibrate-<timestamp>)")
+  Path out;
+
+  @Option(names = "--quick", description = "smaller probes and loads (about a minute; for CI)")
+  boolean quick;
+
+  @Option(names = "--only", paramLabel = "PARTS", split = ",",
+      description = "run only these parts: uevent, proc, lifecycle (default all)")
+  List<String> only = new ArrayList<>();
+
+  @Option(names = "--from", paramLabel = "FILE",
+      description = "no probes: fit and predict from the measurements in a saved calibration.json")
+  Path from;
+
+  @Option(names = "--timeout", paramLabel = "S", defaultValue = "300",
+      description = "the longest one probe run may take, s (default ${DEFAULT-VALUE})")
+  long timeoutSeconds;
+
+  @Override
+  public Integer call() {
+    Set<String> parts = new LinkedHashSet<>(only.isEmpty() ? ProbeSet.PARTS : only);
+    for (String p : parts) {
+      if (!ProbeSet.PARTS.contains(p)) {
+        System.err.println("netns-lab: calibrate --only: unknown part '" + p + "'; parts: " + String.join(", ", ProbeSet.PARTS));
+        return Main.EXIT_CONFIG;
+      }
+    }
+    if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
+      System.err.println("netns-lab: calibrate --timeout: must be 1..3600 s, got " + timeoutSeconds);
+      return Main.EXIT_CONFIG;
+    }
+    Path dir = out != null ? out : Path.of("target", "netns-lab",
+        "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    try {
+      HostFacts host;
+      ProbeSet set;
+      if (from != null) {
+        if (!Files.isRegularFile(from)) {
+          System.err.println("netns-lab: calibrate --from " + from + ": no such file");
+          return Main.EXIT_CONFIG;
+        }
+        set = CalibrationJson.readSets(from);
+        host = new ObjectMapper().treeToValue(new ObjectMapper().readTree(from.toFile()).path("host"), HostFacts.class);
+        System.err.println("calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
+      } else {
+        host = HostFacts.read();
+        if (host.loadAverage1() > host.cpus()) {
+          System.err.printf("calibrate: warning: the machine is busy (load average %.2f over %d CPUs): figures will be"
+              + " noisy%n", host.loadAverage1(), host.cpus());
+        }
+        String home = System.getProperty("netns-lab.home", ".");
+        Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"));
+        ProbeRunner runner = new ProbeRunner(bin, timeoutSeconds);
+        Stops.onStop = runner::stopCurrent;
+        try {
+          set = ProbeSet.measure(runner, quick, parts, System.err);
+        } finally {
+          Stops.onStop = null;
+        }
+      }
+      Files.createDirectories(dir);
+      CostFit fit = CostFit.fit(set.fit());
+      Path conf = dir.resolve("calibrated.conf");
+      CalibratedConf.write(conf, host, fit);
+      Config system = LoadedScenario.systemConfig(conf);
+      List<Predictions.Row> rows = new Predictions(system, host.eraName(), host.cpus(), dir.resolve("scenarios"),
+          System.err).predict(set.prediction());
+      List<Beyond.Figure> beyond = List.of();
+      var tc1 = set.prediction().stream().filter(l -> "tc1".equals(l.path("load").asText())).toList();
+      if (!tc1.isEmpty()) {
+        int n = tc1.get(tc1.size() / 2).path("injectors").asInt();
+        beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), dir.resolve("scenarios"));
+      }
+      CalibrationJson.write(dir.resolve("calibration.json"), Main.VERSION, quick, host, set, fit, rows, beyond);
+      CalibrationReport.html(dir.resolve("report.html"), host, fit, rows, beyond);
+      System.out.print(CalibrationReport.console(host, fit, rows, beyond));
+      System.out.println("calibration: " + dir.resolve("calibration.json"));
+      System.out.println("config:      " + conf + "   (use with --config)");
+      System.out.println("report:      " + dir.resolve("report.html"));
+      return 0;
+    } catch (ProbeException e) {
+      System.err.println("netns-lab: calibrate: " + e.line());
+      return Main.EXIT_CONFIG;
+    } catch (ScenarioException e) {
+      System.err.println("netns-lab: calibrate: " + e.getMessage());
+      return Main.EXIT_FAILED;
+    } catch (RunFailure e) {
+      System.err.println("netns-lab: calibrate: a model run failed: " + e.getMessage());
+      return Main.EXIT_FAILED;
+    } catch (IOException e) {
+      System.err.println("netns-lab: calibrate: " + e.getMessage());
+      return Main.EXIT_FAILED;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * The fit from recorded probe output: the committed calibration.json (measured on this machine kind: 6.18, 2
+ * vCPUs) re-fits to exactly the costs it stores, from its fit set alone; each fit's form recovers known
+ * parameters from synthetic lines.
+ */
+public class CostFitTest extends JUnitSuite {
+  static final Path RECORDED = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
+    ProbeSet set = CalibrationJson.readSets(RECORDED);
+    Map<String, Double> stored = CalibrationJson.readFittedCosts(RECORDED);
+    CostFit fit = CostFit.fit(set.fit());
+    assertEquals(stored.keySet(), fit.costs().keySet());
+    for (Map.Entry<String, Double> e : stored.entrySet()) {
+      assertEquals(e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
+    }
+    assertFalse("both sets recorded", set.prediction().isEmpty() || set.fit().isEmpty());
+    assertTrue(set.fit().stream().allMatch(l -> l.path("set").asText().equals("fit")));
+    assertTrue(set.prediction().stream().allMatch(l -> l.path("set").asText().equals("prediction")));
+  }
+
+  @Test
+  public void broadcastWalkSlopeAndInterceptComeBackFromALine() throws Exception {
+    // send median = 1,400 ns + 12 ns per bound socket, sockets = extra + the injector's own listener
+    List<ObjectNode> lines = List.of(uevent(0, 1412), uevent(99, 2600), uevent(999, 13400));
+    CostFit fit = CostFit.fit(lines);
+    assertEquals(12.0, fit.costs().get("costs.uevent.broadcast-per-socket").value(), 1e-6);
+    double intercept = fit.costs().get("costs.uevent.send-outside").value() * 7 / 3;
+    assertEquals(1400.0, intercept, 1e-6);
+    assertEquals(0.0, fit.costs().get("costs.uevent.broadcast-per-socket").residual(), 1e-9);
+    assertEquals(700.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
+  }
+
+  @Test
+  public void procListenerCostIsCpuPerEventThroughTheOrigin() throws Exception {
+    // CPU = 6 us per event + 4 us per wake-up: the model's one key takes both per event; the extras split them
+    List<ObjectNode> lines = List.of(listener(300, 300), listener(300, 100), listener(100, 100), listener(100, 20));
+    CostFit fit = CostFit.fit(lines);
+    assertEquals(6000.0, fit.extras().get("proc-listener-per-event").value(), 1e-6);
+    assertEquals(4000.0, fit.extras().get("proc-listener-per-wakeup").value(), 1e-6);
+    double sxy = 0;
+    double sxx = 0;
+    for (ObjectNode l : lines) {
+      sxy += l.path("events").asDouble() * l.path("cpu_ns").asDouble();
+      sxx += l.path("events").asDouble() * l.path("events").asDouble();
+    }
+    // (300*3,000,000 + 300*2,200,000 + 100*1,000,000 + 100*680,000) / 200,000 = 8,640 ns per event
+    assertEquals(8640.0, sxy / sxx, 1e-9);
+    assertEquals(8640.0, fit.costs().get("costs.proc.recvmsg").value(), 1e-6);
+  }
+
+  @Test
+  public void cleanupNetRunsGiveExitPerNetnsAndTwoGracePeriods() throws Exception {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 100).put("unshare_p50_ns", 400_000).put("iteration_p50_ns", 1_500_000);
+    var pairs = l.putArray("cleanup_net_run_pairs");
+    for (int b : new int[] {1, 5, 10, 20}) {
+      pairs.addArray().add(b).add(30_000_000L + 250_000L * b);
+    }
+    CostFit fit = CostFit.fit(List.of(l));
+    assertEquals(250_000.0, fit.costs().get("costs.netns.exit-per-netns").value(), 1e-3);
+    assertEquals(15_000_000.0, fit.costs().get("rcu.grace-period").value(), 1e-3);
+    assertEquals(400_000.0, fit.costs().get("costs.netns.setup-net").value(), 0.0);
+    assertEquals(1_100_000.0, fit.costs().get("costs.netns.unshare-process").value(), 0.0);
+  }
+
+  @Test
+  public void aPartWithoutFitLinesFitsNothing() {
+    assertTrue(CostFit.fit(List.of()).costs().isEmpty());
+  }
+
+  private static ObjectNode uevent(int extra, double sendP50) {
+    return JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "broadcast-walk")
+        .put("extra_sockets", extra).put("send_p50_ns", sendP50).put("recv_p50_ns", 700).put("user_p50_ns", 200);
+  }
+
+  private static ObjectNode listener(long events, long wakeups) {
+    return JSON.createObjectNode().put("probe", "proc").put("set", "fit").put("load", "listener")
+        .put("events", events).put("wakeups", wakeups).put("cpu_ns", 6000 * events + 4000 * wakeups);
+  }
+}

@@ -1,0 +1,41 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/** The base slice Linux derives from the CPU count, CPU lists, and the era's name. */
+public class HostFactsTest extends JUnitSuite {
+  @Test
+  public void baseSliceScalesWithOnePlusLog2OfTheCpusUpToEight() {
+    assertEquals(750_000L, HostFacts.defaultBaseSliceNs(1));
+    assertEquals(1_500_000L, HostFacts.defaultBaseSliceNs(2));
+    assertEquals(1_500_000L, HostFacts.defaultBaseSliceNs(3));
+    assertEquals(2_250_000L, HostFacts.defaultBaseSliceNs(4));
+    assertEquals(3_000_000L, HostFacts.defaultBaseSliceNs(8));
+    assertEquals(3_000_000L, HostFacts.defaultBaseSliceNs(64));
+  }
+
+  @Test
+  public void onlineCpuListsAreCounted() {
+    assertEquals(2, HostFacts.onlineCpus("0-1"));
+    assertEquals(5, HostFacts.onlineCpus("0,2-5"));
+    assertEquals(1, HostFacts.onlineCpus("0\n"));
+  }
+
+  @Test
+  public void theEraIsNamedAfterTheReleaseWithSafeCharacters() {
+    HostFacts h = new HostFacts("6.18.44-fc+v669 #1", 2, 250, "none", 1_500_000, "derived", 0.1);
+    assertEquals("host-6.18.44-fc-v669--1", h.eraName());
+  }
+
+  @Test
+  public void thisHostIsRead() {
+    HostFacts h = HostFacts.read();
+    assertTrue(h.cpus() >= 1);
+    assertTrue(h.baseSliceNs() >= 750_000L);
+    assertTrue(!h.release().isBlank());
+  }
+}

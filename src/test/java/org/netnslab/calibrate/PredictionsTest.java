@@ -1,0 +1,77 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * Prediction from a fixed calibration is deterministic (virtual time), compares the figures the bands name, and
+ * calibrated.conf defines the host's era over the fitted costs so a seed scenario validates with it.
+ */
+public class PredictionsTest extends JUnitSuite {
+  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+  private static final HostFacts HOST = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
+  private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
+
+  private Config calibrated(CostFit fit) {
+    return ConfigFactory.parseString(CalibratedConf.text(HOST, fit)).withFallback(ConfigFactory.load()).resolve();
+  }
+
+  @Test
+  public void predictionsFromAFixedCalibrationAreIdentical() throws Exception {
+    ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
+    Config system = calibrated(CostFit.fit(set.fit()));
+    // the cheaper loads: reordering, the proc listeners, the unshare loops
+    List<ObjectNode> loads = set.prediction().stream()
+        .filter(l -> !l.path("load").asText().equals("tc1") && !l.path("load").asText().equals("proc-scan")).toList();
+    List<Predictions.Row> a = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("a").toPath(), QUIET).predict(loads);
+    List<Predictions.Row> b = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("b").toPath(), QUIET).predict(loads);
+    assertEquals(a, b);
+    assertTrue(a.stream().anyMatch(r -> r.measure().equals("out-of-order share") && r.predicted() > 0));
+    assertTrue(a.stream().anyMatch(r -> r.measure().equals("listener CPU exit / all")));
+    assertTrue(a.stream().anyMatch(r -> r.measure().equals("cleanup_net batch, netns") && r.predicted() >= 1));
+    for (Predictions.Row r : a) {
+      assertEquals(r.toString(), r.within(), r.lacks().isEmpty());
+    }
+  }
+
+  @Test
+  public void bandsAreTheIssues() throws Exception {
+    ObjectNode line = new ObjectMapper().createObjectNode().put("probe", "lifecycle").put("set", "prediction")
+        .put("load", "unshare-loops").put("loops", 2).put("iterations", 2).put("lifecycles", 4)
+        .put("loop_wall_mean_ns", 1e9).put("lifecycles_per_s", 1.0);
+    ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
+    Config system = calibrated(CostFit.fit(set.fit()));
+    List<Predictions.Row> rows =
+        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("c").toPath(), QUIET).predict(List.of(line));
+    assertEquals(List.of("+-25%", "+-25%"), rows.stream().map(Predictions.Row::band).toList());
+    assertEquals("loop wall, s", rows.get(0).measure());
+  }
+
+  @Test
+  public void calibratedConfDefinesTheEraOverTheFittedCosts() throws Exception {
+    ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
+    CostFit fit = CostFit.fit(set.fit());
+    Config system = calibrated(fit);
+    Config era = system.getConfig("netns-lab.designs").getConfig("\"" + HOST.eraName() + "\"");
+    assertEquals("lockless", era.getString("uevent.serialization"));
+    assertEquals(Math.round(fit.costs().get("costs.uevent.broadcast-per-socket").value()),
+        system.getDuration("netns-lab.model.costs.uevent.broadcast-per-socket").toNanos());
+    Scenario s = new ScenarioLoader(system.getConfig("netns-lab")).load(Path.of("load-tests/uevent-tc1-userns.conf"),
+        List.of("designs=[\"" + HOST.eraName() + "\", kernel-4.18]", "baseline=kernel-4.18"), 0.01);
+    assertEquals(2, s.designs().size());
+  }
+}

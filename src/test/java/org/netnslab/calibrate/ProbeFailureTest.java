@@ -1,0 +1,75 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * Each probe's failure path gives its one line (missing, what failed, what to do) and exit 2: no compiler, user
+ * namespaces refused, the proc connector refused or absent, bad arguments. The kernel refusals are simulated
+ * (NETNS_LAB_PROBE_FAIL) so the test runs where everything works; the probes stop before touching the kernel.
+ */
+public class ProbeFailureTest extends JUnitSuite {
+  @ClassRule public static final TemporaryFolder TMP = new TemporaryFolder();
+  private static Path bin;
+
+  @BeforeClass
+  public static void buildProbes() throws Exception {
+    bin = ProbeBuilder.build(TMP.getRoot().toPath().resolve("probes"));
+  }
+
+  @Test
+  public void noCompilerOnPathSaysWhatToInstall() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class,
+        () -> ProbeBuilder.build(TMP.getRoot().toPath().resolve("nocc"), Map.of("PATH", "/nonexistent")));
+    assertEquals("a C compiler", e.missing);
+    assertTrue(e.line(), e.line().contains("install gcc"));
+  }
+
+  @Test
+  public void userNamespacesRefusedNameTheSysctl() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class,
+        () -> runner("userns").run("uevent_probe", "fit", "0", "10"));
+    assertEquals("user namespaces", e.missing);
+    assertTrue(e.line(), e.line().contains("user.max_user_namespaces") && e.line().contains("--only proc"));
+    assertTrue(e.line(), e.getMessage().contains("Operation not permitted"));
+  }
+
+  @Test
+  public void connectorRefusedSaysRunAsRootOrSkipIt() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class, () -> runner("connector").run("proc_probe", "fit", "10"));
+    assertEquals("proc connector access", e.missing);
+    assertTrue(e.line(), e.line().contains("--only uevent,lifecycle"));
+  }
+
+  @Test
+  public void noProcEventsNamesTheKernelOption() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class, () -> runner("proc-events").run("proc_probe", "fit", "10"));
+    assertTrue(e.missing, e.missing.contains("CONFIG_PROC_EVENTS"));
+  }
+
+  @Test
+  public void netnsRefusedInTheLoopNamesNetworkNamespaces() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class,
+        () -> runner("userns").run("netns_probe", "serial", "1"));
+    assertEquals("network namespaces", e.missing);
+  }
+
+  @Test
+  public void aBadCountIsRefusedWithItsRange() {
+    ProbeException e = org.junit.Assert.assertThrows(ProbeException.class, () -> runner("none").run("uevent_probe", "tc1", "0", "10"));
+    assertEquals("arguments", e.missing);
+    assertTrue(e.getMessage(), e.getMessage().contains("N must be an integer in 1..10000, got '0'"));
+  }
+
+  private static ProbeRunner runner(String fail) {
+    return new ProbeRunner(bin, 30, Map.of("NETNS_LAB_PROBE_FAIL", fail));
+  }
+}
