@@ -4,7 +4,8 @@
  * by net_free), as `unshare -n /bin/true` loops do it.
  *
  *   netns_probe serial ITER          fit set: one loop of ITER iterations: fork, unshare(CLONE_NEWNET) timed by
- *                                    the child, execve(/bin/true), exit, waitpid; the child's CPU (wait4).
+ *                                    the child (wall and its thread's CPU), execve(/bin/true), exit, waitpid; the
+ *                                    child's CPU (wait4: user + system, their sum exact).
  *   netns_probe parallel LOOPS ITER  prediction set: LOOPS such loops at once: loop wall, lifecycles/s.
  *
  * Both also report, where tracefs can be used (root), each cleanup_net run (workqueue_execute_start/end
@@ -119,7 +120,7 @@ static void trace_start(char *why, size_t cap) {
     if (!tracing) { snprintf(why, cap, "tracepoints kmem_cache_alloc/free / workqueue_execute_* not usable"); trace_stop(); }
 }
 
-typedef struct { int64_t exit_at, setup_ns, wall_ns, user_ns, sys_ns; long pid; } iter_t;
+typedef struct { int64_t exit_at, setup_ns, setup_cpu_ns, wall_ns, user_ns, sys_ns; long pid; } iter_t;
 
 static int need_userns;
 
@@ -128,10 +129,14 @@ static void one_loop(long iters, iter_t *out) {
         int64_t t0 = now_ns();
         pid_t pid = fork_child();
         if (pid == 0) {
+            struct timespec c0, c1;
             int64_t a = now_ns();
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
             int r = need_userns ? unshare(CLONE_NEWUSER | CLONE_NEWNET) : unshare(CLONE_NEWNET);
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
             if (r != 0 || simulated_failure("userns")) _exit(3);
             out[i].setup_ns = now_ns() - a;
+            out[i].setup_cpu_ns = (c1.tv_sec - c0.tv_sec) * 1000000000LL + (c1.tv_nsec - c0.tv_nsec);
             execl("/bin/true", "true", (char *) NULL);
             _exit(127);
         }
@@ -235,19 +240,25 @@ static void trace_report(const iter_t *it, long total) {
             break;
         }
     }
-    /* A cleanup_net run's batch: the netns freed inside it (runs do not overlap: one work item). Only
-     * the runs between our first netns and our last free count. */
+    /* A cleanup_net run's batch: the netns whose last put came after the previous run started and before
+     * this one did (cleanup_net takes the whole cleanup_list at its start). A put is seen at its process's
+     * waitpid, a little after it; the frees are not used here because since v6.13 a run may free the
+     * struct net of an earlier batch. Only runs with netns of this probe count. */
     int64_t *batch = calloc((size_t) tr.ns + 1, 8), *dur = calloc((size_t) tr.ns + 1, 8);
+    int64_t *ex = calloc((size_t) total, 8);
+    for (long i = 0; i < total; i++) ex[i] = it[i].exit_at;
+    qsort(ex, (size_t) total, 8, cmp_i64);
     long nb = 0;
-    for (long s = 0, e = 0; s < tr.ns; s++) {
+    for (long s = 0, e = 0, k = 0; s < tr.ns; s++) {
         while (e < tr.ne && tr.end[e] < tr.start[s]) e++;
         if (e >= tr.ne) break;
-        if (tr.start[s] < first_alloc || tr.start[s] > last_free) continue;
         long c = 0;
-        for (long k = 0; k < tr.nf; k++) if (tr.free[k].t >= tr.start[s] && tr.free[k].t <= tr.end[e]) c++;
+        while (k < total && ex[k] <= tr.start[s]) { c++; k++; }
+        if (c == 0) continue;
         dur[nb] = tr.end[e] - tr.start[s];
         batch[nb++] = c;
     }
+    (void) first_alloc; (void) last_free;
     printf(",\"trace\":\"tracefs: kmem_cache_alloc/free (net_namespace), workqueue_execute_start/end (cleanup_net)\""
            ",\"netns_allocated\":%ld,\"netns_freed\":%ld,\"cleanup_net_runs\":%ld", allocs, matched, nb);
     printf(",\"cleanup_net_run_pairs\":[");
@@ -290,8 +301,12 @@ static void run(const char *set, long loops, long iters) {
     int64_t wall = now_ns() - t0;
     if (bad) fail_missing("loop processes", "", "a loop process died");
     int64_t *setup = calloc((size_t) total, 8), *iw = calloc((size_t) total, 8), *cpu_u = calloc((size_t) total, 8),
-            *cpu_s = calloc((size_t) total, 8), *lw = calloc((size_t) loops, 8);
-    for (long i = 0; i < total; i++) { setup[i] = it[i].setup_ns; iw[i] = it[i].wall_ns; cpu_u[i] = it[i].user_ns; cpu_s[i] = it[i].sys_ns; }
+            *cpu_s = calloc((size_t) total, 8), *lw = calloc((size_t) loops, 8), *setup_cpu = calloc((size_t) total, 8),
+            *cpu = calloc((size_t) total, 8);
+    for (long i = 0; i < total; i++) {
+        setup[i] = it[i].setup_ns; setup_cpu[i] = it[i].setup_cpu_ns; iw[i] = it[i].wall_ns;
+        cpu_u[i] = it[i].user_ns; cpu_s[i] = it[i].sys_ns; cpu[i] = it[i].user_ns + it[i].sys_ns;
+    }
     for (long l = 0; l < loops; l++) lw[l] = loop_wall[l];
     printf("{\"probe\":\"lifecycle\",\"set\":\"%s\",\"load\":\"unshare-loops\",\"loops\":%ld,\"iterations\":%ld,\"lifecycles\":%ld,"
            "\"userns\":%s,\"wall_s\":%.6f,\"lifecycles_per_s\":%.2f",
@@ -299,6 +314,8 @@ static void run(const char *set, long loops, long iters) {
     print_dist("loop_wall", "ns", lw, loops);
     print_dist("iteration", "ns", iw, total);
     print_dist("unshare", "ns", setup, total);
+    print_dist("unshare_cpu", "ns", setup_cpu, total);
+    print_dist("child_cpu", "ns", cpu, total);
     print_dist("child_user", "ns", cpu_u, total);
     print_dist("child_sys", "ns", cpu_s, total);
     if (tracing) {

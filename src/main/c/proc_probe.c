@@ -200,10 +200,10 @@ static void scan(long live, long scans) {
     pid_t *kids;
     long made = live_children(live, &kids);
     char path[300], buf[1024];
-    int64_t *per = calloc((size_t) scans, sizeof *per);
+    int64_t *per = calloc((size_t) scans, sizeof *per), *cpu = calloc((size_t) scans, sizeof *cpu);
     long entries = 0;
     for (long s = -1; s < scans; s++) {   /* s = -1: warm-up scan */
-        int64_t t0 = now_ns();
+        int64_t t0 = now_ns(), c0 = thread_cpu_ns();
         long n = 0;
         DIR *d = opendir("/proc");
         struct dirent *e;
@@ -215,13 +215,14 @@ static void scan(long live, long scans) {
             n++;
         }
         if (d) closedir(d);
-        if (s >= 0) { per[s] = now_ns() - t0; entries = n; }
+        if (s >= 0) { per[s] = now_ns() - t0; cpu[s] = thread_cpu_ns() - c0; entries = n; }
     }
     for (long i = 0; i < made; i++) kill(kids[i], SIGKILL);
     for (long i = 0; i < made; i++) waitpid(kids[i], NULL, 0);
     printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"proc-scan\",\"live_requested\":%ld,\"live_made\":%ld,\"entries\":%ld,\"scans\":%ld",
            live == 0 ? "fit" : "prediction", live, made, entries, scans);
     print_dist("scan", "ns", per, scans);
+    print_dist("scan_cpu", "ns", cpu, scans);
     printf("}\n");
 }
 

@@ -143,22 +143,26 @@ static void fit_one(long extra, long sends) {
 }
 
 /* ---- tc1: N injectors, each with its own netns and listener ---- */
-typedef struct { int64_t start, end; long received, out_of_order, listener_wakeups; int64_t listener_cpu; } inj_stat_t;
+typedef struct { int64_t start, end; long received, out_of_order, listener_wakeups, listener_overruns; int64_t listener_cpu; } inj_stat_t;
 
-/* A listener process: reads `expect` uevents (blocking recvmsg, one wake-up per empty queue), counts the
- * ones whose SEQNUM is below the highest seen. */
-static void listener_loop(int fd, long expect, inj_stat_t *st) {
+/* A listener process: reads uevents until `stop` reaches EOF (every injector done) and its queue is empty:
+ * poll, then recv until EAGAIN (one wake-up per poll that found data); counts the ones whose SEQNUM is below
+ * the highest seen, and the overruns recv reports (ENOBUFS: the socket dropped messages). */
+static void listener_loop(int fd, int stop, inj_stat_t *st) {
     char buf[4096];
     long long hi = -1;
     int64_t c0 = cpu_ns();
-    long got = 0, ooo = 0, wakeups = 0;
-    while (got < expect) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, -1) < 0) { if (errno == EINTR) continue; break; }
+    long got = 0, ooo = 0, wakeups = 0, overruns = 0;
+    int stopping = 0;
+    for (;;) {
+        struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop, .events = POLLIN } };
+        if (poll(p, stopping ? 1 : 2, stopping ? 0 : -1) < 0) { if (errno == EINTR) continue; break; }
+        if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) stopping = 1;
+        if (!(p[0].revents & (POLLIN | POLLERR))) { if (stopping) break; continue; }
         wakeups++;
         for (;;) {
             ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-            if (r < 0) break;
+            if (r < 0) { if (errno == ENOBUFS) { overruns++; continue; } break; }
             long long s = seqnum_of(buf, r);
             if (s < 0) continue;
             if (s < hi) ooo++; else hi = s;
@@ -168,32 +172,48 @@ static void listener_loop(int fd, long expect, inj_stat_t *st) {
     st->received = got;
     st->out_of_order = ooo;
     st->listener_wakeups = wakeups;
+    st->listener_overruns = overruns;
     st->listener_cpu = cpu_ns() - c0;
 }
 
+/* Joins the user (unless root in the initial one, who keeps CAP_NET_ADMIN for SO_RCVBUFFORCE) and network
+ * namespaces of process `pid`. */
+static void join_namespaces_of(pid_t pid) {
+    char path[64];
+    if (geteuid() != 0) {
+        snprintf(path, sizeof path, "/proc/%d/ns/user", (int) pid);
+        int u = open(path, O_RDONLY | O_CLOEXEC);
+        if (u < 0 || setns(u, CLONE_NEWUSER) != 0) fail_missing("user namespaces", "", "setns(%s): %s", path, strerror(errno));
+        close(u);
+    }
+    snprintf(path, sizeof path, "/proc/%d/ns/net", (int) pid);
+    int n = open(path, O_RDONLY | O_CLOEXEC);
+    if (n < 0 || setns(n, CLONE_NEWNET) != 0) fail_missing("network namespaces", "", "setns(%s): %s", path, strerror(errno));
+    close(n);
+}
+
+/* N injectors each with its own user+net namespace and listener (tc1), or N injectors into one (reorder).
+ * The listeners are the probe's own children that join the namespace: as root they keep CAP_NET_ADMIN in the
+ * initial user namespace, so SO_RCVBUFFORCE raises their buffer (the socket is in our netns); unprivileged they
+ * keep net.core.rmem_default and may drop under load, which the line reports. */
 static void tc1(long n, long sends, int one_netns) {
     int64_t *lat = shared_alloc((size_t) n * (size_t) sends * sizeof(int64_t));
-    inj_stat_t *st = shared_alloc((size_t) (n + 1) * sizeof(inj_stat_t));
-    int ready[2];
-    if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    long groups = one_netns ? 1 : n;
+    inj_stat_t *st = shared_alloc((size_t) n * sizeof(inj_stat_t));
+    inj_stat_t *ls = shared_alloc((size_t) groups * sizeof(inj_stat_t));
+    int ready[2], nsready[2], stop[2];
+    if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(nsready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0)
+        fail_missing("pipes", "", "pipe: %s", strerror(errno));
     gate_t go = gate_new();
     raise_nofile(4 * n + 64);
-    long groups = one_netns ? 1 : n;
-    pid_t *kids = calloc((size_t) groups, sizeof *kids);
+    pid_t *kids = calloc((size_t) groups, sizeof *kids), *lis = calloc((size_t) groups, sizeof *lis);
     for (long g = 0; g < groups; g++) {
         pid_t pid = fork_child();
         if (pid == 0) {
-            /* One user+net namespace: its listener, then its injector(s) (M of them when one_netns). */
+            close(stop[1]);
             enter_userns_netns();
+            if (write(nsready[1], "n", 1) != 1) _exit(1);
             long injectors = one_netns ? n : 1;
-            int lfd = uevent_socket(1);
-            pid_t lis = fork_child();
-            if (lis == 0) {
-                close(go.wr);
-                listener_loop(lfd, injectors * sends, &st[one_netns ? n : g]);
-                _exit(0);
-            }
-            close(lfd);
             pid_t *inj = calloc((size_t) injectors, sizeof *inj);
             for (long k = 0; k < injectors; k++) {
                 long id = one_netns ? k : g;
@@ -218,35 +238,52 @@ static void tc1(long n, long sends, int one_netns) {
             close(go.wr); close(go.rd);
             int bad = 0, s;
             for (long k = 0; k < injectors; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
-            waitpid(lis, &s, 0);
             _exit(bad);
         }
         kids[g] = pid;
     }
-    ready_wait(ready[0], n);
+    ready_wait(nsready[0], groups);
+    for (long g = 0; g < groups; g++) {
+        lis[g] = fork_child();
+        if (lis[g] == 0) {
+            close(stop[1]); close(go.wr);
+            join_namespaces_of(kids[g]);
+            int lfd = uevent_socket(1);
+            if (write(ready[1], "l", 1) != 1) _exit(1);
+            listener_loop(lfd, stop[0], &ls[g]);
+            _exit(0);
+        }
+    }
+    close(stop[0]);
+    ready_wait(ready[0], n + groups);
     int64_t t0 = now_ns();
     gate_open(go);
     int bad = 0, s;
     for (long g = 0; g < groups; g++) { waitpid(kids[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+    close(stop[1]);   /* every send is done: the listeners drain what is queued and stop */
+    for (long g = 0; g < groups; g++) { waitpid(lis[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
     if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
     int64_t first = INT64_MAX, last = 0;
-    long received = 0, ooo = 0, wakeups = 0;
+    long received = 0, ooo = 0, wakeups = 0, overruns = 0;
     int64_t lcpu = 0;
     for (long i = 0; i < n; i++) {
         if (st[i].start < first) first = st[i].start;
         if (st[i].end > last) last = st[i].end;
     }
-    for (long g = 0; g < (one_netns ? n + 1 : n); g++) {
-        received += st[g].received; ooo += st[g].out_of_order; wakeups += st[g].listener_wakeups; lcpu += st[g].listener_cpu;
+    for (long g = 0; g < groups; g++) {
+        received += ls[g].received; ooo += ls[g].out_of_order; wakeups += ls[g].listener_wakeups;
+        overruns += ls[g].listener_overruns; lcpu += ls[g].listener_cpu;
     }
     long total = n * sends;
     double wall = (double) (last - first) / 1e9;
     printf("{\"probe\":\"uevent\",\"set\":\"prediction\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
-           "\"sends\":%ld,\"received\":%ld,\"out_of_order\":%ld,\"out_of_order_share\":%.6f,"
-           "\"listener_wakeups\":%ld,\"listener_cpu_ns\":%lld,\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
+           "\"sends\":%ld,\"received\":%ld,\"dropped\":%ld,\"listener_overruns\":%ld,\"out_of_order\":%ld,"
+           "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
+           "\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
            one_netns ? "reorder" : "tc1", one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
-           received, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups, (long long) lcpu, wall,
-           (long long) (first - t0), wall > 0 ? total / wall : 0.0);
+           received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups,
+           (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
+           wall > 0 ? total / wall : 0.0);
     print_dist("send", "ns", lat, total);
     printf("}\n");
 }

@@ -16,8 +16,9 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  * user-space time per loop, a listener's cost per wake-up) is reported beside, as {@link #extras}, for the
  * scheduler issue (#20).
  *
- * <p>Medians, not means, of each uncontended measurement: the machine is shared, and a mean takes in every
- * preemption by unrelated work, which is not the kernel work a cost stands for.
+ * <p>Medians, not means, of each uncontended measurement, and CPU time where a probe can read it (the thread's
+ * CPU clock, wait4): the machine is shared, and a mean or a wall time takes in every preemption by unrelated
+ * work, which is not the kernel work a cost stands for.
  *
  * <p>The fits, and why each has the form it has:
  * <ul>
@@ -32,9 +33,9 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *       e x events + w x wake-ups is reported as an extra;</li>
  *   <li>{@code proc.pidfd-fork}, {@code pidfd-exit}: the pidfd monitor's CPU in its calls on each side
  *       (median);</li>
- *   <li>{@code proc.scan-entry}: one uncontended /proc scan's time over its entries;</li>
- *   <li>{@code netns.setup-net}: the unshare(CLONE_NEWNET) system call timed by the serial loop's child;
- *       {@code netns.unshare-process}: the rest of an iteration (medians) (fork, execve, exit, waitpid);</li>
+ *   <li>{@code proc.scan-entry}: one uncontended /proc scan's CPU over its entries;</li>
+ *   <li>{@code netns.setup-net}: the CPU of the unshare(CLONE_NEWNET) system call in the serial loop's child;
+ *       {@code netns.unshare-process}: the rest of the child's CPU (medians) (fork, execve, exit, waitpid);</li>
  *   <li>cleanup_net run time = c + d x netns in the run (serial loop, tracefs): d is
  *       {@code netns.exit-per-netns}; c, the run's waits, is two grace periods in the model's OpsUndo
  *       (synchronize_rcu, rcu_barrier), so {@code rcu.grace-period} = c / 2.</li>
@@ -163,19 +164,19 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras) {
           src + " (epoll_wait + waitid + close)", 1, Double.NaN));
     }
     for (ObjectNode l : select(fitSet, "proc", "proc-scan")) {
-      costs.put("costs.proc.scan-entry", new Fitted(l.path("scan_mean_ns").asDouble() / l.path("entries").asDouble(),
-          "proc_probe scan: one /proc scan's mean time over its " + l.path("entries").asInt() + " entries ("
-              + l.path("scans").asInt() + " scans)", 1, Double.NaN));
+      costs.put("costs.proc.scan-entry", new Fitted(l.path("scan_cpu_p50_ns").asDouble() / l.path("entries").asDouble(),
+          "proc_probe scan: one /proc scan's CPU (median of " + l.path("scans").asInt() + ") over its "
+              + l.path("entries").asInt() + " entries", 1, Double.NaN));
     }
   }
 
   private static void fitLifecycle(List<ObjectNode> lines, Map<String, Fitted> costs) {
     for (ObjectNode l : lines) {
-      double unshare = l.path("unshare_p50_ns").asDouble();
-      costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: unshare(CLONE_NEWNET) timed by"
-          + " the child, median of " + l.path("iterations").asInt(), 1, Double.NaN));
-      costs.put("costs.netns.unshare-process", new Fitted(Math.max(0, l.path("iteration_p50_ns").asDouble() - unshare),
-          "netns_probe serial: iteration (fork, unshare, execve, exit, waitpid), median, less the unshare call's", 1,
+      double unshare = l.path("unshare_cpu_p50_ns").asDouble();
+      costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
+          + " in the child, median of " + l.path("iterations").asInt(), 1, Double.NaN));
+      costs.put("costs.netns.unshare-process", new Fitted(Math.max(0, l.path("child_cpu_p50_ns").asDouble() - unshare),
+          "netns_probe serial: the child's CPU (wait4: unshare, execve, exit), median, less the unshare call's", 1,
           Double.NaN));
       JsonNode pairs = l.path("cleanup_net_run_pairs");
       if (pairs.isArray() && pairs.size() >= 2) {

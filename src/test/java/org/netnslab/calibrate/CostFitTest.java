@@ -68,7 +68,7 @@ public class CostFitTest extends JUnitSuite {
   @Test
   public void cleanupNetRunsGiveExitPerNetnsAndTwoGracePeriods() throws Exception {
     ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_p50_ns", 400_000).put("iteration_p50_ns", 1_500_000);
+        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
     var pairs = l.putArray("cleanup_net_run_pairs");
     for (int b : new int[] {1, 5, 10, 20}) {
       pairs.addArray().add(b).add(30_000_000L + 250_000L * b);
