@@ -9,7 +9,9 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.netnslab.calibrate.Beyond;
@@ -56,6 +58,25 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "the longest one probe run may take, s (default ${DEFAULT-VALUE})")
   long timeoutSeconds;
 
+  /**
+   * The environment that finds the C compiler: the process's, with {@code CC} from the system property
+   * {@code netns-lab.cc} when set (how a test stands in a missing compiler without changing PATH).
+   */
+  static Map<String, String> compilerEnvironment() {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    String cc = System.getProperty("netns-lab.cc");
+    if (cc != null) {
+      env.put("CC", cc);
+    }
+    return env;
+  }
+
+  /** Variables added to the probes' environment: NETNS_LAB_PROBE_FAIL from {@code netns-lab.probe-fail} (tests). */
+  static Map<String, String> probeEnvironment() {
+    String fail = System.getProperty("netns-lab.probe-fail");
+    return fail == null ? Map.of() : Map.of("NETNS_LAB_PROBE_FAIL", fail);
+  }
+
   @Override
   public Integer call() {
     Set<String> parts = new LinkedHashSet<>(only.isEmpty() ? ProbeSet.PARTS : only);
@@ -89,8 +110,8 @@ final class CalibrateCommand implements Callable<Integer> {
               + " noisy%n", host.loadAverage1(), host.cpus());
         }
         String home = System.getProperty("netns-lab.home", ".");
-        Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"));
-        ProbeRunner runner = new ProbeRunner(bin, timeoutSeconds);
+        Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"), compilerEnvironment());
+        ProbeRunner runner = new ProbeRunner(bin, timeoutSeconds, probeEnvironment());
         Stops.onStop = runner::stopCurrent;
         try {
           set = ProbeSet.measure(runner, quick, parts, System.err);

@@ -36,6 +36,41 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void userNamespacesRefusedIsOneLineAndExit2() throws Exception {
+    System.setProperty("netns-lab.probe-fail", "userns");
+    try {
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream saved = System.err;
+      System.setErr(new java.io.PrintStream(err, true));
+      int status;
+      try {
+        status = Main.execute("calibrate", "--quick", "--only", "uevent", "--out", tmp.getRoot().toString());
+      } finally {
+        System.setErr(saved);
+      }
+      assertEquals(2, status);
+      String last = err.toString().strip().lines().reduce((a, b) -> b).orElse("");
+      assertTrue(last, last.startsWith("netns-lab: calibrate: user namespaces missing or refused: uevent_probe fit"));
+      assertTrue(last, last.contains("sysctl user.max_user_namespaces"));
+    } finally {
+      System.clearProperty("netns-lab.probe-fail");
+    }
+  }
+
+  @Test
+  public void noCompilerIsOneLineAndExit2() {
+    System.setProperty("netns-lab.cc", "/nonexistent/cc");
+    try {
+      // a fresh probe folder, so the build is not skipped as up to date
+      System.setProperty("netns-lab.home", tmp.getRoot().toString());
+      assertEquals(2, Main.execute("calibrate", "--quick", "--only", "proc", "--out", tmp.getRoot().toString()));
+    } finally {
+      System.clearProperty("netns-lab.cc");
+      System.clearProperty("netns-lab.home");
+    }
+  }
+
+  @Test
   public void anUnknownPartIsRefused() {
     assertEquals(2, Main.execute("calibrate", "--only", "uevent,bogus", "--out", tmp.getRoot().toString()));
   }
