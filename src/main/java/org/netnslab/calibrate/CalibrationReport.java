@@ -24,8 +24,13 @@ public final class CalibrationReport {
   public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
     StringBuilder b = new StringBuilder();
     long met = rows.stream().filter(Predictions.Row::within).count();
-    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s)%n%n", met,
+    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s)%n", met,
         rows.size(), host.release(), host.cpus(), host.hz(), host.preempt()));
+    if (host.loadAverage1() > host.cpus()) {
+      b.append(String.format("The machine was busy (load average %.2f over %d CPUs): the measurements are noisy.%n",
+          host.loadAverage1(), host.cpus()));
+    }
+    b.append('\n');
     b.append("Fitted on the fit set (one task at a time):\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
       b.append(String.format("  %-36s %12s%s%n", e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
@@ -73,6 +78,9 @@ public final class CalibrationReport {
         .append(host.hz()).append(", preemption ").append(esc(host.preempt())).append(", base slice ")
         .append(String.format("%.2f ms", host.baseSliceNs() / 1e6)).append(" (").append(esc(host.baseSliceSource()))
         .append("), load average at start ").append(host.loadAverage1()).append(".</p>")
+        .append(host.loadAverage1() > host.cpus() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
+            + host.loadAverage1() + " over " + host.cpus() + " CPUs): the measurements are noisy; run calibrate again on"
+            + " a quiet machine before trusting a figure.</p>" : "")
         .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (one task at a time) only. The"
             + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
             + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
