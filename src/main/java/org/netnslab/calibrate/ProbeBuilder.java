@@ -44,6 +44,15 @@ public final class ProbeBuilder {
    */
   public static Path build(Path dir, java.util.Map<String, String> env) throws ProbeException, IOException {
     Files.createDirectories(dir.resolve("src"));
+    // one build at a time: two calibrate runs starting together would both rewrite the binaries
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(".build.lock"),
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+        java.nio.channels.FileLock lock = ch.lock()) {
+      return buildLocked(dir, env);
+    }
+  }
+
+  private static Path buildLocked(Path dir, java.util.Map<String, String> env) throws ProbeException, IOException {
     MessageDigest sha;
     try {
       sha = MessageDigest.getInstance("SHA-256");

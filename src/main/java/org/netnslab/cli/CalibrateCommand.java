@@ -77,6 +77,29 @@ final class CalibrateCommand implements Callable<Integer> {
     return fail == null ? Map.of() : Map.of("NETNS_LAB_PROBE_FAIL", fail);
   }
 
+  /**
+   * calibrate writes only into a folder that is missing, empty, or an earlier calibrate's (it holds a
+   * calibration.json), so it never overwrites files it did not write.
+   *
+   * @return why dir is refused, or null
+   */
+  static String refusedOutput(Path dir) {
+    if (!Files.exists(dir)) {
+      return null;
+    }
+    if (!Files.isDirectory(dir)) {
+      return "is a file, not a folder";
+    }
+    try (var entries = Files.list(dir)) {
+      if (entries.findAny().isEmpty() || Files.isRegularFile(dir.resolve("calibration.json"))) {
+        return null;
+      }
+    } catch (IOException e) {
+      return "cannot be read: " + e.getMessage();
+    }
+    return "holds files and no calibration.json: not an earlier calibrate's folder; name a new or empty folder";
+  }
+
   @Override
   public Integer call() {
     Set<String> parts = new LinkedHashSet<>(only.isEmpty() ? ProbeSet.PARTS : only);
@@ -92,6 +115,11 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : Path.of("target", "netns-lab",
         "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    String refused = refusedOutput(dir);
+    if (refused != null) {
+      System.err.println("netns-lab: calibrate --out " + dir + ": " + refused);
+      return Main.EXIT_CONFIG;
+    }
     try {
       HostFacts host;
       ProbeSet set;

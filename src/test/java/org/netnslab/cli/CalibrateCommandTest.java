@@ -71,6 +71,15 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aFolderOfOtherFilesIsNotWrittenInto() throws Exception {
+    Path dir = tmp.newFolder("mine").toPath();
+    Files.writeString(dir.resolve("report.html"), "the user's own");
+    assertEquals(2, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
+        "--out", dir.toString()));
+    assertEquals("the user's own", Files.readString(dir.resolve("report.html")));
+  }
+
+  @Test
   public void anUnknownPartIsRefused() {
     assertEquals(2, Main.execute("calibrate", "--only", "uevent,bogus", "--out", tmp.getRoot().toString()));
   }
