@@ -44,6 +44,7 @@ public final class CalibrationJson {
     ObjectNode f = root.putObject("fit");
     f.set("costs", fitted(fit.costs()));
     f.set("extras", fitted(fit.extras()));
+    f.set("unfitted", JSON.valueToTree(fit.unfitted()));
     ArrayNode p = root.putArray("predictions");
     for (Predictions.Row r : rows) {
       ObjectNode o = p.addObject();
@@ -89,11 +90,55 @@ public final class CalibrationJson {
    * @throws IOException unreadable, or not a calibration.json (the message names the file and what is missing)
    */
   public static ProbeSet readSets(Path file) throws IOException {
-    JsonNode root = JSON.readTree(file.toFile());
+    return readRecorded(file).set();
+  }
+
+  /**
+   * What a saved calibration.json holds for {@code calibrate --from}.
+   *
+   * @param host the host it was measured on
+   * @param set its measurements
+   */
+  public record Recorded(HostFacts host, ProbeSet set) {}
+
+  /**
+   * @param file a calibration.json
+   * @return the host and both sets
+   * @throws IOException unreadable, not JSON, or not a calibration.json: the message names the file and what
+   *     is wrong (where in the file, for a syntax error)
+   */
+  public static Recorded readRecorded(Path file) throws IOException {
+    JsonNode root;
+    try {
+      root = JSON.readTree(file.toFile());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      var at = e.getLocation();
+      throw new IOException(file + ": not JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column "
+          + at.getColumnNr() + ")") + ": " + e.getOriginalMessage(), e);
+    }
     if (root == null || !root.path("fit_set").isArray() || !root.path("prediction_set").isArray()) {
       throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
     }
-    return new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
+    for (String set : List.of("fit_set", "prediction_set")) {
+      for (JsonNode n : root.path(set)) {
+        if (!(n instanceof ObjectNode)) {
+          throw new IOException(file + ": " + set + " holds " + n.getNodeType() + ", not probe lines (objects)");
+        }
+      }
+    }
+    if (!root.path("host").isObject()) {
+      throw new IOException(file + ": no host object (the machine it was measured on)");
+    }
+    HostFacts host;
+    try {
+      host = JSON.treeToValue(root.path("host"), HostFacts.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
+    }
+    if (host.cpus() < 1 || host.release() == null) {
+      throw new IOException(file + ": host: needs release and cpus >= 1");
+    }
+    return new Recorded(host, new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set"))));
   }
 
   /**

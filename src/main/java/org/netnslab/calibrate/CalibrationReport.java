@@ -39,6 +39,7 @@ public final class CalibrationReport {
       b.append(String.format("  %-36s %12s%s  (no model key yet)%n", e.getKey(), ns(e.getValue().value()),
           residual(e.getValue())));
     }
+    fit.unfitted().forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
     b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
     b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", "load", "measure", "measured", "predicted", "ratio",
         "band", "verdict"));
@@ -103,6 +104,8 @@ public final class CalibrationReport {
             .append("</td><td>").append(esc(e.getValue().source())).append("</td></tr>");
       }
     }
+    fit.unfitted().forEach((k, why) -> b.append("<tr class=\"miss\"><td>").append(esc(k))
+        .append("</td><td colspan=\"3\">NOT FITTED: ").append(esc(why)).append("; the default stays</td></tr>"));
     b.append("</table>");
     if (!beyond.isEmpty()) {
       b.append("<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"

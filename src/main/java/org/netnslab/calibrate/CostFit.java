@@ -41,10 +41,12 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *       (synchronize_rcu, rcu_barrier), so {@code rcu.grace-period} = c / 2.</li>
  * </ul>
  *
- * @param costs model key (under netns-lab.model) to fitted cost
+ * @param costs model key (under netns-lab.model) to fitted cost, every value finite
  * @param extras measured figures with no model key yet
+ * @param unfitted keys whose fit gave no number (a probe line lacking a field, a division by zero), with why:
+ *     the model keeps its default for them
  */
-public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras) {
+public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map<String, String> unfitted) {
 
   /**
    * @param value the fitted value, ns
@@ -64,7 +66,17 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras) {
     fitUevent(select(fitSet, "uevent", "broadcast-walk"), costs, extras);
     fitProc(fitSet, costs, extras);
     fitLifecycle(select(fitSet, "lifecycle", "unshare-loops"), costs);
-    return new CostFit(costs, extras);
+    Map<String, String> unfitted = new LinkedHashMap<>();
+    for (Map<String, Fitted> m : List.of(costs, extras)) {
+      m.entrySet().removeIf(e -> {
+        if (Double.isFinite(e.getValue().value())) {
+          return false;
+        }
+        unfitted.put(e.getKey(), "not a number from " + e.getValue().source() + " (a probe line lacks a field?)");
+        return true;
+      });
+    }
+    return new CostFit(costs, extras, unfitted);
   }
 
   private static void fitUevent(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {

@@ -55,7 +55,7 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       }
     }
     if (parts.contains("lifecycle")) {
-      s.add(new Step(true, "lifecycle", "netns_probe", "serial", quick ? "30" : "100"));
+      s.add(new Step(true, "lifecycle", "netns_probe", "serial", quick ? "30" : "200"));
       s.add(new Step(false, "lifecycle", "netns_probe", "parallel", quick ? "8" : "40", quick ? "10" : "100"));
     }
     return s;

@@ -1,6 +1,5 @@
 package org.netnslab.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,7 +42,7 @@ final class CalibrateCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "output folder (default target/netns-lab/calibrate-<timestamp>)")
   Path out;
 
-  @Option(names = "--quick", description = "smaller probes and loads (about a minute; for CI)")
+  @Option(names = "--quick", description = "smaller probes and loads (about 15 s instead of 1-2 min; for CI)")
   boolean quick;
 
   @Option(names = "--only", paramLabel = "PARTS", split = ",",
@@ -125,11 +124,19 @@ final class CalibrateCommand implements Callable<Integer> {
       ProbeSet set;
       if (from != null) {
         if (!Files.isRegularFile(from)) {
-          System.err.println("netns-lab: calibrate --from " + from + ": no such file");
+          System.err.println("netns-lab: calibrate --from " + from + ": " + (Files.isDirectory(from)
+              ? "is a folder; name its calibration.json" : "no such file"));
           return Main.EXIT_CONFIG;
         }
-        set = CalibrationJson.readSets(from);
-        host = new ObjectMapper().treeToValue(new ObjectMapper().readTree(from.toFile()).path("host"), HostFacts.class);
+        CalibrationJson.Recorded recorded;
+        try {
+          recorded = CalibrationJson.readRecorded(from);
+        } catch (IOException e) {
+          System.err.println("netns-lab: calibrate --from " + e.getMessage());
+          return Main.EXIT_CONFIG;
+        }
+        set = recorded.set();
+        host = recorded.host();
         System.err.println("calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
       } else {
         host = HostFacts.read();

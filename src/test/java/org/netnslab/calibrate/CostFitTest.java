@@ -81,6 +81,15 @@ public class CostFitTest extends JUnitSuite {
   }
 
   @Test
+  public void aLineLackingAFieldLeavesItsCostUnfittedAndSaysSo() {
+    ObjectNode scan = JSON.createObjectNode().put("probe", "proc").put("set", "fit").put("load", "proc-scan")
+        .put("scans", 5).put("scan_cpu_p50_ns", 600_000); // no "entries"
+    CostFit fit = CostFit.fit(List.of(scan));
+    assertFalse(fit.costs().containsKey("costs.proc.scan-entry"));
+    assertTrue(fit.unfitted().get("costs.proc.scan-entry"), fit.unfitted().get("costs.proc.scan-entry").startsWith("not a number"));
+  }
+
+  @Test
   public void aPartWithoutFitLinesFitsNothing() {
     assertTrue(CostFit.fit(List.of()).costs().isEmpty());
   }

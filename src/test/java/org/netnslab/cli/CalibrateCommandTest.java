@@ -88,4 +88,14 @@ public class CalibrateCommandTest extends JUnitSuite {
   public void aMissingRecordedCalibrationIsRefused() {
     assertEquals(2, Main.execute("calibrate", "--from", "no/such/calibration.json"));
   }
+
+  @Test
+  public void aRecordedCalibrationThatIsNotOneIsRefused() throws Exception {
+    Path bad = tmp.newFile("bad.json").toPath();
+    Files.writeString(bad, "garbage{");
+    assertEquals(2, Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o1").toString()));
+    Files.writeString(bad, "{\"fit_set\": [], \"prediction_set\": []}");
+    assertEquals(2, Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o2").toString()));
+    assertTrue(!Files.exists(tmp.getRoot().toPath().resolve("o2")));
+  }
 }
