@@ -66,6 +66,11 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     fitUevent(select(fitSet, "uevent", "broadcast-walk"), costs, extras);
     fitProc(fitSet, costs, extras);
     fitLifecycle(select(fitSet, "lifecycle", "unshare-loops"), costs);
+    for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
+      extras.put("context-switch", new Fitted(l.path("context_switch_p50_ns").asDouble(), "sched_probe ctxsw: two"
+          + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
+          + " median of " + l.path("context_switch_count").asInt() + " batches; no model key yet (#20)", 1, Double.NaN));
+    }
     Map<String, String> unfitted = new LinkedHashMap<>();
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {

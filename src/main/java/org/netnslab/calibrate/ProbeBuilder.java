@@ -20,8 +20,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProbeBuilder {
   /** The probe programs, one per kind of measurement. */
-  public static final List<String> PROBES = List.of("uevent_probe", "proc_probe", "netns_probe");
-  private static final List<String> SOURCES = List.of("probe.h", "uevent_probe.c", "proc_probe.c", "netns_probe.c");
+  public static final List<String> PROBES = List.of("sched_probe", "uevent_probe", "proc_probe", "netns_probe");
+  private static final List<String> SOURCES =
+      List.of("probe.h", "sched_probe.c", "uevent_probe.c", "proc_probe.c", "netns_probe.c");
 
   private ProbeBuilder() {}
 

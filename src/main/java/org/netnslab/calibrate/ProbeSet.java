@@ -34,6 +34,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
    */
   static List<Step> plan(boolean quick, Set<String> parts) {
     List<Step> s = new ArrayList<>();
+    // the host's task switch, whatever the parts: every contended load pays it
+    s.add(new Step(true, "host", "sched_probe", "ctxsw", quick ? "20000" : "100000"));
     if (parts.contains("uevent")) {
       s.add(new Step(true, "uevent", "uevent_probe", "fit", quick ? "0,250,500,1000" : "0,125,250,500,1000",
           quick ? "500" : "2000"));
