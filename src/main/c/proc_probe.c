@@ -232,6 +232,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS\n");
         return 2;
     }
+    int want = strcmp(argv[1], "scan") == 0 ? 4 : 3;
+    if (argc != want) {
+        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS\n");
+        return 2;
+    }
     if (strcmp(argv[1], "fit") == 0) {
         long procs = arg_long(argv[2], 1, 100000, "PROCS");
         static const uint32_t all[] = { PROBE_EV_ALL }, ex[] = { PROBE_EV_EXIT };
@@ -252,7 +257,7 @@ int main(int argc, char **argv) {
         print_dist("pidfd_fork_cpu", "ns", f, procs);
         print_dist("pidfd_exit_cpu", "ns", e, procs);
         printf("}\n");
-    } else if (strcmp(argv[1], "scan") == 0 && argc == 4) {
+    } else if (strcmp(argv[1], "scan") == 0) {
         scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"));
     } else {
         fprintf(stderr, "proc_probe: unknown mode '%s' (fit, listeners, pidfd, scan)\n", argv[1]);

@@ -296,8 +296,15 @@ int main(int argc, char **argv) {
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
     if (strcmp(argv[1], "fit") == 0) {
-        char *list = strdup(argv[2]);
-        for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) fit_one(arg_long(tok, 0, 100000, "L"), sends);
+        /* every L is checked before anything is measured; an empty item is an error, not skipped */
+        long ls[64];
+        int nl = 0;
+        char *list = strdup(argv[2]), *rest = list, *tok;
+        while ((tok = strsep(&rest, ",")) != NULL) {
+            if (nl == 64) fail_missing("arguments", "", "at most 64 values of L");
+            ls[nl++] = arg_long(tok, 0, 100000, "L");
+        }
+        for (int i = 0; i < nl; i++) fit_one(ls[i], sends);
     } else if (strcmp(argv[1], "tc1") == 0) {
         long n = arg_long(argv[2], 1, 10000, "N");
         if (n * sends > 50000000L) fail_missing("arguments", "", "N x SENDS over 50,000,000");

@@ -36,18 +36,17 @@ public final class Beyond {
    * @param cpus simulated CPUs (the host's)
    * @param injectors N
    * @param sendsPerInjector sends each
-   * @param scenarioDir where the scenario file goes
+   * @param folder where the scenario file goes (scenario-beyond-tc1-n<N>.conf)
    * @return one figure per design: the era, kernel-4.18, per-netns-2018
    * @throws ScenarioException the generated scenario is invalid
    * @throws RunFailure the model run failed
    * @throws IOException the scenario cannot be written
    */
   public static List<Figure> run(Config system, String era, int cpus, int injectors, long sendsPerInjector,
-      Path scenarioDir) throws ScenarioException, RunFailure, IOException {
-    Files.createDirectories(scenarioDir);
-    Path file = scenarioDir.resolve("beyond-tc1-n" + injectors + ".conf");
+      Path folder) throws ScenarioException, RunFailure, IOException {
+    Path file = folder.resolve("scenario-beyond-tc1-n" + injectors + ".conf");
     Files.writeString(file, "# Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated"
-        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config ../calibrated.conf\n"
+        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)\n"
         + "name = calib-beyond-tc1-n" + injectors + "\n"
         + "description = \"TC1 shape on this host: " + era + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
         + "seed = \"netns-lab calibrate: beyond this kernel\"\n"

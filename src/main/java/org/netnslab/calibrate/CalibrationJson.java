@@ -135,10 +135,22 @@ public final class CalibrationJson {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
     }
-    if (host.cpus() < 1 || host.release() == null) {
-      throw new IOException(file + ": host: needs release and cpus >= 1");
+    if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
+      throw new IOException(file + ": host: needs release and cpus in 1..4096");
     }
-    return new Recorded(host, new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set"))));
+    if (root.path("schema").asInt() != 1) {
+      throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
+    }
+    ProbeSet set = new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
+    if (set.fit().isEmpty() || set.prediction().isEmpty()) {
+      throw new IOException(file + ": " + (set.fit().isEmpty() ? "fit_set" : "prediction_set")
+          + " is empty: nothing to " + (set.fit().isEmpty() ? "fit" : "predict"));
+    }
+    String problem = ProbeLines.problem(set);
+    if (problem != null) {
+      throw new IOException(file + ": " + problem);
+    }
+    return new Recorded(host, set);
   }
 
   /**
@@ -151,6 +163,17 @@ public final class CalibrationJson {
     Map<String, Double> out = new java.util.LinkedHashMap<>();
     costs.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().path("value_ns").asDouble()));
     return out;
+  }
+
+  /**
+   * @param set lines just measured
+   * @throws IOException a line the fit or the model cannot use (a probe defect), named with what is wrong
+   */
+  public static void check(ProbeSet set) throws IOException {
+    String problem = ProbeLines.problem(set);
+    if (problem != null) {
+      throw new IOException("a probe printed a line calibrate cannot use: " + problem);
+    }
   }
 
   private static List<ObjectNode> objects(JsonNode array) {

@@ -72,7 +72,7 @@ public final class CalibrationReport {
     StringBuilder b = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>netns-lab calibrate: ")
         .append(esc(host.release())).append("</title><style>body{font-family:sans-serif;margin:2em;max-width:1300px}"
             + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
-            + "td.n{text-align:right;font-family:monospace}tr.miss{background:#fde2e2}tr.ok{background:#e3f6e3}"
+            + "td.n{text-align:right;font-family:monospace;white-space:nowrap}tr.miss{background:#fde2e2}tr.ok{background:#e3f6e3}"
             + "h2{margin-top:1.6em}.note{color:#555}</style></head><body>");
     b.append("<h1>").append(met).append(" of ").append(rows.size()).append(" predictions within their band</h1>")
         .append("<p>Host: kernel ").append(esc(host.release())).append(", ").append(host.cpus()).append(" CPUs, HZ ")
@@ -122,7 +122,8 @@ public final class CalibrationReport {
       b.append("</table>");
     }
     b.append("<p class=\"note\">Files: calibration.json (both sets, the fit, these rows), calibrated.conf (use with"
-        + " --config), scenarios/ (the model's side of every row).</p></body></html>\n");
+        + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
+        + "</body></html>\n");
     Files.writeString(file, b.toString());
   }
 
@@ -139,13 +140,14 @@ public final class CalibrationReport {
     return Double.isFinite(v) ? String.format("%.2f", v) : "n/a";
   }
 
-  private static String num(double v) {
+  /** One style for every figure: thousands grouped from 1,000 on, three significant digits below. */
+  static String num(double v) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {
       return "n/a";
     }
     double a = Math.abs(v);
-    return a == 0 ? "0" : a >= 1e5 ? String.format("%,.0f", v) : a >= 100 ? String.format("%.1f", v)
-        : a >= 1 ? String.format("%.3f", v) : String.format("%.5f", v);
+    return a == 0 ? "0" : a >= 1000 ? String.format("%,.0f", v) : a >= 100 ? String.format("%.1f", v)
+        : a >= 10 ? String.format("%.2f", v) : a >= 0.01 ? String.format("%.3f", v) : String.format("%.2e", v);
   }
 
   private static String esc(String s) {

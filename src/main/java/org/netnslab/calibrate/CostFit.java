@@ -74,11 +74,17 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     Map<String, String> unfitted = new LinkedHashMap<>();
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
-        if (Double.isFinite(e.getValue().value())) {
-          return false;
+        double v = e.getValue().value();
+        if (!Double.isFinite(v)) {
+          unfitted.put(e.getKey(), "not a number from " + e.getValue().source() + " (a probe line lacks a field?)");
+          return true;
         }
-        unfitted.put(e.getKey(), "not a number from " + e.getValue().source() + " (a probe line lacks a field?)");
-        return true;
+        if (v < 0 && m == costs) {
+          unfitted.put(e.getKey(), String.format("%.0f ns, below 0, from %s: the fit's form does not hold on these"
+              + " measurements", v, e.getValue().source()));
+          return true;
+        }
+        return false;
       });
     }
     return new CostFit(costs, extras, unfitted);
@@ -98,7 +104,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     double slope = ab[1];
     double res = residual(xy, slope, intercept);
     String src = "uevent_probe fit: send median vs bound sockets " + xs(xy) + ", least squares of relative residuals";
-    costs.put("costs.uevent.broadcast-per-socket", new Fitted(Math.max(0, slope), src + " (slope)", lines.size(), res));
+    costs.put("costs.uevent.broadcast-per-socket", new Fitted(slope, src + " (slope)", lines.size(), res));
     String split = src + " (intercept " + Math.round(intercept) + " ns, split 3:2:1:1 as reference.conf)";
     costs.put("costs.uevent.send-outside", new Fitted(intercept * 3 / 7, split, lines.size(), res));
     costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, split, lines.size(), res));
@@ -192,7 +198,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
       double unshare = l.path("unshare_cpu_p50_ns").asDouble();
       costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
           + " in the child, median of " + l.path("iterations").asInt(), 1, Double.NaN));
-      costs.put("costs.netns.unshare-process", new Fitted(Math.max(0, l.path("child_cpu_p50_ns").asDouble() - unshare),
+      costs.put("costs.netns.unshare-process", new Fitted(l.path("child_cpu_p50_ns").asDouble() - unshare,
           "netns_probe serial: the child's CPU (wait4: unshare, execve, exit), median, less the unshare call's", 1,
           Double.NaN));
       JsonNode pairs = l.path("cleanup_net_run_pairs");
@@ -205,16 +211,21 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         }
         double slope = r.getSlope();
         double intercept = r.getIntercept();
-        if (Double.isNaN(slope)) { // every run had the same batch size: no slope to fit
+        String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
+            + " runs, least squares";
+        if (Double.isNaN(slope) || slope < 0) {
+          // the runs' time did not grow with their netns (every run the same size, or the waits' noise larger
+          // than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
+          src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
+              : String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the mean run",
+                  slope / 1e3);
           slope = 0;
           intercept = java.util.Arrays.stream(xy).mapToDouble(p -> p[1]).average().orElse(0);
         }
         double res = residual(xy, slope, intercept);
-        String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
-            + " runs, least squares";
-        costs.put("costs.netns.exit-per-netns", new Fitted(Math.max(0, slope), src + " (slope)", pairs.size(), res));
-        costs.put("rcu.grace-period", new Fitted(Math.max(0, intercept) / 2, src + " (intercept / 2: OpsUndo's"
-            + " synchronize_rcu and rcu_barrier)", pairs.size(), res));
+        costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
+        costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
+            + " rcu_barrier)", pairs.size(), res));
       }
     }
   }

@@ -18,7 +18,7 @@ import org.netnslab.scenario.ScenarioException;
 
 /**
  * The model's predictions of the prediction set: for every contended load the probes measured, the matching
- * scenario (written to {@code DIR/scenarios/}, so a user can run it again) runs in virtual time on the calibrated
+ * scenario (written to {@code DIR/scenario-<load>.conf}, so a user can run it again) runs in virtual time on the calibrated
  * costs and the host's CPU count, and each figure is put beside the measured one with its ratio and a verdict
  * against its band (issue #19): throughput and means within +-25%; p50 and p99 within 2x; the out-of-order
  * share within 2x and growing with M; listener CPU ratios within +-0.1; loop wall within +-25%, batch size and
@@ -53,6 +53,8 @@ public final class Predictions {
       + " event (#20)";
   private static final String KWORKER = "cleanup_net is not a kworker task keeping its CPU under PREEMPT_NONE, and the"
       + " struct net freed at the next cleanup_net (v6.13+) is not modelled (#20)";
+  private static final String TAIL_MEAN = "the host's mean is carried by a tail of sends preempted at their return to"
+      + " user space, which wait for the other tasks' slices; the model has no time slices or tick preemption (#20)";
   private static final String TIMING = "the model's send time includes waiting for a CPU before the call; the kernel's,"
       + " timed by the injector around its sendto, does not (a process times itself only while it runs), and the"
       + " model has no time slices (#20)";
@@ -62,22 +64,26 @@ public final class Predictions {
   private final Config system;
   private final String design;
   private final int cpus;
-  private final Path scenarioDir;
+  private final Path folder;
   private final PrintStream progress;
+  private final java.util.function.Consumer<String> stage;
 
   /**
    * @param system the configuration with the calibrated costs and the host's design era
    * @param design the era's design name
    * @param cpus the host's CPUs: the simulated machine's
-   * @param scenarioDir where the generated scenarios go
+   * @param folder where the generated scenarios go (scenario-<load>.conf)
    * @param progress where a line per model run goes
+   * @param stage told which model run runs now (for the line a Ctrl-C prints)
    */
-  public Predictions(Config system, String design, int cpus, Path scenarioDir, PrintStream progress) {
+  public Predictions(Config system, String design, int cpus, Path folder, PrintStream progress,
+      java.util.function.Consumer<String> stage) {
     this.system = system;
     this.design = design;
     this.cpus = cpus;
-    this.scenarioDir = scenarioDir;
+    this.folder = folder;
     this.progress = progress;
+    this.stage = stage;
   }
 
   /**
@@ -88,7 +94,6 @@ public final class Predictions {
    * @throws IOException a scenario file cannot be written
    */
   public List<Row> predict(List<ObjectNode> predictionSet) throws ScenarioException, RunFailure, IOException {
-    Files.createDirectories(scenarioDir);
     List<Row> rows = new ArrayList<>();
     List<double[]> reorder = new ArrayList<>(); // {M, measured share, predicted share}
     for (ObjectNode l : predictionSet) {
@@ -131,7 +136,11 @@ public final class Predictions {
     DesignResult d = run("tc1-n" + n, injection(n, n, k));
     MeasureSummary s = d.recorders().get("uevent.transaction").summary();
     rows.add(within(load, "throughput, sends/s", l.path("throughput_per_s").asDouble(), d.throughputPerSec(), 0.25, THROUGHPUT));
-    rows.add(within(load, "send mean, us", l.path("send_mean_ns").asDouble() / 1e3, micros(s, s.mean()), 0.25, TIMING));
+    double measuredMean = l.path("send_mean_ns").asDouble() / 1e3;
+    double predictedMean = micros(s, s.mean());
+    // too high: the model counts the wait for a CPU; too low: it lacks the kernel's tail of preempted sends
+    rows.add(within(load, "send mean, us", measuredMean, predictedMean, 0.25,
+        predictedMean > measuredMean ? TIMING : TAIL_MEAN));
     rows.add(factor(load, "send p50, us", l.path("send_p50_ns").asDouble() / 1e3, micros(s, s.p50()), 2, TAIL));
     rows.add(factor(load, "send p99, us", l.path("send_p99_ns").asDouble() / 1e3, micros(s, s.p99()), 2, TAIL));
   }
@@ -236,7 +245,7 @@ public final class Predictions {
 
   private static String header(String name, String description) {
     return "# Written by `netns-lab calibrate`: the model's side of one prediction-set load. Run it again with\n"
-        + "# ./netns-lab run THIS_FILE --config ../calibrated.conf\n"
+        + "# ./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)\n"
         + "name = calib-" + name + "\ndescription = \"calibrate prediction: " + description + "\"\n"
         + "seed = \"netns-lab calibrate, prediction set (measured on this host)\"\n";
   }
@@ -247,7 +256,8 @@ public final class Predictions {
   }
 
   private DesignResult run(String name, String text) throws ScenarioException, RunFailure, IOException {
-    Path file = scenarioDir.resolve(name + ".conf");
+    Path file = folder.resolve("scenario-" + name + ".conf");
+    stage.accept("model: " + name);
     Files.writeString(file, text);
     long t0 = System.nanoTime();
     RunResult result = ModelRun.run(system, file);

@@ -74,8 +74,10 @@ public final class ProbeBuilder {
     }
     String cc = compiler(env);
     for (String p : PROBES) {
-      List<String> cmd = new ArrayList<>(List.of(cc, "-O2", "-Wall", "-o", dir.resolve(p).toString(),
-          dir.resolve("src").resolve(p + ".c").toString()));
+      // CC may carry words of its own ("ccache gcc", "gcc -m64"), as make's convention has it
+      List<String> cmd = new ArrayList<>(List.of(cc.trim().split("\\s+")));
+      cmd.addAll(List.of("-O2", "-Wall", "-o", dir.resolve(p).toString(), dir.resolve("src").resolve(p + ".c").toString()));
+      Files.deleteIfExists(dir.resolve(p));
       Process proc;
       try {
         proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -97,6 +99,10 @@ public final class ProbeBuilder {
       if (proc.exitValue() != 0) {
         throw new ProbeException("a working C compiler with the Linux headers", cc + " failed on " + p + ".c: "
             + out.strip().replace('\n', ' '), "install gcc and linux-libc-dev (the kernel's user-space headers)");
+      }
+      if (!Files.isExecutable(dir.resolve(p))) {
+        throw new ProbeException("a working C compiler", cc + " exited 0 on " + p + ".c but wrote no program",
+            "set CC to a C compiler (e.g. gcc)");
       }
     }
     Files.writeString(stamp, hash + "\n");

@@ -27,6 +27,8 @@ public final class ProbeRunner {
   private final long timeoutSeconds;
   private final java.util.Map<String, String> env;
   private volatile Process current;
+  private volatile boolean stopped;
+  private volatile boolean timedOut;
 
   /**
    * @param binDir where {@link ProbeBuilder} put the probes
@@ -51,8 +53,9 @@ public final class ProbeRunner {
    * @param probe a name from {@link ProbeBuilder#PROBES}
    * @param args its arguments
    * @return its JSON lines, in order
-   * @throws ProbeException the probe reported what it lacks, exited non-zero, or timed out
-   * @throws IOException it could not be started or read
+   * @throws ProbeException the probe reported what this host lacks (its error line)
+   * @throws java.io.InterruptedIOException {@link #stopCurrent} stopped it (a signal)
+   * @throws IOException it could not be started or read, timed out, or failed without an error line
    */
   public List<ObjectNode> run(String probe, String... args) throws ProbeException, IOException {
     List<String> cmd = new ArrayList<>();
@@ -62,6 +65,10 @@ public final class ProbeRunner {
     pb.environment().put("PROBE_TIMEOUT_S", Long.toString(timeoutSeconds + 5));
     pb.environment().putAll(env);
     pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+    if (stopped) {
+      throw new java.io.InterruptedIOException(probe + ": not started, a signal stopped calibrate");
+    }
+    timedOut = false;
     Process p = pb.start();
     current = p;
     List<ObjectNode> lines = new ArrayList<>();
@@ -70,6 +77,7 @@ public final class ProbeRunner {
       Thread watchdog = new Thread(() -> {
         try {
           if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            timedOut = true;
             stop(p);
           }
         } catch (InterruptedException e) {
@@ -101,20 +109,26 @@ public final class ProbeRunner {
       current = null;
     }
     String what = probe + " " + String.join(" ", args);
+    if (stopped) {
+      throw new java.io.InterruptedIOException(what + ": stopped by a signal");
+    }
+    if (timedOut) {
+      throw new IOException(what + ": no result after " + timeoutSeconds + " s (the --timeout), stopped; on a slow"
+          + " or busy machine raise --timeout");
+    }
     if (error != null) {
       throw new ProbeException(error.path("missing").asText("something"), what + ": " + error.path("error").asText(),
           error.path("hint").asText(""));
     }
     if (p.exitValue() != 0) {
-      throw new ProbeException("a clean probe run", what + " exited " + p.exitValue()
-          + (p.exitValue() == 143 || p.exitValue() == 137 ? " (stopped after " + timeoutSeconds + " s)" : ""),
-          "see the lines above; retry on a quieter machine");
+      throw new IOException(what + " exited " + p.exitValue() + " without saying why (see the lines above)");
     }
     return lines;
   }
 
   /** Stops the probe running now, if any (Ctrl-C): SIGTERM first so it can remove its tracefs instance. */
   public void stopCurrent() {
+    stopped = true;
     Process p = current;
     if (p != null) {
       stop(p);

@@ -70,18 +70,20 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
    * @param quick see {@link #plan}
    * @param parts see {@link #plan}
    * @param progress where a line per probe run goes
+   * @param stage told what runs now (for the line a Ctrl-C prints)
    * @return the lines, by set
    * @throws ProbeException a probe could not run (the lines before it are lost: a calibration is whole)
    * @throws IOException a probe could not be started or read
    */
-  public static ProbeSet measure(ProbeRunner runner, boolean quick, Set<String> parts, PrintStream progress)
-      throws ProbeException, IOException {
+  public static ProbeSet measure(ProbeRunner runner, boolean quick, Set<String> parts, PrintStream progress,
+      java.util.function.Consumer<String> stage) throws ProbeException, IOException {
     List<ObjectNode> fit = new ArrayList<>();
     List<ObjectNode> prediction = new ArrayList<>();
     List<Step> steps = plan(quick, parts);
     int i = 0;
     for (Step step : steps) {
       progress.printf("calibrate: [%d/%d] %s%n", ++i, steps.size(), step.label());
+      stage.accept(step.label());
       long t0 = System.nanoTime();
       List<ObjectNode> lines = runner.run(step.probe(), step.args());
       (step.fitSet() ? fit : prediction).addAll(lines);

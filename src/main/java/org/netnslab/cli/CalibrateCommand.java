@@ -24,7 +24,10 @@ import org.netnslab.calibrate.ProbeBuilder;
 import org.netnslab.calibrate.ProbeException;
 import org.netnslab.calibrate.ProbeRunner;
 import org.netnslab.calibrate.ProbeSet;
+import org.netnslab.report.OutputFolderException;
+import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
+import org.netnslab.run.RunObserver;
 import org.netnslab.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,7 +42,9 @@ import picocli.CommandLine.Option;
     description = "Measure this host's kernel with probe programs, fit the model's costs on simple probes (fit set)"
         + " and compare its predictions with contended loads it was not fitted on (prediction set).")
 final class CalibrateCommand implements Callable<Integer> {
-  @Option(names = "--out", paramLabel = "DIR", description = "output folder (default target/netns-lab/calibrate-<timestamp>)")
+  @Option(names = "--out", paramLabel = "DIR",
+      description = "output folder (default target/netns-lab/calibrate-<timestamp>): missing, empty, or an earlier"
+          + " run's; written aside and put in place at the end")
   Path out;
 
   @Option(names = "--quick", description = "smaller probes and loads (about 15 s instead of 1-2 min; for CI)")
@@ -53,9 +58,9 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "no probes: fit and predict from the measurements in a saved calibration.json")
   Path from;
 
-  @Option(names = "--timeout", paramLabel = "S", defaultValue = "300",
-      description = "the longest one probe run may take, s (default ${DEFAULT-VALUE})")
-  long timeoutSeconds;
+  @Option(names = "--timeout", paramLabel = "S",
+      description = "the longest one probe run may take, 1..3600 s (default 300)")
+  Long timeoutSeconds;
 
   /**
    * The environment that finds the C compiler: the process's, with {@code CC} from the system property
@@ -76,67 +81,76 @@ final class CalibrateCommand implements Callable<Integer> {
     return fail == null ? Map.of() : Map.of("NETNS_LAB_PROBE_FAIL", fail);
   }
 
-  /**
-   * calibrate writes only into a folder that is missing, empty, or an earlier calibrate's (it holds a
-   * calibration.json), so it never overwrites files it did not write.
-   *
-   * @return why dir is refused, or null
-   */
-  static String refusedOutput(Path dir) {
-    if (!Files.exists(dir)) {
-      return null;
+  /** @return the parts --only names, or null after printing what is wrong */
+  private Set<String> parts() {
+    if (only.isEmpty()) {
+      return new LinkedHashSet<>(ProbeSet.PARTS);
     }
-    if (!Files.isDirectory(dir)) {
-      return "is a file, not a folder";
-    }
-    try (var entries = Files.list(dir)) {
-      if (entries.findAny().isEmpty() || Files.isRegularFile(dir.resolve("calibration.json"))) {
+    Set<String> parts = new LinkedHashSet<>();
+    for (String raw : only) {
+      String p = raw.trim();
+      if (p.isEmpty() || !ProbeSet.PARTS.contains(p)) {
+        System.err.println("netns-lab: calibrate --only: " + (p.isEmpty() ? "an empty part" : "unknown part '" + p + "'")
+            + " in '" + String.join(",", only) + "'; parts: " + String.join(", ", ProbeSet.PARTS));
         return null;
       }
-    } catch (IOException e) {
-      return "cannot be read: " + e.getMessage();
+      parts.add(p);
     }
-    return "holds files and no calibration.json: not an earlier calibrate's folder; name a new or empty folder";
+    return parts;
   }
 
   @Override
   public Integer call() {
-    Set<String> parts = new LinkedHashSet<>(only.isEmpty() ? ProbeSet.PARTS : only);
-    for (String p : parts) {
-      if (!ProbeSet.PARTS.contains(p)) {
-        System.err.println("netns-lab: calibrate --only: unknown part '" + p + "'; parts: " + String.join(", ", ProbeSet.PARTS));
+    Set<String> parts = parts();
+    if (parts == null) {
+      return Main.EXIT_CONFIG;
+    }
+    if (from != null && (!only.isEmpty() || quick || timeoutSeconds != null)) {
+      System.err.println("netns-lab: calibrate --from re-fits saved measurements: --only, --quick and --timeout"
+          + " apply to probe runs and cannot be given with it");
+      return Main.EXIT_CONFIG;
+    }
+    long timeout = timeoutSeconds == null ? 300 : timeoutSeconds;
+    if (timeout < 1 || timeout > 3600) {
+      System.err.println("netns-lab: calibrate --timeout: must be 1..3600 s, got " + timeout);
+      return Main.EXIT_CONFIG;
+    }
+    if (out != null && out.toString().isBlank()) {
+      System.err.println("netns-lab: calibrate --out: empty folder name; name a folder");
+      return Main.EXIT_CONFIG;
+    }
+    CalibrationJson.Recorded recorded = null;
+    if (from != null) {
+      if (!Files.isRegularFile(from)) {
+        System.err.println("netns-lab: calibrate --from " + from + ": " + (Files.isDirectory(from)
+            ? "is a folder; name its calibration.json" : "no such file"));
+        return Main.EXIT_CONFIG;
+      }
+      try {
+        recorded = CalibrationJson.readRecorded(from);
+      } catch (IOException e) {
+        System.err.println("netns-lab: calibrate --from " + e.getMessage());
         return Main.EXIT_CONFIG;
       }
     }
-    if (timeoutSeconds < 1 || timeoutSeconds > 3600) {
-      System.err.println("netns-lab: calibrate --timeout: must be 1..3600 s, got " + timeoutSeconds);
-      return Main.EXIT_CONFIG;
-    }
     Path dir = out != null ? out : Path.of("target", "netns-lab",
         "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    String refused = refusedOutput(dir);
-    if (refused != null) {
-      System.err.println("netns-lab: calibrate --out " + dir + ": " + refused);
+    StagedOutput staged; // checked before any probe runs; written aside, put in place at the end
+    try {
+      staged = StagedOutput.begin(dir, Main.VERSION, "calibrate");
+    } catch (OutputFolderException e) {
+      System.err.println("netns-lab: calibrate: output folder " + e.getMessage());
       return Main.EXIT_CONFIG;
     }
+    NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
+    Stops.running(now, staged);
+    ProbeRunner runner = null;
     try {
       HostFacts host;
       ProbeSet set;
-      if (from != null) {
-        if (!Files.isRegularFile(from)) {
-          System.err.println("netns-lab: calibrate --from " + from + ": " + (Files.isDirectory(from)
-              ? "is a folder; name its calibration.json" : "no such file"));
-          return Main.EXIT_CONFIG;
-        }
-        CalibrationJson.Recorded recorded;
-        try {
-          recorded = CalibrationJson.readRecorded(from);
-        } catch (IOException e) {
-          System.err.println("netns-lab: calibrate --from " + e.getMessage());
-          return Main.EXIT_CONFIG;
-        }
-        set = recorded.set();
+      if (recorded != null) {
         host = recorded.host();
+        set = recorded.set();
         System.err.println("calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
       } else {
         host = HostFacts.read();
@@ -144,48 +158,80 @@ final class CalibrateCommand implements Callable<Integer> {
           System.err.printf("calibrate: warning: the machine is busy (load average %.2f over %d CPUs): figures will be"
               + " noisy%n", host.loadAverage1(), host.cpus());
         }
+        now.stage("building the probes");
         String home = System.getProperty("netns-lab.home", ".");
         Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"), compilerEnvironment());
-        ProbeRunner runner = new ProbeRunner(bin, timeoutSeconds, probeEnvironment());
+        runner = new ProbeRunner(bin, timeout, probeEnvironment());
         Stops.onStop = runner::stopCurrent;
-        try {
-          set = ProbeSet.measure(runner, quick, parts, System.err);
-        } finally {
-          Stops.onStop = null;
-        }
+        set = ProbeSet.measure(runner, quick, parts, System.err, now::stage);
+        Stops.onStop = null;
+        CalibrationJson.check(set); // a probe that printed a line the fit cannot use is a defect: say so now
       }
-      Files.createDirectories(dir);
+      now.stage("fitting the costs");
       CostFit fit = CostFit.fit(set.fit());
-      Path conf = dir.resolve("calibrated.conf");
-      CalibratedConf.write(conf, host, fit);
-      Config system = LoadedScenario.systemConfig(conf);
-      List<Predictions.Row> rows = new Predictions(system, host.eraName(), host.cpus(), dir.resolve("scenarios"),
-          System.err).predict(set.prediction());
-      List<Beyond.Figure> beyond = List.of();
-      var tc1 = set.prediction().stream().filter(l -> "tc1".equals(l.path("load").asText())).toList();
-      if (!tc1.isEmpty()) {
-        int n = tc1.get(tc1.size() / 2).path("injectors").asInt();
-        beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), dir.resolve("scenarios"));
-      }
-      CalibrationJson.write(dir.resolve("calibration.json"), Main.VERSION, quick, host, set, fit, rows, beyond);
-      CalibrationReport.html(dir.resolve("report.html"), host, fit, rows, beyond);
-      System.out.print(CalibrationReport.console(host, fit, rows, beyond));
+      ProbeSet measured = set;
+      Written record = staged.write(tmp -> predictAndWrite(tmp, host, measured, fit, now));
+      now.stage("writing the results");
+      staged.commit();
+      System.out.print(CalibrationReport.console(host, fit, record.rows(), record.beyond()));
       System.out.println("calibration: " + dir.resolve("calibration.json"));
-      System.out.println("config:      " + conf + "   (use with --config)");
+      System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");
       System.out.println("report:      " + dir.resolve("report.html"));
       return 0;
     } catch (ProbeException e) {
       System.err.println("netns-lab: calibrate: " + e.line());
       return Main.EXIT_CONFIG;
+    } catch (java.io.InterruptedIOException e) {
+      return Stops.EXIT_SIGINT; // a signal stopped the probe: its handler prints the line and ends the JVM
+    } catch (IOException e) { // a probe that failed without its line, a model run, a write
+      System.err.println("netns-lab: calibrate: " + e.getMessage());
+      return Main.EXIT_FAILED;
+    } finally {
+      Stops.onStop = null;
+      staged.discard(); // a no-op once committed
+      Stops.running(null, null);
+    }
+  }
+
+  /**
+   * Writes calibrated.conf, runs the model on every prediction-set load (and beyond this kernel), and writes
+   * calibration.json and report.html, all into the staged folder.
+   */
+  private Written predictAndWrite(Path tmp, HostFacts host, ProbeSet measured, CostFit fit, NowRunning now)
+      throws IOException {
+    Path conf = tmp.resolve("calibrated.conf");
+    CalibratedConf.write(conf, host, fit);
+    try {
+      Config system = LoadedScenario.systemConfig(conf);
+      now.stage("predicting with the model");
+      List<Predictions.Row> rows = new Predictions(system, host.eraName(), host.cpus(), tmp, System.err, now::stage)
+          .predict(measured.prediction());
+      List<Beyond.Figure> beyond = List.of();
+      var tc1 = measured.prediction().stream().filter(l -> "tc1".equals(l.path("load").asText())).toList();
+      if (!tc1.isEmpty()) {
+        int n = tc1.get(tc1.size() / 2).path("injectors").asInt();
+        now.stage("model: beyond this kernel");
+        beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), tmp);
+      }
+      CalibrationJson.write(tmp.resolve("calibration.json"), Main.VERSION, quick, host, measured, fit, rows, beyond);
+      CalibrationReport.html(tmp.resolve("report.html"), host, fit, rows, beyond);
+      return new Written(rows, beyond);
     } catch (ScenarioException e) {
-      System.err.println("netns-lab: calibrate: " + e.getMessage());
-      return Main.EXIT_FAILED;
+      throw new ModelFailure("the calibrated configuration or a generated scenario is invalid: " + e.getMessage(), e);
     } catch (RunFailure e) {
-      System.err.println("netns-lab: calibrate: a model run failed: " + e.getMessage());
-      return Main.EXIT_FAILED;
-    } catch (IOException e) {
-      System.err.println("netns-lab: calibrate: " + e.getMessage());
-      return Main.EXIT_FAILED;
+      throw new ModelFailure("a model run failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** What the staged write produced, for the console. */
+  private record Written(List<Predictions.Row> rows, List<Beyond.Figure> beyond) {}
+
+  /** A model run or a generated scenario failed inside the staged write, which passes on IOException only. */
+  private static final class ModelFailure extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ModelFailure(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

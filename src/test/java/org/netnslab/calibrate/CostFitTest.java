@@ -90,6 +90,29 @@ public class CostFitTest extends JUnitSuite {
   }
 
   @Test
+  public void cleanupRunsThatDoNotGrowWithTheirNetnsGiveZeroExitsAndSaySo() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    var pairs = l.putArray("cleanup_net_run_pairs");
+    pairs.addArray().add(1).add(50_000_000L);
+    pairs.addArray().add(20).add(30_000_000L);
+    CostFit fit = CostFit.fit(List.of(l));
+    assertEquals(0.0, fit.costs().get("costs.netns.exit-per-netns").value(), 0.0);
+    assertTrue(fit.costs().get("costs.netns.exit-per-netns").source(),
+        fit.costs().get("costs.netns.exit-per-netns").source().contains("below 0: not measurably above 0"));
+    assertEquals(20_000_000.0, fit.costs().get("rcu.grace-period").value(), 1e-6);
+  }
+
+  @Test
+  public void aNegativeCostIsLeftUnfitted() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 100).put("unshare_cpu_p50_ns", 900_000).put("child_cpu_p50_ns", 500_000);
+    CostFit fit = CostFit.fit(List.of(l));
+    assertFalse(fit.costs().containsKey("costs.netns.unshare-process"));
+    assertTrue(fit.unfitted().get("costs.netns.unshare-process").contains("below 0"));
+  }
+
+  @Test
   public void aPartWithoutFitLinesFitsNothing() {
     assertTrue(CostFit.fit(List.of()).costs().isEmpty());
   }

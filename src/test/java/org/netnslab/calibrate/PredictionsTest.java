@@ -37,8 +37,8 @@ public class PredictionsTest extends JUnitSuite {
     // the cheaper loads: reordering, the proc listeners, the unshare loops
     List<ObjectNode> loads = set.prediction().stream()
         .filter(l -> !l.path("load").asText().equals("tc1") && !l.path("load").asText().equals("proc-scan")).toList();
-    List<Predictions.Row> a = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("a").toPath(), QUIET).predict(loads);
-    List<Predictions.Row> b = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("b").toPath(), QUIET).predict(loads);
+    List<Predictions.Row> a = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("a").toPath(), QUIET, s -> { }).predict(loads);
+    List<Predictions.Row> b = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("b").toPath(), QUIET, s -> { }).predict(loads);
     assertEquals(a, b);
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("out-of-order share") && r.predicted() > 0));
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("listener CPU exit / all")));
@@ -56,7 +56,7 @@ public class PredictionsTest extends JUnitSuite {
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
     Config system = calibrated(CostFit.fit(set.fit()));
     List<Predictions.Row> rows =
-        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("c").toPath(), QUIET).predict(List.of(line));
+        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("c").toPath(), QUIET, s -> { }).predict(List.of(line));
     assertEquals(List.of("+-25%", "+-25%"), rows.stream().map(Predictions.Row::band).toList());
     assertEquals("loop wall, s", rows.get(0).measure());
   }

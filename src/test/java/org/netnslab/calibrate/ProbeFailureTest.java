@@ -69,6 +69,13 @@ public class ProbeFailureTest extends JUnitSuite {
     assertTrue(e.getMessage(), e.getMessage().contains("N must be an integer in 1..10000, got '0'"));
   }
 
+  @Test
+  public void aProbePastItsTimeoutIsStoppedAndSaysToRaiseIt() {
+    java.io.IOException e = org.junit.Assert.assertThrows(java.io.IOException.class,
+        () -> new ProbeRunner(bin, 1).run("sched_probe", "ctxsw", "10000000"));
+    assertTrue(e.getMessage(), e.getMessage().contains("no result after 1 s") && e.getMessage().contains("raise --timeout"));
+  }
+
   private static ProbeRunner runner(String fail) {
     return new ProbeRunner(bin, 30, Map.of("NETNS_LAB_PROBE_FAIL", fail));
   }

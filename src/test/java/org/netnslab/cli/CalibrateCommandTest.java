@@ -80,6 +80,44 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void recordedLinesOutsideTheProbesBoundsAreRefusedNamingTheField() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    Path recorded = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
+    String[][] edits = {
+        {"fit_set", "uevent", "send_p50_ns", "-5"},
+        {"prediction_set", "uevent", "injectors", "1000000"},
+    };
+    for (String[] e : edits) {
+      com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(recorded.toFile());
+      for (JsonNode line : root.path(e[0])) {
+        if (line.path("probe").asText().equals(e[1]) && line.has(e[2])) {
+          ((com.fasterxml.jackson.databind.node.ObjectNode) line).put(e[2], Double.parseDouble(e[3]));
+          break;
+        }
+      }
+      Path bad = tmp.getRoot().toPath().resolve("edited-" + e[2] + ".json");
+      json.writeValue(bad.toFile(), root);
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream saved = System.err;
+      System.setErr(new java.io.PrintStream(err, true));
+      int status;
+      try {
+        status = Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o-" + e[2]).toString());
+      } finally {
+        System.setErr(saved);
+      }
+      assertEquals(err.toString(), 2, status);
+      assertTrue(err.toString(), err.toString().contains(e[2] + " must be a number in"));
+    }
+  }
+
+  @Test
+  public void probeOptionsWithFromAreRefused() {
+    assertEquals(2, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
+        "--only", "proc", "--out", tmp.getRoot().toPath().resolve("o").toString()));
+  }
+
+  @Test
   public void anUnknownPartIsRefused() {
     assertEquals(2, Main.execute("calibrate", "--only", "uevent,bogus", "--out", tmp.getRoot().toString()));
   }

@@ -1,0 +1,118 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a probe line must hold before the fit or the model may use it: each (probe, load) kind's fields, each a
+ * finite number in its range. The ranges are the probes' own bounds (N at most 10,000 injectors, 100,000
+ * processes or lifecycles...), so a hand-edited calibration.json cannot make the model run a load no probe could
+ * have measured. Lines from the probes are checked too: a line the fit cannot use is a probe defect, said at once.
+ */
+public final class ProbeLines {
+  /** A required numeric field and its range. */
+  private record Field(String name, double min, double max) {}
+
+  private static final double NS = 1e13; // ~3 hours in ns: above any probe's bound
+
+  private static final Map<String, List<Field>> FIELDS = Map.of(
+      "sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS)),
+      "uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
+          new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS)),
+      "uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
+          new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
+          new Field("send_p99_ns", 1, NS)),
+      "uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
+          new Field("sends_per_injector", 1, 1_000_000), new Field("out_of_order_share", 0, 1)),
+      "proc/listener", List.of(new Field("processes", 1, 100_000), new Field("events", 0, 1e9),
+          new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS)),
+      "proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
+          new Field("pidfd_exit_cpu_p50_ns", 0, NS)),
+      "proc/proc-scan", List.of(new Field("live_requested", 0, 100_000), new Field("entries", 1, 1_000_000),
+          new Field("scans", 1, 1000), new Field("scan_mean_ns", 0, NS), new Field("scan_cpu_p50_ns", 0, NS)),
+      "lifecycle/unshare-loops", List.of(new Field("loops", 1, 1000), new Field("iterations", 1, 100_000),
+          new Field("lifecycles", 1, 100_000), new Field("loop_wall_mean_ns", 1, NS),
+          new Field("lifecycles_per_s", 1e-9, 1e9), new Field("unshare_cpu_p50_ns", 0, NS),
+          new Field("child_cpu_p50_ns", 0, NS)));
+
+  /** Fields checked only when present: the lifecycle's tracefs figures. */
+  private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
+      new Field("put_to_free_mean_ns", 0, NS));
+
+  private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
+
+  private ProbeLines() {}
+
+  /**
+   * @param set both sets
+   * @return null when every line is usable, else what is wrong with the first that is not, e.g.
+   *     {@code fit_set[3] (uevent broadcast-walk): send_p50_ns must be a number in 1..1e13, got -5}
+   */
+  public static String problem(ProbeSet set) {
+    String p = problem("fit_set", "fit", set.fit());
+    return p != null ? p : problem("prediction_set", "prediction", set.prediction());
+  }
+
+  private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
+    for (int i = 0; i < lines.size(); i++) {
+      ObjectNode l = lines.get(i);
+      String kind = l.path("probe").asText() + "/" + l.path("load").asText();
+      String where = array + "[" + i + "] (" + kind.replace('/', ' ') + ")";
+      List<Field> fields = FIELDS.get(kind);
+      if (fields == null) {
+        return where + ": not a line any probe prints (probe and load: " + String.join(", ", new java.util.TreeSet<>(FIELDS.keySet())) + ")";
+      }
+      if (!expectedSet.equals(l.path("set").asText())) {
+        return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
+      }
+      for (Field f : fields) {
+        String bad = check(l.get(f.name()), f);
+        if (bad != null) {
+          return where + ": " + bad;
+        }
+      }
+      for (Field f : OPTIONAL) {
+        if (l.has(f.name())) {
+          String bad = check(l.get(f.name()), f);
+          if (bad != null) {
+            return where + ": " + bad;
+          }
+        }
+      }
+      if (kind.equals("proc/listener") && !FILTERS.contains(l.path("filter").asText())) {
+        return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
+      }
+      if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
+        return where + ": loops x iterations over 100,000";
+      }
+      JsonNode pairs = l.get("cleanup_net_run_pairs");
+      if (pairs != null) {
+        if (!pairs.isArray()) {
+          return where + ": cleanup_net_run_pairs must be an array of [netns, ns] pairs";
+        }
+        for (JsonNode pair : pairs) {
+          if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isNumber() || !pair.get(1).isNumber()
+              || pair.get(0).asDouble() < 0 || pair.get(1).asDouble() < 0) {
+            return where + ": cleanup_net_run_pairs must hold [netns, ns] pairs of numbers >= 0, got " + pair;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String check(JsonNode v, Field f) {
+    if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < f.min() || v.asDouble() > f.max()) {
+      return f.name() + " must be a number in " + range(f.min()) + ".." + range(f.max()) + ", got "
+          + (v == null ? "nothing" : v.toString());
+    }
+    return null;
+  }
+
+  private static String range(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e12 ? String.format("%,d", (long) v) : String.format("%.3g", v);
+  }
+}
