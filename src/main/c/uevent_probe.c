@@ -113,7 +113,7 @@ static void fit_one(long extra, long sends) {
         enter_userns_netns();
         int lfd = uevent_socket(1), sfd = uevent_socket(0);
         int64_t *send_t = calloc((size_t) sends, sizeof *send_t), *recv_t = calloc((size_t) sends, sizeof *recv_t),
-                *user = calloc((size_t) sends, sizeof *user);
+                *user = calloc((size_t) sends, sizeof *user), *handle = calloc((size_t) sends, sizeof *handle);
         char msg[512], rbuf[4096];
         long warm = sends / 10 + 10;
         for (long i = -warm; i < sends; i++) {
@@ -124,13 +124,16 @@ static void fit_one(long extra, long sends) {
             int64_t t1 = now_ns();
             ssize_t r = recv(lfd, rbuf, sizeof rbuf, 0);
             int64_t t2 = now_ns();
-            if (r <= 0 || seqnum_of(rbuf, r) < 0) fail_missing("uevent delivery", "", "listener received no uevent: %s", strerror(errno));
-            if (i >= 0) { user[i] = t0 - u0; send_t[i] = t1 - t0; recv_t[i] = t2 - t1; }
+            long long seq = r > 0 ? seqnum_of(rbuf, r) : -1;   /* the listener's handling: find SEQNUM */
+            int64_t t3 = now_ns();
+            if (seq < 0) fail_missing("uevent delivery", "", "listener received no uevent: %s", strerror(errno));
+            if (i >= 0) { user[i] = t0 - u0; send_t[i] = t1 - t0; recv_t[i] = t2 - t1; handle[i] = t3 - t2; }
         }
         printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"broadcast-walk\",\"extra_sockets\":%ld,\"sends\":%ld", extra, sends);
         print_dist("send", "ns", send_t, sends);
         print_dist("recv", "ns", recv_t, sends);
         print_dist("user", "ns", user, sends);
+        print_dist("handle", "ns", handle, sends);
         printf("}\n");
         fflush(stdout);
         _exit(0);

@@ -113,6 +113,11 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     costs.put("costs.uevent.recv", new Fitted(median(lines, "recv_p50_ns"),
         "uevent_probe fit: the listener's recvmsg, median over " + lines.size() + " lines' medians", lines.size(),
         Double.NaN));
+    if (lines.stream().allMatch(l -> l.has("handle_p50_ns"))) {
+      extras.put("listener-user-per-message", new Fitted(median(lines, "handle_p50_ns"),
+          "uevent_probe fit: the listener's user-space handling of one message (finding SEQNUM=), median; no model"
+              + " key (#20)", lines.size(), Double.NaN));
+    }
     extras.put("injector-user-per-loop", new Fitted(median(lines, "user_p50_ns"),
         "uevent_probe fit: the injector's user-space time between sends (building the message), median; no model"
             + " key (#20)", lines.size(), Double.NaN));
