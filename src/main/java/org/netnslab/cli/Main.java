@@ -41,13 +41,13 @@ import picocli.CommandLine.Parameters;
  * SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
  * ({@link StagedOutput}): whatever ends it early, the previous content of {@code --out} stays as it was.
  */
-@Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(name = "netns-lab", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
     subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class})
 public final class Main implements Callable<Integer> {
-  /** The version {@code -V} prints. */
-  static final String VERSION = "netns-lab 0.1.0";
+  /** The version {@code -V} prints: the Maven project's, e.g. {@code netns-lab 0.1.0-SNAPSHOT}. */
+  static final String VERSION = HelpText.VERSION;
   /** Exit status of a bad command line or configuration. */
   public static final int EXIT_CONFIG = 2;
   /** Exit status of a run that failed. */
@@ -64,12 +64,31 @@ public final class Main implements Callable<Integer> {
     int status;
     try {
       status = execute(args);
+      status = checkStdout(status, System.out, System.err);
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
       System.err.println("netns-lab: " + outOfMemory(e));
       status = EXIT_FAILED;
     }
     Stops.exiting();
     System.exit(status);
+  }
+
+  /**
+   * A write error on stdout (a full disk, {@code > /dev/full}, a closed pipe) is lost by {@link PrintStream}:
+   * say it, and end with status 1 when the command had otherwise completed.
+   *
+   * @param status the command's exit status
+   * @param out standard output, after the command
+   * @param err standard error
+   * @return the status to exit with
+   */
+  static int checkStdout(int status, java.io.PrintStream out, java.io.PrintStream err) {
+    if (!out.checkError()) {
+      return status;
+    }
+    err.println("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
+        + " printed there is lost" + (status == 0 ? "" : "; it had ended with status " + status));
+    return status == 0 ? EXIT_FAILED : status;
   }
 
   /** @return what an OutOfMemoryError means and what to do about it, in one line */
@@ -86,17 +105,62 @@ public final class Main implements Callable<Integer> {
    * @return the exit status
    */
   public static int execute(String... args) {
-    return new CommandLine(new Main()).execute(args);
+    CommandLine cl = new CommandLine(new Main());
+    cl.setUsageHelpWidth(HelpText.UNWRAPPED); // wrapped by HelpText, at spaces only
+    cl.setExecutionStrategy(Main::helpOrRun);
+    cl.setParameterExceptionHandler(Main::badArguments);
+    return cl.execute(args);
+  }
+
+  /** --help and -V of any command, else the command. */
+  private static int helpOrRun(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.isUsageHelpRequested()) {
+        System.setProperty("netns-lab.help.out-dir", outDirDefault());
+        System.out.println(HelpText.usage(p.commandSpec().commandLine()));
+        return 0;
+      }
+      if (p.isVersionHelpRequested()) {
+        System.out.println(VERSION);
+        return 0;
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /** @return netns-lab.run.out-dir as conf/application.conf sets it, for run --help */
+  private static String outDirDefault() {
+    try {
+      return com.typesafe.config.ConfigFactory.load().getString("netns-lab.run.out-dir");
+    } catch (ConfigException e) {
+      return "target/netns-lab"; // reference.conf's; the run itself reports the configuration's problem
+    }
+  }
+
+  /** A command line picocli cannot parse: an unknown command gets the list of commands, the rest picocli's message. */
+  private static int badArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    if (e instanceof CommandLine.UnmatchedArgumentException u && cmd.getCommandSpec().parent() == null
+        && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+      System.err.println(HelpText.unknownCommand(u.getUnmatched().get(0), List.copyOf(cmd.getSubcommands().keySet())));
+      return EXIT_CONFIG;
+    }
+    System.err.println("netns-lab: " + e.getMessage());
+    if (e instanceof CommandLine.UnmatchedArgumentException u) {
+      CommandLine.UnmatchedArgumentException.printSuggestions(u, System.err);
+    }
+    System.err.println(HelpText.usage(cmd));
+    return EXIT_CONFIG;
   }
 
   @Override
   public Integer call() {
-    CommandLine.usage(this, System.err);
+    System.err.println(HelpText.usage(new CommandLine(this).setUsageHelpWidth(HelpText.UNWRAPPED)));
     return EXIT_CONFIG;
   }
 
   /** {@code run}: one scenario, every design. */
-  @Command(name = "run", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "Run a scenario: every design under the same load; writes report.html, result.json and .hgrm"
           + " files.")
   static final class Run implements Callable<Integer> {
@@ -108,7 +172,8 @@ public final class Main implements Callable<Integer> {
     double scale;
 
     @Option(names = "--out", paramLabel = "DIR",
-        description = "output folder (default <netns-lab.run.out-dir>/<scenario>-<timestamp>)")
+        description = "output folder (default ${sys:netns-lab.help.out-dir:-target/netns-lab}/<scenario>-<timestamp>,"
+            + " the first part from netns-lab.run.out-dir)")
     Path out;
 
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override a scenario key, e.g. workload.injectors=10")
@@ -145,7 +210,8 @@ public final class Main implements Callable<Integer> {
         }
         all.add(set);
       }
-      LoadedScenario loaded = LoadedScenario.orReport(file, all, scale, config);
+      LoadedScenario loaded = LoadedScenario.orReport(file, all, scale, config,
+          sweep == null ? java.util.Map.of() : java.util.Map.of("--set " + all.get(all.size() - 1), "--sweep " + sweep));
       if (loaded == null) {
         return EXIT_CONFIG;
       }
@@ -268,7 +334,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code list}: the scenarios in a folder with their seed and description. */
-  @Command(name = "list", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "List the scenarios in load-tests/.")
   static final class ListScenarios implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR",
@@ -310,7 +376,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code validate}: the configuration check only. */
-  @Command(name = "validate", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
   static final class Validate implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")

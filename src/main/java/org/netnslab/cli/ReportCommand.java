@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * writing the report without that part and with a note naming the file; 1 when report.html cannot be
  * written.
  */
-@Command(name = "report", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
     description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
         + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
         + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
