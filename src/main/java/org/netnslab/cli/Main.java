@@ -238,6 +238,7 @@ public final class Main implements Callable<Integer> {
         System.err.println("netns-lab: output folder " + e.getMessage());
         return EXIT_CONFIG;
       }
+      staged.notes().forEach(n -> System.err.println("netns-lab: " + n));
       boolean bars = !noProgress && stderrIsTerminal();
       NowRunning now = new NowRunning(scenario.name(),
           noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
