@@ -58,6 +58,9 @@ public final class Main implements Callable<Integer> {
    */
   public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true"); // charts are drawn to SVG, never to a screen
+    // Akka's fatal-error report (the stack trace of an OutOfMemoryError in an actor) is left out: Stops says it in one line
+    System.setErr(new java.io.PrintStream(new FatalTraceFilter(new java.io.FileOutputStream(java.io.FileDescriptor.err)),
+        true, java.nio.charset.Charset.defaultCharset()));
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
     Stops.install();
@@ -66,7 +69,9 @@ public final class Main implements Callable<Integer> {
       status = execute(args);
       status = checkStdout(status, System.out, System.err);
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
-      System.err.println("netns-lab: " + outOfMemory(e));
+      if (Stops.sayFatal()) {
+        System.err.println("netns-lab: " + outOfMemory(e));
+      }
       status = EXIT_FAILED;
     }
     Stops.exiting();
@@ -283,7 +288,9 @@ public final class Main implements Callable<Integer> {
       } catch (OutOfMemoryError e) {
         Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
         staged.discard();
-        System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
+        if (Stops.sayFatal()) { // else Akka's exit got there first and Stops said it
+          System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
+        }
         return EXIT_FAILED;
       } finally {
         staged.discard(); // a no-op once committed

@@ -24,6 +24,8 @@ final class Stops {
   static final int EXIT_SIGTERM = 143;
 
   private static final AtomicBoolean STOPPING = new AtomicBoolean();
+  /** Set by whichever says the fatal error first: Main's catch or the hook after Akka's exit. One line, not two. */
+  private static final AtomicBoolean FATAL_SAID = new AtomicBoolean();
   private static volatile NowRunning now;
   private static volatile StagedOutput output;
   /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
@@ -62,6 +64,15 @@ final class Stops {
     reserve = null;
   }
 
+  /**
+   * Claims the one line a fatal error gets.
+   *
+   * @return true for the first caller, who prints it; false once it has been said
+   */
+  static boolean sayFatal() {
+    return FATAL_SAID.compareAndSet(false, true);
+  }
+
   /** Main is about to exit with its own status. */
   static void exiting() {
     exiting = true;
@@ -85,6 +96,10 @@ final class Stops {
     }
     releaseReserve();
     try {
+      if (!sayFatal()) {
+        where(); // Main said it (its catch ran first); the temporary folder still goes
+        return;
+      }
       System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
     } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
       System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL);
