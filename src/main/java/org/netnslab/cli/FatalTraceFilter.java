@@ -1,10 +1,9 @@
 package org.netnslab.cli;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
+import java.util.Arrays;
 
 /**
  * stderr with Akka's fatal-error report taken out: on an OutOfMemoryError (or another fatal error) in an actor,
@@ -13,17 +12,21 @@ import java.util.regex.Pattern;
  * netns-lab then prints its own one line ({@link Stops}). That line is what the user reads: this filter drops
  * Akka's line, the logged copy, and the stack trace lines after them. Everything else passes through; a partial
  * line (a progress bar redrawn with {@code \r}) is written on {@link #flush()}.
+ *
+ * <p>It allocates nothing per line (the bytes are matched in place): it runs while the heap is exhausted, on
+ * the threads of a model that is still allocating, where a new String would be one more OutOfMemoryError.
  */
 final class FatalTraceFilter extends OutputStream {
-  /** Akka's report, raw or logged (a timestamp and logger before it). */
-  private static final Pattern AKKA_FATAL = Pattern.compile(".*Uncaught error from thread \\[.*shutting down.*");
-  /** A stack trace's lines: the exception, its frames, causes, suppressed, elided frames. */
-  private static final Pattern TRACE = Pattern.compile("(\\s+at |\\s*\\.\\.\\. \\d+ |Caused by: |\\s+Suppressed: "
-      + "|[\\w$.]+(Error|Exception|Throwable)(: |$)).*", Pattern.DOTALL);
+  private static final byte[] AKKA_FATAL = "Uncaught error from thread [".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SHUTTING_DOWN = "shutting down".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] DOT = {(byte) '.'};
+  private static final byte[] CAUSED_BY = "Caused by: ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[][] THROWABLE_ENDS = {"Error".getBytes(StandardCharsets.US_ASCII),
+      "Exception".getBytes(StandardCharsets.US_ASCII), "Throwable".getBytes(StandardCharsets.US_ASCII)};
 
   private final OutputStream out;
-  /** Sized for the longest line netns-lab prints, so a line out of memory needs no new buffer. */
-  private final ByteArrayOutputStream line = new ByteArrayOutputStream(16384);
+  private byte[] line = new byte[16384];
+  private int length;
   private boolean inTrace;
 
   /** @param out the real stderr */
@@ -33,7 +36,15 @@ final class FatalTraceFilter extends OutputStream {
 
   @Override
   public synchronized void write(int b) throws IOException {
-    line.write(b);
+    if (length == line.length) {
+      try {
+        line = Arrays.copyOf(line, line.length * 2);
+      } catch (OutOfMemoryError e) { // no room for a longer line: what is held goes out as it is
+        out.write(line, 0, length);
+        length = 0;
+      }
+    }
+    line[length++] = (byte) b;
     if (b == '\n' || b == '\r') {
       endLine();
     }
@@ -48,32 +59,65 @@ final class FatalTraceFilter extends OutputStream {
 
   private void endLine() throws IOException {
     boolean drop;
-    try {
-      String bare = line.toString(StandardCharsets.UTF_8).stripTrailing();
-      if (AKKA_FATAL.matcher(bare).matches()) {
-        inTrace = true;
-        drop = true;
-      } else {
-        drop = inTrace && TRACE.matcher(bare).matches();
-        inTrace = drop;
-      }
-    } catch (Throwable e) { // out of memory while the model still allocates: the line goes out as it is
-      drop = false;
-      inTrace = false;
+    if (indexOf(AKKA_FATAL, 0) >= 0 && indexOf(SHUTTING_DOWN, 0) >= 0) {
+      inTrace = true;
+      drop = true;
+    } else {
+      drop = inTrace && isTraceLine();
+      inTrace = drop;
     }
     if (!drop) {
-      line.writeTo(out);
+      out.write(line, 0, length);
     }
-    line.reset();
+    length = 0;
+  }
+
+  /** @return whether the line is a stack trace's: a frame, "... n more", a cause, or an exception's first line */
+  private boolean isTraceLine() {
+    if (length > 0 && (line[0] == '\t' || line[0] == ' ')) {
+      return true;
+    }
+    if (startsWith(CAUSED_BY)) {
+      return true;
+    }
+    int end = 0; // the first token: a class name up to ':' or the line's end
+    while (end < length && line[end] != ':' && line[end] != '\n' && line[end] != '\r' && line[end] != ' ') {
+      end++;
+    }
+    int dot = indexOf(DOT, 0);
+    boolean dotted = dot >= 0 && dot < end;
+    for (byte[] t : THROWABLE_ENDS) {
+      if (dotted && end >= t.length && Arrays.equals(line, end - t.length, end, t, 0, t.length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean startsWith(byte[] p) {
+    return length >= p.length && Arrays.equals(line, 0, p.length, p, 0, p.length);
+  }
+
+  private int indexOf(byte[] p, int from) {
+    outer:
+    for (int i = from; i + p.length <= length; i++) {
+      for (int j = 0; j < p.length; j++) {
+        if (line[i + j] != p[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Override
   public synchronized void flush() throws IOException {
-    String partial = line.toString(StandardCharsets.UTF_8);
-    if (line.size() > 0 && !inTrace && !"Uncaught error from thread [".startsWith(partial)
-        && !partial.startsWith("Uncaught error from thread [") && !partial.matches("\\d\\d:\\d\\d:\\d\\d.*")) {
-      line.writeTo(out); // a progress bar's line: shown now, not at its end
-      line.reset();
+    // a partial line that may be the start of Akka's report waits for its end; a progress bar's goes out now
+    boolean maybeAkka = length > 0 && (line[0] == 'U' || (line[0] >= '0' && line[0] <= '9'));
+    if (length > 0 && !inTrace && !maybeAkka) {
+      out.write(line, 0, length);
+      length = 0;
     }
     out.flush();
   }
