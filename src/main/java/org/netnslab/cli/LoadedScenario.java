@@ -95,6 +95,14 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
           "no such file")));
     }
     try {
+      ConfigProblem notText = org.netnslab.settings.HoconSyntax.notText(extra, "--config");
+      if (notText != null) {
+        throw new ScenarioException(List.of(notText));
+      }
+    } catch (java.io.IOException e) {
+      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config", "cannot read it (" + e + ")")));
+    }
+    try {
       Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
       List<ConfigProblem> unknown = new ArrayList<>();
       if (user.hasPath("netns-lab")) {

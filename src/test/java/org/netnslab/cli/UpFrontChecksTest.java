@@ -157,7 +157,7 @@ public class UpFrontChecksTest extends JUnitSuite {
     assertTrue(o.stderr(), o.stderr().contains(dir + ": --config: is a directory, not a HOCON file"));
     o = cli("validate", dir.toString());
     assertEquals(Main.EXIT_CONFIG, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains(dir + ": -: is a directory, not a scenario file"));
+    assertTrue(o.stderr(), o.stderr().contains(dir + ": is a directory, not a scenario file"));
   }
 
   @Test
