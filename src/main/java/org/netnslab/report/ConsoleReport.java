@@ -46,7 +46,7 @@ public final class ConsoleReport {
    */
   public static String render(RunRecord r) {
     StringBuilder sb = new StringBuilder();
-    r.notes().forEach(n -> sb.append(String.format("%nnote: %s", n)));
+    // a read-back record's notes (a missing .hgrm) go to stderr once, from the report command: not here too
     sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
         r.description(), seed(r)));
     sb.append(clocks(r)).append('\n');

@@ -385,7 +385,7 @@ public final class ResultJson {
       String k = it.next();
       String mp = at(at(p, "measures"), k);
       JsonNode m = f.object(mn, at(p, "measures"), k);
-      measures.put(k, new MeasureSummary(f.text(m, mp, "unit"), f.whole(m, mp, "count"), f.number(m, mp, "mean"),
+      measures.put(k, new MeasureSummary(f.text(m, mp, "unit"), f.count(m, mp, "count"), f.number(m, mp, "mean"),
           f.number(m, mp, "sd"), f.number(m, mp, "p50"), f.number(m, mp, "p90"), f.number(m, mp, "p99"),
           f.number(m, mp, "p999"), f.number(m, mp, "max"), f.pair(m, mp, "ci95")));
     }
@@ -442,7 +442,7 @@ public final class ResultJson {
       // WelchTest's means are the comparison's own (x = a, y = b), which result.json writes once
       welch = new WelchTest(f.number(w, wp, "t"), f.number(w, wp, "df"), f.number(w, wp, "p"), wci[0], wci[1], meanA,
           meanB);
-      long n = f.whole(w, wp, "n");
+      long n = f.count(w, wp, "n");
       if (n != ma.size()) {
         throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
       }
