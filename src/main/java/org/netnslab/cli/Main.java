@@ -52,6 +52,8 @@ public final class Main implements Callable<Integer> {
   public static final int EXIT_CONFIG = 2;
   /** Exit status of a run that failed. */
   public static final int EXIT_FAILED = 1;
+  /** Exit status of {@code --check} when the verdict fails: a seed comparison disagrees or a must-hold invariant broke. */
+  public static final int EXIT_CHECK = 3;
 
   /**
    * @param args the command line
@@ -64,10 +66,13 @@ public final class Main implements Callable<Integer> {
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
     Stops.install();
+    StdoutErrors stdout = new StdoutErrors(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+    System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(stdout, 8192), true,
+        java.nio.charset.Charset.defaultCharset()));
     int status;
     try {
       status = execute(args);
-      status = checkStdout(status, System.out, System.err);
+      status = stdout.brokenPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
       if (Stops.sayFatal()) {
         System.err.println("netns-lab: " + outOfMemory(e));
@@ -94,6 +99,35 @@ public final class Main implements Callable<Integer> {
     err.println("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
         + " printed there is lost" + (status == 0 ? "" : "; it had ended with status " + status));
     return status == 0 ? EXIT_FAILED : status;
+  }
+
+  /** stdout's stream, noting whether a write failed because the reader went away (a pipe to {@code head}). */
+  static final class StdoutErrors extends java.io.FilterOutputStream {
+    private volatile boolean brokenPipe;
+
+    StdoutErrors(java.io.OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      try {
+        out.write(b, off, len);
+      } catch (IOException e) {
+        brokenPipe |= String.valueOf(e.getMessage()).contains("Broken pipe");
+        throw e;
+      }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    /** @return whether a write failed with EPIPE: the reader closed the pipe, as {@code head} does */
+    boolean brokenPipe() {
+      return brokenPipe;
+    }
   }
 
   /** @return what an OutOfMemoryError means and what to do about it, in one line */
@@ -197,6 +231,10 @@ public final class Main implements Callable<Integer> {
             + " --sweep machine.cpus=1,2,4,8; same as --set machine.cpus=[1,2,4,8]")
     String sweep;
 
+    @Option(names = "--check", description = "exit 3 when a comparison with a seed figure DISAGREES or a design"
+        + " breaks an invariant it must keep (the verdict's first lines say which); for a CI gate")
+    boolean check;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -278,7 +316,7 @@ public final class Main implements Callable<Integer> {
         ReportCommand.printSummary(record);
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
-        return 0;
+        return check ? ReportCommand.checked(record) : 0;
       } catch (RunFailure e) {
         System.err.println("netns-lab: run failed: " + e.getMessage());
         return EXIT_FAILED;

@@ -50,8 +50,14 @@ public final class ConsoleReport {
     sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
         r.description(), seed(r)));
     sb.append(clocks(r)).append('\n');
+    sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
+    Map<String, String> shared = DesignKeys.shared(r.designs());
+    if (r.designs().size() > 1 && !shared.isEmpty()) {
+      sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
+    }
     for (DesignRecord d : r.designs()) {
-      sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
+      Map<String, String> own = DesignKeys.differing(r.designs(), d);
+      sb.append(String.format("%n== %s%s%n", d.name(), own.isEmpty() ? "" : "  " + DesignKeys.print(own)));
       sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
           "p50", "p99", "max"));
       for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {

@@ -60,8 +60,17 @@ public final class HtmlReport {
         .append("body{font-family:sans-serif;margin:2em;color:#222}")
         .append("table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 8px;")
         .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
-        .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}</style></head><body>\n");
+        .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}")
+        .append(".verdict{border-left:4px solid #4a7;padding:0.2em 1em;background:#f4faf6}")
+        .append(".verdict li{margin:0.3em 0}li.disagrees{color:#a00;font-weight:bold}</style></head><body>\n");
     h.append("<h1>").append(esc(r.scenario())).append("</h1>\n<p>").append(esc(r.description())).append("</p>\n");
+    Verdict verdict = Verdict.of(r); // the answer first: everything below is its evidence
+    h.append("<div class=\"verdict\"><h2>Verdict</h2>\n<ul>");
+    for (Verdict.Line l : verdict.lines()) {
+      h.append(Boolean.FALSE.equals(l.agrees()) ? "<li class=\"disagrees\">" : "<li>").append(esc(l.text()))
+          .append("</li>\n");
+    }
+    h.append("<li>").append(esc(verdict.invariants())).append("</li></ul></div>\n");
     h.append("<p>Seed: ").append(esc(ConsoleReport.seed(r))).append("<br/>Scale ").append(r.scale())
         .append(", started ").append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds()))
         .append(" s, ").append(r.machine().cpus()).append(" CPUs, Java ").append(esc(r.machine().java()))
@@ -89,15 +98,28 @@ public final class HtmlReport {
       h.append(SweepCharts.section(r, comparedMeasure(r), charts + 1));
       charts += SweepCharts.charts();
     }
-    h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
-        .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
+    h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">")
+        .append(r.designs().size() > 1 ? "where it differs" : "strategies")
+        .append("</th><th>throughput</th><th>counted phase (s)</th></tr>\n");
     for (DesignRecord d : r.designs()) {
       h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td class=\"l\">");
-      d.strategies().forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+      DesignKeys.differing(r.designs(), d).forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ")
+          .append(esc(v)).append("</code> "));
       h.append("</td><td>").append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
           .append("</td><td>").append(fmt(d.wallSeconds())).append("</td></tr>\n");
     }
     h.append("</table>\n");
+    java.util.Map<String, String> shared = DesignKeys.shared(r.designs());
+    if (r.designs().size() > 1 && !shared.isEmpty()) {
+      h.append("<details><summary>").append(shared.size()).append(" more key").append(shared.size() == 1 ? "" : "s")
+          .append(" the same in every design</summary><p>");
+      shared.forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+      h.append("</p></details>\n");
+    }
+    String arrival = Verdict.arrivalBound(r);
+    if (arrival != null) {
+      h.append("<p>").append(esc(arrival)).append("</p>\n");
+    }
 
     h.append("<h2>Measures</h2>\n");
     for (String m : measures(r)) {

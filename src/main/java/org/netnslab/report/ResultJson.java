@@ -74,6 +74,12 @@ public final class ResultJson {
     root.put("scenario", result.scenario());
     root.put("description", result.description());
     root.put("scale", result.scale());
+    Verdict verdict = Verdict.of(result); // what the run found, first (the console's and report.html's first lines)
+    ObjectNode vn = root.putObject("verdict");
+    vn.put("passes", verdict.passes());
+    ArrayNode verdictLines = vn.putArray("lines");
+    verdict.lines().forEach(l -> verdictLines.add(l.text()));
+    vn.put("invariants", verdict.invariants());
     ObjectNode machine = root.putObject("machine");
     machine.put("cpus", result.machine().cpus());
     machine.put("java", result.machine().java());
@@ -134,17 +140,25 @@ public final class ResultJson {
       d.counters().forEach(counters::put);
     }
     ArrayNode ratios = root.putArray("ratios");
+    int derived = result.comparisons().size(); // the verdict's lines: comparisons, then these ratios
     for (var ratio : result.ratios()) {
       ObjectNode rn = ratios.addObject();
+      Verdict.Line said = verdict.lines().get(derived++);
       rn.put("name", ratio.name());
       num(rn, "model", ratio.model());
       num(rn, "seed", ratio.seed());
+      if (said.agrees() != null) {
+        num(rn, "seed_tolerance", said.tolerance());
+        rn.put("agrees_with_seed", said.agrees());
+      }
       numbers(rn.putArray("replicates"), ratio.replicates());
       pair(rn, "ci95", ratio.ciLow(), ratio.ciHigh());
     }
     ArrayNode comparisons = root.putArray("comparisons");
+    int line = 0;
     for (Comparison c : result.comparisons()) {
       ObjectNode cn = comparisons.addObject();
+      Verdict.Line said = verdict.lines().get(line++);
       cn.put("measure", c.measure());
       cn.put("a", c.a());
       cn.put("b", c.b());
@@ -152,6 +166,16 @@ public final class ResultJson {
       num(cn, "mean_b", c.meanB());
       num(cn, "ratio_b_over_a", c.ratioBOverA());
       cn.put("designs_differ_in_used_keys", c.designsDifferInUsedKeys());
+      if (result.seedRatio(c.b()) != null) { // the verdict's: within seed_tolerance of the seed's ratio (Verdict)
+        num(cn, "seed", result.seedRatio(c.b()));
+        num(cn, "seed_tolerance", said.tolerance());
+        if (said.agrees() == null) {
+          cn.putNull("agrees_with_seed");
+        } else {
+          cn.put("agrees_with_seed", said.agrees());
+        }
+      }
+      cn.put("verdict", said.text());
       if (!c.designsDifferInUsedKeys()) {
         cn.put("note", c.sameModelNote());
       }
