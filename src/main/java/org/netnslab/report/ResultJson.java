@@ -26,7 +26,7 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
- * result.json, schema version 2 (README "result.json"): schema 1 (the shared design's section 5)
+ * result.json, schema version 2 (docs/reading-results.md, "result.json"): schema 1 (the shared design's section 5)
  * with the run's {@code overrides} ({@code --set} arguments), the invariant {@code sock_inuse_sum} and
  * a design's {@code counters} (grace periods, rcu_barrier calls, batches), plus what replicates add:
  * {@code repeat}; {@code replicates}, each replicate's design order and per-design means, throughput,
