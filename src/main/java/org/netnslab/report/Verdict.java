@@ -201,12 +201,16 @@ public final class Verdict {
     List<Line> out = new ArrayList<>();
     java.util.Set<String> compared = new java.util.HashSet<>();
     r.comparisons().forEach(c -> compared.add(c.a()));
+    java.util.Set<String> sameAsBaseline = new java.util.HashSet<>(); // already said by their comparison
+    r.comparisons().stream().filter(c -> c.meanA() == c.meanB() || Math.abs(c.ratioBOverA() - 1) < 0.0005)
+        .forEach(c -> sameAsBaseline.add(c.b()));
     List<DesignRecord> ds = r.designs();
     for (int i = 0; i < ds.size(); i++) {
       for (int j = i + 1; j < ds.size(); j++) {
         DesignRecord x = ds.get(i);
         DesignRecord y = ds.get(j);
         if (compared.contains(x.name()) || compared.contains(y.name()) || x.measures().isEmpty()
+            || (sameAsBaseline.contains(x.name()) && sameAsBaseline.contains(y.name()))
             || !x.measures().keySet().equals(y.measures().keySet())
             || !x.measures().keySet().stream().allMatch(m -> x.measures().get(m).mean() == y.measures().get(m).mean())
             || x.throughputPerSec() != y.throughputPerSec()) {

@@ -73,6 +73,26 @@ public class VerdictTest extends JUnitSuite {
   }
 
   @Test
+  public void reportHtmlSaysWhichLinesCoincideAndKeepsHostAndSimulatedCpusApart() throws Exception {
+    Path out = tmp.getRoot().toPath().resolve("tc1");
+    CommandLineFaultsTest.Printed p = CommandLineFaultsTest.cli("run", "load-tests/uevent-tc1-userns.conf", "--scale",
+        "0.001", "--no-progress", "--out", out.toString(), "--set", "workload.netns.userns-owned=100", "--set",
+        "workload.injectors=100");
+    assertEquals(p.err(), 0, p.status());
+    String html = Files.readString(out.resolve("report.html"));
+    assertTrue("per-netns-2018 and kernel-6.9 draw one line, named so", html.contains(
+        "per-netns-2018 = kernel-6.9 (the same line)"));
+    assertTrue(html, html.contains("<br/>Host (where the JVM ran): " + Runtime.getRuntime().availableProcessors()
+        + " CPUs, Java "));
+    assertTrue(html.contains("<br/>Simulated machine (what the figures are of): 64 CPUs, jitter 0.1, random-seed 1<br/>"));
+    assertTrue("started to the second", java.util.regex.Pattern.compile("started \\d{4}-\\d\\d-\\d\\d"
+        + " \\d\\d:\\d\\d:\\d\\d UTC, wall").matcher(html).find());
+    assertFalse("no proc key in a uevent run's designs", html.contains("proc-monitor.kind"));
+    assertTrue(html.contains("<details><summary>8 more keys the same in every design</summary>"));
+    assertFalse("no line said twice", p.out().contains("per-netns-2018 and kernel-6.9 gave identical figures"));
+  }
+
+  @Test
   public void aRunWithNoSeedFigureOrBrokenInvariantPassesTheCheck() {
     // unshare-loop without exit-barrier (its seed figure) and without exit-unsafe (expected to break one)
     CommandLineFaultsTest.Printed p = CommandLineFaultsTest.cli("run", "load-tests/unshare-loop.conf", "--scale",
