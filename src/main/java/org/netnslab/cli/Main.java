@@ -37,8 +37,9 @@ import picocli.CommandLine.Parameters;
  * The command line: {@code run}, {@code list}, {@code validate}, {@code report}. Exit status: 0 the
  * command completed (invariant violations are results), 2 bad command line or configuration (or, for
  * {@code report}, saved results missing or unreadable; for {@code run}, an output folder it may not
- * write to), 1 the run itself failed (an OutOfMemoryError included), 130 / 143 interrupted by SIGINT /
- * SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
+ * write to, or another run holds), 1 the run itself failed (an OutOfMemoryError included, or stdout could not be
+ * written), 3 with {@code --check} when the verdict fails ({@link org.netnslab.report.Verdict#passes}), 130 / 143
+ * interrupted by SIGINT / SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
  * ({@link StagedOutput}): whatever ends it early, the previous content of {@code --out} stays as it was.
  */
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,

@@ -119,6 +119,7 @@ public final class HtmlReport {
       DesignKeys.differing(r.designs(), d).forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ")
           .append(esc(v)).append("</code> "));
       h.append("</td><td>").append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
+          .append(Verdict.arrivalBound(r) != null ? " (arrival-bound)" : "")
           .append("</td><td>").append(fmt(d.wallSeconds())).append("</td></tr>\n");
     }
     h.append("</table>\n");

@@ -281,11 +281,12 @@ public class ReportCommandTest extends JUnitSuite {
     assertTrue(html.contains("<li>" + missingNote + "</li>"));
     assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
     RunRecord record = ResultsFolder.read(dir);
-    // every measure's chart is still drawn, one line short; the throughput chart, with fewer than two samples
-    // per design at this size, is left out (no empty chart) and said so
-    assertTrue(html.contains("Each counted phase was shorter than two samples"));
-    assertEquals(4, HtmlReport.chartCount(record));
-    assertEquals(4, html.split("<svg ", -1).length - 1);
+    // every measure's chart is still drawn, one line short; the throughput chart only when some design has two
+    // samples or more (a live run: how many depends on the machine's speed), else a sentence says why not
+    boolean curve = record.designs().stream().anyMatch(d -> d.throughputSeries().size() >= 2);
+    assertEquals(html, !curve, html.contains("Each counted phase was shorter than two samples"));
+    assertEquals(curve ? 5 : 4, HtmlReport.chartCount(record));
+    assertEquals(curve ? 5 : 4, html.split("<svg ", -1).length - 1);
     assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
     assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
   }
