@@ -39,7 +39,7 @@ final class ReportCommand implements Callable<Integer> {
     if (v.passes()) {
       return 0;
     }
-    v.lines().stream().filter(l -> Boolean.FALSE.equals(l.agrees()))
+    v.checked().stream().filter(l -> Boolean.FALSE.equals(l.agrees()))
         .forEach(l -> System.err.println("netns-lab: --check: " + l.text()));
     if (v.invariants().contains("NOT expected")) {
       System.err.println("netns-lab: --check: " + v.invariants());

@@ -143,7 +143,7 @@ public final class ResultJson {
     int derived = result.comparisons().size(); // the verdict's lines: comparisons, then these ratios
     for (var ratio : result.ratios()) {
       ObjectNode rn = ratios.addObject();
-      Verdict.Line said = verdict.lines().get(derived++);
+      Verdict.Line said = verdict.checked().get(derived++);
       rn.put("name", ratio.name());
       num(rn, "model", ratio.model());
       num(rn, "seed", ratio.seed());
@@ -158,7 +158,7 @@ public final class ResultJson {
     int line = 0;
     for (Comparison c : result.comparisons()) {
       ObjectNode cn = comparisons.addObject();
-      Verdict.Line said = verdict.lines().get(line++);
+      Verdict.Line said = verdict.checked().get(line++);
       cn.put("measure", c.measure());
       cn.put("a", c.a());
       cn.put("b", c.b());

@@ -44,19 +44,29 @@ public final class Verdict {
    */
   public record Line(String text, Boolean agrees, double tolerance) {}
 
+  private final List<Line> checked;
   private final List<Line> lines;
   private final String invariants;
   private final boolean invariantsHold;
 
-  private Verdict(List<Line> lines, String invariants, boolean invariantsHold) {
+  private Verdict(List<Line> checked, List<Line> lines, String invariants, boolean invariantsHold) {
+    this.checked = List.copyOf(checked);
     this.lines = List.copyOf(lines);
     this.invariants = invariants;
     this.invariantsHold = invariantsHold;
   }
 
-  /** @return the sentences, comparisons first, then seed ratios across measures, then notes */
+  /** @return the sentences to show: comparisons (one per design across a sweep's counts), seed ratios, notes */
   public List<Line> lines() {
     return lines;
+  }
+
+  /**
+   * @return one sentence per comparison, in the run's order, then one per seed ratio across measures: what
+   *     result.json's comparisons and ratios carry and {@link #passes()} judges
+   */
+  public List<Line> checked() {
+    return checked;
   }
 
   /** @return the invariants line */
@@ -66,7 +76,7 @@ public final class Verdict {
 
   /** @return false when a seed comparison disagrees or a design broke an invariant it must keep */
   public boolean passes() {
-    return invariantsHold && lines.stream().noneMatch(l -> Boolean.FALSE.equals(l.agrees()));
+    return invariantsHold && checked.stream().noneMatch(l -> Boolean.FALSE.equals(l.agrees()));
   }
 
   /**
@@ -74,14 +84,16 @@ public final class Verdict {
    * @return its verdict
    */
   public static Verdict of(RunRecord r) {
-    List<Line> lines = new ArrayList<>();
+    List<Line> checked = new ArrayList<>();
     for (Comparison c : r.comparisons()) {
-      lines.add(comparison(r, c));
+      checked.add(comparison(r, c));
     }
+    List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
     for (RunResult.DerivedRatio d : r.ratios()) {
-      lines.add(derived(d));
+      checked.add(derived(d));
+      lines.add(checked.get(checked.size() - 1));
     }
-    lines.addAll(identicalPairs(r));
+    lines.addAll(r.isSweep() ? SweepVerdict.identical(identicalPairs(r)) : identicalPairs(r));
     String arrival = arrivalBound(r);
     if (arrival != null) {
       lines.add(new Line(arrival, null, Double.NaN));
@@ -103,7 +115,7 @@ public final class Verdict {
     }
     String inv = parts.isEmpty() ? "Invariants: all held in every design."
         : "Invariants: " + String.join("; ", parts) + ".";
-    return new Verdict(lines, inv, hold);
+    return new Verdict(checked, lines, inv, hold);
   }
 
   /** @return why a design is expected to break an invariant, or null when it must keep it */
@@ -243,7 +255,7 @@ public final class Verdict {
   }
 
   /** @return e.g. "14%" for 0.86 or 1.14; "0.4%" below 1% */
-  static String pct(double ratio) {
+  public static String pct(double ratio) {
     double p = Math.abs(1 - ratio) * 100;
     return p < 1 || (p > 99 && p < 100) ? String.format(Locale.ROOT, "%.1f%%", p) : String.format(Locale.ROOT, "%.0f%%", p);
   }
