@@ -20,14 +20,19 @@ final class FatalTraceFilter extends OutputStream {
   private static final byte[] AKKA_FATAL = "Uncaught error from thread [".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] SHUTTING_DOWN = "shutting down".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DOT = {(byte) '.'};
+  private static final byte[] NEWLINE = {(byte) '\n'};
+  private static final byte[] HOOK_TOO_LATE = "Could not addJvmShutdownHook, due to: Shutdown in progress"
+      .getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CAUSED_BY = "Caused by: ".getBytes(StandardCharsets.US_ASCII);
   private static final byte[][] THROWABLE_ENDS = {"Error".getBytes(StandardCharsets.US_ASCII),
       "Exception".getBytes(StandardCharsets.US_ASCII), "Throwable".getBytes(StandardCharsets.US_ASCII)};
 
   private final OutputStream out;
-  private byte[] line = new byte[16384];
+  private byte[] line = new byte[256]; // grown as lines need; small, so the heap barely sees it
   private int length;
   private boolean inTrace;
+  /** Set from Akka's report on: lines are then buffered and judged until a line that is not its trace. */
+  private boolean filtering;
 
   /** @param out the real stderr */
   FatalTraceFilter(OutputStream out) {
@@ -35,7 +40,41 @@ final class FatalTraceFilter extends OutputStream {
   }
 
   @Override
-  public synchronized void write(int b) throws IOException {
+  public void write(int b) throws IOException {
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  /**
+   * Passes a chunk straight through, unless it is Akka's report: its raw first piece ({@code Uncaught error from
+   * thread [}) starts the line-by-line filtering of what follows; its logged copy (one chunk: the line and the
+   * stack trace) is dropped whole. Only while filtering are lines buffered.
+   */
+  @Override
+  public synchronized void write(byte[] b, int off, int len) throws IOException {
+    if (!filtering) {
+      if (indexOf(b, off, len, HOOK_TOO_LATE) >= 0) {
+        return; // Akka's warning that the JVM is already exiting (after the fatal error): nothing for the user
+      }
+      int at = indexOf(b, off, len, AKKA_FATAL);
+      if (at < 0) {
+        out.write(b, off, len);
+        return;
+      }
+      if (indexOf(b, off, len, SHUTTING_DOWN) >= 0 && indexOf(b, off, len, NEWLINE) > at) {
+        return; // the logged copy, with its trace, in one write
+      }
+      out.write(b, off, at - off); // whatever came before it
+      filtering = true;
+      inTrace = true;
+      len -= at - off;
+      off = at;
+    }
+    for (int i = off; i < off + len; i++) {
+      buffer(b[i]);
+    }
+  }
+
+  private void buffer(byte b) throws IOException {
     if (length == line.length) {
       try {
         line = Arrays.copyOf(line, line.length * 2);
@@ -44,16 +83,9 @@ final class FatalTraceFilter extends OutputStream {
         length = 0;
       }
     }
-    line[length++] = (byte) b;
+    line[length++] = b;
     if (b == '\n' || b == '\r') {
       endLine();
-    }
-  }
-
-  @Override
-  public synchronized void write(byte[] b, int off, int len) throws IOException {
-    for (int i = off; i < off + len; i++) {
-      write(b[i]);
     }
   }
 
@@ -68,6 +100,7 @@ final class FatalTraceFilter extends OutputStream {
     }
     if (!drop) {
       out.write(line, 0, length);
+      filtering = false; // back to passing chunks straight through
     }
     length = 0;
   }
@@ -98,6 +131,19 @@ final class FatalTraceFilter extends OutputStream {
     return length >= p.length && Arrays.equals(line, 0, p.length, p, 0, p.length);
   }
 
+  private static int indexOf(byte[] b, int off, int len, byte[] p) {
+    outer:
+    for (int i = off; i + p.length <= off + len; i++) {
+      for (int j = 0; j < p.length; j++) {
+        if (b[i + j] != p[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
   private int indexOf(byte[] p, int from) {
     outer:
     for (int i = from; i + p.length <= length; i++) {
@@ -114,8 +160,7 @@ final class FatalTraceFilter extends OutputStream {
   @Override
   public synchronized void flush() throws IOException {
     // a partial line that may be the start of Akka's report waits for its end; a progress bar's goes out now
-    boolean maybeAkka = length > 0 && (line[0] == 'U' || (line[0] >= '0' && line[0] <= '9'));
-    if (length > 0 && !inTrace && !maybeAkka) {
+    if (length > 0 && !inTrace) { // a partial line after Akka's report (a progress bar's): out now
       out.write(line, 0, length);
       length = 0;
     }

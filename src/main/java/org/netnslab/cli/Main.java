@@ -67,13 +67,10 @@ public final class Main implements Callable<Integer> {
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
     Stops.install();
-    StdoutErrors stdout = new StdoutErrors(new java.io.FileOutputStream(java.io.FileDescriptor.out));
-    System.setOut(new java.io.PrintStream(new java.io.BufferedOutputStream(stdout, 8192), true,
-        java.nio.charset.Charset.defaultCharset()));
     int status;
     try {
       status = execute(args);
-      status = stdout.brokenPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
+      status = stdoutIsPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
       if (Stops.sayFatal()) {
         System.err.println("netns-lab: " + outOfMemory(e));
@@ -81,8 +78,16 @@ public final class Main implements Callable<Integer> {
       status = EXIT_FAILED;
     }
     Stops.exiting();
+    if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
+      System.out.flush();
+      System.err.flush();
+      Runtime.getRuntime().halt(status);
+    }
     System.exit(status);
   }
+
+  /** Set when a run ended on an OutOfMemoryError: the JVM then halts after its one line, hooks not run. */
+  private static volatile boolean outOfMemory;
 
   /**
    * A write error on stdout (a full disk, {@code > /dev/full}, a closed pipe) is lost by {@link PrintStream}:
@@ -102,32 +107,15 @@ public final class Main implements Callable<Integer> {
     return status == 0 ? EXIT_FAILED : status;
   }
 
-  /** stdout's stream, noting whether a write failed because the reader went away (a pipe to {@code head}). */
-  static final class StdoutErrors extends java.io.FilterOutputStream {
-    private volatile boolean brokenPipe;
-
-    StdoutErrors(java.io.OutputStream out) {
-      super(out);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      try {
-        out.write(b, off, len);
-      } catch (IOException e) {
-        brokenPipe |= String.valueOf(e.getMessage()).contains("Broken pipe");
-        throw e;
-      }
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    /** @return whether a write failed with EPIPE: the reader closed the pipe, as {@code head} does */
-    boolean brokenPipe() {
-      return brokenPipe;
+  /**
+   * @return whether stdout is a pipe: the only write error there is its reader going away ({@code | head}),
+   *     which is no error of the command's (Linux's /proc/self/fd/1 names a pipe {@code pipe:[inode]})
+   */
+  static boolean stdoutIsPipe() {
+    try {
+      return Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString().startsWith("pipe:");
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // not Linux, or no /proc: a write error is reported as one
     }
   }
 
@@ -330,11 +318,16 @@ public final class Main implements Callable<Integer> {
         if (Stops.sayFatal()) { // else Akka's exit got there first and Stops said it
           System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         }
+        outOfMemory = true;
         return EXIT_FAILED;
       } finally {
         staged.discard(); // a no-op once committed
         try {
-          VirtualSystem.terminate(actors, Duration.ofSeconds(30));
+          if (outOfMemory) {
+            actors.terminate(); // an actor the error hit may never answer: waiting for the model helps no one
+          } else {
+            VirtualSystem.terminate(actors, Duration.ofSeconds(30));
+          }
         } catch (Exception e) {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }

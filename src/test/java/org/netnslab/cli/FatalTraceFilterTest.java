@@ -41,6 +41,8 @@ public class FatalTraceFilterTest extends JUnitSuite {
     err.println("java.lang.OutOfMemoryError: Java heap space");
     err.println("\tat java.base/java.util.Arrays.copyOf(Arrays.java:3512)");
     err.print(NETNS_LAB);
+    err.println("14:52:55.365 WARN  akka.actor.CoordinatedShutdown - Could not addJvmShutdownHook, due to: Shutdown in"
+        + " progress");
     err.println("java.lang.IllegalStateException: printed on its own, not after Akka's report: kept");
     err.print("\r[kernel-4.18] counted  41%");
     err.flush();
