@@ -72,9 +72,8 @@ public final class Main implements Callable<Integer> {
       status = execute(args);
       status = stdoutIsPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
-      if (Stops.sayFatal()) {
-        System.err.println("netns-lab: " + outOfMemory(e));
-      }
+      outOfMemory = true;
+      Stops.sayFatal(() -> "netns-lab: " + outOfMemory(e));
       status = EXIT_FAILED;
     }
     Stops.exiting();
@@ -315,10 +314,9 @@ public final class Main implements Callable<Integer> {
       } catch (OutOfMemoryError e) {
         Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
         staged.discard();
-        if (Stops.sayFatal()) { // else Akka's exit got there first and Stops said it
-          System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
-        }
         outOfMemory = true;
+        // once: Akka's exit may have got there first, and Stops said it
+        Stops.sayFatal(() -> "netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         return EXIT_FAILED;
       } finally {
         staged.discard(); // a no-op once committed

@@ -73,6 +73,36 @@ final class Stops {
     return FATAL_SAID.compareAndSet(false, true);
   }
 
+  /**
+   * Prints the one line of a fatal error unless it was said already; when the line cannot be built or printed
+   * (the heap is exhausted again), a constant one; when not even that gets out, the claim is given back so the
+   * next handler (Main's outer catch, the exit hook) can try.
+   *
+   * @param line builds the line
+   * @return whether this call said it
+   */
+  static boolean sayFatal(java.util.function.Supplier<String> line) {
+    if (!sayFatal()) {
+      return false;
+    }
+    try {
+      System.err.println(line.get());
+      return true;
+    } catch (Throwable e) {
+      try {
+        System.err.println(OUT_OF_MEMORY);
+        return true;
+      } catch (Throwable again) {
+        FATAL_SAID.set(false);
+        return false;
+      }
+    }
+  }
+
+  /** The line when no other can be built. */
+  private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
+      + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+
   /** Main is about to exit with its own status. */
   static void exiting() {
     exiting = true;
