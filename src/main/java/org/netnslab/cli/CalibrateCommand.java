@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
  * model's scenarios into {@code --out}. Exit 0 done (misses are results), 2 something the probes need is
  * missing or refused (one line naming it and what to do) or a bad option, 1 a model run or a write failed.
  */
-@Command(name = "calibrate", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(name = "calibrate", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
     description = "Measure this host's kernel with probe programs, fit the model's costs on simple probes (fit set)"
         + " and compare its predictions with contended loads it was not fitted on (prediction set).")
 final class CalibrateCommand implements Callable<Integer> {

@@ -29,6 +29,16 @@ import org.netnslab.settings.HoconChecker;
 record LoadedScenario(Config system, Scenario scenario, RunSettings settings, String outDir) {
   /** @return the loaded scenario, or null once every problem has been printed to stderr */
   static LoadedScenario orReport(Path file, List<String> sets, double scale, Path config) {
+    return orReport(file, sets, scale, config, java.util.Map.of());
+  }
+
+  /**
+   * @param typed for a --set the tool made from another option, e.g. {@code --set machine.cpus=[1, 2]} from
+   *     {@code --sweep machine.cpus=1,2}: the option the user typed, which a problem then names instead
+   * @return the loaded scenario, or null once every problem has been printed to stderr
+   */
+  static LoadedScenario orReport(Path file, List<String> sets, double scale, Path config,
+      java.util.Map<String, String> typed) {
     try {
       Config system = systemConfig(config);
       Scenario scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, sets, scale);
@@ -39,7 +49,9 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
       return new LoadedScenario(system, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")),
           system.getString("netns-lab.run.out-dir"));
     } catch (ScenarioException e) {
-      System.err.println("netns-lab: " + e.getMessage());
+      System.err.println("netns-lab: " + (typed.isEmpty() ? e : new ScenarioException(e.problems.stream()
+          .map(p -> new ConfigProblem(typed.getOrDefault(p.source(), p.source()), p.line(), p.path(), p.message()))
+          .toList())).getMessage());
       return null;
     } catch (ConfigException | IllegalArgumentException e) {
       System.err.println("netns-lab: configuration: " + e.getMessage());
@@ -81,6 +93,14 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     if (!Files.isRegularFile(extra)) {
       throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config",
           "no such file")));
+    }
+    try {
+      ConfigProblem notText = org.netnslab.settings.HoconSyntax.notText(extra, "--config");
+      if (notText != null) {
+        throw new ScenarioException(List.of(notText));
+      }
+    } catch (java.io.IOException e) {
+      throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config", "cannot read it (" + e + ")")));
     }
     try {
       Config user = ConfigFactory.parseFile(extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));

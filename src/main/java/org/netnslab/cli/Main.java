@@ -37,40 +37,86 @@ import picocli.CommandLine.Parameters;
  * The command line: {@code run}, {@code list}, {@code validate}, {@code report}. Exit status: 0 the
  * command completed (invariant violations are results), 2 bad command line or configuration (or, for
  * {@code report}, saved results missing or unreadable; for {@code run}, an output folder it may not
- * write to), 1 the run itself failed (an OutOfMemoryError included), 130 / 143 interrupted by SIGINT /
- * SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
+ * write to, or another run holds), 1 the run itself failed (an OutOfMemoryError included, or stdout could not be
+ * written), 3 with {@code --check} when the verdict fails ({@link org.netnslab.report.Verdict#passes}), 130 / 143
+ * interrupted by SIGINT / SIGTERM ({@link Stops}). A run writes its results aside and puts them in place at the end
  * ({@link StagedOutput}): whatever ends it early, the previous content of {@code --out} stays as it was.
  */
-@Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(name = "netns-lab", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
     subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class,
         CalibrateCommand.class})
 public final class Main implements Callable<Integer> {
-  /** The version {@code -V} prints. */
-  static final String VERSION = "netns-lab 0.1.0";
+  /** The version {@code -V} prints: the Maven project's, e.g. {@code netns-lab 0.1.0-SNAPSHOT}. */
+  static final String VERSION = HelpText.VERSION;
   /** Exit status of a bad command line or configuration. */
   public static final int EXIT_CONFIG = 2;
   /** Exit status of a run that failed. */
   public static final int EXIT_FAILED = 1;
+  /** Exit status of {@code --check} when the verdict fails: a seed comparison disagrees or a must-hold invariant broke. */
+  public static final int EXIT_CHECK = 3;
 
   /**
    * @param args the command line
    */
   public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true"); // charts are drawn to SVG, never to a screen
+    // Akka's fatal-error report (the stack trace of an OutOfMemoryError in an actor) is left out: Stops says it in one line
+    System.setErr(new java.io.PrintStream(new FatalTraceFilter(new java.io.FileOutputStream(java.io.FileDescriptor.err)),
+        true, java.nio.charset.Charset.defaultCharset()));
     // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
     org.slf4j.LoggerFactory.getLogger(Main.class);
     Stops.install();
     int status;
     try {
       status = execute(args);
+      status = stdoutIsPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
     } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
-      System.err.println("netns-lab: " + outOfMemory(e));
+      outOfMemory = true;
+      Stops.sayFatal(() -> "netns-lab: " + outOfMemory(e));
       status = EXIT_FAILED;
     }
     Stops.exiting();
+    if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
+      System.out.flush();
+      System.err.flush();
+      Runtime.getRuntime().halt(status);
+    }
     System.exit(status);
+  }
+
+  /** Set when a run ended on an OutOfMemoryError: the JVM then halts after its one line, hooks not run. */
+  private static volatile boolean outOfMemory;
+
+  /**
+   * A write error on stdout (a full disk, {@code > /dev/full}, a closed pipe) is lost by {@link PrintStream}:
+   * say it, and end with status 1 when the command had otherwise completed.
+   *
+   * @param status the command's exit status
+   * @param out standard output, after the command
+   * @param err standard error
+   * @return the status to exit with
+   */
+  static int checkStdout(int status, java.io.PrintStream out, java.io.PrintStream err) {
+    if (!out.checkError()) {
+      return status;
+    }
+    err.println("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
+        + " printed there is lost" + (status == 0 ? "" : "; it had ended with status " + status));
+    return status == 0 ? EXIT_FAILED : status;
+  }
+
+  /**
+   * @return whether stdout is a pipe: the only write error there is its reader going away ({@code | head}),
+   *     which is no error of the command's (Linux's /proc/self/fd/1 names a pipe {@code pipe:[inode]})
+   */
+  static boolean stdoutIsPipe() {
+    try {
+      return Files.readSymbolicLink(Path.of("/proc/self/fd/1")).toString().startsWith("pipe:");
+    } catch (IOException | UnsupportedOperationException e) {
+      return false; // not Linux, or no /proc: a write error is reported as one
+    }
   }
 
   /** @return what an OutOfMemoryError means and what to do about it, in one line */
@@ -87,17 +133,62 @@ public final class Main implements Callable<Integer> {
    * @return the exit status
    */
   public static int execute(String... args) {
-    return new CommandLine(new Main()).execute(args);
+    CommandLine cl = new CommandLine(new Main());
+    cl.setUsageHelpWidth(HelpText.UNWRAPPED); // wrapped by HelpText, at spaces only
+    cl.setExecutionStrategy(Main::helpOrRun);
+    cl.setParameterExceptionHandler(Main::badArguments);
+    return cl.execute(args);
+  }
+
+  /** --help and -V of any command, else the command. */
+  private static int helpOrRun(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.isUsageHelpRequested()) {
+        System.setProperty("netns-lab.help.out-dir", outDirDefault());
+        System.out.println(HelpText.usage(p.commandSpec().commandLine()));
+        return 0;
+      }
+      if (p.isVersionHelpRequested()) {
+        System.out.println(VERSION);
+        return 0;
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /** @return netns-lab.run.out-dir as conf/application.conf sets it, for run --help */
+  private static String outDirDefault() {
+    try {
+      return com.typesafe.config.ConfigFactory.load().getString("netns-lab.run.out-dir");
+    } catch (ConfigException e) {
+      return "target/netns-lab"; // reference.conf's; the run itself reports the configuration's problem
+    }
+  }
+
+  /** A command line picocli cannot parse: an unknown command gets the list of commands, the rest picocli's message. */
+  private static int badArguments(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    if (e instanceof CommandLine.UnmatchedArgumentException u && cmd.getCommandSpec().parent() == null
+        && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+      System.err.println(HelpText.unknownCommand(u.getUnmatched().get(0), List.copyOf(cmd.getSubcommands().keySet())));
+      return EXIT_CONFIG;
+    }
+    System.err.println("netns-lab: " + e.getMessage());
+    if (e instanceof CommandLine.UnmatchedArgumentException u) {
+      CommandLine.UnmatchedArgumentException.printSuggestions(u, System.err);
+    }
+    System.err.println(HelpText.usage(cmd));
+    return EXIT_CONFIG;
   }
 
   @Override
   public Integer call() {
-    CommandLine.usage(this, System.err);
+    System.err.println(HelpText.usage(new CommandLine(this).setUsageHelpWidth(HelpText.UNWRAPPED)));
     return EXIT_CONFIG;
   }
 
   /** {@code run}: one scenario, every design. */
-  @Command(name = "run", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "Run a scenario: every design under the same load; writes report.html, result.json and .hgrm"
           + " files.")
   static final class Run implements Callable<Integer> {
@@ -109,7 +200,8 @@ public final class Main implements Callable<Integer> {
     double scale;
 
     @Option(names = "--out", paramLabel = "DIR",
-        description = "output folder (default <netns-lab.run.out-dir>/<scenario>-<timestamp>)")
+        description = "output folder (default ${sys:netns-lab.help.out-dir:-target/netns-lab}/<scenario>-<timestamp>,"
+            + " the first part from netns-lab.run.out-dir)")
     Path out;
 
     @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override a scenario key, e.g. workload.injectors=10")
@@ -127,6 +219,10 @@ public final class Main implements Callable<Integer> {
         description = "run every design at each value: only machine.cpus can be swept (execution = virtual), e.g."
             + " --sweep machine.cpus=1,2,4,8; same as --set machine.cpus=[1,2,4,8]")
     String sweep;
+
+    @Option(names = "--check", description = "exit 3 when a comparison with a seed figure DISAGREES or a design"
+        + " breaks an invariant it must keep (the verdict's first lines say which); for a CI gate")
+    boolean check;
 
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
@@ -146,7 +242,8 @@ public final class Main implements Callable<Integer> {
         }
         all.add(set);
       }
-      LoadedScenario loaded = LoadedScenario.orReport(file, all, scale, config);
+      LoadedScenario loaded = LoadedScenario.orReport(file, all, scale, config,
+          sweep == null ? java.util.Map.of() : java.util.Map.of("--set " + all.get(all.size() - 1), "--sweep " + sweep));
       if (loaded == null) {
         return EXIT_CONFIG;
       }
@@ -173,6 +270,7 @@ public final class Main implements Callable<Integer> {
         System.err.println("netns-lab: output folder " + e.getMessage());
         return EXIT_CONFIG;
       }
+      staged.notes().forEach(n -> System.err.println("netns-lab: " + n));
       boolean bars = !noProgress && stderrIsTerminal();
       NowRunning now = new NowRunning(scenario.name(),
           noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
@@ -207,7 +305,7 @@ public final class Main implements Callable<Integer> {
         ReportCommand.printSummary(record);
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
-        return 0;
+        return check ? ReportCommand.checked(record) : 0;
       } catch (RunFailure e) {
         System.err.println("netns-lab: run failed: " + e.getMessage());
         return EXIT_FAILED;
@@ -217,12 +315,18 @@ public final class Main implements Callable<Integer> {
       } catch (OutOfMemoryError e) {
         Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
         staged.discard();
-        System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
+        outOfMemory = true;
+        // once: Akka's exit may have got there first, and Stops said it
+        Stops.sayFatal(() -> "netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         return EXIT_FAILED;
       } finally {
         staged.discard(); // a no-op once committed
         try {
-          VirtualSystem.terminate(actors, Duration.ofSeconds(30));
+          if (outOfMemory) {
+            actors.terminate(); // an actor the error hit may never answer: waiting for the model helps no one
+          } else {
+            VirtualSystem.terminate(actors, Duration.ofSeconds(30));
+          }
         } catch (Exception e) {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }
@@ -269,7 +373,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code list}: the scenarios in a folder with their seed and description. */
-  @Command(name = "list", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "list", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "List the scenarios in load-tests/.")
   static final class ListScenarios implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "DIR",
@@ -311,7 +415,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /** {@code validate}: the configuration check only. */
-  @Command(name = "validate", mixinStandardHelpOptions = true, version = VERSION,
+  @Command(name = "validate", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
       description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
   static final class Validate implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")

@@ -19,13 +19,33 @@ import picocli.CommandLine.Parameters;
  * writing the report without that part and with a note naming the file; 1 when report.html cannot be
  * written.
  */
-@Command(name = "report", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
     description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
         + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
         + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
 final class ReportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
   Path dir;
+
+  @picocli.CommandLine.Option(names = "--check", description = "exit 3 when the run's verdict fails, as run --check")
+  boolean check;
+
+  /**
+   * @param record a run
+   * @return 0 when its verdict passes; else {@link Main#EXIT_CHECK}, after saying why on stderr
+   */
+  static int checked(RunRecord record) {
+    org.netnslab.report.Verdict v = org.netnslab.report.Verdict.of(record);
+    if (v.passes()) {
+      return 0;
+    }
+    v.checked().stream().filter(l -> Boolean.FALSE.equals(l.agrees()))
+        .forEach(l -> System.err.println("netns-lab: --check: " + l.text()));
+    if (v.invariants().contains("NOT expected")) {
+      System.err.println("netns-lab: --check: " + v.invariants());
+    }
+    return Main.EXIT_CHECK;
+  }
 
   @Override
   public Integer call() {
@@ -46,7 +66,10 @@ final class ReportCommand implements Callable<Integer> {
     printSummary(record);
     System.out.println("report:  " + html);
     record.notes().forEach(n -> System.err.println("netns-lab: " + n));
-    return record.notes().isEmpty() ? 0 : Main.EXIT_CONFIG;
+    if (!record.notes().isEmpty()) {
+      return Main.EXIT_CONFIG;
+    }
+    return check ? checked(record) : 0;
   }
 
   /** Prints the console summary, then the overrides the run was made with (the description does not show them). */

@@ -24,6 +24,8 @@ final class Stops {
   static final int EXIT_SIGTERM = 143;
 
   private static final AtomicBoolean STOPPING = new AtomicBoolean();
+  /** Set by whichever says the fatal error first: Main's catch or the hook after Akka's exit. One line, not two. */
+  private static final AtomicBoolean FATAL_SAID = new AtomicBoolean();
   private static volatile NowRunning now;
   private static volatile StagedOutput output;
   /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
@@ -65,6 +67,45 @@ final class Stops {
     reserve = null;
   }
 
+  /**
+   * Claims the one line a fatal error gets.
+   *
+   * @return true for the first caller, who prints it; false once it has been said
+   */
+  static boolean sayFatal() {
+    return FATAL_SAID.compareAndSet(false, true);
+  }
+
+  /**
+   * Prints the one line of a fatal error unless it was said already; when the line cannot be built or printed
+   * (the heap is exhausted again), a constant one; when not even that gets out, the claim is given back so the
+   * next handler (Main's outer catch, the exit hook) can try.
+   *
+   * @param line builds the line
+   * @return whether this call said it
+   */
+  static boolean sayFatal(java.util.function.Supplier<String> line) {
+    if (!sayFatal()) {
+      return false;
+    }
+    try {
+      System.err.println(line.get());
+      return true;
+    } catch (Throwable e) {
+      try {
+        System.err.println(OUT_OF_MEMORY);
+        return true;
+      } catch (Throwable again) {
+        FATAL_SAID.set(false);
+        return false;
+      }
+    }
+  }
+
+  /** The line when no other can be built. */
+  private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
+      + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+
   /** Main is about to exit with its own status. */
   static void exiting() {
     exiting = true;
@@ -92,6 +133,10 @@ final class Stops {
     }
     releaseReserve();
     try {
+      if (!sayFatal()) {
+        where(); // Main said it (its catch ran first); the temporary folder still goes
+        return;
+      }
       System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
     } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
       System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL);

@@ -9,13 +9,15 @@ import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 
 /**
- * The console summary of a run: a table per design (count, mean, sd, p50, p99, max in us, the
+ * The console summary of a run: first the {@link Verdict} (one sentence per comparison, then the
+ * invariants), the keys every design shares once, then a table per design, headed by the keys in which it
+ * differs (count, mean, sd, p50, p99, max in us, the
  * throughput, every invariant counter; merged over the replicates), each replicate's design order and
  * throughputs, then each comparison with its ratio beside the seed's, each replicate's means and
  * ratio, the ratio's 95% interval and Welch's test over replicate means printed as R prints it. A run
  * of one replicate says that no significance can be claimed from one run and prints no test. It renders a {@link RunRecord} only, so a run prints the same
- * summary as {@code netns-lab report} does from the saved results; a record read back with notes
- * (files that could not be read) prints them first.
+ * summary as {@code netns-lab report} does from the saved results (a record read back with notes, files
+ * that could not be read, has them printed on stderr by the report command, once).
  */
 public final class ConsoleReport {
   private ConsoleReport() {}
@@ -46,12 +48,19 @@ public final class ConsoleReport {
    */
   public static String render(RunRecord r) {
     StringBuilder sb = new StringBuilder();
-    r.notes().forEach(n -> sb.append(String.format("%nnote: %s", n)));
+    // a read-back record's notes (a missing .hgrm) go to stderr once, from the report command: not here too
     sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
         r.description(), seed(r)));
     sb.append(clocks(r)).append('\n');
+    sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
+    Map<String, String> shared = DesignKeys.shared(r.designs());
+    boolean arrivalBound = Verdict.arrivalBound(r) != null;
+    if (r.designs().size() > 1 && !shared.isEmpty()) {
+      sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
+    }
     for (DesignRecord d : r.designs()) {
-      sb.append(String.format("%n== %s  %s%n", d.name(), d.strategies()));
+      Map<String, String> own = DesignKeys.differing(r.designs(), d);
+      sb.append(String.format("%n== %s%s%n", d.name(), own.isEmpty() ? "" : "  " + DesignKeys.print(own)));
       sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
           "p50", "p99", "max"));
       for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
@@ -59,8 +68,9 @@ public final class ConsoleReport {
         sb.append(String.format("  %-22s %6s %10d %12s %12s %12s %12s %12s%n", e.getKey(), s.unit(), s.count(),
             num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
       }
-      sb.append(String.format("  throughput %,.0f %s/s, counted phase %.2f s%s%n", d.throughputPerSec(),
-          d.throughputUnit() == null ? "" : d.throughputUnit(), d.wallSeconds(),
+      sb.append(String.format("  throughput %,.0f %s/s%s, counted phase %.2f s%s%n", d.throughputPerSec(),
+          d.throughputUnit() == null ? "" : d.throughputUnit(), arrivalBound ? " (arrival-bound: the same in every"
+              + " design)" : "", d.wallSeconds(),
           r.repeat() > 1 ? " (means over the replicates; counts, counters and invariants are their sums)" : ""));
       if (!d.counters().isEmpty()) {
         sb.append("  counters:");

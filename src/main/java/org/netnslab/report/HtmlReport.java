@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
@@ -19,6 +21,7 @@ import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
@@ -33,6 +36,11 @@ import org.netnslab.metrics.WelchTest;
  * rebuilds from the saved results are the same, byte for byte (the SVG ids are numbered, not drawn
  * from the clock). A record read back with notes (files that could not be read) lists them at the
  * top; a design whose {@code .hgrm} was missing has no line in that measure's chart.
+ *
+ * <p>The page opens with the run's {@link Verdict}; the designs table shows only the keys in which they
+ * differ (the rest folded); designs whose chart lines coincide share one line, named so in the legend; a
+ * chart with nothing to draw is left out, with a sentence. (Over 300 lines: one page, rendered top to
+ * bottom in one place, reads more easily than split across classes by section.)
  */
 public final class HtmlReport {
   private static final int WIDTH = 760;
@@ -60,12 +68,26 @@ public final class HtmlReport {
         .append("body{font-family:sans-serif;margin:2em;color:#222}")
         .append("table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #bbb;padding:3px 8px;")
         .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
-        .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}</style></head><body>\n");
+        .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}")
+        .append(".verdict{border-left:4px solid #4a7;padding:0.2em 1em;background:#f4faf6}")
+        .append(".verdict li{margin:0.3em 0}li.disagrees{color:#a00;font-weight:bold}</style></head><body>\n");
     h.append("<h1>").append(esc(r.scenario())).append("</h1>\n<p>").append(esc(r.description())).append("</p>\n");
+    Verdict verdict = Verdict.of(r); // the answer first: everything below is its evidence
+    h.append("<div class=\"verdict\"><h2>Verdict</h2>\n<ul>");
+    for (Verdict.Line l : verdict.lines()) {
+      h.append(Boolean.FALSE.equals(l.agrees()) ? "<li class=\"disagrees\">" : "<li>").append(esc(l.text()))
+          .append("</li>\n");
+    }
+    h.append("<li>").append(esc(verdict.invariants())).append("</li></ul></div>\n");
+    RunResult.ExecutionInfo ex = r.execution();
     h.append("<p>Seed: ").append(esc(ConsoleReport.seed(r))).append("<br/>Scale ").append(r.scale())
-        .append(", started ").append(esc(r.started().toString())).append(", wall ").append(fmt(r.wallSeconds()))
-        .append(" s, ").append(r.machine().cpus()).append(" CPUs, Java ").append(esc(r.machine().java()))
-        .append(", Akka ").append(esc(r.machine().akka())).append("<br/>")
+        .append(", started ").append(esc(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
+            .withZone(java.time.ZoneOffset.UTC).format(r.started()))).append(", wall ").append(fmt(r.wallSeconds()))
+        .append(" s<br/>Host (where the JVM ran): ").append(r.machine().cpus()).append(" CPUs, Java ")
+        .append(esc(r.machine().java())).append(", Akka ").append(esc(r.machine().akka())).append("<br/>")
+        .append(ex == null ? "" : ex.isVirtual() ? "Simulated machine (what the figures are of): "
+            + (ex.sweep() ? "CPUs swept over " + ex.cpus() : ex.cpus().get(0) + " CPUs") + ", jitter " + ex.jitter()
+            + ", random-seed " + ex.randomSeed() + "<br/>" : "Live execution: the figures are of the host<br/>")
         .append(esc(ConsoleReport.clocks(r))).append("</p>\n");
     if (!r.notes().isEmpty()) {
       h.append("<p><b>Rebuilt from saved results, some of which could not be read:</b></p>\n<ul>");
@@ -89,15 +111,29 @@ public final class HtmlReport {
       h.append(SweepCharts.section(r, comparedMeasure(r), charts + 1));
       charts += SweepCharts.charts();
     }
-    h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">strategies</th>")
-        .append("<th>throughput</th><th>counted phase (s)</th></tr>\n");
+    h.append("<h2>Designs</h2>\n<table><tr><th class=\"l\">design</th><th class=\"l\">")
+        .append(r.designs().size() > 1 ? "where it differs" : "strategies")
+        .append("</th><th>throughput</th><th>counted phase (s)</th></tr>\n");
     for (DesignRecord d : r.designs()) {
       h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td class=\"l\">");
-      d.strategies().forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+      DesignKeys.differing(r.designs(), d).forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ")
+          .append(esc(v)).append("</code> "));
       h.append("</td><td>").append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
+          .append(Verdict.arrivalBound(r) != null ? " (arrival-bound)" : "")
           .append("</td><td>").append(fmt(d.wallSeconds())).append("</td></tr>\n");
     }
     h.append("</table>\n");
+    java.util.Map<String, String> shared = DesignKeys.shared(r.designs());
+    if (r.designs().size() > 1 && !shared.isEmpty()) {
+      h.append("<details><summary>").append(shared.size()).append(" more key").append(shared.size() == 1 ? "" : "s")
+          .append(" the same in every design</summary><p>");
+      shared.forEach((k, v) -> h.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+      h.append("</p></details>\n");
+    }
+    String arrival = Verdict.arrivalBound(r);
+    if (arrival != null) {
+      h.append("<p>").append(esc(arrival)).append("</p>\n");
+    }
 
     h.append("<h2>Measures</h2>\n");
     for (String m : measures(r)) {
@@ -115,7 +151,12 @@ public final class HtmlReport {
         }
         h.append("</tr>\n");
       }
-      h.append("</table>\n<div class=\"chart\">").append(percentileChart(m, r, ++charts)).append("</div>\n");
+      h.append("</table>\n");
+      if (hasPercentiles(r, m)) {
+        h.append("<div class=\"chart\">").append(percentileChart(m, r, ++charts)).append("</div>\n");
+      } else {
+        h.append("<p>No chart: no design recorded a value of ").append(esc(m)).append(" in its counted phase.</p>\n");
+      }
     }
 
     h.append("<h2>Throughput over time</h2>\n");
@@ -125,7 +166,9 @@ public final class HtmlReport {
       h.append("<p>Each counted phase was shorter than two samples (one per netns-lab.run.progress-interval),")
           .append(" so there is no curve to draw; run at a larger --scale.</p>\n");
     }
-    h.append("<div class=\"chart\">").append(throughputChart(r, ++charts)).append("</div>\n");
+    if (hasThroughputCurve(r)) {
+      h.append("<div class=\"chart\">").append(throughputChart(r, ++charts)).append("</div>\n");
+    }
 
     h.append("<h2>Comparisons</h2>\n");
     if (r.repeat() == 1) {
@@ -243,6 +286,8 @@ public final class HtmlReport {
    */
   private static String percentileChart(String measure, RunRecord r, int index) {
     XYSeriesCollection data = new XYSeriesCollection();
+    java.util.Map<String, List<String>> lines = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<double[]>> shapes = new java.util.HashMap<>();
     String unit = "";
     for (DesignRecord d : r.designs()) {
       MeasureSummary summary = d.measures().get(measure);
@@ -251,10 +296,12 @@ public final class HtmlReport {
         continue;
       }
       unit = summary.unit();
-      XYSeries s = new XYSeries(d.name(), false, true);
-      dist.points().forEach(p -> s.add(1.0 / (1.0 - p.percentile()), p.value()));
-      data.addSeries(s);
+      List<double[]> points = new ArrayList<>();
+      dist.points().forEach(p -> points.add(new double[] {1.0 / (1.0 - p.percentile()), p.value()}));
+      lines.computeIfAbsent(key(points), k -> new ArrayList<>()).add(d.name());
+      shapes.putIfAbsent(key(points), points);
     }
+    addLines(data, lines, shapes);
     JFreeChart chart = ChartFactory.createXYLineChart(measure + ": percentile distribution", "", unit, data);
     LogAxis x = new LogAxis("percentile, as 1/(1-p): 10 = p90, 100 = p99, 1000 = p99.9");
     x.setBase(10);
@@ -268,14 +315,49 @@ public final class HtmlReport {
   private static String throughputChart(RunRecord r, int index) {
     XYSeriesCollection data = new XYSeriesCollection();
     String unit = r.designs().get(0).throughputUnit();
+    java.util.Map<String, List<String>> lines = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<double[]>> shapes = new java.util.HashMap<>();
     for (DesignRecord d : r.designs()) {
-      XYSeries s = new XYSeries(d.name(), false, true);
-      d.throughputSeries().forEach(p -> s.add(p[0], p[1]));
-      data.addSeries(s);
+      lines.computeIfAbsent(key(d.throughputSeries()), k -> new ArrayList<>()).add(d.name());
+      shapes.putIfAbsent(key(d.throughputSeries()), d.throughputSeries());
     }
+    addLines(data, lines, shapes);
     return svg(ChartFactory.createXYLineChart("throughput during the counted phase"
         + (r.repeat() > 1 ? " (replicate 1)" : ""), "seconds since its start",
         (unit == null ? "operations" : unit) + " per second", data), index);
+  }
+
+  /** @return the points as text: two designs with the same text draw the same line */
+  private static String key(List<double[]> points) {
+    StringBuilder b = new StringBuilder();
+    points.forEach(p -> b.append(p[0]).append(',').append(p[1]).append(';'));
+    return b.toString();
+  }
+
+  /**
+   * One series per distinct line; designs whose lines coincide share one, and its legend says so (a line
+   * drawn over another would hide it).
+   */
+  private static void addLines(XYSeriesCollection data, java.util.Map<String, List<String>> lines,
+      java.util.Map<String, List<double[]>> shapes) {
+    lines.forEach((k, names) -> {
+      XYSeries s = new XYSeries(names.size() == 1 ? names.get(0) : String.join(" = ", names) + " (the same line)",
+          false, true);
+      shapes.get(k).forEach(p -> s.add(p[0], p[1]));
+      data.addSeries(s);
+    });
+  }
+
+  /** @return whether some design has a distribution of the measure to draw */
+  private static boolean hasPercentiles(RunRecord r, String measure) {
+    return r.designs().stream().anyMatch(d -> d.measures().get(measure) != null
+        && d.measures().get(measure).count() > 0 && d.percentiles().get(measure) != null);
+  }
+
+  /** @return whether some design has a throughput curve (two samples or more) to draw */
+  private static boolean hasThroughputCurve(RunRecord r) {
+    return r.designs().stream().allMatch(d -> d.throughputUnit() != null)
+        && r.designs().stream().anyMatch(d -> d.throughputSeries().size() >= 2);
   }
 
   /** @param index the chart's number in the page, which keeps its SVG ids apart from the other charts' */
@@ -301,7 +383,8 @@ public final class HtmlReport {
 
   /** @return the number of charts a report of {@code r} holds: one per measure plus throughput */
   public static int chartCount(RunRecord r) {
-    return measures(r).size() + 1 + (r.isSweep() ? SweepCharts.charts() : 0);
+    return (int) measures(r).stream().filter(m -> hasPercentiles(r, m)).count() + (hasThroughputCurve(r) ? 1 : 0)
+        + (r.isSweep() ? SweepCharts.charts() : 0);
   }
 
   /** @return the measure the comparisons compare (a sweep's mean chart shows it), else the first measure */

@@ -43,8 +43,14 @@ final class JsonFields {
     } catch (NoSuchFileException e) {
       throw new ReportInputException(file, "no such file", e);
     } catch (JsonProcessingException e) {
+      String what = e.getOriginalMessage();
+      java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(what);
+      if (nonNumeric.find()) { // Jackson's advice is for programmers: a reader of result.json wants what is wrong
+        what = nonNumeric.group(1) + " is not a JSON number (JSON has no NaN or Infinity: netns-lab writes a figure"
+            + " it does not have as null)";
+      }
       throw new ReportInputException(file, "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-          + e.getLocation().getColumnNr() + "): " + e.getOriginalMessage(), e);
+          + e.getLocation().getColumnNr() + "): " + what, e);
     } catch (IOException e) {
       throw new ReportInputException(file, "cannot read it (" + e + ")", e);
     }
@@ -141,6 +147,15 @@ final class JsonFields {
       throw wrong(at(path, key), "expected a whole number, found " + v);
     }
     return v.longValue();
+  }
+
+  /** @return a count: a whole number, 0 or more */
+  long count(JsonNode obj, String path, String key) throws ReportInputException {
+    long v = whole(obj, path, key);
+    if (v < 0) {
+      throw wrong(at(path, key), "expected a count (0 or more), found " + v);
+    }
+    return v;
   }
 
   /** @return the number, NaN for null (what {@link #num} writes for a value that is not finite) */

@@ -26,7 +26,7 @@ import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
 
 /**
- * result.json, schema version 2 (README "result.json"): schema 1 (the shared design's section 5)
+ * result.json, schema version 2 (docs/reading-results.md, "result.json"): schema 1 (the shared design's section 5)
  * with the run's {@code overrides} ({@code --set} arguments), the invariant {@code sock_inuse_sum} and
  * a design's {@code counters} (grace periods, rcu_barrier calls, batches), plus what replicates add:
  * {@code repeat}; {@code replicates}, each replicate's design order and per-design means, throughput,
@@ -74,6 +74,12 @@ public final class ResultJson {
     root.put("scenario", result.scenario());
     root.put("description", result.description());
     root.put("scale", result.scale());
+    Verdict verdict = Verdict.of(result); // what the run found, first (the console's and report.html's first lines)
+    ObjectNode vn = root.putObject("verdict");
+    vn.put("passes", verdict.passes());
+    ArrayNode verdictLines = vn.putArray("lines");
+    verdict.lines().forEach(l -> verdictLines.add(l.text()));
+    vn.put("invariants", verdict.invariants());
     ObjectNode machine = root.putObject("machine");
     machine.put("cpus", result.machine().cpus());
     machine.put("java", result.machine().java());
@@ -134,17 +140,25 @@ public final class ResultJson {
       d.counters().forEach(counters::put);
     }
     ArrayNode ratios = root.putArray("ratios");
+    int derived = result.comparisons().size(); // the verdict's lines: comparisons, then these ratios
     for (var ratio : result.ratios()) {
       ObjectNode rn = ratios.addObject();
+      Verdict.Line said = verdict.checked().get(derived++);
       rn.put("name", ratio.name());
       num(rn, "model", ratio.model());
       num(rn, "seed", ratio.seed());
+      if (said.agrees() != null) {
+        num(rn, "seed_tolerance", said.tolerance());
+        rn.put("agrees_with_seed", said.agrees());
+      }
       numbers(rn.putArray("replicates"), ratio.replicates());
       pair(rn, "ci95", ratio.ciLow(), ratio.ciHigh());
     }
     ArrayNode comparisons = root.putArray("comparisons");
+    int line = 0;
     for (Comparison c : result.comparisons()) {
       ObjectNode cn = comparisons.addObject();
+      Verdict.Line said = verdict.checked().get(line++);
       cn.put("measure", c.measure());
       cn.put("a", c.a());
       cn.put("b", c.b());
@@ -152,6 +166,16 @@ public final class ResultJson {
       num(cn, "mean_b", c.meanB());
       num(cn, "ratio_b_over_a", c.ratioBOverA());
       cn.put("designs_differ_in_used_keys", c.designsDifferInUsedKeys());
+      if (result.seedRatio(c.b()) != null) { // the verdict's: within seed_tolerance of the seed's ratio (Verdict)
+        num(cn, "seed", result.seedRatio(c.b()));
+        num(cn, "seed_tolerance", said.tolerance());
+        if (said.agrees() == null) {
+          cn.putNull("agrees_with_seed");
+        } else {
+          cn.put("agrees_with_seed", said.agrees());
+        }
+      }
+      cn.put("verdict", said.text());
       if (!c.designsDifferInUsedKeys()) {
         cn.put("note", c.sameModelNote());
       }
@@ -385,7 +409,7 @@ public final class ResultJson {
       String k = it.next();
       String mp = at(at(p, "measures"), k);
       JsonNode m = f.object(mn, at(p, "measures"), k);
-      measures.put(k, new MeasureSummary(f.text(m, mp, "unit"), f.whole(m, mp, "count"), f.number(m, mp, "mean"),
+      measures.put(k, new MeasureSummary(f.text(m, mp, "unit"), f.count(m, mp, "count"), f.number(m, mp, "mean"),
           f.number(m, mp, "sd"), f.number(m, mp, "p50"), f.number(m, mp, "p90"), f.number(m, mp, "p99"),
           f.number(m, mp, "p999"), f.number(m, mp, "max"), f.pair(m, mp, "ci95")));
     }
@@ -442,7 +466,7 @@ public final class ResultJson {
       // WelchTest's means are the comparison's own (x = a, y = b), which result.json writes once
       welch = new WelchTest(f.number(w, wp, "t"), f.number(w, wp, "df"), f.number(w, wp, "p"), wci[0], wci[1], meanA,
           meanB);
-      long n = f.whole(w, wp, "n");
+      long n = f.count(w, wp, "n");
       if (n != ma.size()) {
         throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
       }

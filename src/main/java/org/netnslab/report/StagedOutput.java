@@ -14,9 +14,17 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A run's output folder, written aside and put in place at the end. {@link #begin} checks the
@@ -32,6 +40,12 @@ import java.util.List;
  * listed files one by one, each by a rename where the file systems allow, result.json and the manifest
  * last.
  *
+ * <p>One run at a time per folder: the temporary folder holds a lock file ({@value #LOCK_FILE}) the run
+ * keeps locked ({@link FileChannel#tryLock}, released by the kernel when the process dies). {@link #begin}
+ * looks at every {@code .<name>.tmp-<pid>} beside the folder: one whose lock is held (or whose Java process
+ * is alive and has not locked it yet) refuses the new run, naming the pid; one whose lock is free was left by
+ * a run killed with SIGKILL and is removed, with a {@link #notes() note}.
+ *
  * <p>Thread-safe: a signal handler may {@link #abandon} it while the runner's thread writes or commits;
  * whichever comes first wins, and once abandoned a commit is refused.
  */
@@ -41,16 +55,29 @@ public final class StagedOutput {
   private final OutputManifest previous;
   private final String tool;
   private final String scenario;
+  private final List<String> notes;
+  private FileChannel lockChannel;
   private volatile boolean abandoned;
   private boolean committed;
   private boolean discarded;
 
-  private StagedOutput(Path dir, Path temp, OutputManifest previous, String tool, String scenario) {
+  /** The lock file in the temporary folder, held for the whole run; never part of the results. */
+  public static final String LOCK_FILE = ".netns-lab-lock";
+  /** The temporary folders this JVM is writing now (a test may stage twice; the CLI stages once). */
+  private static final Set<Path> ACTIVE = ConcurrentHashMap.newKeySet();
+
+  private StagedOutput(Path dir, Path temp, OutputManifest previous, String tool, String scenario, List<String> notes) {
     this.dir = dir;
     this.temp = temp;
     this.previous = previous;
     this.tool = tool;
     this.scenario = scenario;
+    this.notes = List.copyOf(notes);
+  }
+
+  /** @return what {@link #begin} did beside the folder that the user should hear of (a dead run's folder removed) */
+  public List<String> notes() {
+    return notes;
   }
 
   /**
@@ -81,18 +108,26 @@ public final class StagedOutput {
     } catch (IOException e) {
       throw new OutputFolderException(dir + ": cannot create its parent folder (" + reason(e) + ")", e);
     }
+    List<String> notes = new ArrayList<>();
     Path temp = parent.resolve(sibling(dir, "tmp"));
     try {
+      clearDeadRuns(dir, parent, notes);
       Files.createDirectory(temp);
     } catch (FileAlreadyExistsException e) {
-      throw new OutputFolderException(dir + ": the temporary folder " + temp + " exists (left by a run that was"
-          + " killed?); remove it", e);
+      throw new OutputFolderException(dir + ": the temporary folder " + temp + " appeared while this run started:"
+          + " another run is starting into this folder; wait for it to end, or choose another --out", e);
     } catch (IOException e) {
       throw new OutputFolderException(dir + ": cannot create the temporary folder for the results beside it in "
           + parent + " (" + reason(e) + ")", e);
     }
-    StagedOutput out = new StagedOutput(dir, temp, previous, tool, scenario);
+    ACTIVE.add(temp);
+    StagedOutput out = new StagedOutput(dir, temp, previous, tool, scenario, notes);
     try {
+      out.lockChannel = FileChannel.open(temp.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
+      if (out.lockChannel.tryLock() == null) {
+        throw new IOException("cannot lock " + temp.resolve(LOCK_FILE));
+      }
       writeCheck(temp);
       if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
         writeCheck(dir); // its listed files are deleted at the end: found now, not after the run
@@ -104,6 +139,70 @@ public final class StagedOutput {
       throw new OutputFolderException(dir + ": cannot write there (" + reason(e) + ")", e);
     }
     return out;
+  }
+
+  /** {@code .<name>.tmp-<pid>}: a run's temporary folder for {@code dir}, the pid in group 1. */
+  private static Pattern tempFolders(Path dir) {
+    return Pattern.compile(Pattern.quote(sibling(dir, "tmp").replaceFirst("-\\d+$", "-")) + "(\\d+)");
+  }
+
+  /**
+   * Refuses a run while another writes for the same folder; removes the temporary folders of runs that no
+   * longer exist (killed with SIGKILL: they could not remove their own).
+   *
+   * @throws OutputFolderException naming the run (pid) that holds the folder
+   */
+  private static void clearDeadRuns(Path dir, Path parent, List<String> notes) throws IOException,
+      OutputFolderException {
+    Pattern mine = tempFolders(dir);
+    List<Path> found = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent)) {
+      for (Path p : ds) {
+        if (mine.matcher(p.getFileName().toString()).matches() && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+          found.add(p);
+        }
+      }
+    }
+    found.sort(null);
+    for (Path p : found) {
+      Matcher m = mine.matcher(p.getFileName().toString());
+      m.matches();
+      long pid = Long.parseLong(m.group(1));
+      if (held(p, pid)) {
+        throw new OutputFolderException(dir + ": another run (pid " + pid + ") is writing its results for this folder"
+            + " now (its temporary folder " + p + "); wait for it to end, or choose another --out");
+      }
+      deleteTree(p);
+      notes.add("removed " + p + ", the temporary folder of a run (pid " + pid + ") that no longer exists (killed?)");
+    }
+  }
+
+  /** @return whether a live run holds the temporary folder */
+  private static boolean held(Path folder, long pid) {
+    if (ACTIVE.contains(folder)) {
+      return true; // this JVM's own (locks are per process: never probe them from the holder)
+    }
+    if (pid == ProcessHandle.current().pid()) {
+      return false; // this process stages nothing else: left by an earlier process of the same pid
+    }
+    Path lock = folder.resolve(LOCK_FILE);
+    if (Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
+      try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+        FileLock l = ch.tryLock();
+        if (l == null) {
+          return true;
+        }
+        l.release();
+        return false;
+      } catch (OverlappingFileLockException e) {
+        return true;
+      } catch (IOException e) {
+        return true; // cannot tell: never remove what may be another run's
+      }
+    }
+    // no lock file yet (a run between creating its folder and locking) or an older version's: its process decides
+    return ProcessHandle.of(pid).map(h -> h.isAlive() && h.info().command().map(c -> c.endsWith("java")).orElse(true))
+        .orElse(false);
   }
 
   /** Creates and deletes a file in the folder: a read-only file system or folder is found now. */
@@ -183,8 +282,11 @@ public final class StagedOutput {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(temp)) {
       ds.forEach(p -> names.add(p.getFileName().toString()));
     }
+    names.remove(LOCK_FILE);
     names.sort(null);
     OutputManifest.now(tool, scenario, names).write(temp);
+    unlock(); // the folder becomes the results: no lock file in it (the process's own pid still marks it as live)
+    Files.deleteIfExists(temp.resolve(LOCK_FILE));
     Path kept = null;
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       move(temp, dir);
@@ -210,7 +312,19 @@ public final class StagedOutput {
       }
     }
     committed = true;
+    ACTIVE.remove(temp);
     return kept;
+  }
+
+  private void unlock() {
+    if (lockChannel != null) {
+      try {
+        lockChannel.close(); // releases the lock
+      } catch (IOException e) {
+        System.err.println("netns-lab: could not release the lock " + temp.resolve(LOCK_FILE) + ": " + e);
+      }
+      lockChannel = null;
+    }
   }
 
   private static void move(Path from, Path to) throws IOException {
@@ -278,7 +392,9 @@ public final class StagedOutput {
     }
     if (!discarded) {
       discarded = true;
+      unlock();
       deleteTree(temp);
+      ACTIVE.remove(temp);
     }
     return true;
   }

@@ -72,7 +72,28 @@ final class SweepCharts {
 
   private static String chart(String title, String yLabel, java.util.Collection<XYSeries> lines, int index) {
     XYSeriesCollection data = new XYSeriesCollection();
-    lines.forEach(data::addSeries);
+    // designs whose lines coincide share one, named so in the legend (one drawn over another would hide it)
+    Map<java.util.List<Object>, java.util.List<XYSeries>> same = new LinkedHashMap<>();
+    for (XYSeries s : lines) {
+      java.util.List<Object> points = new java.util.ArrayList<>();
+      for (int i = 0; i < s.getItemCount(); i++) {
+        points.add(s.getX(i).doubleValue());
+        points.add(s.getY(i).doubleValue());
+      }
+      same.computeIfAbsent(points, k -> new java.util.ArrayList<>()).add(s);
+    }
+    for (java.util.List<XYSeries> group : same.values()) {
+      XYSeries first = group.get(0);
+      if (group.size() > 1) {
+        try {
+          first = (XYSeries) first.clone();
+        } catch (CloneNotSupportedException e) {
+          throw new IllegalStateException(e);
+        }
+        first.setKey(String.join(" = ", group.stream().map(x -> x.getKey().toString()).toList()) + " (the same line)");
+      }
+      data.addSeries(first);
+    }
     JFreeChart chart = ChartFactory.createXYLineChart(title, "", yLabel, data);
     LogAxis x = new LogAxis("simulated CPUs (log2)");
     x.setBase(2);

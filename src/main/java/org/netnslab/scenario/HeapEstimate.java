@@ -77,7 +77,7 @@ public final class HeapEstimate {
     throw new ScenarioException(List.of(new ConfigProblem(s.file(), -1, "workload",
         "scenario " + s.name() + " at --scale " + s.scale() + " (" + s.workload().shape(s.scale()) + ") needs about "
             + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + " + mib(BASE_BYTES)
-            + " MiB), more than this JVM's usable heap of " + mib(usableHeap) + " MiB (-Xmx" + mib(xmx)
+            + " MiB), more than this JVM's usable heap of " + (usableHeap >> 20) + " MiB (-Xmx" + mib(xmx)
             + "m): " + advice + " (netns-lab.run.heap-check = false runs it anyway)")));
   }
 
@@ -89,7 +89,8 @@ public final class HeapEstimate {
 
   /**
    * @param bytes a size, B
-   * @return it in MiB, rounded up (as every message of the check gives it)
+   * @return it in MiB, rounded up (as every message of the check gives an estimate; the usable heap is
+   *     rounded down, so an estimate over it never reads as the same figure)
    */
   public static long mib(long bytes) {
     return (bytes + (1L << 20) - 1) >> 20;

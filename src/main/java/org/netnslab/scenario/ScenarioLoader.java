@@ -101,6 +101,16 @@ public final class ScenarioLoader {
     }
     Config conf;
     try {
+      ConfigProblem notText = org.netnslab.settings.HoconSyntax.notText(file, "-");
+      if (notText != null) {
+        problems.add(notText);
+        throw new ScenarioException(problems);
+      }
+    } catch (java.io.IOException e) {
+      problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (" + e + ")"));
+      throw new ScenarioException(problems);
+    }
+    try {
       conf = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
     } catch (ConfigException e) {
       problems.add(HoconChecker.parseProblem(file, e, "-"));
@@ -118,13 +128,13 @@ public final class ScenarioLoader {
         warnIfOptionalUnset(set, set.substring(0, eq).trim(), conf);
         conf = one.withFallback(conf);
       } catch (ConfigException e) {
-        problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), e.getMessage()));
+        problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), HoconChecker.bare(e)));
       }
     }
     try {
       conf = conf.resolve();
     } catch (ConfigException e) {
-      problems.add(ConfigProblem.at(e.origin(), "-", e.getMessage()));
+      problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
       throw new ScenarioException(problems);
     }
     HoconChecker c = new HoconChecker(conf, source, problems);

@@ -117,7 +117,7 @@ public final class ScenarioRunner {
                 ? new RunResult.Clocks(wallS, (machine.engine().now() - sim0) / 1e9, machine.engine().eventsRun() - events0)
                 : new RunResult.Clocks(wallS, Double.NaN, -1));
             atCount.put(d.name(), r);
-            results.put(key, sweep ? renamed(r, key) : r);
+            results.put(key, readKeysOnly(sweep ? renamed(r, key) : r, scenario.workload().usedModelKeys()));
             observer.designDone(key);
           }
           own.put(n, designs.stream().map(d -> atCount.get(d.name())).toList());
@@ -173,6 +173,23 @@ public final class ScenarioRunner {
 
   private static DesignResult renamed(DesignResult r, String name) {
     return new DesignResult(name, r.strategies(), r.recorders(), r.throughputPerSec(), r.throughputUnit(),
+        r.wallSeconds(), r.invariants(), r.counters(), r.throughputSeries());
+  }
+
+  /**
+   * @param r a design's result
+   * @param groups the model key groups the workload reads ({@code Workload.usedModelKeys})
+   * @return it with only the strategies the workload reads: a uevent run does not list proc connector keys
+   */
+  private static DesignResult readKeysOnly(DesignResult r, java.util.Set<String> groups) {
+    java.util.Map<String, String> read = new java.util.LinkedHashMap<>();
+    r.strategies().forEach((k, v) -> {
+      String g = org.netnslab.design.Strategies.groupOf(k);
+      if (g == null || groups.contains(g)) {
+        read.put(k, v);
+      }
+    });
+    return new DesignResult(r.name(), read, r.recorders(), r.throughputPerSec(), r.throughputUnit(),
         r.wallSeconds(), r.invariants(), r.counters(), r.throughputSeries());
   }
 

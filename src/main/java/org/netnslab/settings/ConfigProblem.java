@@ -11,6 +11,12 @@ import com.typesafe.config.ConfigOrigin;
  * @param message what is wrong and what is expected
  */
 public record ConfigProblem(String source, int line, String path, String message) {
+  /** Non-printable characters (bytes of a binary file, a terminal's escape codes) are escaped, never echoed. */
+  public ConfigProblem {
+    source = HoconSyntax.printable(source);
+    path = HoconSyntax.printable(path);
+    message = HoconSyntax.printable(message);
+  }
 
   /** @return a problem located at {@code origin} */
   public static ConfigProblem at(ConfigOrigin origin, String path, String message) {
@@ -33,6 +39,8 @@ public record ConfigProblem(String source, int line, String path, String message
 
   @Override
   public String toString() {
-    return source + (line > 0 ? ":" + line : "") + ": " + path + ": " + message;
+    // "-" stands for the file as a whole (a syntax error, a file that cannot be read): no key to name
+    return source + (line > 0 ? ":" + line : "") + ": " + (path.equals("-") || path.isEmpty() ? "" : path + ": ")
+        + message;
   }
 }

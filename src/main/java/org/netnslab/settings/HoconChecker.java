@@ -80,6 +80,17 @@ public final class HoconChecker {
         e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
       }
     }
+    if (e instanceof com.typesafe.config.ConfigException.Parse) {
+      try {
+        Object[] brackets = HoconSyntax.bracketProblem(java.nio.file.Files.readString(file));
+        if (brackets != null) {
+          return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+        }
+      } catch (java.io.IOException | java.io.UncheckedIOException io) {
+        e.addSuppressed(io); // HOCON's own message below
+      }
+      message = bare(e); // the origin gives file and line once
+    }
     return e.origin() != null && e.origin().filename() != null && file.toString().equals(e.origin().filename())
         ? ConfigProblem.at(e.origin(), key, message) : new ConfigProblem(file.toString(), -1, key, message);
   }

@@ -21,7 +21,7 @@ package org.netnslab.workload;
  * (Issue #11, before: 2,623 B per netns, 6,796 and 5,837 B per listener, 19,735 B per injector, 5,769 B per
  * churn worker. The 2000-netns point moves by a few MB from run to run, so the per-netns difference is
  * noisy: the same two populations measured 1,540 B per netns before the slimming in another run; the
- * netns-scale scenario's own figure, over a million netns, is steadier: see README "Scale".)
+ * netns-scale scenario's own figure, over a million netns, is steadier: see docs/scale-and-heap.md, "Scale".)
  * After the listener socket became one stream stage (ReceiveQueue.opening, no sub-stream), re-measured three
  * times on the merged code (the same harness; the 2000-netns point read 11.69 MB in all three):
  * <pre>

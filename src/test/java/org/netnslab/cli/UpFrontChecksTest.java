@@ -61,7 +61,7 @@ public class UpFrontChecksTest extends JUnitSuite {
   public void aPopulationTooLargeForTheHeapIsRefusedByValidate() throws Exception {
     Path f = hundredThousand();
     Outcome o = cli("validate", f.toString());
-    long maxMiB = (Runtime.getRuntime().maxMemory() + (1L << 20) - 1) >> 20;
+    long maxMiB = Runtime.getRuntime().maxMemory() >> 20; // rounded down, the estimate up: never the same figure
     assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
     assertTrue(o.stderr(), o.stderr().contains(f + ": workload: scenario huge at --scale 1.0"));
     assertTrue(o.stderr(), o.stderr().contains("needs about 5" )); // 64 MiB + 2 x 2.64 GB: about 5,101 MiB
@@ -157,7 +157,7 @@ public class UpFrontChecksTest extends JUnitSuite {
     assertTrue(o.stderr(), o.stderr().contains(dir + ": --config: is a directory, not a HOCON file"));
     o = cli("validate", dir.toString());
     assertEquals(Main.EXIT_CONFIG, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains(dir + ": -: is a directory, not a scenario file"));
+    assertTrue(o.stderr(), o.stderr().contains(dir + ": is a directory, not a scenario file"));
   }
 
   @Test

@@ -129,6 +129,12 @@ public class VirtualRunTest extends JUnitSuite {
     assertEquals(4, r.replicates().get(0).designs().size());
     r.replicates().get(0).designs().forEach(d -> assertTrue(d.name(), d.clocks().simulatedEvents() > 0));
     assertTrue(ConsoleReport.clocks(r), ConsoleReport.clocks(r).startsWith("execution virtual, cpus sweep [1, 4]"));
+    // issue #22: one verdict sentence per design across the counts, not one per design and count
+    String console = ConsoleReport.render(r);
+    assertTrue(console, console.contains("\nverdict:\n  exit-barrier-4.16 against net-free-4.16, mean netns.loop_wall"
+        + " (b / a, lower is better) by simulated CPUs: 1: "));
+    assertEquals(console, 1, console.split("exit-barrier-4.16 against net-free-4.16", -1).length - 1);
+    assertEquals("result.json keeps one verdict per comparison", 2, org.netnslab.report.Verdict.of(r).checked().size());
     String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
     assertTrue(html.contains("throughput against simulated CPUs"));
     assertTrue(html.contains("simulated CPUs (log2)"));

@@ -250,6 +250,13 @@ public class ReportCommandTest extends JUnitSuite {
     assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
     Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
     assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
+    Files.writeString(json, good.replaceFirst("\"count\" : 1000,", "\"count\" : -5,"));
+    assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: expected a count (0 or more), found -5");
+    Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
+    assertRefused(dir, json + ": not valid JSON (line ");
+    org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
+    assertTrue(execute("report", dir.toString()).err().contains("NaN is not a JSON number (JSON has no NaN or"
+        + " Infinity: netns-lab writes a figure it does not have as null)"));
     Files.writeString(json, good.replace("\"started\" : \"2026-11-30T12:00:00.123456Z\"", "\"started\" : \"noon\""));
     assertRefused(dir, json + ": started: not an ISO-8601 instant");
   }
@@ -268,13 +275,17 @@ public class ReportCommandTest extends JUnitSuite {
     String brokenNote = broken + ": line 1: expected HdrHistogram's header";
     assertTrue(o.err(), o.err().contains("netns-lab: " + missingNote));
     assertTrue(o.err(), o.err().contains("netns-lab: " + brokenNote));
-    assertTrue(o.out(), o.out().contains("note: " + missingNote));
+    assertFalse("said once, on stderr: " + o.out(), o.out().contains(missingNote));
+    assertEquals(o.err(), 1, o.err().split(java.util.regex.Pattern.quote(missingNote), -1).length - 1);
     String html = Files.readString(dir.resolve("report.html"));
     assertTrue(html.contains("<li>" + missingNote + "</li>"));
     assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
     RunRecord record = ResultsFolder.read(dir);
-    assertEquals(5, HtmlReport.chartCount(record)); // every chart is still drawn, one line short
-    assertEquals(5, html.split("<svg ", -1).length - 1);
+    // every measure's chart is still drawn, one line short, but netns.cleanup's, which has no value (no empty
+    // chart: a sentence instead); and the throughput chart
+    assertTrue(html.contains("<p>No chart: no design recorded a value of netns.cleanup in its counted phase.</p>"));
+    assertEquals(4, HtmlReport.chartCount(record));
+    assertEquals(4, html.split("<svg ", -1).length - 1);
     assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
     assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
   }
@@ -291,6 +302,6 @@ public class ReportCommandTest extends JUnitSuite {
     assertTrue(o.out(), o.out().contains("seed: (not saved with these results)"));
     String html = Files.readString(dir.resolve("report.html"));
     assertTrue(html.contains("The throughput series was not saved with these results"));
-    assertTrue(html.contains("<td>1,001 /s</td>"));
+    assertTrue(html.contains("<td>1,001 /s (arrival-bound)</td>"));
   }
 }

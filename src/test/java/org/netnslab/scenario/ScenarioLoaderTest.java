@@ -1,6 +1,7 @@
 package org.netnslab.scenario;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
@@ -202,14 +203,40 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals("FILE:16: model.uevent.seqnum-scop: unknown model key; see netns-lab.model in reference.conf", got.get(1));
   }
 
+  /** Issue #22: what is missing and where, once; a binary file is said to be one, its bytes never echoed. */
+  @Test
+  public void syntaxErrorsSayWhatIsMissingAndWhereOnce() throws Exception {
+    assertEquals(List.of("FILE:4: -: the '{' opened here is never closed: a '}' is missing (the file ends at line 8)"),
+        problems("name = x\n# a comment with a { brace\nseed = \"{ in a string\"\n"
+            + "workload {\n  a = [1, 2]\n  netns {\n  }\n  b = \"\"\"x { y\"\"\"\n", List.of(), 1));
+    assertEquals(List.of("FILE:2: -: ']' where the '{' opened at line 1 needs a '}'"),
+        problems("workload {\n  a = 1 ]\n", List.of(), 1));
+    assertEquals(List.of("FILE:2: -: '}' closes nothing: a '{' is missing before it, or this one is extra"),
+        problems("name = x\n}\n", List.of(), 1));
+    Path bin = tmp.newFile().toPath();
+    Files.write(bin, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, (byte) 0xef, 0x1b, '['});
+    ScenarioException e = org.junit.Assert.assertThrows(ScenarioException.class,
+        () -> new ScenarioLoader().load(bin, List.of(), 1));
+    assertEquals("1 configuration problem:\n  " + bin + ": is not a text file (byte 7 is NUL): a scenario or"
+        + " configuration is a HOCON text file", e.getMessage());
+    Files.write(bin, new byte[] {'x', ' ', '=', ' ', 'a', 0x1b, '[', '3', '1', 'm', '\n', 'y', '=', '{'});
+    e = org.junit.Assert.assertThrows(ScenarioException.class, () -> new ScenarioLoader().load(bin, List.of(), 1));
+    assertFalse(e.getMessage(), e.getMessage().contains("\u001b"));
+    assertEquals(1, e.problems.size());
+    assertEquals(bin + ":2: the '{' opened here is never closed: a '}' is missing (the file ends at line 2)",
+        e.problems.get(0).toString());
+    assertEquals("a\\x1b[31m", org.netnslab.settings.HoconSyntax.printable("a\u001b[31m"));
+  }
+
   @Test
   public void missingFileAndBrokenSyntaxAndBadSetAreConfigurationErrors() throws Exception {
     ScenarioException missing = org.junit.Assert.assertThrows(ScenarioException.class,
         () -> new ScenarioLoader().load(tmp.getRoot().toPath().resolve("nope.conf"), List.of(), 1));
-    assertTrue(missing.getMessage(), missing.getMessage().contains("nope.conf: -: cannot read scenario file"));
+    assertTrue(missing.getMessage(), missing.getMessage().contains("nope.conf: cannot read scenario file"));
     List<String> syntax = problems("name = {", List.of(), 1);
     assertEquals(1, syntax.size());
-    assertTrue(syntax.get(0), syntax.get(0).startsWith("FILE:1: -: "));
+    assertEquals("FILE:1: -: the '{' opened here is never closed: a '}' is missing (the file ends at line 1)",
+        syntax.get(0));
     List<String> set = problems(GOOD, List.of("workload.injectors"), 1);
     assertEquals(List.of("--set workload.injectors:-1: workload.injectors: expected path=value"), set);
   }

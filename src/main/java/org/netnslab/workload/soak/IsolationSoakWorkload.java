@@ -10,7 +10,7 @@ import org.netnslab.workload.Workload;
  * namespaces, each with listeners (some stalled on small buffers), injections from tasks with and
  * without CAP_SYS_ADMIN over the netns's owner, tagged and untagged kernel uevents, while churn tasks
  * create and dismantle more netns (and publish their processes' proc events) throughout, for a wall
- * time; run with the fault switches on. Its pass criteria are invariants and counters (README).
+ * time; run with the fault switches on. Its pass criteria are invariants and counters (docs/scenarios.md).
  *
  * @param duration wall time per design at scale 1 ({@code workload.duration}), multiplied by {@code --scale}
  * @param usernsDepth user namespace levels below the initial one (each a child of the one above), 0..32

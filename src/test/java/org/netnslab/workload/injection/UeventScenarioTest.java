@@ -63,7 +63,7 @@ public class UeventScenarioTest extends JUnitSuite {
     List<Path> hgrm = HgrmFiles.write(result, out);
 
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
-    assertEquals(List.of("schema", "scenario", "description", "scale", "machine", "started", "overrides", "wall_s",
+    assertEquals(List.of("schema", "scenario", "description", "scale", "verdict", "machine", "started", "overrides", "wall_s",
         "execution", "repeat", "replicates", "designs", "ratios", "comparisons"), fieldNames(root));
     assertEquals("live", root.get("execution").get("mode").asText());
     assertEquals(0, root.get("overrides").size());
@@ -122,8 +122,12 @@ public class UeventScenarioTest extends JUnitSuite {
     assertEquals(2, comparisons.size());
     for (int i = 0; i < 2; i++) {
       JsonNode c = comparisons.get(i);
-      assertEquals(List.of("measure", "a", "b", "mean_a", "mean_b", "ratio_b_over_a", "designs_differ_in_used_keys",
-          "replicate_means_a", "replicate_means_b", "ratio_ci95", "welch"), fieldNames(c));
+      List<String> seed = c.has("seed") ? List.of("seed", "seed_tolerance", "agrees_with_seed") : List.of();
+      List<String> fields = new java.util.ArrayList<>(List.of("measure", "a", "b", "mean_a", "mean_b", "ratio_b_over_a",
+          "designs_differ_in_used_keys"));
+      fields.addAll(seed);
+      fields.addAll(List.of("verdict", "replicate_means_a", "replicate_means_b", "ratio_ci95", "welch"));
+      assertEquals(fields, fieldNames(c));
       assertTrue("the designs differ in uevent keys, which injection uses", c.get("designs_differ_in_used_keys").asBoolean());
       assertEquals("uevent.transaction", c.get("measure").asText());
       assertEquals("kernel-4.18", c.get("a").asText());

@@ -1,0 +1,125 @@
+package org.netnslab.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.Test;
+import org.netnslab.scenario.HeapEstimate;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.ScenarioLoader;
+import org.scalatestplus.junit.JUnitSuite;
+
+/** Issue #22's command-line faults: -V, --help's wrapping and defaults, unknown commands, --sweep, heap figures, stdout. */
+public class CommandLineFaultsTest extends JUnitSuite {
+  /** What a command printed and returned. */
+  record Printed(int status, String out, String err) {}
+
+  static synchronized Printed cli(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    try {
+      int status = Main.execute(args);
+      return new Printed(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  @Test
+  public void versionIsTheProjectsVersion() throws Exception {
+    Matcher m = Pattern.compile("<artifactId>netns-lab</artifactId>\\s*<version>([^<]+)</version>")
+        .matcher(Files.readString(Path.of("pom.xml")));
+    assertTrue(m.find());
+    assertEquals("netns-lab " + m.group(1) + "\n", cli("-V").out());
+    assertEquals("netns-lab " + m.group(1) + "\n", cli("run", "-V").out());
+    assertTrue(m.group(1), m.group(1).endsWith("-SNAPSHOT"));
+  }
+
+  @Test
+  public void helpBreaksLinesAtSpacesOnlyAndShowsTheOutFolderAsAPath() {
+    String top = cli("--help").out();
+    String run = cli("run", "--help").out();
+    for (String help : List.of(top, run)) {
+      String[] lines = help.split("\n");
+      for (int i = 0; i < lines.length; i++) {
+        assertTrue(lines[i], lines[i].length() <= HelpText.WIDTH);
+        assertFalse("a dotted word broken: " + lines[i], i + 1 < lines.length && lines[i].matches(".*\\w\\.$")
+            && lines[i + 1].matches(" {3,}[a-z].*"));
+      }
+    }
+    assertTrue(top, top.contains("report.html"));
+    assertTrue(run, run.contains("machine.cpus=1,2,4,8"));
+    assertTrue(run, run.replaceAll("\\s+", " ").contains("(default target/netns-lab/<scenario>-<timestamp>, the first"
+        + " part from netns-lab.run.out-dir)"));
+    assertTrue(run, run.startsWith("Usage: netns-lab run [-hV]"));
+  }
+
+  @Test
+  public void anUnknownCommandListsTheCommandsAndSuggestsOnlyACloseOne() {
+    Printed p = cli("foo", "x");
+    assertEquals(Main.EXIT_CONFIG, p.status());
+    assertEquals("netns-lab: unknown command 'foo'. The commands are run, list, validate, report (netns-lab --help).\n",
+        p.err());
+    assertFalse(p.err(), p.err().contains("did you mean"));
+    assertTrue(cli("valiadte", "x").err(), cli("valiadte", "x").err().contains("did you mean 'validate'?"));
+    assertFalse(cli("start", "x").err().contains("did you mean"));
+  }
+
+  @Test
+  public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
+    Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sweep", "machine.cpus=1,2");
+    assertEquals(Main.EXIT_CONFIG, p.status());
+    assertTrue(p.err(), p.err().contains("--sweep machine.cpus=1,2: machine.cpus: a CPU sweep (a list of counts) needs"
+        + " execution = virtual"));
+    assertFalse(p.err(), p.err().contains("--set machine.cpus"));
+  }
+
+  @Test
+  public void anEstimateOverTheUsableHeapNeverReadsAsTheSameFigure() throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 1);
+    long need = HeapEstimate.bytes(s);
+    try {
+      HeapEstimate.check(s, need - 1, need, List.of());
+      throw new AssertionError("refused: one byte short");
+    } catch (ScenarioException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("needs about " + HeapEstimate.mib(need) + " MiB"));
+      assertTrue(e.getMessage(), e.getMessage().contains("usable heap of " + ((need - 1) >> 20) + " MiB"));
+      assertTrue(HeapEstimate.mib(need) > (need - 1) >> 20);
+    }
+  }
+
+  @Test
+  public void aWriteErrorOnStdoutIsStatus1WithALineOnStderr() {
+    PrintStream full = new PrintStream(new OutputStream() {
+      @Override
+      public void write(int b) throws IOException {
+        throw new IOException("No space left on device");
+      }
+    }, true);
+    full.println("results: x/result.json");
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
+    assertEquals(Main.EXIT_FAILED, Main.checkStdout(0, full, err));
+    assertEquals("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
+        + " printed there is lost\n", e.toString(StandardCharsets.UTF_8));
+    assertEquals("a bad command line keeps its status", Main.EXIT_CONFIG, Main.checkStdout(Main.EXIT_CONFIG, full, err));
+    assertEquals(0, Main.checkStdout(0, new PrintStream(new ByteArrayOutputStream()), err));
+  }
+}
