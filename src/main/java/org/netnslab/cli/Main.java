@@ -127,6 +127,11 @@ public final class Main implements Callable<Integer> {
             + " --sweep machine.cpus=1,2,4,8; same as --set machine.cpus=[1,2,4,8]")
     String sweep;
 
+    @Option(names = "--jobs", paramLabel = "N",
+        description = "design runs side by side, each in its own actor system and engine (virtual execution; same"
+            + " figures as --jobs 1); default: the available processors, lowered to what the heap holds")
+    Integer jobs;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -159,6 +164,11 @@ public final class Main implements Callable<Integer> {
         scenario = scenario.withRepeat(repeat);
       }
       RunSettings settings = loaded.settings();
+      int lanes = Jobs.choose(jobs, scenario, system.getBoolean("netns-lab.run.heap-check"),
+          Runtime.getRuntime().maxMemory(), System.err);
+      if (lanes < 1) {
+        return EXIT_CONFIG;
+      }
       if (out != null && out.toString().isBlank()) {
         System.err.println("netns-lab: --out: empty folder name (it would mean the current folder); name a folder");
         return EXIT_CONFIG;
@@ -190,7 +200,8 @@ public final class Main implements Callable<Integer> {
         return EXIT_CONFIG;
       }
       try {
-        RunResult result = new ScenarioRunner(actors, settings, now).run(scenario);
+        RunResult result = new ScenarioRunner(actors, settings, now, lanes,
+            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system)).run(scenario);
         now.stage("writing the results");
         RunRecord record = staged.write(tmp -> {
           RunRecord r = ResultsFolder.write(result, tmp);

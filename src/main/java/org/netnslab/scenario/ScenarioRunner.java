@@ -23,6 +23,8 @@ import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunScope;
 import org.netnslab.run.RunSettings;
+import org.netnslab.run.SharedObserver;
+import java.util.function.IntFunction;
 
 /**
  * Runs every design of a scenario {@link Scenario#repeat} times (replicates), in the same actor system,
@@ -43,16 +45,43 @@ public final class ScenarioRunner {
   private final ActorSystem<?> system;
   private final RunSettings settings;
   private final RunObserver observer;
+  private final int jobs;
+  private final IntFunction<ActorSystem<?>> newSystem;
 
   /**
+   * A runner that runs the design runs one after the other ({@code --jobs 1}).
+   *
    * @param system the actor system the model runs on
    * @param settings the runner's settings
    * @param observer told of progress
    */
   public ScenarioRunner(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    this(system, settings, observer, 1, k -> {
+      throw new IllegalStateException("one lane only");
+    });
+  }
+
+  /**
+   * A runner that runs up to {@code jobs} design runs side by side ({@code --jobs N}), each lane in its own
+   * actor system ({@link Lanes}); the figures are those of {@code --jobs 1}.
+   *
+   * @param system the actor system of the first lane
+   * @param settings the runner's settings
+   * @param observer told of progress; from several threads when {@code jobs > 1} (it is wrapped in a
+   *     {@link SharedObserver} then)
+   * @param jobs lanes, &gt;= 1
+   * @param newSystem builds the actor system of lane k &gt;= 1, the same execution as {@code system}
+   */
+  public ScenarioRunner(ActorSystem<?> system, RunSettings settings, RunObserver observer, int jobs,
+      IntFunction<ActorSystem<?>> newSystem) {
+    if (jobs < 1) {
+      throw new IllegalArgumentException("jobs must be >= 1, got " + jobs);
+    }
     this.system = system;
     this.settings = settings;
-    this.observer = observer;
+    this.observer = jobs > 1 ? new SharedObserver(observer) : observer;
+    this.jobs = jobs;
+    this.newSystem = newSystem;
   }
 
   /**
@@ -73,6 +102,56 @@ public final class ScenarioRunner {
           + (execution.isVirtual() ? "live (build it with machine.VirtualSystem)" : "virtual")
           + "; set execution to match (--set execution=...)");
     }
+    int samples = 0;
+    List<List<Design>> atSample = List.of(scenario.designs());
+    List<DesignRun> plan = DesignRun.plan(scenario, samples);
+    boolean oneLane = Math.min(jobs, plan.size()) <= 1;
+    if (!oneLane) {
+      observer.runsStarting(plan.size(), Math.min(jobs, plan.size()));
+    }
+    int[] announced = {-1};
+    DesignRunOutcome[] outcomes = Lanes.run(plan, jobs, system, newSystem, settings, observer, (lane, r) -> {
+      if (oneLane && r.sample() == 0 && r.replicate() != announced[0]) { // one after another: a line per replicate
+        announced[0] = r.replicate();
+        observer.replicateStarting(r.replicate() + 1, scenario.repeat(), plan.stream()
+            .filter(x -> x.sample() == 0 && x.replicate() == r.replicate()).map(DesignRun::key).toList());
+      }
+      return runOne(lane, execution, runner, atSample.get(r.sample()).get(r.design()), r,
+          oneLane ? r.key() : r.label(scenario, samples));
+    });
+    return assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
+  }
+
+  /** One design run on a lane: a fresh machine (virtual), the design's guardian, its clocks. */
+  private DesignRunOutcome runOne(Lanes.Lane lane, Execution execution, DesignRunner runner, Design d, DesignRun r,
+      String label) throws RunFailure {
+    Machine machine = Machine.get(lane.system());
+    observer.designStarting(label);
+    if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
+      machine.configure(execution.machineFor(r.replicate(), r.cpus()), d.model().costs().mutexHandoff().toNanos());
+    }
+    long wall0 = System.nanoTime();
+    long sim0 = machine.isVirtual() ? machine.engine().now() : 0;
+    long events0 = machine.isVirtual() ? machine.engine().eventsRun() : 0;
+    DesignResult result;
+    try (DesignScope scope = lane.scope().design(label)) {
+      result = runner.run(d, scope);
+    }
+    double wallS = (System.nanoTime() - wall0) / 1e9;
+    RunResult.Clocks clocks = machine.isVirtual()
+        ? new RunResult.Clocks(wallS, (machine.engine().now() - sim0) / 1e9, machine.engine().eventsRun() - events0)
+        : new RunResult.Clocks(wallS, Double.NaN, -1);
+    observer.designDone(label);
+    return new DesignRunOutcome(result, clocks);
+  }
+
+  /**
+   * The run's result from its design runs' outcomes: replicates in order, designs merged over them,
+   * comparisons over the replicates' means and derived ratios, as one lane has always made them.
+   */
+  private static RunResult assemble(Scenario scenario, List<DesignRun> plan, DesignRunOutcome[] outcomes, int sample,
+      int repeat, Instant started, long t0) {
+    Execution execution = scenario.execution();
     boolean sweep = execution.isSweep();
     List<Integer> counts = execution.cpuCounts();
     List<Design> designs = scenario.designs();
@@ -84,48 +163,27 @@ public final class ScenarioRunner {
     List<RunResult.Replicate> replicates = new ArrayList<>();
     // per replicate, per count: the designs' results under their own names (what derived ratios name)
     List<Map<Integer, List<DesignResult>>> byCount = new ArrayList<>();
-    try (RunScope run = new RunScope(system, settings, observer)) {
-      for (int rep = 0; rep < scenario.repeat(); rep++) {
-        List<String> order = new ArrayList<>();
-        for (int n : counts) {
-          for (int i : ReplicateOrder.of(designs.size(), rep)) {
-            order.add(key(designs.get(i).name(), n, sweep));
+    for (int rep = 0; rep < repeat; rep++) {
+      int replicate = rep;
+      List<DesignRun> runs = plan.stream().filter(r -> r.sample() == sample && r.replicate() == replicate).toList();
+      Map<String, DesignResult> results = new LinkedHashMap<>();
+      Map<String, RunResult.Clocks> clocks = new LinkedHashMap<>();
+      Map<Integer, List<DesignResult>> own = new LinkedHashMap<>();
+      for (int n : counts) {
+        Map<String, DesignResult> atCount = new LinkedHashMap<>();
+        for (DesignRun r : runs) {
+          if (r.cpus() == n) {
+            DesignRunOutcome o = outcomes[r.index()];
+            atCount.put(designs.get(r.design()).name(), o.result());
+            results.put(r.key(), sweep ? renamed(o.result(), r.key()) : o.result());
+            clocks.put(r.key(), o.clocks());
           }
         }
-        observer.replicateStarting(rep + 1, scenario.repeat(), order);
-        Map<String, DesignResult> results = new LinkedHashMap<>();
-        Map<String, RunResult.Clocks> clocks = new LinkedHashMap<>();
-        Map<Integer, List<DesignResult>> own = new LinkedHashMap<>();
-        for (int n : counts) {
-          Map<String, DesignResult> atCount = new LinkedHashMap<>();
-          for (int i : ReplicateOrder.of(designs.size(), rep)) {
-            Design d = designs.get(i);
-            String key = key(d.name(), n, sweep);
-            observer.designStarting(key);
-            if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
-              machine.configure(execution.machineFor(rep, n), d.model().costs().mutexHandoff().toNanos());
-            }
-            long wall0 = System.nanoTime();
-            long sim0 = machine.isVirtual() ? machine.engine().now() : 0;
-            long events0 = machine.isVirtual() ? machine.engine().eventsRun() : 0;
-            DesignResult r;
-            try (DesignScope scope = run.design(key)) {
-              r = runner.run(d, scope);
-            }
-            double wallS = (System.nanoTime() - wall0) / 1e9;
-            clocks.put(key, machine.isVirtual()
-                ? new RunResult.Clocks(wallS, (machine.engine().now() - sim0) / 1e9, machine.engine().eventsRun() - events0)
-                : new RunResult.Clocks(wallS, Double.NaN, -1));
-            atCount.put(d.name(), r);
-            results.put(key, sweep ? renamed(r, key) : r);
-            observer.designDone(key);
-          }
-          own.put(n, designs.stream().map(d -> atCount.get(d.name())).toList());
-        }
-        replicates.add(new RunResult.Replicate(rep + 1, order, keys.stream().map(results::get).toList(),
-            keys.stream().map(clocks::get).toList()));
-        byCount.add(own);
+        own.put(n, designs.stream().map(d -> atCount.get(d.name())).toList());
       }
+      replicates.add(new RunResult.Replicate(rep + 1, runs.stream().map(DesignRun::key).toList(),
+          keys.stream().map(results::get).toList(), keys.stream().map(clocks::get).toList()));
+      byCount.add(own);
     }
     List<DesignResult> merged = new ArrayList<>();
     for (int i = 0; i < keys.size(); i++) {
