@@ -20,6 +20,7 @@ import org.netnslab.report.HtmlReport;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
+import org.netnslab.report.SensitivityReport;
 import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
@@ -132,6 +133,11 @@ public final class Main implements Callable<Integer> {
             + " figures as --jobs 1); default: the available processors, lowered to what the heap holds")
     Integer jobs;
 
+    @Option(names = "--sensitivity", paramLabel = "N",
+        description = "a sensitivity study: N Latin-hypercube samples of the cost block (each cost within +-spread,"
+            + " scenario block sensitivity { spread, keys, seed-band }), every design run at each (virtual execution)")
+    Integer sensitivity;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -162,6 +168,16 @@ public final class Main implements Callable<Integer> {
           return EXIT_CONFIG;
         }
         scenario = scenario.withRepeat(repeat);
+      }
+      if (sensitivity != null) {
+        if (sensitivity < 1 || sensitivity > org.netnslab.scenario.Sensitivity.MAX_SAMPLES
+            || !scenario.execution().isVirtual()) {
+          System.err.println("netns-lab: --sensitivity: " + (scenario.execution().isVirtual() ? "must be in 1.."
+              + org.netnslab.scenario.Sensitivity.MAX_SAMPLES + ", got " + sensitivity
+              : "needs execution = virtual (the costs it varies are charged in virtual execution only)"));
+          return EXIT_CONFIG;
+        }
+        scenario = scenario.withSensitivity(scenario.sensitivity().withSamples(sensitivity));
       }
       RunSettings settings = loaded.settings();
       int lanes = Jobs.choose(jobs, scenario, system.getBoolean("netns-lab.run.heap-check"),
@@ -200,12 +216,18 @@ public final class Main implements Callable<Integer> {
         return EXIT_CONFIG;
       }
       try {
-        RunResult result = new ScenarioRunner(actors, settings, now, lanes,
-            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system)).run(scenario);
+        ScenarioRunner.Outcome outcome = new ScenarioRunner(actors, settings, now, lanes,
+            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system)).runWithStudy(scenario);
+        RunResult result = outcome.result();
         now.stage("writing the results");
         RunRecord record = staged.write(tmp -> {
           RunRecord r = ResultsFolder.write(result, tmp);
           HtmlReport.write(r, tmp.resolve(ResultsFolder.REPORT_HTML));
+          if (outcome.sensitivity() != null) {
+            SensitivityReport.addTo(tmp.resolve(ResultsFolder.RESULT_JSON), outcome.sensitivity());
+            SensitivityReport.appendTo(tmp.resolve(ResultsFolder.REPORT_HTML), outcome.sensitivity(),
+                HtmlReport.chartCount(r));
+          }
           return r;
         });
         Path kept = staged.commit();
@@ -215,6 +237,11 @@ public final class Main implements Callable<Integer> {
               + " added during the run that no run wrote");
         }
         ReportCommand.printSummary(record);
+        if (outcome.sensitivity() != null) {
+          System.out.println();
+          System.out.print(SensitivityReport.console(outcome.sensitivity()));
+          System.out.println();
+        }
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
         return 0;

@@ -16,6 +16,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.metrics.ReplicateOrder;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.SensitivityResult;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
 import org.netnslab.run.Execution;
@@ -91,6 +92,26 @@ public final class ScenarioRunner {
    *     design's actors did not stop
    */
   public RunResult run(Scenario scenario) throws RunFailure {
+    return runWithStudy(scenario).result();
+  }
+
+  /**
+   * A run's results.
+   *
+   * @param result the base run (the scenario's own costs)
+   * @param sensitivity its sensitivity study ({@link Scenario#sensitivity()}), or null when it asks for none
+   */
+  public record Outcome(RunResult result, SensitivityResult sensitivity) {}
+
+  /**
+   * The run and, when the scenario asks for one ({@link Scenario#sensitivity()}), its sensitivity study:
+   * every design run again at each sample of the cost block, on the same lanes.
+   *
+   * @param scenario a validated scenario
+   * @return the base run's result and the study's
+   * @throws RunFailure as {@link #run}
+   */
+  public Outcome runWithStudy(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
     DesignRunner runner = scenario.workload().runner(scenario.scale());
@@ -102,8 +123,9 @@ public final class ScenarioRunner {
           + (execution.isVirtual() ? "live (build it with machine.VirtualSystem)" : "virtual")
           + "; set execution to match (--set execution=...)");
     }
-    int samples = 0;
-    List<List<Design>> atSample = List.of(scenario.designs());
+    Sensitivity study = scenario.sensitivity();
+    int samples = study.samples();
+    List<List<Design>> atSample = samples == 0 ? List.of(scenario.designs()) : study.designs(scenario);
     List<DesignRun> plan = DesignRun.plan(scenario, samples);
     boolean oneLane = Math.min(jobs, plan.size()) <= 1;
     if (!oneLane) {
@@ -119,7 +141,23 @@ public final class ScenarioRunner {
       return runOne(lane, execution, runner, atSample.get(r.sample()).get(r.design()), r,
           oneLane ? r.key() : r.label(scenario, samples));
     });
-    return assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
+    RunResult result = assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
+    if (samples == 0) {
+      return new Outcome(result, null);
+    }
+    List<List<Comparison>> perSample = new ArrayList<>();
+    for (int k = 1; k <= samples; k++) {
+      Map<String, Comparison> byPair = new LinkedHashMap<>();
+      assemble(scenario, plan, outcomes, k, 1, started, t0).comparisons()
+          .forEach(c -> byPair.put(c.measure() + " " + c.a() + " " + c.b(), c));
+      perSample.add(result.comparisons().stream().map(c -> byPair.get(c.measure() + " " + c.a() + " " + c.b())).toList());
+    }
+    List<String> keys = study.keysFor(scenario);
+    return new Outcome(result, SensitivityResult.of(result.comparisons(), c -> {
+      int at = c.b().lastIndexOf('@');
+      return scenario.seedRatios().get(execution.isSweep() && at > 0 ? c.b().substring(0, at) : c.b());
+    }, perSample, keys, study.factors(keys.size(), execution.machine().randomSeed()), study.spread(), study.seedBand(),
+        execution.machine().randomSeed()));
   }
 
   /** One design run on a lane: a fresh machine (virtual), the design's guardian, its clocks. */
