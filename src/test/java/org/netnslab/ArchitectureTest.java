@@ -31,6 +31,7 @@ public class ArchitectureTest extends JUnitSuite {
   static LayeredArchitecture layers() {
     return layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("cli").definedBy("org.netnslab.cli..")
+        .layer("cluster").definedBy("org.netnslab.cluster..")
         .layer("embedding API").definedBy("org.netnslab")
         .layer("report").definedBy("org.netnslab.report..")
         .layer("scenario").definedBy("org.netnslab.scenario..")
@@ -42,16 +43,17 @@ public class ArchitectureTest extends JUnitSuite {
         .layer("machine").definedBy("org.netnslab.machine..")
         .layer("settings").definedBy("org.netnslab.settings..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+        .whereLayer("cluster").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("embedding API").mayNotBeAccessedByAnyLayer()
         .whereLayer("report").mayOnlyBeAccessedByLayers("cli")
-        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli")
+        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli", "cluster")
         .whereLayer("workload").mayOnlyBeAccessedByLayers("cli", "scenario")
-        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "scenario", "workload")
-        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "report", "scenario", "workload", "run")
+        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "cluster", "scenario", "workload")
+        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "cluster", "report", "scenario", "workload", "run")
         .whereLayer("design").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run")
         .whereLayer("model").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
             "metrics", "design")
-        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
+        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "cluster", "embedding API", "scenario", "workload", "run",
             "metrics", "design", "model");
   }
 
@@ -71,7 +73,8 @@ public class ArchitectureTest extends JUnitSuite {
 
   @Test
   public void everyMainClassIsInALayer() {
-    classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.report..",
+    classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.cluster..",
+        "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],
         MODEL[5], MODEL[6], MODEL[7]).check(MAIN);

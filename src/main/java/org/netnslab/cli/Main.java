@@ -45,7 +45,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "netns-lab", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
-    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class})
+    subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class,
+        ClusterCommands.Worker.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints. */
   static final String VERSION = "netns-lab 0.1.0";
@@ -138,6 +139,11 @@ public final class Main implements Callable<Integer> {
             + " scenario block sensitivity { spread, keys, seed-band }), every design run at each (virtual execution)")
     Integer sensitivity;
 
+    @Option(names = "--cluster", paramLabel = "HOST:PORT",
+        description = "be a cluster's coordinator at HOST:PORT: design runs go to the workers that join (worker --join"
+            + " HOST:PORT), what none does runs here; loopback unless TLS is configured (docs/cluster.md)")
+    String cluster;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -202,11 +208,24 @@ public final class Main implements Callable<Integer> {
       NowRunning now = new NowRunning(scenario.name(),
           noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
       Stops.running(now, staged);
+      org.netnslab.cluster.ClusterRuns coordinator;
+      try {
+        coordinator = ClusterCommands.coordinator(cluster, system, scenario,
+            ClusterCommands.inputs(file, all, scale, repeat, sensitivity, config));
+      } catch (IllegalArgumentException e) {
+        staged.discard();
+        Stops.running(null, null);
+        System.err.println("netns-lab: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
       ActorSystem<Void> actors;
       try {
         actors = scenario.execution().isVirtual() ? VirtualSystem.create(Behaviors.empty(), "netns-lab", system)
             : ActorSystem.create(Behaviors.empty(), "netns-lab", system);
       } catch (Throwable e) { // Akka may throw a checked exception (a class not found) unchecked
+        if (coordinator != null) {
+          coordinator.close();
+        }
         staged.discard();
         Stops.running(null, null);
         if (!(e instanceof ConfigException)) {
@@ -217,7 +236,7 @@ public final class Main implements Callable<Integer> {
       }
       try {
         ScenarioRunner.Outcome outcome = new ScenarioRunner(actors, settings, now, lanes,
-            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system)).runWithStudy(scenario);
+            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system), coordinator).runWithStudy(scenario);
         RunResult result = outcome.result();
         now.stage("writing the results");
         RunRecord record = staged.write(tmp -> {
@@ -257,6 +276,9 @@ public final class Main implements Callable<Integer> {
         System.err.println("netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         return EXIT_FAILED;
       } finally {
+        if (coordinator != null) {
+          coordinator.close();
+        }
         staged.discard(); // a no-op once committed
         try {
           VirtualSystem.terminate(actors, Duration.ofSeconds(30));

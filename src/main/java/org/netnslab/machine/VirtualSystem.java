@@ -33,7 +33,13 @@ public final class VirtualSystem {
         "akka.actor.default-dispatcher.throughput", 16,
         "akka.scheduler.implementation", VirtualScheduler.class.getName(),
         "akka.loggers-dispatcher", "akka.actor.internal-dispatcher",
-        "netns-lab.machine.engine-id", engine.id()));
+        "netns-lab.machine.engine-id", engine.id(),
+        // With akka-cluster on the class path (run --cluster, worker) every actor system builds Distributed Data's
+        // serializer, which evicts its cache on a fixed-delay timer (half this TTL): on the engine, a timer whose
+        // firings in a design run depend on where the run starts on the clock, so a run's engine events would
+        // depend on the runs before it. The model sends no Distributed Data message; past the scheduler's
+        // never-horizon (VirtualScheduler.NEVER_NANOS) the timer is not put on the engine.
+        "akka.cluster.distributed-data.serializer-cache-time-to-live", "3650d"));
     // The model's own dispatcher (ModelDispatcher) runs on the same engine, with the same settings:
     // one simulated machine, and the same mailbox runs in the same order as on the default dispatcher.
     String model = ModelDispatcher.id(base.resolve());

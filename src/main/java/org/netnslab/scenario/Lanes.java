@@ -9,9 +9,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.run.RunFailure;
-import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunScope;
-import org.netnslab.run.RunSettings;
 
 /**
  * Runs a scenario's design runs on N lanes side by side ({@code run --jobs N}): each lane is a thread
@@ -37,38 +34,29 @@ final class Lanes {
      * @return its outcome
      * @throws RunFailure when it fails
      */
-    DesignRunOutcome run(Lane lane, DesignRun run) throws RunFailure;
+    DesignRunOutcome run(DesignRunLane lane, DesignRun run) throws RunFailure;
   }
-
-  /**
-   * One lane's actor system and run scope.
-   *
-   * @param system its actor system
-   * @param scope its run guardian's scope
-   * @param number the lane's number, from 0
-   */
-  record Lane(ActorSystem<?> system, RunScope scope, int number) {}
 
   private Lanes() {}
 
   /**
    * @param runs the design runs, in plan order
+   * @param planSize the whole plan's size (the outcomes array's)
+   * @param open opens a lane on an actor system
    * @param jobs lanes, &gt;= 1 (no more than there are runs are started)
    * @param primary lane 0's actor system (the caller's; not terminated here)
    * @param newSystem builds lane k's actor system (k &gt;= 1), the same execution as {@code primary}
-   * @param settings the runner's settings
-   * @param observer told of progress, from every lane's thread
    * @param body runs one design run
    * @return each run's outcome, by {@link DesignRun#index}
    * @throws RunFailure the first failure of any lane
    */
-  static DesignRunOutcome[] run(List<DesignRun> runs, int jobs, ActorSystem<?> primary,
-      IntFunction<ActorSystem<?>> newSystem, RunSettings settings, RunObserver observer, Body body) throws RunFailure {
-    DesignRunOutcome[] out = new DesignRunOutcome[runs.size()];
+  static DesignRunOutcome[] run(List<DesignRun> runs, int planSize, int jobs, ActorSystem<?> primary,
+      IntFunction<ActorSystem<?>> newSystem, java.util.function.Function<ActorSystem<?>, DesignRunLane> open, Body body)
+      throws RunFailure {
+    DesignRunOutcome[] out = new DesignRunOutcome[planSize];
     int lanes = Math.max(1, Math.min(jobs, runs.size()));
     if (lanes == 1) {
-      try (RunScope scope = new RunScope(primary, settings, observer)) {
-        Lane lane = new Lane(primary, scope, 0);
+      try (DesignRunLane lane = open.apply(primary)) {
         for (DesignRun r : runs) {
           out[r.index()] = body.run(lane, r);
         }
@@ -82,8 +70,7 @@ final class Lanes {
       int number = k;
       Thread t = new Thread(() -> {
         try {
-          lane(number, number == 0 ? primary : newSystem.apply(number), number != 0, runs, next, failed, out,
-              settings, observer, body);
+          lane(number == 0 ? primary : newSystem.apply(number), number != 0, runs, next, failed, out, open, body);
         } catch (Throwable e) { // an actor system that did not start, an OutOfMemoryError: the run's failure
           failed.compareAndSet(null, e);
         }
@@ -113,15 +100,15 @@ final class Lanes {
     return out;
   }
 
-  private static void lane(int number, ActorSystem<?> system, boolean own, List<DesignRun> runs, AtomicInteger next,
-      AtomicReference<Throwable> failed, DesignRunOutcome[] out, RunSettings settings, RunObserver observer, Body body)
-      throws Exception {
+  private static void lane(ActorSystem<?> system, boolean own, List<DesignRun> runs, AtomicInteger next,
+      AtomicReference<Throwable> failed, DesignRunOutcome[] out, java.util.function.Function<ActorSystem<?>,
+      DesignRunLane> open, Body body) throws Exception {
     try {
-      try (RunScope scope = new RunScope(system, settings, observer)) {
-        Lane lane = new Lane(system, scope, number);
+      try (DesignRunLane lane = open.apply(system)) {
         int i;
         while (failed.get() == null && (i = next.getAndIncrement()) < runs.size()) {
-          out[i] = body.run(lane, runs.get(i));
+          DesignRun r = runs.get(i);
+          out[r.index()] = body.run(lane, r);
         }
       }
     } catch (RunFailure e) {

@@ -14,15 +14,11 @@ import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RatioDefinition;
-import org.netnslab.metrics.ReplicateOrder;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
-import org.netnslab.run.DesignRunner;
-import org.netnslab.run.DesignScope;
 import org.netnslab.run.Execution;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunScope;
 import org.netnslab.run.RunSettings;
 import org.netnslab.run.SharedObserver;
 import java.util.function.IntFunction;
@@ -48,6 +44,7 @@ public final class ScenarioRunner {
   private final RunObserver observer;
   private final int jobs;
   private final IntFunction<ActorSystem<?>> newSystem;
+  private final RunDistributor distributor;
 
   /**
    * A runner that runs the design runs one after the other ({@code --jobs 1}).
@@ -75,14 +72,31 @@ public final class ScenarioRunner {
    */
   public ScenarioRunner(ActorSystem<?> system, RunSettings settings, RunObserver observer, int jobs,
       IntFunction<ActorSystem<?>> newSystem) {
+    this(system, settings, observer, jobs, newSystem, null);
+  }
+
+  /**
+   * A runner whose design runs go to {@code distributor} (a cluster's workers), and to {@code jobs} local
+   * lanes for what it cannot place.
+   *
+   * @param system the actor system of the first local lane
+   * @param settings the runner's settings
+   * @param observer told of progress, from several threads (it is wrapped in a {@link SharedObserver})
+   * @param jobs local lanes, &gt;= 1
+   * @param newSystem builds the actor system of local lane k &gt;= 1
+   * @param distributor where design runs go first; null: the local lanes only
+   */
+  public ScenarioRunner(ActorSystem<?> system, RunSettings settings, RunObserver observer, int jobs,
+      IntFunction<ActorSystem<?>> newSystem, RunDistributor distributor) {
     if (jobs < 1) {
       throw new IllegalArgumentException("jobs must be >= 1, got " + jobs);
     }
     this.system = system;
     this.settings = settings;
-    this.observer = jobs > 1 ? new SharedObserver(observer) : observer;
+    this.observer = jobs > 1 || distributor != null ? new SharedObserver(observer) : observer;
     this.jobs = jobs;
     this.newSystem = newSystem;
+    this.distributor = distributor;
   }
 
   /**
@@ -114,7 +128,6 @@ public final class ScenarioRunner {
   public Outcome runWithStudy(Scenario scenario) throws RunFailure {
     Instant started = Instant.now();
     long t0 = System.nanoTime();
-    DesignRunner runner = scenario.workload().runner(scenario.scale());
     Execution execution = scenario.execution();
     Machine machine = Machine.get(system);
     if (execution.isVirtual() != machine.isVirtual()) { // else the result would name the wrong clock
@@ -125,22 +138,22 @@ public final class ScenarioRunner {
     }
     Sensitivity study = scenario.sensitivity();
     int samples = study.samples();
-    List<List<Design>> atSample = samples == 0 ? List.of(scenario.designs()) : study.designs(scenario);
     List<DesignRun> plan = DesignRun.plan(scenario, samples);
-    boolean oneLane = Math.min(jobs, plan.size()) <= 1;
+    boolean oneLane = Math.min(jobs, plan.size()) <= 1 && distributor == null;
     if (!oneLane) {
       observer.runsStarting(plan.size(), Math.min(jobs, plan.size()));
     }
     int[] announced = {-1};
-    DesignRunOutcome[] outcomes = Lanes.run(plan, jobs, system, newSystem, settings, observer, (lane, r) -> {
-      if (oneLane && r.sample() == 0 && r.replicate() != announced[0]) { // one after another: a line per replicate
-        announced[0] = r.replicate();
-        observer.replicateStarting(r.replicate() + 1, scenario.repeat(), plan.stream()
-            .filter(x -> x.sample() == 0 && x.replicate() == r.replicate()).map(DesignRun::key).toList());
-      }
-      return runOne(lane, execution, runner, atSample.get(r.sample()).get(r.design()), r,
-          oneLane ? r.key() : r.label(scenario, samples));
-    });
+    RunDistributor.Local local = runs -> Lanes.run(runs, plan.size(), jobs, system, newSystem,
+        s -> new DesignRunLane(scenario, s, settings, observer), (lane, r) -> {
+          if (oneLane && r.sample() == 0 && r.replicate() != announced[0]) { // one after another: a line per replicate
+            announced[0] = r.replicate();
+            observer.replicateStarting(r.replicate() + 1, scenario.repeat(), plan.stream()
+                .filter(x -> x.sample() == 0 && x.replicate() == r.replicate()).map(DesignRun::key).toList());
+          }
+          return lane.run(r, oneLane ? r.key() : r.label(scenario, samples));
+        });
+    DesignRunOutcome[] outcomes = distributor != null ? distributor.run(scenario, plan, local) : local.run(plan);
     RunResult result = assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
     if (samples == 0) {
       return new Outcome(result, null);
@@ -158,29 +171,6 @@ public final class ScenarioRunner {
       return scenario.seedRatios().get(execution.isSweep() && at > 0 ? c.b().substring(0, at) : c.b());
     }, perSample, keys, study.factors(keys.size(), execution.machine().randomSeed()), study.spread(), study.seedBand(),
         execution.machine().randomSeed()));
-  }
-
-  /** One design run on a lane: a fresh machine (virtual), the design's guardian, its clocks. */
-  private DesignRunOutcome runOne(Lanes.Lane lane, Execution execution, DesignRunner runner, Design d, DesignRun r,
-      String label) throws RunFailure {
-    Machine machine = Machine.get(lane.system());
-    observer.designStarting(label);
-    if (machine.isVirtual()) { // a fresh machine per design run: its figures do not depend on the run order
-      machine.configure(execution.machineFor(r.replicate(), r.cpus()), d.model().costs().mutexHandoff().toNanos());
-    }
-    long wall0 = System.nanoTime();
-    long sim0 = machine.isVirtual() ? machine.engine().now() : 0;
-    long events0 = machine.isVirtual() ? machine.engine().eventsRun() : 0;
-    DesignResult result;
-    try (DesignScope scope = lane.scope().design(label)) {
-      result = runner.run(d, scope);
-    }
-    double wallS = (System.nanoTime() - wall0) / 1e9;
-    RunResult.Clocks clocks = machine.isVirtual()
-        ? new RunResult.Clocks(wallS, (machine.engine().now() - sim0) / 1e9, machine.engine().eventsRun() - events0)
-        : new RunResult.Clocks(wallS, Double.NaN, -1);
-    observer.designDone(label);
-    return new DesignRunOutcome(result, clocks);
   }
 
   /**
