@@ -160,6 +160,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
       return this;
     }
     running = true;
+    say.accept("running " + m.label());
     CompletableFuture<WireOutcome> f = CompletableFuture.supplyAsync(() -> {
       try {
         return WireOutcome.of(lane.run(m.run(), m.label()));
