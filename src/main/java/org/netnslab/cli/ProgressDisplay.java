@@ -46,8 +46,8 @@ final class ProgressDisplay implements RunObserver {
 
   @Override
   public void replicateStarting(int replicate, int of, java.util.List<String> order) {
+    this.replicate = of > 1 ? ", replicate " + replicate + "/" + of : "";
     if (of > 1) {
-      this.replicate = ", replicate " + replicate + "/" + of;
       err.printf("replicate %d/%d: %s%n", replicate, of, String.join(", ", order));
     }
   }

@@ -28,7 +28,7 @@ import java.util.function.IntFunction;
  * with the runner its workload supplies ({@link org.netnslab.workload.Workload#runner}), and compares
  * each design with the baseline on the workload's measure ({@link org.netnslab.workload.Workload#comparedMeasure})
  * over the replicates' means. Within a replicate the designs run one after the other in the order
- * {@link ReplicateOrder} gives (rotated from one replicate to the next); each design's run spawns a
+ * {@link org.netnslab.metrics.ReplicateOrder} gives (rotated from one replicate to the next); each design's run spawns a
  * fresh model under its own {@link org.netnslab.run.DesignGuardian}, which is stopped, and seen
  * terminated, before the next design starts, so no replicate inherits another's state.
  *
@@ -37,6 +37,11 @@ import java.util.function.IntFunction;
  * derived ratios stay within one count (each design against the baseline at the same count). Each design
  * run's real wall time and, in virtual execution, its simulated time and engine events are kept
  * ({@link RunResult.Clocks}).
+ *
+ * <p>Those design runs ({@link DesignRun#plan}) run on one lane, one after the other, or on {@code jobs} lanes
+ * side by side, each lane its own actor system ({@link Lanes}), or on a cluster's workers
+ * ({@link RunDistributor}); the result is assembled from their outcomes by plan index, the same whoever ran
+ * them. A sensitivity study ({@link Scenario#sensitivity()}) adds one more run of every design per sample.
  */
 public final class ScenarioRunner {
   private final ActorSystem<?> system;
@@ -140,19 +145,24 @@ public final class ScenarioRunner {
     int samples = study.samples();
     List<DesignRun> plan = DesignRun.plan(scenario, samples);
     boolean oneLane = Math.min(jobs, plan.size()) <= 1 && distributor == null;
-    if (!oneLane) {
-      observer.runsStarting(plan.size(), Math.min(jobs, plan.size()));
-    }
     int[] announced = {-1};
-    RunDistributor.Local local = runs -> Lanes.run(runs, plan.size(), jobs, system, newSystem,
-        s -> new DesignRunLane(scenario, s, settings, observer), (lane, r) -> {
-          if (oneLane && r.sample() == 0 && r.replicate() != announced[0]) { // one after another: a line per replicate
-            announced[0] = r.replicate();
-            observer.replicateStarting(r.replicate() + 1, scenario.repeat(), plan.stream()
-                .filter(x -> x.sample() == 0 && x.replicate() == r.replicate()).map(DesignRun::key).toList());
-          }
-          return lane.run(r, oneLane ? r.key() : r.label(scenario, samples));
-        });
+    RunDistributor.Local local = runs -> {
+      if (Math.min(jobs, runs.size()) > 1) {
+        observer.runsStarting(runs.size(), Math.min(jobs, runs.size()));
+      }
+      return Lanes.run(runs, plan.size(), jobs, system, newSystem,
+          s -> new DesignRunLane(scenario, s, settings, observer), (lane, r) -> {
+            if (oneLane && r.sample() == 0 && r.replicate() != announced[0]) { // one after another: a line per replicate
+              announced[0] = r.replicate();
+              observer.replicateStarting(r.replicate() + 1, scenario.repeat(), plan.stream()
+                  .filter(x -> x.sample() == 0 && x.replicate() == r.replicate()).map(DesignRun::key).toList());
+            } else if (oneLane && r.sample() == 1 && announced[0] >= 0) { // the samples: labelled by their own
+              announced[0] = -1;
+              observer.replicateStarting(1, 1, List.of());
+            }
+            return lane.run(r, oneLane && r.sample() == 0 ? r.key() : r.label(scenario, samples));
+          });
+    };
     DesignRunOutcome[] outcomes = distributor != null ? distributor.run(scenario, plan, local) : local.run(plan);
     RunResult result = assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
     if (samples == 0) {
