@@ -64,11 +64,14 @@ public class ClusterTest extends JUnitSuite {
   }
 
   /** A worker JVM that joins the coordinator at {@code port} for one run; its stderr goes to {@code err}. */
-  private Process worker(int port, StringBuilder err, String marker, CountDownLatch seen) throws IOException {
-    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+  private Process worker(int port, StringBuilder err, String marker, CountDownLatch seen, String... extra)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), "-Xmx512m", "-Dconfig.file=conf/application.conf",
         "-Dlogback.configurationFile=conf/logback.xml", Main.class.getName(), "worker", "--join", "127.0.0.1:" + port,
-        "--once").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        "--once"));
+    cmd.addAll(List.of(extra));
+    Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     workers.add(p);
     Thread t = new Thread(() -> read(p.getErrorStream(), err, marker, seen));
     t.setDaemon(true);
@@ -98,12 +101,16 @@ public class ClusterTest extends JUnitSuite {
 
     // two workers; whichever starts a design run first is killed during it: the run goes back to the queue's
     // front and the other worker does it
+    // (every node with a shorter failure detection and downing than the 3 s + 5 s default, to keep the test short)
     int port2 = freePort();
+    Path quick = tmp.getRoot().toPath().resolve("quick-downing.conf");
+    Files.writeString(quick, "akka.cluster.failure-detector.acceptable-heartbeat-pause = 2s\n"
+        + "akka.cluster.split-brain-resolver.stable-after = 2s\n");
     StringBuilder k1 = new StringBuilder();
     StringBuilder k2 = new StringBuilder();
     CountDownLatch running = new CountDownLatch(1);
-    Process w1 = worker(port2, k1, ": running ", running);
-    Process w2 = worker(port2, k2, ": running ", running);
+    Process w1 = worker(port2, k1, ": running ", running, "--config", quick.toString());
+    Process w2 = worker(port2, k2, ": running ", running, "--config", quick.toString());
     Thread killer = new Thread(() -> {
       try {
         if (running.await(120, TimeUnit.SECONDS)) {
@@ -123,7 +130,8 @@ public class ClusterTest extends JUnitSuite {
     System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
     JsonNode survived;
     try {
-      survived = VirtualRunTest.withoutWallClock(run("killed", "--cluster", "127.0.0.1:" + port2, "--jobs", "1"));
+      survived = VirtualRunTest.withoutWallClock(run("killed", "--cluster", "127.0.0.1:" + port2, "--jobs", "1",
+          "--config", quick.toString()));
     } finally {
       System.setErr(before);
     }
