@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The command line's cluster side: {@code worker --join HOST:PORT} and the coordinator that
- * {@code run --cluster HOST:PORT} (or {@code netns-lab.cluster.coordinator}) starts. See docs/cluster.md.
+ * {@code run --cluster HOST:PORT} (or {@code netns-lab.cluster.coordinator}) starts. See docs/parallel-runs.md.
  */
 final class ClusterCommands {
   private ClusterCommands() {}
@@ -83,7 +83,7 @@ final class ClusterCommands {
   /** {@code worker}: a worker node for the coordinators at one address. */
   @Command(name = "worker", mixinStandardHelpOptions = true, version = Main.VERSION,
       description = "Run a worker node: join the coordinator at HOST:PORT (run X.conf --cluster HOST:PORT) and run the"
-          + " design runs it hands out, one at a time, until stopped. See docs/cluster.md.")
+          + " design runs it hands out, one at a time, until stopped. See docs/parallel-runs.md.")
   static final class Worker implements Callable<Integer> {
     @Option(names = "--join", paramLabel = "HOST:PORT", required = true,
         description = "the coordinator's address, spelled as it binds it (e.g. 127.0.0.1:2552)")

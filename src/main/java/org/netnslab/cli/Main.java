@@ -141,7 +141,7 @@ public final class Main implements Callable<Integer> {
 
     @Option(names = "--cluster", paramLabel = "HOST:PORT",
         description = "be a cluster's coordinator at HOST:PORT: design runs go to the workers that join (worker --join"
-            + " HOST:PORT), what none does runs here; loopback unless TLS is configured (docs/cluster.md)")
+            + " HOST:PORT), what none does runs here; loopback unless TLS is configured (docs/parallel-runs.md)")
     String cluster;
 
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"

@@ -77,7 +77,7 @@ public final class ClusterConfig {
       if (!isLoopback(a.host()) && !tls) {
         throw new IllegalArgumentException(a + " is not a loopback address: a cluster beyond this host needs Artery's"
             + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
-            + " key-store and trust-store, in a --config file; see docs/cluster.md); refusing to listen in clear text");
+            + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to listen in clear text");
       }
     }
     if (tls) {
