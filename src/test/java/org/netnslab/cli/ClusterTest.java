@@ -143,6 +143,43 @@ public class ClusterTest extends JUnitSuite {
   }
 
   @Test
+  public void whenTheLastWorkerIsGoneTheCoordinatorRunsWhatIsLeftItself() throws Exception {
+    JsonNode local = VirtualRunTest.withoutWallClock(run("local", "--jobs", "1"));
+    int port = freePort();
+    Path quick = tmp.getRoot().toPath().resolve("quick-downing.conf");
+    Files.writeString(quick, "akka.cluster.failure-detector.acceptable-heartbeat-pause = 2s\n"
+        + "akka.cluster.split-brain-resolver.stable-after = 2s\n");
+    StringBuilder err = new StringBuilder();
+    CountDownLatch running = new CountDownLatch(1);
+    Process only = worker(port, err, ": running ", running, "--config", quick.toString());
+    Thread killer = new Thread(() -> {
+      try {
+        if (running.await(120, TimeUnit.SECONDS)) {
+          only.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    killer.start();
+    PrintStream before = System.err;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+    JsonNode alone;
+    try {
+      alone = VirtualRunTest.withoutWallClock(run("last", "--cluster", "127.0.0.1:" + port, "--jobs", "2",
+          "--config", quick.toString()));
+    } finally {
+      System.setErr(before);
+    }
+    killer.join();
+    String lines = said.toString(StandardCharsets.UTF_8);
+    assertTrue(lines, java.util.regex.Pattern.compile("the last worker left: running the [1-6] design runs left here")
+        .matcher(lines).find());
+    VirtualRunTest.assertSame("", local, alone);
+  }
+
+  @Test
   public void aWorkerOfAnotherVersionIsRefusedAndTheCoordinatorRunsTheRestItself() throws Exception {
     JsonNode local = VirtualRunTest.withoutWallClock(run("local", "--jobs", "1"));
     int port = freePort();
