@@ -31,6 +31,7 @@ public class ArchitectureTest extends JUnitSuite {
   static LayeredArchitecture layers() {
     return layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("cli").definedBy("org.netnslab.cli..")
+        .layer("cluster").definedBy("org.netnslab.cluster..")
         .layer("embedding API").definedBy("org.netnslab")
         .layer("calibrate").definedBy("org.netnslab.calibrate..")
         .layer("report").definedBy("org.netnslab.report..")
@@ -43,18 +44,20 @@ public class ArchitectureTest extends JUnitSuite {
         .layer("machine").definedBy("org.netnslab.machine..")
         .layer("settings").definedBy("org.netnslab.settings..")
         .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+        .whereLayer("cluster").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("embedding API").mayNotBeAccessedByAnyLayer()
         .whereLayer("calibrate").mayOnlyBeAccessedByLayers("cli")
         .whereLayer("report").mayOnlyBeAccessedByLayers("cli")
-        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli", "calibrate")
+        .whereLayer("scenario").mayOnlyBeAccessedByLayers("cli", "calibrate", "cluster")
         .whereLayer("workload").mayOnlyBeAccessedByLayers("cli", "scenario")
-        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "calibrate", "scenario", "workload")
-        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "calibrate", "report", "scenario", "workload", "run")
+        .whereLayer("run").mayOnlyBeAccessedByLayers("cli", "calibrate", "cluster", "scenario", "workload")
+        .whereLayer("metrics").mayOnlyBeAccessedByLayers("cli", "calibrate", "cluster", "report", "scenario", "workload",
+            "run")
         .whereLayer("design").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run")
         .whereLayer("model").mayOnlyBeAccessedByLayers("cli", "embedding API", "scenario", "workload", "run",
             "metrics", "design")
-        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "embedding API", "calibrate", "scenario", "workload",
-            "run", "metrics", "design", "model");
+        .whereLayer("machine").mayOnlyBeAccessedByLayers("cli", "calibrate", "cluster", "embedding API", "scenario",
+            "workload", "run", "metrics", "design", "model");
   }
 
   @Test
@@ -74,6 +77,7 @@ public class ArchitectureTest extends JUnitSuite {
   @Test
   public void everyMainClassIsInALayer() {
     classes().should().resideInAnyPackage("org.netnslab", "org.netnslab.cli..", "org.netnslab.calibrate..",
+        "org.netnslab.cluster..",
         "org.netnslab.report..",
         "org.netnslab.scenario..", "org.netnslab.workload..", "org.netnslab.run..", "org.netnslab.metrics..",
         "org.netnslab.design..", "org.netnslab.machine..", "org.netnslab.settings..", MODEL[0], MODEL[1], MODEL[2], MODEL[3], MODEL[4],

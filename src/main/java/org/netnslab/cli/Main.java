@@ -20,6 +20,7 @@ import org.netnslab.report.HtmlReport;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
+import org.netnslab.report.SensitivityReport;
 import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
@@ -46,7 +47,7 @@ import picocli.CommandLine.Parameters;
     description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"
         + " kernel designs side by side.",
     subcommands = {Main.Run.class, Main.ListScenarios.class, Main.Validate.class, ReportCommand.class,
-        CalibrateCommand.class})
+        CalibrateCommand.class, ClusterCommands.Worker.class})
 public final class Main implements Callable<Integer> {
   /** The version {@code -V} prints: the Maven project's, e.g. {@code netns-lab 0.1.0-SNAPSHOT}. */
   static final String VERSION = HelpText.VERSION;
@@ -224,6 +225,21 @@ public final class Main implements Callable<Integer> {
         + " breaks an invariant it must keep (the verdict's first lines say which); for a CI gate")
     boolean check;
 
+    @Option(names = "--jobs", paramLabel = "N",
+        description = "design runs side by side, each in its own actor system and engine (virtual execution; same"
+            + " figures as --jobs 1); default: the available processors, lowered to what the heap holds")
+    Integer jobs;
+
+    @Option(names = "--sensitivity", paramLabel = "N",
+        description = "a sensitivity study: N Latin-hypercube samples of the cost block (each cost within +-spread,"
+            + " scenario block sensitivity { spread, keys, seed-band }), every design run at each (virtual execution)")
+    Integer sensitivity;
+
+    @Option(names = "--cluster", paramLabel = "HOST:PORT",
+        description = "be a cluster's coordinator at HOST:PORT: design runs go to the workers that join (worker --join"
+            + " HOST:PORT), what none does runs here; loopback unless TLS is configured (docs/parallel-runs.md)")
+    String cluster;
+
     @Option(names = "--no-progress", description = "no progress bar or phase lines on stderr (there is no bar"
         + " when stderr is not a terminal anyway)")
     boolean noProgress;
@@ -256,7 +272,22 @@ public final class Main implements Callable<Integer> {
         }
         scenario = scenario.withRepeat(repeat);
       }
+      if (sensitivity != null) {
+        if (sensitivity < 1 || sensitivity > org.netnslab.scenario.Sensitivity.MAX_SAMPLES
+            || !scenario.execution().isVirtual()) {
+          System.err.println("netns-lab: --sensitivity: " + (scenario.execution().isVirtual() ? "must be in 1.."
+              + org.netnslab.scenario.Sensitivity.MAX_SAMPLES + ", got " + sensitivity
+              : "needs execution = virtual (the costs it varies are charged in virtual execution only)"));
+          return EXIT_CONFIG;
+        }
+        scenario = scenario.withSensitivity(scenario.sensitivity().withSamples(sensitivity));
+      }
       RunSettings settings = loaded.settings();
+      int lanes = Jobs.choose(jobs, scenario, system.getBoolean("netns-lab.run.heap-check"),
+          Runtime.getRuntime().maxMemory(), System.err);
+      if (lanes < 1) {
+        return EXIT_CONFIG;
+      }
       if (out != null && out.toString().isBlank()) {
         System.err.println("netns-lab: --out: empty folder name (it would mean the current folder); name a folder");
         return EXIT_CONFIG;
@@ -275,11 +306,24 @@ public final class Main implements Callable<Integer> {
       NowRunning now = new NowRunning(scenario.name(),
           noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
       Stops.running(now, staged);
+      org.netnslab.cluster.ClusterRuns coordinator;
+      try {
+        coordinator = ClusterCommands.coordinator(cluster, system, scenario,
+            ClusterCommands.inputs(file, all, scale, repeat, sensitivity, config));
+      } catch (IllegalArgumentException e) {
+        staged.discard();
+        Stops.running(null, null);
+        System.err.println("netns-lab: " + e.getMessage());
+        return EXIT_CONFIG;
+      }
       ActorSystem<Void> actors;
       try {
         actors = scenario.execution().isVirtual() ? VirtualSystem.create(Behaviors.empty(), "netns-lab", system)
             : ActorSystem.create(Behaviors.empty(), "netns-lab", system);
       } catch (Throwable e) { // Akka may throw a checked exception (a class not found) unchecked
+        if (coordinator != null) {
+          coordinator.close();
+        }
         staged.discard();
         Stops.running(null, null);
         if (!(e instanceof ConfigException)) {
@@ -289,11 +333,18 @@ public final class Main implements Callable<Integer> {
         return EXIT_CONFIG;
       }
       try {
-        RunResult result = new ScenarioRunner(actors, settings, now).run(scenario);
+        ScenarioRunner.Outcome outcome = new ScenarioRunner(actors, settings, now, lanes,
+            k -> VirtualSystem.create(Behaviors.empty(), "netns-lab-" + k, system), coordinator).runWithStudy(scenario);
+        RunResult result = outcome.result();
         now.stage("writing the results");
         RunRecord record = staged.write(tmp -> {
           RunRecord r = ResultsFolder.write(result, tmp);
           HtmlReport.write(r, tmp.resolve(ResultsFolder.REPORT_HTML));
+          if (outcome.sensitivity() != null) {
+            SensitivityReport.addTo(tmp.resolve(ResultsFolder.RESULT_JSON), outcome.sensitivity());
+            SensitivityReport.appendTo(tmp.resolve(ResultsFolder.REPORT_HTML), outcome.sensitivity(),
+                HtmlReport.chartCount(r));
+          }
           return r;
         });
         Path kept = staged.commit();
@@ -303,6 +354,11 @@ public final class Main implements Callable<Integer> {
               + " added during the run that no run wrote");
         }
         ReportCommand.printSummary(record);
+        if (outcome.sensitivity() != null) {
+          System.out.println();
+          System.out.print(SensitivityReport.console(outcome.sensitivity()));
+          System.out.println();
+        }
         System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
         System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
         return check ? ReportCommand.checked(record) : 0;
@@ -320,6 +376,9 @@ public final class Main implements Callable<Integer> {
         Stops.sayFatal(() -> "netns-lab: " + now.describe() + ": " + outOfMemory(e) + "; no results written");
         return EXIT_FAILED;
       } finally {
+        if (coordinator != null) {
+          coordinator.close();
+        }
         staged.discard(); // a no-op once committed
         try {
           if (outOfMemory) {

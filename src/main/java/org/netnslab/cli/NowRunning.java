@@ -1,32 +1,38 @@
 package org.netnslab.cli;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import org.netnslab.run.RunObserver;
 
 /**
  * What a run is doing now, for the one line printed when it is interrupted: the scenario, the
  * replicate, the design, the phase and its progress. A {@link RunObserver} that passes everything on
- * to the progress display and keeps the latest state; the runner's thread writes it, any thread (a
- * signal handler) may {@link #describe} it.
+ * to the progress display and keeps the latest state of each design running (several with {@code --jobs});
+ * the runner's threads write it, any thread (a signal handler) may {@link #describe} it (synchronized:
+ * a signal handler waits for at most one call of the display).
  */
 final class NowRunning implements RunObserver {
   /**
-   * One immutable state.
+   * One running design's state.
    *
-   * @param replicate e.g. "replicate 2/5", or "" for a run of one replicate
-   * @param design the design running, or null
    * @param phase the phase running, or null
    * @param total the phase's transactions
    * @param done counts the phase's transactions done so far, or null
    * @param stage what is going on when no phase runs, e.g. "after phase warm-up"
    */
-  private record State(String replicate, String design, String phase, long total, LongSupplier done, String stage) {}
+  private record State(String phase, long total, LongSupplier done, String stage) {}
 
   private final String scenario;
   private final RunObserver display;
   private final boolean bars;
-  private volatile State state = new State("", null, null, 0, null, "before its first design started");
+  /** e.g. "replicate 2/5", or "" for a run of one replicate or of design runs side by side. */
+  private String replicate = "";
+  /** What goes on when no design runs. */
+  private String stage = "before its first design started";
+  /** The designs running now, by name (several with --jobs), in the order they started. */
+  private final Map<String, State> running = new LinkedHashMap<>();
 
   /**
    * @param scenario the scenario's name
@@ -46,49 +52,66 @@ final class NowRunning implements RunObserver {
 
   /**
    * @return where the run is, e.g. {@code in scenario tc1, design kernel-4.18, phase counted, 41%
-   *     (4,100 of 10,000)}, or {@code in scenario tc1, design kernel-4.18, after phase warm-up}
+   *     (4,100 of 10,000)}, or {@code in scenario tc1, design kernel-4.18, after phase warm-up}; with design
+   *     runs side by side, each of them: {@code in scenario tc1, 2 design runs: design a, phase counted, 41%
+   *     (...); design b, starting}
    */
-  String describe() {
-    State s = state;
+  synchronized String describe() {
     StringBuilder b = new StringBuilder("in scenario ").append(scenario);
-    if (!s.replicate().isEmpty()) {
-      b.append(", ").append(s.replicate());
+    if (!replicate.isEmpty()) {
+      b.append(", ").append(replicate);
     }
-    if (s.design() != null) {
-      b.append(", design ").append(s.design());
+    if (running.isEmpty()) {
+      return b.append(", ").append(stage).toString();
     }
-    if (s.phase() != null) {
-      long done = s.done().getAsLong();
-      b.append(", phase ").append(s.phase()).append(String.format(", %d%% (%,d of %,d)",
-          s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total()));
-    } else {
-      b.append(", ").append(s.stage());
+    if (running.size() > 1) {
+      b.append(", ").append(running.size()).append(" design runs:");
+    }
+    String sep = running.size() > 1 ? " " : ", ";
+    for (Map.Entry<String, State> e : running.entrySet()) {
+      State s = e.getValue();
+      b.append(sep).append("design ").append(e.getKey());
+      if (s.phase() != null) {
+        long done = s.done().getAsLong();
+        b.append(", phase ").append(s.phase()).append(String.format(", %d%% (%,d of %,d)",
+            s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total()));
+      } else {
+        b.append(", ").append(s.stage());
+      }
+      sep = "; ";
     }
     return b.toString();
   }
 
   /** @param stage what the run does now that no phase runs, e.g. "writing the results" */
-  void stage(String stage) {
-    State s = state;
-    state = new State(s.replicate(), null, null, 0, null, stage);
+  synchronized void stage(String stage) {
+    running.clear();
+    this.stage = stage;
   }
 
   @Override
-  public void replicateStarting(int replicate, int of, List<String> order) {
-    state = new State(of > 1 ? "replicate " + replicate + "/" + of : "", null, null, 0, null,
-        "before the replicate's first design started");
+  public synchronized void replicateStarting(int replicate, int of, List<String> order) {
+    this.replicate = of > 1 ? "replicate " + replicate + "/" + of : "";
+    running.clear();
+    stage = "before the replicate's first design started";
     display.replicateStarting(replicate, of, order);
   }
 
   @Override
-  public void designStarting(String design) {
-    state = new State(state.replicate(), design, null, 0, null, "starting");
+  public synchronized void runsStarting(int runs, int lanes) {
+    stage = "before its first design started";
+    display.runsStarting(runs, lanes);
+  }
+
+  @Override
+  public synchronized void designStarting(String design) {
+    running.put(design, new State(null, 0, null, "starting"));
     display.designStarting(design);
   }
 
   @Override
-  public void phaseStarting(String design, String phase, long total, LongSupplier done) {
-    state = new State(state.replicate(), design, phase, total, done, null);
+  public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done) {
+    running.put(design, new State(phase, total, done, null));
     display.phaseStarting(design, phase, total, done);
   }
 
@@ -98,15 +121,16 @@ final class NowRunning implements RunObserver {
   }
 
   @Override
-  public void phaseDone(String design, String phase, long total, long elapsedNanos) {
-    State s = state;
-    state = new State(s.replicate(), design, null, 0, null, "after phase " + (s.phase() != null ? s.phase() : phase));
+  public synchronized void phaseDone(String design, String phase, long total, long elapsedNanos) {
+    State s = running.get(design);
+    running.put(design, new State(null, 0, null, "after phase " + (s != null && s.phase() != null ? s.phase() : phase)));
     display.phaseDone(design, phase, total, elapsedNanos);
   }
 
   @Override
-  public void designDone(String design) {
-    state = new State(state.replicate(), null, null, 0, null, "after design " + design);
+  public synchronized void designDone(String design) {
+    running.remove(design);
+    stage = "after design " + design;
     display.designDone(design);
   }
 }

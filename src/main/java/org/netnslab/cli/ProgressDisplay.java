@@ -15,8 +15,10 @@ import org.netnslab.run.RunObserver;
 /**
  * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the
  * design and phase, done/total, rate and ETA. Elsewhere (CI logs): one line per finished phase only.
- * A run of several replicates names the replicate in both ("replicate 2/5"). Called from the runner's
- * thread only.
+ * A run of several replicates names the replicate in both ("replicate 2/5"). With design runs side by
+ * side ({@code --jobs N}): the phase lines name each run by its label, and on a terminal one status line,
+ * redrawn in place, shows every running design's phase and share done. Called one call at a time
+ * (the runner's thread, or the lanes' through a {@link org.netnslab.run.SharedObserver}).
  */
 final class ProgressDisplay implements RunObserver {
   private final boolean bars;
@@ -25,6 +27,13 @@ final class ProgressDisplay implements RunObserver {
   private String barKey;
   private String replicate = "";
   private int width;
+  /** Design runs side by side: their status line replaces the bars. */
+  private boolean concurrent;
+  /** Concurrent: each running design's phase and share, by label, in the order they started. */
+  private final java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
+  /** Concurrent: whether the status line is on screen (unfinished), and when it was last drawn, ns. */
+  private boolean statusShown;
+  private long statusDrawn;
 
   /**
    * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
@@ -37,15 +46,44 @@ final class ProgressDisplay implements RunObserver {
 
   @Override
   public void replicateStarting(int replicate, int of, java.util.List<String> order) {
+    this.replicate = of > 1 ? ", replicate " + replicate + "/" + of : "";
     if (of > 1) {
-      this.replicate = ", replicate " + replicate + "/" + of;
       err.printf("replicate %d/%d: %s%n", replicate, of, String.join(", ", order));
+    }
+  }
+
+  @Override
+  public void runsStarting(int runs, int lanes) {
+    concurrent = true;
+    err.printf("%d design runs, %d at a time (--jobs)%n", runs, lanes);
+  }
+
+  @Override
+  public void designStarting(String design) {
+    if (concurrent) {
+      status.put(design, "starting");
+    }
+  }
+
+  @Override
+  public void designDone(String design) {
+    if (concurrent) {
+      status.remove(design);
     }
   }
 
   @Override
   public void progress(String design, String phase, long done, long total, long elapsedNanos) {
     if (!bars) {
+      return;
+    }
+    if (concurrent) {
+      status.put(design, phase + " " + (total > 0 ? Math.min(100, done * 100 / total) : 0) + "%");
+      long now = System.nanoTime();
+      if (now - statusDrawn >= 250_000_000L) {
+        drawStatus();
+        statusDrawn = now;
+      }
       return;
     }
     String key = design + " " + phase;
@@ -64,6 +102,10 @@ final class ProgressDisplay implements RunObserver {
   /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
   @Override
   public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
+    clearStatus();
+    if (concurrent) {
+      status.put(design, phase + " 0%");
+    }
     err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
   }
 
@@ -73,8 +115,31 @@ final class ProgressDisplay implements RunObserver {
       bar.stepTo(total);
     }
     closeBar();
+    clearStatus();
+    if (concurrent) {
+      status.put(design, "after " + phase);
+    }
     double s = elapsedNanos / 1e9;
     err.printf("[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
+  }
+
+  /** Concurrent, on a terminal: one line, redrawn in place, of every running design's phase and share. */
+  private void drawStatus() {
+    StringBuilder b = new StringBuilder();
+    status.forEach((d, st) -> b.append(b.length() == 0 ? "" : " | ").append('[').append(d).append("] ").append(st));
+    int w = width();
+    String line = b.length() > w ? b.substring(0, Math.max(0, w - 3)) + "..." : b.toString();
+    err.print("\r" + line + " ".repeat(Math.max(0, w - line.length())));
+    err.flush();
+    statusShown = true;
+  }
+
+  /** Concurrent: blanks the status line so a phase line starts at the left margin. */
+  private void clearStatus() {
+    if (statusShown) {
+      err.print("\r" + " ".repeat(width()) + "\r");
+      statusShown = false;
+    }
   }
 
   private void closeBar() {

@@ -37,6 +37,33 @@ public final class LatencyRecorder {
     this.perUnit = perUnit;
   }
 
+  /**
+   * A recorder holding exactly what another held (a design run's result sent between cluster nodes).
+   *
+   * @param unit as {@link #unit()}
+   * @param perUnit as {@link #perUnit()}
+   * @param histogram the values' histogram, ns (taken, not copied)
+   * @param count values recorded
+   * @param sum their exact sum, ns ({@link #sumNanos()})
+   * @param squares their exact sum of squares, ns^2, as {high, low} 64-bit words ({@link #sumOfSquares()})
+   * @return the recorder
+   */
+  public static LatencyRecorder restored(String unit, double perUnit, Histogram histogram, long count, long sum,
+      long[] squares) {
+    LatencyRecorder r = new LatencyRecorder(unit, perUnit);
+    r.histogram.add(histogram);
+    r.count = count;
+    r.sum = sum;
+    r.squaresHigh = squares[0];
+    r.squaresLow = squares[1];
+    return r;
+  }
+
+  /** @return the exact sum of squares of every value recorded, ns^2, as {high, low} unsigned 64-bit words */
+  public long[] sumOfSquares() {
+    return new long[] {squaresHigh, squaresLow};
+  }
+
   /** @return the unit summaries and .hgrm files use */
   public String unit() {
     return unit;

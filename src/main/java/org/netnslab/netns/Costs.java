@@ -28,6 +28,59 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
   }
 
   /**
+   * Every cost's key under {@code costs}, in reference.conf's order: what a sensitivity study may vary
+   * ({@link #nanos}, {@link #scaled}).
+   */
+  public static final java.util.List<String> KEYS = java.util.List.of("mutex-handoff", "netns.setup-net",
+      "netns.exit-per-netns", "netns.unshare-process", "proc.recvmsg", "proc.pidfd-fork", "proc.pidfd-exit",
+      "proc.scan-entry", "uevent.send-outside", "uevent.send-inside", "uevent.broadcast-per-socket",
+      "uevent.deliver-per-listener", "uevent.return", "uevent.recv");
+
+  /**
+   * @param key one of {@link #KEYS}
+   * @return that cost, ns
+   * @throws IllegalArgumentException for another key
+   */
+  public long nanos(String key) {
+    return switch (key) {
+      case "mutex-handoff" -> mutexHandoff.toNanos();
+      case "netns.setup-net" -> lifecycle.setupNet().toNanos();
+      case "netns.exit-per-netns" -> lifecycle.exitPerNetns().toNanos();
+      case "netns.unshare-process" -> lifecycle.unshareProcess().toNanos();
+      case "proc.recvmsg" -> proc.recvmsg().toNanos();
+      case "proc.pidfd-fork" -> proc.pidfdFork().toNanos();
+      case "proc.pidfd-exit" -> proc.pidfdExit().toNanos();
+      case "proc.scan-entry" -> proc.scanEntry().toNanos();
+      case "uevent.send-outside" -> uevent.sendOutside();
+      case "uevent.send-inside" -> uevent.sendInside();
+      case "uevent.broadcast-per-socket" -> uevent.broadcastPerSocket();
+      case "uevent.deliver-per-listener" -> uevent.deliverPerListener();
+      case "uevent.return" -> uevent.sendReturn();
+      case "uevent.recv" -> uevent.recv();
+      default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
+    };
+  }
+
+  /**
+   * The same costs, each multiplied by its factor (a sensitivity sample), rounded to the ns.
+   *
+   * @param factor each key's factor ({@link #KEYS}), &gt;= 0; 1 leaves the cost as it is
+   * @return the scaled costs
+   * @throws IllegalArgumentException when a scaled cost leaves its key's range
+   */
+  public Costs scaled(java.util.function.ToDoubleFunction<String> factor) {
+    java.util.function.ToLongFunction<String> v = k -> Math.round(nanos(k) * factor.applyAsDouble(k));
+    return new Costs(Duration.ofNanos(v.applyAsLong("mutex-handoff")),
+        new UeventCosts(v.applyAsLong("uevent.send-outside"), v.applyAsLong("uevent.send-inside"),
+            v.applyAsLong("uevent.broadcast-per-socket"), v.applyAsLong("uevent.deliver-per-listener"),
+            v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv")),
+        new LifecycleCosts(Duration.ofNanos(v.applyAsLong("netns.setup-net")),
+            Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process"))),
+        new ProcCosts(Duration.ofNanos(v.applyAsLong("proc.recvmsg")), Duration.ofNanos(v.applyAsLong("proc.pidfd-fork")),
+            Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")), Duration.ofNanos(v.applyAsLong("proc.scan-entry"))));
+  }
+
+  /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
    * @return the costs
    * @throws com.typesafe.config.ConfigException for a missing key or a wrong type

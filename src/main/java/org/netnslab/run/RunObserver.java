@@ -1,7 +1,9 @@
 package org.netnslab.run;
 
 /**
- * Told how a run progresses, for a progress display. Called from the runner's thread.
+ * Told how a run progresses, for a progress display. Called from the runner's thread; with
+ * {@code run --jobs N} (N &gt; 1) from every lane's thread, through a {@link SharedObserver} that
+ * calls one method at a time, each design run then named by its label (key, replicate, sample).
  */
 public interface RunObserver {
   /**
@@ -53,6 +55,16 @@ public interface RunObserver {
    * @param design the design that ran
    */
   default void designDone(String design) {}
+
+  /**
+   * Called once before design runs start side by side ({@code --jobs N}, N &gt; 1): no
+   * {@link #replicateStarting} follows, and designs are named by their labels (e.g.
+   * {@code kernel-4.18, replicate 2/4}).
+   *
+   * @param runs design runs to do
+   * @param lanes how many run at once
+   */
+  default void runsStarting(int runs, int lanes) {}
 
   /** Shows nothing. */
   RunObserver SILENT = new RunObserver() {

@@ -28,6 +28,16 @@ public final class HeapEstimate {
    * @return the heap its largest design run needs, B
    */
   public static long bytes(Scenario s) {
+    return bytes(s, 1);
+  }
+
+  /**
+   * @param s a validated scenario
+   * @param jobs design runs at once ({@code run --jobs}), &gt;= 1: each holds its own population
+   * @return the heap that many of its largest design runs need side by side, B: the base once, the
+   *     population's share {@code jobs} times
+   */
+  public static long bytes(Scenario s, int jobs) {
     int machineCpus = s.execution().isVirtual() ? s.execution().cpuCounts().stream().max(Integer::compare).orElse(1)
         : Runtime.getRuntime().availableProcessors();
     int cpus = 1;
@@ -35,7 +45,7 @@ public final class HeapEstimate {
       int slots = d.model().sockInuse().cpus();
       cpus = Math.max(cpus, slots == 0 ? machineCpus : slots);
     }
-    return BASE_BYTES + Math.round(SAFETY * s.workload().populationHeapBytes(s.scale(), cpus));
+    return BASE_BYTES + Math.max(1, jobs) * Math.round(SAFETY * s.workload().populationHeapBytes(s.scale(), cpus));
   }
 
   /**
@@ -79,6 +89,23 @@ public final class HeapEstimate {
             + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + " + mib(BASE_BYTES)
             + " MiB), more than this JVM's usable heap of " + (usableHeap >> 20) + " MiB (-Xmx" + mib(xmx)
             + "m): " + advice + " (netns-lab.run.heap-check = false runs it anyway)")));
+  }
+
+  /**
+   * How many design runs of {@code s} fit side by side in the heap ({@code run --jobs}).
+   *
+   * @param s a validated scenario
+   * @param jobs design runs asked for at once, &gt;= 1
+   * @param usableHeap the heap the run would have, B
+   * @return the largest count in 1..{@code jobs} whose estimate fits; 1 when even one does not (the check of
+   *     one run, {@link #check}, refuses that case)
+   */
+  public static int jobsThatFit(Scenario s, int jobs, long usableHeap) {
+    int n = Math.max(1, jobs);
+    while (n > 1 && bytes(s, n) > usableHeap) {
+      n--;
+    }
+    return n;
   }
 
   /** @return the machine's physical memory, B, or 0 when the JVM does not say */

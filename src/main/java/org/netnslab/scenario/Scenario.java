@@ -25,10 +25,20 @@ import org.netnslab.workload.Workload;
  * @param overrides the {@code --set path=value} arguments applied, in order
  * @param repeat how many replicates to run ({@code repeat} key, {@code --repeat}), &gt;= 1
  * @param execution live or virtual, and the simulated machine
+ * @param sensitivity the sensitivity study of the cost block ({@code sensitivity} block, {@code --sensitivity N});
+ *     {@link Sensitivity#NONE} for none
  */
 public record Scenario(String file, String name, String description, String seed, Workload workload,
     List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-    double scale, List<String> overrides, int repeat, Execution execution) {
+    double scale, List<String> overrides, int repeat, Execution execution, Sensitivity sensitivity) {
+
+  /** A scenario without a sensitivity study. */
+  public Scenario(String file, String name, String description, String seed, Workload workload,
+      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
+      double scale, List<String> overrides, int repeat, Execution execution) {
+    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, repeat,
+        execution, Sensitivity.NONE);
+  }
 
   /** A scenario run live. */
   public Scenario(String file, String name, String description, String seed, Workload workload,
@@ -52,7 +62,7 @@ public record Scenario(String file, String name, String description, String seed
    */
   public Scenario withRepeat(int n) {
     return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, n, execution);
+        overrides, n, execution, sensitivity);
   }
 
   /**
@@ -61,7 +71,16 @@ public record Scenario(String file, String name, String description, String seed
    */
   public Scenario withExecution(Execution e) {
     return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, repeat, e);
+        overrides, repeat, e, sensitivity);
+  }
+
+  /**
+   * @param study the sensitivity study to run with it
+   * @return this scenario with that study
+   */
+  public Scenario withSensitivity(Sensitivity study) {
+    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
+        overrides, repeat, execution, study);
   }
 
   /** Copies the collections. */
@@ -73,5 +92,6 @@ public record Scenario(String file, String name, String description, String seed
     seedRatios = Map.copyOf(seedRatios);
     derivedRatios = List.copyOf(derivedRatios);
     overrides = List.copyOf(overrides);
+    sensitivity = sensitivity == null ? Sensitivity.NONE : sensitivity;
   }
 }

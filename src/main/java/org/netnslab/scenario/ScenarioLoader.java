@@ -33,7 +33,7 @@ import org.netnslab.settings.ConfigProblem;
 public final class ScenarioLoader {
   private static final Set<String> TOP_LEVEL = Set.of("name", "description", "seed", "workload", "designs",
       "baseline", "seed-ratios", "derived-ratios", "model", "custom-designs", "repeat", "execution", "machine",
-      "random-seed");
+      "random-seed", "sensitivity");
   /** The most replicates a scenario may ask for: enough for any interval, few enough to notice a typo. */
   public static final int MAX_REPEAT = 1000;
 
@@ -169,11 +169,24 @@ public final class ScenarioLoader {
         workload == null || !workloadOk ? null : workload.measures());
     Map<String, Double> seedRatios = seedFigures.seedRatios();
     List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
+    Sensitivity sensitivity = Sensitivity.NONE;
+    if (conf.hasPath("sensitivity")) {
+      try {
+        sensitivity = Sensitivity.read(source, conf.getConfig("sensitivity"), problems);
+      } catch (ConfigException e) {
+        problems.add(new ConfigProblem(source, conf.getValue("sensitivity").origin().lineNumber(), "sensitivity",
+            "expected a block { samples = N, spread = 0.5, keys = [...], seed-band = 0.1 }"));
+      }
+      if (sensitivity.samples() > 0 && execution != null && !execution.isVirtual()) {
+        problems.add(new ConfigProblem(source, conf.getValue("sensitivity").origin().lineNumber(), "sensitivity",
+            "needs execution = virtual: the costs it varies are charged in virtual execution only"));
+      }
+    }
     if (!problems.isEmpty()) {
       throw new ScenarioException(onePerLine(problems));
     }
     return new Scenario(source, name, description, seed, workload, List.copyOf(designs.values()), baseline,
-        seedRatios, derivedRatios, scale, sets, repeat, execution);
+        seedRatios, derivedRatios, scale, sets, repeat, execution, sensitivity);
   }
 
   /** Reads {@code execution}, {@code machine} and {@code random-seed} over reference.conf's defaults. */

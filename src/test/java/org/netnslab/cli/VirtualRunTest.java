@@ -48,7 +48,7 @@ public class VirtualRunTest extends JUnitSuite {
     return out;
   }
 
-  private static JsonNode withoutWallClock(Path dir) throws Exception {
+  static JsonNode withoutWallClock(Path dir) throws Exception {
     ObjectNode root = (ObjectNode) new ObjectMapper().readTree(dir.resolve(ResultsFolder.RESULT_JSON).toFile());
     root.remove("wall_s"); // the whole run's wall time; a design's wall_s is its counted phase, simulated here
     strip(root);
@@ -63,7 +63,7 @@ public class VirtualRunTest extends JUnitSuite {
   }
 
   /** Every field equal, doubles to the last bit (a Welford mean would show a change in recording order). */
-  private static void assertSame(String path, JsonNode a, JsonNode b) {
+  static void assertSame(String path, JsonNode a, JsonNode b) {
     if (a.isDouble() || b.isDouble()) {
       assertEquals(path, Double.doubleToLongBits(a.asDouble()), Double.doubleToLongBits(b.asDouble()));
       return;

@@ -1,0 +1,73 @@
+package org.netnslab.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigRenderOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * What a worker needs to run a coordinator's design runs: the same command line, read against its own
+ * files. Each node loads the scenario itself (its own copy of the scenario file and of {@code --config},
+ * at the same paths, and its own netns-lab); {@link #fingerprint} tells whether both read the same.
+ *
+ * @param file the scenario file, as given to {@code run} (relative paths: against the worker's working folder)
+ * @param sets the {@code --set} overrides ({@code --sweep} included), in order
+ * @param scale {@code --scale}
+ * @param repeat {@code --repeat}, or 0 for the scenario's own
+ * @param samples {@code --sensitivity}, or 0 for the scenario's own
+ * @param config the {@code --config} file, or "" for none
+ */
+public record RunInputs(String file, List<String> sets, double scale, int repeat, int samples, String config)
+    implements ClusterMessage {
+
+  /** Copies the list. */
+  public RunInputs {
+    sets = List.copyOf(sets);
+  }
+
+  /**
+   * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's and the
+   * {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
+   * {@code designs}, {@code execution}, {@code machine} and {@code random-seed}: reference.conf and
+   * conf/application.conf may differ between hosts).
+   *
+   * @param version the node's netns-lab version
+   * @param system the node's merged configuration
+   * @return {@code <inputs hash>/<model configuration hash>}, hex
+   * @throws IOException when a file cannot be read
+   */
+  public String fingerprint(String version, Config system) throws IOException {
+    MessageDigest inputs = sha256();
+    update(inputs, version);
+    update(inputs, toString());
+    inputs.update(Files.readAllBytes(Path.of(file)));
+    if (!config.isEmpty()) {
+      inputs.update(Files.readAllBytes(Path.of(config)));
+    }
+    MessageDigest model = sha256();
+    Config lab = system.getConfig("netns-lab");
+    for (String key : List.of("model", "designs", "execution", "machine", "random-seed")) {
+      update(model, key + "=" + (lab.hasPath(key) ? lab.getValue(key).render(ConfigRenderOptions.concise()) : "-"));
+    }
+    return HexFormat.of().formatHex(inputs.digest(), 0, 8) + "/" + HexFormat.of().formatHex(model.digest(), 0, 8);
+  }
+
+  private static void update(MessageDigest d, String s) {
+    d.update(s.getBytes(StandardCharsets.UTF_8));
+    d.update((byte) 0);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
+}

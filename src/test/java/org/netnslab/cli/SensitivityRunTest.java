@@ -1,0 +1,57 @@
+package org.netnslab.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.report.ResultsFolder;
+import org.netnslab.report.SensitivityReport;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@code run --sensitivity N}: the study lands in result.json (beside the base run's keys), in report.html
+ * (a tornado and a scatter chart per comparison), and {@code report DIR} rebuilds that section; a live
+ * scenario or a bad N is refused with exit 2.
+ */
+public class SensitivityRunTest extends JUnitSuite {
+  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+
+  @Test
+  public void theStudyIsSavedShownAndRebuiltByReport() throws Exception {
+    Path out = tmp.getRoot().toPath().resolve("s");
+    assertEquals(0, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--scale", "0.002", "--no-progress",
+        "--out", out.toString(), "--set", "workload.netns.userns-owned=40", "--set", "workload.injectors=40",
+        "--set", "workload.injector-start-interval=20ms", "--sensitivity", "3", "--jobs", "2"));
+    JsonNode root = new ObjectMapper().readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile());
+    JsonNode s = root.get("sensitivity");
+    assertEquals(3, s.get("samples").asInt());
+    assertEquals(3, s.get("factors").size());
+    assertEquals(s.get("keys").size(), s.get("factors").get(0).size());
+    assertEquals(2, s.get("comparisons").size());
+    assertEquals(3, s.at("/comparisons/0/ratios").size());
+    assertEquals(0.82, s.at("/comparisons/0/seed_ratio").asDouble(), 0);
+    assertEquals(root.at("/comparisons/0/ratio_b_over_a").asDouble(), s.at("/comparisons/0/base_ratio").asDouble(), 0);
+    assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
+    String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
+    assertTrue(html.contains("<h2>Sensitivity to the costs</h2>"));
+    assertEquals(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)).comparisons().size(),
+        html.split("tornado</th>", -1).length - 1);
+
+    Files.writeString(out.resolve(ResultsFolder.REPORT_HTML), "stale");
+    assertEquals(0, Main.execute("report", out.toString()));
+    assertEquals(html, Files.readString(out.resolve(ResultsFolder.REPORT_HTML)));
+  }
+
+  @Test
+  public void aLiveScenarioOrABadCountIsRefused() {
+    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live",
+        "--sensitivity", "3"));
+    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--sensitivity", "0"));
+  }
+}
