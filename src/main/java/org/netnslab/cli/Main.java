@@ -193,7 +193,7 @@ public final class Main implements Callable<Integer> {
       description = "Run a scenario: every design under the same load; writes report.html, result.json and .hgrm"
           + " files.")
   static final class Run implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file, e.g. load-tests/uevent-tc1-userns.conf")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file such as load-tests/uevent-tc1-userns.conf")
     Path file;
 
     @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0",

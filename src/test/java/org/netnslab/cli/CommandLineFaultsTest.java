@@ -75,7 +75,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
   public void anUnknownCommandListsTheCommandsAndSuggestsOnlyACloseOne() {
     Printed p = cli("foo", "x");
     assertEquals(Main.EXIT_CONFIG, p.status());
-    assertEquals("netns-lab: unknown command 'foo'. The commands are run, list, validate, report (netns-lab --help).\n",
+    assertEquals("netns-lab: unknown command 'foo'. The commands are run, list, validate, report, calibrate, worker (netns-lab --help).\n",
         p.err());
     assertFalse(p.err(), p.err().contains("did you mean"));
     assertTrue(cli("valiadte", "x").err(), cli("valiadte", "x").err().contains("did you mean 'validate'?"));
