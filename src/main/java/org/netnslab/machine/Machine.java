@@ -106,7 +106,7 @@ public final class Machine implements Extension {
   public void configure(MachineSettings s, long lockHandoffNanos) {
     requireVirtual();
     this.settings = s;
-    this.cpus = new Cpus(engine, s.cpus());
+    this.cpus = new Cpus(engine, s.cpus(), s.scheduling());
     this.random = new SplittableRandom(s.randomSeed());
     this.handoffNanos = lockHandoffNanos;
     this.mutexes.clear();
@@ -156,13 +156,36 @@ public final class Machine implements Extension {
   }
 
   /**
-   * Runs a step of kernel work costing {@code nanos} (jittered) on a simulated CPU, then {@code then}.
+   * Runs a step of kernel work costing {@code nanos} (jittered) on a simulated CPU, then {@code then}: a
+   * one-off task of its own under the fair scheduler (prefer {@link #compute(CpuTask, Step, long, Runnable)}).
    *
    * @param nanos the cost, ns
    * @param then what follows, on the engine
    */
   public void compute(long nanos, Runnable then) {
     cpus().run(jittered(nanos), then);
+  }
+
+  /**
+   * Runs a step of {@code task} costing {@code nanos} (jittered) on a simulated CPU, then {@code then}
+   * ({@link Cpus#run(CpuTask, Step, long, Runnable)}).
+   *
+   * @param task the task doing the work (from {@link #newTask})
+   * @param step user or kernel work, and what its end is
+   * @param nanos the cost, ns
+   * @param then what follows, on the engine
+   */
+  public void compute(CpuTask task, Step step, long nanos, Runnable then) {
+    cpus().run(task, step, jittered(nanos), then);
+  }
+
+  /**
+   * @param name the task's name, e.g. {@code injector-3}
+   * @param kind what it is
+   * @return a new task on the current design run's CPUs (virtual execution)
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind) {
+    return cpus().newTask(name, kind);
   }
 
   private void requireVirtual() {
