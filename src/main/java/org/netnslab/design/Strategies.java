@@ -95,6 +95,8 @@ public final class Strategies {
       checked(UeventCosts.DELIVER_PER_LISTENER),
       checked(UeventCosts.RETURN),
       checked(UeventCosts.RECV),
+      checked(UeventCosts.INJECTOR_USER),
+      checked(UeventCosts.LISTENER_USER),
       checked(FaultSettings.NETNS_ACTOR),
       checked(FaultSettings.LISTENER),
       checked(FaultSettings.CLEANUP_WORKER),

@@ -24,7 +24,9 @@ import java.util.ArrayDeque;
  * lag decays while it sleeps (the v6.12 DELAY_DEQUEUE feature keeps it queued until eligible), and on
  * wake-up it is placed at V - lag (place_entity, PLACE_LAG), so a task that slept long is eligible at once
  * and its deadline is at most a slice away. A new task starts at V with half a slice (PLACE_DEADLINE_INITIAL).
- * A switch to another task costs {@code context-switch} ns of kernel time for the incoming task.
+ * A switch from one task to another costs {@code context-switch} ns of kernel time for the incoming task;
+ * a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to model,
+ * e.g. {@code costs.mutex-handoff} for a mutex waiter).
  *
  * <p>A step's continuation runs at its end; when it asks for the task's next step at the same instant
  * (through any number of zero-time actor messages), the task is still on its CPU and continues there
@@ -178,6 +180,28 @@ public final class Cpus {
     }
   }
 
+  /**
+   * Whether {@code task}, whose step has just ended (called from the step's continuation), would go on
+   * at once with a step of kind {@code next}: false when it is marked need_resched and the boundary is a
+   * preemption point, i.e. it would wait for a CPU first. A task times its system call up to its return
+   * to user space; when this is false for {@link Step#USER}, the return includes that wait.
+   *
+   * @param task a task of this machine
+   * @param next the kind of its next step
+   * @return true under fifo, or when it keeps its CPU
+   */
+  public boolean continuesNow(CpuTask task, Step next) {
+    if (sched.scheduler() == Scheduling.Scheduler.FIFO) {
+      return true;
+    }
+    return task.cpu >= 0 && holding[task.cpu] && !(task.needResched && preemptible(task.lastStep, next));
+  }
+
+  /** @return true under the fair scheduler (tasks, user steps, preemption) */
+  public boolean fair() {
+    return sched.scheduler() == Scheduling.Scheduler.FAIR;
+  }
+
   private boolean preemptible(Step prev, Step next) {
     if (prev == Step.USER || next == Step.USER) {
       return true; // user mode, or the return to it (exit_to_user_mode_loop)
@@ -211,6 +235,7 @@ public final class Cpus {
     enqueue(t);
     for (int c = 0; c < count; c++) {
       if (current[c] == null) {
+        last[c] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
         dispatch(c);
         return;
       }

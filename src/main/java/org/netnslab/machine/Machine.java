@@ -33,6 +33,7 @@ public final class Machine implements Extension {
   private Cpus cpus;
   private SplittableRandom random;
   private final Map<String, Mutex> mutexes = new HashMap<>();
+  private final Map<Object, CpuTask> tasks = new java.util.IdentityHashMap<>();
   private long handoffNanos;
   /** Timed model steps started (grace periods, setup/exit costs), for waits that follow progress. */
   private final AtomicLong timedSteps = new AtomicLong();
@@ -110,6 +111,29 @@ public final class Machine implements Extension {
     this.random = new SplittableRandom(s.randomSeed());
     this.handoffNanos = lockHandoffNanos;
     this.mutexes.clear();
+    this.tasks.clear();
+  }
+
+  /**
+   * @return true in virtual execution under the fair scheduler: model code then runs its steps as
+   *     tasks, with user-space parts; otherwise (fifo, the machine before issue #20) as one-off kernel steps
+   */
+  public boolean fair() {
+    return engine != null && cpus != null && cpus.fair();
+  }
+
+  /**
+   * The task of a model object that has no actor of its own (a listener socket's reader), created on first
+   * use for this design run.
+   *
+   * @param owner the object (identity)
+   * @param name the task's name if it is new
+   * @param kind its kind if it is new
+   * @return the task
+   */
+  public CpuTask taskFor(Object owner, String name, CpuTask.Kind kind) {
+    requireVirtual();
+    return tasks.computeIfAbsent(owner, o -> cpus.newTask(name, kind));
   }
 
   /** @return the current design run's machine settings (virtual execution) */
