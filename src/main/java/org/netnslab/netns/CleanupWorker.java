@@ -89,6 +89,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
   /** The batch taken off the list, from the lock request to its end; null when idle. */
   private List<OpsUndo.Member> batch;
+  /** The netns workqueue's kworker (fair scheduler), or null. */
+  private final org.netnslab.machine.CpuTask worker;
+  private final boolean expedited;
   private long batches;
 
   /**
@@ -127,15 +130,26 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
       IntFunction<Duration> batchTimeout, Faults faults) {
+    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, CleanupRcu.NORMAL);
+  }
+
+  /**
+   * As the other factories, with the batch's grace-period wait ({@code netns.cleanup-rcu}).
+   *
+   * @param cleanupRcu normal or expedited
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu) {
     // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
     return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe,
-        exitCost, exitCpu, batchTimeout, faults)))
+        exitCost, exitCpu, batchTimeout, faults, cleanupRcu)))
         .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults) {
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu) {
     super(ctx);
     this.faults = faults;
     this.exitCpu = exitCpu;
@@ -146,6 +160,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     this.exitCost = exitCost;
     this.batchTimeout = batchTimeout;
     this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
+    org.netnslab.machine.Machine m = org.netnslab.machine.Machine.get(ctx.getSystem());
+    // the netns workqueue (WQ_UNBOUND): the work item runs on one kworker at a time
+    this.worker = m.fair() ? m.newTask("kworker/u:netns", org.netnslab.machine.CpuTask.Kind.KWORKER) : null;
+    this.expedited = cleanupRcu == CleanupRcu.EXPEDITED;
   }
 
   @Override
@@ -198,7 +216,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
   private Behavior<Command> runBatch() {
     ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost,
-        exitCpu, probe, batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
+        exitCpu, probe, batchTimeout.apply(batch.size()), reports, worker, expedited), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;
   }
