@@ -91,6 +91,7 @@ public final class Strategies {
       checked(ProcCosts.PIDFD_FORK),
       checked(ProcCosts.PIDFD_EXIT),
       checked(ProcCosts.SCAN_ENTRY),
+      checked(ProcCosts.WAKEUP),
       checked(UeventCosts.SEND_OUTSIDE),
       checked(UeventCosts.SEND_INSIDE),
       checked(UeventCosts.BROADCAST_PER_SOCKET),
