@@ -58,6 +58,14 @@ public final class Cpus {
   private boolean holdCheckArmed;
   private VirtualEngine.Event tickEvent;
   private long lastAvg;
+  /** CPUs with no task (neither running nor holding). */
+  private final java.util.BitSet idle = new java.util.BitSet();
+  /** Over the CPUs with a task: how many, the sum of their vruntimes as accounted, and of those in a step
+   * (not holding) how many and the sum of their accountedAt, so V is O(1): {@link #avgVruntime}. */
+  private int runningCount;
+  private long runSumV;
+  private int inStepCount;
+  private long inStepSumAt;
   private long taskIds;
   // figures
   private long busyNanos;
@@ -104,6 +112,7 @@ public final class Cpus {
       int cpu = c;
       stepEnds[c] = () -> stepEnd(cpu);
     }
+    idle.set(0, count);
   }
 
   /** @return the number of CPUs */
@@ -175,8 +184,36 @@ public final class Cpus {
       enqueue(task);
       dispatch(c);
     } else {
+      off(c);
       holding[c] = false;
+      on(c);
       startStep(c, 0);
+    }
+  }
+
+  /** Removes CPU c's task from the running sums (before a change to its state). */
+  private void off(int c) {
+    CpuTask t = current[c];
+    if (t != null) {
+      runningCount--;
+      runSumV -= t.vruntime;
+      if (!holding[c]) {
+        inStepCount--;
+        inStepSumAt -= accountedAt[c];
+      }
+    }
+  }
+
+  /** Adds CPU c's task to the running sums (after a change to its state). */
+  private void on(int c) {
+    CpuTask t = current[c];
+    if (t != null) {
+      runningCount++;
+      runSumV += t.vruntime;
+      if (!holding[c]) {
+        inStepCount++;
+        inStepSumAt += accountedAt[c];
+      }
     }
   }
 
@@ -216,7 +253,7 @@ public final class Cpus {
 
   private void wake(CpuTask t) {
     long v = avgVruntime();
-    int n = queue.size() + running();
+    int n = queue.size() + runningCount;
     if (!t.placed) {
       t.placed = true;
       t.vruntime = v;
@@ -232,13 +269,18 @@ public final class Cpus {
       t.vruntime = v - lag;
       t.deadline = t.vruntime + slice;
     }
+    int free = idle.nextSetBit(0);
+    if (free >= 0 && queue.isEmpty()) { // straight onto an idle CPU, as pick_eevdf over one task would
+      last[free] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
+      t.runnableSince = engine.now();
+      runOn(free, t);
+      return;
+    }
     enqueue(t);
-    for (int c = 0; c < count; c++) {
-      if (current[c] == null) {
-        last[c] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
-        dispatch(c);
-        return;
-      }
+    if (free >= 0) {
+      last[free] = t;
+      dispatch(free);
+      return;
     }
     for (int c = 0; c < count; c++) { // check_preempt_wakeup_fair
       if (current[c] != null && !holding[c]) {
@@ -291,8 +333,10 @@ public final class Cpus {
 
   /** The task leaves CPU {@code c} while runnable (preempted). */
   private void leave(int c, CpuTask t) {
+    off(c);
     current[c] = null;
     holding[c] = false;
+    idle.set(c);
     completion[c] = null;
     t.cpu = -1;
     t.needResched = false;
@@ -302,14 +346,22 @@ public final class Cpus {
 
   private void dispatch(int c) {
     if (queue.isEmpty()) {
+      off(c);
       current[c] = null;
+      idle.set(c);
       return;
     }
     CpuTask t = queue.pick(avgVruntime());
     queue.remove(t);
+    runOn(c, t);
+  }
+
+  private void runOn(int c, CpuTask t) {
     t.waitNanos += engine.now() - t.runnableSince;
+    off(c);
     current[c] = t;
     holding[c] = false;
+    idle.clear(c);
     t.cpu = c;
     long sw = 0;
     if (last[c] != t) {
@@ -321,13 +373,17 @@ public final class Cpus {
       t.kernelNanos += sw;
       busyNanos += sw;
     }
+    accountedAt[c] = engine.now() + sw;
+    on(c);
     startStep(c, sw);
   }
 
   private void startStep(int c, long delay) {
     CpuTask t = current[c];
     steps++;
+    off(c);
     accountedAt[c] = engine.now() + delay;
+    on(c);
     completion[c] = engine.schedule(delay + t.remaining, stepEnds[c]);
   }
 
@@ -337,8 +393,10 @@ public final class Cpus {
     if (holding[c] || d <= 0) {
       return;
     }
+    off(c);
     accountedAt[c] = engine.now();
     t.vruntime += d;
+    on(c);
     t.remaining -= d;
     busyNanos += d;
     if (t.step == Step.USER) {
@@ -356,7 +414,9 @@ public final class Cpus {
     t.step = null;
     t.then = null;
     t.remaining = 0;
+    off(c);
     holding[c] = true;
+    on(c);
     completion[c] = null;
     if (!holdCheckArmed) {
       holdCheckArmed = true;
@@ -378,8 +438,10 @@ public final class Cpus {
         long v = avgVruntime();
         t.vlag = Math.max(-lagLimit, Math.min(lagLimit, v - t.vruntime));
         t.sleptAtV = v;
+        off(c);
         current[c] = null;
         holding[c] = false;
+        idle.set(c);
         t.cpu = -1;
         t.needResched = false;
         dispatch(c);
@@ -393,29 +455,11 @@ public final class Cpus {
     }
   }
 
-  private int running() {
-    int n = 0;
-    for (CpuTask t : current) {
-      if (t != null) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   /** avg_vruntime: V over the queued and the running tasks (the running at their progress so far). */
   private long avgVruntime() {
-    long sum = queue.sumVruntime();
-    long n = queue.size();
-    long now = engine.now();
-    for (int c = 0; c < count; c++) {
-      CpuTask t = current[c];
-      if (t != null) {
-        sum += t.vruntime + (holding[c] ? 0 : Math.max(0, now - accountedAt[c]));
-        n++;
-      }
-    }
+    long n = queue.size() + runningCount;
     if (n > 0) {
+      long sum = queue.sumVruntime() + runSumV + inStepCount * engine.now() - inStepSumAt;
       lastAvg = Math.floorDiv(sum, n);
     }
     return lastAvg;
