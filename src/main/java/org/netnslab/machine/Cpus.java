@@ -58,6 +58,8 @@ public final class Cpus {
   private boolean holdCheckArmed;
   private VirtualEngine.Event tickEvent;
   private long lastAvg;
+  /** When this machine started (the engine's clock then): the ticks' phase. */
+  private final long epoch;
   /** CPUs with no task (neither running nor holding). */
   private final java.util.BitSet idle = new java.util.BitSet();
   /** Over the CPUs with a task: how many, the sum of their vruntimes as accounted, and of those in a step
@@ -113,6 +115,7 @@ public final class Cpus {
       stepEnds[c] = () -> stepEnd(cpu);
     }
     idle.set(0, count);
+    this.epoch = engine.now();
   }
 
   /** @return the number of CPUs */
@@ -320,8 +323,8 @@ public final class Cpus {
   private void armTick() {
     if (tickEvent == null && !queue.isEmpty()) {
       long tick = sched.tickNanos();
-      long now = engine.now();
-      tickEvent = engine.schedule((now / tick + 1) * tick - now, this::tick);
+      long since = engine.now() - epoch; // ticks counted from this machine's start: a design run's figures
+      tickEvent = engine.schedule((since / tick + 1) * tick - since, this::tick); // do not depend on the clock it starts at
     }
   }
 
