@@ -274,7 +274,9 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   /**
    * Virtual execution with {@code workload.process-interval}: process i's FORK and EXEC at i x interval,
    * the EXIT beside it (of the process {@link ProcessTable#WAVE} earlier) half an interval later, so a
-   * listener that keeps up wakes once for a fork and exec and once for an exit; then {@code after}.
+   * listener that keeps up wakes once for a fork and exec and once for an exit; then {@code after}. Past
+   * the last fork each exit takes a step of its own; steps with no event are not counted (with fewer
+   * processes than the wave, the exits follow the forks at once).
    */
   private static void publishPaced(List<ProcEvent> events, ActorRef<ProcConnector.Command> pc, Machine machine,
       long interval, Runnable after) {
