@@ -68,6 +68,7 @@ public final class Strategies {
       shown(ProcSettings.ACCOUNTING, m -> m.proc().accounting()),
       shown(ProcSettings.LIVE_PROCESSES, m -> m.proc().liveProcesses()),
       checked(NetnsSettings.CLEANUP_RCU),
+      checked(NetnsSettings.STRUCT_NET_FREE),
       checked(SockInuseSettings.CPUS),
       checked(SockInuseSettings.FAULT),
       checked(RcuSettings.EXPEDITED_GRACE_PERIOD),

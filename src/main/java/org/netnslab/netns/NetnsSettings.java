@@ -18,9 +18,10 @@ import org.netnslab.settings.Setting;
  * @param rcuFreeFraction {@code sockets.rcu-free-fraction}: share of socket closes (user and kernel)
  *     whose final teardown is deferred through call_rcu (SOCK_RCU_FREE), 0..1
  * @param cleanupRcu {@code netns.cleanup-rcu}: the grace-period wait of a cleanup batch
+ * @param structNetFree {@code netns.struct-net-free}: at the batch's end, or at the next cleanup_net (v6.13)
  */
 public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
-    double rcuFreeFraction, CleanupRcu cleanupRcu) {
+    double rcuFreeFraction, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
   /** {@code netns.lifecycle-lock}. */
   public static final Setting<LifecycleLock> LIFECYCLE_LOCK = Setting.strategy("netns.lifecycle-lock", LifecycleLock.class);
   /** {@code netns.kernel-sockets}. */
@@ -32,6 +33,9 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
   /** {@code sockets.rcu-free-fraction}. */
   public static final Setting<Double> RCU_FREE_FRACTION = Setting.fraction("sockets.rcu-free-fraction");
 
+  /** {@code netns.struct-net-free}. */
+  public static final Setting<StructNetFree> STRUCT_NET_FREE =
+      Setting.strategy("netns.struct-net-free", StructNetFree.class);
   /** {@code netns.cleanup-rcu}. */
   public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
 
@@ -46,7 +50,7 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
    */
   public NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
       double rcuFreeFraction) {
-    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL);
+    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL, StructNetFree.BATCH);
   }
 
   /** Checks the ranges. */
@@ -65,6 +69,6 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
    */
   public static NetnsSettings fromConfig(Config model) {
     return new NetnsSettings(LIFECYCLE_LOCK.read(model), KERNEL_SOCKETS.read(model), SETUP_COST.read(model),
-        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model));
+        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model), STRUCT_NET_FREE.read(model));
   }
 }
