@@ -55,8 +55,11 @@ public final class CpuTask {
   Runnable then;
   /** The kind of the last step that ended (its end is the current boundary). */
   Step lastStep = Step.USER;
+  /** A step asked for while another of the task's was in progress or waiting. */
+  record Request(Step step, long nanos, Runnable then) {}
+
   /** Steps asked for while one was in progress (a task's requests run in order). */
-  final ArrayDeque<Object[]> pending = new ArrayDeque<>(2);
+  final ArrayDeque<Request> pending = new ArrayDeque<>(2);
   long runnableSince;
 
   // figures

@@ -172,7 +172,7 @@ public final class Cpus {
       return;
     }
     if (task.step != null || task.queued || !task.pending.isEmpty()) {
-      task.pending.add(new Object[] {step, n, then});
+      task.pending.add(new CpuTask.Request(step, n, then));
       return;
     }
     task.step = step;
@@ -427,8 +427,8 @@ public final class Cpus {
     }
     then.run();
     if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
-      Object[] r = t.pending.poll();
-      run(t, (Step) r[0], (Long) r[1], (Runnable) r[2]);
+      CpuTask.Request r = t.pending.poll();
+      run(t, r.step(), r.nanos(), r.then());
     }
   }
 
