@@ -74,7 +74,10 @@ public record Scheduling(Scheduler scheduler, Preempt preempt, int hz, long base
     }
   }
 
-  /** The FIFO machine of before issue #20 (what the 3-argument {@link MachineSettings} gets). */
+  /**
+   * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
+   * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
+   */
   public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
 
   /** Checks the ranges. */
