@@ -3,36 +3,119 @@ package org.netnslab.machine;
 import java.util.ArrayDeque;
 
 /**
- * The simulated machine's CPUs: {@code count} of them and one FIFO run queue. A task asks to run a step
- * of {@code ns} on a CPU; it starts at once when a CPU is free, otherwise it waits in the run queue, and
- * when the step is done the CPU goes to the next queued step. Steps are not preempted (a kernel step here
- * lasts microseconds; a time slice lasts milliseconds). A task that waits for a lock or a reply holds no
- * CPU, as a sleeping kernel task does not.
+ * The simulated machine's CPUs and their scheduler ({@link Scheduling}). Longer than ~300 lines because
+ * the fair scheduler's dispatch, tick, wake-up and preemption rules share the per-CPU state and are read
+ * best together.
+ *
+ * <p><b>fifo</b> (the machine before issue #20): one FIFO run queue of steps; a step starts when a CPU is
+ * free, is never preempted, and frees its CPU at its end. Tasks are ignored.
+ *
+ * <p><b>fair</b>: EEVDF (kernel/sched/fair.c since v6.6) over one global queue for all P CPUs. Each
+ * {@link CpuTask} has a virtual runtime (its CPU time: every task has nice 0) and a virtual deadline
+ * (vruntime + slice, renewed when the vruntime passes it: update_deadline). A free CPU takes the eligible
+ * task (vruntime <= V, the average over runnable tasks: avg_vruntime/entity_eligible) with the earliest
+ * deadline (pick_eevdf). A running task keeps its CPU (RUN_TO_PARITY) until it sleeps, or until it is
+ * marked need_resched and reaches a preemption point. It is marked at a tick (every 1/HZ: the tick's
+ * update_curr) or at another task's wake-up (check_preempt_wakeup_fair's update_curr) when it is past its
+ * deadline and another task is queued. Preemption points ({@link Step}): the end of a user step or the
+ * return to user space always; in a system call, as {@link Scheduling.Preempt} allows. A user step is
+ * preempted at once (the timer interrupt returns to user mode through schedule()). A sleeping task keeps
+ * its lag (V - vruntime, clamped to the larger of two slices and a tick as place_entity does); negative
+ * lag decays while it sleeps (the v6.12 DELAY_DEQUEUE feature keeps it queued until eligible), and on
+ * wake-up it is placed at V - lag (place_entity, PLACE_LAG), so a task that slept long is eligible at once
+ * and its deadline is at most a slice away. A new task starts at V with half a slice (PLACE_DEADLINE_INITIAL).
+ * A switch from one task to another costs {@code context-switch} ns of kernel time for the incoming task;
+ * a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to model,
+ * e.g. {@code costs.mutex-handoff} for a mutex waiter).
+ *
+ * <p>A step's continuation runs at its end; when it asks for the task's next step at the same instant
+ * (through any number of zero-time actor messages), the task is still on its CPU and continues there
+ * unless preempted. When the instant is over (engine quiescence) and it asked for nothing, it sleeps.
+ *
+ * <p>Why one global queue and not per-CPU queues with load balancing: the targets are rates and
+ * latency tails of closed loops over 2..64 CPUs; one queue gives each task the fair share the kernel's
+ * balancer converges to, without modelling migration costs and imbalance windows no target measures.
  *
  * <p>Threading: the engine's driver thread only (virtual execution).
  */
 public final class Cpus {
   private final VirtualEngine engine;
   private final int count;
-  private final ArrayDeque<Step> runQueue = new ArrayDeque<>();
+  private final Scheduling sched;
+  private final long slice;
+  private final long lagLimit;
+  // fifo
+  private final ArrayDeque<FifoStep> runQueue = new ArrayDeque<>();
   private int free;
+  // fair
+  private final EevdfQueue queue = new EevdfQueue();
+  private final CpuTask[] current;
+  private final CpuTask[] last;
+  private final boolean[] holding;
+  private final long[] accountedAt;
+  private final VirtualEngine.Event[] completion;
+  private final Runnable[] stepEnds;
+  private boolean holdCheckArmed;
+  private VirtualEngine.Event tickEvent;
+  private long lastAvg;
+  /** When this machine started (the engine's clock then): the ticks' phase. */
+  private final long epoch;
+  /** CPUs with no task (neither running nor holding). */
+  private final java.util.BitSet idle = new java.util.BitSet();
+  /** Over the CPUs with a task: how many, the sum of their vruntimes as accounted, and of those in a step
+   * (not holding) how many and the sum of their accountedAt, so V is O(1): {@link #avgVruntime}. */
+  private int runningCount;
+  private long runSumV;
+  private int inStepCount;
+  private long inStepSumAt;
+  private long taskIds;
+  // figures
   private long busyNanos;
   private long steps;
+  private long switches;
+  private long preemptions;
 
-  private record Step(long nanos, Runnable then) {}
+  private record FifoStep(long nanos, Runnable then) {}
 
   /**
+   * A FIFO machine (the machine before issue #20).
+   *
    * @param engine the engine whose clock the steps use
    * @param count CPUs, >= 1
    * @throws IllegalArgumentException when {@code count < 1}
    */
   public Cpus(VirtualEngine engine, int count) {
+    this(engine, count, Scheduling.FIFO);
+  }
+
+  /**
+   * @param engine the engine whose clock the steps use
+   * @param count CPUs, >= 1
+   * @param sched how they schedule
+   * @throws IllegalArgumentException when {@code count < 1}
+   */
+  public Cpus(VirtualEngine engine, int count, Scheduling sched) {
     if (count < 1) {
       throw new IllegalArgumentException("machine.cpus must be >= 1, got " + count);
     }
     this.engine = engine;
     this.count = count;
+    this.sched = sched;
     this.free = count;
+    this.slice = sched.sliceNanos(count);
+    this.lagLimit = Math.max(2 * slice, sched.tickNanos());
+    this.current = new CpuTask[count];
+    this.last = new CpuTask[count];
+    this.holding = new boolean[count];
+    this.accountedAt = new long[count];
+    this.completion = new VirtualEngine.Event[count];
+    this.stepEnds = new Runnable[count];
+    for (int c = 0; c < count; c++) {
+      int cpu = c;
+      stepEnds[c] = () -> stepEnd(cpu);
+    }
+    idle.set(0, count);
+    this.epoch = engine.now();
   }
 
   /** @return the number of CPUs */
@@ -40,29 +123,368 @@ public final class Cpus {
     return count;
   }
 
+  /** @return the scheduling rules */
+  public Scheduling scheduling() {
+    return sched;
+  }
+
+  /** @return the slice every task gets (fair), ns */
+  public long sliceNanos() {
+    return slice;
+  }
+
   /**
-   * Runs a step of {@code nanos} on a CPU, then {@code then} (at the step's end, on the engine).
+   * @param name the task's name
+   * @param kind what it is
+   * @return a new task of this machine, not yet runnable
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind) {
+    return new CpuTask(name, kind, taskIds++);
+  }
+
+  /**
+   * Runs a kernel step of {@code nanos} on a CPU for a one-off task of its own, then {@code then}.
    *
-   * @param nanos the step's CPU time, ns (0 still goes through the run queue: it waits for a CPU)
-   * @param then what follows the step, typically a tell to the task's actor
+   * @param nanos the step's CPU time, ns (0 still waits for a CPU)
+   * @param then what follows the step, on the engine
    */
   public void run(long nanos, Runnable then) {
-    Step s = new Step(Math.max(0, nanos), then);
+    if (sched.scheduler() == Scheduling.Scheduler.FIFO) {
+      runFifo(nanos, then);
+    } else {
+      run(newTask("step", CpuTask.Kind.OTHER), Step.KERNEL, nanos, then);
+    }
+  }
+
+  /**
+   * Runs a step of {@code task} on a CPU, then {@code then} at the step's end. A task's steps run in the
+   * order asked for. Under fifo the task is ignored.
+   *
+   * @param task the task doing the work
+   * @param step what kind of work (user or kernel, and what its end is)
+   * @param nanos its CPU time, ns (negative counts as 0)
+   * @param then what follows the step, typically a tell to the task's actor
+   */
+  public void run(CpuTask task, Step step, long nanos, Runnable then) {
+    long n = Math.max(0, nanos);
+    if (sched.scheduler() == Scheduling.Scheduler.FIFO) {
+      runFifo(n, then);
+      return;
+    }
+    if (task.step != null || task.queued || !task.pending.isEmpty()) {
+      task.pending.add(new CpuTask.Request(step, n, then));
+      return;
+    }
+    task.step = step;
+    task.remaining = n;
+    task.then = then;
+    int c = task.cpu;
+    if (c < 0) {
+      wake(task);
+    } else if (task.needResched && preemptible(task.lastStep, step)) {
+      leave(c, task);
+      renewIfPast(task);
+      enqueue(task);
+      dispatch(c);
+    } else {
+      off(c);
+      holding[c] = false;
+      on(c);
+      startStep(c, 0);
+    }
+  }
+
+  /** Removes CPU c's task from the running sums (before a change to its state). */
+  private void off(int c) {
+    CpuTask t = current[c];
+    if (t != null) {
+      runningCount--;
+      runSumV -= t.vruntime;
+      if (!holding[c]) {
+        inStepCount--;
+        inStepSumAt -= accountedAt[c];
+      }
+    }
+  }
+
+  /** Adds CPU c's task to the running sums (after a change to its state). */
+  private void on(int c) {
+    CpuTask t = current[c];
+    if (t != null) {
+      runningCount++;
+      runSumV += t.vruntime;
+      if (!holding[c]) {
+        inStepCount++;
+        inStepSumAt += accountedAt[c];
+      }
+    }
+  }
+
+  /**
+   * Whether {@code task}, whose step has just ended (called from the step's continuation), would go on
+   * at once with a step of kind {@code next}: false when it is marked need_resched and the boundary is a
+   * preemption point, i.e. it would wait for a CPU first. A task times its system call up to its return
+   * to user space; when this is false for {@link Step#USER}, the return includes that wait.
+   *
+   * @param task a task of this machine
+   * @param next the kind of its next step
+   * @return true under fifo, or when it keeps its CPU
+   */
+  public boolean continuesNow(CpuTask task, Step next) {
+    if (sched.scheduler() == Scheduling.Scheduler.FIFO) {
+      return true;
+    }
+    return task.cpu >= 0 && holding[task.cpu] && !(task.needResched && preemptible(task.lastStep, next));
+  }
+
+  /** @return true under the fair scheduler (tasks, user steps, preemption) */
+  public boolean fair() {
+    return sched.scheduler() == Scheduling.Scheduler.FAIR;
+  }
+
+  private boolean preemptible(Step prev, Step next) {
+    if (prev == Step.USER || next == Step.USER) {
+      return true; // user mode, or the return to it (exit_to_user_mode_loop)
+    }
+    return switch (prev) {
+      case COND_RESCHED -> true;
+      case MIGHT_SLEEP -> sched.preempt() != Scheduling.Preempt.NONE;
+      case KERNEL -> sched.preempt() == Scheduling.Preempt.FULL;
+      default -> false;
+    };
+  }
+
+  private void wake(CpuTask t) {
+    long v = avgVruntime();
+    int n = queue.size() + runningCount;
+    if (!t.placed) {
+      t.placed = true;
+      t.vruntime = v;
+      t.deadline = v + slice / 2;
+    } else {
+      long lag = t.vlag;
+      if (lag < 0) {
+        lag = Math.min(0, lag + (v - t.sleptAtV)); // negative lag is slept off (DELAY_DEQUEUE)
+      }
+      if (n > 0) {
+        lag = lag * (n + 1) / n; // place_entity: the lag the task keeps once it is counted in V
+      }
+      t.vruntime = v - lag;
+      t.deadline = t.vruntime + slice;
+    }
+    int free = idle.nextSetBit(0);
+    if (free >= 0 && queue.isEmpty()) { // straight onto an idle CPU, as pick_eevdf over one task would
+      last[free] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
+      t.runnableSince = engine.now();
+      runOn(free, t);
+      return;
+    }
+    enqueue(t);
+    if (free >= 0) {
+      last[free] = t;
+      dispatch(free);
+      return;
+    }
+    for (int c = 0; c < count; c++) { // check_preempt_wakeup_fair
+      if (current[c] != null && !holding[c]) {
+        mark(c);
+      }
+    }
+  }
+
+  /** update_curr + update_deadline: a running task past its deadline gets a new one and need_resched. */
+  private void mark(int c) {
+    CpuTask t = current[c];
+    account(c);
+    if (t.vruntime >= t.deadline) {
+      t.deadline = t.vruntime + slice;
+      if (!queue.isEmpty()) {
+        t.needResched = true;
+        if (t.step == Step.USER) {
+          completion[c].cancel();
+          leave(c, t);
+          enqueue(t);
+          dispatch(c);
+        }
+      }
+    }
+  }
+
+  private void tick() {
+    tickEvent = null;
+    for (int c = 0; c < count; c++) {
+      if (current[c] != null && !holding[c]) {
+        mark(c);
+      }
+    }
+    armTick();
+  }
+
+  private void armTick() {
+    if (tickEvent == null && !queue.isEmpty()) {
+      long tick = sched.tickNanos();
+      long since = engine.now() - epoch; // ticks counted from this machine's start: a design run's figures
+      tickEvent = engine.schedule((since / tick + 1) * tick - since, this::tick); // do not depend on the clock it starts at
+    }
+  }
+
+  private void enqueue(CpuTask t) {
+    t.runnableSince = engine.now();
+    queue.add(t);
+    armTick();
+  }
+
+  /** The task leaves CPU {@code c} while runnable (preempted). */
+  private void leave(int c, CpuTask t) {
+    off(c);
+    current[c] = null;
+    holding[c] = false;
+    idle.set(c);
+    completion[c] = null;
+    t.cpu = -1;
+    t.needResched = false;
+    t.preemptions++;
+    preemptions++;
+  }
+
+  private void dispatch(int c) {
+    if (queue.isEmpty()) {
+      off(c);
+      current[c] = null;
+      idle.set(c);
+      return;
+    }
+    CpuTask t = queue.pick(avgVruntime());
+    queue.remove(t);
+    runOn(c, t);
+  }
+
+  private void runOn(int c, CpuTask t) {
+    t.waitNanos += engine.now() - t.runnableSince;
+    off(c);
+    current[c] = t;
+    holding[c] = false;
+    idle.clear(c);
+    t.cpu = c;
+    long sw = 0;
+    if (last[c] != t) {
+      sw = sched.contextSwitchNanos();
+      last[c] = t;
+      t.switchesIn++;
+      switches++;
+      t.vruntime += sw;
+      t.kernelNanos += sw;
+      busyNanos += sw;
+    }
+    accountedAt[c] = engine.now() + sw;
+    on(c);
+    startStep(c, sw);
+  }
+
+  private void startStep(int c, long delay) {
+    CpuTask t = current[c];
+    steps++;
+    off(c);
+    accountedAt[c] = engine.now() + delay;
+    on(c);
+    completion[c] = engine.schedule(delay + t.remaining, stepEnds[c]);
+  }
+
+  private void account(int c) {
+    CpuTask t = current[c];
+    long d = engine.now() - accountedAt[c];
+    if (holding[c] || d <= 0) {
+      return;
+    }
+    off(c);
+    accountedAt[c] = engine.now();
+    t.vruntime += d;
+    on(c);
+    t.remaining -= d;
+    busyNanos += d;
+    if (t.step == Step.USER) {
+      t.userNanos += d;
+    } else {
+      t.kernelNanos += d;
+    }
+  }
+
+  private void stepEnd(int c) {
+    account(c);
+    CpuTask t = current[c];
+    Runnable then = t.then;
+    t.lastStep = t.step;
+    t.step = null;
+    t.then = null;
+    t.remaining = 0;
+    off(c);
+    holding[c] = true;
+    on(c);
+    completion[c] = null;
+    if (!holdCheckArmed) {
+      holdCheckArmed = true;
+      engine.atQuiescence(this::sleepHolders);
+    }
+    then.run();
+    if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
+      CpuTask.Request r = t.pending.poll();
+      run(t, r.step(), r.nanos(), r.then());
+    }
+  }
+
+  /** At the instant's end: a task still holding its CPU asked for no step; it sleeps (dequeue_entity). */
+  private void sleepHolders() {
+    holdCheckArmed = false;
+    for (int c = 0; c < count; c++) {
+      if (holding[c]) {
+        CpuTask t = current[c];
+        long v = avgVruntime();
+        t.vlag = Math.max(-lagLimit, Math.min(lagLimit, v - t.vruntime));
+        t.sleptAtV = v;
+        off(c);
+        current[c] = null;
+        holding[c] = false;
+        idle.set(c);
+        t.cpu = -1;
+        t.needResched = false;
+        dispatch(c);
+      }
+    }
+  }
+
+  private void renewIfPast(CpuTask t) {
+    if (t.vruntime >= t.deadline) {
+      t.deadline = t.vruntime + slice;
+    }
+  }
+
+  /** avg_vruntime: V over the queued and the running tasks (the running at their progress so far). */
+  private long avgVruntime() {
+    long n = queue.size() + runningCount;
+    if (n > 0) {
+      long sum = queue.sumVruntime() + runSumV + inStepCount * engine.now() - inStepSumAt;
+      lastAvg = Math.floorDiv(sum, n);
+    }
+    return lastAvg;
+  }
+
+  private void runFifo(long nanos, Runnable then) {
+    FifoStep s = new FifoStep(Math.max(0, nanos), then);
     if (free > 0) {
       free--;
-      start(s);
+      startFifo(s);
     } else {
       runQueue.add(s);
     }
   }
 
-  private void start(Step s) {
+  private void startFifo(FifoStep s) {
     steps++;
     busyNanos += s.nanos;
     engine.schedule(s.nanos, () -> {
-      Step next = runQueue.poll();
+      FifoStep next = runQueue.poll();
       if (next != null) {
-        start(next);
+        startFifo(next);
       } else {
         free++;
       }
@@ -70,18 +492,28 @@ public final class Cpus {
     });
   }
 
-  /** @return CPU time spent in steps so far, ns (over all CPUs) */
+  /** @return CPU time spent in steps so far, ns (over all CPUs; fair: as accounted so far) */
   public long busyNanos() {
     return busyNanos;
   }
 
-  /** @return steps started so far */
+  /** @return steps started so far (fair: a preempted step counts again when it resumes) */
   public long steps() {
     return steps;
   }
 
-  /** @return steps waiting for a CPU now */
+  /** @return context switches so far (fair) */
+  public long switches() {
+    return switches;
+  }
+
+  /** @return preemptions so far (fair) */
+  public long preemptions() {
+    return preemptions;
+  }
+
+  /** @return steps (fifo) or tasks (fair) waiting for a CPU now */
   public int queued() {
-    return runQueue.size();
+    return sched.scheduler() == Scheduling.Scheduler.FIFO ? runQueue.size() : queue.size();
   }
 }

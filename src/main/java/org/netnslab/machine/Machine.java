@@ -33,6 +33,7 @@ public final class Machine implements Extension {
   private Cpus cpus;
   private SplittableRandom random;
   private final Map<String, Mutex> mutexes = new HashMap<>();
+  private final Map<Object, CpuTask> tasks = new java.util.IdentityHashMap<>();
   private long handoffNanos;
   /** Timed model steps started (grace periods, setup/exit costs), for waits that follow progress. */
   private final AtomicLong timedSteps = new AtomicLong();
@@ -106,10 +107,33 @@ public final class Machine implements Extension {
   public void configure(MachineSettings s, long lockHandoffNanos) {
     requireVirtual();
     this.settings = s;
-    this.cpus = new Cpus(engine, s.cpus());
+    this.cpus = new Cpus(engine, s.cpus(), s.scheduling());
     this.random = new SplittableRandom(s.randomSeed());
     this.handoffNanos = lockHandoffNanos;
     this.mutexes.clear();
+    this.tasks.clear();
+  }
+
+  /**
+   * @return true in virtual execution under the fair scheduler: model code then runs its steps as
+   *     tasks, with user-space parts; otherwise (fifo, the machine before issue #20) as one-off kernel steps
+   */
+  public boolean fair() {
+    return engine != null && cpus != null && cpus.fair();
+  }
+
+  /**
+   * The task of a model object that has no actor of its own (a listener socket's reader), created on first
+   * use for this design run.
+   *
+   * @param owner the object (identity)
+   * @param name the task's name if it is new
+   * @param kind its kind if it is new
+   * @return the task
+   */
+  public CpuTask taskFor(Object owner, String name, CpuTask.Kind kind) {
+    requireVirtual();
+    return tasks.computeIfAbsent(owner, o -> cpus.newTask(name, kind));
   }
 
   /** @return the current design run's machine settings (virtual execution) */
@@ -156,13 +180,36 @@ public final class Machine implements Extension {
   }
 
   /**
-   * Runs a step of kernel work costing {@code nanos} (jittered) on a simulated CPU, then {@code then}.
+   * Runs a step of kernel work costing {@code nanos} (jittered) on a simulated CPU, then {@code then}: a
+   * one-off task of its own under the fair scheduler (prefer {@link #compute(CpuTask, Step, long, Runnable)}).
    *
    * @param nanos the cost, ns
    * @param then what follows, on the engine
    */
   public void compute(long nanos, Runnable then) {
     cpus().run(jittered(nanos), then);
+  }
+
+  /**
+   * Runs a step of {@code task} costing {@code nanos} (jittered) on a simulated CPU, then {@code then}
+   * ({@link Cpus#run(CpuTask, Step, long, Runnable)}).
+   *
+   * @param task the task doing the work (from {@link #newTask})
+   * @param step user or kernel work, and what its end is
+   * @param nanos the cost, ns
+   * @param then what follows, on the engine
+   */
+  public void compute(CpuTask task, Step step, long nanos, Runnable then) {
+    cpus().run(task, step, jittered(nanos), then);
+  }
+
+  /**
+   * @param name the task's name, e.g. {@code injector-3}
+   * @param kind what it is
+   * @return a new task on the current design run's CPUs (virtual execution)
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind) {
+    return cpus().newTask(name, kind);
   }
 
   private void requireVirtual() {

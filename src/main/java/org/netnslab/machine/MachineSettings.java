@@ -9,8 +9,10 @@ package org.netnslab.machine;
  *     (0..0.5): deterministic service times lock closed loops into lock-step patterns; a seeded jitter
  *     breaks them without changing means
  * @param randomSeed seeds the jitter (scenario key {@code random-seed}): same seed, same figures
+ * @param scheduling how the CPUs schedule tasks ({@code machine.scheduler}, {@code preempt}, {@code hz},
+ *     {@code base-slice}, {@code context-switch})
  */
-public record MachineSettings(int cpus, double jitter, long randomSeed) {
+public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduling scheduling) {
   /** Checks the ranges. */
   public MachineSettings {
     if (cpus < 1 || cpus > 4096) {
@@ -19,10 +21,24 @@ public record MachineSettings(int cpus, double jitter, long randomSeed) {
     if (!(jitter >= 0 && jitter <= 0.5)) {
       throw new IllegalArgumentException("machine.jitter must be in 0..0.5, got " + jitter);
     }
+    if (scheduling == null) {
+      throw new IllegalArgumentException("machine scheduling must be given");
+    }
+  }
+
+  /**
+   * A FIFO machine ({@link Scheduling#FIFO}), as before issue #20.
+   *
+   * @param cpus simulated CPUs
+   * @param jitter the cost jitter
+   * @param randomSeed the jitter's seed
+   */
+  public MachineSettings(int cpus, double jitter, long randomSeed) {
+    this(cpus, jitter, randomSeed, Scheduling.FIFO);
   }
 
   /** @return these settings with {@code n} CPUs */
   public MachineSettings withCpus(int n) {
-    return new MachineSettings(n, jitter, randomSeed);
+    return new MachineSettings(n, jitter, randomSeed, scheduling);
   }
 }

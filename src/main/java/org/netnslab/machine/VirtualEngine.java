@@ -30,6 +30,7 @@ public final class VirtualEngine {
 
   private final String id;
   private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
+  private final ArrayDeque<Runnable> quiescent = new ArrayDeque<>();
   private final ConcurrentLinkedQueue<Runnable> external = new ConcurrentLinkedQueue<>();
   private final PriorityQueue<Event> events = new PriorityQueue<>();
   private final Object signal = new Object();
@@ -111,6 +112,17 @@ public final class VirtualEngine {
   }
 
   /**
+   * Runs {@code task} once nothing is runnable at the current instant, before the clock moves (and before
+   * any later event): {@link Cpus} decides there that a task which asked for no further step at the
+   * instant its step ended has gone to sleep. Driver thread only.
+   *
+   * @param task what to run at the instant's quiescence
+   */
+  public void atQuiescence(Runnable task) {
+    quiescent.add(task);
+  }
+
+  /**
    * Runs {@code task} {@code delayNanos} of simulated time from now.
    *
    * @param delayNanos ns, >= 0 (negative counts as 0)
@@ -172,6 +184,11 @@ public final class VirtualEngine {
           if ((++steps & 4095) == 0) {
             watch.check(now);
           }
+          continue;
+        }
+        Runnable q = quiescent.poll();
+        if (q != null) {
+          q.run();
           continue;
         }
         if (done.getAsBoolean()) {

@@ -39,6 +39,18 @@ public record RunResult(String scenario, String description, String seed, double
   }
 
   /**
+   * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it (issue #20).
+   *
+   * @param scheduler {@code fair} or {@code fifo}
+   * @param preempt {@code none}, {@code voluntary} or {@code full}
+   * @param hz timer ticks per second
+   * @param baseSliceNanos the configured base slice, ns (0: derived from the CPU count)
+   * @param contextSwitchNanos the context-switch cost, ns
+   */
+  public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
+      long contextSwitchNanos) {}
+
+  /**
    * How a run ran, as result.json's {@code execution} holds it.
    *
    * @param mode {@code live} or {@code virtual}
@@ -47,11 +59,27 @@ public record RunResult(String scenario, String description, String seed, double
    *     {@code <design>@<n>cpu} and compared with the baseline at the same count
    * @param jitter the costs' jitter (0..0.5)
    * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
+   * @param scheduling the simulated CPUs' scheduling (issue #20: {@code machine.scheduler}, {@code preempt},
+   *     {@code hz}, {@code base-slice}, {@code context-switch}); null in files written before it
    */
-  public record ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
+  public record ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed,
+      SchedulingInfo scheduling) {
     /** Copies the list. */
     public ExecutionInfo {
       cpus = List.copyOf(cpus);
+    }
+
+    /**
+     * Without the scheduling (files written before issue #20).
+     *
+     * @param mode live or virtual
+     * @param cpus the CPU counts
+     * @param sweep whether a sweep
+     * @param jitter the jitter
+     * @param randomSeed the seed
+     */
+    public ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
+      this(mode, cpus, sweep, jitter, randomSeed, null);
     }
 
     /** @return true in virtual execution */

@@ -56,7 +56,14 @@ import org.slf4j.event.Level;
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
   /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped, QueueWork {}
+  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped, QueueWork,
+      CompleteDeferred {}
+
+  /**
+   * {@code netns.struct-net-free = next-cleanup}: the run waits for every netns freed; once nothing is left
+   * to clean, the netns on defer_free_list are freed (the later cleanup_net the kernel would need).
+   */
+  public enum CompleteDeferred implements Command { INSTANCE }
 
   /** The work queued again after a fault: runs cleanup_net if the worker is idle (never faults itself). */
   private enum QueueWork implements Command { INSTANCE }
@@ -89,6 +96,14 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
   /** The batch taken off the list, from the lock request to its end; null when idle. */
   private List<OpsUndo.Member> batch;
+  /** The netns workqueue's kworker (fair scheduler), or null. */
+  private final org.netnslab.machine.CpuTask worker;
+  private final boolean expedited;
+  private final boolean deferFree;
+  /** v6.13 defer_free_list: the last round's netns, their last passive reference not yet dropped. */
+  private List<OpsUndo.Member> deferred = List.of();
+  /** A run waits for every netns freed: free the deferred ones once nothing is left to clean. */
+  private boolean completeWhenIdle;
   private long batches;
 
   /**
@@ -127,15 +142,28 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
       IntFunction<Duration> batchTimeout, Faults faults) {
+    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, CleanupRcu.NORMAL,
+        StructNetFree.BATCH);
+  }
+
+  /**
+   * As the other factories, with the batch's grace-period wait ({@code netns.cleanup-rcu}).
+   *
+   * @param cleanupRcu normal or expedited
+   * @param structNetFree at the batch's end, or at the next cleanup_net (v6.13)
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
     // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
     return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe,
-        exitCost, exitCpu, batchTimeout, faults)))
+        exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree)))
         .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults) {
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
     super(ctx);
     this.faults = faults;
     this.exitCpu = exitCpu;
@@ -146,6 +174,11 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     this.exitCost = exitCost;
     this.batchTimeout = batchTimeout;
     this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
+    org.netnslab.machine.Machine m = org.netnslab.machine.Machine.get(ctx.getSystem());
+    // the netns workqueue (WQ_UNBOUND): the work item runs on one kworker at a time
+    this.worker = m.fair() ? m.newTask("kworker/u:netns", org.netnslab.machine.CpuTask.Kind.KWORKER) : null;
+    this.expedited = cleanupRcu == CleanupRcu.EXPEDITED;
+    this.deferFree = structNetFree == StructNetFree.NEXT_CLEANUP;
   }
 
   @Override
@@ -157,6 +190,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
           return startIfIdle(true);
         })
         .onMessageEquals(QueueWork.INSTANCE, () -> startIfIdle(false))
+        .onMessageEquals(CompleteDeferred.INSTANCE, () -> {
+          completeWhenIdle = true;
+          return completeDeferredIfIdle();
+        })
         .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
         .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
         .onMessage(MemberStopped.class, m -> {
@@ -198,7 +235,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
   private Behavior<Command> runBatch() {
     ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost,
-        exitCpu, probe, batchTimeout.apply(batch.size()), reports), "cleanup-batch-" + ++batches);
+        exitCpu, probe, batchTimeout.apply(batch.size()), reports, worker, expedited), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;
   }
@@ -210,8 +247,22 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
   /** After the batch's rcu_barrier: net_drop_ns for each netns still there, then the next batch. */
   private Behavior<Command> finished(OpsUndo.Finished f) {
-    f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    if (deferFree) { // v6.13: net_complete_free() of the last round, then this round's net_passive_dec()
+      deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+      deferred = f.remaining();
+    } else {
+      f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    }
     batch = null;
-    return startIfIdle(true);
+    startIfIdle(true);
+    return completeDeferredIfIdle();
+  }
+
+  private Behavior<Command> completeDeferredIfIdle() {
+    if (completeWhenIdle && batch == null && cleanupList.isEmpty() && !deferred.isEmpty()) {
+      deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+      deferred = List.of();
+    }
+    return this;
   }
 }

@@ -84,7 +84,18 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
    * creating process). {@code replyTo} gets its {@link NetnsHandle} once setup_net has run, or a
    * {@link CreateResult.Failed} when a pernet init failed.
    */
-  public record CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo) implements Command {}
+  public record CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo,
+      org.netnslab.machine.CpuTask task) implements Command {
+    /**
+     * A creation by a process the model does not run as a task (setup_net's CPU runs as a one-off step).
+     *
+     * @param owner the owning user namespace
+     * @param replyTo the handle or failure goes here
+     */
+    public CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo) {
+      this(owner, replyTo, null);
+    }
+  }
 
   /**
    * The creating process drops its reference to netns {@code id} (put_net); {@code replyTo} gets Done
@@ -134,7 +145,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
   record CountGroups(ActorRef<Integer> replyTo) implements Command {}
 
   /** A creation waiting for, or holding, the lifecycle lock. */
-  private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos) {}
+  private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos,
+      org.netnslab.machine.CpuTask task) {}
 
   private final ModelSettings settings;
   private final List<PernetOperations> ops;
@@ -204,7 +216,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
     Faults faults = new Faults(settings.faults(), probe::faultInjected);
     ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
-        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout, faults), "cleanup-net");
+        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout, faults,
+        settings.netns().cleanupRcu(), settings.netns().structNetFree()), "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
     this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
         settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink(), faults), "proc-connector");
@@ -215,7 +228,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     return newReceiveBuilder()
         .onMessage(CreateNetns.class, m -> {
           creating++;
-          lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime()));
+          lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime(), m.task()));
           return this;
         })
         .onMessage(SetupFinished.class, m -> {
@@ -243,11 +256,13 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         .onMessage(ReleaseNetns.class, this::onRelease)
         .onMessage(ReleaseAll.class, m -> {
           allFreedWaiters.add(m.replyTo());
+          env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
           netns.tellAll(NetnsGroup.PutAll.INSTANCE);
           return answerAllFreed();
         })
         .onMessage(AwaitAllFreed.class, m -> {
           allFreedWaiters.add(m.replyTo());
+          env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
           return answerAllFreed();
         })
         .onMessage(CountLive.class, m -> {
@@ -360,7 +375,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     if (holder instanceof Creation c) {
       long id = nextId++;
       inSetup.put(id, c.replyTo());
-      netns.spawn(id, NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo()));
+      netns.spawn(id, NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo(),
+          c.task()));
     } else {
       ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
     }

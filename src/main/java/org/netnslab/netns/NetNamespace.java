@@ -177,12 +177,24 @@ public final class NetNamespace {
    */
   public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings, List<PernetOperations> ops,
       Env env, long requestNanos, ActorRef<CreateResult> created) {
+    return create(id, owner, settings, ops, env, requestNanos, created, null);
+  }
+
+  /**
+   * As the other factory, with the creating task: setup_net's CPU runs as a kernel step of its
+   * unshare() call (fair scheduler); null: a one-off step.
+   *
+   * @param task the creating process's task, or null
+   */
+  public static Behavior<Command> create(long id, UserNamespace owner, ModelSettings settings, List<PernetOperations> ops,
+      Env env, long requestNanos, ActorRef<CreateResult> created, org.netnslab.machine.CpuTask task) {
     // faults.netns-actor: resumed, never restarted (NetnsActor's Javadoc); any other failure stops it
     // no Behaviors.withTimers: a TimerScheduler per netns costs heap in a population of a million; the few
     // one-shot waits (setup cost, retries) use ctx.scheduleOnce
     return Behaviors.supervise(Behaviors.<Command>setup(ctx -> {
       NetnsActor actor = new NetnsActor(ctx, id, owner, settings, ops, env);
-      return org.netnslab.machine.OnStop.wrap(Command.class, actor.setupNet(requestNanos, created), actor::stopped);
+      return org.netnslab.machine.OnStop.wrap(Command.class, actor.setupNet(requestNanos, created, task),
+          actor::stopped);
     })).onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 

@@ -88,7 +88,7 @@ final class NetnsActor {
   }
 
   /** setup_net: every init in order; on failure, the undo of the ones run. */
-  Behavior<Command> setupNet(long requestNanos, ActorRef<CreateResult> created) {
+  Behavior<Command> setupNet(long requestNanos, ActorRef<CreateResult> created, org.netnslab.machine.CpuTask task) {
     for (int i = 0; i < ops.size(); i++) {
       try {
         ops.get(i).init(net);
@@ -108,7 +108,12 @@ final class NetnsActor {
     }
     if (cpu > 0) { // the inits' CPU on the unshare task's CPU, then the waits; the lock is held throughout
       ActorRef<Command> self = ctx.getSelf();
-      machine.compute(cpu, () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE));
+      Runnable spent = () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE);
+      if (task != null && machine.fair()) { // a kernel step of the creator's unshare() (ops_init: no cond_resched)
+        machine.compute(task, org.netnslab.machine.Step.KERNEL, cpu, spent);
+      } else {
+        machine.compute(cpu, spent);
+      }
     } else {
       machine.timedStep(cost.toNanos()); // slow by design, not stalled: runner waits follow it
       ctx.scheduleOnce(cost, ctx.getSelf(), NetNamespace.SetupCostSpent.INSTANCE); // setup_net's sleeping waits, lock held

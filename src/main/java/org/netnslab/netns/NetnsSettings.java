@@ -17,9 +17,11 @@ import org.netnslab.settings.Setting;
  *     netns of a cleanup batch, spent holding the lifecycle lock (0: none), at most 10 s
  * @param rcuFreeFraction {@code sockets.rcu-free-fraction}: share of socket closes (user and kernel)
  *     whose final teardown is deferred through call_rcu (SOCK_RCU_FREE), 0..1
+ * @param cleanupRcu {@code netns.cleanup-rcu}: the grace-period wait of a cleanup batch
+ * @param structNetFree {@code netns.struct-net-free}: at the batch's end, or at the next cleanup_net (v6.13)
  */
 public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
-    double rcuFreeFraction) {
+    double rcuFreeFraction, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
   /** {@code netns.lifecycle-lock}. */
   public static final Setting<LifecycleLock> LIFECYCLE_LOCK = Setting.strategy("netns.lifecycle-lock", LifecycleLock.class);
   /** {@code netns.kernel-sockets}. */
@@ -30,6 +32,26 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
   public static final Setting<Duration> EXIT_COST = Setting.duration("netns.exit-cost", Duration.ofSeconds(10));
   /** {@code sockets.rcu-free-fraction}. */
   public static final Setting<Double> RCU_FREE_FRACTION = Setting.fraction("sockets.rcu-free-fraction");
+
+  /** {@code netns.struct-net-free}. */
+  public static final Setting<StructNetFree> STRUCT_NET_FREE =
+      Setting.strategy("netns.struct-net-free", StructNetFree.class);
+  /** {@code netns.cleanup-rcu}. */
+  public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
+
+  /**
+   * With a normal grace period in cleanup_net (the seeds' kernels).
+   *
+   * @param lifecycleLock the lifecycle lock
+   * @param kernelSockets the netns's own sockets
+   * @param setupCost setup_net's sleeping time
+   * @param exitCost the exits' sleeping time per netns
+   * @param rcuFreeFraction the SOCK_RCU_FREE share
+   */
+  public NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
+      double rcuFreeFraction) {
+    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL, StructNetFree.BATCH);
+  }
 
   /** Checks the ranges. */
   public NetnsSettings {
@@ -47,6 +69,6 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
    */
   public static NetnsSettings fromConfig(Config model) {
     return new NetnsSettings(LIFECYCLE_LOCK.read(model), KERNEL_SOCKETS.read(model), SETUP_COST.read(model),
-        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model));
+        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model), STRUCT_NET_FREE.read(model));
   }
 }

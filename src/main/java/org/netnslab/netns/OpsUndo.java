@@ -34,8 +34,9 @@ import org.netnslab.rcu.RcuDomain;
  *   <li>ONE rcu_barrier, then {@link Finished}: the caller drops the passive references (net_drop_ns).</li>
  * </ol>
  *
- * <p>The kernel's cleanup_net waits with synchronize_rcu_expedited and runs the exit_rtnl hooks under
- * RTNL before the exits; the model has no RTNL and waits a normal grace period on both paths.
+ * <p>The kernel's cleanup_net waits with synchronize_rcu_expedited since v6.9 ({@code netns.cleanup-rcu =
+ * expedited}; a failed setup_net's undo waits a normal one) and runs the exit_rtnl hooks under RTNL
+ * before the exits; the model has no RTNL.
  *
  * <p>A short-lived child of its caller, one per run (the Akka IoT tutorial's per-query aggregator): the
  * cleanup worker spawns one per batch, a netns whose setup_net failed spawns one for itself. It
@@ -96,6 +97,9 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private final ActorRef<RcuDomain.Command> rcu;
   private final Duration exitCost;
   private final long exitCpuNanos;
+  /** The kworker running cleanup_net (fair scheduler), or null: the exits' CPU as one-off steps. */
+  private final org.netnslab.machine.CpuTask worker;
+  private final boolean expedited;
   private final LifecycleProbe probe;
   private final Duration timeout;
   private final ActorRef<Report> replyTo;
@@ -134,10 +138,25 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
       ActorRef<RcuDomain.Command> rcu, Duration exitCost, Duration exitCpu, LifecycleProbe probe, Duration timeout,
       ActorRef<Report> replyTo) {
+    return create(ops, members, rcu, exitCost, exitCpu, probe, timeout, replyTo, null, false);
+  }
+
+  /**
+   * As the other factories, as cleanup_net runs it: on the netns kworker's task and with the batch's
+   * grace-period wait expedited or not ({@code netns.cleanup-rcu}).
+   *
+   * @param worker the kworker's task (fair scheduler: the exits' CPU are its kernel steps, each ending at
+   *     ops_exit_list()'s cond_resched()); null: one-off steps
+   * @param expedited synchronize_rcu_expedited() instead of synchronize_rcu()
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
+      ActorRef<RcuDomain.Command> rcu, Duration exitCost, Duration exitCpu, LifecycleProbe probe, Duration timeout,
+      ActorRef<Report> replyTo, org.netnslab.machine.CpuTask worker, boolean expedited) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       Machine machine = Machine.get(ctx.getSystem());
       long cpu = machine.isVirtual() ? exitCpu.toNanos() : 0;
-      return new OpsUndo(ctx, timers, ops, members, rcu, exitCost, cpu, probe, timeout, replyTo).start();
+      return new OpsUndo(ctx, timers, ops, members, rcu, exitCost, cpu, probe, timeout, replyTo, worker, expedited)
+          .start();
     }));
   }
 
@@ -196,9 +215,12 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   private OpsUndo(ActorContext<Command> ctx, TimerScheduler<Command> timers, List<PernetOperations> ops,
       List<Member> members, ActorRef<RcuDomain.Command> rcu, Duration exitCost, long exitCpuNanos,
-      LifecycleProbe probe, Duration timeout, ActorRef<Report> replyTo) {
+      LifecycleProbe probe, Duration timeout, ActorRef<Report> replyTo, org.netnslab.machine.CpuTask worker,
+      boolean expedited) {
     super(ctx);
     this.exitCpuNanos = exitCpuNanos;
+    this.worker = worker;
+    this.expedited = expedited;
     this.timers = timers;
     this.ops = List.copyOf(ops);
     this.order = teardownOrder(ops.size());
@@ -258,7 +280,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
     switch (step) {
       case PRE_EXIT:
         step = Step.SYNCHRONIZE;
-        rcu.tell(new RcuDomain.Synchronize(false, rcuDone));
+        rcu.tell(new RcuDomain.Synchronize(expedited, rcuDone));
         return this;
       case EXIT:
         return exited();
@@ -316,7 +338,13 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       if (exitCpuNanos > 0) { // the kworker's CPU for this netns's exits, then their sleeping waits
         step = Step.EXIT_COST;
         ActorRef<Command> self = getContext().getSelf();
-        Machine.get(getContext().getSystem()).compute(exitCpuNanos, () -> self.tell(ExitCpuSpent.INSTANCE));
+        Machine machine = Machine.get(getContext().getSystem());
+        if (worker != null) { // ops_exit_list: cond_resched() after each ops->exit(net)
+          machine.compute(worker, org.netnslab.machine.Step.COND_RESCHED, exitCpuNanos,
+              () -> self.tell(ExitCpuSpent.INSTANCE));
+        } else {
+          machine.compute(exitCpuNanos, () -> self.tell(ExitCpuSpent.INSTANCE));
+        }
         return this;
       }
       return exitWaits();

@@ -18,6 +18,7 @@ public final class ConnectorMonitor {
   private final LongConsumer latencyNanos;
   private final MonitoredProcesses processes = new MonitoredProcesses();
   private long busyNanos;
+  private long wakeups;
   private long discarded;
   private long enobufs;
   private long dropped;
@@ -32,6 +33,22 @@ public final class ConnectorMonitor {
     this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
     this.syscalls = syscalls;
     this.latencyNanos = latencyNanos;
+  }
+
+  /**
+   * The listener found its socket empty, slept, and was woken by a message (virtual execution: charged
+   * {@code costs.proc.wakeup} besides each message's recvmsg).
+   *
+   * @param nanos the wake-up's charge, ns
+   */
+  public void onWakeup(long nanos) {
+    busyNanos += nanos;
+    wakeups++;
+  }
+
+  /** @return wake-ups charged so far */
+  public long wakeups() {
+    return wakeups;
   }
 
   /** @param r one receive from the socket: an event, or the ENOBUFS after an overflow */

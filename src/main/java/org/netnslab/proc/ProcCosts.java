@@ -14,8 +14,11 @@ import org.netnslab.settings.Setting;
  * @param pidfdExit per exit: epoll_wait wake-up (pidfd_poll) + waitid(P_PIDFD) + close, 0..1ms
  * @param scanEntry per /proc entry of a scan: proc_pid_readdir entry + open/read/close of
  *     /proc/PID/stat (fs/proc/base.c, fs/proc/array.c), 0..1ms
+ * @param wakeup per wake-up of a connector listener that found its socket empty and slept: the blocking
+ *     recvmsg's sleep and return (or poll/epoll_wait), besides each message's recvmsg, 0..1ms
  */
-public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
+public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry,
+    Duration wakeup) {
   /** {@code costs.proc.recvmsg}. */
   public static final Setting<Duration> RECVMSG = Setting.duration("costs.proc.recvmsg", Duration.ofMillis(1));
   /** {@code costs.proc.pidfd-fork}. */
@@ -25,12 +28,28 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
   /** {@code costs.proc.scan-entry}. */
   public static final Setting<Duration> SCAN_ENTRY = Setting.duration("costs.proc.scan-entry", Duration.ofMillis(1));
 
+  /** {@code costs.proc.wakeup}. */
+  public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
+
+  /**
+   * No per-wake-up cost (as before issue #20).
+   *
+   * @param recvmsg per event
+   * @param pidfdFork per fork
+   * @param pidfdExit per exit
+   * @param scanEntry per /proc entry
+   */
+  public ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
+    this(recvmsg, pidfdFork, pidfdExit, scanEntry, Duration.ZERO);
+  }
+
   /** Checks the ranges. */
   public ProcCosts {
     RECVMSG.check(recvmsg);
     PIDFD_FORK.check(pidfdFork);
     PIDFD_EXIT.check(pidfdExit);
     SCAN_ENTRY.check(scanEntry);
+    WAKEUP.check(wakeup);
   }
 
   /**
@@ -38,6 +57,7 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
    * @return the costs
    */
   public static ProcCosts fromConfig(Config model) {
-    return new ProcCosts(RECVMSG.read(model), PIDFD_FORK.read(model), PIDFD_EXIT.read(model), SCAN_ENTRY.read(model));
+    return new ProcCosts(RECVMSG.read(model), PIDFD_FORK.read(model), PIDFD_EXIT.read(model), SCAN_ENTRY.read(model),
+        WAKEUP.read(model));
   }
 }

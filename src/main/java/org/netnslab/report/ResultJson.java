@@ -38,7 +38,8 @@ import org.netnslab.metrics.WelchTest;
  *
  * <p>Added within schema 2 (no field changed meaning, so the number stays; files without them read as
  * before): {@code execution} ({@code mode} live|virtual; {@code machine} {@code cpus} (a list: one count,
- * or a sweep's counts), {@code jitter}, {@code random_seed}; {@code sweep}, null or how a sweep keys its
+ * or a sweep's counts), {@code jitter}, {@code random_seed}, and since issue #20 {@code scheduler},
+ * {@code preempt}, {@code hz}, {@code base_slice_ns}, {@code context_switch_ns}; {@code sweep}, null or how a sweep keys its
  * results: {@code <design>@<cpus>cpu}, each compared with the baseline at the same count; and the run's
  * {@code run_wall_s}, {@code simulated_s}, {@code simulated_events}, {@code simulated_events_per_wall_s}
  * summed over its design runs), and the same four clock fields on each replicate's design run. In
@@ -223,6 +224,14 @@ public final class ResultJson {
     e.cpus().forEach(cpus::add);
     num(mn, "jitter", e.jitter());
     mn.put("random_seed", e.randomSeed());
+    if (e.scheduling() != null) { // issue #20; absent from earlier files
+      RunResult.SchedulingInfo s = e.scheduling();
+      mn.put("scheduler", s.scheduler());
+      mn.put("preempt", s.preempt());
+      mn.put("hz", s.hz());
+      mn.put("base_slice_ns", s.baseSliceNanos());
+      mn.put("context_switch_ns", s.contextSwitchNanos());
+    }
     if (e.sweep()) {
       ObjectNode sn = en.putObject("sweep");
       sn.put("key", "machine.cpus");
@@ -268,8 +277,12 @@ public final class ResultJson {
     for (int i = 0; i < cn.size(); i++) {
       cpus.add((int) f.number(cn.get(i), at("execution.machine.cpus", i)));
     }
+    RunResult.SchedulingInfo scheduling = !m.has("scheduler") ? null : new RunResult.SchedulingInfo(
+        f.text(m, "execution.machine", "scheduler"), f.text(m, "execution.machine", "preempt"),
+        (int) f.whole(m, "execution.machine", "hz"), f.whole(m, "execution.machine", "base_slice_ns"),
+        f.whole(m, "execution.machine", "context_switch_ns"));
     return new RunResult.ExecutionInfo(f.text(e, "execution", "mode"), cpus, !f.field(e, "execution", "sweep").isNull(),
-        f.number(m, "execution.machine", "jitter"), f.whole(m, "execution.machine", "random_seed"));
+        f.number(m, "execution.machine", "jitter"), f.whole(m, "execution.machine", "random_seed"), scheduling);
   }
 
   private static void numbers(ArrayNode a, List<Double> values) {

@@ -55,7 +55,19 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
   public static Execution defaults(Config netnsLab) {
     return new Execution(Mode.valueOf(netnsLab.getString("execution").toUpperCase(java.util.Locale.ROOT)),
         new MachineSettings(netnsLab.getInt("machine.cpus"), netnsLab.getDouble("machine.jitter"),
-            netnsLab.getLong("random-seed")));
+            netnsLab.getLong("random-seed"), scheduling(netnsLab.getConfig("machine"))));
+  }
+
+  /**
+   * @param machine a {@code machine} block with every key (reference.conf's, or a scenario's merged on it)
+   * @return its scheduling keys
+   * @throws IllegalArgumentException naming the key at fault
+   */
+  public static org.netnslab.machine.Scheduling scheduling(Config machine) {
+    return new org.netnslab.machine.Scheduling(
+        org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
+        org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")), machine.getInt("hz"),
+        machine.getDuration("base-slice").toNanos(), machine.getDuration("context-switch").toNanos());
   }
 
   /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */
@@ -77,6 +89,6 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
    *     same at every count, so a sweep's counts differ in CPUs only
    */
   public MachineSettings machineFor(int replicate, int cpus) {
-    return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate);
+    return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate, machine.scheduling());
   }
 }

@@ -206,7 +206,8 @@ public final class ScenarioLoader {
       if (machine == null) {
         return new Execution(m, dflt.machine(), List.of());
       }
-      c.unknownKeys(machine, Set.of("cpus", "jitter"), "machine.");
+      c.unknownKeys(machine, Set.of("cpus", "jitter", "scheduler", "preempt", "hz", "base-slice", "context-switch"),
+          "machine.");
     }
     List<Integer> sweep = cpuSweep(c, conf, m);
     boolean list = conf.hasPath("machine.cpus") && conf.getValue("machine.cpus").valueType() == ConfigValueType.LIST;
@@ -223,7 +224,50 @@ public final class ScenarioLoader {
       }
     }
     long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
-    return new Execution(m, new MachineSettings(cpus, jitter, seed), sweep);
+    return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling(c, conf, dflt)), sweep);
+  }
+
+  /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */
+  private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Config conf, Execution dflt) {
+    org.netnslab.machine.Scheduling d = dflt.machine().scheduling();
+    org.netnslab.machine.Scheduling.Scheduler scheduler = d.scheduler();
+    org.netnslab.machine.Scheduling.Preempt preempt = d.preempt();
+    String s = c.string("machine.scheduler", scheduler.name().toLowerCase(Locale.ROOT));
+    if (s != null) {
+      try {
+        scheduler = org.netnslab.machine.Scheduling.Scheduler.parse(s);
+      } catch (IllegalArgumentException e) {
+        c.problem("machine.scheduler", "must be fair or fifo, got '" + s + "'");
+      }
+    }
+    String p = c.string("machine.preempt", preempt.name().toLowerCase(Locale.ROOT));
+    if (p != null) {
+      try {
+        preempt = org.netnslab.machine.Scheduling.Preempt.parse(p);
+      } catch (IllegalArgumentException e) {
+        c.problem("machine.preempt", "must be none, voluntary or full, got '" + p + "'");
+      }
+    }
+    int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
+    long slice = nanosOf(c, conf, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
+    long csw = nanosOf(c, conf, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
+    return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw);
+  }
+
+  private static long nanosOf(HoconChecker c, Config conf, String key, long dflt, long max) {
+    if (!conf.hasPath(key)) {
+      return dflt;
+    }
+    try {
+      long n = conf.getDuration(key).toNanos();
+      if (n >= 0 && n <= max) {
+        return n;
+      }
+      c.problem(key, "must be a duration in 0.." + java.time.Duration.ofNanos(max) + ", got " + conf.getValue(key).render());
+    } catch (com.typesafe.config.ConfigException e) {
+      c.problem(key, "must be a duration (e.g. 1500us), got " + conf.getValue(key).render());
+    }
+    return dflt;
   }
 
   /**

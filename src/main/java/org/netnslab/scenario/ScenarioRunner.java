@@ -260,7 +260,10 @@ public final class ScenarioRunner {
     return new RunResult(scenario.name(), scenario.description(), scenario.seed(), scenario.scale(), started,
         (System.nanoTime() - t0) / 1e9, merged, comparisons, scenario.seedRatios(), scenario.overrides(), ratios,
         replicates, new RunResult.ExecutionInfo(execution.mode().name().toLowerCase(Locale.ROOT), counts, sweep,
-            ms.jitter(), ms.randomSeed()));
+            ms.jitter(), ms.randomSeed(), new RunResult.SchedulingInfo(
+                ms.scheduling().scheduler().name().toLowerCase(Locale.ROOT),
+                ms.scheduling().preempt().name().toLowerCase(Locale.ROOT), ms.scheduling().hz(),
+                ms.scheduling().baseSliceNanos(), ms.scheduling().contextSwitchNanos())));
   }
 
   /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

@@ -18,9 +18,12 @@ import org.netnslab.settings.Setting;
  * @param deliverPerListener ns per listener that receives the message: skb_clone, queue, wake
  * @param sendReturn ns: back to userspace after the send (consume_skb, syscall exit)
  * @param recv ns: a listener's recvmsg of one message, on the listener's own task
+ * @param injectorUser ns: the injector's user-space work before each sendmsg (its loop, building the next
+ *     message); charged by the fair scheduler only ({@code machine.scheduler = fair})
+ * @param listenerUser ns: a listener's user-space handling of one received message; fair scheduler only
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-    long sendReturn, long recv) {
+    long sendReturn, long recv, long injectorUser, long listenerUser) {
   private static final Duration MAX = Duration.ofMillis(10);
   /** {@code costs.uevent.send-outside}. */
   public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -36,6 +39,25 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static final Setting<Duration> RETURN = Setting.duration("costs.uevent.return", MAX);
   /** {@code costs.uevent.recv}. */
   public static final Setting<Duration> RECV = Setting.duration("costs.uevent.recv", MAX);
+  /** {@code costs.uevent.injector-user}. */
+  public static final Setting<Duration> INJECTOR_USER = Setting.duration("costs.uevent.injector-user", MAX);
+  /** {@code costs.uevent.listener-user}. */
+  public static final Setting<Duration> LISTENER_USER = Setting.duration("costs.uevent.listener-user", MAX);
+
+  /**
+   * Kernel parts only, no user-space work (the costs as they were before issue #20).
+   *
+   * @param sendOutside ns
+   * @param sendInside ns
+   * @param broadcastPerSocket ns
+   * @param deliverPerListener ns
+   * @param sendReturn ns
+   * @param recv ns
+   */
+  public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
+      long sendReturn, long recv) {
+    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0);
+  }
 
   /**
    * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM).
@@ -55,6 +77,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static UeventCosts fromConfig(Config model) {
     return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
         BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
-        RETURN.read(model).toNanos(), RECV.read(model).toNanos());
+        RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
+        LISTENER_USER.read(model).toNanos());
   }
 }

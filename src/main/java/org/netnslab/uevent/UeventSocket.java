@@ -105,6 +105,14 @@ public final class UeventSocket {
   }
 
   /**
+   * @param i 0..{@link #listenerCount()} - 1
+   * @return the receive queue of the i-th listener bound now (virtual execution: the key of its task)
+   */
+  public Object listener(int i) {
+    return listeners[i];
+  }
+
+  /**
    * Binds a listener: from now on every broadcast is offered to {@code socket}. Call from the netns
    * actor only, after {@link ReceiveQueue#bind} has sized it.
    *

@@ -59,6 +59,9 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
   private final LongAdder failures;
   private final Runnable done;
   private final long processCpuNanos;
+  private final long processUserNanos;
+  /** Fair scheduler: this loop's process as a task (unshare, then /bin/true, then the next); else null. */
+  private final org.netnslab.machine.CpuTask task;
   private final ActorRef<CreateResult> created;
   private final ActorRef<Long> opened;
   private final ActorRef<Done> closed;
@@ -84,18 +87,36 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
   public static Behavior<Command> create(ActorRef<NamespaceSupervisor.Command> supervisor, NetnsChurnWorkload workload,
       long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress, LongAdder failures,
       Duration processCpu, Runnable done) {
+    return create(supervisor, workload, iterations, usernsBase, loopWall, progress, failures, processCpu,
+        Duration.ZERO, done);
+  }
+
+  /**
+   * As the other factory, with the user-space part of each process's CPU
+   * ({@code costs.netns.unshare-process-user}): the fair scheduler runs it as a user step and the rest as
+   * kernel; the fifo machine charges {@code processCpu} as one step.
+   *
+   * @param processUser the user-space part of {@code processCpu}
+   */
+  public static Behavior<Command> create(ActorRef<NamespaceSupervisor.Command> supervisor, NetnsChurnWorkload workload,
+      long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress, LongAdder failures,
+      Duration processCpu, Duration processUser, Runnable done) {
     return Behaviors.setup(ctx -> {
       long cpu = Machine.get(ctx.getSystem()).isVirtual() ? processCpu.toNanos() : 0;
+      long user = Math.min(cpu, processUser.toNanos());
       return new ChurnWorker(ctx, supervisor, workload, iterations, usernsBase, loopWall, progress, failures, cpu,
-          done);
+          user, done);
     });
   }
 
   private ChurnWorker(ActorContext<Command> ctx, ActorRef<NamespaceSupervisor.Command> supervisor,
       NetnsChurnWorkload workload, long iterations, long usernsBase, StripedRecorder loopWall, LongAdder progress,
-      LongAdder failures, long processCpuNanos, Runnable done) {
+      LongAdder failures, long processCpuNanos, long processUserNanos, Runnable done) {
     super(ctx);
     this.processCpuNanos = processCpuNanos;
+    this.processUserNanos = processUserNanos;
+    Machine m = Machine.get(ctx.getSystem());
+    this.task = m.fair() ? m.newTask(ctx.getSelf().path().name(), org.netnslab.machine.CpuTask.Kind.UNSHARE) : null;
     this.supervisor = supervisor;
     this.workload = workload;
     this.iterations = iterations;
@@ -132,7 +153,13 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
     }
     if (processCpuNanos > 0) {
       ActorRef<Command> self = getContext().getSelf();
-      Machine.get(getContext().getSystem()).compute(processCpuNanos, () -> self.tell(Forked.INSTANCE));
+      Machine m = Machine.get(getContext().getSystem());
+      if (task == null) {
+        m.compute(processCpuNanos, () -> self.tell(Forked.INSTANCE));
+      } else { // fork + execve (kernel), ld.so and unshare's own code (user), then the unshare() call
+        m.compute(task, org.netnslab.machine.Step.KERNEL, processCpuNanos - processUserNanos,
+            () -> m.compute(task, org.netnslab.machine.Step.USER, processUserNanos, () -> self.tell(Forked.INSTANCE)));
+      }
       return this;
     }
     return unshare();
@@ -143,7 +170,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
     UserNamespace owner = workload.newUserns()
         ? UserNamespace.INIT.createChild(usernsBase + iteration, 100_000 + usernsBase + iteration)
         : UserNamespace.INIT;
-    supervisor.tell(new NamespaceSupervisor.CreateNetns(owner, created));
+    supervisor.tell(new NamespaceSupervisor.CreateNetns(owner, created, task));
     return this;
   }
 

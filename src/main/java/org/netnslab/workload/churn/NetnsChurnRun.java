@@ -97,7 +97,8 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     List<Behavior<ChurnWorker.Command>> behaviors = new ArrayList<>();
     for (int k = 0; k < w.workers(); k++) {
       behaviors.add(ChurnWorker.create(supervisor, w, iterations, 1 + k * iterations, loopWall, progress, failures,
-          design.model().costs().lifecycle().unshareProcess(), done::countDown));
+          design.model().costs().lifecycle().unshareProcess(), design.model().costs().lifecycle().unshareUser(),
+          done::countDown));
     }
     List<ActorRef<ChurnWorker.Command>> workers = scope.spawnEach(behaviors, "churn-" + label);
     List<double[]> series = new ArrayList<>();

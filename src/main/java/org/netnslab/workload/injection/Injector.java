@@ -14,7 +14,9 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.userns.Credentials;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.Step;
 import org.netnslab.machine.Mutex;
 import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventSocket;
@@ -34,6 +36,14 @@ import org.netnslab.uevent.UeventSocket;
  * the skb; under a lock nobody can take a SEQNUM in between, so taking it there too changes nothing seen.
  * Lockless (v6.9): the SEQNUM is taken at the start of the inside part and the broadcast at its end, so
  * two senders into one netns on two CPUs can deliver out of order. Live execution charges nothing.
+ *
+ * <p>Under the fair scheduler ({@code machine.scheduler = fair}) the injector is a task ({@link CpuTask},
+ * kind injector): before each send it runs {@code costs.uevent.injector-user} in user space; the send's
+ * steps are kernel steps of its system call (send-outside ends at mutex_lock()'s might_sleep() when the
+ * route has a lock); and each receiving listener's recvmsg and handling run on that listener's own task.
+ * A transaction is timed as a process times itself: from just before the sendmsg (after the user part)
+ * to just after it returns to user space, so a preemption at the return is in it and the wait for a CPU
+ * before the call is not (the boundary the calibrate probes use).
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
@@ -89,6 +99,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private final int netnsCount;
   private final ActorRef<InjectResult> ackTo;
   private final Machine machine;
+  /** Virtual execution under the fair scheduler: this injector's task; null otherwise. */
+  private final CpuTask task;
   /** Virtual execution: the send in flight's path (null: live, or a route that costs nothing). */
   private UeventRoute.VirtualPath path;
   /** Virtual execution: the lock the send in flight holds, released at its ack. */
@@ -128,6 +140,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     this.progress = progress;
     this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
     this.machine = Machine.get(ctx.getSystem());
+    this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR) : null;
   }
 
   @Override
@@ -163,6 +176,12 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         path = machine.isVirtual() ? target.route().virtualPath() : null;
         if (path == null) {
           target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+        } else if (task != null) { // user space first; the system call starts at its end
+          UeventRoute.VirtualPath p = path;
+          machine.compute(task, Step.USER, p.costs().injectorUser(), () -> {
+            sentNanos = Clock.nanoTime();
+            sendVirtual(target, p);
+          });
         } else {
           sendVirtual(target, path);
         }
@@ -178,20 +197,20 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     UeventSocket socket = p.socket();
     held = p.split() ? null : p.lock().apply(machine);
     Mutex lock = held;
-    machine.compute(c.sendOutside(), () -> {
+    kernel(lock == null ? Step.KERNEL : Step.MIGHT_SLEEP, c.sendOutside(), () -> {
       if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
         UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
         if (step instanceof UeventSocket.Refused r) {
           ackTo.tell(r.failed());
           return;
         }
-        machine.compute(c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
           chargeReceives(c, socket);
           ackTo.tell(socket.send((UeventSocket.Ready) step));
         });
         return;
       }
-      Runnable inside = () -> machine.compute(c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+      Runnable inside = () -> kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
         chargeReceives(c, socket);
         target.route().inject(target.credentials(), payload, sentNanos, ackTo);
       });
@@ -203,10 +222,32 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     });
   }
 
-  /** Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. */
+  /** A kernel step of the send: on this injector's task (fair), or a one-off step (fifo). */
+  private void kernel(Step kind, long nanos, Runnable then) {
+    if (task != null) {
+      machine.compute(task, kind, nanos, then);
+    } else {
+      machine.compute(nanos, then);
+    }
+  }
+
+  /**
+   * Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. Fair: the
+   * listener's task runs recvmsg (kernel) then its handling ({@code listener-user}, user space).
+   */
   private void chargeReceives(UeventCosts c, UeventSocket socket) {
-    for (int i = socket.listenerCount(); i > 0; i--) {
-      machine.compute(c.recv(), NOTHING);
+    if (task == null) {
+      for (int i = socket.listenerCount(); i > 0; i--) {
+        machine.compute(c.recv(), NOTHING);
+      }
+      return;
+    }
+    for (int i = socket.listenerCount() - 1; i >= 0; i--) {
+      CpuTask listener = machine.taskFor(socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i,
+          CpuTask.Kind.LISTENER);
+      long user = c.listenerUser();
+      machine.compute(listener, Step.KERNEL, c.recv(), user == 0 ? NOTHING
+          : () -> machine.compute(listener, Step.USER, user, NOTHING));
     }
   }
 
@@ -221,7 +262,14 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       held = null;
     }
     ActorRef<Command> self = getContext().getSelf();
-    machine.compute(path.costs().sendReturn(), () -> self.tell(new Returned(m.result())));
+    kernel(Step.KERNEL, path.costs().sendReturn(), () -> {
+      if (task != null && !machine.cpus().continuesNow(task, Step.USER)) {
+        // preempted at the return to user space: the call ends when the task runs again
+        machine.compute(task, Step.USER, 0, () -> self.tell(new Returned(m.result())));
+      } else {
+        self.tell(new Returned(m.result()));
+      }
+    });
     return this;
   }
 

@@ -40,7 +40,12 @@ public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listen
     this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true, 0);
   }
 
-  /** Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. */
+  /**
+   * Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. Under the fair
+   * scheduler it is timed as a process times itself: from just before the sendmsg to just after it returns
+   * to user space (a preemption at the return is in it, the wait for a CPU before the call is not: the
+   * boundary of the calibrate probes).
+   */
   public static final String TRANSACTION = "uevent.transaction";
   /** Measure: injector send to listener receipt, ns, counted phase only. */
   public static final String DELIVERY = "uevent.delivery";

@@ -21,7 +21,8 @@ import org.netnslab.proc.ProcEvents;
  * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}.
  */
 public final class ProcEventsParser implements WorkloadParser {
-  private static final Set<String> KEYS = Set.of("type", "processes", "nonzero-exit-fraction", "listeners");
+  private static final Set<String> KEYS = Set.of("type", "processes", "nonzero-exit-fraction", "listeners",
+      "process-interval");
   /** Most short-lived processes one run may have: every event is built in memory. */
   private static final long MAX_PROCESSES = 5_000_000;
 
@@ -57,7 +58,21 @@ public final class ProcEventsParser implements WorkloadParser {
         c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
       }
     }
-    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners);
+    long interval = 0;
+    if (c.conf().hasPath("workload.process-interval")) {
+      try {
+        interval = c.conf().getDuration("workload.process-interval").toNanos();
+        if (interval < 0 || interval > 1_000_000_000L) {
+          c.problem("workload.process-interval", "must be a duration in 0..1s, got "
+              + c.conf().getValue("workload.process-interval").render());
+          interval = 0;
+        }
+      } catch (com.typesafe.config.ConfigException e) {
+        c.problem("workload.process-interval", "must be a duration (e.g. 1ms), got "
+            + c.conf().getValue("workload.process-interval").render());
+      }
+    }
+    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval);
     if (scale > 0 && scale <= 1000) {
       if (w.processes() * scale > MAX_PROCESSES) {
         c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES

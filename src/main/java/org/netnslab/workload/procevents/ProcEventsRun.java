@@ -98,8 +98,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       listener.bound(joined.queue());
       listeners.put(l.getKey(), listener);
       sockets.add(joined.socket());
-      finished.add(joined.events().runWith(handled(scope.machine(), counted(listener::onReceive, received),
-          listener::busyNanos), scope.materializer()));
+      long wakeup = scope.machine().isVirtual() ? design.model().costs().proc().wakeup().toNanos() : 0;
+      Machine machine = scope.machine();
+      finished.add(joined.events().runWith(handled(machine, counted(listener::onReceive, received),
+          listener::busyNanos, () -> listener.onWakeup(machine.jittered(wakeup)), listener, "proc-listener-"
+          + l.getKey()), scope.materializer()));
     }
     long start = scope.machine().nanoTime();
     // One phase: publish every event, then close the sockets (told after the events, from the same actor:
@@ -107,6 +110,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     // events the listeners received (at most every event for every listener: filters and drops take some).
     CountDownLatch done = doneWhenAll(finished);
     scope.phases().run("events", () -> {
+      if (scope.machine().isVirtual() && w.processIntervalNanos() > 0) {
+        publishPaced(events, pc, scope.machine(), w.processIntervalNanos(),
+            () -> sockets.forEach(s -> pc.tell(new ProcConnector.Close(s))));
+        return;
+      }
       ProcessTable.publish(events, pc, scope.machine()::nanoTime);
       sockets.forEach(s -> pc.tell(new ProcConnector.Close(s)));
     }, done, received, (long) events.size() * listeners.size());
@@ -221,21 +229,94 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
    * recvmsg / epoll_wait loop), so its events flow in simulated time and monitors compete for the CPUs.
    */
   private static <T> Sink<T, CompletionStage<Done>> handled(Machine machine, Consumer<T> handle, LongSupplier busy) {
+    return handled(machine, handle, busy, null, null, null);
+  }
+
+  /**
+   * As {@link #handled(Machine, Consumer, LongSupplier)}, and: {@code onWake} runs before an element that
+   * found the monitor asleep (its previous handling ended before the element came: a blocking recvmsg that
+   * slept), not before one already queued when the previous ended; under the fair scheduler the handling
+   * runs on the task of {@code owner} (named {@code name}).
+   */
+  private static <T> Sink<T, CompletionStage<Done>> handled(Machine machine, Consumer<T> handle, LongSupplier busy,
+      Runnable onWake, Object owner, String name) {
     if (!machine.isVirtual()) {
       return Sink.foreach(handle::accept);
     }
+    long[] lastDone = {Long.MIN_VALUE};
     return Flow.<T>create().mapAsync(1, x -> {
       long before = busy.getAsLong();
+      if (onWake != null && lastDone[0] < machine.nanoTime()) {
+        onWake.run();
+      }
       handle.accept(x);
       long charged = busy.getAsLong() - before;
       CompletableFuture<Done> ran = new CompletableFuture<>();
       if (charged == 0) {
+        lastDone[0] = machine.nanoTime();
         ran.complete(Done.getInstance());
       } else { // unjittered: the CPU time spent is the busy time reported
-        machine.cpus().run(charged, () -> ran.complete(Done.getInstance()));
+        Runnable end = () -> {
+          lastDone[0] = machine.nanoTime();
+          ran.complete(Done.getInstance());
+        };
+        if (owner != null && machine.fair()) {
+          machine.cpus().run(machine.taskFor(owner, name, org.netnslab.machine.CpuTask.Kind.LISTENER),
+              org.netnslab.machine.Step.KERNEL, charged, end);
+        } else {
+          machine.cpus().run(charged, end);
+        }
       }
       return ran;
     }).toMat(Sink.ignore(), Keep.right());
+  }
+
+  /**
+   * Virtual execution with {@code workload.process-interval}: process i's FORK and EXEC at i x interval,
+   * the EXIT beside it (of the process {@link ProcessTable#WAVE} earlier) half an interval later, so a
+   * listener that keeps up wakes once for a fork and exec and once for an exit; then {@code after}. Past
+   * the last fork each exit takes a step of its own; steps with no event are not counted (with fewer
+   * processes than the wave, the exits follow the forks at once).
+   */
+  private static void publishPaced(List<ProcEvent> events, ActorRef<ProcConnector.Command> pc, Machine machine,
+      long interval, Runnable after) {
+    long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
+    long step = -1;
+    long forksSeen = 0;
+    List<ProcEvent> group = new ArrayList<>();
+    long groupAt = -1;
+    long last = 0;
+    for (ProcEvent e : events) {
+      long at;
+      if (e.what() == ProcEvents.FORK) {
+        step++;
+        forksSeen++;
+        at = step * interval;
+      } else if (e.what() == ProcEvents.EXIT) {
+        if (forksSeen == forks && (group.isEmpty() || group.get(group.size() - 1).what() == ProcEvents.EXIT)) {
+          step++; // past the last fork: one exit per step
+        }
+        at = step * interval + interval / 2;
+      } else {
+        at = step * interval;
+      }
+      if (at != groupAt && !group.isEmpty()) {
+        schedulePublish(group, pc, machine, groupAt);
+        group = new ArrayList<>();
+      }
+      groupAt = at;
+      group.add(e);
+      last = at;
+    }
+    if (!group.isEmpty()) {
+      schedulePublish(group, pc, machine, groupAt);
+    }
+    machine.engine().schedule(last, after);
+  }
+
+  private static void schedulePublish(List<ProcEvent> group, ActorRef<ProcConnector.Command> pc, Machine machine,
+      long at) {
+    machine.engine().schedule(at, () -> ProcessTable.publish(group, pc, machine::nanoTime));
   }
 
   /** @return {@code handle}, counting each element in {@code count} once handled */

@@ -19,9 +19,24 @@ import org.netnslab.workload.Workload;
  * @param processes short-lived processes at scale 1
  * @param nonzeroExitFraction share of them that exit non-zero (half by exit(1), half killed by a signal)
  * @param listeners listener name to PROC_EVENT_* mask, in order
+ * @param processIntervalNanos virtual execution: simulated time between two processes' starts, ns (a
+ *     process's fork and exec events at its start, the exit of the process {@link
+ *     org.netnslab.proc.ProcessTable#WAVE} earlier beside them); 0: every event at once (listeners then
+ *     drain one backlog: one wake-up each)
  */
-public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners)
-    implements Workload {
+public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners,
+    long processIntervalNanos) implements Workload {
+
+  /**
+   * Every event at once.
+   *
+   * @param processes processes
+   * @param nonzeroExitFraction share exiting non-zero
+   * @param listeners listener name to mask
+   */
+  public ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners) {
+    this(processes, nonzeroExitFraction, listeners, 0);
+  }
 
   /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
   public static final String EVENT = "proc.event";

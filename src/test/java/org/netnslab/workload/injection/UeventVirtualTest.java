@@ -32,7 +32,7 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * The uevent send path in virtual time (costs.uevent on simulated CPUs under each design's lock), on small
- * TC1- and hazards-shaped runs. Simulated figures are deterministic, so directions are asserted exactly.
+ * TC1- and hazards-shaped runs, on the fifo machine ({@code machine.scheduler = fifo}). Simulated figures are deterministic, so directions are asserted exactly.
  */
 public class UeventVirtualTest extends JUnitSuite {
   @Rule public final TemporaryFolder tmp = new TemporaryFolder();
@@ -70,7 +70,9 @@ public class UeventVirtualTest extends JUnitSuite {
         "  injectors = " + injectors,
         "}",
         "execution = virtual",
-        "machine { cpus = " + cpus + " }",
+        // the fifo machine of kernel steps only, whose exact directions these tests assert (the fair
+        // scheduler's are FairInjectionTest's)
+        "machine { cpus = " + cpus + ", scheduler = fifo }",
         "designs = [" + designs + "]",
         "");
     Path file = tmp.newFile().toPath();

@@ -30,9 +30,12 @@ public class VirtualProcEventsTest extends JUnitSuite {
 
   @Test
   public void monitorsAreChargedTheirCostsPerEventExactly() throws Exception {
-    // 80 processes (fork, exec, exit each), no jitter. A listener receives each event it wants, recvmsg
-    // 8333 ns each; the subscription's ack (PROC_EVENT_NONE) passes cn_filter only for a listener of
-    // every event (v6.6: the mask test of 0). pidfd: 10 us per fork + 15 us per exit.
+    // 80 processes (fork, exec, exit each), no jitter, paced 1 ms apart (workload.process-interval): a
+    // listener receives each event it wants, recvmsg 7500 ns each, and pays 1250 ns per wake-up: once for
+    // a process's fork and exec (together), once for its exit. The subscription's ack (PROC_EVENT_NONE)
+    // passes cn_filter only for a listener of every event (v6.6: the mask test of 0); it is still queued when
+    // process 0's fork and exec come (the stream starts reading at the phase's start): one wake-up for the three.
+    // pidfd: 10 us per fork + 15 us per exit.
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
         List.of("designs=[per-listener, pidfd]", "baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"),
         0.01);
@@ -44,14 +47,16 @@ public class VirtualProcEventsTest extends JUnitSuite {
       VirtualSystem.terminate(sys, Duration.ofSeconds(5));
     }
     DesignResult listeners = r.designs().get(0);
-    assertEquals((3 * 80 + 1) * 8333e-6, busyMs(listeners, "all"), 1e-9);
-    assertEquals(2 * 80 * 8333e-6, busyMs(listeners, "fork-exit"), 1e-9);
-    assertEquals(80 * 8333e-6, busyMs(listeners, "exit"), 1e-9);
+    assertEquals((3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
+    assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
+    assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
     assertEquals(80 * 0.025, busyMs(r.designs().get(1), ProcEventsWorkload.PIDFD), 1e-9);
-    // The run's simulated time is the monitors' work: the listeners' three streams share the simulated CPUs
-    // (the all-events listener's 241 x 8333 ns is the longest), pidfd runs alone. It was 2 s more, now and
-    // then, when a stream's completion reached the phase on a pool thread while the engine idled.
-    assertEquals((3 * 80 + 1) * 8333e-9, listeners.wallSeconds(), 1e-4);
+    // The listeners' run lasts as long as the paced processes: 80 fork steps (0..79), the first exit half a
+    // step after the last fork, then one exit per step (steps without events are not counted): the last
+    // exit at 158.5 ms, handled in 8.75 us. pidfd runs alone, unpaced.
+    // (Its time was 2 s more, now and then, when a stream's completion reached the phase on a pool thread
+    // while the engine idled.)
+    assertEquals(0.1585 + 8.75e-6, listeners.wallSeconds(), 1e-4);
     assertEquals(80 * 25e-6, r.designs().get(1).wallSeconds(), 1e-4);
   }
 }

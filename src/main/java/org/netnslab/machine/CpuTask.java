@@ -1,0 +1,122 @@
+package org.netnslab.machine;
+
+import java.util.ArrayDeque;
+
+/**
+ * A simulated process or kernel thread: what the scheduler of {@link Cpus} runs, keeps a virtual runtime
+ * for, and preempts. A model actor that does CPU work owns one task and runs its steps through
+ * {@link Machine#compute(CpuTask, Step, long, Runnable)}; consecutive steps requested at the instant the
+ * previous one ends continue on the same CPU (the task is still running), and a task that requests
+ * nothing more at that instant has gone to sleep (waits for a lock, a reply, a message) and gives its
+ * CPU up.
+ *
+ * <p>Threading: the engine's driver thread only.
+ */
+public final class CpuTask {
+  /** What a task is in the modelled system (for figures and names only; the scheduler treats all alike). */
+  public enum Kind {
+    /** A uevent injector process (sendmsg loop). */
+    INJECTOR,
+    /** A uevent or proc connector listener process (recvmsg loop). */
+    LISTENER,
+    /** A device's kernel task sending kernel uevents. */
+    DEVICE,
+    /** An {@code unshare -n} process or churn worker. */
+    UNSHARE,
+    /** The {@code netns} workqueue's kworker running cleanup_net. */
+    KWORKER,
+    /** RCU callbacks (rcuc/rcuo kthreads or softirq). */
+    RCU,
+    /** A proc monitor (pidfd poller, /proc scanner). */
+    MONITOR,
+    /** Anything else: a test's task, or a one-off step with no task of its own. */
+    OTHER
+  }
+
+  private static final long NEVER = Long.MIN_VALUE;
+
+  private final String name;
+  private final Kind kind;
+  final long id;
+
+  // scheduler state (package-private: Cpus and EevdfQueue)
+  long vruntime;
+  long deadline;
+  long vlag;
+  long sleptAtV = NEVER;
+  boolean placed;
+  /** Index of the CPU the task runs on or holds, -1: none. */
+  int cpu = -1;
+  boolean queued;
+  boolean needResched;
+  /** The step in progress or waiting for a CPU. */
+  Step step;
+  long remaining;
+  Runnable then;
+  /** The kind of the last step that ended (its end is the current boundary). */
+  Step lastStep = Step.USER;
+  /** A step asked for while another of the task's was in progress or waiting. */
+  record Request(Step step, long nanos, Runnable then) {}
+
+  /** Steps asked for while one was in progress (a task's requests run in order). */
+  final ArrayDeque<Request> pending = new ArrayDeque<>(2);
+  long runnableSince;
+
+  // figures
+  long userNanos;
+  long kernelNanos;
+  long waitNanos;
+  long switchesIn;
+  long preemptions;
+
+  /**
+   * @param name the task's name, e.g. {@code injector-3} or {@code kworker/u:netns}
+   * @param kind what it is
+   * @param id a unique number within its machine, for a deterministic tie-break
+   */
+  CpuTask(String name, Kind kind, long id) {
+    this.name = name;
+    this.kind = kind;
+    this.id = id;
+  }
+
+  /** @return the task's name */
+  public String name() {
+    return name;
+  }
+
+  /** @return what the task is */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** @return CPU time in user-space steps so far, ns */
+  public long userNanos() {
+    return userNanos;
+  }
+
+  /** @return CPU time in kernel steps (and context switches into it) so far, ns */
+  public long kernelNanos() {
+    return kernelNanos;
+  }
+
+  /** @return time spent runnable but waiting for a CPU so far, ns (fair scheduler) */
+  public long waitNanos() {
+    return waitNanos;
+  }
+
+  /** @return times the task was switched in from another task */
+  public long switchesIn() {
+    return switchesIn;
+  }
+
+  /** @return times it was preempted (at a tick, a wake-up or a preemption point) */
+  public long preemptions() {
+    return preemptions;
+  }
+
+  @Override
+  public String toString() {
+    return name + " (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ")";
+  }
+}

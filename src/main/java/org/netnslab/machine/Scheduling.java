@@ -1,0 +1,121 @@
+package org.netnslab.machine;
+
+import java.util.Locale;
+
+/**
+ * How the simulated CPUs schedule tasks (scenario keys {@code machine.scheduler}, {@code machine.preempt},
+ * {@code machine.hz}, {@code machine.base-slice}, {@code machine.context-switch}; defaults in reference.conf).
+ *
+ * @param scheduler {@link Scheduler#FAIR} (EEVDF, kernel/sched/fair.c since v6.6) or {@link Scheduler#FIFO}
+ *     (one FIFO queue of never-preempted steps: the machine before issue #20, kept for the closed-network
+ *     tests and for comparison)
+ * @param preempt the kernel's preemption model (CONFIG_PREEMPT_NONE / VOLUNTARY / PREEMPT), fair only
+ * @param hz timer ticks per second (CONFIG_HZ), 100..1000; the tick is when a task past its slice is
+ *     marked for rescheduling
+ * @param baseSliceNanos EEVDF's base slice (sysctl_sched_base_slice), ns; 0: derived from the CPU count as
+ *     the kernel does at boot ({@link #sliceNanos})
+ * @param contextSwitchNanos CPU time a switch to another task costs (charged to the incoming task as
+ *     kernel time), ns; fair only
+ */
+public record Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos,
+    long contextSwitchNanos) {
+
+  /** The run queue discipline. */
+  public enum Scheduler {
+    /** EEVDF over one global queue (see {@link Cpus}). */
+    FAIR,
+    /** One FIFO queue of steps, none preempted. */
+    FIFO;
+
+    /**
+     * @param s "fair" or "fifo"
+     * @return the value
+     * @throws IllegalArgumentException naming the key otherwise
+     */
+    public static Scheduler parse(String s) {
+      return switch (s.toLowerCase(Locale.ROOT)) {
+        case "fair" -> FAIR;
+        case "fifo" -> FIFO;
+        default -> throw new IllegalArgumentException("machine.scheduler must be fair or fifo, got '" + s + "'");
+      };
+    }
+  }
+
+  /**
+   * The preemption model (kernel/Kconfig.preempt; with PREEMPT_DYNAMIC the boot option {@code preempt=}),
+   * as kernel/sched/core.c's preempt_dynamic_mode sets cond_resched() and might_resched():
+   * none: cond_resched() on, might_resched() off; voluntary: both on; full: both off, preemptible anywhere
+   * preemption is enabled.
+   */
+  public enum Preempt {
+    /**
+     * A task in kernel mode keeps its CPU until it sleeps, returns to user space or reaches a
+     * cond_resched() with need_resched set.
+     */
+    NONE,
+    /** NONE plus the might_sleep() points (might_resched(), e.g. at the start of mutex_lock()). */
+    VOLUNTARY,
+    /** Preemptible between any two kernel steps outside a held spinlock. */
+    FULL;
+
+    /**
+     * @param s none, voluntary or full
+     * @return the value
+     * @throws IllegalArgumentException naming the key otherwise
+     */
+    public static Preempt parse(String s) {
+      return switch (s.toLowerCase(Locale.ROOT)) {
+        case "none" -> NONE;
+        case "voluntary" -> VOLUNTARY;
+        case "full" -> FULL;
+        default -> throw new IllegalArgumentException("machine.preempt must be none, voluntary or full, got '" + s
+            + "'");
+      };
+    }
+  }
+
+  /**
+   * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
+   * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
+   */
+  public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
+
+  /** Checks the ranges. */
+  public Scheduling {
+    if (scheduler == null || preempt == null) {
+      throw new IllegalArgumentException("machine.scheduler and machine.preempt must be given");
+    }
+    if (hz < 100 || hz > 1000) {
+      throw new IllegalArgumentException("machine.hz must be in 100..1000, got " + hz);
+    }
+    if (baseSliceNanos < 0 || baseSliceNanos > 1_000_000_000L) {
+      throw new IllegalArgumentException("machine.base-slice must be in 0..1s, got " + baseSliceNanos + " ns");
+    }
+    if (contextSwitchNanos < 0 || contextSwitchNanos > 1_000_000L) {
+      throw new IllegalArgumentException("machine.context-switch must be in 0..1ms, got " + contextSwitchNanos
+          + " ns");
+    }
+  }
+
+  /** @return one tick, ns (1 / hz) */
+  public long tickNanos() {
+    return 1_000_000_000L / hz;
+  }
+
+  /**
+   * The slice a task gets, as the kernel sets it at boot: sysctl_sched_base_slice = 0.75 ms x
+   * (1 + ilog2(min(online CPUs, 8))) under the default SCHED_TUNABLESCALING_LOG
+   * (kernel/sched/fair.c get_update_sysctl_factor, update_sysctl): 0.75 ms at 1 CPU, 1.5 ms at 2, 2.25 ms
+   * at 4, 3 ms from 8.
+   *
+   * @param cpus the machine's CPUs
+   * @return {@link #baseSliceNanos} when set, else the derived slice, ns
+   */
+  public long sliceNanos(int cpus) {
+    if (baseSliceNanos > 0) {
+      return baseSliceNanos;
+    }
+    int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8)));
+    return 750_000L * factor;
+  }
+}

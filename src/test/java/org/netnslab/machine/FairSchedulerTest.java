@@ -1,0 +1,217 @@
+package org.netnslab.machine;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * Exact results of the fair (EEVDF) scheduler and the preemption models of {@link Cpus}, driven straight on
+ * a {@link VirtualEngine} (no actors: a task's next step is asked for in its step's continuation, which is
+ * what a model actor's zero-time tells amount to).
+ */
+public class FairSchedulerTest extends JUnitSuite {
+  private static final long US = 1_000;
+  private static final long MS = 1_000_000;
+
+  private static Scheduling fair(Scheduling.Preempt p, int hz, long slice) {
+    return new Scheduling(Scheduling.Scheduler.FAIR, p, hz, slice, 0);
+  }
+
+  private static void runFor(VirtualEngine e, long until) throws Exception {
+    e.schedule(until - e.now(), () -> {});
+    e.runUntil(() -> e.now() >= until, t -> {}, 1_000_000_000L);
+  }
+
+  /** A CPU-bound task: user steps of {@code step} ns back to back, forever. */
+  private static void hog(Cpus cpus, CpuTask t, long step) {
+    cpus.run(t, Step.USER, step, () -> hog(cpus, t, step));
+  }
+
+  /**
+   * N CPU-bound tasks on P CPUs get equal CPU time over 20 s, within one slice as the tick enforces it
+   * (without HRTICK a slice ends at the first tick past it: the slice rounded up to whole ticks).
+   */
+  @Test
+  public void cpuBoundTasksGetEqualSharesWithinOneSlice() throws Exception {
+    int[][] cases = {{1, 3}, {2, 5}, {2, 16}, {4, 7}, {8, 40}};
+    for (int[] pn : cases) {
+      VirtualEngine e = VirtualEngine.create();
+      try {
+        Cpus cpus = new Cpus(e, pn[0], fair(Scheduling.Preempt.NONE, 250, 0));
+        List<CpuTask> tasks = new ArrayList<>();
+        for (int i = 0; i < pn[1]; i++) {
+          CpuTask t = cpus.newTask("hog-" + i, CpuTask.Kind.OTHER);
+          tasks.add(t);
+          hog(cpus, t, 37 * US + i * US); // unequal step lengths, so no lock-step
+        }
+        long run = 20_000 * MS;
+        runFor(e, run);
+        double share = (double) cpus.busyNanos() / pn[1];
+        long tick = cpus.scheduling().tickNanos();
+        long slice = (cpus.sliceNanos() + tick - 1) / tick * tick;
+        for (CpuTask t : tasks) {
+          long cpu = t.userNanos() + t.kernelNanos();
+          assertTrue("P=" + pn[0] + " N=" + pn[1] + " " + t + " ran " + cpu + " ns, fair share " + share
+              + ", slice " + slice, Math.abs(cpu - share) <= slice);
+        }
+        // the CPUs were never idle
+        assertTrue(cpus.busyNanos() >= (long) pn[0] * run - (long) pn[0] * 100 * US);
+      } finally {
+        e.unregister();
+      }
+    }
+  }
+
+  /**
+   * A task that slept 1 s wakes among CPU-bound tasks and gets a CPU within one slice of the others'
+   * running (the tick marks them, then the return to user mode switches): at most slice + tick.
+   */
+  @Test
+  public void taskWokenAfterLongSleepRunsWithinASlice() throws Exception {
+    for (int n : new int[] {3, 10, 50}) {
+      VirtualEngine e = VirtualEngine.create();
+      try {
+        Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+        for (int i = 0; i < n; i++) {
+          hog(cpus, cpus.newTask("hog-" + i, CpuTask.Kind.OTHER), 50 * US + i * 100);
+        }
+        CpuTask sleeper = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
+        long[] wokeAt = new long[1];
+        long[] ranAt = new long[1];
+        e.schedule(1_000 * MS, () -> {
+          wokeAt[0] = e.now();
+          cpus.run(sleeper, Step.USER, 10 * US, () -> ranAt[0] = e.now() - 10 * US);
+        });
+        runFor(e, 1_100 * MS);
+        long waited = ranAt[0] - wokeAt[0];
+        long bound = cpus.sliceNanos() + cpus.scheduling().tickNanos();
+        assertTrue("N=" + n + ": waited " + waited + " ns for a CPU, bound " + bound, waited >= 0 && waited <= bound);
+      } finally {
+        e.unregister();
+      }
+    }
+  }
+
+  /**
+   * The tick preempts only a task past its slice: A (slice 10 ms, first deadline at half a slice, 5 ms) runs
+   * a 20 ms user step; B wakes at 1 ms. The ticks at 4 ms (A not past its deadline) leave A; the tick at
+   * 8 ms preempts it, so B runs from 8 ms exactly.
+   */
+  @Test
+  public void tickPreemptsOnlyATaskPastItsSlice() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
+      CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
+      CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
+      long[] bDone = new long[1];
+      long[] aDone = new long[1];
+      cpus.run(a, Step.USER, 20 * MS, () -> aDone[0] = e.now());
+      e.schedule(1 * MS, () -> cpus.run(b, Step.USER, 100 * US, () -> bDone[0] = e.now()));
+      runFor(e, 50 * MS);
+      assertEquals(8 * MS + 100 * US, bDone[0]);
+      assertEquals(20 * MS + 100 * US, aDone[0]);
+      assertEquals(1, a.preemptions());
+      assertEquals(0, b.preemptions());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /**
+   * A runs a system call of ten 300 us kernel steps then returns to user space; B wakes at 0.5 ms, when A
+   * (slice 1 ms, first deadline 0.5 ms) is past its deadline and is marked. Under none A is never preempted
+   * inside the call: B runs at the return, 3 ms. Under full A is preempted at the next step boundary,
+   * 0.6 ms. Under voluntary, plain kernel steps are no preemption point; cond_resched() ends are, under
+   * none too.
+   */
+  @Test
+  public void preemptionModelsDecideWhereASystemCallYields() throws Exception {
+    assertEquals(3 * MS, bStart(Scheduling.Preempt.NONE, Step.KERNEL));
+    assertEquals(3 * MS, bStart(Scheduling.Preempt.VOLUNTARY, Step.KERNEL));
+    assertEquals(600 * US, bStart(Scheduling.Preempt.FULL, Step.KERNEL));
+    assertEquals(3 * MS, bStart(Scheduling.Preempt.FULL, Step.ATOMIC)); // a held spinlock
+    assertEquals(600 * US, bStart(Scheduling.Preempt.NONE, Step.COND_RESCHED));
+    assertEquals(3 * MS, bStart(Scheduling.Preempt.NONE, Step.MIGHT_SLEEP));
+    assertEquals(600 * US, bStart(Scheduling.Preempt.VOLUNTARY, Step.MIGHT_SLEEP));
+  }
+
+  private static long bStart(Scheduling.Preempt p, Step kind) throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, fair(p, 1000, 1 * MS));
+      CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
+      CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
+      long[] bDone = new long[1];
+      syscall(cpus, a, kind, 10);
+      e.schedule(500 * US, () -> cpus.run(b, Step.USER, 0, () -> bDone[0] = e.now()));
+      runFor(e, 20 * MS);
+      return bDone[0];
+    } finally {
+      e.unregister();
+    }
+  }
+
+  private static void syscall(Cpus cpus, CpuTask t, Step kind, int left) {
+    if (left == 0) {
+      cpus.run(t, Step.USER, 5 * MS, () -> {});
+    } else {
+      cpus.run(t, kind, 300 * US, () -> syscall(cpus, t, kind, left - 1));
+    }
+  }
+
+  /**
+   * The slice-sized tail: N closed loops (user 100 us, then a 200 us system call, timed from before the
+   * call to the return to user space) on 2 CPUs. p50 stays one call; p99 grows with N/P slices.
+   */
+  @Test
+  public void closedLoopShowsTheSliceSizedTail() throws Exception {
+    long prevP99 = 0;
+    for (int n : new int[] {8, 32, 128}) {
+      long[] lat = closedLoop(2, n, 2_000 * MS);
+      Arrays.sort(lat);
+      long p50 = lat[lat.length / 2];
+      long p99 = lat[(int) (lat.length * 0.99)];
+      long slice = 1_500 * US;
+      assertEquals("N=" + n + " p50", 200 * US, p50);
+      assertTrue("N=" + n + " p99 " + p99 + " should be about (N/P - 1) slices", p99 >= (n / 2 - 1) * slice
+          && p99 > prevP99);
+      prevP99 = p99;
+    }
+  }
+
+  private static long[] closedLoop(int p, int n, long run) throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, p, fair(Scheduling.Preempt.NONE, 250, 0));
+      long[][] lat = {new long[1 << 16]};
+      int[] count = {0};
+      for (int i = 0; i < n; i++) {
+        CpuTask t = cpus.newTask("loop-" + i, CpuTask.Kind.OTHER);
+        loop(cpus, e, t, lat, count);
+      }
+      runFor(e, run);
+      return Arrays.copyOf(lat[0], count[0]);
+    } finally {
+      e.unregister();
+    }
+  }
+
+  private static void loop(Cpus cpus, VirtualEngine e, CpuTask t, long[][] lat, int[] count) {
+    cpus.run(t, Step.USER, 100 * US, () -> {
+      long before = e.now();
+      cpus.run(t, Step.KERNEL, 200 * US, () -> cpus.run(t, Step.USER, 0, () -> {
+        if (count[0] == lat[0].length) {
+          lat[0] = Arrays.copyOf(lat[0], count[0] * 2);
+        }
+        lat[0][count[0]++] = e.now() - before;
+        loop(cpus, e, t, lat, count);
+      }));
+    });
+  }
+}

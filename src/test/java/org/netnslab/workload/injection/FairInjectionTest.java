@@ -1,0 +1,123 @@
+package org.netnslab.workload.injection;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.junit.AfterClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
+import org.netnslab.machine.VirtualSystem;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.ScenarioRunner;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * The uevent send path under the fair scheduler ({@code machine.scheduler = fair}) on 2 CPUs: M senders
+ * into one netns. Simulated figures are deterministic, so they are asserted exactly where they can be.
+ */
+public class FairInjectionTest extends JUnitSuite {
+  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+  private static ActorSystem<Void> system;
+  private static final RunSettings SETTINGS =
+      new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (system != null) {
+      VirtualEngine engine = Machine.get(system).engine();
+      VirtualSystem.terminate(system, Duration.ofSeconds(5));
+      engine.unregister();
+      system = null;
+    }
+  }
+
+  private RunResult run(int senders, String designs) throws Exception {
+    String text = String.join("\n",
+        "name = fair-injection",
+        "description = \"M senders into one netns on 2 CPUs, fair scheduler\"",
+        "seed = \"none\"",
+        "workload {",
+        "  type = uevent-injection",
+        "  netns { userns-owned = 1 }",
+        "  listeners-per-netns = 1",
+        "  injections-per-netns = 4000",
+        "  warmup-per-netns = 40",
+        "  injectors = " + senders,
+        "}",
+        "execution = virtual",
+        "machine { cpus = 2, scheduler = fair, preempt = none }",
+        "designs = [" + designs + "]",
+        "");
+    Path file = tmp.newFile().toPath();
+    Files.writeString(file, text);
+    Scenario s = new ScenarioLoader().load(file, List.of(), 1);
+    if (system == null) {
+      system = VirtualSystem.create(Behaviors.empty(), "fair-injection", ConfigFactory.load());
+    }
+    return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+  }
+
+  private static DesignResult design(RunResult r, String name) {
+    return r.designs().stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /**
+   * v6.9's lockless send reorders two senders' messages into one netns at M = 2, 4, 8 on 2 CPUs; the
+   * mutex designs never do. (Whether the share grows with M is a prediction for the calibrate issue to
+   * check; this model's counts are in the failure message.)
+   */
+  @Test
+  public void locklessReordersAtEveryMMutexDesignsNever() throws Exception {
+    StringBuilder counts = new StringBuilder();
+    for (int m : new int[] {2, 4, 8}) {
+      RunResult r = run(m, "kernel-6.9, kernel-4.18, per-netns-2018");
+      long lockless = design(r, "kernel-6.9").invariants().get(SEQNUM_OUT_OF_ORDER);
+      counts.append(" M=").append(m).append(": ").append(lockless);
+      assertTrue("kernel-6.9 out of order" + counts, lockless > 0);
+      assertEquals(0, (long) design(r, "kernel-4.18").invariants().get(SEQNUM_OUT_OF_ORDER));
+      assertEquals(0, (long) design(r, "per-netns-2018").invariants().get(SEQNUM_OUT_OF_ORDER));
+    }
+  }
+
+  /**
+   * The slice-sized tail at workload level: 8 lockless senders on 2 CPUs; the median send is one call's
+   * cost (about 7 us), the longest waited for other senders' slices (at least one slice, 1.5 ms).
+   */
+  @Test
+  public void sendersBeyondTheCpusShowTheSliceTail() throws Exception {
+    RunResult r = run(8, "kernel-6.9");
+    Histogram h = design(r, "kernel-6.9").recorders().get(UeventInjectionWorkload.TRANSACTION).histogram();
+    assertTrue("p50 " + h.getValueAtPercentile(50), h.getValueAtPercentile(50) < 20_000);
+    assertTrue("max " + h.getMaxValue(), h.getMaxValue() >= 1_500_000);
+  }
+
+  /**
+   * Determinism under the fair scheduler: the same inputs give the same figures, also when the second run
+   * starts at a later simulated clock (the ticks count from the design run's machine, not from 0).
+   */
+  @Test
+  public void sameInputsSameFiguresUnderFair() throws Exception {
+    DesignResult a = design(run(4, "kernel-6.9"), "kernel-6.9");
+    DesignResult b = design(run(4, "kernel-6.9"), "kernel-6.9"); // on a clock that starts later
+    assertEquals(a.recorders().get(UeventInjectionWorkload.TRANSACTION).meanNanos(),
+        b.recorders().get(UeventInjectionWorkload.TRANSACTION).meanNanos(), 0.0);
+    assertEquals(a.invariants().get(SEQNUM_OUT_OF_ORDER), b.invariants().get(SEQNUM_OUT_OF_ORDER));
+  }
+}
