@@ -7,11 +7,13 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * {@code DIR/calibrated.conf}: a HOCON file for {@code --config} holding the costs {@link CostFit} fitted on
- * this host (under {@code netns-lab.model}, so every design run with it runs on this calibrated machine) and a
- * design era named after the kernel release ({@link HostFacts#eraName}) with the model's kernel-6.9+ rules:
- * the lockless uevent path with one atomic SEQNUM (lib/kobject_uevent.c since v6.9) and
- * pernet_ops_rwsem (net/core/net_namespace.c since v4.17).
+ * {@code DIR/calibrated.conf}: a HOCON file for {@code --config} holding this host's machine (the fair scheduler
+ * with the host's preemption model, HZ, base slice and the fitted task switch, under {@code netns-lab.machine})
+ * and the costs {@link CostFit} fitted on it (under {@code netns-lab.model}), so every design run with it runs on
+ * this calibrated machine, and a design era named after the kernel release ({@link HostFacts#eraName}) with the
+ * model's rules for it: the lockless uevent path with one atomic SEQNUM (lib/kobject_uevent.c since v6.9),
+ * pernet_ops_rwsem (net/core/net_namespace.c since v4.17), cleanup_net's expedited grace period (v6.9+) and the
+ * struct net freed by the next cleanup_net (v6.13+, 0f6ede9fbc74), each only where the release has it.
  */
 public final class CalibratedConf {
   private CalibratedConf() {}
@@ -30,8 +32,31 @@ public final class CalibratedConf {
         .append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=").append(host.cpus())
         .append(" --set 'designs=[\"").append(host.eraName()).append("\"]' --set baseline=").append(host.eraName())
         .append("\n# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n")
-        .append("netns-lab {\n  model {\n");
+        .append("netns-lab {\n");
+    // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice (#20)
+    b.append("  machine {\n    scheduler = fair\n");
+    String preempt = switch (host.preempt()) {
+      case "none", "voluntary", "full" -> host.preempt();
+      case "lazy" -> "full"; // PREEMPT_LAZY preempts as full at the tick: the nearest the model has
+      default -> null;
+    };
+    b.append(preempt == null ? "    # preemption model unknown on this host: the default stays\n"
+        : "    preempt = " + preempt + (host.preempt().equals("lazy") ? "   # the host's lazy, as full" : "") + "\n");
+    if (host.hz() >= 100 && host.hz() <= 1000) {
+      b.append("    hz = ").append(host.hz()).append("\n");
+    }
+    b.append("    # ").append(host.baseSliceSource()).append("\n    base-slice = ").append(host.baseSliceNs())
+        .append("ns\n");
+    CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
+    if (csw != null) {
+      b.append("    # ").append(csw.source()).append("\n    context-switch = ").append(Math.round(csw.value()))
+          .append("ns\n");
+    }
+    b.append("  }\n  model {\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
+      if (e.getKey().startsWith("machine.")) {
+        continue;
+      }
       CostFit.Fitted f = e.getValue();
       b.append("    # ").append(f.source());
       if (!Double.isNaN(f.residual())) {
@@ -44,7 +69,15 @@ public final class CalibratedConf {
         .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
             + " calibrate fitted\"\n")
         .append("      uevent { serialization = lockless, seqnum-scope = global }\n")
-        .append("      netns.lifecycle-lock = rwsem\n    }\n  }\n}\n");
+        .append("      netns.lifecycle-lock = rwsem\n");
+    if (host.kernelAtLeast(6, 9)) {
+      b.append("      # v6.9+: cleanup_net waits with synchronize_rcu_expedited\n      netns.cleanup-rcu = expedited\n");
+    }
+    if (host.kernelAtLeast(6, 13)) {
+      b.append("      # v6.13+ (0f6ede9fbc74): a batch's struct net is freed by the next cleanup_net\n"
+          + "      netns.struct-net-free = next-cleanup\n");
+    }
+    b.append("    }\n  }\n}\n");
     return b.toString();
   }
 

@@ -10,11 +10,9 @@ import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
- * Least squares of the model's cost block ({@code netns-lab.model.costs}, reference.conf) on the fit set only.
- * Each fitted cost names the probe line it came from and, for a regression, its residual (root mean square of
- * the points' relative residuals). What the fit set measures but the model has no key for yet (the injector's
- * user-space time per loop, a listener's cost per wake-up) is reported beside, as {@link #extras}, for the
- * scheduler issue (#20).
+ * Least squares of the model's cost block ({@code netns-lab.model.costs}, reference.conf) and the machine's
+ * task-switch cost on the fit set only. Each fitted cost names the probe line it came from and, for a regression,
+ * its residual (root mean square of the points' relative residuals).
  *
  * <p>Medians, not means, of each uncontended measurement, and CPU time where a probe can read it (the thread's
  * CPU clock, wait4): the machine is shared, and a mean or a wall time takes in every preemption by unrelated
@@ -27,26 +25,35 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *       {@code uevent.broadcast-per-socket}; the intercept a is the rest of the send, which one injector
  *       cannot split, shared among {@code send-outside}, {@code send-inside}, {@code deliver-per-listener} and
  *       {@code return} in reference.conf's proportions 3:2:1:1 (stated, not measured);</li>
- *   <li>{@code uevent.recv}: the listener's recvmsg, the mean over the fit lines;</li>
- *   <li>{@code proc.recvmsg}: listener CPU = r x events received, through the origin, over the all-events and
- *       EXIT-only listeners at both pacings (the model charges per event only); the two-term fit CPU =
- *       e x events + w x wake-ups is reported as an extra;</li>
+ *   <li>{@code uevent.recv}: the listener's recvmsg; {@code uevent.injector-user}: the injector's user-space
+ *       time between sends; {@code uevent.listener-user}: the listener's handling of a message (medians);</li>
+ *   <li>{@code proc.recvmsg} and {@code proc.wakeup}: listener CPU = e x events + w x wake-ups over the
+ *       all-events and EXIT-only listeners at both pacings (the pacings move the wake-ups apart from the
+ *       events); with fewer than three runs, CPU = r x events through the origin;</li>
  *   <li>{@code proc.pidfd-fork}, {@code pidfd-exit}: the pidfd monitor's CPU in its calls on each side
  *       (median);</li>
  *   <li>{@code proc.scan-entry}: one uncontended /proc scan's CPU over its entries;</li>
  *   <li>{@code netns.setup-net}: the CPU of the unshare(CLONE_NEWNET) system call in the serial loop's child;
- *       {@code netns.unshare-process}: the rest of the child's CPU (medians) (fork, execve, exit, waitpid);</li>
+ *       {@code netns.unshare-process}: the rest of the child's CPU (medians);</li>
  *   <li>cleanup_net run time = c + d x netns in the run (serial loop, tracefs): d is
- *       {@code netns.exit-per-netns}; c, the run's waits, is two grace periods in the model's OpsUndo
- *       (synchronize_rcu, rcu_barrier), so {@code rcu.grace-period} = c / 2.</li>
+ *       {@code netns.exit-per-netns}; c, the run's waits, is two normal grace periods in the model's OpsUndo
+ *       (synchronize_rcu, rcu_barrier), or since v6.9 an expedited one and rcu_barrier's, so
+ *       {@code rcu.grace-period} = c / 2, or c less the expedited grace period;</li>
+ *   <li>{@code machine.context-switch}: two processes on one CPU passing a byte over pipes, less the pipe
+ *       calls (lmbench's lat_ctx).</li>
  * </ul>
+ * Not fitted, because no probe separates it: {@code netns.unshare-process-user} (the user/system split of a
+ * 1 ms process is sampled at the tick) keeps its seed value.
  *
- * @param costs model key (under netns-lab.model) to fitted cost, every value finite
- * @param extras measured figures with no model key yet
- * @param unfitted keys whose fit gave no number (a probe line lacking a field, a division by zero), with why:
- *     the model keeps its default for them
+ * @param costs key to fitted cost, every value finite and not negative: {@code machine.*} keys are under
+ *     {@code netns-lab}, the others under {@code netns-lab.model}
+ * @param extras measured figures the model does not use, for comparison
+ * @param unfitted keys whose fit gave no number (a probe line lacking a field, a division by zero) or a negative
+ *     one, with why: the model keeps its default for them
  */
 public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map<String, String> unfitted) {
+  /** The machine's task-switch cost: under {@code netns-lab}, where the other keys are under {@code netns-lab.model}. */
+  public static final String CONTEXT_SWITCH = "machine.context-switch";
 
   /**
    * @param value the fitted value, ns
@@ -61,15 +68,25 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
    * @return the fitted costs; a part with no lines in the fit set contributes none
    */
   public static CostFit fit(List<ObjectNode> fitSet) {
+    return fit(fitSet, false);
+  }
+
+  /**
+   * @param fitSet the fit-set lines
+   * @param expeditedCleanup whether the host's cleanup_net waits with synchronize_rcu_expedited (v6.9+): its
+   *     runs' waits are then one expedited grace period and one rcu_barrier, not two normal grace periods
+   * @return the fitted costs
+   */
+  public static CostFit fit(List<ObjectNode> fitSet, boolean expeditedCleanup) {
     Map<String, Fitted> costs = new LinkedHashMap<>();
     Map<String, Fitted> extras = new LinkedHashMap<>();
     fitUevent(select(fitSet, "uevent", "broadcast-walk"), costs, extras);
     fitProc(fitSet, costs, extras);
-    fitLifecycle(select(fitSet, "lifecycle", "unshare-loops"), costs);
+    fitLifecycle(select(fitSet, "lifecycle", "unshare-loops"), costs, expeditedCleanup);
     for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
-      extras.put("context-switch", new Fitted(l.path("context_switch_p50_ns").asDouble(), "sched_probe ctxsw: two"
+      costs.put(CONTEXT_SWITCH, new Fitted(l.path("context_switch_p50_ns").asDouble(), "sched_probe ctxsw: two"
           + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
-          + " median of " + l.path("context_switch_count").asInt() + " batches; no model key yet (#20)", 1, Double.NaN));
+          + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
     }
     Map<String, String> unfitted = new LinkedHashMap<>();
     for (Map<String, Fitted> m : List.of(costs, extras)) {
@@ -114,13 +131,13 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         "uevent_probe fit: the listener's recvmsg, median over " + lines.size() + " lines' medians", lines.size(),
         Double.NaN));
     if (lines.stream().allMatch(l -> l.has("handle_p50_ns"))) {
-      extras.put("listener-user-per-message", new Fitted(median(lines, "handle_p50_ns"),
-          "uevent_probe fit: the listener's user-space handling of one message (finding SEQNUM=), median; no model"
-              + " key (#20)", lines.size(), Double.NaN));
+      costs.put("costs.uevent.listener-user", new Fitted(median(lines, "handle_p50_ns"),
+          "uevent_probe fit: the listener's user-space handling of one message (finding SEQNUM=), median",
+          lines.size(), Double.NaN));
     }
-    extras.put("injector-user-per-loop", new Fitted(median(lines, "user_p50_ns"),
-        "uevent_probe fit: the injector's user-space time between sends (building the message), median; no model"
-            + " key (#20)", lines.size(), Double.NaN));
+    costs.put("costs.uevent.injector-user", new Fitted(median(lines, "user_p50_ns"),
+        "uevent_probe fit: the injector's user-space time between sends (building the message), median",
+        lines.size(), Double.NaN));
   }
 
   /**
@@ -178,9 +195,12 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           rel += e * e;
         }
         rel = Math.sqrt(rel / y.length);
-        String src = "proc_probe fit: listener CPU = e x events + w x wake-ups, least squares; no model key (#20)";
-        extras.put("proc-listener-per-event", new Fitted(b[0], src, lis.size(), rel));
-        extras.put("proc-listener-per-wakeup", new Fitted(b[1], src, lis.size(), rel));
+        String src = "proc_probe fit: listener CPU = e x events + w x wake-ups over " + lis.size() + " listener runs"
+            + " (all events and EXIT only, each drained at every wake-up and at most every 2 ms), least squares";
+        // the model charges both (costs.proc.wakeup since #20): the two-term fit replaces the per-event-only one
+        extras.put("proc-recvmsg-per-event-only", costs.get("costs.proc.recvmsg"));
+        costs.put("costs.proc.recvmsg", new Fitted(b[0], src + " (e)", lis.size(), rel));
+        costs.put("costs.proc.wakeup", new Fitted(b[1], src + " (w)", lis.size(), rel));
       }
     }
     for (ObjectNode l : select(fitSet, "proc", "pidfd")) {
@@ -198,7 +218,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     }
   }
 
-  private static void fitLifecycle(List<ObjectNode> lines, Map<String, Fitted> costs) {
+  private static void fitLifecycle(List<ObjectNode> lines, Map<String, Fitted> costs, boolean expedited) {
     for (ObjectNode l : lines) {
       double unshare = l.path("unshare_cpu_p50_ns").asDouble();
       costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
@@ -229,8 +249,17 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         }
         double res = residual(xy, slope, intercept);
         costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
-        costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
-            + " rcu_barrier)", pairs.size(), res));
+        if (expedited) {
+          // v6.9+: synchronize_rcu_expedited then rcu_barrier; the expedited one keeps its reference.conf value
+          long exp = com.typesafe.config.ConfigFactory.defaultReference()
+              .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
+          costs.put("rcu.grace-period", new Fitted(intercept - exp, src + " (intercept less rcu.expedited-grace-period "
+              + exp / 1000 + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9)", pairs.size(),
+              res));
+        } else {
+          costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
+              + " rcu_barrier)", pairs.size(), res));
+        }
       }
     }
   }

@@ -93,6 +93,22 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
     return n;
   }
 
+  /**
+   * @param major a kernel version's major number
+   * @param minor its minor number
+   * @return whether this host's release is that version or later (false when the release does not start
+   *     with major.minor)
+   */
+  public boolean kernelAtLeast(int major, int minor) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)").matcher(release);
+    if (!m.find()) {
+      return false;
+    }
+    int a = Integer.parseInt(m.group(1));
+    int b = Integer.parseInt(m.group(2));
+    return a > major || (a == major && b >= minor);
+  }
+
   /** @return the host's kernel release with only [A-Za-z0-9.-]: a name for its design era */
   public String eraName() {
     return "host-" + release.replaceAll("[^A-Za-z0-9.-]", "-");

@@ -160,6 +160,9 @@ public final class Predictions {
     long procs = lines.get(0).path("processes").asLong();
     String text = header("proc-listeners-" + procs, "proc connector listeners: all events, EXIT only, NONZERO_EXIT")
         + "workload {\n  type = proc-events\n  processes = " + procs + "\n  nonzero-exit-fraction = 0.1\n"
+        // the load's shape as the probe made it: one process after another, this far apart
+        + "  process-interval = " + Math.max(0, Math.min(1_000_000_000L,
+            lines.get(0).path("spawn_wall_ns").asLong() / Math.max(1, procs))) + "ns\n"
         + "  listeners { all = [ALL], exit = [EXIT], nonzero-exit = [NONZERO_EXIT] }\n}\n"
         + "model { proc-connector { listener-rcvbuf = 536870912, listener-rcvbuf-option = so-rcvbufforce } }\n"
         + footer();

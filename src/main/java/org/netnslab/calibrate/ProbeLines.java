@@ -27,7 +27,7 @@ public final class ProbeLines {
           new Field("send_p99_ns", 1, NS)),
       "uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
           new Field("sends_per_injector", 1, 1_000_000), new Field("out_of_order_share", 0, 1)),
-      "proc/listener", List.of(new Field("processes", 1, 100_000), new Field("events", 0, 1e9),
+      "proc/listener", List.of(new Field("processes", 1, 100_000), new Field("spawn_wall_ns", 0, NS), new Field("events", 0, 1e9),
           new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS)),
       "proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
           new Field("pidfd_exit_cpu_p50_ns", 0, NS)),

@@ -168,7 +168,7 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrationJson.check(set); // a probe that printed a line the fit cannot use is a defect: say so now
       }
       now.stage("fitting the costs");
-      CostFit fit = CostFit.fit(set.fit());
+      CostFit fit = CostFit.fit(set.fit(), host.kernelAtLeast(6, 9));
       ProbeSet measured = set;
       Written record = staged.write(tmp -> predictAndWrite(tmp, host, measured, fit, now));
       now.stage("writing the results");

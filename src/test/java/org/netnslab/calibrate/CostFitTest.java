@@ -25,7 +25,7 @@ public class CostFitTest extends JUnitSuite {
   public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
     ProbeSet set = CalibrationJson.readSets(RECORDED);
     Map<String, Double> stored = CalibrationJson.readFittedCosts(RECORDED);
-    CostFit fit = CostFit.fit(set.fit());
+    CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(RECORDED).host().kernelAtLeast(6, 9));
     assertEquals(stored.keySet(), fit.costs().keySet());
     for (Map.Entry<String, Double> e : stored.entrySet()) {
       assertEquals(e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
@@ -52,8 +52,8 @@ public class CostFitTest extends JUnitSuite {
     // CPU = 6 us per event + 4 us per wake-up: the model's one key takes both per event; the extras split them
     List<ObjectNode> lines = List.of(listener(300, 300), listener(300, 100), listener(100, 100), listener(100, 20));
     CostFit fit = CostFit.fit(lines);
-    assertEquals(6000.0, fit.extras().get("proc-listener-per-event").value(), 1e-6);
-    assertEquals(4000.0, fit.extras().get("proc-listener-per-wakeup").value(), 1e-6);
+    assertEquals(6000.0, fit.costs().get("costs.proc.recvmsg").value(), 1e-6);
+    assertEquals(4000.0, fit.costs().get("costs.proc.wakeup").value(), 1e-6);
     double sxy = 0;
     double sxx = 0;
     for (ObjectNode l : lines) {
@@ -62,7 +62,7 @@ public class CostFitTest extends JUnitSuite {
     }
     // (300*3,000,000 + 300*2,200,000 + 100*1,000,000 + 100*680,000) / 200,000 = 8,640 ns per event
     assertEquals(8640.0, sxy / sxx, 1e-9);
-    assertEquals(8640.0, fit.costs().get("costs.proc.recvmsg").value(), 1e-6);
+    assertEquals(8640.0, fit.extras().get("proc-recvmsg-per-event-only").value(), 1e-6);
   }
 
   @Test
@@ -101,6 +101,20 @@ public class CostFitTest extends JUnitSuite {
     assertTrue(fit.costs().get("costs.netns.exit-per-netns").source(),
         fit.costs().get("costs.netns.exit-per-netns").source().contains("below 0: not measurably above 0"));
     assertEquals(20_000_000.0, fit.costs().get("rcu.grace-period").value(), 1e-6);
+  }
+
+  @Test
+  public void sinceV69TheRunsWaitAreOneExpeditedGracePeriodAndOneNormal() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    var pairs = l.putArray("cleanup_net_run_pairs");
+    for (int b : new int[] {1, 5, 10}) {
+      pairs.addArray().add(b).add(20_100_000L + 100_000L * b);
+    }
+    CostFit fit = CostFit.fit(List.of(l), true);
+    assertEquals(100_000.0, fit.costs().get("costs.netns.exit-per-netns").value(), 1e-3);
+    // the expedited grace period keeps reference.conf's 100 us: 20.1 ms - 0.1 ms
+    assertEquals(20_000_000.0, fit.costs().get("rcu.grace-period").value(), 1e-3);
   }
 
   @Test

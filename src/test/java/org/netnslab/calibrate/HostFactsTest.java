@@ -32,6 +32,17 @@ public class HostFactsTest extends JUnitSuite {
   }
 
   @Test
+  public void kernelVersionsCompareByMajorThenMinor() {
+    HostFacts h = new HostFacts("6.18.44-fc-v669", 2, 250, "none", 1_500_000, "derived", 0.1);
+    assertTrue(h.kernelAtLeast(6, 9));
+    assertTrue(h.kernelAtLeast(6, 13));
+    assertTrue(h.kernelAtLeast(5, 20));
+    assertTrue(!h.kernelAtLeast(6, 19));
+    assertTrue(!h.kernelAtLeast(7, 0));
+    assertTrue(!new HostFacts("unknown", 2, 250, "none", 1, "", 0).kernelAtLeast(1, 0));
+  }
+
+  @Test
   public void thisHostIsRead() {
     HostFacts h = HostFacts.read();
     assertTrue(h.cpus() >= 1);
