@@ -7,6 +7,9 @@
  *                                       bound in ANOTHER netns (walked by netlink_broadcast, skipped by
  *                                       do_one_broadcast's net_eq check). Per L: send, recv and the
  *                                       injector's user-space time per loop.
+ *   uevent_probe wake - SENDS           fit set: the send when the listener is asleep in recvmsg in its own process
+ *                                       (sends 200 us apart): the wake-up the send does (sk_data_ready ->
+ *                                       try_to_wake_up), which the fit line above, whose listener is awake, lacks.
  *   uevent_probe tc1 N SENDS            prediction set: N injectors, each in its own user+net namespace with
  *                                       one listener process there, released at once; every send timed by
  *                                       its injector (clock read just before sendto and just after it).
@@ -291,10 +294,51 @@ static void tc1(long n, long sends, int one_netns) {
     printf("}\n");
 }
 
+/* ---- wake: one send at a time while the listener is asleep in recvmsg, on its own process ---- */
+static void wake(long sends) {
+    int64_t *lat = shared_alloc((size_t) sends * sizeof(int64_t));
+    pid_t pid = fork_child();
+    if (pid == 0) {
+        enter_userns_netns();
+        int lfd = uevent_socket(1), sfd = uevent_socket(0);
+        int ack[2];
+        if (pipe2(ack, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+        pid_t lis = fork_child();
+        if (lis == 0) {
+            char buf[4096];
+            for (;;) {
+                ssize_t r = recv(lfd, buf, sizeof buf, 0);   /* asleep until the next send wakes it */
+                if (r <= 0 || write(ack[1], "a", 1) != 1) _exit(0);
+            }
+        }
+        char msg[512], c;
+        long warm = sends / 10 + 10;
+        for (long i = -warm; i < sends; i++) {
+            struct timespec gap = { 0, 200000 };   /* 200 us: the listener is back asleep before the next send */
+            nanosleep(&gap, NULL);
+            size_t len = build_message(msg, sizeof msg, 0, i);
+            int64_t t0 = now_ns();
+            send_one(sfd, msg, len);
+            int64_t t1 = now_ns();
+            if (read(ack[0], &c, 1) != 1) fail_missing("uevent delivery", "", "the listener stopped");
+            if (i >= 0) lat[i] = t1 - t0;
+        }
+        kill(lis, SIGKILL);
+        waitpid(lis, NULL, 0);
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"wake\",\"sends\":%ld", sends);
+    print_dist("send", "ns", lat, sends);
+    printf("}\n");
+}
+
 int main(int argc, char **argv) {
     probe_init("uevent");
     if (argc != 4) {
-        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | tc1 N SENDS | reorder M SENDS\n");
+        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | wake - SENDS | tc1 N SENDS | reorder M SENDS\n");
         return 2;
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
@@ -308,6 +352,8 @@ int main(int argc, char **argv) {
             ls[nl++] = arg_long(tok, 0, 100000, "L");
         }
         for (int i = 0; i < nl; i++) fit_one(ls[i], sends);
+    } else if (strcmp(argv[1], "wake") == 0) {
+        wake(sends);
     } else if (strcmp(argv[1], "tc1") == 0) {
         long n = arg_long(argv[2], 1, 10000, "N");
         if (n * sends > 50000000L) fail_missing("arguments", "", "N x SENDS over 50,000,000");

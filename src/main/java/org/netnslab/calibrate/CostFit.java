@@ -81,6 +81,15 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     Map<String, Fitted> costs = new LinkedHashMap<>();
     Map<String, Fitted> extras = new LinkedHashMap<>();
     fitUevent(select(fitSet, "uevent", "broadcast-walk"), costs, extras);
+    for (ObjectNode w : select(fitSet, "uevent", "wake")) {
+      List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
+      double awake = walk.stream().filter(l -> l.path("extra_sockets").asInt() == 0)
+          .mapToDouble(l -> l.path("send_p50_ns").asDouble()).findFirst().orElse(Double.NaN);
+      extras.put("uevent-send-waking-a-listener", new Fitted(w.path("send_p50_ns").asDouble() - awake,
+          "uevent_probe wake: the send's median when the listener sleeps in recvmsg in its own process, less the"
+              + " median with the listener awake (fit, no extra socket): sk_data_ready -> try_to_wake_up in the"
+              + " sender's system call; no model key", 1, Double.NaN));
+    }
     fitProc(fitSet, costs, extras);
     fitLifecycle(select(fitSet, "lifecycle", "unshare-loops"), costs, expeditedCleanup);
     for (ObjectNode l : select(fitSet, "sched", "context-switch")) {

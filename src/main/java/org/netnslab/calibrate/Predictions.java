@@ -58,8 +58,8 @@ public final class Predictions {
   private static final String TIMING = "the model's send time includes waiting for a CPU before the call; the kernel's,"
       + " timed by the injector around its sendto, does not (a process times itself only while it runs), and the"
       + " model has no time slices (#20)";
-  private static final String THROUGHPUT = "CPU contention is a FIFO queue of short steps, not fair time slices with"
-      + " context switches and user-space time (#20)";
+  private static final String THROUGHPUT = "the send that wakes a sleeping listener (sk_data_ready -> try_to_wake_up,"
+      + " in the sender's system call: the fit set's uevent-send-waking-a-listener) costs the model nothing";
 
   private final Config system;
   private final String design;

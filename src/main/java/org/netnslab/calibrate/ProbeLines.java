@@ -18,25 +18,26 @@ public final class ProbeLines {
 
   private static final double NS = 1e13; // ~3 hours in ns: above any probe's bound
 
-  private static final Map<String, List<Field>> FIELDS = Map.of(
-      "sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS)),
-      "uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
-          new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS)),
-      "uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
+  private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
+      Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
+      Map.entry("uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
+          new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
+      Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
+      Map.entry("uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
           new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
-          new Field("send_p99_ns", 1, NS)),
-      "uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
-          new Field("sends_per_injector", 1, 1_000_000), new Field("out_of_order_share", 0, 1)),
-      "proc/listener", List.of(new Field("processes", 1, 100_000), new Field("spawn_wall_ns", 0, NS), new Field("events", 0, 1e9),
-          new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS)),
-      "proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
-          new Field("pidfd_exit_cpu_p50_ns", 0, NS)),
-      "proc/proc-scan", List.of(new Field("live_requested", 0, 100_000), new Field("entries", 1, 1_000_000),
-          new Field("scans", 1, 1000), new Field("scan_mean_ns", 0, NS), new Field("scan_cpu_p50_ns", 0, NS)),
-      "lifecycle/unshare-loops", List.of(new Field("loops", 1, 1000), new Field("iterations", 1, 100_000),
+          new Field("send_p99_ns", 1, NS))),
+      Map.entry("uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
+          new Field("sends_per_injector", 1, 1_000_000), new Field("out_of_order_share", 0, 1))),
+      Map.entry("proc/listener", List.of(new Field("processes", 1, 100_000), new Field("spawn_wall_ns", 0, NS),
+          new Field("events", 0, 1e9), new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS))),
+      Map.entry("proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
+          new Field("pidfd_exit_cpu_p50_ns", 0, NS))),
+      Map.entry("proc/proc-scan", List.of(new Field("live_requested", 0, 100_000), new Field("entries", 1, 1_000_000),
+          new Field("scans", 1, 1000), new Field("scan_mean_ns", 0, NS), new Field("scan_cpu_p50_ns", 0, NS))),
+      Map.entry("lifecycle/unshare-loops", List.of(new Field("loops", 1, 1000), new Field("iterations", 1, 100_000),
           new Field("lifecycles", 1, 100_000), new Field("loop_wall_mean_ns", 1, NS),
           new Field("lifecycles_per_s", 1e-9, 1e9), new Field("unshare_cpu_p50_ns", 0, NS),
-          new Field("child_cpu_p50_ns", 0, NS)));
+          new Field("child_cpu_p50_ns", 0, NS))));
 
   /** Fields checked only when present: the lifecycle's tracefs figures. */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),

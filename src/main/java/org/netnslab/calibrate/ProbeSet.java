@@ -39,6 +39,7 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
     if (parts.contains("uevent")) {
       s.add(new Step(true, "uevent", "uevent_probe", "fit", quick ? "0,250,500,1000" : "0,125,250,500,1000",
           quick ? "500" : "2000"));
+      s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
       for (int[] nk : quick ? new int[][] {{10, 500}, {100, 100}} : new int[][] {{10, 5000}, {100, 1000}, {1000, 100}}) {
         s.add(new Step(false, "uevent", "uevent_probe", "tc1", Integer.toString(nk[0]), Integer.toString(nk[1])));
       }
