@@ -34,7 +34,8 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
   public static final java.util.List<String> KEYS = java.util.List.of("mutex-handoff", "netns.setup-net",
       "netns.exit-per-netns", "netns.unshare-process", "proc.recvmsg", "proc.pidfd-fork", "proc.pidfd-exit",
       "proc.scan-entry", "uevent.send-outside", "uevent.send-inside", "uevent.broadcast-per-socket",
-      "uevent.deliver-per-listener", "uevent.return", "uevent.recv");
+      "uevent.deliver-per-listener", "uevent.return", "uevent.recv", "uevent.injector-user", "uevent.listener-user",
+      "netns.unshare-process-user", "proc.wakeup");
 
   /**
    * @param key one of {@link #KEYS}
@@ -57,6 +58,10 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
       case "uevent.deliver-per-listener" -> uevent.deliverPerListener();
       case "uevent.return" -> uevent.sendReturn();
       case "uevent.recv" -> uevent.recv();
+      case "uevent.injector-user" -> uevent.injectorUser();
+      case "uevent.listener-user" -> uevent.listenerUser();
+      case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
+      case "proc.wakeup" -> proc.wakeup().toNanos();
       default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
     };
   }
@@ -73,11 +78,14 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
     return new Costs(Duration.ofNanos(v.applyAsLong("mutex-handoff")),
         new UeventCosts(v.applyAsLong("uevent.send-outside"), v.applyAsLong("uevent.send-inside"),
             v.applyAsLong("uevent.broadcast-per-socket"), v.applyAsLong("uevent.deliver-per-listener"),
-            v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv")),
+            v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv"), v.applyAsLong("uevent.injector-user"),
+            v.applyAsLong("uevent.listener-user")),
         new LifecycleCosts(Duration.ofNanos(v.applyAsLong("netns.setup-net")),
-            Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process"))),
+            Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
+            Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),
         new ProcCosts(Duration.ofNanos(v.applyAsLong("proc.recvmsg")), Duration.ofNanos(v.applyAsLong("proc.pidfd-fork")),
-            Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")), Duration.ofNanos(v.applyAsLong("proc.scan-entry"))));
+            Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")), Duration.ofNanos(v.applyAsLong("proc.scan-entry")),
+            Duration.ofNanos(v.applyAsLong("proc.wakeup"))));
   }
 
   /**

@@ -125,18 +125,10 @@ public class ClusterTest extends JUnitSuite {
       }
     });
     killer.start();
-    PrintStream before = System.err;
-    ByteArrayOutputStream said = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
-    JsonNode survived;
-    try {
-      survived = VirtualRunTest.withoutWallClock(run("killed", "--cluster", "127.0.0.1:" + port2, "--jobs", "1",
-          "--config", quick.toString()));
-    } finally {
-      System.setErr(before);
-    }
+    Said run = runSaying("killed", "--cluster", "127.0.0.1:" + port2, "--jobs", "1", "--config", quick.toString());
+    JsonNode survived = run.result();
     killer.join();
-    String lines = said.toString(StandardCharsets.UTF_8);
+    String lines = run.stderr();
     assertTrue("the worker was killed mid-run: " + lines, lines.contains("left during"));
     assertTrue("the other worker did every run: " + lines, !lines.contains("left here"));
     VirtualRunTest.assertSame("", local, survived);
@@ -162,18 +154,10 @@ public class ClusterTest extends JUnitSuite {
       }
     });
     killer.start();
-    PrintStream before = System.err;
-    ByteArrayOutputStream said = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
-    JsonNode alone;
-    try {
-      alone = VirtualRunTest.withoutWallClock(run("last", "--cluster", "127.0.0.1:" + port, "--jobs", "2",
-          "--config", quick.toString()));
-    } finally {
-      System.setErr(before);
-    }
+    Said run = runSaying("last", "--cluster", "127.0.0.1:" + port, "--jobs", "2", "--config", quick.toString());
+    JsonNode alone = run.result();
     killer.join();
-    String lines = said.toString(StandardCharsets.UTF_8);
+    String lines = run.stderr();
     assertTrue(lines, java.util.regex.Pattern.compile("the last worker left: running the [1-6] design runs left here")
         .matcher(lines).find());
     VirtualRunTest.assertSame("", local, alone);
@@ -241,6 +225,20 @@ public class ClusterTest extends JUnitSuite {
       synchronized (into) {
         into.append("[reading stderr failed: ").append(e).append(']');
       }
+    }
+  }
+
+  /** A run's result.json without its wall-clock fields, and what it printed on stderr. */
+  private record Said(JsonNode result, String stderr) {}
+
+  private Said runSaying(String name, String... args) throws Exception {
+    PrintStream before = System.err;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
+    try {
+      return new Said(VirtualRunTest.withoutWallClock(run(name, args)), said.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setErr(before);
     }
   }
 }
