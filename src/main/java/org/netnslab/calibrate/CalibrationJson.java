@@ -55,7 +55,7 @@ public final class CalibrationJson {
       number(o, "ratio", r.ratio());
       o.put("band", r.band());
       o.put("within_band", r.within());
-      o.put("model_lacks", r.lacks());
+      o.put("why_missed", r.whyMissed());
     }
     root.set("beyond", JSON.valueToTree(beyond));
     JSON.writeValue(file.toFile(), root);

@@ -45,7 +45,7 @@ public final class CalibrationReport {
         "band", "verdict"));
     for (Predictions.Row r : rows) {
       b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", r.load(), r.measure(), num(r.measured()),
-          num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: model lacks " + r.lacks()));
+          num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: " + r.whyMissed()));
     }
     if (!beyond.isEmpty()) {
       b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
@@ -92,7 +92,7 @@ public final class CalibrationReport {
           .append("</td><td>").append(esc(r.measure())).append("</td><td class=\"n\">").append(num(r.measured()))
           .append("</td><td class=\"n\">").append(num(r.predicted())).append("</td><td class=\"n\">")
           .append(ratio(r.ratio())).append("</td><td>").append(esc(r.band())).append("</td><td>")
-          .append(r.within() ? "within" : "MISS: model lacks " + esc(r.lacks())).append("</td></tr>");
+          .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed())).append("</td></tr>");
     }
     b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
         + "<th>residual</th><th>source</th></tr>");

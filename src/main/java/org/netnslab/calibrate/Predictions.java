@@ -22,7 +22,7 @@ import org.netnslab.scenario.ScenarioException;
  * costs and the host's CPU count, and each figure is put beside the measured one with its ratio and a verdict
  * against its band (issue #19): throughput and means within +-25%; p50 and p99 within 2x; the out-of-order
  * share within 2x and growing with M; listener CPU ratios within +-0.1; loop wall within +-25%, batch size and
- * put-to-free within 2x. A miss is a result: {@link Row#lacks} names the mechanism the model lacks. Nothing here
+ * put-to-free within 2x. A miss is a result: {@link Row#whyMissed} names the mechanism the model lacks. Nothing here
  * feeds back into the costs.
  */
 public final class Predictions {
@@ -35,10 +35,10 @@ public final class Predictions {
    * @param predicted the model's figure
    * @param band the band, e.g. "+-25%", "2x", "+-0.1"
    * @param within whether predicted is inside the band around measured
-   * @param lacks for a miss, the mechanism the model lacks (else empty)
+   * @param whyMissed for a miss, why: the mechanism the model lacks, or what the measurement shows (else empty)
    */
   public record Row(String load, String measure, double measured, double predicted, String band, boolean within,
-      String lacks) {
+      String whyMissed) {
     /** @return predicted / measured */
     public double ratio() {
       return predicted / measured;
@@ -278,14 +278,14 @@ public final class Predictions {
     return result.designs().get(0);
   }
 
-  private static Row within(String load, String measure, double measured, double predicted, double rel, String lacks) {
+  private static Row within(String load, String measure, double measured, double predicted, double rel, String whyMissed) {
     boolean ok = Math.abs(predicted / measured - 1) <= rel;
-    return new Row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, ok ? "" : lacks);
+    return new Row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, ok ? "" : whyMissed);
   }
 
-  private static Row factor(String load, String measure, double measured, double predicted, double f, String lacks) {
+  private static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
     double r = predicted / measured;
     boolean ok = measured > 0 && predicted > 0 && r <= f && r >= 1 / f;
-    return new Row(load, measure, measured, predicted, Math.round(f) + "x", ok, ok ? "" : lacks);
+    return new Row(load, measure, measured, predicted, Math.round(f) + "x", ok, ok ? "" : whyMissed);
   }
 }

@@ -44,7 +44,7 @@ public class PredictionsTest extends JUnitSuite {
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("listener CPU exit / all")));
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("cleanup_net batch, netns") && r.predicted() >= 1));
     for (Predictions.Row r : a) {
-      assertEquals(r.toString(), r.within(), r.lacks().isEmpty());
+      assertEquals(r.toString(), r.within(), r.whyMissed().isEmpty());
     }
   }
 
