@@ -7,10 +7,7 @@ import akka.actor.typed.ActorSystem;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.Reader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,7 +70,7 @@ public class ClusterTest extends JUnitSuite {
     cmd.addAll(List.of(extra));
     Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     workers.add(p);
-    Thread t = new Thread(() -> read(p.getErrorStream(), err, marker, seen));
+    Thread t = new Thread(() -> StopsTest.read(p.getErrorStream(), err, marker, seen));
     t.setDaemon(true);
     t.start();
     return p;
@@ -209,24 +206,6 @@ public class ClusterTest extends JUnitSuite {
     assertEquals(Main.EXIT_CONFIG, Main.execute(args.toArray(String[]::new)));
   }
 
-  /** Copies a child's stderr into {@code into}, opening {@code seen} once it contains {@code marker}. */
-  private static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
-    try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-      char[] buf = new char[4096];
-      for (int n; (n = r.read(buf)) >= 0; ) {
-        synchronized (into) {
-          into.append(buf, 0, n);
-          if (into.indexOf(marker) >= 0) {
-            seen.countDown();
-          }
-        }
-      }
-    } catch (IOException e) {
-      synchronized (into) {
-        into.append("[reading stderr failed: ").append(e).append(']');
-      }
-    }
-  }
 
   /** A run's result.json without its wall-clock fields, and what it printed on stderr. */
   private record Said(JsonNode result, String stderr) {}

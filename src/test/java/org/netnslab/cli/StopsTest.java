@@ -152,7 +152,7 @@ public class StopsTest extends JUnitSuite {
   }
 
   /** Copies the child's stderr into {@code into}, opening {@code seen} once it contains {@code marker}. */
-  private static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
+  static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
     try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
       char[] buf = new char[4096];
       for (int n; (n = r.read(buf)) >= 0; ) {
