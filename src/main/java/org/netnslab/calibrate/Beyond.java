@@ -50,9 +50,7 @@ public final class Beyond {
         + "name = calib-beyond-tc1-n" + injectors + "\n"
         + "description = \"TC1 shape on this host: " + era + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
         + "seed = \"netns-lab calibrate: beyond this kernel\"\n"
-        + "workload {\n  type = uevent-injection\n  netns { userns-owned = " + injectors + ", init-owned = 0 }\n"
-        + "  listeners-per-netns = 1\n  injections-per-netns = " + sendsPerInjector + "\n  warmup-per-netns = 0\n"
-        + "  injectors = " + injectors + "\n  injector-start-interval = 0ms\n}\n"
+        + ModelRun.injectionWorkload(injectors, injectors, sendsPerInjector)
         + "execution = virtual\nmachine { cpus = " + cpus + " }\n"
         + "designs = [\"" + era + "\", kernel-4.18, per-netns-2018]\nbaseline = \"" + era + "\"\n");
     RunResult result = ModelRun.run(system, file);

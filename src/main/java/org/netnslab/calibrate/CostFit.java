@@ -80,9 +80,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
   public static CostFit fit(List<ObjectNode> fitSet, boolean expeditedCleanup) {
     Map<String, Fitted> costs = new LinkedHashMap<>();
     Map<String, Fitted> extras = new LinkedHashMap<>();
-    fitUevent(select(fitSet, "uevent", "broadcast-walk"), costs, extras);
+    List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
+    fitUevent(walk, costs, extras);
     for (ObjectNode w : select(fitSet, "uevent", "wake")) {
-      List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
       double awake = walk.stream().filter(l -> l.path("extra_sockets").asInt() == 0)
           .mapToDouble(l -> l.path("send_p50_ns").asDouble()).findFirst().orElse(Double.NaN);
       extras.put("uevent-send-waking-a-listener", new Fitted(w.path("send_p50_ns").asDouble() - awake,

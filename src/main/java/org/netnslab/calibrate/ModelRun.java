@@ -20,6 +20,18 @@ final class ModelRun {
   private ModelRun() {}
 
   /**
+   * @param netns user-namespace-owned netns, one listener each
+   * @param injectors injectors, all started at once
+   * @param perNetns counted injections into each netns (no warm-up)
+   * @return the {@code workload} block of a TC1-shaped uevent-injection scenario
+   */
+  static String injectionWorkload(int netns, int injectors, long perNetns) {
+    return "workload {\n  type = uevent-injection\n  netns { userns-owned = " + netns + ", init-owned = 0 }\n"
+        + "  listeners-per-netns = 1\n  injections-per-netns = " + perNetns + "\n  warmup-per-netns = 0\n"
+        + "  injectors = " + injectors + "\n  injector-start-interval = 0ms\n}\n";
+  }
+
+  /**
    * @param system the calibrated configuration
    * @param file the scenario
    * @return its result

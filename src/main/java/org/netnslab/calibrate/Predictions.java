@@ -251,9 +251,7 @@ public final class Predictions {
 
   private String injection(int netns, int injectors, long perNetns) {
     return header("inject-" + netns + "-" + injectors, injectors + " injectors into " + netns + " netns")
-        + "workload {\n  type = uevent-injection\n  netns { userns-owned = " + netns + ", init-owned = 0 }\n"
-        + "  listeners-per-netns = 1\n  injections-per-netns = " + perNetns + "\n  warmup-per-netns = 0\n"
-        + "  injectors = " + injectors + "\n  injector-start-interval = 0ms\n}\n" + footer();
+        + ModelRun.injectionWorkload(netns, injectors, perNetns) + footer();
   }
 
   private static String header(String name, String description) {

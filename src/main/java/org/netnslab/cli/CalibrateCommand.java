@@ -144,7 +144,6 @@ final class CalibrateCommand implements Callable<Integer> {
     }
     NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
     Stops.running(now, staged);
-    ProbeRunner runner = null;
     try {
       HostFacts host;
       ProbeSet set;
@@ -161,16 +160,14 @@ final class CalibrateCommand implements Callable<Integer> {
         now.stage("building the probes");
         String home = System.getProperty("netns-lab.home", ".");
         Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"), compilerEnvironment());
-        runner = new ProbeRunner(bin, timeout, probeEnvironment());
-        Stops.onStop = runner::stopCurrent;
+        ProbeRunner runner = new ProbeRunner(bin, timeout, probeEnvironment());
+        Stops.onStop = runner::stopCurrent; // cleared in finally
         set = ProbeSet.measure(runner, quick, parts, System.err, now::stage);
-        Stops.onStop = null;
         CalibrationJson.check(set); // a probe that printed a line the fit cannot use is a defect: say so now
       }
       now.stage("fitting the costs");
       CostFit fit = CostFit.fit(set.fit(), host.kernelAtLeast(6, 9));
-      ProbeSet measured = set;
-      Written record = staged.write(tmp -> predictAndWrite(tmp, host, measured, fit, now));
+      Written record = staged.write(tmp -> predictAndWrite(tmp, host, set, fit, now));
       now.stage("writing the results");
       staged.commit();
       System.out.print(CalibrationReport.console(host, fit, record.rows(), record.beyond()));
