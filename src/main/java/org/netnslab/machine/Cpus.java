@@ -175,6 +175,11 @@ public final class Cpus {
       task.pending.add(new CpuTask.Request(step, n, then));
       return;
     }
+    begin(task, step, n, then);
+  }
+
+  /** Starts {@code task}'s next step (none in progress or queued): on its CPU, or by waking it. */
+  private void begin(CpuTask task, Step step, long n, Runnable then) {
     task.step = step;
     task.remaining = n;
     task.then = then;
@@ -427,8 +432,8 @@ public final class Cpus {
     }
     then.run();
     if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
-      CpuTask.Request r = t.pending.poll();
-      run(t, r.step(), r.nanos(), r.then());
+      CpuTask.Request r = t.pending.poll(); // the oldest request goes first, however many wait behind it
+      begin(t, r.step(), r.nanos(), r.then());
     }
   }
 

@@ -214,4 +214,40 @@ public class FairSchedulerTest extends JUnitSuite {
       }));
     });
   }
+
+  /**
+   * A task asked for many steps while it waits for a CPU (a listener whose messages arrive faster than it
+   * is scheduled: one recvmsg per message, each followed by its handling) runs every one, in the order
+   * asked for, and its CPU time is their sum. A backlog of two or more once stalled the task for good.
+   */
+  @Test
+  public void backlogOfStepsRunsInOrder() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
+      CpuTask hog = cpus.newTask("hog", CpuTask.Kind.OTHER);
+      CpuTask listener = cpus.newTask("listener", CpuTask.Kind.LISTENER);
+      hog(cpus, hog, 50 * US);
+      List<String> order = new ArrayList<>();
+      int messages = 500;
+      e.schedule(1 * MS, () -> {
+        for (int m = 0; m < messages; m++) { // all arrive at once, while the hog runs
+          int id = m;
+          cpus.run(listener, Step.KERNEL, 1 * US, () -> {
+            order.add("recv-" + id);
+            cpus.run(listener, Step.USER, 100, () -> order.add("handle-" + id));
+          });
+        }
+      });
+      runFor(e, 200 * MS);
+      assertEquals(2 * messages, order.size());
+      assertEquals("recv-0", order.get(0));
+      assertEquals("recv-" + (messages - 1), order.get(messages - 1));
+      assertEquals("handle-0", order.get(messages));
+      assertEquals(messages * 1 * US, listener.kernelNanos());
+      assertEquals(messages * 100L, listener.userNanos());
+    } finally {
+      e.unregister();
+    }
+  }
 }
