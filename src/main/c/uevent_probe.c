@@ -149,7 +149,25 @@ static void fit_one(long extra, long sends) {
 }
 
 /* ---- tc1: N injectors, each with its own netns and listener ---- */
-typedef struct { int64_t start, end; long received, out_of_order, listener_wakeups, listener_overruns; int64_t listener_cpu; } inj_stat_t;
+typedef struct { int64_t start, end, cpu; long received, out_of_order, listener_wakeups, listener_overruns; int64_t listener_cpu; } inj_stat_t;
+
+/* The machine's CPU time since boot from /proc/stat's "cpu" line, in ns (USER_HZ ticks): busy (user, nice,
+ * system, irq, softirq), idle (idle, iowait) and steal (a hypervisor ran something else on our vCPUs). Whole
+ * ticks only: compare over windows of tens of ms or more. Returns 0 when /proc/stat cannot be read. */
+typedef struct { int64_t busy, idle, steal; } cpu_times_t;
+static int cpu_times(cpu_times_t *t) {
+    FILE *f = fopen("/proc/stat", "re");
+    if (!f) return 0;
+    unsigned long long v[8] = { 0 };
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    if (n < 8) return 0;
+    int64_t tick = 1000000000LL / sysconf(_SC_CLK_TCK);
+    t->busy = (int64_t) (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
+    t->idle = (int64_t) (v[3] + v[4]) * tick;
+    t->steal = (int64_t) v[7] * tick;
+    return 1;
+}
 
 /* A listener process: reads uevents until `stop` reaches EOF (every injector done) and its queue is empty:
  * poll, then recv until EAGAIN (one wake-up per poll that found data); counts the ones whose SEQNUM is below
@@ -231,12 +249,14 @@ static void tc1(long n, long sends, int one_netns) {
                     gate_wait(go);
                     int64_t *mine = lat + id * sends;
                     st[id].start = now_ns();
+                    int64_t c0 = cpu_ns();
                     for (long i = 0; i < sends; i++) {
                         size_t len = build_message(msg, sizeof msg, id, i);
                         int64_t t0 = now_ns();
                         send_one(sfd, msg, len);
                         mine[i] = now_ns() - t0;
                     }
+                    st[id].cpu = cpu_ns() - c0;
                     st[id].end = now_ns();
                     _exit(0);
                 }
@@ -262,17 +282,22 @@ static void tc1(long n, long sends, int one_netns) {
     }
     close(stop[0]);
     ready_wait(ready[0], n + groups);
+    cpu_times_t m0 = { 0 }, m1 = { 0 };
+    int have_times = cpu_times(&m0);
     int64_t t0 = now_ns();
     gate_open(go);
     int bad = 0, s;
     for (long g = 0; g < groups; g++) { waitpid(kids[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+    int64_t t1 = now_ns();
+    have_times = have_times && cpu_times(&m1);
     close(stop[1]);   /* every send is done: the listeners drain what is queued and stop */
     for (long g = 0; g < groups; g++) { waitpid(lis[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
     if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
     int64_t first = INT64_MAX, last = 0;
     long received = 0, ooo = 0, wakeups = 0, overruns = 0;
-    int64_t lcpu = 0;
+    int64_t lcpu = 0, icpu = 0;
     for (long i = 0; i < n; i++) {
+        icpu += st[i].cpu;
         if (st[i].start < first) first = st[i].start;
         if (st[i].end > last) last = st[i].end;
     }
@@ -290,6 +315,13 @@ static void tc1(long n, long sends, int one_netns) {
            received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups,
            (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
            wall > 0 ? total / wall : 0.0);
+    /* where the CPUs went from the release to the last injector's exit: the injectors' own CPU (sends and
+     * the user space between them), and the machine's busy, idle and stolen time (every process, kernel
+     * threads and interrupts included) */
+    printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld", (long long) icpu, (long long) (t1 - t0));
+    if (have_times)
+        printf(",\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld",
+               (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle), (long long) (m1.steal - m0.steal));
     print_dist("send", "ns", lat, total);
     printf("}\n");
 }

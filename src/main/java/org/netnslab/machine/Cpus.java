@@ -56,6 +56,8 @@ public final class Cpus {
   private final VirtualEngine.Event[] completion;
   private final Runnable[] stepEnds;
   private boolean holdCheckArmed;
+  /** The task whose step's continuation is running (it holds its CPU), or null: the waker of a wake-up. */
+  private CpuTask waker;
   private VirtualEngine.Event tickEvent;
   private long lastAvg;
   /** When this machine started (the engine's clock then): the ticks' phase. */
@@ -290,11 +292,42 @@ public final class Cpus {
       dispatch(free);
       return;
     }
-    for (int c = 0; c < count; c++) { // check_preempt_wakeup_fair
-      if (current[c] != null && !holding[c]) {
-        mark(c);
+    if (waker != null && waker.cpu >= 0 && current[waker.cpu] == waker) {
+      preemptOnWakeup(waker.cpu, t); // a sync wake-up: the wakee joins the waker's CPU (wake_affine)
+      return;
+    }
+    for (int c = 0; c < count; c++) { // no waker on a CPU (a timer, a grace period's end): the first CPU that yields
+      if (current[c] != null && preemptOnWakeup(c, t)) {
+        return;
       }
     }
+  }
+
+  /**
+   * check_preempt_wakeup_fair (kernel/sched/fair.c, v6.6+; protect_slice as in v6.17+) for the task on CPU
+   * {@code c} when {@code woken} has just been queued: update_curr (a task past its deadline gets a new one
+   * and is rescheduled), then __pick_eevdf with the current task's slice protected: a current task that is
+   * eligible (vruntime <= V) keeps its CPU while inside its slice (vprot is its deadline, every slice being
+   * equal); one that is not eligible yields when {@code woken} is now the eligible task with the earliest
+   * deadline. Under preempt none the mark takes effect at the current task's next preemption point, e.g.
+   * the waker's return to user space.
+   *
+   * @return true when the current task was marked
+   */
+  private boolean preemptOnWakeup(int c, CpuTask woken) {
+    CpuTask curr = current[c];
+    account(c);
+    if (curr.vruntime >= curr.deadline) {
+      curr.deadline = curr.vruntime + slice;
+      resched(c);
+      return true;
+    }
+    long v = avgVruntime();
+    if (curr.vruntime <= v || queue.pick(v) != woken) {
+      return false;
+    }
+    resched(c);
+    return true;
   }
 
   /** update_curr + update_deadline: a running task past its deadline gets a new one and need_resched. */
@@ -304,14 +337,24 @@ public final class Cpus {
     if (t.vruntime >= t.deadline) {
       t.deadline = t.vruntime + slice;
       if (!queue.isEmpty()) {
-        t.needResched = true;
-        if (t.step == Step.USER) {
-          completion[c].cancel();
-          leave(c, t);
-          enqueue(t);
-          dispatch(c);
-        }
+        resched(c);
       }
+    }
+  }
+
+  /**
+   * resched_curr: marks CPU {@code c}'s task need_resched. A task in a user step yields at once (the
+   * interrupt returns to user mode through schedule()); one in a kernel step or holding its CPU at a
+   * step's end yields at its next preemption point ({@link #run}, {@link #continuesNow}).
+   */
+  private void resched(int c) {
+    CpuTask t = current[c];
+    t.needResched = true;
+    if (t.step == Step.USER && !holding[c]) {
+      completion[c].cancel();
+      leave(c, t);
+      enqueue(t);
+      dispatch(c);
     }
   }
 
@@ -430,7 +473,13 @@ public final class Cpus {
       holdCheckArmed = true;
       engine.atQuiescence(this::sleepHolders);
     }
-    then.run();
+    CpuTask outer = waker;
+    waker = t; // the continuation runs on t's CPU: a wake-up it does is t's (a sync wake-up)
+    try {
+      then.run();
+    } finally {
+      waker = outer;
+    }
     if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
       CpuTask.Request r = t.pending.poll(); // the oldest request goes first, however many wait behind it
       begin(t, r.step(), r.nanos(), r.then());

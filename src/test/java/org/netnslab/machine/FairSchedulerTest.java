@@ -250,4 +250,55 @@ public class FairSchedulerTest extends JUnitSuite {
       e.unregister();
     }
   }
+
+  /**
+   * Wake-up preemption as check_preempt_wakeup_fair does it: an injector alone on one CPU sends (user 10 us,
+   * then a 5 us system call whose end wakes its listener, as sk_data_ready does), and the listener reads
+   * (3 us) and sleeps. The first wake-up finds the injector eligible and inside its slice (the listener, new,
+   * is placed at V): it keeps its CPU until the tick after its deadline (4 ms). From then on the listener
+   * has slept with positive lag, so the injector is not eligible at each wake-up and is preempted at its
+   * return to user space: the listener reads each message at once and the two alternate, as a traced 6.18
+   * host shows for an injector and its listener alone on a CPU.
+   */
+  @Test
+  public void wokenListenerPreemptsAnIneligibleWakerAtItsReturn() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
+      CpuTask injector = cpus.newTask("injector", CpuTask.Kind.INJECTOR);
+      CpuTask listener = cpus.newTask("listener", CpuTask.Kind.LISTENER);
+      List<long[]> reads = new ArrayList<>(); // {sent at, read at}
+      send(cpus, e, injector, listener, reads, 400);
+      runFor(e, 100 * MS);
+      assertEquals(400, reads.size());
+      // the messages sent before the tick at 4 ms wait for it (the injector is protected inside its slice), then
+      // are read in one go; every later one is read as soon as its send returns
+      int waited = 0;
+      for (long[] r : reads) {
+        if (r[0] < 4 * MS) {
+          waited++;
+          assertEquals("message sent at " + r[0], 4 * MS + waited * 3 * US, r[1]);
+        } else {
+          assertEquals("message sent at " + r[0], r[0] + 3 * US, r[1]);
+        }
+      }
+      assertEquals(4 * MS / (15 * US), waited); // a send ends every 15 us from 15 us
+      assertEquals(1 + 400 - waited, listener.switchesIn()); // the batch, then one switch per message
+      assertEquals(400 - waited, injector.preemptions()); // the tick, then every wake-up but the last (it sleeps)
+    } finally {
+      e.unregister();
+    }
+  }
+
+  private static void send(Cpus cpus, VirtualEngine e, CpuTask injector, CpuTask listener, List<long[]> reads,
+      int left) {
+    if (left == 0) {
+      return;
+    }
+    cpus.run(injector, Step.USER, 10 * US, () -> cpus.run(injector, Step.KERNEL, 5 * US, () -> {
+      long sent = e.now();
+      cpus.run(listener, Step.KERNEL, 3 * US, () -> reads.add(new long[] {sent, e.now()}));
+      send(cpus, e, injector, listener, reads, left - 1);
+    }));
+  }
 }
