@@ -56,6 +56,9 @@ public final class CalibrationJson {
       o.put("band", r.band());
       o.put("within_band", r.within());
       o.put("why_missed", r.whyMissed());
+      o.put("measured_runs", r.runs());
+      number(o, "measured_low", r.low());
+      number(o, "measured_high", r.high());
     }
     root.set("beyond", JSON.valueToTree(beyond));
     JSON.writeValue(file.toFile(), root);

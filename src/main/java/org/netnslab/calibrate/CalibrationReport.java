@@ -41,11 +41,11 @@ public final class CalibrationReport {
     }
     fit.unfitted().forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
     b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
-    b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", "load", "measure", "measured", "predicted", "ratio",
-        "band", "verdict"));
+    b.append(String.format("  %-26s %-34s %12s %-25s %12s %7s %-13s %s%n", "load", "measure", "measured",
+        "host runs: low..high", "predicted", "ratio", "band", "verdict"));
     for (Predictions.Row r : rows) {
-      b.append(String.format("  %-26s %-34s %12s %12s %7s %-13s %s%n", r.load(), r.measure(), num(r.measured()),
-          num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: " + r.whyMissed()));
+      b.append(String.format("  %-26s %-34s %12s %-25s %12s %7s %-13s %s%n", r.load(), r.measure(), num(r.measured()),
+          range(r), num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: " + r.whyMissed()));
     }
     if (!beyond.isEmpty()) {
       b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
@@ -85,12 +85,14 @@ public final class CalibrationReport {
         .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (one task at a time) only. The"
             + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
             + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
-    b.append("<h2>Prediction set: measured vs predicted</h2><table><tr><th>load</th><th>measure</th><th>measured</th>"
+    b.append("<h2>Prediction set: measured vs predicted</h2><p class=\"note\">A load the host ran several times is"
+        + " compared by its median; its runs' lowest and highest figures show how much the host itself varies.</p>"
+        + "<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
         + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
     for (Predictions.Row r : rows) {
       b.append("<tr class=\"").append(r.within() ? "ok" : "miss").append("\"><td>").append(esc(r.load()))
           .append("</td><td>").append(esc(r.measure())).append("</td><td class=\"n\">").append(num(r.measured()))
-          .append("</td><td class=\"n\">").append(num(r.predicted())).append("</td><td class=\"n\">")
+          .append("</td><td class=\"n\">").append(esc(range(r))).append("</td><td class=\"n\">").append(num(r.predicted())).append("</td><td class=\"n\">")
           .append(ratio(r.ratio())).append("</td><td>").append(esc(r.band())).append("</td><td>")
           .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed())).append("</td></tr>");
     }
@@ -134,6 +136,11 @@ public final class CalibrationReport {
   static String ns(double v) {
     return v >= 1e6 ? String.format("%.3f ms", v / 1e6) : v >= 1e3 ? String.format("%.3f us", v / 1e3)
         : String.format("%.1f ns", v);
+  }
+
+  /** @return "3: low..high" for a load the host ran several times, "" for one run */
+  static String range(Predictions.Row r) {
+    return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "";
   }
 
   private static String ratio(double v) {

@@ -74,4 +74,30 @@ public class PredictionsTest extends JUnitSuite {
         List.of("designs=[\"" + HOST.eraName() + "\", kernel-4.18]", "baseline=kernel-4.18"), 0.01);
     assertEquals(2, s.designs().size());
   }
+
+  /**
+   * A load the host ran several times is compared by its median, and the row keeps the host's lowest and highest
+   * figure: three reorder runs with shares 0.02, 0 and 0.01 give one row at 0.01, low 0, high 0.02.
+   */
+  @Test
+  public void repeatedRunsOfALoadAreComparedByTheirMedian() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    List<ObjectNode> runs = new java.util.ArrayList<>();
+    for (double share : new double[] {0.02, 0, 0.01}) {
+      runs.add(json.createObjectNode().put("probe", "uevent").put("set", "prediction").put("load", "reorder")
+          .put("injectors_into_one_netns", 2).put("sends_per_injector", 200).put("out_of_order_share", share));
+    }
+    ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
+    Config system = calibrated(CostFit.fit(set.fit()));
+    List<Predictions.Row> rows =
+        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("d").toPath(), QUIET, s -> { }).predict(runs);
+    assertEquals(1, rows.size());
+    Predictions.Row r = rows.get(0);
+    assertEquals("reorder M=2", r.load());
+    assertEquals(3, r.runs());
+    assertEquals(0.01, r.measured(), 0);
+    assertEquals(0.0, r.low(), 0);
+    assertEquals(0.02, r.high(), 0);
+    assertEquals("3: 0..0.020", CalibrationReport.range(r));
+  }
 }

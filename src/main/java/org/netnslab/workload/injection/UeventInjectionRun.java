@@ -33,6 +33,7 @@ import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Mutex;
 import java.util.function.Function;
@@ -100,10 +101,13 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
 
     long warmup = w.warmupPerNetns(scale) * n;
     runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, warmup, null);
-    long start = clock.startCounted(scope.machine().nanoTime());
+    Machine machine = scope.machine();
+    long start = clock.startCounted(machine.nanoTime());
+    long[] cpuBefore = machine.fair() ? taskCpu(machine) : null;
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
-    long wallNanos = scope.machine().nanoTime() - start;
+    long wallNanos = machine.nanoTime() - start;
+    long[] cpuAfter = machine.fair() ? taskCpu(machine) : null;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
@@ -117,8 +121,17 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       result.measure(UeventInjectionWorkload.DELIVERY, rx);
     }
     result.counter("warmup_injections", warmup);
+    if (cpuAfter != null) { // the simulated processes' CPU over the counted phase, as a probe's CPU clocks give it
+      result.counter("injector_cpu_us", (cpuAfter[0] - cpuBefore[0]) / 1_000);
+      result.counter("listener_cpu_us", (cpuAfter[1] - cpuBefore[1]) / 1_000);
+    }
     return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
         .build(tx.count(), "transactions", wallNanos / 1e9);
+  }
+
+  /** @return the CPU time so far of the injector tasks and of the listener tasks, ns (fair scheduler) */
+  private static long[] taskCpu(Machine machine) {
+    return new long[] {machine.cpuNanos(CpuTask.Kind.INJECTOR), machine.cpuNanos(CpuTask.Kind.LISTENER)};
   }
 
   /**
