@@ -16,8 +16,11 @@ import java.util.ArrayDeque;
  * task (vruntime <= V, the average over runnable tasks: avg_vruntime/entity_eligible) with the earliest
  * deadline (pick_eevdf). A running task keeps its CPU (RUN_TO_PARITY) until it sleeps, or until it is
  * marked need_resched and reaches a preemption point. It is marked at a tick (every 1/HZ: the tick's
- * update_curr) or at another task's wake-up (check_preempt_wakeup_fair's update_curr) when it is past its
- * deadline and another task is queued. Preemption points ({@link Step}): the end of a user step or the
+ * update_curr) when it is past its deadline and another task is queued, and at a wake-up
+ * (check_preempt_wakeup_fair) when it is past its deadline, or when it is no longer eligible and the woken
+ * task is the eligible one with the earliest deadline (an eligible task inside its slice is protected:
+ * protect_slice). A wake-up done by a task's step (a sync wake-up, e.g. sk_data_ready in a sendmsg) is
+ * checked against the waker's CPU only; one from a timer against the first CPU whose task yields. Preemption points ({@link Step}): the end of a user step or the
  * return to user space always; in a system call, as {@link Scheduling.Preempt} allows. A user step is
  * preempted at once (the timer interrupt returns to user mode through schedule()). A sleeping task keeps
  * its lag (V - vruntime, clamped to the larger of two slices and a tick as place_entity does); negative
