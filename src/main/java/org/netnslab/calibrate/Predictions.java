@@ -21,8 +21,9 @@ import org.netnslab.scenario.ScenarioException;
  * scenario (written to {@code DIR/scenario-<load>.conf}, so a user can run it again) runs in virtual time on the calibrated
  * costs and the host's CPU count, and each figure is put beside the measured one with its ratio and a verdict
  * against its band (issue #19): throughput and means within +-25%; p50 and p99 within 2x; the out-of-order
- * share within 2x and growing with M; listener CPU ratios within +-0.1; loop wall within +-25%, batch size and
- * put-to-free within 2x. A miss is a result: {@link Row#whyMissed} names the mechanism the model lacks. Nothing here
+ * share within 2x, and growing with M exactly when the host's does (issue #20 expected growth; this 2-CPU host
+ * shows none); listener CPU ratios within +-0.1; loop wall within +-25%, batch size and put-to-free within 2x.
+ * The contended uevent loads run several times on the host and are compared by their median ({@link Host}). A miss is a result: {@link Row#whyMissed} names the mechanism the model lacks. Nothing here
  * feeds back into the costs.
  */
 public final class Predictions {
@@ -173,16 +174,18 @@ public final class Predictions {
       boolean measuredGrows = true;
       boolean predictedGrows = true;
       for (int i = 1; i < reorder.size(); i++) {
-        measuredGrows &= reorder.get(i)[1] >= reorder.get(i - 1)[1];
+        measuredGrows &= reorder.get(i)[1] > reorder.get(i - 1)[1];
         predictedGrows &= reorder.get(i)[2] > reorder.get(i - 1)[2];
       }
       double[] lo = reorder.get(0);
       double[] hi = reorder.get(reorder.size() - 1);
-      // the growth itself, largest M over smallest; not a number when the smallest M saw no reordering
+      // Issue #20 expected the share to grow with M; this host's does not on 2 CPUs (at most two senders are
+      // in the lockless window at once, whatever M), so the row asks whether the model grows as the host does.
+      boolean same = measuredGrows == predictedGrows;
       rows.add(new Row("reorder M=" + (int) lo[0] + ".." + (int) hi[0], "out-of-order share, largest M / smallest M",
           lo[1] > 0 ? hi[1] / lo[1] : Double.NaN, lo[2] > 0 ? hi[2] / lo[2] : Double.NaN,
-          "grows with M", predictedGrows,
-          predictedGrows ? "" : REORDER + (measuredGrows ? "" : "; the host's share did not grow either")));
+          "grows as the host's", same, same ? "" : (predictedGrows ? "the model's share grows with M, the host's does not"
+              : "the host's share grows with M, the model's does not") + "; " + REORDER));
     }
     return rows;
   }
