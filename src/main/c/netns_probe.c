@@ -289,6 +289,7 @@ static void run(const char *set, long loops, long iters) {
             _exit(0);
         }
     }
+    long settle_ms = settle(5000);   /* an earlier load's netns may still be being dismantled */
     int64_t t0 = now_ns();
     gate_open(go);
     int bad = 0;
@@ -311,6 +312,7 @@ static void run(const char *set, long loops, long iters) {
     printf("{\"probe\":\"lifecycle\",\"set\":\"%s\",\"load\":\"unshare-loops\",\"loops\":%ld,\"iterations\":%ld,\"lifecycles\":%ld,"
            "\"userns\":%s,\"wall_s\":%.6f,\"lifecycles_per_s\":%.2f",
            set, loops, iters, total, need_userns ? "true" : "false", wall / 1e9, total / (wall / 1e9));
+    printf(",\"settle_ms\":%ld", settle_ms);
     print_dist("loop_wall", "ns", lw, loops);
     print_dist("iteration", "ns", iw, total);
     print_dist("unshare", "ns", setup, total);

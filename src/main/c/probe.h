@@ -55,6 +55,42 @@ static inline int64_t cpu_ns(void) {
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The machine's CPU time since boot from /proc/stat's "cpu" line, in ns (USER_HZ ticks): busy (user, nice,
+ * system, irq, softirq), idle (idle, iowait) and steal (a hypervisor ran something else on our vCPUs). Whole
+ * ticks only: compare over windows of tens of ms or more. Returns 0 when /proc/stat cannot be read. */
+typedef struct { int64_t busy, idle, steal; } cpu_times_t;
+static inline int cpu_times(cpu_times_t *t) {
+    FILE *f = fopen("/proc/stat", "re");
+    if (!f) return 0;
+    unsigned long long v[8] = { 0 };
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    if (n < 8) return 0;
+    int64_t tick = 1000000000LL / sysconf(_SC_CLK_TCK);
+    t->busy = (int64_t) (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
+    t->idle = (int64_t) (v[3] + v[4]) * tick;
+    t->steal = (int64_t) v[7] * tick;
+    return 1;
+}
+
+/* Waits until the machine is quiet before a contended load is measured: the CPUs busy less than 10% of a
+ * 50 ms window (/proc/stat), for at most max_ms. A load started right after another would otherwise pay for
+ * the other's tail, e.g. cleanup_net dismantling a thousand netns on a kworker after their processes exited,
+ * which is not its own work. Returns the ms waited, max_ms when it never got quiet, -1 without /proc/stat. */
+static inline long settle(long max_ms) {
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu < 1) ncpu = 1;
+    for (long waited = 0; waited < max_ms; waited += 50) {
+        cpu_times_t a, b;
+        if (!cpu_times(&a)) return -1;
+        struct timespec ts = { 0, 50000000 };
+        nanosleep(&ts, NULL);
+        if (!cpu_times(&b)) return -1;
+        if ((b.busy - a.busy) * 10 < 50000000LL * ncpu) return waited;
+    }
+    return max_ms;
+}
+
 static inline void json_escape_print(const char *s) {
     putchar('"');
     for (; *s; s++) {

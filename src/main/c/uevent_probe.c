@@ -151,23 +151,6 @@ static void fit_one(long extra, long sends) {
 /* ---- tc1: N injectors, each with its own netns and listener ---- */
 typedef struct { int64_t start, end, cpu; long received, out_of_order, listener_wakeups, listener_overruns; int64_t listener_cpu; } inj_stat_t;
 
-/* The machine's CPU time since boot from /proc/stat's "cpu" line, in ns (USER_HZ ticks): busy (user, nice,
- * system, irq, softirq), idle (idle, iowait) and steal (a hypervisor ran something else on our vCPUs). Whole
- * ticks only: compare over windows of tens of ms or more. Returns 0 when /proc/stat cannot be read. */
-typedef struct { int64_t busy, idle, steal; } cpu_times_t;
-static int cpu_times(cpu_times_t *t) {
-    FILE *f = fopen("/proc/stat", "re");
-    if (!f) return 0;
-    unsigned long long v[8] = { 0 };
-    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-    fclose(f);
-    if (n < 8) return 0;
-    int64_t tick = 1000000000LL / sysconf(_SC_CLK_TCK);
-    t->busy = (int64_t) (v[0] + v[1] + v[2] + v[5] + v[6]) * tick;
-    t->idle = (int64_t) (v[3] + v[4]) * tick;
-    t->steal = (int64_t) v[7] * tick;
-    return 1;
-}
 
 /* A listener process: reads uevents until `stop` reaches EOF (every injector done) and its queue is empty:
  * poll, then recv until EAGAIN (one wake-up per poll that found data); counts the ones whose SEQNUM is below
@@ -282,6 +265,7 @@ static void tc1(long n, long sends, int one_netns) {
     }
     close(stop[0]);
     ready_wait(ready[0], n + groups);
+    long settle_ms = settle(5000);   /* an earlier load's netns may still be being dismantled */
     cpu_times_t m0 = { 0 }, m1 = { 0 };
     int have_times = cpu_times(&m0);
     int64_t t0 = now_ns();
@@ -318,7 +302,8 @@ static void tc1(long n, long sends, int one_netns) {
     /* where the CPUs went from the release to the last injector's exit: the injectors' own CPU (sends and
      * the user space between them), and the machine's busy, idle and stolen time (every process, kernel
      * threads and interrupts included) */
-    printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld", (long long) icpu, (long long) (t1 - t0));
+    printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld,\"settle_ms\":%ld", (long long) icpu, (long long) (t1 - t0),
+           settle_ms);
     if (have_times)
         printf(",\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld",
                (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle), (long long) (m1.steal - m0.steal));

@@ -247,12 +247,17 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         double intercept = r.getIntercept();
         String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
             + " runs, least squares";
-        if (Double.isNaN(slope) || slope < 0) {
-          // the runs' time did not grow with their netns (every run the same size, or the waits' noise larger
-          // than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
+        // the slope's 95% interval (Student's t over n - 2 degrees of freedom); NaN with fewer than 3 runs
+        double half = pairs.size() >= 3 ? r.getSlopeConfidenceInterval() : Double.NaN;
+        boolean unresolved = !Double.isNaN(slope) && slope >= 0 && !Double.isNaN(half) && slope - half <= 0;
+        if (Double.isNaN(slope) || slope < 0 || unresolved) {
+          // the runs' time did not grow measurably with their netns (every run the same size, or the waits' noise
+          // larger than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
           src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
-              : String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the mean run",
-                  slope / 1e3);
+              : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the mean"
+                  + " run", slope / 1e3)
+              : String.format("; slope %.1f +- %.1f us per netns (95%%): not measurably above 0, so 0 and the mean run",
+                  slope / 1e3, half / 1e3);
           slope = 0;
           intercept = java.util.Arrays.stream(xy).mapToDouble(p -> p[1]).average().orElse(0);
         }
