@@ -19,20 +19,29 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class CostFitTest extends JUnitSuite {
   static final Path RECORDED = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
+  /** A full run of 2026-12-01 (fit probe 3 times, contended uevent loads 3 times each): docs/calibrate.md's table. */
+  static final Path RECORDED_3_RUNS = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
-    ProbeSet set = CalibrationJson.readSets(RECORDED);
-    Map<String, Double> stored = CalibrationJson.readFittedCosts(RECORDED);
-    CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(RECORDED).host().kernelAtLeast(6, 9));
-    assertEquals(stored.keySet(), fit.costs().keySet());
-    for (Map.Entry<String, Double> e : stored.entrySet()) {
-      assertEquals(e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
+    for (Path recorded : List.of(RECORDED, RECORDED_3_RUNS)) {
+      ProbeSet set = CalibrationJson.readSets(recorded);
+      Map<String, Double> stored = CalibrationJson.readFittedCosts(recorded);
+      CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(recorded).host().kernelAtLeast(6, 9));
+      assertEquals(stored.keySet(), fit.costs().keySet());
+      for (Map.Entry<String, Double> e : stored.entrySet()) {
+        assertEquals(recorded + ": " + e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
+      }
+      assertFalse("both sets recorded", set.prediction().isEmpty() || set.fit().isEmpty());
+      assertTrue(set.fit().stream().allMatch(l -> l.path("set").asText().equals("fit")));
+      assertTrue(set.prediction().stream().allMatch(l -> l.path("set").asText().equals("prediction")));
     }
-    assertFalse("both sets recorded", set.prediction().isEmpty() || set.fit().isEmpty());
-    assertTrue(set.fit().stream().allMatch(l -> l.path("set").asText().equals("fit")));
-    assertTrue(set.prediction().stream().allMatch(l -> l.path("set").asText().equals("prediction")));
+    // the 3-run fit: three walks of 5 lines each, medians over all 15 (docs/calibrate.md's fitted costs)
+    CostFit fit = CostFit.fit(CalibrationJson.readSets(RECORDED_3_RUNS).fit(), true);
+    assertEquals(751.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
+    assertEquals(15, fit.costs().get("costs.uevent.recv").points());
+    assertEquals(0.0, fit.costs().get("costs.netns.exit-per-netns").value(), 0.0);
   }
 
   @Test
