@@ -97,7 +97,10 @@ public record Comparison(String measure, String a, String b, double meanA, doubl
     RatioInterval ci = null;
     if (ma.length >= 2) {
       if (variance(ma) + variance(mb) > 0) {
-        w = WelchTest.of(ma, mb);
+        // with the comparison's own means: result.json writes them once and `report` rebuilds the test on them
+        // (StatUtils.mean can differ from them in the last bit, enough to print another 7th digit)
+        w = WelchTest.of(meanA, org.apache.commons.math3.stat.StatUtils.variance(ma), ma.length, meanB,
+            org.apache.commons.math3.stat.StatUtils.variance(mb), mb.length);
       }
       ci = RatioInterval.fieller(ma, mb);
     }
