@@ -23,8 +23,9 @@ import org.netnslab.scenario.ScenarioException;
  * against its band (issue #19): throughput and means within +-25%; p50 and p99 within 2x; the out-of-order
  * share within 2x, and growing with M exactly when the host's does (issue #20 expected growth; this 2-CPU host
  * shows none); listener CPU ratios within +-0.1; loop wall within +-25%, batch size and put-to-free within 2x.
- * The contended uevent loads run several times on the host and are compared by their median ({@link Host}). A miss is a result: {@link Row#whyMissed} names the mechanism the model lacks. Nothing here
- * feeds back into the costs.
+ * The contended uevent loads run several times on the host and are compared by their median
+ * ({@link HostFigure}). A miss is a result: {@link Row#whyMissed} says why ({@link MissReasons}). Nothing
+ * here feeds back into the costs.
  */
 public final class Predictions {
   /**
@@ -54,61 +55,6 @@ public final class Predictions {
       return predicted / measured;
     }
   }
-
-  /**
-   * The host's figure for one measure of a load run several times (the prediction set's noisy loads are: the
-   * same TC1 load on this 2-vCPU VM ran at 404k to 527k sends/s in consecutive runs).
-   *
-   * @param median the median over the runs (the mean of the middle two for an even count)
-   * @param low the lowest
-   * @param high the highest
-   * @param runs how many runs
-   */
-  record Host(double median, double low, double high, int runs) {
-    static Host of(List<ObjectNode> runs, java.util.function.ToDoubleFunction<ObjectNode> figure) {
-      double[] v = runs.stream().mapToDouble(figure).sorted().toArray();
-      int n = v.length;
-      double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-      return new Host(median, v[0], v[n - 1], n);
-    }
-
-    static Host field(List<ObjectNode> runs, String field) {
-      return of(runs, l -> l.path(field).asDouble());
-    }
-  }
-
-  // What a miss means, said by the mechanism the model lacks (or the measurement cannot give it), as of the
-  // machine of #20 (fair scheduler, user and kernel time, tasks). A row's text is chosen by its direction.
-  private static final String SEND_SPREAD = "the host's slowest sends are those that woke their listener and were"
-      + " preempted by it at the return to user space: a sched_switch trace of this load shows an injector and its"
-      + " listener alone on a CPU alternating at every send (a sync wake-up puts the listener on the waker's CPU,"
-      + " wake_affine); on the model's one global run queue the running injector is mostly eligible and keeps its"
-      + " slice, so its listener rarely preempts it";
-  private static final String SEND_HIGH = "the model's send takes longer than the host's at this percentile: its tasks"
-      + " wait for a CPU inside the send more often than the host's";
-  private static final String REORDER = "the share is a few per thousand on both sides and the host's moves from run to"
-      + " run; on 2 CPUs at most two senders are inside the lockless window at once, whatever M, in the model (one"
-      + " step takes the SEQNUM and broadcasts) as on this host";
-  private static final String WAKEUP = "a listener's wake-ups depend on how the host spaced its events; the model"
-      + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
-  private static final String LIFECYCLE = "the serial loop's cleanup_net runs are mostly grace-period waits, so"
-      + " exit-per-netns fits near 0 and the model's kworker clears larger batches in less time than the host's";
-  private static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for milliseconds (far"
-      + " beyond its p99); how many depends on where the host's per-CPU run queues and load balancer put the"
-      + " injectors and their listeners, which the model's one global run queue does not have";
-  private static final String TIMING = "the model's send includes more waiting for a CPU inside the call than the"
-      + " host's";
-  private static final String THROUGHPUT = "the host's processes spend more CPU per message under contention than the"
-      + " fit set's one-at-a-time costs (this probe line has no CPU clocks to say how much)";
-  private static final String INJECTOR_CPU = "under contention the host's send costs more than the fit set's uncontended"
-      + " one (the SEQNUM counter and the listener's queue shared with the other CPU, task switches); the model"
-      + " charges the fitted costs";
-  private static final String INJECTOR_CPU_WALK = "netlink_broadcast walks every bound uevent socket: here 1000"
-      + " sockets of 1000 netns and processes, colder in cache than the fit set's 1000 sockets of one netns walked"
-      + " by one process; the model charges the fit set's cost per socket";
-  private static final String LISTENER_CPU = "the host's listener also pays a poll() and a last recvmsg() (EAGAIN)"
-      + " per wake-up, and reads skbs written on the other CPU; the model charges recvmsg and the handling per"
-      + " message";
 
   private final Config system;
   private final String design;
@@ -185,7 +131,7 @@ public final class Predictions {
       rows.add(new Row("reorder M=" + (int) lo[0] + ".." + (int) hi[0], "out-of-order share, largest M / smallest M",
           lo[1] > 0 ? hi[1] / lo[1] : Double.NaN, lo[2] > 0 ? hi[2] / lo[2] : Double.NaN,
           "grows as the host's", same, same ? "" : (predictedGrows ? "the model's share grows with M, the host's does not"
-              : "the host's share grows with M, the model's does not") + "; " + REORDER));
+              : "the host's share grows with M, the model's does not") + "; " + MissReasons.REORDER));
     }
     return rows;
   }
@@ -205,36 +151,26 @@ public final class Predictions {
     MeasureSummary s = d.recorders().get("uevent.transaction").summary();
     long sends = d.recorders().get("uevent.transaction").count();
     boolean cpuKnown = l.has("injector_cpu_ns") && d.counters().containsKey("injector_cpu_us");
-    rows.add(within(load, "throughput, sends/s", Host.field(runs, "throughput_per_s"), d.throughputPerSec(), 0.25,
-        cpuKnown && l.has("machine_busy_ns") ? throughputWhy(runs) : THROUGHPUT));
-    Host mean = Host.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
+    rows.add(within(load, "throughput, sends/s", HostFigure.field(runs, "throughput_per_s"), d.throughputPerSec(), 0.25,
+        cpuKnown && l.has("machine_busy_ns") ? MissReasons.throughput(runs) : MissReasons.THROUGHPUT));
+    HostFigure mean = HostFigure.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
     double predictedMean = micros(s, s.mean());
     // too high: the model counts the wait for a CPU; too low: it lacks the kernel's tail of preempted sends
-    rows.add(within(load, "send mean, us", mean, predictedMean, 0.25, predictedMean > mean.median() ? TIMING : TAIL_MEAN));
+    rows.add(within(load, "send mean, us", mean, predictedMean, 0.25, predictedMean > mean.median() ? MissReasons.TIMING : MissReasons.TAIL_MEAN));
     for (String[] q : new String[][] {{"p50", "send_p50_ns"}, {"p99", "send_p99_ns"}}) {
-      Host measured = Host.of(runs, r -> r.path(q[1]).asDouble() / 1e3);
+      HostFigure measured = HostFigure.of(runs, r -> r.path(q[1]).asDouble() / 1e3);
       double predicted = micros(s, q[0].equals("p50") ? s.p50() : s.p99());
       rows.add(factor(load, "send " + q[0] + ", us", measured, predicted, 2,
-          predicted < measured.median() ? SEND_SPREAD : SEND_HIGH));
+          predicted < measured.median() ? MissReasons.SEND_SPREAD : MissReasons.SEND_HIGH));
     }
     if (cpuKnown && sends > 0) { // where the CPU goes: each side's own CPU clock, per message
       rows.add(within(load, "injector CPU per send, us",
-          Host.of(runs, r -> r.path("injector_cpu_ns").asDouble() / 1e3 / r.path("sends").asDouble()),
-          (double) d.counters().get("injector_cpu_us") / sends, 0.25, n >= 1000 ? INJECTOR_CPU_WALK : INJECTOR_CPU));
+          HostFigure.of(runs, r -> r.path("injector_cpu_ns").asDouble() / 1e3 / r.path("sends").asDouble()),
+          (double) d.counters().get("injector_cpu_us") / sends, 0.25, n >= 1000 ? MissReasons.INJECTOR_CPU_WALK : MissReasons.INJECTOR_CPU));
       rows.add(within(load, "listener CPU per message, us",
-          Host.of(runs, r -> r.path("listener_cpu_ns").asDouble() / 1e3 / Math.max(1, r.path("received").asDouble())),
-          (double) d.counters().get("listener_cpu_us") / sends, 0.25, LISTENER_CPU));
+          HostFigure.of(runs, r -> r.path("listener_cpu_ns").asDouble() / 1e3 / Math.max(1, r.path("received").asDouble())),
+          (double) d.counters().get("listener_cpu_us") / sends, 0.25, MissReasons.LISTENER_CPU));
     }
-  }
-
-  /** Why the host sends fewer per second, from its own CPU clocks and the machine's busy time. */
-  private static String throughputWhy(List<ObjectNode> runs) {
-    Host own = Host.of(runs, r -> (r.path("injector_cpu_ns").asDouble() + r.path("listener_cpu_ns").asDouble())
-        / Math.max(1, r.path("machine_busy_ns").asDouble()));
-    return String.format(java.util.Locale.ROOT, "the host's CPUs were busy the whole run, and its injectors and"
-        + " listeners spend more CPU per message under contention than the fit set's one-at-a-time costs (the CPU"
-        + " rows below); the probe's own processes account for %.0f%% of the machine's busy time (median), the rest"
-        + " is kernel and other work (interrupts, kworkers, task switches, exits) the model does not run", 100 * own.median());
   }
 
   private double[] reorder(List<ObjectNode> runs, List<Row> rows) throws ScenarioException, RunFailure, IOException {
@@ -244,8 +180,8 @@ public final class Predictions {
     DesignResult d = run("reorder-m" + m, injection(1, m, k * m));
     long received = d.recorders().get("uevent.delivery").count();
     double predicted = received == 0 ? 0 : (double) d.invariants().seqnumOutOfOrder() / received;
-    Host measured = Host.field(runs, "out_of_order_share");
-    rows.add(factor("reorder M=" + m, "out-of-order share", measured, predicted, 2, REORDER));
+    HostFigure measured = HostFigure.field(runs, "out_of_order_share");
+    rows.add(factor("reorder M=" + m, "out-of-order share", measured, predicted, 2, MissReasons.REORDER));
     return new double[] {m, measured.median(), predicted};
   }
 
@@ -270,7 +206,7 @@ public final class Predictions {
         double predicted = busy(d, f) / busy(d, "all");
         double measured = cpu.get(f) / cpu.get("all");
         boolean ok = Math.abs(predicted - measured) <= 0.1;
-        rows.add(new Row(load, "listener CPU " + f + " / all", measured, predicted, "+-0.1", ok, ok ? "" : WAKEUP));
+        rows.add(new Row(load, "listener CPU " + f + " / all", measured, predicted, "+-0.1", ok, ok ? "" : MissReasons.WAKEUP));
       }
     }
   }
@@ -305,13 +241,13 @@ public final class Predictions {
     DesignResult d = run(name, text);
     String load = loops + " x " + iters + " unshare -n";
     rows.add(within(load, "loop wall, s", l.path("loop_wall_mean_ns").asDouble() / 1e9,
-        mean(d, "netns.loop_wall") / 1e6, 0.25, LIFECYCLE));
-    rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(), d.throughputPerSec(), 0.25, LIFECYCLE));
+        mean(d, "netns.loop_wall") / 1e6, 0.25, MissReasons.LIFECYCLE));
+    rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(), d.throughputPerSec(), 0.25, MissReasons.LIFECYCLE));
     if (l.has("batch_mean_netns")) {
       rows.add(factor(load, "cleanup_net batch, netns", l.path("batch_mean_netns").asDouble(),
-          d.recorders().get("netns.cleanup_batch").summary().mean(), 2, LIFECYCLE));
+          d.recorders().get("netns.cleanup_batch").summary().mean(), 2, MissReasons.LIFECYCLE));
       rows.add(factor(load, "last put_net to free, ms", l.path("put_to_free_mean_ns").asDouble() / 1e6,
-          mean(d, "netns.cleanup") / 1e3, 2, LIFECYCLE));
+          mean(d, "netns.cleanup") / 1e3, 2, MissReasons.LIFECYCLE));
     }
   }
 
@@ -360,20 +296,20 @@ public final class Predictions {
   }
 
   private static Row within(String load, String measure, double measured, double predicted, double rel, String whyMissed) {
-    return within(load, measure, new Host(measured, measured, measured, 1), predicted, rel, whyMissed);
+    return within(load, measure, new HostFigure(measured, measured, measured, 1), predicted, rel, whyMissed);
   }
 
-  private static Row within(String load, String measure, Host measured, double predicted, double rel, String whyMissed) {
+  private static Row within(String load, String measure, HostFigure measured, double predicted, double rel, String whyMissed) {
     boolean ok = Math.abs(predicted / measured.median() - 1) <= rel;
     return new Row(load, measure, measured.median(), predicted, "+-" + Math.round(rel * 100) + "%", ok,
         ok ? "" : whyMissed, measured.runs(), measured.low(), measured.high());
   }
 
   private static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
-    return factor(load, measure, new Host(measured, measured, measured, 1), predicted, f, whyMissed);
+    return factor(load, measure, new HostFigure(measured, measured, measured, 1), predicted, f, whyMissed);
   }
 
-  private static Row factor(String load, String measure, Host measured, double predicted, double f, String whyMissed) {
+  private static Row factor(String load, String measure, HostFigure measured, double predicted, double f, String whyMissed) {
     double r = predicted / measured.median();
     boolean ok = measured.median() > 0 && predicted > 0 && r <= f && r >= 1 / f;
     return new Row(load, measure, measured.median(), predicted, Math.round(f) + "x", ok, ok ? "" : whyMissed,
