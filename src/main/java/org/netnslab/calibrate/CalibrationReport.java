@@ -92,7 +92,8 @@ public final class CalibrationReport {
     for (Predictions.Row r : rows) {
       b.append("<tr class=\"").append(r.within() ? "ok" : "miss").append("\"><td>").append(esc(r.load()))
           .append("</td><td>").append(esc(r.measure())).append("</td><td class=\"n\">").append(num(r.measured()))
-          .append("</td><td class=\"n\">").append(esc(range(r))).append("</td><td class=\"n\">").append(num(r.predicted())).append("</td><td class=\"n\">")
+          .append("</td><td class=\"n\">").append(esc(range(r))).append("</td><td class=\"n\">")
+          .append(num(r.predicted())).append("</td><td class=\"n\">")
           .append(ratio(r.ratio())).append("</td><td>").append(esc(r.band())).append("</td><td>")
           .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed())).append("</td></tr>");
     }

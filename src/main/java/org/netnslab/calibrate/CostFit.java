@@ -254,8 +254,8 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           // the runs' time did not grow measurably with their netns (every run the same size, or the waits' noise
           // larger than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
           src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
-              : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the mean"
-                  + " run", slope / 1e3)
+              : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the"
+                  + " mean run", slope / 1e3)
               : String.format("; slope %.1f +- %.1f us per netns (95%%): not measurably above 0, so 0 and the mean run",
                   slope / 1e3, half / 1e3);
           slope = 0;
