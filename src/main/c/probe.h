@@ -73,20 +73,22 @@ static inline int cpu_times(cpu_times_t *t) {
     return 1;
 }
 
-/* Waits until the machine is quiet before a contended load is measured: the CPUs busy less than 10% of a
- * 50 ms window (/proc/stat), for at most max_ms. A load started right after another would otherwise pay for
- * the other's tail, e.g. cleanup_net dismantling a thousand netns on a kworker after their processes exited,
- * which is not its own work. Returns the ms waited, max_ms when it never got quiet, -1 without /proc/stat. */
+/* Waits until the machine is quiet before a contended load is measured: the CPUs busy less than a quarter of a
+ * 100 ms window (/proc/stat counts whole 10 ms ticks, so a shorter window or a lower bar fails on a single tick
+ * of background work), for at most max_ms. A load started right after another would otherwise pay for the
+ * other's tail, e.g. cleanup_net dismantling a thousand netns on a kworker after their processes exited (one CPU
+ * fully busy: half the machine's capacity on 2 CPUs), which is not its own work. Returns the ms waited, max_ms
+ * when it never got quiet (the caller says so), -1 without /proc/stat. */
 static inline long settle(long max_ms) {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1) ncpu = 1;
-    for (long waited = 0; waited < max_ms; waited += 50) {
+    for (long waited = 0; waited < max_ms; waited += 100) {
         cpu_times_t a, b;
         if (!cpu_times(&a)) return -1;
-        struct timespec ts = { 0, 50000000 };
+        struct timespec ts = { 0, 100000000 };
         nanosleep(&ts, NULL);
         if (!cpu_times(&b)) return -1;
-        if ((b.busy - a.busy) * 10 < 50000000LL * ncpu) return waited;
+        if ((b.busy - a.busy) * 4 < 100000000LL * ncpu) return waited;
     }
     return max_ms;
 }

@@ -117,21 +117,14 @@ public final class Predictions {
       listeners(listeners, rows);
     }
     if (reorder.size() >= 2) {
-      boolean measuredGrows = true;
-      boolean predictedGrows = true;
-      for (int i = 1; i < reorder.size(); i++) {
-        measuredGrows &= reorder.get(i)[1] > reorder.get(i - 1)[1];
-        predictedGrows &= reorder.get(i)[2] > reorder.get(i - 1)[2];
-      }
       double[] lo = reorder.get(0);
       double[] hi = reorder.get(reorder.size() - 1);
-      // Issue #20 expected the share to grow with M; this host's does not on 2 CPUs (at most two senders are
-      // in the lockless window at once, whatever M), so the row asks whether the model grows as the host does.
-      boolean same = measuredGrows == predictedGrows;
-      rows.add(new Row("reorder M=" + (int) lo[0] + ".." + (int) hi[0], "out-of-order share, largest M / smallest M",
-          lo[1] > 0 ? hi[1] / lo[1] : Double.NaN, lo[2] > 0 ? hi[2] / lo[2] : Double.NaN,
-          "grows as the host's", same, same ? "" : (predictedGrows ? "the model's share grows with M, the host's does not"
-              : "the host's share grows with M, the model's does not") + "; " + MissReasons.REORDER));
+      // Issue #20 expected the share to grow with M; this host's does not, or hardly (1.9%, 0%, 0.9% on
+      // 2026-11-30; 4.4%, 4.9%, 5.3% on 2026-12-01), so the row compares the growth itself, largest M over
+      // smallest, as the share rows compare the shares: within 2x of the host's
+      rows.add(MissReasons.growth(factor("reorder M=" + (int) lo[0] + ".." + (int) hi[0],
+          "out-of-order share, largest M / smallest M", lo[1] > 0 ? hi[1] / lo[1] : Double.NaN,
+          lo[2] > 0 ? hi[2] / lo[2] : Double.NaN, 2, MissReasons.REORDER)));
     }
     return rows;
   }
@@ -150,9 +143,15 @@ public final class Predictions {
     DesignResult d = run("tc1-n" + n, injection(n, n, k));
     MeasureSummary s = d.recorders().get("uevent.transaction").summary();
     long sends = d.recorders().get("uevent.transaction").count();
-    boolean cpuKnown = l.has("injector_cpu_ns") && d.counters().containsKey("injector_cpu_us");
+    // every run must carry the CPU clocks (older recordings have none: then no CPU rows)
+    boolean cpuKnown = runs.stream().allMatch(r -> r.has("injector_cpu_ns") && r.has("listener_cpu_ns"))
+        && d.counters().containsKey("injector_cpu_us");
+    if (!cpuKnown && runs.stream().anyMatch(r -> r.has("injector_cpu_ns"))) {
+      progress.println("calibrate: " + load + ": not every run carries injector_cpu_ns and listener_cpu_ns; no CPU rows");
+    }
     rows.add(within(load, "throughput, sends/s", HostFigure.field(runs, "throughput_per_s"), d.throughputPerSec(), 0.25,
-        cpuKnown && l.has("machine_busy_ns") ? MissReasons.throughput(runs) : MissReasons.THROUGHPUT));
+        cpuKnown && runs.stream().allMatch(r -> r.has("machine_busy_ns")) ? MissReasons.throughput(runs)
+            : MissReasons.THROUGHPUT));
     HostFigure mean = HostFigure.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
     double predictedMean = micros(s, s.mean());
     // too high: the model counts the wait for a CPU; too low: it lacks the kernel's tail of preempted sends
@@ -241,8 +240,13 @@ public final class Predictions {
     DesignResult d = run(name, text);
     String load = loops + " x " + iters + " unshare -n";
     rows.add(within(load, "loop wall, s", l.path("loop_wall_mean_ns").asDouble() / 1e9,
-        mean(d, "netns.loop_wall") / 1e6, 0.25, MissReasons.LIFECYCLE));
-    rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(), d.throughputPerSec(), 0.25, MissReasons.LIFECYCLE));
+        mean(d, "netns.loop_wall") / 1e6, 0.25, MissReasons.LOOPS));
+    // as the probe counts it: lifecycles over the time to the last loop's end (the run's counted phase also
+    // takes in the frees that follow)
+    double lastLoop = d.recorders().get("netns.loop_wall").summary().max();
+    rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(),
+        loops * iters / (micros(d.recorders().get("netns.loop_wall").summary(), lastLoop) / 1e6), 0.25,
+        MissReasons.LOOPS));
     if (l.has("batch_mean_netns")) {
       rows.add(factor(load, "cleanup_net batch, netns", l.path("batch_mean_netns").asDouble(),
           d.recorders().get("netns.cleanup_batch").summary().mean(), 2, MissReasons.LIFECYCLE));

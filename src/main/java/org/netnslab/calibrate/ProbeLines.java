@@ -24,10 +24,11 @@ public final class ProbeLines {
           new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
       Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
       Map.entry("uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
-          new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
+          new Field("sends", 1, 50_000_000), new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
           new Field("send_p99_ns", 1, NS))),
       Map.entry("uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
-          new Field("sends_per_injector", 1, 1_000_000), new Field("out_of_order_share", 0, 1))),
+          new Field("sends_per_injector", 1, 1_000_000), new Field("sends", 1, 50_000_000),
+          new Field("out_of_order_share", 0, 1))),
       Map.entry("proc/listener", List.of(new Field("processes", 1, 100_000), new Field("spawn_wall_ns", 0, NS),
           new Field("events", 0, 1e9), new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS))),
       Map.entry("proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
@@ -39,9 +40,12 @@ public final class ProbeLines {
           new Field("lifecycles_per_s", 1e-9, 1e9), new Field("unshare_cpu_p50_ns", 0, NS),
           new Field("child_cpu_p50_ns", 0, NS))));
 
-  /** Fields checked only when present: the lifecycle's tracefs figures. */
+  /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
+   * times and settling (since 2026-12-01; older lines have none). */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
-      new Field("put_to_free_mean_ns", 0, NS));
+      new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
+      new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
+      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7));
 
   private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 

@@ -24,6 +24,9 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
    * machine does not take all the runs of one load). */
   static final int RUNS = 3;
 
+  /** The probes' longest wait for a quiet machine before a contended load (probe.h settle), ms. */
+  static final long SETTLE_CAP_MS = 5000;
+
   /** One probe invocation: which set it belongs to, the probe and its arguments. */
   record Step(boolean fitSet, String part, String probe, String... args) {
     String label() {
@@ -100,6 +103,12 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       long t0 = System.nanoTime();
       List<ObjectNode> lines = runner.run(step.probe(), step.args());
       (step.fitSet() ? fit : prediction).addAll(lines);
+      for (ObjectNode l : lines) {
+        if (l.path("settle_ms").asLong() >= SETTLE_CAP_MS) {
+          progress.printf("calibrate: warning: %s: the machine was not quiet within %d s before this load; its figures"
+              + " include other work (see the load average)%n", step.label(), SETTLE_CAP_MS / 1000);
+        }
+      }
       progress.printf("calibrate:        %d line(s) in %.1f s%n", lines.size(), (System.nanoTime() - t0) / 1e9);
     }
     return new ProbeSet(List.copyOf(fit), List.copyOf(prediction));

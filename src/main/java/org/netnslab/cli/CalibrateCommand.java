@@ -47,7 +47,8 @@ final class CalibrateCommand implements Callable<Integer> {
           + " run's; written aside and put in place at the end")
   Path out;
 
-  @Option(names = "--quick", description = "smaller probes and loads (about 15 s instead of 1-2 min; for CI)")
+  @Option(names = "--quick",
+      description = "smaller probes and loads, each run once (about 15-25 s instead of 30-60 s on 2 vCPUs; for CI)")
   boolean quick;
 
   @Option(names = "--only", paramLabel = "PARTS", split = ",",

@@ -82,10 +82,13 @@ public class CalibrateCommandTest extends JUnitSuite {
   @Test
   public void recordedLinesOutsideTheProbesBoundsAreRefusedNamingTheField() throws Exception {
     ObjectMapper json = new ObjectMapper();
-    Path recorded = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
+    Path recorded = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json");
     String[][] edits = {
         {"fit_set", "uevent", "send_p50_ns", "-5"},
         {"prediction_set", "uevent", "injectors", "1000000"},
+        {"prediction_set", "uevent", "sends", "0"}, // the CPU rows divide by it
+        {"prediction_set", "uevent", "injector_cpu_ns", "-1"},
+        {"prediction_set", "uevent", "listener_cpu_ns", "NaN"},
     };
     for (String[] e : edits) {
       com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(recorded.toFile());

@@ -107,12 +107,15 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
     long wallNanos = machine.nanoTime() - start;
-    long[] cpuAfter = machine.fair() ? taskCpu(machine) : null;
+    long injectorCpu = machine.fair() ? machine.cpuNanos(CpuTask.Kind.INJECTOR) - cpuBefore[0] : 0;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
     // it held; then the creators release every netns (NetnsPopulation.dismantle).
     long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
+    // a listener's recvmsg may run after the injectors are done (a short load ends within one slice): its CPU
+    // counts to the end of the teardown, when every listener has read what was sent, as a probe's CPU clock does
+    long listenerCpu = machine.fair() ? machine.cpuNanos(CpuTask.Kind.LISTENER) - cpuBefore[1] : 0;
 
     LatencyRecorder tx = transactions.merged();
     LatencyRecorder rx = delivery.merged();
@@ -121,9 +124,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       result.measure(UeventInjectionWorkload.DELIVERY, rx);
     }
     result.counter("warmup_injections", warmup);
-    if (cpuAfter != null) { // the simulated processes' CPU over the counted phase, as a probe's CPU clocks give it
-      result.counter("injector_cpu_us", (cpuAfter[0] - cpuBefore[0]) / 1_000);
-      result.counter("listener_cpu_us", (cpuAfter[1] - cpuBefore[1]) / 1_000);
+    if (cpuBefore != null) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
+      result.counter("injector_cpu_us", injectorCpu / 1_000);
+      result.counter("listener_cpu_us", listenerCpu / 1_000);
     }
     return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
         .build(tx.count(), "transactions", wallNanos / 1e9);
