@@ -10,26 +10,25 @@ import java.util.ArrayDeque;
  * <p><b>fifo</b> (the machine before issue #20): one FIFO run queue of steps; a step starts when a CPU is
  * free, is never preempted, and frees its CPU at its end. Tasks are ignored.
  *
- * <p><b>fair</b>: EEVDF (kernel/sched/fair.c since v6.6) over one global queue for all P CPUs. Each
- * {@link CpuTask} has a virtual runtime (its CPU time: every task has nice 0) and a virtual deadline
- * (vruntime + slice, renewed when the vruntime passes it: update_deadline). A free CPU takes the eligible
- * task (vruntime <= V, the average over runnable tasks: avg_vruntime/entity_eligible) with the earliest
- * deadline (pick_eevdf). A running task keeps its CPU (RUN_TO_PARITY) until it sleeps, or until it is
- * marked need_resched and reaches a preemption point. It is marked at a tick (every 1/HZ: the tick's
- * update_curr) when it is past its deadline and another task is queued, and at a wake-up
- * (check_preempt_wakeup_fair) when it is past its deadline, or when it is no longer eligible and the woken
- * task is the eligible one with the earliest deadline (an eligible task inside its slice is protected:
- * protect_slice). A wake-up done by a task's step (a sync wake-up, e.g. sk_data_ready in a sendmsg) is
- * checked against the waker's CPU only; one from a timer against the first CPU whose task yields. Preemption points ({@link Step}): the end of a user step or the
- * return to user space always; in a system call, as {@link Scheduling.Preempt} allows. A user step is
- * preempted at once (the timer interrupt returns to user mode through schedule()). A sleeping task keeps
- * its lag (V - vruntime, clamped to the larger of two slices and a tick as place_entity does); negative
- * lag decays while it sleeps (the v6.12 DELAY_DEQUEUE feature keeps it queued until eligible), and on
- * wake-up it is placed at V - lag (place_entity, PLACE_LAG), so a task that slept long is eligible at once
- * and its deadline is at most a slice away. A new task starts at V with half a slice (PLACE_DEADLINE_INITIAL).
- * A switch from one task to another costs {@code context-switch} ns of kernel time for the incoming task;
- * a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to model,
- * e.g. {@code costs.mutex-handoff} for a mutex waiter).
+ * <p><b>fair</b>: EEVDF (kernel/sched/fair.c since v6.6) over one global queue for all P CPUs. Each {@link
+ * CpuTask} has a virtual runtime (its CPU time: every task has nice 0) and a virtual deadline (vruntime + slice,
+ * renewed when the vruntime passes it: update_deadline). A free CPU takes the eligible task (vruntime <= V, the
+ * average over runnable tasks: avg_vruntime/entity_eligible) with the earliest deadline (pick_eevdf). A running
+ * task keeps its CPU (RUN_TO_PARITY) until it sleeps, or until it is marked need_resched and reaches a preemption
+ * point. It is marked at a tick (every 1/HZ: the tick's update_curr) when it is past its deadline and another task
+ * is queued, and at a wake-up (check_preempt_wakeup_fair) when it is past its deadline, or when it is no longer
+ * eligible and the woken task is the eligible one with the earliest deadline (an eligible task inside its slice is
+ * protected: protect_slice). A wake-up done by a task's step (a sync wake-up, e.g. sk_data_ready in a sendmsg) is
+ * checked against the waker's CPU only; one from a timer against the first CPU whose task yields. Preemption
+ * points ({@link Step}): the end of a user step or the return to user space always; in a system call, as {@link
+ * Scheduling.Preempt} allows. A user step is preempted at once (the timer interrupt returns to user mode through
+ * schedule()). A sleeping task keeps its lag (V - vruntime, clamped to the larger of two slices and a tick as
+ * place_entity does); negative lag decays while it sleeps (the v6.12 DELAY_DEQUEUE feature keeps it queued until
+ * eligible), and on wake-up it is placed at V - lag (place_entity, PLACE_LAG), so a task that slept long is
+ * eligible at once and its deadline is at most a slice away. A new task starts at V with half a slice
+ * (PLACE_DEADLINE_INITIAL). A switch from one task to another costs {@code context-switch} ns of kernel time for
+ * the incoming task; a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to
+ * model, e.g. {@code costs.mutex-handoff} for a mutex waiter).
  *
  * <p>A step's continuation runs at its end; when it asks for the task's next step at the same instant
  * (through any number of zero-time actor messages), the task is still on its CPU and continues there
@@ -76,6 +75,8 @@ public final class Cpus {
   private long taskIds;
   // figures
   private long busyNanos;
+  /** {@link #busyNanos} by the kind of task that spent it (fair). */
+  private final long[] busyByKind = new long[CpuTask.Kind.values().length];
   private long steps;
   private long switches;
   private long preemptions;
@@ -318,13 +319,10 @@ public final class Cpus {
    * @return true when the current task was marked
    */
   private boolean preemptOnWakeup(int c, CpuTask woken) {
-    CpuTask curr = current[c];
-    account(c);
-    if (curr.vruntime >= curr.deadline) {
-      curr.deadline = curr.vruntime + slice;
-      resched(c);
+    if (mark(c)) {
       return true;
     }
+    CpuTask curr = current[c];
     long v = avgVruntime();
     if (curr.vruntime <= v || queue.pick(v) != woken) {
       return false;
@@ -333,16 +331,23 @@ public final class Cpus {
     return true;
   }
 
-  /** update_curr + update_deadline: a running task past its deadline gets a new one and need_resched. */
-  private void mark(int c) {
+  /**
+   * update_curr + update_deadline: a running task past its deadline gets a new one and, when another task is
+   * queued, need_resched.
+   *
+   * @return true when it was marked
+   */
+  private boolean mark(int c) {
     CpuTask t = current[c];
     account(c);
     if (t.vruntime >= t.deadline) {
       t.deadline = t.vruntime + slice;
       if (!queue.isEmpty()) {
         resched(c);
+        return true;
       }
     }
+    return false;
   }
 
   /**
@@ -426,6 +431,7 @@ public final class Cpus {
       t.vruntime += sw;
       t.kernelNanos += sw;
       busyNanos += sw;
+      busyByKind[t.kind().ordinal()] += sw;
     }
     accountedAt[c] = engine.now() + sw;
     on(c);
@@ -453,6 +459,7 @@ public final class Cpus {
     on(c);
     t.remaining -= d;
     busyNanos += d;
+    busyByKind[t.kind().ordinal()] += d;
     if (t.step == Step.USER) {
       t.userNanos += d;
     } else {
@@ -552,6 +559,15 @@ public final class Cpus {
   /** @return CPU time spent in steps so far, ns (over all CPUs; fair: as accounted so far) */
   public long busyNanos() {
     return busyNanos;
+  }
+
+  /**
+   * @param kind a kind of task
+   * @return CPU time the tasks of that kind spent so far, as accounted so far (user and kernel steps and the
+   *     switches into them), ns; 0 under fifo, which has no tasks
+   */
+  public long busyNanos(CpuTask.Kind kind) {
+    return busyByKind[kind.ordinal()];
   }
 
   /** @return steps started so far (fair: a preempted step counts again when it resumes) */

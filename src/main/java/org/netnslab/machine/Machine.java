@@ -34,8 +34,6 @@ public final class Machine implements Extension {
   private SplittableRandom random;
   private final Map<String, Mutex> mutexes = new HashMap<>();
   private final Map<Object, CpuTask> tasks = new java.util.IdentityHashMap<>();
-  /** Every task of the current design run made through this machine, for {@link #cpuNanos}. */
-  private final java.util.List<CpuTask> allTasks = new java.util.ArrayList<>();
   private long handoffNanos;
   /** Timed model steps started (grace periods, setup/exit costs), for waits that follow progress. */
   private final AtomicLong timedSteps = new AtomicLong();
@@ -114,7 +112,6 @@ public final class Machine implements Extension {
     this.handoffNanos = lockHandoffNanos;
     this.mutexes.clear();
     this.tasks.clear();
-    this.allTasks.clear();
   }
 
   /**
@@ -136,7 +133,7 @@ public final class Machine implements Extension {
    */
   public CpuTask taskFor(Object owner, String name, CpuTask.Kind kind) {
     requireVirtual();
-    return tasks.computeIfAbsent(owner, o -> newTask(name, kind));
+    return tasks.computeIfAbsent(owner, o -> cpus.newTask(name, kind));
   }
 
   /** @return the current design run's machine settings (virtual execution) */
@@ -212,27 +209,20 @@ public final class Machine implements Extension {
    * @return a new task on the current design run's CPUs (virtual execution)
    */
   public CpuTask newTask(String name, CpuTask.Kind kind) {
-    CpuTask t = cpus().newTask(name, kind);
-    allTasks.add(t);
-    return t;
+    return cpus().newTask(name, kind);
   }
 
   /**
    * The CPU time the current design run's tasks of one kind have spent so far (user and kernel steps, and
-   * the task switches into them), e.g. every injector's, to put beside a host's per-process CPU clocks.
-   * One-off steps with no task of their own ({@link #compute(long, Runnable)}) are in none.
+   * the task switches into them), e.g. every injector's, to put beside a host's per-process CPU clocks
+   * ({@link Cpus#busyNanos(CpuTask.Kind)}).
    *
    * @param kind the tasks' kind
-   * @return their CPU time, ns of simulated time; 0 under fifo (no tasks) and in live execution
+   * @return their CPU time, ns of simulated time; 0 under fifo (no tasks)
+   * @throws IllegalStateException in live execution
    */
   public long cpuNanos(CpuTask.Kind kind) {
-    long sum = 0;
-    for (CpuTask t : allTasks) {
-      if (t.kind() == kind) {
-        sum += t.userNanos() + t.kernelNanos();
-      }
-    }
-    return sum;
+    return cpus().busyNanos(kind);
   }
 
   private void requireVirtual() {

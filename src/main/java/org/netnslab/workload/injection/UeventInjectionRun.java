@@ -103,11 +103,13 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, warmup, null);
     Machine machine = scope.machine();
     long start = clock.startCounted(machine.nanoTime());
-    long[] cpuBefore = machine.fair() ? taskCpu(machine) : null;
+    boolean fair = machine.fair();
+    long injectorBefore = fair ? machine.cpuNanos(CpuTask.Kind.INJECTOR) : 0;
+    long listenerBefore = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) : 0;
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
     long wallNanos = machine.nanoTime() - start;
-    long injectorCpu = machine.fair() ? machine.cpuNanos(CpuTask.Kind.INJECTOR) - cpuBefore[0] : 0;
+    long injectorCpu = fair ? machine.cpuNanos(CpuTask.Kind.INJECTOR) - injectorBefore : 0;
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
@@ -115,7 +117,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
     // a listener's recvmsg may run after the injectors are done (a short load ends within one slice): its CPU
     // counts to the end of the teardown, when every listener has read what was sent, as a probe's CPU clock does
-    long listenerCpu = machine.fair() ? machine.cpuNanos(CpuTask.Kind.LISTENER) - cpuBefore[1] : 0;
+    long listenerCpu = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) - listenerBefore : 0;
 
     LatencyRecorder tx = transactions.merged();
     LatencyRecorder rx = delivery.merged();
@@ -124,17 +126,12 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       result.measure(UeventInjectionWorkload.DELIVERY, rx);
     }
     result.counter("warmup_injections", warmup);
-    if (cpuBefore != null) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
+    if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
       result.counter("injector_cpu_us", injectorCpu / 1_000);
       result.counter("listener_cpu_us", listenerCpu / 1_000);
     }
     return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
         .build(tx.count(), "transactions", wallNanos / 1e9);
-  }
-
-  /** @return the CPU time so far of the injector tasks and of the listener tasks, ns (fair scheduler) */
-  private static long[] taskCpu(Machine machine) {
-    return new long[] {machine.cpuNanos(CpuTask.Kind.INJECTOR), machine.cpuNanos(CpuTask.Kind.LISTENER)};
   }
 
   /**
