@@ -20,6 +20,11 @@ record HostFigure(double median, double low, double high, int runs) {
     return new HostFigure(median, v[0], v[n - 1], n);
   }
 
+  /** @return a figure the host measured once */
+  static HostFigure once(double figure) {
+    return new HostFigure(figure, figure, figure, 1);
+  }
+
   static HostFigure field(List<ObjectNode> runs, String field) {
     return of(runs, l -> l.path(field).asDouble());
   }

@@ -20,8 +20,8 @@ final class MissReasons {
   static final String SEND_HIGH = "the model's send takes longer than the host's at this percentile: its tasks"
       + " wait for a CPU inside the send more often than the host's";
   static final String REORDER = "the host's share moves from run to run (0.7% to 5% on our 2-vCPU VM over two"
-      + " days) and does not grow with M: at most two senders are inside the lockless window at once on 2 CPUs, in the model (one"
-      + " step takes the SEQNUM and broadcasts) as on the host";
+      + " days) and does not grow with M: at most two senders are inside the lockless window at once on 2 CPUs, in"
+      + " the model (one step takes the SEQNUM and broadcasts) as on the host";
   static final String WAKEUP = "a listener's wake-ups depend on how the host spaced its events; the model"
       + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
   static final String LIFECYCLE = "the serial loop's cleanup_net runs are mostly grace-period waits, so"
@@ -37,21 +37,15 @@ final class MissReasons {
   static final String THROUGHPUT = "the host's processes spend more CPU per message under contention than the"
       + " fit set's one-at-a-time costs (this probe line has no CPU clocks to say how much)";
   static final String INJECTOR_CPU = "under contention the host's send costs more CPU than the fit set's"
-      + " uncontended one; cache-line transfers between the vCPUs (34-40 ns each), the vCPUs slowing each other and sender and listener on"
-      + " different CPUs were measured and do not explain it (docs/calibrate.md); the model charges the fitted"
-      + " costs";
+      + " uncontended one; cache-line transfers between the vCPUs (34-40 ns each), the vCPUs slowing each other and"
+      + " sender and listener on different CPUs were measured and do not explain it (docs/calibrate.md); the model"
+      + " charges the fitted costs";
   static final String INJECTOR_CPU_WALK = "netlink_broadcast walks every bound uevent socket: here 1000"
       + " sockets of 1000 netns and processes, colder in cache than the fit set's 1000 sockets of one netns walked"
       + " by one process; the model charges the fit set's cost per socket";
   static final String LISTENER_CPU = "the host's listener reads skbs that waited in its queue while other tasks"
-      + " ran, and pays a poll() and a last recvmsg() (EAGAIN) per wake-up; the model charges the fit set's recvmsg and handling, measured"
-      + " on a message read at once";
-
-  /** @return the growth row with its band named for what it compares */
-  static Predictions.Row growth(Predictions.Row r) {
-    return new Predictions.Row(r.load(), r.measure(), r.measured(), r.predicted(), "2x of the host's growth", r.within(),
-        r.whyMissed(), r.runs(), r.low(), r.high());
-  }
+      + " ran, and pays a poll() and a last recvmsg() (EAGAIN) per wake-up; the model charges the fit set's recvmsg"
+      + " and handling, measured on a message read at once";
 
   /** @return why the host sends fewer per second, from its own CPU clocks and the machine's busy time */
   static String throughput(List<ObjectNode> runs) {
