@@ -12,7 +12,8 @@
  * tracepoints, function == cleanup_net) and each struct net freed (kmem_cache_free with name ==
  * "net_namespace"; tracepoints are not stable ABI, so these fields are absent when they cannot be read):
  * the batch sizes (frees inside one cleanup_net run) and last put_net -> free latency (a child's exit,
- * seen at waitpid, to a free, matched in order). Tracing uses its own tracefs instance (created and
+ * seen at waitpid, to a free, matched in order); with sched_switch of the kworkers, each run's CPU: the time its
+ * kworker was on a CPU inside the run (the pernet exits' work), apart from the run's RCU waits. Tracing uses its own tracefs instance (created and
  * removed by the probe, also on SIGINT/SIGTERM); when tracefs is not mounted it is mounted in a private
  * mount namespace of the probe's own, so nothing is left mounted.
  * Without CAP_SYS_ADMIN the child uses unshare(CLONE_NEWUSER | CLONE_NEWNET) and says so ("userns": true).
@@ -23,6 +24,7 @@
 
 static char trace_dir[256];
 static int tracing = 0;
+static int switch_traced = 0;   /* sched_switch of kworkers is in the trace */
 
 static void trace_write(const char *rel, const char *text) {
     char p[512];
@@ -31,6 +33,17 @@ static void trace_write(const char *rel, const char *text) {
     if (fd < 0) { tracing = 0; return; }
     if (write(fd, text, strlen(text)) != (ssize_t) strlen(text)) tracing = 0;
     close(fd);
+}
+
+/* Like trace_write, for a part tracing can do without: 1 if written. */
+static int trace_try(const char *rel, const char *text) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", trace_dir, rel);
+    int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int ok = write(fd, text, strlen(text)) == (ssize_t) strlen(text);
+    close(fd);
+    return ok;
 }
 
 static void trace_stop(void) {
@@ -117,6 +130,9 @@ static void trace_start(char *why, size_t cap) {
     trace_write("events/kmem/kmem_cache_alloc/enable", "1");
     trace_write("events/workqueue/workqueue_execute_start/enable", "1");
     trace_write("events/workqueue/workqueue_execute_end/enable", "1");
+    /* optional: the kworkers' switches, for the CPU a cleanup_net run takes apart from its waits */
+    switch_traced = trace_try("events/sched/sched_switch/filter", "prev_comm ~ \"kworker*\" || next_comm ~ \"kworker*\"")
+        && trace_try("events/sched/sched_switch/enable", "1");
     if (!tracing) { snprintf(why, cap, "tracepoints kmem_cache_alloc/free / workqueue_execute_* not usable"); trace_stop(); }
 }
 
@@ -158,7 +174,9 @@ static void one_loop(long iters, iter_t *out) {
 
 #define MAX_EV 200000
 typedef struct { int64_t t; long pid; unsigned long long ptr; } tev_t;
-typedef struct { tev_t *alloc, *free; int64_t *start, *end; long na, nf, ns, ne; } trace_t;
+#define MAX_SW 1000000
+/* a sched_switch: at t, prev_pid left its CPU and next_pid took it (ptr holds next_pid) */
+typedef struct { tev_t *alloc, *free, *sw, *start; int64_t *end; long na, nf, ns, ne, nsw; } trace_t;
 
 /* Reads the instance's trace: net_namespace allocs (task pid, ptr) and frees (ptr), cleanup_net starts
  * and ends; times in mono ns (trace_clock mono = CLOCK_MONOTONIC). %p pointers are hashed, but the same
@@ -167,8 +185,8 @@ static void trace_read(trace_t *tr) {
     char p[512], line[1024];
     snprintf(p, sizeof p, "%s/trace", trace_dir);
     tr->alloc = calloc(MAX_EV, sizeof(tev_t)); tr->free = calloc(MAX_EV, sizeof(tev_t));
-    tr->start = calloc(MAX_EV, 8); tr->end = calloc(MAX_EV, 8);
-    tr->na = tr->nf = tr->ns = tr->ne = 0;
+    tr->sw = calloc(MAX_SW, sizeof(tev_t)); tr->start = calloc(MAX_EV, sizeof(tev_t)); tr->end = calloc(MAX_EV, 8);
+    tr->na = tr->nf = tr->ns = tr->ne = tr->nsw = 0;
     FILE *f = fopen(p, "re");
     if (!f) return;
     while (fgets(line, sizeof line, f)) {
@@ -186,8 +204,12 @@ static void trace_read(trace_t *tr) {
         unsigned long long pv = ptr ? strtoull(ptr + 4, NULL, 16) : 0;
         if (strstr(colon, "kmem_cache_alloc:") && tr->na < MAX_EV) tr->alloc[tr->na++] = (tev_t) { t, pid, pv };
         else if (strstr(colon, "kmem_cache_free:") && tr->nf < MAX_EV) tr->free[tr->nf++] = (tev_t) { t, pid, pv };
-        else if (strstr(colon, "workqueue_execute_start:") && strstr(colon, "cleanup_net") && tr->ns < MAX_EV) tr->start[tr->ns++] = t;
+        else if (strstr(colon, "workqueue_execute_start:") && strstr(colon, "cleanup_net") && tr->ns < MAX_EV) tr->start[tr->ns++] = (tev_t) { t, pid, 0 };
         else if (strstr(colon, "workqueue_execute_end:") && strstr(colon, "cleanup_net") && tr->ne < MAX_EV) tr->end[tr->ne++] = t;
+        else if (strstr(colon, "sched_switch:") && tr->nsw < MAX_SW) {
+            char *pp = strstr(colon, " prev_pid="), *np = strstr(colon, " next_pid=");
+            if (pp && np) tr->sw[tr->nsw++] = (tev_t) { t, atol(pp + 10), (unsigned long long) atol(np + 10) };
+        }
     }
     fclose(f);
 }
@@ -198,6 +220,23 @@ static void flush_netns(void) {
     pid_t pid = fork_child();
     if (pid == 0) _exit(unshare(need_userns ? CLONE_NEWUSER | CLONE_NEWNET : CLONE_NEWNET) != 0);
     waitpid(pid, NULL, 0);
+}
+
+/* The time kworker `pid` spent on a CPU from t0 (a cleanup_net run's start, which it emitted, so it is on a
+ * CPU then) to t1 (the run's end): its sched_switch in and out between them. The trace file merges the
+ * per-CPU buffers in time order. */
+static int64_t run_cpu(const trace_t *tr, long pid, int64_t t0, int64_t t1) {
+    int64_t on_since = t0, cpu = 0;
+    int on = 1;
+    for (long i = 0; i < tr->nsw; i++) {
+        const tev_t *w = &tr->sw[i];
+        if (w->t <= t0) continue;
+        if (w->t >= t1) break;
+        if (on && w->pid == pid) { cpu += w->t - on_since; on = 0; }
+        else if (!on && (long) w->ptr == pid) { on_since = w->t; on = 1; }
+    }
+    if (on) cpu += t1 - on_since;
+    return cpu;
 }
 
 /* Batch sizes, cleanup_net run times and put -> free for the lifecycles in it[0..total). */
@@ -214,7 +253,7 @@ static void trace_report(const iter_t *it, long total) {
             for (long k = 0; k < tr.nf; k++) if (tr.free[k].ptr == tr.alloc[a].ptr && tr.free[k].t > tr.alloc[a].t) { freed++; break; }
         }
         if ((ours > 0 && freed == ours) || round == 20) break;
-        free(tr.alloc); free(tr.free); free(tr.start); free(tr.end);
+        free(tr.alloc); free(tr.free); free(tr.sw); free(tr.start); free(tr.end);
         struct timespec ts = { 0, 100000000 };
         nanosleep(&ts, NULL);
         flush_netns();
@@ -244,18 +283,20 @@ static void trace_report(const iter_t *it, long total) {
      * this one did (cleanup_net takes the whole cleanup_list at its start). A put is seen at its process's
      * waitpid, a little after it; the frees are not used here because since v6.13 a run may free the
      * struct net of an earlier batch. Only runs with netns of this probe count. */
-    int64_t *batch = calloc((size_t) tr.ns + 1, 8), *dur = calloc((size_t) tr.ns + 1, 8);
+    int64_t *batch = calloc((size_t) tr.ns + 1, 8), *dur = calloc((size_t) tr.ns + 1, 8),
+            *cpu = calloc((size_t) tr.ns + 1, 8);
     int64_t *ex = calloc((size_t) total, 8);
     for (long i = 0; i < total; i++) ex[i] = it[i].exit_at;
     qsort(ex, (size_t) total, 8, cmp_i64);
     long nb = 0;
     for (long s = 0, e = 0, k = 0; s < tr.ns; s++) {
-        while (e < tr.ne && tr.end[e] < tr.start[s]) e++;
+        while (e < tr.ne && tr.end[e] < tr.start[s].t) e++;
         if (e >= tr.ne) break;
         long c = 0;
-        while (k < total && ex[k] <= tr.start[s]) { c++; k++; }
+        while (k < total && ex[k] <= tr.start[s].t) { c++; k++; }
         if (c == 0) continue;
-        dur[nb] = tr.end[e] - tr.start[s];
+        dur[nb] = tr.end[e] - tr.start[s].t;
+        cpu[nb] = run_cpu(&tr, tr.start[s].pid, tr.start[s].t, tr.end[e]);
         batch[nb++] = c;
     }
     (void) first_alloc; (void) last_free;
@@ -264,10 +305,16 @@ static void trace_report(const iter_t *it, long total) {
     printf(",\"cleanup_net_run_pairs\":[");
     for (long b = 0; b < nb; b++) printf("%s[%lld,%lld]", b ? "," : "", (long long) batch[b], (long long) dur[b]);
     printf("]");
+    if (switch_traced) {
+        /* the kworker's time on a CPU inside each run (sched_switch): the exits' CPU, apart from the waits */
+        printf(",\"cleanup_net_run_cpu_pairs\":[");
+        for (long b = 0; b < nb; b++) printf("%s[%lld,%lld]", b ? "," : "", (long long) batch[b], (long long) cpu[b]);
+        printf("]");
+    }
     print_dist("batch", "netns", batch, nb);
     print_dist("cleanup_net_run", "ns", dur, nb);
     print_dist("put_to_free", "ns", p2f, matched);
-    free(tr.alloc); free(tr.free); free(tr.start); free(tr.end);
+    free(tr.alloc); free(tr.free); free(tr.sw); free(tr.start); free(tr.end);
 }
 
 static void run(const char *set, long loops, long iters) {

@@ -35,10 +35,12 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *   <li>{@code proc.scan-entry}: one uncontended /proc scan's CPU over its entries;</li>
  *   <li>{@code netns.setup-net}: the CPU of the unshare(CLONE_NEWNET) system call in the serial loop's child;
  *       {@code netns.unshare-process}: the rest of the child's CPU (medians);</li>
- *   <li>cleanup_net run time = c + d x netns in the run (serial loop, tracefs): d is
- *       {@code netns.exit-per-netns}; c, the run's waits, is two normal grace periods in the model's OpsUndo
- *       (synchronize_rcu, rcu_barrier), or since v6.9 an expedited one and rcu_barrier's, so
- *       {@code rcu.grace-period} = c / 2, or c less the expedited grace period;</li>
+ *   <li>the serial loop's cleanup_net runs (tracefs): where the kworkers' sched_switch was traced,
+ *       {@code netns.exit-per-netns} is the kworker's CPU inside the runs over their netns, and the runs' mean
+ *       time off a CPU, c, is their waits; otherwise run time = c + d x netns in the run, d is
+ *       {@code netns.exit-per-netns}. c is two normal grace periods in the model's OpsUndo (synchronize_rcu,
+ *       rcu_barrier), or since v6.9 an expedited one and rcu_barrier's, so {@code rcu.grace-period} = c / 2, or c
+ *       less the expedited grace period;</li>
  *   <li>{@code machine.context-switch}: two processes on one CPU passing a byte over pipes, less the pipe
  *       calls (lmbench's lat_ctx).</li>
  * </ul>
@@ -236,7 +238,10 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           "netns_probe serial: the child's CPU (wait4: unshare, execve, exit), median, less the unshare call's", 1,
           Double.NaN));
       JsonNode pairs = l.path("cleanup_net_run_pairs");
-      if (pairs.isArray() && pairs.size() >= 2) {
+      JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
+      if (pairs.isArray() && cpus.isArray() && cpus.size() == pairs.size() && pairs.size() >= 1) {
+        fitCleanupFromCpu(pairs, cpus, costs, expedited);
+      } else if (pairs.isArray() && pairs.size() >= 2) {
         SimpleRegression r = new SimpleRegression(true);
         double[][] xy = new double[pairs.size()][];
         for (int i = 0; i < pairs.size(); i++) {
@@ -275,6 +280,40 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
               + " rcu_barrier)", pairs.size(), res));
         }
       }
+    }
+  }
+
+  /**
+   * The exits' CPU and the waits of the serial loop's cleanup_net runs, where the probe traced the kworkers'
+   * sched_switch: {@code netns.exit-per-netns} = the kworker's time on a CPU inside the runs over the netns they
+   * dismantled (ratio of sums: ops_undo_list's exit and exit_batch methods, default_device_exit_batch's
+   * unregister_netdevice_many, the sysctl and proc removals); the waits are each run's time off a CPU (wall less
+   * CPU), their mean is one expedited grace period and an rcu_barrier (v6.9+) or two normal grace periods. The
+   * runs' wall alone cannot give the exits: 30 netns of ~0.3 ms each are 9 ms against waits that vary by 20 ms.
+   */
+  private static void fitCleanupFromCpu(JsonNode pairs, JsonNode cpus, Map<String, Fitted> costs, boolean expedited) {
+    double netns = 0;
+    double cpu = 0;
+    double waits = 0;
+    for (int i = 0; i < pairs.size(); i++) {
+      netns += cpus.get(i).get(0).asDouble();
+      cpu += cpus.get(i).get(1).asDouble();
+      waits += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
+    }
+    waits /= pairs.size();
+    String src = "netns_probe serial (tracefs, sched_switch): the cleanup_net kworker's time on a CPU in "
+        + pairs.size() + " runs";
+    costs.put("costs.netns.exit-per-netns", new Fitted(netns > 0 ? cpu / netns : Double.NaN, src + " over the "
+        + Math.round(netns) + " netns they dismantled (ratio of sums)", pairs.size(), Double.NaN));
+    String w = src + ": the runs' time off a CPU (wall less CPU), mean " + Math.round(waits / 1e3) + " us";
+    if (expedited) {
+      long exp = com.typesafe.config.ConfigFactory.defaultReference()
+          .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
+      costs.put("rcu.grace-period", new Fitted(waits - exp, w + ", less rcu.expedited-grace-period " + exp / 1000
+          + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9", pairs.size(), Double.NaN));
+    } else {
+      costs.put("rcu.grace-period", new Fitted(waits / 2, w + ", / 2: OpsUndo's synchronize_rcu and rcu_barrier",
+          pairs.size(), Double.NaN));
     }
   }
 

@@ -93,17 +93,34 @@ public final class ProbeLines {
       if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
         return where + ": loops x iterations over 100,000";
       }
-      JsonNode pairs = l.get("cleanup_net_run_pairs");
-      if (pairs != null) {
-        if (!pairs.isArray()) {
-          return where + ": cleanup_net_run_pairs must be an array of [netns, ns] pairs";
+      for (String key : List.of("cleanup_net_run_pairs", "cleanup_net_run_cpu_pairs")) {
+        String bad = pairs(l.get(key), key);
+        if (bad != null) {
+          return where + ": " + bad;
         }
-        for (JsonNode pair : pairs) {
-          if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isNumber() || !pair.get(1).isNumber()
-              || pair.get(0).asDouble() < 0 || pair.get(1).asDouble() < 0) {
-            return where + ": cleanup_net_run_pairs must hold [netns, ns] pairs of numbers >= 0, got " + pair;
-          }
-        }
+      }
+      JsonNode runs = l.get("cleanup_net_run_pairs");
+      JsonNode cpus = l.get("cleanup_net_run_cpu_pairs");
+      if (cpus != null && (runs == null || runs.size() != cpus.size())) {
+        return where + ": cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got "
+            + cpus.size() + " against " + (runs == null ? "none" : runs.size());
+      }
+    }
+    return null;
+  }
+
+  /** @return why {@code v} is not an array of [netns, ns] pairs of numbers >= 0, or null (also when absent) */
+  private static String pairs(JsonNode v, String key) {
+    if (v == null) {
+      return null;
+    }
+    if (!v.isArray()) {
+      return key + " must be an array of [netns, ns] pairs";
+    }
+    for (JsonNode pair : v) {
+      if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isNumber() || !pair.get(1).isNumber()
+          || pair.get(0).asDouble() < 0 || pair.get(1).asDouble() < 0) {
+        return key + " must hold [netns, ns] pairs of numbers >= 0, got " + pair;
       }
     }
     return null;

@@ -69,6 +69,8 @@ public final class Strategies {
       shown(ProcSettings.LIVE_PROCESSES, m -> m.proc().liveProcesses()),
       checked(NetnsSettings.CLEANUP_RCU),
       checked(NetnsSettings.STRUCT_NET_FREE),
+      checked(NetnsSettings.RTNL_SETUP_SHARE),
+      checked(NetnsSettings.RTNL_EXIT_SHARE),
       checked(SockInuseSettings.CPUS),
       checked(SockInuseSettings.FAULT),
       checked(RcuSettings.EXPEDITED_GRACE_PERIOD),

@@ -90,6 +90,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final LifecycleProbe probe;
   private final Duration exitCost;
   private final Duration exitCpu;
+  private final double rtnlExitShare;
   private final IntFunction<Duration> batchTimeout;
   private final ActorRef<OpsUndo.Report> reports;
   private final Faults faults;
@@ -155,16 +156,30 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
       IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
+    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, 0);
+  }
+
+  /**
+   * As the other factories, with RTNL held for a share of the batch's exits ({@code netns.rtnl.exit-share}).
+   *
+   * @param rtnlExitShare the share of each netns's exit CPU spent under RTNL, in one hold per batch; 0..1
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
+      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree,
+      double rtnlExitShare) {
     // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
     return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe,
-        exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree)))
+        exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, rtnlExitShare)))
         .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
   }
 
   private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
       ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
+      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree,
+      double rtnlExitShare) {
     super(ctx);
+    this.rtnlExitShare = rtnlExitShare;
     this.faults = faults;
     this.exitCpu = exitCpu;
     this.ops = ops;
@@ -235,7 +250,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
   private Behavior<Command> runBatch() {
     ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost,
-        exitCpu, probe, batchTimeout.apply(batch.size()), reports, worker, expedited), "cleanup-batch-" + ++batches);
+        exitCpu, probe, batchTimeout.apply(batch.size()), reports, worker, expedited, rtnlExitShare), "cleanup-batch-" + ++batches);
     getContext().watch(run);
     return this;
   }

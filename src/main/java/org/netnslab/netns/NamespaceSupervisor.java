@@ -217,7 +217,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     Faults faults = new Faults(settings.faults(), probe::faultInjected);
     ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
         probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout, faults,
-        settings.netns().cleanupRcu(), settings.netns().structNetFree()), "cleanup-net");
+        settings.netns().cleanupRcu(), settings.netns().structNetFree(), settings.netns().rtnlExitShare()),
+        "cleanup-net");
     this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
     this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
         settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink(), faults), "proc-connector");

@@ -109,7 +109,10 @@ final class NetnsActor {
     if (cpu > 0) { // the inits' CPU on the unshare task's CPU, then the waits; the lock is held throughout
       ActorRef<Command> self = ctx.getSelf();
       Runnable spent = () -> self.tell(NetNamespace.SetupCpuSpent.INSTANCE);
-      if (task != null && machine.fair()) { // a kernel step of the creator's unshare() (ops_init: no cond_resched)
+      double rtnl = net.settings.netns().rtnlSetupShare();
+      if (task != null && machine.fair() && rtnl > 0) {
+        setupUnderRtnl(machine, task, cpu, rtnl, spent);
+      } else if (task != null && machine.fair()) { // a kernel step of the creator's unshare() (ops_init: no cond_resched)
         machine.compute(task, org.netnslab.machine.Step.KERNEL, cpu, spent);
       } else {
         machine.compute(cpu, spent);
@@ -120,6 +123,29 @@ final class NetnsActor {
     }
     return Behaviors.withStash(SETUP_STASH, stash -> new SettingUp(stash, requestNanos, created));
   }
+
+  /**
+   * setup_net's CPU with its RTNL hold at the end: the subsys ops' inits, then the device ops' (after the subsys
+   * ops on pernet_list), of which loopback_net_init's register_netdev takes rtnl_mutex (drivers/net/loopback.c;
+   * net/core/dev.c register_netdev: rtnl_lock, register_netdevice, rtnl_unlock). A creator that finds RTNL held
+   * sleeps on the mutex (the first kernel step ends at mutex_lock's might_sleep) and runs its hold when handed the
+   * lock and given a CPU.
+   *
+   * @param share the share of {@code cpu} under RTNL, in (0, 1]
+   */
+  private static void setupUnderRtnl(Machine machine, org.netnslab.machine.CpuTask task, long cpu, double share,
+      Runnable spent) {
+    long held = Math.round(cpu * share);
+    org.netnslab.machine.Mutex rtnlMutex = machine.mutex(RTNL);
+    machine.compute(task, org.netnslab.machine.Step.MIGHT_SLEEP, cpu - held, () -> rtnlMutex.lock(
+        () -> machine.compute(task, org.netnslab.machine.Step.KERNEL, held, () -> {
+          rtnlMutex.unlock();
+          spent.run();
+        })));
+  }
+
+  /** The name of RTNL's mutex in the machine (net/core/rtnetlink.c rtnl_mutex). */
+  static final String RTNL = "rtnl_mutex";
 
   /** setup_net has finished: the netns is on the list and its creator gets the handle. */
   private Behavior<Command> publish(long requestNanos, ActorRef<CreateResult> created) {

@@ -19,9 +19,16 @@ import org.netnslab.settings.Setting;
  *     whose final teardown is deferred through call_rcu (SOCK_RCU_FREE), 0..1
  * @param cleanupRcu {@code netns.cleanup-rcu}: the grace-period wait of a cleanup batch
  * @param structNetFree {@code netns.struct-net-free}: at the batch's end, or at the next cleanup_net (v6.13)
+ * @param rtnlSetupShare {@code netns.rtnl.setup-share}: the share of setup_net's CPU ({@code costs.netns.setup-net})
+ *     spent holding RTNL (rtnl_mutex), at its end (loopback_net_init's register_netdev, a device op after the
+ *     subsys ops); 0: RTNL not modelled; 0..1
+ * @param rtnlExitShare {@code netns.rtnl.exit-share}: the share of the exits' CPU ({@code costs.netns.exit-per-netns})
+ *     spent holding RTNL, in one hold for the whole batch (default_device_exit_batch's unregister_netdevice_many);
+ *     0: RTNL not modelled; 0..1
  */
 public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
-    double rcuFreeFraction, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
+    double rcuFreeFraction, CleanupRcu cleanupRcu, StructNetFree structNetFree, double rtnlSetupShare,
+    double rtnlExitShare) {
   /** {@code netns.lifecycle-lock}. */
   public static final Setting<LifecycleLock> LIFECYCLE_LOCK = Setting.strategy("netns.lifecycle-lock", LifecycleLock.class);
   /** {@code netns.kernel-sockets}. */
@@ -36,6 +43,10 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
   /** {@code netns.struct-net-free}. */
   public static final Setting<StructNetFree> STRUCT_NET_FREE =
       Setting.strategy("netns.struct-net-free", StructNetFree.class);
+  /** {@code netns.rtnl.setup-share}. */
+  public static final Setting<Double> RTNL_SETUP_SHARE = Setting.fraction("netns.rtnl.setup-share");
+  /** {@code netns.rtnl.exit-share}. */
+  public static final Setting<Double> RTNL_EXIT_SHARE = Setting.fraction("netns.rtnl.exit-share");
   /** {@code netns.cleanup-rcu}. */
   public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
 
@@ -50,7 +61,8 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
    */
   public NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
       double rcuFreeFraction) {
-    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL, StructNetFree.BATCH);
+    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL, StructNetFree.BATCH, 0,
+        0);
   }
 
   /** Checks the ranges. */
@@ -59,6 +71,8 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
     SETUP_COST.check(setupCost);
     EXIT_COST.check(exitCost);
     RCU_FREE_FRACTION.check(rcuFreeFraction);
+    RTNL_SETUP_SHARE.check(rtnlSetupShare);
+    RTNL_EXIT_SHARE.check(rtnlExitShare);
   }
 
   /**
@@ -69,6 +83,7 @@ public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Dura
    */
   public static NetnsSettings fromConfig(Config model) {
     return new NetnsSettings(LIFECYCLE_LOCK.read(model), KERNEL_SOCKETS.read(model), SETUP_COST.read(model),
-        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model), STRUCT_NET_FREE.read(model));
+        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model), STRUCT_NET_FREE.read(model),
+        RTNL_SETUP_SHARE.read(model), RTNL_EXIT_SHARE.read(model));
   }
 }

@@ -27,6 +27,8 @@ import org.netnslab.rcu.RcuDomain;
  * <ol>
  *   <li>pre_exit of every op, in teardown order, for every netns;</li>
  *   <li>ONE synchronize_rcu;</li>
+ *   <li>with {@code netns.rtnl.exit-share} above 0 (fair scheduler): ONE RTNL hold for the whole run, the
+ *       exit_rtnl block and default_device_exit_batch's unregister_netdevice_many, on the kworker;</li>
  *   <li>for each op in teardown order (ops_exit_list): its exit for each netns, one after the other,
  *       with {@code exitCost} spent after a netns's last exit, then its exit_batch with the netns ids;</li>
  *   <li>free every netns's per-op data (ops_free_list), then {@link DataFreed}: cleanup_net releases the
@@ -36,7 +38,7 @@ import org.netnslab.rcu.RcuDomain;
  *
  * <p>The kernel's cleanup_net waits with synchronize_rcu_expedited since v6.9 ({@code netns.cleanup-rcu =
  * expedited}; a failed setup_net's undo waits a normal one) and runs the exit_rtnl hooks under RTNL
- * before the exits; the model has no RTNL.
+ * before the exits; the model holds RTNL there when {@code netns.rtnl.exit-share} is above 0.
  *
  * <p>A short-lived child of its caller, one per run (the Akka IoT tutorial's per-query aggregator): the
  * cleanup worker spawns one per batch, a netns whose setup_net failed spawns one for itself. It
@@ -51,7 +53,8 @@ import org.netnslab.rcu.RcuDomain;
 public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The run's protocol. */
-  public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, MemberStopped, TimedOut {}
+  public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, RtnlReleased, MemberStopped,
+      TimedOut {}
 
   /** A netns of the run finished the step it was asked for. */
   public record NetnsDone(long netnsId) implements Command {}
@@ -62,6 +65,9 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** A netns's exits' CPU ({@code costs.netns.exit-per-netns}) has run on a simulated CPU. */
   private enum ExitCpuSpent implements Command { INSTANCE }
+
+  /** The run's RTNL hold is over: the exits outside it follow. */
+  private enum RtnlReleased implements Command { INSTANCE }
 
   private record MemberStopped(long netnsId) implements Command {}
 
@@ -88,7 +94,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
    */
   public record Finished(List<Member> remaining) implements Report {}
 
-  private enum Step { PRE_EXIT, SYNCHRONIZE, EXIT, EXIT_COST, FREE_DATA, BARRIER }
+  private enum Step { PRE_EXIT, SYNCHRONIZE, RTNL, EXIT, EXIT_COST, FREE_DATA, BARRIER }
 
   private final List<PernetOperations> ops;
   private final List<Integer> order;
@@ -97,6 +103,8 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private final ActorRef<RcuDomain.Command> rcu;
   private final Duration exitCost;
   private final long exitCpuNanos;
+  /** The exits' CPU per netns spent under RTNL, in the run's one hold (0: RTNL not modelled). */
+  private final long rtnlCpuNanos;
   /** The kworker running cleanup_net (fair scheduler), or null: the exits' CPU as one-off steps. */
   private final org.netnslab.machine.CpuTask worker;
   private final boolean expedited;
@@ -152,11 +160,26 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
       ActorRef<RcuDomain.Command> rcu, Duration exitCost, Duration exitCpu, LifecycleProbe probe, Duration timeout,
       ActorRef<Report> replyTo, org.netnslab.machine.CpuTask worker, boolean expedited) {
+    return create(ops, members, rcu, exitCost, exitCpu, probe, timeout, replyTo, worker, expedited, 0);
+  }
+
+  /**
+   * As the other factories, with RTNL held for a share of the exits' CPU ({@code netns.rtnl.exit-share}), in one
+   * hold for the whole run right after its grace period, as ops_undo_list's exit_rtnl block and
+   * default_device_exit_batch's unregister_netdevice_many hold it for the batch (net/core/net_namespace.c,
+   * net/core/dev.c, v6.16+): creations that reach their own RTNL hold meanwhile sleep on the mutex.
+   *
+   * @param rtnlShare the share of each netns's exit CPU spent under RTNL, 0..1; used with a kworker task only
+   */
+  public static Behavior<Command> create(List<PernetOperations> ops, List<Member> members,
+      ActorRef<RcuDomain.Command> rcu, Duration exitCost, Duration exitCpu, LifecycleProbe probe, Duration timeout,
+      ActorRef<Report> replyTo, org.netnslab.machine.CpuTask worker, boolean expedited, double rtnlShare) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       Machine machine = Machine.get(ctx.getSystem());
       long cpu = machine.isVirtual() ? exitCpu.toNanos() : 0;
-      return new OpsUndo(ctx, timers, ops, members, rcu, exitCost, cpu, probe, timeout, replyTo, worker, expedited)
-          .start();
+      long underRtnl = worker != null && machine.fair() ? Math.round(cpu * rtnlShare) : 0;
+      return new OpsUndo(ctx, timers, ops, members, rcu, exitCost, cpu - underRtnl, underRtnl, probe, timeout,
+          replyTo, worker, expedited).start();
     }));
   }
 
@@ -215,10 +238,11 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   private OpsUndo(ActorContext<Command> ctx, TimerScheduler<Command> timers, List<PernetOperations> ops,
       List<Member> members, ActorRef<RcuDomain.Command> rcu, Duration exitCost, long exitCpuNanos,
-      LifecycleProbe probe, Duration timeout, ActorRef<Report> replyTo, org.netnslab.machine.CpuTask worker,
-      boolean expedited) {
+      long rtnlCpuNanos, LifecycleProbe probe, Duration timeout, ActorRef<Report> replyTo,
+      org.netnslab.machine.CpuTask worker, boolean expedited) {
     super(ctx);
     this.exitCpuNanos = exitCpuNanos;
+    this.rtnlCpuNanos = rtnlCpuNanos;
     this.worker = worker;
     this.expedited = expedited;
     this.timers = timers;
@@ -249,6 +273,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
         .onMessageEquals(RcuDone.INSTANCE, this::onRcuDone)
         .onMessageEquals(ExitCostSpent.INSTANCE, this::nextNetns)
         .onMessageEquals(ExitCpuSpent.INSTANCE, this::exitWaits)
+        .onMessageEquals(RtnlReleased.INSTANCE, this::nextExit)
         .onMessageEquals(TimedOut.INSTANCE, this::onTimedOut)
         .build();
   }
@@ -298,6 +323,18 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
     if (step == Step.SYNCHRONIZE) {
       opPos = 0;
       netnsPos = 0;
+      long held = rtnlCpuNanos * (members.size() - abandoned.size());
+      if (held > 0) { // the batch's RTNL hold, then the exits outside it
+        step = Step.RTNL;
+        ActorRef<Command> self = getContext().getSelf();
+        Machine machine = Machine.get(getContext().getSystem());
+        org.netnslab.machine.Mutex rtnl = machine.mutex(NetnsActor.RTNL);
+        rtnl.lock(() -> machine.compute(worker, org.netnslab.machine.Step.KERNEL, held, () -> {
+          rtnl.unlock();
+          self.tell(RtnlReleased.INSTANCE);
+        }));
+        return this;
+      }
       return nextExit();
     }
     if (step == Step.BARRIER) {
@@ -389,6 +426,8 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
         return "exit of op " + ops.get(order.get(opPos)).name();
       case SYNCHRONIZE:
         return "synchronize_rcu";
+      case RTNL:
+        return "RTNL hold (unregister_netdevice_many)";
       case BARRIER:
         return "rcu_barrier";
       default:

@@ -135,6 +135,32 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(mean - 100_000, fit.costs().get("rcu.grace-period").value(), 1e-3);
   }
 
+  /**
+   * The serial loop of 2026-12-01 with the kworkers' sched_switch traced: six cleanup_net runs of 22 to 58 netns,
+   * 40 to 68 ms each, of which the kworker was on a CPU 6 to 17 ms. The exits are the CPU over the netns (293 us),
+   * which the runs' wall alone could not resolve; the waits are the runs' time off a CPU.
+   */
+  @Test
+  public void theKworkersCpuInTheRunsGivesTheExitsAndTheRestTheWaits() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 200).put("unshare_cpu_p50_ns", 416_418).put("child_cpu_p50_ns", 1_074_000);
+    long[][] runs = {{28, 44_800_000L, 10_700_000L}, {29, 67_600_000L, 6_100_000L}, {58, 48_200_000L, 16_700_000L},
+        {34, 39_900_000L, 9_500_000L}, {29, 40_000_000L, 7_900_000L}, {22, 44_100_000L, 7_700_000L}};
+    var pairs = l.putArray("cleanup_net_run_pairs");
+    var cpus = l.putArray("cleanup_net_run_cpu_pairs");
+    for (long[] r : runs) {
+      pairs.addArray().add(r[0]).add(r[1]);
+      cpus.addArray().add(r[0]).add(r[2]);
+    }
+    CostFit fit = CostFit.fit(List.of(l), true);
+    // 58.6 ms of CPU over 200 netns
+    assertEquals(293_000.0, fit.costs().get("costs.netns.exit-per-netns").value(), 1e-6);
+    String src = fit.costs().get("costs.netns.exit-per-netns").source();
+    assertTrue(src, src.contains("sched_switch") && src.contains("200 netns"));
+    // off a CPU: (284.6 - 58.6) ms / 6 runs = 37.667 ms, less the expedited grace period's 100 us
+    assertEquals(226_000_000.0 / 6 - 100_000, fit.costs().get("rcu.grace-period").value(), 1e-3);
+  }
+
   @Test
   public void sinceV69TheRunsWaitAreOneExpeditedGracePeriodAndOneNormal() {
     ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")

@@ -115,6 +115,33 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(
+        Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
+    for (JsonNode line : root.path("fit_set")) {
+      if (line.path("probe").asText().equals("lifecycle")) {
+        ((com.fasterxml.jackson.databind.node.ObjectNode) line).putArray("cleanup_net_run_cpu_pairs").addArray().add(20)
+            .add(5_000_000);
+      }
+    }
+    Path bad = tmp.getRoot().toPath().resolve("cpu-pairs.json");
+    json.writeValue(bad.toFile(), root);
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream saved = System.err;
+    System.setErr(new java.io.PrintStream(err, true));
+    int status;
+    try {
+      status = Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o").toString());
+    } finally {
+      System.setErr(saved);
+    }
+    assertEquals(err.toString(), 2, status);
+    assertTrue(err.toString(), err.toString().contains("cleanup_net_run_cpu_pairs must have one pair per"
+        + " cleanup_net_run_pairs pair, got 1 against 7"));
+  }
+
+  @Test
   public void probeOptionsWithFromAreRefused() {
     assertEquals(2, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
         "--only", "proc", "--out", tmp.getRoot().toPath().resolve("o").toString()));
