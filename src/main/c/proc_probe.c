@@ -12,8 +12,9 @@
  *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd:
  *                                  the CPU of pidfd_open + epoll_ctl per fork and of epoll_wait +
  *                                  waitid(P_PIDFD) + close per exit (the thread's CPU clock around them).
- *   proc_probe scan LIVE SCANS     /proc scans (readdir + open/read/close /proc/PID/stat) with LIVE extra
- *                                  sleeping processes: time per scan and per entry.
+ *   proc_probe scan LIVE SCANS [fit]  /proc scans (readdir + open/read/close /proc/PID/stat) with LIVE extra
+ *                                  sleeping processes: time per scan and per entry. A fit-set line with LIVE 0
+ *                                  or with "fit" (the scanner alone on the machine either way), else prediction.
  *
  * The proc connector needs the initial user and pid namespaces (cn_proc.c cn_proc_mcast_ctl); listener
  * sockets keep the default receive buffer (they live in init_net, not in a namespace of ours).
@@ -196,7 +197,7 @@ static long live_children(long n, pid_t **out) {
     return made;
 }
 
-static void scan(long live, long scans) {
+static void scan(long live, long scans, int fit) {
     pid_t *kids;
     long made = live_children(live, &kids);
     char path[300], buf[1024];
@@ -220,7 +221,7 @@ static void scan(long live, long scans) {
     for (long i = 0; i < made; i++) kill(kids[i], SIGKILL);
     for (long i = 0; i < made; i++) waitpid(kids[i], NULL, 0);
     printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"proc-scan\",\"live_requested\":%ld,\"live_made\":%ld,\"entries\":%ld,\"scans\":%ld",
-           live == 0 ? "fit" : "prediction", live, made, entries, scans);
+           fit ? "fit" : "prediction", live, made, entries, scans);
     print_dist("scan", "ns", per, scans);
     print_dist("scan_cpu", "ns", cpu, scans);
     printf("}\n");
@@ -229,12 +230,12 @@ static void scan(long live, long scans) {
 int main(int argc, char **argv) {
     probe_init("proc");
     if (argc < 3) {
-        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS\n");
+        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n");
         return 2;
     }
     int want = strcmp(argv[1], "scan") == 0 ? 4 : 3;
-    if (argc != want) {
-        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS\n");
+    if (argc != want && !(want == 4 && argc == 5 && strcmp(argv[4], "fit") == 0)) {
+        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n");
         return 2;
     }
     if (strcmp(argv[1], "fit") == 0) {
@@ -258,7 +259,7 @@ int main(int argc, char **argv) {
         print_dist("pidfd_exit_cpu", "ns", e, procs);
         printf("}\n");
     } else if (strcmp(argv[1], "scan") == 0) {
-        scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"));
+        scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"), argc == 5 || atol(argv[2]) == 0);
     } else {
         fprintf(stderr, "proc_probe: unknown mode '%s' (fit, listeners, pidfd, scan)\n", argv[1]);
         return 2;

@@ -32,7 +32,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *       events); with fewer than three runs, CPU = r x events through the origin;</li>
  *   <li>{@code proc.pidfd-fork}, {@code pidfd-exit}: the pidfd monitor's CPU in its calls on each side
  *       (median);</li>
- *   <li>{@code proc.scan-entry}: one uncontended /proc scan's CPU over its entries;</li>
+ *   <li>{@code proc.scan-entry}: the slope of an uncontended /proc scan's CPU over its entries, between the probe's
+ *       own /proc and one with 1000 more sleeping processes (the marginal entry, colder than the first 70);</li>
  *   <li>{@code netns.setup-net}: the CPU of the unshare(CLONE_NEWNET) system call in the serial loop's child;
  *       {@code netns.unshare-process}: the rest of the child's CPU (medians);</li>
  *   <li>the serial loop's cleanup_net runs (tracefs): where the kworkers' sched_switch was traced,
@@ -222,11 +223,36 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
       costs.put("costs.proc.pidfd-exit", new Fitted(l.path("pidfd_exit_cpu_p50_ns").asDouble(),
           src + " (epoll_wait + waitid + close)", 1, Double.NaN));
     }
-    for (ObjectNode l : select(fitSet, "proc", "proc-scan")) {
+    fitScan(select(fitSet, "proc", "proc-scan"), costs);
+  }
+
+  /**
+   * {@code proc.scan-entry}: with scans of two or more sizes, the slope of a scan's CPU (median) over its entries,
+   * the marginal cost of one more process (proc_pid_readdir's next_tgid, then proc_pid_lookup and do_task_stat on
+   * a task not in cache); with one size, its CPU over its entries. The probe's own /proc alone (~70 entries, hot in
+   * cache) costs 7-9 us an entry on the 6.18 host and 1000 more sleeping processes 13 us each.
+   */
+  private static void fitScan(List<ObjectNode> lines, Map<String, Fitted> costs) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    long sizes = lines.stream().mapToLong(l -> l.path("entries").asLong()).distinct().count();
+    if (sizes < 2) {
+      ObjectNode l = lines.get(lines.size() - 1);
       costs.put("costs.proc.scan-entry", new Fitted(l.path("scan_cpu_p50_ns").asDouble() / l.path("entries").asDouble(),
           "proc_probe scan: one /proc scan's CPU (median of " + l.path("scans").asInt() + ") over its "
               + l.path("entries").asInt() + " entries", 1, Double.NaN));
+      return;
     }
+    SimpleRegression r = new SimpleRegression(true);
+    double[][] xy = new double[lines.size()][];
+    for (int i = 0; i < lines.size(); i++) {
+      xy[i] = new double[] {lines.get(i).path("entries").asDouble(), lines.get(i).path("scan_cpu_p50_ns").asDouble()};
+      r.addData(xy[i][0], xy[i][1]);
+    }
+    costs.put("costs.proc.scan-entry", new Fitted(r.getSlope(), String.format("proc_probe scan: the slope of a scan's"
+        + " CPU (median) over its entries, %s, least squares (intercept %.0f us): the marginal entry", xs(xy),
+        r.getIntercept() / 1e3), lines.size(), residual(xy, r.getSlope(), r.getIntercept())));
   }
 
   private static void fitLifecycle(List<ObjectNode> lines, Map<String, Fitted> costs, boolean expedited) {

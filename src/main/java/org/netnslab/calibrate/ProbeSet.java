@@ -19,6 +19,8 @@ import java.util.Set;
 public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
   /** The parts {@code --only} can name. */
   public static final List<String> PARTS = List.of("uevent", "proc", "lifecycle");
+  /** The sleeping processes of the fit set's second /proc scan. */
+  static final int SCAN_FIT_LIVE = 1000;
 
   /** How many times a full calibration runs each contended uevent load (interleaved, so a slow spell of the
    * machine does not take all the runs of one load). */
@@ -67,6 +69,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       s.add(new Step(true, "proc", "proc_probe", "fit", quick ? "150" : "500"));
       s.add(new Step(true, "proc", "proc_probe", "pidfd", quick ? "200" : "1000"));
       s.add(new Step(true, "proc", "proc_probe", "scan", "0", "10"));
+      // a second size: the marginal CPU of an entry once the task structs no longer stay in cache
+      s.add(new Step(true, "proc", "proc_probe", "scan", Integer.toString(SCAN_FIT_LIVE), "10", "fit"));
       s.add(new Step(false, "proc", "proc_probe", "listeners", quick ? "1000" : "8000"));
       for (int live : quick ? new int[] {500} : new int[] {2000, 4000, 8000}) {
         s.add(new Step(false, "proc", "proc_probe", "scan", Integer.toString(live), "5"));

@@ -27,8 +27,10 @@ import org.netnslab.rcu.RcuDomain;
  * <ol>
  *   <li>pre_exit of every op, in teardown order, for every netns;</li>
  *   <li>ONE synchronize_rcu;</li>
- *   <li>with {@code netns.rtnl.exit-share} above 0 (fair scheduler): ONE RTNL hold for the whole run, the
- *       exit_rtnl block and default_device_exit_batch's unregister_netdevice_many, on the kworker;</li>
+ *   <li>with {@code netns.rtnl.exit-share} above 0 (fair scheduler): ONE RTNL hold for the whole run, standing
+ *       for v6.18's exit_rtnl block, default_device_exit_batch and fib_net_exit_batch: an expedited grace
+ *       period, the CPU under RTNL on the kworker, an expedited grace period (unregister_netdevice_many's two
+ *       synchronize_net());</li>
  *   <li>for each op in teardown order (ops_exit_list): its exit for each netns, one after the other,
  *       with {@code exitCost} spent after a netns's last exit, then its exit_batch with the netns ids;</li>
  *   <li>free every netns's per-op data (ops_free_list), then {@link DataFreed}: cleanup_net releases the
@@ -38,7 +40,8 @@ import org.netnslab.rcu.RcuDomain;
  *
  * <p>The kernel's cleanup_net waits with synchronize_rcu_expedited since v6.9 ({@code netns.cleanup-rcu =
  * expedited}; a failed setup_net's undo waits a normal one) and runs the exit_rtnl hooks under RTNL
- * before the exits; the model holds RTNL there when {@code netns.rtnl.exit-share} is above 0.
+ * before the exits (v6.16+, e333b1c3cf25 and 7a60d91c690b); the model holds RTNL there when
+ * {@code netns.rtnl.exit-share} is above 0.
  *
  * <p>A short-lived child of its caller, one per run (the Akka IoT tutorial's per-query aggregator): the
  * cleanup worker spawns one per batch, a netns whose setup_net failed spawns one for itself. It
@@ -53,7 +56,8 @@ import org.netnslab.rcu.RcuDomain;
 public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The run's protocol. */
-  public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, RtnlReleased, MemberStopped,
+  public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, RtnlTaken, RtnlCpuSpent,
+      MemberStopped,
       TimedOut {}
 
   /** A netns of the run finished the step it was asked for. */
@@ -66,8 +70,11 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   /** A netns's exits' CPU ({@code costs.netns.exit-per-netns}) has run on a simulated CPU. */
   private enum ExitCpuSpent implements Command { INSTANCE }
 
-  /** The run's RTNL hold is over: the exits outside it follow. */
-  private enum RtnlReleased implements Command { INSTANCE }
+  /** The run holds RTNL now. */
+  private enum RtnlTaken implements Command { INSTANCE }
+
+  /** The CPU of the run's RTNL hold has run. */
+  private enum RtnlCpuSpent implements Command { INSTANCE }
 
   private record MemberStopped(long netnsId) implements Command {}
 
@@ -94,7 +101,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
    */
   public record Finished(List<Member> remaining) implements Report {}
 
-  private enum Step { PRE_EXIT, SYNCHRONIZE, RTNL, EXIT, EXIT_COST, FREE_DATA, BARRIER }
+  private enum Step { PRE_EXIT, SYNCHRONIZE, RTNL, RTNL_SECOND_SYNC, EXIT, EXIT_COST, FREE_DATA, BARRIER }
 
   private final List<PernetOperations> ops;
   private final List<Integer> order;
@@ -165,9 +172,11 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /**
    * As the other factories, with RTNL held for a share of the exits' CPU ({@code netns.rtnl.exit-share}), in one
-   * hold for the whole run right after its grace period, as ops_undo_list's exit_rtnl block and
-   * default_device_exit_batch's unregister_netdevice_many hold it for the batch (net/core/net_namespace.c,
-   * net/core/dev.c, v6.16+): creations that reach their own RTNL hold meanwhile sleep on the mutex.
+   * hold for the whole run right after its grace period. v6.18 takes RTNL several times per batch: ops_undo_list's
+   * exit_rtnl block (ops_exit_rtnl_list), default_device_exit_batch (net/core/dev.c: rtnl_lock, the batch's
+   * loopbacks to unregister_netdevice_many, rtnl_unlock) and fib_net_exit_batch; the model makes them one hold of
+   * unregister_netdevice_many's shape: synchronize_net(), the CPU, synchronize_net() (both expedited under RTNL).
+   * Creations that reach their own RTNL hold meanwhile sleep on the mutex.
    *
    * @param rtnlShare the share of each netns's exit CPU spent under RTNL, 0..1; used with a kworker task only
    */
@@ -273,7 +282,11 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
         .onMessageEquals(RcuDone.INSTANCE, this::onRcuDone)
         .onMessageEquals(ExitCostSpent.INSTANCE, this::nextNetns)
         .onMessageEquals(ExitCpuSpent.INSTANCE, this::exitWaits)
-        .onMessageEquals(RtnlReleased.INSTANCE, this::nextExit)
+        .onMessageEquals(RtnlTaken.INSTANCE, this::synchronizeNet)
+        .onMessageEquals(RtnlCpuSpent.INSTANCE, () -> {
+          step = Step.RTNL_SECOND_SYNC;
+          return synchronizeNet();
+        })
         .onMessageEquals(TimedOut.INSTANCE, this::onTimedOut)
         .build();
   }
@@ -327,14 +340,19 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       if (held > 0) { // the batch's RTNL hold, then the exits outside it
         step = Step.RTNL;
         ActorRef<Command> self = getContext().getSelf();
-        Machine machine = Machine.get(getContext().getSystem());
-        org.netnslab.machine.Mutex rtnl = machine.mutex(NetnsActor.RTNL);
-        rtnl.lock(() -> machine.compute(worker, org.netnslab.machine.Step.KERNEL, held, () -> {
-          rtnl.unlock();
-          self.tell(RtnlReleased.INSTANCE);
-        }));
+        rtnl().lock(() -> self.tell(RtnlTaken.INSTANCE));
         return this;
       }
+      return nextExit();
+    }
+    if (step == Step.RTNL) { // unregister_netdevice_many's first synchronize_net is over: its CPU
+      ActorRef<Command> self = getContext().getSelf();
+      Machine.get(getContext().getSystem()).compute(worker, org.netnslab.machine.Step.KERNEL,
+          rtnlCpuNanos * (members.size() - abandoned.size()), () -> self.tell(RtnlCpuSpent.INSTANCE));
+      return this;
+    }
+    if (step == Step.RTNL_SECOND_SYNC) {
+      rtnl().unlock();
       return nextExit();
     }
     if (step == Step.BARRIER) {
@@ -342,6 +360,19 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       return Behaviors.stopped();
     }
     throw new IllegalStateException("ops_undo: unexpected RCU answer in step " + step);
+  }
+
+  /**
+   * synchronize_net() under RTNL: synchronize_rcu_expedited(), as net/core/dev.c synchronize_net() does when
+   * rtnl_is_locked() (or from cleanup_net); the kworker sleeps holding the mutex.
+   */
+  private Behavior<Command> synchronizeNet() {
+    rcu.tell(new RcuDomain.Synchronize(true, rcuDone));
+    return this;
+  }
+
+  private org.netnslab.machine.Mutex rtnl() {
+    return Machine.get(getContext().getSystem()).mutex(NetnsActor.RTNL);
   }
 
   /** ops_exit_list, op after op: the exit for the next netns of the op running, or its exit_batch. */
@@ -427,6 +458,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       case SYNCHRONIZE:
         return "synchronize_rcu";
       case RTNL:
+      case RTNL_SECOND_SYNC:
         return "RTNL hold (unregister_netdevice_many)";
       case BARRIER:
         return "rcu_barrier";

@@ -89,6 +89,23 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(1_100_000.0, fit.costs().get("costs.netns.unshare-process").value(), 0.0);
   }
 
+  /**
+   * The 6.18 host's scans of 2026-12-01: its own /proc (67 entries) in 565 us, 8.4 us an entry, and with 1000
+   * sleeping processes more (1066 entries) in 13.8 ms: the marginal entry is the slope, 13.2 us.
+   */
+  @Test
+  public void scansOfTwoSizesGiveTheMarginalEntry() {
+    ObjectNode small = JSON.createObjectNode().put("probe", "proc").put("set", "fit").put("load", "proc-scan")
+        .put("scans", 10).put("entries", 67).put("scan_cpu_p50_ns", 565_218);
+    ObjectNode large = small.deepCopy().put("entries", 1066).put("scan_cpu_p50_ns", 13_777_843);
+    CostFit.Fitted f = CostFit.fit(List.of(small, large)).costs().get("costs.proc.scan-entry");
+    assertEquals((13_777_843.0 - 565_218.0) / 999, f.value(), 1e-6);
+    assertEquals(2, f.points());
+    assertTrue(f.source(), f.source().contains("the marginal entry"));
+    // one size: its CPU over its entries, as before
+    assertEquals(565_218.0 / 67, CostFit.fit(List.of(small)).costs().get("costs.proc.scan-entry").value(), 1e-9);
+  }
+
   @Test
   public void aLineLackingAFieldLeavesItsCostUnfittedAndSaysSo() {
     ObjectNode scan = JSON.createObjectNode().put("probe", "proc").put("set", "fit").put("load", "proc-scan")

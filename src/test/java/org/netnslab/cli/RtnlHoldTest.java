@@ -71,9 +71,10 @@ public class RtnlHoldTest extends JUnitSuite {
 
   @Test
   public void aCreationWaitsForTheCleanupBatchsHold() throws Exception {
-    // one loop of two: the first netns's cleanup (5 ms of exits, all under RTNL) starts as the second creation does
+    // one loop of two: the first netns's cleanup takes RTNL as the second creation starts, and holds it for two
+    // expedited grace periods (unregister_netdevice_many's synchronize_net, 10 us each) around its 5 ms of exits
     double[][] v = creates(1, 2, "5ms");
     assertEquals(1000.45, v[0][1], 0.01);
-    assertEquals(6004.74, v[1][1], 0.01);
+    assertEquals(6025.22, v[1][1], 0.01);
   }
 }
