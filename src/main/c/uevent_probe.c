@@ -10,6 +10,11 @@
  *   uevent_probe wake - SENDS           fit set: the send when the listener is asleep in recvmsg in its own process
  *                                       (sends 200 us apart): the wake-up the send does (sk_data_ready ->
  *                                       try_to_wake_up), which the fit line above, whose listener is awake, lacks.
+ *   uevent_probe pair - SENDS           fit set: one injector and one listener, each its own process, in their
+ *                                       own user+net namespace (tc1's shape with N=1: nothing contends, each
+ *                                       can have a CPU): their CPU clocks per send and per message, and the
+ *                                       listener's wake-ups. The walk above keeps both ends in one process, so
+ *                                       its skbs are freed hot on the CPU that allocated them.
  *   uevent_probe tc1 N SENDS            prediction set: N injectors, each in its own user+net namespace with
  *                                       one listener process there, released at once; every send timed by
  *                                       its injector (clock read just before sendto and just after it).
@@ -203,7 +208,7 @@ static void join_namespaces_of(pid_t pid) {
  * The listeners are the probe's own children that join the namespace: as root they keep CAP_NET_ADMIN in the
  * initial user namespace, so SO_RCVBUFFORCE raises their buffer (the socket is in our netns); unprivileged they
  * keep net.core.rmem_default and may drop under load, which the line reports. */
-static void tc1(long n, long sends, int one_netns) {
+static void tc1(long n, long sends, int one_netns, int pair) {
     int64_t *lat = shared_alloc((size_t) n * (size_t) sends * sizeof(int64_t));
     long groups = one_netns ? 1 : n;
     inj_stat_t *st = shared_alloc((size_t) n * sizeof(inj_stat_t));
@@ -291,11 +296,12 @@ static void tc1(long n, long sends, int one_netns) {
     }
     long total = n * sends;
     double wall = (double) (last - first) / 1e9;
-    printf("{\"probe\":\"uevent\",\"set\":\"prediction\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
+    printf("{\"probe\":\"uevent\",\"set\":\"%s\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
            "\"sends\":%ld,\"received\":%ld,\"dropped\":%ld,\"listener_overruns\":%ld,\"out_of_order\":%ld,"
            "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
            "\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
-           one_netns ? "reorder" : "tc1", one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
+           pair ? "fit" : "prediction", one_netns ? "reorder" : pair ? "pair" : "tc1",
+           one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
            received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups,
            (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
            wall > 0 ? total / wall : 0.0);
@@ -355,7 +361,7 @@ static void wake(long sends) {
 int main(int argc, char **argv) {
     probe_init("uevent");
     if (argc != 4) {
-        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | wake - SENDS | tc1 N SENDS | reorder M SENDS\n");
+        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS\n");
         return 2;
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
@@ -374,11 +380,13 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[1], "tc1") == 0) {
         long n = arg_long(argv[2], 1, 10000, "N");
         if (n * sends > 50000000L) fail_missing("arguments", "", "N x SENDS over 50,000,000");
-        tc1(n, sends, 0);
+        tc1(n, sends, 0, 0);
     } else if (strcmp(argv[1], "reorder") == 0) {
-        tc1(arg_long(argv[2], 1, 1000, "M"), sends, 1);
+        tc1(arg_long(argv[2], 1, 1000, "M"), sends, 1, 0);
+    } else if (strcmp(argv[1], "pair") == 0) {
+        tc1(1, sends, 0, 1);
     } else {
-        fprintf(stderr, "uevent_probe: unknown mode '%s' (fit, tc1, reorder)\n", argv[1]);
+        fprintf(stderr, "uevent_probe: unknown mode '%s' (fit, wake, pair, tc1, reorder)\n", argv[1]);
         return 2;
     }
     return 0;

@@ -25,6 +25,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  *       {@code uevent.broadcast-per-socket}; the intercept a is the rest of the send, which one injector
  *       cannot split, shared among {@code send-outside}, {@code send-inside}, {@code deliver-per-listener} and
  *       {@code return} in reference.conf's proportions 3:2:1:1 (stated, not measured);</li>
+ *   <li>with the pair probe's lines (injector and listener in two processes): the send's intercept and
+ *       {@code uevent.recv} from their CPU clocks instead (see {@code fitUeventPair});</li>
  *   <li>{@code uevent.recv}: the listener's recvmsg; {@code uevent.injector-user}: the injector's user-space
  *       time between sends; {@code uevent.listener-user}: the listener's handling of a message (medians);</li>
  *   <li>{@code proc.recvmsg} and {@code proc.wakeup}: listener CPU = e x events + w x wake-ups over the
@@ -100,6 +102,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
           + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
     }
+    fitUeventPair(select(fitSet, "uevent", "pair"), costs, extras);
     Map<String, String> unfitted = new LinkedHashMap<>();
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
@@ -150,6 +153,61 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     costs.put("costs.uevent.injector-user", new Fitted(median(lines, "user_p50_ns"),
         "uevent_probe fit: the injector's user-space time between sends (building the message), median",
         lines.size(), Double.NaN));
+  }
+
+  /**
+   * The send's and the receive's levels from the pair probe (one injector and its listener in two processes, alone
+   * on the machine), where its lines carry both CPU clocks: the injector's CPU per send and the listener's per
+   * message, medians over the runs. The walk keeps both ends in one process: its skb is freed at once on the CPU
+   * that allocated it and its listener never sleeps, so its medians are the send's and recv's cheapest case (on the
+   * 6.18 host the pair's sender costs 1.3-1.5x the walk's). The walk still gives the slope per bound socket and
+   * the user-space parts; the pair replaces the send's intercept (split 3:2:1:1 as before) and {@code recv}:
+   * <ul>
+   *   <li>send intercept = injector CPU per send - {@code injector-user} - one bound socket's walk;</li>
+   *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
+   *       model charges a switch per wake-up) - {@code listener-user}.</li>
+   * </ul>
+   * The walk's values stay in {@code extras} for comparison.
+   */
+  private static void fitUeventPair(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+    List<ObjectNode> pairs = lines.stream().filter(l -> l.has("injector_cpu_ns") && l.has("listener_cpu_ns")
+        && l.path("sends").asDouble() > 0).toList();
+    if (pairs.isEmpty() || !costs.containsKey("costs.uevent.send-outside")) {
+      return;
+    }
+    double inj = medianOf(pairs.stream().mapToDouble(l -> l.path("injector_cpu_ns").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double lis = medianOf(pairs.stream().mapToDouble(l -> l.path("listener_cpu_ns").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double wakes = medianOf(pairs.stream().mapToDouble(l -> l.path("listener_wakeups").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double perSocket = costs.get("costs.uevent.broadcast-per-socket").value();
+    double injUser = costs.containsKey("costs.uevent.injector-user") ? costs.get("costs.uevent.injector-user").value() : 0;
+    double lisUser = costs.containsKey("costs.uevent.listener-user") ? costs.get("costs.uevent.listener-user").value() : 0;
+    Fitted ctx = costs.get(CONTEXT_SWITCH);
+    double intercept = inj - injUser - perSocket;
+    double walkIntercept = costs.get("costs.uevent.send-outside").value() * 7 / 3;
+    extras.put("uevent-send-intercept-walk", new Fitted(walkIntercept, costs.get("costs.uevent.send-outside").source(),
+        costs.get("costs.uevent.send-outside").points(), costs.get("costs.uevent.send-outside").residual()));
+    extras.put("uevent-recv-walk", costs.get("costs.uevent.recv"));
+    String src = String.format("uevent_probe pair (%d run(s), medians): the injector's CPU per send %.0f ns less"
+        + " injector-user and one bound socket's walk: intercept %.0f ns, split 3:2:1:1 as reference.conf", pairs.size(),
+        inj, intercept);
+    costs.put("costs.uevent.send-outside", new Fitted(intercept * 3 / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.return", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
+    double switches = ctx == null ? 0 : wakes * ctx.value();
+    costs.put("costs.uevent.recv", new Fitted(lis - switches - lisUser, String.format("uevent_probe pair (%d run(s),"
+        + " medians): the listener's CPU per message %.0f ns less %.3f wake-ups per message x machine.context-switch"
+        + "%s and listener-user", pairs.size(), lis, wakes, ctx == null ? " (not measured: 0)" : ""), pairs.size(),
+        Double.NaN));
+  }
+
+  private static double medianOf(double[] v) {
+    double[] s = v.clone();
+    java.util.Arrays.sort(s);
+    return s.length == 0 ? Double.NaN : s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   /**

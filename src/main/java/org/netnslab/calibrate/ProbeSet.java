@@ -51,6 +51,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       for (int run = 0; run < (quick ? 1 : RUNS); run++) {
         s.add(new Step(true, "uevent", "uevent_probe", "fit", quick ? "0,250,500,1000" : "0,125,250,500,1000",
             quick ? "500" : "2000"));
+        // the sender and its listener as two processes: what a send and a receive cost when the skb crosses
+        s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
       }
       s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
       // the contended uevent loads vary from run to run on a small VM (TC1 N=10: 404k to 527k sends/s in

@@ -56,6 +56,34 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(700.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
   }
 
+  /**
+   * The pair probe of 2026-12-01 (three runs of 20,000 sends): the injector's CPU per send 2.99, 3.16 and 2.80 us,
+   * the listener's per message 1.78, 1.80 and 1.81 us with 0.20, 0.15 and 0.23 wake-ups per message. The send's
+   * intercept and recv come from the medians; the walk gives the slope and the user-space parts.
+   */
+  @Test
+  public void thePairProbeGivesTheSendsInterceptAndRecv() {
+    ObjectNode ctx = JSON.createObjectNode().put("probe", "sched").put("set", "fit").put("load", "context-switch")
+        .put("context_switch_p50_ns", 1893).put("context_switch_count", 100);
+    long[][] runs = {{59_844_840L, 35_543_343L, 3950}, {63_255_522L, 36_070_625L, 3059}, {56_086_532L, 36_164_436L, 4616}};
+    List<ObjectNode> lines = new java.util.ArrayList<>(List.of(uevent(0, 1412), uevent(99, 2600), uevent(999, 13400), ctx));
+    for (long[] r : runs) {
+      lines.add(JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "pair").put("injectors", 1)
+          .put("sends", 20_000).put("injector_cpu_ns", r[0]).put("listener_cpu_ns", r[1]).put("listener_wakeups", r[2]));
+    }
+    CostFit fit = CostFit.fit(lines);
+    // median injector CPU per send 2,992.242 ns, less injector-user (200) and one socket's walk (12)
+    double intercept = 59_844_840.0 / 20_000 - 200 - 12;
+    assertEquals(intercept * 3 / 7, fit.costs().get("costs.uevent.send-outside").value(), 1e-6);
+    assertEquals(intercept / 7, fit.costs().get("costs.uevent.return").value(), 1e-6);
+    assertEquals(12.0, fit.costs().get("costs.uevent.broadcast-per-socket").value(), 1e-6);
+    // median listener CPU per message 1,803.531 ns, less 0.1975 wake-ups per message x 1,893 ns; no listener-user
+    assertEquals(36_070_625.0 / 20_000 - 3950.0 / 20_000 * 1893, fit.costs().get("costs.uevent.recv").value(), 1e-6);
+    assertEquals(1400.0, fit.extras().get("uevent-send-intercept-walk").value(), 1e-6);
+    assertEquals(700.0, fit.extras().get("uevent-recv-walk").value(), 0.0);
+    assertTrue(fit.costs().get("costs.uevent.recv").source().contains("uevent_probe pair (3 run(s)"));
+  }
+
   @Test
   public void procListenerCostIsCpuPerEventThroughTheOrigin() throws Exception {
     // CPU = 6 us per event + 4 us per wake-up: the model's one key takes both per event; the extras split them
