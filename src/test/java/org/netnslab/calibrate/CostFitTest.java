@@ -21,11 +21,16 @@ public class CostFitTest extends JUnitSuite {
   static final Path RECORDED = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
   /** A full run of 2026-12-01 (fit probe 3 times, contended uevent loads 3 times each): docs/calibrate.md's table. */
   static final Path RECORDED_3_RUNS = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json");
+  /**
+   * A full run of 2026-12-01's second session: with the pair probe, the second /proc scan and the kworkers' CPU in
+   * cleanup_net runs (docs/calibrate.md's table, 21 of 31).
+   */
+  static final Path RECORDED_PAIR = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01-pair.json");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
-    for (Path recorded : List.of(RECORDED, RECORDED_3_RUNS)) {
+    for (Path recorded : List.of(RECORDED, RECORDED_3_RUNS, RECORDED_PAIR)) {
       ProbeSet set = CalibrationJson.readSets(recorded);
       Map<String, Double> stored = CalibrationJson.readFittedCosts(recorded);
       CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(recorded).host().kernelAtLeast(6, 9));
@@ -42,6 +47,11 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(751.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
     assertEquals(15, fit.costs().get("costs.uevent.recv").points());
     assertEquals(0.0, fit.costs().get("costs.netns.exit-per-netns").value(), 0.0);
+    // the pair run: the send and recv from the pair probe's CPU clocks, the exits from the kworker's CPU
+    CostFit pair = CostFit.fit(CalibrationJson.readSets(RECORDED_PAIR).fit(), true);
+    assertTrue(pair.costs().get("costs.uevent.recv").source().startsWith("uevent_probe pair (3 run(s)"));
+    assertTrue(pair.costs().get("costs.netns.exit-per-netns").source().contains("sched_switch"));
+    assertEquals(2, pair.costs().get("costs.proc.scan-entry").points());
   }
 
   @Test

@@ -1,0 +1,112 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.netnslab.calibrate.CostFit.Fitted;
+
+/**
+ * {@link CostFit}'s lifecycle part: the serial {@code unshare -n} loop's setup_net and process CPU, and its
+ * cleanup_net runs (tracefs). Stateless.
+ */
+final class LifecycleFit {
+  private LifecycleFit() {}
+
+  /**
+   * setup-net and unshare-process from the serial loop's CPU medians; exit-per-netns and the grace period from
+   * its cleanup_net runs (the kworker's CPU in them where traced, else their wall against their netns).
+   *
+   * @param lines the serial loop's lines
+   * @param costs receives the costs
+   * @param expedited whether the host's cleanup_net waits an expedited grace period (v6.9+)
+   */
+  static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, boolean expedited) {
+    for (ObjectNode l : lines) {
+      double unshare = l.path("unshare_cpu_p50_ns").asDouble();
+      costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
+          + " in the child, median of " + l.path("iterations").asInt(), 1, Double.NaN));
+      costs.put("costs.netns.unshare-process", new Fitted(l.path("child_cpu_p50_ns").asDouble() - unshare,
+          "netns_probe serial: the child's CPU (wait4: unshare, execve, exit), median, less the unshare call's", 1,
+          Double.NaN));
+      JsonNode pairs = l.path("cleanup_net_run_pairs");
+      JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
+      if (pairs.isArray() && cpus.isArray() && cpus.size() == pairs.size() && pairs.size() >= 1) {
+        fitCleanupFromCpu(pairs, cpus, costs, expedited);
+      } else if (pairs.isArray() && pairs.size() >= 2) {
+        SimpleRegression r = new SimpleRegression(true);
+        double[][] xy = new double[pairs.size()][];
+        for (int i = 0; i < pairs.size(); i++) {
+          xy[i] = new double[] {pairs.get(i).get(0).asDouble(), pairs.get(i).get(1).asDouble()};
+          r.addData(xy[i][0], xy[i][1]);
+        }
+        double slope = r.getSlope();
+        double intercept = r.getIntercept();
+        String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
+            + " runs, least squares";
+        // the slope's 95% interval (Student's t over n - 2 degrees of freedom); NaN with fewer than 3 runs
+        double half = pairs.size() >= 3 ? r.getSlopeConfidenceInterval() : Double.NaN;
+        boolean unresolved = !Double.isNaN(slope) && slope >= 0 && !Double.isNaN(half) && slope - half <= 0;
+        if (Double.isNaN(slope) || slope < 0 || unresolved) {
+          // the runs' time did not grow measurably with their netns (every run the same size, or the waits' noise
+          // larger than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
+          src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
+              : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the"
+                  + " mean run", slope / 1e3)
+              : String.format("; slope %.1f +- %.1f us per netns (95%%): not measurably above 0, so 0 and the mean run",
+                  slope / 1e3, half / 1e3);
+          slope = 0;
+          intercept = java.util.Arrays.stream(xy).mapToDouble(p -> p[1]).average().orElse(0);
+        }
+        double res = CostFit.residual(xy, slope, intercept);
+        costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
+        if (expedited) {
+          // v6.9+: synchronize_rcu_expedited then rcu_barrier; the expedited one keeps its reference.conf value
+          long exp = com.typesafe.config.ConfigFactory.defaultReference()
+              .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
+          costs.put("rcu.grace-period", new Fitted(intercept - exp, src + " (intercept less rcu.expedited-grace-period "
+              + exp / 1000 + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9)", pairs.size(),
+              res));
+        } else {
+          costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
+              + " rcu_barrier)", pairs.size(), res));
+        }
+      }
+    }
+  }
+
+  /**
+   * The exits' CPU and the waits of the serial loop's cleanup_net runs, where the probe traced the kworkers'
+   * sched_switch: {@code netns.exit-per-netns} = the kworker's time on a CPU inside the runs over the netns they
+   * dismantled (ratio of sums: ops_undo_list's exit and exit_batch methods, default_device_exit_batch's
+   * unregister_netdevice_many, the sysctl and proc removals); the waits are each run's time off a CPU (wall less
+   * CPU), their mean is one expedited grace period and an rcu_barrier (v6.9+) or two normal grace periods. The
+   * runs' wall alone cannot give the exits: 30 netns of ~0.3 ms each are 9 ms against waits that vary by 20 ms.
+   */
+  static void fitCleanupFromCpu(JsonNode pairs, JsonNode cpus, Map<String, Fitted> costs, boolean expedited) {
+    double netns = 0;
+    double cpu = 0;
+    double waits = 0;
+    for (int i = 0; i < pairs.size(); i++) {
+      netns += cpus.get(i).get(0).asDouble();
+      cpu += cpus.get(i).get(1).asDouble();
+      waits += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
+    }
+    waits /= pairs.size();
+    String src = "netns_probe serial (tracefs, sched_switch): the cleanup_net kworker's time on a CPU in "
+        + pairs.size() + " runs";
+    costs.put("costs.netns.exit-per-netns", new Fitted(netns > 0 ? cpu / netns : Double.NaN, src + " over the "
+        + Math.round(netns) + " netns they dismantled (ratio of sums)", pairs.size(), Double.NaN));
+    String w = src + ": the runs' time off a CPU (wall less CPU), mean " + Math.round(waits / 1e3) + " us";
+    if (expedited) {
+      long exp = com.typesafe.config.ConfigFactory.defaultReference()
+          .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
+      costs.put("rcu.grace-period", new Fitted(waits - exp, w + ", less rcu.expedited-grace-period " + exp / 1000
+          + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9", pairs.size(), Double.NaN));
+    } else {
+      costs.put("rcu.grace-period", new Fitted(waits / 2, w + ", / 2: OpsUndo's synchronize_rcu and rcu_barrier",
+          pairs.size(), Double.NaN));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.calibrate.CostFit.Fitted;
+
+/**
+ * {@link CostFit}'s uevent part: the broadcast walk (one process sends and receives, 0..1000 extra sockets bound in
+ * another netns) and the pair probe (an injector and its listener in two processes). Stateless.
+ */
+final class UeventFit {
+  private UeventFit() {}
+
+  /**
+   * The walk: send median = a + b x bound sockets (least squares of relative residuals); b is
+   * {@code broadcast-per-socket}, a is split 3:2:1:1; {@code recv}, {@code listener-user} and {@code injector-user}
+   * are the lines' medians.
+   *
+   * @param lines the walk's lines (uevent_probe fit)
+   * @param costs receives the costs
+   * @param extras receives figures no key charges
+   */
+  static void fitWalk(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    double[][] xy = new double[lines.size()][];
+    for (int i = 0; i < lines.size(); i++) {
+      ObjectNode l = lines.get(i);
+      xy[i] = new double[] {l.path("extra_sockets").asDouble() + 1, l.path("send_p50_ns").asDouble()};
+    }
+    double[] ab = CostFit.relativeLeastSquares(xy);
+    double intercept = ab[0];
+    double slope = ab[1];
+    double res = CostFit.residual(xy, slope, intercept);
+    String src = "uevent_probe fit: send median vs bound sockets " + CostFit.xs(xy) + ", least squares of relative residuals";
+    costs.put("costs.uevent.broadcast-per-socket", new Fitted(slope, src + " (slope)", lines.size(), res));
+    String split = src + " (intercept " + Math.round(intercept) + " ns, split 3:2:1:1 as reference.conf)";
+    costs.put("costs.uevent.send-outside", new Fitted(intercept * 3 / 7, split, lines.size(), res));
+    costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, split, lines.size(), res));
+    costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, split, lines.size(), res));
+    costs.put("costs.uevent.return", new Fitted(intercept / 7, split, lines.size(), res));
+    costs.put("costs.uevent.recv", new Fitted(CostFit.median(lines, "recv_p50_ns"),
+        "uevent_probe fit: the listener's recvmsg, median over " + lines.size() + " lines' medians", lines.size(),
+        Double.NaN));
+    if (lines.stream().allMatch(l -> l.has("handle_p50_ns"))) {
+      costs.put("costs.uevent.listener-user", new Fitted(CostFit.median(lines, "handle_p50_ns"),
+          "uevent_probe fit: the listener's user-space handling of one message (finding SEQNUM=), median",
+          lines.size(), Double.NaN));
+    }
+    costs.put("costs.uevent.injector-user", new Fitted(CostFit.median(lines, "user_p50_ns"),
+        "uevent_probe fit: the injector's user-space time between sends (building the message), median",
+        lines.size(), Double.NaN));
+  }
+
+  /**
+   * The send's and the receive's levels from the pair probe (one injector and its listener in two processes, alone
+   * on the machine), where its lines carry both CPU clocks: the injector's CPU per send and the listener's per
+   * message, medians over the runs. The walk keeps both ends in one process: its skb is freed at once on the CPU
+   * that allocated it and its listener never sleeps, so its medians are the send's and recv's cheapest case (on the
+   * 6.18 host the pair's sender costs 1.3-1.5x the walk's). The walk still gives the slope per bound socket and
+   * the user-space parts; the pair replaces the send's intercept (split 3:2:1:1 as before) and {@code recv}:
+   * <ul>
+   *   <li>send intercept = injector CPU per send - {@code injector-user} - one bound socket's walk;</li>
+   *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
+   *       model charges a switch per wake-up) - {@code listener-user}.</li>
+   * </ul>
+   * The walk's values stay in {@code extras} for comparison.
+   */
+  static void fitPair(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+    List<ObjectNode> pairs = lines.stream().filter(l -> l.has("injector_cpu_ns") && l.has("listener_cpu_ns")
+        && l.path("sends").asDouble() > 0).toList();
+    if (pairs.isEmpty() || !costs.containsKey("costs.uevent.send-outside")) {
+      return;
+    }
+    double inj = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("injector_cpu_ns").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double lis = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("listener_cpu_ns").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double wakes = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("listener_wakeups").asDouble() / l.path("sends")
+        .asDouble()).toArray());
+    double perSocket = costs.get("costs.uevent.broadcast-per-socket").value();
+    double injUser = costs.containsKey("costs.uevent.injector-user") ? costs.get("costs.uevent.injector-user").value() : 0;
+    double lisUser = costs.containsKey("costs.uevent.listener-user") ? costs.get("costs.uevent.listener-user").value() : 0;
+    Fitted ctx = costs.get(CostFit.CONTEXT_SWITCH);
+    double intercept = inj - injUser - perSocket;
+    double walkIntercept = costs.get("costs.uevent.send-outside").value() * 7 / 3;
+    extras.put("uevent-send-intercept-walk", new Fitted(walkIntercept, costs.get("costs.uevent.send-outside").source(),
+        costs.get("costs.uevent.send-outside").points(), costs.get("costs.uevent.send-outside").residual()));
+    extras.put("uevent-recv-walk", costs.get("costs.uevent.recv"));
+    String src = String.format("uevent_probe pair (%d run(s), medians): the injector's CPU per send %.0f ns less"
+        + " injector-user and one bound socket's walk: intercept %.0f ns, split 3:2:1:1 as reference.conf", pairs.size(),
+        inj, intercept);
+    costs.put("costs.uevent.send-outside", new Fitted(intercept * 3 / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
+    costs.put("costs.uevent.return", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
+    double switches = ctx == null ? 0 : wakes * ctx.value();
+    costs.put("costs.uevent.recv", new Fitted(lis - switches - lisUser, String.format("uevent_probe pair (%d run(s),"
+        + " medians): the listener's CPU per message %.0f ns less %.3f wake-ups per message x machine.context-switch"
+        + "%s and listener-user", pairs.size(), lis, wakes, ctx == null ? " (not measured: 0)" : ""), pairs.size(),
+        Double.NaN));
+  }
+}
