@@ -53,6 +53,9 @@ import org.netnslab.machine.Machine;
  * drop a live netns and its references without cleanup_net. Reference counting and teardown steps
  * (put_net, get_net, the exits) are never eligible: they cannot fail in the kernel (void functions),
  * and a dropped one would leak the netns or hang its batch. Any other failure still stops the actor.
+ *
+ * <p>Over the ~300-line guide: setting up (with its CPU and RTNL hold) and live are the two behaviours of one
+ * actor over the same references, sockets and route; split, they would hand that state back and forth.
  */
 final class NetnsActor {
   /** Messages that may arrive while setup_net's cost is spent: a few put_net or kernel uevents at most. */

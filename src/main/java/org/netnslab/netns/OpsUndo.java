@@ -50,15 +50,14 @@ import org.netnslab.rcu.RcuDomain;
  * fires, so every wait of the run is bounded. A failure of an op's exit_batch stops this actor (the
  * typed default); its caller watches it.
  *
- * <p>Just over the ~300-line guide: the five steps above are one state machine whose states share
+ * <p>Over the ~300-line guide: the six steps above are one state machine whose states share
  * the member bookkeeping and the timeout; split over classes they would pass that state back and forth.
  */
 public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The run's protocol. */
   public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, RtnlTaken, RtnlCpuSpent,
-      MemberStopped,
-      TimedOut {}
+      MemberStopped, TimedOut {}
 
   /** A netns of the run finished the step it was asked for. */
   public record NetnsDone(long netnsId) implements Command {}
