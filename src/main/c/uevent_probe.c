@@ -365,6 +365,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
+    if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
+        fail_missing("arguments", "", "%s takes '-' before SENDS, got '%s'", argv[1], argv[2]);
     if (strcmp(argv[1], "fit") == 0) {
         /* every L is checked before anything is measured; an empty item is an error, not skipped */
         long ls[64];

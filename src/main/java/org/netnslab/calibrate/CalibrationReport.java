@@ -31,7 +31,7 @@ public final class CalibrationReport {
           host.loadAverage1(), host.cpus()));
     }
     b.append('\n');
-    b.append("Fitted on the fit set (one task at a time):\n");
+    b.append("Fitted on the fit set (nothing contending):\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
       b.append(String.format("  %-36s %12s%s%n", e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
     }
@@ -40,6 +40,8 @@ public final class CalibrationReport {
           residual(e.getValue())));
     }
     fit.unfitted().forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
+    b.append(String.format("  %-36s %12s  (not fitted: %s)%n", "netns.rtnl.setup-share / exit-share",
+        CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE, CalibratedConf.RTNL_SOURCE));
     b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
     b.append(String.format("  %-26s %-34s %12s %-25s %12s %7s %-13s %s%n", "load", "measure", "measured",
         "host runs: low..high", "predicted", "ratio", "band", "verdict"));
@@ -82,7 +84,7 @@ public final class CalibrationReport {
         .append(host.loadAverage1() > host.cpus() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
             + host.loadAverage1() + " over " + host.cpus() + " CPUs): the measurements are noisy; run calibrate again on"
             + " a quiet machine before trusting a figure.</p>" : "")
-        .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (one task at a time) only. The"
+        .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
             + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
             + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
     b.append("<h2>Prediction set: measured vs predicted</h2><p class=\"note\">A load the host ran several times is"
@@ -109,6 +111,9 @@ public final class CalibrationReport {
     }
     fit.unfitted().forEach((k, why) -> b.append("<tr class=\"miss\"><td>").append(esc(k))
         .append("</td><td colspan=\"3\">NOT FITTED: ").append(esc(why)).append("; the default stays</td></tr>"));
+    b.append("<tr><td>netns.rtnl.setup-share / exit-share <i>(not fitted)</i></td><td class=\"n\">")
+        .append(CalibratedConf.RTNL_SETUP_SHARE).append(" / ").append(CalibratedConf.RTNL_EXIT_SHARE)
+        .append("</td><td></td><td>").append(esc(CalibratedConf.RTNL_SOURCE)).append("</td></tr>");
     b.append("</table>");
     if (!beyond.isEmpty()) {
       b.append("<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"

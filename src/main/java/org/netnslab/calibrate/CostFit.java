@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.netnslab.scenario.ModelKeys;
 
 /**
  * Least squares of the model's cost block ({@code netns-lab.model.costs}, reference.conf) and the machine's
@@ -52,8 +53,8 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
  * @param costs key to fitted cost, every value finite and not negative: {@code machine.*} keys are under
  *     {@code netns-lab}, the others under {@code netns-lab.model}
  * @param extras measured figures the model does not use, for comparison
- * @param unfitted keys whose fit gave no number (a probe line lacking a field, a division by zero) or a negative
- *     one, with why: the model keeps its default for them
+ * @param unfitted keys whose fit gave no number (a probe line lacking a field, too few cleanup_net runs), a
+ *     negative one, or one outside the key's range, with why: the model keeps its default for them
  */
 public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map<String, String> unfitted) {
   /** The machine's task-switch cost: under {@code netns-lab}, where the other keys are under {@code netns-lab.model}. */
@@ -84,6 +85,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
   public static CostFit fit(List<ObjectNode> fitSet, boolean expeditedCleanup) {
     Map<String, Fitted> costs = new LinkedHashMap<>();
     Map<String, Fitted> extras = new LinkedHashMap<>();
+    Map<String, String> unfitted = new LinkedHashMap<>();
     List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
     UeventFit.fitWalk(walk, costs, extras);
     for (ObjectNode w : select(fitSet, "uevent", "wake")) {
@@ -95,14 +97,13 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
               + " sender's system call; no model key", 1, Double.NaN));
     }
     fitProc(fitSet, costs, extras);
-    LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, expeditedCleanup);
+    LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, unfitted, expeditedCleanup);
     for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
       costs.put(CONTEXT_SWITCH, new Fitted(l.path("context_switch_p50_ns").asDouble(), "sched_probe ctxsw: two"
           + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
           + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
     }
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras);
-    Map<String, String> unfitted = new LinkedHashMap<>();
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
         double v = e.getValue().value();
@@ -113,6 +114,13 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         if (v < 0 && m == costs) {
           unfitted.put(e.getKey(), String.format("%.0f ns, below 0, from %s: the fit's form does not hold on these"
               + " measurements", v, e.getValue().source()));
+          return true;
+        }
+        // a value the model refuses (a scenario's range check) would make calibrated.conf unusable
+        String refused = m == costs ? ModelKeys.problem(e.getKey(), Math.round(v) + "ns") : null;
+        if (refused != null) {
+          unfitted.put(e.getKey(), String.format("%.0f ns from %s: outside what the model accepts (%s)", v,
+              e.getValue().source(), refused));
           return true;
         }
         return false;
@@ -227,7 +235,8 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     }
     costs.put("costs.proc.scan-entry", new Fitted(r.getSlope(), String.format("proc_probe scan: the slope of a scan's"
         + " CPU (median) over its entries, %s, least squares (intercept %.0f us): the marginal entry", xs(xy),
-        r.getIntercept() / 1e3), lines.size(), residual(xy, r.getSlope(), r.getIntercept())));
+        r.getIntercept() / 1e3), lines.size(), lines.size() > 2 ? residual(xy, r.getSlope(), r.getIntercept())
+        : Double.NaN));
   }
 
   /** @return the lines of one probe and load */

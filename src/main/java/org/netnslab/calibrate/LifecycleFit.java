@@ -20,9 +20,11 @@ final class LifecycleFit {
    *
    * @param lines the serial loop's lines
    * @param costs receives the costs
+   * @param unfitted receives why exit-per-netns and the grace period have no number when the runs cannot give one
    * @param expedited whether the host's cleanup_net waits an expedited grace period (v6.9+)
    */
-  static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, boolean expedited) {
+  static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted,
+      boolean expedited) {
     for (ObjectNode l : lines) {
       double unshare = l.path("unshare_cpu_p50_ns").asDouble();
       costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
@@ -32,9 +34,21 @@ final class LifecycleFit {
           Double.NaN));
       JsonNode pairs = l.path("cleanup_net_run_pairs");
       JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
-      if (pairs.isArray() && cpus.isArray() && cpus.size() == pairs.size() && pairs.size() >= 1) {
+      double cpuNetns = 0;
+      for (JsonNode p : cpus) {
+        cpuNetns += p.path(0).asDouble();
+      }
+      if (pairs.isArray() && cpus.isArray() && cpus.size() == pairs.size() && cpuNetns > 0) {
         fitCleanupFromCpu(pairs, cpus, costs, expedited);
-      } else if (pairs.isArray() && pairs.size() >= 2) {
+      } else if (!pairs.isArray() || pairs.size() < 2) {
+        String why = !pairs.isArray() ? "netns_probe serial: no cleanup_net runs traced ("
+            + l.path("trace_unavailable").asText("no cleanup_net_run_pairs") + ")"
+            : "netns_probe serial: " + pairs.size() + " cleanup_net run(s) held this loop's netns and "
+            + (cpus.isArray() ? "the kworker's CPU pairs count 0 netns" : "the kworker's CPU was not traced")
+            + "; the wall fit needs 2 runs (a longer serial loop gives more)";
+        unfitted.put("costs.netns.exit-per-netns", why);
+        unfitted.put("rcu.grace-period", why);
+      } else {
         SimpleRegression r = new SimpleRegression(true);
         double[][] xy = new double[pairs.size()][];
         for (int i = 0; i < pairs.size(); i++) {
@@ -95,7 +109,7 @@ final class LifecycleFit {
     }
     waits /= pairs.size();
     String src = "netns_probe serial (tracefs, sched_switch): the cleanup_net kworker's time on a CPU in "
-        + pairs.size() + " runs";
+        + pairs.size() + (pairs.size() == 1 ? " run" : " runs");
     costs.put("costs.netns.exit-per-netns", new Fitted(netns > 0 ? cpu / netns : Double.NaN, src + " over the "
         + Math.round(netns) + " netns they dismantled (ratio of sums)", pairs.size(), Double.NaN));
     String w = src + ": the runs' time off a CPU (wall less CPU), mean " + Math.round(waits / 1e3) + " us";

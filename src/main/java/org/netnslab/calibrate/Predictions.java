@@ -259,7 +259,7 @@ public final class Predictions {
     // as the probe counts it: lifecycles over the time to the last loop's end (the run's counted phase also
     // takes in the frees that follow)
     rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(),
-        loops * iters / (micros(wall, wall.max()) / 1e6), 0.25, MissReasons.LOOPS));
+        loops * iters / (micros(wall, wall.max()) / 1e6), 0.25, MissReasons.LIFECYCLE_RATE));
     if (l.has("batch_mean_netns")) {
       rows.add(factor(load, "cleanup_net batch, netns", l.path("batch_mean_netns").asDouble(),
           d.recorders().get("netns.cleanup_batch").summary().mean(), 2, MissReasons.LIFECYCLE));

@@ -108,6 +108,16 @@ public final class ProbeLines {
         return where + ": cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got "
             + cpus.size() + " against " + (runs == null ? "none" : runs.size());
       }
+      for (int k = 0; cpus != null && k < cpus.size(); k++) {
+        if (cpus.get(k).get(0).asLong() != runs.get(k).get(0).asLong()) {
+          return where + ": cleanup_net_run_cpu_pairs[" + k + "] must count the netns of cleanup_net_run_pairs[" + k
+              + "] (" + runs.get(k).get(0) + "), got " + cpus.get(k).get(0);
+        }
+        if (cpus.get(k).get(1).asDouble() > runs.get(k).get(1).asDouble()) {
+          return where + ": cleanup_net_run_cpu_pairs[" + k + "]: the kworker's CPU in a run (" + cpus.get(k).get(1)
+              + " ns) cannot exceed the run's wall time (" + runs.get(k).get(1) + " ns)";
+        }
+      }
     }
     return null;
   }

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which probe runs make the two sets, and running them. The <em>fit set</em> is one task at a time,
- * uncontended: what {@link CostFit} may use. The <em>prediction set</em> is contended (many injectors,
- * listeners at once, 40 loops of {@code unshare -n}): {@link Predictions} compares the model with it and
- * nothing is ever fitted on it. Each part (uevent, proc, lifecycle) can be run alone ({@code --only}).
+ * Which probe runs make the two sets, and running them. The <em>fit set</em> has nothing contending (one task at
+ * a time, or one injector and its listener alone): what {@link CostFit} may use. The <em>prediction set</em> is
+ * contended (many injectors, listeners at once, 40 loops of {@code unshare -n}): {@link Predictions} compares the
+ * model with it and nothing is ever fitted on it. Each part (uevent, proc, lifecycle) can be run alone ({@code --only}).
  *
  * @param fit the fit-set lines, in the order measured
  * @param prediction the prediction-set lines

@@ -1,6 +1,6 @@
 /**
  * {@code netns-lab calibrate}: probe programs (src/main/c) measure this host's kernel; {@link CostFit} fits the
- * model's cost block on the <em>fit set</em> (one task at a time) only; {@link Predictions} runs the model with
+ * model's cost block on the <em>fit set</em> (nothing contending) only; {@link Predictions} runs the model with
  * those costs on the <em>prediction set</em>'s loads (contended, never fitted on) and puts measured and predicted
  * side by side against stated bands. The two sets are kept apart in code ({@link ProbeSet}), in
  * calibration.json and in the report.

@@ -216,6 +216,38 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(226_000_000.0 / 6 - 100_000, fit.costs().get("rcu.grace-period").value(), 1e-3);
   }
 
+  /** A slow host (a debug kernel) whose setup_net takes 12 ms: above the key's 10 ms, left out and named. */
+  @Test
+  public void aFittedCostOutsideTheKeysRangeIsLeftOutAndSaysWhy() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 100).put("unshare_cpu_p50_ns", 12_000_000).put("child_cpu_p50_ns", 13_000_000);
+    CostFit fit = CostFit.fit(List.of(l));
+    assertFalse(fit.costs().containsKey("costs.netns.setup-net"));
+    String why = fit.unfitted().get("costs.netns.setup-net");
+    assertTrue(why, why.startsWith("12000000 ns from netns_probe serial") && why.contains("outside what the model"
+        + " accepts (must be a duration in 0..10ms"));
+    assertEquals(1_000_000.0, fit.costs().get("costs.netns.unshare-process").value(), 0.0);
+  }
+
+  /** --quick's serial loop of 30 may hold one cleanup_net run: too few for the wall fit, and it says so. */
+  @Test
+  public void oneCleanupRunWithoutTheKworkersCpuFitsNoExitsAndSaysWhy() {
+    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", 30).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    l.putArray("cleanup_net_run_pairs").addArray().add(29).add(45_000_000L);
+    CostFit fit = CostFit.fit(List.of(l), true);
+    assertFalse(fit.costs().containsKey("costs.netns.exit-per-netns"));
+    assertFalse(fit.costs().containsKey("rcu.grace-period"));
+    assertEquals("netns_probe serial: 1 cleanup_net run(s) held this loop's netns and the kworker's CPU was not"
+        + " traced; the wall fit needs 2 runs (a longer serial loop gives more)",
+        fit.unfitted().get("costs.netns.exit-per-netns"));
+    // with the kworker's CPU, one run is enough
+    l.putArray("cleanup_net_run_cpu_pairs").addArray().add(29).add(9_000_000L);
+    CostFit withCpu = CostFit.fit(List.of(l), true);
+    assertEquals(9_000_000.0 / 29, withCpu.costs().get("costs.netns.exit-per-netns").value(), 1e-6);
+    assertTrue(withCpu.unfitted().isEmpty());
+  }
+
   @Test
   public void sinceV69TheRunsWaitAreOneExpeditedGracePeriodAndOneNormal() {
     ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")

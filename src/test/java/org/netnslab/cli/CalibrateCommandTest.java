@@ -116,29 +116,40 @@ public class CalibrateCommandTest extends JUnitSuite {
 
   @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
+    // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
+    String[][] cases = {
+        {"[[20, 5000000]]", "cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got 1 against 7"},
+        {"[[26, 1], [38, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
+            "cleanup_net_run_cpu_pairs[1] must count the netns of cleanup_net_run_pairs[1] (39), got 38"},
+        {"[[26, 56739001], [39, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
+            "cleanup_net_run_cpu_pairs[0]: the kworker's CPU in a run (56739001 ns) cannot exceed the run's wall time"
+                + " (56739000 ns)"},
+    };
     ObjectMapper json = new ObjectMapper();
-    com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(
-        Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
-    for (JsonNode line : root.path("fit_set")) {
-      if (line.path("probe").asText().equals("lifecycle")) {
-        ((com.fasterxml.jackson.databind.node.ObjectNode) line).putArray("cleanup_net_run_cpu_pairs").addArray().add(20)
-            .add(5_000_000);
+    for (int c = 0; c < cases.length; c++) {
+      com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json
+          .readTree(Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("probe").asText().equals("lifecycle")) {
+          ((com.fasterxml.jackson.databind.node.ObjectNode) line).set("cleanup_net_run_cpu_pairs",
+              json.readTree(cases[c][0]));
+        }
       }
+      Path bad = tmp.getRoot().toPath().resolve("cpu-pairs-" + c + ".json");
+      json.writeValue(bad.toFile(), root);
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream saved = System.err;
+      System.setErr(new java.io.PrintStream(err, true));
+      int status;
+      try {
+        status = Main.execute("calibrate", "--from", bad.toString(), "--out",
+            tmp.getRoot().toPath().resolve("o-" + c).toString());
+      } finally {
+        System.setErr(saved);
+      }
+      assertEquals(err.toString(), 2, status);
+      assertTrue(err.toString(), err.toString().contains(cases[c][1]));
     }
-    Path bad = tmp.getRoot().toPath().resolve("cpu-pairs.json");
-    json.writeValue(bad.toFile(), root);
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream saved = System.err;
-    System.setErr(new java.io.PrintStream(err, true));
-    int status;
-    try {
-      status = Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o").toString());
-    } finally {
-      System.setErr(saved);
-    }
-    assertEquals(err.toString(), 2, status);
-    assertTrue(err.toString(), err.toString().contains("cleanup_net_run_cpu_pairs must have one pair per"
-        + " cleanup_net_run_pairs pair, got 1 against 7"));
   }
 
   @Test
