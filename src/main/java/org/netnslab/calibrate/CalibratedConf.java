@@ -90,8 +90,8 @@ public final class CalibratedConf {
         + "      # record -g of netns_probe serial 1000 on 6.18.44, 2 vCPUs (2026-12-01): 168 of setup_net's 510\n"
         + "      # samples in loopback_net_init's register_netdev, 105 of cleanup_net's 302 in\n"
         + "      # default_device_exit_batch and the ip(6)mr exit_batch, lock calls left out\n"
-        + "      netns.rtnl { setup-share = ").append(RTNL_SETUP_SHARE).append(", exit-share = ").append(RTNL_EXIT_SHARE)
-        .append(" }\n");
+        + "      netns.rtnl { setup-share = ").append(RTNL_SETUP_SHARE).append(", exit-share = ")
+        .append(RTNL_EXIT_SHARE).append(" }\n");
     b.append("    }\n  }\n}\n");
     return b.toString();
   }

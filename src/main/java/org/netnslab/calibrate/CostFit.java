@@ -129,11 +129,16 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     return new CostFit(costs, extras, unfitted);
   }
 
+  /** @return the median of {@code v} (the mean of the middle two for an even count), NaN when empty */
   static double medianOf(double[] v) {
     double[] s = v.clone();
     java.util.Arrays.sort(s);
-    return s.length == 0 ? Double.NaN : s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    if (s.length == 0) {
+      return Double.NaN;
+    }
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
+
 
   /**
    * Fits y = a + b x minimising the sum of squared <em>relative</em> residuals ((y - a - b x) / y)^2: the
@@ -255,9 +260,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
   }
 
   static double median(List<ObjectNode> lines, String field) {
-    double[] v = lines.stream().mapToDouble(l -> l.path(field).asDouble()).sorted().toArray();
-    return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return medianOf(lines.stream().mapToDouble(l -> l.path(field).asDouble()).toArray());
   }
+
 
   static double residual(double[][] xy, double slope, double intercept) {
     if (xy.length < 2) {

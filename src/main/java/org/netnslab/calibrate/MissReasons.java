@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * What a missed prediction means ({@link Predictions.Row#whyMissed}): the mechanism the model lacks, or what
  * the host's own measurements show, as of the machine of issue #20 (fair scheduler, tasks, user and kernel
- * time, RTNL in the lifecycle, the pair probe's costs) and the measurements of 2026-12-01 (docs/calibrate.md). A row's text is chosen by its direction.
+ * time, RTNL in the lifecycle, the pair probe's costs) and the measurements of 2026-12-01
+ * (docs/calibrate.md). A row's text is chosen by its direction.
  */
 final class MissReasons {
   private MissReasons() {
@@ -29,10 +30,10 @@ final class MissReasons {
       + " the rate once the kworker's exits take a third of a CPU; the model also makes v6.18's three RTNL holds per"
       + " batch (exit_rtnl, default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a"
       + " profile of this kernel, not a fit";
-  static final String LOOPS = "the parallel loops wait on each other for rtnl_mutex (loopback's register_netdev, a cleanup batch's"
-      + " unregister_netdevice_many); the model's mutex hands the lock to its oldest waiter and has no optimistic"
-      + " spinning; and the host's own loop wall moves by a third between runs (3.2 to 4.3 s for 40 x 100 on our"
-      + " 2-vCPU VM)";
+  static final String LOOPS = "the parallel loops wait on each other for rtnl_mutex (loopback's register_netdev,"
+      + " a cleanup batch's unregister_netdevice_many); the model's mutex hands the lock to its oldest waiter and has"
+      + " no optimistic spinning; and the host's own loop wall moves by a third between runs (3.2 to 4.3 s for"
+      + " 40 x 100 on our 2-vCPU VM)";
   static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"
       + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not";
   static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for milliseconds (far"
