@@ -134,6 +134,7 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
     }
     close(ready[1]);
     ready_wait(ready[0], count);
+    long settle_ms = settle(5000);   /* an earlier load's processes and netns may still be being dismantled */
     int64_t t0 = now_ns();
     spawn_procs(procs, nonzero);
     int64_t spawn = now_ns() - t0;
@@ -145,9 +146,10 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
     }
     for (int i = 0; i < count; i++) {
         printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"listener\",\"filter\":\"%s\",\"listeners_at_once\":%d,"
-               "\"processes\":%ld,\"pace_ns\":%lld,\"events\":%ld,\"wakeups\":%ld,\"enobufs\":%ld,\"cpu_ns\":%lld,\"spawn_wall_ns\":%lld}\n",
+               "\"processes\":%ld,\"pace_ns\":%lld,\"events\":%ld,\"wakeups\":%ld,\"enobufs\":%ld,\"cpu_ns\":%lld,\"spawn_wall_ns\":%lld,"
+               "\"settle_ms\":%ld}\n",
                set, filter_name(filters[i]), count, procs, (long long) pace_ns, st[i].events, st[i].wakeups,
-               st[i].enobufs, (long long) st[i].cpu, (long long) spawn);
+               st[i].enobufs, (long long) st[i].cpu, (long long) spawn, settle_ms);
     }
     close(ready[0]); close(stop[0]);
 }
