@@ -24,6 +24,10 @@ final class MissReasons {
       + " other CPU's sender gets through its own: both touch the one listener's queue and the same atomics, and"
       + " those lines move between the vCPUs; the model's windows vary only by the jitter of its costs (uniform"
       + " +-machine.jitter), a lone sender's send here varies by about 6% (interquartile)";
+  static final String SCAN = "the model charges one cost per entry, the slope between the fit set's two scans"
+      + " (its own /proc, hot in cache, and 1000 sleeping processes more); the host's cost per entry depends on"
+      + " how much of the task list stays in cache, which moves with the PIDs and from run to run (10-14 us an"
+      + " entry on our 2-vCPU VM)";
   static final String WAKEUP = "a listener's wake-ups depend on how the host spaced its events; the model"
       + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
   static final String LIFECYCLE = "a cleanup_net batch is the creation rate times the run's length, and the run lengthens sharply with"

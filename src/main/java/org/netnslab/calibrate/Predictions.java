@@ -240,8 +240,7 @@ public final class Predictions {
     // the scan's CPU, not its wall time: on a shared machine the wall time takes in other tasks' slices, which
     // the model's monitor (alone on its simulated CPU) does not have
     rows.add(within("/proc scan, " + entries + " entries", "scan CPU, us", l.path("scan_cpu_p50_ns").asDouble() / 1e3,
-        mean(d, "proc.scan"), 0.25, "the host's cost per /proc entry grows with the number of PIDs; the model"
-            + " charges the fit set's fixed cost per entry"));
+        mean(d, "proc.scan"), 0.25, MissReasons.SCAN));
   }
 
   private void loops(ObjectNode l, List<Row> rows) throws ScenarioException, RunFailure, IOException {
