@@ -114,8 +114,7 @@ public class CostFitTest extends JUnitSuite {
 
   @Test
   public void cleanupNetRunsGiveExitPerNetnsAndTwoGracePeriods() throws Exception {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    ObjectNode l = serial(100, 400_000, 1_500_000);
     var pairs = l.putArray("cleanup_net_run_pairs");
     for (int b : new int[] {1, 5, 10, 20}) {
       pairs.addArray().add(b).add(30_000_000L + 250_000L * b);
@@ -155,8 +154,7 @@ public class CostFitTest extends JUnitSuite {
 
   @Test
   public void cleanupRunsThatDoNotGrowWithTheirNetnsGiveZeroExitsAndSaySo() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    ObjectNode l = serial(100, 400_000, 1_500_000);
     var pairs = l.putArray("cleanup_net_run_pairs");
     pairs.addArray().add(1).add(50_000_000L);
     pairs.addArray().add(20).add(30_000_000L);
@@ -174,8 +172,7 @@ public class CostFitTest extends JUnitSuite {
    */
   @Test
   public void aSlopeWhoseIntervalHoldsZeroIsNotAnExitCost() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 200).put("unshare_cpu_p50_ns", 466_382).put("child_cpu_p50_ns", 1_239_000);
+    ObjectNode l = serial(200, 466_382, 1_239_000);
     var pairs = l.putArray("cleanup_net_run_pairs");
     long[][] runs = {{25, 44_462_000L}, {33, 55_622_000L}, {35, 43_714_000L}, {32, 40_444_000L}, {26, 47_465_000L},
         {29, 36_171_000L}, {20, 39_815_000L}};
@@ -197,8 +194,7 @@ public class CostFitTest extends JUnitSuite {
    */
   @Test
   public void theKworkersCpuInTheRunsGivesTheExitsAndTheRestTheWaits() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 200).put("unshare_cpu_p50_ns", 416_418).put("child_cpu_p50_ns", 1_074_000);
+    ObjectNode l = serial(200, 416_418, 1_074_000);
     long[][] runs = {{28, 44_800_000L, 10_700_000L}, {29, 67_600_000L, 6_100_000L}, {58, 48_200_000L, 16_700_000L},
         {34, 39_900_000L, 9_500_000L}, {29, 40_000_000L, 7_900_000L}, {22, 44_100_000L, 7_700_000L}};
     var pairs = l.putArray("cleanup_net_run_pairs");
@@ -219,8 +215,7 @@ public class CostFitTest extends JUnitSuite {
   /** A slow host (a debug kernel) whose setup_net takes 12 ms: above the key's 10 ms, left out and named. */
   @Test
   public void aFittedCostOutsideTheKeysRangeIsLeftOutAndSaysWhy() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_cpu_p50_ns", 12_000_000).put("child_cpu_p50_ns", 13_000_000);
+    ObjectNode l = serial(100, 12_000_000, 13_000_000);
     CostFit fit = CostFit.fit(List.of(l));
     assertFalse(fit.costs().containsKey("costs.netns.setup-net"));
     String why = fit.unfitted().get("costs.netns.setup-net");
@@ -232,8 +227,7 @@ public class CostFitTest extends JUnitSuite {
   /** --quick's serial loop of 30 may hold one cleanup_net run: too few for the wall fit, and it says so. */
   @Test
   public void oneCleanupRunWithoutTheKworkersCpuFitsNoExitsAndSaysWhy() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 30).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    ObjectNode l = serial(30, 400_000, 1_500_000);
     l.putArray("cleanup_net_run_pairs").addArray().add(29).add(45_000_000L);
     CostFit fit = CostFit.fit(List.of(l), true);
     assertFalse(fit.costs().containsKey("costs.netns.exit-per-netns"));
@@ -250,8 +244,7 @@ public class CostFitTest extends JUnitSuite {
 
   @Test
   public void sinceV69TheRunsWaitAreOneExpeditedGracePeriodAndOneNormal() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_cpu_p50_ns", 400_000).put("child_cpu_p50_ns", 1_500_000);
+    ObjectNode l = serial(100, 400_000, 1_500_000);
     var pairs = l.putArray("cleanup_net_run_pairs");
     for (int b : new int[] {1, 5, 10}) {
       pairs.addArray().add(b).add(20_100_000L + 100_000L * b);
@@ -264,8 +257,7 @@ public class CostFitTest extends JUnitSuite {
 
   @Test
   public void aNegativeCostIsLeftUnfitted() {
-    ObjectNode l = JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
-        .put("iterations", 100).put("unshare_cpu_p50_ns", 900_000).put("child_cpu_p50_ns", 500_000);
+    ObjectNode l = serial(100, 900_000, 500_000);
     CostFit fit = CostFit.fit(List.of(l));
     assertFalse(fit.costs().containsKey("costs.netns.unshare-process"));
     assertTrue(fit.unfitted().get("costs.netns.unshare-process").contains("below 0"));
@@ -279,6 +271,12 @@ public class CostFitTest extends JUnitSuite {
   private static ObjectNode uevent(int extra, double sendP50) {
     return JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "broadcast-walk")
         .put("extra_sockets", extra).put("send_p50_ns", sendP50).put("recv_p50_ns", 700).put("user_p50_ns", 200);
+  }
+
+  /** The serial unshare loop's fit line, without cleanup_net runs. */
+  private static ObjectNode serial(int iterations, long unshareCpu, long childCpu) {
+    return JSON.createObjectNode().put("probe", "lifecycle").put("set", "fit").put("load", "unshare-loops")
+        .put("iterations", iterations).put("unshare_cpu_p50_ns", unshareCpu).put("child_cpu_p50_ns", childCpu);
   }
 
   private static ObjectNode listener(long events, long wakeups) {

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.Rule;
@@ -18,13 +19,14 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class CalibrateCommandTest extends JUnitSuite {
   @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   public void fromARecordedCalibrationWritesEveryFile() throws Exception {
     Path out = tmp.getRoot().toPath().resolve("cal");
     assertEquals(0, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
         "--out", out.toString()));
-    JsonNode root = new ObjectMapper().readTree(out.resolve("calibration.json").toFile());
+    JsonNode root = JSON.readTree(out.resolve("calibration.json").toFile());
     assertTrue(root.path("fit_set").size() > 0);
     assertTrue(root.path("prediction_set").size() > 0);
     assertTrue(root.path("predictions").size() > 0);
@@ -39,17 +41,10 @@ public class CalibrateCommandTest extends JUnitSuite {
   public void userNamespacesRefusedIsOneLineAndExit2() throws Exception {
     System.setProperty("netns-lab.probe-fail", "userns");
     try {
-      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-      java.io.PrintStream saved = System.err;
-      System.setErr(new java.io.PrintStream(err, true));
-      int status;
-      try {
-        status = Main.execute("calibrate", "--quick", "--only", "uevent", "--out", tmp.getRoot().toString());
-      } finally {
-        System.setErr(saved);
-      }
-      assertEquals(2, status);
-      String last = err.toString().strip().lines().reduce((a, b) -> b).orElse("");
+      UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--quick", "--only", "uevent", "--out",
+          tmp.getRoot().toString());
+      assertEquals(2, o.exit());
+      String last = o.stderr().strip().lines().reduce((a, b) -> b).orElse("");
       assertTrue(last, last.startsWith("netns-lab: calibrate: user namespaces missing or refused: uevent_probe fit"));
       assertTrue(last, last.contains("sysctl user.max_user_namespaces"));
     } finally {
@@ -81,8 +76,6 @@ public class CalibrateCommandTest extends JUnitSuite {
 
   @Test
   public void recordedLinesOutsideTheProbesBoundsAreRefusedNamingTheField() throws Exception {
-    ObjectMapper json = new ObjectMapper();
-    Path recorded = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json");
     String[][] edits = {
         {"fit_set", "uevent", "send_p50_ns", "-5"},
         {"prediction_set", "uevent", "injectors", "1000000"},
@@ -91,26 +84,16 @@ public class CalibrateCommandTest extends JUnitSuite {
         {"prediction_set", "uevent", "listener_cpu_ns", "NaN"},
     };
     for (String[] e : edits) {
-      com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(recorded.toFile());
-      for (JsonNode line : root.path(e[0])) {
-        if (line.path("probe").asText().equals(e[1]) && line.has(e[2])) {
-          ((com.fasterxml.jackson.databind.node.ObjectNode) line).put(e[2], Double.parseDouble(e[3]));
-          break;
+      UpFrontChecksTest.Outcome o = fromEdited("edited-" + e[2], root -> {
+        for (JsonNode line : root.path(e[0])) {
+          if (line.path("probe").asText().equals(e[1]) && line.has(e[2])) {
+            ((ObjectNode) line).put(e[2], Double.parseDouble(e[3]));
+            break;
+          }
         }
-      }
-      Path bad = tmp.getRoot().toPath().resolve("edited-" + e[2] + ".json");
-      json.writeValue(bad.toFile(), root);
-      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-      java.io.PrintStream saved = System.err;
-      System.setErr(new java.io.PrintStream(err, true));
-      int status;
-      try {
-        status = Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o-" + e[2]).toString());
-      } finally {
-        System.setErr(saved);
-      }
-      assertEquals(err.toString(), 2, status);
-      assertTrue(err.toString(), err.toString().contains(e[2] + " must be a number in"));
+      });
+      assertEquals(o.stderr(), 2, o.exit());
+      assertTrue(o.stderr(), o.stderr().contains(e[2] + " must be a number in"));
     }
   }
 
@@ -125,31 +108,34 @@ public class CalibrateCommandTest extends JUnitSuite {
             "cleanup_net_run_cpu_pairs[0]: the kworker's CPU in a run (56739001 ns) cannot exceed the run's wall time"
                 + " (56739000 ns)"},
     };
-    ObjectMapper json = new ObjectMapper();
     for (int c = 0; c < cases.length; c++) {
-      com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) json
-          .readTree(Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("probe").asText().equals("lifecycle")) {
-          ((com.fasterxml.jackson.databind.node.ObjectNode) line).set("cleanup_net_run_cpu_pairs",
-              json.readTree(cases[c][0]));
+      JsonNode pairs = JSON.readTree(cases[c][0]);
+      UpFrontChecksTest.Outcome o = fromEdited("cpu-pairs-" + c, root -> {
+        for (JsonNode line : root.path("fit_set")) {
+          if (line.path("probe").asText().equals("lifecycle")) {
+            ((ObjectNode) line).set("cleanup_net_run_cpu_pairs", pairs);
+          }
         }
-      }
-      Path bad = tmp.getRoot().toPath().resolve("cpu-pairs-" + c + ".json");
-      json.writeValue(bad.toFile(), root);
-      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-      java.io.PrintStream saved = System.err;
-      System.setErr(new java.io.PrintStream(err, true));
-      int status;
-      try {
-        status = Main.execute("calibrate", "--from", bad.toString(), "--out",
-            tmp.getRoot().toPath().resolve("o-" + c).toString());
-      } finally {
-        System.setErr(saved);
-      }
-      assertEquals(err.toString(), 2, status);
-      assertTrue(err.toString(), err.toString().contains(cases[c][1]));
+      });
+      assertEquals(o.stderr(), 2, o.exit());
+      assertTrue(o.stderr(), o.stderr().contains(cases[c][1]));
     }
+  }
+
+  /**
+   * {@code calibrate --from} a copy of the recorded 3-run calibration that {@code edit} changed.
+   *
+   * @param name the copy's and the output folder's name
+   */
+  private UpFrontChecksTest.Outcome fromEdited(String name, java.util.function.Consumer<ObjectNode> edit)
+      throws Exception {
+    ObjectNode root = (ObjectNode) JSON.readTree(
+        Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
+    edit.accept(root);
+    Path bad = tmp.getRoot().toPath().resolve(name + ".json");
+    JSON.writeValue(bad.toFile(), root);
+    return UpFrontChecksTest.cli("calibrate", "--from", bad.toString(), "--out",
+        tmp.getRoot().toPath().resolve("o-" + name).toString());
   }
 
   @Test
