@@ -335,8 +335,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
     if (step == Step.SYNCHRONIZE) {
       opPos = 0;
       netnsPos = 0;
-      long held = rtnlCpuNanos * (members.size() - abandoned.size());
-      if (held > 0) { // the batch's RTNL hold, then the exits outside it
+      if (rtnlHoldNanos() > 0) { // the batch's RTNL hold, then the exits outside it
         step = Step.RTNL;
         ActorRef<Command> self = getContext().getSelf();
         rtnl().lock(() -> self.tell(RtnlTaken.INSTANCE));
@@ -347,7 +346,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
     if (step == Step.RTNL) { // unregister_netdevice_many's first synchronize_net is over: its CPU
       ActorRef<Command> self = getContext().getSelf();
       Machine.get(getContext().getSystem()).compute(worker, org.netnslab.machine.Step.KERNEL,
-          rtnlCpuNanos * (members.size() - abandoned.size()), () -> self.tell(RtnlCpuSpent.INSTANCE));
+          rtnlHoldNanos(), () -> self.tell(RtnlCpuSpent.INSTANCE));
       return this;
     }
     if (step == Step.RTNL_SECOND_SYNC) {
@@ -368,6 +367,11 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private Behavior<Command> synchronizeNet() {
     rcu.tell(new RcuDomain.Synchronize(true, rcuDone));
     return this;
+  }
+
+  /** @return the CPU of the run's RTNL hold: its share of the exits of the netns still in the run, ns */
+  private long rtnlHoldNanos() {
+    return rtnlCpuNanos * (members.size() - abandoned.size());
   }
 
   private org.netnslab.machine.Mutex rtnl() {
