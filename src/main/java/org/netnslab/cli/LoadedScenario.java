@@ -118,7 +118,15 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
       if (!unknown.isEmpty()) {
         throw new ScenarioException(unknown);
       }
-      return ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
+      Config merged = ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
+      if (user.hasPath("netns-lab")) { // its designs are checked here, not only when a scenario selects one
+        List<ConfigProblem> bad = ScenarioLoader.namedDesignProblems(user.resolveWith(merged).getConfig("netns-lab"),
+            merged.getConfig("netns-lab"), extra.toString());
+        if (!bad.isEmpty()) {
+          throw new ScenarioException(bad);
+        }
+      }
+      return merged;
     } catch (ConfigException e) {
       throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
     }

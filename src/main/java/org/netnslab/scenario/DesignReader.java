@@ -97,6 +97,52 @@ final class DesignReader {
     return out;
   }
 
+  /**
+   * Checks the named designs a configuration file adds or changes ({@code netns-lab.designs} of a
+   * {@code --config} file), every one whether or not a scenario runs it: each must be an object of
+   * known model keys (and a {@code description}) whose values, over the merged {@code netns-lab.model},
+   * read as every row of {@link Strategies#ROWS} does.
+   *
+   * @param given the file's own {@code netns-lab} block (its values carry the file's lines)
+   * @param merged the merged {@code netns-lab} block the designs run under
+   * @param source the file's name, for a problem no value locates
+   * @return the problems, each at the file and line of the value at fault; empty when all is well
+   */
+  static List<org.netnslab.settings.ConfigProblem> namedDesignProblems(Config given, Config merged, String source) {
+    List<org.netnslab.settings.ConfigProblem> problems = new java.util.ArrayList<>();
+    if (!given.hasPath("designs")) {
+      return problems;
+    }
+    HoconChecker c = new HoconChecker(given, source, problems);
+    if (c.object("designs") == null) {
+      return problems;
+    }
+    Config known = ConfigFactory.defaultReference().getConfig("netns-lab.model");
+    DesignReader reader = new DesignReader(merged, c);
+    // the merged model once: a bad value there would otherwise come back once per design
+    if (reader.designAt("model", merged.getConfig("model"), "netns-lab.model.", "") == null) {
+      return problems;
+    }
+    for (Map.Entry<String, ConfigValue> e : given.getObject("designs").entrySet()) {
+      String path = "netns-lab.designs." + ConfigUtil.joinPath(e.getKey());
+      if (!HoconChecker.isSafeName(e.getKey())) {
+        c.problemAt(e.getValue().origin(), path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
+            + " starting with a letter or digit (it names actors and output files), got '" + e.getKey() + "'");
+      } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
+        c.problemAt(e.getValue().origin(), path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      } else {
+        Config design = ((ConfigObject) e.getValue()).toConfig().withoutPath("description");
+        int before = problems.size();
+        c.knownLeaves(design, known, path + ".");
+        if (problems.size() == before) {
+          reader.designAt(e.getKey(), design.withFallback(merged.getConfig("model")), path + ".", "");
+        }
+      }
+    }
+    problems.sort(java.util.Comparator.comparingInt(org.netnslab.settings.ConfigProblem::line)); // the file's order
+    return problems;
+  }
+
   /** @return the scenario's custom designs (checked: own names, objects of known model keys), or empty */
   private Config customDesigns() {
     Config conf = c.conf();
@@ -149,7 +195,10 @@ final class DesignReader {
    * @return the design, or null after a problem
    */
   private Design design(String name, Config model, String pathPrefix) {
-    String where = pathPrefix.isEmpty() ? "design " + name + ": " : "";
+    return designAt(name, model, pathPrefix, pathPrefix.isEmpty() ? "design " + name + ": " : "");
+  }
+
+  private Design designAt(String name, Config model, String pathPrefix, String where) {
     int before = c.problems().size();
     for (Strategies.Row<?> row : Strategies.ROWS) {
       try {

@@ -57,6 +57,20 @@ public final class ScenarioLoader {
    * @throws ScenarioException listing every problem found
    */
   /**
+   * Checks the named designs of a configuration file ({@code --config}, conf/application.conf): every
+   * design in its {@code netns-lab.designs}, whether or not a scenario runs it, so that a bad value waits
+   * for no scenario that happens to select it.
+   *
+   * @param given the file's own {@code netns-lab} block
+   * @param merged the merged {@code netns-lab} block
+   * @param source the file's name
+   * @return the problems, each at the file and line of the value at fault; empty when all is well
+   */
+  public static List<ConfigProblem> namedDesignProblems(Config given, Config merged, String source) {
+    return DesignReader.namedDesignProblems(given, merged, source);
+  }
+
+  /**
    * {@code --set key=${?X}} with X neither a key nor an environment variable sets nothing: HOCON drops the
    * field and the scenario's own value stays. Legal HOCON, so not an error, but never what the user meant:
    * a warning on stderr names the --set.

@@ -1,6 +1,7 @@
 package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -169,5 +170,27 @@ public class UpFrontChecksTest extends JUnitSuite {
     assertTrue(o.stderr(), o.stderr().contains(c + ":1: netns-lab.embedded.design: unknown design 'kernel-9.99';"
         + " known designs: [exit-barrier, "));
     assertTrue(o.stderr(), o.stderr().contains("per-netns-2018, "));
+  }
+
+  @Test
+  public void everyDesignOfAConfigFileIsCheckedWhetherOrNotAScenarioRunsIt() throws Exception {
+    Path c = tmp.newFile("designs.conf").toPath();
+    Files.writeString(c, String.join("\n",
+        "netns-lab.designs.fine { uevent.serialization = lockless }",
+        "netns-lab.designs.share { netns.rtnl { setup-share = 2 } }",
+        "netns-lab.designs.typo { uevent.serialisation = lockless }",
+        "netns-lab.designs.flat = 5",
+        ""));
+    Outcome o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertEquals(Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("3 configuration problems"));
+    String share = c + ":2: netns-lab.designs.share.netns.rtnl.setup-share: must be in 0..1, got 2.0";
+    String typo = c + ":3: netns-lab.designs.typo.uevent.serialisation: unknown model key";
+    String flat = c + ":4: netns-lab.designs.flat: must be an object of model keys";
+    assertTrue(o.stderr(), o.stderr().indexOf(share) >= 0 && o.stderr().indexOf(share) < o.stderr().indexOf(typo)
+        && o.stderr().indexOf(typo) < o.stderr().indexOf(flat));
+    assertFalse(o.stderr(), o.stderr().contains("designs.fine"));
+    Files.writeString(c, "netns-lab.designs.fine { uevent.serialization = lockless, netns.rtnl.exit-share = 0.5 }\n");
+    assertEquals(o.stderr(), 0, cli("validate", "load-tests/proc-filter.conf", "--config", c.toString()).exit());
   }
 }
