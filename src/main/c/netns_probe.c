@@ -385,8 +385,12 @@ int main(int argc, char **argv) {
         if (loops * iters > 100000) fail_missing("arguments", "", "LOOPS x ITER over 100,000");
         run("prediction", loops, iters);
     } else {
-        fprintf(stderr, "usage: netns_probe serial ITER | parallel LOOPS ITER\n");
-        return 2;
+        static const char *usage = "netns_probe serial ITER | parallel LOOPS ITER";
+        if (argc < 2) usage_fail(usage, "no mode given");
+        if (strcmp(argv[1], "serial") != 0 && strcmp(argv[1], "parallel") != 0)
+            usage_fail(usage, "unknown mode '%s' (serial, parallel)", argv[1]);
+        usage_fail(usage, "'%s' takes %s, got %s", argv[1], strcmp(argv[1], "serial") == 0 ? "ITER" : "LOOPS ITER",
+                   arg_count(argc));
     }
     return 0;
 }

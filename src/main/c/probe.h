@@ -261,6 +261,24 @@ static inline void raise_nofile(long want) {
     }
 }
 
+/* A command line the probe cannot run: what is wrong with it, then the usage line; exit 2. */
+static inline void usage_fail(const char *usage, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%.*s: ", (int) strcspn(usage, " "), usage);   /* the probe's name: the usage's first word */
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nusage: %s\n", usage);
+    exit(2);
+}
+
+/* The words after the mode, for a usage_fail message: "2 arguments after 'scan'". */
+static inline const char *arg_count(int argc) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%d argument%s", argc - 2, argc - 2 == 1 ? "" : "s");
+    return buf;
+}
+
 static inline long arg_long(const char *s, long lo, long hi, const char *what) {
     char *end;
     long v = strtol(s, &end, 10);

@@ -231,15 +231,15 @@ static void scan(long live, long scans, int fit) {
 
 int main(int argc, char **argv) {
     probe_init("proc");
-    if (argc < 3) {
-        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n");
-        return 2;
-    }
+    static const char *usage = "proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]";
+    if (argc < 2) usage_fail(usage, "no mode given");
+    if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "listeners") != 0 && strcmp(argv[1], "pidfd") != 0
+            && strcmp(argv[1], "scan") != 0)
+        usage_fail(usage, "unknown mode '%s' (fit, listeners, pidfd, scan)", argv[1]);
     int want = strcmp(argv[1], "scan") == 0 ? 4 : 3;
-    if (argc != want && !(want == 4 && argc == 5 && strcmp(argv[4], "fit") == 0)) {
-        fprintf(stderr, "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n");
-        return 2;
-    }
+    if (argc != want && !(want == 4 && argc == 5 && strcmp(argv[4], "fit") == 0))
+        usage_fail(usage, "'%s' takes %s, got %s%s", argv[1], want == 4 ? "LIVE SCANS [fit]" : "PROCS", arg_count(argc),
+                   want == 4 && argc == 5 ? " (the third must be 'fit')" : "");
     if (strcmp(argv[1], "fit") == 0) {
         long procs = arg_long(argv[2], 1, 100000, "PROCS");
         static const uint32_t all[] = { PROBE_EV_ALL }, ex[] = { PROBE_EV_EXIT };
@@ -262,9 +262,6 @@ int main(int argc, char **argv) {
         printf("}\n");
     } else if (strcmp(argv[1], "scan") == 0) {
         scan(arg_long(argv[2], 0, 100000, "LIVE"), arg_long(argv[3], 1, 1000, "SCANS"), argc == 5 || atol(argv[2]) == 0);
-    } else {
-        fprintf(stderr, "proc_probe: unknown mode '%s' (fit, listeners, pidfd, scan)\n", argv[1]);
-        return 2;
     }
     return 0;
 }

@@ -52,10 +52,10 @@ static int64_t round_trip_ns(long rounds, int cpu) {
 
 int main(int argc, char **argv) {
     probe_init("sched");
-    if (argc != 3 || strcmp(argv[1], "ctxsw") != 0) {
-        fprintf(stderr, "usage: sched_probe ctxsw ROUNDS\n");
-        return 2;
-    }
+    static const char *usage = "sched_probe ctxsw ROUNDS";
+    if (argc < 2) usage_fail(usage, "no mode given");
+    if (strcmp(argv[1], "ctxsw") != 0) usage_fail(usage, "unknown mode '%s' (ctxsw)", argv[1]);
+    if (argc != 3) usage_fail(usage, "'ctxsw' takes ROUNDS, got %s", arg_count(argc));
     long rounds = arg_long(argv[2], 10, 10000000, "ROUNDS");
     int cpu = sched_getcpu();
     if (cpu < 0) cpu = 0;

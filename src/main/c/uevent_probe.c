@@ -360,10 +360,12 @@ static void wake(long sends) {
 
 int main(int argc, char **argv) {
     probe_init("uevent");
-    if (argc != 4) {
-        fprintf(stderr, "usage: uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS\n");
-        return 2;
-    }
+    static const char *usage = "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS";
+    if (argc < 2) usage_fail(usage, "no mode given");
+    if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "wake") != 0 && strcmp(argv[1], "pair") != 0
+            && strcmp(argv[1], "tc1") != 0 && strcmp(argv[1], "reorder") != 0)
+        usage_fail(usage, "unknown mode '%s' (fit, wake, pair, tc1, reorder)", argv[1]);
+    if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
     if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
         fail_missing("arguments", "", "%s takes '-' before SENDS, got '%s'", argv[1], argv[2]);

@@ -13,7 +13,7 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * Each probe's failure path gives its one line (missing, what failed, what to do) and exit 2: no compiler, user
- * namespaces refused, the proc connector refused or absent, bad arguments. The kernel refusals are simulated
+ * namespaces refused, the proc connector refused or absent, bad arguments, a wrong command line. The kernel refusals are simulated
  * (NETNS_LAB_PROBE_FAIL) so the test runs where everything works; the probes stop before touching the kernel.
  */
 public class ProbeFailureTest extends JUnitSuite {
@@ -74,6 +74,26 @@ public class ProbeFailureTest extends JUnitSuite {
     java.io.IOException e = org.junit.Assert.assertThrows(java.io.IOException.class,
         () -> new ProbeRunner(bin, 1).run("sched_probe", "ctxsw", "10000000"));
     assertTrue(e.getMessage(), e.getMessage().contains("no result after 1 s") && e.getMessage().contains("raise --timeout"));
+  }
+
+  @Test
+  public void aWrongCommandLineSaysWhatIsWrongBeforeTheUsage() throws Exception {
+    assertEquals("proc_probe: 'scan' takes LIVE SCANS [fit], got 1 argument\n"
+        + "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n", usage("proc_probe", "scan", "5"));
+    assertEquals("netns_probe: unknown mode 'serail' (serial, parallel)\n"
+        + "usage: netns_probe serial ITER | parallel LOOPS ITER\n", usage("netns_probe", "serail", "3"));
+    assertTrue(usage("uevent_probe"), usage("uevent_probe").startsWith("uevent_probe: no mode given\nusage: uevent_probe fit "));
+    assertTrue(usage("sched_probe", "ctxsw"), usage("sched_probe", "ctxsw").startsWith("sched_probe: 'ctxsw' takes ROUNDS, got 0 arguments\n"));
+  }
+
+  /** @return what the probe printed, after checking it exited 2 (it stops before touching the kernel) */
+  private static String usage(String probe, String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(bin.resolve(probe).toString()));
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(out, 2, p.waitFor());
+    return out;
   }
 
   private static ProbeRunner runner(String fail) {
