@@ -43,10 +43,14 @@ public final class CalibrationReport {
     b.append(String.format("  %-36s %12s  (not fitted: %s)%n", "netns.rtnl.setup-share / exit-share",
         CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE, CalibratedConf.RTNL_SOURCE));
     b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
-    b.append(String.format("  %-26s %-34s %12s %-25s %12s %7s %-13s %s%n", "load", "measure", "measured",
-        "host runs: low..high", "predicted", "ratio", "band", "verdict"));
+    // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
+    int loadWidth = Math.max(26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
+    int measureWidth = Math.max(34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
+    String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s %-25s %12s %7s %-13s %s%n";
+    b.append(String.format(row, "load", "measure", "measured", "host runs: low..high", "predicted", "ratio", "band",
+        "verdict"));
     for (Predictions.Row r : rows) {
-      b.append(String.format("  %-26s %-34s %12s %-25s %12s %7s %-13s %s%n", r.load(), r.measure(), num(r.measured()),
+      b.append(String.format(row, r.load(), r.measure(), num(r.measured()),
           range(r), num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: " + r.whyMissed()));
     }
     if (!beyond.isEmpty()) {

@@ -141,8 +141,8 @@ public final class ProbeLines {
 
   private static String check(JsonNode v, Field f) {
     if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < f.min() || v.asDouble() > f.max()) {
-      return f.name() + " must be a number in " + range(f.min()) + ".." + range(f.max()) + ", got "
-          + (v == null ? "nothing" : v.toString());
+      return f.name() + (f.min() == f.max() ? " must be " + range(f.min()) // e.g. the pair probe's one injector
+          : " must be a number in " + range(f.min()) + ".." + range(f.max())) + ", got " + (v == null ? "nothing" : v.toString());
     }
     return null;
   }

@@ -98,6 +98,19 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "pair-injectors", root -> {
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("load").asText().equals("pair")) {
+          ((ObjectNode) line).put("injectors", 2);
+        }
+      }
+    });
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("injectors must be 1, got 2"));
+  }
+
+  @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
     // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
     String[][] cases = {
@@ -129,8 +142,12 @@ public class CalibrateCommandTest extends JUnitSuite {
    */
   private UpFrontChecksTest.Outcome fromEdited(String name, java.util.function.Consumer<ObjectNode> edit)
       throws Exception {
-    ObjectNode root = (ObjectNode) JSON.readTree(
-        Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json").toFile());
+    return fromEdited("calibration-6.18-2cpu-2026-12-01.json", name, edit);
+  }
+
+  private UpFrontChecksTest.Outcome fromEdited(String recorded, String name, java.util.function.Consumer<ObjectNode> edit)
+      throws Exception {
+    ObjectNode root = (ObjectNode) JSON.readTree(Path.of("src/test/resources/calibration", recorded).toFile());
     edit.accept(root);
     Path bad = tmp.getRoot().toPath().resolve(name + ".json");
     JSON.writeValue(bad.toFile(), root);
