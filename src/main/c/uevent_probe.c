@@ -154,7 +154,17 @@ static void fit_one(long extra, long sends) {
 }
 
 /* ---- tc1: N injectors, each with its own netns and listener ---- */
-typedef struct { int64_t start, end, cpu; long received, out_of_order, listener_wakeups, listener_overruns; int64_t listener_cpu; } inj_stat_t;
+typedef struct {
+    int64_t start, end, cpu;
+    long received, out_of_order, listener_wakeups, listener_sleeps, listener_overruns;
+    int64_t listener_cpu;
+} inj_stat_t;
+
+/* The calling process's voluntary context switches so far: each time it blocked (asleep in poll). */
+static long voluntary_switches(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_nvcsw : 0;
+}
 
 
 /* A listener process: reads uevents until `stop` reaches EOF (every injector done) and its queue is empty:
@@ -165,6 +175,9 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     long long hi = -1;
     int64_t c0 = cpu_ns();
     long got = 0, ooo = 0, wakeups = 0, overruns = 0;
+    /* sleeps: how often poll blocked before data came (a wake-up by a send); a drain cycle (`wakeups`) also starts
+     * when data was already there. Counted up to the last cycle with data, so the stop pipe's wake-up is left out. */
+    long nv0 = voluntary_switches(), sleeps = 0;
     int stopping = 0;
     for (;;) {
         struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop, .events = POLLIN } };
@@ -172,6 +185,7 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
         if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) stopping = 1;
         if (!(p[0].revents & (POLLIN | POLLERR))) { if (stopping) break; continue; }
         wakeups++;
+        sleeps = voluntary_switches() - nv0;
         for (;;) {
             ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
             if (r < 0) { if (errno == ENOBUFS) { overruns++; continue; } break; }
@@ -184,6 +198,7 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     st->received = got;
     st->out_of_order = ooo;
     st->listener_wakeups = wakeups;
+    st->listener_sleeps = sleeps;
     st->listener_overruns = overruns;
     st->listener_cpu = cpu_ns() - c0;
 }
@@ -283,7 +298,7 @@ static void tc1(long n, long sends, int one_netns, int pair) {
     for (long g = 0; g < groups; g++) { waitpid(lis[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
     if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
     int64_t first = INT64_MAX, last = 0;
-    long received = 0, ooo = 0, wakeups = 0, overruns = 0;
+    long received = 0, ooo = 0, wakeups = 0, sleeps = 0, overruns = 0;
     int64_t lcpu = 0, icpu = 0;
     for (long i = 0; i < n; i++) {
         icpu += st[i].cpu;
@@ -292,17 +307,18 @@ static void tc1(long n, long sends, int one_netns, int pair) {
     }
     for (long g = 0; g < groups; g++) {
         received += ls[g].received; ooo += ls[g].out_of_order; wakeups += ls[g].listener_wakeups;
+        sleeps += ls[g].listener_sleeps;
         overruns += ls[g].listener_overruns; lcpu += ls[g].listener_cpu;
     }
     long total = n * sends;
     double wall = (double) (last - first) / 1e9;
     printf("{\"probe\":\"uevent\",\"set\":\"%s\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
            "\"sends\":%ld,\"received\":%ld,\"dropped\":%ld,\"listener_overruns\":%ld,\"out_of_order\":%ld,"
-           "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
+           "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_sleeps\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
            "\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
            pair ? "fit" : "prediction", one_netns ? "reorder" : pair ? "pair" : "tc1",
            one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
-           received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups,
+           received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups, sleeps,
            (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
            wall > 0 ? total / wall : 0.0);
     /* where the CPUs went from the release to the last injector's exit: the injectors' own CPU (sends and

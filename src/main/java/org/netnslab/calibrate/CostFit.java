@@ -103,7 +103,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
           + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
     }
-    UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras);
+    UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
         double v = e.getValue().value();

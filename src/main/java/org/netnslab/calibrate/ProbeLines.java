@@ -25,7 +25,7 @@ public final class ProbeLines {
       Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
       Map.entry("uevent/pair", List.of(new Field("injectors", 1, 1), new Field("sends", 1, 50_000_000),
           new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
-          new Field("listener_wakeups", 0, 1e10))),
+          new Field("listener_wakeups", 0, 1e10), new Field("send_p50_ns", 1, NS))),
       Map.entry("uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
           new Field("sends", 1, 50_000_000), new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
           new Field("send_p99_ns", 1, NS))),
@@ -44,11 +44,12 @@ public final class ProbeLines {
           new Field("child_cpu_p50_ns", 0, NS))));
 
   /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
-   * times and settling (since 2026-12-01; older lines have none). */
+   * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
+   * session). */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
       new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
       new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
-      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7));
+      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7), new Field("listener_sleeps", 0, 1e10));
 
   private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 

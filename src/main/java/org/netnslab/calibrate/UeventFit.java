@@ -62,13 +62,24 @@ final class UeventFit {
    * 6.18 host the pair's sender costs 1.3-1.5x the walk's). The walk still gives the slope per bound socket and
    * the user-space parts; the pair replaces the send's intercept (split 3:2:1:1 as before) and {@code recv}:
    * <ul>
-   *   <li>send intercept = injector CPU per send - {@code injector-user} - one bound socket's walk;</li>
+   *   <li>send intercept = the median send (its time in the system call, which does not block) - one bound
+   *       socket's walk: a send that wakes nobody;</li>
+   *   <li>{@code wake-listener} = (injector CPU per send - {@code injector-user} - the median send) / the
+   *       listener's wake-ups per send: the sender's try_to_wake_up of its sleeping listener, fitted as what the
+   *       injector spends beyond its median send, over the sends that woke the listener (so it also carries
+   *       whatever else lifts the mean send over the median); NOT FITTED, and the intercept as before (injector CPU
+   *       per send - {@code injector-user} - one socket's walk), when the listener never slept or the excess is
+   *       negative;</li>
    *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
    *       model charges a switch per wake-up) - {@code listener-user}.</li>
    * </ul>
-   * The walk's values stay in {@code extras} for comparison.
+   * A wake-up is one of the listener's sleeps ({@code listener_sleeps}: its voluntary context switches, each a
+   * send waking it from poll) where the lines carry them, else one of its drain cycles ({@code listener_wakeups},
+   * older lines), which also start when a message was already queued. The walk's values stay in {@code extras}
+   * for comparison.
    */
-  static void fitPair(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+  static void fitPair(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras,
+      Map<String, String> unfitted) {
     List<ObjectNode> pairs = lines.stream().filter(l -> l.has("injector_cpu_ns") && l.has("listener_cpu_ns")
         && l.path("sends").asDouble() > 0).toList();
     if (pairs.isEmpty() || !costs.containsKey("costs.uevent.send-outside")) {
@@ -78,28 +89,52 @@ final class UeventFit {
         .asDouble()).toArray());
     double lis = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("listener_cpu_ns").asDouble() / l.path("sends")
         .asDouble()).toArray());
-    double wakes = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("listener_wakeups").asDouble() / l.path("sends")
+    // the listener's sleeps (its voluntary switches: each a wake-up by a send) where the line has them; older lines
+    // count its drain cycles, which also start when data was already queued
+    boolean sleeps = pairs.stream().allMatch(l -> l.has("listener_sleeps"));
+    String wakeField = sleeps ? "listener_sleeps" : "listener_wakeups";
+    double wakes = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path(wakeField).asDouble() / l.path("sends")
         .asDouble()).toArray());
     double perSocket = costs.get("costs.uevent.broadcast-per-socket").value();
     double injUser = costs.containsKey("costs.uevent.injector-user") ? costs.get("costs.uevent.injector-user").value() : 0;
     double lisUser = costs.containsKey("costs.uevent.listener-user") ? costs.get("costs.uevent.listener-user").value() : 0;
     Fitted ctx = costs.get(CostFit.CONTEXT_SWITCH);
-    double intercept = inj - injUser - perSocket;
+    double[] p50s = pairs.stream().filter(l -> l.path("send_p50_ns").asDouble() > 0)
+        .mapToDouble(l -> l.path("send_p50_ns").asDouble()).toArray();
+    double p50 = p50s.length == pairs.size() ? CostFit.medianOf(p50s) : Double.NaN;
+    double excess = inj - injUser - p50;
+    boolean wakeFitted = wakes > 0 && excess >= 0 && Double.isFinite(p50);
+    double intercept = wakeFitted ? p50 - perSocket : inj - injUser - perSocket;
+    if (wakeFitted) {
+      costs.put("costs.uevent.wake-listener", new Fitted(excess / wakes, String.format("uevent_probe pair (%d run(s),"
+          + " medians): the injector's CPU per send %.0f ns less injector-user and its median send %.0f ns, over %.3f"
+          + " %s per send", pairs.size(), inj, p50, wakes, sleeps ? "listener sleeps (wake-ups)" : "listener drain cycles"),
+          pairs.size(), Double.NaN));
+    } else {
+      unfitted.put("costs.uevent.wake-listener", !Double.isFinite(p50) ? "a pair probe line has no send_p50_ns"
+          : wakes > 0 ? String.format("the pair probe's injector spent less per send (%.0f ns less injector-user) than its median send"
+              + " (%.0f ns)", inj - injUser, p50)
+          : "the pair probe's listener never slept");
+    }
     double walkIntercept = costs.get("costs.uevent.send-outside").value() * 7 / 3;
     extras.put("uevent-send-intercept-walk", new Fitted(walkIntercept, costs.get("costs.uevent.send-outside").source(),
         costs.get("costs.uevent.send-outside").points(), costs.get("costs.uevent.send-outside").residual()));
     extras.put("uevent-recv-walk", costs.get("costs.uevent.recv"));
-    String src = String.format("uevent_probe pair (%d run(s), medians): the injector's CPU per send %.0f ns less"
-        + " injector-user and one bound socket's walk: intercept %.0f ns, split 3:2:1:1 as reference.conf", pairs.size(),
-        inj, intercept);
+    String src = wakeFitted
+        ? String.format("uevent_probe pair (%d run(s), medians): the median send %.0f ns less one bound socket's walk:"
+            + " intercept %.0f ns, split 3:2:1:1 as reference.conf", pairs.size(), p50, intercept)
+        : String.format("uevent_probe pair (%d run(s), medians): the injector's CPU per send %.0f ns less"
+            + " injector-user and one bound socket's walk: intercept %.0f ns, split 3:2:1:1 as reference.conf", pairs.size(),
+            inj, intercept);
     costs.put("costs.uevent.send-outside", new Fitted(intercept * 3 / 7, src, pairs.size(), Double.NaN));
     costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, src, pairs.size(), Double.NaN));
     costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
     costs.put("costs.uevent.return", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
     double switches = ctx == null ? 0 : wakes * ctx.value();
     costs.put("costs.uevent.recv", new Fitted(lis - switches - lisUser, String.format("uevent_probe pair (%d run(s),"
-        + " medians): the listener's CPU per message %.0f ns less %.3f wake-ups per message x machine.context-switch"
-        + "%s and listener-user", pairs.size(), lis, wakes, ctx == null ? " (not measured: 0)" : ""), pairs.size(),
+        + " medians): the listener's CPU per message %.0f ns less %.3f %s per message x machine.context-switch"
+        + "%s and listener-user", pairs.size(), lis, wakes, sleeps ? "sleeps" : "drain cycles",
+        ctx == null ? " (not measured: 0)" : ""), pairs.size(),
         Double.NaN));
   }
 }

@@ -103,6 +103,7 @@ public final class Strategies {
       checked(UeventCosts.RECV),
       checked(UeventCosts.INJECTOR_USER),
       checked(UeventCosts.LISTENER_USER),
+      checked(UeventCosts.WAKE_LISTENER),
       checked(FaultSettings.NETNS_ACTOR),
       checked(FaultSettings.LISTENER),
       checked(FaultSettings.CLEANUP_WORKER),

@@ -248,6 +248,15 @@ public final class Cpus {
     return task.cpu >= 0 && holding[task.cpu] && !(task.needResched && preemptible(task.lastStep, next));
   }
 
+  /**
+   * @param task a task of this machine
+   * @return true under the fair scheduler when the task is asleep (not on a CPU, not queued, no step asked
+   *     for), so that the next step asked of it wakes it (try_to_wake_up); false under fifo
+   */
+  public boolean asleep(CpuTask task) {
+    return fair() && task.cpu < 0 && !task.queued && task.step == null && task.pending.isEmpty();
+  }
+
   /** @return true under the fair scheduler (tasks, user steps, preemption) */
   public boolean fair() {
     return sched.scheduler() == Scheduling.Scheduler.FAIR;

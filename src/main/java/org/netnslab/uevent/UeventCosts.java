@@ -21,9 +21,12 @@ import org.netnslab.settings.Setting;
  * @param injectorUser ns: the injector's user-space work before each sendmsg (its loop, building the next
  *     message); charged by the fair scheduler only ({@code machine.scheduler = fair})
  * @param listenerUser ns: a listener's user-space handling of one received message; fair scheduler only
+ * @param wakeListener ns: the sender's wake-up of a listener asleep in recvmsg or poll (sk_data_ready ->
+ *     sock_def_readable -> __wake_up_sync_key -> try_to_wake_up, net/core/sock.c and kernel/sched/core.c), charged
+ *     to a send that finds its listener asleep; fair scheduler only
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-    long sendReturn, long recv, long injectorUser, long listenerUser) {
+    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener) {
   private static final Duration MAX = Duration.ofMillis(10);
   /** {@code costs.uevent.send-outside}. */
   public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -43,6 +46,8 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static final Setting<Duration> INJECTOR_USER = Setting.duration("costs.uevent.injector-user", MAX);
   /** {@code costs.uevent.listener-user}. */
   public static final Setting<Duration> LISTENER_USER = Setting.duration("costs.uevent.listener-user", MAX);
+  /** {@code costs.uevent.wake-listener}. */
+  public static final Setting<Duration> WAKE_LISTENER = Setting.duration("costs.uevent.wake-listener", MAX);
 
   /**
    * Kernel parts only, no user-space work (the costs as they were before issue #20).
@@ -56,7 +61,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
    */
   public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
       long sendReturn, long recv) {
-    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0);
+    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0);
   }
 
   /**
@@ -78,6 +83,6 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
     return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
         BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
         RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
-        LISTENER_USER.read(model).toNanos());
+        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos());
   }
 }

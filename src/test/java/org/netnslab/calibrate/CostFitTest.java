@@ -26,17 +26,32 @@ public class CostFitTest extends JUnitSuite {
    * cleanup_net runs (docs/calibrate.md's table, 21 of 31).
    */
   static final Path RECORDED_PAIR = Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01-pair.json");
+  /**
+   * A full run of 2026-12-01's third session: the pair probe's lines count the listener's sleeps, and the fit has
+   * {@code costs.uevent.wake-listener} (docs/calibrate.md's table, 20 of 31).
+   */
+  static final Path RECORDED_SLEEPS =
+      Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01-sleeps.json");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
-    for (Path recorded : List.of(RECORDED, RECORDED_3_RUNS, RECORDED_PAIR)) {
+    // the pair run was fitted before costs.uevent.wake-listener: its send's four parts now come from the median send
+    List<String> sendParts = List.of("costs.uevent.send-outside", "costs.uevent.send-inside",
+        "costs.uevent.deliver-per-listener", "costs.uevent.return");
+    for (Path recorded : List.of(RECORDED, RECORDED_3_RUNS, RECORDED_PAIR, RECORDED_SLEEPS)) {
       ProbeSet set = CalibrationJson.readSets(recorded);
       Map<String, Double> stored = CalibrationJson.readFittedCosts(recorded);
       CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(recorded).host().kernelAtLeast(6, 9));
-      assertEquals(stored.keySet(), fit.costs().keySet());
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>(stored.keySet());
+      if (recorded == RECORDED_PAIR) {
+        keys.add("costs.uevent.wake-listener");
+      }
+      assertEquals(keys, fit.costs().keySet());
       for (Map.Entry<String, Double> e : stored.entrySet()) {
-        assertEquals(recorded + ": " + e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
+        if (recorded != RECORDED_PAIR || !sendParts.contains(e.getKey())) {
+          assertEquals(recorded + ": " + e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
+        }
       }
       assertFalse("both sets recorded", set.prediction().isEmpty() || set.fit().isEmpty());
       assertTrue(set.fit().stream().allMatch(l -> l.path("set").asText().equals("fit")));
@@ -52,6 +67,19 @@ public class CostFitTest extends JUnitSuite {
     assertTrue(pair.costs().get("costs.uevent.recv").source().startsWith("uevent_probe pair (3 run(s)"));
     assertTrue(pair.costs().get("costs.netns.exit-per-netns").source().contains("sched_switch"));
     assertEquals(2, pair.costs().get("costs.proc.scan-entry").points());
+    // its three pair lines: median send 2,674 ns, injector CPU per send 3,591.662 ns, 0.13315 wake-ups per send;
+    // injector-user 400 ns and one socket's walk 8.4697 ns from the walk
+    double walk = pair.costs().get("costs.uevent.broadcast-per-socket").value();
+    assertEquals(8.4697, walk, 1e-4);
+    assertEquals((2674.0 - walk) * 3 / 7, pair.costs().get("costs.uevent.send-outside").value(), 1e-6);
+    assertEquals((71_833_240.0 / 20_000 - 400 - 2674) / (2663.0 / 20_000),
+        pair.costs().get("costs.uevent.wake-listener").value(), 1e-6);
+    // with the listener's sleeps counted, recv and the wake-ups use them, not its drain cycles
+    CostFit sleeps = CostFit.fit(CalibrationJson.readSets(RECORDED_SLEEPS).fit(), true);
+    assertTrue(sleeps.costs().get("costs.uevent.wake-listener").source().contains("listener sleeps (wake-ups) per send"));
+    assertTrue(sleeps.costs().get("costs.uevent.recv").source().contains("sleeps per message"));
+    assertTrue(pair.costs().get("costs.uevent.recv").source().contains("drain cycles per message"));
+    assertEquals(3609.0, sleeps.costs().get("costs.uevent.wake-listener").value(), 1.0);
   }
 
   @Test
@@ -92,6 +120,41 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(1400.0, fit.extras().get("uevent-send-intercept-walk").value(), 1e-6);
     assertEquals(700.0, fit.extras().get("uevent-recv-walk").value(), 0.0);
     assertTrue(fit.costs().get("costs.uevent.recv").source().contains("uevent_probe pair (3 run(s)"));
+    assertEquals("a pair probe line has no send_p50_ns", fit.unfitted().get("costs.uevent.wake-listener"));
+    assertFalse(fit.costs().containsKey("costs.uevent.wake-listener"));
+  }
+
+  /**
+   * With the pair's median send (2,500, 2,600 and 2,700 ns) the intercept is the median send less one socket's walk,
+   * and what the injector spends beyond it and its user part goes to the wake-ups of its sleeping listener.
+   */
+  @Test
+  public void thePairsMedianSendIsTheInterceptAndTheRestItsWakeUps() {
+    List<ObjectNode> lines = new java.util.ArrayList<>(List.of(uevent(0, 1412), uevent(99, 2600), uevent(999, 13400)));
+    long[][] runs = {{59_844_840L, 3950, 2500}, {63_255_522L, 3059, 2600}, {56_086_532L, 4616, 2700}};
+    for (long[] r : runs) {
+      lines.add(JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "pair").put("injectors", 1)
+          .put("sends", 20_000).put("injector_cpu_ns", r[0]).put("listener_cpu_ns", 36_000_000L)
+          .put("listener_wakeups", r[1]).put("send_p50_ns", r[2]));
+    }
+    CostFit fit = CostFit.fit(lines);
+    assertEquals((2600.0 - 12) * 3 / 7, fit.costs().get("costs.uevent.send-outside").value(), 1e-6);
+    assertEquals((2600.0 - 12) / 7, fit.costs().get("costs.uevent.return").value(), 1e-6);
+    // (2,992.242 - 200 - 2,600) / 0.1975 wake-ups per send
+    assertEquals((59_844_840.0 / 20_000 - 200 - 2600) / (3950.0 / 20_000),
+        fit.costs().get("costs.uevent.wake-listener").value(), 1e-6);
+    assertTrue(fit.costs().get("costs.uevent.wake-listener").source().contains("over 0.198 listener drain cycles per send"));
+    // an injector that spends less than its median send has nothing left for wake-ups: unfitted, and the old intercept
+    for (ObjectNode l : lines) {
+      if (l.path("load").asText().equals("pair")) {
+        l.put("send_p50_ns", 3500);
+      }
+    }
+    fit = CostFit.fit(lines);
+    assertFalse(fit.costs().containsKey("costs.uevent.wake-listener"));
+    assertTrue(fit.unfitted().get("costs.uevent.wake-listener"), fit.unfitted().get("costs.uevent.wake-listener")
+        .startsWith("the pair probe's injector spent less per send"));
+    assertEquals((59_844_840.0 / 20_000 - 200 - 12) * 3 / 7, fit.costs().get("costs.uevent.send-outside").value(), 1e-6);
   }
 
   @Test

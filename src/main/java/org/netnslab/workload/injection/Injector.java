@@ -109,6 +109,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private int cursor;
   private int current;
   private long sentNanos;
+  /** ns of listener wake-ups the current lockless send still owes, charged with its return step. */
+  private long wakeOwed;
   private final StripedRecorder transactions;
   private long[] sent;
   private long permissionViolations;
@@ -205,14 +207,20 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
           return;
         }
         kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-          chargeReceives(c, socket);
+          // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
+          wakeOwed = chargeReceives(c, socket) * c.wakeListener();
           ackTo.tell(socket.send((UeventSocket.Ready) step));
         });
         return;
       }
       Runnable inside = () -> kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-        chargeReceives(c, socket);
-        target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+        long wake = chargeReceives(c, socket) * c.wakeListener(); // under the design's lock, as netlink_broadcast
+        Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+        if (wake > 0) {
+          kernel(Step.KERNEL, wake, inject);
+        } else {
+          inject.run();
+        }
       });
       if (lock == null) {
         inside.run();
@@ -234,21 +242,28 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   /**
    * Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. Fair: the
    * listener's task runs recvmsg (kernel) then its handling ({@code listener-user}, user space).
+   *
+   * @return how many of the listeners were asleep, so that this send wakes them (fair; 0 under fifo)
    */
-  private void chargeReceives(UeventCosts c, UeventSocket socket) {
+  private int chargeReceives(UeventCosts c, UeventSocket socket) {
     if (task == null) {
       for (int i = socket.listenerCount(); i > 0; i--) {
         machine.compute(c.recv(), NOTHING);
       }
-      return;
+      return 0;
     }
+    int asleep = 0;
     for (int i = socket.listenerCount() - 1; i >= 0; i--) {
       CpuTask listener = machine.taskFor(socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i,
           CpuTask.Kind.LISTENER);
+      if (machine.cpus().asleep(listener)) {
+        asleep++;
+      }
       long user = c.listenerUser();
       machine.compute(listener, Step.KERNEL, c.recv(), user == 0 ? NOTHING
           : () -> machine.compute(listener, Step.USER, user, NOTHING));
     }
+    return asleep;
   }
 
   private static final Runnable NOTHING = () -> { };
@@ -262,7 +277,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       held = null;
     }
     ActorRef<Command> self = getContext().getSelf();
-    kernel(Step.KERNEL, path.costs().sendReturn(), () -> {
+    long wake = wakeOwed;
+    wakeOwed = 0;
+    kernel(Step.KERNEL, path.costs().sendReturn() + wake, () -> {
       if (task != null && !machine.cpus().continuesNow(task, Step.USER)) {
         // preempted at the return to user space: the call ends when the task runs again
         machine.compute(task, Step.USER, 0, () -> self.tell(new Returned(m.result())));

@@ -49,6 +49,10 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   private RunResult run(int senders, String designs) throws Exception {
+    return run(senders, designs, "");
+  }
+
+  private RunResult run(int senders, String designs, String more) throws Exception {
     String text = String.join("\n",
         "name = fair-injection",
         "description = \"M senders into one netns on 2 CPUs, fair scheduler\"",
@@ -64,6 +68,7 @@ public class FairInjectionTest extends JUnitSuite {
         "execution = virtual",
         "machine { cpus = 2, scheduler = fair, preempt = none }",
         "designs = [" + designs + "]",
+        more,
         "");
     Path file = tmp.newFile().toPath();
     Files.writeString(file, text);
@@ -106,6 +111,22 @@ public class FairInjectionTest extends JUnitSuite {
     Histogram h = design(r, "kernel-6.9").recorders().get(UeventInjectionWorkload.TRANSACTION).histogram();
     assertTrue("p50 " + h.getValueAtPercentile(50), h.getValueAtPercentile(50) < 20_000);
     assertTrue("max " + h.getMaxValue(), h.getMaxValue() >= 1_500_000);
+  }
+
+  /**
+   * costs.uevent.wake-listener: one sender on 2 CPUs finds its listener asleep at every send (the listener's
+   * recvmsg and handling, 3 us, end before the sender's next call), so with no jitter every send takes exactly
+   * the wake-up's 5 us longer; the listener's own work is unchanged.
+   */
+  @Test
+  public void aSendThatFindsItsListenerAsleepPaysTheWakeUp() throws Exception {
+    RunResult r = run(1, "kernel-6.9, waking", String.join("\n",
+        "custom-designs.waking { uevent { serialization = lockless, seqnum-scope = global },"
+            + " costs.uevent.wake-listener = 5us }",
+        "machine.jitter = 0"));
+    double plain = design(r, "kernel-6.9").recorders().get(UeventInjectionWorkload.TRANSACTION).meanNanos();
+    double waking = design(r, "waking").recorders().get(UeventInjectionWorkload.TRANSACTION).meanNanos();
+    assertEquals(5_000.0, waking - plain, 0.0);
   }
 
   /**
