@@ -378,6 +378,7 @@ static void run(const char *set, long loops, long iters) {
 
 int main(int argc, char **argv) {
     probe_init("lifecycle");
+    usage_help("netns_probe serial ITER | parallel LOOPS ITER", argc, argv);
     if (argc == 3 && strcmp(argv[1], "serial") == 0) {
         run("fit", 1, arg_long(argv[2], 1, 100000, "ITER"));
     } else if (argc == 4 && strcmp(argv[1], "parallel") == 0) {

@@ -272,6 +272,14 @@ static inline void usage_fail(const char *usage, const char *fmt, ...) {
     exit(2);
 }
 
+/* `PROBE --help` (or -h): the usage line on stdout, exit 0. */
+static inline void usage_help(const char *usage, int argc, char **argv) {
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: %s\n", usage);
+        exit(0);
+    }
+}
+
 /* The words after the mode, for a usage_fail message: "2 arguments after 'scan'". */
 static inline const char *arg_count(int argc) {
     static char buf[64];

@@ -232,6 +232,7 @@ static void scan(long live, long scans, int fit) {
 int main(int argc, char **argv) {
     probe_init("proc");
     static const char *usage = "proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]";
+    usage_help(usage, argc, argv);
     if (argc < 2) usage_fail(usage, "no mode given");
     if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "listeners") != 0 && strcmp(argv[1], "pidfd") != 0
             && strcmp(argv[1], "scan") != 0)

@@ -377,6 +377,7 @@ static void wake(long sends) {
 int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage = "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS";
+    usage_help(usage, argc, argv);
     if (argc < 2) usage_fail(usage, "no mode given");
     if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "wake") != 0 && strcmp(argv[1], "pair") != 0
             && strcmp(argv[1], "tc1") != 0 && strcmp(argv[1], "reorder") != 0)
@@ -384,7 +385,7 @@ int main(int argc, char **argv) {
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
     if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
-        fail_missing("arguments", "", "%s takes '-' before SENDS, got '%s'", argv[1], argv[2]);
+        usage_fail(usage, "'%s' takes '-' before SENDS, got '%s'", argv[1], argv[2]);
     if (strcmp(argv[1], "fit") == 0) {
         /* every L is checked before anything is measured; an empty item is an error, not skipped */
         long ls[64];

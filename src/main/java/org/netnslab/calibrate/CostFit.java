@@ -103,7 +103,14 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
           + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
           + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
     }
+    if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
+      unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
+    }
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
+    if (!walk.isEmpty() && select(fitSet, "uevent", "pair").isEmpty()) {
+      unfitted.put("costs.uevent.wake-listener", "no uevent_probe pair line in the fit set (recorded before the pair"
+          + " probe, or edited out)");
+    }
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
         double v = e.getValue().value();

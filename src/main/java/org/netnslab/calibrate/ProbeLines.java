@@ -94,6 +94,12 @@ public final class ProbeLines {
       if (kind.equals("proc/listener") && !FILTERS.contains(l.path("filter").asText())) {
         return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
       }
+      // a listener wakes, or starts a drain, only for a message: never more often than the messages sent
+      for (String key : List.of("listener_wakeups", "listener_sleeps")) {
+        if (l.has(key) && l.has("sends") && l.path(key).asDouble() > l.path("sends").asDouble()) {
+          return where + ": " + key + " (" + l.get(key) + ") cannot exceed sends (" + l.get("sends") + ")";
+        }
+      }
       if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
         return where + ": loops x iterations over 100,000";
       }

@@ -123,13 +123,21 @@ final class DesignReader {
     if (reader.designAt("model", merged.getConfig("model"), "netns-lab.model.", "") == null) {
       return problems;
     }
+    Set<String> builtIn = ConfigFactory.defaultReference().getObject("netns-lab.designs").keySet();
     for (Map.Entry<String, ConfigValue> e : given.getObject("designs").entrySet()) {
       String path = "netns-lab.designs." + ConfigUtil.joinPath(e.getKey());
       if (!HoconChecker.isSafeName(e.getKey())) {
         c.problemAt(e.getValue().origin(), path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
             + " starting with a letter or digit (it names actors and output files), got '" + e.getKey() + "'");
+      } else if (builtIn.contains(e.getKey())) { // a seed's comparison would silently run other rules under its name
+        c.problemAt(e.getValue().origin(), path, "redefines the named design '" + e.getKey()
+            + "' of reference.conf; give your design its own name");
       } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
         c.problemAt(e.getValue().origin(), path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      } else if (reader.splitAtADot((ConfigObject) e.getValue())) { // `host-6.18 { ... }` reads as host-6 { 18 { ... } }
+        String inner = ((ConfigObject) e.getValue()).keySet().iterator().next();
+        c.problemAt(e.getValue().origin(), path, "holds no model key but '" + inner + "': a design name with a dot"
+            + " must be quoted, e.g. \"" + e.getKey() + "." + inner + "\" { ... }");
       } else {
         Config design = ((ConfigObject) e.getValue()).toConfig().withoutPath("description");
         int before = problems.size();

@@ -103,7 +103,7 @@ public final class ScenarioLoader {
     List<ConfigProblem> problems = new ArrayList<>();
     String source = file.toString();
     if (!(scale > 0) || scale > 1000) {
-      problems.add(new ConfigProblem("--scale", -1, "scale", "must be a number > 0 and <= 1000, got " + scale));
+      problems.add(new ConfigProblem("--scale", -1, "-", "must be a number > 0 and <= 1000, got " + scale));
     }
     if (Files.isDirectory(file)) {
       problems.add(new ConfigProblem(source, -1, "-", "is a directory, not a scenario file (e.g. load-tests/unshare-loop.conf)"));
@@ -133,7 +133,7 @@ public final class ScenarioLoader {
     for (String set : sets) {
       int eq = set.indexOf('=');
       if (eq <= 0) {
-        problems.add(new ConfigProblem("--set " + set, -1, set, "expected path=value"));
+        problems.add(new ConfigProblem("--set " + set, -1, "-", "expected path=value, e.g. --set machine.cpus=2"));
         continue;
       }
       try {
@@ -172,6 +172,14 @@ public final class ScenarioLoader {
     DesignReader designReader = new DesignReader(reference, c);
     Map<String, Design> designs = designReader.read();
     boolean designsOk = problems.size() == before;
+    Path calibrated = file.toAbsolutePath().resolveSibling("calibrated.conf");
+    for (int i = before; i < problems.size() && Files.isRegularFile(calibrated); i++) {
+      ConfigProblem p = problems.get(i);
+      if (p.path().equals("designs") && p.message().startsWith("unknown design")) { // a scenario calibrate wrote
+        problems.set(i, new ConfigProblem(p.source(), p.line(), p.path(), p.message() + "; the calibrated.conf beside"
+            + " this file defines its design: add --config " + file.resolveSibling("calibrated.conf")));
+      }
+    }
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
     if (conf.hasPath("baseline")) {
       baseline = c.string("baseline", null);

@@ -84,6 +84,12 @@ public class ProbeFailureTest extends JUnitSuite {
         + "usage: netns_probe serial ITER | parallel LOOPS ITER\n", usage("netns_probe", "serail", "3"));
     assertTrue(usage("uevent_probe"), usage("uevent_probe").startsWith("uevent_probe: no mode given\nusage: uevent_probe fit "));
     assertTrue(usage("sched_probe", "ctxsw"), usage("sched_probe", "ctxsw").startsWith("sched_probe: 'ctxsw' takes ROUNDS, got 0 arguments\n"));
+    assertTrue(usage("uevent_probe", "pair", "x", "100").startsWith("uevent_probe: 'pair' takes '-' before SENDS, got 'x'\n"));
+    // --help is no mistake: the usage on stdout, exit 0
+    Process p = new ProcessBuilder(bin.resolve("netns_probe").toString(), "--help").start();
+    assertEquals("usage: netns_probe serial ITER | parallel LOOPS ITER\n",
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(0, p.waitFor());
   }
 
   /** @return what the probe printed, after checking it exited 2 (it stops before touching the kernel) */

@@ -111,6 +111,20 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aListenerCannotSleepMoreOftenThanItWasSentTo() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "sleeps", root -> {
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("load").asText().equals("pair")) {
+          ((ObjectNode) line).put("listener_sleeps", 5_000_000);
+          break;
+        }
+      }
+    });
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)"));
+  }
+
+  @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
     // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
     String[][] cases = {

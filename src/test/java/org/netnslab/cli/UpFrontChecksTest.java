@@ -192,5 +192,33 @@ public class UpFrontChecksTest extends JUnitSuite {
     assertFalse(o.stderr(), o.stderr().contains("designs.fine"));
     Files.writeString(c, "netns-lab.designs.fine { uevent.serialization = lockless, netns.rtnl.exit-share = 0.5 }\n");
     assertEquals(o.stderr(), 0, cli("validate", "load-tests/proc-filter.conf", "--config", c.toString()).exit());
+    // a built-in design keeps its rules; an unquoted dotted name is said to be one
+    Files.writeString(c, String.join("\n",
+        "netns-lab.designs { \"kernel-4.18\" { uevent.serialization = lockless } }",
+        "netns-lab.designs { host-6.18 { uevent.serialization = lockless } }",
+        ""));
+    o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(c + ":1: netns-lab.designs.\"kernel-4.18\": redefines the named design"
+        + " 'kernel-4.18' of reference.conf; give your design its own name"));
+    assertTrue(o.stderr(), o.stderr().contains(c + ":2: netns-lab.designs.host-6: holds no model key but '18': a design"
+        + " name with a dot must be quoted, e.g. \"host-6.18\" { ... }"));
+  }
+
+  /** A scenario that calibrate wrote names its design in the calibrated.conf beside it: the error says to add it. */
+  @Test
+  public void anUnknownDesignBesideACalibratedConfSaysToAddIt() throws Exception {
+    Path dir = tmp.newFolder("cal").toPath();
+    Files.writeString(dir.resolve("calibrated.conf"), "netns-lab.designs.\"host-x\" { uevent.serialization = lockless }\n");
+    Path scenario = dir.resolve("scenario.conf");
+    Files.writeString(scenario, Files.readString(Path.of("load-tests/proc-filter.conf"))
+        .replaceAll("(?m)^designs = .*$", "designs = [\"host-x\"]").replaceAll("(?m)^baseline = .*$", ""));
+    Outcome o = cli("validate", scenario.toString());
+    assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("unknown design 'host-x'; named designs: ["));
+    assertTrue(o.stderr(), o.stderr().contains("; the calibrated.conf beside this file defines its design: add --config "
+        + dir.resolve("calibrated.conf")));
+    assertEquals(o.stderr(), 0, cli("validate", scenario.toString(), "--config", dir.resolve("calibrated.conf").toString())
+        .exit());
   }
 }

@@ -81,7 +81,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         .replace("description = \"a tiny run\"\n", "");
     List<String> got = problems(bad, List.of("model.uevent.listener-rcvbuf = -1"), 0);
     assertEquals(String.join("\n", got), List.of(
-        "--scale:-1: scale: must be a number > 0 and <= 1000, got 0.0",
+        "--scale:-1: -: must be a number > 0 and <= 1000, got 0.0",
         "FILE:-1: description: missing required key",
         "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns,"
             + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, netns, type, warmup-per-netns]",
@@ -238,7 +238,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals("FILE:1: -: the '{' opened here is never closed: a '}' is missing (the file ends at line 1)",
         syntax.get(0));
     List<String> set = problems(GOOD, List.of("workload.injectors"), 1);
-    assertEquals(List.of("--set workload.injectors:-1: workload.injectors: expected path=value"), set);
+    assertEquals(List.of("--set workload.injectors:-1: -: expected path=value, e.g. --set machine.cpus=2"), set);
   }
 
   private static final String PROC = String.join("\n",
