@@ -263,8 +263,7 @@ public final class HoconChecker {
     ConfigValue v = conf.getValue(path);
     Object raw = v.unwrapped();
     if (v.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long)) {
-      problemAt(v.origin(), path, "must be an integer in " + min + ".." + max + ", got '"
-          + v.render() + "'");
+      problemAt(v.origin(), path, "must be an integer in " + min + ".." + max + ", got " + v.render()); // render quotes a string
       return min;
     }
     long n = ((Number) raw).longValue();

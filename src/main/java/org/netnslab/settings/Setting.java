@@ -24,6 +24,8 @@ public final class Setting<T> {
   private final String key;
   private final BiFunction<Config, String, T> get;
   private final BiFunction<T, String, String> problem;
+  /** What a value must be, for a value of the wrong type, e.g. "a duration in 0..10ms (e.g. 5us)"; null: none. */
+  private final String expected;
 
   /**
    * @param key the key under {@code netns-lab.model}
@@ -31,10 +33,12 @@ public final class Setting<T> {
    *     {@link IllegalArgumentException} for a value it cannot map (an unknown strategy)
    * @param problem given the value and its HOCON rendering, what is wrong with it, or null
    */
-  private Setting(String key, BiFunction<Config, String, T> get, BiFunction<T, String, String> problem) {
+  private Setting(String key, BiFunction<Config, String, T> get, BiFunction<T, String, String> problem,
+      String expected) {
     this.key = key;
     this.get = get;
     this.problem = problem;
+    this.expected = expected;
   }
 
   /**
@@ -47,7 +51,7 @@ public final class Setting<T> {
    * @return the setting
    */
   public static <E extends Enum<E>> Setting<E> strategy(String key, Class<E> type) {
-    return new Setting<>(key, (c, k) -> parse(type, k, c.getString(k)), (v, r) -> null);
+    return new Setting<>(key, (c, k) -> parse(type, k, c.getString(k)), (v, r) -> null, null);
   }
 
   /**
@@ -58,7 +62,8 @@ public final class Setting<T> {
    */
   public static Setting<Integer> integer(String key, int min, int max) {
     return new Setting<>(key, Config::getInt,
-        (v, r) -> v < min || v > max ? "must be in " + min + ".." + max + ", got " + v : null);
+        (v, r) -> v < min || v > max ? "must be in " + min + ".." + max + ", got " + v : null,
+        "an integer in " + min + ".." + max);
   }
 
   /**
@@ -69,7 +74,8 @@ public final class Setting<T> {
   public static Setting<Duration> duration(String key, Duration max) {
     String maxText = max.toMillis() >= 1000 ? max.toSeconds() + "s" : max.toMillis() + "ms";
     return new Setting<>(key, Config::getDuration,
-        (v, r) -> v.isNegative() || v.compareTo(max) > 0 ? "must be a duration in 0.." + maxText + ", got " + r : null);
+        (v, r) -> v.isNegative() || v.compareTo(max) > 0 ? "must be a duration in 0.." + maxText + ", got " + r : null,
+        "a duration in 0.." + maxText + " (e.g. 5us, 1.5ms)");
   }
 
   /**
@@ -77,7 +83,8 @@ public final class Setting<T> {
    * @return a share: a number in {@code 0..1}
    */
   public static Setting<Double> fraction(String key) {
-    return new Setting<>(key, Config::getDouble, (v, r) -> !(v >= 0 && v <= 1) ? "must be in 0..1, got " + v : null);
+    return new Setting<>(key, Config::getDouble, (v, r) -> !(v >= 0 && v <= 1) ? "must be in 0..1, got " + v : null,
+        "a number in 0..1");
   }
 
   /** @return the key under {@code netns-lab.model}, e.g. {@code uevent.serialization} */
@@ -88,12 +95,22 @@ public final class Setting<T> {
   /**
    * @param model a model config (a design's keys over {@code netns-lab.model})
    * @return the value
-   * @throws ConfigException for a missing key or a wrong type (Typesafe Config names file, line and key)
-   * @throws IllegalArgumentException for an unknown strategy value (listing the accepted ones) or a
-   *     value out of range; the message says what is wrong, as a scenario's validation reports it
+   * @throws ConfigException for a missing key (Typesafe Config names file, line and key), or a wrong type
+   *     where the setting has no description of its values
+   * @throws IllegalArgumentException for an unknown strategy value (listing the accepted ones), a value of
+   *     the wrong type (saying what it must be) or a value out of range; the message says what is wrong, as a
+   *     scenario's validation reports it
    */
   public T read(Config model) {
-    T value = get.apply(model, key);
+    T value;
+    try {
+      value = get.apply(model, key);
+    } catch (ConfigException.WrongType | ConfigException.BadValue e) {
+      if (expected == null) {
+        throw e;
+      }
+      throw new IllegalArgumentException("must be " + expected + ", got " + model.getValue(key).render(), e);
+    }
     String wrong = problem.apply(value, model.getValue(key).render());
     if (wrong != null) {
       throw new IllegalArgumentException(wrong);

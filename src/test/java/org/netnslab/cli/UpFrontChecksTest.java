@@ -203,6 +203,11 @@ public class UpFrontChecksTest extends JUnitSuite {
         + " 'kernel-4.18' of reference.conf; give your design its own name"));
     assertTrue(o.stderr(), o.stderr().contains(c + ":2: netns-lab.designs.host-6: holds no model key but '18': a design"
         + " name with a dot must be quoted, e.g. \"host-6.18\" { ... }"));
+    // a value of the wrong type says what the key takes
+    Files.writeString(c, "netns-lab.designs.w { costs.uevent.wake-listener = fast }\n");
+    o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertTrue(o.stderr(), o.stderr().contains(c + ":1: netns-lab.designs.w.costs.uevent.wake-listener: must be a duration"
+        + " in 0..10ms (e.g. 5us, 1.5ms), got \"fast\""));
   }
 
   /** A scenario that calibrate wrote names its design in the calibrated.conf beside it: the error says to add it. */

@@ -87,7 +87,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, netns, type, warmup-per-netns]",
         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
-        "FILE:9: workload.injectors: must be an integer in 1..1000000000, got '\"four\"'",
+        "FILE:9: workload.injectors: must be an integer in 1..1000000000, got \"four\"",
         "--set model.uevent.listener-rcvbuf = -1:-1: model.uevent.listener-rcvbuf: must be in"
             + " 0..2147483647, got -1",
         "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
@@ -190,7 +190,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         + "model { sock-inuse.free = later, rcu.grace-period = abc }\n";
     List<String> got = problems(bad, List.of(), 1);
     assertEquals(String.join("\n", got), List.of(
-        "FILE:15: model.rcu.grace-period: Invalid value at 'rcu.grace-period': No number in duration value 'abc'",
+        "FILE:15: model.rcu.grace-period: must be a duration in 0..10s (e.g. 5us, 1.5ms), got \"abc\"",
         "FILE:15: model.sock-inuse.free: unknown sock-inuse.free 'later'; expected one of owner-exit, net-free,"
             + " exit-barrier, exit-unsafe"), got.stream().sorted().toList());
   }
