@@ -106,6 +106,9 @@ final class ProgressDisplay implements RunObserver {
     if (concurrent) {
       status.put(design, phase + " 0%");
     }
+    if (total == 0) { // e.g. warmup-per-netns = 0: nothing to announce
+      return;
+    }
     err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
   }
 
@@ -118,6 +121,9 @@ final class ProgressDisplay implements RunObserver {
     clearStatus();
     if (concurrent) {
       status.put(design, "after " + phase);
+    }
+    if (total == 0) {
+      return;
     }
     double s = elapsedNanos / 1e9;
     err.printf("[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, replicate, phase, total, s, s > 0 ? total / s : 0.0);

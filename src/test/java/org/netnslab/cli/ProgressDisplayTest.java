@@ -19,6 +19,8 @@ public class ProgressDisplayTest extends JUnitSuite {
     try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       ProgressDisplay d = new ProgressDisplay(false, err);
       d.replicateStarting(replicates, replicates, List.of("kernel-6.9", "kernel-4.18"));
+      d.phaseStarting("kernel-4.18", "warm-up", 0, () -> 0); // warmup-per-netns = 0: no lines
+      d.phaseDone("kernel-4.18", "warm-up", 0, 0);
       d.phaseDone("kernel-4.18", "counted", 2000, 2_000_000_000L);
     } finally {
       Locale.setDefault(before);
