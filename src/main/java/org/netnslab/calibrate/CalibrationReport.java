@@ -42,6 +42,10 @@ public final class CalibrationReport {
     fit.unfitted().forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
     b.append(String.format("  %-36s %12s  (not fitted: %s)%n", "netns.rtnl.setup-share / exit-share",
         CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE, CalibratedConf.RTNL_SOURCE));
+    b.append(String.format("  %-36s %12s  (not fitted: no probe separates a 1 ms process's user and system time,"
+        + " sampled at the tick; reference.conf's value from the seed)%n", "costs.netns.unshare-process-user",
+        ns(com.typesafe.config.ConfigFactory.defaultReference()
+            .getDuration("netns-lab.model.costs.netns.unshare-process-user").toNanos())));
     b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
     // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
     int loadWidth = Math.max(26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
