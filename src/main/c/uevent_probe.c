@@ -175,17 +175,20 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     long long hi = -1;
     int64_t c0 = cpu_ns();
     long got = 0, ooo = 0, wakeups = 0, overruns = 0;
-    /* sleeps: how often poll blocked before data came (a wake-up by a send); a drain cycle (`wakeups`) also starts
-     * when data was already there. Counted up to the last cycle with data, so the stop pipe's wake-up is left out. */
-    long nv0 = voluntary_switches(), sleeps = 0;
-    int stopping = 0;
+    /* sleeps: how often poll blocked before data came (a wake-up by a send): the voluntary context switches over
+     * the loop, read once at each end (not per drain: the reads would count as the listener's CPU), less the
+     * sleep the stop pipe ended. A drain cycle (`wakeups`) also starts when data was already there. */
+    long nv0 = voluntary_switches();
+    int stopping = 0, stop_woke = 0;
     for (;;) {
         struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop, .events = POLLIN } };
         if (poll(p, stopping ? 1 : 2, stopping ? 0 : -1) < 0) { if (errno == EINTR) continue; break; }
-        if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) stopping = 1;
+        if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) {
+            stopping = 1;
+            stop_woke = !(p[0].revents & (POLLIN | POLLERR));   /* it slept until the stop, not until a message */
+        }
         if (!(p[0].revents & (POLLIN | POLLERR))) { if (stopping) break; continue; }
         wakeups++;
-        sleeps = voluntary_switches() - nv0;
         for (;;) {
             ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
             if (r < 0) { if (errno == ENOBUFS) { overruns++; continue; } break; }
@@ -198,9 +201,10 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     st->received = got;
     st->out_of_order = ooo;
     st->listener_wakeups = wakeups;
-    st->listener_sleeps = sleeps;
     st->listener_overruns = overruns;
     st->listener_cpu = cpu_ns() - c0;
+    long sleeps = voluntary_switches() - nv0 - stop_woke;
+    st->listener_sleeps = sleeps < 0 ? 0 : sleeps;
 }
 
 /* Joins the user (unless root in the initial one, who keeps CAP_NET_ADMIN for SO_RCVBUFFORCE) and network

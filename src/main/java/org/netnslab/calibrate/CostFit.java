@@ -110,6 +110,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     if (!walk.isEmpty() && select(fitSet, "uevent", "pair").isEmpty()) {
       unfitted.put("costs.uevent.wake-listener", "no uevent_probe pair line in the fit set (recorded before the pair"
           + " probe, or edited out)");
+    } else if (walk.isEmpty() && !select(fitSet, "uevent", "pair").isEmpty()) {
+      unfitted.put("costs.uevent.wake-listener", "no uevent_probe fit (broadcast-walk) line: the pair's fit needs its"
+          + " slope per socket and user-space parts");
     }
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {

@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.calibrate.CostFit.Fitted;
+import org.netnslab.scenario.ModelKeys;
 
 /**
  * {@link CostFit}'s uevent part: the broadcast walk (one process sends and receives, 0..1000 extra sockets bound in
  * another netns) and the pair probe (an injector and its listener in two processes). Stateless.
  */
 final class UeventFit {
+  /** The fewest wake-ups per send over which the pair's excess CPU is divided into a wake-up's cost. */
+  static final double MIN_WAKES = 0.01;
+  /** The most: above half the sends waking the listener, the median send is itself a waking one. */
+  static final double MAX_WAKES = 0.5;
   private UeventFit() {}
 
   /**
@@ -68,8 +73,9 @@ final class UeventFit {
    *       listener's wake-ups per send: the sender's try_to_wake_up of its sleeping listener, fitted as what the
    *       injector spends beyond its median send, over the sends that woke the listener (so it also carries
    *       whatever else lifts the mean send over the median); NOT FITTED, and the intercept as before (injector CPU
-   *       per send - {@code injector-user} - one socket's walk), when the listener never slept or the excess is
-   *       negative;</li>
+   *       per send - {@code injector-user} - one socket's walk), when the listener slept at under {@link #MIN_WAKES}
+   *       or over {@link #MAX_WAKES} of the sends, when the excess is negative, or when the wake-up falls outside
+   *       the key's range;</li>
    *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
    *       model charges a switch per wake-up) - {@code listener-user}.</li>
    * </ul>
@@ -103,7 +109,10 @@ final class UeventFit {
         .mapToDouble(l -> l.path("send_p50_ns").asDouble()).toArray();
     double p50 = p50s.length == pairs.size() ? CostFit.medianOf(p50s) : Double.NaN;
     double excess = inj - injUser - p50;
-    boolean wakeFitted = wakes > 0 && excess >= 0 && Double.isFinite(p50);
+    // the median send wakes nobody only while under half the sends wake the listener; under 1% the excess over so
+    // few wake-ups is noise; and the wake-up must be one the model accepts, or the send keeps the whole CPU
+    boolean wakeFitted = wakes >= MIN_WAKES && wakes <= MAX_WAKES && excess >= 0 && Double.isFinite(p50)
+        && ModelKeys.problem("costs.uevent.wake-listener", Math.round(excess / wakes) + "ns") == null;
     double intercept = wakeFitted ? p50 - perSocket : inj - injUser - perSocket;
     if (wakeFitted) {
       costs.put("costs.uevent.wake-listener", new Fitted(excess / wakes, String.format("uevent_probe pair (%d run(s),"
@@ -112,9 +121,14 @@ final class UeventFit {
           pairs.size(), Double.NaN));
     } else {
       unfitted.put("costs.uevent.wake-listener", !Double.isFinite(p50) ? "a pair probe line has no send_p50_ns"
-          : wakes > 0 ? String.format("the pair probe's injector spent less per send (%.0f ns less injector-user) than its median send"
-              + " (%.0f ns)", inj - injUser, p50)
-          : "the pair probe's listener never slept");
+          : wakes == 0 ? "the pair probe's listener never slept"
+          : wakes < MIN_WAKES || wakes > MAX_WAKES ? String.format("the pair probe's listener slept at %.3f of the sends,"
+              + " outside %.2f..%.1f (the median send must wake nobody, and enough sends must wake it)", wakes, MIN_WAKES,
+              MAX_WAKES)
+          : excess < 0 ? String.format("the pair probe's injector spent less per send (%.0f ns less injector-user) than"
+              + " its median send (%.0f ns)", inj - injUser, p50)
+          : String.format("%.0f ns a wake-up (%.0f ns over %.3f wake-ups per send) is outside the key's range",
+              excess / wakes, excess, wakes));
     }
     double walkIntercept = costs.get("costs.uevent.send-outside").value() * 7 / 3;
     extras.put("uevent-send-intercept-walk", new Fitted(walkIntercept, costs.get("costs.uevent.send-outside").source(),

@@ -3,8 +3,10 @@ package org.netnslab.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,9 +121,12 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
         throw new ScenarioException(unknown);
       }
       Config merged = ConfigFactory.defaultOverrides().withFallback(user).withFallback(base).resolve();
-      if (user.hasPath("netns-lab")) { // its designs are checked here, not only when a scenario selects one
-        List<ConfigProblem> bad = ScenarioLoader.namedDesignProblems(user.resolveWith(merged).getConfig("netns-lab"),
-            merged.getConfig("netns-lab"), extra.toString());
+      // its designs are checked here, not only when a scenario selects one; the file itself is not resolved (its
+      // substitutions may need the rest), so its design names come from its unresolved tree
+      java.util.Map<String, com.typesafe.config.ConfigOrigin> names = ownDesigns(user, merged);
+      if (!names.isEmpty()) {
+        List<ConfigProblem> bad = ScenarioLoader.namedDesignProblems(names, merged.getConfig("netns-lab"),
+            extra.toString());
         if (!bad.isEmpty()) {
           throw new ScenarioException(bad);
         }
@@ -130,6 +135,51 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
     } catch (ConfigException e) {
       throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
     }
+  }
+
+  /**
+   * The designs a configuration file defines, each with where the file defines it, from its unresolved tree (its
+   * substitutions may need the rest); where that tree cannot say (the whole block a substitution), the merged
+   * designs that are not reference.conf's, located where the merge puts them.
+   *
+   * @throws ScenarioException when the file's {@code netns-lab.designs} is not an object
+   */
+  private static java.util.Map<String, com.typesafe.config.ConfigOrigin> ownDesigns(Config user, Config merged)
+      throws ScenarioException {
+    try {
+      ConfigValue lab = user.root().get("netns-lab");
+      ConfigValue designs = lab instanceof ConfigObject o ? o.get("designs") : null;
+      if (designs == null) {
+        return java.util.Map.of();
+      }
+      if (!(designs instanceof ConfigObject own)) {
+        return notReference(merged);
+      }
+      java.util.Map<String, com.typesafe.config.ConfigOrigin> names = new java.util.LinkedHashMap<>();
+      own.forEach((name, v) -> names.put(name, v.origin()));
+      return names;
+    } catch (ConfigException.NotResolved e) { // a merge with a substitution: the merged block says which there are
+      return notReference(merged);
+    }
+  }
+
+  /** @return the merged designs that are not reference.conf's, at the merged values' origins */
+  private static java.util.Map<String, com.typesafe.config.ConfigOrigin> notReference(Config merged)
+      throws ScenarioException {
+    ConfigValue designs = merged.getValue("netns-lab.designs");
+    if (designs.valueType() != com.typesafe.config.ConfigValueType.OBJECT) {
+      throw new ScenarioException(List.of(ConfigProblem.at(designs.origin(), "netns-lab.designs",
+          "must be an object of named designs, e.g. netns-lab.designs { \"my-design\" { uevent.serialization ="
+              + " lockless } }")));
+    }
+    java.util.Map<String, com.typesafe.config.ConfigOrigin> names = new java.util.TreeMap<>();
+    java.util.Set<String> builtIn = ConfigFactory.defaultReference().getObject("netns-lab.designs").keySet();
+    merged.getObject("netns-lab.designs").forEach((name, v) -> {
+      if (!builtIn.contains(name)) {
+        names.put(name, v.origin());
+      }
+    });
+    return names;
   }
 
   /** The JVM's -Xmx, B: what the user set, where {@link Runtime#maxMemory()} is the usable part of it. */

@@ -101,22 +101,23 @@ final class DesignReader {
    * Checks the named designs a configuration file adds or changes ({@code netns-lab.designs} of a
    * {@code --config} file), every one whether or not a scenario runs it: each must be an object of
    * known model keys (and a {@code description}) whose values, over the merged {@code netns-lab.model},
-   * read as every row of {@link Strategies#ROWS} does.
+   * read as every row of {@link Strategies#ROWS} does; none may redefine a design of reference.conf.
    *
-   * @param given the file's own {@code netns-lab} block (its values carry the file's lines)
-   * @param merged the merged {@code netns-lab} block the designs run under
+   * @param names the designs the file defines, each with where it does (its own keys: the file itself is not
+   *     resolved, so its substitutions and optional overrides stay HOCON's to resolve)
+   * @param merged the merged {@code netns-lab} block the designs run under; its values keep the file and
+   *     line they came from
    * @param source the file's name, for a problem no value locates
-   * @return the problems, each at the file and line of the value at fault; empty when all is well
+   * @return the problems, each at the file and line of the value at fault, in the order of the files and lines;
+   *     empty when all is well
    */
-  static List<org.netnslab.settings.ConfigProblem> namedDesignProblems(Config given, Config merged, String source) {
+  static List<org.netnslab.settings.ConfigProblem> namedDesignProblems(Map<String, com.typesafe.config.ConfigOrigin> names,
+      Config merged, String source) {
     List<org.netnslab.settings.ConfigProblem> problems = new java.util.ArrayList<>();
-    if (!given.hasPath("designs")) {
+    if (names.isEmpty()) {
       return problems;
     }
-    HoconChecker c = new HoconChecker(given, source, problems);
-    if (c.object("designs") == null) {
-      return problems;
-    }
+    HoconChecker c = new HoconChecker(merged, source, problems);
     Config known = ConfigFactory.defaultReference().getConfig("netns-lab.model");
     DesignReader reader = new DesignReader(merged, c);
     // the merged model once: a bad value there would otherwise come back once per design
@@ -124,30 +125,39 @@ final class DesignReader {
       return problems;
     }
     Set<String> builtIn = ConfigFactory.defaultReference().getObject("netns-lab.designs").keySet();
-    for (Map.Entry<String, ConfigValue> e : given.getObject("designs").entrySet()) {
-      String path = "netns-lab.designs." + ConfigUtil.joinPath(e.getKey());
-      if (!HoconChecker.isSafeName(e.getKey())) {
-        c.problemAt(e.getValue().origin(), path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
-            + " starting with a letter or digit (it names actors and output files), got '" + e.getKey() + "'");
-      } else if (builtIn.contains(e.getKey())) { // a seed's comparison would silently run other rules under its name
-        c.problemAt(e.getValue().origin(), path, "redefines the named design '" + e.getKey()
-            + "' of reference.conf; give your design its own name");
-      } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
-        c.problemAt(e.getValue().origin(), path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
-      } else if (reader.splitAtADot((ConfigObject) e.getValue())) { // `host-6.18 { ... }` reads as host-6 { 18 { ... } }
-        String inner = ((ConfigObject) e.getValue()).keySet().iterator().next();
-        c.problemAt(e.getValue().origin(), path, "holds no model key but '" + inner + "': a design name with a dot"
-            + " must be quoted, e.g. \"" + e.getKey() + "." + inner + "\" { ... }");
+    ConfigObject designs = merged.getObject("designs");
+    for (Map.Entry<String, com.typesafe.config.ConfigOrigin> own : names.entrySet()) {
+      String name = own.getKey();
+      ConfigValue v = designs.get(name);
+      String path = "netns-lab.designs." + ConfigUtil.joinPath(name);
+      if (v == null) {
+        continue;
+      }
+      // the design as a whole is located where the file defines it (merged, a redefined one is also reference.conf's)
+      com.typesafe.config.ConfigOrigin at = own.getValue() != null ? own.getValue() : v.origin();
+      if (!HoconChecker.isSafeName(name)) {
+        c.problemAt(at, path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
+            + " starting with a letter or digit (it names actors and output files), got '" + name + "'");
+      } else if (builtIn.contains(name)) { // a seed's comparison would silently run other rules under its name
+        c.problemAt(at, path, "redefines the named design '" + name + "' of reference.conf; give your design"
+            + " its own name");
+      } else if (v.valueType() != ConfigValueType.OBJECT) {
+        c.problemAt(at, path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      } else if (reader.dottedName(name, (ConfigObject) v) != null) { // `host-6.18 { ... }` is host-6 { 18 { ... } }
+        String dotted = reader.dottedName(name, (ConfigObject) v);
+        c.problemAt(at, path, "holds no model key but '" + dotted.substring(name.length() + 1) + "': a design"
+            + " name with a dot must be quoted, e.g. \"" + dotted + "\" { ... }");
       } else {
-        Config design = ((ConfigObject) e.getValue()).toConfig().withoutPath("description");
+        Config design = ((ConfigObject) v).toConfig().withoutPath("description");
         int before = problems.size();
         c.knownLeaves(design, known, path + ".");
         if (problems.size() == before) {
-          reader.designAt(e.getKey(), design.withFallback(merged.getConfig("model")), path + ".", "");
+          reader.designAt(name, design.withFallback(merged.getConfig("model")), path + ".", "");
         }
       }
     }
-    problems.sort(java.util.Comparator.comparingInt(org.netnslab.settings.ConfigProblem::line)); // the file's order
+    problems.sort(java.util.Comparator.comparing(org.netnslab.settings.ConfigProblem::source)
+        .thenComparingInt(org.netnslab.settings.ConfigProblem::line)); // each file's order (includes are files too)
     return problems;
   }
 
@@ -167,8 +177,8 @@ final class DesignReader {
             + "' of reference.conf; give the custom design its own name");
       } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
         c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
-      } else if (splitAtADot((ConfigObject) e.getValue())) { // HOCON reads `small.q { ... }` as small { q { ... } }
-        String inner = ((ConfigObject) e.getValue()).keySet().iterator().next();
+      } else if (dottedName(e.getKey(), (ConfigObject) e.getValue()) != null) { // `small.q { ... }` is small { q { ... } }
+        String inner = dottedName(e.getKey(), (ConfigObject) e.getValue()).substring(e.getKey().length() + 1);
         c.problemAt(e.getValue().origin(), path, "holds no model key but '" + inner + "': a design name with a dot"
             + " must be quoted, e.g. \"" + e.getKey() + "." + inner + "\" { ... }");
       } else {
@@ -183,14 +193,41 @@ final class DesignReader {
     return conf.getConfig("custom-designs");
   }
 
-  /** @return whether a custom design's object is one object under a key that is no model group (a dotted name) */
-  private boolean splitAtADot(ConfigObject design) {
-    if (design.size() != 1) {
-      return false;
+  /**
+   * HOCON reads an unquoted {@code host-6.18.44 { ... }} as {@code host-6 { 18 { 44 { ... } } }}: one object under
+   * each key that is no model group, down to an object of model keys.
+   *
+   * @param name the design's key
+   * @param design its object
+   * @return the dotted name the user most likely wrote, e.g. {@code host-6.18.44}, when the object is such a chain
+   *     ending in an object whose keys are all model keys (or a description); else null (a mistyped group is then
+   *     reported as an unknown key)
+   */
+  private String dottedName(String name, ConfigObject design) {
+    StringBuilder dotted = new StringBuilder(name);
+    ConfigObject o = design;
+    int depth = 0;
+    while (o.size() == 1) {
+      Map.Entry<String, ConfigValue> only = o.entrySet().iterator().next();
+      if (only.getValue().valueType() != ConfigValueType.OBJECT || only.getKey().equals("description")
+          || reference.getObject("model").containsKey(only.getKey())) {
+        break;
+      }
+      dotted.append('.').append(only.getKey());
+      o = (ConfigObject) only.getValue();
+      depth++;
     }
-    Map.Entry<String, ConfigValue> only = design.entrySet().iterator().next();
-    return only.getValue().valueType() == ConfigValueType.OBJECT && !only.getKey().equals("description")
-        && !reference.getObject("model").containsKey(only.getKey());
+    if (depth == 0) {
+      return null;
+    }
+    Config leaves = o.toConfig().withoutPath("description");
+    Config model = reference.getConfig("model");
+    for (Map.Entry<String, ConfigValue> leaf : leaves.entrySet()) {
+      if (!model.hasPath(leaf.getKey())) {
+        return null;
+      }
+    }
+    return dotted.toString();
   }
 
   /**

@@ -50,24 +50,35 @@ public final class ScenarioLoader {
   }
 
   /**
-   * @param file the scenario file
-   * @param sets {@code path=value} overrides, applied over the file in order
-   * @param scale {@code --scale}, must be finite and &gt; 0
-   * @return the validated scenario
-   * @throws ScenarioException listing every problem found
-   */
-  /**
-   * Checks the named designs of a configuration file ({@code --config}, conf/application.conf): every
-   * design in its {@code netns-lab.designs}, whether or not a scenario runs it, so that a bad value waits
-   * for no scenario that happens to select it.
+   * Checks the named designs a {@code --config} file defines: every one, whether or not a scenario runs it, so
+   * that a bad value waits for no scenario that happens to select it.
    *
-   * @param given the file's own {@code netns-lab} block
-   * @param merged the merged {@code netns-lab} block
+   * @param names the designs the file defines (its own {@code netns-lab.designs} keys), each with where it does
+   * @param merged the merged {@code netns-lab} block (its values keep the file and line they came from)
    * @param source the file's name
    * @return the problems, each at the file and line of the value at fault; empty when all is well
    */
-  public static List<ConfigProblem> namedDesignProblems(Config given, Config merged, String source) {
-    return DesignReader.namedDesignProblems(given, merged, source);
+  public static List<ConfigProblem> namedDesignProblems(Map<String, com.typesafe.config.ConfigOrigin> names,
+      Config merged, String source) {
+    return DesignReader.namedDesignProblems(names, merged, source);
+  }
+
+  /**
+   * @param scenario a scenario file
+   * @return the designs a calibrated.conf beside it defines (the folder {@code netns-lab calibrate} writes), or
+   *     none when there is no such file or it does not parse (it is then no help for a hint)
+   */
+  private static Set<String> calibratedDesignsBeside(Path scenario) {
+    Path calibrated = scenario.toAbsolutePath().resolveSibling("calibrated.conf");
+    if (!Files.isRegularFile(calibrated)) {
+      return Set.of();
+    }
+    try {
+      Config c = ConfigFactory.parseFile(calibrated.toFile());
+      return c.hasPath("netns-lab.designs") ? c.getObject("netns-lab.designs").keySet() : Set.of();
+    } catch (ConfigException e) { // a broken file beside the scenario: no hint, the unknown design is still said
+      return Set.of();
+    }
   }
 
   /**
@@ -99,6 +110,13 @@ public final class ScenarioLoader {
     }
   }
 
+  /**
+   * @param file the scenario file
+   * @param sets {@code path=value} overrides, applied over the file in order
+   * @param scale {@code --scale}, must be finite and &gt; 0
+   * @return the validated scenario
+   * @throws ScenarioException listing every problem found
+   */
   public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
     List<ConfigProblem> problems = new ArrayList<>();
     String source = file.toString();
@@ -172,12 +190,13 @@ public final class ScenarioLoader {
     DesignReader designReader = new DesignReader(reference, c);
     Map<String, Design> designs = designReader.read();
     boolean designsOk = problems.size() == before;
-    Path calibrated = file.toAbsolutePath().resolveSibling("calibrated.conf");
-    for (int i = before; i < problems.size() && Files.isRegularFile(calibrated); i++) {
+    Set<String> besideDesigns = calibratedDesignsBeside(file);
+    for (int i = before; i < problems.size(); i++) {
       ConfigProblem p = problems.get(i);
-      if (p.path().equals("designs") && p.message().startsWith("unknown design")) { // a scenario calibrate wrote
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^unknown design '(.*?)'").matcher(p.message());
+      if (p.path().equals("designs") && m.find() && besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
         problems.set(i, new ConfigProblem(p.source(), p.line(), p.path(), p.message() + "; the calibrated.conf beside"
-            + " this file defines its design: add --config " + file.resolveSibling("calibrated.conf")));
+            + " this file defines it: add --config " + file.resolveSibling("calibrated.conf")));
       }
     }
     String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();

@@ -171,11 +171,9 @@ public final class UeventSocket {
    * @return {@link Ready} to broadcast, or {@link Refused}
    */
   public Step prepareInject(Credentials sender, byte[] payload, long sentNanos) {
-    if (fault != UeventFault.SKIP_CAPABILITY_CHECK && !sender.nsCapable(owner, Capability.CAP_SYS_ADMIN)) {
-      return new Refused(new InjectResult.Failed(Errno.EPERM, -1));
-    }
-    if (payload.length == 0) {
-      return new Refused(new InjectResult.Failed(Errno.EINVAL, -1));
+    Errno refused = refusal(sender, payload);
+    if (refused != null) {
+      return new Refused(new InjectResult.Failed(refused, -1));
     }
     long n = seqnum.next();
     if (fault == UeventFault.REPEAT_SEQNUM && n % 2 == 0) {
@@ -187,6 +185,21 @@ public final class UeventSocket {
     } catch (UeventException tooBig) {
       return new Refused(new InjectResult.Failed(tooBig.errno, n));
     }
+  }
+
+  /**
+   * The checks uevent_net_rcv_skb() makes before it takes a SEQNUM (and, before v6.9, uevent_sock_mutex):
+   * netlink_ns_capable(CAP_SYS_ADMIN) over the owning user namespace, and a non-empty message.
+   *
+   * @param sender the injecting task's credentials
+   * @param payload the message as sent
+   * @return EPERM or EINVAL when the send is refused before anything is broadcast, else null
+   */
+  public Errno refusal(Credentials sender, byte[] payload) {
+    if (fault != UeventFault.SKIP_CAPABILITY_CHECK && !sender.nsCapable(owner, Capability.CAP_SYS_ADMIN)) {
+      return Errno.EPERM;
+    }
+    return payload.length == 0 ? Errno.EINVAL : null;
   }
 
   /**

@@ -155,6 +155,20 @@ public class CostFitTest extends JUnitSuite {
     assertTrue(fit.unfitted().get("costs.uevent.wake-listener"), fit.unfitted().get("costs.uevent.wake-listener")
         .startsWith("the pair probe's injector spent less per send"));
     assertEquals((59_844_840.0 / 20_000 - 200 - 12) * 3 / 7, fit.costs().get("costs.uevent.send-outside").value(), 1e-6);
+    // a listener that slept at under 1% or over half of the sends: no wake-up fitted, the send keeps its whole CPU
+    for (long sleeps : new long[] {20, 12_000}) {
+      for (ObjectNode l : lines) {
+        if (l.path("load").asText().equals("pair")) {
+          l.put("send_p50_ns", 2600).put("listener_sleeps", sleeps).put("listener_wakeups", sleeps);
+        }
+      }
+      fit = CostFit.fit(lines);
+      assertFalse(fit.costs().containsKey("costs.uevent.wake-listener"));
+      assertTrue(fit.unfitted().get("costs.uevent.wake-listener"), fit.unfitted().get("costs.uevent.wake-listener")
+          .contains("outside 0.01..0.5"));
+      assertEquals((59_844_840.0 / 20_000 - 200 - 12) * 3 / 7, fit.costs().get("costs.uevent.send-outside").value(),
+          1e-6);
+    }
   }
 
   @Test

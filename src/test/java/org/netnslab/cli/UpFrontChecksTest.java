@@ -203,6 +203,23 @@ public class UpFrontChecksTest extends JUnitSuite {
         + " 'kernel-4.18' of reference.conf; give your design its own name"));
     assertTrue(o.stderr(), o.stderr().contains(c + ":2: netns-lab.designs.host-6: holds no model key but '18': a design"
         + " name with a dot must be quoted, e.g. \"host-6.18\" { ... }"));
+    // a longer dotted name is given whole; a mistyped group is an unknown key, not a dotted name
+    Files.writeString(c, String.join("\n",
+        "netns-lab.designs { host-6.18.44-fc { uevent.serialization = lockless } }",
+        "netns-lab.designs { mine { ueventt { serialization = lockless } } }",
+        ""));
+    o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertTrue(o.stderr(), o.stderr().contains("e.g. \"host-6.18.44-fc\" { ... }"));
+    assertTrue(o.stderr(), o.stderr().contains(c + ":2: netns-lab.designs.mine.ueventt.serialization: unknown model key"));
+    // the file is not resolved on its own: optional overrides and substitutions of the rest stay legal
+    Files.writeString(c, String.join("\n",
+        "netns-lab.model.costs.uevent.recv = 2us",
+        "netns-lab.model.costs.uevent.recv = ${?NETNS_LAB_TEST_NEVER_SET}",
+        "netns-lab.designs { a { uevent.serialization = lockless } }",
+        "netns-lab.designs.b = ${netns-lab.designs.a} { netns.rtnl.setup-share = 0.3 }",
+        ""));
+    o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+    assertEquals(o.stderr(), 0, o.exit());
     // a value of the wrong type says what the key takes
     Files.writeString(c, "netns-lab.designs.w { costs.uevent.wake-listener = fast }\n");
     o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
@@ -221,9 +238,13 @@ public class UpFrontChecksTest extends JUnitSuite {
     Outcome o = cli("validate", scenario.toString());
     assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
     assertTrue(o.stderr(), o.stderr().contains("unknown design 'host-x'; named designs: ["));
-    assertTrue(o.stderr(), o.stderr().contains("; the calibrated.conf beside this file defines its design: add --config "
+    assertTrue(o.stderr(), o.stderr().contains("; the calibrated.conf beside this file defines it: add --config "
         + dir.resolve("calibrated.conf")));
     assertEquals(o.stderr(), 0, cli("validate", scenario.toString(), "--config", dir.resolve("calibrated.conf").toString())
         .exit());
+    // a design the calibrated.conf does not define gets no such hint
+    Files.writeString(scenario, Files.readString(scenario).replace("\"host-x\"", "\"host-y\""));
+    o = cli("validate", scenario.toString());
+    assertTrue(o.stderr(), o.stderr().contains("unknown design 'host-y'") && !o.stderr().contains("beside this file"));
   }
 }

@@ -214,7 +214,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         return;
       }
       Runnable inside = () -> kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-        long wake = chargeReceives(c, socket) * c.wakeListener(); // under the design's lock, as netlink_broadcast
+        int asleep = chargeReceives(c, socket);
+        // under the design's lock, as netlink_broadcast wakes them; a refused send broadcasts nothing
+        long wake = socket.refusal(target.credentials(), payload) == null ? asleep * c.wakeListener() : 0;
         Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
         if (wake > 0) {
           kernel(Step.KERNEL, wake, inject);

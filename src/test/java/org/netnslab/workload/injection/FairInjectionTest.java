@@ -130,6 +130,24 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   /**
+   * A refused send (EPERM: the injector lacks CAP_SYS_ADMIN over the netns's owner) broadcasts nothing, so under a
+   * lock it wakes no listener either: the same figures with and without the wake-up's cost.
+   */
+  @Test
+  public void aRefusedSendUnderALockPaysNoWakeUp() throws Exception {
+    RunResult r = run(1, "kernel-4.18, waking", String.join("\n",
+        "custom-designs.waking { uevent { serialization = global-owner, seqnum-scope = global },"
+            + " costs.uevent.wake-listener = 5us }",
+        "workload.injectors-privileged = false",
+        "machine.jitter = 0"));
+    // refused sends record no transaction; the injector's CPU shows what they cost
+    long plain = design(r, "kernel-4.18").counters().get("injector_cpu_us");
+    long waking = design(r, "waking").counters().get("injector_cpu_us");
+    assertTrue("the refused sends' CPU " + plain, plain > 0);
+    assertEquals(plain, waking);
+  }
+
+  /**
    * Determinism under the fair scheduler: the same inputs give the same figures, also when the second run
    * starts at a later simulated clock (the ticks count from the design run's machine, not from 0).
    */
