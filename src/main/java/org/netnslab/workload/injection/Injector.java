@@ -213,10 +213,17 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         });
         return;
       }
+      // an injection: uevent_net_rcv_skb checks the sender before it takes the lock (no lock, no broadcast when
+      // refused); a device task's kernel uevent (no credentials) is checked by nobody
+      Errno refused = target.credentials() == null ? null : socket.refusal(target.credentials(), payload);
+      if (refused != null) {
+        held = null;
+        ackTo.tell(new InjectResult.Failed(refused, -1));
+        return;
+      }
       Runnable inside = () -> kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-        int asleep = chargeReceives(c, socket);
-        // under the design's lock, as netlink_broadcast wakes them; a refused send broadcasts nothing
-        long wake = socket.refusal(target.credentials(), payload) == null ? asleep * c.wakeListener() : 0;
+        // under the design's lock, as netlink_broadcast wakes them
+        long wake = chargeReceives(c, socket) * c.wakeListener();
         Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
         if (wake > 0) {
           kernel(Step.KERNEL, wake, inject);

@@ -148,6 +148,20 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   /**
+   * A device task's kernel uevents carry no sender to check: under a lock (kernel-4.18) and lockless they are
+   * broadcast like injections, none refused, and under the lock none out of order.
+   */
+  @Test
+  public void kernelUeventsUnderALockNeedNoSender() throws Exception {
+    RunResult r = run(1, "kernel-4.18, kernel-6.9", "workload.kernel-uevents-per-netns = 50");
+    for (String d : List.of("kernel-4.18", "kernel-6.9")) {
+      assertEquals(d, 0L, (long) design(r, d).invariants().get(org.netnslab.metrics.Invariants.Counter.EPERM));
+      assertTrue(d, design(r, d).recorders().get(UeventInjectionWorkload.TRANSACTION).histogram().getTotalCount() > 0);
+    }
+    assertEquals(0L, (long) design(r, "kernel-4.18").invariants().get(SEQNUM_OUT_OF_ORDER)); // lockless may reorder
+  }
+
+  /**
    * Determinism under the fair scheduler: the same inputs give the same figures, also when the second run
    * starts at a later simulated clock (the ticks count from the design run's machine, not from 0).
    */
