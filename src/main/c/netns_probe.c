@@ -378,7 +378,8 @@ static void run(const char *set, long loops, long iters) {
 
 int main(int argc, char **argv) {
     probe_init("lifecycle");
-    usage_help("netns_probe serial ITER | parallel LOOPS ITER", argc, argv);
+    static const char *usage = "netns_probe serial ITER | parallel LOOPS ITER";
+    usage_mode(usage, argc, argv, (const char *const[]) { "serial", "parallel", NULL });
     if (argc == 3 && strcmp(argv[1], "serial") == 0) {
         run("fit", 1, arg_long(argv[2], 1, 100000, "ITER"));
     } else if (argc == 4 && strcmp(argv[1], "parallel") == 0) {
@@ -386,10 +387,6 @@ int main(int argc, char **argv) {
         if (loops * iters > 100000) fail_missing("arguments", "", "LOOPS x ITER over 100,000");
         run("prediction", loops, iters);
     } else {
-        static const char *usage = "netns_probe serial ITER | parallel LOOPS ITER";
-        if (argc < 2) usage_fail(usage, "no mode given");
-        if (strcmp(argv[1], "serial") != 0 && strcmp(argv[1], "parallel") != 0)
-            usage_fail(usage, "unknown mode '%s' (serial, parallel)", argv[1]);
         usage_fail(usage, "'%s' takes %s, got %s", argv[1], strcmp(argv[1], "serial") == 0 ? "ITER" : "LOOPS ITER",
                    arg_count(argc));
     }

@@ -272,12 +272,20 @@ static inline void usage_fail(const char *usage, const char *fmt, ...) {
     exit(2);
 }
 
-/* `PROBE --help` (or -h): the usage line on stdout, exit 0. */
-static inline void usage_help(const char *usage, int argc, char **argv) {
+/* The probe's mode, argv[1], one of `modes` (NULL-terminated): `PROBE --help` (or -h) prints the usage line on
+ * stdout and exits 0; no mode, or one not in `modes`, is a usage error (usage_fail). */
+static inline void usage_mode(const char *usage, int argc, char **argv, const char *const *modes) {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("usage: %s\n", usage);
         exit(0);
     }
+    if (argc < 2) usage_fail(usage, "no mode given");
+    char known[256] = "";
+    for (int i = 0; modes[i] != NULL; i++) {
+        if (strcmp(argv[1], modes[i]) == 0) return;
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", modes[i]);
+    }
+    usage_fail(usage, "unknown mode '%s' (%s)", argv[1], known);
 }
 
 /* The words after the mode, for a usage_fail message: "2 arguments after 'scan'". */

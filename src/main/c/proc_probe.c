@@ -232,11 +232,7 @@ static void scan(long live, long scans, int fit) {
 int main(int argc, char **argv) {
     probe_init("proc");
     static const char *usage = "proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]";
-    usage_help(usage, argc, argv);
-    if (argc < 2) usage_fail(usage, "no mode given");
-    if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "listeners") != 0 && strcmp(argv[1], "pidfd") != 0
-            && strcmp(argv[1], "scan") != 0)
-        usage_fail(usage, "unknown mode '%s' (fit, listeners, pidfd, scan)", argv[1]);
+    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "listeners", "pidfd", "scan", NULL });
     int want = strcmp(argv[1], "scan") == 0 ? 4 : 3;
     if (argc != want && !(want == 4 && argc == 5 && strcmp(argv[4], "fit") == 0))
         usage_fail(usage, "'%s' takes %s, got %s%s", argv[1], want == 4 ? "LIVE SCANS [fit]" : "PROCS", arg_count(argc),

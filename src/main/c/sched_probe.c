@@ -53,9 +53,7 @@ static int64_t round_trip_ns(long rounds, int cpu) {
 int main(int argc, char **argv) {
     probe_init("sched");
     static const char *usage = "sched_probe ctxsw ROUNDS";
-    usage_help(usage, argc, argv);
-    if (argc < 2) usage_fail(usage, "no mode given");
-    if (strcmp(argv[1], "ctxsw") != 0) usage_fail(usage, "unknown mode '%s' (ctxsw)", argv[1]);
+    usage_mode(usage, argc, argv, (const char *const[]) { "ctxsw", NULL });
     if (argc != 3) usage_fail(usage, "'ctxsw' takes ROUNDS, got %s", arg_count(argc));
     long rounds = arg_long(argv[2], 10, 10000000, "ROUNDS");
     int cpu = sched_getcpu();

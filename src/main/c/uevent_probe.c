@@ -381,11 +381,7 @@ static void wake(long sends) {
 int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage = "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS";
-    usage_help(usage, argc, argv);
-    if (argc < 2) usage_fail(usage, "no mode given");
-    if (strcmp(argv[1], "fit") != 0 && strcmp(argv[1], "wake") != 0 && strcmp(argv[1], "pair") != 0
-            && strcmp(argv[1], "tc1") != 0 && strcmp(argv[1], "reorder") != 0)
-        usage_fail(usage, "unknown mode '%s' (fit, wake, pair, tc1, reorder)", argv[1]);
+    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "tc1", "reorder", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
     if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
@@ -408,11 +404,8 @@ int main(int argc, char **argv) {
         tc1(n, sends, 0, 0);
     } else if (strcmp(argv[1], "reorder") == 0) {
         tc1(arg_long(argv[2], 1, 1000, "M"), sends, 1, 0);
-    } else if (strcmp(argv[1], "pair") == 0) {
+    } else { /* pair: usage_mode let no other mode through */
         tc1(1, sends, 0, 1);
-    } else {
-        fprintf(stderr, "uevent_probe: unknown mode '%s' (fit, wake, pair, tc1, reorder)\n", argv[1]);
-        return 2;
     }
     return 0;
 }
