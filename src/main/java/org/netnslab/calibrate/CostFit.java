@@ -107,13 +107,6 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
       unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
     }
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
-    if (!walk.isEmpty() && select(fitSet, "uevent", "pair").isEmpty()) {
-      unfitted.put("costs.uevent.wake-listener", "no uevent_probe pair line in the fit set (recorded before the pair"
-          + " probe, or edited out)");
-    } else if (walk.isEmpty() && !select(fitSet, "uevent", "pair").isEmpty()) {
-      unfitted.put("costs.uevent.wake-listener", "no uevent_probe fit (broadcast-walk) line: the pair's fit needs its"
-          + " slope per socket and user-space parts");
-    }
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {
         double v = e.getValue().value();

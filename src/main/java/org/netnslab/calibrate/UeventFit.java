@@ -82,13 +82,22 @@ final class UeventFit {
    * A wake-up is one of the listener's sleeps ({@code listener_sleeps}: its voluntary context switches, each a
    * send waking it from poll) where the lines carry them, else one of its drain cycles ({@code listener_wakeups},
    * older lines), which also start when a message was already queued. The walk's values stay in {@code extras}
-   * for comparison.
+   * for comparison. Without pair lines where the walk was fitted, or without a walk for the pair lines, {@code
+   * wake-listener} is named NOT FITTED.
    */
   static void fitPair(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras,
       Map<String, String> unfitted) {
+    boolean walked = costs.containsKey("costs.uevent.send-outside"); // the walk's lines were fitted
+    if (lines.isEmpty() && walked) {
+      unfitted.put("costs.uevent.wake-listener", "no uevent_probe pair line in the fit set (recorded before the pair"
+          + " probe, or edited out)");
+    } else if (!lines.isEmpty() && !walked) {
+      unfitted.put("costs.uevent.wake-listener", "no uevent_probe fit (broadcast-walk) line: the pair's fit needs its"
+          + " slope per socket and user-space parts");
+    }
     List<ObjectNode> pairs = lines.stream().filter(l -> l.has("injector_cpu_ns") && l.has("listener_cpu_ns")
         && l.path("sends").asDouble() > 0).toList();
-    if (pairs.isEmpty() || !costs.containsKey("costs.uevent.send-outside")) {
+    if (pairs.isEmpty() || !walked) {
       return;
     }
     double inj = CostFit.medianOf(pairs.stream().mapToDouble(l -> l.path("injector_cpu_ns").asDouble() / l.path("sends")
