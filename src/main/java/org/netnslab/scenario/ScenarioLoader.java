@@ -63,6 +63,9 @@ public final class ScenarioLoader {
     return DesignReader.namedDesignProblems(names, merged, source);
   }
 
+  /** DesignReader's problem for a design the scenario names that no configuration defines. */
+  private static final java.util.regex.Pattern UNKNOWN_DESIGN = java.util.regex.Pattern.compile("^unknown design '(.*?)'");
+
   /**
    * @param scenario a scenario file
    * @return the designs a calibrated.conf beside it defines (the folder {@code netns-lab calibrate} writes), or
@@ -190,11 +193,17 @@ public final class ScenarioLoader {
     DesignReader designReader = new DesignReader(reference, c);
     Map<String, Design> designs = designReader.read();
     boolean designsOk = problems.size() == before;
-    Set<String> besideDesigns = calibratedDesignsBeside(file);
+    Set<String> besideDesigns = null; // read only when a design is unknown
     for (int i = before; i < problems.size(); i++) {
       ConfigProblem p = problems.get(i);
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^unknown design '(.*?)'").matcher(p.message());
-      if (p.path().equals("designs") && m.find() && besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
+      java.util.regex.Matcher m = UNKNOWN_DESIGN.matcher(p.message());
+      if (!p.path().equals("designs") || !m.find()) {
+        continue;
+      }
+      if (besideDesigns == null) {
+        besideDesigns = calibratedDesignsBeside(file);
+      }
+      if (besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
         problems.set(i, new ConfigProblem(p.source(), p.line(), p.path(), p.message() + "; the calibrated.conf beside"
             + " this file defines it: add --config " + file.resolveSibling("calibrated.conf")));
       }
