@@ -135,19 +135,9 @@ final class DesignReader {
       }
       // the design as a whole is located where the file defines it (merged, a redefined one is also reference.conf's)
       com.typesafe.config.ConfigOrigin at = own.getValue() != null ? own.getValue() : v.origin();
-      if (!HoconChecker.isSafeName(name)) {
-        c.problemAt(at, path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
-            + " starting with a letter or digit (it names actors and output files), got '" + name + "'");
-      } else if (builtIn.contains(name)) { // a seed's comparison would silently run other rules under its name
-        c.problemAt(at, path, "redefines the named design '" + name + "' of reference.conf; give your design"
-            + " its own name");
-      } else if (v.valueType() != ConfigValueType.OBJECT) {
-        c.problemAt(at, path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
-      } else if (reader.dottedName(name, (ConfigObject) v) != null) { // `host-6.18 { ... }` is host-6 { 18 { ... } }
-        String dotted = reader.dottedName(name, (ConfigObject) v);
-        c.problemAt(at, path, "holds no model key but '" + dotted.substring(name.length() + 1) + "': a design"
-            + " name with a dot must be quoted, e.g. \"" + dotted + "\" { ... }");
-      } else {
+      // a seed's comparison would silently run other rules under a built-in design's name
+      if (reader.designShaped(name, v, at, path, builtIn.contains(name) ? "redefines the named design '" + name
+          + "' of reference.conf; give your design its own name" : null)) {
         Config design = ((ConfigObject) v).toConfig().withoutPath("description");
         int before = problems.size();
         c.knownLeaves(design, known, path + ".");
@@ -169,19 +159,9 @@ final class DesignReader {
     }
     for (Map.Entry<String, ConfigValue> e : conf.getObject("custom-designs").entrySet()) {
       String path = "custom-designs." + ConfigUtil.joinPath(e.getKey());
-      if (!HoconChecker.isSafeName(e.getKey())) { // it names an actor and the output files
-        c.problemAt(e.getValue().origin(), path, "a design name must be 1-100 letters, digits, '.', '_' or '-',"
-            + " starting with a letter or digit (it names actors and output files), got '" + e.getKey() + "'");
-      } else if (reference.getObject("designs").containsKey(e.getKey())) {
-        c.problemAt(e.getValue().origin(), path, "shadows the named design '" + e.getKey()
-            + "' of reference.conf; give the custom design its own name");
-      } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
-        c.problem(path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
-      } else if (dottedName(e.getKey(), (ConfigObject) e.getValue()) != null) { // `small.q { ... }` is small { q { ... } }
-        String inner = dottedName(e.getKey(), (ConfigObject) e.getValue()).substring(e.getKey().length() + 1);
-        c.problemAt(e.getValue().origin(), path, "holds no model key but '" + inner + "': a design name with a dot"
-            + " must be quoted, e.g. \"" + e.getKey() + "." + inner + "\" { ... }");
-      } else {
+      if (designShaped(e.getKey(), e.getValue(), e.getValue().origin(), path,
+          reference.getObject("designs").containsKey(e.getKey()) ? "shadows the named design '" + e.getKey()
+              + "' of reference.conf; give the custom design its own name" : null)) {
         c.knownLeaves(((ConfigObject) e.getValue()).toConfig().withoutPath("description"), reference.getConfig("model"),
             path + ".");
         if (((ConfigObject) e.getValue()).containsKey("faults")) { // a comparison needs the same faults in every design
@@ -191,6 +171,39 @@ final class DesignReader {
       }
     }
     return conf.getConfig("custom-designs");
+  }
+
+  /**
+   * The checks of a design defined outside reference.conf (a scenario's custom design, a configuration file's
+   * named one) before its keys are read: a name that can name actors and output files, not a built-in design's, an
+   * object, and no unquoted dotted name ({@code host-6.18 { ... }} is host-6 { 18 { ... } }). The first that fails
+   * is a problem at {@code at}.
+   *
+   * @param shadows the problem to report when the name is a built-in design's, else null
+   * @return true when the design passed them: its keys are checked next
+   */
+  private boolean designShaped(String name, ConfigValue v, com.typesafe.config.ConfigOrigin at, String path,
+      String shadows) {
+    if (!HoconChecker.isSafeName(name)) { // it names an actor and the output files
+      c.problemAt(at, path, "a design name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or"
+          + " digit (it names actors and output files), got '" + name + "'");
+      return false;
+    }
+    if (shadows != null) {
+      c.problemAt(at, path, shadows);
+      return false;
+    }
+    if (v.valueType() != ConfigValueType.OBJECT) {
+      c.problemAt(at, path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+      return false;
+    }
+    String dotted = dottedName(name, (ConfigObject) v);
+    if (dotted != null) {
+      c.problemAt(at, path, "holds no model key but '" + dotted.substring(name.length() + 1) + "': a design name"
+          + " with a dot must be quoted, e.g. \"" + dotted + "\" { ... }");
+      return false;
+    }
+    return true;
   }
 
   /**
