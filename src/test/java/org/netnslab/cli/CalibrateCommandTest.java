@@ -99,27 +99,15 @@ public class CalibrateCommandTest extends JUnitSuite {
 
   @Test
   public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "pair-injectors", root -> {
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals("pair")) {
-          ((ObjectNode) line).put("injectors", 2);
-        }
-      }
-    });
+    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);
     assertEquals(o.stderr(), 2, o.exit());
     assertTrue(o.stderr(), o.stderr().contains("injectors must be 1, got 2"));
   }
 
   @Test
   public void aListenerCannotSleepMoreOftenThanItWasSentTo() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "sleeps", root -> {
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals("pair")) {
-          ((ObjectNode) line).put("listener_sleeps", 5_000_000);
-          break;
-        }
-      }
-    });
+    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener_sleeps",
+        5_000_000);
     assertEquals(o.stderr(), 2, o.exit());
     assertTrue(o.stderr(), o.stderr().contains("(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)"));
   }
@@ -167,6 +155,18 @@ public class CalibrateCommandTest extends JUnitSuite {
     JSON.writeValue(bad.toFile(), root);
     return UpFrontChecksTest.cli("calibrate", "--from", bad.toString(), "--out",
         tmp.getRoot().toPath().resolve("o-" + name).toString());
+  }
+
+  /** {@code calibrate --from} a recording whose first pair probe line has {@code field} set to {@code value}. */
+  private UpFrontChecksTest.Outcome firstPairEdited(String recorded, String field, long value) throws Exception {
+    return fromEdited(recorded, "pair-" + field, root -> {
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("load").asText().equals("pair")) {
+          ((ObjectNode) line).put(field, value);
+          break;
+        }
+      }
+    });
   }
 
   @Test
