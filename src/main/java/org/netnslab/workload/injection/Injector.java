@@ -197,8 +197,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
     UeventCosts c = p.costs();
     UeventSocket socket = p.socket();
-    held = p.split() ? null : p.lock().apply(machine);
-    Mutex lock = held;
+    Mutex lock = p.split() ? null : p.lock().apply(machine);
+    held = null; // set once the send takes the lock
     kernel(lock == null ? Step.KERNEL : Step.MIGHT_SLEEP, c.sendOutside(), () -> {
       if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
         UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
@@ -217,7 +217,6 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       // refused); a device task's kernel uevent (no credentials) is checked by nobody
       Errno refused = target.credentials() == null ? null : socket.refusal(target.credentials(), payload);
       if (refused != null) {
-        held = null;
         ackTo.tell(new InjectResult.Failed(refused, -1));
         return;
       }
@@ -231,6 +230,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
           inject.run();
         }
       });
+      held = lock;
       if (lock == null) {
         inside.run();
       } else {
