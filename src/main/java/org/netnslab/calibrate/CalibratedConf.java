@@ -60,6 +60,11 @@ public final class CalibratedConf {
       b.append("    # ").append(csw.source()).append("\n    context-switch = ").append(Math.round(csw.value()))
           .append("ns\n");
     }
+    CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
+    if (jitter != null) {
+      b.append("    # ").append(jitter.source()).append("\n    jitter = ")
+          .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value())).append("\n");
+    }
     b.append("  }\n  model {\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
       if (e.getKey().startsWith("machine.")) {

@@ -77,7 +77,7 @@ public final class CalibrationJson {
     ObjectNode o = JSON.createObjectNode();
     for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
       ObjectNode c = o.putObject(e.getKey());
-      c.put("value_ns", e.getValue().value());
+      c.put(CostFit.dimensionless(e.getKey()) ? "value" : "value_ns", e.getValue().value());
       c.put("source", e.getValue().source());
       c.put("points", e.getValue().points());
       if (!Double.isNaN(e.getValue().residual())) {
@@ -158,13 +158,14 @@ public final class CalibrationJson {
 
   /**
    * @param file a calibration.json
-   * @return its stored {@code fit.costs}: key to value, ns
+   * @return its stored {@code fit.costs}: key to value, ns (a dimensionless key's plain value)
    * @throws IOException unreadable
    */
   public static Map<String, Double> readFittedCosts(Path file) throws IOException {
     JsonNode costs = JSON.readTree(file.toFile()).path("fit").path("costs");
     Map<String, Double> out = new java.util.LinkedHashMap<>();
-    costs.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().path("value_ns").asDouble()));
+    costs.fields().forEachRemaining(e -> out.put(e.getKey(),
+        e.getValue().path(CostFit.dimensionless(e.getKey()) ? "value" : "value_ns").asDouble()));
     return out;
   }
 

@@ -33,7 +33,8 @@ public final class CalibrationReport {
     b.append('\n');
     b.append("Fitted on the fit set (nothing contending):\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
-      b.append(String.format("  %-36s %12s%s%n", e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
+      b.append(String.format("  %-36s %12s%s%n", e.getKey(), value(e.getKey(), e.getValue().value()),
+          residual(e.getValue())));
     }
     for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
       b.append(String.format("  %-36s %12s%s  (no model key yet)%n", e.getKey(), ns(e.getValue().value()),
@@ -112,7 +113,7 @@ public final class CalibrationReport {
     for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
       for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
         b.append("<tr><td>").append(esc(e.getKey())).append(m == fit.extras() ? " <i>(no model key yet)</i>" : "")
-            .append("</td><td class=\"n\">").append(ns(e.getValue().value())).append("</td><td class=\"n\">")
+            .append("</td><td class=\"n\">").append(value(e.getKey(), e.getValue().value())).append("</td><td class=\"n\">")
             .append(Double.isNaN(e.getValue().residual()) ? "" : String.format("%.1f%%", 100 * e.getValue().residual()))
             .append("</td><td>").append(esc(e.getValue().source())).append("</td></tr>");
       }
@@ -145,6 +146,11 @@ public final class CalibrationReport {
 
   private static String residual(CostFit.Fitted f) {
     return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
+  }
+
+  /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */
+  static String value(String key, double v) {
+    return CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
   }
 
   static String ns(double v) {

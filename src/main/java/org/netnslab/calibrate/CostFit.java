@@ -45,7 +45,9 @@ import org.netnslab.scenario.ModelKeys;
  *       rcu_barrier), or since v6.9 an expedited one and rcu_barrier's, so {@code rcu.grace-period} = c / 2, or c
  *       less the expedited grace period;</li>
  *   <li>{@code machine.context-switch}: two processes on one CPU passing a byte over pipes, less the pipe
- *       calls (lmbench's lat_ctx).</li>
+ *       calls (lmbench's lat_ctx);</li>
+ *   <li>{@code machine.jitter}: the walk's send p99 over its p50, against the model's send of three steps each
+ *       jittered uniformly (see {@link UeventFit#fitJitter}): the uncontended send's own spread.</li>
  * </ul>
  * Not fitted, because no probe separates it: {@code netns.unshare-process-user} (the user/system split of a
  * 1 ms process is sampled at the tick) keeps its seed value.
@@ -59,6 +61,16 @@ import org.netnslab.scenario.ModelKeys;
 public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map<String, String> unfitted) {
   /** The machine's task-switch cost: under {@code netns-lab}, where the other keys are under {@code netns-lab.model}. */
   public static final String CONTEXT_SWITCH = "machine.context-switch";
+  /** The machine's per-step cost jitter: a fraction, not ns, under {@code netns-lab} as the task switch. */
+  public static final String JITTER = "machine.jitter";
+
+  /**
+   * @param key a fitted key
+   * @return whether its value is a plain number (a fraction), not ns
+   */
+  public static boolean dimensionless(String key) {
+    return JITTER.equals(key);
+  }
 
   /**
    * @param value the fitted value, ns
@@ -88,6 +100,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     Map<String, String> unfitted = new LinkedHashMap<>();
     List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
     UeventFit.fitWalk(walk, costs, extras);
+    UeventFit.fitJitter(walk, costs, unfitted); // before the pair replaces the walk's intercept
     for (ObjectNode w : select(fitSet, "uevent", "wake")) {
       double awake = walk.stream().filter(l -> l.path("extra_sockets").asInt() == 0)
           .mapToDouble(l -> l.path("send_p50_ns").asDouble()).findFirst().orElse(Double.NaN);

@@ -23,7 +23,8 @@ final class MissReasons {
   static final String REORDER = "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) stretches while the"
       + " other CPU's sender gets through its own: both touch the one listener's queue and the same atomics, and"
       + " those lines move between the vCPUs; the model's windows vary only by the jitter of its costs (uniform"
-      + " +-machine.jitter), a lone sender's send here varies by about 6% (interquartile)";
+      + " +-machine.jitter, fitted on a lone sender's p99 over its median), which does not grow when two senders"
+      + " contend";
   static final String SCAN = "the model charges one cost per entry, the slope between the fit set's two scans"
       + " (its own /proc, hot in cache, and 1000 sleeping processes more); the host's cost per entry depends on"
       + " how much of the task list stays in cache, which moves with the PIDs and from run to run (10-14 us an"

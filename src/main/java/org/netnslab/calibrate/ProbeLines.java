@@ -45,11 +45,12 @@ public final class ProbeLines {
 
   /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
    * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
-   * session). */
+   * session), a send's p99 (required of tc1 lines; the walk's spread fits machine.jitter). */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
       new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
       new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
-      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7), new Field("listener_sleeps", 0, 1e10));
+      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7), new Field("listener_sleeps", 0, 1e10),
+      new Field("send_p99_ns", 1, NS));
 
   private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 
@@ -99,6 +100,10 @@ public final class ProbeLines {
         if (l.has(key) && l.has("sends") && l.path(key).asDouble() > l.path("sends").asDouble()) {
           return where + ": " + key + " (" + l.get(key) + ") cannot exceed sends (" + l.get("sends") + ")";
         }
+      }
+      if (l.has("send_p99_ns") && l.has("send_p50_ns") && l.path("send_p99_ns").asDouble() < l.path("send_p50_ns").asDouble()) {
+        return where + ": send_p99_ns (" + l.get("send_p99_ns") + ") cannot be below send_p50_ns (" + l.get("send_p50_ns")
+            + ")";
       }
       if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
         return where + ": loops x iterations over 100,000";

@@ -15,6 +15,8 @@ final class UeventFit {
   static final double MIN_WAKES = 0.01;
   /** The most: above half the sends waking the listener, the median send is itself a waking one. */
   static final double MAX_WAKES = 0.5;
+  /** {@code machine.jitter}'s range (MachineSettings). */
+  static final double MAX_JITTER = 0.5;
   private UeventFit() {}
 
   /**
@@ -57,6 +59,101 @@ final class UeventFit {
     costs.put("costs.uevent.injector-user", new Fitted(CostFit.median(lines, "user_p50_ns"),
         "uevent_probe fit: the injector's user-space time between sends (building the message), median",
         lines.size(), Double.NaN));
+  }
+
+  /**
+   * {@code machine.jitter} from the walk's spread: each walk line's send p99 over its p50, against what the model's
+   * send at that line gives. The model's send is three steps (send-outside, the inside part with the walk of the
+   * line's bound sockets, return: the walk's intercept split 3:3:1 plus the sockets' walk), each multiplied by its
+   * own factor drawn uniformly from [1 - j, 1 + j]; its median is the steps' sum and its p99 is the sum plus
+   * j x the 99th percentile of the weighted sum of three uniforms on [-1, 1] (z, exact), so a
+   * line's j = (p99 / p50 - 1) / (z / the sum). The fit is the median over the lines: the uncontended send's own
+   * spread (cache state, interrupts, the VM's exits), which the jitter stands for on every modelled step. A median
+   * above {@link #MAX_JITTER} (0.51 and 0.58 in two of eight full runs on the 6.18 host) gives the model's widest,
+   * said in the source. NOT FITTED (the default stays) where a walk line has no {@code send_p99_ns} (every probe
+   * line has one).
+   *
+   * @param lines the walk's lines
+   * @param costs holds the walk's fit; receives {@link CostFit#JITTER}
+   * @param unfitted receives why not
+   */
+  static void fitJitter(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    if (!lines.stream().allMatch(l -> l.has("send_p99_ns"))) {
+      unfitted.put(CostFit.JITTER, "a uevent_probe fit (broadcast-walk) line has no send_p99_ns");
+      return;
+    }
+    double a = costs.get("costs.uevent.send-outside").value() * 7 / 3;
+    double b = costs.get("costs.uevent.broadcast-per-socket").value();
+    double[] js = new double[lines.size()];
+    double[] ratios = new double[lines.size()];
+    for (int i = 0; i < lines.size(); i++) {
+      ObjectNode l = lines.get(i);
+      double sockets = l.path("extra_sockets").asDouble() + 1;
+      double[] w = {a * 3 / 7, a * 3 / 7 + sockets * b, a / 7};
+      ratios[i] = l.path("send_p99_ns").asDouble() / l.path("send_p50_ns").asDouble();
+      js[i] = (ratios[i] - 1) / (p99OfUniformSum(w) / (w[0] + w[1] + w[2]));
+    }
+    double j = CostFit.medianOf(js);
+    String src = String.format("uevent_probe fit: the send's p99 / p50 over %d walk line(s) (median %.3f) against the"
+        + " model's send of three jittered steps: the median of the lines' jitters", lines.size(),
+        CostFit.medianOf(ratios));
+    if (j > MAX_JITTER) { // the model's widest: its uniform factor would otherwise reach 0
+      src += String.format(" (%.3f, beyond the model's widest jitter: %.1f)", j, MAX_JITTER);
+      j = MAX_JITTER;
+    }
+    costs.put(CostFit.JITTER, new Fitted(j, src, lines.size(), Double.NaN));
+  }
+
+  /**
+   * @param w the steps' costs, each at least 0
+   * @return the 99th percentile of sum(w_i x V_i), V_i independent and uniform on [-1, 1]: exact, from the CDF of a
+   *     weighted sum of uniforms on [0, 1] (inclusion-exclusion over the subsets of the steps), by bisection
+   */
+  static double p99OfUniformSum(double[] w) {
+    double sum = java.util.Arrays.stream(w).sum();
+    double[] v = java.util.Arrays.stream(w).filter(x -> x > 0).map(x -> x / sum).toArray();
+    if (v.length == 0) {
+      return 0;
+    }
+    double lo = 0;
+    double hi = 1;
+    for (int k = 0; k < 60; k++) {
+      double t = (lo + hi) / 2;
+      if (uniformSumCdf(v, t) < 0.99) {
+        lo = t;
+      } else {
+        hi = t;
+      }
+    }
+    return (2 * (lo + hi) / 2 - 1) * sum; // sum(w V) = 2 sum(w U) - sum(w)
+  }
+
+  /**
+   * @return P(sum(v_i U_i) <= t), U_i uniform on [0, 1], v_i > 0: the sum over the subsets S of the steps of
+   *     (-1)^|S| (t - sum of v over S)+^n, over n! prod(v)
+   */
+  private static double uniformSumCdf(double[] v, double t) {
+    int n = v.length;
+    double s = 0;
+    double denominator = 1;
+    for (int i = 0; i < n; i++) {
+      denominator *= v[i] * (i + 1);
+    }
+    for (int mask = 0; mask < 1 << n; mask++) {
+      double x = t;
+      for (int i = 0; i < n; i++) {
+        if ((mask & 1 << i) != 0) {
+          x -= v[i];
+        }
+      }
+      if (x > 0) {
+        s += (Integer.bitCount(mask) % 2 == 0 ? 1 : -1) * Math.pow(x, n);
+      }
+    }
+    return s / denominator;
   }
 
   /**

@@ -33,6 +33,7 @@ public class CostFitTest extends JUnitSuite {
   static final Path RECORDED_SLEEPS =
       Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01-sleeps.json");
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HostFacts HOST_618 = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
 
   @Test
   public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
@@ -43,11 +44,18 @@ public class CostFitTest extends JUnitSuite {
       ProbeSet set = CalibrationJson.readSets(recorded);
       Map<String, Double> stored = CalibrationJson.readFittedCosts(recorded);
       CostFit fit = CostFit.fit(set.fit(), CalibrationJson.readRecorded(recorded).host().kernelAtLeast(6, 9));
-      java.util.Set<String> keys = new java.util.LinkedHashSet<>(stored.keySet());
+      java.util.Set<String> keys = new java.util.TreeSet<>(stored.keySet());
       if (recorded == RECORDED_PAIR) {
         keys.add("costs.uevent.wake-listener");
       }
-      assertEquals(keys, fit.costs().keySet());
+      // fitted since 2026-12-01's fourth session, from lines every recording has; the first run's five walks spread
+      // 1.6 to 2.5 times their median at p99, a jitter beyond the model's widest, 0.5
+      keys.add(CostFit.JITTER);
+      if (recorded == RECORDED) {
+        assertEquals(0.5, fit.costs().get(CostFit.JITTER).value(), 0.0);
+        assertTrue(fit.costs().get(CostFit.JITTER).source().contains("beyond the model's widest jitter: 0.5)"));
+      }
+      assertEquals(keys, new java.util.TreeSet<>(fit.costs().keySet()));
       for (Map.Entry<String, Double> e : stored.entrySet()) {
         if (recorded != RECORDED_PAIR || !sendParts.contains(e.getKey())) {
           assertEquals(recorded + ": " + e.getKey(), e.getValue(), fit.costs().get(e.getKey()).value(), 0.0);
@@ -80,6 +88,36 @@ public class CostFitTest extends JUnitSuite {
     assertTrue(sleeps.costs().get("costs.uevent.recv").source().contains("sleeps per message"));
     assertTrue(pair.costs().get("costs.uevent.recv").source().contains("drain cycles per message"));
     assertEquals(3609.0, sleeps.costs().get("costs.uevent.wake-listener").value(), 1.0);
+    // its 15 walk lines' jitters (p99 / p50 - 1 over the model's send's z) range 0.143..1.365, median 0.2978
+    // (numpy, 4,000,000 draws per line)
+    assertEquals(0.2978, sleeps.costs().get(CostFit.JITTER).value(), 0.001);
+    assertEquals(15, sleeps.costs().get(CostFit.JITTER).points());
+  }
+
+  /**
+   * With no walk slope (one line) the model's send is three steps of 3:3:1, whose jittered sum
+   * has its p99 at 0.76733 x j of its median over the median (numpy: a convolution of the three densities on a
+   * 200,001-point grid; 0.76738 +- 0.0006 by 10 x 2,000,000 draws): a spread of 1 + 0.25 x 0.76733 comes back as a
+   * jitter of 0.25.
+   */
+  @Test
+  public void theWalksSpreadGivesTheMachinesJitter() throws Exception {
+    double ratio = 1 + 0.25 * 0.76733;
+    CostFit fit = CostFit.fit(List.of(uevent(0, 2000).put("send_p99_ns", 2000 * ratio)));
+    assertEquals(0.0, fit.costs().get("costs.uevent.broadcast-per-socket").value(), 1e-9);
+    assertEquals(0.25, fit.costs().get(CostFit.JITTER).value(), 0.0002);
+    String conf = CalibratedConf.text(HOST_618, fit);
+    assertTrue(conf, conf.contains(String.format(java.util.Locale.ROOT, "\n    jitter = %.3f\n",
+        fit.costs().get(CostFit.JITTER).value())));
+    // twice the median at p99 is a jitter of 1.3, beyond the model's widest: 0.5, said so
+    CostFit wide = CostFit.fit(List.of(uevent(0, 2000).put("send_p99_ns", 4000)));
+    assertEquals(0.5, wide.costs().get(CostFit.JITTER).value(), 0.0);
+    assertTrue(wide.costs().get(CostFit.JITTER).source(), wide.costs().get(CostFit.JITTER).source().endsWith(
+        "(1.303, beyond the model's widest jitter: 0.5)"));
+    assertTrue(CalibratedConf.text(HOST_618, wide).contains("\n    jitter = 0.500"));
+    // a line without its p99 (hand-made): NOT FITTED, said so
+    assertEquals("a uevent_probe fit (broadcast-walk) line has no send_p99_ns",
+        CostFit.fit(List.of(uevent(0, 2000))).unfitted().get(CostFit.JITTER));
   }
 
   @Test

@@ -113,6 +113,14 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aSendsP99CannotBeBelowItsMedian() throws Exception {
+    // the first pair line's median send is 2,484 ns: a p99 under it would fit a negative jitter
+    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "send_p99_ns", 2000);
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("(uevent pair): send_p99_ns (2000) cannot be below send_p50_ns (2484)"));
+  }
+
+  @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
     // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
     String[][] cases = {
