@@ -17,7 +17,10 @@
  *                                       its skbs are freed hot on the CPU that allocated them.
  *   uevent_probe tc1 N SENDS            prediction set: N injectors, each in its own user+net namespace with
  *                                       one listener process there, released at once; every send timed by
- *                                       its injector (clock read just before sendto and just after it).
+ *                                       its injector (clock read just before sendto and just after it). Each
+ *                                       injector is the process that made its namespaces, so N processes exit
+ *                                       during the load, not 2N (before 2026-12-01's fourth session a parent per
+ *                                       netns waited for its injector and exited after it).
  *   uevent_probe reorder M SENDS        prediction set: M injectors into ONE netns with one listener: the
  *                                       share of messages received with a SEQNUM lower than one seen before.
  *
@@ -223,6 +226,27 @@ static void join_namespaces_of(pid_t pid) {
     close(n);
 }
 
+/* One injector: its socket, the start gate, SENDS timed sends into its netns; then it exits (never returns). Its
+ * CPU clock is read at each end of the loop, so its exit (exit_mmap, the socket's close) is not in st->cpu. */
+__attribute__((noreturn)) static void inject(long id, long sends, int64_t *lat, inj_stat_t *st, int ready_wr, gate_t go) {
+    int sfd = uevent_socket(0);
+    char msg[512];
+    if (write(ready_wr, "r", 1) != 1) _exit(1);
+    gate_wait(go);
+    int64_t *mine = lat + id * sends;
+    st[id].start = now_ns();
+    int64_t c0 = cpu_ns();
+    for (long i = 0; i < sends; i++) {
+        size_t len = build_message(msg, sizeof msg, id, i);
+        int64_t t0 = now_ns();
+        send_one(sfd, msg, len);
+        mine[i] = now_ns() - t0;
+    }
+    st[id].cpu = cpu_ns() - c0;
+    st[id].end = now_ns();
+    _exit(0);
+}
+
 /* N injectors each with its own user+net namespace and listener (tc1), or N injectors into one (reorder).
  * The listeners are the probe's own children that join the namespace: as root they keep CAP_NET_ADMIN in the
  * initial user namespace, so SO_RCVBUFFORCE raises their buffer (the socket is in our netns); unprivileged they
@@ -244,33 +268,16 @@ static void tc1(long n, long sends, int one_netns, int pair) {
             close(stop[1]);
             enter_userns_netns();
             if (write(nsready[1], "n", 1) != 1) _exit(1);
-            long injectors = one_netns ? n : 1;
-            pid_t *inj = calloc((size_t) injectors, sizeof *inj);
-            for (long k = 0; k < injectors; k++) {
-                long id = one_netns ? k : g;
+            if (!one_netns) inject(g, sends, lat, st, ready[1], go);   /* the netns's own process injects: one exit each */
+            /* reorder: M injectors into this one netns, each its own process */
+            pid_t *inj = calloc((size_t) n, sizeof *inj);
+            for (long k = 0; k < n; k++) {
                 inj[k] = fork_child();
-                if (inj[k] == 0) {
-                    int sfd = uevent_socket(0);
-                    char msg[512];
-                    if (write(ready[1], "r", 1) != 1) _exit(1);
-                    gate_wait(go);
-                    int64_t *mine = lat + id * sends;
-                    st[id].start = now_ns();
-                    int64_t c0 = cpu_ns();
-                    for (long i = 0; i < sends; i++) {
-                        size_t len = build_message(msg, sizeof msg, id, i);
-                        int64_t t0 = now_ns();
-                        send_one(sfd, msg, len);
-                        mine[i] = now_ns() - t0;
-                    }
-                    st[id].cpu = cpu_ns() - c0;
-                    st[id].end = now_ns();
-                    _exit(0);
-                }
+                if (inj[k] == 0) inject(k, sends, lat, st, ready[1], go);
             }
             close(go.wr); close(go.rd);
             int bad = 0, s;
-            for (long k = 0; k < injectors; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+            for (long k = 0; k < n; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
             _exit(bad);
         }
         kids[g] = pid;
