@@ -233,30 +233,38 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
   /**
    * {@code proc.scan-entry}: with scans of two or more sizes, the slope of a scan's CPU (median) over its entries,
    * the marginal cost of one more process (proc_pid_readdir's next_tgid, then proc_pid_lookup and do_task_stat on
-   * a task not in cache); with one size, its CPU over its entries. The probe's own /proc alone (~70 entries, hot in
-   * cache) costs 7-9 us an entry on the 6.18 host and 1000 more sleeping processes 13 us each.
+   * a task not in cache); with one size, its CPU over its entries. A size run several times (the full set runs each
+   * three times) counts once, by its runs' medians of entries and CPU. The probe's own /proc alone (~70 entries,
+   * hot in cache) costs 7-9 us an entry on the 6.18 host and 1000 more sleeping processes 13 us each.
    */
   private static void fitScan(List<ObjectNode> lines, Map<String, Fitted> costs) {
     if (lines.isEmpty()) {
       return;
     }
-    long sizes = lines.stream().mapToLong(l -> l.path("entries").asLong()).distinct().count();
-    if (sizes < 2) {
+    Map<Long, List<ObjectNode>> bySize = new java.util.TreeMap<>();
+    for (ObjectNode l : lines) {
+      bySize.computeIfAbsent(l.path("live_requested").asLong(), k -> new ArrayList<>()).add(l);
+    }
+    double[][] xy = new double[bySize.size()][];
+    int i = 0;
+    for (List<ObjectNode> runs : bySize.values()) {
+      xy[i++] = new double[] {median(runs, "entries"), median(runs, "scan_cpu_p50_ns")};
+    }
+    String runs = lines.size() > bySize.size() ? String.format(" (medians of %d runs)", lines.size()) : "";
+    if (xy.length < 2) {
       ObjectNode l = lines.get(lines.size() - 1);
-      costs.put("costs.proc.scan-entry", new Fitted(l.path("scan_cpu_p50_ns").asDouble() / l.path("entries").asDouble(),
-          "proc_probe scan: one /proc scan's CPU (median of " + l.path("scans").asInt() + ") over its "
-              + l.path("entries").asInt() + " entries", 1, Double.NaN));
+      costs.put("costs.proc.scan-entry", new Fitted(xy[0][1] / xy[0][0], "proc_probe scan: one /proc scan's CPU"
+          + " (median of " + l.path("scans").asInt() + ") over its " + Math.round(xy[0][0]) + " entries" + runs,
+          lines.size(), Double.NaN));
       return;
     }
     SimpleRegression r = new SimpleRegression(true);
-    double[][] xy = new double[lines.size()][];
-    for (int i = 0; i < lines.size(); i++) {
-      xy[i] = new double[] {lines.get(i).path("entries").asDouble(), lines.get(i).path("scan_cpu_p50_ns").asDouble()};
-      r.addData(xy[i][0], xy[i][1]);
+    for (double[] p : xy) {
+      r.addData(p[0], p[1]);
     }
     costs.put("costs.proc.scan-entry", new Fitted(r.getSlope(), String.format("proc_probe scan: the slope of a scan's"
-        + " CPU (median) over its entries, %s, least squares (intercept %.0f us): the marginal entry", xs(xy),
-        r.getIntercept() / 1e3), lines.size(), lines.size() > 2 ? residual(xy, r.getSlope(), r.getIntercept())
+        + " CPU (median) over its entries, %s%s, least squares (intercept %.0f us): the marginal entry", xs(xy), runs,
+        r.getIntercept() / 1e3), lines.size(), xy.length > 2 ? residual(xy, r.getSlope(), r.getIntercept())
         : Double.NaN));
   }
 

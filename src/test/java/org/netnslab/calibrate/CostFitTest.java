@@ -248,14 +248,22 @@ public class CostFitTest extends JUnitSuite {
   @Test
   public void scansOfTwoSizesGiveTheMarginalEntry() {
     ObjectNode small = JSON.createObjectNode().put("probe", "proc").put("set", "fit").put("load", "proc-scan")
-        .put("scans", 10).put("entries", 67).put("scan_cpu_p50_ns", 565_218);
-    ObjectNode large = small.deepCopy().put("entries", 1066).put("scan_cpu_p50_ns", 13_777_843);
+        .put("live_requested", 0).put("scans", 10).put("entries", 67).put("scan_cpu_p50_ns", 565_218);
+    ObjectNode large = small.deepCopy().put("live_requested", 1000).put("entries", 1066).put("scan_cpu_p50_ns", 13_777_843);
     CostFit.Fitted f = CostFit.fit(List.of(small, large)).costs().get("costs.proc.scan-entry");
     assertEquals((13_777_843.0 - 565_218.0) / 999, f.value(), 1e-6);
     assertEquals(2, f.points());
     assertTrue(f.source(), f.source().contains("the marginal entry"));
     // one size: its CPU over its entries, as before
     assertEquals(565_218.0 / 67, CostFit.fit(List.of(small)).costs().get("costs.proc.scan-entry").value(), 1e-9);
+    // each size run three times: the slope between the sizes' medians (entries and CPU), not a line through all six
+    List<ObjectNode> runs = List.of(small, small.deepCopy().put("entries", 68).put("scan_cpu_p50_ns", 600_000),
+        small.deepCopy().put("scan_cpu_p50_ns", 500_000), large, large.deepCopy().put("scan_cpu_p50_ns", 15_000_000),
+        large.deepCopy().put("entries", 1067).put("scan_cpu_p50_ns", 12_000_000));
+    CostFit.Fitted medians = CostFit.fit(runs).costs().get("costs.proc.scan-entry");
+    assertEquals((13_777_843.0 - 565_218.0) / 999, medians.value(), 1e-6);
+    assertEquals(6, medians.points());
+    assertTrue(medians.source(), medians.source().contains("(67, 1066) (medians of 6 runs)"));
   }
 
   @Test

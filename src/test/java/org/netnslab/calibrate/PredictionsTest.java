@@ -100,4 +100,35 @@ public class PredictionsTest extends JUnitSuite {
     assertEquals(0.02, r.high(), 0);
     assertEquals("3: 0..0.020", CalibrationReport.range(r));
   }
+
+  /**
+   * A /proc scan size run three times (entries 2067, 2068, 2067; CPU 24.7, 20.0 and 30.0 ms) is one row at the
+   * median, 24.7 ms, over 2067 entries, which the model scans at the fitted cost per entry.
+   */
+  @Test
+  public void repeatedScansOfOneSizeAreOneRowAtTheirMedian() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    List<ObjectNode> runs = new java.util.ArrayList<>();
+    long[][] figures = {{2067, 24_741_000}, {2068, 20_000_000}, {2067, 30_000_000}};
+    for (long[] f : figures) {
+      runs.add(json.createObjectNode().put("probe", "proc").put("set", "prediction").put("load", "proc-scan")
+          .put("live_requested", 2000).put("entries", f[0]).put("scans", 5).put("scan_cpu_p50_ns", f[1]));
+    }
+    ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED_SLEEPS);
+    CostFit fit = CostFit.fit(set.fit());
+    List<Predictions.Row> rows =
+        new Predictions(calibrated(fit), HOST.eraName(), 2, tmp.newFolder("e").toPath(), QUIET, s -> { }).predict(runs);
+    assertEquals(1, rows.size());
+    Predictions.Row r = rows.get(0);
+    assertEquals("/proc scan, 2067 entries", r.load());
+    assertEquals(3, r.runs());
+    assertEquals(24_741.0, r.measured(), 0);
+    assertEquals(20_000.0, r.low(), 0);
+    assertEquals(30_000.0, r.high(), 0);
+    // the model's scan: 2067 entries at the fitted cost each, its mean over five scans each jittered by the fitted
+    // +-machine.jitter
+    double scan = 2067 * Math.round(fit.costs().get("costs.proc.scan-entry").value()) / 1e3;
+    double jitter = fit.costs().get(CostFit.JITTER).value();
+    assertTrue(r.predicted() + " against " + scan, Math.abs(r.predicted() / scan - 1) <= jitter);
+  }
 }
