@@ -5,7 +5,8 @@
  *
  *   netns_probe serial ITER          fit set: one loop of ITER iterations: fork, unshare(CLONE_NEWNET) timed by
  *                                    the child (wall and its thread's CPU), execve(/bin/true), exit, waitpid; the
- *                                    child's CPU (wait4: user + system, their sum exact).
+ *                                    child's CPU (wait4: user + system, their sum exact); the loop's own CPU
+ *                                    per iteration (its fork and reaping wait4: parent_cpu).
  *   netns_probe parallel LOOPS ITER  prediction set: LOOPS such loops at once: loop wall, lifecycles/s.
  *
  * Both also report, where tracefs can be used (root), each cleanup_net run (workqueue_execute_start/end
@@ -136,13 +137,14 @@ static void trace_start(char *why, size_t cap) {
     if (!tracing) { snprintf(why, cap, "tracepoints kmem_cache_alloc/free / workqueue_execute_* not usable"); trace_stop(); }
 }
 
-typedef struct { int64_t exit_at, setup_ns, setup_cpu_ns, wall_ns, user_ns, sys_ns; long pid; } iter_t;
+typedef struct { int64_t exit_at, setup_ns, setup_cpu_ns, wall_ns, user_ns, sys_ns, parent_cpu_ns; long pid; } iter_t;
 
 static int need_userns;
 
 static void one_loop(long iters, iter_t *out) {
     for (long i = 0; i < iters; i++) {
         int64_t t0 = now_ns();
+        int64_t p0 = cpu_ns();   /* the loop's own CPU for this iteration: fork (copy_process) and the reaping wait4 */
         pid_t pid = fork_child();
         if (pid == 0) {
             struct timespec c0, c1;
@@ -160,6 +162,7 @@ static void one_loop(long iters, iter_t *out) {
         struct rusage ru;
         wait4(pid, &st, 0, &ru);
         int64_t t1 = now_ns();
+        out[i].parent_cpu_ns = cpu_ns() - p0;
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             fail_missing("network namespaces", "run as root, or enable user namespaces (sysctl user.max_user_namespaces)",
                          "unshare(%s) refused in the loop's child", need_userns ? "CLONE_NEWUSER|CLONE_NEWNET" : "CLONE_NEWNET");
@@ -350,10 +353,11 @@ static void run(const char *set, long loops, long iters) {
     if (bad) fail_missing("loop processes", "", "a loop process died");
     int64_t *setup = calloc((size_t) total, 8), *iw = calloc((size_t) total, 8), *cpu_u = calloc((size_t) total, 8),
             *cpu_s = calloc((size_t) total, 8), *lw = calloc((size_t) loops, 8), *setup_cpu = calloc((size_t) total, 8),
-            *cpu = calloc((size_t) total, 8);
+            *cpu = calloc((size_t) total, 8), *pcpu = calloc((size_t) total, 8);
     for (long i = 0; i < total; i++) {
         setup[i] = it[i].setup_ns; setup_cpu[i] = it[i].setup_cpu_ns; iw[i] = it[i].wall_ns;
         cpu_u[i] = it[i].user_ns; cpu_s[i] = it[i].sys_ns; cpu[i] = it[i].user_ns + it[i].sys_ns;
+        pcpu[i] = it[i].parent_cpu_ns;
     }
     for (long l = 0; l < loops; l++) lw[l] = loop_wall[l];
     printf("{\"probe\":\"lifecycle\",\"set\":\"%s\",\"load\":\"unshare-loops\",\"loops\":%ld,\"iterations\":%ld,\"lifecycles\":%ld,"
@@ -367,6 +371,7 @@ static void run(const char *set, long loops, long iters) {
     print_dist("child_cpu", "ns", cpu, total);
     print_dist("child_user", "ns", cpu_u, total);
     print_dist("child_sys", "ns", cpu_s, total);
+    print_dist("parent_cpu", "ns", pcpu, total);
     if (tracing) {
         trace_report(it, total);
     } else {

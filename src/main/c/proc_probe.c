@@ -71,12 +71,26 @@ static int connector_listener(uint32_t events) {
     return fd;
 }
 
-typedef struct { long events, wakeups, enobufs; int64_t cpu; volatile int done; } lis_stat_t;
+typedef struct { long events, wakeups, enobufs, exec_gaps; int64_t cpu, fork_to_exec_p50; volatile int done; } lis_stat_t;
+
+#define MAX_GAPS 200000
+/* struct proc_event (include/uapi/linux/cn_proc.h): what at 0, timestamp_ns at 8 (the kernel's ktime_get_ns() when
+ * the event was made), then FORK's parent_pid, parent_tgid, child_pid, child_tgid and EXEC's process_pid,
+ * process_tgid from 16 */
+static uint32_t ev_u32(const unsigned char *e, size_t off) { uint32_t v; memcpy(&v, e + off, 4); return v; }
+static int64_t ev_ts(const unsigned char *e) { uint64_t v; memcpy(&v, e + 8, 8); return (int64_t) v; }
 
 /* Reads events until `stop` is readable and the queue is empty. pace_ns > 0: after a wake-up the listener
  * sleeps that long before draining (woken at most that often). Counts only events, not the subscribe ack. */
 static void listen_until(int fd, int stop, int64_t pace_ns, lis_stat_t *st) {
     char buf[8192];
+    /* the time from a process's FORK event to its EXEC (proc_fork_connector in copy_process, proc_exec_connector
+     * at the end of the child's execve), by the kernel's own timestamps: the spawns run one after another, so the
+     * last fork seen is the exec's */
+    int64_t *gaps = calloc(MAX_GAPS, sizeof *gaps);
+    long ngaps = 0;
+    uint32_t fork_tgid = 0;
+    int64_t fork_ts = 0;
     int64_t c0 = cpu_ns();
     long events = 0, wakeups = 0, enobufs = 0;
     int stopping = 0;
@@ -92,11 +106,23 @@ static void listen_until(int fd, int stop, int64_t pace_ns, lis_stat_t *st) {
             if (r < 0) { if (errno == ENOBUFS) { enobufs++; continue; } break; }
             for (struct nlmsghdr *h = (struct nlmsghdr *) buf; NLMSG_OK(h, (unsigned) r); h = NLMSG_NEXT(h, r)) {
                 struct cn_msg *m = NLMSG_DATA(h);
-                if (m->len >= 16) events++;   /* struct proc_event; the subscribe ack is shorter than none */
+                if (m->len < 16) continue;   /* struct proc_event; the subscribe ack is shorter than none */
+                events++;
+                const unsigned char *e = (const unsigned char *) m->data;
+                if (m->len >= 32 && ev_u32(e, 0) == PROBE_EV_FORK) {
+                    fork_tgid = ev_u32(e, 28); fork_ts = ev_ts(e);
+                } else if (m->len >= 24 && ev_u32(e, 0) == PROBE_EV_EXEC && fork_tgid != 0 && ev_u32(e, 20) == fork_tgid
+                           && ngaps < MAX_GAPS && gaps) {
+                    gaps[ngaps++] = ev_ts(e) - fork_ts;
+                    fork_tgid = 0;
+                }
             }
         }
     }
     st->events = events; st->wakeups = wakeups; st->enobufs = enobufs; st->cpu = cpu_ns() - c0;
+    if (ngaps > 0) qsort(gaps, (size_t) ngaps, sizeof *gaps, cmp_i64);
+    st->exec_gaps = ngaps;
+    st->fork_to_exec_p50 = ngaps > 0 ? gaps[ngaps / 2] : -1;
 }
 
 /* PROCS fork + exec + exit, one after another; every tenth exits 1 when nonzero. */
@@ -147,9 +173,13 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
     for (int i = 0; i < count; i++) {
         printf("{\"probe\":\"proc\",\"set\":\"%s\",\"load\":\"listener\",\"filter\":\"%s\",\"listeners_at_once\":%d,"
                "\"processes\":%ld,\"pace_ns\":%lld,\"events\":%ld,\"wakeups\":%ld,\"enobufs\":%ld,\"cpu_ns\":%lld,\"spawn_wall_ns\":%lld,"
-               "\"settle_ms\":%ld}\n",
+               "\"settle_ms\":%ld",
                set, filter_name(filters[i]), count, procs, (long long) pace_ns, st[i].events, st[i].wakeups,
                st[i].enobufs, (long long) st[i].cpu, (long long) spawn, settle_ms);
+        if (st[i].exec_gaps > 0)   /* a listener that sees FORK and EXEC */
+            printf(",\"fork_to_exec_count\":%ld,\"fork_to_exec_p50_ns\":%lld", st[i].exec_gaps,
+                   (long long) st[i].fork_to_exec_p50);
+        printf("}\n");
     }
     close(ready[0]); close(stop[0]);
 }

@@ -1,6 +1,8 @@
 package org.netnslab.calibrate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +17,12 @@ final class LifecycleFit {
   private LifecycleFit() {}
 
   /**
-   * setup-net and unshare-process from the serial loop's CPU medians; exit-per-netns and the grace period from
-   * its cleanup_net runs (the kworker's CPU in them where traced, else their wall against their netns).
+   * setup-net and unshare-process from the serial loop's CPU medians (unshare-process: the child's CPU less the
+   * unshare call's, plus the loop's own per iteration, its fork and reaping, where the lines carry it, since
+   * 2026-12-01's fourth session); exit-per-netns and the grace period from
+   * its cleanup_net runs (the kworker's CPU in them where traced, else their wall against their netns). A loop run
+   * several times (the full set runs it three times) gives the medians of its runs' medians, and its runs' cleanup_net
+   * runs pooled.
    *
    * @param lines the serial loop's lines
    * @param costs receives the costs
@@ -25,68 +31,97 @@ final class LifecycleFit {
    */
   static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted,
       boolean expedited) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    String of = lines.size() == 1 ? "median of " + lines.get(0).path("iterations").asInt()
+        : "median of " + lines.size() + " loops' medians";
+    double unshare = CostFit.median(lines, "unshare_cpu_p50_ns");
+    costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
+        + " in the child, " + of, lines.size(), Double.NaN));
+    // the loop's own CPU per iteration (its fork's copy_process and the reaping wait4) where the lines have it
+    boolean parent = lines.stream().allMatch(l -> l.has("parent_cpu_p50_ns"));
+    costs.put("costs.netns.unshare-process", new Fitted(CostFit.medianOf(lines.stream().mapToDouble(l ->
+        l.path("child_cpu_p50_ns").asDouble() - l.path("unshare_cpu_p50_ns").asDouble()).toArray())
+        + (parent ? CostFit.median(lines, "parent_cpu_p50_ns") : 0),
+        "netns_probe serial: the child's CPU (wait4: unshare, execve, exit) less the unshare call's, " + of
+            + (parent ? "; plus the loop's own CPU per iteration (fork, wait4), " + of : ""),
+        lines.size(), Double.NaN));
+    ArrayNode pairs = JsonNodeFactory.instance.arrayNode();
+    ArrayNode cpus = JsonNodeFactory.instance.arrayNode();
+    boolean cpuTraced = true;
+    String untraced = null;
     for (ObjectNode l : lines) {
-      double unshare = l.path("unshare_cpu_p50_ns").asDouble();
-      costs.put("costs.netns.setup-net", new Fitted(unshare, "netns_probe serial: the CPU of unshare(CLONE_NEWNET)"
-          + " in the child, median of " + l.path("iterations").asInt(), 1, Double.NaN));
-      costs.put("costs.netns.unshare-process", new Fitted(l.path("child_cpu_p50_ns").asDouble() - unshare,
-          "netns_probe serial: the child's CPU (wait4: unshare, execve, exit), median, less the unshare call's", 1,
-          Double.NaN));
-      JsonNode pairs = l.path("cleanup_net_run_pairs");
-      JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
-      double cpuNetns = 0;
-      for (JsonNode p : cpus) {
-        cpuNetns += p.path(0).asDouble();
+      if (!l.path("cleanup_net_run_pairs").isArray()) {
+        untraced = l.path("trace_unavailable").asText("no cleanup_net_run_pairs");
+        continue;
       }
-      if (pairs.isArray() && cpus.isArray() && cpus.size() == pairs.size() && cpuNetns > 0) {
-        fitCleanupFromCpu(pairs, cpus, costs, expedited);
-      } else if (!pairs.isArray() || pairs.size() < 2) {
-        String why = !pairs.isArray() ? "netns_probe serial: no cleanup_net runs traced ("
-            + l.path("trace_unavailable").asText("no cleanup_net_run_pairs") + ")"
-            : "netns_probe serial: " + pairs.size() + " cleanup_net run(s) held this loop's netns and "
-            + (cpus.isArray() ? "the kworker's CPU pairs count 0 netns" : "the kworker's CPU was not traced")
-            + "; the wall fit needs 2 runs (a longer serial loop gives more)";
-        unfitted.put("costs.netns.exit-per-netns", why);
-        unfitted.put("rcu.grace-period", why);
+      pairs.addAll((ArrayNode) l.path("cleanup_net_run_pairs"));
+      if (l.path("cleanup_net_run_cpu_pairs").isArray()) {
+        cpus.addAll((ArrayNode) l.path("cleanup_net_run_cpu_pairs"));
       } else {
-        SimpleRegression r = new SimpleRegression(true);
-        double[][] xy = new double[pairs.size()][];
-        for (int i = 0; i < pairs.size(); i++) {
-          xy[i] = new double[] {pairs.get(i).get(0).asDouble(), pairs.get(i).get(1).asDouble()};
-          r.addData(xy[i][0], xy[i][1]);
-        }
-        double slope = r.getSlope();
-        double intercept = r.getIntercept();
-        String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
-            + " runs, least squares";
-        // the slope's 95% interval (Student's t over n - 2 degrees of freedom); NaN with fewer than 3 runs
-        double half = pairs.size() >= 3 ? r.getSlopeConfidenceInterval() : Double.NaN;
-        boolean unresolved = !Double.isNaN(slope) && slope >= 0 && !Double.isNaN(half) && slope - half <= 0;
-        if (Double.isNaN(slope) || slope < 0 || unresolved) {
-          // the runs' time did not grow measurably with their netns (every run the same size, or the waits' noise
-          // larger than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
-          src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
-              : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the"
-                  + " mean run", slope / 1e3)
-              : String.format("; slope %.1f +- %.1f us per netns (95%%): not measurably above 0, so 0 and the mean run",
-                  slope / 1e3, half / 1e3);
-          slope = 0;
-          intercept = java.util.Arrays.stream(xy).mapToDouble(p -> p[1]).average().orElse(0);
-        }
-        double res = CostFit.residual(xy, slope, intercept);
-        costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
-        if (expedited) {
-          // v6.9+: synchronize_rcu_expedited then rcu_barrier; the expedited one keeps its reference.conf value
-          long exp = com.typesafe.config.ConfigFactory.defaultReference()
-              .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
-          costs.put("rcu.grace-period", new Fitted(intercept - exp, src + " (intercept less rcu.expedited-grace-period "
-              + exp / 1000 + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9)", pairs.size(),
-              res));
-        } else {
-          costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
-              + " rcu_barrier)", pairs.size(), res));
-        }
+        cpuTraced = false;
       }
+    }
+    double cpuNetns = 0;
+    for (JsonNode p : cpus) {
+      cpuNetns += p.path(0).asDouble();
+    }
+    if (cpuTraced && cpus.size() == pairs.size() && cpuNetns > 0) {
+      fitCleanupFromCpu(pairs, cpus, costs, expedited);
+    } else if (pairs.size() < 2) {
+      String why = pairs.isEmpty() ? "netns_probe serial: no cleanup_net runs traced (" + untraced + ")"
+          : "netns_probe serial: " + pairs.size() + " cleanup_net run(s) held this loop's netns and "
+          + (cpuTraced ? "the kworker's CPU pairs count 0 netns" : "the kworker's CPU was not traced")
+          + "; the wall fit needs 2 runs (a longer serial loop gives more)";
+      unfitted.put("costs.netns.exit-per-netns", why);
+      unfitted.put("rcu.grace-period", why);
+    } else {
+      fitCleanupFromWall(pairs, costs, expedited);
+    }
+  }
+
+  /**
+   * Where the kworkers' CPU was not traced: each cleanup_net run's wall against its netns, least squares; the slope
+   * is {@code netns.exit-per-netns} unless its 95% interval holds 0, the intercept the run's waits.
+   */
+  private static void fitCleanupFromWall(JsonNode pairs, Map<String, Fitted> costs, boolean expedited) {
+    SimpleRegression r = new SimpleRegression(true);
+    double[][] xy = new double[pairs.size()][];
+    for (int i = 0; i < pairs.size(); i++) {
+      xy[i] = new double[] {pairs.get(i).get(0).asDouble(), pairs.get(i).get(1).asDouble()};
+      r.addData(xy[i][0], xy[i][1]);
+    }
+    double slope = r.getSlope();
+    double intercept = r.getIntercept();
+    String src = "netns_probe serial (tracefs): cleanup_net run time vs netns in the run over " + pairs.size()
+        + " runs, least squares";
+    // the slope's 95% interval (Student's t over n - 2 degrees of freedom); NaN with fewer than 3 runs
+    double half = pairs.size() >= 3 ? r.getSlopeConfidenceInterval() : Double.NaN;
+    boolean unresolved = !Double.isNaN(slope) && slope >= 0 && !Double.isNaN(half) && slope - half <= 0;
+    if (Double.isNaN(slope) || slope < 0 || unresolved) {
+      // the runs' time did not grow measurably with their netns (every run the same size, or the waits' noise
+      // larger than the exits): the exits are not measurably above 0 here, and the waits are the runs' mean
+      src += Double.isNaN(slope) ? "; every run held as many netns: no slope, 0 and the mean run"
+          : slope < 0 ? String.format("; slope %.1f us per netns, below 0: not measurably above 0, so 0 and the"
+              + " mean run", slope / 1e3)
+          : String.format("; slope %.1f +- %.1f us per netns (95%%): not measurably above 0, so 0 and the mean run",
+              slope / 1e3, half / 1e3);
+      slope = 0;
+      intercept = java.util.Arrays.stream(xy).mapToDouble(p -> p[1]).average().orElse(0);
+    }
+    double res = CostFit.residual(xy, slope, intercept);
+    costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
+    if (expedited) {
+      // v6.9+: synchronize_rcu_expedited then rcu_barrier; the expedited one keeps its reference.conf value
+      long exp = com.typesafe.config.ConfigFactory.defaultReference()
+          .getDuration("netns-lab.model.rcu.expedited-grace-period").toNanos();
+      costs.put("rcu.grace-period", new Fitted(intercept - exp, src + " (intercept less rcu.expedited-grace-period "
+          + exp / 1000 + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9)", pairs.size(),
+          res));
+    } else {
+      costs.put("rcu.grace-period", new Fitted(intercept / 2, src + " (intercept / 2: OpsUndo's synchronize_rcu and"
+          + " rcu_barrier)", pairs.size(), res));
     }
   }
 

@@ -122,7 +122,14 @@ public final class Predictions {
                 && r.path("live_requested").asLong() == l.path("live_requested").asLong()).toList(), rows);
           }
         }
-        case "lifecycle/unshare-loops" -> loops(l, rows);
+        case "lifecycle/unshare-loops" -> { // the loops run several times: compared by their medians
+          String key = "unshare-loops/" + l.path("loops").asLong() + "x" + l.path("iterations").asLong();
+          if (done.add(key)) {
+            loops(predictionSet.stream().filter(r -> kind.equals(r.path("probe").asText() + "/" + r.path("load").asText())
+                && r.path("loops").asLong() == l.path("loops").asLong()
+                && r.path("iterations").asLong() == l.path("iterations").asLong()).toList(), rows);
+          }
+        }
         default -> progress.println("calibrate: no model load for prediction line " + kind + "; skipped");
       }
     }
@@ -205,11 +212,16 @@ public final class Predictions {
 
   private void listeners(List<ObjectNode> lines, List<Row> rows) throws ScenarioException, RunFailure, IOException {
     long procs = lines.get(0).path("processes").asLong();
+    long interval = Math.max(0, Math.min(1_000_000_000L, lines.get(0).path("spawn_wall_ns").asLong() / Math.max(1, procs)));
+    // and each process's exec this long after its fork, by the kernel's event timestamps (lines since 2026-12-01's
+    // fourth session; older ones: fork and exec at once)
+    long execDelay = lines.stream().filter(l -> l.has("fork_to_exec_p50_ns")).mapToLong(l -> l.path("fork_to_exec_p50_ns")
+        .asLong()).findFirst().orElse(0);
     String text = header("proc-listeners-" + procs, "proc connector listeners: all events, EXIT only, NONZERO_EXIT")
         + "workload {\n  type = proc-events\n  processes = " + procs + "\n  nonzero-exit-fraction = 0.1\n"
         // the load's shape as the probe made it: one process after another, this far apart
-        + "  process-interval = " + Math.max(0, Math.min(1_000_000_000L,
-            lines.get(0).path("spawn_wall_ns").asLong() / Math.max(1, procs))) + "ns\n"
+        + "  process-interval = " + interval + "ns\n"
+        + (execDelay > 0 && execDelay < interval ? "  exec-delay = " + execDelay + "ns\n" : "")
         + "  listeners { all = [ALL], exit = [EXIT], nonzero-exit = [NONZERO_EXIT] }\n}\n"
         + "model { proc-connector { listener-rcvbuf = 536870912, listener-rcvbuf-option = so-rcvbufforce } }\n"
         + footer();
@@ -251,7 +263,8 @@ public final class Predictions {
         MissReasons.SCAN));
   }
 
-  private void loops(ObjectNode l, List<Row> rows) throws ScenarioException, RunFailure, IOException {
+  private void loops(List<ObjectNode> runs, List<Row> rows) throws ScenarioException, RunFailure, IOException {
+    ObjectNode l = runs.get(0);
     int loops = l.path("loops").asInt();
     long iters = l.path("iterations").asLong();
     String name = "unshare-loops-" + loops + "x" + iters;
@@ -261,17 +274,17 @@ public final class Predictions {
     DesignResult d = run(name, text);
     String load = loops + " x " + iters + " unshare -n";
     MeasureSummary wall = d.recorders().get("netns.loop_wall").summary();
-    rows.add(within(load, "loop wall, s", l.path("loop_wall_mean_ns").asDouble() / 1e9,
+    rows.add(within(load, "loop wall, s", HostFigure.of(runs, r -> r.path("loop_wall_mean_ns").asDouble() / 1e9),
         micros(wall, wall.mean()) / 1e6, 0.25, MissReasons.LOOPS));
     // as the probe counts it: lifecycles over the time to the last loop's end (the run's counted phase also
     // takes in the frees that follow)
-    rows.add(within(load, "lifecycles/s", l.path("lifecycles_per_s").asDouble(),
+    rows.add(within(load, "lifecycles/s", HostFigure.field(runs, "lifecycles_per_s"),
         loops * iters / (micros(wall, wall.max()) / 1e6), 0.25, MissReasons.LIFECYCLE_RATE));
-    if (l.has("batch_mean_netns")) {
-      rows.add(factor(load, "cleanup_net batch, netns", l.path("batch_mean_netns").asDouble(),
+    if (runs.stream().allMatch(r -> r.has("batch_mean_netns") && r.has("put_to_free_mean_ns"))) {
+      rows.add(factor(load, "cleanup_net batch, netns", HostFigure.field(runs, "batch_mean_netns"),
           d.recorders().get("netns.cleanup_batch").summary().mean(), 2, MissReasons.LIFECYCLE));
-      rows.add(factor(load, "last put_net to free, ms", l.path("put_to_free_mean_ns").asDouble() / 1e6,
-          mean(d, "netns.cleanup") / 1e3, 2, MissReasons.LIFECYCLE));
+      rows.add(factor(load, "last put_net to free, ms", HostFigure.of(runs, r -> r.path("put_to_free_mean_ns")
+          .asDouble() / 1e6), mean(d, "netns.cleanup") / 1e3, 2, MissReasons.LIFECYCLE));
     }
   }
 

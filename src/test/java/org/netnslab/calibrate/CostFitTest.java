@@ -311,6 +311,39 @@ public class CostFitTest extends JUnitSuite {
   }
 
   /**
+   * The serial loop run three times: setup-net and unshare-process (with the loop's own CPU per iteration, its fork
+   * and reaping) are the medians of the loops' medians, and the
+   * cleanup_net runs of all three are pooled (here 2 + 1 + 1 runs, 10 + 30 + 20 + 40 netns, 2 + 6 + 4 + 8 ms of the
+   * kworker's CPU: 200 us a netns; waits 40 ms each).
+   */
+  @Test
+  public void threeSerialLoopsGiveTheirMediansAndPoolTheirCleanupRuns() {
+    ObjectNode a = serial(200, 400_000, 1_400_000).put("parent_cpu_p50_ns", 70_000);
+    ObjectNode b = serial(200, 500_000, 1_400_000).put("parent_cpu_p50_ns", 90_000);
+    ObjectNode c = serial(200, 450_000, 1_500_000).put("parent_cpu_p50_ns", 80_000);
+    long[][][] runs = {{{10, 2_000_000L}, {30, 6_000_000L}}, {{20, 4_000_000L}}, {{40, 8_000_000L}}};
+    ObjectNode[] loops = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+      var pairs = loops[i].putArray("cleanup_net_run_pairs");
+      var cpus = loops[i].putArray("cleanup_net_run_cpu_pairs");
+      for (long[] r : runs[i]) {
+        pairs.addArray().add(r[0]).add(r[1] + 40_000_000L);
+        cpus.addArray().add(r[0]).add(r[1]);
+      }
+    }
+    CostFit fit = CostFit.fit(List.of(a, b, c), true);
+    assertEquals(450_000.0, fit.costs().get("costs.netns.setup-net").value(), 0.0);
+    assertEquals(3, fit.costs().get("costs.netns.setup-net").points());
+    assertTrue(fit.costs().get("costs.netns.setup-net").source().endsWith("median of 3 loops' medians"));
+    // the children's 1000, 900 and 1050 us less their unshare calls, plus the loops' own 70, 90 and 80 us
+    assertEquals(1_000_000.0 + 80_000, fit.costs().get("costs.netns.unshare-process").value(), 0.0);
+    assertTrue(fit.costs().get("costs.netns.unshare-process").source().contains("plus the loop's own CPU"));
+    assertEquals(200_000.0, fit.costs().get("costs.netns.exit-per-netns").value(), 1e-9);
+    assertEquals(4, fit.costs().get("costs.netns.exit-per-netns").points());
+    assertEquals(40_000_000.0 - 100_000, fit.costs().get("rcu.grace-period").value(), 1e-6);
+  }
+
+  /**
    * The serial loop of 2026-12-01 with the kworkers' sched_switch traced: six cleanup_net runs of 22 to 58 netns,
    * 40 to 68 ms each, of which the kworker was on a CPU 6 to 17 ms. The exits are the CPU over the netns (293 us),
    * which the runs' wall alone could not resolve; the waits are the runs' time off a CPU.

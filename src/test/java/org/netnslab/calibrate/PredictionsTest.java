@@ -61,6 +61,27 @@ public class PredictionsTest extends JUnitSuite {
     assertEquals("loop wall, s", rows.get(0).measure());
   }
 
+  /** The parallel loops run three times (loop walls 1, 2 and 1.5 s) give each row once, at the runs' median. */
+  @Test
+  public void repeatedLoopsAreOneRowPerMeasureAtTheirMedian() throws Exception {
+    List<ObjectNode> runs = new java.util.ArrayList<>();
+    for (double wall : new double[] {1e9, 2e9, 1.5e9}) {
+      runs.add(new ObjectMapper().createObjectNode().put("probe", "lifecycle").put("set", "prediction")
+          .put("load", "unshare-loops").put("loops", 2).put("iterations", 2).put("lifecycles", 4)
+          .put("loop_wall_mean_ns", wall).put("lifecycles_per_s", 4e9 / wall).put("batch_mean_netns", wall / 1e9)
+          .put("put_to_free_mean_ns", wall / 10));
+    }
+    Config system = calibrated(CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit()));
+    List<Predictions.Row> rows =
+        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("f").toPath(), QUIET, s -> { }).predict(runs);
+    assertEquals(List.of("loop wall, s", "lifecycles/s", "cleanup_net batch, netns", "last put_net to free, ms"),
+        rows.stream().map(Predictions.Row::measure).toList());
+    assertEquals(List.of(1.5, 4 / 1.5, 1.5, 150.0), rows.stream().map(Predictions.Row::measured).toList());
+    assertTrue(rows.stream().allMatch(r -> r.runs() == 3));
+    assertEquals(1.0, rows.get(0).low(), 0);
+    assertEquals(2.0, rows.get(0).high(), 0);
+  }
+
   @Test
   public void calibratedConfDefinesTheEraOverTheFittedCosts() throws Exception {
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);

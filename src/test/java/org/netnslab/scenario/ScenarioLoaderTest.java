@@ -255,6 +255,23 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void anExecDelayNeedsAProcessIntervalLongerThanIt() throws Exception {
+    List<String> got = problems(PROC, List.of("workload.exec-delay=200us"), 1);
+    assertEquals(1, got.size());
+    assertTrue(got.get(0), got.get(0).endsWith("workload.exec-delay: needs workload.process-interval (the events are"
+        + " paced only with it)"));
+    got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=1ms"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be below"
+        + " workload.process-interval (1000000 ns): a process's exec comes before the next one's fork, got 1000000 ns"));
+    got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=soon"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be a duration (e.g."
+        + " 1ms), got \"soon\""));
+    Scenario s = new ScenarioLoader().load(write(PROC), List.of("workload.process-interval=1ms",
+        "workload.exec-delay=250us"), 1);
+    assertEquals(250_000, ((org.netnslab.workload.procevents.ProcEventsWorkload) s.workload()).execDelayNanos());
+  }
+
+  @Test
   public void derivedRatiosAreCarriedForTheDesignsRunAndSummarised() throws Exception {
     Scenario s = new ScenarioLoader().load(write(PROC + "derived-ratios = [\n"
         + ratio("per-listener", "proc.listener_busy.exit", ", seed = 0.35")

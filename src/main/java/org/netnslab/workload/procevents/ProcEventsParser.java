@@ -17,12 +17,13 @@ import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
 
 /**
- * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction} and
- * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}.
+ * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction},
+ * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}, and the pacing
+ * of virtual runs: {@code process-interval} and {@code exec-delay}.
  */
 public final class ProcEventsParser implements WorkloadParser {
   private static final Set<String> KEYS = Set.of("type", "processes", "nonzero-exit-fraction", "listeners",
-      "process-interval");
+      "process-interval", "exec-delay");
   /** Most short-lived processes one run may have: every event is built in memory. */
   private static final long MAX_PROCESSES = 5_000_000;
 
@@ -58,21 +59,15 @@ public final class ProcEventsParser implements WorkloadParser {
         c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
       }
     }
-    long interval = 0;
-    if (c.conf().hasPath("workload.process-interval")) {
-      try {
-        interval = c.conf().getDuration("workload.process-interval").toNanos();
-        if (interval < 0 || interval > 1_000_000_000L) {
-          c.problem("workload.process-interval", "must be a duration in 0..1s, got "
-              + c.conf().getValue("workload.process-interval").render());
-          interval = 0;
-        }
-      } catch (com.typesafe.config.ConfigException e) {
-        c.problem("workload.process-interval", "must be a duration (e.g. 1ms), got "
-            + c.conf().getValue("workload.process-interval").render());
-      }
+    long interval = duration(c, "workload.process-interval");
+    long execDelay = duration(c, "workload.exec-delay");
+    if (execDelay > 0 && execDelay >= interval) {
+      c.problem("workload.exec-delay", interval == 0 ? "needs workload.process-interval (the events are paced only"
+          + " with it)" : "must be below workload.process-interval (" + interval + " ns): a process's exec comes before"
+          + " the next one's fork, got " + execDelay + " ns");
+      execDelay = 0;
     }
-    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval);
+    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
     if (scale > 0 && scale <= 1000) {
       if (w.processes() * scale > MAX_PROCESSES) {
         c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES
@@ -80,5 +75,22 @@ public final class ProcEventsParser implements WorkloadParser {
       }
     }
     return w;
+  }
+
+  /** @return the key's duration in 0..1 s, ns; 0 when absent or refused (the problem is recorded) */
+  private static long duration(HoconChecker c, String key) {
+    if (!c.conf().hasPath(key)) {
+      return 0;
+    }
+    try {
+      long ns = c.conf().getDuration(key).toNanos();
+      if (ns >= 0 && ns <= 1_000_000_000L) {
+        return ns;
+      }
+      c.problem(key, "must be a duration in 0..1s, got " + c.conf().getValue(key).render());
+    } catch (com.typesafe.config.ConfigException e) {
+      c.problem(key, "must be a duration (e.g. 1ms), got " + c.conf().getValue(key).render());
+    }
+    return 0;
   }
 }

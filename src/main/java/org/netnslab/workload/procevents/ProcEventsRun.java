@@ -111,7 +111,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
     CountDownLatch done = doneWhenAll(finished);
     scope.phases().run("events", () -> {
       if (scope.machine().isVirtual() && w.processIntervalNanos() > 0) {
-        publishPaced(events, pc, scope.machine(), w.processIntervalNanos(),
+        publishPaced(events, pc, scope.machine(), w.processIntervalNanos(), w.execDelayNanos(),
             () -> sockets.forEach(s -> pc.tell(new ProcConnector.Close(s))));
         return;
       }
@@ -272,14 +272,15 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
   }
 
   /**
-   * Virtual execution with {@code workload.process-interval}: process i's FORK and EXEC at i x interval,
-   * the EXIT beside it (of the process {@link ProcessTable#WAVE} earlier) half an interval later, so a
-   * listener that keeps up wakes once for a fork and exec and once for an exit; then {@code after}. Past
-   * the last fork each exit takes a step of its own; steps with no event are not counted (with fewer
-   * processes than the wave, the exits follow the forks at once).
+   * Virtual execution with {@code workload.process-interval}: process i's FORK at i x interval, its EXEC
+   * {@code workload.exec-delay} later (0: with the fork), the EXIT beside them (of the process {@link
+   * ProcessTable#WAVE} earlier) half an interval after the fork, so a listener that keeps up wakes once for each
+   * (once for a fork and exec together without the delay) and once for an exit; then {@code after}. Past the last
+   * fork each exit takes a step of its own; steps with no event are not counted (with fewer processes than the
+   * wave, the exits follow the forks at once).
    */
   private static void publishPaced(List<ProcEvent> events, ActorRef<ProcConnector.Command> pc, Machine machine,
-      long interval, Runnable after) {
+      long interval, long execDelay, Runnable after) {
     long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
     long step = -1;
     long forksSeen = 0;
@@ -298,7 +299,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         }
         at = step * interval + interval / 2;
       } else {
-        at = step * interval;
+        at = step * interval + (e.what() == ProcEvents.EXEC ? execDelay : 0);
       }
       if (at != groupAt && !group.isEmpty()) {
         schedulePublish(group, pc, machine, groupAt);

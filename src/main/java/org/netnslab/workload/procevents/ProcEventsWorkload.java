@@ -20,12 +20,16 @@ import org.netnslab.workload.Workload;
  * @param nonzeroExitFraction share of them that exit non-zero (half by exit(1), half killed by a signal)
  * @param listeners listener name to PROC_EVENT_* mask, in order
  * @param processIntervalNanos virtual execution: simulated time between two processes' starts, ns (a
- *     process's fork and exec events at its start, the exit of the process {@link
- *     org.netnslab.proc.ProcessTable#WAVE} earlier beside them); 0: every event at once (listeners then
- *     drain one backlog: one wake-up each)
+ *     process's fork event at its start, its exec {@code execDelayNanos} later, the exit of the process {@link
+ *     org.netnslab.proc.ProcessTable#WAVE} earlier half an interval after the start); 0: every event at once
+ *     (listeners then drain one backlog: one wake-up each)
+ * @param execDelayNanos virtual execution with a process interval: from a process's FORK event
+ *     (proc_fork_connector in copy_process, kernel/fork.c) to its EXEC (proc_exec_connector at the end of the
+ *     child's execve, fs/exec.c), ns, below the interval; 0: both at once (the machine before 2026-12-01's fourth
+ *     session, on which the proc-filter seed fit was made)
  */
 public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners,
-    long processIntervalNanos) implements Workload {
+    long processIntervalNanos, long execDelayNanos) implements Workload {
 
   /**
    * Every event at once.
@@ -35,7 +39,7 @@ public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map
    * @param listeners listener name to mask
    */
   public ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners) {
-    this(processes, nonzeroExitFraction, listeners, 0);
+    this(processes, nonzeroExitFraction, listeners, 0, 0);
   }
 
   /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
