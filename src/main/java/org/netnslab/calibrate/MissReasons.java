@@ -55,9 +55,11 @@ final class MissReasons {
       + " listener) costs what N=10 does, but 10 and 100 self-contained send-and-receive loops cost 1.06-1.18x and"
       + " 1.16-1.35x one loop (more netns, sockets and stacks for the caches); the model charges the pair's cost"
       + " per send";
-  static final String INJECTOR_CPU_WALK = "netlink_broadcast walks every bound uevent socket: here 1000"
-      + " sockets of 1000 netns and processes, colder in cache than the fit set's 1000 sockets of one netns walked"
-      + " by one process; the model charges the fit set's cost per socket";
+  static final String INJECTOR_CPU_WALK = "the host's sender costs more with a thousand processes about than the"
+      + " fit set's lone sender walking as many sockets (their layout, one netns each or all in one, makes no"
+      + " difference to the lone walk); a perf profile of this load puts 7% of its CPU samples in the wake_up every"
+      + " broadcast ends with (netlink_unlock_table on the global nl_table_wait, whose spinlock both vCPUs' senders"
+      + " take with interrupts off), against under 2.3% at N=100; the model charges the fit set's costs";
   static final String LISTENER_CPU = "the host's listener reads skbs that waited in its queue while other tasks ran, and its cost per"
       + " message grows with the processes about as the sender's does; the model charges the pair probe's recvmsg"
       + " and handling, and a task switch per wake-up";
