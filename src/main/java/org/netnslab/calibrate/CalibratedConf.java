@@ -64,6 +64,9 @@ public final class CalibratedConf {
     if (jitter != null) {
       b.append("    # ").append(jitter.source()).append("\n    jitter = ")
           .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value())).append("\n");
+    } else if (fit.unfitted().containsKey(CostFit.JITTER)) {
+      b.append("    # jitter not fitted (").append(fit.unfitted().get(CostFit.JITTER))
+          .append("): the default (reference.conf or an earlier --config) applies\n");
     }
     b.append("  }\n  model {\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {

@@ -250,7 +250,8 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     for (List<ObjectNode> runs : bySize.values()) {
       xy[i++] = new double[] {median(runs, "entries"), median(runs, "scan_cpu_p50_ns")};
     }
-    String runs = lines.size() > bySize.size() ? String.format(" (medians of %d runs)", lines.size()) : "";
+    String runs = lines.size() > bySize.size() ? String.format(" (each size the median of its runs, %d lines)",
+        lines.size()) : "";
     if (xy.length < 2) {
       ObjectNode l = lines.get(lines.size() - 1);
       costs.put("costs.proc.scan-entry", new Fitted(xy[0][1] / xy[0][0], "proc_probe scan: one /proc scan's CPU"

@@ -217,11 +217,16 @@ public final class Predictions {
     // fourth session; older ones: fork and exec at once)
     long execDelay = lines.stream().filter(l -> l.has("fork_to_exec_p50_ns")).mapToLong(l -> l.path("fork_to_exec_p50_ns")
         .asLong()).findFirst().orElse(0);
+    if (execDelay > 0 && 2 * execDelay >= interval) { // the model's exits come half an interval after the forks
+      progress.printf("calibrate: proc listeners: the host's fork-to-exec time (%d ns) is not below half its time per"
+          + " process (%d ns); the model's exec comes with its fork%n", execDelay, interval);
+      execDelay = 0;
+    }
     String text = header("proc-listeners-" + procs, "proc connector listeners: all events, EXIT only, NONZERO_EXIT")
         + "workload {\n  type = proc-events\n  processes = " + procs + "\n  nonzero-exit-fraction = 0.1\n"
         // the load's shape as the probe made it: one process after another, this far apart
         + "  process-interval = " + interval + "ns\n"
-        + (execDelay > 0 && execDelay < interval ? "  exec-delay = " + execDelay + "ns\n" : "")
+        + (execDelay > 0 ? "  exec-delay = " + execDelay + "ns\n" : "")
         + "  listeners { all = [ALL], exit = [EXIT], nonzero-exit = [NONZERO_EXIT] }\n}\n"
         + "model { proc-connector { listener-rcvbuf = 536870912, listener-rcvbuf-option = so-rcvbufforce } }\n"
         + footer();

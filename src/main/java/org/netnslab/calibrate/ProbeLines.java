@@ -21,7 +21,7 @@ public final class ProbeLines {
   private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
       Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
       Map.entry("uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
-          new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
+          new Field("send_p99_ns", 1, NS), new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
       Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
       Map.entry("uevent/pair", List.of(new Field("injectors", 1, 1), new Field("sends", 1, 50_000_000),
           new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
@@ -101,6 +101,13 @@ public final class ProbeLines {
         if (l.has(key) && l.has("sends") && l.path(key).asDouble() > l.path("sends").asDouble()) {
           return where + ": " + key + " (" + l.get(key) + ") cannot exceed sends (" + l.get("sends") + ")";
         }
+      }
+      // the probe's processes run one after another: a process's exec comes before the next one's fork
+      if (kind.equals("proc/listener") && l.has("fork_to_exec_p50_ns")
+          && l.path("fork_to_exec_p50_ns").asDouble() * l.path("processes").asDouble() > l.path("spawn_wall_ns").asDouble()) {
+        return where + ": fork_to_exec_p50_ns (" + l.get("fork_to_exec_p50_ns") + ") cannot exceed the line's time per"
+            + " process (spawn_wall_ns / processes = " + Math.round(l.path("spawn_wall_ns").asDouble()
+            / Math.max(1, l.path("processes").asDouble())) + ")";
       }
       if (l.has("send_p99_ns") && l.has("send_p50_ns") && l.path("send_p99_ns").asDouble() < l.path("send_p50_ns").asDouble()) {
         return where + ": send_p99_ns (" + l.get("send_p99_ns") + ") cannot be below send_p50_ns (" + l.get("send_p50_ns")

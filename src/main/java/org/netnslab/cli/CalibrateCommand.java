@@ -48,7 +48,7 @@ final class CalibrateCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--quick",
-      description = "smaller probes and loads, each run once (about 15-25 s instead of 30-60 s on 2 vCPUs; for CI)")
+      description = "smaller probes and loads, each run once (about 8-20 s instead of 40-60 s on 2 vCPUs; for CI)")
   boolean quick;
 
   @Option(names = "--only", paramLabel = "PARTS", split = ",",

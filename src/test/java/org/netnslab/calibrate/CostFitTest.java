@@ -115,9 +115,12 @@ public class CostFitTest extends JUnitSuite {
     assertTrue(wide.costs().get(CostFit.JITTER).source(), wide.costs().get(CostFit.JITTER).source().endsWith(
         "(1.303, beyond the model's widest jitter: 0.5)"));
     assertTrue(CalibratedConf.text(HOST_618, wide).contains("\n    jitter = 0.500"));
-    // a line without its p99 (hand-made): NOT FITTED, said so
-    assertEquals("a uevent_probe fit (broadcast-walk) line has no send_p99_ns",
-        CostFit.fit(List.of(uevent(0, 2000))).unfitted().get(CostFit.JITTER));
+    // a line without its p99 (hand-made: calibrate refuses one, CalibrateCommandTest): NOT FITTED, said so, also in
+    // calibrated.conf
+    CostFit none = CostFit.fit(List.of(uevent(0, 2000)));
+    assertEquals("a uevent_probe fit (broadcast-walk) line has no send_p99_ns", none.unfitted().get(CostFit.JITTER));
+    assertTrue(CalibratedConf.text(HOST_618, none).contains("\n    # jitter not fitted (a uevent_probe fit"
+        + " (broadcast-walk) line has no send_p99_ns): the default (reference.conf or an earlier --config) applies\n"));
   }
 
   @Test
@@ -263,7 +266,7 @@ public class CostFitTest extends JUnitSuite {
     CostFit.Fitted medians = CostFit.fit(runs).costs().get("costs.proc.scan-entry");
     assertEquals((13_777_843.0 - 565_218.0) / 999, medians.value(), 1e-6);
     assertEquals(6, medians.points());
-    assertTrue(medians.source(), medians.source().contains("(67, 1066) (medians of 6 runs)"));
+    assertTrue(medians.source(), medians.source().contains("(67, 1066) (each size the median of its runs, 6 lines)"));
   }
 
   @Test

@@ -121,6 +121,32 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aForkToExecLongerThanAProcessesTurnOrAWalkWithoutItsP99IsRefused() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "fork-to-exec", root -> {
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("load").asText().equals("listener")) {
+          ((ObjectNode) line).put("fork_to_exec_p50_ns", 900_000_000L);
+          break;
+        }
+      }
+    });
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().matches("(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
+        + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
+    o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "walk-p99", root -> {
+      for (JsonNode line : root.path("fit_set")) {
+        if (line.path("load").asText().equals("broadcast-walk")) {
+          ((ObjectNode) line).remove("send_p99_ns");
+          break;
+        }
+      }
+    });
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13,"
+        + " got nothing"));
+  }
+
+  @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
     // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
     String[][] cases = {

@@ -260,9 +260,14 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(1, got.size());
     assertTrue(got.get(0), got.get(0).endsWith("workload.exec-delay: needs workload.process-interval (the events are"
         + " paced only with it)"));
-    got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=1ms"), 1);
-    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be below"
-        + " workload.process-interval (1000000 ns): a process's exec comes before the next one's fork, got 1000000 ns"));
+    got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=500us"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be below half of"
+        + " workload.process-interval (1ms / 2 = 500us): a process's exit may come half an interval after its fork,"
+        + " got 500us"));
+    // a refused interval is said once, not again as missing
+    got = problems(PROC, List.of("workload.process-interval=-1ms", "workload.exec-delay=200us"), 1);
+    assertEquals(got.toString(), 1, got.size());
+    assertTrue(got.get(0), got.get(0).contains("workload.process-interval: must be a duration in 0..1s"));
     got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=soon"), 1);
     assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be a duration (e.g."
         + " 1ms), got \"soon\""));

@@ -61,10 +61,14 @@ public final class ProcEventsParser implements WorkloadParser {
     }
     long interval = duration(c, "workload.process-interval");
     long execDelay = duration(c, "workload.exec-delay");
-    if (execDelay > 0 && execDelay >= interval) {
-      c.problem("workload.exec-delay", interval == 0 ? "needs workload.process-interval (the events are paced only"
-          + " with it)" : "must be below workload.process-interval (" + interval + " ns): a process's exec comes before"
-          + " the next one's fork, got " + execDelay + " ns");
+    if (execDelay > 0 && interval == 0 && !c.conf().hasPath("workload.process-interval")) {
+      c.problem("workload.exec-delay", "needs workload.process-interval (the events are paced only with it)");
+      execDelay = 0;
+    } else if (execDelay > 0 && interval > 0 && 2 * execDelay >= interval) {
+      // the exits come half an interval after the forks: a process's exec must come before its own exit
+      c.problem("workload.exec-delay", "must be below half of workload.process-interval (" + readable(interval)
+          + " / 2 = " + readable(interval / 2) + "): a process's exit may come half an interval after its fork,"
+          + " got " + readable(execDelay));
       execDelay = 0;
     }
     ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
@@ -75,6 +79,11 @@ public final class ProcEventsParser implements WorkloadParser {
       }
     }
     return w;
+  }
+
+  /** @return ns as the shortest exact unit, e.g. 250us, 1.5ms, 754629ns */
+  private static String readable(long ns) {
+    return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
   }
 
   /** @return the key's duration in 0..1 s, ns; 0 when absent or refused (the problem is recorded) */

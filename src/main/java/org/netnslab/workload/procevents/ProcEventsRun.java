@@ -273,7 +273,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
 
   /**
    * Virtual execution with {@code workload.process-interval}: process i's FORK at i x interval, its EXEC
-   * {@code workload.exec-delay} later (0: with the fork), the EXIT beside them (of the process {@link
+   * {@code workload.exec-delay} later (0: with the fork; below half an interval), the EXIT beside them (of the process {@link
    * ProcessTable#WAVE} earlier) half an interval after the fork, so a listener that keeps up wakes once for each
    * (once for a fork and exec together without the delay) and once for an exit; then {@code after}. Past the last
    * fork each exit takes a step of its own; steps with no event are not counted (with fewer processes than the
@@ -307,7 +307,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
       }
       groupAt = at;
       group.add(e);
-      last = at;
+      last = Math.max(last, at); // the latest event, whatever the list's order: the sockets close after it
     }
     if (!group.isEmpty()) {
       schedulePublish(group, pc, machine, groupAt);

@@ -84,4 +84,29 @@ public class VirtualProcEventsTest extends JUnitSuite {
     assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
     assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
   }
+
+  /**
+   * One process, its exec 0.4 ms after its fork and its exit at 0.5 ms: every event reaches the listeners before
+   * the run closes their sockets. (A new user's trial set the exec after the exit's slot, 0.9 ms, and lost it: the
+   * sockets closed at the last-listed event's time. The parser now refuses an exec-delay of half the interval or
+   * more, ScenarioLoaderTest, and the close waits for the latest event.)
+   */
+  @Test
+  public void oneProcessWithALateExecLosesNoEvent() throws Exception {
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
+        List.of("designs=[per-listener]", "baseline=per-listener", "derived-ratios=[]", "machine.jitter=0",
+            "workload.processes=1", "workload.exec-delay=400us"), 1);
+    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc-one", ConfigFactory.load());
+    RunResult r;
+    try {
+      r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
+    } finally {
+      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+    }
+    DesignResult d = r.designs().get(0);
+    assertEquals(3L, (long) d.counters().get("events_generated"));
+    assertEquals(3L, (long) d.counters().get("all_handled"));
+    assertEquals(1L, (long) d.counters().get("exit_handled"));
+    assertEquals(0L, d.invariants().lostWithoutEnobufs());
+  }
 }
