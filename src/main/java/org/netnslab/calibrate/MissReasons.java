@@ -13,11 +13,11 @@ final class MissReasons {
   private MissReasons() {
   }
 
-  static final String SEND_SPREAD = "the host's slowest sends are those that woke their listener and were"
-      + " preempted by it at the return to user space: a sched_switch trace of this load shows an injector and its"
-      + " listener alone on a CPU alternating at every send (a sync wake-up puts the listener on the waker's CPU,"
-      + " wake_affine); on the model's one global run queue the running injector is mostly eligible and keeps its"
-      + " slice, so its listener rarely preempts it";
+  static final String SEND_SPREAD = "the host's contended sends spread more than a lone one: its p99 is about"
+      + " 2x its median at N=10 and 100 (1.7-2.4x) and 3-4x at N=1000, where the uncontended walk's is 1.2-1.5x,"
+      + " the spread the model's fitted jitter carries; a send that wakes its sleeping listener is one cause (the"
+      + " host's p99 follows how often its listeners sleep), and at N=1000 the slowest sends are not the injectors'"
+      + " first ones (18% of them in one run); what else stretches them under contention was not measured";
   static final String SEND_HIGH = "the model's send takes longer than the host's at this percentile: its tasks"
       + " wait for a CPU inside the send more often than the host's";
   static final String REORDER = "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) stretches while the"
