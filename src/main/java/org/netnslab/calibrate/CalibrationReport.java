@@ -26,9 +26,9 @@ public final class CalibrationReport {
     long met = rows.stream().filter(Predictions.Row::within).count();
     b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s)%n", met,
         rows.size(), host.release(), host.cpus(), host.hz(), host.preempt()));
-    if (host.loadAverage1() > host.cpus()) {
-      b.append(String.format("The machine was busy (load average %.2f over %d CPUs): the measurements are noisy.%n",
-          host.loadAverage1(), host.cpus()));
+    if (host.busy()) {
+      b.append(String.format("The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
+          host.loadAverage1(), host.cpus(), busyText(host)));
     }
     b.append('\n');
     b.append("Fitted on the fit set (nothing contending):\n");
@@ -91,8 +91,8 @@ public final class CalibrationReport {
         .append(host.hz()).append(", preemption ").append(esc(host.preempt())).append(", base slice ")
         .append(String.format("%.2f ms", host.baseSliceNs() / 1e6)).append(" (").append(esc(host.baseSliceSource()))
         .append("), load average at start ").append(host.loadAverage1()).append(".</p>")
-        .append(host.loadAverage1() > host.cpus() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
-            + host.loadAverage1() + " over " + host.cpus() + " CPUs): the measurements are noisy; run calibrate again on"
+        .append(host.busy() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
+            + host.loadAverage1() + " over " + host.cpus() + " CPUs" + busyText(host) + "): the measurements are noisy; run calibrate again on"
             + " a quiet machine before trusting a figure.</p>" : "")
         .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
             + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
@@ -147,6 +147,11 @@ public final class CalibrationReport {
 
   private static String residual(CostFit.Fitted f) {
     return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
+  }
+
+  /** @return ", CPUs 80% busy at the start" where the busy share was sampled, else "" */
+  private static String busyText(HostFacts host) {
+    return host.busyAtStart() == null ? "" : String.format(", CPUs %.0f%% busy at the start", 100 * host.busyAtStart());
   }
 
   /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */

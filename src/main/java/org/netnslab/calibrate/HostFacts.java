@@ -21,9 +21,31 @@ import java.util.zip.GZIPInputStream;
  *     (kernel/sched/fair.c sysctl_sched_base_slice, get_update_sysctl_factor), ns
  * @param baseSliceSource where baseSliceNs came from
  * @param loadAverage1 the 1-minute load average at the start
+ * @param busyAtStart the share of the CPUs' time busy (/proc/stat: user, nice, system, irq, softirq) over the
+ *     {@value #BUSY_SAMPLE_MS} ms before the probes, 0..1; null when not measured (recordings before 2026-12-01's
+ *     fourth session, or /proc/stat unreadable). The load average alone also counts a previous calibration's
+ *     thousands of short processes for a minute after they are gone.
  */
 public record HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
-    double loadAverage1) {
+    double loadAverage1, Double busyAtStart) {
+  /** How long {@link #read} samples the CPUs' busy time, ms. */
+  static final int BUSY_SAMPLE_MS = 300;
+  /** Busier than this share at the start, with the load average above the CPUs, is a busy machine. */
+  static final double BUSY_SHARE = 0.25;
+
+  /** Facts without a busy sample (tests, and recordings before it). */
+  public HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
+      double loadAverage1) {
+    this(release, cpus, hz, preempt, baseSliceNs, baseSliceSource, loadAverage1, null);
+  }
+
+  /**
+   * @return whether other work ran when the calibration started: the load average above the CPUs and, where it was
+   *     sampled, the CPUs busier than {@link #BUSY_SHARE} just before the probes
+   */
+  public boolean busy() {
+    return loadAverage1 > cpus && (busyAtStart == null || busyAtStart > BUSY_SHARE);
+  }
 
   /** @return this host's facts, each from the first source that can be read */
   public static HostFacts read() {
@@ -68,7 +90,38 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
     if (!la.isEmpty()) {
       load = Double.parseDouble(la.split("\\s+")[0]);
     }
-    return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load);
+    return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load, busyShare());
+  }
+
+  /** @return the CPUs' busy share over {@link #BUSY_SAMPLE_MS} ms from /proc/stat's cpu line, null when unreadable */
+  private static Double busyShare() {
+    long[] a = cpuTimes();
+    try {
+      Thread.sleep(BUSY_SAMPLE_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+    long[] b = cpuTimes();
+    if (a == null || b == null || b[0] + b[1] <= a[0] + a[1]) {
+      return null;
+    }
+    return (double) (b[0] - a[0]) / (b[0] + b[1] - a[0] - a[1]);
+  }
+
+  /** @return {busy, idle} ticks from /proc/stat's first line, or null */
+  private static long[] cpuTimes() {
+    String[] f = text(Path.of("/proc/stat"), "").split("\n", 2)[0].trim().split("\\s+");
+    if (f.length < 8 || !f[0].equals("cpu")) {
+      return null;
+    }
+    try {
+      long busy = Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+          + Long.parseLong(f[7]);
+      return new long[] {busy, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   /**

@@ -154,9 +154,10 @@ final class CalibrateCommand implements Callable<Integer> {
         System.err.println("calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
       } else {
         host = HostFacts.read();
-        if (host.loadAverage1() > host.cpus()) {
-          System.err.printf("calibrate: warning: the machine is busy (load average %.2f over %d CPUs): figures will be"
-              + " noisy%n", host.loadAverage1(), host.cpus());
+        if (host.busy()) {
+          System.err.printf("calibrate: warning: the machine is busy (load average %.2f over %d CPUs%s): figures will"
+              + " be noisy%n", host.loadAverage1(), host.cpus(), host.busyAtStart() == null ? ""
+                  : String.format(", %.0f%% busy now", 100 * host.busyAtStart()));
         }
         now.stage("building the probes");
         String home = System.getProperty("netns-lab.home", ".");

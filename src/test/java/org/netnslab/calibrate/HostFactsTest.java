@@ -49,4 +49,19 @@ public class HostFactsTest extends JUnitSuite {
     assertTrue(h.baseSliceNs() >= 750_000L);
     assertTrue(!h.release().isBlank());
   }
+
+  /**
+   * A load average above the CPUs is a busy machine only if the CPUs were busy when the calibration started: right
+   * after another calibration the load average still counts its thousands of short processes for a minute.
+   */
+  @Test
+  public void aHighLoadAverageIsBusyOnlyWithBusyCpus() {
+    assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 59.4, 0.03).busy());
+    assertTrue(new HostFacts("6.18", 2, 250, "none", 1, "", 5.0, 0.6).busy());
+    assertTrue("not sampled (an older recording): the load average decides",
+        new HostFacts("6.18", 2, 250, "none", 1, "", 5.0).busy());
+    assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 1.5, 0.9).busy());
+    Double share = HostFacts.read().busyAtStart();
+    assertTrue(String.valueOf(share), share == null || share >= 0 && share <= 1);
+  }
 }
