@@ -86,9 +86,10 @@ static void listen_until(int fd, int stop, int64_t pace_ns, lis_stat_t *st) {
     char buf[8192];
     /* the time from a process's FORK event to its EXEC (proc_fork_connector in copy_process, proc_exec_connector
      * at the end of the child's execve), by the kernel's own timestamps: the spawns run one after another, so the
-     * last fork seen is the exec's */
+     * last fork of the spawner (parent_tgid at 20) is the exec's */
     int64_t *gaps = calloc(MAX_GAPS, sizeof *gaps);
     long ngaps = 0;
+    uint32_t spawner = (uint32_t) getppid();   /* the spawns' parent: other processes' forks are not ours */
     uint32_t fork_tgid = 0;
     int64_t fork_ts = 0;
     int64_t c0 = cpu_ns();
@@ -109,7 +110,7 @@ static void listen_until(int fd, int stop, int64_t pace_ns, lis_stat_t *st) {
                 if (m->len < 16) continue;   /* struct proc_event; the subscribe ack is shorter than none */
                 events++;
                 const unsigned char *e = (const unsigned char *) m->data;
-                if (m->len >= 32 && ev_u32(e, 0) == PROBE_EV_FORK) {
+                if (m->len >= 32 && ev_u32(e, 0) == PROBE_EV_FORK && ev_u32(e, 20) == spawner) {
                     fork_tgid = ev_u32(e, 28); fork_ts = ev_ts(e);
                 } else if (m->len >= 24 && ev_u32(e, 0) == PROBE_EV_EXEC && fork_tgid != 0 && ev_u32(e, 20) == fork_tgid
                            && ngaps < MAX_GAPS && gaps) {

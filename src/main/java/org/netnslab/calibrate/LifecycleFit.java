@@ -50,12 +50,14 @@ final class LifecycleFit {
     ArrayNode pairs = JsonNodeFactory.instance.arrayNode();
     ArrayNode cpus = JsonNodeFactory.instance.arrayNode();
     boolean cpuTraced = true;
+    boolean traced = false;
     String untraced = null;
     for (ObjectNode l : lines) {
       if (!l.path("cleanup_net_run_pairs").isArray()) {
         untraced = l.path("trace_unavailable").asText("no cleanup_net_run_pairs");
         continue;
       }
+      traced = true;
       pairs.addAll((ArrayNode) l.path("cleanup_net_run_pairs"));
       if (l.path("cleanup_net_run_cpu_pairs").isArray()) {
         cpus.addAll((ArrayNode) l.path("cleanup_net_run_cpu_pairs"));
@@ -70,7 +72,7 @@ final class LifecycleFit {
     if (cpuTraced && cpus.size() == pairs.size() && cpuNetns > 0) {
       fitCleanupFromCpu(pairs, cpus, costs, expedited);
     } else if (pairs.size() < 2) {
-      String why = pairs.isEmpty() ? "netns_probe serial: no cleanup_net runs traced (" + untraced + ")"
+      String why = !traced ? "netns_probe serial: no cleanup_net runs traced (" + untraced + ")"
           : "netns_probe serial: " + pairs.size() + " cleanup_net run(s) held this loop's netns and "
           + (cpuTraced ? "the kworker's CPU pairs count 0 netns" : "the kworker's CPU was not traced")
           + "; the wall fit needs 2 runs (a longer serial loop gives more)";

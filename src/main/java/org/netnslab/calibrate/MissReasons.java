@@ -38,10 +38,10 @@ final class MissReasons {
       + " profile of this kernel, not a fit";
   static final String LOOPS = "the parallel loops wait on each other for rtnl_mutex (loopback's register_netdev,"
       + " a cleanup batch's unregister_netdevice_many); the model's mutex hands the lock to its oldest waiter and has"
-      + " no optimistic spinning; and a lifecycle costs the host 10-35% more CPU in the 40 loops than in the serial"
+      + " no optimistic spinning; and a lifecycle costs the host 7-27% more CPU in the 40 loops than in the serial"
       + " fit loop whose costs the model charges (one calibration's medians on our 2-vCPU VM: the loop's fork and"
       + " reaping 103-122 against 80-85 us, the child 1.06-1.19 against 0.97-1.02 ms, the cleanup_net kworker"
-      + " 273-298 against 213-237 us a netns)";
+      + " 273-298 against 213-237 us a netns; the sums' lowest and highest ratio)";
   static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"
       + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not";
   static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for milliseconds (far"

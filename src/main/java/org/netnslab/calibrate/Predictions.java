@@ -285,10 +285,15 @@ public final class Predictions {
     // takes in the frees that follow)
     rows.add(within(load, "lifecycles/s", HostFigure.field(runs, "lifecycles_per_s"),
         loops * iters / (micros(wall, wall.max()) / 1e6), 0.25, MissReasons.LIFECYCLE_RATE));
-    if (runs.stream().allMatch(r -> r.has("batch_mean_netns") && r.has("put_to_free_mean_ns"))) {
-      rows.add(factor(load, "cleanup_net batch, netns", HostFigure.field(runs, "batch_mean_netns"),
+    // the tracefs figures, each over the runs that have it (a run whose trace was not usable has neither)
+    List<ObjectNode> batched = runs.stream().filter(r -> r.has("batch_mean_netns")).toList();
+    if (!batched.isEmpty()) {
+      rows.add(factor(load, "cleanup_net batch, netns", HostFigure.field(batched, "batch_mean_netns"),
           d.recorders().get("netns.cleanup_batch").summary().mean(), 2, MissReasons.LIFECYCLE));
-      rows.add(factor(load, "last put_net to free, ms", HostFigure.of(runs, r -> r.path("put_to_free_mean_ns")
+    }
+    List<ObjectNode> freed = runs.stream().filter(r -> r.has("put_to_free_mean_ns")).toList();
+    if (!freed.isEmpty()) {
+      rows.add(factor(load, "last put_net to free, ms", HostFigure.of(freed, r -> r.path("put_to_free_mean_ns")
           .asDouble() / 1e6), mean(d, "netns.cleanup") / 1e3, 2, MissReasons.LIFECYCLE));
     }
   }

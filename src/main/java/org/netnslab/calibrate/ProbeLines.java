@@ -45,7 +45,7 @@ public final class ProbeLines {
 
   /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
    * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
-   * session), a send's p99 (required of tc1 lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
+   * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
    * per iteration and a proc listener's fork-to-exec time (since its fourth). */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
       new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),

@@ -70,8 +70,11 @@ final class UeventFit {
    * line's j = (p99 / p50 - 1) / (z / the sum). The fit is the median over the lines: the uncontended send's own
    * spread (cache state, interrupts, the VM's exits), which the jitter stands for on every modelled step. A median
    * above {@link #MAX_JITTER} (0.51 and 0.58 in two of eight full runs on the 6.18 host) gives the model's widest,
-   * said in the source. NOT FITTED (the default stays) where a walk line has no {@code send_p99_ns} (every probe
-   * line has one).
+   * said in the source. NOT FITTED (the default stays) where a walk line has no {@code send_p99_ns} (calibrate
+   * refuses such a line, ProbeLines; a direct call may pass one) or the walk's fit has a step of no cost. The p99
+   * was chosen over the interquartile range after trying jitters by hand on one recording (docs/calibrate.md): a
+   * uniform factor cannot match both; the lone send's core is tighter and its tail longer, and a jitter this
+   * wide also makes some modelled sends shorter than the host's ever are.
    *
    * @param lines the walk's lines
    * @param costs holds the walk's fit; receives {@link CostFit#JITTER}
@@ -85,8 +88,14 @@ final class UeventFit {
       unfitted.put(CostFit.JITTER, "a uevent_probe fit (broadcast-walk) line has no send_p99_ns");
       return;
     }
+    // the walk's own costs: the spread is the walk's sends', whatever the pair later makes of the intercept
     double a = costs.get("costs.uevent.send-outside").value() * 7 / 3;
     double b = costs.get("costs.uevent.broadcast-per-socket").value();
+    if (!(a > 0 && b >= 0)) {
+      unfitted.put(CostFit.JITTER, String.format("the walk's fit gave an intercept of %.0f ns and %.1f ns a socket: no"
+          + " send of steps to spread", a, b));
+      return;
+    }
     double[] js = new double[lines.size()];
     double[] ratios = new double[lines.size()];
     for (int i = 0; i < lines.size(); i++) {
@@ -109,10 +118,14 @@ final class UeventFit {
 
   /**
    * @param w the steps' costs, each at least 0
+   * @throws IllegalArgumentException a cost below 0 or not a number
    * @return the 99th percentile of sum(w_i x V_i), V_i independent and uniform on [-1, 1]: exact, from the CDF of a
    *     weighted sum of uniforms on [0, 1] (inclusion-exclusion over the subsets of the steps), by bisection
    */
   static double p99OfUniformSum(double[] w) {
+    if (java.util.Arrays.stream(w).anyMatch(x -> !(x >= 0))) {
+      throw new IllegalArgumentException("step costs must be >= 0: " + java.util.Arrays.toString(w));
+    }
     double sum = java.util.Arrays.stream(w).sum();
     double[] v = java.util.Arrays.stream(w).filter(x -> x > 0).map(x -> x / sum).toArray();
     if (v.length == 0) {

@@ -49,7 +49,7 @@ public class CostFitTest extends JUnitSuite {
         keys.add("costs.uevent.wake-listener");
       }
       // fitted since 2026-12-01's fourth session, from lines every recording has; the first run's five walks spread
-      // 1.6 to 2.5 times their median at p99, a jitter beyond the model's widest, 0.5
+      // 1.23 to 2.54 times their median at p99, a jitter beyond the model's widest, 0.5
       keys.add(CostFit.JITTER);
       if (recorded == RECORDED) {
         assertEquals(0.5, fit.costs().get(CostFit.JITTER).value(), 0.0);
@@ -92,6 +92,26 @@ public class CostFitTest extends JUnitSuite {
     // (numpy, 4,000,000 draws per line)
     assertEquals(0.2978, sleeps.costs().get(CostFit.JITTER).value(), 0.001);
     assertEquals(15, sleeps.costs().get(CostFit.JITTER).points());
+  }
+
+  /** calibration.json keeps the jitter as a plain {@code value} (not {@code value_ns}), and reads it back. */
+  @Test
+  public void theJitterIsWrittenAndReadBackAsAPlainValue() throws Exception {
+    ProbeSet set = CalibrationJson.readSets(RECORDED_SLEEPS);
+    CostFit fit = CostFit.fit(set.fit(), true);
+    Path file = java.nio.file.Files.createTempFile("calibration", ".json");
+    try {
+      CalibrationJson.write(file, "test", false, HOST_618, set, fit, List.of(), List.of());
+      com.fasterxml.jackson.databind.JsonNode jitter = JSON.readTree(file.toFile()).path("fit").path("costs")
+          .path(CostFit.JITTER);
+      assertTrue(jitter.toString(), jitter.has("value") && !jitter.has("value_ns"));
+      assertEquals(fit.costs().get(CostFit.JITTER).value(), CalibrationJson.readFittedCosts(file).get(CostFit.JITTER),
+          0.0);
+      assertEquals(fit.costs().get("costs.uevent.recv").value(),
+          CalibrationJson.readFittedCosts(file).get("costs.uevent.recv"), 0.0);
+    } finally {
+      java.nio.file.Files.delete(file);
+    }
   }
 
   /**
@@ -399,6 +419,13 @@ public class CostFitTest extends JUnitSuite {
     CostFit withCpu = CostFit.fit(List.of(l), true);
     assertEquals(9_000_000.0 / 29, withCpu.costs().get("costs.netns.exit-per-netns").value(), 1e-6);
     assertEquals(java.util.Set.of(CostFit.CONTEXT_SWITCH), withCpu.unfitted().keySet()); // no sched line given
+    // traced, but no run held the loop's netns (a short --quick loop): said as such, not "no runs traced (null)"
+    ObjectNode none = serial(30, 400_000, 1_500_000);
+    none.putArray("cleanup_net_run_pairs");
+    none.putArray("cleanup_net_run_cpu_pairs");
+    assertEquals("netns_probe serial: 0 cleanup_net run(s) held this loop's netns and the kworker's CPU pairs count 0"
+        + " netns; the wall fit needs 2 runs (a longer serial loop gives more)",
+        CostFit.fit(List.of(none), true).unfitted().get("costs.netns.exit-per-netns"));
   }
 
   @Test

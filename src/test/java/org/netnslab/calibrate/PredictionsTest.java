@@ -146,10 +146,9 @@ public class PredictionsTest extends JUnitSuite {
     assertEquals(24_741.0, r.measured(), 0);
     assertEquals(20_000.0, r.low(), 0);
     assertEquals(30_000.0, r.high(), 0);
-    // the model's scan: 2067 entries at the fitted cost each, its mean over five scans each jittered by the fitted
-    // +-machine.jitter
+    // the model's scan: 2067 entries at the fitted cost each, every entry's cost jittered (+-machine.jitter, about
+    // 0.3 here): over five scans of 2067 entries the mean is within 2% of the cost (0.55% in this run)
     double scan = 2067 * Math.round(fit.costs().get("costs.proc.scan-entry").value()) / 1e3;
-    double jitter = fit.costs().get(CostFit.JITTER).value();
-    assertTrue(r.predicted() + " against " + scan, Math.abs(r.predicted() / scan - 1) <= jitter);
+    assertEquals(scan, r.predicted(), 0.02 * scan);
   }
 }

@@ -258,8 +258,11 @@ public class ScenarioLoaderTest extends JUnitSuite {
   public void anExecDelayNeedsAProcessIntervalLongerThanIt() throws Exception {
     List<String> got = problems(PROC, List.of("workload.exec-delay=200us"), 1);
     assertEquals(1, got.size());
-    assertTrue(got.get(0), got.get(0).endsWith("workload.exec-delay: needs workload.process-interval (the events are"
-        + " paced only with it)"));
+    assertTrue(got.get(0), got.get(0).endsWith("workload.exec-delay: needs workload.process-interval above 0 (the"
+        + " events are paced only with it)"));
+    got = problems(PROC, List.of("workload.process-interval=0", "workload.exec-delay=200us"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: needs"
+        + " workload.process-interval above 0 (the events are paced only with it)"));
     got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=500us"), 1);
     assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be below half of"
         + " workload.process-interval (1ms / 2 = 500us): a process's exit may come half an interval after its fork,"

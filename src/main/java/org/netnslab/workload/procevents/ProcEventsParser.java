@@ -59,10 +59,12 @@ public final class ProcEventsParser implements WorkloadParser {
         c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
       }
     }
-    long interval = duration(c, "workload.process-interval");
-    long execDelay = duration(c, "workload.exec-delay");
-    if (execDelay > 0 && interval == 0 && !c.conf().hasPath("workload.process-interval")) {
-      c.problem("workload.exec-delay", "needs workload.process-interval (the events are paced only with it)");
+    Long paced = duration(c, "workload.process-interval");
+    Long delayed = duration(c, "workload.exec-delay");
+    long interval = paced == null ? 0 : paced;
+    long execDelay = delayed == null ? 0 : delayed;
+    if (execDelay > 0 && interval == 0 && paced != null) { // absent or 0; a refused interval is said once
+      c.problem("workload.exec-delay", "needs workload.process-interval above 0 (the events are paced only with it)");
       execDelay = 0;
     } else if (execDelay > 0 && interval > 0 && 2 * execDelay >= interval) {
       // the exits come half an interval after the forks: a process's exec must come before its own exit
@@ -86,10 +88,10 @@ public final class ProcEventsParser implements WorkloadParser {
     return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
   }
 
-  /** @return the key's duration in 0..1 s, ns; 0 when absent or refused (the problem is recorded) */
-  private static long duration(HoconChecker c, String key) {
+  /** @return the key's duration in 0..1 s, ns; 0 when absent; null when refused (the problem is recorded) */
+  private static Long duration(HoconChecker c, String key) {
     if (!c.conf().hasPath(key)) {
-      return 0;
+      return 0L;
     }
     try {
       long ns = c.conf().getDuration(key).toNanos();
@@ -100,6 +102,6 @@ public final class ProcEventsParser implements WorkloadParser {
     } catch (com.typesafe.config.ConfigException e) {
       c.problem(key, "must be a duration (e.g. 1ms), got " + c.conf().getValue(key).render());
     }
-    return 0;
+    return null;
   }
 }
