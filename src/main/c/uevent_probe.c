@@ -10,6 +10,9 @@
  *   uevent_probe wake - SENDS           fit set: the send when the listener is asleep in recvmsg in its own process
  *                                       (sends 200 us apart): the wake-up the send does (sk_data_ready ->
  *                                       try_to_wake_up), which the fit line above, whose listener is awake, lacks.
+ *   uevent_probe exit - CHILDREN        fit set: CHILDREN processes shaped as tc1's injectors, one at a time: the
+ *                                       CPU of each one's exit and of its reaping (what a load's finished
+ *                                       injectors cost the machine while the others still send).
  *   uevent_probe pair - SENDS           fit set: one injector and one listener, each its own process, in their
  *                                       own user+net namespace (tc1's shape with N=1: nothing contends, each
  *                                       can have a CPU): their CPU clocks per send and per message, and the
@@ -344,6 +347,46 @@ static void tc1(long n, long sends, int one_netns, int pair) {
     printf("}\n");
 }
 
+/* ---- exit: an injector's exit, one process at a time ---- */
+/* CHILDREN processes shaped as tc1's injectors (forked from this probe; a bound uevent socket, a message built, a
+ * page of shared memory written), each reaped before the next is forked: the CPU of the child's exit (do_exit:
+ * exit_mm -> exit_mmap's unmap_vmas and free_pgtables, exit_files -> netlink_release; its wait4 rusage, whose
+ * utime + stime is its whole sum_exec_runtime, less its CPU clock just before _exit) and its parent's reaping (the
+ * parent's CPU clock around wait4: the wake-up it is sent, wait_task_zombie -> release_task). The children stay in
+ * this probe's netns and send nothing: a tc1 injector's netns outlives it (its listener holds it), so its exit only
+ * drops a reference. */
+static void exit_cost(long children) {
+    int64_t *at_exit = shared_alloc((size_t) children * sizeof(int64_t));
+    int64_t *exit_t = calloc((size_t) children, sizeof *exit_t), *reap_t = calloc((size_t) children, sizeof *reap_t);
+    if (!exit_t || !reap_t) fail_missing("memory", "", "exit probe: %ld children", children);
+    for (long i = 0; i < children; i++) {
+        pid_t pid = fork_child();
+        if (pid == 0) {
+            int sfd = uevent_socket(0);
+            char msg[512];
+            at_exit[i] = (int64_t) build_message(msg, sizeof msg, i, 0);   /* faults the shared page in first */
+            at_exit[i] = cpu_ns();
+            (void) sfd;                                                      /* closed by the exit, as an injector's */
+            _exit(0);
+        }
+        struct rusage ru;
+        int st;
+        int64_t c0 = cpu_ns();
+        pid_t w;
+        while ((w = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR) { }
+        reap_t[i] = cpu_ns() - c0;
+        if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fail_missing("child processes", "", "exit probe: child %ld of %ld failed", i + 1, children);
+        int64_t total = ((int64_t) ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
+                        + ((int64_t) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+        exit_t[i] = total - at_exit[i];
+    }
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"exit\",\"children\":%ld", children);
+    print_dist("exit", "ns", exit_t, children);
+    print_dist("reap", "ns", reap_t, children);
+    printf("}\n");
+}
+
 /* ---- wake: one send at a time while the listener is asleep in recvmsg, on its own process ---- */
 static void wake(long sends) {
     int64_t *lat = shared_alloc((size_t) sends * sizeof(int64_t));
@@ -387,9 +430,15 @@ static void wake(long sends) {
 
 int main(int argc, char **argv) {
     probe_init("uevent");
-    static const char *usage = "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | tc1 N SENDS | reorder M SENDS";
-    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "tc1", "reorder", NULL });
+    static const char *usage =
+        "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | tc1 N SENDS | reorder M SENDS";
+    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "exit", "tc1", "reorder", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
+    if (strcmp(argv[1], "exit") == 0) {
+        if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'exit' takes '-' before CHILDREN, got '%s'", argv[2]);
+        exit_cost(arg_long(argv[3], 1, 10000, "CHILDREN"));
+        return 0;
+    }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
     if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
         usage_fail(usage, "'%s' takes '-' before SENDS, got '%s'", argv[1], argv[2]);

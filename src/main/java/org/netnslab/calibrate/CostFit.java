@@ -27,6 +27,8 @@ import org.netnslab.scenario.ModelKeys;
  *       {@code return} in reference.conf's proportions 3:2:1:1 (stated, not measured);</li>
  *   <li>with the pair probe's lines (injector and listener in two processes): the send's intercept and
  *       {@code uevent.recv} from their CPU clocks instead (see {@link UeventFit});</li>
+ *   <li>{@code uevent.injector-exit}: the exit probe's median exit and reaping CPU of an injector-shaped
+ *       process;</li>
  *   <li>{@code uevent.recv}: the listener's recvmsg; {@code uevent.injector-user}: the injector's user-space
  *       time between sends; {@code uevent.listener-user}: the listener's handling of a message (medians);</li>
  *   <li>{@code proc.recvmsg} and {@code proc.wakeup}: listener CPU = e x events + w x wake-ups over the
@@ -119,6 +121,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
       unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
     }
+    UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {

@@ -23,6 +23,8 @@ public final class ProbeLines {
       Map.entry("uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
           new Field("send_p99_ns", 1, NS), new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
       Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
+      Map.entry("uevent/exit", List.of(new Field("children", 1, 10_000), new Field("exit_p50_ns", 0, NS),
+          new Field("reap_p50_ns", 0, NS))),
       Map.entry("uevent/pair", List.of(new Field("injectors", 1, 1), new Field("sends", 1, 50_000_000),
           new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
           new Field("listener_wakeups", 0, 1e10), new Field("send_p50_ns", 1, NS))),

@@ -55,6 +55,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
         s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
       }
       s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
+      // a finished injector's exit and reaping, which the contended loads pay while the others still send
+      s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "50" : "200"));
       // the contended uevent loads vary from run to run on a small VM (TC1 N=10: 404k to 527k sends/s in
       // consecutive runs), so each runs RUNS times and is compared by its median (Predictions)
       for (int run = 0; run < (quick ? 1 : RUNS); run++) {

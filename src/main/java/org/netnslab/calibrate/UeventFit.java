@@ -170,6 +170,32 @@ final class UeventFit {
   }
 
   /**
+   * {@code injector-exit}: the exit probe's median exit CPU (the child's wait4 rusage less its CPU clock just before
+   * _exit: exit_mmap, netlink_release) plus its parent's median reaping CPU (around wait4), medians over the lines.
+   * Without an exit line where the walk was fitted (recordings before 2026-12-01's fourth session), NOT FITTED.
+   *
+   * @param lines the exit probe's lines
+   * @param walked whether the walk's lines were fitted (a uevent calibration)
+   * @param costs receives the cost
+   * @param unfitted receives why not
+   */
+  static void fitExit(List<ObjectNode> lines, boolean walked, Map<String, Fitted> costs, Map<String, String> unfitted) {
+    if (lines.isEmpty()) {
+      if (walked) {
+        unfitted.put("costs.uevent.injector-exit", "no uevent_probe exit line in the fit set (recorded before the"
+            + " exit probe, or edited out)");
+      }
+      return;
+    }
+    double exit = CostFit.median(lines, "exit_p50_ns");
+    double reap = CostFit.median(lines, "reap_p50_ns");
+    costs.put("costs.uevent.injector-exit", new Fitted(exit + reap, String.format("uevent_probe exit (%d line(s) of %d"
+        + " children, medians): the child's exit %.0f ns (do_exit: exit_mmap, netlink_release) and its parent's"
+        + " reaping %.0f ns (wait4)", lines.size(), lines.get(0).path("children").asInt(), exit, reap), lines.size(),
+        Double.NaN));
+  }
+
+  /**
    * The send's and the receive's levels from the pair probe (one injector and its listener in two processes, alone
    * on the machine), where its lines carry both CPU clocks: the injector's CPU per send and the listener's per
    * message, medians over the runs. The walk keeps both ends in one process: its skb is freed at once on the CPU

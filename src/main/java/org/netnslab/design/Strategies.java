@@ -104,6 +104,7 @@ public final class Strategies {
       checked(UeventCosts.INJECTOR_USER),
       checked(UeventCosts.LISTENER_USER),
       checked(UeventCosts.WAKE_LISTENER),
+      checked(UeventCosts.INJECTOR_EXIT),
       checked(FaultSettings.NETNS_ACTOR),
       checked(FaultSettings.LISTENER),
       checked(FaultSettings.CLEANUP_WORKER),

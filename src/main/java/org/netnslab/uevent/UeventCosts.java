@@ -24,9 +24,14 @@ import org.netnslab.settings.Setting;
  * @param wakeListener ns: the sender's wake-up of a listener asleep in recvmsg or poll (sk_data_ready ->
  *     sock_def_readable -> __wake_up_sync_key -> try_to_wake_up, net/core/sock.c and kernel/sched/core.c), charged
  *     to a send that finds its listener asleep; fair scheduler only
+ * @param injectorExit ns: an injector process's exit after its last counted send, on its own task (do_exit,
+ *     kernel/exit.c: exit_mm -> exit_mmap's unmap_vmas and free_pgtables, exit_files -> netlink_release of its
+ *     socket) and its parent's reaping (wait4 -> wait_task_zombie -> release_task), which take a CPU while the other
+ *     injectors still send; not counted as the injector's CPU (a probe reads its CPU clock before it exits); fair
+ *     scheduler only
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener) {
+    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit) {
   private static final Duration MAX = Duration.ofMillis(10);
   /** {@code costs.uevent.send-outside}. */
   public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -48,6 +53,8 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static final Setting<Duration> LISTENER_USER = Setting.duration("costs.uevent.listener-user", MAX);
   /** {@code costs.uevent.wake-listener}. */
   public static final Setting<Duration> WAKE_LISTENER = Setting.duration("costs.uevent.wake-listener", MAX);
+  /** {@code costs.uevent.injector-exit}. */
+  public static final Setting<Duration> INJECTOR_EXIT = Setting.duration("costs.uevent.injector-exit", MAX);
 
   /**
    * Kernel parts only, no user-space work (the costs as they were before issue #20).
@@ -61,7 +68,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
    */
   public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
       long sendReturn, long recv) {
-    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0);
+    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0);
   }
 
   /**
@@ -83,6 +90,6 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
     return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
         BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
         RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
-        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos());
+        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos(), INJECTOR_EXIT.read(model).toNanos());
   }
 }

@@ -94,6 +94,27 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(15, sleeps.costs().get(CostFit.JITTER).points());
   }
 
+  /**
+   * injector-exit: the exit probe's median exit plus its median reaping, over its lines (three here: 70, 60 and 80 us
+   * of exit, 15, 20 and 10 us of reaping: 70 + 15 us); a walk without an exit line names it NOT FITTED.
+   */
+  @Test
+  public void theExitProbeGivesTheInjectorsExit() {
+    List<ObjectNode> lines = new java.util.ArrayList<>();
+    long[][] runs = {{70_000, 15_000}, {60_000, 20_000}, {80_000, 10_000}};
+    for (long[] r : runs) {
+      lines.add(JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "exit").put("children", 200)
+          .put("exit_p50_ns", r[0]).put("reap_p50_ns", r[1]));
+    }
+    CostFit fit = CostFit.fit(lines);
+    assertEquals(85_000.0, fit.costs().get("costs.uevent.injector-exit").value(), 0.0);
+    assertTrue(fit.costs().get("costs.uevent.injector-exit").source().contains("exit 70000 ns"));
+    assertFalse(fit.unfitted().containsKey("costs.uevent.injector-exit"));
+    CostFit walkOnly = CostFit.fit(List.of(uevent(0, 2000).put("send_p99_ns", 2400)));
+    assertTrue(walkOnly.unfitted().get("costs.uevent.injector-exit"),
+        walkOnly.unfitted().get("costs.uevent.injector-exit").startsWith("no uevent_probe exit line"));
+  }
+
   /** calibration.json keeps the jitter as a plain {@code value} (not {@code value_ns}), and reads it back. */
   @Test
   public void theJitterIsWrittenAndReadBackAsAPlainValue() throws Exception {

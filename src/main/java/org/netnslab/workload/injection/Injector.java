@@ -43,7 +43,8 @@ import org.netnslab.uevent.UeventSocket;
  * route has a lock); and each receiving listener's recvmsg and handling run on that listener's own task.
  * A transaction is timed as a process times itself: from just before the sendmsg (after the user part)
  * to just after it returns to user space, so a preemption at the return is in it and the wait for a CPU
- * before the call is not (the boundary the calibrate probes use).
+ * before the call is not (the boundary the calibrate probes use). After its counted sends the process exits
+ * ({@code costs.uevent.injector-exit}, a kernel step on its task) while the other injectors still send.
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
@@ -87,8 +88,10 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
      * @param permissionViolations injections sent without the permission to, or refused with EPERM
      *     with it, in this phase (the {@code eperm} invariant: must be 0)
      * @param einval injections refused with EINVAL in this phase
+     * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
+     *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
      */
-    void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval);
+    void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long cpuNanos);
   }
 
   private final Target[] targets;
@@ -115,6 +118,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private long[] sent;
   private long permissionViolations;
   private long einval;
+  /** The task's CPU when the phase started, ns (fair). */
+  private long cpuAtStart;
 
   /**
    * @param targets the netns it sends into, round-robin
@@ -163,6 +168,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     sent = new long[netnsCount];
     permissionViolations = 0;
     einval = 0;
+    cpuAtStart = task == null ? 0 : task.userNanos() + task.kernelNanos();
     sendNext();
     return this;
   }
@@ -190,7 +196,15 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         return;
       }
     }
-    listener.phaseDone(phase, sent, permissionViolations, einval);
+    long cpu = task == null ? 0 : task.userNanos() + task.kernelNanos() - cpuAtStart;
+    listener.phaseDone(phase, sent, permissionViolations, einval, cpu);
+    long exit = path == null ? 0 : path.costs().injectorExit();
+    // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
+    if (phase == Phase.COUNTED && task != null && exit > 0 && targets.length > 0 && targets[0].credentials() != null) {
+      // the process exits after its last send, on its CPU, while the others still send: CPU the machine spends,
+      // not the injector's counted CPU (read above, as a probe's clock is before _exit)
+      machine.compute(task, Step.KERNEL, exit, NOTHING);
+    }
   }
 
   /** The virtual send's steps up to the state change; the ack continues in {@link #onAcked}. */

@@ -104,12 +104,11 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     Machine machine = scope.machine();
     long start = clock.startCounted(machine.nanoTime());
     boolean fair = machine.fair();
-    long injectorBefore = fair ? machine.cpuNanos(CpuTask.Kind.INJECTOR) : 0;
     long listenerBefore = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) : 0;
     List<double[]> series = new ArrayList<>();
     runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
     long wallNanos = machine.nanoTime() - start;
-    long injectorCpu = fair ? machine.cpuNanos(CpuTask.Kind.INJECTOR) - injectorBefore : 0;
+    long injectorCpu = collector.countedCpuNanos; // each injector's own, to its last send (not its exit)
     injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
 
     // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
@@ -252,13 +251,20 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
       sentPerNetns = new long[netnsCount];
     }
 
+    /** The injectors' CPU over the counted phase, each to its last send, ns (fair). */
+    long countedCpuNanos;
+
     synchronized CountDownLatch expect(Injector.Phase phase, int injectors) {
       latch = new CountDownLatch(injectors);
       return latch;
     }
 
     @Override
-    public synchronized void phaseDone(Injector.Phase phase, long[] sent, long permissionViolations, long einval) {
+    public synchronized void phaseDone(Injector.Phase phase, long[] sent, long permissionViolations, long einval,
+        long cpuNanos) {
+      if (phase == Injector.Phase.COUNTED) {
+        countedCpuNanos += cpuNanos;
+      }
       for (int i = 0; i < sent.length; i++) {
         sentPerNetns[i] += sent[i];
       }

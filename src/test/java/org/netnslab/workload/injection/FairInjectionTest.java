@@ -130,6 +130,26 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   /**
+   * costs.uevent.injector-exit: two senders and their listener on one CPU; the sender that finishes first exits (1 ms
+   * on its CPU) while the other still sends, so the counted phase lasts 1 ms longer (and at most two task switches
+   * more), and the injectors' CPU, read before their exits as a probe's clock is, does not change.
+   */
+  @Test
+  public void aFinishedInjectorsExitTakesTheCpuButIsNotItsCpu() throws Exception {
+    RunResult r = run(2, "kernel-6.9, exiting", String.join("\n",
+        "custom-designs.exiting { uevent { serialization = lockless, seqnum-scope = global },"
+            + " costs.uevent.injector-exit = 1ms }",
+        "machine.jitter = 0", "machine.cpus = 1"));
+    DesignResult plain = design(r, "kernel-6.9");
+    DesignResult exiting = design(r, "exiting");
+    assertEquals(plain.counters().get("injector_cpu_us"), exiting.counters().get("injector_cpu_us"));
+    double longer = exiting.wallSeconds() - plain.wallSeconds();
+    long sw = com.typesafe.config.ConfigFactory.defaultReference().getDuration("netns-lab.machine.context-switch")
+        .toNanos();
+    assertTrue("the phase " + longer * 1e6 + " us longer", longer >= 1e-3 - 1e-9 && longer <= 1e-3 + 2 * sw / 1e9 + 1e-9);
+  }
+
+  /**
    * A refused send (EPERM: the injector lacks CAP_SYS_ADMIN over the netns's owner) broadcasts nothing, so under a
    * lock it wakes no listener either: the same figures with and without the wake-up's cost.
    */
