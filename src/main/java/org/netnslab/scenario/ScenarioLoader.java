@@ -274,11 +274,11 @@ public final class ScenarioLoader {
       }
     }
     long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
-    return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling(c, conf, dflt)), sweep);
+    return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling(c, dflt)), sweep);
   }
 
   /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */
-  private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Config conf, Execution dflt) {
+  private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Execution dflt) {
     org.netnslab.machine.Scheduling d = dflt.machine().scheduling();
     org.netnslab.machine.Scheduling.Scheduler scheduler = d.scheduler();
     org.netnslab.machine.Scheduling.Preempt preempt = d.preempt();
@@ -299,25 +299,15 @@ public final class ScenarioLoader {
       }
     }
     int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
-    long slice = nanosOf(c, conf, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
-    long csw = nanosOf(c, conf, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
+    long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
+    long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
     return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw);
   }
 
-  private static long nanosOf(HoconChecker c, Config conf, String key, long dflt, long max) {
-    if (!conf.hasPath(key)) {
-      return dflt;
-    }
-    try {
-      long n = conf.getDuration(key).toNanos();
-      if (n >= 0 && n <= max) {
-        return n;
-      }
-      c.problem(key, "must be a duration in 0.." + java.time.Duration.ofNanos(max) + ", got " + conf.getValue(key).render());
-    } catch (com.typesafe.config.ConfigException e) {
-      c.problem(key, "must be a duration (e.g. 1500us), got " + conf.getValue(key).render());
-    }
-    return dflt;
+  /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */
+  private static long nanosOf(HoconChecker c, String key, long dflt, long max) {
+    Long n = c.nanos(key, dflt, max, java.time.Duration.ofNanos(max).toString(), "1500us");
+    return n == null ? dflt : n;
   }
 
   /**

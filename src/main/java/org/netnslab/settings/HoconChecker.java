@@ -275,6 +275,31 @@ public final class HoconChecker {
   }
 
   /**
+   * @param path a key path of an optional duration
+   * @param dflt the value when the key is absent, ns
+   * @param max the longest allowed, ns
+   * @param maxText the longest as the message gives it, e.g. {@code 1s}
+   * @param example a duration for the message when the value is not one, e.g. {@code 1ms}
+   * @return the duration in 0..max, ns; {@code dflt} when absent; null after a problem (recorded), so that a caller
+   *     can tell a refused value from an absent one
+   */
+  public Long nanos(String path, long dflt, long max, String maxText, String example) {
+    if (!conf.hasPath(path)) {
+      return dflt;
+    }
+    try {
+      long n = conf.getDuration(path).toNanos();
+      if (n >= 0 && n <= max) {
+        return n;
+      }
+      problem(path, "must be a duration in 0.." + maxText + ", got " + conf.getValue(path).render());
+    } catch (ConfigException e) {
+      problem(path, "must be a duration (e.g. " + example + "), got " + conf.getValue(path).render());
+    }
+    return null;
+  }
+
+  /**
    * @param path a key path of an optional share
    * @param dflt the value when the key is absent
    * @return the number in 0..1, or {@code dflt} after a problem

@@ -59,8 +59,8 @@ public final class ProcEventsParser implements WorkloadParser {
         c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
       }
     }
-    Long paced = duration(c, "workload.process-interval");
-    Long delayed = duration(c, "workload.exec-delay");
+    Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1s", "1ms");
+    Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1s", "1ms");
     long interval = paced == null ? 0 : paced;
     long execDelay = delayed == null ? 0 : delayed;
     if (execDelay > 0 && interval == 0 && paced != null) { // absent or 0; a refused interval is said once
@@ -83,25 +83,8 @@ public final class ProcEventsParser implements WorkloadParser {
     return w;
   }
 
-  /** @return ns as the shortest exact unit, e.g. 250us, 1.5ms, 754629ns */
+  /** @return ns in the largest unit that keeps it whole, e.g. 1ms, 250us, 754629ns */
   private static String readable(long ns) {
     return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
-  }
-
-  /** @return the key's duration in 0..1 s, ns; 0 when absent; null when refused (the problem is recorded) */
-  private static Long duration(HoconChecker c, String key) {
-    if (!c.conf().hasPath(key)) {
-      return 0L;
-    }
-    try {
-      long ns = c.conf().getDuration(key).toNanos();
-      if (ns >= 0 && ns <= 1_000_000_000L) {
-        return ns;
-      }
-      c.problem(key, "must be a duration in 0..1s, got " + c.conf().getValue(key).render());
-    } catch (com.typesafe.config.ConfigException e) {
-      c.problem(key, "must be a duration (e.g. 1ms), got " + c.conf().getValue(key).render());
-    }
-    return null;
   }
 }
