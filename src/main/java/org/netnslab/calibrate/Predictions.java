@@ -103,33 +103,19 @@ public final class Predictions {
     for (ObjectNode l : predictionSet) {
       String kind = l.path("probe").asText() + "/" + l.path("load").asText();
       switch (kind) {
-        case "uevent/tc1", "uevent/reorder" -> { // run several times: compared by their median
-          String key = repeatKey(l);
+        case "uevent/tc1", "uevent/reorder", "proc/proc-scan", "lifecycle/unshare-loops" -> {
+          String key = repeatKey(l); // run several times: compared by their median
           if (done.add(key)) {
             List<ObjectNode> runs = predictionSet.stream().filter(r -> repeatKey(r).equals(key)).toList();
-            if (kind.equals("uevent/tc1")) {
-              tc1(runs, rows);
-            } else {
-              reorder.add(reorder(runs, rows));
+            switch (kind) {
+              case "uevent/tc1" -> tc1(runs, rows);
+              case "uevent/reorder" -> reorder.add(reorder(runs, rows));
+              case "proc/proc-scan" -> scan(runs, rows);
+              default -> loops(runs, rows);
             }
           }
         }
         case "proc/listener" -> { } // the three listeners of one run are compared together below
-        case "proc/proc-scan" -> { // a size run several times is compared by its median
-          if (done.add("proc-scan/" + l.path("live_requested").asLong())) {
-            scan(predictionSet.stream().filter(r -> r.path("probe").asText().equals("proc")
-                && r.path("load").asText().equals("proc-scan")
-                && r.path("live_requested").asLong() == l.path("live_requested").asLong()).toList(), rows);
-          }
-        }
-        case "lifecycle/unshare-loops" -> { // the loops run several times: compared by their medians
-          String key = "unshare-loops/" + l.path("loops").asLong() + "x" + l.path("iterations").asLong();
-          if (done.add(key)) {
-            loops(predictionSet.stream().filter(r -> kind.equals(r.path("probe").asText() + "/" + r.path("load").asText())
-                && r.path("loops").asLong() == l.path("loops").asLong()
-                && r.path("iterations").asLong() == l.path("iterations").asLong()).toList(), rows);
-          }
-        }
         default -> progress.println("calibrate: no model load for prediction line " + kind + "; skipped");
       }
     }
@@ -150,10 +136,14 @@ public final class Predictions {
     return rows;
   }
 
-  /** @return what makes two prediction lines runs of the same load: probe, load, injectors, sends each */
+  /**
+   * @return what makes two prediction lines runs of the same load: probe, load, and its size (injectors, sends each;
+   *     a scan's processes; the loops and their iterations)
+   */
   private static String repeatKey(ObjectNode l) {
     return l.path("probe").asText() + "/" + l.path("load").asText() + "/" + l.path("injectors").asLong()
-        + "/" + l.path("injectors_into_one_netns").asLong() + "/" + l.path("sends_per_injector").asLong();
+        + "/" + l.path("injectors_into_one_netns").asLong() + "/" + l.path("sends_per_injector").asLong()
+        + "/" + l.path("live_requested").asLong() + "/" + l.path("loops").asLong() + "/" + l.path("iterations").asLong();
   }
 
   private void tc1(List<ObjectNode> runs, List<Row> rows) throws ScenarioException, RunFailure, IOException {
