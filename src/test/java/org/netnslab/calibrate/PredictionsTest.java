@@ -26,6 +26,11 @@ public class PredictionsTest extends JUnitSuite {
   private static final HostFacts HOST = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
   private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
 
+  /** @return the rows the host's era predicts for {@code lines} on {@code system}, its scenarios in folder {@code dir} */
+  private List<Predictions.Row> predict(Config system, String dir, List<ObjectNode> lines) throws Exception {
+    return new Predictions(system, HOST.eraName(), 2, tmp.newFolder(dir).toPath(), QUIET, s -> { }).predict(lines);
+  }
+
   private Config calibrated(CostFit fit) {
     return ConfigFactory.parseString(CalibratedConf.text(HOST, fit)).withFallback(ConfigFactory.load()).resolve();
   }
@@ -37,8 +42,8 @@ public class PredictionsTest extends JUnitSuite {
     // the cheaper loads: reordering, the proc listeners, the unshare loops
     List<ObjectNode> loads = set.prediction().stream()
         .filter(l -> !l.path("load").asText().equals("tc1") && !l.path("load").asText().equals("proc-scan")).toList();
-    List<Predictions.Row> a = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("a").toPath(), QUIET, s -> { }).predict(loads);
-    List<Predictions.Row> b = new Predictions(system, HOST.eraName(), 2, tmp.newFolder("b").toPath(), QUIET, s -> { }).predict(loads);
+    List<Predictions.Row> a = predict(system, "a", loads);
+    List<Predictions.Row> b = predict(system, "b", loads);
     assertEquals(a, b);
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("out-of-order share") && r.predicted() > 0));
     assertTrue(a.stream().anyMatch(r -> r.measure().equals("listener CPU exit / all")));
@@ -55,8 +60,7 @@ public class PredictionsTest extends JUnitSuite {
         .put("loop_wall_mean_ns", 1e9).put("lifecycles_per_s", 1.0);
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
     Config system = calibrated(CostFit.fit(set.fit()));
-    List<Predictions.Row> rows =
-        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("c").toPath(), QUIET, s -> { }).predict(List.of(line));
+    List<Predictions.Row> rows = predict(system, "c", List.of(line));
     assertEquals(List.of("+-25%", "+-25%"), rows.stream().map(Predictions.Row::band).toList());
     assertEquals("loop wall, s", rows.get(0).measure());
   }
@@ -72,8 +76,7 @@ public class PredictionsTest extends JUnitSuite {
           .put("put_to_free_mean_ns", wall / 10));
     }
     Config system = calibrated(CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit()));
-    List<Predictions.Row> rows =
-        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("f").toPath(), QUIET, s -> { }).predict(runs);
+    List<Predictions.Row> rows = predict(system, "f", runs);
     assertEquals(List.of("loop wall, s", "lifecycles/s", "cleanup_net batch, netns", "last put_net to free, ms"),
         rows.stream().map(Predictions.Row::measure).toList());
     assertEquals(List.of(1.5, 4 / 1.5, 1.5, 150.0), rows.stream().map(Predictions.Row::measured).toList());
@@ -110,8 +113,7 @@ public class PredictionsTest extends JUnitSuite {
     }
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
     Config system = calibrated(CostFit.fit(set.fit()));
-    List<Predictions.Row> rows =
-        new Predictions(system, HOST.eraName(), 2, tmp.newFolder("d").toPath(), QUIET, s -> { }).predict(runs);
+    List<Predictions.Row> rows = predict(system, "d", runs);
     assertEquals(1, rows.size());
     Predictions.Row r = rows.get(0);
     assertEquals("reorder M=2", r.load());
@@ -137,8 +139,7 @@ public class PredictionsTest extends JUnitSuite {
     }
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED_SLEEPS);
     CostFit fit = CostFit.fit(set.fit());
-    List<Predictions.Row> rows =
-        new Predictions(calibrated(fit), HOST.eraName(), 2, tmp.newFolder("e").toPath(), QUIET, s -> { }).predict(runs);
+    List<Predictions.Row> rows = predict(calibrated(fit), "e", runs);
     assertEquals(1, rows.size());
     Predictions.Row r = rows.get(0);
     assertEquals("/proc scan, 2067 entries", r.load());

@@ -122,25 +122,13 @@ public class CalibrateCommandTest extends JUnitSuite {
 
   @Test
   public void aForkToExecLongerThanAProcessesTurnOrAWalkWithoutItsP99IsRefused() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "fork-to-exec", root -> {
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals("listener")) {
-          ((ObjectNode) line).put("fork_to_exec_p50_ns", 900_000_000L);
-          break;
-        }
-      }
-    });
+    UpFrontChecksTest.Outcome o = firstLineEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener",
+        "fork-to-exec", line -> line.put("fork_to_exec_p50_ns", 900_000_000L));
     assertEquals(o.stderr(), 2, o.exit());
     assertTrue(o.stderr(), o.stderr().matches("(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
         + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
-    o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "walk-p99", root -> {
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals("broadcast-walk")) {
-          ((ObjectNode) line).remove("send_p99_ns");
-          break;
-        }
-      }
-    });
+    o = firstLineEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "broadcast-walk", "walk-p99",
+        line -> line.remove("send_p99_ns"));
     assertEquals(o.stderr(), 2, o.exit());
     assertTrue(o.stderr(), o.stderr().contains("(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13,"
         + " got nothing"));
@@ -193,10 +181,20 @@ public class CalibrateCommandTest extends JUnitSuite {
 
   /** {@code calibrate --from} a recording whose first pair probe line has {@code field} set to {@code value}. */
   private UpFrontChecksTest.Outcome firstPairEdited(String recorded, String field, long value) throws Exception {
-    return fromEdited(recorded, "pair-" + field, root -> {
+    return firstLineEdited(recorded, "pair", "pair-" + field, line -> line.put(field, value));
+  }
+
+  /**
+   * {@code calibrate --from} a recording whose first fit-set line of {@code load} {@code edit} changed.
+   *
+   * @param name the copy's and the output folder's name
+   */
+  private UpFrontChecksTest.Outcome firstLineEdited(String recorded, String load, String name,
+      java.util.function.Consumer<ObjectNode> edit) throws Exception {
+    return fromEdited(recorded, name, root -> {
       for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals("pair")) {
-          ((ObjectNode) line).put(field, value);
+        if (line.path("load").asText().equals(load)) {
+          edit.accept((ObjectNode) line);
           break;
         }
       }

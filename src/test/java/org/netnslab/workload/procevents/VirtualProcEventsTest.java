@@ -24,6 +24,24 @@ public class VirtualProcEventsTest extends JUnitSuite {
   private static final RunSettings SETTINGS =
       new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
+  /**
+   * Runs load-tests/proc-filter.conf in virtual time, no jitter, baseline per-listener, no derived ratios.
+   *
+   * @param scale its --scale
+   * @param sets its --set overrides, e.g. the designs
+   */
+  private static RunResult run(double scale, String... sets) throws Exception {
+    List<String> all = new java.util.ArrayList<>(List.of("baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"));
+    all.addAll(List.of(sets));
+    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), all, scale);
+    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc", ConfigFactory.load());
+    try {
+      return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
+    } finally {
+      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+    }
+  }
+
   private static double busyMs(DesignResult d, String monitor) {
     return d.recorders().get(ProcEventsWorkload.BUSY + monitor).meanNanos() / 1e6;
   }
@@ -36,16 +54,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
     // passes cn_filter only for a listener of every event (v6.6: the mask test of 0); it is still queued when
     // process 0's fork and exec come (the stream starts reading at the phase's start): one wake-up for the three.
     // pidfd: 10 us per fork + 15 us per exit.
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("designs=[per-listener, pidfd]", "baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"),
-        0.01);
-    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc", ConfigFactory.load());
-    RunResult r;
-    try {
-      r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-    } finally {
-      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-    }
+    RunResult r = run(0.01, "designs=[per-listener, pidfd]");
     DesignResult listeners = r.designs().get(0);
     assertEquals((3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
     assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
@@ -68,16 +77,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
    */
   @Test
   public void anExecDelayedAfterItsForkIsAWakeUpOfItsOwn() throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("designs=[per-listener]", "baseline=per-listener", "derived-ratios=[]", "machine.jitter=0",
-            "workload.exec-delay=250us"), 0.01);
-    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc-exec", ConfigFactory.load());
-    RunResult r;
-    try {
-      r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-    } finally {
-      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-    }
+    RunResult r = run(0.01, "designs=[per-listener]", "workload.exec-delay=250us");
     DesignResult listeners = r.designs().get(0);
     // the subscription's ack still shares process 0's fork's wake-up: 3 x 80 wake-ups, less none
     assertEquals((3 * 80 + 1) * 7500e-6 + 3 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
@@ -93,16 +93,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
    */
   @Test
   public void oneProcessWithALateExecLosesNoEvent() throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"),
-        List.of("designs=[per-listener]", "baseline=per-listener", "derived-ratios=[]", "machine.jitter=0",
-            "workload.processes=1", "workload.exec-delay=400us"), 1);
-    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc-one", ConfigFactory.load());
-    RunResult r;
-    try {
-      r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-    } finally {
-      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-    }
+    RunResult r = run(1, "designs=[per-listener]", "workload.processes=1", "workload.exec-delay=400us");
     DesignResult d = r.designs().get(0);
     assertEquals(3L, (long) d.counters().get("events_generated"));
     assertEquals(3L, (long) d.counters().get("all_handled"));
