@@ -34,7 +34,7 @@ public final class CalibrationReport {
     b.append("Fitted on the fit set (nothing contending):\n");
     for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
       b.append(String.format("  %-36s %12s%s%s%n", e.getKey(), value(e.getKey(), e.getValue().value()),
-          residual(e.getValue()), e.getValue().source().contains("beyond the model's widest") ? "  (the model's widest:"
+          residual(e.getValue()), e.getValue().source().contains(UeventFit.WIDEST) ? "  (the model's widest:"
               + " the fit gave more)" : ""));
     }
     for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {

@@ -17,6 +17,8 @@ final class UeventFit {
   static final double MAX_WAKES = 0.5;
   /** {@code machine.jitter}'s range (MachineSettings). */
   static final double MAX_JITTER = 0.5;
+  /** The words a jitter's source ends with when the fit gave more than {@link #MAX_JITTER}. */
+  static final String WIDEST = "beyond the model's widest jitter";
   private UeventFit() {}
 
   /**
@@ -110,7 +112,7 @@ final class UeventFit {
         + " model's send of three jittered steps: the median of the lines' jitters", lines.size(),
         CostFit.medianOf(ratios));
     if (j > MAX_JITTER) { // the model's widest: its uniform factor would otherwise reach 0
-      src += String.format(" (%.3f, beyond the model's widest jitter: %.1f)", j, MAX_JITTER);
+      src += String.format(" (%.3f, %s: %.1f)", j, WIDEST, MAX_JITTER);
       j = MAX_JITTER;
     }
     costs.put(CostFit.JITTER, new Fitted(j, src, lines.size(), Double.NaN));

@@ -100,6 +100,11 @@ public final class CpuTask {
     return kernelNanos;
   }
 
+  /** @return CPU time so far, ns: user and kernel steps and the switches into the task (its CPU clock) */
+  public long cpuNanos() {
+    return userNanos + kernelNanos;
+  }
+
   /** @return time spent runnable but waiting for a CPU so far, ns (fair scheduler) */
   public long waitNanos() {
     return waitNanos;

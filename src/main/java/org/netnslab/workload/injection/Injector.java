@@ -168,7 +168,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     sent = new long[netnsCount];
     permissionViolations = 0;
     einval = 0;
-    cpuAtStart = task == null ? 0 : task.userNanos() + task.kernelNanos();
+    cpuAtStart = task == null ? 0 : task.cpuNanos();
     sendNext();
     return this;
   }
@@ -196,7 +196,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         return;
       }
     }
-    long cpu = task == null ? 0 : task.userNanos() + task.kernelNanos() - cpuAtStart;
+    long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
     listener.phaseDone(phase, sent, permissionViolations, einval, cpu);
     long exit = path == null ? 0 : path.costs().injectorExit();
     // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
