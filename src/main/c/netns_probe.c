@@ -170,8 +170,8 @@ static void one_loop(long iters, iter_t *out) {
         out[i].exit_at = t1;
         out[i].pid = pid;
         out[i].wall_ns = t1 - t0;
-        out[i].user_ns = (int64_t) ru.ru_utime.tv_sec * 1000000000LL + ru.ru_utime.tv_usec * 1000LL;
-        out[i].sys_ns = (int64_t) ru.ru_stime.tv_sec * 1000000000LL + ru.ru_stime.tv_usec * 1000LL;
+        out[i].user_ns = timeval_ns(ru.ru_utime);
+        out[i].sys_ns = timeval_ns(ru.ru_stime);
     }
 }
 

@@ -48,6 +48,11 @@ static inline int64_t now_ns(void) {
     return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* A struct rusage time (ru_utime, ru_stime: microseconds) in ns. */
+static inline int64_t timeval_ns(struct timeval tv) {
+    return (int64_t) tv.tv_sec * 1000000000LL + (int64_t) tv.tv_usec * 1000LL;
+}
+
 /* This process's CPU time (user + system) in ns: exact (sum_exec_runtime), unlike getrusage's split. */
 static inline int64_t cpu_ns(void) {
     struct timespec ts;

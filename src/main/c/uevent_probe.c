@@ -377,8 +377,7 @@ static void exit_cost(long children) {
         reap_t[i] = cpu_ns() - c0;
         if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
             fail_missing("child processes", "", "exit probe: child %ld of %ld failed", i + 1, children);
-        int64_t total = ((int64_t) ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
-                        + ((int64_t) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+        int64_t total = timeval_ns(ru.ru_utime) + timeval_ns(ru.ru_stime);
         exit_t[i] = total - at_exit[i];
     }
     printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"exit\",\"children\":%ld", children);
