@@ -96,30 +96,34 @@ static long long seqnum_of(const char *buf, ssize_t n) {
     return -1;
 }
 
+/* A process in a user+net namespace of its own holding `extra` uevent listener sockets bound to group 1: every
+ * broadcast walks them (they sit on the one mc_list) and skips them (another netns). Returns once they are bound. */
+static pid_t hold_sockets(long extra, int ready[2]) {
+    pid_t holder = fork_child();
+    if (holder == 0) {
+        enter_userns_netns();
+        raise_nofile(extra + 64);
+        for (long i = 0; i < extra; i++) {
+            int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+            struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+            if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
+                fail_missing("file descriptors", "raise the hard limit of ulimit -n", "listener socket %ld of %ld: %s",
+                             i + 1, extra, strerror(errno));
+            }
+        }
+        if (write(ready[1], "r", 1) != 1) _exit(1);
+        pause();
+        _exit(0);
+    }
+    ready_wait(ready[0], 1);
+    return holder;
+}
+
 /* ---- fit: one task at a time ---- */
 static void fit_one(long extra, long sends) {
     int ready[2];
     if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
-    pid_t holder = 0;
-    if (extra > 0) {
-        holder = fork_child();
-        if (holder == 0) {
-            enter_userns_netns();
-            raise_nofile(extra + 64);
-            for (long i = 0; i < extra; i++) {
-                int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-                struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-                if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
-                    fail_missing("file descriptors", "raise the hard limit of ulimit -n", "listener socket %ld of %ld: %s",
-                                 i + 1, extra, strerror(errno));
-                }
-            }
-            if (write(ready[1], "r", 1) != 1) _exit(1);
-            pause();
-            _exit(0);
-        }
-        ready_wait(ready[0], 1);
-    }
+    pid_t holder = extra > 0 ? hold_sockets(extra, ready) : 0;
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
     pid_t inj = fork_child();
@@ -386,6 +390,133 @@ static void exit_cost(long children) {
     printf("}\n");
 }
 
+/* ---- waiters: the wake-up walk of nl_table_wait, one sender and parked closers ---- */
+/* net/netlink/af_netlink.c (v6.18): netlink_broadcast_filtered counts itself in nl_table_users for its walk of the
+ * mc_list (netlink_lock_table); a socket's release waits in netlink_table_grab, TASK_UNINTERRUPTIBLE on the
+ * exclusive queue nl_table_wait, until no broadcast walks; the broadcast that takes nl_table_users to 0 calls
+ * wake_up(&nl_table_wait) (netlink_unlock_table), whose __wake_up_common calls try_to_wake_up on each waiter from the
+ * head until one wakes. A waiter woken before that has not run yet is TASK_RUNNING: passed over, it stays queued.
+ *
+ * One sender, pinned to the first CPU, sends and receives as the walk probe does with WAITERS_EXTRA sockets bound
+ * elsewhere (its walk then takes most of its time, so a release almost always finds it walking). A quarter into its
+ * SENDS, CLOSERS processes pinned to the second CPU close a bound uevent socket each; those that find the sender
+ * walking sleep in nl_table_wait. A busy process at SCHED_FIFO then takes the second CPU (for at most
+ * WAITERS_HOG_S), so each closer, once woken, cannot run: every later send's wake-up walks them all and wakes none.
+ * Each send is timed with the number of closers inside close() when it started. The line: the sends' median before
+ * the closers (no waiter) and once the busy process runs (the waiters then queued, their mean over those sends).
+ * Needs SCHED_FIFO (root) and two CPUs; without them the line says why it was skipped. */
+#define WAITERS_EXTRA 1000
+#define WAITERS_SETTLE_SENDS 300   /* ~3 ms after the closers start: they reach close() before the CPU is taken */
+#define WAITERS_HOG_S 5
+
+static void pin_to(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(2);
+}
+
+static void waiters_skipped(long closers, long sends, const char *why) {
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"waiters\",\"closers\":%ld,\"sends\":%ld,\"skipped\":", closers,
+           sends);
+    json_escape_print(why);
+    printf("}\n");
+}
+
+static void waiters(long closers, long sends) {
+    cpu_set_t mine;
+    int cpus[2], found = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
+            if (CPU_ISSET(c, &mine)) cpus[found++] = c;
+    if (found < 2) { waiters_skipped(closers, sends, "needs two CPUs"); return; }
+    struct sched_param fifo = { .sched_priority = 1 };
+    pid_t t = fork_child();
+    if (t == 0) _exit(sched_setscheduler(0, SCHED_FIFO, &fifo) == 0 ? 0 : 1);
+    int st;
+    waitpid(t, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        waiters_skipped(closers, sends, "needs SCHED_FIFO (root or RLIMIT_RTPRIO) to keep the woken closers off a CPU");
+        return;
+    }
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    pid_t holder = hold_sockets(WAITERS_EXTRA, ready);
+    int64_t *start = shared_alloc((size_t) sends * sizeof(int64_t)), *lat = shared_alloc((size_t) sends * sizeof(int64_t));
+    int64_t *cl = shared_alloc((size_t) (2 * closers + 1) * sizeof(int64_t));
+    volatile int *flag = shared_alloc(4 * sizeof(int));   /* [0] closers go, [1] CPU taken, [2] sender done */
+    pid_t hog = fork_child();
+    if (hog == 0) {
+        pin_to(cpus[1]);
+        while (!flag[1] && !flag[2]) usleep(50);
+        if (sched_setscheduler(0, SCHED_FIFO, &fifo) != 0) _exit(1);
+        int64_t until = now_ns() + (int64_t) WAITERS_HOG_S * 1000000000LL;
+        while (!flag[2] && now_ns() < until) { }
+        _exit(0);
+    }
+    pid_t *cp = calloc((size_t) closers, sizeof *cp);
+    if (!cp) fail_missing("memory", "", "waiters: %ld closers", closers);
+    for (long i = 0; i < closers; i++) {
+        cp[i] = fork_child();
+        if (cp[i] == 0) {
+            pin_to(cpus[1]);
+            int fd = uevent_socket(0);
+            if (write(ready[1], "r", 1) != 1) _exit(1);
+            while (!flag[0]) usleep(100);
+            cl[2 * i] = now_ns();
+            close(fd);   /* netlink_release -> netlink_remove -> netlink_table_grab */
+            cl[2 * i + 1] = now_ns();
+            _exit(0);
+        }
+    }
+    ready_wait(ready[0], closers);
+    pid_t snd = fork_child();
+    if (snd == 0) {
+        pin_to(cpus[0]);
+        enter_userns_netns();
+        int lfd = uevent_socket(1), sfd = uevent_socket(0);
+        char msg[512], rbuf[4096];
+        long warm = sends / 10 + 10;
+        for (long i = -warm; i < sends; i++) {
+            if (i == sends / 4) flag[0] = 1;
+            if (i == sends / 4 + WAITERS_SETTLE_SENDS) flag[1] = 1;
+            size_t len = build_message(msg, sizeof msg, 0, i);
+            int64_t t0 = now_ns();
+            send_one(sfd, msg, len);
+            int64_t t1 = now_ns();
+            if (recv(lfd, rbuf, sizeof rbuf, 0) <= 0) fail_missing("uevent delivery", "", "listener: %s", strerror(errno));
+            if (i >= 0) { start[i] = t0; lat[i] = t1 - t0; }
+        }
+        flag[2] = 1;
+        _exit(0);
+    }
+    int sst;
+    waitpid(snd, &sst, 0);
+    flag[2] = 1;
+    waitpid(hog, NULL, 0);
+    long early = 0;
+    for (long i = 0; i < closers; i++) waitpid(cp[i], NULL, 0);
+    kill(holder, SIGKILL);
+    waitpid(holder, NULL, 0);
+    if (!WIFEXITED(sst) || WEXITSTATUS(sst) != 0) exit(WIFEXITED(sst) ? WEXITSTATUS(sst) : 1);
+    long before = sends / 4, from = sends / 4 + WAITERS_SETTLE_SENDS;
+    if (from >= sends) fail_missing("arguments", "", "waiters: SENDS must exceed %ld", 4L * WAITERS_SETTLE_SENDS);
+    int64_t hog_from = start[from];
+    for (long j = 0; j < closers; j++) if (cl[2 * j + 1] <= hog_from) early++;
+    double waiting = 0;
+    for (long i = from; i < sends; i++) {
+        long w = 0;
+        for (long j = 0; j < closers; j++) w += cl[2 * j] <= start[i] && cl[2 * j + 1] > start[i];
+        waiting += (double) w;
+    }
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"waiters\",\"closers\":%ld,\"sends\":%ld,\"extra_sockets\":%d,"
+           "\"closed_before_cpu_taken\":%ld,\"queued_waiters_mean\":%.2f,\"before_sends\":%ld,\"queued_sends\":%ld",
+           closers, sends, WAITERS_EXTRA, early, waiting / (double) (sends - from), before, sends - from);
+    print_dist("before_send", "ns", lat, before);
+    print_dist("queued_send", "ns", lat + from, sends - from);
+    printf("}\n");
+}
+
 /* ---- wake: one send at a time while the listener is asleep in recvmsg, on its own process ---- */
 static void wake(long sends) {
     int64_t *lat = shared_alloc((size_t) sends * sizeof(int64_t));
@@ -430,8 +561,9 @@ static void wake(long sends) {
 int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage =
-        "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | tc1 N SENDS | reorder M SENDS";
-    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "exit", "tc1", "reorder", NULL });
+        "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | waiters CLOSERS SENDS | tc1 N SENDS"
+        " | reorder M SENDS";
+    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     if (strcmp(argv[1], "exit") == 0) {
         if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'exit' takes '-' before CHILDREN, got '%s'", argv[2]);
@@ -453,6 +585,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nl; i++) fit_one(ls[i], sends);
     } else if (strcmp(argv[1], "wake") == 0) {
         wake(sends);
+    } else if (strcmp(argv[1], "waiters") == 0) {
+        if (sends <= 4L * WAITERS_SETTLE_SENDS) usage_fail(usage, "'waiters' takes more than %ld SENDS, got %ld", 4L * WAITERS_SETTLE_SENDS, sends);
+        waiters(arg_long(argv[2], 1, 2000, "CLOSERS"), sends);
     } else if (strcmp(argv[1], "tc1") == 0) {
         long n = arg_long(argv[2], 1, 10000, "N");
         if (n * sends > 50000000L) fail_missing("arguments", "", "N x SENDS over 50,000,000");

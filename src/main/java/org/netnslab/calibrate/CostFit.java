@@ -29,6 +29,8 @@ import org.netnslab.scenario.ModelKeys;
  *       {@code uevent.recv} from their CPU clocks instead (see {@link UeventFit});</li>
  *   <li>{@code uevent.injector-exit}: the exit probe's median exit and reaping CPU of an injector-shaped
  *       process;</li>
+ *   <li>{@code uevent.table-waiter}: the waiters probe's rise of a send's median per closer parked in
+ *       nl_table_wait (see {@link UeventFit#fitTableWaiter});</li>
  *   <li>{@code uevent.recv}: the listener's recvmsg; {@code uevent.injector-user}: the injector's user-space
  *       time between sends; {@code uevent.listener-user}: the listener's handling of a message (medians);</li>
  *   <li>{@code proc.recvmsg} and {@code proc.wakeup}: listener CPU = e x events + w x wake-ups over the
@@ -122,6 +124,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
       unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
     }
     UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
+    UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
     for (Map<String, Fitted> m : List.of(costs, extras)) {
       m.entrySet().removeIf(e -> {

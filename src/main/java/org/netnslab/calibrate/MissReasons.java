@@ -56,10 +56,12 @@ final class MissReasons {
       + " 1.16-1.35x one loop (more netns, sockets and stacks for the caches); the model charges the pair's cost"
       + " per send";
   static final String INJECTOR_CPU_WALK = "the host's sender costs more with a thousand processes about than the"
-      + " fit set's lone sender walking as many sockets (their layout, one netns each or all in one, makes no"
-      + " difference to the lone walk); a perf profile of this load puts 7% of its CPU samples in the wake_up every"
-      + " broadcast ends with (netlink_unlock_table on the global nl_table_wait, whose spinlock both vCPUs' senders"
-      + " take with interrupts off), against under 2.3% at N=100; the model charges the fit set's costs";
+      + " fit set's lone sender walking as many sockets, most of it for the finished injectors' socket releases: each"
+      + " waits in netlink_table_grab while a broadcast walks, and every broadcast that ends with no other in flight"
+      + " walks the waiters on nl_table_wait (a try_to_wake_up on each one woken and not yet run); on our 2-vCPU VM,"
+      + " deferring the injectors' exits to the end of the load took 2.5 us of CPU off a send. The model has that"
+      + " wait (costs.uevent.table-waiter, fitted on uevent_probe waiters; 0 in a recording without its line), but how"
+      + " many releases wait at once follows when its scheduler, not the host's, lets a woken release run";
   static final String LISTENER_CPU = "the host's listener reads skbs that waited in its queue while other tasks ran, and its cost per"
       + " message grows with the processes about as the sender's does; the model charges the pair probe's recvmsg"
       + " and handling, and a task switch per wake-up";

@@ -57,6 +57,10 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
       // a finished injector's exit and reaping, which the contended loads pay while the others still send
       s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "50" : "200"));
+      // what a finished injector's socket release, waiting in netlink_table_grab, costs every later broadcast
+      for (int run = 0; run < (quick ? 1 : RUNS); run++) {
+        s.add(new Step(true, "uevent", "uevent_probe", "waiters", "256", quick ? "5000" : "20000"));
+      }
       // the contended uevent loads vary from run to run on a small VM (TC1 N=10: 404k to 527k sends/s in
       // consecutive runs), so each runs RUNS times and is compared by its median (Predictions)
       for (int run = 0; run < (quick ? 1 : RUNS); run++) {

@@ -197,6 +197,46 @@ final class UeventFit {
         Double.NaN));
   }
 
+  /** The fewest waiters queued on average in a waiters line for its slope to count (fewer: noise over a 10 us send). */
+  static final double MIN_QUEUED = 10;
+
+  /**
+   * {@code table-waiter}: per waiter a wake-up of nl_table_wait walks, from the waiters probe (one sender walking 1000
+   * sockets, closers parked in netlink_table_grab and kept off their CPU once woken): per line, (the sends' median
+   * with the waiters queued - their median before the closers) / the waiters queued, the mean over those sends; the
+   * median over the lines. A line the probe skipped (no SCHED_FIFO, one CPU) or with fewer than {@link #MIN_QUEUED}
+   * waiters does not count. NOT FITTED without a line that counts, where the walk was fitted.
+   *
+   * @param lines the waiters probe's lines
+   * @param walked whether the walk's lines were fitted (a uevent calibration)
+   * @param costs receives the cost
+   * @param unfitted receives why not
+   */
+  static void fitTableWaiter(List<ObjectNode> lines, boolean walked, Map<String, Fitted> costs,
+      Map<String, String> unfitted) {
+    String key = "costs.uevent.table-waiter";
+    List<ObjectNode> usable = lines.stream().filter(l -> !l.has("skipped")
+        && l.path("queued_waiters_mean").asDouble() >= MIN_QUEUED).toList();
+    if (usable.isEmpty()) {
+      if (walked) {
+        unfitted.put(key, lines.isEmpty() ? "no uevent_probe waiters line in the fit set (recorded before the"
+            + " waiters probe, or edited out)" : lines.stream().filter(l -> l.has("skipped")).findFirst()
+            .map(l -> "uevent_probe waiters was skipped: " + l.path("skipped").asText())
+            .orElse(String.format("fewer than %.0f waiters queued in every uevent_probe waiters line", MIN_QUEUED)));
+      }
+      return;
+    }
+    double[] slope = usable.stream().mapToDouble(l -> (l.path("queued_send_p50_ns").asDouble()
+        - l.path("before_send_p50_ns").asDouble()) / l.path("queued_waiters_mean").asDouble()).toArray();
+    double value = CostFit.medianOf(slope);
+    costs.put(key, new Fitted(value, String.format("uevent_probe waiters (%d line(s), median): a send's median with"
+        + " %.0f..%.0f closers queued in nl_table_wait (netlink_table_grab) less its median before them, per waiter"
+        + " its netlink_unlock_table's wake-up walks", usable.size(),
+        usable.stream().mapToDouble(l -> l.path("queued_waiters_mean").asDouble()).min().orElse(0),
+        usable.stream().mapToDouble(l -> l.path("queued_waiters_mean").asDouble()).max().orElse(0)), usable.size(),
+        Double.NaN));
+  }
+
   /**
    * The send's and the receive's levels from the pair probe (one injector and its listener in two processes, alone
    * on the machine), where its lines carry both CPU clocks: the injector's CPU per send and the listener's per

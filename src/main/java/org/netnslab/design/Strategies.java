@@ -105,6 +105,7 @@ public final class Strategies {
       checked(UeventCosts.LISTENER_USER),
       checked(UeventCosts.WAKE_LISTENER),
       checked(UeventCosts.INJECTOR_EXIT),
+      checked(UeventCosts.TABLE_WAITER),
       checked(FaultSettings.NETNS_ACTOR),
       checked(FaultSettings.LISTENER),
       checked(FaultSettings.CLEANUP_WORKER),

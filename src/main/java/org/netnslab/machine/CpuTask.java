@@ -38,6 +38,8 @@ public final class CpuTask {
   private final String name;
   private final Kind kind;
   final long id;
+  /** Its first step is its fork (wake_up_new_task): placed with half a slice; else a woken sleeper's whole slice. */
+  final boolean forked;
 
   // scheduler state (package-private: Cpus and EevdfQueue)
   long vruntime;
@@ -73,11 +75,13 @@ public final class CpuTask {
    * @param name the task's name, e.g. {@code injector-3} or {@code kworker/u:netns}
    * @param kind what it is
    * @param id a unique number within its machine, for a deterministic tie-break
+   * @param forked whether its first step is its fork (see {@link Cpus#newTask(String, Kind, boolean)})
    */
-  CpuTask(String name, Kind kind, long id) {
+  CpuTask(String name, Kind kind, long id, boolean forked) {
     this.name = name;
     this.kind = kind;
     this.id = id;
+    this.forked = forked;
   }
 
   /** @return the task's name */

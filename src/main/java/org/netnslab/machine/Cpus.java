@@ -25,8 +25,10 @@ import java.util.ArrayDeque;
  * schedule()). A sleeping task keeps its lag (V - vruntime, clamped to the larger of two slices and a tick as
  * place_entity does); negative lag decays while it sleeps (the v6.12 DELAY_DEQUEUE feature keeps it queued until
  * eligible), and on wake-up it is placed at V - lag (place_entity, PLACE_LAG), so a task that slept long is
- * eligible at once and its deadline is at most a slice away. A new task starts at V with half a slice
- * (PLACE_DEADLINE_INITIAL). A switch from one task to another costs {@code context-switch} ns of kernel time for
+ * eligible at once and its deadline is at most a slice away. A new task starts at V: with half a slice when its
+ * first step is its fork (PLACE_DEADLINE_INITIAL, which only wake_up_new_task's ENQUEUE_INITIAL asks for), with a
+ * whole one when it is a process that was set up before and sleeps until its first step (a probe's injector at its
+ * start gate: a plain wake-up, its lag 0). A switch from one task to another costs {@code context-switch} ns of kernel time for
  * the incoming task; a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to
  * model, e.g. {@code costs.mutex-handoff} for a mutex waiter).
  *
@@ -145,7 +147,20 @@ public final class Cpus {
    * @return a new task of this machine, not yet runnable
    */
   public CpuTask newTask(String name, CpuTask.Kind kind) {
-    return new CpuTask(name, kind, taskIds++);
+    return newTask(name, kind, true);
+  }
+
+  /**
+   * @param name the task's name
+   * @param kind what it is
+   * @param forked true when its first step is its fork (kernel/sched/core.c wake_up_new_task ->
+   *     activate_task(ENQUEUE_INITIAL): placed at V with half a slice, fair.c place_entity's PLACE_DEADLINE_INITIAL);
+   *     false for a process set up before and asleep until its first step (try_to_wake_up: placed at V, its lag
+   *     0, with a whole slice)
+   * @return a new task of this machine, not yet runnable
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked) {
+    return new CpuTask(name, kind, taskIds++, forked);
   }
 
   /**
@@ -280,7 +295,7 @@ public final class Cpus {
     if (!t.placed) {
       t.placed = true;
       t.vruntime = v;
-      t.deadline = v + slice / 2;
+      t.deadline = v + (t.forked ? slice / 2 : slice);
     } else {
       long lag = t.vlag;
       if (lag < 0) {

@@ -34,6 +34,7 @@ public final class Machine implements Extension {
   private SplittableRandom random;
   private final Map<String, Mutex> mutexes = new HashMap<>();
   private final Map<Object, CpuTask> tasks = new java.util.IdentityHashMap<>();
+  private final Map<String, Object> kernelObjects = new HashMap<>();
   private long handoffNanos;
   /** Timed model steps started (grace periods, setup/exit costs), for waits that follow progress. */
   private final AtomicLong timedSteps = new AtomicLong();
@@ -112,6 +113,7 @@ public final class Machine implements Extension {
     this.handoffNanos = lockHandoffNanos;
     this.mutexes.clear();
     this.tasks.clear();
+    this.kernelObjects.clear();
   }
 
   /**
@@ -155,6 +157,21 @@ public final class Machine implements Extension {
   public Mutex mutex(String name) {
     requireVirtual();
     return mutexes.computeIfAbsent(name, n -> new Mutex(engine, n, handoffNanos));
+  }
+
+  /**
+   * A system-wide kernel object other than a mutex (e.g. netlink's nl_table lock), one per design run.
+   *
+   * @param name the kernel object's name, e.g. {@code nl_table_lock}
+   * @param type its class
+   * @param make makes it on first use in this design run
+   * @param <T> its type
+   * @return that object of the current design run (virtual execution)
+   * @throws ClassCastException when {@code name} is already another type's
+   */
+  public <T> T kernelObject(String name, Class<T> type, java.util.function.Supplier<T> make) {
+    requireVirtual();
+    return type.cast(kernelObjects.computeIfAbsent(name, n -> make.get()));
   }
 
   /**
@@ -210,6 +227,16 @@ public final class Machine implements Extension {
    */
   public CpuTask newTask(String name, CpuTask.Kind kind) {
     return cpus().newTask(name, kind);
+  }
+
+  /**
+   * @param name the task's name, e.g. {@code injector-3}
+   * @param kind what it is
+   * @param forked whether its first step is its fork ({@link Cpus#newTask(String, CpuTask.Kind, boolean)})
+   * @return a new task on the current design run's CPUs (virtual execution)
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked) {
+    return cpus().newTask(name, kind, forked);
   }
 
   /**

@@ -35,7 +35,8 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
       "netns.exit-per-netns", "netns.unshare-process", "proc.recvmsg", "proc.pidfd-fork", "proc.pidfd-exit",
       "proc.scan-entry", "uevent.send-outside", "uevent.send-inside", "uevent.broadcast-per-socket",
       "uevent.deliver-per-listener", "uevent.return", "uevent.recv", "uevent.injector-user", "uevent.listener-user",
-      "netns.unshare-process-user", "proc.wakeup", "uevent.wake-listener", "uevent.injector-exit");
+      "netns.unshare-process-user", "proc.wakeup", "uevent.wake-listener", "uevent.injector-exit",
+      "uevent.table-waiter");
 
   /**
    * @param key one of {@link #KEYS}
@@ -62,6 +63,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
       case "uevent.listener-user" -> uevent.listenerUser();
       case "uevent.wake-listener" -> uevent.wakeListener();
       case "uevent.injector-exit" -> uevent.injectorExit();
+      case "uevent.table-waiter" -> uevent.tableWaiter();
       case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
       case "proc.wakeup" -> proc.wakeup().toNanos();
       default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
@@ -82,7 +84,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             v.applyAsLong("uevent.broadcast-per-socket"), v.applyAsLong("uevent.deliver-per-listener"),
             v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv"), v.applyAsLong("uevent.injector-user"),
             v.applyAsLong("uevent.listener-user"), v.applyAsLong("uevent.wake-listener"),
-            v.applyAsLong("uevent.injector-exit")),
+            v.applyAsLong("uevent.injector-exit"), v.applyAsLong("uevent.table-waiter")),
         new LifecycleCosts(Duration.ofNanos(v.applyAsLong("netns.setup-net")),
             Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
             Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),

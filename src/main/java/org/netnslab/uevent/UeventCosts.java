@@ -29,9 +29,14 @@ import org.netnslab.settings.Setting;
  *     socket) and its parent's reaping (wait4 -> wait_task_zombie -> release_task), which take a CPU while the other
  *     injectors still send; not counted as the injector's CPU (a probe reads its CPU clock before it exits); fair
  *     scheduler only
+ * @param tableWaiter ns per waiter that a wake-up of netlink's {@code nl_table_wait} walks (__wake_up_common's
+ *     try_to_wake_up on each queued socket release, net/netlink/af_netlink.c netlink_unlock_table), charged to the
+ *     broadcast that ends with no other in flight while injectors' exits wait in netlink_table_grab ({@link
+ *     org.netnslab.netlink.NlTable}); fair scheduler, with {@code injectorExit} > 0, only
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit) {
+    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit,
+    long tableWaiter) {
   private static final Duration MAX = Duration.ofMillis(10);
   /** {@code costs.uevent.send-outside}. */
   public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -55,6 +60,8 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static final Setting<Duration> WAKE_LISTENER = Setting.duration("costs.uevent.wake-listener", MAX);
   /** {@code costs.uevent.injector-exit}. */
   public static final Setting<Duration> INJECTOR_EXIT = Setting.duration("costs.uevent.injector-exit", MAX);
+  /** {@code costs.uevent.table-waiter}. */
+  public static final Setting<Duration> TABLE_WAITER = Setting.duration("costs.uevent.table-waiter", MAX);
 
   /**
    * Kernel parts only, no user-space work (the costs as they were before issue #20).
@@ -68,7 +75,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
    */
   public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
       long sendReturn, long recv) {
-    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0);
+    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0);
   }
 
   /**
@@ -90,6 +97,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
     return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
         BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
         RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
-        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos(), INJECTOR_EXIT.read(model).toNanos());
+        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos(), INJECTOR_EXIT.read(model).toNanos(),
+        TABLE_WAITER.read(model).toNanos());
   }
 }

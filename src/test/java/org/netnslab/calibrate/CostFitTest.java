@@ -115,6 +115,40 @@ public class CostFitTest extends JUnitSuite {
         walkOnly.unfitted().get("costs.uevent.injector-exit").startsWith("no uevent_probe exit line"));
   }
 
+  /**
+   * table-waiter: per waiters line, (queued send p50 - before p50) / waiters queued: (13,000 - 10,000) / 50 = 60 ns,
+   * (12,400 - 10,400) / 40 = 50 ns and (14,000 - 9,800) / 60 = 70 ns, median 60 ns. A line with fewer than 10 waiters
+   * queued does not count; a skipped line, or none where the walk was fitted, is NOT FITTED with the reason.
+   */
+  @Test
+  public void theWaitersProbeGivesTheCostOfEachQueuedRelease() {
+    List<ObjectNode> lines = new java.util.ArrayList<>();
+    double[][] runs = {{10_000, 13_000, 50}, {10_400, 12_400, 40}, {9_800, 14_000, 60}, {10_000, 30_000, 5}};
+    for (double[] r : runs) {
+      lines.add(waiters().put("before_send_p50_ns", r[0]).put("queued_send_p50_ns", r[1])
+          .put("queued_waiters_mean", r[2]));
+    }
+    CostFit fit = CostFit.fit(lines);
+    CostFit.Fitted f = fit.costs().get("costs.uevent.table-waiter");
+    assertEquals(60.0, f.value(), 1e-9);
+    assertEquals(3, f.points());
+    assertTrue(f.source(), f.source().contains("40..60 closers queued"));
+    ObjectNode walk = uevent(0, 2000).put("send_p99_ns", 2400);
+    CostFit skipped = CostFit.fit(List.of(walk, waiters().put("skipped", "needs two CPUs")));
+    assertEquals("uevent_probe waiters was skipped: needs two CPUs", skipped.unfitted().get("costs.uevent.table-waiter"));
+    CostFit few = CostFit.fit(List.of(walk, waiters().put("before_send_p50_ns", 10_000).put("queued_send_p50_ns", 10_500)
+        .put("queued_waiters_mean", 9.9)));
+    assertEquals("fewer than 10 waiters queued in every uevent_probe waiters line",
+        few.unfitted().get("costs.uevent.table-waiter"));
+    assertTrue(CostFit.fit(List.of(walk)).unfitted().get("costs.uevent.table-waiter")
+        .startsWith("no uevent_probe waiters line"));
+  }
+
+  private static ObjectNode waiters() {
+    return JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "waiters").put("closers", 256)
+        .put("sends", 20_000);
+  }
+
   /** calibration.json keeps the jitter as a plain {@code value} (not {@code value_ns}), and reads it back. */
   @Test
   public void theJitterIsWrittenAndReadBackAsAPlainValue() throws Exception {

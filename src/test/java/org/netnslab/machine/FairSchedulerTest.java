@@ -124,6 +124,29 @@ public class FairSchedulerTest extends JUnitSuite {
   }
 
   /**
+   * PLACE_DEADLINE_INITIAL is for a fork only: the same as {@link #tickPreemptsOnlyATaskPastItsSlice} with A a process
+   * that slept until its first step (not forked), so its first deadline is a whole slice away, 10 ms. The ticks at 4
+   * and 8 ms leave it; the tick at 12 ms preempts it, so B runs from 12 ms exactly.
+   */
+  @Test
+  public void aTaskAsleepBeforeItsFirstStepStartsWithAWholeSlice() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
+      CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER, false);
+      CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
+      long[] bDone = new long[1];
+      cpus.run(a, Step.USER, 20 * MS, () -> { });
+      e.schedule(1 * MS, () -> cpus.run(b, Step.USER, 100 * US, () -> bDone[0] = e.now()));
+      runFor(e, 50 * MS);
+      assertEquals(12 * MS + 100 * US, bDone[0]);
+      assertEquals(1, a.preemptions());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /**
    * A runs a system call of ten 300 us kernel steps then returns to user space; B wakes at 0.5 ms, when A
    * (slice 1 ms, first deadline 0.5 ms) is past its deadline and is marked. Under none A is never preempted
    * inside the call: B runs at the return, 3 ms. Under full A is preempted at the next step boundary,

@@ -18,6 +18,7 @@ import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Step;
 import org.netnslab.machine.Mutex;
+import org.netnslab.netlink.NlTable;
 import org.netnslab.uevent.UeventCosts;
 import org.netnslab.uevent.UeventSocket;
 
@@ -44,7 +45,13 @@ import org.netnslab.uevent.UeventSocket;
  * A transaction is timed as a process times itself: from just before the sendmsg (after the user part)
  * to just after it returns to user space, so a preemption at the return is in it and the wait for a CPU
  * before the call is not (the boundary the calibrate probes use). After its counted sends the process exits
- * ({@code costs.uevent.injector-exit}, a kernel step on its task) while the other injectors still send.
+ * ({@code costs.uevent.injector-exit}, a kernel step on its task) while the other injectors still send; its socket's
+ * release then waits in netlink_table_grab while a broadcast walks, and every broadcast counts itself in
+ * nl_table_users for its inside part ({@link NlTable}, {@code costs.uevent.table-waiter}). The task is a process set
+ * up before the run starts it: its first step is a wake-up with a whole slice, not a fork's half.
+ *
+ * <p>Longer than ~300 lines: the send's virtual steps (fifo and fair, locked and lockless, the listeners' receives,
+ * the wake-ups and the exit) are one state machine over one send's fields, read best together.
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
@@ -147,7 +154,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     this.progress = progress;
     this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
     this.machine = Machine.get(ctx.getSystem());
-    this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR) : null;
+    // set up before the run starts it (the probes' injectors wait at a gate): its first step is a wake-up, not a fork
+    this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR, false) : null;
   }
 
   @Override
@@ -203,7 +211,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     if (phase == Phase.COUNTED && task != null && exit > 0 && targets.length > 0 && targets[0].credentials() != null) {
       // the process exits after its last send, on its CPU, while the others still send: CPU the machine spends,
       // not the injector's counted CPU (read above, as a probe's clock is before _exit)
-      machine.compute(task, Step.KERNEL, exit, NOTHING);
+      // do_exit: exit_mm, then exit_files -> netlink_release, which waits in netlink_table_grab while a broadcast walks
+      UeventCosts c = path.costs();
+      machine.compute(task, Step.KERNEL, exit, () -> NlTable.of(machine).grab(task, c.tableWaiter(), NOTHING));
     }
   }
 
@@ -220,9 +230,11 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
           ackTo.tell(r.failed());
           return;
         }
+        NlTable table = NlTable.of(machine);
+        table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
         kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
           // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
-          wakeOwed = chargeReceives(c, socket) * c.wakeListener();
+          wakeOwed = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
           ackTo.tell(socket.send((UeventSocket.Ready) step));
         });
         return;
@@ -234,16 +246,20 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         ackTo.tell(new InjectResult.Failed(refused, -1));
         return;
       }
-      Runnable inside = () -> kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-        // under the design's lock, as netlink_broadcast wakes them
-        long wake = chargeReceives(c, socket) * c.wakeListener();
-        Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
-        if (wake > 0) {
-          kernel(Step.KERNEL, wake, inject);
-        } else {
-          inject.run();
-        }
-      });
+      NlTable table = NlTable.of(machine);
+      Runnable inside = () -> {
+        table.lock();
+        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+          // under the design's lock, as netlink_broadcast wakes them; then netlink_unlock_table
+          long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
+          Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+          if (wake > 0) {
+            kernel(Step.KERNEL, wake, inject);
+          } else {
+            inject.run();
+          }
+        });
+      };
       held = lock;
       if (lock == null) {
         inside.run();

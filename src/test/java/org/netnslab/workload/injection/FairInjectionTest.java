@@ -150,6 +150,28 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   /**
+   * costs.uevent.table-waiter: a finished injector's exit releases its socket (netlink_release ->
+   * netlink_table_grab), which waits while a broadcast walks; each broadcast that ends with no other in flight then
+   * walks the queued release (nl_table_wait's wake-up). On 2 CPUs, four senders: the others' broadcasts pay for the
+   * waiting exits, so the injectors spend more CPU with a cost per waiter than without. On 1 CPU no broadcast walks
+   * while an exit runs (preempt none: a send's steps keep the CPU), so no release ever waits and the cost changes
+   * nothing.
+   */
+  @Test
+  public void aReleaseWaitingForTheTableCostsTheBroadcastsThatWalkIt() throws Exception {
+    String designs = "custom-designs { exiting { uevent { serialization = lockless, seqnum-scope = global },"
+        + " costs.uevent.injector-exit = 100us }, walking { uevent { serialization = lockless, seqnum-scope = global },"
+        + " costs.uevent.injector-exit = 100us, costs.uevent.table-waiter = 10us } }";
+    RunResult two = run(4, "exiting, walking", String.join("\n", designs, "machine.jitter = 0"));
+    long without = design(two, "exiting").counters().get("injector_cpu_us");
+    long with = design(two, "walking").counters().get("injector_cpu_us");
+    assertTrue("2 CPUs: injectors' CPU " + without + " us without, " + with + " us with", with > without);
+    RunResult one = run(4, "exiting, walking", String.join("\n", designs, "machine.jitter = 0", "machine.cpus = 1"));
+    assertEquals(design(one, "exiting").counters().get("injector_cpu_us"),
+        design(one, "walking").counters().get("injector_cpu_us"));
+  }
+
+  /**
    * A refused send (EPERM: the injector lacks CAP_SYS_ADMIN over the netns's owner) broadcasts nothing, so under a
    * lock it wakes no listener either: the same figures with and without the wake-up's cost.
    */
