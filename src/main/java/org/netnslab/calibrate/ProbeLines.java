@@ -25,7 +25,7 @@ public final class ProbeLines {
       Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
       Map.entry("uevent/exit", List.of(new Field("children", 1, 10_000), new Field("exit_p50_ns", 0, NS),
           new Field("reap_p50_ns", 0, NS))),
-      Map.entry("uevent/waiters", List.of(new Field("closers", 1, 2000), new Field("sends", 1, 1_000_000))),
+      Map.entry("uevent/waiters", List.of(new Field("closers", 1, 2000), new Field("sends", 2000, 50_000))),
       Map.entry("uevent/pair", List.of(new Field("injectors", 1, 1), new Field("sends", 1, 50_000_000),
           new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
           new Field("listener_wakeups", 0, 1e10), new Field("send_p50_ns", 1, NS))),
@@ -49,15 +49,13 @@ public final class ProbeLines {
   /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
    * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
    * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
-   * per iteration and a proc listener's fork-to-exec time (since its fourth), and a waiters line's figures (absent when
- * the probe skipped it: its {@code skipped} says why). */
+   * per iteration and a proc listener's fork-to-exec time (since its fourth). A waiters line's own figures are checked
+   * by {@link #waiters}. */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
       new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
       new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
       new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7), new Field("listener_sleeps", 0, 1e10),
-      new Field("send_p99_ns", 1, NS), new Field("parent_cpu_p50_ns", 0, NS), new Field("fork_to_exec_p50_ns", 0, NS),
-      new Field("queued_waiters_mean", 0, 2000), new Field("before_send_p50_ns", 1, NS),
-      new Field("queued_send_p50_ns", 1, NS));
+      new Field("send_p99_ns", 1, NS), new Field("parent_cpu_p50_ns", 0, NS), new Field("fork_to_exec_p50_ns", 0, NS));
 
   private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 
@@ -122,6 +120,10 @@ public final class ProbeLines {
       if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
         return where + ": loops x iterations over 100,000";
       }
+      String waiters = kind.equals("uevent/waiters") ? waiters(l) : null;
+      if (waiters != null) {
+        return where + ": " + waiters;
+      }
       for (String key : List.of("cleanup_net_run_pairs", "cleanup_net_run_cpu_pairs")) {
         String bad = pairs(l.get(key), key);
         if (bad != null) {
@@ -143,6 +145,25 @@ public final class ProbeLines {
           return where + ": cleanup_net_run_cpu_pairs[" + k + "]: the kworker's CPU in a run (" + cpus.get(k).get(1)
               + " ns) cannot exceed the run's wall time (" + runs.get(k).get(1) + " ns)";
         }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A waiters line either says why the probe skipped it (a non-empty text) or holds the three figures the fit uses,
+   * with no more closers queued than it started.
+   */
+  private static String waiters(ObjectNode l) {
+    if (l.has("skipped")) {
+      return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank() ? null
+          : "skipped must say why the probe skipped the line, got " + l.get("skipped");
+    }
+    for (Field f : List.of(new Field("before_send_p50_ns", 1, NS), new Field("queued_send_p50_ns", 1, NS),
+        new Field("queued_waiters_mean", 0, l.path("closers").asDouble()))) {
+      String bad = check(l.get(f.name()), f);
+      if (bad != null) {
+        return bad + (f.name().equals("queued_waiters_mean") ? " (at most its closers)" : "");
       }
     }
     return null;

@@ -8,7 +8,9 @@ import org.netnslab.scenario.ModelKeys;
 
 /**
  * {@link CostFit}'s uevent part: the broadcast walk (one process sends and receives, 0..1000 extra sockets bound in
- * another netns) and the pair probe (an injector and its listener in two processes). Stateless.
+ * another netns), the pair probe (an injector and its listener in two processes), the exit and waiters probes.
+ * Stateless. Longer than ~300 lines: each uevent key's fit sits beside the probe-line fields it reads, and the
+ * jitter's exact p99 of a sum of uniforms belongs with the walk it is fitted on.
  */
 final class UeventFit {
   /** The fewest wake-ups per send over which the pair's excess CPU is divided into a wake-up's cost. */
@@ -222,16 +224,19 @@ final class UeventFit {
         unfitted.put(key, lines.isEmpty() ? "no uevent_probe waiters line in the fit set (recorded before the"
             + " waiters probe, or edited out)" : lines.stream().filter(l -> l.has("skipped")).findFirst()
             .map(l -> "uevent_probe waiters was skipped: " + l.path("skipped").asText())
-            .orElse(String.format("fewer than %.0f waiters queued in every uevent_probe waiters line", MIN_QUEUED)));
+            .orElse(String.format("fewer than %.0f waiters queued in every uevent_probe waiters line (on a busy"
+                + " machine the closers get through before the probe takes their CPU)", MIN_QUEUED)));
       }
       return;
     }
     double[] slope = usable.stream().mapToDouble(l -> (l.path("queued_send_p50_ns").asDouble()
         - l.path("before_send_p50_ns").asDouble()) / l.path("queued_waiters_mean").asDouble()).toArray();
     double value = CostFit.medianOf(slope);
-    costs.put(key, new Fitted(value, String.format("uevent_probe waiters (%d line(s), median): a send's median with"
+    int left = lines.size() - usable.size();
+    costs.put(key, new Fitted(value, String.format("uevent_probe waiters (%d line(s)%s, median): a send's median with"
         + " %.0f..%.0f closers queued in nl_table_wait (netlink_table_grab) less its median before them, per waiter"
-        + " its netlink_unlock_table's wake-up walks", usable.size(),
+        + " its netlink_unlock_table's wake-up walks", usable.size(), left == 0 ? "" : String.format(" of %d; %d skipped"
+        + " or with fewer than %.0f queued left out", lines.size(), left, MIN_QUEUED),
         usable.stream().mapToDouble(l -> l.path("queued_waiters_mean").asDouble()).min().orElse(0),
         usable.stream().mapToDouble(l -> l.path("queued_waiters_mean").asDouble()).max().orElse(0)), usable.size(),
         Double.NaN));

@@ -28,7 +28,8 @@ import java.util.ArrayDeque;
  * eligible at once and its deadline is at most a slice away. A new task starts at V: with half a slice when its
  * first step is its fork (PLACE_DEADLINE_INITIAL, which only wake_up_new_task's ENQUEUE_INITIAL asks for), with a
  * whole one when it is a process that was set up before and sleeps until its first step (a probe's injector at its
- * start gate: a plain wake-up, its lag 0). A switch from one task to another costs {@code context-switch} ns of kernel time for
+ * start gate: a plain wake-up, placed as a task whose lag is 0, about what one that ran only its set-up keeps). A
+ * switch from one task to another costs {@code context-switch} ns of kernel time for
  * the incoming task; a CPU leaving idle for a woken task charges none (that wake-up latency is the waker's cost to
  * model, e.g. {@code costs.mutex-handoff} for a mutex waiter).
  *
@@ -155,8 +156,8 @@ public final class Cpus {
    * @param kind what it is
    * @param forked true when its first step is its fork (kernel/sched/core.c wake_up_new_task ->
    *     activate_task(ENQUEUE_INITIAL): placed at V with half a slice, fair.c place_entity's PLACE_DEADLINE_INITIAL);
-   *     false for a process set up before and asleep until its first step (try_to_wake_up: placed at V, its lag
-   *     0, with a whole slice)
+   *     false for a process set up before and asleep until its first step (try_to_wake_up: placed at V as a task
+   *     whose lag is 0, with a whole slice)
    * @return a new task of this machine, not yet runnable
    */
   public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked) {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The machine an actor system's model runs on, as an Akka extension: {@code Machine.get(system)}.
@@ -169,7 +170,7 @@ public final class Machine implements Extension {
    * @return that object of the current design run (virtual execution)
    * @throws ClassCastException when {@code name} is already another type's
    */
-  public <T> T kernelObject(String name, Class<T> type, java.util.function.Supplier<T> make) {
+  public <T> T kernelObject(String name, Class<T> type, Supplier<T> make) {
     requireVirtual();
     return type.cast(kernelObjects.computeIfAbsent(name, n -> make.get()));
   }

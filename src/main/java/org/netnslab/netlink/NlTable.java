@@ -26,8 +26,12 @@ import org.netnslab.machine.Step;
  *
  * <p>Why it matters: under load a woken grabber waits for a CPU behind every runnable sender (it has used its slice,
  * so EEVDF places it late), the queue fills with waiters already woken, and every broadcast that ends with no other
- * in flight walks all of them. The write lock the grabber holds while it checks (write_lock_irq(&amp;nl_table_lock))
- * is held for a few instructions and is not modelled.
+ * in flight walks all of them.
+ *
+ * <p>Approximations: a broadcast counts itself for its whole inside step (the model's unit), its fixed part with the
+ * walk, where the kernel counts only the mc_list walk, so a release here finds one walking somewhat more often; the
+ * write lock the grabber holds while it checks (write_lock_irq(&amp;nl_table_lock)) and the queue's own spinlock
+ * (nl_table_wait.lock, which serializes two CPUs' wake-ups) are held for a few instructions and not modelled.
  *
  * <p>Threading: the engine's driver thread only (virtual execution). Shared by every injector of a design run on
  * purpose: it is one kernel object ({@link Machine#kernelObject}).

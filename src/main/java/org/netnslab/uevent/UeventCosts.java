@@ -32,7 +32,8 @@ import org.netnslab.settings.Setting;
  * @param tableWaiter ns per waiter that a wake-up of netlink's {@code nl_table_wait} walks (__wake_up_common's
  *     try_to_wake_up on each queued socket release, net/netlink/af_netlink.c netlink_unlock_table), charged to the
  *     broadcast that ends with no other in flight while injectors' exits wait in netlink_table_grab ({@link
- *     org.netnslab.netlink.NlTable}); fair scheduler, with {@code injectorExit} > 0, only
+ *     org.netnslab.netlink.NlTable}), and to a release that is done (netlink_table_ungrab's wake-up) on its own task; fair
+ *     scheduler, with {@code injectorExit} > 0, only
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
     long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit,

@@ -134,6 +134,32 @@ public class CalibrateCommandTest extends JUnitSuite {
         + " got nothing"));
   }
 
+  /**
+   * A waiters line (appended to a recording made before the probe) must hold the fit's three figures, no more closers
+   * queued than it started, or a non-empty reason it was skipped.
+   */
+  @Test
+  public void aWaitersLineWithoutItsFiguresIsRefused() throws Exception {
+    String[][] cases = {
+        {"{\"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 50}",
+            "(uevent waiters): before_send_p50_ns must be a number in 1..1.00e+13, got nothing"},
+        {"{\"before_send_p50_ns\": 10000, \"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 300}",
+            "(uevent waiters): queued_waiters_mean must be a number in 0..256, got 300 (at most its closers)"},
+        {"{\"skipped\": \"\"}", "(uevent waiters): skipped must say why the probe skipped the line, got \"\""},
+    };
+    for (int c = 0; c < cases.length; c++) {
+      ObjectNode fields = (ObjectNode) JSON.readTree(cases[c][0]);
+      UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "waiters-" + c, root -> {
+        ObjectNode line = JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "waiters")
+            .put("closers", 256).put("sends", 20_000);
+        line.setAll(fields);
+        ((com.fasterxml.jackson.databind.node.ArrayNode) root.get("fit_set")).add(line);
+      });
+      assertEquals(o.stderr(), 2, o.exit());
+      assertTrue(o.stderr(), o.stderr().contains(cases[c][1]));
+    }
+  }
+
   @Test
   public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
     // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...

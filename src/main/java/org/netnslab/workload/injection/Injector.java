@@ -211,7 +211,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     if (phase == Phase.COUNTED && task != null && exit > 0 && targets.length > 0 && targets[0].credentials() != null) {
       // the process exits after its last send, on its CPU, while the others still send: CPU the machine spends,
       // not the injector's counted CPU (read above, as a probe's clock is before _exit)
-      // do_exit: exit_mm, then exit_files -> netlink_release, which waits in netlink_table_grab while a broadcast walks
+      // do_exit: exit_mm, then exit_files drops the socket's file, whose __fput runs from exit_task_work: netlink_release,
+      // which waits in netlink_table_grab while a broadcast walks
       UeventCosts c = path.costs();
       machine.compute(task, Step.KERNEL, exit, () -> NlTable.of(machine).grab(task, c.tableWaiter(), NOTHING));
     }
