@@ -205,6 +205,14 @@ static inline void enter_userns_netns(void) {
     write_file("/proc/self/gid_map", buf);
 }
 
+/* Pins the calling process to one CPU; returns sched_setaffinity's result (0 when pinned). */
+static inline int pin_to_cpu(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set);
+}
+
 /* Shared memory a parent and its children write results into (MAP_SHARED | MAP_ANONYMOUS). */
 static inline void *shared_alloc(size_t bytes) {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

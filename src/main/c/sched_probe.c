@@ -25,12 +25,9 @@ static int64_t round_trip_ns(long rounds, int cpu) {
     int a[2], b[2];
     char c = 'x';
     if (pipe2(a, O_CLOEXEC) != 0 || pipe2(b, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
     pid_t pid = fork_child();
     if (pid == 0) {
-        sched_setaffinity(0, sizeof set, &set);
+        pin_to_cpu(cpu);
         for (long i = 0; i < rounds; i++) {
             if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1) _exit(1);
         }
@@ -38,7 +35,7 @@ static int64_t round_trip_ns(long rounds, int cpu) {
     }
     cpu_set_t old;
     sched_getaffinity(0, sizeof old, &old);
-    sched_setaffinity(0, sizeof set, &set);
+    pin_to_cpu(cpu);
     int64_t t0 = now_ns();
     for (long i = 0; i < rounds; i++) {
         if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1) fail_missing("pipes", "", "ping-pong: %s", strerror(errno));

@@ -417,10 +417,7 @@ static void exit_cost(long children) {
 #define WAITERS_MAX_SENDS 50000
 
 static void pin_to(int cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(2);
+    if (pin_to_cpu(cpu) != 0) _exit(2);
 }
 
 static void waiters_skipped(long closers, long sends, const char *why) {

@@ -163,11 +163,6 @@ public final class NlTable {
     }
   }
 
-  /** @return broadcasts walking now */
-  public int users() {
-    return users;
-  }
-
   /** @return releases waiting now, woken or asleep */
   public int waiting() {
     return queue.size();

@@ -111,6 +111,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
   private final Machine machine;
   /** Virtual execution under the fair scheduler: this injector's task; null otherwise. */
   private final CpuTask task;
+  /** Virtual execution: the design run's netlink table lock (the injector lives within one design run); null live. */
+  private final NlTable table;
   /** Virtual execution: the send in flight's path (null: live, or a route that costs nothing). */
   private UeventRoute.VirtualPath path;
   /** Virtual execution: the lock the send in flight holds, released at its ack. */
@@ -156,6 +158,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     this.machine = Machine.get(ctx.getSystem());
     // set up before the run starts it (the probes' injectors wait at a gate): its first step is a wake-up, not a fork
     this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR, false) : null;
+    this.table = machine.isVirtual() ? NlTable.of(machine) : null;
   }
 
   @Override
@@ -214,7 +217,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       // do_exit: exit_mm, then exit_files drops the socket's file, whose __fput runs from exit_task_work: netlink_release,
       // which waits in netlink_table_grab while a broadcast walks
       UeventCosts c = path.costs();
-      machine.compute(task, Step.KERNEL, exit, () -> NlTable.of(machine).grab(task, c.tableWaiter(), NOTHING));
+      machine.compute(task, Step.KERNEL, exit, () -> table.grab(task, c.tableWaiter(), NOTHING));
     }
   }
 
@@ -231,7 +234,6 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
           ackTo.tell(r.failed());
           return;
         }
-        NlTable table = NlTable.of(machine);
         table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
         kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
           // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
@@ -247,7 +249,6 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         ackTo.tell(new InjectResult.Failed(refused, -1));
         return;
       }
-      NlTable table = NlTable.of(machine);
       Runnable inside = () -> {
         table.lock();
         kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
