@@ -31,6 +31,19 @@ public class PredictionsTest extends JUnitSuite {
     return new Predictions(system, HOST.eraName(), 2, tmp.newFolder(dir).toPath(), QUIET, s -> { }).predict(lines);
   }
 
+  /** The one row of three runs {@code rows} must hold, with its load, median and the runs' lowest and highest. */
+  private static Predictions.Row onlyRow(List<Predictions.Row> rows, String load, double measured, double low,
+      double high) {
+    assertEquals(1, rows.size());
+    Predictions.Row r = rows.get(0);
+    assertEquals(load, r.load());
+    assertEquals(3, r.runs());
+    assertEquals(measured, r.measured(), 0);
+    assertEquals(low, r.low(), 0);
+    assertEquals(high, r.high(), 0);
+    return r;
+  }
+
   private Config calibrated(CostFit fit) {
     return ConfigFactory.parseString(CalibratedConf.text(HOST, fit)).withFallback(ConfigFactory.load()).resolve();
   }
@@ -113,14 +126,7 @@ public class PredictionsTest extends JUnitSuite {
     }
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED);
     Config system = calibrated(CostFit.fit(set.fit()));
-    List<Predictions.Row> rows = predict(system, "d", runs);
-    assertEquals(1, rows.size());
-    Predictions.Row r = rows.get(0);
-    assertEquals("reorder M=2", r.load());
-    assertEquals(3, r.runs());
-    assertEquals(0.01, r.measured(), 0);
-    assertEquals(0.0, r.low(), 0);
-    assertEquals(0.02, r.high(), 0);
+    Predictions.Row r = onlyRow(predict(system, "d", runs), "reorder M=2", 0.01, 0.0, 0.02);
     assertEquals("3: 0..0.020", CalibrationReport.range(r));
   }
 
@@ -139,14 +145,8 @@ public class PredictionsTest extends JUnitSuite {
     }
     ProbeSet set = CalibrationJson.readSets(CostFitTest.RECORDED_SLEEPS);
     CostFit fit = CostFit.fit(set.fit());
-    List<Predictions.Row> rows = predict(calibrated(fit), "e", runs);
-    assertEquals(1, rows.size());
-    Predictions.Row r = rows.get(0);
-    assertEquals("/proc scan, 2067 entries", r.load());
-    assertEquals(3, r.runs());
-    assertEquals(24_741.0, r.measured(), 0);
-    assertEquals(20_000.0, r.low(), 0);
-    assertEquals(30_000.0, r.high(), 0);
+    Predictions.Row r = onlyRow(predict(calibrated(fit), "e", runs), "/proc scan, 2067 entries", 24_741.0, 20_000.0,
+        30_000.0);
     // the model's scan: 2067 entries at the fitted cost each, every entry's cost jittered (+-machine.jitter, about
     // 0.3 here): over five scans of 2067 entries the mean is within 2% of the cost (0.55% in this run)
     double scan = 2067 * Math.round(fit.costs().get("costs.proc.scan-entry").value()) / 1e3;

@@ -92,32 +92,28 @@ public class CalibrateCommandTest extends JUnitSuite {
           }
         }
       });
-      assertEquals(o.stderr(), 2, o.exit());
-      assertTrue(o.stderr(), o.stderr().contains(e[2] + " must be a number in"));
+      assertRefused(o, e[2] + " must be a number in");
     }
   }
 
   @Test
   public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains("injectors must be 1, got 2"));
+    assertRefused(o, "injectors must be 1, got 2");
   }
 
   @Test
   public void aListenerCannotSleepMoreOftenThanItWasSentTo() throws Exception {
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener_sleeps",
         5_000_000);
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains("(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)"));
+    assertRefused(o, "(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)");
   }
 
   @Test
   public void aSendsP99CannotBeBelowItsMedian() throws Exception {
     // the first pair line's median send is 2,484 ns: a p99 under it would fit a negative jitter
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "send_p99_ns", 2000);
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains("(uevent pair): send_p99_ns (2000) cannot be below send_p50_ns (2484)"));
+    assertRefused(o, "(uevent pair): send_p99_ns (2000) cannot be below send_p50_ns (2484)");
   }
 
   @Test
@@ -129,9 +125,8 @@ public class CalibrateCommandTest extends JUnitSuite {
         + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
     o = firstLineEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "broadcast-walk", "walk-p99",
         line -> line.remove("send_p99_ns"));
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains("(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13,"
-        + " got nothing"));
+    assertRefused(o, "(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13,"
+        + " got nothing");
   }
 
   /**
@@ -155,8 +150,7 @@ public class CalibrateCommandTest extends JUnitSuite {
         line.setAll(fields);
         ((com.fasterxml.jackson.databind.node.ArrayNode) root.get("fit_set")).add(line);
       });
-      assertEquals(o.stderr(), 2, o.exit());
-      assertTrue(o.stderr(), o.stderr().contains(cases[c][1]));
+      assertRefused(o, cases[c][1]);
     }
   }
 
@@ -180,9 +174,14 @@ public class CalibrateCommandTest extends JUnitSuite {
           }
         }
       });
-      assertEquals(o.stderr(), 2, o.exit());
-      assertTrue(o.stderr(), o.stderr().contains(cases[c][1]));
+      assertRefused(o, cases[c][1]);
     }
+  }
+
+  /** {@code calibrate --from} refused its input: exit status 2 and {@code message} on stderr. */
+  private static void assertRefused(UpFrontChecksTest.Outcome o, String message) {
+    assertEquals(o.stderr(), 2, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains(message));
   }
 
   /**
