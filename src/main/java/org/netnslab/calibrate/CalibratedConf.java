@@ -55,6 +55,12 @@ public final class CalibratedConf {
     }
     b.append("    # ").append(host.baseSliceSource()).append("\n    base-slice = ").append(host.baseSliceNs())
         .append("ns\n");
+    if (host.taskGroup() != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
+      b.append("    # ").append(host.taskGroupSource()).append("\n    task-group = ").append(host.taskGroup())
+          .append("\n");
+    } else {
+      b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");
+    }
     CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
     if (csw != null) {
       b.append("    # ").append(csw.source()).append("\n    context-switch = ").append(Math.round(csw.value()))

@@ -24,8 +24,9 @@ public final class CalibrationReport {
   public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
     StringBuilder b = new StringBuilder();
     long met = rows.stream().filter(Predictions.Row::within).count();
-    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s)%n", met,
-        rows.size(), host.release(), host.cpus(), host.hz(), host.preempt()));
+    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s%s)%n", met,
+        rows.size(), host.release(), host.cpus(), host.hz(), host.preempt(),
+        host.taskGroup() == null ? "" : ", task group " + host.taskGroup()));
     if (host.busy()) {
       b.append(String.format("The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
           host.loadAverage1(), host.cpus(), busyText(host)));
@@ -90,7 +91,9 @@ public final class CalibrationReport {
         .append("<p>Host: kernel ").append(esc(host.release())).append(", ").append(host.cpus()).append(" CPUs, HZ ")
         .append(host.hz()).append(", preemption ").append(esc(host.preempt())).append(", base slice ")
         .append(String.format("%.2f ms", host.baseSliceNs() / 1e6)).append(" (").append(esc(host.baseSliceSource()))
-        .append("), load average at start ").append(host.loadAverage1()).append(".</p>")
+        .append(")").append(host.taskGroup() == null ? "" : ", the probes' task group " + esc(host.taskGroup()) + " ("
+            + esc(host.taskGroupSource()) + ")").append(", load average at start ").append(host.loadAverage1())
+        .append(".</p>")
         .append(host.busy() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
             + host.loadAverage1() + " over " + host.cpus() + " CPUs" + busyText(host) + "): the measurements are noisy; run calibrate again on"
             + " a quiet machine before trusting a figure.</p>" : "")

@@ -25,9 +25,14 @@ import java.util.zip.GZIPInputStream;
  *     {@value #BUSY_SAMPLE_MS} ms before the probes, 0..1; null when not measured (recordings before 2026-12-01's
  *     fourth session, or /proc/stat unreadable). The load average alone also counts a previous calibration's
  *     thousands of short processes for a minute after they are gone.
+ * @param taskGroup the task group the probes' processes run in against the kernel threads (kernel/sched/autogroup.c,
+ *     CONFIG_FAIR_GROUP_SCHED): "session" (a cpu cgroup other than the root, or sched_autogroup's group for their
+ *     session), "root", or null when not read (recordings before 2026-12-02)
+ * @param taskGroupSource what taskGroup was read from, e.g. "sched_autogroup: /proc/self/autogroup /autogroup-64";
+ *     null with it
  */
 public record HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
-    double loadAverage1, Double busyAtStart) {
+    double loadAverage1, Double busyAtStart, String taskGroup, String taskGroupSource) {
   /** How long {@link #read} samples the CPUs' busy time, ms. */
   static final int BUSY_SAMPLE_MS = 300;
   /** Busier than this share at the start, with the load average above the CPUs, is a busy machine. */
@@ -37,6 +42,12 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
   public HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
       double loadAverage1) {
     this(release, cpus, hz, preempt, baseSliceNs, baseSliceSource, loadAverage1, null);
+  }
+
+  /** Facts without the task group (tests, and recordings before it). */
+  public HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
+      double loadAverage1, Double busyAtStart) {
+    this(release, cpus, hz, preempt, baseSliceNs, baseSliceSource, loadAverage1, busyAtStart, null, null);
   }
 
   /**
@@ -90,7 +101,53 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
     if (!la.isEmpty()) {
       load = Double.parseDouble(la.split("\\s+")[0]);
     }
-    return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load, busyShare());
+    String[] group = taskGroup(text(Path.of("/proc/self/cgroup"), ""),
+        text(Path.of("/proc/sys/kernel/sched_autogroup_enabled"), ""), text(Path.of("/proc/self/autogroup"), ""),
+        cg -> text(Path.of("/sys/fs/cgroup" + cg + "/cgroup.subtree_control"), ""));
+    return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load, busyShare(), group[0], group[1]);
+  }
+
+  /**
+   * Where this process (and so the probes it starts) is scheduled against the kernel threads. The kernel puts a
+   * task in its cpu cgroup's task group; only in the root cpu cgroup, and with kernel.sched_autogroup_enabled, in
+   * its session's autogroup instead (autogroup_task_group, task_wants_autogroup). Kernel threads stay in the root
+   * group (autogroup_default).
+   *
+   * @param cgroup /proc/self/cgroup
+   * @param autogroupEnabled /proc/sys/kernel/sched_autogroup_enabled ("" when absent: no CONFIG_SCHED_AUTOGROUP)
+   * @param autogroup /proc/self/autogroup, e.g. "/autogroup-64 nice 0" ("" when absent)
+   * @param subtreeControl a cgroup v2 path's cgroup.subtree_control text ("" : the root cgroup's)
+   * @return {"session" or "root", what it was read from}
+   */
+  static String[] taskGroup(String cgroup, String autogroupEnabled, String autogroup,
+      java.util.function.UnaryOperator<String> subtreeControl) {
+    String cpuCgroup = null;
+    for (String line : cgroup.split("\n")) {
+      String[] f = line.split(":", 3);
+      if (f.length < 3) {
+        continue;
+      }
+      if (java.util.Arrays.asList(f[1].split(",")).contains("cpu")) { // v1: "4:cpu,cpuacct:/path"
+        cpuCgroup = f[2];
+      } else if (f[0].equals("0") && f[1].isEmpty() && cpuCgroup == null && !f[2].equals("/")) {
+        // v2: "0::/path" is in a cpu task group other than the root when the root cgroup enables the cpu
+        // controller for its children (its top-level ancestor then has one)
+        if (java.util.Arrays.asList(subtreeControl.apply("").split("\\s+")).contains("cpu")) {
+          cpuCgroup = f[2];
+        }
+      }
+    }
+    if (cpuCgroup != null && !cpuCgroup.equals("/")) {
+      return new String[] {"session", "cpu cgroup " + cpuCgroup};
+    }
+    String ag = autogroup.trim().split("\\s+")[0];
+    if (autogroupEnabled.trim().equals("1") && ag.startsWith("/autogroup-") && !ag.equals("/autogroup-0")) {
+      return new String[] {"session", "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup "
+          + ag};
+    }
+    return new String[] {"root", autogroupEnabled.isBlank() ? "no sched_autogroup, root cpu cgroup"
+        : "kernel.sched_autogroup_enabled = " + autogroupEnabled.trim() + ", /proc/self/autogroup "
+            + (ag.isEmpty() ? "absent" : ag) + ", root cpu cgroup"};
   }
 
   /** @return the CPUs' busy share over {@link #BUSY_SAMPLE_MS} ms from /proc/stat's cpu line, null when unreadable */

@@ -84,6 +84,28 @@ final class LifecycleFit {
   }
 
   /**
+   * @param lines the serial loop's lines
+   * @return the mean time off a CPU of their cleanup_net runs (run wall less the kworker's CPU in it, pooled over
+   *     the lines), ns; NaN unless every line has both the runs and the kworker's CPU in them
+   */
+  static double offCpuPerRun(List<ObjectNode> lines) {
+    double sum = 0;
+    int n = 0;
+    for (ObjectNode l : lines) {
+      JsonNode pairs = l.path("cleanup_net_run_pairs");
+      JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
+      if (!pairs.isArray() || !cpus.isArray() || pairs.size() != cpus.size()) {
+        return Double.NaN;
+      }
+      for (int i = 0; i < pairs.size(); i++) {
+        sum += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
+  }
+
+  /**
    * Where the kworkers' CPU was not traced: each cleanup_net run's wall against its netns, least squares; the slope
    * is {@code netns.exit-per-netns} unless its 95% interval holds 0, the intercept the run's waits.
    */

@@ -18,6 +18,7 @@ import org.netnslab.calibrate.CalibratedConf;
 import org.netnslab.calibrate.CalibrationJson;
 import org.netnslab.calibrate.CalibrationReport;
 import org.netnslab.calibrate.CostFit;
+import org.netnslab.calibrate.GraceFit;
 import org.netnslab.calibrate.HostFacts;
 import org.netnslab.calibrate.Predictions;
 import org.netnslab.calibrate.ProbeBuilder;
@@ -172,7 +173,7 @@ final class CalibrateCommand implements Callable<Integer> {
       Written record = staged.write(tmp -> predictAndWrite(tmp, host, set, fit, now));
       now.stage("writing the results");
       staged.commit();
-      System.out.print(CalibrationReport.console(host, fit, record.rows(), record.beyond()));
+      System.out.print(CalibrationReport.console(host, record.fit(), record.rows(), record.beyond()));
       System.out.println("calibration: " + dir.resolve("calibration.json"));
       System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");
       System.out.println("report:      " + dir.resolve("report.html"));
@@ -202,6 +203,15 @@ final class CalibrateCommand implements Callable<Integer> {
     CalibratedConf.write(conf, host, fit);
     try {
       Config system = LoadedScenario.systemConfig(conf);
+      if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
+        now.stage("model: fitting rcu.grace-period on the serial loop");
+        CostFit refined = GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp);
+        if (refined != fit) {
+          fit = refined;
+          CalibratedConf.write(conf, host, fit);
+          system = LoadedScenario.systemConfig(conf);
+        }
+      }
       now.stage("predicting with the model");
       List<Predictions.Row> rows = new Predictions(system, host.eraName(), host.cpus(), tmp, System.err, now::stage)
           .predict(measured.prediction());
@@ -214,7 +224,7 @@ final class CalibrateCommand implements Callable<Integer> {
       }
       CalibrationJson.write(tmp.resolve("calibration.json"), Main.VERSION, quick, host, measured, fit, rows, beyond);
       CalibrationReport.html(tmp.resolve("report.html"), host, fit, rows, beyond);
-      return new Written(rows, beyond);
+      return new Written(rows, beyond, fit);
     } catch (ScenarioException e) {
       throw new ModelFailure("the calibrated configuration or a generated scenario is invalid: " + e.getMessage(), e);
     } catch (RunFailure e) {
@@ -223,7 +233,7 @@ final class CalibrateCommand implements Callable<Integer> {
   }
 
   /** What the staged write produced, for the console. */
-  private record Written(List<Predictions.Row> rows, List<Beyond.Figure> beyond) {}
+  private record Written(List<Predictions.Row> rows, List<Beyond.Figure> beyond, CostFit fit) {}
 
   /** A model run or a generated scenario failed inside the staged write, which passes on IOException only. */
   private static final class ModelFailure extends IOException {

@@ -30,7 +30,15 @@ public final class CpuTask {
     /** A proc monitor (pidfd poller, /proc scanner). */
     MONITOR,
     /** Anything else: a test's task, or a one-off step with no task of its own. */
-    OTHER
+    OTHER;
+
+    /**
+     * @return true for a kernel thread (kworker, RCU, device task): in the root task group, whatever the
+     *     load's group ({@link Scheduling.TaskGroup})
+     */
+    public boolean kernelThread() {
+      return this == KWORKER || this == RCU || this == DEVICE;
+    }
   }
 
   private static final long NEVER = Long.MIN_VALUE;

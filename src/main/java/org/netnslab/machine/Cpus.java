@@ -76,6 +76,15 @@ public final class Cpus {
   private int inStepCount;
   private long inStepSumAt;
   private long taskIds;
+  // fair, machine.task-group = session: the root task group's level (see the class comment)
+  private final boolean grouped;
+  /** The root group's queued entities: kernel threads and, while any of its tasks is queued, {@link #group}. */
+  private final EevdfQueue rootQueue = new EevdfQueue();
+  /** The load's group entity in the root group; its vruntime grows by its tasks' CPU time (weight 1024). */
+  private final CpuTask group = new CpuTask("task-group", CpuTask.Kind.OTHER, -1, false);
+  /** Whether any task of the load's group is queued or on a CPU (the group entity is enqueued). */
+  private boolean groupActive;
+  private long lastRootAvg;
   // figures
   private long busyNanos;
   /** {@link #busyNanos} by the kind of task that spent it (fair). */
@@ -125,6 +134,8 @@ public final class Cpus {
     }
     idle.set(0, count);
     this.epoch = engine.now();
+    this.grouped = sched.scheduler() == Scheduling.Scheduler.FAIR
+        && sched.taskGroup() == Scheduling.TaskGroup.SESSION;
   }
 
   /** @return the number of CPUs */
@@ -224,7 +235,7 @@ public final class Cpus {
   /** Removes CPU c's task from the running sums (before a change to its state). */
   private void off(int c) {
     CpuTask t = current[c];
-    if (t != null) {
+    if (t != null && !inRoot(t)) {
       runningCount--;
       runSumV -= t.vruntime;
       if (!holding[c]) {
@@ -237,7 +248,7 @@ public final class Cpus {
   /** Adds CPU c's task to the running sums (after a change to its state). */
   private void on(int c) {
     CpuTask t = current[c];
-    if (t != null) {
+    if (t != null && !inRoot(t)) {
       runningCount++;
       runSumV += t.vruntime;
       if (!holding[c]) {
@@ -291,25 +302,18 @@ public final class Cpus {
   }
 
   private void wake(CpuTask t) {
-    long v = avgVruntime();
-    int n = queue.size() + runningCount;
-    if (!t.placed) {
-      t.placed = true;
-      t.vruntime = v;
-      t.deadline = v + (t.forked ? slice / 2 : slice);
+    boolean root = inRoot(t);
+    if (grouped && !root && !groupActive) { // the group's first runnable task enqueues the group entity
+      place(group, rootAvg(), rootCount());
+      groupActive = true;
+    }
+    if (root) {
+      place(t, rootAvg(), rootCount());
     } else {
-      long lag = t.vlag;
-      if (lag < 0) {
-        lag = Math.min(0, lag + (v - t.sleptAtV)); // negative lag is slept off (DELAY_DEQUEUE)
-      }
-      if (n > 0) {
-        lag = lag * (n + 1) / n; // place_entity: the lag the task keeps once it is counted in V
-      }
-      t.vruntime = v - lag;
-      t.deadline = t.vruntime + slice;
+      place(t, avgVruntime(), queue.size() + runningCount);
     }
     int free = idle.nextSetBit(0);
-    if (free >= 0 && queue.isEmpty()) { // straight onto an idle CPU, as pick_eevdf over one task would
+    if (free >= 0 && !anyQueued()) { // straight onto an idle CPU, as pick_eevdf over one task would
       last[free] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
       t.runnableSince = engine.now();
       runOn(free, t);
@@ -333,6 +337,32 @@ public final class Cpus {
   }
 
   /**
+   * place_entity (kernel/sched/fair.c): a new entity at V, with half a slice when forked; a woken one at V less
+   * the lag it kept, its negative lag slept off.
+   *
+   * @param t the task (or the group entity)
+   * @param v V of the queue it joins
+   * @param n the entities already counted in that V
+   */
+  private void place(CpuTask t, long v, int n) {
+    if (!t.placed) {
+      t.placed = true;
+      t.vruntime = v;
+      t.deadline = v + (t.forked ? slice / 2 : slice);
+    } else {
+      long lag = t.vlag;
+      if (lag < 0) {
+        lag = Math.min(0, lag + (v - t.sleptAtV)); // negative lag is slept off (DELAY_DEQUEUE)
+      }
+      if (n > 0) {
+        lag = lag * (n + 1) / n; // place_entity: the lag the task keeps once it is counted in V
+      }
+      t.vruntime = v - lag;
+      t.deadline = t.vruntime + slice;
+    }
+  }
+
+  /**
    * check_preempt_wakeup_fair (kernel/sched/fair.c, v6.6+; protect_slice as in v6.17+) for the task on CPU
    * {@code c} when {@code woken} has just been queued: update_curr (a task past its deadline gets a new one
    * and is rescheduled), then __pick_eevdf with the current task's slice protected: a current task that is
@@ -348,9 +378,19 @@ public final class Cpus {
       return true;
     }
     CpuTask curr = current[c];
-    long v = avgVruntime();
-    if (curr.vruntime <= v || queue.pick(v) != woken) {
-      return false;
+    if (grouped && (inRoot(curr) || inRoot(woken))) {
+      // at the root level: the load's tasks are its group entity there (check_preempt_wakeup_fair's
+      // find_matching_se walks both up to the level they share)
+      CpuTask currEntity = inRoot(curr) ? curr : group;
+      long v = rootAvg();
+      if (currEntity.vruntime <= v || rootQueue.pick(v) != (inRoot(woken) ? woken : group)) {
+        return false;
+      }
+    } else {
+      long v = avgVruntime();
+      if (curr.vruntime <= v || queue.pick(v) != woken) {
+        return false;
+      }
     }
     resched(c);
     return true;
@@ -365,14 +405,19 @@ public final class Cpus {
   private boolean mark(int c) {
     CpuTask t = current[c];
     account(c);
+    boolean marked = false;
     if (t.vruntime >= t.deadline) {
       t.deadline = t.vruntime + slice;
-      if (!queue.isEmpty()) {
-        resched(c);
-        return true;
-      }
+      marked = inRoot(t) ? !rootQueue.isEmpty() : !queue.isEmpty();
     }
-    return false;
+    if (grouped && !inRoot(t) && group.vruntime >= group.deadline) { // the group entity past its deadline
+      requeueGroup(() -> group.deadline = group.vruntime + slice);
+      marked |= rootQueue.size() > (group.queued ? 1 : 0); // a kernel thread waits in the root group
+    }
+    if (marked) {
+      resched(c);
+    }
+    return marked;
   }
 
   /**
@@ -402,7 +447,7 @@ public final class Cpus {
   }
 
   private void armTick() {
-    if (tickEvent == null && !queue.isEmpty()) {
+    if (tickEvent == null && anyQueued()) {
       long tick = sched.tickNanos();
       long since = engine.now() - epoch; // ticks counted from this machine's start: a design run's figures
       tickEvent = engine.schedule((since / tick + 1) * tick - since, this::tick); // do not depend on the clock it starts at
@@ -411,8 +456,92 @@ public final class Cpus {
 
   private void enqueue(CpuTask t) {
     t.runnableSince = engine.now();
-    queue.add(t);
+    if (inRoot(t)) {
+      rootQueue.add(t);
+    } else {
+      queue.add(t);
+      syncGroupQueued();
+    }
     armTick();
+  }
+
+  /** @return true when a task waits for a CPU */
+  private boolean anyQueued() {
+    return !queue.isEmpty() || !rootQueue.isEmpty();
+  }
+
+  /** @return true when {@code t} is a kernel thread in the root task group beside the load's group entity */
+  private boolean inRoot(CpuTask t) {
+    return grouped && t.kind().kernelThread();
+  }
+
+  /** The group entity is in the root queue exactly while one of its tasks is queued. */
+  private void syncGroupQueued() {
+    if (grouped && queue.isEmpty() == group.queued) {
+      if (group.queued) {
+        rootQueue.remove(group);
+      } else {
+        rootQueue.add(group);
+      }
+    }
+  }
+
+  /** Changes the group entity's vruntime or deadline, keeping the root queue's order and sums right. */
+  private void requeueGroup(Runnable change) {
+    boolean q = group.queued;
+    if (q) {
+      rootQueue.remove(group);
+    }
+    change.run();
+    if (q) {
+      rootQueue.add(group);
+    }
+  }
+
+  /** A task's virtual runtime grows by {@code d}; in a group of its own, its group entity's too. */
+  private void advance(CpuTask t, long d) {
+    t.vruntime += d;
+    if (grouped && !inRoot(t)) {
+      requeueGroup(() -> group.vruntime += d);
+    }
+  }
+
+  /** @return the CPU time CPU {@code c}'s task has run since it was last accounted, ns */
+  private long progress(int c) {
+    return holding[c] ? 0 : Math.max(0, engine.now() - accountedAt[c]);
+  }
+
+  /** @return the root group's runnable entities: its kernel threads queued or on a CPU, and the load's group */
+  private int rootCount() {
+    int n = rootQueue.size() + (groupActive && !group.queued ? 1 : 0);
+    for (int c = 0; c < count; c++) {
+      if (current[c] != null && inRoot(current[c])) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** avg_vruntime of the root group: its kernel threads and the load's group entity, at their progress. */
+  private long rootAvg() {
+    long sum = rootQueue.sumVruntime();
+    long groupProgress = 0;
+    for (int c = 0; c < count; c++) {
+      CpuTask t = current[c];
+      if (t != null && inRoot(t)) {
+        sum += t.vruntime + progress(c);
+      } else if (t != null) {
+        groupProgress += progress(c);
+      }
+    }
+    if (group.queued || groupActive) {
+      sum += groupProgress + (group.queued ? 0 : group.vruntime);
+    }
+    int n = rootCount();
+    if (n > 0) {
+      lastRootAvg = Math.floorDiv(sum, n);
+    }
+    return lastRootAvg;
   }
 
   /** The task leaves CPU {@code c} while runnable (preempted). */
@@ -429,15 +558,28 @@ public final class Cpus {
   }
 
   private void dispatch(int c) {
-    if (queue.isEmpty()) {
+    if (!anyQueued()) {
       off(c);
       current[c] = null;
       idle.set(c);
       return;
     }
+    runOn(c, pickNext());
+  }
+
+  /** pick_next_entity down the levels: at the root a kernel thread or the load's group, then in the group. */
+  private CpuTask pickNext() {
+    if (grouped) {
+      CpuTask e = rootQueue.pick(rootAvg());
+      if (e != group) {
+        rootQueue.remove(e);
+        return e;
+      }
+    }
     CpuTask t = queue.pick(avgVruntime());
     queue.remove(t);
-    runOn(c, t);
+    syncGroupQueued();
+    return t;
   }
 
   private void runOn(int c, CpuTask t) {
@@ -453,7 +595,7 @@ public final class Cpus {
       last[c] = t;
       t.switchesIn++;
       switches++;
-      t.vruntime += sw;
+      advance(t, sw);
       t.kernelNanos += sw;
       busyNanos += sw;
       busyByKind[t.kind().ordinal()] += sw;
@@ -480,7 +622,7 @@ public final class Cpus {
     }
     off(c);
     accountedAt[c] = engine.now();
-    t.vruntime += d;
+    advance(t, d);
     on(c);
     t.remaining -= d;
     busyNanos += d;
@@ -527,7 +669,7 @@ public final class Cpus {
     for (int c = 0; c < count; c++) {
       if (holding[c]) {
         CpuTask t = current[c];
-        long v = avgVruntime();
+        long v = inRoot(t) ? rootAvg() : avgVruntime();
         t.vlag = Math.max(-lagLimit, Math.min(lagLimit, v - t.vruntime));
         t.sleptAtV = v;
         off(c);
@@ -536,6 +678,12 @@ public final class Cpus {
         idle.set(c);
         t.cpu = -1;
         t.needResched = false;
+        if (grouped && !inRoot(t) && queue.isEmpty() && runningCount == 0) { // the group's last task sleeps
+          long rv = rootAvg();
+          group.vlag = Math.max(-lagLimit, Math.min(lagLimit, rv - group.vruntime));
+          group.sleptAtV = rv;
+          groupActive = false;
+        }
         dispatch(c);
       }
     }
@@ -612,6 +760,7 @@ public final class Cpus {
 
   /** @return steps (fifo) or tasks (fair) waiting for a CPU now */
   public int queued() {
-    return sched.scheduler() == Scheduling.Scheduler.FIFO ? runQueue.size() : queue.size();
+    return sched.scheduler() == Scheduling.Scheduler.FIFO ? runQueue.size()
+        : queue.size() + rootQueue.size() - (group.queued ? 1 : 0);
   }
 }

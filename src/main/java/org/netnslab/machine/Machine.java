@@ -157,7 +157,7 @@ public final class Machine implements Extension {
    */
   public Mutex mutex(String name) {
     requireVirtual();
-    return mutexes.computeIfAbsent(name, n -> new Mutex(engine, n, handoffNanos));
+    return mutexes.computeIfAbsent(name, n -> new Mutex(engine, cpus, n, handoffNanos));
   }
 
   /**
@@ -181,7 +181,7 @@ public final class Machine implements Extension {
    */
   public Mutex newMutex(String name) {
     requireVirtual();
-    return new Mutex(engine, name, handoffNanos);
+    return new Mutex(engine, cpus, name, handoffNanos);
   }
 
   /**

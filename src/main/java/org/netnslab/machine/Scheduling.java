@@ -16,9 +16,59 @@ import java.util.Locale;
  *     the kernel does at boot ({@link #sliceNanos})
  * @param contextSwitchNanos CPU time a switch to another task costs (charged to the incoming task as
  *     kernel time), ns; fair only
+ * @param taskGroup where the load's processes are against the kernel threads ({@code machine.task-group}); fair
+ *     only
  */
 public record Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos,
-    long contextSwitchNanos) {
+    long contextSwitchNanos, TaskGroup taskGroup) {
+
+  /**
+   * The task group of the load's processes (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c's group entities).
+   * Kernel threads are always in the root task group: kthreadd's autogroup is autogroup_default, whose
+   * task group is root_task_group (kernel/sched/autogroup.c autogroup_init).
+   */
+  public enum TaskGroup {
+    /**
+     * The load's processes are in the root task group with the kernel threads: one fair queue over all
+     * tasks. sched_autogroup off ({@code kernel.sched_autogroup_enabled = 0}), or the load started from
+     * init's session in the root cpu cgroup.
+     */
+    ROOT,
+    /**
+     * The load's processes share one task group of their own, which competes in the root group as one
+     * entity of weight 1024 (a nice-0 group's shares) against each kernel thread: sched_autogroup's group
+     * for their session (setsid(2); autogroup_task_group, when their cpu cgroup is the root one), or a cpu
+     * cgroup of their own.
+     */
+    SESSION;
+
+    /**
+     * @param s "root" or "session"
+     * @return the value
+     * @throws IllegalArgumentException naming the key otherwise
+     */
+    public static TaskGroup parse(String s) {
+      return switch (s.toLowerCase(Locale.ROOT)) {
+        case "root" -> ROOT;
+        case "session" -> SESSION;
+        default -> throw new IllegalArgumentException("machine.task-group must be root or session, got '" + s
+            + "'");
+      };
+    }
+  }
+
+  /**
+   * The machine with every task in the root task group.
+   *
+   * @param scheduler as the canonical constructor
+   * @param preempt as the canonical constructor
+   * @param hz as the canonical constructor
+   * @param baseSliceNanos as the canonical constructor
+   * @param contextSwitchNanos as the canonical constructor
+   */
+  public Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos, long contextSwitchNanos) {
+    this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, TaskGroup.ROOT);
+  }
 
   /** The run queue discipline. */
   public enum Scheduler {
@@ -82,8 +132,8 @@ public record Scheduling(Scheduler scheduler, Preempt preempt, int hz, long base
 
   /** Checks the ranges. */
   public Scheduling {
-    if (scheduler == null || preempt == null) {
-      throw new IllegalArgumentException("machine.scheduler and machine.preempt must be given");
+    if (scheduler == null || preempt == null || taskGroup == null) {
+      throw new IllegalArgumentException("machine.scheduler, machine.preempt and machine.task-group must be given");
     }
     if (hz < 100 || hz > 1000) {
       throw new IllegalArgumentException("machine.hz must be in 100..1000, got " + hz);

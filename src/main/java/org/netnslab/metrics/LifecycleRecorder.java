@@ -15,6 +15,8 @@ public final class LifecycleRecorder implements LifecycleProbe {
   private final StripedRecorder create = new StripedRecorder();
   private final StripedRecorder cleanup = new StripedRecorder();
   private final StripedRecorder batches = new StripedRecorder("netns", 1.0);
+  private final StripedRecorder runs = new StripedRecorder();
+  private final LongAdder offCpu = new LongAdder();
   private final LongAdder useAfterFree = new LongAdder();
   private final LongAdder sockInuseSum = new LongAdder();
   private final LongAdder freed = new LongAdder();
@@ -61,6 +63,12 @@ public final class LifecycleRecorder implements LifecycleProbe {
   }
 
   @Override
+  public void cleanupRun(long wallNanos, long offCpuNanos) {
+    runs.record(wallNanos);
+    offCpu.add(offCpuNanos);
+  }
+
+  @Override
   public void useAfterFree() {
     useAfterFree.increment();
   }
@@ -101,6 +109,16 @@ public final class LifecycleRecorder implements LifecycleProbe {
   /** @return cleanup batch sizes, in netns */
   public LatencyRecorder batches() {
     return batches.merged();
+  }
+
+  /** @return cleanup_net runs' times (us) */
+  public LatencyRecorder cleanupRuns() {
+    return runs.merged();
+  }
+
+  /** @return the cleanup_net runs' time off a CPU, summed, ns */
+  public long cleanupOffCpuNanos() {
+    return offCpu.sum();
   }
 
   /** @return accesses to freed counters so far */

@@ -46,9 +46,11 @@ public record RunResult(String scenario, String description, String seed, double
    * @param hz timer ticks per second
    * @param baseSliceNanos the configured base slice, ns (0: derived from the CPU count)
    * @param contextSwitchNanos the context-switch cost, ns
+   * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} in files written
+   *     before it)
    */
   public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
-      long contextSwitchNanos) {}
+      long contextSwitchNanos, String taskGroup) {}
 
   /**
    * How a run ran, as result.json's {@code execution} holds it.
@@ -60,7 +62,7 @@ public record RunResult(String scenario, String description, String seed, double
    * @param jitter the costs' jitter (0..0.5)
    * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
    * @param scheduling the simulated CPUs' scheduling (issue #20: {@code machine.scheduler}, {@code preempt},
-   *     {@code hz}, {@code base-slice}, {@code context-switch}); null in files written before it
+   *     {@code hz}, {@code base-slice}, {@code context-switch}, {@code task-group}); null in files written before it
    */
   public record ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed,
       SchedulingInfo scheduling) {

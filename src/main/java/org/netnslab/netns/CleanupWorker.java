@@ -97,6 +97,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
   private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
   /** The batch taken off the list, from the lock request to its end; null when idle. */
   private List<OpsUndo.Member> batch;
+  /** When the running batch was taken off cleanup_list (ns), and its kworker's CPU clock then (ns). */
+  private long runStart;
+  private long runCpuAtStart;
   /** The netns workqueue's kworker (fair scheduler), or null. */
   private final org.netnslab.machine.CpuTask worker;
   private final boolean expedited;
@@ -244,6 +247,8 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     cleanupList.clear();
     batch.forEach(m -> getContext().unwatch(m.actor())); // from now on its batch watches it
     probe.cleanupBatch(batch.size());
+    runStart = org.netnslab.machine.Clock.nanoTime();
+    runCpuAtStart = worker != null ? worker.cpuNanos() : 0;
     supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
     return this;
   }
@@ -268,6 +273,9 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     } else {
       f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
     }
+    long wall = org.netnslab.machine.Clock.nanoTime() - runStart;
+    long cpu = worker != null ? worker.cpuNanos() - runCpuAtStart : exitCpu.toNanos() * batch.size();
+    probe.cleanupRun(wall, Math.max(0, wall - cpu));
     batch = null;
     startIfIdle(true);
     return completeDeferredIfIdle();

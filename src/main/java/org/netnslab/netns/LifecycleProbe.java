@@ -28,6 +28,16 @@ public interface LifecycleProbe {
    */
   void cleanupBatch(int size);
 
+  /**
+   * A cleanup_net run ended (workqueue_execute_start to _end of net/core/net_namespace.c cleanup_net: from the
+   * batch taken off cleanup_list to the end of its rcu_barrier).
+   *
+   * @param wallNanos the run's time, ns
+   * @param offCpuNanos of which the kworker was not on a CPU (its sleeps: grace periods, RTNL, and waiting for a
+   *     CPU), ns; under fifo the run's time less the exits' CPU asked for
+   */
+  default void cleanupRun(long wallNanos, long offCpuNanos) {}
+
   /** An access to a freed per-netns counter. */
   void useAfterFree();
 

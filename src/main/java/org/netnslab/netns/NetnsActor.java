@@ -140,7 +140,7 @@ final class NetnsActor {
       Runnable spent) {
     long held = Math.round(cpu * share);
     org.netnslab.machine.Mutex rtnlMutex = machine.mutex(RTNL);
-    machine.compute(task, org.netnslab.machine.Step.MIGHT_SLEEP, cpu - held, () -> rtnlMutex.lock(
+    machine.compute(task, org.netnslab.machine.Step.MIGHT_SLEEP, cpu - held, () -> rtnlMutex.lock(task,
         () -> machine.compute(task, org.netnslab.machine.Step.KERNEL, held, () -> {
           rtnlMutex.unlock();
           spent.run();

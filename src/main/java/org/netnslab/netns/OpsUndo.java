@@ -338,7 +338,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       if (rtnlHoldNanos() > 0) { // the batch's RTNL hold, then the exits outside it
         step = Step.RTNL;
         ActorRef<Command> self = getContext().getSelf();
-        rtnl().lock(() -> self.tell(RtnlTaken.INSTANCE));
+        rtnl().lock(worker, () -> self.tell(RtnlTaken.INSTANCE));
         return this;
       }
       return nextExit();

@@ -231,6 +231,7 @@ public final class ResultJson {
       mn.put("hz", s.hz());
       mn.put("base_slice_ns", s.baseSliceNanos());
       mn.put("context_switch_ns", s.contextSwitchNanos());
+      mn.put("task_group", s.taskGroup());
     }
     if (e.sweep()) {
       ObjectNode sn = en.putObject("sweep");
@@ -280,7 +281,8 @@ public final class ResultJson {
     RunResult.SchedulingInfo scheduling = !m.has("scheduler") ? null : new RunResult.SchedulingInfo(
         f.text(m, "execution.machine", "scheduler"), f.text(m, "execution.machine", "preempt"),
         (int) f.whole(m, "execution.machine", "hz"), f.whole(m, "execution.machine", "base_slice_ns"),
-        f.whole(m, "execution.machine", "context_switch_ns"));
+        f.whole(m, "execution.machine", "context_switch_ns"),
+        m.has("task_group") ? f.text(m, "execution.machine", "task_group") : "root");
     return new RunResult.ExecutionInfo(f.text(e, "execution", "mode"), cpus, !f.field(e, "execution", "sweep").isNull(),
         f.number(m, "execution.machine", "jitter"), f.whole(m, "execution.machine", "random_seed"), scheduling);
   }

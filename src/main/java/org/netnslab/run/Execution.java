@@ -67,7 +67,8 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
     return new org.netnslab.machine.Scheduling(
         org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
         org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")), machine.getInt("hz"),
-        machine.getDuration("base-slice").toNanos(), machine.getDuration("context-switch").toNanos());
+        machine.getDuration("base-slice").toNanos(), machine.getDuration("context-switch").toNanos(),
+        org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")));
   }
 
   /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */

@@ -256,7 +256,8 @@ public final class ScenarioLoader {
       if (machine == null) {
         return new Execution(m, dflt.machine(), List.of());
       }
-      c.unknownKeys(machine, Set.of("cpus", "jitter", "scheduler", "preempt", "hz", "base-slice", "context-switch"),
+      c.unknownKeys(machine, Set.of("cpus", "jitter", "scheduler", "preempt", "hz", "base-slice", "context-switch",
+          "task-group"),
           "machine.");
     }
     List<Integer> sweep = cpuSweep(c, conf, m);
@@ -298,10 +299,19 @@ public final class ScenarioLoader {
         c.problem("machine.preempt", "must be none, voluntary or full, got '" + p + "'");
       }
     }
+    org.netnslab.machine.Scheduling.TaskGroup group = d.taskGroup();
+    String g = c.string("machine.task-group", group.name().toLowerCase(Locale.ROOT));
+    if (g != null) {
+      try {
+        group = org.netnslab.machine.Scheduling.TaskGroup.parse(g);
+      } catch (IllegalArgumentException e) {
+        c.problem("machine.task-group", "must be root or session, got '" + g + "'");
+      }
+    }
     int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
     long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
     long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
-    return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw);
+    return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group);
   }
 
   /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */

@@ -263,7 +263,8 @@ public final class ScenarioRunner {
             ms.jitter(), ms.randomSeed(), new RunResult.SchedulingInfo(
                 ms.scheduling().scheduler().name().toLowerCase(Locale.ROOT),
                 ms.scheduling().preempt().name().toLowerCase(Locale.ROOT), ms.scheduling().hz(),
-                ms.scheduling().baseSliceNanos(), ms.scheduling().contextSwitchNanos())));
+                ms.scheduling().baseSliceNanos(), ms.scheduling().contextSwitchNanos(),
+                ms.scheduling().taskGroup().name().toLowerCase(Locale.ROOT))));
   }
 
   /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

@@ -6,7 +6,7 @@ import static org.junit.Assert.assertTrue;
 import org.junit.Test;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** The base slice Linux derives from the CPU count, CPU lists, and the era's name. */
+/** The base slice Linux derives from the CPU count, CPU lists, the era's name, and the probes' task group. */
 public class HostFactsTest extends JUnitSuite {
   @Test
   public void baseSliceScalesWithOnePlusLog2OfTheCpusUpToEight() {
@@ -63,5 +63,32 @@ public class HostFactsTest extends JUnitSuite {
     assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 1.5, 0.9).busy());
     Double share = HostFacts.read().busyAtStart();
     assertTrue(String.valueOf(share), share == null || share >= 0 && share <= 1);
+  }
+
+  /**
+   * The kernel's rule (autogroup_task_group, task_wants_autogroup): a cpu cgroup other than the root wins; in the
+   * root one, sched_autogroup's session group when enabled; else the root group with the kernel threads.
+   */
+  @Test
+  public void theProbesTaskGroupFollowsTheCpuCgroupThenTheAutogroup() {
+    java.util.function.UnaryOperator<String> noCpu = p -> "memory pids";
+    java.util.function.UnaryOperator<String> cpu = p -> "cpu memory pids";
+    String v1Root = "4:memory:/x\n1:cpu,cpuacct:/\n0::/";
+    // this machine's: cgroup v1, root cpu cgroup, autogroup on, a login session's group
+    String[] g = HostFacts.taskGroup(v1Root, "1", "/autogroup-64 nice 0", noCpu);
+    assertEquals("session", g[0]);
+    assertEquals("sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64", g[1]);
+    // autogroup off (sysctl 0), or the task in init's autogroup: root
+    assertEquals("root", HostFacts.taskGroup(v1Root, "0", "/autogroup-64 nice 0", noCpu)[0]);
+    assertEquals("root", HostFacts.taskGroup(v1Root, "1", "/autogroup-0 nice 0", noCpu)[0]);
+    assertEquals("root", HostFacts.taskGroup(v1Root, "", "", noCpu)[0]); // no CONFIG_SCHED_AUTOGROUP
+    // a v1 cpu cgroup of its own: session, whatever the autogroup
+    g = HostFacts.taskGroup("3:cpu,cpuacct:/user.slice\n0::/", "0", "", noCpu);
+    assertEquals("session", g[0]);
+    assertEquals("cpu cgroup /user.slice", g[1]);
+    // v2: a cgroup below a root that enables the cpu controller; without it, the autogroup decides
+    assertEquals("session", HostFacts.taskGroup("0::/system.slice/x.service", "0", "", cpu)[0]);
+    assertEquals("root", HostFacts.taskGroup("0::/system.slice/x.service", "0", "", noCpu)[0]);
+    assertEquals("root", HostFacts.taskGroup("0::/", "0", "", cpu)[0]);
   }
 }

@@ -173,6 +173,19 @@ public class ScenarioLoaderTest extends JUnitSuite {
   }
 
   @Test
+  public void theTaskGroupIsRootOrSession() throws Exception {
+    List<String> got = problems(GOOD, List.of("machine.task-group=cgroup"), 0.01);
+    assertEquals(1, got.size());
+    assertTrue(got.get(0), got.get(0).endsWith("machine.task-group: must be root or session, got 'cgroup'"));
+    Path file = tmp.newFile("group.conf").toPath();
+    Files.writeString(file, GOOD);
+    assertEquals(org.netnslab.machine.Scheduling.TaskGroup.ROOT, new ScenarioLoader().load(file, List.of(), 0.01)
+        .execution().machine().scheduling().taskGroup()); // reference.conf's
+    assertEquals(org.netnslab.machine.Scheduling.TaskGroup.SESSION, new ScenarioLoader().load(file,
+        List.of("machine.task-group=session"), 0.01).execution().machine().scheduling().taskGroup());
+  }
+
+  @Test
   public void repeatIsOneUnlessSetAndMustBeAWholeNumberFromOne() throws Exception {
     Path file = tmp.newFile("repeat.conf").toPath();
     Files.writeString(file, TinyScenario.tc2("kernel-4.18, per-netns-2018") + "repeat = 0\n");

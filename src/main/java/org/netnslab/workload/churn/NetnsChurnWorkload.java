@@ -27,6 +27,8 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
   public static final String CLEANUP = "netns.cleanup";
   /** Measure: netns per cleanup_net batch. */
   public static final String CLEANUP_BATCH = "netns.cleanup_batch";
+  /** Measure: a cleanup_net run, from its batch taken off cleanup_list to the end of its rcu_barrier, us. */
+  public static final String CLEANUP_RUN = "netns.cleanup_run";
 
   @Override
   public String comparedMeasure() {
@@ -35,7 +37,7 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
 
   @Override
   public Set<String> measures() {
-    return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH);
+    return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH, CLEANUP_RUN);
   }
 
   /** The lifecycle, its locks, RCU and socket teardown: no uevent, proc or netlink key (no uevent is sent). */

@@ -266,7 +266,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       if (lock == null) {
         inside.run();
       } else {
-        lock.lock(inside);
+        lock.lock(task, inside);
       }
     });
   }

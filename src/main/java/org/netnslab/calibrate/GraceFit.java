@@ -1,0 +1,168 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValueFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
+import org.netnslab.calibrate.CostFit.Fitted;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.run.RunFailure;
+import org.netnslab.scenario.ScenarioException;
+
+/**
+ * {@code rcu.grace-period} through the model: the normal grace period with which the model's serial
+ * {@code unshare -n} loop spends as long off a CPU in each cleanup_net run as the probe's serial loop did (the
+ * fit set's own load, so nothing contended is fitted on).
+ *
+ * <p>Why through the model: a run's time off a CPU is not one grace period plus the expedited one. cleanup_net's
+ * rcu_barrier (net/core/net_namespace.c) waits for the callbacks its exits queued (each kernel socket's
+ * sk_destruct with SOCK_RCU_FREE, call_rcu), and a callback queued after a grace period started needs the next
+ * one (kernel/rcu/tree.c rcu_accelerate_cbs); with the exits spread over the run, the barrier waits one to two
+ * grace periods. {@link LifecycleFit} takes the runs' mean time off a CPU, less the expedited grace period, as one
+ * grace period (its starting point here): on 2026-12-02's recording (6.18.44, 2 vCPUs) the model's serial runs with
+ * it lasted 71.5 ms against the probe's 43.5, their batches 37.5 netns against 25. The model's own runs say how
+ * many grace periods a run waits; this finds the one length that makes them as long off a CPU as the host's.
+ *
+ * <p>The search is a secant on the model's off-CPU time per run (rising with the grace period), at most
+ * {@value #MAX_RUNS} model runs, stopping within {@value #TOLERANCE} of the host's; the closest is kept and its
+ * distance is written in the source. Deterministic: every model run is (virtual time, one random seed).
+ */
+public final class GraceFit {
+  /** Most model runs of the serial loop one fit takes. */
+  static final int MAX_RUNS = 8;
+  /** Close enough: the model's off-CPU time per run within this share of the host's. */
+  static final double TOLERANCE = 0.02;
+  /** rcu.grace-period's range (RcuSettings), ns. */
+  private static final double MAX_NANOS = 10e9;
+
+  private GraceFit() {}
+
+  /**
+   * One search's outcome.
+   *
+   * @param grace the grace period found, ns
+   * @param offCpu the model's off-CPU time per run with it, ns
+   * @param runs model runs taken
+   */
+  record Found(double grace, double offCpu, int runs) {}
+
+  /**
+   * Finds the grace period g with {@code offCpu(g)} = {@code target}, from {@code start}.
+   *
+   * @param target the host's off-CPU time per run, ns, > 0
+   * @param start the first guess, ns, >= 0
+   * @param offCpu the model's off-CPU time per run for a grace period, ns (NaN when it ran no cleanup_net)
+   * @return the closest grace period tried (the first within {@link #TOLERANCE}), never null
+   */
+  static Found solve(double target, double start, DoubleUnaryOperator offCpu) {
+    double a = clamp(start);
+    double fa = offCpu.applyAsDouble(a);
+    Found best = new Found(a, fa, 1);
+    // a run with no cleanup_net (NaN) had too short a loop for its waits: try a longer grace period
+    double b = Double.isFinite(fa) && fa > 0 ? clamp(a * target / fa) : clamp(Math.max(a, 1e6) * 2);
+    for (int runs = 2; runs <= MAX_RUNS && !close(best, target) && b != a; runs++) {
+      double fb = offCpu.applyAsDouble(b);
+      if (Double.isFinite(fb) && (!Double.isFinite(best.offCpu())
+          || Math.abs(fb - target) < Math.abs(best.offCpu() - target))) {
+        best = new Found(b, fb, runs);
+      } else {
+        best = new Found(best.grace(), best.offCpu(), runs);
+      }
+      double next = Double.isFinite(fa) && Double.isFinite(fb) && fb != fa ? b - (fb - target) * (b - a) / (fb - fa)
+          : Double.isFinite(fb) && fb > 0 ? b * target / fb : Math.max(b, 1e6) * 2;
+      a = b;
+      fa = fb;
+      b = clamp(next);
+    }
+    return best;
+  }
+
+  private static boolean close(Found f, double target) {
+    return Double.isFinite(f.offCpu()) && Math.abs(f.offCpu() - target) <= TOLERANCE * target;
+  }
+
+  private static double clamp(double g) {
+    return Double.isFinite(g) ? Math.max(0, Math.min(MAX_NANOS, g)) : 0;
+  }
+
+  /**
+   * The fit with {@code rcu.grace-period} found through the model; the same fit when it has none, or the serial
+   * loop's lines lack the kworker's CPU (no off-CPU time to match).
+   *
+   * @param fit the costs fitted so far ({@code rcu.grace-period} from {@link LifecycleFit} is the start)
+   * @param serial the fit set's lines; its serial-loop lines are used
+   * @param system the calibrated configuration with {@code fit}'s costs
+   * @param design the host's era
+   * @param cpus the host's CPUs
+   * @param folder where the scenario file is written (beside the prediction scenarios)
+   * @return the refined fit
+   * @throws IOException the scenario cannot be written
+   * @throws ScenarioException the generated scenario is invalid
+   * @throws RunFailure a model run failed
+   */
+  public static CostFit refine(CostFit fit, List<ObjectNode> serial, Config system, String design, int cpus,
+      Path folder) throws IOException, ScenarioException, RunFailure {
+    serial = CostFit.select(serial, "lifecycle", "unshare-loops");
+    Fitted analytic = fit.costs().get("rcu.grace-period");
+    double target = LifecycleFit.offCpuPerRun(serial);
+    if (analytic == null || serial.isEmpty() || !(target > 0)) {
+      return fit;
+    }
+    long iterations = Math.round(CostFit.median(serial, "iterations"));
+    Path file = folder.resolve("scenario-fit-serial-loop.conf");
+    Files.writeString(file, "# Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit"
+        + " rcu.grace-period (GraceFit)\nname = calib-fit-serial-loop\ndescription = \"calibrate fit: one loop of "
+        + iterations + " unshare -n /bin/true\"\nseed = \"netns-lab calibrate, fit set (measured on this host)\"\n"
+        + "workload {\n  type = netns-churn\n  workers = 1\n  iterations = " + iterations
+        + "\n  new-userns = false\n  sockets = 0\n  warmup-iterations = 0\n}\nexecution = virtual\nmachine { cpus = "
+        + cpus + " }\ndesigns = [\"" + design + "\"]\nbaseline = \"" + design + "\"\n");
+    Found found;
+    try {
+      found = solve(target, analytic.value(), g -> offCpu(system, file, g));
+    } catch (ModelFailed e) { // a model run's checked failure, carried out of the DoubleUnaryOperator
+      if (e.getCause() instanceof ScenarioException se) {
+        throw se;
+      }
+      throw (RunFailure) e.getCause();
+    }
+    if (!Double.isFinite(found.offCpu())) {
+      throw new RunFailure("the model's serial unshare loop (" + file + ") ran no cleanup_net in " + found.runs()
+          + " runs: rcu.grace-period cannot be fitted through it");
+    }
+    Map<String, Fitted> costs = new LinkedHashMap<>(fit.costs());
+    costs.put("rcu.grace-period", new Fitted(found.grace(), String.format(java.util.Locale.ROOT,
+        "the model's serial loop (%d unshare -n, this host's other fitted costs) with this grace period spends"
+            + " %.1f ms off a CPU per cleanup_net run, the probe's serial loop %.1f ms (%d model runs, secant from %.0f"
+            + " us: %s)", iterations, found.offCpu() / 1e6, target / 1e6, found.runs(), analytic.value() / 1e3,
+        analytic.source()), analytic.points(), Double.NaN));
+    return new CostFit(costs, fit.extras(), fit.unfitted());
+  }
+
+  /** @return the model's serial loop's off-CPU time per cleanup_net run with grace period {@code g} ns, ns */
+  private static double offCpu(Config system, Path file, double g) {
+    try {
+      Config c = system.withValue("netns-lab.model.rcu.grace-period", ConfigValueFactory.fromAnyRef(Math.round(g)
+          + "ns"));
+      DesignResult d = ModelRun.run(c, file).designs().get(0);
+      long runs = d.counters().getOrDefault("cleanup_batches", 0L);
+      return runs == 0 ? Double.NaN : d.counters().getOrDefault("cleanup_off_cpu_us", 0L) * 1e3 / runs;
+    } catch (ScenarioException | RunFailure e) {
+      throw new ModelFailed(e);
+    }
+  }
+
+  /** A model run's failure inside the search. */
+  private static final class ModelFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ModelFailed(Exception cause) {
+      super(cause);
+    }
+  }
+}

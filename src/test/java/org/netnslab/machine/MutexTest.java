@@ -1,0 +1,87 @@
+package org.netnslab.machine;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@link Mutex} under the fair scheduler: released with a waiter woken but not yet on a CPU, the lock goes to
+ * whoever tries first (__mutex_trylock); the woken waiter that then finds it taken sets HANDOFF, and the next
+ * unlock is its (__mutex_handoff). Exact times on 2 CPUs, preempt none, no switch cost, no hand-off latency.
+ */
+public class MutexTest extends JUnitSuite {
+  private static final long US = 1_000;
+
+  /**
+   * A holds the lock from 10 to 1010 us and then stays in a kernel step to 1510; B waits from 20 us; C, in a kernel
+   * step on the other CPU until 1100, takes the free lock there although B waited first (B has no CPU). B runs at
+   * 1510, finds C holding it and sets HANDOFF. C unlocks at 4100 and asks again at 4150: the lock was handed to B,
+   * which gets a CPU only when C sleeps on the lock (F holds the other CPU), so B has it at 4150 and C after B's
+   * 100 us.
+   */
+  @Test
+  public void aFreedLockGoesToARunningTaskUntilTheWokenWaiterFindsItTaken() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+      Mutex m = new Mutex(e, cpus, "m", 0);
+      CpuTask a = cpus.newTask("a", CpuTask.Kind.OTHER);
+      CpuTask b = cpus.newTask("b", CpuTask.Kind.OTHER);
+      CpuTask c = cpus.newTask("c", CpuTask.Kind.OTHER);
+      CpuTask f = cpus.newTask("f", CpuTask.Kind.OTHER);
+      long[] at = new long[3]; // C's first hold, B's, C's second
+      cpus.run(a, Step.KERNEL, 10 * US, () -> m.lock(a, () -> cpus.run(a, Step.KERNEL, 1000 * US, () -> {
+        m.unlock();
+        cpus.run(a, Step.KERNEL, 500 * US, () -> { });
+      })));
+      cpus.run(b, Step.KERNEL, 20 * US, () -> m.lock(b, () -> {
+        at[1] = e.now();
+        cpus.run(b, Step.KERNEL, 100 * US, m::unlock);
+      }));
+      cpus.run(c, Step.KERNEL, 1080 * US, () -> m.lock(c, () -> {
+        at[0] = e.now();
+        cpus.run(c, Step.KERNEL, 3000 * US, () -> {
+          m.unlock();
+          cpus.run(c, Step.KERNEL, 50 * US, () -> m.lock(c, () -> {
+            at[2] = e.now();
+            cpus.run(c, Step.KERNEL, 10 * US, m::unlock);
+          }));
+        });
+      }));
+      e.schedule(1600 * US, () -> cpus.run(f, Step.KERNEL, 4400 * US, () -> { }));
+      e.schedule(7000 * US, () -> { });
+      e.runUntil(() -> e.now() >= 7000 * US, t -> { }, 1_000_000L);
+      assertEquals("C took the lock B waited for", 1100 * US, at[0]);
+      assertEquals("B had it handed over", 4150 * US, at[1]);
+      assertEquals("C again after B", 4250 * US, at[2]);
+      assertEquals(1, m.stolen());
+      assertEquals(4, m.acquisitions()); // lock calls: A, B, C, C
+      assertEquals(2, m.contended()); // B at 20 us, C at 4150
+      assertEquals(0, m.waiting());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /** Without tasks (or under fifo) the first waiter owns the lock at the unlock, as the machine before #20. */
+  @Test
+  public void withoutATaskTheFirstWaiterIsHandedTheLock() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Mutex m = new Mutex(e, "m", 5 * US);
+      StringBuilder order = new StringBuilder();
+      m.lock(() -> order.append('a'));
+      m.lock(() -> order.append('b'));
+      m.unlock(); // b owns it now, and runs after the hand-off
+      m.lock(() -> order.append('c')); // queued behind b: nobody takes a handed-over lock
+      e.schedule(10 * US, m::unlock);
+      e.schedule(20 * US, m::unlock);
+      e.runUntil(() -> e.now() >= 20 * US, t -> { }, 1_000L);
+      assertEquals("abc", order.toString());
+      assertEquals(0, m.stolen());
+    } finally {
+      e.unregister();
+    }
+  }
+}
