@@ -56,7 +56,8 @@ public final class CalibratedConf {
     b.append("    # ").append(host.baseSliceSource()).append("\n    base-slice = ").append(host.baseSliceNs())
         .append("ns\n");
     if (host.taskGroup() != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
-      b.append("    # ").append(host.taskGroupSource()).append("\n    task-group = ").append(host.taskGroup())
+      b.append("    # ").append(host.taskGroupSource() == null ? "the probes' task group (its source not recorded)"
+          : host.taskGroupSource()).append("\n    task-group = ").append(host.taskGroup())
           .append("\n");
     } else {
       b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");

@@ -65,7 +65,8 @@ public final class GraceFit {
     double fa = offCpu.applyAsDouble(a);
     Found best = new Found(a, fa, 1);
     // a run with no cleanup_net (NaN) had too short a loop for its waits: try a longer grace period
-    double b = Double.isFinite(fa) && fa > 0 ? clamp(a * target / fa) : clamp(Math.max(a, 1e6) * 2);
+    // (from 0, a proportional step stays at 0: double instead)
+    double b = Double.isFinite(fa) && fa > 0 && a > 0 ? clamp(a * target / fa) : clamp(Math.max(a, 1e6) * 2);
     for (int runs = 2; runs <= MAX_RUNS && !close(best, target) && b != a; runs++) {
       double fb = offCpu.applyAsDouble(b);
       if (Double.isFinite(fb) && (!Double.isFinite(best.offCpu())
@@ -78,7 +79,7 @@ public final class GraceFit {
           : Double.isFinite(fb) && fb > 0 ? b * target / fb : Math.max(b, 1e6) * 2;
       a = b;
       fa = fb;
-      b = clamp(next);
+      b = Double.isFinite(next) ? clamp(next) : clamp(Math.max(b, 1e6) * 2);
     }
     return best;
   }
@@ -150,7 +151,8 @@ public final class GraceFit {
       Config c = system.withValue("netns-lab.model.rcu.grace-period", ConfigValueFactory.fromAnyRef(Math.round(g)
           + "ns"));
       DesignResult d = ModelRun.run(c, file).designs().get(0);
-      long runs = d.counters().getOrDefault("cleanup_batches", 0L);
+      // over the runs that ended (the off-CPU time is summed at a run's end)
+      long runs = d.recorders().get(org.netnslab.workload.churn.NetnsChurnWorkload.CLEANUP_RUN).summary().count();
       return runs == 0 ? Double.NaN : d.counters().getOrDefault("cleanup_off_cpu_us", 0L) * 1e3 / runs;
     } catch (ScenarioException | RunFailure e) {
       throw new ModelFailed(e);

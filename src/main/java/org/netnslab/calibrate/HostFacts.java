@@ -115,8 +115,10 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
    *
    * @param cgroup /proc/self/cgroup
    * @param autogroupEnabled /proc/sys/kernel/sched_autogroup_enabled ("" when absent: no CONFIG_SCHED_AUTOGROUP)
-   * @param autogroup /proc/self/autogroup, e.g. "/autogroup-64 nice 0" ("" when absent)
-   * @param subtreeControl a cgroup v2 path's cgroup.subtree_control text ("" : the root cgroup's)
+   * @param autogroup /proc/self/autogroup, e.g. "/autogroup-64 nice 0" ("" when absent, or in init's session:
+   *     proc_sched_autogroup_show_task prints nothing for autogroup_default)
+   * @param subtreeControl the cgroup.subtree_control text of a cgroup v2 path relative to /sys/fs/cgroup (called
+   *     with "", the root cgroup's)
    * @return {"session" or "root", what it was read from}
    */
   static String[] taskGroup(String cgroup, String autogroupEnabled, String autogroup,
@@ -140,8 +142,9 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
     if (cpuCgroup != null && !cpuCgroup.equals("/")) {
       return new String[] {"session", "cpu cgroup " + cpuCgroup};
     }
-    String ag = autogroup.trim().split("\\s+")[0];
-    if (autogroupEnabled.trim().equals("1") && ag.startsWith("/autogroup-") && !ag.equals("/autogroup-0")) {
+    // "/autogroup-64 nice 0"; empty for init's session (autogroup_default is the root group: nothing printed)
+    String ag = autogroup.trim();
+    if (autogroupEnabled.trim().equals("1") && ag.startsWith("/autogroup-")) {
       return new String[] {"session", "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup "
           + ag};
     }

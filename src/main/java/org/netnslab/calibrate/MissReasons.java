@@ -31,17 +31,17 @@ final class MissReasons {
       + " entry on our 2-vCPU VM)";
   static final String WAKEUP = "a listener's wake-ups depend on how the host spaced its events; the model"
       + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
-  static final String LIFECYCLE = "a cleanup_net batch is the creation rate times the run's length, and the run lengthens sharply with"
-      + " the rate once the kworker's exits take a third of a CPU (the model's loops create faster than the host's:"
-      + " the lifecycles/s row); the model also makes v6.18's three RTNL holds per"
-      + " batch (exit_rtnl, default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a"
-      + " profile of this kernel, not a fit";
-  static final String LOOPS = "the parallel loops wait on each other for rtnl_mutex (loopback's register_netdev,"
-      + " a cleanup batch's unregister_netdevice_many); the model's mutex hands the lock to its oldest waiter and has"
-      + " no optimistic spinning; and a lifecycle costs the host 7-27% more CPU in the 40 loops than in the serial"
-      + " fit loop whose costs the model charges (one calibration's medians on our 2-vCPU VM: the loop's fork and"
-      + " reaping 103-122 against 80-85 us, the child 1.06-1.19 against 0.97-1.02 ms, the cleanup_net kworker"
-      + " 273-298 against 213-237 us a netns; the sums' lowest and highest ratio)";
+  static final String LIFECYCLE = "a cleanup_net batch is the creation rate times the run's length: the model's loops"
+      + " create faster than the host's (the loop-wall and lifecycles/s rows), and its kworker's exits cost it the"
+      + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, four calibrations"
+      + " of 2026-12-02); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
+      + " default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a profile of this"
+      + " kernel, not a fit";
+  static final String LOOPS = "a lifecycle costs the host more CPU in the 40 loops than in the serial fit loop whose"
+      + " costs the model charges: the child and its parent 1.09-1.42x (means in the 40 loops against the fit's"
+      + " medians; four calibrations on our 2-vCPU VM, 2026-12-02), the cleanup_net kworker 1.17-1.35x a netns;"
+      + " the model's loops are CPU-bound on the serial figures, so they finish early; and the model's mutex has"
+      + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)";
   static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"
       + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not";
   static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for milliseconds (far"

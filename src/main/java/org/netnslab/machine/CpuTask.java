@@ -13,7 +13,10 @@ import java.util.ArrayDeque;
  * <p>Threading: the engine's driver thread only.
  */
 public final class CpuTask {
-  /** What a task is in the modelled system (for figures and names only; the scheduler treats all alike). */
+  /**
+   * What a task is in the modelled system: for figures and names, and under {@link Scheduling.TaskGroup#SESSION}
+   * for its task group ({@link #kernelThread}); otherwise the scheduler treats all alike.
+   */
   public enum Kind {
     /** A uevent injector process (sendmsg loop). */
     INJECTOR,

@@ -41,6 +41,18 @@ import java.util.ArrayDeque;
  * latency tails of closed loops over 2..64 CPUs; one queue gives each task the fair share the kernel's
  * balancer converges to, without modelling migration costs and imbalance windows no target measures.
  *
+ * <p><b>Task groups</b> ({@link Scheduling.TaskGroup#SESSION}, CONFIG_FAIR_GROUP_SCHED with sched_autogroup or a
+ * cpu cgroup): the kernel threads ({@link CpuTask.Kind#kernelThread}) are in the root group with one entity for the
+ * load's group, every other task in that group, scheduled there as above. The group entity's vruntime grows by its
+ * tasks' CPU time on any CPU (weight 1024); it is placed, and keeps its lag, as a task when the group goes idle and
+ * comes back; it is in the root queue while one of its tasks waits. A free CPU picks at the root (a kernel thread or
+ * the group), then in the group; a wake-up across the levels compares the kernel thread with the group entity
+ * (check_preempt_wakeup_fair's find_matching_se); at the tick, a load task yields for a waiting kernel thread when
+ * the group is past its deadline and the root pick is then the kernel thread. One global entity, where the kernel
+ * has one per CPU whose weight is the group's 1024 split by its load there (calc_group_shares): a kworker here gets
+ * a whole CPU against a group running on two, the kernel's about two thirds of one until its balancer moves the
+ * group's tasks away. With no kernel thread runnable the schedule is exactly the root group's.
+ *
  * <p>Threading: the engine's driver thread only (virtual execution).
  */
 public final class Cpus {
@@ -381,6 +393,7 @@ public final class Cpus {
     if (grouped && (inRoot(curr) || inRoot(woken))) {
       // at the root level: the load's tasks are its group entity there (check_preempt_wakeup_fair's
       // find_matching_se walks both up to the level they share)
+      accountGroup();
       CpuTask currEntity = inRoot(curr) ? curr : group;
       long v = rootAvg();
       if (currEntity.vruntime <= v || rootQueue.pick(v) != (inRoot(woken) ? woken : group)) {
@@ -410,9 +423,13 @@ public final class Cpus {
       t.deadline = t.vruntime + slice;
       marked = inRoot(t) ? !rootQueue.isEmpty() : !queue.isEmpty();
     }
-    if (grouped && !inRoot(t) && group.vruntime >= group.deadline) { // the group entity past its deadline
-      requeueGroup(() -> group.deadline = group.vruntime + slice);
-      marked |= rootQueue.size() > (group.queued ? 1 : 0); // a kernel thread waits in the root group
+    if (grouped && !inRoot(t) && rootQueue.size() > (group.queued ? 1 : 0)) { // a kernel thread waits
+      accountGroup();
+      if (group.vruntime >= group.deadline) { // the group entity past its deadline: update_deadline at the root
+        requeueGroup(() -> group.deadline = group.vruntime + slice);
+        // the load task yields only if the root pick is now the kernel thread (else pick_eevdf keeps curr)
+        marked |= rootQueue.pick(rootAvg()) != group;
+      }
     }
     if (marked) {
       resched(c);
@@ -502,7 +519,25 @@ public final class Cpus {
   private void advance(CpuTask t, long d) {
     t.vruntime += d;
     if (grouped && !inRoot(t)) {
-      requeueGroup(() -> group.vruntime += d);
+      if (group.queued) { // the root queue's order and sums hold the group's vruntime
+        rootQueue.remove(group);
+        group.vruntime += d;
+        rootQueue.add(group);
+      } else {
+        group.vruntime += d;
+      }
+    }
+  }
+
+  /**
+   * Accounts the load tasks on a CPU up to now, so that the group entity's vruntime holds their progress before a
+   * root-level decision compares it with V (update_curr on each CPU's group entity, in the kernel).
+   */
+  private void accountGroup() {
+    for (int c = 0; c < count; c++) {
+      if (current[c] != null && !inRoot(current[c]) && !holding[c]) {
+        account(c);
+      }
     }
   }
 
@@ -570,6 +605,7 @@ public final class Cpus {
   /** pick_next_entity down the levels: at the root a kernel thread or the load's group, then in the group. */
   private CpuTask pickNext() {
     if (grouped) {
+      accountGroup();
       CpuTask e = rootQueue.pick(rootAvg());
       if (e != group) {
         rootQueue.remove(e);

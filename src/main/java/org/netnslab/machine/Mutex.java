@@ -169,6 +169,11 @@ public final class Mutex {
     return stolen;
   }
 
+  /** @return whether MUTEX_FLAG_HANDOFF is set: the next unlock hands the lock to the first waiter (tests) */
+  boolean handoffPending() {
+    return handoff;
+  }
+
   /** @return tasks waiting now */
   public int waiting() {
     return waiters.size();

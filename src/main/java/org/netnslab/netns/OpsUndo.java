@@ -57,7 +57,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The run's protocol. */
   public sealed interface Command permits NetnsDone, RcuDone, ExitCpuSpent, ExitCostSpent, RtnlTaken, RtnlCpuSpent,
-      MemberStopped, TimedOut {}
+      RtnlReleased, MemberStopped, TimedOut {}
 
   /** A netns of the run finished the step it was asked for. */
   public record NetnsDone(long netnsId) implements Command {}
@@ -74,6 +74,9 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
 
   /** The CPU of the run's RTNL hold has run. */
   private enum RtnlCpuSpent implements Command { INSTANCE }
+
+  /** The kworker has released RTNL (on its CPU). */
+  private enum RtnlReleased implements Command { INSTANCE }
 
   private record MemberStopped(long netnsId) implements Command {}
 
@@ -282,6 +285,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
         .onMessageEquals(ExitCostSpent.INSTANCE, this::nextNetns)
         .onMessageEquals(ExitCpuSpent.INSTANCE, this::exitWaits)
         .onMessageEquals(RtnlTaken.INSTANCE, this::synchronizeNet)
+        .onMessageEquals(RtnlReleased.INSTANCE, this::nextExit)
         .onMessageEquals(RtnlCpuSpent.INSTANCE, () -> {
           step = Step.RTNL_SECOND_SYNC;
           return synchronizeNet();
@@ -338,7 +342,7 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       if (rtnlHoldNanos() > 0) { // the batch's RTNL hold, then the exits outside it
         step = Step.RTNL;
         ActorRef<Command> self = getContext().getSelf();
-        rtnl().lock(worker, () -> self.tell(RtnlTaken.INSTANCE));
+        onWorker(() -> rtnl().lock(worker, () -> self.tell(RtnlTaken.INSTANCE)));
         return this;
       }
       return nextExit();
@@ -350,8 +354,12 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
       return this;
     }
     if (step == Step.RTNL_SECOND_SYNC) {
-      rtnl().unlock();
-      return nextExit();
+      ActorRef<Command> self = getContext().getSelf();
+      onWorker(() -> {
+        rtnl().unlock();
+        self.tell(RtnlReleased.INSTANCE);
+      });
+      return this;
     }
     if (step == Step.BARRIER) {
       replyTo.tell(new Finished(members.stream().filter(m -> !abandoned.contains(m.netnsId())).toList()));
@@ -367,6 +375,19 @@ public final class OpsUndo extends AbstractBehavior<OpsUndo.Command> {
   private Behavior<Command> synchronizeNet() {
     rcu.tell(new RcuDomain.Synchronize(true, rcuDone));
     return this;
+  }
+
+  /**
+   * Runs {@code call} on the kworker's CPU (fair): woken from its grace period, the kworker calls rtnl_lock() or
+   * rtnl_unlock() only once it runs, so a sleeping kworker neither takes nor releases the mutex. Without a
+   * kworker task (fifo) at once.
+   */
+  private void onWorker(Runnable call) {
+    if (worker != null) {
+      Machine.get(getContext().getSystem()).compute(worker, org.netnslab.machine.Step.KERNEL, 0, call);
+    } else {
+      call.run();
+    }
   }
 
   /** @return the CPU of the run's RTNL hold: its share of the exits of the netns still in the run, ns */

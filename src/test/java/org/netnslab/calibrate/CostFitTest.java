@@ -206,9 +206,9 @@ public class CostFitTest extends JUnitSuite {
   public void theCalibratedMachineTakesTheProbesTaskGroup() {
     CostFit fit = CostFit.fit(List.of(uevent(0, 2000)));
     HostFacts grouped = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, "session",
-        "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64");
+        "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64 nice 0");
     assertTrue(CalibratedConf.text(grouped, fit).contains("\n    # sched_autogroup: kernel.sched_autogroup_enabled = 1,"
-        + " /proc/self/autogroup /autogroup-64\n    task-group = session\n"));
+        + " /proc/self/autogroup /autogroup-64 nice 0\n    task-group = session\n"));
     String old = CalibratedConf.text(HOST_618, fit);
     assertTrue(old, old.contains("\n    # task group not recorded (a calibration.json before 2026-12-02): the"
         + " default stays\n") && !old.contains("task-group ="));

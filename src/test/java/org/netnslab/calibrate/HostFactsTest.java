@@ -77,10 +77,11 @@ public class HostFactsTest extends JUnitSuite {
     // this machine's: cgroup v1, root cpu cgroup, autogroup on, a login session's group
     String[] g = HostFacts.taskGroup(v1Root, "1", "/autogroup-64 nice 0", noCpu);
     assertEquals("session", g[0]);
-    assertEquals("sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64", g[1]);
-    // autogroup off (sysctl 0), or the task in init's autogroup: root
+    assertEquals("sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64 nice 0",
+        g[1]);
+    // autogroup off (sysctl 0), or the task in init's session (the file is empty there): root
     assertEquals("root", HostFacts.taskGroup(v1Root, "0", "/autogroup-64 nice 0", noCpu)[0]);
-    assertEquals("root", HostFacts.taskGroup(v1Root, "1", "/autogroup-0 nice 0", noCpu)[0]);
+    assertEquals("root", HostFacts.taskGroup(v1Root, "1", "", noCpu)[0]);
     assertEquals("root", HostFacts.taskGroup(v1Root, "", "", noCpu)[0]); // no CONFIG_SCHED_AUTOGROUP
     // a v1 cpu cgroup of its own: session, whatever the autogroup
     g = HostFacts.taskGroup("3:cpu,cpuacct:/user.slice\n0::/", "0", "", noCpu);

@@ -97,6 +97,13 @@ public class CalibrateCommandTest extends JUnitSuite {
   }
 
   @Test
+  public void aRecordedTaskGroupMustBeRootOrSession() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("edited-task-group", root -> ((ObjectNode) root.path("host"))
+        .put("taskGroup", "Session"));
+    assertRefused(o, "host: taskGroup must be root or session (or absent), got 'Session'");
+  }
+
+  @Test
   public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);
     assertRefused(o, "injectors must be 1, got 2");

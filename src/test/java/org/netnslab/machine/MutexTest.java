@@ -64,6 +64,46 @@ public class MutexTest extends JUnitSuite {
     }
   }
 
+  /**
+   * A lock released twice while its first waiter is woken but not yet on a CPU wakes it once (a wake-up of a
+   * runnable task is a no-op in wake_up_q): A unlocks at 1010 us, C takes the free lock at 1100 and releases it at
+   * 1200, B gets a CPU at 1700 (when C sleeps), takes the lock once and leaves no HANDOFF behind.
+   */
+  @Test
+  public void aWokenWaiterIsWokenOnce() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+      Mutex m = new Mutex(e, cpus, "m", 0);
+      CpuTask a = cpus.newTask("a", CpuTask.Kind.OTHER);
+      CpuTask b = cpus.newTask("b", CpuTask.Kind.OTHER);
+      CpuTask c = cpus.newTask("c", CpuTask.Kind.OTHER);
+      long[] granted = new long[2]; // B's grants, and when the last was
+      cpus.run(a, Step.KERNEL, 10 * US, () -> m.lock(a, () -> cpus.run(a, Step.KERNEL, 1000 * US, () -> {
+        m.unlock();
+        cpus.run(a, Step.KERNEL, 2000 * US, () -> { });
+      })));
+      cpus.run(b, Step.KERNEL, 20 * US, () -> m.lock(b, () -> {
+        granted[0]++;
+        granted[1] = e.now();
+        cpus.run(b, Step.KERNEL, 100 * US, m::unlock);
+      }));
+      cpus.run(c, Step.KERNEL, 1080 * US, () -> m.lock(c, () -> cpus.run(c, Step.KERNEL, 100 * US, () -> {
+        m.unlock();
+        cpus.run(c, Step.KERNEL, 500 * US, () -> { });
+      })));
+      e.schedule(5000 * US, () -> { });
+      e.runUntil(() -> e.now() >= 5000 * US, t -> { }, 1_000_000L);
+      assertEquals("B's grants", 1, granted[0]);
+      assertEquals(1700 * US, granted[1]);
+      assertEquals(1, m.stolen());
+      assertEquals(false, m.handoffPending());
+      assertEquals(0, m.waiting());
+    } finally {
+      e.unregister();
+    }
+  }
+
   /** Without tasks (or under fifo) the first waiter owns the lock at the unlock, as the machine before #20. */
   @Test
   public void withoutATaskTheFirstWaiterIsHandedTheLock() throws Exception {

@@ -25,7 +25,7 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * 40 parallel {@code unshare -n} loops on 2 CPUs with a 6.18 host's costs (calibrate's fit of 2026-12-02, rounded):
- * the cleanup_net kworker against the loops as 40 tasks of its own group (machine.task-group = root) or against their
+ * the cleanup_net kworker in one group with the 40 loops, one task of 41 (machine.task-group = root), or against their
  * session's group as one entity (session: sched_autogroup, as on our hosts). On the host, turning the autogroup off
  * took the batches from 62-68 netns to 1000 and put-to-free from 0.2-0.3 s to 2.8-3.1 s.
  */
@@ -63,11 +63,14 @@ public class TaskGroupLifecycleTest extends JUnitSuite {
   }
 
   /**
-   * In a session the kworker gets a CPU when it wakes, so a cleanup_net run lasts its waits and its netns's exits
-   * (91 ms on average here, 111 netns; most runs take 50-60 netns, a few after a long wait for RTNL hundreds);
-   * among 40 tasks of its own group it waits its 1/41 share: runs of 151 ms and 182 netns, and each netns waits
-   * 603 ms from its last put_net to its free against 284. The loops' own rate hardly moves (their CPU is the
-   * machine's either way). 40 x 50 lifecycles, every figure exact (virtual time, no jitter).
+   * In a session the kworker gets a CPU when it wakes, so a cleanup_net run lasts its waits and its netns's exits:
+   * 85.7 ms and 105.3 netns on average (most runs take 50-60 netns; a few, after a long wait for RTNL behind the
+   * creations, hundreds). In the root group, as one of 41 tasks, it gets about 2/41 of the 2 CPUs: runs of 240 ms
+   * and 285.7 netns, and each netns waits 794 ms from its last put_net to its free against 261. The loops' own wall
+   * hardly moves (their CPU is the machine's either way). 40 x 50 lifecycles; deterministic (virtual time, no
+   * jitter), so the figures are asserted to 1%. The host's difference was larger (batches 62-68 against 1000,
+   * put-to-free 0.2-0.3 s against 2.8-3.1 s): its loops ran 100 iterations, and in the root group its kworker fell
+   * behind until they ended; 50 iterations here keep the test short.
    */
   @Test
   public void theLoadsGroupLeavesTheKworkerItsCpu() throws Exception {
@@ -80,16 +83,15 @@ public class TaskGroupLifecycleTest extends JUnitSuite {
       double wallUs = runs.summary().mean() * runs.summary().count();
       long offUs = d.counters().get("cleanup_off_cpu_us");
       // off a CPU: the run less the kworker's CPU (246 us of exits a netns, and its task switches)
-      assertTrue("off " + offUs + " of " + wallUs + " us", offUs < wallUs && offUs > wallUs - 2000 * 260);
+      assertTrue("off " + offUs + " of " + wallUs + " us", offUs < wallUs - 2000 * 246 && offUs > wallUs - 2000 * 260);
     }
-    double batchRoot = mean(root, NetnsChurnWorkload.CLEANUP_BATCH);
-    double batchSession = mean(session, NetnsChurnWorkload.CLEANUP_BATCH);
-    assertEquals(111, batchSession, 11);
-    assertTrue("batches " + batchRoot + " vs " + batchSession, batchRoot > 1.5 * batchSession);
-    double freeRoot = mean(root, NetnsChurnWorkload.CLEANUP);
-    double freeSession = mean(session, NetnsChurnWorkload.CLEANUP);
-    assertTrue("put-to-free " + freeRoot + " vs " + freeSession + " us", freeRoot > 1.8 * freeSession);
-    assertTrue("runs", mean(root, NetnsChurnWorkload.CLEANUP_RUN) > 1.5 * mean(session, NetnsChurnWorkload.CLEANUP_RUN));
-    assertEquals(1, mean(root, NetnsChurnWorkload.LOOP_WALL) / mean(session, NetnsChurnWorkload.LOOP_WALL), 0.2);
+    assertEquals(285.7, mean(root, NetnsChurnWorkload.CLEANUP_BATCH), 2.9);
+    assertEquals(105.3, mean(session, NetnsChurnWorkload.CLEANUP_BATCH), 1.1);
+    assertEquals(794_270, mean(root, NetnsChurnWorkload.CLEANUP), 7_900); // us
+    assertEquals(261_147, mean(session, NetnsChurnWorkload.CLEANUP), 2_600);
+    assertEquals(240_340, mean(root, NetnsChurnWorkload.CLEANUP_RUN), 2_400);
+    assertEquals(85_679, mean(session, NetnsChurnWorkload.CLEANUP_RUN), 860);
+    assertEquals(1.288, mean(root, NetnsChurnWorkload.LOOP_WALL), 0.013); // s
+    assertEquals(1.345, mean(session, NetnsChurnWorkload.LOOP_WALL), 0.013);
   }
 }
