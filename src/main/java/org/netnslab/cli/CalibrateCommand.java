@@ -205,7 +205,12 @@ final class CalibrateCommand implements Callable<Integer> {
       Config system = LoadedScenario.systemConfig(conf);
       if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
         now.stage("model: fitting rcu.grace-period on the serial loop");
+        long t0 = System.nanoTime();
         CostFit refined = GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp);
+        if (refined != fit) {
+          System.err.printf("calibrate: model fit-serial-loop: rcu.grace-period %.3f ms in %.1f s%n",
+              refined.costs().get("rcu.grace-period").value() / 1e6, (System.nanoTime() - t0) / 1e9);
+        }
         if (refined != fit) {
           fit = refined;
           CalibratedConf.write(conf, host, fit);
