@@ -53,26 +53,26 @@ public final class CalibratedConf {
     if (host.hz() >= 100 && host.hz() <= 1000) {
       b.append("    hz = ").append(host.hz()).append("\n");
     }
-    b.append("    # ").append(host.baseSliceSource()).append("\n    base-slice = ").append(host.baseSliceNs())
+    b.append("    # ").append(comment(host.baseSliceSource())).append("\n    base-slice = ").append(host.baseSliceNs())
         .append("ns\n");
     if (host.taskGroup() != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
       b.append("    # ").append(host.taskGroupSource() == null ? "the probes' task group (its source not recorded)"
-          : host.taskGroupSource()).append("\n    task-group = ").append(host.taskGroup())
+          : comment(host.taskGroupSource())).append("\n    task-group = ").append(host.taskGroup().toLowerCase(java.util.Locale.ROOT))
           .append("\n");
     } else {
       b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");
     }
     CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
     if (csw != null) {
-      b.append("    # ").append(csw.source()).append("\n    context-switch = ").append(Math.round(csw.value()))
+      b.append("    # ").append(comment(csw.source())).append("\n    context-switch = ").append(Math.round(csw.value()))
           .append("ns\n");
     }
     CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
     if (jitter != null) {
-      b.append("    # ").append(jitter.source()).append("\n    jitter = ")
+      b.append("    # ").append(comment(jitter.source())).append("\n    jitter = ")
           .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value())).append("\n");
     } else if (fit.unfitted().containsKey(CostFit.JITTER)) {
-      b.append("    # jitter not fitted (").append(fit.unfitted().get(CostFit.JITTER))
+      b.append("    # jitter not fitted (").append(comment(fit.unfitted().get(CostFit.JITTER)))
           .append("): the default (reference.conf or an earlier --config) applies\n");
     }
     b.append("  }\n  model {\n");
@@ -81,14 +81,14 @@ public final class CalibratedConf {
         continue;
       }
       CostFit.Fitted f = e.getValue();
-      b.append("    # ").append(f.source());
+      b.append("    # ").append(comment(f.source()));
       if (!Double.isNaN(f.residual())) {
         b.append(String.format("; residual %.1f%%", 100 * f.residual()));
       }
       b.append("\n    ").append(e.getKey()).append(" = ").append(Math.round(f.value())).append("ns\n");
     }
     b.append("  }\n  designs {\n    \"").append(host.eraName()).append("\" {\n")
-        .append("      description = \"this host (").append(host.release()).append(", ").append(host.cpus())
+        .append("      description = \"this host (").append(comment(host.release()).replace("\"", "'")).append(", ").append(host.cpus())
         .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
             + " calibrate fitted\"\n")
         .append("      uevent { serialization = lockless, seqnum-scope = global }\n")
@@ -109,6 +109,15 @@ public final class CalibratedConf {
         .append(RTNL_EXIT_SHARE).append(" }\n");
     b.append("    }\n  }\n}\n");
     return b.toString();
+  }
+
+  /**
+   * @param text a source or a host fact, from a probe or a recording
+   * @return it on one line: a comment in calibrated.conf ends at its line's end, and a line break in a recording's
+   *     text must not become a setting
+   */
+  static String comment(String text) {
+    return text == null ? "" : text.replaceAll("[\\r\\n]+", " ");
   }
 
   /**

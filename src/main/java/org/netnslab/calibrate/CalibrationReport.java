@@ -187,6 +187,9 @@ public final class CalibrationReport {
   }
 
   private static String esc(String s) {
+    if (s == null) {
+      return ""; // a recording's missing text (e.g. a task group without its source)
+    }
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

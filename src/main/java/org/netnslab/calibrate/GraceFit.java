@@ -93,8 +93,9 @@ public final class GraceFit {
   }
 
   /**
-   * The fit with {@code rcu.grace-period} found through the model; the same fit when it has none, or the serial
-   * loop's lines lack the kworker's CPU (no off-CPU time to match).
+   * The fit with {@code rcu.grace-period} found through the model, over the serial loop's lines that have the
+   * kworker's CPU in their runs; the same fit when it has no grace period, and the direct reading with a note when
+   * no line has the kworker's CPU (no off-CPU time to match).
    *
    * @param fit the costs fitted so far ({@code rcu.grace-period} from {@link LifecycleFit} is the start)
    * @param serial the fit set's lines; its serial-loop lines are used
@@ -112,8 +113,15 @@ public final class GraceFit {
     serial = CostFit.select(serial, "lifecycle", "unshare-loops");
     Fitted analytic = fit.costs().get("rcu.grace-period");
     double target = LifecycleFit.offCpuPerRun(serial);
-    if (analytic == null || serial.isEmpty() || !(target > 0)) {
+    if (analytic == null || serial.isEmpty()) {
       return fit;
+    }
+    if (!(target > 0)) { // no serial line has the kworker's CPU in its runs: nothing to match, said so
+      Map<String, Fitted> costs = new LinkedHashMap<>(fit.costs());
+      costs.put("rcu.grace-period", new Fitted(analytic.value(), analytic.source() + "; not fitted through the"
+          + " model: no serial loop line has the kworker's CPU in its cleanup_net runs (no sched_switch trace)",
+          analytic.points(), analytic.residual()));
+      return new CostFit(costs, fit.extras(), fit.unfitted());
     }
     long iterations = Math.round(CostFit.median(serial, "iterations"));
     Path file = folder.resolve("scenario-fit-serial-loop.conf");

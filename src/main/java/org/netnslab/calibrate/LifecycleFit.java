@@ -86,7 +86,8 @@ final class LifecycleFit {
   /**
    * @param lines the serial loop's lines
    * @return the mean time off a CPU of their cleanup_net runs (run wall less the kworker's CPU in it, pooled over
-   *     the lines), ns; NaN unless every line has both the runs and the kworker's CPU in them
+   *     the lines that have both the runs and the kworker's CPU in them; a line without is left out), ns; NaN when
+   *     no line has them
    */
   static double offCpuPerRun(List<ObjectNode> lines) {
     double sum = 0;
@@ -95,7 +96,7 @@ final class LifecycleFit {
       JsonNode pairs = l.path("cleanup_net_run_pairs");
       JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
       if (!pairs.isArray() || !cpus.isArray() || pairs.size() != cpus.size()) {
-        return Double.NaN;
+        continue;
       }
       for (int i = 0; i < pairs.size(); i++) {
         sum += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();

@@ -96,11 +96,44 @@ public class CalibrateCommandTest extends JUnitSuite {
     }
   }
 
+  /**
+   * A recording's task group in another case, its source missing or holding a line break: the group is written in
+   * lower case, a missing source is said to be missing (report.html had failed on it), and a line break in a source
+   * cannot add a setting. The grace period is fitted through the model, or, with no serial line that has the
+   * kworker's CPU, read directly and said so.
+   */
+  @Test
+  public void aRecordedTaskGroupIsWrittenSafely() throws Exception {
+    for (String source : new String[] {null, "read here\n    hz = 1000"}) {
+      String name = source == null ? "no-source" : "newline";
+      UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
+        ObjectNode host = (ObjectNode) root.path("host");
+        host.put("taskGroup", "Session");
+        host.put("taskGroupSource", source);
+        for (JsonNode line : root.path("fit_set")) { // this recording's one serial line, in the second case
+          if (source != null && line.path("load").asText().equals("unshare-loops")) {
+            ((ObjectNode) line).remove("cleanup_net_run_cpu_pairs");
+          }
+        }
+      });
+      assertEquals(o.stderr(), 0, o.exit());
+      Path out = tmp.getRoot().toPath().resolve("o-" + name);
+      String conf = Files.readString(out.resolve("calibrated.conf"));
+      assertTrue(conf, conf.contains("\n    task-group = session\n"));
+      assertTrue(conf, !conf.contains("\n    hz = 1000")); // no setting: the text stays in its comment
+      assertTrue(conf, conf.contains(source == null ? "    # the probes' task group (its source not recorded)\n"
+          : "    # read here     hz = 1000\n"));
+      assertTrue(conf, conf.contains(source == null ? "# the model's serial loop ("
+          : "; not fitted through the model: no serial loop line has the kworker's CPU in its cleanup_net runs"));
+      assertTrue(Files.readString(out.resolve("report.html")).contains("task group session"));
+    }
+  }
+
   @Test
   public void aRecordedTaskGroupMustBeRootOrSession() throws Exception {
     UpFrontChecksTest.Outcome o = fromEdited("edited-task-group", root -> ((ObjectNode) root.path("host"))
-        .put("taskGroup", "Session"));
-    assertRefused(o, "host: taskGroup must be root or session (or absent), got 'Session'");
+        .put("taskGroup", "sessions"));
+    assertRefused(o, "host: taskGroup must be root or session (or absent), got 'sessions'");
   }
 
   @Test
