@@ -153,6 +153,11 @@ final class CalibrateCommand implements Callable<Integer> {
         host = recorded.host();
         set = recorded.set();
         System.err.println("calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
+        if (host.taskGroup() == null) {
+          System.err.println("calibrate: warning: " + from + " does not say which task group its probes ran in (a"
+              + " recording from before 2026-12-02): the model takes machine.task-group = root; if its host ran"
+              + " sched_autogroup, as most distributions do, the 40 loops' cleanup_net rows will be far off");
+        }
       } else {
         host = HostFacts.read();
         if (host.busy()) {

@@ -129,6 +129,17 @@ public class CalibrateCommandTest extends JUnitSuite {
     }
   }
 
+  /** A recording from before the task group was recorded is read as root, with a warning that says so. */
+  @Test
+  public void aRecordingWithoutATaskGroupIsReadAsRootAndSaysSo() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "old", root -> { });
+    assertEquals(o.stderr(), 0, o.exit());
+    assertTrue(o.stderr(), o.stderr().contains("does not say which task group its probes ran in (a recording from"
+        + " before 2026-12-02): the model takes machine.task-group = root"));
+    assertTrue(Files.readString(tmp.getRoot().toPath().resolve("o-old").resolve("calibrated.conf"))
+        .contains("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n"));
+  }
+
   @Test
   public void aRecordedTaskGroupMustBeRootOrSession() throws Exception {
     UpFrontChecksTest.Outcome o = fromEdited("edited-task-group", root -> ((ObjectNode) root.path("host"))
