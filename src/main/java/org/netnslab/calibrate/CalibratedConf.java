@@ -57,7 +57,7 @@ public final class CalibratedConf {
         .append("ns\n");
     if (host.taskGroup() != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
       b.append("    # ").append(host.taskGroupSource() == null ? "the probes' task group (its source not recorded)"
-          : comment(host.taskGroupSource())).append("\n    task-group = ").append(host.taskGroup().toLowerCase(java.util.Locale.ROOT))
+          : comment(host.taskGroupSource())).append("\n    task-group = ").append(host.taskGroup())
           .append("\n");
     } else {
       b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");

@@ -141,15 +141,9 @@ public final class CalibrationJson {
     if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
       throw new IOException(file + ": host: needs release and cpus in 1..4096");
     }
-    if (host.taskGroup() != null && !host.taskGroup().equalsIgnoreCase("root")
-        && !host.taskGroup().equalsIgnoreCase("session")) { // as machine.task-group reads it
+    if (host.taskGroup() != null && !host.taskGroup().equals("root") && !host.taskGroup().equals("session")) {
       throw new IOException(file + ": host: taskGroup must be root or session (or absent), got '" + host.taskGroup()
           + "'");
-    }
-    if (host.taskGroup() != null) {
-      host = new HostFacts(host.release(), host.cpus(), host.hz(), host.preempt(), host.baseSliceNs(),
-          host.baseSliceSource(), host.loadAverage1(), host.busyAtStart(),
-          host.taskGroup().toLowerCase(java.util.Locale.ROOT), host.taskGroupSource());
     }
     if (root.path("schema").asInt() != 1) {
       throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");

@@ -103,13 +103,14 @@ public final class GraceFit {
    * @param design the host's era
    * @param cpus the host's CPUs
    * @param folder where the scenario file is written (beside the prediction scenarios)
+   * @param progress receives a line on the fit's model runs (as Predictions' on theirs), or on why there were none
    * @return the refined fit
    * @throws IOException the scenario cannot be written
    * @throws ScenarioException the generated scenario is invalid
    * @throws RunFailure a model run failed
    */
   public static CostFit refine(CostFit fit, List<ObjectNode> serial, Config system, String design, int cpus,
-      Path folder) throws IOException, ScenarioException, RunFailure {
+      Path folder, java.io.PrintStream progress) throws IOException, ScenarioException, RunFailure {
     serial = CostFit.select(serial, "lifecycle", "unshare-loops");
     Fitted analytic = fit.costs().get("rcu.grace-period");
     double target = LifecycleFit.offCpuPerRun(serial);
@@ -117,6 +118,8 @@ public final class GraceFit {
       return fit;
     }
     if (!(target > 0)) { // no serial line has the kworker's CPU in its runs: nothing to match, said so
+      progress.println("calibrate: rcu.grace-period not fitted through the model: no serial loop line has the"
+          + " kworker's CPU in its cleanup_net runs");
       Map<String, Fitted> costs = new LinkedHashMap<>(fit.costs());
       costs.put("rcu.grace-period", new Fitted(analytic.value(), analytic.source() + "; not fitted through the"
           + " model: no serial loop line has the kworker's CPU in its cleanup_net runs (no sched_switch trace)",
@@ -128,9 +131,8 @@ public final class GraceFit {
     Files.writeString(file, "# Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit"
         + " rcu.grace-period (GraceFit)\nname = calib-fit-serial-loop\ndescription = \"calibrate fit: one loop of "
         + iterations + " unshare -n /bin/true\"\nseed = \"netns-lab calibrate, fit set (measured on this host)\"\n"
-        + "workload {\n  type = netns-churn\n  workers = 1\n  iterations = " + iterations
-        + "\n  new-userns = false\n  sockets = 0\n  warmup-iterations = 0\n}\nexecution = virtual\nmachine { cpus = "
-        + cpus + " }\ndesigns = [\"" + design + "\"]\nbaseline = \"" + design + "\"\n");
+        + ModelRun.churnWorkload(1, iterations) + ModelRun.footer(cpus, design));
+    long t0 = System.nanoTime();
     Found found;
     try {
       found = solve(target, analytic.value(), g -> offCpu(system, file, g));
@@ -144,6 +146,8 @@ public final class GraceFit {
       throw new RunFailure("the model's serial unshare loop (" + file + ") ran no cleanup_net in " + found.runs()
           + " runs: rcu.grace-period cannot be fitted through it");
     }
+    progress.printf("calibrate: model fit-serial-loop: rcu.grace-period %.3f ms, %d model runs in %.1f s%n",
+        found.grace() / 1e6, found.runs(), (System.nanoTime() - t0) / 1e9);
     Map<String, Fitted> costs = new LinkedHashMap<>(fit.costs());
     costs.put("rcu.grace-period", new Fitted(found.grace(), String.format(java.util.Locale.ROOT,
         "the model's serial loop (%d unshare -n, this host's other fitted costs) with this grace period spends"

@@ -38,6 +38,11 @@ public record HostFacts(String release, int cpus, int hz, String preempt, long b
   /** Busier than this share at the start, with the load average above the CPUs, is a busy machine. */
   static final double BUSY_SHARE = 0.25;
 
+  /** The task group in lower case, as {@code machine.task-group} reads it (a recording may have another case). */
+  public HostFacts {
+    taskGroup = taskGroup == null ? null : taskGroup.toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** Facts without a busy sample (tests, and recordings before it). */
   public HostFacts(String release, int cpus, int hz, String preempt, long baseSliceNs, String baseSliceSource,
       double loadAverage1) {

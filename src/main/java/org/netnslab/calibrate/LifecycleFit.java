@@ -90,20 +90,30 @@ final class LifecycleFit {
    *     no line has them
    */
   static double offCpuPerRun(List<ObjectNode> lines) {
-    double sum = 0;
-    int n = 0;
+    ArrayNode pairs = JsonNodeFactory.instance.arrayNode();
+    ArrayNode cpus = JsonNodeFactory.instance.arrayNode();
     for (ObjectNode l : lines) {
-      JsonNode pairs = l.path("cleanup_net_run_pairs");
-      JsonNode cpus = l.path("cleanup_net_run_cpu_pairs");
-      if (!pairs.isArray() || !cpus.isArray() || pairs.size() != cpus.size()) {
-        continue;
-      }
-      for (int i = 0; i < pairs.size(); i++) {
-        sum += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
-        n++;
+      JsonNode p = l.path("cleanup_net_run_pairs");
+      JsonNode c = l.path("cleanup_net_run_cpu_pairs");
+      if (p.isArray() && c.isArray() && p.size() == c.size()) {
+        pairs.addAll((ArrayNode) p);
+        cpus.addAll((ArrayNode) c);
       }
     }
-    return n == 0 ? Double.NaN : sum / n;
+    return pairs.isEmpty() ? Double.NaN : meanOffCpu(pairs, cpus);
+  }
+
+  /**
+   * @param pairs cleanup_net runs as {netns, wall ns}
+   * @param cpus the same runs as {netns, the kworker's CPU ns}
+   * @return the runs' mean time off a CPU (wall less CPU), ns
+   */
+  private static double meanOffCpu(JsonNode pairs, JsonNode cpus) {
+    double off = 0;
+    for (int i = 0; i < pairs.size(); i++) {
+      off += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
+    }
+    return off / pairs.size();
   }
 
   /**
@@ -161,13 +171,11 @@ final class LifecycleFit {
   static void fitCleanupFromCpu(JsonNode pairs, JsonNode cpus, Map<String, Fitted> costs, boolean expedited) {
     double netns = 0;
     double cpu = 0;
-    double waits = 0;
     for (int i = 0; i < pairs.size(); i++) {
       netns += cpus.get(i).get(0).asDouble();
       cpu += cpus.get(i).get(1).asDouble();
-      waits += pairs.get(i).get(1).asDouble() - cpus.get(i).get(1).asDouble();
     }
-    waits /= pairs.size();
+    double waits = meanOffCpu(pairs, cpus);
     String src = "netns_probe serial (tracefs, sched_switch): the cleanup_net kworker's time on a CPU in "
         + pairs.size() + (pairs.size() == 1 ? " run" : " runs");
     costs.put("costs.netns.exit-per-netns", new Fitted(netns > 0 ? cpu / netns : Double.NaN, src + " over the "

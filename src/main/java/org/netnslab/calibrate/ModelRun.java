@@ -32,6 +32,26 @@ final class ModelRun {
   }
 
   /**
+   * @param workers parallel loops
+   * @param iterations {@code unshare -n /bin/true} per loop (no warm-up)
+   * @return the {@code workload} block of the lifecycle probe's loops
+   */
+  static String churnWorkload(int workers, long iterations) {
+    return "workload {\n  type = netns-churn\n  workers = " + workers + "\n  iterations = " + iterations
+        + "\n  new-userns = false\n  sockets = 0\n  warmup-iterations = 0\n}\n";
+  }
+
+  /**
+   * @param cpus the host's CPUs
+   * @param design the host's era
+   * @return a calibrate scenario's end: virtual time on the host's CPU count, the era alone
+   */
+  static String footer(int cpus, String design) {
+    return "execution = virtual\nmachine { cpus = " + cpus + " }\ndesigns = [\"" + design + "\"]\nbaseline = \""
+        + design + "\"\n";
+  }
+
+  /**
    * @param system the calibrated configuration
    * @param file the scenario
    * @return its result

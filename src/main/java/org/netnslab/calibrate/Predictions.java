@@ -264,8 +264,7 @@ public final class Predictions {
     long iters = l.path("iterations").asLong();
     String name = "unshare-loops-" + loops + "x" + iters;
     String text = header(name, loops + " parallel loops of " + iters + " unshare -n /bin/true")
-        + "workload {\n  type = netns-churn\n  workers = " + loops + "\n  iterations = " + iters
-        + "\n  new-userns = false\n  sockets = 0\n  warmup-iterations = 0\n}\n" + footer();
+        + ModelRun.churnWorkload(loops, iters) + footer();
     DesignResult d = run(name, text);
     String load = loops + " x " + iters + " unshare -n";
     MeasureSummary wall = d.recorders().get("netns.loop_wall").summary();
@@ -318,8 +317,7 @@ public final class Predictions {
   }
 
   private String footer() {
-    return "execution = virtual\nmachine { cpus = " + cpus + " }\ndesigns = [\"" + design + "\"]\nbaseline = \""
-        + design + "\"\n";
+    return ModelRun.footer(cpus, design);
   }
 
   private DesignResult run(String name, String text) throws ScenarioException, RunFailure, IOException {

@@ -210,18 +210,7 @@ final class CalibrateCommand implements Callable<Integer> {
       Config system = LoadedScenario.systemConfig(conf);
       if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
         now.stage("model: fitting rcu.grace-period on the serial loop");
-        long t0 = System.nanoTime();
-        CostFit refined = GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp);
-        CostFit.Fitted grace = refined.costs().get("rcu.grace-period");
-        java.util.regex.Matcher runs = java.util.regex.Pattern.compile("\\((\\d+) model runs")
-            .matcher(grace.source());
-        if (runs.find()) {
-          System.err.printf("calibrate: model fit-serial-loop: rcu.grace-period %.3f ms, %s model runs in %.1f s%n",
-              grace.value() / 1e6, runs.group(1), (System.nanoTime() - t0) / 1e9);
-        } else if (refined != fit) {
-          System.err.println("calibrate: rcu.grace-period not fitted through the model: no serial loop line has"
-              + " the kworker's CPU in its cleanup_net runs");
-        }
+        CostFit refined = GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp, System.err);
         if (refined != fit) {
           fit = refined;
           CalibratedConf.write(conf, host, fit);

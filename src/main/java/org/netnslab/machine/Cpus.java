@@ -426,7 +426,7 @@ public final class Cpus {
     if (grouped && !inRoot(t) && rootQueue.size() > (group.queued ? 1 : 0)) { // a kernel thread waits
       accountGroup();
       if (group.vruntime >= group.deadline) { // the group entity past its deadline: update_deadline at the root
-        requeueGroup(() -> group.deadline = group.vruntime + slice);
+        setGroup(group.vruntime, group.vruntime + slice);
         // the load task yields only if the root pick is now the kernel thread (else pick_eevdf keeps curr)
         marked |= rootQueue.pick(rootAvg()) != group;
       }
@@ -503,13 +503,14 @@ public final class Cpus {
     }
   }
 
-  /** Changes the group entity's vruntime or deadline, keeping the root queue's order and sums right. */
-  private void requeueGroup(Runnable change) {
+  /** Sets the group entity's vruntime and deadline, keeping the root queue's order and sums right. */
+  private void setGroup(long vruntime, long deadline) {
     boolean q = group.queued;
-    if (q) {
+    if (q) { // the root queue's order (deadline) and sums (vruntime) hold the group's values
       rootQueue.remove(group);
     }
-    change.run();
+    group.vruntime = vruntime;
+    group.deadline = deadline;
     if (q) {
       rootQueue.add(group);
     }
@@ -519,13 +520,7 @@ public final class Cpus {
   private void advance(CpuTask t, long d) {
     t.vruntime += d;
     if (grouped && !inRoot(t)) {
-      if (group.queued) { // the root queue's order and sums hold the group's vruntime
-        rootQueue.remove(group);
-        group.vruntime += d;
-        rootQueue.add(group);
-      } else {
-        group.vruntime += d;
-      }
+      setGroup(group.vruntime + d, group.deadline);
     }
   }
 
@@ -705,9 +700,7 @@ public final class Cpus {
     for (int c = 0; c < count; c++) {
       if (holding[c]) {
         CpuTask t = current[c];
-        long v = inRoot(t) ? rootAvg() : avgVruntime();
-        t.vlag = Math.max(-lagLimit, Math.min(lagLimit, v - t.vruntime));
-        t.sleptAtV = v;
+        keepLag(t, inRoot(t) ? rootAvg() : avgVruntime());
         off(c);
         current[c] = null;
         holding[c] = false;
@@ -715,14 +708,23 @@ public final class Cpus {
         t.cpu = -1;
         t.needResched = false;
         if (grouped && !inRoot(t) && queue.isEmpty() && runningCount == 0) { // the group's last task sleeps
-          long rv = rootAvg();
-          group.vlag = Math.max(-lagLimit, Math.min(lagLimit, rv - group.vruntime));
-          group.sleptAtV = rv;
+          keepLag(group, rootAvg());
           groupActive = false;
         }
         dispatch(c);
       }
     }
+  }
+
+  /**
+   * dequeue_entity's update_entity_lag: a sleeping entity keeps its lag, clamped, for {@link #place}.
+   *
+   * @param t the task (or the group entity)
+   * @param v V of the queue it leaves
+   */
+  private void keepLag(CpuTask t, long v) {
+    t.vlag = Math.max(-lagLimit, Math.min(lagLimit, v - t.vruntime));
+    t.sleptAtV = v;
   }
 
   private void renewIfPast(CpuTask t) {

@@ -119,15 +119,12 @@ public final class Mutex {
       held = false;
       return;
     }
-    if (next.task == null || cpus == null || !cpus.fair() || handoff) {
+    boolean tasked = next.task != null && cpus != null && cpus.fair(); // a task to wake, on a CPU of its own
+    if (!tasked || handoff) {
       // the first waiter owns it now (__mutex_handoff, or no task to wake) and picks it up when it runs
       handoff = false;
       waiters.poll();
-      if (next.task == null || cpus == null || !cpus.fair()) {
-        engine.schedule(handoffNanos, next.granted);
-      } else {
-        engine.schedule(handoffNanos, () -> cpus.run(next.task, Step.KERNEL, 0, next.granted));
-      }
+      engine.schedule(handoffNanos, tasked ? () -> cpus.run(next.task, Step.KERNEL, 0, next.granted) : next.granted);
       return;
     }
     held = false;

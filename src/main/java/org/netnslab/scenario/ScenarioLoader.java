@@ -281,37 +281,34 @@ public final class ScenarioLoader {
   /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */
   private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Execution dflt) {
     org.netnslab.machine.Scheduling d = dflt.machine().scheduling();
-    org.netnslab.machine.Scheduling.Scheduler scheduler = d.scheduler();
-    org.netnslab.machine.Scheduling.Preempt preempt = d.preempt();
-    String s = c.string("machine.scheduler", scheduler.name().toLowerCase(Locale.ROOT));
-    if (s != null) {
-      try {
-        scheduler = org.netnslab.machine.Scheduling.Scheduler.parse(s);
-      } catch (IllegalArgumentException e) {
-        c.problem("machine.scheduler", "must be fair or fifo, got '" + s + "'");
-      }
-    }
-    String p = c.string("machine.preempt", preempt.name().toLowerCase(Locale.ROOT));
-    if (p != null) {
-      try {
-        preempt = org.netnslab.machine.Scheduling.Preempt.parse(p);
-      } catch (IllegalArgumentException e) {
-        c.problem("machine.preempt", "must be none, voluntary or full, got '" + p + "'");
-      }
-    }
-    org.netnslab.machine.Scheduling.TaskGroup group = d.taskGroup();
-    String g = c.string("machine.task-group", group.name().toLowerCase(Locale.ROOT));
-    if (g != null) {
-      try {
-        group = org.netnslab.machine.Scheduling.TaskGroup.parse(g);
-      } catch (IllegalArgumentException e) {
-        c.problem("machine.task-group", "must be root or session, got '" + g + "'");
-      }
-    }
+    var scheduler = choice(c, "machine.scheduler", d.scheduler(), org.netnslab.machine.Scheduling.Scheduler::parse,
+        "fair or fifo");
+    var preempt = choice(c, "machine.preempt", d.preempt(), org.netnslab.machine.Scheduling.Preempt::parse,
+        "none, voluntary or full");
+    var group = choice(c, "machine.task-group", d.taskGroup(), org.netnslab.machine.Scheduling.TaskGroup::parse,
+        "root or session");
     int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
     long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
     long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
     return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group);
+  }
+
+  /**
+   * @param values the allowed values, for the message, e.g. {@code "fair or fifo"}
+   * @return the key's value parsed; the default when absent or refused (the problem is recorded, naming the key)
+   */
+  private static <T extends Enum<T>> T choice(HoconChecker c, String key, T dflt,
+      java.util.function.Function<String, T> parse, String values) {
+    String s = c.string(key, dflt.name().toLowerCase(Locale.ROOT));
+    if (s == null) {
+      return dflt;
+    }
+    try {
+      return parse.apply(s);
+    } catch (IllegalArgumentException e) {
+      c.problem(key, "must be " + values + ", got '" + s + "'");
+      return dflt;
+    }
   }
 
   /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */

@@ -22,13 +22,14 @@ public class FairSchedulerTest extends JUnitSuite {
     return new Scheduling(Scheduling.Scheduler.FAIR, p, hz, slice, 0);
   }
 
-  private static void runFor(VirtualEngine e, long until) throws Exception {
+  /** Runs the engine up to {@code until} ns (also for {@link TaskGroupTest}). */
+  static void runFor(VirtualEngine e, long until) throws Exception {
     e.schedule(until - e.now(), () -> {});
     e.runUntil(() -> e.now() >= until, t -> {}, 1_000_000_000L);
   }
 
   /** A CPU-bound task: user steps of {@code step} ns back to back, forever. */
-  private static void hog(Cpus cpus, CpuTask t, long step) {
+  static void hog(Cpus cpus, CpuTask t, long step) {
     cpus.run(t, Step.USER, step, () -> hog(cpus, t, step));
   }
 

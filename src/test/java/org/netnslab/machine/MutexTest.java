@@ -13,6 +13,26 @@ import org.scalatestplus.junit.JUnitSuite;
 public class MutexTest extends JUnitSuite {
   private static final long US = 1_000;
 
+  /** 2 CPUs, preempt none, no switch cost. */
+  private static Cpus twoCpus(VirtualEngine e) {
+    return new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+  }
+
+  /**
+   * {@code t} runs {@code before} ns, locks {@code m}, runs {@code granted} and then {@code hold} ns holding it,
+   * unlocks, and goes on with {@code after}: every step a kernel step.
+   */
+  private static void lockOnce(Cpus cpus, Mutex m, CpuTask t, long before, long hold, Runnable granted,
+      Runnable after) {
+    cpus.run(t, Step.KERNEL, before, () -> m.lock(t, () -> {
+      granted.run();
+      cpus.run(t, Step.KERNEL, hold, () -> {
+        m.unlock();
+        after.run();
+      });
+    }));
+  }
+
   /**
    * A holds the lock from 10 to 1010 us and then stays in a kernel step to 1510; B waits from 20 us; C, in a kernel
    * step on the other CPU until 1100, takes the free lock there although B waited first (B has no CPU). B runs at
@@ -24,31 +44,17 @@ public class MutexTest extends JUnitSuite {
   public void aFreedLockGoesToARunningTaskUntilTheWokenWaiterFindsItTaken() throws Exception {
     VirtualEngine e = VirtualEngine.create();
     try {
-      Cpus cpus = new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+      Cpus cpus = twoCpus(e);
       Mutex m = new Mutex(e, cpus, "m", 0);
       CpuTask a = cpus.newTask("a", CpuTask.Kind.OTHER);
       CpuTask b = cpus.newTask("b", CpuTask.Kind.OTHER);
       CpuTask c = cpus.newTask("c", CpuTask.Kind.OTHER);
       CpuTask f = cpus.newTask("f", CpuTask.Kind.OTHER);
       long[] at = new long[3]; // C's first hold, B's, C's second
-      cpus.run(a, Step.KERNEL, 10 * US, () -> m.lock(a, () -> cpus.run(a, Step.KERNEL, 1000 * US, () -> {
-        m.unlock();
-        cpus.run(a, Step.KERNEL, 500 * US, () -> { });
-      })));
-      cpus.run(b, Step.KERNEL, 20 * US, () -> m.lock(b, () -> {
-        at[1] = e.now();
-        cpus.run(b, Step.KERNEL, 100 * US, m::unlock);
-      }));
-      cpus.run(c, Step.KERNEL, 1080 * US, () -> m.lock(c, () -> {
-        at[0] = e.now();
-        cpus.run(c, Step.KERNEL, 3000 * US, () -> {
-          m.unlock();
-          cpus.run(c, Step.KERNEL, 50 * US, () -> m.lock(c, () -> {
-            at[2] = e.now();
-            cpus.run(c, Step.KERNEL, 10 * US, m::unlock);
-          }));
-        });
-      }));
+      lockOnce(cpus, m, a, 10 * US, 1000 * US, () -> { }, () -> cpus.run(a, Step.KERNEL, 500 * US, () -> { }));
+      lockOnce(cpus, m, b, 20 * US, 100 * US, () -> at[1] = e.now(), () -> { });
+      lockOnce(cpus, m, c, 1080 * US, 3000 * US, () -> at[0] = e.now(),
+          () -> lockOnce(cpus, m, c, 50 * US, 10 * US, () -> at[2] = e.now(), () -> { }));
       e.schedule(1600 * US, () -> cpus.run(f, Step.KERNEL, 4400 * US, () -> { }));
       e.schedule(7000 * US, () -> { });
       e.runUntil(() -> e.now() >= 7000 * US, t -> { }, 1_000_000L);
@@ -73,25 +79,18 @@ public class MutexTest extends JUnitSuite {
   public void aWokenWaiterIsWokenOnce() throws Exception {
     VirtualEngine e = VirtualEngine.create();
     try {
-      Cpus cpus = new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+      Cpus cpus = twoCpus(e);
       Mutex m = new Mutex(e, cpus, "m", 0);
       CpuTask a = cpus.newTask("a", CpuTask.Kind.OTHER);
       CpuTask b = cpus.newTask("b", CpuTask.Kind.OTHER);
       CpuTask c = cpus.newTask("c", CpuTask.Kind.OTHER);
       long[] granted = new long[2]; // B's grants, and when the last was
-      cpus.run(a, Step.KERNEL, 10 * US, () -> m.lock(a, () -> cpus.run(a, Step.KERNEL, 1000 * US, () -> {
-        m.unlock();
-        cpus.run(a, Step.KERNEL, 2000 * US, () -> { });
-      })));
-      cpus.run(b, Step.KERNEL, 20 * US, () -> m.lock(b, () -> {
+      lockOnce(cpus, m, a, 10 * US, 1000 * US, () -> { }, () -> cpus.run(a, Step.KERNEL, 2000 * US, () -> { }));
+      lockOnce(cpus, m, b, 20 * US, 100 * US, () -> {
         granted[0]++;
         granted[1] = e.now();
-        cpus.run(b, Step.KERNEL, 100 * US, m::unlock);
-      }));
-      cpus.run(c, Step.KERNEL, 1080 * US, () -> m.lock(c, () -> cpus.run(c, Step.KERNEL, 100 * US, () -> {
-        m.unlock();
-        cpus.run(c, Step.KERNEL, 500 * US, () -> { });
-      })));
+      }, () -> { });
+      lockOnce(cpus, m, c, 1080 * US, 100 * US, () -> { }, () -> cpus.run(c, Step.KERNEL, 500 * US, () -> { }));
       e.schedule(5000 * US, () -> { });
       e.runUntil(() -> e.now() >= 5000 * US, t -> { }, 1_000_000L);
       assertEquals("B's grants", 1, granted[0]);

@@ -2,6 +2,8 @@ package org.netnslab.machine;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.netnslab.machine.FairSchedulerTest.hog;
+import static org.netnslab.machine.FairSchedulerTest.runFor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,15 +20,6 @@ public class TaskGroupTest extends JUnitSuite {
 
   private static Scheduling fair(Scheduling.TaskGroup group) {
     return new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0, group);
-  }
-
-  private static void runFor(VirtualEngine e, long until) throws Exception {
-    e.schedule(until - e.now(), () -> {});
-    e.runUntil(() -> e.now() >= until, t -> {}, 1_000_000_000L);
-  }
-
-  private static void hog(Cpus cpus, CpuTask t, long step) {
-    cpus.run(t, Step.USER, step, () -> hog(cpus, t, step));
   }
 
   /** A kworker's {@code steps} steps of {@code step} ns at cond_resched() points, then the time it finished. */
