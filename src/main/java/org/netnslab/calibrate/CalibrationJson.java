@@ -135,6 +135,13 @@ public final class CalibrationJson {
     HostFacts host;
     try {
       host = JSON.treeToValue(root.path("host"), HostFacts.class);
+    } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+      // name the field at fault (e.g. host.taskGroup), not only Jackson's message about a Java type
+      StringBuilder at = new StringBuilder("host");
+      for (var ref : e.getPath()) {
+        at.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
+      }
+      throw new IOException(file + ": " + at + ": " + e.getOriginalMessage(), e);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
     }

@@ -248,7 +248,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() {
       List<String> all = new ArrayList<>(sets);
       if (sweep != null) {
-        if (sets.stream().anyMatch(x -> x.replace(" ", "").startsWith("machine.cpus=") || x.replace(" ", "").startsWith("machine={"))) {
+        if (sets.stream().anyMatch(Run::setsCpus)) {
           System.err.println("netns-lab: --sweep machine.cpus and --set of machine.cpus both given: use one");
           return EXIT_CONFIG;
         }
@@ -390,6 +390,19 @@ public final class Main implements Callable<Integer> {
           System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
         }
         Stops.running(null, null);
+      }
+    }
+
+    /**
+     * @param set one {@code --set} value
+     * @return true when it sets {@code machine.cpus} in any HOCON spelling ({@code machine.cpus=2},
+     *     {@code machine { cpus = 2 }}, ...); false also when it does not parse, which the loader then reports
+     */
+    static boolean setsCpus(String set) {
+      try {
+        return com.typesafe.config.ConfigFactory.parseString(set).hasPathOrNull("machine.cpus");
+      } catch (com.typesafe.config.ConfigException e) {
+        return false; // not HOCON: ScenarioLoader names this --set and what is wrong with it
       }
     }
 

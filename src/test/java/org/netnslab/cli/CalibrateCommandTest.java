@@ -147,6 +147,14 @@ public class CalibrateCommandTest extends JUnitSuite {
     assertRefused(o, "host: taskGroup must be root or session (or absent), got 'sessions'");
   }
 
+  /** A host field of the wrong JSON type is named, not only described by Jackson's Java type. */
+  @Test
+  public void aRecordedTaskGroupOfTheWrongTypeIsNamed() throws Exception {
+    UpFrontChecksTest.Outcome o = fromEdited("edited-task-group-list", root -> ((ObjectNode) root.path("host"))
+        .putArray("taskGroup").add("session"));
+    assertRefused(o, "host.taskGroup: Cannot deserialize value of type `java.lang.String` from Array value");
+  }
+
   @Test
   public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);

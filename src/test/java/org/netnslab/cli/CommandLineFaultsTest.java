@@ -91,6 +91,18 @@ public class CommandLineFaultsTest extends JUnitSuite {
     assertFalse(p.err(), p.err().contains("--set machine.cpus"));
   }
 
+  /** A --set of machine.cpus in any HOCON spelling beside --sweep is refused, not silently overridden. */
+  @Test
+  public void aSweepBesideASetOfTheCpusInAnySpellingIsRefused() {
+    for (String set : new String[] {"machine.cpus=2", "machine { cpus = 2 }", "machine{cpus=2}", "machine.cpus = [1, 2]"}) {
+      Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", set, "--sweep", "machine.cpus=1,2");
+      assertEquals(set, Main.EXIT_CONFIG, p.status());
+      assertTrue(set + ": " + p.err(), p.err().contains("--sweep machine.cpus and --set of machine.cpus both given"));
+    }
+    assertFalse(Main.Run.setsCpus("machine.jitter=0.5"));
+    assertFalse(Main.Run.setsCpus("machine.cpus")); // not HOCON: the loader reports it
+  }
+
   @Test
   public void anEstimateOverTheUsableHeapNeverReadsAsTheSameFigure() throws Exception {
     Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 1);

@@ -99,6 +99,19 @@ public class VirtualRunTest extends JUnitSuite {
         a.at("/designs/0/measures/netns.create/mean").asDouble() > 0);
   }
 
+  /** result.json keeps every scheduling key it ran with and says which of them had no effect. */
+  @Test
+  public void theSchedulingKeysWithoutEffectAreSaid() throws Exception {
+    JsonNode fair = withoutWallClock(run("fair", "--set", "machine.task-group=session"));
+    assertEquals("session", fair.at("/execution/machine/task_group").asText());
+    assertEquals("[]", fair.at("/execution/machine/no_effect").toString());
+    JsonNode fifo = withoutWallClock(run("fifo", "--set", "machine.scheduler=fifo", "--set",
+        "machine.task-group=session"));
+    assertEquals("session", fifo.at("/execution/machine/task_group").asText());
+    assertEquals("[\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\",\"task_group\"]",
+        fifo.at("/execution/machine/no_effect").toString());
+  }
+
   /**
    * Another random seed draws other jitter factors for every charged cost (costs.netns here), so some figure
    * moves.
