@@ -32,6 +32,7 @@
  * appends "SEQNUM=n" (atomic64_inc_return(&uevent_seqnum) since v6.9: no lock on this path).
  */
 #include "probe.h"
+#include <dirent.h>
 #include <linux/netlink.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -351,6 +352,87 @@ static void tc1(long n, long sends, int one_netns, int pair) {
     printf("}\n");
 }
 
+/* ---- the kernel threads a process exit wakes ---- */
+/* A process exit frees through RCU (kernel/exit.c release_task -> put_task_struct_rcu_user -> call_rcu of
+ * delayed_put_task_struct; kernel/fork.c thread_stack_delayed_free -> call_rcu of thread_stack_free_rcu; a netlink
+ * socket's deferred_put_nlk_sk, ...). The grace-period kthread (rcu_preempt, kernel/rcu/tree.c rcu_gp_kthread: its
+ * rcu_gp_init and rcu_gp_cleanup) runs the grace periods, ksoftirqd/N the callbacks (RCU_SOFTIRQ, rcu_do_batch) on
+ * the CPU that queued them, and a stack the per-CPU cache does not take is vfree()d from that softirq, which defers
+ * it (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on kworker/N. Their run time and runs
+ * (/proc/PID/schedstat, CONFIG_SCHED_INFO), summed per class over the kernel threads (PF_KTHREAD). */
+enum { KT_GP, KT_SOFTIRQ, KT_KWORKER, KT_CLASSES };
+#define KT_MAX 4096
+typedef struct { int pid, cls; int64_t ns, runs; } kthread_t;
+typedef struct { int n; kthread_t k[KT_MAX]; } kthreads_t;
+typedef struct { int64_t ns[KT_CLASSES]; int64_t runs[KT_CLASSES]; } kthread_sums_t;
+
+static int kthread_class(const char *comm) {
+    if (strcmp(comm, "rcu_preempt") == 0 || strcmp(comm, "rcu_sched") == 0) return KT_GP;
+    if (strncmp(comm, "ksoftirqd/", 10) == 0) return KT_SOFTIRQ;
+    if (strncmp(comm, "kworker/", 8) == 0 && comm[8] >= '0' && comm[8] <= '9') return KT_KWORKER;   /* per-CPU */
+    return -1;
+}
+
+/* Returns 0 when /proc/PID/schedstat cannot be read (no CONFIG_SCHED_INFO): the line then leaves the fields out. */
+static int kthreads_read(kthreads_t *k) {
+    k->n = 0;
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && k->n < KT_MAX) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "re");
+        if (!f) continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+        if (!open || !close || close < open) continue;
+        *close = 0;
+        unsigned long flags = 0;
+        /* after ") ": state ppid pgrp session tty_nr tpgid flags */
+        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1 || !(flags & 0x00200000UL)) continue;
+        int c = kthread_class(open + 1);
+        if (c < 0) continue;
+        snprintf(path, sizeof path, "/proc/%s/schedstat", e->d_name);
+        f = fopen(path, "re");
+        if (!f) continue;
+        unsigned long long run = 0, wait = 0, slices = 0;
+        int got = fscanf(f, "%llu %llu %llu", &run, &wait, &slices);
+        fclose(f);
+        if (got != 3) continue;
+        k->k[k->n++] = (kthread_t) { atoi(e->d_name), c, (int64_t) run, (int64_t) slices };
+    }
+    closedir(d);
+    return k->n > 0;
+}
+
+/* What the kernel threads of each class ran between two reads: a thread in both counts its difference, one that
+ * appeared (a new kworker) all it ran, one that went away nothing (its last figures cannot be read). */
+static kthread_sums_t kthreads_diff(const kthreads_t *a, const kthreads_t *b) {
+    kthread_sums_t s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < b->n; i++) {
+        int64_t ns = b->k[i].ns, runs = b->k[i].runs;
+        for (int j = 0; j < a->n; j++) {
+            if (a->k[j].pid == b->k[i].pid) { ns -= a->k[j].ns; runs -= a->k[j].runs; break; }
+        }
+        s.ns[b->k[i].cls] += ns;
+        s.runs[b->k[i].cls] += runs;
+    }
+    return s;
+}
+
+static void print_kthreads(const char *prefix, const kthreads_t *a, const kthreads_t *b) {
+    static const char *name[KT_CLASSES] = { "rcu_gp_kthread", "ksoftirqd", "kworker" };
+    kthread_sums_t s = kthreads_diff(a, b);
+    for (int c = 0; c < KT_CLASSES; c++)
+        printf(",\"%s_%s_ns\":%lld,\"%s_%s_runs\":%lld", prefix, name[c], (long long) s.ns[c], prefix, name[c],
+               (long long) s.runs[c]);
+}
+
 /* ---- exit: an injector's exit, one process at a time ---- */
 /* CHILDREN processes shaped as tc1's injectors (forked from this probe; a bound uevent socket, a message built, a
  * page of shared memory written), each reaped before the next is forked: the CPU of the child's exit (do_exit:
@@ -358,11 +440,26 @@ static void tc1(long n, long sends, int one_netns, int pair) {
  * utime + stime is its whole sum_exec_runtime, less its CPU clock just before _exit) and its parent's reaping (the
  * parent's CPU clock around wait4: the wake-up it is sent, wait_task_zombie -> release_task). The children stay in
  * this probe's netns and send nothing: a tc1 injector's netns outlives it (its listener holds it), so its exit only
- * drops a reference. */
+ * drops a reference. Beside it, the kernel threads the exits wake (above): their run time and runs over EXIT_QUIET_MS
+ * with nothing exiting (quiet_*: the machine's background), then from the first fork to EXIT_SETTLE_MS after the last
+ * reap (exits_*). */
+#define EXIT_QUIET_MS 200
+#define EXIT_SETTLE_MS 200
 static void exit_cost(long children) {
     int64_t *at_exit = shared_alloc((size_t) children * sizeof(int64_t));
     int64_t *exit_t = calloc((size_t) children, sizeof *exit_t), *reap_t = calloc((size_t) children, sizeof *reap_t);
     if (!exit_t || !reap_t) fail_missing("memory", "", "exit probe: %ld children", children);
+    /* the kernel threads' background first (EXIT_QUIET_MS with nothing exiting), then over the exits and the
+     * EXIT_SETTLE_MS after them, long enough for the last exits' grace periods and callbacks */
+    static kthreads_t q0, q1, k0, k1;   /* static: 4096 threads' figures each */
+    int have_kt = kthreads_read(&q0);
+    int64_t qt0 = now_ns();
+    struct timespec quiet = { 0, EXIT_QUIET_MS * 1000000L };
+    nanosleep(&quiet, NULL);
+    have_kt = have_kt && kthreads_read(&q1);
+    int64_t qt1 = now_ns();
+    have_kt = have_kt && kthreads_read(&k0);
+    int64_t kt0 = now_ns();
     for (long i = 0; i < children; i++) {
         pid_t pid = fork_child();
         if (pid == 0) {
@@ -384,9 +481,20 @@ static void exit_cost(long children) {
         int64_t total = timeval_ns(ru.ru_utime) + timeval_ns(ru.ru_stime);
         exit_t[i] = total - at_exit[i];
     }
+    int64_t kt_exits = now_ns() - kt0;
+    struct timespec settle_t = { 0, EXIT_SETTLE_MS * 1000000L };
+    nanosleep(&settle_t, NULL);
+    have_kt = have_kt && kthreads_read(&k1);
+    int64_t kt1 = now_ns();
     printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"exit\",\"children\":%ld", children);
     print_dist("exit", "ns", exit_t, children);
     print_dist("reap", "ns", reap_t, children);
+    if (have_kt) {
+        printf(",\"quiet_window_ns\":%lld", (long long) (qt1 - qt0));
+        print_kthreads("quiet", &q0, &q1);
+        printf(",\"exits_window_ns\":%lld,\"exits_span_ns\":%lld", (long long) (kt1 - kt0), (long long) kt_exits);
+        print_kthreads("exits", &k0, &k1);
+    }
     printf("}\n");
 }
 

@@ -124,6 +124,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
       unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
     }
     UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
+    KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
     UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
     UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
     for (Map<String, Fitted> m : List.of(costs, extras)) {

@@ -50,7 +50,7 @@ public final class ProbeLines {
    * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
    * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
    * per iteration and a proc listener's fork-to-exec time (since its fourth). A waiters line's own figures are checked
-   * by {@link #waiters}. */
+   * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
   private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
       new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
       new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
@@ -120,9 +120,9 @@ public final class ProbeLines {
       if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
         return where + ": loops x iterations over 100,000";
       }
-      String waiters = kind.equals("uevent/waiters") ? waiters(l) : null;
-      if (waiters != null) {
-        return where + ": " + waiters;
+      String own = kind.equals("uevent/waiters") ? waiters(l) : kind.equals("uevent/exit") ? exitKthreads(l) : null;
+      if (own != null) {
+        return where + ": " + own;
       }
       for (String key : List.of("cleanup_net_run_pairs", "cleanup_net_run_cpu_pairs")) {
         String bad = pairs(l.get(key), key);
@@ -164,6 +164,34 @@ public final class ProbeLines {
       String bad = check(l.get(f.name()), f);
       if (bad != null) {
         return bad + (f.name().equals("queued_waiters_mean") ? " (at most its closers)" : "");
+      }
+    }
+    return null;
+  }
+
+  /** The kernel threads' classes an exit line times (uevent_probe's kthreads_read), in its field names. */
+  static final List<String> KTHREADS = List.of("rcu_gp_kthread", "ksoftirqd", "kworker");
+
+  /**
+   * An exit line's kernel-thread figures (since 2026-12-02's second session): absent, or all of them, each a count or
+   * ns of at least 0, over windows of at least 1 ns, the exits' span inside their window.
+   */
+  private static String exitKthreads(ObjectNode l) {
+    if (!l.has("exits_window_ns") && !l.has("quiet_window_ns")) {
+      return null;
+    }
+    List<Field> fields = new java.util.ArrayList<>(List.of(new Field("quiet_window_ns", 1, NS),
+        new Field("exits_window_ns", 1, NS), new Field("exits_span_ns", 0, l.path("exits_window_ns").asDouble())));
+    for (String w : List.of("quiet", "exits")) {
+      for (String k : KTHREADS) {
+        fields.add(new Field(w + "_" + k + "_ns", 0, NS));
+        fields.add(new Field(w + "_" + k + "_runs", 0, 1e9));
+      }
+    }
+    for (Field f : fields) {
+      String bad = check(l.get(f.name()), f);
+      if (bad != null) {
+        return bad + (f.name().equals("exits_span_ns") ? " (inside exits_window_ns)" : "");
       }
     }
     return null;

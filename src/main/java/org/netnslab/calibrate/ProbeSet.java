@@ -56,7 +56,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
       }
       s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
       // a finished injector's exit and reaping, which the contended loads pay while the others still send
-      s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "50" : "200"));
+      // 2000 exits (about 0.5 s) so that the kernel threads they wake stand out of the machine's background
+      s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "200" : "2000"));
       // what a finished injector's socket release, waiting in netlink_table_grab, costs every later broadcast
       for (int run = 0; run < (quick ? 1 : RUNS); run++) {
         s.add(new Step(true, "uevent", "uevent_probe", "waiters", "256", quick ? "5000" : "20000"));

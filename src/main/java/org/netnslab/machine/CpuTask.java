@@ -105,6 +105,11 @@ public final class CpuTask {
     return kind;
   }
 
+  /** @return the CPU it runs on or holds, 0..cpus-1; -1 when it has none (asleep or waiting for one) */
+  public int cpu() {
+    return cpu;
+  }
+
   /** @return CPU time in user-space steps so far, ns */
   public long userNanos() {
     return userNanos;

@@ -36,7 +36,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
       "proc.scan-entry", "uevent.send-outside", "uevent.send-inside", "uevent.broadcast-per-socket",
       "uevent.deliver-per-listener", "uevent.return", "uevent.recv", "uevent.injector-user", "uevent.listener-user",
       "netns.unshare-process-user", "proc.wakeup", "uevent.wake-listener", "uevent.injector-exit",
-      "uevent.table-waiter");
+      "uevent.table-waiter", "uevent.injector-exit-callbacks", "uevent.injector-exit-vfree");
 
   /**
    * @param key one of {@link #KEYS}
@@ -64,6 +64,8 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
       case "uevent.wake-listener" -> uevent.wakeListener();
       case "uevent.injector-exit" -> uevent.injectorExit();
       case "uevent.table-waiter" -> uevent.tableWaiter();
+      case "uevent.injector-exit-callbacks" -> uevent.injectorExitCallbacks();
+      case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
       case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
       case "proc.wakeup" -> proc.wakeup().toNanos();
       default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
@@ -84,7 +86,8 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             v.applyAsLong("uevent.broadcast-per-socket"), v.applyAsLong("uevent.deliver-per-listener"),
             v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv"), v.applyAsLong("uevent.injector-user"),
             v.applyAsLong("uevent.listener-user"), v.applyAsLong("uevent.wake-listener"),
-            v.applyAsLong("uevent.injector-exit"), v.applyAsLong("uevent.table-waiter")),
+            v.applyAsLong("uevent.injector-exit"), v.applyAsLong("uevent.table-waiter"),
+            v.applyAsLong("uevent.injector-exit-callbacks"), v.applyAsLong("uevent.injector-exit-vfree")),
         new LifecycleCosts(Duration.ofNanos(v.applyAsLong("netns.setup-net")),
             Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
             Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),

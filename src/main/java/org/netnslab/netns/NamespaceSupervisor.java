@@ -209,7 +209,12 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     this.netns = new NetnsGroups(ctx, groupSize);
     this.globalSeqnum = new SeqnumCounter();
     ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(ctx,
-        RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod()), "rcu");
+        RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod(),
+            settings.rcu().gpKthread()), "rcu");
+    Machine machine = Machine.get(ctx.getSystem());
+    if (machine.isVirtual()) { // a process exit's frees (rcu.ExitFrees) share its grace periods
+      RcuDomain.register(machine, rcu);
+    }
     ActorRef<UeventSockOwner.Command> owner =
         ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
     IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->

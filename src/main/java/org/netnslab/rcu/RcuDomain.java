@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.Step;
 
 /**
  * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
@@ -34,6 +36,14 @@ import org.netnslab.machine.Machine;
  *       pending it completes at once. It starts no grace period of its own.</li>
  * </ul>
  *
+ * <p>With {@code gpKthread} &gt; 0 under the fair scheduler, the grace-period kernel thread (rcu_preempt,
+ * kernel/rcu/tree.c rcu_gp_kthread) is a task in the root task group: it runs {@code gpKthread} at a grace period's
+ * start (rcu_gp_init) and again at its end (rcu_gp_cleanup), and the waiters and callbacks complete only after that
+ * second run, as they do in the kernel, where the grace period is not over until rcu_gp_cleanup has run on a CPU.
+ * Its force-quiescent-state scans in between (rcu_gp_fqs_loop) are not modelled. One domain per design run in
+ * virtual execution is registered on the machine ({@link #register}, {@link #of}), so that code without the netns's
+ * environment (a process exit's frees, {@link ExitFrees}) shares its grace periods.
+ *
  * <p>Callbacks run inside this actor and must not block. A callback that throws is counted and does
  * not stop the domain (an RCU callback cannot fail the kernel either); its exception is logged.
  */
@@ -41,7 +51,8 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
   /** The domain's protocol. */
   public sealed interface Command
-      permits CallRcu, Synchronize, Barrier, ReadLock, ReadUnlock, GetStats, GracePeriodElapsed, InvokeCallbacks {}
+      permits CallRcu, Synchronize, Barrier, ReadLock, ReadUnlock, GetStats, GracePeriodElapsed, InvokeCallbacks,
+      CleanedUp {}
 
   /** call_rcu: {@code callback} runs in the domain after a full grace period; never blocks the caller. */
   public record CallRcu(Runnable callback) implements Command {}
@@ -77,6 +88,16 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
   private enum InvokeCallbacks implements Command { INSTANCE }
 
+  /** The grace-period kthread's rcu_gp_cleanup run is over: the grace period is complete. */
+  private enum CleanedUp implements Command { INSTANCE }
+
+  /** The domain registered on a machine for the current design run: the latest one created. */
+  private static final class Registered {
+    private ActorRef<Command> ref;
+  }
+
+  private static final String NAME = "rcu-domain";
+
   /** Waiters and callbacks that one grace period completes. */
   private static final class Batch {
     final List<ActorRef<Done>> waiters = new ArrayList<>();
@@ -92,6 +113,13 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
   private final Duration gracePeriod;
   private final Duration expeditedGracePeriod;
+  /** The machine in virtual execution, else null. */
+  private final Machine machine;
+  /** The grace-period kthread (fair scheduler, {@code gpKthread} &gt; 0), else null. */
+  private final CpuTask gpTask;
+  private final long gpKthreadNanos;
+  /** The grace period's end is waiting for the kthread's rcu_gp_cleanup run. */
+  private boolean cleaning;
   private final TimerScheduler<Command> timers;
   private final Set<Long> readers = new HashSet<>();
   private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
@@ -110,18 +138,60 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /**
    * @param gracePeriod length of a normal grace period (0 allowed: one message round)
    * @param expeditedGracePeriod length of an expedited grace period
-   * @return the domain's behaviour
+   * @return the domain's behaviour, without a grace-period kthread
    */
   public static Behavior<Command> create(Duration gracePeriod, Duration expeditedGracePeriod) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new RcuDomain(ctx, t, gracePeriod, expeditedGracePeriod)));
+    return create(gracePeriod, expeditedGracePeriod, Duration.ZERO);
+  }
+
+  /**
+   * @param gracePeriod length of a normal grace period (0 allowed: one message round)
+   * @param expeditedGracePeriod length of an expedited grace period
+   * @param gpKthread CPU of each of the grace-period kthread's two runs per grace period ({@code rcu.gp-kthread});
+   *     charged under the fair scheduler only, 0: none
+   * @return the domain's behaviour
+   */
+  public static Behavior<Command> create(Duration gracePeriod, Duration expeditedGracePeriod, Duration gpKthread) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new RcuDomain(ctx, t, gracePeriod, expeditedGracePeriod,
+        gpKthread)));
+  }
+
+  /**
+   * Makes {@code domain} the RCU domain of the machine's current design run, for {@link #of} (the latest registered,
+   * as a design run's model has one). Its creator calls this as it spawns it (an actor's own set-up runs later).
+   *
+   * @param machine a machine in virtual execution
+   * @param domain the domain
+   */
+  public static void register(Machine machine, ActorRef<Command> domain) {
+    machine.kernelObject(NAME, Registered.class, Registered::new).ref = domain;
+  }
+
+  /**
+   * @param machine a machine in virtual execution
+   * @return the RCU domain of its current design run
+   * @throws IllegalStateException when none was created in this design run (the netns model creates one)
+   */
+  public static ActorRef<Command> of(Machine machine) {
+    ActorRef<Command> ref = machine.kernelObject(NAME, Registered.class, Registered::new).ref;
+    if (ref == null) {
+      throw new IllegalStateException("no RCU domain in this design run: a process exit's frees need the netns"
+          + " model's (NamespaceSupervisor creates it)");
+    }
+    return ref;
   }
 
   private RcuDomain(ActorContext<Command> ctx, TimerScheduler<Command> timers, Duration gracePeriod,
-      Duration expeditedGracePeriod) {
+      Duration expeditedGracePeriod, Duration gpKthread) {
     super(ctx);
     this.timers = timers;
     this.gracePeriod = gracePeriod;
     this.expeditedGracePeriod = expeditedGracePeriod;
+    Machine m = Machine.get(ctx.getSystem());
+    this.machine = m.isVirtual() ? m : null;
+    this.gpTask = machine != null && machine.fair() && !gpKthread.isZero()
+        ? machine.newTask("rcu_preempt", CpuTask.Kind.RCU, false) : null;
+    this.gpKthreadNanos = gpKthread.toNanos();
   }
 
   @Override
@@ -164,6 +234,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
           return maybeEnd();
         })
         .onMessageEquals(InvokeCallbacks.INSTANCE, this::invokeReady)
+        .onMessageEquals(CleanedUp.INSTANCE, this::complete)
         .build();
   }
 
@@ -176,6 +247,9 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     blockingReaders = new HashSet<>(readers);
     elapsed = false;
     Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
+    if (gpTask != null) { // rcu_gp_init: the kthread's run at the start, beside the grace period's own time
+      machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
+    }
     if (length.isZero()) {
       getContext().getSelf().tell(GracePeriodElapsed.INSTANCE);
     } else {
@@ -186,13 +260,24 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   }
 
   private Behavior<Command> maybeEnd() {
-    if (current == null || !elapsed) {
+    if (current == null || !elapsed || cleaning) {
       return this;
     }
     blockingReaders.retainAll(readers);
     if (!blockingReaders.isEmpty()) {
       return this;
     }
+    if (gpTask != null) { // rcu_gp_cleanup: the grace period is over once the kthread has run it
+      cleaning = true;
+      ActorRef<Command> self = getContext().getSelf();
+      machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(CleanedUp.INSTANCE));
+      return this;
+    }
+    return complete();
+  }
+
+  private Behavior<Command> complete() {
+    cleaning = false;
     Batch done = current;
     current = null;
     gracePeriods++;
@@ -203,6 +288,8 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     }
     return startIfIdle();
   }
+
+  private static final Runnable NOTHING = () -> { };
 
   private Behavior<Command> invokeReady() {
     while (!ready.isEmpty()) {

@@ -34,10 +34,18 @@ import org.netnslab.settings.Setting;
  *     broadcast that ends with no other in flight while injectors' exits wait in netlink_table_grab ({@link
  *     org.netnslab.netlink.NlTable}), and to a release that is done (netlink_table_ungrab's wake-up) on its own task; fair
  *     scheduler, with {@code injectorExit} > 0, only
+ * @param injectorExitCallbacks ns per injector exit: the RCU callbacks its frees queued (release_task ->
+ *     put_task_struct_rcu_user's delayed_put_task_struct, thread_stack_delayed_free's thread_stack_free_rcu, the
+ *     netlink socket's deferred_put_nlk_sk, ...), run a grace period later by ksoftirqd of the CPU it exited on
+ *     (RCU_SOFTIRQ, kernel/rcu/tree.c rcu_do_batch), a kernel thread ({@link org.netnslab.rcu.ExitFrees}); fair
+ *     scheduler, with {@code injectorExit} > 0, only
+ * @param injectorExitVfree ns per injector exit: its thread stack's vfree, which thread_stack_free_rcu calls from
+ *     that softirq and which is therefore deferred (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on
+ *     that CPU's kworker; as {@code injectorExitCallbacks}
  */
 public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
     long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit,
-    long tableWaiter) {
+    long tableWaiter, long injectorExitCallbacks, long injectorExitVfree) {
   private static final Duration MAX = Duration.ofMillis(10);
   /** {@code costs.uevent.send-outside}. */
   public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -63,6 +71,11 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
   public static final Setting<Duration> INJECTOR_EXIT = Setting.duration("costs.uevent.injector-exit", MAX);
   /** {@code costs.uevent.table-waiter}. */
   public static final Setting<Duration> TABLE_WAITER = Setting.duration("costs.uevent.table-waiter", MAX);
+  /** {@code costs.uevent.injector-exit-callbacks}. */
+  public static final Setting<Duration> INJECTOR_EXIT_CALLBACKS =
+      Setting.duration("costs.uevent.injector-exit-callbacks", MAX);
+  /** {@code costs.uevent.injector-exit-vfree}. */
+  public static final Setting<Duration> INJECTOR_EXIT_VFREE = Setting.duration("costs.uevent.injector-exit-vfree", MAX);
 
   /**
    * Kernel parts only, no user-space work (the costs as they were before issue #20).
@@ -76,7 +89,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
    */
   public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
       long sendReturn, long recv) {
-    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0);
+    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0, 0, 0);
   }
 
   /**
@@ -99,6 +112,7 @@ public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSo
         BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
         RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
         LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos(), INJECTOR_EXIT.read(model).toNanos(),
-        TABLE_WAITER.read(model).toNanos());
+        TABLE_WAITER.read(model).toNanos(), INJECTOR_EXIT_CALLBACKS.read(model).toNanos(),
+        INJECTOR_EXIT_VFREE.read(model).toNanos());
   }
 }

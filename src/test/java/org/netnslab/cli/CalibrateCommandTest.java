@@ -155,6 +155,37 @@ public class CalibrateCommandTest extends JUnitSuite {
     assertRefused(o, "host.taskGroup: Cannot deserialize value of type `java.lang.String` from Array value");
   }
 
+  /**
+   * An exit line's kernel-thread figures come all together or not at all, each at least 0, the exits' span inside
+   * their window: a line with some of them, or a span longer than its window, is refused naming the field.
+   */
+  @Test
+  public void anExitLinesKernelThreadFiguresAreCheckedTogether() throws Exception {
+    UpFrontChecksTest.Outcome some = withExitLine("kt-some", line -> line.put("exits_window_ns", 600_000_000L));
+    assertRefused(some, "(uevent exit): quiet_window_ns must be a number in 1..");
+    UpFrontChecksTest.Outcome span = withExitLine("kt-span", line -> {
+      line.put("quiet_window_ns", 200_000_000L).put("exits_window_ns", 600_000_000L).put("exits_span_ns", 700_000_000L);
+      for (String w : java.util.List.of("quiet", "exits")) {
+        for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
+          line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
+        }
+      }
+    });
+    assertRefused(span, "(uevent exit): exits_span_ns must be a number in 0..600,000,000, got 700000000 (inside"
+        + " exits_window_ns)");
+  }
+
+  /** The recorded calibration with an exit probe line of 2000 children added to its fit set, then {@code edit}. */
+  private UpFrontChecksTest.Outcome withExitLine(String name, java.util.function.Consumer<ObjectNode> edit)
+      throws Exception {
+    return fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
+      ObjectNode line = ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).addObject()
+          .put("probe", "uevent").put("set", "fit").put("load", "exit").put("children", 2000)
+          .put("exit_p50_ns", 60_000).put("reap_p50_ns", 15_000);
+      edit.accept(line);
+    });
+  }
+
   @Test
   public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
     UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);

@@ -17,6 +17,7 @@ import org.netnslab.machine.Clock;
 import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Step;
+import org.netnslab.rcu.ExitFrees;
 import org.netnslab.machine.Mutex;
 import org.netnslab.netlink.NlTable;
 import org.netnslab.uevent.UeventCosts;
@@ -216,8 +217,14 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
       // not the injector's counted CPU (read above, as a probe's clock is before _exit)
       // do_exit: exit_mm, then exit_files drops the socket's file, whose __fput runs from exit_task_work: netlink_release,
       // which waits in netlink_table_grab while a broadcast walks
+      // the frees it defers through call_rcu then run on kernel threads (rcu.ExitFrees), queued where it exited
       UeventCosts c = path.costs();
-      machine.compute(task, Step.KERNEL, exit, () -> table.grab(task, c.tableWaiter(), NOTHING));
+      machine.compute(task, Step.KERNEL, exit, () -> {
+        if (c.injectorExitCallbacks() > 0 || c.injectorExitVfree() > 0) {
+          ExitFrees.of(machine).exited(task.cpu(), c.injectorExitCallbacks(), c.injectorExitVfree());
+        }
+        table.grab(task, c.tableWaiter(), NOTHING);
+      });
     }
   }
 

@@ -1,0 +1,67 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.calibrate.CostFit.Fitted;
+
+/**
+ * The kernel threads a process exit wakes, fitted on uevent_probe exit's kernel-thread times (since 2026-12-02's
+ * second session): {@code costs.uevent.injector-exit-callbacks} (ksoftirqd/N: the exits' RCU callbacks),
+ * {@code costs.uevent.injector-exit-vfree} (kworker/N: their stacks' delayed_vfree_work) and {@code
+ * rcu.gp-kthread} (rcu_preempt's CPU per run). The line times each class over a quiet window before the children
+ * (the machine's background) and from the first fork to a settling time after the last reap; the model's side is
+ * {@link org.netnslab.rcu.ExitFrees} and {@link org.netnslab.rcu.RcuDomain}.
+ */
+final class KthreadFit {
+  private KthreadFit() {}
+
+  /**
+   * Per line: a class's CPU over the exits' window less its quiet rate times that window, over the children (per
+   * exit); the grace-period kthread's CPU per run over the exits' window as measured (the background's runs are
+   * the same thread's runs). The median over the lines. NOT FITTED, where the exit line was fitted, when no exit
+   * line has the figures (recorded before them, or a kernel without CONFIG_SCHED_INFO).
+   *
+   * @param lines the exit probe's lines
+   * @param costs receives the costs
+   * @param unfitted receives why not
+   */
+  static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
+    List<ObjectNode> timed = lines.stream().filter(l -> l.has("exits_window_ns")).toList();
+    if (timed.isEmpty()) {
+      if (!lines.isEmpty()) {
+        String why = "no uevent_probe exit line has the kernel threads' times (recorded before 2026-12-02's second"
+            + " session, or /proc/PID/schedstat unreadable): the exits wake no kernel thread in the model";
+        for (String key : List.of(CALLBACKS, VFREE, GP_KTHREAD)) {
+          unfitted.put(key, why);
+        }
+      }
+      return;
+    }
+    int children = timed.get(0).path("children").asInt();
+    double callbacks = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "ksoftirqd")).toArray());
+    double vfree = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "kworker")).toArray());
+    double gp = CostFit.medianOf(timed.stream().mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble()
+        / Math.max(1, l.path("exits_rcu_gp_kthread_runs").asDouble())).toArray());
+    String from = String.format("uevent_probe exit (%d line(s) of %d children, /proc/PID/schedstat, median)",
+        timed.size(), children);
+    costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's CPU from the first fork to 200 ms after the"
+        + " last reap, less its rate over 200 ms before, per exit (the exits' RCU callbacks: rcu_do_batch)",
+        timed.size(), Double.NaN));
+    costs.put(VFREE, new Fitted(vfree, from + ": kworker/N's CPU over the same window, less its quiet rate, per exit"
+        + " (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)", timed.size(), Double.NaN));
+    costs.put(GP_KTHREAD, new Fitted(gp, from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread)",
+        timed.size(), Double.NaN));
+  }
+
+  /** @return a class's CPU over the exits' window less its quiet rate there, per child, ns */
+  static double perExit(ObjectNode l, String cls) {
+    double quietRate = l.path("quiet_" + cls + "_ns").asDouble() / l.path("quiet_window_ns").asDouble();
+    double net = l.path("exits_" + cls + "_ns").asDouble() - quietRate * l.path("exits_window_ns").asDouble();
+    return net / l.path("children").asDouble();
+  }
+
+  static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";
+  static final String VFREE = "costs.uevent.injector-exit-vfree";
+  static final String GP_KTHREAD = "rcu.gp-kthread";
+}

@@ -1,0 +1,125 @@
+package org.netnslab.rcu;
+
+import static org.junit.Assert.assertEquals;
+
+import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+import org.netnslab.machine.CpuTask;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.MachineSettings;
+import org.netnslab.machine.Scheduling;
+import org.netnslab.machine.VirtualEngine;
+import org.netnslab.machine.VirtualSystem;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@link ExitFrees} and the grace-period kthread of {@link RcuDomain}, on 2 simulated CPUs with no jitter and free
+ * task switches, so that every figure is exact: exits' frees wait for a grace period, the grace-period kthread runs
+ * at its start and end, and each CPU's ksoftirqd and kworker are woken once for all the exits of one grace period.
+ */
+public class ExitFreesTest extends JUnitSuite {
+  private static final long GP = 10_000_000;
+  private static final long GP_KTHREAD = 3_000;
+  private static final long CALLBACKS = 5_000;
+  private static final long VFREE = 1_000;
+
+  private ActorSystem<Runnable> system;
+  private Machine machine;
+  private VirtualEngine engine;
+
+  @Before
+  public void setUp() {
+    // the guardian creates the design run's RCU domain as NamespaceSupervisor does (once the machine is configured:
+    // its set-up runs when the engine first runs), then runs what it is sent, on the engine's thread as the model's
+    // actors do
+    system = VirtualSystem.create(Behaviors.<Runnable>setup(ctx -> {
+      ActorRef<RcuDomain.Command> rcu = ctx.spawn(RcuDomain.create(Duration.ofNanos(GP), Duration.ofMillis(1),
+          Duration.ofNanos(GP_KTHREAD)), "rcu");
+      RcuDomain.register(Machine.get(ctx.getSystem()), rcu);
+      return Behaviors.receiveMessage(r -> {
+        r.run();
+        return Behaviors.same();
+      });
+    }), "exit-frees", ConfigFactory.load());
+    machine = Machine.get(system);
+    engine = machine.engine();
+    machine.configure(new MachineSettings(2, 0, 1, new Scheduling(Scheduling.Scheduler.FAIR,
+        Scheduling.Preempt.NONE, 250, 0, 0)), 0);
+  }
+
+  @After
+  public void tearDown() throws Exception {
+    VirtualSystem.terminate(system, Duration.ofSeconds(5));
+    engine.unregister();
+  }
+
+  /** Runs the engine until simulated time {@code at} (ns from now). */
+  private void runFor(long at) throws Exception {
+    boolean[] reached = {false};
+    engine.schedule(at, () -> reached[0] = true);
+    engine.runUntil(() -> reached[0], t -> { }, 5_000_000_000L);
+  }
+
+  /**
+   * One exit starts a grace period; three more on CPU 0 and one on CPU 1 a millisecond later wait for the next (a
+   * grace period in progress does not take callbacks queued after its start). Nothing of theirs runs before that
+   * second grace period is over but the grace-period kthread (rcu_gp_init, rcu_gp_cleanup); then each CPU's ksoftirqd
+   * runs its exits' callbacks and its kworker their stacks' vfree: one wake-up of each per CPU, whatever the exits.
+   */
+  @Test
+  public void theExitsOfOneGracePeriodWakeEachCpusThreadsOnce() throws Exception {
+    system.tell(() -> ExitFrees.of(machine).exited(0, CALLBACKS, VFREE));
+    runFor(1_000_000);
+    system.tell(() -> {
+      for (int cpu : new int[] {0, 0, 0, 1}) {
+        ExitFrees.of(machine).exited(cpu, CALLBACKS, VFREE);
+      }
+    });
+    // the second grace period ends at 2 x (GP + the cleanup run): its callbacks have not run 1 ns before
+    runFor(2 * (GP + GP_KTHREAD) - 1_000_000 - 1);
+    assertEquals("the first grace period's two runs and exit, the second's rcu_gp_init", 3 * GP_KTHREAD + CALLBACKS,
+        machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
+    assertEquals("ksoftirqd/0 and kworker/0 for the first exit", 2, ExitFrees.of(machine).wakeUps());
+    runFor(1_000_000);
+    assertEquals(4 * GP_KTHREAD + 5 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(5 * VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
+    assertEquals("then ksoftirqd/0, ksoftirqd/1, kworker/0 and kworker/1 once each", 6, ExitFrees.of(machine).wakeUps());
+  }
+
+  /** An exit after the first grace period ended waits for a second: its threads are woken again, after it. */
+  @Test
+  public void anExitAfterAGracePeriodWaitsForTheNext() throws Exception {
+    system.tell(() -> ExitFrees.of(machine).exited(1, CALLBACKS, VFREE));
+    runFor(GP + 1_000_000);
+    assertEquals(2, ExitFrees.of(machine).wakeUps());
+    system.tell(() -> ExitFrees.of(machine).exited(1, CALLBACKS, VFREE));
+    runFor(GP - 1);
+    assertEquals("the second grace period's rcu_gp_init", 3 * GP_KTHREAD + CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    runFor(1_000_000);
+    assertEquals(4 * GP_KTHREAD + 2 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(2 * VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
+    assertEquals(4, ExitFrees.of(machine).wakeUps());
+  }
+
+  /** A CPU the machine does not have is refused, naming it. */
+  @Test
+  public void anExitOnACpuTheMachineLacksIsRefused() throws Exception {
+    String[] refused = {null};
+    system.tell(() -> {
+      try {
+        ExitFrees.of(machine).exited(2, CALLBACKS, VFREE);
+      } catch (IllegalArgumentException e) {
+        refused[0] = e.getMessage();
+      }
+    });
+    runFor(1);
+    assertEquals("exit on CPU 2 of 2, callbacks 5000 ns, vfree 1000 ns", refused[0]);
+  }
+}
