@@ -17,10 +17,12 @@ final class KthreadFit {
   private KthreadFit() {}
 
   /**
-   * Per line: a class's CPU over the exits' window less its quiet rate times that window, over the children (per
-   * exit); the grace-period kthread's CPU per run over the exits' window as measured (the background's runs are
-   * the same thread's runs). The median over the lines. NOT FITTED, where the exit line was fitted, when no exit
-   * line has the figures (recorded before them, or a kernel without CONFIG_SCHED_INFO).
+   * Per line: a class's runs over the exits' window less its quiet rate of runs times that window, times its CPU per
+   * run over the exits' window, over the children (per exit); the grace-period kthread's CPU per run over the exits'
+   * window. The median over the lines. Runs, not CPU, are what the background is taken off: a kworker's runs over
+   * 2000 exits stand well out of its quiet rate (115-189 against 30-50 in as long), its CPU does not (0.8-2 us an exit
+   * against a background that moves by as much). NOT FITTED, where the exit line was fitted, when no exit line has
+   * the figures (recorded before them, or a kernel without CONFIG_SCHED_INFO).
    *
    * @param lines the exit probe's lines
    * @param costs receives the costs
@@ -45,20 +47,23 @@ final class KthreadFit {
         / Math.max(1, l.path("exits_rcu_gp_kthread_runs").asDouble())).toArray());
     String from = String.format("uevent_probe exit (%d line(s) of %d children, /proc/PID/schedstat, median)",
         timed.size(), children);
-    costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's CPU from the first fork to 200 ms after the"
-        + " last reap, less its rate over 200 ms before, per exit (the exits' RCU callbacks: rcu_do_batch)",
+    costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
+        + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
+        + " callbacks: rcu_do_batch)", timed.size(), Double.NaN));
+    costs.put(VFREE, new Fitted(vfree, from + ": kworker/N's runs over the same window, less their quiet rate, times"
+        + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
         timed.size(), Double.NaN));
-    costs.put(VFREE, new Fitted(vfree, from + ": kworker/N's CPU over the same window, less its quiet rate, per exit"
-        + " (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)", timed.size(), Double.NaN));
     costs.put(GP_KTHREAD, new Fitted(gp, from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread)",
         timed.size(), Double.NaN));
   }
 
-  /** @return a class's CPU over the exits' window less its quiet rate there, per child, ns */
+  /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
   static double perExit(ObjectNode l, String cls) {
-    double quietRate = l.path("quiet_" + cls + "_ns").asDouble() / l.path("quiet_window_ns").asDouble();
-    double net = l.path("exits_" + cls + "_ns").asDouble() - quietRate * l.path("exits_window_ns").asDouble();
-    return net / l.path("children").asDouble();
+    double runs = l.path("exits_" + cls + "_runs").asDouble();
+    double quietRate = l.path("quiet_" + cls + "_runs").asDouble() / l.path("quiet_window_ns").asDouble();
+    double net = runs - quietRate * l.path("exits_window_ns").asDouble();
+    double perRun = runs > 0 ? l.path("exits_" + cls + "_ns").asDouble() / runs : 0;
+    return net * perRun / l.path("children").asDouble();
   }
 
   static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";

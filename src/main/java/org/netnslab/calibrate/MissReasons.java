@@ -44,9 +44,14 @@ final class MissReasons {
       + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)";
   static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"
       + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not";
-  static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for milliseconds (far"
-      + " beyond its p99); how many depends on where the host's per-CPU run queues and load balancer put the"
-      + " injectors and their listeners, which the model's one global run queue does not have";
+  static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for tens to hundreds of ms"
+      + " (far beyond its p99): an injector preempted in the middle of its sends waits behind every one that has not"
+      + " run. On our 2-vCPU VM most such preemptions were by kernel threads the injectors' exits wake (155 of 205 in"
+      + " a traced N=1000 run: kworker/N, rcu_preempt, ksoftirqd/N); the model has them (rcu.ExitFrees, fitted on"
+      + " uevent_probe exit; none in a recording without its kernel-thread times) but wakes them about half as"
+      + " often (a grace period's threads once each; the host's rcu_preempt also wakes for force-quiescent-state"
+      + " scans, its kworkers several times a grace period) and lets fewer of those wake-ups preempt (one group"
+      + " entity for the load on all CPUs, where the kernel has one per CPU, each with its own slice)";
   static final String TIMING = "the model's send includes more waiting for a CPU inside the call than the"
       + " host's";
   static final String THROUGHPUT = "the host's processes spend more CPU per message under contention than the pair probe's one"

@@ -60,6 +60,8 @@ public final class CpuTask {
   boolean placed;
   /** Index of the CPU the task runs on or holds, -1: none. */
   int cpu = -1;
+  /** The one CPU it may run on (a per-CPU kernel thread, kthread_bind), -1: any. */
+  int bound = -1;
   boolean queued;
   boolean needResched;
   /** The step in progress or waiting for a CPU. */
@@ -103,6 +105,11 @@ public final class CpuTask {
   /** @return what the task is */
   public Kind kind() {
     return kind;
+  }
+
+  /** @return the one CPU it may run on (a per-CPU kernel thread), or -1: any */
+  public int bound() {
+    return bound;
   }
 
   /** @return the CPU it runs on or holds, 0..cpus-1; -1 when it has none (asleep or waiting for one) */

@@ -39,7 +39,10 @@ import java.util.ArrayDeque;
  *
  * <p>Why one global queue and not per-CPU queues with load balancing: the targets are rates and
  * latency tails of closed loops over 2..64 CPUs; one queue gives each task the fair share the kernel's
- * balancer converges to, without modelling migration costs and imbalance windows no target measures.
+ * balancer converges to, without modelling migration costs and imbalance windows no target measures. A task
+ * may be bound to one CPU ({@link #newTask(String, CpuTask.Kind, boolean, int)}: a per-CPU kernel thread such as
+ * ksoftirqd/N): only that CPU picks it, its wake-ups preempt only that CPU's task, and that CPU's tick alone
+ * renews the group entity's slice for it. With nothing bound the schedule is as without binding.
  *
  * <p><b>Task groups</b> ({@link Scheduling.TaskGroup#SESSION}, CONFIG_FAIR_GROUP_SCHED with sched_autogroup or a
  * cpu cgroup): the kernel threads ({@link CpuTask.Kind#kernelThread}) are in the root group with one entity for the
@@ -188,6 +191,26 @@ public final class Cpus {
   }
 
   /**
+   * A per-CPU kernel thread (ksoftirqd/N, a per-CPU kworker: kthread_bind), which runs on CPU {@code cpu} only: it
+   * waits for that CPU however idle the others are, and its wake-ups and the tick preempt that CPU's task only.
+   *
+   * @param name the task's name
+   * @param kind what it is
+   * @param forked as {@link #newTask(String, CpuTask.Kind, boolean)}
+   * @param cpu the CPU, 0..count-1
+   * @return a new task of this machine, not yet runnable
+   * @throws IllegalArgumentException for a CPU this machine does not have
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked, int cpu) {
+    if (cpu < 0 || cpu >= count) {
+      throw new IllegalArgumentException(name + ": bound to CPU " + cpu + ", the machine has CPUs 0.." + (count - 1));
+    }
+    CpuTask t = newTask(name, kind, forked);
+    t.bound = cpu;
+    return t;
+  }
+
+  /**
    * Runs a kernel step of {@code nanos} on a CPU for a one-off task of its own, then {@code then}.
    *
    * @param nanos the step's CPU time, ns (0 still waits for a CPU)
@@ -324,7 +347,7 @@ public final class Cpus {
     } else {
       place(t, avgVruntime(), queue.size() + runningCount);
     }
-    int free = idle.nextSetBit(0);
+    int free = t.bound < 0 ? idle.nextSetBit(0) : idle.get(t.bound) ? t.bound : -1;
     if (free >= 0 && !anyQueued()) { // straight onto an idle CPU, as pick_eevdf over one task would
       last[free] = t; // out of idle: no switch cost; the wake-up latency is the waker's to charge
       t.runnableSince = engine.now();
@@ -335,6 +358,12 @@ public final class Cpus {
     if (free >= 0) {
       last[free] = t;
       dispatch(free);
+      return;
+    }
+    if (t.bound >= 0) { // a per-CPU thread is woken on its own CPU
+      if (current[t.bound] != null) {
+        preemptOnWakeup(t.bound, t);
+      }
       return;
     }
     if (waker != null && waker.cpu >= 0 && current[waker.cpu] == waker) {
@@ -396,12 +425,12 @@ public final class Cpus {
       accountGroup();
       CpuTask currEntity = inRoot(curr) ? curr : group;
       long v = rootAvg();
-      if (currEntity.vruntime <= v || rootQueue.pick(v) != (inRoot(woken) ? woken : group)) {
+      if (currEntity.vruntime <= v || rootQueue.pick(v, c) != (inRoot(woken) ? woken : group)) {
         return false;
       }
     } else {
       long v = avgVruntime();
-      if (curr.vruntime <= v || queue.pick(v) != woken) {
+      if (curr.vruntime <= v || queue.pick(v, c) != woken) {
         return false;
       }
     }
@@ -421,14 +450,16 @@ public final class Cpus {
     boolean marked = false;
     if (t.vruntime >= t.deadline) {
       t.deadline = t.vruntime + slice;
-      marked = inRoot(t) ? !rootQueue.isEmpty() : !queue.isEmpty();
+      marked = inRoot(t) ? rootQueue.hasAllowed(c, null) : queue.hasAllowed(c, null);
     }
-    if (grouped && !inRoot(t) && rootQueue.size() > (group.queued ? 1 : 0)) { // a kernel thread waits
+    // a kernel thread that may run on c waits (the group entity's slice renewed only then: a thread bound to
+    // another CPU waits for that CPU's tick)
+    if (grouped && !inRoot(t) && rootQueue.hasAllowed(c, group)) {
       accountGroup();
       if (group.vruntime >= group.deadline) { // the group entity past its deadline: update_deadline at the root
         setGroup(group.vruntime, group.vruntime + slice);
         // the load task yields only if the root pick is now the kernel thread (else pick_eevdf keeps curr)
-        marked |= rootQueue.pick(rootAvg()) != group;
+        marked |= rootQueue.pick(rootAvg(), c) != group;
       }
     }
     if (marked) {
@@ -588,28 +619,31 @@ public final class Cpus {
   }
 
   private void dispatch(int c) {
-    if (!anyQueued()) {
+    CpuTask next = anyQueued() ? pickNext(c) : null;
+    if (next == null) { // nothing queued, or only threads bound to other CPUs
       off(c);
       current[c] = null;
       idle.set(c);
       return;
     }
-    runOn(c, pickNext());
+    runOn(c, next);
   }
 
   /** pick_next_entity down the levels: at the root a kernel thread or the load's group, then in the group. */
-  private CpuTask pickNext() {
+  private CpuTask pickNext(int c) {
     if (grouped) {
       accountGroup();
-      CpuTask e = rootQueue.pick(rootAvg());
-      if (e != group) {
+      CpuTask e = rootQueue.pick(rootAvg(), c);
+      if (e != null && e != group) {
         rootQueue.remove(e);
         return e;
       }
     }
-    CpuTask t = queue.pick(avgVruntime());
-    queue.remove(t);
-    syncGroupQueued();
+    CpuTask t = queue.pick(avgVruntime(), c);
+    if (t != null) {
+      queue.remove(t);
+      syncGroupQueued();
+    }
     return t;
   }
 

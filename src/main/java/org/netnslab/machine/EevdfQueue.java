@@ -15,16 +15,39 @@ final class EevdfQueue {
       Comparator.<CpuTask>comparingLong(t -> t.deadline).thenComparingLong(t -> t.id));
   private long sumVruntime;
 
+  /** Queued tasks bound to one CPU: while none is, every pick is the unfiltered one. */
+  private int boundQueued;
+
   void add(CpuTask t) {
     tree.add(t);
     t.queued = true;
     sumVruntime += t.vruntime;
+    if (t.bound >= 0) {
+      boundQueued++;
+    }
   }
 
   void remove(CpuTask t) {
     tree.remove(t);
     t.queued = false;
     sumVruntime -= t.vruntime;
+    if (t.bound >= 0) {
+      boundQueued--;
+    }
+  }
+
+  /**
+   * @param c a CPU
+   * @param except a task not to count (the group entity), or null
+   * @return whether a queued task other than {@code except} may run on {@code c} (is not bound to another CPU)
+   */
+  boolean hasAllowed(int c, CpuTask except) {
+    for (CpuTask t : tree) {
+      if (t != except && (t.bound < 0 || t.bound == c)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   boolean isEmpty() {
@@ -54,5 +77,32 @@ final class EevdfQueue {
       }
     }
     return tree.isEmpty() ? null : tree.first();
+  }
+
+  /**
+   * pick_eevdf on CPU {@code c}'s queue: as {@link #pick(long)} over the tasks that may run there (a task bound to
+   * another CPU is on that CPU's queue in the kernel).
+   *
+   * @param avgVruntime V
+   * @param c the CPU
+   * @return the task, or null when none queued may run on {@code c}
+   */
+  CpuTask pick(long avgVruntime, int c) {
+    if (boundQueued == 0) {
+      return pick(avgVruntime);
+    }
+    CpuTask earliest = null;
+    for (CpuTask t : tree) {
+      if (t.bound >= 0 && t.bound != c) {
+        continue;
+      }
+      if (t.vruntime <= avgVruntime) {
+        return t;
+      }
+      if (earliest == null) {
+        earliest = t;
+      }
+    }
+    return earliest;
   }
 }

@@ -246,6 +246,18 @@ public final class Machine implements Extension {
   }
 
   /**
+   * @param name the task's name, e.g. {@code ksoftirqd/0}
+   * @param kind what it is
+   * @param forked as {@link #newTask(String, CpuTask.Kind, boolean)}
+   * @param cpu the one CPU it runs on ({@link Cpus#newTask(String, CpuTask.Kind, boolean, int)})
+   * @return a new per-CPU task on the current design run's CPUs (virtual execution)
+   * @throws IllegalArgumentException for a CPU the machine does not have
+   */
+  public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked, int cpu) {
+    return cpus().newTask(name, kind, forked, cpu);
+  }
+
+  /**
    * The CPU time the current design run's tasks of one kind have spent so far (user and kernel steps, and
    * the task switches into them), e.g. every injector's, to put beside a host's per-process CPU clocks
    * ({@link Cpus#busyNanos(CpuTask.Kind)}).

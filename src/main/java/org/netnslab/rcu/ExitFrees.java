@@ -25,8 +25,9 @@ import org.netnslab.machine.Step;
  * takes what was queued meanwhile in further steps without sleeping, so the exits of one grace period cost each
  * thread one wake-up per CPU. Kernel threads are in the root task group: under {@code machine.task-group = session}
  * their wake-ups preempt the load's tasks, which is how the host's injectors in TC1 N=1000 come to wait behind
- * hundreds of others in the middle of their sends (docs/calibrate.md). The machine has one global queue, so c's
- * threads may run on another CPU; the per-CPU split keeps the number of wake-ups.
+ * hundreds of others in the middle of their sends (docs/calibrate.md). Both threads are bound to CPU c ({@link
+ * org.netnslab.machine.Cpus#newTask(String, CpuTask.Kind, boolean, int)}), as the kernel's are: each CPU's threads
+ * preempt that CPU's task, where threads free to run anywhere would all run on the first CPU to yield.
  *
  * <p>Threading: the engine's driver thread only; the callbacks run inside the {@link RcuDomain} actor, on it too.
  */
@@ -92,8 +93,8 @@ public final class ExitFrees {
     this.softirqd = new Worker[cpus];
     this.kworker = new Worker[cpus];
     for (int c = 0; c < cpus; c++) {
-      kworker[c] = new Worker(machine.newTask("kworker/" + c + ":events", CpuTask.Kind.KWORKER, false), null);
-      softirqd[c] = new Worker(machine.newTask("ksoftirqd/" + c, CpuTask.Kind.RCU, false), kworker[c]);
+      kworker[c] = new Worker(machine.newTask("kworker/" + c + ":events", CpuTask.Kind.KWORKER, false, c), null);
+      softirqd[c] = new Worker(machine.newTask("ksoftirqd/" + c, CpuTask.Kind.RCU, false, c), kworker[c]);
     }
   }
 

@@ -116,29 +116,32 @@ public class CostFitTest extends JUnitSuite {
   }
 
   /**
-   * The kernel threads the exits wake: per exit line, a class's CPU over the exits' window less its quiet rate there,
-   * per child, and rcu_preempt's CPU per run over that window; the median over the lines. Line one: 2000 children,
-   * ksoftirqd 12.5 ms in 600 ms against 0.2 ms in 200 ms quiet: (12.5 - 0.6) ms / 2000 = 5950 ns; kworker (3.0 - 0.3)
-   * ms / 2000 = 1350 ns; rcu_preempt 1.1 ms over 110 runs = 10 us. Lines two and three give 6200 / 900 / 9 us and
-   * 5000 / 2000 / 12 us, so the medians are 5950 ns, 1350 ns and 10 us. An exit line without the figures (recorded
-   * before them) leaves all three NOT FITTED, and says so.
+   * The kernel threads the exits wake: per exit line, a class's runs over the exits' window less its quiet rate of
+   * runs there, times its CPU per run there, per child; rcu_preempt's CPU per run over that window; the median over
+   * the lines. Line one, 2000 children, a 600 ms window against 200 ms quiet: ksoftirqd 100 runs (2 quiet, so 6 of
+   * them background) of 12 ms: 94 x 120 us / 2000 = 5640 ns; kworker 160 runs (10 quiet: 30) of 3.2 ms: 130 x 20 us /
+   * 2000 = 1300 ns; rcu_preempt 1.1 ms over 110 runs, 10 us. Lines two and three give 6000 / 900 / 9000 and
+   * 5000 / 2000 / 12000 ns, so the medians are 5640 ns, 1300 ns and 10 us. An exit line without the figures
+   * (recorded before them) leaves all three NOT FITTED, and says so.
    */
   @Test
   public void theExitProbesKernelThreadsGiveTheirCosts() {
     List<ObjectNode> lines = new java.util.ArrayList<>();
-    // quiet ksoftirqd, kworker, rcu ns; exits ksoftirqd, kworker, rcu ns, rcu runs
-    double[][] runs = {{200_000, 100_000, 0, 12_500_000, 3_000_000, 1_100_000, 110},
-        {0, 0, 0, 12_400_000, 1_800_000, 900_000, 100}, {0, 0, 0, 10_000_000, 4_000_000, 1_200_000, 100}};
+    // quiet ksoftirqd runs, kworker runs; exits ksoftirqd ns, runs, kworker ns, runs, rcu ns, rcu runs
+    double[][] runs = {{2, 10, 12_000_000, 100, 3_200_000, 160, 1_100_000, 110},
+        {0, 0, 12_000_000, 100, 1_800_000, 100, 900_000, 100}, {0, 0, 10_000_000, 100, 4_000_000, 100, 1_200_000, 100}};
     for (double[] r : runs) {
       lines.add(JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "exit").put("children", 2000)
           .put("exit_p50_ns", 60_000).put("reap_p50_ns", 15_000).put("quiet_window_ns", 200_000_000L)
-          .put("quiet_ksoftirqd_ns", r[0]).put("quiet_kworker_ns", r[1]).put("quiet_rcu_gp_kthread_ns", r[2])
-          .put("exits_window_ns", 600_000_000L).put("exits_span_ns", 400_000_000L).put("exits_ksoftirqd_ns", r[3])
-          .put("exits_kworker_ns", r[4]).put("exits_rcu_gp_kthread_ns", r[5]).put("exits_rcu_gp_kthread_runs", r[6]));
+          .put("quiet_ksoftirqd_runs", r[0]).put("quiet_kworker_runs", r[1]).put("quiet_ksoftirqd_ns", 50_000)
+          .put("quiet_kworker_ns", 500_000).put("quiet_rcu_gp_kthread_ns", 0).put("quiet_rcu_gp_kthread_runs", 0)
+          .put("exits_window_ns", 600_000_000L).put("exits_span_ns", 400_000_000L).put("exits_ksoftirqd_ns", r[2])
+          .put("exits_ksoftirqd_runs", r[3]).put("exits_kworker_ns", r[4]).put("exits_kworker_runs", r[5])
+          .put("exits_rcu_gp_kthread_ns", r[6]).put("exits_rcu_gp_kthread_runs", r[7]));
     }
     CostFit fit = CostFit.fit(lines);
-    assertEquals(5950.0, fit.costs().get("costs.uevent.injector-exit-callbacks").value(), 1e-9);
-    assertEquals(1350.0, fit.costs().get("costs.uevent.injector-exit-vfree").value(), 1e-9);
+    assertEquals(5640.0, fit.costs().get("costs.uevent.injector-exit-callbacks").value(), 1e-9);
+    assertEquals(1300.0, fit.costs().get("costs.uevent.injector-exit-vfree").value(), 1e-9);
     assertEquals(10_000.0, fit.costs().get("rcu.gp-kthread").value(), 1e-9);
     assertEquals(3, fit.costs().get("rcu.gp-kthread").points());
     CostFit old = CostFit.fit(List.of(JSON.createObjectNode().put("probe", "uevent").put("set", "fit")

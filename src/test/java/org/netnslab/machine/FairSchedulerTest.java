@@ -69,6 +69,45 @@ public class FairSchedulerTest extends JUnitSuite {
   }
 
   /**
+   * A per-CPU kernel thread (kthread_bind) runs on its CPU only: one busy process on CPU 0 and CPU 1 idle, a thread
+   * bound to CPU 0 woken at 1 ms with 100 us of work waits for CPU 0 (the process is inside its slice, so it is not
+   * preempted at the wake-up) until the tick at 4 ms finds the process past its 1.5 ms slice: it runs 4.0 to 4.1 ms
+   * on CPU 0. An unbound thread woken at the same time takes the idle CPU 1 at once: 1.0 to 1.1 ms.
+   */
+  @Test
+  public void aBoundTaskWaitsForItsCpuWhileAnotherIsIdle() throws Exception {
+    for (boolean bound : new boolean[] {true, false}) {
+      VirtualEngine e = VirtualEngine.create();
+      try {
+        Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+        hog(cpus, cpus.newTask("busy", CpuTask.Kind.OTHER), 50 * US);
+        CpuTask k = bound ? cpus.newTask("ksoftirqd/0", CpuTask.Kind.RCU, false, 0)
+            : cpus.newTask("kworker/u", CpuTask.Kind.KWORKER, false);
+        long[] ran = {-1, -1};
+        e.schedule(MS, () -> cpus.run(k, Step.KERNEL, 100 * US, () -> {
+          ran[0] = k.cpu();
+          ran[1] = e.now();
+        }));
+        runFor(e, 10 * MS);
+        assertEquals(bound ? "bound to CPU 0" : "unbound", bound ? 0 : 1, ran[0]);
+        assertEquals(bound ? 4 * MS + 100 * US : MS + 100 * US, ran[1]);
+        assertEquals(bound ? 0 : -1, k.bound());
+      } finally {
+        e.unregister();
+      }
+    }
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+      IllegalArgumentException x = org.junit.Assert.assertThrows(IllegalArgumentException.class,
+          () -> cpus.newTask("ksoftirqd/2", CpuTask.Kind.RCU, false, 2));
+      assertEquals("ksoftirqd/2: bound to CPU 2, the machine has CPUs 0..1", x.getMessage());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /**
    * A task that slept 1 s wakes among CPU-bound tasks and gets a CPU within one slice of the others'
    * running (the tick marks them, then the return to user mode switches): at most slice + tick.
    */
