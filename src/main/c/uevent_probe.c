@@ -362,7 +362,7 @@ static void tc1(long n, long sends, int one_netns, int pair) {
  * (/proc/PID/schedstat, CONFIG_SCHED_INFO), summed per class over the kernel threads (PF_KTHREAD). */
 enum { KT_GP, KT_SOFTIRQ, KT_KWORKER, KT_CLASSES };
 #define KT_MAX 4096
-typedef struct { int pid, cls; int64_t ns, runs; } kthread_t;
+typedef struct { int pid, cls; unsigned long long start; int64_t ns, runs; } kthread_t;
 typedef struct { int n; kthread_t k[KT_MAX]; } kthreads_t;
 typedef struct { int64_t ns[KT_CLASSES]; int64_t runs[KT_CLASSES]; } kthread_sums_t;
 
@@ -373,13 +373,16 @@ static int kthread_class(const char *comm) {
     return -1;
 }
 
-/* Returns 0 when /proc/PID/schedstat cannot be read (no CONFIG_SCHED_INFO): the line then leaves the fields out. */
+/* Returns 0, saying why on stderr, when no kernel thread of the three classes can be read (no CONFIG_SCHED_INFO, or
+ * a PID namespace that shows none) or there are more than KT_MAX: the line then leaves the fields out. */
 static int kthreads_read(kthreads_t *k) {
     k->n = 0;
     DIR *d = opendir("/proc");
     if (!d) return 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL && k->n < KT_MAX) {
+    int full = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (k->n == KT_MAX) { full = 1; break; }
         if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
         char path[300], buf[512];
         snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
@@ -392,8 +395,11 @@ static int kthreads_read(kthreads_t *k) {
         if (!open || !close || close < open) continue;
         *close = 0;
         unsigned long flags = 0;
-        /* after ") ": state ppid pgrp session tty_nr tpgid flags */
-        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1 || !(flags & 0x00200000UL)) continue;
+        unsigned long long start = 0;
+        /* after ") ": state ppid pgrp session tty_nr tpgid flags, ..., starttime (field 22): a reused pid is
+         * another thread */
+        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                   &flags, &start) != 2 || !(flags & 0x00200000UL)) continue;
         int c = kthread_class(open + 1);
         if (c < 0) continue;
         snprintf(path, sizeof path, "/proc/%s/schedstat", e->d_name);
@@ -403,9 +409,17 @@ static int kthreads_read(kthreads_t *k) {
         int got = fscanf(f, "%llu %llu %llu", &run, &wait, &slices);
         fclose(f);
         if (got != 3) continue;
-        k->k[k->n++] = (kthread_t) { atoi(e->d_name), c, (int64_t) run, (int64_t) slices };
+        k->k[k->n++] = (kthread_t) { atoi(e->d_name), c, start, (int64_t) run, (int64_t) slices };
     }
     closedir(d);
+    if (full) {
+        fprintf(stderr, "uevent_probe: exit: more than %d kernel threads of interest; their times are left out\n",
+                KT_MAX);
+        return 0;
+    }
+    if (k->n == 0)
+        fprintf(stderr, "uevent_probe: exit: no rcu_preempt, ksoftirqd or per-CPU kworker readable in /proc (a PID"
+                " namespace, or no /proc/PID/schedstat); the kernel threads' times are left out\n");
     return k->n > 0;
 }
 
@@ -417,7 +431,9 @@ static kthread_sums_t kthreads_diff(const kthreads_t *a, const kthreads_t *b) {
     for (int i = 0; i < b->n; i++) {
         int64_t ns = b->k[i].ns, runs = b->k[i].runs;
         for (int j = 0; j < a->n; j++) {
-            if (a->k[j].pid == b->k[i].pid) { ns -= a->k[j].ns; runs -= a->k[j].runs; break; }
+            if (a->k[j].pid == b->k[i].pid && a->k[j].start == b->k[i].start) {
+                ns -= a->k[j].ns; runs -= a->k[j].runs; break;
+            }
         }
         s.ns[b->k[i].cls] += ns;
         s.runs[b->k[i].cls] += runs;

@@ -87,6 +87,12 @@ public final class CalibratedConf {
       }
       b.append("\n    ").append(e.getKey()).append(" = ").append(Math.round(f.value())).append("ns\n");
     }
+    for (Map.Entry<String, String> e : fit.unfitted().entrySet()) { // a model key left at its default says why
+      if (e.getKey().startsWith("costs.") || e.getKey().startsWith("rcu.")) {
+        b.append("    # ").append(e.getKey()).append(" not fitted (").append(comment(e.getValue()))
+            .append("): the default (reference.conf or an earlier --config) applies\n");
+      }
+    }
     b.append("  }\n  designs {\n    \"").append(host.eraName()).append("\" {\n")
         .append("      description = \"this host (").append(comment(host.release()).replace("\"", "'")).append(", ").append(host.cpus())
         .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"

@@ -141,7 +141,10 @@ public final class CalibrationJson {
       for (var ref : e.getPath()) {
         at.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
       }
-      throw new IOException(file + ": " + at + ": " + e.getOriginalMessage(), e);
+      String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi && mi.getTargetType() != null
+          ? "must be " + expected(mi.getTargetType()) + ", got " + node(root.path("host"), e.getPath())
+          : e.getOriginalMessage();
+      throw new IOException(file + ": " + at + ": " + why, e);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
     }
@@ -165,6 +168,27 @@ public final class CalibrationJson {
       throw new IOException(file + ": " + problem);
     }
     return new Recorded(host, set);
+  }
+
+  /** @return what a field of Java type {@code t} holds, in JSON's words */
+  private static String expected(Class<?> t) {
+    if (t == String.class) {
+      return "text";
+    }
+    if (t.isPrimitive() && t != boolean.class || Number.class.isAssignableFrom(t)) {
+      return "a number";
+    }
+    return t == boolean.class || t == Boolean.class ? "true or false" : "a " + t.getSimpleName();
+  }
+
+  /** @return the JSON at {@code path} under {@code n}, as its type and text (e.g. {@code an array ["session"]}) */
+  private static String node(JsonNode n, java.util.List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+    for (var ref : path) {
+      n = ref.getFieldName() != null ? n.path(ref.getFieldName()) : n.path(ref.getIndex());
+    }
+    String kind = n.isArray() ? "an array" : n.isObject() ? "an object" : n.isTextual() ? "text" : n.isNumber()
+        ? "a number" : n.isBoolean() ? "a boolean" : "null";
+    return kind + " " + n;
   }
 
   /**

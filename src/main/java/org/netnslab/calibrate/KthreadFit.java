@@ -33,7 +33,8 @@ final class KthreadFit {
     if (timed.isEmpty()) {
       if (!lines.isEmpty()) {
         String why = "no uevent_probe exit line has the kernel threads' times (recorded before 2026-12-02's second"
-            + " session, or /proc/PID/schedstat unreadable): the exits wake no kernel thread in the model";
+            + " session, /proc/PID/schedstat unreadable, or no kernel thread visible in /proc: a PID namespace): the"
+            + " exits wake no kernel thread in the model";
         for (String key : List.of(CALLBACKS, VFREE, GP_KTHREAD)) {
           unfitted.put(key, why);
         }
@@ -43,8 +44,10 @@ final class KthreadFit {
     int children = timed.get(0).path("children").asInt();
     double callbacks = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "ksoftirqd")).toArray());
     double vfree = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "kworker")).toArray());
-    double gp = CostFit.medianOf(timed.stream().mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble()
-        / Math.max(1, l.path("exits_rcu_gp_kthread_runs").asDouble())).toArray());
+    // a kernel without rcu_preempt or rcu_sched (e.g. an RCU_NOCB or Tiny RCU one) shows no run: nothing to fit
+    double gp = CostFit.medianOf(timed.stream().filter(l -> l.path("exits_rcu_gp_kthread_runs").asDouble() > 0)
+        .mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble() / l.path("exits_rcu_gp_kthread_runs")
+            .asDouble()).toArray());
     String from = String.format("uevent_probe exit (%d line(s) of %d children, /proc/PID/schedstat, median)",
         timed.size(), children);
     costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
@@ -53,8 +56,13 @@ final class KthreadFit {
     costs.put(VFREE, new Fitted(vfree, from + ": kworker/N's runs over the same window, less their quiet rate, times"
         + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
         timed.size(), Double.NaN));
-    costs.put(GP_KTHREAD, new Fitted(gp, from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread)",
-        timed.size(), Double.NaN));
+    if (Double.isNaN(gp)) {
+      unfitted.put(GP_KTHREAD, from + ": no run of rcu_preempt or rcu_sched over the exits (no grace-period kthread"
+          + " of that name on this kernel)");
+    } else {
+      costs.put(GP_KTHREAD, new Fitted(gp, from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread;"
+          + " its force-quiescent-state scans included)", timed.size(), Double.NaN));
+    }
   }
 
   /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
@@ -63,7 +71,7 @@ final class KthreadFit {
     double quietRate = l.path("quiet_" + cls + "_runs").asDouble() / l.path("quiet_window_ns").asDouble();
     double net = runs - quietRate * l.path("exits_window_ns").asDouble();
     double perRun = runs > 0 ? l.path("exits_" + cls + "_ns").asDouble() / runs : 0;
-    return net * perRun / l.path("children").asDouble();
+    return net * perRun / l.path("children").asDouble() + 0.0; // + 0.0: no -0.0 when the thread never ran
   }
 
   static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";

@@ -177,7 +177,12 @@ public final class ProbeLines {
    * ns of at least 0, over windows of at least 1 ns, the exits' span inside their window.
    */
   private static String exitKthreads(ObjectNode l) {
-    if (!l.has("exits_window_ns") && !l.has("quiet_window_ns")) {
+    boolean any = false;
+    for (var it = l.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      any |= f.startsWith("quiet_") || f.startsWith("exits_");
+    }
+    if (!any) {
       return null;
     }
     List<Field> fields = new java.util.ArrayList<>(List.of(new Field("quiet_window_ns", 1, NS),
@@ -191,7 +196,11 @@ public final class ProbeLines {
     for (Field f : fields) {
       String bad = check(l.get(f.name()), f);
       if (bad != null) {
-        return bad + (f.name().equals("exits_span_ns") ? " (inside exits_window_ns)" : "");
+        return bad + (f.name().equals("exits_span_ns") ? " (inside exits_window_ns)"
+            : " (an exit line's kernel-thread figures come all together, or none)");
+      }
+      if (f.name().endsWith("_runs") && !l.get(f.name()).canConvertToExactIntegral()) {
+        return f.name() + " must be a whole count, got " + l.get(f.name());
       }
     }
     return null;

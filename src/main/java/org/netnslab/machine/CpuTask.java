@@ -61,7 +61,7 @@ public final class CpuTask {
   /** Index of the CPU the task runs on or holds, -1: none. */
   int cpu = -1;
   /** The one CPU it may run on (a per-CPU kernel thread, kthread_bind), -1: any. */
-  int bound = -1;
+  final int bound;
   boolean queued;
   boolean needResched;
   /** The step in progress or waiting for a CPU. */
@@ -91,10 +91,22 @@ public final class CpuTask {
    * @param forked whether its first step is its fork (see {@link Cpus#newTask(String, Kind, boolean)})
    */
   CpuTask(String name, Kind kind, long id, boolean forked) {
+    this(name, kind, id, forked, -1);
+  }
+
+  /**
+   * @param name as above
+   * @param kind as above
+   * @param id as above
+   * @param forked as above
+   * @param bound the one CPU it may run on, -1: any
+   */
+  CpuTask(String name, Kind kind, long id, boolean forked, int bound) {
     this.name = name;
     this.kind = kind;
     this.id = id;
     this.forked = forked;
+    this.bound = bound;
   }
 
   /** @return the task's name */

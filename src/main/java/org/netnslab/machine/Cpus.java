@@ -199,15 +199,17 @@ public final class Cpus {
    * @param forked as {@link #newTask(String, CpuTask.Kind, boolean)}
    * @param cpu the CPU, 0..count-1
    * @return a new task of this machine, not yet runnable
-   * @throws IllegalArgumentException for a CPU this machine does not have
+   * @throws IllegalArgumentException for a CPU this machine does not have, or a kind that is not a kernel thread
    */
   public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked, int cpu) {
     if (cpu < 0 || cpu >= count) {
       throw new IllegalArgumentException(name + ": bound to CPU " + cpu + ", the machine has CPUs 0.." + (count - 1));
     }
-    CpuTask t = newTask(name, kind, forked);
-    t.bound = cpu;
-    return t;
+    if (!kind.kernelThread()) { // a bound load task would need its group entity bound too
+      throw new IllegalArgumentException(name + ": only a kernel thread (kworker, rcu, device) is bound to a CPU, got "
+          + kind.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    return new CpuTask(name, kind, taskIds++, forked, cpu);
   }
 
   /**
@@ -259,6 +261,7 @@ public final class Cpus {
       renewIfPast(task);
       enqueue(task);
       dispatch(c);
+      fillIdle();
     } else {
       off(c);
       holding[c] = false;
@@ -481,6 +484,18 @@ public final class Cpus {
       leave(c, t);
       enqueue(t);
       dispatch(c);
+      fillIdle();
+    }
+  }
+
+  /**
+   * A task preempted on CPU {@code c} for a thread bound there goes to an idle CPU if there is one (the global
+   * queue stands for a balanced machine, where an idle CPU pulls it at once: newidle balance). Without bound tasks
+   * an idle CPU means an empty queue, so this never moves anything and the schedule is as before.
+   */
+  private void fillIdle() {
+    for (int f = idle.nextSetBit(0); f >= 0 && anyQueued(); f = idle.nextSetBit(f + 1)) {
+      dispatch(f);
     }
   }
 

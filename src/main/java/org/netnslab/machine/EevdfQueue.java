@@ -28,7 +28,9 @@ final class EevdfQueue {
   }
 
   void remove(CpuTask t) {
-    tree.remove(t);
+    if (!tree.remove(t)) {
+      throw new IllegalStateException(t + " is not queued"); // the sums would go wrong silently
+    }
     t.queued = false;
     sumVruntime -= t.vruntime;
     if (t.bound >= 0) {

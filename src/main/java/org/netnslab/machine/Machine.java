@@ -246,12 +246,15 @@ public final class Machine implements Extension {
   }
 
   /**
+   * A per-CPU kernel thread of the current design run (ksoftirqd/N, kworker/N: kthread_bind).
+   *
    * @param name the task's name, e.g. {@code ksoftirqd/0}
-   * @param kind what it is
+   * @param kind what it is, a kernel thread
    * @param forked as {@link #newTask(String, CpuTask.Kind, boolean)}
    * @param cpu the one CPU it runs on ({@link Cpus#newTask(String, CpuTask.Kind, boolean, int)})
    * @return a new per-CPU task on the current design run's CPUs (virtual execution)
-   * @throws IllegalArgumentException for a CPU the machine does not have
+   * @throws IllegalArgumentException for a CPU the machine does not have, or a kind that is not a kernel thread
+   * @throws IllegalStateException in live execution
    */
   public CpuTask newTask(String name, CpuTask.Kind kind, boolean forked, int cpu) {
     return cpus().newTask(name, kind, forked, cpu);

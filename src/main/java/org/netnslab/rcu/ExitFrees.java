@@ -21,7 +21,11 @@ import org.netnslab.machine.Step;
  *
  * <p>The model: each CPU has a ksoftirqd task ({@link CpuTask.Kind#RCU}) and a kworker task ({@link
  * CpuTask.Kind#KWORKER}); an exit on CPU c adds, once its callback's grace period is over, its callbacks' CPU to c's
- * ksoftirqd and then its stack's vfree to c's kworker. A kernel thread that is woken runs what is queued then, and
+ * ksoftirqd and then its stack's vfree to c's kworker. Two simplifications, both inside the per-exit averages the
+ * costs are fitted as: the stack's callback is queued on the CPU the task last ran on (finish_task_switch ->
+ * put_task_stack), but the task_struct's by whoever drops its last rcu_users reference (that final switch, or
+ * the parent's wait4 -> release_task, on the parent's CPU; kernel/fork.c sets rcu_users to 2); and a stack the
+ * per-CPU cache takes (free_thread_stack tries it first) needs neither a callback nor a vfree. A kernel thread that is woken runs what is queued then, and
  * takes what was queued meanwhile in further steps without sleeping, so the exits of one grace period cost each
  * thread one wake-up per CPU. Kernel threads are in the root task group: under {@code machine.task-group = session}
  * their wake-ups preempt the load's tasks, which is how the host's injectors in TC1 N=1000 come to wait behind
@@ -59,6 +63,9 @@ public final class ExitFrees {
 
     /** Queues work (nanos &gt; 0); an idle thread is woken, and runs it once the instant's other work is queued. */
     void add(long nanos, long thenNanos) {
+      if (nanos <= 0) {
+        throw new IllegalArgumentException(task + ": work of " + nanos + " ns queued");
+      }
       queued += nanos;
       handOn += thenNanos;
       if (!busy) { // one grace period's callbacks are invoked together: one wake-up takes them all
@@ -101,13 +108,23 @@ public final class ExitFrees {
   /**
    * @param machine a machine in virtual execution, under the fair scheduler
    * @return its current design run's exit frees
-   * @throws IllegalStateException when the design run has no {@link RcuDomain}
+   * @throws IllegalStateException in live execution, under fifo (no tasks), or when the design run has no {@link
+   *     RcuDomain}
    */
   public static ExitFrees of(Machine machine) {
+    if (!machine.fair()) {
+      throw new IllegalStateException("an exit's frees run on kernel threads: virtual execution under the fair"
+          + " scheduler only");
+    }
     return machine.kernelObject(NAME, ExitFrees.class, () -> new ExitFrees(machine));
   }
 
-  /** @return times one of its kernel threads (ksoftirqd/N, kworker/N) was woken so far */
+  /** @return CPU {@code c}'s ksoftirqd task (tests) */
+  CpuTask softirqd(int c) {
+    return softirqd[c].task;
+  }
+
+  /** @return times work was queued to one of its kernel threads (ksoftirqd/N, kworker/N) while it had none */
   public long wakeUps() {
     return wakeUps;
   }

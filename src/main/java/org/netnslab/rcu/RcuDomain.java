@@ -37,9 +37,11 @@ import org.netnslab.machine.Step;
  * </ul>
  *
  * <p>With {@code gpKthread} &gt; 0 under the fair scheduler, the grace-period kernel thread (rcu_preempt,
- * kernel/rcu/tree.c rcu_gp_kthread) is a task in the root task group: it runs {@code gpKthread} at a grace period's
- * start (rcu_gp_init) and again at its end (rcu_gp_cleanup), and the waiters and callbacks complete only after that
- * second run, as they do in the kernel, where the grace period is not over until rcu_gp_cleanup has run on a CPU.
+ * kernel/rcu/tree.c rcu_gp_kthread) is a task in the root task group: it runs {@code gpKthread} at a normal grace
+ * period's start (rcu_gp_init) and again at its end (rcu_gp_cleanup), and the waiters and callbacks complete only
+ * after that second run, as they do in the kernel, where the grace period is not over until rcu_gp_cleanup has run
+ * on a CPU. An expedited grace period does not go through it (kernel/rcu/tree_exp.h: synchronize_rcu_expedited's
+ * own sequence, exp_seq, and workers), so it is charged nothing here.
  * Its force-quiescent-state scans in between (rcu_gp_fqs_loop) are not modelled. One domain per design run in
  * virtual execution is registered on the machine ({@link #register}, {@link #of}), so that code without the netns's
  * environment (a process exit's frees, {@link ExitFrees}) shares its grace periods.
@@ -162,6 +164,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
    *
    * @param machine a machine in virtual execution
    * @param domain the domain
+   * @throws IllegalStateException in live execution
    */
   public static void register(Machine machine, ActorRef<Command> domain) {
     machine.kernelObject(NAME, Registered.class, Registered::new).ref = domain;
@@ -247,7 +250,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     blockingReaders = new HashSet<>(readers);
     elapsed = false;
     Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
-    if (gpTask != null) { // rcu_gp_init: the kthread's run at the start, beside the grace period's own time
+    if (gpTask != null && !current.expedited) { // rcu_gp_init: the kthread's run at the start, beside its own time
       machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
     }
     if (length.isZero()) {
@@ -267,7 +270,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     if (!blockingReaders.isEmpty()) {
       return this;
     }
-    if (gpTask != null) { // rcu_gp_cleanup: the grace period is over once the kthread has run it
+    if (gpTask != null && !current.expedited) { // rcu_gp_cleanup: the grace period is over once the kthread ran it
       cleaning = true;
       ActorRef<Command> self = getContext().getSelf();
       machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(CleanedUp.INSTANCE));

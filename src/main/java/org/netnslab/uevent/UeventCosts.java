@@ -37,8 +37,9 @@ import org.netnslab.settings.Setting;
  * @param injectorExitCallbacks ns per injector exit: the RCU callbacks its frees queued (release_task ->
  *     put_task_struct_rcu_user's delayed_put_task_struct, thread_stack_delayed_free's thread_stack_free_rcu, the
  *     netlink socket's deferred_put_nlk_sk, ...), run a grace period later by ksoftirqd of the CPU it exited on
- *     (RCU_SOFTIRQ, kernel/rcu/tree.c rcu_do_batch), a kernel thread ({@link org.netnslab.rcu.ExitFrees}); fair
- *     scheduler, with {@code injectorExit} > 0, only
+ *     (RCU_SOFTIRQ, kernel/rcu/tree.c rcu_do_batch; the task_struct's may be queued on its parent's CPU instead), a
+ *     kernel thread ({@link org.netnslab.rcu.ExitFrees}); an average over exits, some of whose stacks the per-CPU
+ *     cache takes without a callback; fair scheduler, with {@code injectorExit} > 0, only
  * @param injectorExitVfree ns per injector exit: its thread stack's vfree, which thread_stack_free_rcu calls from
  *     that softirq and which is therefore deferred (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on
  *     that CPU's kworker; as {@code injectorExitCallbacks}

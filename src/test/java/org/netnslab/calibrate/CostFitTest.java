@@ -144,6 +144,17 @@ public class CostFitTest extends JUnitSuite {
     assertEquals(1300.0, fit.costs().get("costs.uevent.injector-exit-vfree").value(), 1e-9);
     assertEquals(10_000.0, fit.costs().get("rcu.gp-kthread").value(), 1e-9);
     assertEquals(3, fit.costs().get("rcu.gp-kthread").points());
+    // a kworker that ran less during the exits than its quiet rate says (a busy quiet window): below 0, NOT FITTED;
+    // no rcu_preempt run at all (no such thread): NOT FITTED rather than 0
+    ObjectNode busyQuiet = lines.get(0).deepCopy().put("quiet_kworker_runs", 100).put("exits_rcu_gp_kthread_runs", 0)
+        .put("exits_rcu_gp_kthread_ns", 0);
+    CostFit noisy = CostFit.fit(List.of(busyQuiet));
+    assertTrue(noisy.unfitted().get("costs.uevent.injector-exit-vfree"),
+        noisy.unfitted().get("costs.uevent.injector-exit-vfree").contains("below 0"));
+    assertFalse(noisy.costs().containsKey("costs.uevent.injector-exit-vfree"));
+    assertTrue(noisy.unfitted().get("rcu.gp-kthread"),
+        noisy.unfitted().get("rcu.gp-kthread").contains("no run of rcu_preempt or rcu_sched"));
+    assertEquals(5640.0, noisy.costs().get("costs.uevent.injector-exit-callbacks").value(), 1e-9);
     CostFit old = CostFit.fit(List.of(JSON.createObjectNode().put("probe", "uevent").put("set", "fit")
         .put("load", "exit").put("children", 200).put("exit_p50_ns", 60_000).put("reap_p50_ns", 15_000)));
     assertTrue(old.costs().containsKey("costs.uevent.injector-exit"));

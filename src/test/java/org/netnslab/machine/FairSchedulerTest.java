@@ -102,6 +102,62 @@ public class FairSchedulerTest extends JUnitSuite {
       IllegalArgumentException x = org.junit.Assert.assertThrows(IllegalArgumentException.class,
           () -> cpus.newTask("ksoftirqd/2", CpuTask.Kind.RCU, false, 2));
       assertEquals("ksoftirqd/2: bound to CPU 2, the machine has CPUs 0..1", x.getMessage());
+      x = org.junit.Assert.assertThrows(IllegalArgumentException.class,
+          () -> cpus.newTask("injector-0", CpuTask.Kind.INJECTOR, false, 0));
+      assertEquals("injector-0: only a kernel thread (kworker, rcu, device) is bound to a CPU, got injector",
+          x.getMessage());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /**
+   * A task preempted for a thread bound to its CPU goes on at once on an idle CPU (the global queue stands for a
+   * balanced machine): one busy process on CPU 0, CPU 1 idle, ksoftirqd/0 woken at 1 ms with 2 ms of work preempts
+   * it at the 4 ms tick (the process is past its slice) and the process is on CPU 1 the same instant, waiting a
+   * context switch's nothing (0 here): it loses no CPU time to the thread.
+   */
+  @Test
+  public void aTaskPreemptedForABoundThreadTakesAnIdleCpu() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+      CpuTask busy = cpus.newTask("busy", CpuTask.Kind.OTHER);
+      hog(cpus, busy, 50 * US);
+      CpuTask k = cpus.newTask("ksoftirqd/0", CpuTask.Kind.RCU, false, 0);
+      e.schedule(MS, () -> cpus.run(k, Step.KERNEL, 2 * MS, () -> { }));
+      runFor(e, 10 * MS);
+      assertEquals("the thread ran its 2 ms", 2 * MS, k.kernelNanos());
+      assertEquals("the process never waited for a CPU", 0, busy.waitNanos());
+      // all of the 10 ms but its step in progress (steps are accounted when they end)
+      assertEquals(10 * MS - 50 * US, busy.userNanos());
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /**
+   * Under task-group session, two busy processes on two CPUs: ksoftirqd/1 woken at 1 ms waits for CPU 1's own tick,
+   * however CPU 0's tick goes (the load's group entity is past its slice at the 4 ms tick: CPU 0 is looked at first,
+   * has no thread that may run there, and leaves the group's slice for CPU 1 to renew): it runs on CPU 1 at 4 ms.
+   */
+  @Test
+  public void aBoundThreadIsTakenByItsOwnCpusTickInATaskGroup() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0,
+          Scheduling.TaskGroup.SESSION));
+      hog(cpus, cpus.newTask("busy-0", CpuTask.Kind.OTHER), 50 * US);
+      hog(cpus, cpus.newTask("busy-1", CpuTask.Kind.OTHER), 50 * US);
+      CpuTask k = cpus.newTask("ksoftirqd/1", CpuTask.Kind.RCU, false, 1);
+      long[] ran = {-1, -1};
+      e.schedule(MS, () -> cpus.run(k, Step.KERNEL, 100 * US, () -> {
+        ran[0] = k.cpu();
+        ran[1] = e.now();
+      }));
+      runFor(e, 10 * MS);
+      assertEquals(1, ran[0]);
+      assertEquals(4 * MS + 100 * US, ran[1]);
     } finally {
       e.unregister();
     }

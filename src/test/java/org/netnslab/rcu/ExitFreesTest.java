@@ -30,6 +30,9 @@ public class ExitFreesTest extends JUnitSuite {
   private static final long VFREE = 1_000;
 
   private ActorSystem<Runnable> system;
+  /** Takes a synchronize_rcu's reply and notes when it came (engine time, ns; -1: not yet). */
+  private ActorRef<akka.Done> doneTo;
+  private long doneAt = -1;
   private Machine machine;
   private VirtualEngine engine;
 
@@ -42,6 +45,10 @@ public class ExitFreesTest extends JUnitSuite {
       ActorRef<RcuDomain.Command> rcu = ctx.spawn(RcuDomain.create(Duration.ofNanos(GP), Duration.ofMillis(1),
           Duration.ofNanos(GP_KTHREAD)), "rcu");
       RcuDomain.register(Machine.get(ctx.getSystem()), rcu);
+      doneTo = ctx.spawn(Behaviors.<akka.Done>receiveMessage(d -> {
+        doneAt = Machine.get(ctx.getSystem()).engine().now();
+        return Behaviors.same();
+      }), "done");
       return Behaviors.receiveMessage(r -> {
         r.run();
         return Behaviors.same();
@@ -106,6 +113,43 @@ public class ExitFreesTest extends JUnitSuite {
     assertEquals(4 * GP_KTHREAD + 2 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
     assertEquals(2 * VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
     assertEquals(4, ExitFrees.of(machine).wakeUps());
+  }
+
+  /**
+   * An expedited grace period does not go through the grace-period kthread (synchronize_rcu_expedited has its own
+   * sequence and workers): it ends after the expedited length, and the kthread has not run.
+   */
+  @Test
+  public void anExpeditedGracePeriodRunsNoGracePeriodKthread() throws Exception {
+    runFor(1); // the guardian's set-up has run: the domain and the reply's taker exist
+    long t0 = engine.now();
+    system.tell(() -> RcuDomain.of(machine).tell(new RcuDomain.Synchronize(true, doneTo)));
+    runFor(2_000_000);
+    assertEquals("the expedited length, 1 ms", 1_000_000, doneAt - t0);
+    assertEquals(0, machine.cpuNanos(CpuTask.Kind.RCU));
+  }
+
+  /**
+   * Both CPUs busy with a process each: an exit on CPU 1 has its callbacks run by ksoftirqd/1, on CPU 1, once the
+   * grace period is over, not by whichever CPU yields first.
+   */
+  @Test
+  public void eachCpusThreadRunsOnItsCpu() throws Exception {
+    system.tell(() -> {
+      for (int i = 0; i < 2; i++) {
+        hog(machine.newTask("busy-" + i, CpuTask.Kind.OTHER));
+      }
+      ExitFrees.of(machine).exited(1, CALLBACKS, VFREE);
+    });
+    runFor(GP + 10_000_000);
+    CpuTask k = ExitFrees.of(machine).softirqd(1);
+    assertEquals(1, k.bound());
+    assertEquals(CALLBACKS, k.kernelNanos());
+    assertEquals(0, ExitFrees.of(machine).softirqd(0).kernelNanos());
+  }
+
+  private void hog(CpuTask t) {
+    machine.compute(t, org.netnslab.machine.Step.USER, 50_000, () -> hog(t));
   }
 
   /** A CPU the machine does not have is refused, naming it. */

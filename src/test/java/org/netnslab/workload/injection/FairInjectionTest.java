@@ -167,6 +167,31 @@ public class FairInjectionTest extends JUnitSuite {
   }
 
   /**
+   * An injector's exit hands its frees to kernel threads (rcu.ExitFrees): four senders on 2 CPUs, no jitter, free
+   * task switches; each exit's callbacks (7 us) run on a ksoftirqd and its stack's vfree (3 us) on a kworker after a
+   * grace period, so the run's RCU threads spent exactly 4 x 7 us (the grace-period kthread costs nothing here) and
+   * its kworkers 4 x 3 us more than without them (the teardown's cleanup_net kworker is the same in both).
+   */
+  @Test
+  public void theInjectorsExitsWakeKernelThreads() throws Exception {
+    long[] rcu = new long[2];
+    long[] kworker = new long[2];
+    for (int i = 0; i < 2; i++) {
+      String costs = i == 0 ? "" : ", costs.uevent.injector-exit-callbacks = 7us, costs.uevent.injector-exit-vfree = 3us";
+      run(4, "freeing", String.join("\n",
+          "custom-designs.freeing { uevent { serialization = lockless, seqnum-scope = global },"
+              + " costs.uevent.injector-exit = 100us" + costs + " }",
+          "machine.jitter = 0", "machine.context-switch = 0"));
+      Machine m = Machine.get(system); // the design run's machine, as the run left it
+      rcu[i] = m.cpuNanos(org.netnslab.machine.CpuTask.Kind.RCU);
+      kworker[i] = m.cpuNanos(org.netnslab.machine.CpuTask.Kind.KWORKER);
+    }
+    assertEquals(0, rcu[0]);
+    assertEquals(4 * 7_000, rcu[1]);
+    assertEquals(4 * 3_000, kworker[1] - kworker[0]);
+  }
+
+  /**
    * costs.uevent.table-waiter: a finished injector's exit releases its socket (netlink_release ->
    * netlink_table_grab), which waits while a broadcast walks; each broadcast that ends with no other in flight then
    * walks the queued release (nl_table_wait's wake-up). On 2 CPUs, four senders: the others' broadcasts pay for the
