@@ -29,13 +29,26 @@ public final class CalibratedConf {
   /**
    * @param host the host's facts
    * @param fit the fitted costs
-   * @return the file's text
+   * @return the file's text, for probes run now
    */
   public static String text(HostFacts host, CostFit fit) {
+    return text(host, fit, null);
+  }
+
+  /**
+   * @param host the host's facts
+   * @param fit the fitted costs
+   * @param recording the calibration.json whose measurements were fitted ({@code calibrate --from}), or null when
+   *     the probes ran now
+   * @return the file's text
+   */
+  public static String text(HostFacts host, CostFit fit, Path recording) {
     StringBuilder b = new StringBuilder();
-    b.append("# Written by `netns-lab calibrate` on ").append(Instant.now().toString(), 0, 19).append("Z for kernel ")
+    b.append("# Written by `netns-lab calibrate").append(recording == null ? "" : " --from " + comment(
+        recording.toString())).append("` on ").append(Instant.now().toString(), 0, 19).append("Z for kernel ")
         .append(host.release()).append(", ").append(host.cpus()).append(" CPUs, HZ ").append(host.hz())
-        .append(", preempt ").append(host.preempt()).append(".\n")
+        .append(", preempt ").append(host.preempt()).append(recording == null ? "." : " (the recording's host).")
+        .append("\n")
         .append("# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n")
         .append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=").append(host.cpus())
         .append(" --set 'designs=[\"").append(host.eraName()).append("\"]' --set baseline=").append(host.eraName())
@@ -133,6 +146,17 @@ public final class CalibratedConf {
    * @throws IOException the file cannot be written
    */
   public static void write(Path file, HostFacts host, CostFit fit) throws IOException {
-    Files.writeString(file, text(host, fit));
+    write(file, host, fit, null);
+  }
+
+  /**
+   * @param file where to write
+   * @param host the host's facts
+   * @param fit the fitted costs
+   * @param recording the calibration.json fitted ({@code --from}), or null
+   * @throws IOException the file cannot be written
+   */
+  public static void write(Path file, HostFacts host, CostFit fit, Path recording) throws IOException {
+    Files.writeString(file, text(host, fit, recording));
   }
 }

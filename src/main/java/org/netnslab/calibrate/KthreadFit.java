@@ -48,8 +48,10 @@ final class KthreadFit {
     double gp = CostFit.medianOf(timed.stream().filter(l -> l.path("exits_rcu_gp_kthread_runs").asDouble() > 0)
         .mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble() / l.path("exits_rcu_gp_kthread_runs")
             .asDouble()).toArray());
-    String from = String.format("uevent_probe exit (%d line(s) of %d children, /proc/PID/schedstat, median)",
-        timed.size(), children);
+    String from = timed.size() == 1
+        ? String.format("uevent_probe exit (one line of %d children, /proc/PID/schedstat)", children)
+        : String.format("uevent_probe exit (%d lines of %d children, /proc/PID/schedstat, medians)", timed.size(),
+            children);
     costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
         + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
         + " callbacks: rcu_do_batch)", timed.size(), Double.NaN));

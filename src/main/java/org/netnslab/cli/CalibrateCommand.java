@@ -205,7 +205,7 @@ final class CalibrateCommand implements Callable<Integer> {
   private Written predictAndWrite(Path tmp, HostFacts host, ProbeSet measured, CostFit fit, NowRunning now)
       throws IOException {
     Path conf = tmp.resolve("calibrated.conf");
-    CalibratedConf.write(conf, host, fit);
+    CalibratedConf.write(conf, host, fit, from);
     try {
       Config system = LoadedScenario.systemConfig(conf);
       if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
@@ -213,7 +213,7 @@ final class CalibrateCommand implements Callable<Integer> {
         CostFit refined = GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp, System.err);
         if (refined != fit) {
           fit = refined;
-          CalibratedConf.write(conf, host, fit);
+          CalibratedConf.write(conf, host, fit, from);
           system = LoadedScenario.systemConfig(conf);
         }
       }

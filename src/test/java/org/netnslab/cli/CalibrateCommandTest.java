@@ -138,6 +138,9 @@ public class CalibrateCommandTest extends JUnitSuite {
         + " before 2026-12-02): the model takes machine.task-group = root"));
     String conf = Files.readString(tmp.getRoot().toPath().resolve("o-old").resolve("calibrated.conf"));
     assertTrue(conf, conf.contains("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n"));
+    assertTrue(conf, conf.startsWith("# Written by `netns-lab calibrate --from " + tmp.getRoot().toPath().resolve("old.json")
+        + "` on "));
+    assertTrue(conf, conf.contains(", preempt none (the recording's host).\n"));
     // a model key the fit left out says so where the user looks for it (this recording has no exit probe line)
     assertTrue(conf, conf.contains("    # costs.uevent.injector-exit not fitted (no uevent_probe exit line in the fit set"));
   }
