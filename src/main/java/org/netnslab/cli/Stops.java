@@ -93,7 +93,7 @@ final class Stops {
       return true;
     } catch (Throwable e) {
       try {
-        System.err.println(OUT_OF_MEMORY);
+        RAW_ERR.write(OUT_OF_MEMORY_LINE); // bytes made beforehand: PrintStream's encoder would allocate
         return true;
       } catch (Throwable again) {
         FATAL_SAID.set(false);
@@ -102,9 +102,14 @@ final class Stops {
     }
   }
 
+  /** Standard error without PrintStream's buffers and encoder, for a line when the heap is exhausted. */
+  private static final java.io.FileOutputStream RAW_ERR = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+
   /** The line when no other can be built. */
   private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
       + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+  private static final byte[] OUT_OF_MEMORY_LINE = (OUT_OF_MEMORY + System.lineSeparator())
+      .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   /** Main is about to exit with its own status. */
   static void exiting() {
@@ -139,16 +144,29 @@ final class Stops {
       }
       System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
     } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
-      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL);
+      try {
+        RAW_ERR.write(FATAL_LINE);
+      } catch (Throwable again) {
+        // nothing can be printed: the status below is all that is left to say (not rethrown: it would end this
+        // hook before the halt, and the JVM would exit with Akka's 255)
+      }
     } finally {
-      System.err.flush();
-      Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
+      try {
+        System.err.flush();
+      } catch (Throwable e) {
+        // as above: the halt must run, whatever the flush does
+      } finally {
+        Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
+      }
     }
   }
 
   /** What to do after a fatal error, said without allocating. */
   private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
       + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+  /** The hook's constant line, as bytes made beforehand. */
+  private static final byte[] FATAL_LINE = ("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL
+      + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
   /** @return where the run was and what became of its results, after removing its temporary folder */
   private static String where() {
@@ -157,10 +175,9 @@ final class Stops {
     if (n == null) {
       return "before a run started; nothing written";
     }
-    String at = n.describe();
-    if (o == null) {
-      return at + "; nothing written";
-    }
-    return at + (o.abandon() ? "; no results written" : "; the results were written to " + o.dir());
+    // the temporary folder first: if the heap runs out building the text, it is gone all the same
+    String fate = o == null ? "; nothing written" : o.abandon() ? "; no results written"
+        : "; the results were written to " + o.dir();
+    return n.describe() + fate;
   }
 }
