@@ -275,7 +275,27 @@ public final class ScenarioLoader {
       }
     }
     long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
-    return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling(c, dflt)), sweep);
+    org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
+    warnNoEffect(conf, m, scheduling.scheduler());
+    return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling), sweep);
+  }
+
+  /**
+   * A scheduling key the scenario or a --set gives that the run will not use gets a warning on stderr (result.json
+   * lists it too, in execution.machine.no_effect): under fifo (steps, not tasks) all but the scheduler, in live
+   * execution all of them.
+   */
+  private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
+    boolean live = m != Execution.Mode.VIRTUAL;
+    if (!live && s != org.netnslab.machine.Scheduling.Scheduler.FIFO) {
+      return;
+    }
+    for (String k : List.of("scheduler", "preempt", "hz", "base-slice", "context-switch", "task-group")) {
+      if ((live || !k.equals("scheduler")) && conf.hasPath("machine." + k)) {
+        System.err.println("netns-lab: warning: machine." + k + " has no effect: " + (live
+            ? "live execution runs on the host's own scheduler" : "machine.scheduler = fifo runs steps, not tasks"));
+      }
+    }
   }
 
   /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */

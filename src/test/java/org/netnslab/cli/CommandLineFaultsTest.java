@@ -91,6 +91,22 @@ public class CommandLineFaultsTest extends JUnitSuite {
     assertFalse(p.err(), p.err().contains("--set machine.cpus"));
   }
 
+  /** A scheduling key that the run will not use is said on stderr: under fifo, and in live execution. */
+  @Test
+  public void aSchedulingKeyWithoutEffectIsWarnedOf() {
+    Printed fifo = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.scheduler=fifo", "--set",
+        "machine.task-group=session");
+    assertEquals(fifo.err(), 0, fifo.status());
+    assertTrue(fifo.err(), fifo.err().contains("netns-lab: warning: machine.task-group has no effect: machine.scheduler"
+        + " = fifo runs steps, not tasks"));
+    Printed live = cli("validate", "load-tests/unshare-loop.conf", "--set", "execution=live", "--set",
+        "machine.scheduler=fair");
+    assertTrue(live.err(), live.err().contains("netns-lab: warning: machine.scheduler has no effect: live execution"
+        + " runs on the host's own scheduler"));
+    Printed fair = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.task-group=session");
+    assertFalse(fair.err(), fair.err().contains("warning"));
+  }
+
   /** A --set of machine.cpus in any HOCON spelling beside --sweep is refused, not silently overridden. */
   @Test
   public void aSweepBesideASetOfTheCpusInAnySpellingIsRefused() {
