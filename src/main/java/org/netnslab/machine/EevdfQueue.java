@@ -15,16 +15,10 @@ final class EevdfQueue {
       Comparator.<CpuTask>comparingLong(t -> t.deadline).thenComparingLong(t -> t.id));
   private long sumVruntime;
 
-  /** Queued tasks bound to one CPU: while none is, every pick is the unfiltered one. */
-  private int boundQueued;
-
   void add(CpuTask t) {
     tree.add(t);
     t.queued = true;
     sumVruntime += t.vruntime;
-    if (t.bound >= 0) {
-      boundQueued++;
-    }
   }
 
   void remove(CpuTask t) {
@@ -33,9 +27,11 @@ final class EevdfQueue {
     }
     t.queued = false;
     sumVruntime -= t.vruntime;
-    if (t.bound >= 0) {
-      boundQueued--;
-    }
+  }
+
+  /** @return whether {@code t} may run on CPU {@code c}: it is not bound to another CPU */
+  private static boolean allowed(CpuTask t, int c) {
+    return t.bound < 0 || t.bound == c;
   }
 
   /**
@@ -45,7 +41,7 @@ final class EevdfQueue {
    */
   boolean hasAllowed(int c, CpuTask except) {
     for (CpuTask t : tree) {
-      if (t != except && (t.bound < 0 || t.bound == c)) {
+      if (t != except && allowed(t, c)) {
         return true;
       }
     }
@@ -66,36 +62,18 @@ final class EevdfQueue {
   }
 
   /**
-   * pick_eevdf: the eligible task (vruntime <= the average V) with the earliest virtual deadline; when
-   * none is eligible (the eligible ones are running), the earliest deadline.
+   * pick_eevdf on CPU {@code c}'s queue: over the tasks that may run there (a task bound to another CPU is on that
+   * CPU's queue in the kernel), the eligible one (vruntime <= the average V) with the earliest virtual deadline;
+   * when none is eligible (the eligible ones are running), the earliest deadline.
    *
    * @param avgVruntime V, the weighted average virtual runtime of all runnable tasks
-   * @return the task, or null when the queue is empty
-   */
-  CpuTask pick(long avgVruntime) {
-    for (CpuTask t : tree) {
-      if (t.vruntime <= avgVruntime) {
-        return t;
-      }
-    }
-    return tree.isEmpty() ? null : tree.first();
-  }
-
-  /**
-   * pick_eevdf on CPU {@code c}'s queue: as {@link #pick(long)} over the tasks that may run there (a task bound to
-   * another CPU is on that CPU's queue in the kernel).
-   *
-   * @param avgVruntime V
    * @param c the CPU
    * @return the task, or null when none queued may run on {@code c}
    */
   CpuTask pick(long avgVruntime, int c) {
-    if (boundQueued == 0) {
-      return pick(avgVruntime);
-    }
     CpuTask earliest = null;
     for (CpuTask t : tree) {
-      if (t.bound >= 0 && t.bound != c) {
+      if (!allowed(t, c)) {
         continue;
       }
       if (t.vruntime <= avgVruntime) {

@@ -50,7 +50,23 @@ public record RunResult(String scenario, String description, String seed, double
    *     before it)
    */
   public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
-      long contextSwitchNanos, String taskGroup) {}
+      long contextSwitchNanos, String taskGroup) {
+    /** The scheduling keys, as result.json's {@code execution.machine} names them. */
+    private static final List<String> FIELDS = List.of("scheduler", "preempt", "hz", "base_slice_ns",
+        "context_switch_ns", "task_group");
+
+    /**
+     * Which scheduling keys shape nothing in a run: in live execution all of them (the host's own scheduler runs
+     * real threads), under fifo all but {@code scheduler} (steps, not tasks), else none.
+     *
+     * @param live live execution
+     * @param fifo {@code machine.scheduler = fifo}
+     * @return their result.json names (the scenario key is the name less {@code _ns}, with '-' for '_')
+     */
+    public static List<String> noEffect(boolean live, boolean fifo) {
+      return live ? FIELDS : fifo ? FIELDS.subList(1, FIELDS.size()) : List.of();
+    }
+  }
 
   /**
    * How a run ran, as result.json's {@code execution} holds it.

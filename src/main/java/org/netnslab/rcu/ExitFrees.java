@@ -25,9 +25,9 @@ import org.netnslab.machine.Step;
  * costs are fitted as: the stack's callback is queued on the CPU the task last ran on (finish_task_switch ->
  * put_task_stack), but the task_struct's by whoever drops its last rcu_users reference (that final switch, or
  * the parent's wait4 -> release_task, on the parent's CPU; kernel/fork.c sets rcu_users to 2); and a stack the
- * per-CPU cache takes (free_thread_stack tries it first) needs neither a callback nor a vfree. A kernel thread that is woken runs what is queued then, and
- * takes what was queued meanwhile in further steps without sleeping, so the exits of one grace period cost each
- * thread one wake-up per CPU. Kernel threads are in the root task group: under {@code machine.task-group = session}
+ * per-CPU cache takes (free_thread_stack tries it first) needs neither a callback nor a vfree. A kernel thread that
+ * is woken runs what is queued then, and takes what was queued meanwhile in further steps without sleeping, so the
+ * exits of one grace period cost each thread one wake-up per CPU. Kernel threads are in the root task group: under {@code machine.task-group = session}
  * their wake-ups preempt the load's tasks, which is how the host's injectors in TC1 N=1000 come to wait behind
  * hundreds of others in the middle of their sends (docs/calibrate.md). Both threads are bound to CPU c ({@link
  * org.netnslab.machine.Cpus#newTask(String, CpuTask.Kind, boolean, int)}), as the kernel's are: each CPU's threads

@@ -234,11 +234,7 @@ public final class ResultJson {
       mn.put("task_group", s.taskGroup());
       // the keys are the run's inputs and stay recorded; this says which of them shaped nothing
       ArrayNode none = mn.putArray("no_effect");
-      if (!e.mode().equals("virtual")) { // live: the host's own scheduler ran the threads
-        List.of("scheduler", "preempt", "hz", "base_slice_ns", "context_switch_ns", "task_group").forEach(none::add);
-      } else if (s.scheduler().equals("fifo")) { // fifo has steps, not tasks
-        List.of("preempt", "hz", "base_slice_ns", "context_switch_ns", "task_group").forEach(none::add);
-      }
+      RunResult.SchedulingInfo.noEffect(!e.mode().equals("virtual"), s.scheduler().equals("fifo")).forEach(none::add);
     }
     if (e.sweep()) {
       ObjectNode sn = en.putObject("sweep");

@@ -287,12 +287,11 @@ public final class ScenarioLoader {
    */
   private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
     boolean live = m != Execution.Mode.VIRTUAL;
-    if (!live && s != org.netnslab.machine.Scheduling.Scheduler.FIFO) {
-      return;
-    }
-    for (String k : List.of("scheduler", "preempt", "hz", "base-slice", "context-switch", "task-group")) {
-      if ((live || !k.equals("scheduler")) && conf.hasPath("machine." + k)) {
-        System.err.println("netns-lab: warning: machine." + k + " has no effect: " + (live
+    for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(live,
+        s == org.netnslab.machine.Scheduling.Scheduler.FIFO)) {
+      String k = "machine." + field.replace("_ns", "").replace('_', '-');
+      if (conf.hasPath(k)) {
+        System.err.println("netns-lab: warning: " + k + " has no effect: " + (live
             ? "live execution runs on the host's own scheduler" : "machine.scheduler = fifo runs steps, not tasks"));
       }
     }

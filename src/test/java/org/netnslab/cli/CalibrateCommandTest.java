@@ -169,26 +169,26 @@ public class CalibrateCommandTest extends JUnitSuite {
     UpFrontChecksTest.Outcome some = withExitLine("kt-some", line -> line.put("exits_kworker_runs", 10));
     assertRefused(some, "(uevent exit): quiet_window_ns must be a number in 1..");
     assertRefused(some, "(an exit line's kernel-thread figures come all together, or none)");
-    UpFrontChecksTest.Outcome half = withExitLine("kt-half", line -> {
-      line.put("quiet_window_ns", 200_000_000L).put("exits_window_ns", 600_000_000L).put("exits_span_ns", 400_000_000L);
-      for (String w : java.util.List.of("quiet", "exits")) {
-        for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
-          line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
-        }
-      }
-      line.put("exits_kworker_runs", 1.5);
-    });
+    UpFrontChecksTest.Outcome half = withExitLine("kt-half", line -> allKthreadFields(line, 400_000_000L)
+        .put("exits_kworker_runs", 1.5));
     assertRefused(half, "(uevent exit): exits_kworker_runs must be a whole count, got 1.5");
-    UpFrontChecksTest.Outcome span = withExitLine("kt-span", line -> {
-      line.put("quiet_window_ns", 200_000_000L).put("exits_window_ns", 600_000_000L).put("exits_span_ns", 700_000_000L);
-      for (String w : java.util.List.of("quiet", "exits")) {
-        for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
-          line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
-        }
-      }
-    });
+    UpFrontChecksTest.Outcome span = withExitLine("kt-span", line -> allKthreadFields(line, 700_000_000L));
     assertRefused(span, "(uevent exit): exits_span_ns must be a number in 0..600,000,000, got 700000000 (inside"
         + " exits_window_ns)");
+  }
+
+  /**
+   * Every kernel-thread field of an exit line: 200 ms quiet, a 600 ms window holding exits over {@code span} ns,
+   * each thread 1 us in one run in either window.
+   */
+  private static ObjectNode allKthreadFields(ObjectNode line, long span) {
+    line.put("quiet_window_ns", 200_000_000L).put("exits_window_ns", 600_000_000L).put("exits_span_ns", span);
+    for (String w : java.util.List.of("quiet", "exits")) {
+      for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
+        line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
+      }
+    }
+    return line;
   }
 
   /** The recorded calibration with an exit probe line of 2000 children added to its fit set, then {@code edit}. */
