@@ -163,6 +163,24 @@ public final class Cpus {
     return sched;
   }
 
+  /**
+   * Time to the {@code jiffies}-th tick from now, as a timer of {@code jiffies} jiffies armed now expires (the timer
+   * wheel fires it at the tick that makes jiffies reach its expiry, kernel/time/timer.c): ticks are counted from this
+   * machine's start, as the tick preemption's are.
+   *
+   * @param jiffies jiffies, >= 1
+   * @return ns of simulated time, in ((jiffies - 1) x tick, jiffies x tick]
+   * @throws IllegalArgumentException when {@code jiffies < 1}
+   */
+  public long nanosToTick(int jiffies) {
+    if (jiffies < 1) {
+      throw new IllegalArgumentException("a timer of " + jiffies + " jiffies");
+    }
+    long tick = sched.tickNanos();
+    long since = engine.now() - epoch;
+    return (since / tick + jiffies) * tick - since;
+  }
+
   /** @return the slice every task gets (fair), ns */
   public long sliceNanos() {
     return slice;
@@ -511,9 +529,8 @@ public final class Cpus {
 
   private void armTick() {
     if (tickEvent == null && anyQueued()) {
-      long tick = sched.tickNanos();
-      long since = engine.now() - epoch; // ticks counted from this machine's start: a design run's figures
-      tickEvent = engine.schedule((since / tick + 1) * tick - since, this::tick); // do not depend on the clock it starts at
+      // ticks counted from this machine's start: a design run's figures do not depend on the clock it starts at
+      tickEvent = engine.schedule(nanosToTick(1), this::tick);
     }
   }
 

@@ -42,7 +42,9 @@ import org.netnslab.machine.Step;
  * after that second run, as they do in the kernel, where the grace period is not over until rcu_gp_cleanup has run
  * on a CPU. An expedited grace period does not go through it (kernel/rcu/tree_exp.h: synchronize_rcu_expedited's
  * own sequence, exp_seq, and workers), so it is charged nothing here.
- * Its force-quiescent-state scans in between (rcu_gp_fqs_loop) are not modelled. One domain per design run in
+ * In between, while the grace period lasts, it wakes for a force-quiescent-state scan (rcu_gp_fqs_loop -> rcu_gp_fqs)
+ * every {@link #fqsJiffies} jiffies, at a tick, as its swait timeout expires, and runs {@code gpKthread} again
+ * each time: the fitted cost is the thread's CPU per run over all its runs, these included. One domain per design run in
  * virtual execution is registered on the machine ({@link #register}, {@link #of}), so that code without the netns's
  * environment (a process exit's frees, {@link ExitFrees}) shares its grace periods.
  *
@@ -54,7 +56,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /** The domain's protocol. */
   public sealed interface Command
       permits CallRcu, Synchronize, Barrier, ReadLock, ReadUnlock, GetStats, GracePeriodElapsed, InvokeCallbacks,
-      CleanedUp {}
+      CleanedUp, ForceQuiescentState {}
 
   /** call_rcu: {@code callback} runs in the domain after a full grace period; never blocks the caller. */
   public record CallRcu(Runnable callback) implements Command {}
@@ -93,6 +95,11 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /** The grace-period kthread's rcu_gp_cleanup run is over: the grace period is complete. */
   private enum CleanedUp implements Command { INSTANCE }
 
+  /** The grace-period kthread's force-quiescent-state timeout expired in grace period {@code gp} (a sequence). */
+  private record ForceQuiescentState(long gp) implements Command {}
+
+  private static final Object FQS_TIMER = "fqs";
+
   /** The domain registered on a machine for the current design run: the latest one created. */
   private static final class Registered {
     private ActorRef<Command> ref;
@@ -120,6 +127,10 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /** The grace-period kthread (fair scheduler, {@code gpKthread} &gt; 0), else null. */
   private final CpuTask gpTask;
   private final long gpKthreadNanos;
+  /** Jiffies between its force-quiescent-state scans ({@link #fqsJiffies}). */
+  private final int fqsJiffies;
+  /** Grace periods started, the sequence of the current one. */
+  private long gpSeq;
   /** The grace period's end is waiting for the kthread's rcu_gp_cleanup run. */
   private boolean cleaning;
   private final TimerScheduler<Command> timers;
@@ -195,6 +206,21 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     this.gpTask = machine != null && machine.fair() && !gpKthread.isZero()
         ? machine.newTask("rcu_preempt", CpuTask.Kind.RCU, false) : null;
     this.gpKthreadNanos = gpKthread.toNanos();
+    this.fqsJiffies = gpTask != null ? fqsJiffies(machine.cpus().scheduling().hz(), machine.cpus().count()) : 0;
+  }
+
+  /**
+   * The kernel's default interval between force-quiescent-state scans, jiffies_till_first_fqs and
+   * jiffies_till_next_fqs (kernel/rcu/tree.c rcu_init_geometry: RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids /
+   * RCU_JIFFIES_FQS_DIV, kernel/rcu/tree.h): 1 jiffy at HZ &lt;= 250 and up to 255 CPUs (our hosts:
+   * /sys/module/rcutree/parameters/jiffies_till_first_fqs reads 1), 2 above HZ 250, 3 above HZ 500.
+   *
+   * @param hz ticks a second
+   * @param cpus CPUs
+   * @return jiffies, &gt;= 1
+   */
+  public static int fqsJiffies(int hz, int cpus) {
+    return 1 + (hz > 250 ? 1 : 0) + (hz > 500 ? 1 : 0) + cpus / 256;
   }
 
   @Override
@@ -234,10 +260,12 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         })
         .onMessageEquals(GracePeriodElapsed.INSTANCE, () -> {
           elapsed = true;
+          timers.cancel(FQS_TIMER);
           return maybeEnd();
         })
         .onMessageEquals(InvokeCallbacks.INSTANCE, this::invokeReady)
         .onMessageEquals(CleanedUp.INSTANCE, this::complete)
+        .onMessage(ForceQuiescentState.class, this::forceQuiescentState)
         .build();
   }
 
@@ -249,15 +277,32 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     next = new Batch();
     blockingReaders = new HashSet<>(readers);
     elapsed = false;
+    gpSeq++;
     Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
     if (gpTask != null && !current.expedited) { // rcu_gp_init: the kthread's run at the start, beside its own time
       machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
+      armFqs();
     }
     if (length.isZero()) {
       getContext().getSelf().tell(GracePeriodElapsed.INSTANCE);
     } else {
       Machine.get(getContext().getSystem()).timedStep(length.toNanos()); // slow by design, not stalled
       timers.startSingleTimer(GracePeriodElapsed.INSTANCE, length);
+    }
+    return this;
+  }
+
+  /** rcu_gp_fqs_loop's swait timeout: at the tick {@link #fqsJiffies} jiffies on. */
+  private void armFqs() {
+    timers.startSingleTimer(FQS_TIMER, new ForceQuiescentState(gpSeq),
+        Duration.ofNanos(machine.cpus().nanosToTick(fqsJiffies)));
+  }
+
+  /** A force-quiescent-state scan (rcu_gp_fqs), unless the grace period it was armed in has run its length. */
+  private Behavior<Command> forceQuiescentState(ForceQuiescentState m) {
+    if (current != null && m.gp() == gpSeq && !elapsed) {
+      machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
+      armFqs();
     }
     return this;
   }

@@ -66,6 +66,29 @@ public class PredictionsTest extends JUnitSuite {
     }
   }
 
+  /**
+   * A TC1 mean that misses names why by its direction: a model mean below the host's lacks the host's tail of
+   * preempted sends; above it, where the host's mean lies beyond its p99 (carried by that tail) the model has more of
+   * that tail than the host run, and where it does not, the model counts more waiting for a CPU.
+   */
+  @Test
+  public void aMissedMeanSaysWhyByItsDirection() throws Exception {
+    Config system = calibrated(CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit()));
+    String[] whys = new String[3];
+    double[][] meanP99 = {{1e9, 1e4}, {1, 0.5}, {1, 1e3}}; // host ns: far above the model, below with a tail, below
+    for (int i = 0; i < 3; i++) {
+      ObjectNode line = new ObjectMapper().createObjectNode().put("probe", "uevent").put("set", "prediction")
+          .put("load", "tc1").put("injectors", 2).put("sends_per_injector", 200).put("sends", 400)
+          .put("received", 400).put("throughput_per_s", 1e5).put("send_mean_ns", meanP99[i][0])
+          .put("send_p50_ns", 0.5).put("send_p99_ns", meanP99[i][1]);
+      whys[i] = predict(system, "mean" + i, List.of(line)).stream().filter(r -> r.measure().equals("send mean, us"))
+          .findFirst().orElseThrow().whyMissed();
+    }
+    assertEquals(MissReasons.TAIL_MEAN, whys[0]);
+    assertEquals(MissReasons.TAIL_MEAN_HIGH, whys[1]);
+    assertEquals(MissReasons.TIMING, whys[2]);
+  }
+
   @Test
   public void bandsAreTheIssues() throws Exception {
     ObjectNode line = new ObjectMapper().createObjectNode().put("probe", "lifecycle").put("set", "prediction")
