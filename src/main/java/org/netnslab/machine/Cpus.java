@@ -164,21 +164,20 @@ public final class Cpus {
   }
 
   /**
-   * Time to the {@code jiffies}-th tick from now, as a timer of {@code jiffies} jiffies armed now expires (the timer
-   * wheel fires it at the tick that makes jiffies reach its expiry, kernel/time/timer.c): ticks are counted from this
-   * machine's start, as the tick preemption's are.
+   * Time to the {@code ticks}-th tick from now (the next one is the first): ticks are counted from this machine's
+   * start, as the tick preemption's are, so a timer on the tick fires with it.
    *
-   * @param jiffies jiffies, >= 1
-   * @return ns of simulated time, in ((jiffies - 1) x tick, jiffies x tick]
-   * @throws IllegalArgumentException when {@code jiffies < 1}
+   * @param ticks ticks, >= 1
+   * @return ns of simulated time, in ((ticks - 1) x tick, ticks x tick]
+   * @throws IllegalArgumentException when {@code ticks < 1}
    */
-  public long nanosToTick(int jiffies) {
-    if (jiffies < 1) {
-      throw new IllegalArgumentException("a timer of " + jiffies + " jiffies");
+  public long nanosToTick(int ticks) {
+    if (ticks < 1) {
+      throw new IllegalArgumentException("the " + ticks + "-th tick from now");
     }
     long tick = sched.tickNanos();
     long since = engine.now() - epoch;
-    return (since / tick + jiffies) * tick - since;
+    return (since / tick + ticks) * tick - since;
   }
 
   /** @return the slice every task gets (fair), ns */

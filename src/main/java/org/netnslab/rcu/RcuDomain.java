@@ -43,8 +43,9 @@ import org.netnslab.machine.Step;
  * on a CPU. An expedited grace period does not go through it (kernel/rcu/tree_exp.h: synchronize_rcu_expedited's
  * own sequence, exp_seq, and workers), so it is charged nothing here.
  * In between, while the grace period lasts, it wakes for a force-quiescent-state scan (rcu_gp_fqs_loop -> rcu_gp_fqs)
- * every {@link #fqsJiffies} jiffies, at a tick, as its swait timeout expires, and runs {@code gpKthread} again
- * each time: the fitted cost is the thread's CPU per run over all its runs, these included. One domain per design run in
+ * as its swait timeout of {@link #fqsJiffies} jiffies expires, at the tick after that many (the timer wheel rounds
+ * up: every second tick at HZ 250), and runs {@code gpKthread} again each time: the fitted cost is the thread's CPU
+ * per run over all its runs, these included. One domain per design run in
  * virtual execution is registered on the machine ({@link #register}, {@link #of}), so that code without the netns's
  * environment (a process exit's frees, {@link ExitFrees}) shares its grace periods.
  *
@@ -292,10 +293,14 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     return this;
   }
 
-  /** rcu_gp_fqs_loop's swait timeout: at the tick {@link #fqsJiffies} jiffies on. */
+  /**
+   * rcu_gp_fqs_loop's swait timeout of {@link #fqsJiffies} jiffies: the timer wheel rounds a timer's expiry up to the
+   * next bucket of its level (kernel/time/timer.c calc_index: {@code expires = (expires >> LVL_SHIFT(lvl)) + 1}, "a
+   * timer does not fire early"), so a timeout of j jiffies fires at the (j+1)-th tick: every second tick at HZ 250.
+   */
   private void armFqs() {
     timers.startSingleTimer(FQS_TIMER, new ForceQuiescentState(gpSeq),
-        Duration.ofNanos(machine.cpus().nanosToTick(fqsJiffies)));
+        Duration.ofNanos(machine.cpus().nanosToTick(fqsJiffies + 1)));
   }
 
   /** A force-quiescent-state scan (rcu_gp_fqs), unless the grace period it was armed in has run its length. */

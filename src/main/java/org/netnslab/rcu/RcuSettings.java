@@ -11,8 +11,8 @@ import org.netnslab.settings.Setting;
  * @param gracePeriod {@code rcu.grace-period}: a normal grace period (synchronize_rcu, call_rcu), 0..10s
  * @param expeditedGracePeriod {@code rcu.expedited-grace-period}: synchronize_rcu_expedited's, 0..10s
  * @param gpKthread {@code rcu.gp-kthread}: CPU of one run of the grace-period kthread (rcu_gp_kthread), at a
- *     normal grace period's start, at each of its force-quiescent-state scans (every jiffy at HZ 250, {@link
- *     RcuDomain#fqsJiffies}) and at its end; 0..10ms; charged under the fair scheduler only
+ *     normal grace period's start, at each of its force-quiescent-state scans (every second tick at HZ 250,
+ *     {@link RcuDomain#fqsJiffies}) and at its end; 0..10ms; charged under the fair scheduler only
  */
 public record RcuSettings(Duration gracePeriod, Duration expeditedGracePeriod, Duration gpKthread) {
   /** {@code rcu.grace-period}. */

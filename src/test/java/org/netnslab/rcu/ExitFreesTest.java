@@ -90,13 +90,13 @@ public class ExitFreesTest extends JUnitSuite {
     });
     // the second grace period ends at 2 x (GP + the cleanup run): its callbacks have not run 1 ns before
     runFor(2 * (GP + GP_KTHREAD) - 1_000_000 - 1);
-    assertEquals("the first grace period's runs (rcu_gp_init, force-quiescent-state scans at the ticks of 4 and 8 ms,"
-        + " rcu_gp_cleanup) and exit; the second's rcu_gp_init and scans at 12, 16 and 20 ms",
-        8 * GP_KTHREAD + CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals("the first grace period's runs (rcu_gp_init, a force-quiescent-state scan at the second tick, 8 ms,"
+        + " rcu_gp_cleanup) and exit; the second's rcu_gp_init and its scan at 16 ms",
+        5 * GP_KTHREAD + CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
     assertEquals(VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
     assertEquals("ksoftirqd/0 and kworker/0 for the first exit", 2, ExitFrees.of(machine).wakeUps());
     runFor(1_000_000);
-    assertEquals(9 * GP_KTHREAD + 5 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(6 * GP_KTHREAD + 5 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
     assertEquals(5 * VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
     assertEquals("then ksoftirqd/0, ksoftirqd/1, kworker/0 and kworker/1 once each", 6, ExitFrees.of(machine).wakeUps());
   }
@@ -109,31 +109,32 @@ public class ExitFreesTest extends JUnitSuite {
     assertEquals(2, ExitFrees.of(machine).wakeUps());
     system.tell(() -> ExitFrees.of(machine).exited(1, CALLBACKS, VFREE));
     runFor(GP - 1);
-    assertEquals("the first grace period's four runs, the second's rcu_gp_init at 11 ms and scans at 12, 16 and 20 ms",
-        8 * GP_KTHREAD + CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals("the first grace period's three runs, the second's rcu_gp_init at 11 ms and its scan at 16 ms",
+        5 * GP_KTHREAD + CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
     runFor(1_000_000);
-    assertEquals(9 * GP_KTHREAD + 2 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(6 * GP_KTHREAD + 2 * CALLBACKS, machine.cpuNanos(CpuTask.Kind.RCU));
     assertEquals(2 * VFREE, machine.cpuNanos(CpuTask.Kind.KWORKER));
     assertEquals(4, ExitFrees.of(machine).wakeUps());
   }
 
   /**
    * A synchronize_rcu at 1 ms: the grace period lasts until 11 ms, and the grace-period kthread, beside its runs at
-   * the start and end, wakes at each tick in between for a force-quiescent-state scan (4 and 8 ms at HZ 250), as its
-   * one-jiffy swait timeout in rcu_gp_fqs_loop expires; the waiter is woken after rcu_gp_cleanup's run.
+   * the start and end, wakes for a force-quiescent-state scan as its one-jiffy swait timeout in rcu_gp_fqs_loop
+   * expires: not at the next tick (4 ms) but at the one after (8 ms), as the timer wheel rounds up; the next would be
+   * at 16 ms, after the end. The waiter is woken after rcu_gp_cleanup's run.
    */
   @Test
-  public void theGracePeriodKthreadScansAtEachTickOfAGracePeriod() throws Exception {
+  public void theGracePeriodKthreadScansAtTheSecondTickOfItsTimeout() throws Exception {
     runFor(1_000_000);
     long t0 = engine.now();
     system.tell(() -> RcuDomain.of(machine).tell(new RcuDomain.Synchronize(false, doneTo)));
     runFor(7_000_000 - 1); // just before the tick of 8 ms
-    assertEquals("rcu_gp_init at 1 ms, a scan at 4 ms", 2 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals("rcu_gp_init at 1 ms, no scan at 4 ms", GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
     runFor(3_000_000);
     assertEquals("not before the grace period's 10 ms", -1, doneAt);
     runFor(1_000_000);
     assertEquals("the length and rcu_gp_cleanup's run", GP + GP_KTHREAD, doneAt - t0);
-    assertEquals("init, scans at 4 and 8 ms, cleanup", 4 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals("init, a scan at 8 ms, cleanup", 3 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
   }
 
   /** The kernel's default one jiffy between scans up to HZ 250 and 255 CPUs, more above (rcu_init_geometry). */
