@@ -50,10 +50,10 @@ final class MissReasons {
       + " a traced N=1000 run: kworker/N, rcu_preempt, ksoftirqd/N); the model has them (rcu.ExitFrees and the"
       + " grace-period kthread's runs and force-quiescent-state scans, fitted on uevent_probe exit), but a recording"
       + " without its kernel-thread times has none, and under root task groups they preempt nothing";
-  static final String TAIL_MEAN_HIGH = "both means are carried by a few hundred sends preempted by kernel threads for"
-      + " hundreds of ms (far beyond the p99), and the model has more of them than this host run: how many follows"
-      + " when the threads wake against when the injectors run. On our 2-vCPU VM the host's TC1 N=1000 mean (median of"
-      + " three runs) was 360 to 783 us over eleven calibrations, the model's 394 to 886 us on their fitted costs";
+  static final String TAIL_MEAN_HIGH = "the host's mean is carried by a few sends preempted for tens to hundreds of"
+      + " ms (far beyond its p99), and how many of those a run has moves from run to run; the model's mean is above"
+      + " this host run's. On our 2-vCPU VM the host's TC1 N=1000 mean (median of three runs) was 360 to 783 us over"
+      + " sixteen calibrations (median 590), its three runs within one calibration up to 2.8x apart";
   static final String TIMING = "the model's send includes more waiting for a CPU inside the call than the"
       + " host's";
   static final String THROUGHPUT = "the host's processes spend more CPU per message under contention than the pair probe's one"

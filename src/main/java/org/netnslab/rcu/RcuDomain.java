@@ -21,7 +21,8 @@ import org.netnslab.machine.Step;
 /**
  * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
  * form), rcu_barrier and read-side critical sections, with the semantics of kernel-semantics.md
- * section 5.
+ * section 5. Longer than ~300 lines because the grace period's states (length, readers, the kthread's init,
+ * scans and cleanup) are one state machine whose transitions read best together.
  *
  * <ul>
  *   <li>Grace periods are shared: every synchronize_rcu waiter and every callback that arrived before
@@ -57,7 +58,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /** The domain's protocol. */
   public sealed interface Command
       permits CallRcu, Synchronize, Barrier, ReadLock, ReadUnlock, GetStats, GracePeriodElapsed, InvokeCallbacks,
-      CleanedUp, ForceQuiescentState {}
+      CleanedUp, ForceQuiescentState, FqsWait {}
 
   /** call_rcu: {@code callback} runs in the domain after a full grace period; never blocks the caller. */
   public record CallRcu(Runnable callback) implements Command {}
@@ -98,6 +99,9 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
   /** The grace-period kthread's force-quiescent-state timeout expired in grace period {@code gp} (a sequence). */
   private record ForceQuiescentState(long gp) implements Command {}
+
+  /** The grace-period kthread's rcu_gp_init or scan run in grace period {@code gp} is over: it sleeps with a timeout. */
+  private record FqsWait(long gp) implements Command {}
 
   private static final Object FQS_TIMER = "fqs";
 
@@ -161,7 +165,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
   /**
    * @param gracePeriod length of a normal grace period (0 allowed: one message round)
    * @param expeditedGracePeriod length of an expedited grace period
-   * @param gpKthread CPU of each of the grace-period kthread's two runs per grace period ({@code rcu.gp-kthread});
+   * @param gpKthread CPU of each run of the grace-period kthread (init, scans, cleanup: {@code rcu.gp-kthread});
    *     charged under the fair scheduler only, 0: none
    * @return the domain's behaviour
    */
@@ -261,12 +265,17 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         })
         .onMessageEquals(GracePeriodElapsed.INSTANCE, () -> {
           elapsed = true;
-          timers.cancel(FQS_TIMER);
           return maybeEnd();
         })
         .onMessageEquals(InvokeCallbacks.INSTANCE, this::invokeReady)
         .onMessageEquals(CleanedUp.INSTANCE, this::complete)
         .onMessage(ForceQuiescentState.class, this::forceQuiescentState)
+        .onMessage(FqsWait.class, m -> {
+          if (m.gp() == gpSeq && current != null && !cleaning) {
+            armFqs();
+          }
+          return this;
+        })
         .build();
   }
 
@@ -281,8 +290,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     gpSeq++;
     Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
     if (gpTask != null && !current.expedited) { // rcu_gp_init: the kthread's run at the start, beside its own time
-      machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
-      armFqs();
+      kthreadRunThenWait();
     }
     if (length.isZero()) {
       getContext().getSelf().tell(GracePeriodElapsed.INSTANCE);
@@ -293,21 +301,34 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     return this;
   }
 
+  /** A run of the grace-period kthread (rcu_gp_init or a scan), after which it sleeps in rcu_gp_fqs_loop. */
+  private void kthreadRunThenWait() {
+    ActorRef<Command> self = getContext().getSelf();
+    FqsWait wait = new FqsWait(gpSeq);
+    machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(wait));
+  }
+
   /**
-   * rcu_gp_fqs_loop's swait timeout of {@link #fqsJiffies} jiffies: the timer wheel rounds a timer's expiry up to the
-   * next bucket of its level (kernel/time/timer.c calc_index: {@code expires = (expires >> LVL_SHIFT(lvl)) + 1}, "a
-   * timer does not fire early"), so a timeout of j jiffies fires at the (j+1)-th tick: every second tick at HZ 250.
+   * rcu_gp_fqs_loop's swait timeout of {@link #fqsJiffies} jiffies, armed as the kthread's run ends: the timer wheel
+   * rounds a level-0 timer's expiry up by one jiffy (kernel/time/timer.c calc_index: {@code expires = (expires >>
+   * LVL_SHIFT(lvl)) + 1}, "a timer does not fire early"), so a timeout of j jiffies fires at the (j+1)-th tick at the
+   * earliest: every second tick at HZ 250.
    */
   private void armFqs() {
     timers.startSingleTimer(FQS_TIMER, new ForceQuiescentState(gpSeq),
         Duration.ofNanos(machine.cpus().nanosToTick(fqsJiffies + 1)));
   }
 
-  /** A force-quiescent-state scan (rcu_gp_fqs), unless the grace period it was armed in has run its length. */
+  /**
+   * The timeout expired: a force-quiescent-state scan (rcu_gp_fqs), unless the grace period is over (its length run
+   * out and no reader holding it: {@link #maybeEnd} has begun rcu_gp_cleanup), which the loop checks first ({@code
+   * !rnp->qsmask}: it breaks to rcu_gp_cleanup without a scan). Scans go on while readers hold the grace period past
+   * its length. At a timeout due at the instant the length runs out, the length's timer, armed at the start, comes
+   * first.
+   */
   private Behavior<Command> forceQuiescentState(ForceQuiescentState m) {
-    if (current != null && m.gp() == gpSeq && !elapsed) {
-      machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, NOTHING);
-      armFqs();
+    if (current != null && m.gp() == gpSeq && !cleaning) {
+      kthreadRunThenWait();
     }
     return this;
   }
@@ -322,6 +343,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     }
     if (gpTask != null && !current.expedited) { // rcu_gp_cleanup: the grace period is over once the kthread ran it
       cleaning = true;
+      timers.cancel(FQS_TIMER);
       ActorRef<Command> self = getContext().getSelf();
       machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(CleanedUp.INSTANCE));
       return this;

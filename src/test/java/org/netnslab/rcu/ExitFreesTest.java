@@ -21,10 +21,12 @@ import org.scalatestplus.junit.JUnitSuite;
 /**
  * {@link ExitFrees} and the grace-period kthread of {@link RcuDomain}, on 2 simulated CPUs with no jitter and free
  * task switches, so that every figure is exact: exits' frees wait for a grace period, the grace-period kthread runs
- * at its start and end, and each CPU's ksoftirqd and kworker are woken once for all the exits of one grace period.
+ * at its start, at its force-quiescent-state scans (every second tick, 8 ms at HZ 250) and at its end, and each
+ * CPU's ksoftirqd and kworker are woken once for all the exits of one grace period.
  */
 public class ExitFreesTest extends JUnitSuite {
   private static final long GP = 10_000_000;
+  private static final long EXPEDITED = 10_000_000;
   private static final long GP_KTHREAD = 3_000;
   private static final long CALLBACKS = 5_000;
   private static final long VFREE = 1_000;
@@ -42,7 +44,7 @@ public class ExitFreesTest extends JUnitSuite {
     // its set-up runs when the engine first runs), then runs what it is sent, on the engine's thread as the model's
     // actors do
     system = VirtualSystem.create(Behaviors.<Runnable>setup(ctx -> {
-      ActorRef<RcuDomain.Command> rcu = ctx.spawn(RcuDomain.create(Duration.ofNanos(GP), Duration.ofMillis(1),
+      ActorRef<RcuDomain.Command> rcu = ctx.spawn(RcuDomain.create(Duration.ofNanos(GP), Duration.ofNanos(EXPEDITED),
           Duration.ofNanos(GP_KTHREAD)), "rcu");
       RcuDomain.register(Machine.get(ctx.getSystem()), rcu);
       doneTo = ctx.spawn(Behaviors.<akka.Done>receiveMessage(d -> {
@@ -137,27 +139,71 @@ public class ExitFreesTest extends JUnitSuite {
     assertEquals("init, a scan at 8 ms, cleanup", 3 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
   }
 
+  /**
+   * A reader holds the grace period of a synchronize_rcu at 1 ms to 32 ms less 1 us, past its 10 ms: the kthread
+   * scans at 8, 16 and 24 ms (rcu_gp_fqs_loop runs until the grace period is over, readers included), runs
+   * rcu_gp_cleanup after the unlock, and then nothing more: not the scan due at 32 ms, during that run, nor any in the
+   * 100 ms after.
+   */
+  @Test
+  public void scansGoOnWhileAReaderHoldsTheGracePeriodAndStopWithIt() throws Exception {
+    runFor(1_000_000);
+    long t0 = engine.now();
+    system.tell(() -> {
+      RcuDomain.of(machine).tell(new RcuDomain.ReadLock(7));
+      RcuDomain.of(machine).tell(new RcuDomain.Synchronize(false, doneTo));
+    });
+    runFor(23_000_000 - 1); // t = 24 ms - 1 ns
+    assertEquals("init, scans at 8 and 16 ms", 3 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+    runFor(8_000_000 - 1_000 + 1); // t = 32 ms - 1 us, the next scan due at the tick of 32 ms
+    assertEquals("and at 24 ms", 4 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+    assertEquals(-1, doneAt);
+    system.tell(() -> RcuDomain.of(machine).tell(new RcuDomain.ReadUnlock(7)));
+    runFor(100_000_000);
+    assertEquals("the unlock, then rcu_gp_cleanup's run", 31_000_000 - 1_000 + GP_KTHREAD, doneAt - t0);
+    assertEquals("init, three scans, cleanup (the one due at 32 ms, inside it, is not run); nothing after",
+        5 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+  }
+
+  /**
+   * A grace period from 2 to 12 ms: its second scan would be due at the tick of 12 ms, the instant its length runs
+   * out; the kernel's loop finds the grace period over first and breaks to rcu_gp_cleanup without scanning, so the
+   * waiter is woken after the length and one run, not two.
+   */
+  @Test
+  public void noScanWhereTheGracePeriodEndsAtItsTimeout() throws Exception {
+    runFor(2_000_000);
+    long t0 = engine.now();
+    system.tell(() -> RcuDomain.of(machine).tell(new RcuDomain.Synchronize(false, doneTo)));
+    runFor(20_000_000);
+    assertEquals(GP + GP_KTHREAD, doneAt - t0);
+    assertEquals("init, a scan at 8 ms, cleanup", 3 * GP_KTHREAD, machine.cpuNanos(CpuTask.Kind.RCU));
+  }
+
   /** The kernel's default one jiffy between scans up to HZ 250 and 255 CPUs, more above (rcu_init_geometry). */
   @Test
   public void theScansAreAJiffyApartAsTheKernelsDefault() {
     assertEquals(1, RcuDomain.fqsJiffies(250, 2));
     assertEquals(1, RcuDomain.fqsJiffies(100, 255));
-    assertEquals(2, RcuDomain.fqsJiffies(300, 2));
+    assertEquals(2, RcuDomain.fqsJiffies(251, 2));
+    assertEquals(2, RcuDomain.fqsJiffies(500, 2));
+    assertEquals(3, RcuDomain.fqsJiffies(501, 2));
     assertEquals(3, RcuDomain.fqsJiffies(1000, 2));
     assertEquals(2, RcuDomain.fqsJiffies(250, 256));
   }
 
   /**
    * An expedited grace period does not go through the grace-period kthread (synchronize_rcu_expedited has its own
-   * sequence and workers): it ends after the expedited length, and the kthread has not run.
+   * sequence and workers): it ends after the expedited length, 10 ms, over two ticks, and the kthread has not run,
+   * neither its init and cleanup nor a scan.
    */
   @Test
   public void anExpeditedGracePeriodRunsNoGracePeriodKthread() throws Exception {
     runFor(1); // the guardian's set-up has run: the domain and the reply's taker exist
     long t0 = engine.now();
     system.tell(() -> RcuDomain.of(machine).tell(new RcuDomain.Synchronize(true, doneTo)));
-    runFor(2_000_000);
-    assertEquals("the expedited length, 1 ms", 1_000_000, doneAt - t0);
+    runFor(EXPEDITED + 10_000_000);
+    assertEquals("the expedited length", EXPEDITED, doneAt - t0);
     assertEquals(0, machine.cpuNanos(CpuTask.Kind.RCU));
   }
 
