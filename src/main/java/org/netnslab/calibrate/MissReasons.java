@@ -17,7 +17,12 @@ final class MissReasons {
       + " 2x its median at N=10 and 100 (1.7-2.4x) and 3-4x at N=1000, where the uncontended walk's is 1.2-1.5x,"
       + " the spread the model's fitted jitter carries; a send that wakes its sleeping listener is one cause (the"
       + " host's p99 follows how often its listeners sleep), and at N=1000 the slowest sends are not the injectors'"
-      + " first ones (18% of them in one run); what else stretches them under contention was not measured";
+      + " first ones (18% of them in one run). Another, measured on our 2-vCPU VM at N=10 pinned to one CPU (p99"
+      + " still 1.9-2.2x the median with the listeners asleep at 0.1-0.2% of the sends): messages that wait in a"
+      + " listener's queue hold their skbs, so the sender's allocations run out of the CPU's slab every 16 objects"
+      + " (skbuff_head_cache, kmalloc-cg-1k: objs_per_slab 16) and take the slow path (___slab_alloc, allocate_slab:"
+      + " 2% of the CPU samples there, none in the fit set's walk, which frees each skb before the next send); the"
+      + " model has no allocator";
   static final String SEND_HIGH = "the model's send takes longer than the host's at this percentile: its tasks"
       + " wait for a CPU inside the send more often than the host's";
   static final String REORDER = "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) stretches while the"
