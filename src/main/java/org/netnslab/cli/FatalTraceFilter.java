@@ -60,6 +60,9 @@ final class FatalTraceFilter extends OutputStream {
         out.write(b, off, len);
         return;
       }
+      // Akka exits the JVM next: its shutdown hooks must start (ApplicationShutdownHooks iterates and starts threads,
+      // which allocates), so the heap held for that is freed now, not in the hook
+      Stops.releaseReserve();
       if (indexOf(b, off, len, SHUTTING_DOWN) >= 0 && indexOf(b, off, len, NEWLINE) > at) {
         return; // the logged copy, with its trace, in one write
       }

@@ -78,7 +78,7 @@ public final class Main implements Callable<Integer> {
       Stops.sayFatal(() -> "netns-lab: " + outOfMemory(e));
       status = EXIT_FAILED;
     }
-    Stops.exiting();
+    Stops.exiting(outOfMemory ? status : -1);
     if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
       System.out.flush();
       System.err.flush();

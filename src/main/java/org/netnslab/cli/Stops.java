@@ -32,6 +32,8 @@ final class Stops {
   private static volatile byte[] reserve;
   /** Set once Main itself exits: the shutdown hook then has nothing to say. */
   private static volatile boolean exiting;
+  /** The status Main halts with after an OutOfMemoryError (its line said), -1 when it exits normally. */
+  private static volatile int haltingWith = -1;
 
   private Stops() {}
 
@@ -44,7 +46,17 @@ final class Stops {
       // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no line)
       System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(Stops::unexpectedExit, "netns-lab-exit"));
+    // The hook's thread joins a group of its own whose member array exists already (a thread started and ended in it
+    // here): starting it at exit, maybe with the heap exhausted, then adds it without allocating (ThreadGroup.add).
+    ThreadGroup group = new ThreadGroup("netns-lab-exit");
+    Thread warm = new Thread(group, () -> { }, "netns-lab-exit-warm");
+    warm.start();
+    try {
+      warm.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the group is only less ready; the hook still works
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(group, Stops::unexpectedExit, "netns-lab-exit"));
   }
 
   /**
@@ -65,6 +77,11 @@ final class Stops {
   /** Frees the heap held for handling an OutOfMemoryError. */
   static void releaseReserve() {
     reserve = null;
+  }
+
+  /** @return whether the heap for handling an OutOfMemoryError is still held (a run in progress, no fatal error) */
+  static boolean reserveHeld() {
+    return reserve != null;
   }
 
   /**
@@ -111,8 +128,15 @@ final class Stops {
   private static final byte[] OUT_OF_MEMORY_LINE = (OUT_OF_MEMORY + System.lineSeparator())
       .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
-  /** Main is about to exit with its own status. */
-  static void exiting() {
+  /**
+   * Main is about to exit with its own status: by System.exit (the hooks run), or, after an OutOfMemoryError, by a
+   * halt with {@code haltStatus}. In that window Akka's exit on the fatal error (System.exit(-1)) can still come first
+   * and run the hooks; the exit hook then halts with Main's status, not leaving the JVM to end with 255.
+   *
+   * @param haltStatus the status Main halts with, or -1 when it exits by System.exit
+   */
+  static void exiting(int haltStatus) {
+    haltingWith = haltStatus;
     exiting = true;
   }
 
@@ -133,6 +157,10 @@ final class Stops {
 
   /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
   private static void unexpectedExit() {
+    // exiting is read before haltingWith, which Main writes first: a hook that sees one sees the other
+    if (exiting && haltingWith >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
+      Runtime.getRuntime().halt(haltingWith);
+    }
     if (exiting || !STOPPING.compareAndSet(false, true)) {
       return;
     }

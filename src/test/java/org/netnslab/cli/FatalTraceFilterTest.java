@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.Test;
+import org.netnslab.run.RunObserver;
 import org.scalatestplus.junit.JUnitSuite;
 
 /** Issue #22: with the heap check off, an OutOfMemoryError in an actor prints netns-lab's one line, not Akka's trace. */
@@ -49,6 +50,26 @@ public class FatalTraceFilterTest extends JUnitSuite {
     assertEquals("[kernel-6.9] create: 20,000 of 200,000\n" + NETNS_LAB
         + "java.lang.IllegalStateException: printed on its own, not after Akka's report: kept\n"
         + "\r[kernel-4.18] counted  41%", got.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Akka's report is what comes before its System.exit: the heap held for the exit is freed as it passes, so that
+   * the JVM can start the shutdown hooks (which allocates) before the hook itself runs.
+   */
+  @Test
+  public void akkasReportFreesTheHeapHeldForTheExit() {
+    Stops.running(new NowRunning("a scenario", RunObserver.SILENT, false), null);
+    try {
+      PrintStream err = new PrintStream(new FatalTraceFilter(new ByteArrayOutputStream()), true,
+          StandardCharsets.UTF_8);
+      err.println("[kernel-6.9] create: 20,000 of 200,000");
+      assertEquals(true, Stops.reserveHeld());
+      err.print("Uncaught error from thread [");
+      err.flush();
+      assertEquals(false, Stops.reserveHeld());
+    } finally {
+      Stops.running(null, null);
+    }
   }
 
   @Test
