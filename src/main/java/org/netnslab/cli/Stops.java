@@ -30,10 +30,15 @@ final class Stops {
   private static volatile StagedOutput output;
   /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
   private static volatile byte[] reserve;
-  /** Set once Main itself exits: the shutdown hook then has nothing to say. */
-  private static volatile boolean exiting;
-  /** The status Main halts with after an OutOfMemoryError (its line said), -1 when it exits normally. */
-  private static volatile int haltingWith = -1;
+  /** Main is not exiting yet. */
+  private static final int RUNNING = -2;
+  /** Main exits by System.exit: the shutdown hook then has nothing to say. */
+  private static final int BY_SYSTEM_EXIT = -1;
+  /**
+   * What Main does at its end: {@link #RUNNING}, {@link #BY_SYSTEM_EXIT}, or, after an OutOfMemoryError (its line
+   * said), the status it halts with.
+   */
+  private static volatile int mainExit = RUNNING;
 
   private Stops() {}
 
@@ -136,8 +141,7 @@ final class Stops {
    * @param haltStatus the status Main halts with, or -1 when it exits by System.exit
    */
   static void exiting(int haltStatus) {
-    haltingWith = haltStatus;
-    exiting = true;
+    mainExit = haltStatus < 0 ? BY_SYSTEM_EXIT : haltStatus;
   }
 
   private static void stop(String signal, int status) {
@@ -157,11 +161,11 @@ final class Stops {
 
   /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
   private static void unexpectedExit() {
-    // exiting is read before haltingWith, which Main writes first: a hook that sees one sees the other
-    if (exiting && haltingWith >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
-      Runtime.getRuntime().halt(haltingWith);
+    int main = mainExit;
+    if (main >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
+      Runtime.getRuntime().halt(main);
     }
-    if (exiting || !STOPPING.compareAndSet(false, true)) {
+    if (main == BY_SYSTEM_EXIT || !STOPPING.compareAndSet(false, true)) {
       return;
     }
     releaseReserve();

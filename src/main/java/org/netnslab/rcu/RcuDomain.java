@@ -271,7 +271,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         .onMessageEquals(CleanedUp.INSTANCE, this::complete)
         .onMessage(ForceQuiescentState.class, this::forceQuiescentState)
         .onMessage(FqsWait.class, m -> {
-          if (m.gp() == gpSeq && current != null && !cleaning) {
+          if (inLoop(m.gp())) {
             armFqs();
           }
           return this;
@@ -327,10 +327,15 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
    * first.
    */
   private Behavior<Command> forceQuiescentState(ForceQuiescentState m) {
-    if (current != null && m.gp() == gpSeq && !cleaning) {
+    if (inLoop(m.gp())) {
       kthreadRunThenWait();
     }
     return this;
+  }
+
+  /** @return whether grace period {@code gp} is still in rcu_gp_fqs_loop: the current one, not yet cleaning up */
+  private boolean inLoop(long gp) {
+    return current != null && gp == gpSeq && !cleaning;
   }
 
   private Behavior<Command> maybeEnd() {
@@ -363,8 +368,6 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     }
     return startIfIdle();
   }
-
-  private static final Runnable NOTHING = () -> { };
 
   private Behavior<Command> invokeReady() {
     while (!ready.isEmpty()) {
