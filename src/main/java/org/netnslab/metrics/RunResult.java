@@ -48,9 +48,11 @@ public record RunResult(String scenario, String description, String seed, double
    * @param contextSwitchNanos the context-switch cost, ns
    * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} in files written
    *     before it)
+   * @param sliceNanos the base slice each simulated CPU count ran with, ns, in {@code cpus}'s order: the configured
+   *     one, or the one derived from the count as Linux derives it (empty in files written before it)
    */
   public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
-      long contextSwitchNanos, String taskGroup) {
+      long contextSwitchNanos, String taskGroup, List<Long> sliceNanos) {
     /** The scheduling keys, as result.json's {@code execution.machine} names them. */
     private static final List<String> FIELDS = List.of("scheduler", "preempt", "hz", "base_slice_ns",
         "context_switch_ns", "task_group");

@@ -20,6 +20,7 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.MeasureDescriptions;
 import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
@@ -137,7 +138,9 @@ public final class HtmlReport {
 
     h.append("<h2>Measures</h2>\n");
     for (String m : measures(r)) {
-      h.append("<h3>").append(esc(m)).append("</h3>\n<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
+      h.append("<h3>").append(esc(m)).append("</h3>\n");
+      MeasureDescriptions.of(m).ifPresent(text -> h.append("<p>").append(esc(text)).append("</p>\n"));
+      h.append("<table><tr><th class=\"l\">design</th><th>unit</th><th>count</th>")
           .append("<th>mean</th><th>sd</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n");
       for (DesignRecord d : r.designs()) {
         MeasureSummary s = d.measures().get(m);

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.MeasureDescriptions;
 import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
@@ -39,7 +40,9 @@ import org.netnslab.metrics.WelchTest;
  * <p>Added within schema 2 (no field changed meaning, so the number stays; files without them read as
  * before): {@code execution} ({@code mode} live|virtual; {@code machine} {@code cpus} (a list: one count,
  * or a sweep's counts), {@code jitter}, {@code random_seed}, and since issue #20 {@code scheduler},
- * {@code preempt}, {@code hz}, {@code base_slice_ns}, {@code context_switch_ns}; {@code sweep}, null or how a sweep keys its
+ * {@code preempt}, {@code hz}, {@code base_slice_ns}, {@code context_switch_ns}, {@code slice_ns} (the slice each
+ * count ran with); a measure's {@code description}, what it
+ * times from where to where ({@code MeasureDescriptions}); {@code sweep}, null or how a sweep keys its
  * results: {@code <design>@<cpus>cpu}, each compared with the baseline at the same count; and the run's
  * {@code run_wall_s}, {@code simulated_s}, {@code simulated_events}, {@code simulated_events_per_wall_s}
  * summed over its design runs), and the same four clock fields on each replicate's design run. In
@@ -123,6 +126,7 @@ public final class ResultJson {
         MeasureSummary s = e.getValue();
         ObjectNode m = measures.putObject(e.getKey());
         m.put("unit", s.unit());
+        MeasureDescriptions.of(e.getKey()).ifPresent(text -> m.put("description", text));
         m.put("count", s.count());
         num(m, "mean", s.mean());
         num(m, "sd", s.sd());
@@ -230,6 +234,8 @@ public final class ResultJson {
       mn.put("preempt", s.preempt());
       mn.put("hz", s.hz());
       mn.put("base_slice_ns", s.baseSliceNanos());
+      ArrayNode slices = mn.putArray("slice_ns"); // the slice used at each count: base_slice_ns 0 derives it
+      s.sliceNanos().forEach(slices::add);
       mn.put("context_switch_ns", s.contextSwitchNanos());
       mn.put("task_group", s.taskGroup());
       // the keys are the run's inputs and stay recorded; this says which of them shaped nothing
@@ -285,9 +291,21 @@ public final class ResultJson {
         f.text(m, "execution.machine", "scheduler"), f.text(m, "execution.machine", "preempt"),
         (int) f.whole(m, "execution.machine", "hz"), f.whole(m, "execution.machine", "base_slice_ns"),
         f.whole(m, "execution.machine", "context_switch_ns"),
-        m.has("task_group") ? f.text(m, "execution.machine", "task_group") : "root");
+        m.has("task_group") ? f.text(m, "execution.machine", "task_group") : "root", slices(f, m));
     return new RunResult.ExecutionInfo(f.text(e, "execution", "mode"), cpus, !f.field(e, "execution", "sweep").isNull(),
         f.number(m, "execution.machine", "jitter"), f.whole(m, "execution.machine", "random_seed"), scheduling);
+  }
+
+  /** @return {@code execution.machine.slice_ns}, or empty in a file written before it */
+  private static List<Long> slices(JsonFields f, JsonNode m) throws ReportInputException {
+    List<Long> slices = new ArrayList<>();
+    if (m.has("slice_ns")) {
+      JsonNode sn = f.array(m, "execution.machine", "slice_ns");
+      for (int i = 0; i < sn.size(); i++) {
+        slices.add((long) f.number(sn.get(i), at("execution.machine.slice_ns", i)));
+      }
+    }
+    return slices;
   }
 
   private static void numbers(ArrayNode a, List<Double> values) {

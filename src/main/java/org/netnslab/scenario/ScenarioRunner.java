@@ -264,7 +264,8 @@ public final class ScenarioRunner {
                 ms.scheduling().scheduler().name().toLowerCase(Locale.ROOT),
                 ms.scheduling().preempt().name().toLowerCase(Locale.ROOT), ms.scheduling().hz(),
                 ms.scheduling().baseSliceNanos(), ms.scheduling().contextSwitchNanos(),
-                ms.scheduling().taskGroup().name().toLowerCase(Locale.ROOT))));
+                ms.scheduling().taskGroup().name().toLowerCase(Locale.ROOT),
+                counts.stream().map(n -> ms.scheduling().sliceNanos(n)).toList())));
   }
 
   /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

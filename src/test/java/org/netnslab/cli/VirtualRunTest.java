@@ -105,6 +105,15 @@ public class VirtualRunTest extends JUnitSuite {
     JsonNode fair = withoutWallClock(run("fair", "--set", "machine.task-group=session"));
     assertEquals("session", fair.at("/execution/machine/task_group").asText());
     assertEquals("[]", fair.at("/execution/machine/no_effect").toString());
+    // base_slice_ns 0 derives the slice from the CPU count: 0.75 ms x (1 + ilog2(min(cpus, 8)))
+    int cpus = fair.at("/execution/machine/cpus/0").asInt();
+    assertEquals(0, fair.at("/execution/machine/base_slice_ns").asLong());
+    assertEquals(750_000L * (1 + 31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8))),
+        fair.at("/execution/machine/slice_ns/0").asLong());
+    JsonNode two = withoutWallClock(run("two", "--set", "machine.cpus=2"));
+    assertEquals("[1500000]", two.at("/execution/machine/slice_ns").toString());
+    JsonNode set = withoutWallClock(run("set", "--set", "machine.cpus=2", "--set", "machine.base-slice=3ms"));
+    assertEquals("[3000000]", set.at("/execution/machine/slice_ns").toString());
     JsonNode fifo = withoutWallClock(run("fifo", "--set", "machine.scheduler=fifo", "--set",
         "machine.task-group=session"));
     assertEquals("session", fifo.at("/execution/machine/task_group").asText());

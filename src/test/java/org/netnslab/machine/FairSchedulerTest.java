@@ -165,32 +165,76 @@ public class FairSchedulerTest extends JUnitSuite {
 
   /**
    * A task that slept 1 s wakes among CPU-bound tasks and gets a CPU within one slice of the others'
-   * running (the tick marks them, then the return to user mode switches): at most slice + tick.
+   * running (the tick marks them, then the return to user mode switches): at most slice + tick. The sleeper
+   * first runs among the hogs for 100 ms, so it wakes through the lag path (place_entity with the lag it kept),
+   * not a new task's placement.
    */
   @Test
   public void taskWokenAfterLongSleepRunsWithinASlice() throws Exception {
     for (int n : new int[] {3, 10, 50}) {
-      VirtualEngine e = VirtualEngine.create();
-      try {
-        Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
-        for (int i = 0; i < n; i++) {
-          hog(cpus, cpus.newTask("hog-" + i, CpuTask.Kind.OTHER), 50 * US + i * 100);
-        }
-        CpuTask sleeper = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
-        long[] wokeAt = new long[1];
-        long[] ranAt = new long[1];
-        e.schedule(1_000 * MS, () -> {
-          wokeAt[0] = e.now();
-          cpus.run(sleeper, Step.USER, 10 * US, () -> ranAt[0] = e.now() - 10 * US);
-        });
-        runFor(e, 1_100 * MS);
-        long waited = ranAt[0] - wokeAt[0];
-        long bound = cpus.sliceNanos() + cpus.scheduling().tickNanos();
-        assertTrue("N=" + n + ": waited " + waited + " ns for a CPU, bound " + bound, waited >= 0 && waited <= bound);
-      } finally {
-        e.unregister();
-      }
+      long[] waited = wakeAfterASecond(n, null);
+      assertTrue("N=" + n + ": it kept a lag from its runs (" + waited[1] + " ns)", waited[1] != 0);
+      long bound = 1_500 * US + 4 * MS; // the slice at 2 CPUs and a tick at HZ 250
+      assertTrue("N=" + n + ": waited " + waited[0] + " ns for a CPU, bound " + bound,
+          waited[0] >= 0 && waited[0] <= bound);
     }
+  }
+
+  /**
+   * A task that went to sleep ahead of V (negative lag, here the most the model keeps: max(2 slices, a tick) =
+   * 4 ms at 2 CPUs) has slept it off after a second (DELAY_DEQUEUE keeps such a task queued until it is eligible):
+   * it waits for a CPU exactly as long as one that went to sleep with lag 0. Kept, that lag would place it 4 ms
+   * of vruntime past V, to wait for V to catch up (at 2 CPUs over N hogs, 2N ms of real time and more).
+   */
+  @Test
+  public void aNegativeLagIsSleptOff() throws Exception {
+    for (int n : new int[] {3, 10, 50}) {
+      assertEquals("N=" + n, wakeAfterASecond(n, 0L)[0], wakeAfterASecond(n, -4 * MS)[0]);
+    }
+  }
+
+  /**
+   * N hogs on 2 CPUs; a task that runs 1 ms steps among them to 100 ms, sleeps and wakes at 1 s for a 10 us step.
+   *
+   * @param lag null, or the lag (ns) to give it while it sleeps, in place of the one it kept
+   * @return {the wait from its wake-up to its step's start, the lag it kept when it went to sleep}, ns
+   */
+  private static long[] wakeAfterASecond(int n, Long lag) throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+      for (int i = 0; i < n; i++) {
+        hog(cpus, cpus.newTask("hog-" + i, CpuTask.Kind.OTHER), 50 * US + i * 100);
+      }
+      CpuTask sleeper = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
+      hogUntil(e, cpus, sleeper, 100 * MS);
+      long[] kept = new long[1];
+      e.schedule(500 * MS, () -> {
+        kept[0] = sleeper.vlag;
+        if (lag != null) {
+          sleeper.vlag = lag;
+        }
+      });
+      long[] wokeAt = new long[1];
+      long[] ranAt = new long[1];
+      e.schedule(1_000 * MS, () -> {
+        wokeAt[0] = e.now();
+        cpus.run(sleeper, Step.USER, 10 * US, () -> ranAt[0] = e.now() - 10 * US);
+      });
+      runFor(e, 1_100 * MS);
+      return new long[] {ranAt[0] - wokeAt[0], kept[0]};
+    } finally {
+      e.unregister();
+    }
+  }
+
+  /** User steps of 1 ms back to back until {@code until} ns, then it sleeps. */
+  private static void hogUntil(VirtualEngine e, Cpus cpus, CpuTask t, long until) {
+    cpus.run(t, Step.USER, 1 * MS, () -> {
+      if (e.now() < until) {
+        hogUntil(e, cpus, t, until);
+      }
+    });
   }
 
   /**

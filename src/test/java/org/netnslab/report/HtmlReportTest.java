@@ -15,6 +15,7 @@ import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.MeasureDescriptions;
 import org.netnslab.metrics.RunResult;
 import org.scalatestplus.junit.JUnitSuite;
 import org.w3c.dom.Document;
@@ -55,6 +56,11 @@ public class HtmlReportTest extends JUnitSuite {
     assertTrue(html.contains("a &lt;tiny&gt; run"));
     assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
     assertTrue(html.contains("<code>workload.injectors=4</code>"));
+    // each measure says what it times, under its heading and in result.json
+    assertTrue(html.contains("<h3>uevent.transaction</h3>\n<p>one injected uevent, as its injector times it: from just"
+        + " before the sendmsg to just after the call returns to user space"));
+    assertEquals(MeasureDescriptions.of("uevent.delivery").orElseThrow(), ResultJson.toJson(record).path("designs")
+        .path(0).path("measures").path("uevent.delivery").path("description").asText());
     assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>one run</td>"
         + "<td class=\"l\">0.4000</td><td>0.3500</td>"));
     // one replicate: said plainly, and no test printed as if it meant something
