@@ -143,6 +143,12 @@ public final class Main implements Callable<Integer> {
 
   /** --help and -V of any command, else the command. */
   private static int helpOrRun(CommandLine.ParseResult parsed) {
+    // picocli leaves an unknown command unmatched when --help is given too: say so, as without --help
+    if (!parsed.hasSubcommand() && !parsed.unmatched().isEmpty() && !parsed.unmatched().get(0).startsWith("-")) {
+      System.err.println(HelpText.unknownCommand(parsed.unmatched().get(0),
+          List.copyOf(parsed.commandSpec().commandLine().getSubcommands().keySet())));
+      return EXIT_CONFIG;
+    }
     for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
       if (p.isUsageHelpRequested()) {
         System.setProperty("netns-lab.help.out-dir", outDirDefault());
@@ -197,7 +203,9 @@ public final class Main implements Callable<Integer> {
     Path file;
 
     @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0",
-        description = "multiply per-netns/per-worker iteration counts (population unchanged); default ${DEFAULT-VALUE}")
+        description = "multiply per-netns/per-worker iteration counts, the population unchanged (a proc-events"
+            + " scenario's processes are scaled too; a netns-scale scenario scales its population instead:"
+            + " docs/running-and-options.md); default ${DEFAULT-VALUE}")
     double scale;
 
     @Option(names = "--out", paramLabel = "DIR",
@@ -216,7 +224,7 @@ public final class Main implements Callable<Integer> {
             + " compare designs over the replicates' means; overrides the scenario's repeat key (default 1)")
     Integer repeat;
 
-    @Option(names = "--sweep", paramLabel = "KEY=V1,V2,...",
+    @Option(names = "--sweep", paramLabel = "KEY=A,B,...",
         description = "run every design at each value: only machine.cpus can be swept (execution = virtual), e.g."
             + " --sweep machine.cpus=1,2,4,8; same as --set machine.cpus=[1,2,4,8]")
     String sweep;

@@ -82,6 +82,8 @@ public final class Cpus {
   private long lastAvg;
   /** When this machine started (the engine's clock then): the ticks' phase. */
   private final long epoch;
+  /** The CPUs whose {@code holding} is true, so that the instant's end visits those only, not every CPU. */
+  private final java.util.BitSet held = new java.util.BitSet();
   /** CPUs with no task (neither running nor holding). */
   private final java.util.BitSet idle = new java.util.BitSet();
   /** Over the CPUs with a task: how many, the sum of their vruntimes as accounted, and of those in a step
@@ -281,7 +283,7 @@ public final class Cpus {
       fillIdle();
     } else {
       off(c);
-      holding[c] = false;
+      hold(c, false);
       on(c);
       startStep(c, 0);
     }
@@ -640,7 +642,7 @@ public final class Cpus {
   private void leave(int c, CpuTask t) {
     off(c);
     current[c] = null;
-    holding[c] = false;
+    hold(c, false);
     idle.set(c);
     completion[c] = null;
     t.cpu = -1;
@@ -682,7 +684,7 @@ public final class Cpus {
     t.waitNanos += engine.now() - t.runnableSince;
     off(c);
     current[c] = t;
-    holding[c] = false;
+    hold(c, false);
     idle.clear(c);
     t.cpu = c;
     long sw = 0;
@@ -739,7 +741,7 @@ public final class Cpus {
     t.then = null;
     t.remaining = 0;
     off(c);
-    holding[c] = true;
+    hold(c, true);
     on(c);
     completion[c] = null;
     if (!holdCheckArmed) {
@@ -759,25 +761,28 @@ public final class Cpus {
     }
   }
 
+  private void hold(int c, boolean h) {
+    holding[c] = h;
+    held.set(c, h);
+  }
+
   /** At the instant's end: a task still holding its CPU asked for no step; it sleeps (dequeue_entity). */
   private void sleepHolders() {
     holdCheckArmed = false;
-    for (int c = 0; c < count; c++) {
-      if (holding[c]) {
-        CpuTask t = current[c];
-        keepLag(t, inRoot(t) ? rootAvg() : avgVruntime());
-        off(c);
-        current[c] = null;
-        holding[c] = false;
-        idle.set(c);
-        t.cpu = -1;
-        t.needResched = false;
-        if (grouped && !inRoot(t) && queue.isEmpty() && runningCount == 0) { // the group's last task sleeps
-          keepLag(group, rootAvg());
-          groupActive = false;
-        }
-        dispatch(c);
+    for (int c = held.nextSetBit(0); c >= 0; c = held.nextSetBit(c + 1)) { // in CPU order, as a visit of all
+      CpuTask t = current[c];
+      keepLag(t, inRoot(t) ? rootAvg() : avgVruntime());
+      off(c);
+      current[c] = null;
+      hold(c, false);
+      idle.set(c);
+      t.cpu = -1;
+      t.needResched = false;
+      if (grouped && !inRoot(t) && queue.isEmpty() && runningCount == 0) { // the group's last task sleeps
+        keepLag(group, rootAvg());
+        groupActive = false;
       }
+      dispatch(c);
     }
   }
 

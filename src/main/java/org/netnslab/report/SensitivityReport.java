@@ -28,6 +28,9 @@ import org.netnslab.metrics.SensitivityResult;
  * drawn in HTML) and a scatter chart of the ratio against the three costs that move it most.
  */
 public final class SensitivityReport {
+  /** Samples below which the console says a study says little: a share is coarse, Spearman's rho noise or undefined. */
+  static final int FEW = 10;
+
   private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -151,6 +154,10 @@ public final class SensitivityReport {
     b.append(String.format(Locale.ROOT, "sensitivity: %d samples of the cost block, each cost x [%.2f, %.2f] (Latin"
         + " hypercube, random-seed %d); varied: %s%n", s.samples(), 1 - s.spread(), 1 + s.spread(), s.randomSeed(),
         String.join(", ", s.keys())));
+    if (s.samples() < FEW) {
+      b.append(String.format(Locale.ROOT, "  only %d samples: the shares, the spread and the rank correlations below"
+          + " say little before %d or more (--sensitivity N)%n", s.samples(), FEW));
+    }
     for (SensitivityResult.Entry e : s.comparisons()) {
       double[] r = e.ratios().stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).sorted().toArray();
       b.append(String.format(Locale.ROOT, "%s: %s / %s = %.3f in the base run (%s)%n", e.measure(), e.b(), e.a(),
@@ -163,7 +170,7 @@ public final class SensitivityReport {
       b.append(String.format("%n"));
       if (r.length > 0) {
         b.append(String.format(Locale.ROOT, "  ratio over the samples: min %.3f, median %.3f, max %.3f%n", r[0],
-            r[r.length / 2], r[r.length - 1]));
+            r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2, r[r.length - 1]));
       }
       List<String> top = new ArrayList<>();
       e.spearman().entrySet().stream().limit(5).forEach(x -> top.add(x.getKey() + " "

@@ -75,7 +75,10 @@ public final class StagedOutput {
     this.notes = List.copyOf(notes);
   }
 
-  /** @return what {@link #begin} did beside the folder that the user should hear of (a dead run's folder removed) */
+  /**
+   * @return what {@link #begin} found or did that the user should hear of: a dead run's folder removed, or another
+   *     scenario's results in the folder, which this run replaces
+   */
   public List<String> notes() {
     return notes;
   }
@@ -109,6 +112,10 @@ public final class StagedOutput {
       throw new OutputFolderException(dir + ": cannot create its parent folder (" + reason(e) + ")", e);
     }
     List<String> notes = new ArrayList<>();
+    if (previous != null && !previous.scenario().equals(scenario)) { // a re-run of the same is what --out is for
+      notes.add(dir + " holds the results of " + previous.scenario() + " (written " + previous.written() + "): this"
+          + " run's results replace them when it ends (Ctrl-C before then keeps them)");
+    }
     Path temp = parent.resolve(sibling(dir, "tmp"));
     try {
       clearDeadRuns(dir, parent, notes);
@@ -221,7 +228,13 @@ public final class StagedOutput {
     if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
       return f.getReason() + (f.getFile() != null ? ": " + f.getFile() : "");
     }
-    return e.toString();
+    if (e instanceof java.nio.file.NoSuchFileException f) { // e.g. under /proc, which takes no new folder
+      return "no such file or folder, and none can be made there: " + f.getFile();
+    }
+    if (e instanceof java.nio.file.AccessDeniedException f) {
+      return "permission denied: " + f.getFile();
+    }
+    return e.getMessage() != null ? e.getMessage() : e.toString();
   }
 
   /** @return the output folder */

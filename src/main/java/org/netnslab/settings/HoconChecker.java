@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -288,7 +289,7 @@ public final class HoconChecker {
       return dflt;
     }
     try {
-      long n = conf.getDuration(path).toNanos();
+      long n = duration(conf, path).toNanos();
       if (n >= 0 && n <= max) {
         return n;
       }
@@ -345,6 +346,25 @@ public final class HoconChecker {
   /** @return the value as a double, or NaN (which fails every range) when it is not a number */
   private static double number(ConfigValue v) {
     return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
+  }
+
+  /**
+   * A duration key's value, its unit required: only 0 may be written bare.
+   *
+   * @param conf a config
+   * @param path the key's path
+   * @return its duration
+   * @throws ConfigException.BadValue for a bare nonzero number (naming the key and its origin), and as
+   *     {@link Config#getDuration(String)} for what is not a duration
+   */
+  public static Duration duration(Config conf, String path) {
+    ConfigValue v = conf.getValue(path);
+    if (v.valueType() == ConfigValueType.NUMBER && ((Number) v.unwrapped()).doubleValue() != 0) {
+      // Typesafe Config reads a bare number as milliseconds: 5 for a cost meant in us would be 5 ms
+      throw new ConfigException.BadValue(v.origin(), path, "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the"
+          + " bare number " + v.render() + ", which would be read as milliseconds");
+    }
+    return conf.getDuration(path);
   }
 
   /**

@@ -67,6 +67,28 @@ public class PredictionsTest extends JUnitSuite {
   }
 
   /**
+   * Issue #20's "lockless reordering grows with M at 2 CPUs", on the costs a full calibration of our 2-vCPU 6.18 VM
+   * fitted (docs/measurements, fqs7): the model's out-of-order share grows from M = 2 to M = 8 senders and every
+   * reorder row, the growth's included, is within its band of the host's.
+   */
+  @Test
+  public void reorderingGrowsWithTheSendersOnACalibratedMachine() throws Exception {
+    ProbeSet set = CalibrationJson.readSets(Path.of("docs/measurements/calibration-6.18-2cpu-2026-12-02-fqs7.json"));
+    Config system = calibrated(CostFit.fit(set.fit()));
+    List<ObjectNode> reorder = set.prediction().stream().filter(l -> l.path("load").asText().equals("reorder"))
+        .toList();
+    List<Predictions.Row> rows = predict(system, "reorder", reorder);
+    assertEquals(rows.toString(), 4, rows.size()); // M = 2, 4, 8 and the growth
+    Predictions.Row growth = rows.get(3);
+    assertEquals("out-of-order share, largest M / smallest M", growth.measure());
+    assertTrue(growth.toString(), growth.predicted() > 1);
+    assertTrue(rows.get(2).predicted() > rows.get(0).predicted());
+    for (Predictions.Row r : rows) {
+      assertTrue(r.toString(), r.within());
+    }
+  }
+
+  /**
    * A TC1 mean that misses names why by its direction: a model mean below the host's lacks the host's tail of
    * preempted sends; above it, where the host's mean lies beyond its p99 (carried by that tail) the model has more of
    * that tail than the host run, and where it does not, the model counts more waiting for a CPU.

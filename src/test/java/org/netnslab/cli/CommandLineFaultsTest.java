@@ -80,6 +80,10 @@ public class CommandLineFaultsTest extends JUnitSuite {
     assertFalse(p.err(), p.err().contains("did you mean"));
     assertTrue(cli("valiadte", "x").err(), cli("valiadte", "x").err().contains("did you mean 'validate'?"));
     assertFalse(cli("start", "x").err().contains("did you mean"));
+    Printed help = cli("compare", "--help"); // not the top-level help with 0, as if compare were a command
+    assertEquals(Main.EXIT_CONFIG, help.status());
+    assertEquals("", help.out());
+    assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
   }
 
   @Test

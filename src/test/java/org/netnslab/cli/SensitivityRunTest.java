@@ -38,6 +38,15 @@ public class SensitivityRunTest extends JUnitSuite {
     assertEquals(0.82, s.at("/comparisons/0/seed_ratio").asDouble(), 0);
     assertEquals(root.at("/comparisons/0/ratio_b_over_a").asDouble(), s.at("/comparisons/0/base_ratio").asDouble(), 0);
     assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
+    String console = SensitivityReport.console(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)));
+    assertTrue(console, console.contains("  only 3 samples: the shares, the spread and the rank correlations below"
+        + " say little before 10 or more (--sensitivity N)\n"));
+    double[] r = new double[3];
+    for (int i = 0; i < 3; i++) {
+      r[i] = s.at("/comparisons/0/ratios/" + i).asDouble();
+    }
+    java.util.Arrays.sort(r);
+    assertTrue(console, console.contains(String.format(java.util.Locale.ROOT, "median %.3f,", r[1])));
     String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
     assertTrue(html.contains("<h2>Sensitivity to the costs</h2>"));
     assertEquals(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)).comparisons().size(),

@@ -55,6 +55,21 @@ public class StagedOutputTest extends JUnitSuite {
     assertEquals("old", Files.readString(out.resolve("result.json")));
   }
 
+  /** Another scenario's results in the folder are said before the run; a re-run of the same scenario is not. */
+  @Test
+  public void anotherScenariosResultsAreSaidToBeReplaced() throws Exception {
+    Path out = previousRun();
+    StagedOutput same = StagedOutput.begin(out, "netns-lab test", "s");
+    assertEquals(List.of(), same.notes());
+    same.abandon();
+    StagedOutput other = StagedOutput.begin(out, "netns-lab test", "t");
+    assertEquals(1, other.notes().size());
+    assertTrue(other.notes().get(0), other.notes().get(0).startsWith(out + " holds the results of s (written "));
+    assertTrue(other.notes().get(0), other.notes().get(0).endsWith("): this run's results replace them when it ends"
+        + " (Ctrl-C before then keeps them)"));
+    other.abandon();
+  }
+
   @Test
   public void aCommitReplacesTheListedFilesAndKeepsAnythingAddedMeanwhile() throws Exception {
     Path out = previousRun();

@@ -208,6 +208,25 @@ public class ScenarioLoaderTest extends JUnitSuite {
             + " exit-barrier, exit-unsafe"), got.stream().sorted().toList());
   }
 
+  /**
+   * A duration needs its unit: Typesafe Config would read a bare 5 as 5 ms, a thousand times a cost meant in us
+   * (a trial's send-inside = 5 made TC3's mean 4.7 s). A bare 0 is unambiguous and stays accepted.
+   */
+  @Test
+  public void aBareNumberIsNoDuration() throws Exception {
+    List<String> got = problems(GOOD, List.of("model.costs.uevent.send-inside=5"), 1);
+    assertEquals(got.toString(), 1, got.size());
+    assertTrue(got.get(0), got.get(0).endsWith("model.costs.uevent.send-inside: must be a duration in 0..10ms (e.g."
+        + " 5us, 1.5ms), got 5"));
+    got = problems(PROC, List.of("workload.process-interval=2"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).contains("workload.process-interval: must be a duration"
+        + " (e.g. 1ms), got 2"));
+    got = problems(GOOD, List.of("machine.base-slice=3"), 1);
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).contains("machine.base-slice: must be a duration"));
+    assertEquals(0, new ScenarioLoader().load(write(GOOD), List.of("model.costs.uevent.send-inside=0",
+        "machine.base-slice=0"), 1).execution().machine().scheduling().baseSliceNanos());
+  }
+
   @Test
   public void unknownTopLevelAndModelKeysAreNamed() throws Exception {
     List<String> got = problems(GOOD + "desings = [x]\nmodel { uevent { seqnum-scop = global } }\n", List.of(), 1);

@@ -48,7 +48,7 @@ public final class UeventInjectionParser implements WorkloadParser {
     long interval = 0;
     if (c.conf().hasPath("workload.injector-start-interval")) {
       try {
-        interval = c.conf().getDuration("workload.injector-start-interval").toNanos();
+        interval = HoconChecker.duration(c.conf(), "workload.injector-start-interval").toNanos();
         if (interval < 0 || interval > 60_000_000_000L) {
           c.problem("workload.injector-start-interval", "must be a duration in 0..60s, got " + interval + "ns");
         }

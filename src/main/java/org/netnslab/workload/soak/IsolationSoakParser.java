@@ -32,7 +32,7 @@ public final class IsolationSoakParser implements WorkloadParser {
       c.problem("workload.duration", "missing: the soak's wall time per design at scale 1 (e.g. 300s)");
     } else {
       try {
-        duration = c.conf().getDuration("workload.duration");
+        duration = HoconChecker.duration(c.conf(), "workload.duration");
         if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(MAX_DURATION) > 0) {
           c.problem("workload.duration", "must be a duration in 1s..7d, got " + c.conf().getValue("workload.duration")
               .render());
