@@ -48,8 +48,8 @@ public final class MeasureDescriptions {
    */
   public static Optional<String> of(String measure) {
     if (measure.startsWith(BUSY_PREFIX)) {
-      return Optional.of("the CPU time the listener or monitor " + measure.substring(BUSY_PREFIX.length())
-          + " spent handling events over the run (its recvmsg, wake-ups and handling, or its pidfd polls or /proc"
+      return Optional.of("the CPU time the proc listener or monitor '" + measure.substring(BUSY_PREFIX.length())
+          + "' spent handling events over the run (its recvmsg, wake-ups and handling, or its pidfd polls or /proc"
           + " scans)");
     }
     return Optional.ofNullable(TEXT.get(measure));

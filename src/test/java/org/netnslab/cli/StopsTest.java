@@ -57,7 +57,7 @@ public class StopsTest extends JUnitSuite {
   @Test
   public void anOutOfMemoryErrorEndsAVirtualRunWithExit1AndOneLine() throws Exception {
     Path root = tmp.getRoot().toPath();
-    Path out = previousResults(root);
+    Path out = previousResults(root, "uevent-tc1-userns"); // a re-run: no note that another's are replaced
     Path noHeapCheck = root.resolve("no-heap-check.conf"); // past the estimate, to reach a real OutOfMemoryError
     Files.writeString(noHeapCheck, "netns-lab.run.heap-check = false\n");
     Map<String, String> before = snapshot(root);
@@ -93,12 +93,12 @@ public class StopsTest extends JUnitSuite {
   }
 
   /** @return {@code root/out} holding an earlier run's results (made up), listed in its manifest */
-  private static Path previousResults(Path root) throws IOException {
+  private static Path previousResults(Path root, String scenario) throws IOException {
     Path out = root.resolve("out");
     Files.createDirectory(out);
     Files.writeString(out.resolve("result.json"), "{\"an earlier run's\": \"results\"}");
     Files.writeString(out.resolve(DESIGN + ".netns.create.hgrm"), "an earlier run's distribution");
-    OutputManifest.now("netns-lab 0.1.0", "unshare-loop", List.of("result.json", DESIGN + ".netns.create.hgrm"))
+    OutputManifest.now("netns-lab 0.1.0", scenario, List.of("result.json", DESIGN + ".netns.create.hgrm"))
         .write(out);
     return out;
   }
@@ -119,7 +119,7 @@ public class StopsTest extends JUnitSuite {
 
   private void interrupt(String signal, int status) throws Exception {
     Path root = tmp.getRoot().toPath();
-    Path out = previousResults(root);
+    Path out = previousResults(root, "unshare-loop");
     Map<String, String> before = snapshot(root);
 
     Process child = netnsLab("-Xmx512m", "run", "load-tests/unshare-loop.conf", "--scale", "0.05", "--set",

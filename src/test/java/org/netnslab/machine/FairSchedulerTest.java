@@ -340,11 +340,65 @@ public class FairSchedulerTest extends JUnitSuite {
       Arrays.sort(lat);
       long p50 = lat[lat.length / 2];
       long p99 = lat[(int) (lat.length * 0.99)];
-      long slice = 1_500 * US;
+      long slice = fair(Scheduling.Preempt.NONE, 250, 0).sliceNanos(2);
+      // without HRTICK a slice ends at the first tick past it, and under preempt=none at the call's return: one
+      // task's turn is at most a slice, a tick (4 ms) and a call
+      long turn = slice + 4 * MS + 200 * US;
       assertEquals("N=" + n + " p50", 200 * US, p50);
       assertTrue("N=" + n + " p99 " + p99 + " should be about (N/P - 1) slices", p99 >= (n / 2 - 1) * slice
           && p99 > prevP99);
+      assertTrue("N=" + n + " p99 " + p99 + " at most the N/P turns of the others and its own call",
+          p99 <= n / 2 * turn);
       prevP99 = p99;
+    }
+  }
+
+  /** The base slice as Linux derives it at boot: 0.75 ms x (1 + ilog2(min(CPUs, 8))); a configured one wins. */
+  @Test
+  public void theSliceIsDerivedFromTheCpuCountAsLinuxDoes() {
+    Scheduling derived = fair(Scheduling.Preempt.NONE, 250, 0);
+    long[] expected = {750 * US, 1_500 * US, 2_250 * US, 3 * MS, 3 * MS, 3 * MS};
+    int[] counts = {1, 2, 4, 8, 16, 64};
+    for (int i = 0; i < counts.length; i++) {
+      assertEquals(counts[i] + " CPUs", expected[i], derived.sliceNanos(counts[i]));
+    }
+    assertEquals(5 * MS, fair(Scheduling.Preempt.NONE, 250, 5 * MS).sliceNanos(64));
+  }
+
+  /**
+   * A switch to another task costs the incoming task {@code machine.context-switch} of kernel time; a CPU leaving
+   * idle for a task costs nothing. Two user-mode hogs on one CPU: each one's kernel time is exactly the cost times
+   * its switches in; a task that wakes twice to an idle CPU has none.
+   */
+  @Test
+  public void aSwitchCostsTheIncomingTaskAndLeavingIdleNothing() throws Exception {
+    VirtualEngine e = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(e, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 10 * US));
+      CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
+      CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
+      hog(cpus, a, 500 * US);
+      hog(cpus, b, 500 * US);
+      runFor(e, 100 * MS);
+      assertTrue(a.switchesIn() + " and " + b.switchesIn(), a.switchesIn() >= 10 && b.switchesIn() >= 10);
+      assertEquals(10 * US * a.switchesIn(), a.kernelNanos());
+      assertEquals(10 * US * b.switchesIn(), b.kernelNanos());
+    } finally {
+      e.unregister();
+    }
+    VirtualEngine idle = VirtualEngine.create();
+    try {
+      Cpus cpus = new Cpus(idle, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0,
+          10 * US));
+      CpuTask s = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
+      cpus.run(s, Step.USER, 100 * US, () -> { });
+      idle.schedule(10 * MS, () -> cpus.run(s, Step.USER, 100 * US, () -> { }));
+      runFor(idle, 20 * MS);
+      assertEquals(200 * US, s.userNanos());
+      assertEquals(0, s.kernelNanos());
+      assertEquals(0, s.switchesIn());
+    } finally {
+      idle.unregister();
     }
   }
 

@@ -50,7 +50,7 @@ public class MeasureDescriptionsTest extends JUnitSuite {
     String send = MeasureDescriptions.of(UeventInjectionWorkload.TRANSACTION).orElseThrow();
     assertTrue(send, send.contains("just before the sendmsg to just after the call returns to user space"));
     assertTrue(send, send.contains("the wait for a CPU before the call is not"));
-    assertTrue(MeasureDescriptions.of("proc.listener_busy.exit-only").orElseThrow().contains("exit-only"));
+    assertTrue(MeasureDescriptions.of("proc.listener_busy.exit-only").orElseThrow().contains("monitor 'exit-only' spent"));
     assertFalse(MeasureDescriptions.of("no.such_measure").isPresent());
   }
 }

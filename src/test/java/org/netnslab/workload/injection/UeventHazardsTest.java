@@ -71,6 +71,7 @@ public class UeventHazardsTest extends JUnitSuite {
         "}",
         "designs = [" + designs + "]",
         "model { uevent { listener-rcvbuf = 536870912, listener-rcvbuf-option = so-rcvbufforce } }",
+        "execution = live", // real threads find the hazards; virtual is the default for a scenario that does not say
         extra,
         "");
   }
