@@ -12,6 +12,7 @@ import org.netnslab.cluster.RunInputs;
 import org.netnslab.cluster.WorkerNode;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
+import org.netnslab.settings.HoconChecker;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -74,7 +75,7 @@ final class ClusterCommands {
     ClusterConfig.HostPort bind = ClusterConfig.HostPort.parse(at, name);
     try {
       return ClusterRuns.start(system, bind, inputs, Main.VERSION,
-          system.getDuration("netns-lab.cluster.wait-for-workers"), ClusterCommands::say);
+          HoconChecker.duration(system, "netns-lab.cluster.wait-for-workers"), ClusterCommands::say);
     } catch (ConfigException e) {
       throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
     }

@@ -23,8 +23,8 @@ public final class MeasureDescriptions {
           + " phase only)"),
       Map.entry("soak.transaction", "an injection's send to its acknowledgement, permitted and refused alike"),
       Map.entry("soak.delivery", "an injection's send to its receipt by a reading (not stalled) listener"),
-      Map.entry("netns.loop_wall", "each unshare loop's whole run, wall time of the simulated machine, as a"
-          + " distribution over the loops (the seed's `time` of each loop)"),
+      Map.entry("netns.loop_wall", "each unshare loop's whole run (simulated time in virtual execution, wall time"
+          + " in live), as a distribution over the loops (the seed's `time` of each loop)"),
       Map.entry("netns.create", "copy_net_ns: the unshare(CLONE_NEWNET) request to the end of setup_net, lock and"
           + " CPU waits included"),
       Map.entry("netns.cleanup", "a netns's last put_net to its net_free (with netns.struct-net-free ="

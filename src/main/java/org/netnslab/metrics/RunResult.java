@@ -53,6 +53,11 @@ public record RunResult(String scenario, String description, String seed, double
    */
   public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
       long contextSwitchNanos, String taskGroup, List<Long> sliceNanos) {
+    /** Copies the list. */
+    public SchedulingInfo {
+      sliceNanos = List.copyOf(sliceNanos);
+    }
+
     /** The scheduling keys, as result.json's {@code execution.machine} names them. */
     private static final List<String> FIELDS = List.of("scheduler", "preempt", "hz", "base_slice_ns",
         "context_switch_ns", "task_group");

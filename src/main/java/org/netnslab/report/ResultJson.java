@@ -41,7 +41,7 @@ import org.netnslab.metrics.WelchTest;
  * before): {@code execution} ({@code mode} live|virtual; {@code machine} {@code cpus} (a list: one count,
  * or a sweep's counts), {@code jitter}, {@code random_seed}, and since issue #20 {@code scheduler},
  * {@code preempt}, {@code hz}, {@code base_slice_ns}, {@code context_switch_ns}, {@code slice_ns} (the slice each
- * count ran with); a measure's {@code description}, what it
+ * count ran with; virtual fair runs only); a measure's {@code description}, what it
  * times from where to where ({@code MeasureDescriptions}); {@code sweep}, null or how a sweep keys its
  * results: {@code <design>@<cpus>cpu}, each compared with the baseline at the same count; and the run's
  * {@code run_wall_s}, {@code simulated_s}, {@code simulated_events}, {@code simulated_events_per_wall_s}
@@ -234,8 +234,10 @@ public final class ResultJson {
       mn.put("preempt", s.preempt());
       mn.put("hz", s.hz());
       mn.put("base_slice_ns", s.baseSliceNanos());
-      ArrayNode slices = mn.putArray("slice_ns"); // the slice used at each count: base_slice_ns 0 derives it
-      s.sliceNanos().forEach(slices::add);
+      if (e.mode().equals("virtual") && s.scheduler().equals("fair")) { // where a slice shaped anything
+        ArrayNode slices = mn.putArray("slice_ns"); // the slice used at each count: base_slice_ns 0 derives it
+        s.sliceNanos().forEach(slices::add);
+      }
       mn.put("context_switch_ns", s.contextSwitchNanos());
       mn.put("task_group", s.taskGroup());
       // the keys are the run's inputs and stay recorded; this says which of them shaped nothing

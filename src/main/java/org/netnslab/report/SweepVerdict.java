@@ -36,6 +36,7 @@ final class SweepVerdict {
       StringBuilder b = new StringBuilder(pair + ", mean " + first.measure() + " (b / a, lower is better) by"
           + " simulated CPUs:");
       List<String> disagree = new ArrayList<>();
+      List<String> undecided = new ArrayList<>(); // no verdict at that count (an interval unbounded or too wide)
       Boolean agrees = null;
       for (int i : idx) {
         Comparison c = r.comparisons().get(i);
@@ -49,12 +50,16 @@ final class SweepVerdict {
           if (!l.agrees()) {
             disagree.add(cpus(c.b()));
           }
+        } else {
+          undecided.add(cpus(c.b()));
         }
       }
       Double seed = r.seedRatio(first.b());
       if (seed != null && agrees != null) {
         b.append(String.format(Locale.ROOT, ". Seed %.2f: %s", seed, disagree.isEmpty()
-            ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE) + " at every count"
+            ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE)
+                + (undecided.isEmpty() ? " at every count" : " where it decides; no verdict at "
+                    + String.join(", ", undecided) + " CPUs (the interval unbounded or too wide)")
             : "DISAGREES at " + String.join(", ", disagree) + " CPUs (why: " + Verdict.WHY + ")"));
       }
       out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));

@@ -2,6 +2,7 @@ package org.netnslab.run;
 
 import com.typesafe.config.Config;
 import org.netnslab.machine.MachineSettings;
+import org.netnslab.settings.HoconChecker;
 
 /**
  * How a scenario runs (scenario keys {@code execution}, {@code machine}, {@code random-seed}; defaults in
@@ -67,7 +68,8 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
     return new org.netnslab.machine.Scheduling(
         org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
         org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")), machine.getInt("hz"),
-        machine.getDuration("base-slice").toNanos(), machine.getDuration("context-switch").toNanos(),
+        HoconChecker.duration(machine, "base-slice").toNanos(),
+        HoconChecker.duration(machine, "context-switch").toNanos(),
         org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")));
   }
 

@@ -2,6 +2,7 @@ package org.netnslab.run;
 
 import com.typesafe.config.Config;
 import java.time.Duration;
+import org.netnslab.settings.HoconChecker;
 
 /**
  * The runner's own settings ({@code netns-lab.run} in reference.conf).
@@ -17,8 +18,8 @@ public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration p
    * @return the settings under {@code run}
    */
   public static RunSettings fromConfig(Config netnsLab) {
-    return new RunSettings(netnsLab.getDuration("run.ask-timeout"), netnsLab.getDuration("run.stall-timeout"),
-        netnsLab.getDuration("run.progress-interval"));
+    return new RunSettings(HoconChecker.duration(netnsLab, "run.ask-timeout"),
+        HoconChecker.duration(netnsLab, "run.stall-timeout"), HoconChecker.duration(netnsLab, "run.progress-interval"));
   }
 
   /** Checks every duration is positive. */

@@ -295,7 +295,7 @@ public final class HoconChecker {
       }
       problem(path, "must be a duration in 0.." + maxText + ", got " + conf.getValue(path).render());
     } catch (ConfigException e) {
-      problem(path, "must be a duration (e.g. " + example + "), got " + conf.getValue(path).render());
+      problem(path, "must be a duration with its unit (e.g. " + example + "), got " + conf.getValue(path).render());
     }
     return null;
   }
@@ -354,17 +354,30 @@ public final class HoconChecker {
    * @param conf a config
    * @param path the key's path
    * @return its duration
-   * @throws ConfigException.BadValue for a bare nonzero number (naming the key and its origin), and as
-   *     {@link Config#getDuration(String)} for what is not a duration
+   * @throws ConfigException.BadValue for a bare nonzero number, or a string that is one (naming the key and its
+   *     origin), and as {@link Config#getDuration(String)} for what is not a duration
    */
   public static Duration duration(Config conf, String path) {
     ConfigValue v = conf.getValue(path);
-    if (v.valueType() == ConfigValueType.NUMBER && ((Number) v.unwrapped()).doubleValue() != 0) {
-      // Typesafe Config reads a bare number as milliseconds: 5 for a cost meant in us would be 5 ms
+    // Typesafe Config reads a bare number, or a string that is one ("5"), as milliseconds: 5 for a cost meant in
+    // us would be 5 ms
+    double bare = v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue()
+        : v.valueType() == ConfigValueType.STRING ? bareNumber((String) v.unwrapped()) : 0;
+    if (bare != 0) {
       throw new ConfigException.BadValue(v.origin(), path, "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the"
           + " bare number " + v.render() + ", which would be read as milliseconds");
     }
     return conf.getDuration(path);
+  }
+
+  /** @return the number a string holds and nothing else, or 0 (a duration, or not a number at all) */
+  private static double bareNumber(String s) {
+    try {
+      double d = Double.parseDouble(s.trim());
+      return Double.isFinite(d) ? d : 0;
+    } catch (NumberFormatException e) {
+      return 0; // "5us", "abc": getDuration decides
+    }
   }
 
   /**

@@ -75,7 +75,7 @@ public final class Setting<T> {
     String maxText = max.toMillis() >= 1000 ? max.toSeconds() + "s" : max.toMillis() + "ms";
     return new Setting<>(key, HoconChecker::duration,
         (v, r) -> v.isNegative() || v.compareTo(max) > 0 ? "must be a duration in 0.." + maxText + ", got " + r : null,
-        "a duration in 0.." + maxText + " (e.g. 5us, 1.5ms)");
+        "a duration with its unit in 0.." + maxText + " (e.g. 5us, 1.5ms)");
   }
 
   /**

@@ -224,7 +224,7 @@ public class UpFrontChecksTest extends JUnitSuite {
     Files.writeString(c, "netns-lab.designs.w { costs.uevent.wake-listener = fast }\n");
     o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
     assertTrue(o.stderr(), o.stderr().contains(c + ":1: netns-lab.designs.w.costs.uevent.wake-listener: must be a duration"
-        + " in 0..10ms (e.g. 5us, 1.5ms), got \"fast\""));
+        + " with its unit in 0..10ms (e.g. 5us, 1.5ms), got \"fast\""));
   }
 
   /** A scenario that calibrate wrote names its design in the calibrated.conf beside it: the error says to add it. */

@@ -119,6 +119,7 @@ public class VirtualRunTest extends JUnitSuite {
     assertEquals("session", fifo.at("/execution/machine/task_group").asText());
     assertEquals("[\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\",\"task_group\"]",
         fifo.at("/execution/machine/no_effect").toString());
+    assertTrue("no slice where none shaped anything", fifo.at("/execution/machine/slice_ns").isMissingNode());
   }
 
   /**

@@ -357,8 +357,10 @@ public class FairSchedulerTest extends JUnitSuite {
   @Test
   public void theSliceIsDerivedFromTheCpuCountAsLinuxDoes() {
     Scheduling derived = fair(Scheduling.Preempt.NONE, 250, 0);
-    long[] expected = {750 * US, 1_500 * US, 2_250 * US, 3 * MS, 3 * MS, 3 * MS};
-    int[] counts = {1, 2, 4, 8, 16, 64};
+    // ilog2 rounds down: 3 CPUs as 2 (1.5 ms), 5-7 as 4 (2.25 ms)
+    long[] expected = {750 * US, 1_500 * US, 1_500 * US, 2_250 * US, 2_250 * US, 2_250 * US, 2_250 * US, 3 * MS, 3 * MS,
+        3 * MS};
+    int[] counts = {1, 2, 3, 4, 5, 6, 7, 8, 16, 64};
     for (int i = 0; i < counts.length; i++) {
       assertEquals(counts[i] + " CPUs", expected[i], derived.sliceNanos(counts[i]));
     }
@@ -368,7 +370,7 @@ public class FairSchedulerTest extends JUnitSuite {
   /**
    * A switch to another task costs the incoming task {@code machine.context-switch} of kernel time; a CPU leaving
    * idle for a task costs nothing. Two user-mode hogs on one CPU: each one's kernel time is exactly the cost times
-   * its switches in; a task that wakes twice to an idle CPU has none.
+   * its switches in; a task that wakes twice to an idle CPU, another task having run there in between, has none.
    */
   @Test
   public void aSwitchCostsTheIncomingTaskAndLeavingIdleNothing() throws Exception {
@@ -391,12 +393,15 @@ public class FairSchedulerTest extends JUnitSuite {
       Cpus cpus = new Cpus(idle, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0,
           10 * US));
       CpuTask s = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
+      CpuTask other = cpus.newTask("other", CpuTask.Kind.OTHER);
       cpus.run(s, Step.USER, 100 * US, () -> { });
+      idle.schedule(5 * MS, () -> cpus.run(other, Step.USER, 100 * US, () -> { })); // another ran last on the CPU
       idle.schedule(10 * MS, () -> cpus.run(s, Step.USER, 100 * US, () -> { }));
       runFor(idle, 20 * MS);
       assertEquals(200 * US, s.userNanos());
       assertEquals(0, s.kernelNanos());
       assertEquals(0, s.switchesIn());
+      assertEquals(0, other.kernelNanos());
     } finally {
       idle.unregister();
     }

@@ -9,8 +9,10 @@ import static org.junit.Assert.assertTrue;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.netnslab.metrics.RunResult;
 import org.junit.Test;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.RatioInterval;
+import org.netnslab.metrics.RunResult;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -20,8 +22,8 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class ExpectedBreaksTest extends JUnitSuite {
   private static DesignRecord design(String serialization, String free) {
-    return new DesignRecord("d", Map.of("uevent.serialization", serialization, "sock-inuse.free", free), Map.of(), 1,
-        "transactions", 1, Map.of(), Map.of(), List.of(), Map.of());
+    return new DesignRecord("d", Map.of("uevent.serialization", serialization, "uevent.seqnum-scope", "per-netns",
+        "sock-inuse.free", free), Map.of(), 1, "transactions", 1, Map.of(), Map.of(), List.of(), Map.of());
   }
 
   @Test
@@ -37,6 +39,10 @@ public class ExpectedBreaksTest extends JUnitSuite {
     assertNotNull(Verdict.expected(lockless, "seqnum_out_of_order"));
     assertNull("an atomic counter never hands out a SEQNUM twice", Verdict.expected(lockless, "seqnum_duplicates"));
     assertNull(Verdict.expected(design("global-owner", "net-free"), "seqnum_out_of_order"));
+    DesignRecord postedGlobal = new DesignRecord("d", Map.of("uevent.serialization", "per-netns-owner",
+        "uevent.seqnum-scope", "global", "sock-inuse.free", "net-free"), Map.of(), 1, "transactions", 1, Map.of(),
+        Map.of(), List.of(), Map.of());
+    assertNull("one atomic global counter: no two-lock race", Verdict.expected(postedGlobal, "seqnum_duplicates"));
     assertNotNull(Verdict.expected(design("global-owner", "exit-unsafe"), "use_after_free"));
   }
 
@@ -58,5 +64,23 @@ public class ExpectedBreaksTest extends JUnitSuite {
     assertEquals(lines.get(1).text(), Boolean.TRUE, lines.get(1).agrees());
     assertEquals(lines.get(2).text(), Boolean.FALSE, lines.get(2).agrees());
     assertFalse(Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21"))).passes());
+  }
+
+  /** The same for a design comparison (tolerance 0.05): TC1's two live replicates on 2 cores, then narrow ones. */
+  @Test
+  public void aComparisonsIntervalWiderThanTwiceTheToleranceGivesNoVerdict() {
+    for (double[] ci : new double[][] {{-0.450, 2.912}, {0.80, 0.86}, {0.90, 1.02}}) {
+      Comparison c = new Comparison("uevent.transaction", "kernel-4.18", "per-netns-2018", 60, 40, 0.661,
+          List.of(50.0, 70.0), List.of(30.0, 50.0), null, new RatioInterval(0.661, ci[0], ci[1], 1));
+      RunResult r = new RunResult("tiny", "a run", "seed", 0.01, Instant.parse("2026-12-02T12:00:00Z"), 2.0,
+          List.of(), List.of(c), Map.of("per-netns-2018", 0.82), List.of(), List.of());
+      Verdict.Line line = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21"))).checked().get(0);
+      Boolean expected = ci[0] < 0 ? null : ci[0] < 0.85 ? Boolean.TRUE : Boolean.FALSE; // 0.82 +- 0.05 vs 0.90
+      assertEquals(line.text(), expected, line.agrees());
+      if (expected == null) {
+        assertTrue(line.text(), line.text().endsWith("; seed 0.82: no verdict (the interval is wider than the +-0.05"
+            + " the seed is checked within: run more replicates, or virtual execution)."));
+      }
+    }
   }
 }

@@ -203,7 +203,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         + "model { sock-inuse.free = later, rcu.grace-period = abc }\n";
     List<String> got = problems(bad, List.of(), 1);
     assertEquals(String.join("\n", got), List.of(
-        "FILE:15: model.rcu.grace-period: must be a duration in 0..10s (e.g. 5us, 1.5ms), got \"abc\"",
+        "FILE:15: model.rcu.grace-period: must be a duration with its unit in 0..10s (e.g. 5us, 1.5ms), got \"abc\"",
         "FILE:15: model.sock-inuse.free: unknown sock-inuse.free 'later'; expected one of owner-exit, net-free,"
             + " exit-barrier, exit-unsafe"), got.stream().sorted().toList());
   }
@@ -216,11 +216,14 @@ public class ScenarioLoaderTest extends JUnitSuite {
   public void aBareNumberIsNoDuration() throws Exception {
     List<String> got = problems(GOOD, List.of("model.costs.uevent.send-inside=5"), 1);
     assertEquals(got.toString(), 1, got.size());
-    assertTrue(got.get(0), got.get(0).endsWith("model.costs.uevent.send-inside: must be a duration in 0..10ms (e.g."
-        + " 5us, 1.5ms), got 5"));
+    assertTrue(got.get(0), got.get(0).endsWith("model.costs.uevent.send-inside: must be a duration with its unit in"
+        + " 0..10ms (e.g. 5us, 1.5ms), got 5"));
+    got = problems(GOOD, List.of("model.costs.uevent.send-inside=\"5\""), 1); // a string that is a bare number
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("must be a duration with its unit in 0..10ms"
+        + " (e.g. 5us, 1.5ms), got \"5\""));
     got = problems(PROC, List.of("workload.process-interval=2"), 1);
     assertTrue(got.toString(), got.size() == 1 && got.get(0).contains("workload.process-interval: must be a duration"
-        + " (e.g. 1ms), got 2"));
+        + " with its unit (e.g. 1ms), got 2"));
     got = problems(GOOD, List.of("machine.base-slice=3"), 1);
     assertTrue(got.toString(), got.size() == 1 && got.get(0).contains("machine.base-slice: must be a duration"));
     assertEquals(0, new ScenarioLoader().load(write(GOOD), List.of("model.costs.uevent.send-inside=0",
@@ -304,8 +307,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
     assertEquals(got.toString(), 1, got.size());
     assertTrue(got.get(0), got.get(0).contains("workload.process-interval: must be a duration in 0..1s"));
     got = problems(PROC, List.of("workload.process-interval=1ms", "workload.exec-delay=soon"), 1);
-    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be a duration (e.g."
-        + " 1ms), got \"soon\""));
+    assertTrue(got.toString(), got.size() == 1 && got.get(0).endsWith("workload.exec-delay: must be a duration with its"
+        + " unit (e.g. 1ms), got \"soon\""));
     Scenario s = new ScenarioLoader().load(write(PROC), List.of("workload.process-interval=1ms",
         "workload.exec-delay=250us"), 1);
     assertEquals(250_000, ((org.netnslab.workload.procevents.ProcEventsWorkload) s.workload()).execDelayNanos());
