@@ -66,6 +66,26 @@ public class ExpectedBreaksTest extends JUnitSuite {
     assertFalse(Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21"))).passes());
   }
 
+  /** A CPU sweep whose counts agree where they decide says which gave no verdict, not "at every count". */
+  @Test
+  public void aSweepNamesTheCountsWithoutAVerdict() {
+    List<Comparison> cs = new java.util.ArrayList<>();
+    double[][] cis = {{0.80, 0.86}, {-0.45, 2.91}};
+    for (int n = 1; n <= 2; n++) {
+      double[] ci = cis[n - 1];
+      cs.add(new Comparison("uevent.transaction", "kernel-4.18@" + n + "cpu", "per-netns-2018@" + n + "cpu", 60, 49.8,
+          0.83, List.of(59.0, 61.0), List.of(49.0, 50.6), null, new RatioInterval(0.83, ci[0], ci[1], 1)));
+    }
+    RunResult r = new RunResult("tiny", "a sweep", "seed", 0.01, Instant.parse("2026-12-02T12:00:00Z"), 2.0, List.of(),
+        cs, Map.of("per-netns-2018", 0.82), List.of(), List.of(), List.of(new RunResult.Replicate(1, List.of(),
+            List.of())), new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null));
+    Verdict v = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")));
+    String line = v.lines().get(0).text();
+    assertTrue(line, line.endsWith("Seed 0.82: AGREES within +-0.05 where it decides; no verdict at 2 CPUs (the"
+        + " interval unbounded or too wide)."));
+    assertTrue(v.passes());
+  }
+
   /** The same for a design comparison (tolerance 0.05): TC1's two live replicates on 2 cores, then narrow ones. */
   @Test
   public void aComparisonsIntervalWiderThanTwiceTheToleranceGivesNoVerdict() {
