@@ -151,6 +151,7 @@ public final class ScenarioLoader {
       problems.add(HoconChecker.parseProblem(file, e, "-"));
       throw new ScenarioException(problems);
     }
+    java.util.Map<String, String> setBy = new java.util.HashMap<>(); // each leaf path a --set gave, and which
     for (String set : sets) {
       int eq = set.indexOf('=');
       if (eq <= 0) {
@@ -161,6 +162,13 @@ public final class ScenarioLoader {
         Config one = ConfigFactory.parseString(set.substring(0, eq).trim() + " = " + set.substring(eq + 1),
             ConfigParseOptions.defaults().setOriginDescription("--set " + set));
         warnIfOptionalUnset(set, set.substring(0, eq).trim(), conf);
+        for (java.util.Map.Entry<String, com.typesafe.config.ConfigValue> e : one.entrySet()) {
+          String earlier = setBy.put(e.getKey(), set);
+          if (earlier != null && !earlier.equals(set)) { // the last one wins, as HOCON's own later value does
+            System.err.println("netns-lab: warning: --set " + set + " overrides the earlier --set " + earlier
+                + " (the last one given wins)");
+          }
+        }
         conf = one.withFallback(conf);
       } catch (ConfigException e) {
         problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), HoconChecker.bare(e)));

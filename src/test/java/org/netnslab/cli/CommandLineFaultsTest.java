@@ -86,6 +86,16 @@ public class CommandLineFaultsTest extends JUnitSuite {
     assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
   }
 
+  /** A key given twice by --set: the last wins, as in HOCON, and the user hears which one was overridden. */
+  @Test
+  public void aKeySetTwiceSaysTheLastWins() {
+    Printed p = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.cpus=2", "--set", "machine.cpus=3",
+        "--set", "machine.jitter=0.2");
+    assertEquals(p.err(), 0, p.status());
+    assertEquals("netns-lab: warning: --set machine.cpus=3 overrides the earlier --set machine.cpus=2 (the last one"
+        + " given wins)\n", p.err());
+  }
+
   @Test
   public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
     Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sweep", "machine.cpus=1,2");
