@@ -39,6 +39,8 @@ public final class VirtualEngine {
   private long sequence;
   private long eventsRun;
   private long runnablesRun;
+  /** Runnables run, counted so that {@link Watch#check} is called at least every 4096 of them. */
+  private int watchSteps;
 
   private VirtualEngine(String id) {
     this.id = id;
@@ -174,45 +176,60 @@ public final class VirtualEngine {
     driver = Thread.currentThread();
     VirtualEngine clockBefore = Clock.drive(this);
     try {
-      int steps = 0;
-      while (true) {
-        takeExternal();
-        Runnable r = ready.poll();
-        if (r != null) {
-          runnablesRun++;
-          r.run();
-          if ((++steps & 4095) == 0) {
-            watch.check(now);
-          }
-          continue;
-        }
-        Runnable q = quiescent.poll();
-        if (q != null) {
-          q.run();
-          continue;
-        }
-        if (done.getAsBoolean()) {
-          return;
-        }
-        Event e = nextEvent();
-        if (e != null) {
-          if (e.time != now) {
-            watch.check(now);
-          }
-          now = Math.max(now, e.time); // an event scheduled from another thread may carry a stale now
-          eventsRun++;
-          e.task.run();
-          continue;
-        }
-        if (!waitForExternal(done, idleWallNanos)) {
-          throw new Stalled("nothing left to run at simulated " + now / 1000 + " us and the awaited condition"
-              + " does not hold: the model is deadlocked (an actor stopped, or a reply never comes)");
-        }
+      // One step per call, in a method of its own: the JIT compiles step() by its calls, and after a
+      // deoptimization (another lane's design run ending changes the profiles of the methods lanes share)
+      // compiles it again within a few thousand calls. With the loop's body here, a deoptimized loop could only
+      // come back through on-stack replacement, and a full TC1 run's last design run sometimes spent the rest
+      // of its 20-60 s in profiled code (docs/scheduler.md, speed).
+      while (!step(done, watch, idleWallNanos)) {
+        // step() did one thing
       }
     } finally {
       driver = previous;
       Clock.drive(clockBefore);
     }
+  }
+
+  /**
+   * Runs one runnable, quiescence task or event, or waits for another thread's work.
+   *
+   * @return true when {@code done} holds at a quiescent instant
+   * @throws Stalled as {@link #runUntil}
+   */
+  private boolean step(BooleanSupplier done, Watch watch, long idleWallNanos) throws Stalled {
+    takeExternal();
+    Runnable r = ready.poll();
+    if (r != null) {
+      runnablesRun++;
+      r.run();
+      if ((++watchSteps & 4095) == 0) {
+        watch.check(now);
+      }
+      return false;
+    }
+    Runnable q = quiescent.poll();
+    if (q != null) {
+      q.run();
+      return false;
+    }
+    if (done.getAsBoolean()) {
+      return true;
+    }
+    Event e = nextEvent();
+    if (e != null) {
+      if (e.time != now) {
+        watch.check(now);
+      }
+      now = Math.max(now, e.time); // an event scheduled from another thread may carry a stale now
+      eventsRun++;
+      e.task.run();
+      return false;
+    }
+    if (!waitForExternal(done, idleWallNanos)) {
+      throw new Stalled("nothing left to run at simulated " + now / 1000 + " us and the awaited condition"
+          + " does not hold: the model is deadlocked (an actor stopped, or a reply never comes)");
+    }
+    return false;
   }
 
   private void takeExternal() {
