@@ -101,6 +101,11 @@ final class ClusterCommands {
     @Option(names = "--once", description = "exit after one coordinator's run instead of waiting for the next")
     boolean once;
 
+    @Option(names = "--wait", paramLabel = "DURATION", description = "with --once: give up (exit 1) when no"
+        + " coordinator has taken this worker into its cluster within DURATION, e.g. 60s (default: wait until"
+        + " stopped)")
+    String wait;
+
     @Override
     public Integer call() {
       Config system;
@@ -118,10 +123,32 @@ final class ClusterCommands {
         System.err.println("netns-lab: worker: " + e.getMessage());
         return Main.EXIT_CONFIG;
       }
+      java.time.Duration giveUp = null;
+      if (wait != null) {
+        try {
+          giveUp = HoconChecker.duration(com.typesafe.config.ConfigFactory.parseString("wait = \"" + wait + "\""),
+              "wait");
+        } catch (ConfigException e) {
+          System.err.println("netns-lab: worker: --wait " + wait + ": must be a duration with its unit, e.g. 60s");
+          return Main.EXIT_CONFIG;
+        }
+        if (!once || giveUp.isNegative() || giveUp.isZero()) {
+          System.err.println("netns-lab: worker: --wait " + wait + ": " + (once ? "must be above 0"
+              : "needs --once (without it the worker serves coordinators until stopped)"));
+          return Main.EXIT_CONFIG;
+        }
+      }
       try {
         if (once) {
           var s = WorkerNode.start(system, b, j, loader(), Main.VERSION, ClusterCommands::say);
           say("worker " + s.address() + ": waiting for the coordinator at " + j);
+          if (giveUp != null && !WorkerNode.joinedWithin(s, giveUp)) {
+            say("worker " + s.address() + ": no coordinator at " + j + " took this worker within " + wait
+                + "; giving up (--wait)");
+            s.terminate();
+            s.getWhenTerminated().toCompletableFuture().get();
+            return Main.EXIT_FAILED;
+          }
           s.getWhenTerminated().toCompletableFuture().get();
         } else {
           WorkerNode.runForever(system, b, j, loader(), Main.VERSION, ClusterCommands::say);

@@ -39,6 +39,30 @@ public final class WorkerNode {
   }
 
   /**
+   * Waits until the node is a member of its coordinator's cluster (its own member status Up, which the
+   * coordinator, the cluster's leader, gives it once it has joined: Cluster.registerOnMemberUp), or the time is
+   * out. Blocks the calling thread: the command line's, not a dispatcher's.
+   *
+   * @param node a node from {@link #start}
+   * @param within how long to wait
+   * @return true when it is Up in time; false when not, or when the node ended first
+   * @throws InterruptedException when interrupted
+   */
+  public static boolean joinedWithin(ActorSystem<Void> node, java.time.Duration within) throws InterruptedException {
+    java.util.concurrent.CompletableFuture<Boolean> up = new java.util.concurrent.CompletableFuture<>();
+    akka.cluster.Cluster.get(akka.actor.typed.javadsl.Adapter.toClassic(node)).registerOnMemberUp(
+        () -> up.complete(true));
+    node.getWhenTerminated().thenRun(() -> up.complete(false));
+    try {
+      return up.get(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false; // not taken in time: the caller gives up
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException("waiting for the cluster: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /**
    * Runs worker nodes one after the other, one per coordinator, until the thread is interrupted.
    *
    * @see #start

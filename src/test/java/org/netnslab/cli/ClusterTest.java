@@ -196,6 +196,25 @@ public class ClusterTest extends JUnitSuite {
     }
   }
 
+  /**
+   * {@code worker --once --wait D} gives up with exit 1 when no coordinator takes it within D (here none listens
+   * at the address); {@code --wait} needs {@code --once} and a duration with its unit.
+   */
+  @Test
+  public void aWorkerThatWaitsForNoCoordinatorGivesUp() {
+    CommandLineFaultsTest.Printed p = CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:1", "--once", "--wait",
+        "1s");
+    assertEquals(p.err(), Main.EXIT_FAILED, p.status());
+    assertTrue(p.err(), p.err().contains(": no coordinator at 127.0.0.1:1 took this worker within 1s; giving up"
+        + " (--wait)"));
+    assertEquals(Main.EXIT_CONFIG, CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:1", "--wait", "1s")
+        .status());
+    CommandLineFaultsTest.Printed bare = CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:1", "--once",
+        "--wait", "5");
+    assertEquals(Main.EXIT_CONFIG, bare.status());
+    assertTrue(bare.err(), bare.err().contains("--wait 5: must be a duration with its unit, e.g. 60s"));
+  }
+
   @Test
   public void anAddressBeyondLoopbackWithoutTlsIsRefused() {
     assertEquals(Main.EXIT_CONFIG, Main.execute("worker", "--join", "192.0.2.1:2552"));
