@@ -17,8 +17,9 @@ public final class MeasureDescriptions {
   private static final Map<String, String> TEXT = Map.ofEntries(
       Map.entry("uevent.transaction", "one injected uevent, as its injector times it: from just before the sendmsg"
           + " to just after the call returns to user space, once the message is on every listener queue of the"
-          + " netns (machine.scheduler = fair: a preemption at the return is in it, the wait for a CPU before"
-          + " the call is not, the boundary the calibrate probes use; fifo: the send's steps and their queueing)"),
+          + " netns (in virtual execution with machine.scheduler = fair: a preemption at the return is in it, the"
+          + " wait for a CPU before the call is not, the boundary the calibrate probes use; with fifo: the send's"
+          + " steps and their queueing; in live execution: the JVM's clock around the model's send)"),
       Map.entry("uevent.delivery", "from an injector's send to a listener's receipt of that message (counted"
           + " phase only)"),
       Map.entry("soak.transaction", "an injection's send to its acknowledgement, permitted and refused alike"),

@@ -155,8 +155,9 @@ public final class SensitivityReport {
         + " hypercube, random-seed %d); varied: %s%n", s.samples(), 1 - s.spread(), 1 + s.spread(), s.randomSeed(),
         String.join(", ", s.keys())));
     if (s.samples() < FEW) {
-      b.append(String.format(Locale.ROOT, "  only %d samples: the shares, the spread and the rank correlations below"
-          + " say little before %d or more (--sensitivity N)%n", s.samples(), FEW));
+      b.append(String.format(Locale.ROOT, "  only %d sample%s: the 'holds in' shares, the spread and the rank"
+          + " correlations below say little before %d or more (--sensitivity N)%n", s.samples(),
+          s.samples() == 1 ? "" : "s", FEW));
     }
     for (SensitivityResult.Entry e : s.comparisons()) {
       double[] r = e.ratios().stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).sorted().toArray();
@@ -171,6 +172,10 @@ public final class SensitivityReport {
       if (r.length > 0) {
         b.append(String.format(Locale.ROOT, "  ratio over the samples: min %.3f, median %.3f, max %.3f%n", r[0],
             r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2, r[r.length - 1]));
+      }
+      if (s.samples() < 3) { // a rank correlation over fewer than 3 points is undefined or +-1 by construction
+        b.append(String.format("  costs that move it most: Spearman's rho needs 3 samples or more%n"));
+        continue;
       }
       List<String> top = new ArrayList<>();
       e.spearman().entrySet().stream().limit(5).forEach(x -> top.add(x.getKey() + " "

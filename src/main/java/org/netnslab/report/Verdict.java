@@ -259,11 +259,20 @@ public final class Verdict {
             || x.throughputPerSec() != y.throughputPerSec()) {
           continue;
         }
-        boolean ueventOnly = x.strategies().keySet().stream().filter(k -> !x.strategies().get(k)
-            .equals(y.strategies().get(k))).allMatch(k -> k.startsWith("uevent."));
+        java.util.Set<String> differ = new java.util.HashSet<>();
+        x.strategies().keySet().stream().filter(k -> !x.strategies().get(k).equals(y.strategies().get(k)))
+            .forEach(differ::add);
+        java.util.Set<String> locking = java.util.Set.of("uevent.serialization", "uevent.seqnum-scope");
+        String why = "";
+        if (!differ.isEmpty() && locking.containsAll(differ)) {
+          why = " (with one injector per netns neither takes a contended lock: only the global one is shared)";
+        } else if (differ.contains("uevent.listener-rcvbuf") && differ.stream().allMatch(k -> locking.contains(k)
+            || k.equals("uevent.listener-rcvbuf")) && x.invariants().getOrDefault("enobufs", 0L) == 0
+            && y.invariants().getOrDefault("enobufs", 0L) == 0) {
+          why = " (no listener's receive queue filled in either: no ENOBUFS)";
+        }
         out.add(new Line(x.name() + " and " + y.name() + " gave identical figures: at this load no path where they"
-            + " differ is contended" + (ueventOnly ? " (with one injector per netns neither takes a contended lock:"
-            + " only the global one is shared)" : "") + ".", null, Double.NaN));
+            + " differ is contended" + why + ".", null, Double.NaN));
       }
     }
     return out;

@@ -158,6 +158,11 @@ public final class ScenarioLoader {
         problems.add(new ConfigProblem("--set " + set, -1, "-", "expected path=value, e.g. --set machine.cpus=2"));
         continue;
       }
+      if (set.substring(eq + 1).isBlank()) {
+        problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq).trim(), "no value after '=' (to set an"
+            + " empty string, write \"\")"));
+        continue;
+      }
       try {
         Config one = ConfigFactory.parseString(set.substring(0, eq).trim() + " = " + set.substring(eq + 1),
             ConfigParseOptions.defaults().setOriginDescription("--set " + set));
@@ -340,7 +345,9 @@ public final class ScenarioLoader {
 
   /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */
   private static long nanosOf(HoconChecker c, String key, long dflt, long max) {
-    Long n = c.nanos(key, dflt, max, java.time.Duration.ofNanos(max).toString(), "1500us");
+    String maxText = max % 1_000_000_000L == 0 ? max / 1_000_000_000L + "s" : max % 1_000_000L == 0
+        ? max / 1_000_000L + "ms" : max / 1000 + "us";
+    Long n = c.nanos(key, dflt, max, maxText, "1500us");
     return n == null ? dflt : n;
   }
 

@@ -39,8 +39,8 @@ public class SensitivityRunTest extends JUnitSuite {
     assertEquals(root.at("/comparisons/0/ratio_b_over_a").asDouble(), s.at("/comparisons/0/base_ratio").asDouble(), 0);
     assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
     String console = SensitivityReport.console(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)));
-    assertTrue(console, console.contains("  only 4 samples: the shares, the spread and the rank correlations below"
-        + " say little before 10 or more (--sensitivity N)\n"));
+    assertTrue(console, console.contains("  only 4 samples: the 'holds in' shares, the spread and the rank"
+        + " correlations below say little before 10 or more (--sensitivity N)\n"));
     double[] r = new double[4];
     for (int i = 0; i < 4; i++) {
       r[i] = s.at("/comparisons/0/ratios/" + i).asDouble();

@@ -66,6 +66,34 @@ public class ExpectedBreaksTest extends JUnitSuite {
     assertFalse(Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21"))).passes());
   }
 
+  /** Two designs with the same figures are said to be so with the reason their differing keys allow. */
+  @Test
+  public void identicalDesignsGetTheReasonTheirKeysAllow() {
+    Map<String, org.netnslab.metrics.MeasureSummary> m = Map.of("uevent.transaction",
+        new org.netnslab.metrics.MeasureSummary("us", 10, 52.0, 1, 52, 53, 54, 55, 56, new double[] {51, 53}));
+    java.util.function.BiFunction<String, Map<String, String>, DesignRecord> d = (n, keys) -> new DesignRecord(n, keys,
+        m, 100, "transactions", 1, Map.of("enobufs", 0L), Map.of(), List.of(), Map.of());
+    Map<String, String> base = Map.of("uevent.serialization", "global-owner", "uevent.seqnum-scope", "global",
+        "uevent.listener-rcvbuf", "1048576");
+    DesignRecord a = d.apply("a", base);
+    DesignRecord locks = d.apply("b", Map.of("uevent.serialization", "per-netns-owner", "uevent.seqnum-scope",
+        "per-netns", "uevent.listener-rcvbuf", "1048576"));
+    DesignRecord queues = d.apply("c", Map.of("uevent.serialization", "global-owner", "uevent.seqnum-scope", "global",
+        "uevent.listener-rcvbuf", "4096"));
+    RunRecord r = RunRecord.of(new RunResult("tiny", "x", "seed", 0.01, Instant.parse("2026-12-02T12:00:00Z"), 2.0,
+        List.of(), List.of(), Map.of(), List.of(), List.of()), new RunRecord.Machine(2, "17", "2.6.21"));
+    RunRecord two = new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), r.machine(), r.started(),
+        r.wallSeconds(), r.overrides(), List.of(a, locks), r.ratios(), r.comparisons(), r.seedRatios(), r.notes(),
+        r.replicates(), r.execution());
+    assertTrue(Verdict.identicalPairs(two).get(0).text().endsWith("(with one injector per netns neither takes a"
+        + " contended lock: only the global one is shared)."));
+    RunRecord rcvbuf = new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), r.machine(), r.started(),
+        r.wallSeconds(), r.overrides(), List.of(a, queues), r.ratios(), r.comparisons(), r.seedRatios(), r.notes(),
+        r.replicates(), r.execution());
+    assertTrue(Verdict.identicalPairs(rcvbuf).get(0).text().endsWith("(no listener's receive queue filled in either:"
+        + " no ENOBUFS)."));
+  }
+
   /** A CPU sweep whose counts agree where they decide says which gave no verdict, not "at every count". */
   @Test
   public void aSweepNamesTheCountsWithoutAVerdict() {

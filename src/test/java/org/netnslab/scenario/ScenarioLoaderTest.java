@@ -226,6 +226,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
         + " with its unit (e.g. 1ms), got 2"));
     got = problems(GOOD, List.of("machine.base-slice=3"), 1);
     assertTrue(got.toString(), got.size() == 1 && got.get(0).contains("machine.base-slice: must be a duration"));
+    got = problems(GOOD, List.of("machine.base-slice=2s", "machine.context-switch=-1us"), 1);
+    assertTrue(got.toString(), got.get(0).endsWith("machine.base-slice: must be a duration in 0..1s, got \"2s\"")
+        && got.get(1).endsWith("machine.context-switch: must be a duration in 0..1ms, got \"-1us\""));
+    got = problems(GOOD, List.of("execution="), 1);
+    assertEquals(List.of("--set execution=:-1: execution: no value after '=' (to set an empty string, write \"\")"),
+        got);
     assertEquals(0, new ScenarioLoader().load(write(GOOD), List.of("model.costs.uevent.send-inside=0",
         "machine.base-slice=0"), 1).execution().machine().scheduling().baseSliceNanos());
   }
