@@ -345,9 +345,7 @@ public final class ScenarioLoader {
 
   /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */
   private static long nanosOf(HoconChecker c, String key, long dflt, long max) {
-    String maxText = max % 1_000_000_000L == 0 ? max / 1_000_000_000L + "s" : max % 1_000_000L == 0
-        ? max / 1_000_000L + "ms" : max / 1000 + "us";
-    Long n = c.nanos(key, dflt, max, maxText, "1500us");
+    Long n = c.nanos(key, dflt, max, "1500us");
     return n == null ? dflt : n;
   }
 

@@ -278,13 +278,12 @@ public final class HoconChecker {
   /**
    * @param path a key path of an optional duration
    * @param dflt the value when the key is absent, ns
-   * @param max the longest allowed, ns
-   * @param maxText the longest as the message gives it, e.g. {@code 1s}
+   * @param max the longest allowed, ns (the message gives it as {@link #durationText} writes it)
    * @param example a duration for the message when the value is not one, e.g. {@code 1ms}
    * @return the duration in 0..max, ns; {@code dflt} when absent; null after a problem (recorded), so that a caller
    *     can tell a refused value from an absent one
    */
-  public Long nanos(String path, long dflt, long max, String maxText, String example) {
+  public Long nanos(String path, long dflt, long max, String example) {
     if (!conf.hasPath(path)) {
       return dflt;
     }
@@ -293,7 +292,7 @@ public final class HoconChecker {
       if (n >= 0 && n <= max) {
         return n;
       }
-      problem(path, "must be a duration in 0.." + maxText + ", got " + conf.getValue(path).render());
+      problem(path, "must be a duration in 0.." + durationText(max) + ", got " + conf.getValue(path).render());
     } catch (ConfigException e) {
       problem(path, "must be a duration with its unit (e.g. " + example + "), got " + conf.getValue(path).render());
     }
@@ -346,6 +345,15 @@ public final class HoconChecker {
   /** @return the value as a double, or NaN (which fails every range) when it is not a number */
   private static double number(ConfigValue v) {
     return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
+  }
+
+  /**
+   * @param nanos a duration, ns
+   * @return it as a user writes it, in the largest unit that keeps it whole: {@code 1s}, {@code 10ms}, {@code 1500us}
+   */
+  public static String durationText(long nanos) {
+    return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + "s" : nanos % 1_000_000L == 0
+        ? nanos / 1_000_000L + "ms" : nanos % 1000 == 0 ? nanos / 1000 + "us" : nanos + "ns";
   }
 
   /**

@@ -72,7 +72,7 @@ public final class Setting<T> {
    * @return a duration setting in {@code 0..max}
    */
   public static Setting<Duration> duration(String key, Duration max) {
-    String maxText = max.toMillis() >= 1000 ? max.toSeconds() + "s" : max.toMillis() + "ms";
+    String maxText = HoconChecker.durationText(max.toNanos());
     return new Setting<>(key, HoconChecker::duration,
         (v, r) -> v.isNegative() || v.compareTo(max) > 0 ? "must be a duration in 0.." + maxText + ", got " + r : null,
         "a duration with its unit in 0.." + maxText + " (e.g. 5us, 1.5ms)");

@@ -59,8 +59,8 @@ public final class ProcEventsParser implements WorkloadParser {
         c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
       }
     }
-    Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1s", "1ms");
-    Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1s", "1ms");
+    Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1ms");
+    Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1ms");
     long interval = paced == null ? 0 : paced;
     long execDelay = delayed == null ? 0 : delayed;
     if (execDelay > 0 && interval == 0 && paced != null) { // absent or 0; a refused interval is said once
