@@ -8,19 +8,21 @@ import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
 import akka.pattern.PromiseRef;
 import akka.pattern.PromiseRef$;
-import akka.util.Timeout;
 import akka.stream.javadsl.Source;
+import akka.util.Timeout;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigUtil;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import org.netnslab.design.Design;
+import org.netnslab.machine.Clock;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.machine.OnStop;
-import org.netnslab.design.Design;
+import org.netnslab.machine.SameThread;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.CreateResult;
@@ -31,8 +33,6 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
-import org.netnslab.machine.Clock;
-import org.netnslab.machine.SameThread;
 
 /**
  * The embedding API: start the model in your own Akka application ({@link #start}) and drive it
@@ -44,379 +44,407 @@ import org.netnslab.machine.SameThread;
  * {@code netns-lab.model-dispatcher}, a fork-join pool of its own: see {@link ModelDispatcher}).
  */
 public final class NetnsLab {
-  private static final AtomicLong INSTANCES = new AtomicLong();
+    private static final AtomicLong INSTANCES = new AtomicLong();
 
-  private NetnsLab() {}
-
-  /**
-   * Starts a supervisor of {@link #design(Config)} as a system actor named {@code netns-lab-<n>}
-   * ({@code n} unique in this JVM), on the model's dispatcher, so any number of instances may run in one
-   * actor system.
-   *
-   * @param system the application's actor system
-   * @param config the application's configuration (with netns-lab's reference.conf)
-   * @param timeout longest wait of each {@link Client} request for its answer
-   * @return the running instance: its supervisor, a client, and how to stop it
-   * @throws IllegalArgumentException see {@link #design(Config)}
-   */
-  public static Instance start(ActorSystem<?> system, Config config, Duration timeout) {
-    return start(system, config, "netns-lab-" + INSTANCES.incrementAndGet(), timeout);
-  }
-
-  /**
-   * As {@link #start(ActorSystem, Config, Duration)}, with the supervisor's actor name chosen.
-   *
-   * @param name the system actor's name: unique among the system actors that are alive
-   * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
-   */
-  public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
-    CompletableFuture<Done> terminated = new CompletableFuture<>();
-    Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(NamespaceSupervisor.Command.class,
-        supervisor(config), () -> terminated.complete(Done.getInstance()));
-    ActorRef<NamespaceSupervisor.Command> ref = system.systemActorOf(behavior, name, ModelDispatcher.props(system));
-    return new Instance(name, ref, new Client(system, ref, timeout, name, terminated), terminated);
-  }
-
-  /**
-   * One running model, started by {@link NetnsLab#start}.
-   */
-  public static final class Instance {
-    private final String name;
-    private final ActorRef<NamespaceSupervisor.Command> supervisor;
-    private final Client client;
-    private final CompletableFuture<Done> terminated;
-
-    private Instance(String name, ActorRef<NamespaceSupervisor.Command> supervisor, Client client,
-        CompletableFuture<Done> terminated) {
-      this.name = name;
-      this.supervisor = supervisor;
-      this.client = client;
-      this.terminated = terminated;
-    }
-
-    /** @return the supervisor's actor name */
-    public String name() {
-      return name;
-    }
-
-    /** @return the supervisor, for the {@link NamespaceSupervisor} protocol */
-    public ActorRef<NamespaceSupervisor.Command> supervisor() {
-      return supervisor;
-    }
-
-    /** @return the facade for code outside actors; fails every request at once after the stop */
-    public Client client() {
-      return client;
-    }
+    private NetnsLab() {}
 
     /**
-     * Stops the supervisor and every actor it started ({@link NamespaceSupervisor.Stop}). Open uevent
-     * listener streams and proc connector sockets fail with an exception naming the stop; the
-     * client's pending requests fail with an {@link IllegalStateException} naming the stop, and later
-     * ones at once. Idempotent.
+     * Starts a supervisor of {@link #design(Config)} as a system actor named {@code netns-lab-<n>}
+     * ({@code n} unique in this JVM), on the model's dispatcher, so any number of instances may run in one
+     * actor system.
      *
-     * @return Done once the supervisor and every actor it started have terminated
+     * @param system the application's actor system
+     * @param config the application's configuration (with netns-lab's reference.conf)
+     * @param timeout longest wait of each {@link Client} request for its answer
+     * @return the running instance: its supervisor, a client, and how to stop it
+     * @throws IllegalArgumentException see {@link #design(Config)}
      */
-    public CompletionStage<Done> stop() {
-      supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
-      return terminated;
-    }
-
-    /** @return Done once the supervisor has terminated, by {@link #stop()} or otherwise */
-    public CompletionStage<Done> whenTerminated() {
-      return terminated;
-    }
-  }
-
-  /**
-   * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}.
-   *
-   * @param config the application's configuration (with netns-lab's reference.conf)
-   * @return the design
-   * @throws com.typesafe.config.ConfigException for a missing or mistyped key
-   * @throws IllegalArgumentException for an unknown design or strategy value
-   */
-  public static Design design(Config config) {
-    Config lab = config.getConfig("netns-lab");
-    String name = lab.getString("embedded.design");
-    String key = ConfigUtil.joinPath(name);
-    if (!lab.getConfig("designs").hasPath(key)) {
-      throw new IllegalArgumentException("netns-lab.embedded.design: unknown design '" + name + "'; named designs: "
-          + new java.util.TreeSet<>(lab.getObject("designs").keySet()));
-    }
-    return Design.fromConfig(name,
-        lab.getConfig("designs").getConfig(key).withoutPath("description").withFallback(lab.getConfig("model")));
-  }
-
-  /**
-   * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor, with
-   * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and
-   * stop it as any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles
-   * netns (copy_net_ns, cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
-   *
-   * @param config the application's configuration
-   * @return the supervisor's behaviour
-   * @throws IllegalArgumentException see {@link #design(Config)}
-   */
-  public static Behavior<NamespaceSupervisor.Command> supervisor(Config config) {
-    return NamespaceSupervisor.create(design(config).model());
-  }
-
-  /**
-   * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
-   * pending then end by their timeout (an {@link Instance#client()} fails them at once).
-   *
-   * @param system the actor system the supervisor runs in
-   * @param supervisor the supervisor
-   * @param timeout longest wait for each answer
-   * @return a facade for callers outside actors
-   */
-  public static Client client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor,
-      Duration timeout) {
-    return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
-  }
-
-  /**
-   * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage
-   * fails with {@link java.util.concurrent.TimeoutException} when the model does not answer in time.
-   * A client of {@link Instance#client()} also fails every pending stage with an
-   * {@link IllegalStateException} naming the stop when its supervisor stops, and every later one at
-   * once; an operation on a netns already freed ({@link NetnsHandle#isFreed()}) fails at once.
-   *
-   * <p>A stage completes on the thread that answers it, a thread of the model's dispatcher, and so do the
-   * caller's non-async callbacks ({@code thenApply}, {@code thenAccept}, ...), as with any CompletableFuture:
-   * keep them short, and use the {@code ...Async} forms with an executor of your own for blocking work.
-   */
-  public static final class Client {
-    private final ActorSystem<?> system;
-    private final ActorRef<NamespaceSupervisor.Command> supervisor;
-    private final Duration timeout;
-    private final String name;
-    /** Fails with the stop's reason once the supervisor has terminated (never, for {@link NetnsLab#client}). */
-    private final CompletableFuture<Object> stopped = new CompletableFuture<>();
-
-    private final Object lock = new Object();
-    /** The proc connector once a lookup succeeded; null before, and after a failed one (retried). */
-    private ActorRef<org.netnslab.proc.ProcConnector.Command> connector;
-    /** The lookup under way, if any. */
-    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> lookup;
-    /** Events published while the connector is not known yet, in publication order. */
-    private final List<Pending> backlog = new ArrayList<>();
-
-    private record Pending(org.netnslab.proc.ProcEvent event, CompletableFuture<Done> sent) {}
-
-    private Client(ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout,
-        String name, CompletionStage<Done> terminated) {
-      this.system = system;
-      this.supervisor = supervisor;
-      this.timeout = timeout;
-      this.name = name;
-      terminated.thenRun(() -> stopped.completeExceptionally(stoppedError()));
-    }
-
-    private IllegalStateException stoppedError() {
-      return new IllegalStateException("netns-lab " + name + " stopped: the request was not answered");
-    }
-
-    /** {@code stage}, or a failure naming the stop as soon as the supervisor stops. */
-    @SuppressWarnings("unchecked")
-    private <T> CompletionStage<T> guarded(CompletionStage<T> stage) {
-      if (stopped.isDone()) {
-        return CompletableFuture.failedFuture(stoppedError());
-      }
-      // Akka's stages run every callback, even thenApply, on a common-pool task; with one core's worth of
-      // parallelism (2 cores) Java starts a new thread per task. A plain future completed on the answering
-      // thread keeps the caller's continuations there (measured with JMH: ~10x the direct route's cost before).
-      return ((CompletionStage<Object>) SameThread.of(stage)).applyToEither(stopped, x -> (T) x);
-    }
-
-    /** {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once. */
-    private <T> CompletionStage<T> guarded(NetnsHandle netns, java.util.function.Supplier<CompletionStage<T>> stage) {
-      if (netns.isFreed()) {
-        return CompletableFuture.failedFuture(netns.freedError());
-      }
-      return guarded(stage.get());
+    public static Instance start(ActorSystem<?> system, Config config, Duration timeout) {
+        return start(system, config, "netns-lab-" + INSTANCES.incrementAndGet(), timeout);
     }
 
     /**
-     * The proc connector, looked up once it is first needed; a failed or timed-out lookup is not
-     * kept: the next call asks again.
+     * As {@link #start(ActorSystem, Config, Duration)}, with the supervisor's actor name chosen.
+     *
+     * @param name the system actor's name: unique among the system actors that are alive
+     * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
      */
-    private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector() {
-      synchronized (lock) {
-        if (connector != null) {
-          return CompletableFuture.completedFuture(connector);
+    public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
+        CompletableFuture<Done> terminated = new CompletableFuture<>();
+        Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
+                NamespaceSupervisor.Command.class, supervisor(config), () -> terminated.complete(Done.getInstance()));
+        ActorRef<NamespaceSupervisor.Command> ref = system.systemActorOf(behavior, name, ModelDispatcher.props(system));
+        return new Instance(name, ref, new Client(system, ref, timeout, name, terminated), terminated);
+    }
+
+    /**
+     * One running model, started by {@link NetnsLab#start}.
+     */
+    public static final class Instance {
+        private final String name;
+        private final ActorRef<NamespaceSupervisor.Command> supervisor;
+        private final Client client;
+        private final CompletableFuture<Done> terminated;
+
+        private Instance(
+                String name,
+                ActorRef<NamespaceSupervisor.Command> supervisor,
+                Client client,
+                CompletableFuture<Done> terminated) {
+            this.name = name;
+            this.supervisor = supervisor;
+            this.client = client;
+            this.terminated = terminated;
         }
-        if (lookup == null) {
-          CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> asked = guarded(AskPattern.ask(supervisor,
-              NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler()));
-          lookup = asked;
-          asked.whenComplete(this::lookedUp);
-          return asked;
+
+        /** @return the supervisor's actor name */
+        public String name() {
+            return name;
         }
-        return lookup;
-      }
-    }
 
-    /** The lookup is over: keep its answer (or forget the failure) and hand over the backlog in order. */
-    private void lookedUp(ActorRef<org.netnslab.proc.ProcConnector.Command> pc, Throwable failure) {
-      synchronized (lock) {
-        lookup = null;
-        connector = failure == null ? pc : null;
-        for (Pending p : backlog) {
-          if (failure == null) {
-            pc.tell(new org.netnslab.proc.ProcConnector.Publish(p.event()));
-            p.sent().complete(Done.getInstance());
-          } else {
-            p.sent().completeExceptionally(failure);
-          }
+        /** @return the supervisor, for the {@link NamespaceSupervisor} protocol */
+        public ActorRef<NamespaceSupervisor.Command> supervisor() {
+            return supervisor;
         }
-        backlog.clear();
-      }
-    }
 
-    /**
-     * copy_net_ns with CLONE_NEWNET: a netns owned by {@code owner}, held by the caller (active count 1).
-     *
-     * @param owner the owning user namespace
-     * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
-     */
-    public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
-      CompletionStage<CreateResult> r = guarded(AskPattern.ask(supervisor,
-          replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo), timeout, system.scheduler()));
-      return r.thenCompose(c -> c instanceof NetnsHandle h ? CompletableFuture.completedFuture(h)
-          : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
-    }
-
-    /**
-     * Drops the caller's reference to netns {@code id} (put_net).
-     *
-     * @return Done when the netns has reached net_free, which waits for every socket and uevent
-     *     listener still open in it (each holds a reference) to be closed
-     */
-    public CompletionStage<Done> releaseNetns(long id) {
-      return guarded(AskPattern.ask(supervisor, replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo), timeout,
-          system.scheduler()));
-    }
-
-    /**
-     * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(SocketOptions)}.
-     * Each listener holds the netns until its stream is cancelled or completes.
-     *
-     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
-     *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
-     * @return each materialization binds one listener; its value completes with the socket once bound
-     */
-    public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(NetnsHandle netns, SocketOptions options) {
-      return netns.uevents(options);
-    }
-
-    /**
-     * The message-count form, a model simplification; see {@link NetnsHandle#uevents(int)}.
-     *
-     * @param queueCapacity about how many messages the listener holds before it overruns
-     * @return each materialization binds one listener; its value completes once bound
-     */
-    public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
-      return netns.uevents(queueCapacity);
-    }
-
-    /**
-     * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route
-     * ({@link NetnsHandle#injectRoute()}), from the calling thread as a task's sendmsg would run:
-     * through the global owner (uevent_sock_mutex), through the netns actor (the 2018 per-netns
-     * lock), or, under {@code lockless} (v6.9), on the caller's own thread with no lock, so that
-     * concurrent callers into one netns may reach its listeners out of SEQNUM order.
-     *
-     * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
-     * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
-     * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
-     */
-    public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
-      // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
-      return guarded(netns, () -> {
-        PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
-        ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
-        netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
-        return SameThread.of(reply.future()).thenApply(InjectResult.class::cast);
-      });
-    }
-
-    /**
-     * Subscribes to the proc connector as a task of init_net would: binds a CN_IDX_PROC socket with
-     * {@code options} and sends LISTEN with {@code mask} (null: the legacy form, every event).
-     *
-     * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
-     *     ignores the subscription and this stage fails with a timeout
-     * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
-     * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
-     * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
-     *     pull; {@link org.netnslab.proc.ProcReceived.Enobufs} after an overrun) and its queue
-     */
-    public CompletionStage<org.netnslab.proc.ProcConnector.Joined> procEvents(Credentials caller, Integer mask,
-        SocketOptions options) {
-      return connector().thenCompose(pc -> guarded(org.netnslab.proc.ProcSubscriber.listen(pc, caller, mask, options,
-          timeout, system.scheduler())));
-    }
-
-    /**
-     * The message-count form, a model simplification ({@link SocketOptions#holding}).
-     *
-     * @param caller the subscribing task's credentials
-     * @param mask PROC_EVENT_* bits wanted, or null
-     * @param queueCapacity about how many events the socket holds before it overruns
-     * @return the socket's receive side once the subscription is acknowledged
-     */
-    public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(Credentials caller,
-        Integer mask, int queueCapacity) {
-      return procEvents(caller, mask, SocketOptions.holding(queueCapacity))
-          .thenApply(org.netnslab.proc.ProcConnector.Joined::events);
-    }
-
-    /**
-     * Reports a process event, as the kernel's process paths (proc_fork_connector,
-     * proc_exit_connector, ...) do; it reaches subscribers by the design's filter. Never blocks: until
-     * the supervisor has named its connector, events wait in the client, in order. Events from one
-     * caller reach the connector in the order of the calls. Safe from any thread, actors included.
-     *
-     * @param event the event; its seq is assigned by the connector
-     * @return Done once the event is handed to the connector; fails (and the event is dropped) when the
-     *     connector lookup failed or timed out (the next call looks it up again), or after the stop
-     */
-    public CompletionStage<Done> publishProcEvent(org.netnslab.proc.ProcEvent event) {
-      if (stopped.isDone()) {
-        return CompletableFuture.failedFuture(stoppedError());
-      }
-      synchronized (lock) {
-        if (connector != null) {
-          connector.tell(new org.netnslab.proc.ProcConnector.Publish(event));
-          return CompletableFuture.completedFuture(Done.getInstance());
+        /** @return the facade for code outside actors; fails every request at once after the stop */
+        public Client client() {
+            return client;
         }
-        CompletableFuture<Done> sent = new CompletableFuture<>();
-        backlog.add(new Pending(event, sent));
-        connector(); // starts the lookup unless one is under way; lookedUp sends the backlog
-        return sent;
-      }
+
+        /**
+         * Stops the supervisor and every actor it started ({@link NamespaceSupervisor.Stop}). Open uevent
+         * listener streams and proc connector sockets fail with an exception naming the stop; the
+         * client's pending requests fail with an {@link IllegalStateException} naming the stop, and later
+         * ones at once. Idempotent.
+         *
+         * @return Done once the supervisor and every actor it started have terminated
+         */
+        public CompletionStage<Done> stop() {
+            supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
+            return terminated;
+        }
+
+        /** @return Done once the supervisor has terminated, by {@link #stop()} or otherwise */
+        public CompletionStage<Done> whenTerminated() {
+            return terminated;
+        }
     }
 
     /**
-     * Opens a socket in {@code netns} (sk_alloc): +1 on sock_inuse and a netns reference.
+     * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}.
      *
-     * @return the socket's id, or -1 when the netns is being dismantled
+     * @param config the application's configuration (with netns-lab's reference.conf)
+     * @return the design
+     * @throws com.typesafe.config.ConfigException for a missing or mistyped key
+     * @throws IllegalArgumentException for an unknown design or strategy value
      */
-    public CompletionStage<Long> openSocket(NetnsHandle netns) {
-      return guarded(netns, () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout,
-          system.scheduler()));
+    public static Design design(Config config) {
+        Config lab = config.getConfig("netns-lab");
+        String name = lab.getString("embedded.design");
+        String key = ConfigUtil.joinPath(name);
+        if (!lab.getConfig("designs").hasPath(key)) {
+            throw new IllegalArgumentException(
+                    "netns-lab.embedded.design: unknown design '" + name + "'; named designs: "
+                            + new java.util.TreeSet<>(lab.getObject("designs").keySet()));
+        }
+        return Design.fromConfig(
+                name,
+                lab.getConfig("designs")
+                        .getConfig(key)
+                        .withoutPath("description")
+                        .withFallback(lab.getConfig("model")));
     }
 
     /**
-     * Closes socket {@code socketId} of {@code netns} (sk_free; RCU-deferred for the configured share).
+     * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor, with
+     * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and
+     * stop it as any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles
+     * netns (copy_net_ns, cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
      *
-     * @return Done once the close is issued
+     * @param config the application's configuration
+     * @return the supervisor's behaviour
+     * @throws IllegalArgumentException see {@link #design(Config)}
      */
-    public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
-      return guarded(netns, () -> AskPattern.ask(netns.actor(),
-          replyTo -> new NetNamespace.CloseSocket(socketId, replyTo), timeout, system.scheduler()));
+    public static Behavior<NamespaceSupervisor.Command> supervisor(Config config) {
+        return NamespaceSupervisor.create(design(config).model());
     }
-  }
+
+    /**
+     * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
+     * pending then end by their timeout (an {@link Instance#client()} fails them at once).
+     *
+     * @param system the actor system the supervisor runs in
+     * @param supervisor the supervisor
+     * @param timeout longest wait for each answer
+     * @return a facade for callers outside actors
+     */
+    public static Client client(
+            ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
+        return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
+    }
+
+    /**
+     * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage
+     * fails with {@link java.util.concurrent.TimeoutException} when the model does not answer in time.
+     * A client of {@link Instance#client()} also fails every pending stage with an
+     * {@link IllegalStateException} naming the stop when its supervisor stops, and every later one at
+     * once; an operation on a netns already freed ({@link NetnsHandle#isFreed()}) fails at once.
+     *
+     * <p>A stage completes on the thread that answers it, a thread of the model's dispatcher, and so do the
+     * caller's non-async callbacks ({@code thenApply}, {@code thenAccept}, ...), as with any CompletableFuture:
+     * keep them short, and use the {@code ...Async} forms with an executor of your own for blocking work.
+     */
+    public static final class Client {
+        private final ActorSystem<?> system;
+        private final ActorRef<NamespaceSupervisor.Command> supervisor;
+        private final Duration timeout;
+        private final String name;
+        /** Fails with the stop's reason once the supervisor has terminated (never, for {@link NetnsLab#client}). */
+        private final CompletableFuture<Object> stopped = new CompletableFuture<>();
+
+        private final Object lock = new Object();
+        /** The proc connector once a lookup succeeded; null before, and after a failed one (retried). */
+        private ActorRef<org.netnslab.proc.ProcConnector.Command> connector;
+        /** The lookup under way, if any. */
+        private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> lookup;
+        /** Events published while the connector is not known yet, in publication order. */
+        private final List<Pending> backlog = new ArrayList<>();
+
+        private record Pending(org.netnslab.proc.ProcEvent event, CompletableFuture<Done> sent) {}
+
+        private Client(
+                ActorSystem<?> system,
+                ActorRef<NamespaceSupervisor.Command> supervisor,
+                Duration timeout,
+                String name,
+                CompletionStage<Done> terminated) {
+            this.system = system;
+            this.supervisor = supervisor;
+            this.timeout = timeout;
+            this.name = name;
+            terminated.thenRun(() -> stopped.completeExceptionally(stoppedError()));
+        }
+
+        private IllegalStateException stoppedError() {
+            return new IllegalStateException("netns-lab " + name + " stopped: the request was not answered");
+        }
+
+        /** {@code stage}, or a failure naming the stop as soon as the supervisor stops. */
+        @SuppressWarnings("unchecked")
+        private <T> CompletionStage<T> guarded(CompletionStage<T> stage) {
+            if (stopped.isDone()) {
+                return CompletableFuture.failedFuture(stoppedError());
+            }
+            // Akka's stages run every callback, even thenApply, on a common-pool task; with one core's worth of
+            // parallelism (2 cores) Java starts a new thread per task. A plain future completed on the answering
+            // thread keeps the caller's continuations there (measured with JMH: ~10x the direct route's cost before).
+            return ((CompletionStage<Object>) SameThread.of(stage)).applyToEither(stopped, x -> (T) x);
+        }
+
+        /** {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once. */
+        private <T> CompletionStage<T> guarded(
+                NetnsHandle netns, java.util.function.Supplier<CompletionStage<T>> stage) {
+            if (netns.isFreed()) {
+                return CompletableFuture.failedFuture(netns.freedError());
+            }
+            return guarded(stage.get());
+        }
+
+        /**
+         * The proc connector, looked up once it is first needed; a failed or timed-out lookup is not
+         * kept: the next call asks again.
+         */
+        private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector() {
+            synchronized (lock) {
+                if (connector != null) {
+                    return CompletableFuture.completedFuture(connector);
+                }
+                if (lookup == null) {
+                    CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> asked = guarded(AskPattern.ask(
+                            supervisor, NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler()));
+                    lookup = asked;
+                    asked.whenComplete(this::lookedUp);
+                    return asked;
+                }
+                return lookup;
+            }
+        }
+
+        /** The lookup is over: keep its answer (or forget the failure) and hand over the backlog in order. */
+        private void lookedUp(ActorRef<org.netnslab.proc.ProcConnector.Command> pc, Throwable failure) {
+            synchronized (lock) {
+                lookup = null;
+                connector = failure == null ? pc : null;
+                for (Pending p : backlog) {
+                    if (failure == null) {
+                        pc.tell(new org.netnslab.proc.ProcConnector.Publish(p.event()));
+                        p.sent().complete(Done.getInstance());
+                    } else {
+                        p.sent().completeExceptionally(failure);
+                    }
+                }
+                backlog.clear();
+            }
+        }
+
+        /**
+         * copy_net_ns with CLONE_NEWNET: a netns owned by {@code owner}, held by the caller (active count 1).
+         *
+         * @param owner the owning user namespace
+         * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
+         */
+        public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
+            CompletionStage<CreateResult> r = guarded(AskPattern.ask(
+                    supervisor,
+                    replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo),
+                    timeout,
+                    system.scheduler()));
+            return r.thenCompose(c -> c instanceof NetnsHandle h
+                    ? CompletableFuture.completedFuture(h)
+                    : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
+        }
+
+        /**
+         * Drops the caller's reference to netns {@code id} (put_net).
+         *
+         * @return Done when the netns has reached net_free, which waits for every socket and uevent
+         *     listener still open in it (each holds a reference) to be closed
+         */
+        public CompletionStage<Done> releaseNetns(long id) {
+            return guarded(AskPattern.ask(
+                    supervisor,
+                    replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
+                    timeout,
+                    system.scheduler()));
+        }
+
+        /**
+         * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(SocketOptions)}.
+         * Each listener holds the netns until its stream is cancelled or completes.
+         *
+         * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
+         *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
+         * @return each materialization binds one listener; its value completes with the socket once bound
+         */
+        public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(
+                NetnsHandle netns, SocketOptions options) {
+            return netns.uevents(options);
+        }
+
+        /**
+         * The message-count form, a model simplification; see {@link NetnsHandle#uevents(int)}.
+         *
+         * @param queueCapacity about how many messages the listener holds before it overruns
+         * @return each materialization binds one listener; its value completes once bound
+         */
+        public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
+            return netns.uevents(queueCapacity);
+        }
+
+        /**
+         * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route
+         * ({@link NetnsHandle#injectRoute()}), from the calling thread as a task's sendmsg would run:
+         * through the global owner (uevent_sock_mutex), through the netns actor (the 2018 per-netns
+         * lock), or, under {@code lockless} (v6.9), on the caller's own thread with no lock, so that
+         * concurrent callers into one netns may reach its listeners out of SEQNUM order.
+         *
+         * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
+         * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
+         * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
+         */
+        public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
+            // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
+            return guarded(netns, () -> {
+                PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
+                ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
+                netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
+                return SameThread.of(reply.future()).thenApply(InjectResult.class::cast);
+            });
+        }
+
+        /**
+         * Subscribes to the proc connector as a task of init_net would: binds a CN_IDX_PROC socket with
+         * {@code options} and sends LISTEN with {@code mask} (null: the legacy form, every event).
+         *
+         * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
+         *     ignores the subscription and this stage fails with a timeout
+         * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
+         * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
+         * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
+         *     pull; {@link org.netnslab.proc.ProcReceived.Enobufs} after an overrun) and its queue
+         */
+        public CompletionStage<org.netnslab.proc.ProcConnector.Joined> procEvents(
+                Credentials caller, Integer mask, SocketOptions options) {
+            return connector()
+                    .thenCompose(pc -> guarded(org.netnslab.proc.ProcSubscriber.listen(
+                            pc, caller, mask, options, timeout, system.scheduler())));
+        }
+
+        /**
+         * The message-count form, a model simplification ({@link SocketOptions#holding}).
+         *
+         * @param caller the subscribing task's credentials
+         * @param mask PROC_EVENT_* bits wanted, or null
+         * @param queueCapacity about how many events the socket holds before it overruns
+         * @return the socket's receive side once the subscription is acknowledged
+         */
+        public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(
+                Credentials caller, Integer mask, int queueCapacity) {
+            return procEvents(caller, mask, SocketOptions.holding(queueCapacity))
+                    .thenApply(org.netnslab.proc.ProcConnector.Joined::events);
+        }
+
+        /**
+         * Reports a process event, as the kernel's process paths (proc_fork_connector,
+         * proc_exit_connector, ...) do; it reaches subscribers by the design's filter. Never blocks: until
+         * the supervisor has named its connector, events wait in the client, in order. Events from one
+         * caller reach the connector in the order of the calls. Safe from any thread, actors included.
+         *
+         * @param event the event; its seq is assigned by the connector
+         * @return Done once the event is handed to the connector; fails (and the event is dropped) when the
+         *     connector lookup failed or timed out (the next call looks it up again), or after the stop
+         */
+        public CompletionStage<Done> publishProcEvent(org.netnslab.proc.ProcEvent event) {
+            if (stopped.isDone()) {
+                return CompletableFuture.failedFuture(stoppedError());
+            }
+            synchronized (lock) {
+                if (connector != null) {
+                    connector.tell(new org.netnslab.proc.ProcConnector.Publish(event));
+                    return CompletableFuture.completedFuture(Done.getInstance());
+                }
+                CompletableFuture<Done> sent = new CompletableFuture<>();
+                backlog.add(new Pending(event, sent));
+                connector(); // starts the lookup unless one is under way; lookedUp sends the backlog
+                return sent;
+            }
+        }
+
+        /**
+         * Opens a socket in {@code netns} (sk_alloc): +1 on sock_inuse and a netns reference.
+         *
+         * @return the socket's id, or -1 when the netns is being dismantled
+         */
+        public CompletionStage<Long> openSocket(NetnsHandle netns) {
+            return guarded(
+                    netns,
+                    () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler()));
+        }
+
+        /**
+         * Closes socket {@code socketId} of {@code netns} (sk_free; RCU-deferred for the configured share).
+         *
+         * @return Done once the close is issued
+         */
+        public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
+            return guarded(
+                    netns,
+                    () -> AskPattern.ask(
+                            netns.actor(),
+                            replyTo -> new NetNamespace.CloseSocket(socketId, replyTo),
+                            timeout,
+                            system.scheduler()));
+        }
+    }
 }

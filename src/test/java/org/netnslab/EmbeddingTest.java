@@ -3,7 +3,6 @@ package org.netnslab;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import akka.Done;
 import akka.actor.testkit.typed.javadsl.LogCapturing;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.typed.ActorRef;
@@ -38,92 +37,106 @@ import org.netnslab.userns.UserNamespace;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class EmbeddingTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
 
-  /** The README's example, line for line (the test below checks they are the same). */
-  static String example(ActorSystem<?> system) throws Exception {
-    Config config = system.settings().config();      // netns-lab.embedded.design picks the design
-    ActorRef<NamespaceSupervisor.Command> supervisor =
-        system.systemActorOf(NetnsLab.supervisor(config), "netns-lab", Props.empty());
-    NetnsLab.Client lab = NetnsLab.client(system, supervisor, Duration.ofSeconds(5));
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
 
-    UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);   // unshare -U by uid 1000
-    NetnsHandle netns = lab.createNetns(userns).toCompletableFuture().get();
+    /** The README's example, line for line (the test below checks they are the same). */
+    static String example(ActorSystem<?> system) throws Exception {
+        Config config = system.settings().config(); // netns-lab.embedded.design picks the design
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                system.systemActorOf(NetnsLab.supervisor(config), "netns-lab", Props.empty());
+        NetnsLab.Client lab = NetnsLab.client(system, supervisor, Duration.ofSeconds(5));
 
-    Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<List<Received>>> listener = // rmem_default
-        lab.uevents(netns, SocketOptions.DEFAULT).take(1).toMat(Sink.seq(), Keep.both()).run(system);
-    listener.first().toCompletableFuture().get();      // bound: it sees every later uevent
+        UserNamespace userns = UserNamespace.INIT.createChild(1, 1000); // unshare -U by uid 1000
+        NetnsHandle netns = lab.createNetns(userns).toCompletableFuture().get();
 
-    byte[] payload = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
-    InjectResult sent = lab.inject(netns, Credentials.root(userns, 1000), payload).toCompletableFuture().get();
-    Uevent received = (Uevent) listener.second().toCompletableFuture().get().get(0);
+        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<List<Received>>> listener = // rmem_default
+                lab.uevents(netns, SocketOptions.DEFAULT)
+                        .take(1)
+                        .toMat(Sink.seq(), Keep.both())
+                        .run(system);
+        listener.first().toCompletableFuture().get(); // bound: it sees every later uevent
 
-    lab.releaseNetns(netns.id()).toCompletableFuture().get();   // put_net: cleanup_net, net_free
-    return sent + " -> " + received.decode();
-  }
+        byte[] payload = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
+        InjectResult sent = lab.inject(netns, Credentials.root(userns, 1000), payload)
+                .toCompletableFuture()
+                .get();
+        Uevent received = (Uevent) listener.second().toCompletableFuture().get().get(0);
 
-  @Test
-  public void theReadmeExampleRunsInATestKit() throws Exception {
-    String out = example(testKit.system());
-    assertEquals("Sent[seqnum=1] -> UeventMessage[header=add@/devices/virtual/net/veth0, keys={ACTION=add, SEQNUM=1}]",
-        out);
-  }
-
-  @Test
-  public void procConnectorSubscriptionThroughTheClientGetsWhatItsMaskAsksFor() throws Exception {
-    ActorRef<NamespaceSupervisor.Command> supervisor = testKit.spawn(NetnsLab.supervisor(testKit.system().settings()
-        .config()));
-    NetnsLab.Client lab = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
-    var source = lab.procEvents(Credentials.root(UserNamespace.INIT, 0), ProcEvents.NONZERO_EXIT, 64)
-        .toCompletableFuture().get();
-    CompletionStage<List<ProcReceived>> got = source.take(1).runWith(Sink.seq(), testKit.system());
-    lab.publishProcEvent(new ProcEvent(ProcEvents.FORK, 0, 0, 0, 42, 42, 1, 0, 0));
-    lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 41, 41, 0, 0, 17));
-    lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 42, 42, 0, 9, 17)); // SIGKILL
-    ProcEvent e = ((ProcReceived.Event) got.toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS).get(0))
-        .event();
-    assertEquals(42, e.pid());
-    assertEquals(9, e.exitCode());
-    assertEquals("per-CPU seq: the third event from CPU 0", 3, e.seq());
-  }
-
-  /** The example application (a separate Maven project that CI builds against the installed library and runs). */
-  static final Path EXAMPLE = Path.of("examples/embedding/src/main/java/org/netnslab/example/EmbeddingExample.java");
-  static final String EXAMPLE_MARKER = "<!-- embedding-example: " + EXAMPLE + " -->";
-
-  @Test
-  public void theReadmeShowsTheWholeExampleClassOfExamplesEmbedding() throws Exception {
-    List<String> readmeLines = Files.readAllLines(Path.of("README.md"));
-    assertTrue("README carries " + EXAMPLE_MARKER, readmeLines.stream().anyMatch(l -> l.contains(EXAMPLE_MARKER)));
-    List<String> readme = between(readmeLines, EXAMPLE_MARKER, "```\n");
-    List<String> source = Files.readAllLines(EXAMPLE).stream().map(String::strip).toList();
-    assertEquals("README's example is " + EXAMPLE + ", whole and line for line", source, readme);
-  }
-
-  /** Lines after the one containing {@code start} up to the closing marker, trimmed, blank lines kept. */
-  private static List<String> between(List<String> lines, String start, String end) {
-    List<String> out = new ArrayList<>();
-    boolean in = false;
-    boolean fence = false;
-    for (String l : lines) {
-      if (!in) {
-        in = l.contains(start);
-        continue;
-      }
-      if (end.equals("```\n")) { // README: skip the opening fence, stop at the closing one
-        if (l.startsWith("```")) {
-          if (fence) {
-            break;
-          }
-          fence = true;
-          continue;
-        }
-      } else if (l.contains(end)) {
-        break;
-      }
-      out.add(l.strip());
+        lab.releaseNetns(netns.id()).toCompletableFuture().get(); // put_net: cleanup_net, net_free
+        return sent + " -> " + received.decode();
     }
-    return out;
-  }
+
+    @Test
+    public void theReadmeExampleRunsInATestKit() throws Exception {
+        String out = example(testKit.system());
+        assertEquals(
+                "Sent[seqnum=1] -> UeventMessage[header=add@/devices/virtual/net/veth0, keys={ACTION=add, SEQNUM=1}]",
+                out);
+    }
+
+    @Test
+    public void procConnectorSubscriptionThroughTheClientGetsWhatItsMaskAsksFor() throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        NetnsLab.Client lab = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
+        var source = lab.procEvents(Credentials.root(UserNamespace.INIT, 0), ProcEvents.NONZERO_EXIT, 64)
+                .toCompletableFuture()
+                .get();
+        CompletionStage<List<ProcReceived>> got = source.take(1).runWith(Sink.seq(), testKit.system());
+        lab.publishProcEvent(new ProcEvent(ProcEvents.FORK, 0, 0, 0, 42, 42, 1, 0, 0));
+        lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 41, 41, 0, 0, 17));
+        lab.publishProcEvent(new ProcEvent(ProcEvents.EXIT, 0, 0, 0, 42, 42, 0, 9, 17)); // SIGKILL
+        ProcEvent e = ((ProcReceived.Event) got.toCompletableFuture()
+                        .get(10, java.util.concurrent.TimeUnit.SECONDS)
+                        .get(0))
+                .event();
+        assertEquals(42, e.pid());
+        assertEquals(9, e.exitCode());
+        assertEquals("per-CPU seq: the third event from CPU 0", 3, e.seq());
+    }
+
+    /** The example application (a separate Maven project that CI builds against the installed library and runs). */
+    static final Path EXAMPLE = Path.of("examples/embedding/src/main/java/org/netnslab/example/EmbeddingExample.java");
+
+    static final String EXAMPLE_MARKER = "<!-- embedding-example: " + EXAMPLE + " -->";
+
+    @Test
+    public void theReadmeShowsTheWholeExampleClassOfExamplesEmbedding() throws Exception {
+        List<String> readmeLines = Files.readAllLines(Path.of("README.md"));
+        assertTrue("README carries " + EXAMPLE_MARKER, readmeLines.stream().anyMatch(l -> l.contains(EXAMPLE_MARKER)));
+        List<String> readme = between(readmeLines, EXAMPLE_MARKER, "```\n");
+        List<String> source =
+                Files.readAllLines(EXAMPLE).stream().map(String::strip).toList();
+        assertEquals("README's example is " + EXAMPLE + ", whole and line for line", source, readme);
+    }
+
+    /** Lines after the one containing {@code start} up to the closing marker, trimmed, blank lines kept. */
+    private static List<String> between(List<String> lines, String start, String end) {
+        List<String> out = new ArrayList<>();
+        boolean in = false;
+        boolean fence = false;
+        for (String l : lines) {
+            if (!in) {
+                in = l.contains(start);
+                continue;
+            }
+            if (end.equals("```\n")) { // README: skip the opening fence, stop at the closing one
+                if (l.startsWith("```")) {
+                    if (fence) {
+                        break;
+                    }
+                    fence = true;
+                    continue;
+                }
+            } else if (l.contains(end)) {
+                break;
+            }
+            out.add(l.strip());
+        }
+        return out;
+    }
 }

@@ -23,7 +23,6 @@ import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.machine.ModelDispatcher;
-import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.ExitAction;
 import org.netnslab.netns.LifecycleProbe;
 import org.netnslab.netns.ModelSettings;
@@ -39,7 +38,9 @@ import org.scalatestplus.junit.JUnitSuite;
  * dispatcher held by a latch, the other still answers. Both pools have exactly two threads here.
  */
 public class ModelDispatcherTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource(ConfigFactory.parseString("""
+    @ClassRule
+    public static final TestKitJunitResource testKit =
+            new TestKitJunitResource(ConfigFactory.parseString("""
       akka.actor.default-dispatcher {
         executor = thread-pool-executor
         thread-pool-executor.fixed-pool-size = 2
@@ -49,139 +50,158 @@ public class ModelDispatcherTest extends JUnitSuite {
         thread-pool-executor.fixed-pool-size = 2
       }
       """).withFallback(ConfigFactory.load()));
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
 
-  private static final int THREADS = 2;
-  private static final UserNamespace USERNS = UserNamespace.INIT.createChild(1, 1000);
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
 
-  /** Takes a thread of its dispatcher until {@code release} opens; {@code entered} counts those held. */
-  private static Behavior<String> blocker(CountDownLatch entered, CountDownLatch release) {
-    return Behaviors.receiveMessage(m -> {
-      entered.countDown();
-      release.await(); // the point of the test: hold the thread
-      return Behaviors.same();
-    });
-  }
+    private static final int THREADS = 2;
+    private static final UserNamespace USERNS = UserNamespace.INIT.createChild(1, 1000);
 
-  private record Ping(ActorRef<String> replyTo) {}
-
-  /** Answers with the name of the thread it ran on. */
-  private static Behavior<Ping> threadReporter() {
-    return Behaviors.receiveMessage(p -> {
-      p.replyTo().tell(Thread.currentThread().getName());
-      return Behaviors.same();
-    });
-  }
-
-  /** Holds every thread of the dispatcher {@code props} selects; returns the latch that releases them. */
-  private static CountDownLatch holdAllThreads(Props props, String name) throws InterruptedException {
-    CountDownLatch entered = new CountDownLatch(THREADS);
-    CountDownLatch release = new CountDownLatch(1);
-    for (int i = 0; i < THREADS; i++) {
-      testKit.spawn(blocker(entered, release), name + "-" + i, props).tell("block");
+    /** Takes a thread of its dispatcher until {@code release} opens; {@code entered} counts those held. */
+    private static Behavior<String> blocker(CountDownLatch entered, CountDownLatch release) {
+        return Behaviors.receiveMessage(m -> {
+            entered.countDown();
+            release.await(); // the point of the test: hold the thread
+            return Behaviors.same();
+        });
     }
-    assertTrue("each blocker holds one of the " + THREADS + " threads", entered.await(10, TimeUnit.SECONDS));
-    return release;
-  }
 
-  @Test
-  public void aBusyModelDoesNotStarveTheApplicationsActors() throws Exception {
-    NetnsLab.Instance lab =
-        NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
-    ActorRef<Ping> app = testKit.spawn(threadReporter(), "app-actor"); // the default dispatcher
-    CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker");
-    try {
-      CompletableFuture<NetnsHandle> created = lab.client().createNetns(USERNS).toCompletableFuture();
-      TestProbe<String> probe = testKit.createTestProbe();
-      app.tell(new Ping(probe.ref()));
-      String thread = probe.receiveMessage(Duration.ofSeconds(10));
-      assertTrue(thread, thread.contains("akka.actor.default-dispatcher"));
-      assertFalse("the model has no thread to create the netns on", created.isDone());
-      release.countDown();
-      assertEquals(1, created.get(10, TimeUnit.SECONDS).id());
-    } finally {
-      release.countDown();
+    private record Ping(ActorRef<String> replyTo) {}
+
+    /** Answers with the name of the thread it ran on. */
+    private static Behavior<Ping> threadReporter() {
+        return Behaviors.receiveMessage(p -> {
+            p.replyTo().tell(Thread.currentThread().getName());
+            return Behaviors.same();
+        });
     }
-    lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
 
-  @Test
-  public void theModelAnswersWhileTheApplicationsDispatcherIsHeldAndRunsOnItsOwn() throws Exception {
-    List<String> threads = new CopyOnWriteArrayList<>();
-    PernetOperations where = new PernetOperations() {
-      @Override
-      public String name() {
-        return "thread-recorder";
-      }
-
-      @Override
-      public void init(Net net) {
-        threads.add("init " + Thread.currentThread().getName()); // on the netns actor
-      }
-
-      @Override
-      public ExitAction exit(Net net) {
-        threads.add("exit " + Thread.currentThread().getName()); // on the cleanup batch's OpsUndo
-        return ExitAction.DONE;
-      }
-    };
-    ActorRef<NamespaceSupervisor.Command> supervisor = testKit.spawn(
-        NamespaceSupervisor.create(ModelSettings.withKeys(""), List.of(where), LifecycleProbe.NONE), "model",
-        ModelDispatcher.props(testKit.system()));
-    NetnsLab.Client client = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(10));
-    CountDownLatch release = holdAllThreads(Props.empty(), "app-blocker"); // the default dispatcher
-    try {
-      NetnsHandle netns = client.createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
-      assertEquals(Done.getInstance(), client.releaseNetns(netns.id()).toCompletableFuture().get(10, TimeUnit.SECONDS));
-    } finally {
-      release.countDown();
+    /** Holds every thread of the dispatcher {@code props} selects; returns the latch that releases them. */
+    private static CountDownLatch holdAllThreads(Props props, String name) throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(THREADS);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < THREADS; i++) {
+            testKit.spawn(blocker(entered, release), name + "-" + i, props).tell("block");
+        }
+        assertTrue("each blocker holds one of the " + THREADS + " threads", entered.await(10, TimeUnit.SECONDS));
+        return release;
     }
-    String pool = testKit.system().name() + "-netns-lab.model-dispatcher-";
-    assertEquals(2, threads.size());
-    assertTrue(threads.toString(), threads.get(0).startsWith("init " + pool));
-    assertTrue(threads.toString(), threads.get(1).startsWith("exit " + pool));
-    testKit.stop(supervisor);
-  }
 
-  /**
-   * The client's stages complete on the model thread that answers, so a caller's thenApply runs there too:
-   * Akka's own stages would run it as a common-pool task, which on a machine with 2 cores is a new thread
-   * per callback (~10x the cost of the call, JMH).
-   */
-  @Test
-  public void clientCallbacksRunOnTheAnsweringModelThread() throws Exception {
-    NetnsLab.Instance lab =
-        NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
-    String pool = testKit.system().name() + "-netns-lab.model-dispatcher";
-    NetnsLab.Client client = lab.client();
-    NetnsHandle netns = client.createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
-    // Every model thread held while the request is made and the callback attached: the answer comes after.
-    CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker-2");
-    CompletableFuture<String> opened;
-    try {
-      opened = client.openSocket(netns).thenApply(id -> Thread.currentThread().getName()).toCompletableFuture();
-    } finally {
-      release.countDown();
+    @Test
+    public void aBusyModelDoesNotStarveTheApplicationsActors() throws Exception {
+        NetnsLab.Instance lab =
+                NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
+        ActorRef<Ping> app = testKit.spawn(threadReporter(), "app-actor"); // the default dispatcher
+        CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker");
+        try {
+            CompletableFuture<NetnsHandle> created =
+                    lab.client().createNetns(USERNS).toCompletableFuture();
+            TestProbe<String> probe = testKit.createTestProbe();
+            app.tell(new Ping(probe.ref()));
+            String thread = probe.receiveMessage(Duration.ofSeconds(10));
+            assertTrue(thread, thread.contains("akka.actor.default-dispatcher"));
+            assertFalse("the model has no thread to create the netns on", created.isDone());
+            release.countDown();
+            assertEquals(1, created.get(10, TimeUnit.SECONDS).id());
+        } finally {
+            release.countDown();
+        }
+        lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
-    String created = opened.get(10, TimeUnit.SECONDS);
-    assertTrue(created, created.startsWith(pool));
-    String injected = client.inject(netns, org.netnslab.userns.Credentials.root(USERNS, 0),
-            "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-        .thenApply(r -> Thread.currentThread().getName()).toCompletableFuture().get(10, TimeUnit.SECONDS);
-    // per-netns-2018 (the embedded default) answers from the netns actor; when the answer is in before
-    // thenApply is attached, the callback runs here instead. Never on a thread started for it.
-    assertTrue(injected, injected.startsWith(pool) || injected.equals(Thread.currentThread().getName()));
-    // Akka's stages ran each callback as a common-pool task: with parallelism 1 (2 cores) a new thread each.
-    java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-    long startedBefore = threads.getTotalStartedThreadCount();
-    for (int i = 0; i < 100; i++) {
-      client.inject(netns, org.netnslab.userns.Credentials.root(USERNS, 0),
-              "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-          .thenApply(r -> r).toCompletableFuture().get(10, TimeUnit.SECONDS);
-      client.openSocket(netns).thenApply(id -> id).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+    @Test
+    public void theModelAnswersWhileTheApplicationsDispatcherIsHeldAndRunsOnItsOwn() throws Exception {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        PernetOperations where = new PernetOperations() {
+            @Override
+            public String name() {
+                return "thread-recorder";
+            }
+
+            @Override
+            public void init(Net net) {
+                threads.add("init " + Thread.currentThread().getName()); // on the netns actor
+            }
+
+            @Override
+            public ExitAction exit(Net net) {
+                threads.add("exit " + Thread.currentThread().getName()); // on the cleanup batch's OpsUndo
+                return ExitAction.DONE;
+            }
+        };
+        ActorRef<NamespaceSupervisor.Command> supervisor = testKit.spawn(
+                NamespaceSupervisor.create(ModelSettings.withKeys(""), List.of(where), LifecycleProbe.NONE),
+                "model",
+                ModelDispatcher.props(testKit.system()));
+        NetnsLab.Client client = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(10));
+        CountDownLatch release = holdAllThreads(Props.empty(), "app-blocker"); // the default dispatcher
+        try {
+            NetnsHandle netns = client.createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(
+                    Done.getInstance(),
+                    client.releaseNetns(netns.id()).toCompletableFuture().get(10, TimeUnit.SECONDS));
+        } finally {
+            release.countDown();
+        }
+        String pool = testKit.system().name() + "-netns-lab.model-dispatcher-";
+        assertEquals(2, threads.size());
+        assertTrue(threads.toString(), threads.get(0).startsWith("init " + pool));
+        assertTrue(threads.toString(), threads.get(1).startsWith("exit " + pool));
+        testKit.stop(supervisor);
     }
-    long started = threads.getTotalStartedThreadCount() - startedBefore;
-    assertTrue(started + " threads started for 200 calls", started < 20);
-    lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
+
+    /**
+     * The client's stages complete on the model thread that answers, so a caller's thenApply runs there too:
+     * Akka's own stages would run it as a common-pool task, which on a machine with 2 cores is a new thread
+     * per callback (~10x the cost of the call, JMH).
+     */
+    @Test
+    public void clientCallbacksRunOnTheAnsweringModelThread() throws Exception {
+        NetnsLab.Instance lab =
+                NetnsLab.start(testKit.system(), testKit.system().settings().config(), Duration.ofSeconds(10));
+        String pool = testKit.system().name() + "-netns-lab.model-dispatcher";
+        NetnsLab.Client client = lab.client();
+        NetnsHandle netns = client.createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // Every model thread held while the request is made and the callback attached: the answer comes after.
+        CountDownLatch release = holdAllThreads(ModelDispatcher.props(testKit.system()), "model-blocker-2");
+        CompletableFuture<String> opened;
+        try {
+            opened = client.openSocket(netns)
+                    .thenApply(id -> Thread.currentThread().getName())
+                    .toCompletableFuture();
+        } finally {
+            release.countDown();
+        }
+        String created = opened.get(10, TimeUnit.SECONDS);
+        assertTrue(created, created.startsWith(pool));
+        String injected = client.inject(
+                        netns,
+                        org.netnslab.userns.Credentials.root(USERNS, 0),
+                        "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                .thenApply(r -> Thread.currentThread().getName())
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        // per-netns-2018 (the embedded default) answers from the netns actor; when the answer is in before
+        // thenApply is attached, the callback runs here instead. Never on a thread started for it.
+        assertTrue(
+                injected,
+                injected.startsWith(pool)
+                        || injected.equals(Thread.currentThread().getName()));
+        // Akka's stages ran each callback as a common-pool task: with parallelism 1 (2 cores) a new thread each.
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long startedBefore = threads.getTotalStartedThreadCount();
+        for (int i = 0; i < 100; i++) {
+            client.inject(
+                            netns,
+                            org.netnslab.userns.Credentials.root(USERNS, 0),
+                            "add@/devices/x\0SUBSYSTEM=net\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+                    .thenApply(r -> r)
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            client.openSocket(netns).thenApply(id -> id).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        long started = threads.getTotalStartedThreadCount() - startedBefore;
+        assertTrue(started + " threads started for 200 calls", started < 20);
+        lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
 }

@@ -36,45 +36,46 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 1)
 public class CreateDismantleBenchmark {
-  /** The design: net_mutex or pernet_ops_rwsem as the lifecycle lock. */
-  @Param({"net-free-4.16", "net-free-rwsem"})
-  public String design;
+    /** The design: net_mutex or pernet_ops_rwsem as the lifecycle lock. */
+    @Param({"net-free-4.16", "net-free-rwsem"})
+    public String design;
 
-  private LiveModel model;
-  private long cycles;
+    private LiveModel model;
+    private long cycles;
 
-  /** Starts the model. */
-  @Setup(Level.Trial)
-  public void setUp() {
-    model = new LiveModel(design);
-  }
-
-  /**
-   * Checks that every cycle freed its netns and stops the model.
-   *
-   * @throws Exception when the model does not answer
-   */
-  @TearDown(Level.Trial)
-  public void tearDown() throws Exception {
-    try {
-      int live = model.live();
-      if (live != 0 || cycles == 0) {
-        throw new IllegalStateException(design + ": " + live + " netns live after " + cycles + " cycles (expected 0)");
-      }
-    } finally {
-      model.close();
+    /** Starts the model. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        model = new LiveModel(design);
     }
-  }
 
-  /**
-   * @return the id of the netns created and freed (us per cycle)
-   * @throws Exception when setup_net fails or the model does not answer
-   */
-  @Benchmark
-  public long createAndDismantle() throws Exception {
-    NetnsHandle netns = model.create(UserNamespace.INIT);
-    model.release(netns.id());
-    cycles++;
-    return netns.id();
-  }
+    /**
+     * Checks that every cycle freed its netns and stops the model.
+     *
+     * @throws Exception when the model does not answer
+     */
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        try {
+            int live = model.live();
+            if (live != 0 || cycles == 0) {
+                throw new IllegalStateException(
+                        design + ": " + live + " netns live after " + cycles + " cycles (expected 0)");
+            }
+        } finally {
+            model.close();
+        }
+    }
+
+    /**
+     * @return the id of the netns created and freed (us per cycle)
+     * @throws Exception when setup_net fails or the model does not answer
+     */
+    @Benchmark
+    public long createAndDismantle() throws Exception {
+        NetnsHandle netns = model.create(UserNamespace.INIT);
+        model.release(netns.id());
+        cycles++;
+        return netns.id();
+    }
 }

@@ -22,75 +22,83 @@ import java.util.Map;
  * given, writes it there too.
  */
 public final class JmhSummary {
-  private JmhSummary() {}
+    private JmhSummary() {}
 
-  /**
-   * @param args the JSON result file, and optionally where to write the table
-   * @throws IOException when a file cannot be read or written
-   * @throws IllegalArgumentException when the file is not a JMH JSON result (names the file and what
-   *     is missing)
-   */
-  public static void main(String[] args) throws IOException {
-    if (args.length < 1 || args.length > 2) {
-      throw new IllegalArgumentException("usage: JmhSummary <result.json> [summary.md]");
+    /**
+     * @param args the JSON result file, and optionally where to write the table
+     * @throws IOException when a file cannot be read or written
+     * @throws IllegalArgumentException when the file is not a JMH JSON result (names the file and what
+     *     is missing)
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1 || args.length > 2) {
+            throw new IllegalArgumentException("usage: JmhSummary <result.json> [summary.md]");
+        }
+        String table = table(new ObjectMapper().readTree(Path.of(args[0]).toFile()), args[0]);
+        System.out.print(table);
+        if (args.length == 2) {
+            Files.writeString(Path.of(args[1]), table);
+        }
     }
-    String table = table(new ObjectMapper().readTree(Path.of(args[0]).toFile()), args[0]);
-    System.out.print(table);
-    if (args.length == 2) {
-      Files.writeString(Path.of(args[1]), table);
-    }
-  }
 
-  /**
-   * @param results the parsed JSON array
-   * @param source the file name, for error messages
-   * @return the Markdown table, one line per result
-   */
-  static String table(JsonNode results, String source) {
-    if (!results.isArray()) {
-      throw new IllegalArgumentException(source + ": not a JMH JSON result (expected an array of results)");
+    /**
+     * @param results the parsed JSON array
+     * @param source the file name, for error messages
+     * @return the Markdown table, one line per result
+     */
+    static String table(JsonNode results, String source) {
+        if (!results.isArray()) {
+            throw new IllegalArgumentException(source + ": not a JMH JSON result (expected an array of results)");
+        }
+        StringBuilder out = new StringBuilder(
+                "| benchmark | params | median | min .. max | unit | iterations |\n|---|---|---:|---:|---|---:|\n");
+        for (JsonNode r : results) {
+            JsonNode metric = r.path("primaryMetric");
+            JsonNode raw = metric.path("rawData");
+            if (!r.hasNonNull("benchmark") || !raw.isArray()) {
+                throw new IllegalArgumentException(
+                        source + ": a result without benchmark or primaryMetric.rawData: " + r);
+            }
+            List<Double> scores = new ArrayList<>();
+            raw.forEach(fork -> fork.forEach(it -> scores.add(it.asDouble())));
+            scores.sort(null);
+            String name = r.get("benchmark").asText().replace("org.netnslab.jmh.", "");
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s .. %s | %s | %d |%n",
+                    name,
+                    params(r.path("params")),
+                    fmt(median(scores)),
+                    fmt(scores.get(0)),
+                    fmt(scores.get(scores.size() - 1)),
+                    metric.path("scoreUnit").asText(),
+                    scores.size()));
+        }
+        return out.toString();
     }
-    StringBuilder out = new StringBuilder(
-        "| benchmark | params | median | min .. max | unit | iterations |\n|---|---|---:|---:|---|---:|\n");
-    for (JsonNode r : results) {
-      JsonNode metric = r.path("primaryMetric");
-      JsonNode raw = metric.path("rawData");
-      if (!r.hasNonNull("benchmark") || !raw.isArray()) {
-        throw new IllegalArgumentException(source + ": a result without benchmark or primaryMetric.rawData: " + r);
-      }
-      List<Double> scores = new ArrayList<>();
-      raw.forEach(fork -> fork.forEach(it -> scores.add(it.asDouble())));
-      scores.sort(null);
-      String name = r.get("benchmark").asText().replace("org.netnslab.jmh.", "");
-      out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s .. %s | %s | %d |%n", name, params(r.path("params")),
-          fmt(median(scores)), fmt(scores.get(0)), fmt(scores.get(scores.size() - 1)), metric.path("scoreUnit").asText(),
-          scores.size()));
-    }
-    return out.toString();
-  }
 
-  private static String params(JsonNode params) {
-    List<String> kv = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = params.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      kv.add(e.getKey() + "=" + e.getValue().asText());
+    private static String params(JsonNode params) {
+        List<String> kv = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = params.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            kv.add(e.getKey() + "=" + e.getValue().asText());
+        }
+        return String.join(", ", kv);
     }
-    return String.join(", ", kv);
-  }
 
-  private static double median(List<Double> sorted) {
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
+    private static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
 
-  /** Three significant digits, at least one decimal below 10. */
-  private static String fmt(double v) {
-    if (v >= 100) {
-      return String.format(Locale.ROOT, "%.0f", v);
+    /** Three significant digits, at least one decimal below 10. */
+    private static String fmt(double v) {
+        if (v >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (v >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.2f", v);
     }
-    if (v >= 10) {
-      return String.format(Locale.ROOT, "%.1f", v);
-    }
-    return String.format(Locale.ROOT, "%.2f", v);
-  }
 }

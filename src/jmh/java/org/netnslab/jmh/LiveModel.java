@@ -28,89 +28,92 @@ import scala.concurrent.duration.FiniteDuration;
  * awaited on it: the <em>direct route</em>, against which the embedding client is compared.
  */
 final class LiveModel implements AutoCloseable {
-  /** Longest wait for one answer: a benchmark fails rather than hangs. */
-  static final Duration TIMEOUT = Duration.ofSeconds(10);
-  private static final FiniteDuration AWAIT = FiniteDuration.apply(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    /** Longest wait for one answer: a benchmark fails rather than hangs. */
+    static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  final ActorSystem<Void> system;
-  final NetnsLab.Instance instance;
+    private static final FiniteDuration AWAIT = FiniteDuration.apply(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
-  /**
-   * @param design a named design of reference.conf's {@code netns-lab.designs}
-   */
-  LiveModel(String design) {
-    Config config = ConfigFactory.parseString(String.join("\n",
-        "akka.loggers = [\"akka.event.Logging$DefaultLogger\"]",
-        "akka.loglevel = WARNING",
-        "akka.log-dead-letters = 0",
-        "netns-lab.embedded.design = \"" + design + "\"",
-        "netns-lab.model.rcu.grace-period = 0ms",
-        "netns-lab.model.rcu.expedited-grace-period = 0ms",
-        "netns-lab.model.netns.setup-cost = 0ms",
-        "netns-lab.model.netns.exit-cost = 0ms"))
-        .withFallback(ConfigFactory.load());
-    system = ActorSystem.create(Behaviors.empty(), "jmh", config);
-    instance = NetnsLab.start(system, config, TIMEOUT);
-  }
+    final ActorSystem<Void> system;
+    final NetnsLab.Instance instance;
 
-  /**
-   * Sends one request built around a one-shot reply address and waits for its answer on the calling
-   * thread.
-   *
-   * @param send builds and tells the request, given the reply address
-   * @return the answer
-   * @throws Exception the await's timeout or interruption
-   */
-  @SuppressWarnings("unchecked")
-  <T> T ask(Consumer<ActorRef<T>> send) throws Exception {
-    PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(TIMEOUT));
-    send.accept(Adapter.toTyped(reply.ref()));
-    return (T) Await.result(reply.future(), AWAIT);
-  }
-
-  /**
-   * copy_net_ns by the direct route.
-   *
-   * @param owner the owning user namespace
-   * @return the handle
-   * @throws IllegalStateException when setup_net failed (the reason)
-   * @throws Exception see {@link #ask}
-   */
-  NetnsHandle create(UserNamespace owner) throws Exception {
-    CreateResult r = ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.CreateNetns(owner, replyTo)));
-    if (r instanceof NetnsHandle h) {
-      return h;
+    /**
+     * @param design a named design of reference.conf's {@code netns-lab.designs}
+     */
+    LiveModel(String design) {
+        Config config = ConfigFactory.parseString(String.join(
+                        "\n",
+                        "akka.loggers = [\"akka.event.Logging$DefaultLogger\"]",
+                        "akka.loglevel = WARNING",
+                        "akka.log-dead-letters = 0",
+                        "netns-lab.embedded.design = \"" + design + "\"",
+                        "netns-lab.model.rcu.grace-period = 0ms",
+                        "netns-lab.model.rcu.expedited-grace-period = 0ms",
+                        "netns-lab.model.netns.setup-cost = 0ms",
+                        "netns-lab.model.netns.exit-cost = 0ms"))
+                .withFallback(ConfigFactory.load());
+        system = ActorSystem.create(Behaviors.empty(), "jmh", config);
+        instance = NetnsLab.start(system, config, TIMEOUT);
     }
-    throw new IllegalStateException("copy_net_ns failed: " + ((CreateResult.Failed) r).reason());
-  }
 
-  /**
-   * put_net by the direct route; returns once the netns has reached net_free.
-   *
-   * @param id the netns id
-   * @throws Exception see {@link #ask}
-   */
-  void release(long id) throws Exception {
-    this.<akka.Done>ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.ReleaseNetns(id, replyTo)));
-  }
-
-  /**
-   * @return the live netns count (0 once every benchmark cycle dismantled what it created)
-   * @throws Exception see {@link #ask}
-   */
-  int live() throws Exception {
-    return this.<Integer>ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.CountLive(replyTo)));
-  }
-
-  /** Stops the model, then the actor system, and waits for both. */
-  @Override
-  public void close() {
-    try {
-      instance.stop().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException("benchmark model did not stop within " + TIMEOUT, e);
+    /**
+     * Sends one request built around a one-shot reply address and waits for its answer on the calling
+     * thread.
+     *
+     * @param send builds and tells the request, given the reply address
+     * @return the answer
+     * @throws Exception the await's timeout or interruption
+     */
+    @SuppressWarnings("unchecked")
+    <T> T ask(Consumer<ActorRef<T>> send) throws Exception {
+        PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(TIMEOUT));
+        send.accept(Adapter.toTyped(reply.ref()));
+        return (T) Await.result(reply.future(), AWAIT);
     }
-  }
+
+    /**
+     * copy_net_ns by the direct route.
+     *
+     * @param owner the owning user namespace
+     * @return the handle
+     * @throws IllegalStateException when setup_net failed (the reason)
+     * @throws Exception see {@link #ask}
+     */
+    NetnsHandle create(UserNamespace owner) throws Exception {
+        CreateResult r =
+                ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.CreateNetns(owner, replyTo)));
+        if (r instanceof NetnsHandle h) {
+            return h;
+        }
+        throw new IllegalStateException("copy_net_ns failed: " + ((CreateResult.Failed) r).reason());
+    }
+
+    /**
+     * put_net by the direct route; returns once the netns has reached net_free.
+     *
+     * @param id the netns id
+     * @throws Exception see {@link #ask}
+     */
+    void release(long id) throws Exception {
+        this.<akka.Done>ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.ReleaseNetns(id, replyTo)));
+    }
+
+    /**
+     * @return the live netns count (0 once every benchmark cycle dismantled what it created)
+     * @throws Exception see {@link #ask}
+     */
+    int live() throws Exception {
+        return this.<Integer>ask(replyTo -> instance.supervisor().tell(new NamespaceSupervisor.CountLive(replyTo)));
+    }
+
+    /** Stops the model, then the actor system, and waits for both. */
+    @Override
+    public void close() {
+        try {
+            instance.stop().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("benchmark model did not stop within " + TIMEOUT, e);
+        }
+    }
 }

@@ -42,60 +42,60 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 1)
 public class NetnsTransactionBenchmark {
-  /** The design, hence the route: global owner, per-netns actor, lockless. */
-  @Param({"kernel-4.18", "per-netns-2018", "kernel-6.9"})
-  public String design;
+    /** The design, hence the route: global owner, per-netns actor, lockless. */
+    @Param({"kernel-4.18", "per-netns-2018", "kernel-6.9"})
+    public String design;
 
-  static final byte[] PAYLOAD = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] PAYLOAD = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
 
-  private LiveModel model;
-  private NetnsHandle netns;
-  private Credentials sender;
-  private long lastSeqnum;
+    private LiveModel model;
+    private NetnsHandle netns;
+    private Credentials sender;
+    private long lastSeqnum;
 
-  /**
-   * Starts the model and creates the netns owned by a child user namespace (unshare -U by uid 1000).
-   *
-   * @throws Exception when the netns cannot be created
-   */
-  @Setup(Level.Trial)
-  public void setUp() throws Exception {
-    model = new LiveModel(design);
-    UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);
-    netns = model.create(userns);
-    sender = Credentials.root(userns, 1000);
-  }
-
-  /**
-   * Releases the netns, checks it was dismantled and that SEQNUMs grew, and stops the model.
-   *
-   * @throws Exception when the model does not answer
-   */
-  @TearDown(Level.Trial)
-  public void tearDown() throws Exception {
-    try {
-      model.release(netns.id());
-      int live = model.live();
-      if (live != 0 || lastSeqnum < 1) {
-        throw new IllegalStateException(design + ": after the run " + live + " netns live (expected 0), last SEQNUM "
-            + lastSeqnum);
-      }
-    } finally {
-      model.close();
+    /**
+     * Starts the model and creates the netns owned by a child user namespace (unshare -U by uid 1000).
+     *
+     * @throws Exception when the netns cannot be created
+     */
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        model = new LiveModel(design);
+        UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);
+        netns = model.create(userns);
+        sender = Credentials.root(userns, 1000);
     }
-  }
 
-  /**
-   * @return the SEQNUM the injected uevent carried (us per transaction)
-   * @throws Exception when the model refuses the injection or does not answer
-   */
-  @Benchmark
-  public long inject() throws Exception {
-    InjectResult r = model.ask(replyTo -> netns.injectRoute().inject(sender, PAYLOAD, Clock.nanoTime(), replyTo));
-    if (r instanceof InjectResult.Sent s) {
-      lastSeqnum = s.seqnum();
-      return lastSeqnum;
+    /**
+     * Releases the netns, checks it was dismantled and that SEQNUMs grew, and stops the model.
+     *
+     * @throws Exception when the model does not answer
+     */
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        try {
+            model.release(netns.id());
+            int live = model.live();
+            if (live != 0 || lastSeqnum < 1) {
+                throw new IllegalStateException(
+                        design + ": after the run " + live + " netns live (expected 0), last SEQNUM " + lastSeqnum);
+            }
+        } finally {
+            model.close();
+        }
     }
-    throw new IllegalStateException(design + ": injection refused: " + r);
-  }
+
+    /**
+     * @return the SEQNUM the injected uevent carried (us per transaction)
+     * @throws Exception when the model refuses the injection or does not answer
+     */
+    @Benchmark
+    public long inject() throws Exception {
+        InjectResult r = model.ask(replyTo -> netns.injectRoute().inject(sender, PAYLOAD, Clock.nanoTime(), replyTo));
+        if (r instanceof InjectResult.Sent s) {
+            lastSeqnum = s.seqnum();
+            return lastSeqnum;
+        }
+        throw new IllegalStateException(design + ": injection refused: " + r);
+    }
 }

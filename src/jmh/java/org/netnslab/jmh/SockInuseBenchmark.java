@@ -34,45 +34,45 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class SockInuseBenchmark {
-  /** Per-CPU slots of the counter (alloc_percpu over this many possible CPUs). */
-  @Param({"2", "64"})
-  public int cpus;
+    /** Per-CPU slots of the counter (alloc_percpu over this many possible CPUs). */
+    @Param({"2", "64"})
+    public int cpus;
 
-  private final AtomicLong useAfterFree = new AtomicLong();
-  private SockInuse counter;
-  private int cpu;
+    private final AtomicLong useAfterFree = new AtomicLong();
+    private SockInuse counter;
+    private int cpu;
 
-  /** alloc_percpu with {@code cpus} slots, each slot given a value so the sum is not trivially 0. */
-  @Setup
-  public void setUp() {
-    counter = new SockInuse(cpus, useAfterFree::incrementAndGet);
-    for (int c = 0; c < cpus; c++) {
-      counter.add(c, 1);
+    /** alloc_percpu with {@code cpus} slots, each slot given a value so the sum is not trivially 0. */
+    @Setup
+    public void setUp() {
+        counter = new SockInuse(cpus, useAfterFree::incrementAndGet);
+        for (int c = 0; c < cpus; c++) {
+            counter.add(c, 1);
+        }
     }
-  }
 
-  /** Fails the run if the counter saw an access after free: it never is freed here. */
-  @TearDown(Level.Trial)
-  public void check() {
-    if (useAfterFree.get() != 0) {
-      throw new IllegalStateException("sock_inuse: " + useAfterFree.get() + " use-after-free accesses");
+    /** Fails the run if the counter saw an access after free: it never is freed here. */
+    @TearDown(Level.Trial)
+    public void check() {
+        if (useAfterFree.get() != 0) {
+            throw new IllegalStateException("sock_inuse: " + useAfterFree.get() + " use-after-free accesses");
+        }
     }
-  }
 
-  /**
-   * sock_inuse_add(net, +1) then (-1) on the next CPU slot in turn, so the sum stays put.
-   *
-   * @return whether the counter was live (always true); ns per call covers two adds
-   */
-  @Benchmark
-  public boolean add() {
-    int c = cpu++;
-    return counter.add(c, 1) & counter.add(c + 1, -1);
-  }
+    /**
+     * sock_inuse_add(net, +1) then (-1) on the next CPU slot in turn, so the sum stays put.
+     *
+     * @return whether the counter was live (always true); ns per call covers two adds
+     */
+    @Benchmark
+    public boolean add() {
+        int c = cpu++;
+        return counter.add(c, 1) & counter.add(c + 1, -1);
+    }
 
-  /** @return sock_inuse_get over {@code cpus} slots (ns per call) */
-  @Benchmark
-  public int sum() {
-    return counter.get();
-  }
+    /** @return sock_inuse_get over {@code cpus} slots (ns per call) */
+    @Benchmark
+    public int sum() {
+        return counter.get();
+    }
 }

@@ -33,58 +33,59 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class UeventCodecBenchmark {
-  private UeventMessage message;
-  private byte[] wire;
-  private byte[] payload;
-  private long seqnum = 1_000_000;
+    private UeventMessage message;
+    private byte[] wire;
+    private byte[] payload;
+    private long seqnum = 1_000_000;
 
-  /** Builds the message, its wire form, and the same payload without its SEQNUM key. */
-  @Setup
-  public void setUp() {
-    Map<String, String> keys = new LinkedHashMap<>();
-    keys.put("ACTION", "add");
-    keys.put("DEVPATH", "/devices/virtual/net/veth0");
-    keys.put("SUBSYSTEM", "net");
-    keys.put("INTERFACE", "veth0");
-    keys.put("IFINDEX", "42");
-    keys.put("SEQNUM", "1234567");
-    message = new UeventMessage("add@/devices/virtual/net/veth0", keys);
-    wire = message.encode();
-    keys.remove("SEQNUM");
-    payload = new UeventMessage(message.header(), keys).encode();
-    if (wire.length != 133) {
-      throw new IllegalStateException("uevent codec: the wire form is " + wire.length + " bytes, the Javadoc says 133");
+    /** Builds the message, its wire form, and the same payload without its SEQNUM key. */
+    @Setup
+    public void setUp() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("ACTION", "add");
+        keys.put("DEVPATH", "/devices/virtual/net/veth0");
+        keys.put("SUBSYSTEM", "net");
+        keys.put("INTERFACE", "veth0");
+        keys.put("IFINDEX", "42");
+        keys.put("SEQNUM", "1234567");
+        message = new UeventMessage("add@/devices/virtual/net/veth0", keys);
+        wire = message.encode();
+        keys.remove("SEQNUM");
+        payload = new UeventMessage(message.header(), keys).encode();
+        if (wire.length != 133) {
+            throw new IllegalStateException(
+                    "uevent codec: the wire form is " + wire.length + " bytes, the Javadoc says 133");
+        }
+        if (!UeventMessage.decode(wire).equals(message)) {
+            throw new IllegalStateException("uevent codec: decode(encode(m)) != m for " + message);
+        }
     }
-    if (!UeventMessage.decode(wire).equals(message)) {
-      throw new IllegalStateException("uevent codec: decode(encode(m)) != m for " + message);
+
+    /** @return the wire form of a six-key uevent (ns per call) */
+    @Benchmark
+    public byte[] encode() {
+        return message.encode();
     }
-  }
 
-  /** @return the wire form of a six-key uevent (ns per call) */
-  @Benchmark
-  public byte[] encode() {
-    return message.encode();
-  }
+    /** @return the message parsed from its 133-byte wire form (ns per call) */
+    @Benchmark
+    public UeventMessage decode() {
+        return UeventMessage.decode(wire);
+    }
 
-  /** @return the message parsed from its 133-byte wire form (ns per call) */
-  @Benchmark
-  public UeventMessage decode() {
-    return UeventMessage.decode(wire);
-  }
+    /** @return the SEQNUM read from the last key only, as a listener that checks ordering does (ns per call) */
+    @Benchmark
+    public long seqnumOf() {
+        return UeventMessage.seqnumOf(wire);
+    }
 
-  /** @return the SEQNUM read from the last key only, as a listener that checks ordering does (ns per call) */
-  @Benchmark
-  public long seqnumOf() {
-    return UeventMessage.seqnumOf(wire);
-  }
-
-  /**
-   * @return the injected payload with {@code SEQNUM=n} appended after the size check, as
-   *     uevent_net_rcv_skb does (ns per call; n grows by one per call)
-   * @throws UeventException never: the payload fits
-   */
-  @Benchmark
-  public byte[] appendSeqnum() throws UeventException {
-    return UeventMessage.appendSeqnum(payload, seqnum++);
-  }
+    /**
+     * @return the injected payload with {@code SEQNUM=n} appended after the size check, as
+     *     uevent_net_rcv_skb does (ns per call; n grows by one per call)
+     * @throws UeventException never: the payload fits
+     */
+    @Benchmark
+    public byte[] appendSeqnum() throws UeventException {
+        return UeventMessage.appendSeqnum(payload, seqnum++);
+    }
 }

@@ -19,47 +19,55 @@ import org.netnslab.scenario.ScenarioException;
  * Predictions only: nothing here was measured.
  */
 public final class Beyond {
-  /**
-   * @param design the design
-   * @param injectors N
-   * @param meanMicros the send's mean, us
-   * @param p99Micros its 99th percentile, us
-   * @param throughputPerSec sends per second
-   */
-  public record Figure(String design, int injectors, double meanMicros, double p99Micros, double throughputPerSec) {}
+    /**
+     * @param design the design
+     * @param injectors N
+     * @param meanMicros the send's mean, us
+     * @param p99Micros its 99th percentile, us
+     * @param throughputPerSec sends per second
+     */
+    public record Figure(String design, int injectors, double meanMicros, double p99Micros, double throughputPerSec) {}
 
-  private Beyond() {}
+    private Beyond() {}
 
-  /**
-   * @param system the calibrated configuration
-   * @param era the host's design era
-   * @param cpus simulated CPUs (the host's)
-   * @param injectors N
-   * @param sendsPerInjector sends each
-   * @param folder where the scenario file goes (scenario-beyond-tc1-n<N>.conf)
-   * @return one figure per design: the era, kernel-4.18, per-netns-2018
-   * @throws ScenarioException the generated scenario is invalid
-   * @throws RunFailure the model run failed
-   * @throws IOException the scenario cannot be written
-   */
-  public static List<Figure> run(Config system, String era, int cpus, int injectors, long sendsPerInjector,
-      Path folder) throws ScenarioException, RunFailure, IOException {
-    Path file = folder.resolve("scenario-beyond-tc1-n" + injectors + ".conf");
-    Files.writeString(file, "# Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated"
-        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)\n"
-        + "name = calib-beyond-tc1-n" + injectors + "\n"
-        + "description = \"TC1 shape on this host: " + era + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
-        + "seed = \"netns-lab calibrate: beyond this kernel\"\n"
-        + ModelRun.injectionWorkload(injectors, injectors, sendsPerInjector)
-        + "execution = virtual\nmachine { cpus = " + cpus + " }\n"
-        + "designs = [\"" + era + "\", kernel-4.18, per-netns-2018]\nbaseline = \"" + era + "\"\n");
-    RunResult result = ModelRun.run(system, file);
-    List<Figure> out = new ArrayList<>();
-    for (DesignResult d : result.designs()) {
-      MeasureSummary s = d.recorders().get("uevent.transaction").summary();
-      out.add(new Figure(d.name(), injectors, Predictions.micros(s, s.mean()), Predictions.micros(s, s.p99()),
-          d.throughputPerSec()));
+    /**
+     * @param system the calibrated configuration
+     * @param era the host's design era
+     * @param cpus simulated CPUs (the host's)
+     * @param injectors N
+     * @param sendsPerInjector sends each
+     * @param folder where the scenario file goes (scenario-beyond-tc1-n<N>.conf)
+     * @return one figure per design: the era, kernel-4.18, per-netns-2018
+     * @throws ScenarioException the generated scenario is invalid
+     * @throws RunFailure the model run failed
+     * @throws IOException the scenario cannot be written
+     */
+    public static List<Figure> run(
+            Config system, String era, int cpus, int injectors, long sendsPerInjector, Path folder)
+            throws ScenarioException, RunFailure, IOException {
+        Path file = folder.resolve("scenario-beyond-tc1-n" + injectors + ".conf");
+        Files.writeString(
+                file,
+                "# Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated"
+                        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)\n"
+                        + "name = calib-beyond-tc1-n" + injectors + "\n"
+                        + "description = \"TC1 shape on this host: " + era
+                        + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
+                        + "seed = \"netns-lab calibrate: beyond this kernel\"\n"
+                        + ModelRun.injectionWorkload(injectors, injectors, sendsPerInjector)
+                        + "execution = virtual\nmachine { cpus = " + cpus + " }\n"
+                        + "designs = [\"" + era + "\", kernel-4.18, per-netns-2018]\nbaseline = \"" + era + "\"\n");
+        RunResult result = ModelRun.run(system, file);
+        List<Figure> out = new ArrayList<>();
+        for (DesignResult d : result.designs()) {
+            MeasureSummary s = d.recorders().get("uevent.transaction").summary();
+            out.add(new Figure(
+                    d.name(),
+                    injectors,
+                    Predictions.micros(s, s.mean()),
+                    Predictions.micros(s, s.p99()),
+                    d.throughputPerSec()));
+        }
+        return out;
     }
-    return out;
-  }
 }

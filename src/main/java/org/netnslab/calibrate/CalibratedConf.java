@@ -16,147 +16,198 @@ import java.util.Map;
  * struct net freed by the next cleanup_net (v6.13+, 0f6ede9fbc74), each only where the release has it.
  */
 public final class CalibratedConf {
-  /** {@code netns.rtnl.setup-share} of the host era: 168 / 510 samples (see {@link #text}'s comment). */
-  static final double RTNL_SETUP_SHARE = 0.33;
-  /** {@code netns.rtnl.exit-share} of the host era: 105 / 302 samples. */
-  static final double RTNL_EXIT_SHARE = 0.35;
-  /** Where the RTNL shares come from, for the report. */
-  static final String RTNL_SOURCE = "the shares of setup_net's and the exits' CPU under rtnl_mutex, from a perf"
-      + " profile of the serial unshare loop on 6.18.44 (docs/calibrate.md); no probe can time a lock's hold here";
+    /** {@code netns.rtnl.setup-share} of the host era: 168 / 510 samples (see {@link #text}'s comment). */
+    static final double RTNL_SETUP_SHARE = 0.33;
+    /** {@code netns.rtnl.exit-share} of the host era: 105 / 302 samples. */
+    static final double RTNL_EXIT_SHARE = 0.35;
+    /** Where the RTNL shares come from, for the report. */
+    static final String RTNL_SOURCE = "the shares of setup_net's and the exits' CPU under rtnl_mutex, from a perf"
+            + " profile of the serial unshare loop on 6.18.44 (docs/calibrate.md); no probe can time a lock's hold here";
 
-  private CalibratedConf() {}
+    private CalibratedConf() {}
 
-  /**
-   * @param host the host's facts
-   * @param fit the fitted costs
-   * @return the file's text, for probes run now
-   */
-  public static String text(HostFacts host, CostFit fit) {
-    return text(host, fit, null);
-  }
+    /**
+     * @param host the host's facts
+     * @param fit the fitted costs
+     * @return the file's text, for probes run now
+     */
+    public static String text(HostFacts host, CostFit fit) {
+        return text(host, fit, null);
+    }
 
-  /**
-   * @param host the host's facts
-   * @param fit the fitted costs
-   * @param recording the calibration.json whose measurements were fitted ({@code calibrate --from}), or null when
-   *     the probes ran now
-   * @return the file's text
-   */
-  public static String text(HostFacts host, CostFit fit, Path recording) {
-    StringBuilder b = new StringBuilder();
-    b.append("# Written by `netns-lab calibrate").append(recording == null ? "" : " --from " + comment(
-        recording.toString())).append("` on ").append(Instant.now().toString(), 0, 19).append("Z for kernel ")
-        .append(host.release()).append(", ").append(host.cpus()).append(" CPUs, HZ ").append(host.hz())
-        .append(", preempt ").append(host.preempt()).append(recording == null ? "." : " (the recording's host).")
-        .append("\n")
-        .append("# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n")
-        .append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=").append(host.cpus())
-        .append(" --set 'designs=[\"").append(host.eraName()).append("\"]' --set baseline=").append(host.eraName())
-        .append("\n# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n")
-        .append("netns-lab {\n");
-    // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice (#20)
-    b.append("  machine {\n    scheduler = fair\n");
-    String preempt = switch (host.preempt()) {
-      case "none", "voluntary", "full" -> host.preempt();
-      case "lazy" -> "full"; // PREEMPT_LAZY preempts as full at the tick: the nearest the model has
-      default -> null;
-    };
-    b.append(preempt == null ? "    # preemption model unknown on this host: the default stays\n"
-        : "    preempt = " + preempt + (host.preempt().equals("lazy") ? "   # the host's lazy, as full" : "") + "\n");
-    if (host.hz() >= 100 && host.hz() <= 1000) {
-      b.append("    hz = ").append(host.hz()).append("\n");
+    /**
+     * @param host the host's facts
+     * @param fit the fitted costs
+     * @param recording the calibration.json whose measurements were fitted ({@code calibrate --from}), or null when
+     *     the probes ran now
+     * @return the file's text
+     */
+    public static String text(HostFacts host, CostFit fit, Path recording) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Written by `netns-lab calibrate")
+                .append(recording == null ? "" : " --from " + comment(recording.toString()))
+                .append("` on ")
+                .append(Instant.now().toString(), 0, 19)
+                .append("Z for kernel ")
+                .append(host.release())
+                .append(", ")
+                .append(host.cpus())
+                .append(" CPUs, HZ ")
+                .append(host.hz())
+                .append(", preempt ")
+                .append(host.preempt())
+                .append(recording == null ? "." : " (the recording's host).")
+                .append("\n")
+                .append(
+                        "# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n")
+                .append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=")
+                .append(host.cpus())
+                .append(" --set 'designs=[\"")
+                .append(host.eraName())
+                .append("\"]' --set baseline=")
+                .append(host.eraName())
+                .append(
+                        "\n# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n")
+                .append("netns-lab {\n");
+        // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice (#20)
+        b.append("  machine {\n    scheduler = fair\n");
+        String preempt = switch (host.preempt()) {
+            case "none", "voluntary", "full" -> host.preempt();
+            case "lazy" -> "full"; // PREEMPT_LAZY preempts as full at the tick: the nearest the model has
+            default -> null;
+        };
+        b.append(
+                preempt == null
+                        ? "    # preemption model unknown on this host: the default stays\n"
+                        : "    preempt = " + preempt
+                                + (host.preempt().equals("lazy") ? "   # the host's lazy, as full" : "") + "\n");
+        if (host.hz() >= 100 && host.hz() <= 1000) {
+            b.append("    hz = ").append(host.hz()).append("\n");
+        }
+        b.append("    # ")
+                .append(comment(host.baseSliceSource()))
+                .append("\n    base-slice = ")
+                .append(host.baseSliceNs())
+                .append("ns\n");
+        if (host.taskGroup()
+                != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
+            b.append("    # ")
+                    .append(
+                            host.taskGroupSource() == null
+                                    ? "the probes' task group (its source not recorded)"
+                                    : comment(host.taskGroupSource()))
+                    .append("\n    task-group = ")
+                    .append(host.taskGroup())
+                    .append("\n");
+        } else {
+            b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");
+        }
+        CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
+        if (csw != null) {
+            b.append("    # ")
+                    .append(comment(csw.source()))
+                    .append("\n    context-switch = ")
+                    .append(Math.round(csw.value()))
+                    .append("ns\n");
+        }
+        CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
+        if (jitter != null) {
+            b.append("    # ")
+                    .append(comment(jitter.source()))
+                    .append("\n    jitter = ")
+                    .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value()))
+                    .append("\n");
+        } else if (fit.unfitted().containsKey(CostFit.JITTER)) {
+            b.append("    # jitter not fitted (")
+                    .append(comment(fit.unfitted().get(CostFit.JITTER)))
+                    .append("): the default (reference.conf or an earlier --config) applies\n");
+        }
+        b.append("  }\n  model {\n");
+        for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
+            if (e.getKey().startsWith("machine.")) {
+                continue;
+            }
+            CostFit.Fitted f = e.getValue();
+            b.append("    # ").append(comment(f.source()));
+            if (!Double.isNaN(f.residual())) {
+                b.append(String.format("; residual %.1f%%", 100 * f.residual()));
+            }
+            b.append("\n    ")
+                    .append(e.getKey())
+                    .append(" = ")
+                    .append(Math.round(f.value()))
+                    .append("ns\n");
+        }
+        for (Map.Entry<String, String> e : fit.unfitted().entrySet()) { // a model key left at its default says why
+            if (e.getKey().startsWith("costs.") || e.getKey().startsWith("rcu.")) {
+                b.append("    # ")
+                        .append(e.getKey())
+                        .append(" not fitted (")
+                        .append(comment(e.getValue()))
+                        .append("): the default (reference.conf or an earlier --config) applies\n");
+            }
+        }
+        b.append("  }\n  designs {\n    \"")
+                .append(host.eraName())
+                .append("\" {\n")
+                .append("      description = \"this host (")
+                .append(comment(host.release()).replace("\"", "'"))
+                .append(", ")
+                .append(host.cpus())
+                .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
+                        + " calibrate fitted\"\n")
+                .append("      uevent { serialization = lockless, seqnum-scope = global }\n")
+                .append("      netns.lifecycle-lock = rwsem\n");
+        if (host.kernelAtLeast(6, 9)) {
+            b.append(
+                    "      # v6.9+: cleanup_net waits with synchronize_rcu_expedited\n      netns.cleanup-rcu = expedited\n");
+        }
+        if (host.kernelAtLeast(6, 13)) {
+            b.append("      # v6.13+ (0f6ede9fbc74): a batch's struct net is freed by the next cleanup_net\n"
+                    + "      netns.struct-net-free = next-cleanup\n");
+        }
+        // not fitted: no probe can time a lock's hold here (lockdown refuses the function tracer); a profile can
+        b.append(
+                        "      # RTNL holds in the lifecycle: shares of setup-net and exit-per-netns under rtnl_mutex, from perf\n"
+                                + "      # record -g of netns_probe serial 1000 on 6.18.44, 2 vCPUs (2026-12-01): 168 of setup_net's 510\n"
+                                + "      # samples in loopback_net_init's register_netdev, 105 of cleanup_net's 302 in\n"
+                                + "      # default_device_exit_batch and the ip(6)mr exit_batch, lock calls left out\n"
+                                + "      netns.rtnl { setup-share = ")
+                .append(RTNL_SETUP_SHARE)
+                .append(", exit-share = ")
+                .append(RTNL_EXIT_SHARE)
+                .append(" }\n");
+        b.append("    }\n  }\n}\n");
+        return b.toString();
     }
-    b.append("    # ").append(comment(host.baseSliceSource())).append("\n    base-slice = ").append(host.baseSliceNs())
-        .append("ns\n");
-    if (host.taskGroup() != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
-      b.append("    # ").append(host.taskGroupSource() == null ? "the probes' task group (its source not recorded)"
-          : comment(host.taskGroupSource())).append("\n    task-group = ").append(host.taskGroup())
-          .append("\n");
-    } else {
-      b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");
-    }
-    CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
-    if (csw != null) {
-      b.append("    # ").append(comment(csw.source())).append("\n    context-switch = ").append(Math.round(csw.value()))
-          .append("ns\n");
-    }
-    CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
-    if (jitter != null) {
-      b.append("    # ").append(comment(jitter.source())).append("\n    jitter = ")
-          .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value())).append("\n");
-    } else if (fit.unfitted().containsKey(CostFit.JITTER)) {
-      b.append("    # jitter not fitted (").append(comment(fit.unfitted().get(CostFit.JITTER)))
-          .append("): the default (reference.conf or an earlier --config) applies\n");
-    }
-    b.append("  }\n  model {\n");
-    for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
-      if (e.getKey().startsWith("machine.")) {
-        continue;
-      }
-      CostFit.Fitted f = e.getValue();
-      b.append("    # ").append(comment(f.source()));
-      if (!Double.isNaN(f.residual())) {
-        b.append(String.format("; residual %.1f%%", 100 * f.residual()));
-      }
-      b.append("\n    ").append(e.getKey()).append(" = ").append(Math.round(f.value())).append("ns\n");
-    }
-    for (Map.Entry<String, String> e : fit.unfitted().entrySet()) { // a model key left at its default says why
-      if (e.getKey().startsWith("costs.") || e.getKey().startsWith("rcu.")) {
-        b.append("    # ").append(e.getKey()).append(" not fitted (").append(comment(e.getValue()))
-            .append("): the default (reference.conf or an earlier --config) applies\n");
-      }
-    }
-    b.append("  }\n  designs {\n    \"").append(host.eraName()).append("\" {\n")
-        .append("      description = \"this host (").append(comment(host.release()).replace("\"", "'")).append(", ").append(host.cpus())
-        .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
-            + " calibrate fitted\"\n")
-        .append("      uevent { serialization = lockless, seqnum-scope = global }\n")
-        .append("      netns.lifecycle-lock = rwsem\n");
-    if (host.kernelAtLeast(6, 9)) {
-      b.append("      # v6.9+: cleanup_net waits with synchronize_rcu_expedited\n      netns.cleanup-rcu = expedited\n");
-    }
-    if (host.kernelAtLeast(6, 13)) {
-      b.append("      # v6.13+ (0f6ede9fbc74): a batch's struct net is freed by the next cleanup_net\n"
-          + "      netns.struct-net-free = next-cleanup\n");
-    }
-    // not fitted: no probe can time a lock's hold here (lockdown refuses the function tracer); a profile can
-    b.append("      # RTNL holds in the lifecycle: shares of setup-net and exit-per-netns under rtnl_mutex, from perf\n"
-        + "      # record -g of netns_probe serial 1000 on 6.18.44, 2 vCPUs (2026-12-01): 168 of setup_net's 510\n"
-        + "      # samples in loopback_net_init's register_netdev, 105 of cleanup_net's 302 in\n"
-        + "      # default_device_exit_batch and the ip(6)mr exit_batch, lock calls left out\n"
-        + "      netns.rtnl { setup-share = ").append(RTNL_SETUP_SHARE).append(", exit-share = ")
-        .append(RTNL_EXIT_SHARE).append(" }\n");
-    b.append("    }\n  }\n}\n");
-    return b.toString();
-  }
 
-  /**
-   * @param text a source or a host fact, from a probe or a recording
-   * @return it on one line: a comment in calibrated.conf ends at its line's end, and a line break in a recording's
-   *     text must not become a setting
-   */
-  static String comment(String text) {
-    return text == null ? "" : text.replaceAll("[\\r\\n]+", " ");
-  }
+    /**
+     * @param text a source or a host fact, from a probe or a recording
+     * @return it on one line: a comment in calibrated.conf ends at its line's end, and a line break in a recording's
+     *     text must not become a setting
+     */
+    static String comment(String text) {
+        return text == null ? "" : text.replaceAll("[\\r\\n]+", " ");
+    }
 
-  /**
-   * @param file where to write
-   * @param host the host's facts
-   * @param fit the fitted costs
-   * @throws IOException the file cannot be written
-   */
-  public static void write(Path file, HostFacts host, CostFit fit) throws IOException {
-    write(file, host, fit, null);
-  }
+    /**
+     * @param file where to write
+     * @param host the host's facts
+     * @param fit the fitted costs
+     * @throws IOException the file cannot be written
+     */
+    public static void write(Path file, HostFacts host, CostFit fit) throws IOException {
+        write(file, host, fit, null);
+    }
 
-  /**
-   * @param file where to write
-   * @param host the host's facts
-   * @param fit the fitted costs
-   * @param recording the calibration.json fitted ({@code --from}), or null
-   * @throws IOException the file cannot be written
-   */
-  public static void write(Path file, HostFacts host, CostFit fit, Path recording) throws IOException {
-    Files.writeString(file, text(host, fit, recording));
-  }
+    /**
+     * @param file where to write
+     * @param host the host's facts
+     * @param fit the fitted costs
+     * @param recording the calibration.json fitted ({@code --from}), or null
+     * @throws IOException the file cannot be written
+     */
+    public static void write(Path file, HostFacts host, CostFit fit, Path recording) throws IOException {
+        Files.writeString(file, text(host, fit, recording));
+    }
 }

@@ -17,207 +17,234 @@ import java.util.Map;
  * predicted rows) and {@code beyond} (designs this kernel lacks, on the calibrated machine: predictions only).
  */
 public final class CalibrationJson {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private CalibrationJson() {}
+    private CalibrationJson() {}
 
-  /**
-   * @param file where to write
-   * @param tool the tool's version line
-   * @param quick whether {@code --quick} ran
-   * @param host the host's facts
-   * @param set the probe lines
-   * @param fit the fit
-   * @param rows the predictions (may be empty)
-   * @param beyond the other designs' figures (may be empty)
-   * @throws IOException the file cannot be written
-   */
-  public static void write(Path file, String tool, boolean quick, HostFacts host, ProbeSet set, CostFit fit,
-      List<Predictions.Row> rows, List<Beyond.Figure> beyond) throws IOException {
-    ObjectNode root = JSON.createObjectNode();
-    root.put("schema", 1);
-    root.put("tool", tool);
-    root.put("quick", quick);
-    root.set("host", JSON.valueToTree(host));
-    root.set("fit_set", JSON.valueToTree(set.fit()));
-    root.set("prediction_set", JSON.valueToTree(set.prediction()));
-    ObjectNode f = root.putObject("fit");
-    f.set("costs", fitted(fit.costs()));
-    f.set("extras", fitted(fit.extras()));
-    f.set("unfitted", JSON.valueToTree(fit.unfitted()));
-    ArrayNode p = root.putArray("predictions");
-    for (Predictions.Row r : rows) {
-      ObjectNode o = p.addObject();
-      o.put("load", r.load());
-      o.put("measure", r.measure());
-      number(o, "measured", r.measured());
-      number(o, "predicted", r.predicted());
-      number(o, "ratio", r.ratio());
-      o.put("band", r.band());
-      o.put("within_band", r.within());
-      o.put("why_missed", r.whyMissed());
-      o.put("measured_runs", r.runs());
-      number(o, "measured_low", r.low());
-      number(o, "measured_high", r.high());
-    }
-    root.set("beyond", JSON.valueToTree(beyond));
-    JSON.writeValue(file.toFile(), root);
-  }
-
-  /** A finite value, or null: NaN and infinity are not JSON numbers (a ratio over a measured 0). */
-  private static void number(ObjectNode o, String key, double v) {
-    if (Double.isFinite(v)) {
-      o.put(key, v);
-    } else {
-      o.putNull(key);
-    }
-  }
-
-  private static ObjectNode fitted(Map<String, CostFit.Fitted> m) {
-    ObjectNode o = JSON.createObjectNode();
-    for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
-      ObjectNode c = o.putObject(e.getKey());
-      c.put(CostFit.dimensionless(e.getKey()) ? "value" : "value_ns", e.getValue().value());
-      c.put("source", e.getValue().source());
-      c.put("points", e.getValue().points());
-      if (!Double.isNaN(e.getValue().residual())) {
-        c.put("residual", e.getValue().residual());
-      }
-    }
-    return o;
-  }
-
-  /**
-   * @param file a calibration.json
-   * @return its fit set and prediction set
-   * @throws IOException unreadable, or not a calibration.json (the message names the file and what is missing)
-   */
-  public static ProbeSet readSets(Path file) throws IOException {
-    return readRecorded(file).set();
-  }
-
-  /**
-   * What a saved calibration.json holds for {@code calibrate --from}.
-   *
-   * @param host the host it was measured on
-   * @param set its measurements
-   */
-  public record Recorded(HostFacts host, ProbeSet set) {}
-
-  /**
-   * @param file a calibration.json
-   * @return the host and both sets
-   * @throws IOException unreadable, not JSON, or not a calibration.json: the message names the file and what
-   *     is wrong (where in the file, for a syntax error)
-   */
-  public static Recorded readRecorded(Path file) throws IOException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(file.toFile());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      var at = e.getLocation();
-      throw new IOException(file + ": not JSON" + (at == null ? "" : " (line " + at.getLineNr() + ", column "
-          + at.getColumnNr() + ")") + ": " + e.getOriginalMessage(), e);
-    }
-    if (root == null || !root.path("fit_set").isArray() || !root.path("prediction_set").isArray()) {
-      throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
-    }
-    for (String set : List.of("fit_set", "prediction_set")) {
-      for (JsonNode n : root.path(set)) {
-        if (!(n instanceof ObjectNode)) {
-          throw new IOException(file + ": " + set + " holds " + n.getNodeType() + ", not probe lines (objects)");
+    /**
+     * @param file where to write
+     * @param tool the tool's version line
+     * @param quick whether {@code --quick} ran
+     * @param host the host's facts
+     * @param set the probe lines
+     * @param fit the fit
+     * @param rows the predictions (may be empty)
+     * @param beyond the other designs' figures (may be empty)
+     * @throws IOException the file cannot be written
+     */
+    public static void write(
+            Path file,
+            String tool,
+            boolean quick,
+            HostFacts host,
+            ProbeSet set,
+            CostFit fit,
+            List<Predictions.Row> rows,
+            List<Beyond.Figure> beyond)
+            throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("schema", 1);
+        root.put("tool", tool);
+        root.put("quick", quick);
+        root.set("host", JSON.valueToTree(host));
+        root.set("fit_set", JSON.valueToTree(set.fit()));
+        root.set("prediction_set", JSON.valueToTree(set.prediction()));
+        ObjectNode f = root.putObject("fit");
+        f.set("costs", fitted(fit.costs()));
+        f.set("extras", fitted(fit.extras()));
+        f.set("unfitted", JSON.valueToTree(fit.unfitted()));
+        ArrayNode p = root.putArray("predictions");
+        for (Predictions.Row r : rows) {
+            ObjectNode o = p.addObject();
+            o.put("load", r.load());
+            o.put("measure", r.measure());
+            number(o, "measured", r.measured());
+            number(o, "predicted", r.predicted());
+            number(o, "ratio", r.ratio());
+            o.put("band", r.band());
+            o.put("within_band", r.within());
+            o.put("why_missed", r.whyMissed());
+            o.put("measured_runs", r.runs());
+            number(o, "measured_low", r.low());
+            number(o, "measured_high", r.high());
         }
-      }
+        root.set("beyond", JSON.valueToTree(beyond));
+        JSON.writeValue(file.toFile(), root);
     }
-    if (!root.path("host").isObject()) {
-      throw new IOException(file + ": no host object (the machine it was measured on)");
-    }
-    HostFacts host;
-    try {
-      host = JSON.treeToValue(root.path("host"), HostFacts.class);
-    } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
-      // name the field at fault (e.g. host.taskGroup), not only Jackson's message about a Java type
-      StringBuilder at = new StringBuilder("host");
-      for (var ref : e.getPath()) {
-        at.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
-      }
-      String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi && mi.getTargetType() != null
-          ? "must be " + expected(mi.getTargetType()) + ", got " + node(root.path("host"), e.getPath())
-          : e.getOriginalMessage();
-      throw new IOException(file + ": " + at + ": " + why, e);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
-    }
-    if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
-      throw new IOException(file + ": host: needs release and cpus in 1..4096");
-    }
-    if (host.taskGroup() != null && !host.taskGroup().equals("root") && !host.taskGroup().equals("session")) {
-      throw new IOException(file + ": host: taskGroup must be root or session (or absent), got '" + host.taskGroup()
-          + "'");
-    }
-    if (root.path("schema").asInt() != 1) {
-      throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
-    }
-    ProbeSet set = new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
-    if (set.fit().isEmpty() || set.prediction().isEmpty()) {
-      throw new IOException(file + ": " + (set.fit().isEmpty() ? "fit_set" : "prediction_set")
-          + " is empty: nothing to " + (set.fit().isEmpty() ? "fit" : "predict"));
-    }
-    String problem = ProbeLines.problem(set);
-    if (problem != null) {
-      throw new IOException(file + ": " + problem);
-    }
-    return new Recorded(host, set);
-  }
 
-  /** @return what a field of Java type {@code t} holds, in JSON's words */
-  private static String expected(Class<?> t) {
-    if (t == String.class) {
-      return "text";
+    /** A finite value, or null: NaN and infinity are not JSON numbers (a ratio over a measured 0). */
+    private static void number(ObjectNode o, String key, double v) {
+        if (Double.isFinite(v)) {
+            o.put(key, v);
+        } else {
+            o.putNull(key);
+        }
     }
-    if (t.isPrimitive() && t != boolean.class || Number.class.isAssignableFrom(t)) {
-      return "a number";
+
+    private static ObjectNode fitted(Map<String, CostFit.Fitted> m) {
+        ObjectNode o = JSON.createObjectNode();
+        for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
+            ObjectNode c = o.putObject(e.getKey());
+            c.put(
+                    CostFit.dimensionless(e.getKey()) ? "value" : "value_ns",
+                    e.getValue().value());
+            c.put("source", e.getValue().source());
+            c.put("points", e.getValue().points());
+            if (!Double.isNaN(e.getValue().residual())) {
+                c.put("residual", e.getValue().residual());
+            }
+        }
+        return o;
     }
-    return t == boolean.class || t == Boolean.class ? "true or false" : "a " + t.getSimpleName();
-  }
 
-  /** @return the JSON at {@code path} under {@code n}, as its type and text (e.g. {@code an array ["session"]}) */
-  private static String node(JsonNode n, java.util.List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
-    for (var ref : path) {
-      n = ref.getFieldName() != null ? n.path(ref.getFieldName()) : n.path(ref.getIndex());
+    /**
+     * @param file a calibration.json
+     * @return its fit set and prediction set
+     * @throws IOException unreadable, or not a calibration.json (the message names the file and what is missing)
+     */
+    public static ProbeSet readSets(Path file) throws IOException {
+        return readRecorded(file).set();
     }
-    String kind = n.isArray() ? "an array" : n.isObject() ? "an object" : n.isTextual() ? "text" : n.isNumber()
-        ? "a number" : n.isBoolean() ? "a boolean" : "null";
-    return kind + " " + n;
-  }
 
-  /**
-   * @param file a calibration.json
-   * @return its stored {@code fit.costs}: key to value, ns (a dimensionless key's plain value)
-   * @throws IOException unreadable
-   */
-  public static Map<String, Double> readFittedCosts(Path file) throws IOException {
-    JsonNode costs = JSON.readTree(file.toFile()).path("fit").path("costs");
-    Map<String, Double> out = new java.util.LinkedHashMap<>();
-    costs.fields().forEachRemaining(e -> out.put(e.getKey(),
-        e.getValue().path(CostFit.dimensionless(e.getKey()) ? "value" : "value_ns").asDouble()));
-    return out;
-  }
+    /**
+     * What a saved calibration.json holds for {@code calibrate --from}.
+     *
+     * @param host the host it was measured on
+     * @param set its measurements
+     */
+    public record Recorded(HostFacts host, ProbeSet set) {}
 
-  /**
-   * @param set lines just measured
-   * @throws IOException a line the fit or the model cannot use (a probe defect), named with what is wrong
-   */
-  public static void check(ProbeSet set) throws IOException {
-    String problem = ProbeLines.problem(set);
-    if (problem != null) {
-      throw new IOException("a probe printed a line calibrate cannot use: " + problem);
+    /**
+     * @param file a calibration.json
+     * @return the host and both sets
+     * @throws IOException unreadable, not JSON, or not a calibration.json: the message names the file and what
+     *     is wrong (where in the file, for a syntax error)
+     */
+    public static Recorded readRecorded(Path file) throws IOException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var at = e.getLocation();
+            throw new IOException(
+                    file + ": not JSON"
+                            + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                            + ": " + e.getOriginalMessage(),
+                    e);
+        }
+        if (root == null
+                || !root.path("fit_set").isArray()
+                || !root.path("prediction_set").isArray()) {
+            throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
+        }
+        for (String set : List.of("fit_set", "prediction_set")) {
+            for (JsonNode n : root.path(set)) {
+                if (!(n instanceof ObjectNode)) {
+                    throw new IOException(
+                            file + ": " + set + " holds " + n.getNodeType() + ", not probe lines (objects)");
+                }
+            }
+        }
+        if (!root.path("host").isObject()) {
+            throw new IOException(file + ": no host object (the machine it was measured on)");
+        }
+        HostFacts host;
+        try {
+            host = JSON.treeToValue(root.path("host"), HostFacts.class);
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            // name the field at fault (e.g. host.taskGroup), not only Jackson's message about a Java type
+            StringBuilder at = new StringBuilder("host");
+            for (var ref : e.getPath()) {
+                at.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
+            }
+            String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
+                            && mi.getTargetType() != null
+                    ? "must be " + expected(mi.getTargetType()) + ", got " + node(root.path("host"), e.getPath())
+                    : e.getOriginalMessage();
+            throw new IOException(file + ": " + at + ": " + why, e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
+        }
+        if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
+            throw new IOException(file + ": host: needs release and cpus in 1..4096");
+        }
+        if (host.taskGroup() != null
+                && !host.taskGroup().equals("root")
+                && !host.taskGroup().equals("session")) {
+            throw new IOException(
+                    file + ": host: taskGroup must be root or session (or absent), got '" + host.taskGroup() + "'");
+        }
+        if (root.path("schema").asInt() != 1) {
+            throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
+        }
+        ProbeSet set = new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
+        if (set.fit().isEmpty() || set.prediction().isEmpty()) {
+            throw new IOException(file + ": " + (set.fit().isEmpty() ? "fit_set" : "prediction_set")
+                    + " is empty: nothing to " + (set.fit().isEmpty() ? "fit" : "predict"));
+        }
+        String problem = ProbeLines.problem(set);
+        if (problem != null) {
+            throw new IOException(file + ": " + problem);
+        }
+        return new Recorded(host, set);
     }
-  }
 
-  private static List<ObjectNode> objects(JsonNode array) {
-    List<ObjectNode> out = new ArrayList<>();
-    array.forEach(n -> out.add((ObjectNode) n));
-    return out;
-  }
+    /** @return what a field of Java type {@code t} holds, in JSON's words */
+    private static String expected(Class<?> t) {
+        if (t == String.class) {
+            return "text";
+        }
+        if (t.isPrimitive() && t != boolean.class || Number.class.isAssignableFrom(t)) {
+            return "a number";
+        }
+        return t == boolean.class || t == Boolean.class ? "true or false" : "a " + t.getSimpleName();
+    }
+
+    /** @return the JSON at {@code path} under {@code n}, as its type and text (e.g. {@code an array ["session"]}) */
+    private static String node(
+            JsonNode n, java.util.List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+        for (var ref : path) {
+            n = ref.getFieldName() != null ? n.path(ref.getFieldName()) : n.path(ref.getIndex());
+        }
+        String kind = n.isArray()
+                ? "an array"
+                : n.isObject()
+                        ? "an object"
+                        : n.isTextual() ? "text" : n.isNumber() ? "a number" : n.isBoolean() ? "a boolean" : "null";
+        return kind + " " + n;
+    }
+
+    /**
+     * @param file a calibration.json
+     * @return its stored {@code fit.costs}: key to value, ns (a dimensionless key's plain value)
+     * @throws IOException unreadable
+     */
+    public static Map<String, Double> readFittedCosts(Path file) throws IOException {
+        JsonNode costs = JSON.readTree(file.toFile()).path("fit").path("costs");
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        costs.fields()
+                .forEachRemaining(e -> out.put(
+                        e.getKey(),
+                        e.getValue()
+                                .path(CostFit.dimensionless(e.getKey()) ? "value" : "value_ns")
+                                .asDouble()));
+        return out;
+    }
+
+    /**
+     * @param set lines just measured
+     * @throws IOException a line the fit or the model cannot use (a probe defect), named with what is wrong
+     */
+    public static void check(ProbeSet set) throws IOException {
+        String problem = ProbeLines.problem(set);
+        if (problem != null) {
+            throw new IOException("a probe printed a line calibrate cannot use: " + problem);
+        }
+    }
+
+    private static List<ObjectNode> objects(JsonNode array) {
+        List<ObjectNode> out = new ArrayList<>();
+        array.forEach(n -> out.add((ObjectNode) n));
+        return out;
+    }
 }

@@ -12,184 +12,297 @@ import java.util.Map;
  * text and as a self-contained {@code report.html}.
  */
 public final class CalibrationReport {
-  private CalibrationReport() {}
+    private CalibrationReport() {}
 
-  /**
-   * @param host the host
-   * @param fit the fit
-   * @param rows measured vs predicted
-   * @param beyond other designs on the calibrated machine
-   * @return the console text
-   */
-  public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
-    StringBuilder b = new StringBuilder();
-    long met = rows.stream().filter(Predictions.Row::within).count();
-    b.append(String.format("%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s%s)%n", met,
-        rows.size(), host.release(), host.cpus(), host.hz(), host.preempt(),
-        host.taskGroup() == null ? "" : ", task group " + host.taskGroup()));
-    if (host.busy()) {
-      b.append(String.format("The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
-          host.loadAverage1(), host.cpus(), busyText(host)));
+    /**
+     * @param host the host
+     * @param fit the fit
+     * @param rows measured vs predicted
+     * @param beyond other designs on the calibrated machine
+     * @return the console text
+     */
+    public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
+        StringBuilder b = new StringBuilder();
+        long met = rows.stream().filter(Predictions.Row::within).count();
+        b.append(String.format(
+                "%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s%s)%n",
+                met,
+                rows.size(),
+                host.release(),
+                host.cpus(),
+                host.hz(),
+                host.preempt(),
+                host.taskGroup() == null ? "" : ", task group " + host.taskGroup()));
+        if (host.busy()) {
+            b.append(String.format(
+                    "The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
+                    host.loadAverage1(), host.cpus(), busyText(host)));
+        }
+        b.append('\n');
+        b.append("Fitted on the fit set (nothing contending):\n");
+        for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
+            b.append(String.format(
+                    "  %-36s %12s%s%s%n",
+                    e.getKey(),
+                    value(e.getKey(), e.getValue().value()),
+                    residual(e.getValue()),
+                    e.getValue().source().contains(UeventFit.WIDEST)
+                            ? "  (the model's widest:" + " the fit gave more)"
+                            : ""));
+        }
+        for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
+            b.append(String.format(
+                    "  %-36s %12s%s  (no model key yet)%n",
+                    e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
+        }
+        fit.unfitted()
+                .forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
+        b.append(String.format(
+                "  %-36s %12s  (not fitted: %s)%n",
+                "netns.rtnl.setup-share / exit-share",
+                CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE,
+                CalibratedConf.RTNL_SOURCE));
+        b.append(String.format(
+                "  %-36s %12s  (not fitted: no probe separates a 1 ms process's user and system time,"
+                        + " sampled at the tick; reference.conf's value from the seed)%n",
+                "costs.netns.unshare-process-user",
+                ns(com.typesafe.config.ConfigFactory.defaultReference()
+                        .getDuration("netns-lab.model.costs.netns.unshare-process-user")
+                        .toNanos())));
+        b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
+        // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
+        int loadWidth = Math.max(
+                26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
+        int measureWidth = Math.max(
+                34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
+        String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s %-25s %12s %7s %-13s %s%n";
+        b.append(String.format(
+                row, "load", "measure", "measured", "host runs: low..high", "predicted", "ratio", "band", "verdict"));
+        for (Predictions.Row r : rows) {
+            b.append(String.format(
+                    row,
+                    r.load(),
+                    r.measure(),
+                    num(r.measured()),
+                    range(r),
+                    num(r.predicted()),
+                    ratio(r.ratio()),
+                    r.band(),
+                    r.within() ? "within" : "MISS: " + r.whyMissed()));
+        }
+        if (!beyond.isEmpty()) {
+            b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
+            double base = beyond.get(0).meanMicros();
+            for (Beyond.Figure f : beyond) {
+                b.append(String.format(
+                        "  %-28s N=%-5d send mean %9.2f us (x%.2f)  p99 %10.2f us  %,12.0f sends/s%n",
+                        f.design(),
+                        f.injectors(),
+                        f.meanMicros(),
+                        f.meanMicros() / base,
+                        f.p99Micros(),
+                        f.throughputPerSec()));
+            }
+        }
+        return b.toString();
     }
-    b.append('\n');
-    b.append("Fitted on the fit set (nothing contending):\n");
-    for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
-      b.append(String.format("  %-36s %12s%s%s%n", e.getKey(), value(e.getKey(), e.getValue().value()),
-          residual(e.getValue()), e.getValue().source().contains(UeventFit.WIDEST) ? "  (the model's widest:"
-              + " the fit gave more)" : ""));
-    }
-    for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
-      b.append(String.format("  %-36s %12s%s  (no model key yet)%n", e.getKey(), ns(e.getValue().value()),
-          residual(e.getValue())));
-    }
-    fit.unfitted().forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
-    b.append(String.format("  %-36s %12s  (not fitted: %s)%n", "netns.rtnl.setup-share / exit-share",
-        CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE, CalibratedConf.RTNL_SOURCE));
-    b.append(String.format("  %-36s %12s  (not fitted: no probe separates a 1 ms process's user and system time,"
-        + " sampled at the tick; reference.conf's value from the seed)%n", "costs.netns.unshare-process-user",
-        ns(com.typesafe.config.ConfigFactory.defaultReference()
-            .getDuration("netns-lab.model.costs.netns.unshare-process-user").toNanos())));
-    b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
-    // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
-    int loadWidth = Math.max(26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
-    int measureWidth = Math.max(34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
-    String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s %-25s %12s %7s %-13s %s%n";
-    b.append(String.format(row, "load", "measure", "measured", "host runs: low..high", "predicted", "ratio", "band",
-        "verdict"));
-    for (Predictions.Row r : rows) {
-      b.append(String.format(row, r.load(), r.measure(), num(r.measured()),
-          range(r), num(r.predicted()), ratio(r.ratio()), r.band(), r.within() ? "within" : "MISS: " + r.whyMissed()));
-    }
-    if (!beyond.isEmpty()) {
-      b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
-      double base = beyond.get(0).meanMicros();
-      for (Beyond.Figure f : beyond) {
-        b.append(String.format("  %-28s N=%-5d send mean %9.2f us (x%.2f)  p99 %10.2f us  %,12.0f sends/s%n",
-            f.design(), f.injectors(), f.meanMicros(), f.meanMicros() / base, f.p99Micros(), f.throughputPerSec()));
-      }
-    }
-    return b.toString();
-  }
 
-  /**
-   * @param file where to write report.html
-   * @param host the host
-   * @param fit the fit
-   * @param rows measured vs predicted
-   * @param beyond other designs
-   * @throws IOException it cannot be written
-   */
-  public static void html(Path file, HostFacts host, CostFit fit, List<Predictions.Row> rows,
-      List<Beyond.Figure> beyond) throws IOException {
-    long met = rows.stream().filter(Predictions.Row::within).count();
-    StringBuilder b = new StringBuilder("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>netns-lab calibrate: ")
-        .append(esc(host.release())).append("</title><style>body{font-family:sans-serif;margin:2em;max-width:1300px}"
-            + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
-            + "td.n{text-align:right;font-family:monospace;white-space:nowrap}tr.miss{background:#fde2e2}tr.ok{background:#e3f6e3}"
-            + "h2{margin-top:1.6em}.note{color:#555}</style></head><body>");
-    b.append("<h1>").append(met).append(" of ").append(rows.size()).append(" predictions within their band</h1>")
-        .append("<p>Host: kernel ").append(esc(host.release())).append(", ").append(host.cpus()).append(" CPUs, HZ ")
-        .append(host.hz()).append(", preemption ").append(esc(host.preempt())).append(", base slice ")
-        .append(String.format("%.2f ms", host.baseSliceNs() / 1e6)).append(" (").append(esc(host.baseSliceSource()))
-        .append(")").append(host.taskGroup() == null ? "" : ", the probes' task group " + esc(host.taskGroup()) + " ("
-            + esc(host.taskGroupSource()) + ")").append(", load average at start ").append(host.loadAverage1())
-        .append(".</p>")
-        .append(host.busy() ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
-            + host.loadAverage1() + " over " + host.cpus() + " CPUs" + busyText(host) + "): the measurements are noisy; run calibrate again on"
-            + " a quiet machine before trusting a figure.</p>" : "")
-        .append("<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
-            + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
-            + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
-    b.append("<h2>Prediction set: measured vs predicted</h2><p class=\"note\">A load the host ran several times is"
-        + " compared by its median; its runs' lowest and highest figures show how much the host itself varies.</p>"
-        + "<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
-        + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
-    for (Predictions.Row r : rows) {
-      b.append("<tr class=\"").append(r.within() ? "ok" : "miss").append("\"><td>").append(esc(r.load()))
-          .append("</td><td>").append(esc(r.measure())).append("</td><td class=\"n\">").append(num(r.measured()))
-          .append("</td><td class=\"n\">").append(esc(range(r))).append("</td><td class=\"n\">")
-          .append(num(r.predicted())).append("</td><td class=\"n\">")
-          .append(ratio(r.ratio())).append("</td><td>").append(esc(r.band())).append("</td><td>")
-          .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed())).append("</td></tr>");
+    /**
+     * @param file where to write report.html
+     * @param host the host
+     * @param fit the fit
+     * @param rows measured vs predicted
+     * @param beyond other designs
+     * @throws IOException it cannot be written
+     */
+    public static void html(
+            Path file, HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond)
+            throws IOException {
+        long met = rows.stream().filter(Predictions.Row::within).count();
+        StringBuilder b = new StringBuilder(
+                        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>netns-lab calibrate: ")
+                .append(esc(host.release()))
+                .append("</title><style>body{font-family:sans-serif;margin:2em;max-width:1300px}"
+                        + "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}"
+                        + "td.n{text-align:right;font-family:monospace;white-space:nowrap}tr.miss{background:#fde2e2}tr.ok{background:#e3f6e3}"
+                        + "h2{margin-top:1.6em}.note{color:#555}</style></head><body>");
+        b.append("<h1>")
+                .append(met)
+                .append(" of ")
+                .append(rows.size())
+                .append(" predictions within their band</h1>")
+                .append("<p>Host: kernel ")
+                .append(esc(host.release()))
+                .append(", ")
+                .append(host.cpus())
+                .append(" CPUs, HZ ")
+                .append(host.hz())
+                .append(", preemption ")
+                .append(esc(host.preempt()))
+                .append(", base slice ")
+                .append(String.format("%.2f ms", host.baseSliceNs() / 1e6))
+                .append(" (")
+                .append(esc(host.baseSliceSource()))
+                .append(")")
+                .append(
+                        host.taskGroup() == null
+                                ? ""
+                                : ", the probes' task group " + esc(host.taskGroup()) + " ("
+                                        + esc(host.taskGroupSource()) + ")")
+                .append(", load average at start ")
+                .append(host.loadAverage1())
+                .append(".</p>")
+                .append(
+                        host.busy()
+                                ? "<p style=\"color:#a00\"><b>The machine was busy</b> (load average "
+                                        + host.loadAverage1() + " over " + host.cpus() + " CPUs" + busyText(host)
+                                        + "): the measurements are noisy; run calibrate again on"
+                                        + " a quiet machine before trusting a figure.</p>"
+                                : "")
+                .append(
+                        "<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
+                                + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
+                                + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
+        b.append("<h2>Prediction set: measured vs predicted</h2><p class=\"note\">A load the host ran several times is"
+                + " compared by its median; its runs' lowest and highest figures show how much the host itself varies.</p>"
+                + "<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
+                + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
+        for (Predictions.Row r : rows) {
+            b.append("<tr class=\"")
+                    .append(r.within() ? "ok" : "miss")
+                    .append("\"><td>")
+                    .append(esc(r.load()))
+                    .append("</td><td>")
+                    .append(esc(r.measure()))
+                    .append("</td><td class=\"n\">")
+                    .append(num(r.measured()))
+                    .append("</td><td class=\"n\">")
+                    .append(esc(range(r)))
+                    .append("</td><td class=\"n\">")
+                    .append(num(r.predicted()))
+                    .append("</td><td class=\"n\">")
+                    .append(ratio(r.ratio()))
+                    .append("</td><td>")
+                    .append(esc(r.band()))
+                    .append("</td><td>")
+                    .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed()))
+                    .append("</td></tr>");
+        }
+        b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
+                + "<th>residual</th><th>source</th></tr>");
+        for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
+            for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
+                b.append("<tr><td>")
+                        .append(esc(e.getKey()))
+                        .append(m == fit.extras() ? " <i>(no model key yet)</i>" : "")
+                        .append("</td><td class=\"n\">")
+                        .append(value(e.getKey(), e.getValue().value()))
+                        .append("</td><td class=\"n\">")
+                        .append(
+                                Double.isNaN(e.getValue().residual())
+                                        ? ""
+                                        : String.format(
+                                                "%.1f%%", 100 * e.getValue().residual()))
+                        .append("</td><td>")
+                        .append(esc(e.getValue().source()))
+                        .append("</td></tr>");
+            }
+        }
+        fit.unfitted()
+                .forEach((k, why) -> b.append("<tr class=\"miss\"><td>")
+                        .append(esc(k))
+                        .append("</td><td colspan=\"3\">NOT FITTED: ")
+                        .append(esc(why))
+                        .append("; the default stays</td></tr>"));
+        b.append("<tr><td>netns.rtnl.setup-share / exit-share <i>(not fitted)</i></td><td class=\"n\">")
+                .append(CalibratedConf.RTNL_SETUP_SHARE)
+                .append(" / ")
+                .append(CalibratedConf.RTNL_EXIT_SHARE)
+                .append("</td><td></td><td>")
+                .append(esc(CalibratedConf.RTNL_SOURCE))
+                .append("</td></tr>");
+        b.append("</table>");
+        if (!beyond.isEmpty()) {
+            b.append(
+                    "<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"
+                            + " running designs this kernel lacks, on the TC1 shape.</p><table><tr><th>design</th><th>N</th>"
+                            + "<th>send mean, us</th><th>vs host era</th><th>p99, us</th><th>sends/s</th></tr>");
+            double base = beyond.get(0).meanMicros();
+            for (Beyond.Figure f : beyond) {
+                b.append("<tr><td>")
+                        .append(esc(f.design()))
+                        .append("</td><td class=\"n\">")
+                        .append(f.injectors())
+                        .append("</td><td class=\"n\">")
+                        .append(String.format("%.2f", f.meanMicros()))
+                        .append("</td><td class=\"n\">")
+                        .append(String.format("x%.2f", f.meanMicros() / base))
+                        .append("</td><td class=\"n\">")
+                        .append(String.format("%.2f", f.p99Micros()))
+                        .append("</td><td class=\"n\">")
+                        .append(String.format("%,.0f", f.throughputPerSec()))
+                        .append("</td></tr>");
+            }
+            b.append("</table>");
+        }
+        b.append("<p class=\"note\">Files: calibration.json (both sets, the fit, these rows), calibrated.conf (use with"
+                + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
+                + "</body></html>\n");
+        Files.writeString(file, b.toString());
     }
-    b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
-        + "<th>residual</th><th>source</th></tr>");
-    for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
-      for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
-        b.append("<tr><td>").append(esc(e.getKey())).append(m == fit.extras() ? " <i>(no model key yet)</i>" : "")
-            .append("</td><td class=\"n\">").append(value(e.getKey(), e.getValue().value())).append("</td><td class=\"n\">")
-            .append(Double.isNaN(e.getValue().residual()) ? "" : String.format("%.1f%%", 100 * e.getValue().residual()))
-            .append("</td><td>").append(esc(e.getValue().source())).append("</td></tr>");
-      }
+
+    private static String residual(CostFit.Fitted f) {
+        return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
     }
-    fit.unfitted().forEach((k, why) -> b.append("<tr class=\"miss\"><td>").append(esc(k))
-        .append("</td><td colspan=\"3\">NOT FITTED: ").append(esc(why)).append("; the default stays</td></tr>"));
-    b.append("<tr><td>netns.rtnl.setup-share / exit-share <i>(not fitted)</i></td><td class=\"n\">")
-        .append(CalibratedConf.RTNL_SETUP_SHARE).append(" / ").append(CalibratedConf.RTNL_EXIT_SHARE)
-        .append("</td><td></td><td>").append(esc(CalibratedConf.RTNL_SOURCE)).append("</td></tr>");
-    b.append("</table>");
-    if (!beyond.isEmpty()) {
-      b.append("<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"
-          + " running designs this kernel lacks, on the TC1 shape.</p><table><tr><th>design</th><th>N</th>"
-          + "<th>send mean, us</th><th>vs host era</th><th>p99, us</th><th>sends/s</th></tr>");
-      double base = beyond.get(0).meanMicros();
-      for (Beyond.Figure f : beyond) {
-        b.append("<tr><td>").append(esc(f.design())).append("</td><td class=\"n\">").append(f.injectors())
-            .append("</td><td class=\"n\">").append(String.format("%.2f", f.meanMicros())).append("</td><td class=\"n\">")
-            .append(String.format("x%.2f", f.meanMicros() / base)).append("</td><td class=\"n\">")
-            .append(String.format("%.2f", f.p99Micros())).append("</td><td class=\"n\">")
-            .append(String.format("%,.0f", f.throughputPerSec())).append("</td></tr>");
-      }
-      b.append("</table>");
+
+    /** @return ", CPUs 80% busy at the start" where the busy share was sampled, else "" */
+    private static String busyText(HostFacts host) {
+        return host.busyAtStart() == null
+                ? ""
+                : String.format(", CPUs %.0f%% busy at the start", 100 * host.busyAtStart());
     }
-    b.append("<p class=\"note\">Files: calibration.json (both sets, the fit, these rows), calibrated.conf (use with"
-        + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
-        + "</body></html>\n");
-    Files.writeString(file, b.toString());
-  }
 
-  private static String residual(CostFit.Fitted f) {
-    return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
-  }
-
-  /** @return ", CPUs 80% busy at the start" where the busy share was sampled, else "" */
-  private static String busyText(HostFacts host) {
-    return host.busyAtStart() == null ? "" : String.format(", CPUs %.0f%% busy at the start", 100 * host.busyAtStart());
-  }
-
-  /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */
-  static String value(String key, double v) {
-    return CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
-  }
-
-  static String ns(double v) {
-    return v >= 1e6 ? String.format("%.3f ms", v / 1e6) : v >= 1e3 ? String.format("%.3f us", v / 1e3)
-        : String.format("%.1f ns", v);
-  }
-
-  /** @return "3: low..high" for a load the host ran several times, "" for one run */
-  static String range(Predictions.Row r) {
-    return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "";
-  }
-
-  private static String ratio(double v) {
-    return Double.isFinite(v) ? String.format("%.2f", v) : "n/a";
-  }
-
-  /** One style for every figure: thousands grouped from 1,000 on, three significant digits below. */
-  static String num(double v) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) {
-      return "n/a";
+    /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */
+    static String value(String key, double v) {
+        return CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
     }
-    double a = Math.abs(v);
-    return a == 0 ? "0" : a >= 1000 ? String.format("%,.0f", v) : a >= 100 ? String.format("%.1f", v)
-        : a >= 10 ? String.format("%.2f", v) : a >= 0.01 ? String.format("%.3f", v) : String.format("%.2e", v);
-  }
 
-  private static String esc(String s) {
-    if (s == null) {
-      return ""; // a recording's missing text (e.g. a task group without its source)
+    static String ns(double v) {
+        return v >= 1e6
+                ? String.format("%.3f ms", v / 1e6)
+                : v >= 1e3 ? String.format("%.3f us", v / 1e3) : String.format("%.1f ns", v);
     }
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-  }
+
+    /** @return "3: low..high" for a load the host ran several times, "" for one run */
+    static String range(Predictions.Row r) {
+        return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "";
+    }
+
+    private static String ratio(double v) {
+        return Double.isFinite(v) ? String.format("%.2f", v) : "n/a";
+    }
+
+    /** One style for every figure: thousands grouped from 1,000 on, three significant digits below. */
+    static String num(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return "n/a";
+        }
+        double a = Math.abs(v);
+        return a == 0
+                ? "0"
+                : a >= 1000
+                        ? String.format("%,.0f", v)
+                        : a >= 100
+                                ? String.format("%.1f", v)
+                                : a >= 10
+                                        ? String.format("%.2f", v)
+                                        : a >= 0.01 ? String.format("%.3f", v) : String.format("%.2e", v);
+    }
+
+    private static String esc(String s) {
+        if (s == null) {
+            return ""; // a recording's missing text (e.g. a task group without its source)
+        }
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
 }

@@ -63,256 +63,322 @@ import org.netnslab.scenario.ModelKeys;
  *     negative one, or one outside the key's range, with why: the model keeps its default for them
  */
 public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map<String, String> unfitted) {
-  /** The machine's task-switch cost: under {@code netns-lab}, where the other keys are under {@code netns-lab.model}. */
-  public static final String CONTEXT_SWITCH = "machine.context-switch";
-  /** The machine's per-step cost jitter: a fraction, not ns, under {@code netns-lab} as the task switch. */
-  public static final String JITTER = "machine.jitter";
+    /** The machine's task-switch cost: under {@code netns-lab}, where the other keys are under {@code netns-lab.model}. */
+    public static final String CONTEXT_SWITCH = "machine.context-switch";
+    /** The machine's per-step cost jitter: a fraction, not ns, under {@code netns-lab} as the task switch. */
+    public static final String JITTER = "machine.jitter";
 
-  /**
-   * @param key a fitted key
-   * @return whether its value is a plain number (a fraction), not ns
-   */
-  public static boolean dimensionless(String key) {
-    return JITTER.equals(key);
-  }
-
-  /**
-   * @param value the fitted value, ns
-   * @param source the probe line(s) and the fit
-   * @param points how many measurements it rests on
-   * @param residual RMS relative residual of a regression; NaN for a direct measurement
-   */
-  public record Fitted(double value, String source, int points, double residual) {}
-
-  /**
-   * @param fitSet the fit-set lines (calibration.json {@code fit_set})
-   * @return the fitted costs; a part with no lines in the fit set contributes none
-   */
-  public static CostFit fit(List<ObjectNode> fitSet) {
-    return fit(fitSet, false);
-  }
-
-  /**
-   * @param fitSet the fit-set lines
-   * @param expeditedCleanup whether the host's cleanup_net waits with synchronize_rcu_expedited (v6.9+): its
-   *     runs' waits are then one expedited grace period and one rcu_barrier, not two normal grace periods
-   * @return the fitted costs
-   */
-  public static CostFit fit(List<ObjectNode> fitSet, boolean expeditedCleanup) {
-    Map<String, Fitted> costs = new LinkedHashMap<>();
-    Map<String, Fitted> extras = new LinkedHashMap<>();
-    Map<String, String> unfitted = new LinkedHashMap<>();
-    List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
-    UeventFit.fitWalk(walk, costs, extras);
-    UeventFit.fitJitter(walk, costs, unfitted); // before the pair replaces the walk's intercept
-    for (ObjectNode w : select(fitSet, "uevent", "wake")) {
-      double awake = walk.stream().filter(l -> l.path("extra_sockets").asInt() == 0)
-          .mapToDouble(l -> l.path("send_p50_ns").asDouble()).findFirst().orElse(Double.NaN);
-      extras.put("uevent-send-waking-a-listener", new Fitted(w.path("send_p50_ns").asDouble() - awake,
-          "uevent_probe wake: the send's median when the listener sleeps in recvmsg in its own process, less the"
-              + " median with the listener awake (fit, no extra socket): sk_data_ready -> try_to_wake_up in the"
-              + " sender's system call; no model key", 1, Double.NaN));
+    /**
+     * @param key a fitted key
+     * @return whether its value is a plain number (a fraction), not ns
+     */
+    public static boolean dimensionless(String key) {
+        return JITTER.equals(key);
     }
-    fitProc(fitSet, costs, extras);
-    LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, unfitted, expeditedCleanup);
-    for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
-      costs.put(CONTEXT_SWITCH, new Fitted(l.path("context_switch_p50_ns").asDouble(), "sched_probe ctxsw: two"
-          + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
-          + " median of " + l.path("context_switch_count").asInt() + " batches", 1, Double.NaN));
+
+    /**
+     * @param value the fitted value, ns
+     * @param source the probe line(s) and the fit
+     * @param points how many measurements it rests on
+     * @param residual RMS relative residual of a regression; NaN for a direct measurement
+     */
+    public record Fitted(double value, String source, int points, double residual) {}
+
+    /**
+     * @param fitSet the fit-set lines (calibration.json {@code fit_set})
+     * @return the fitted costs; a part with no lines in the fit set contributes none
+     */
+    public static CostFit fit(List<ObjectNode> fitSet) {
+        return fit(fitSet, false);
     }
-    if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
-      unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
-    }
-    UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
-    KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
-    UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
-    UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
-    for (Map<String, Fitted> m : List.of(costs, extras)) {
-      m.entrySet().removeIf(e -> {
-        double v = e.getValue().value();
-        if (!Double.isFinite(v)) {
-          unfitted.put(e.getKey(), "not a number from " + e.getValue().source() + " (a probe line lacks a field?)");
-          return true;
+
+    /**
+     * @param fitSet the fit-set lines
+     * @param expeditedCleanup whether the host's cleanup_net waits with synchronize_rcu_expedited (v6.9+): its
+     *     runs' waits are then one expedited grace period and one rcu_barrier, not two normal grace periods
+     * @return the fitted costs
+     */
+    public static CostFit fit(List<ObjectNode> fitSet, boolean expeditedCleanup) {
+        Map<String, Fitted> costs = new LinkedHashMap<>();
+        Map<String, Fitted> extras = new LinkedHashMap<>();
+        Map<String, String> unfitted = new LinkedHashMap<>();
+        List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
+        UeventFit.fitWalk(walk, costs, extras);
+        UeventFit.fitJitter(walk, costs, unfitted); // before the pair replaces the walk's intercept
+        for (ObjectNode w : select(fitSet, "uevent", "wake")) {
+            double awake = walk.stream()
+                    .filter(l -> l.path("extra_sockets").asInt() == 0)
+                    .mapToDouble(l -> l.path("send_p50_ns").asDouble())
+                    .findFirst()
+                    .orElse(Double.NaN);
+            extras.put(
+                    "uevent-send-waking-a-listener",
+                    new Fitted(
+                            w.path("send_p50_ns").asDouble() - awake,
+                            "uevent_probe wake: the send's median when the listener sleeps in recvmsg in its own process, less the"
+                                    + " median with the listener awake (fit, no extra socket): sk_data_ready -> try_to_wake_up in the"
+                                    + " sender's system call; no model key",
+                            1,
+                            Double.NaN));
         }
-        if (v < 0 && m == costs) {
-          unfitted.put(e.getKey(), String.format("%.0f ns, below 0, from %s: the fit's form does not hold on these"
-              + " measurements", v, e.getValue().source()));
-          return true;
+        fitProc(fitSet, costs, extras);
+        LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, unfitted, expeditedCleanup);
+        for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
+            costs.put(
+                    CONTEXT_SWITCH,
+                    new Fitted(
+                            l.path("context_switch_p50_ns").asDouble(),
+                            "sched_probe ctxsw: two"
+                                    + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
+                                    + " median of "
+                                    + l.path("context_switch_count").asInt() + " batches",
+                            1,
+                            Double.NaN));
         }
-        // a value the model refuses (a scenario's range check) would make calibrated.conf unusable
-        String refused = m == costs ? ModelKeys.problem(e.getKey(), Math.round(v) + "ns") : null;
-        if (refused != null) {
-          unfitted.put(e.getKey(), String.format("%.0f ns from %s: outside what the model accepts (%s)", v,
-              e.getValue().source(), refused));
-          return true;
+        if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
+            unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
         }
-        return false;
-      });
+        UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
+        KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
+        UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
+        UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
+        for (Map<String, Fitted> m : List.of(costs, extras)) {
+            m.entrySet().removeIf(e -> {
+                double v = e.getValue().value();
+                if (!Double.isFinite(v)) {
+                    unfitted.put(
+                            e.getKey(),
+                            "not a number from " + e.getValue().source() + " (a probe line lacks a field?)");
+                    return true;
+                }
+                if (v < 0 && m == costs) {
+                    unfitted.put(
+                            e.getKey(),
+                            String.format(
+                                    "%.0f ns, below 0, from %s: the fit's form does not hold on these"
+                                            + " measurements",
+                                    v, e.getValue().source()));
+                    return true;
+                }
+                // a value the model refuses (a scenario's range check) would make calibrated.conf unusable
+                String refused = m == costs ? ModelKeys.problem(e.getKey(), Math.round(v) + "ns") : null;
+                if (refused != null) {
+                    unfitted.put(
+                            e.getKey(),
+                            String.format(
+                                    "%.0f ns from %s: outside what the model accepts (%s)",
+                                    v, e.getValue().source(), refused));
+                    return true;
+                }
+                return false;
+            });
+        }
+        return new CostFit(costs, extras, unfitted);
     }
-    return new CostFit(costs, extras, unfitted);
-  }
 
-  /** @return the median of {@code v} (the mean of the middle two for an even count), NaN when empty */
-  static double medianOf(double[] v) {
-    double[] s = v.clone();
-    java.util.Arrays.sort(s);
-    if (s.length == 0) {
-      return Double.NaN;
+    /** @return the median of {@code v} (the mean of the middle two for an even count), NaN when empty */
+    static double medianOf(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        if (s.length == 0) {
+            return Double.NaN;
+        }
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
 
-
-  /**
-   * Fits y = a + b x minimising the sum of squared <em>relative</em> residuals ((y - a - b x) / y)^2: the
-   * sends range over 30x, and plain least squares would fit the largest and miss the smallest by more than
-   * they measure.
-   *
-   * @return {a, b}; with one point {y, 0}
-   */
-  static double[] relativeLeastSquares(double[][] xy) {
-    if (xy.length < 2) {
-      return new double[] {xy[0][1], 0};
-    }
-    double[] y = new double[xy.length];
-    double[][] x = new double[xy.length][];
-    for (int i = 0; i < xy.length; i++) {
-      y[i] = 1;
-      x[i] = new double[] {1 / xy[i][1], xy[i][0] / xy[i][1]};
-    }
-    OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
-    ols.setNoIntercept(true);
-    ols.newSampleData(y, x);
-    return ols.estimateRegressionParameters();
-  }
-
-  private static void fitProc(List<ObjectNode> fitSet, Map<String, Fitted> costs, Map<String, Fitted> extras) {
-    List<ObjectNode> lis = select(fitSet, "proc", "listener");
-    if (!lis.isEmpty()) {
-      double sxy = 0;
-      double sxx = 0;
-      double[][] xy = new double[lis.size()][];
-      for (int i = 0; i < lis.size(); i++) {
-        xy[i] = new double[] {lis.get(i).path("events").asDouble(), lis.get(i).path("cpu_ns").asDouble()};
-        sxy += xy[i][0] * xy[i][1];
-        sxx += xy[i][0] * xy[i][0];
-      }
-      double r = sxx > 0 ? sxy / sxx : 0;
-      costs.put("costs.proc.recvmsg", new Fitted(r, "proc_probe fit: listener CPU vs events received ("
-          + lis.size() + " listener runs: all events and EXIT only, each drained at every wake-up and at most"
-          + " every 2 ms), least squares through the origin", lis.size(), residual(xy, r, 0)));
-      if (lis.size() >= 3) {
-        double[] y = new double[lis.size()];
-        double[][] x = new double[lis.size()][];
-        for (int i = 0; i < lis.size(); i++) {
-          y[i] = lis.get(i).path("cpu_ns").asDouble();
-          x[i] = new double[] {lis.get(i).path("events").asDouble(), lis.get(i).path("wakeups").asDouble()};
+    /**
+     * Fits y = a + b x minimising the sum of squared <em>relative</em> residuals ((y - a - b x) / y)^2: the
+     * sends range over 30x, and plain least squares would fit the largest and miss the smallest by more than
+     * they measure.
+     *
+     * @return {a, b}; with one point {y, 0}
+     */
+    static double[] relativeLeastSquares(double[][] xy) {
+        if (xy.length < 2) {
+            return new double[] {xy[0][1], 0};
+        }
+        double[] y = new double[xy.length];
+        double[][] x = new double[xy.length][];
+        for (int i = 0; i < xy.length; i++) {
+            y[i] = 1;
+            x[i] = new double[] {1 / xy[i][1], xy[i][0] / xy[i][1]};
         }
         OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
         ols.setNoIntercept(true);
         ols.newSampleData(y, x);
-        double[] b = ols.estimateRegressionParameters();
-        double rel = 0;
-        for (int i = 0; i < y.length; i++) {
-          double e = (y[i] - b[0] * x[i][0] - b[1] * x[i][1]) / y[i];
-          rel += e * e;
+        return ols.estimateRegressionParameters();
+    }
+
+    private static void fitProc(List<ObjectNode> fitSet, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+        List<ObjectNode> lis = select(fitSet, "proc", "listener");
+        if (!lis.isEmpty()) {
+            double sxy = 0;
+            double sxx = 0;
+            double[][] xy = new double[lis.size()][];
+            for (int i = 0; i < lis.size(); i++) {
+                xy[i] = new double[] {
+                    lis.get(i).path("events").asDouble(),
+                    lis.get(i).path("cpu_ns").asDouble()
+                };
+                sxy += xy[i][0] * xy[i][1];
+                sxx += xy[i][0] * xy[i][0];
+            }
+            double r = sxx > 0 ? sxy / sxx : 0;
+            costs.put(
+                    "costs.proc.recvmsg",
+                    new Fitted(
+                            r,
+                            "proc_probe fit: listener CPU vs events received ("
+                                    + lis.size()
+                                    + " listener runs: all events and EXIT only, each drained at every wake-up and at most"
+                                    + " every 2 ms), least squares through the origin",
+                            lis.size(),
+                            residual(xy, r, 0)));
+            if (lis.size() >= 3) {
+                double[] y = new double[lis.size()];
+                double[][] x = new double[lis.size()][];
+                for (int i = 0; i < lis.size(); i++) {
+                    y[i] = lis.get(i).path("cpu_ns").asDouble();
+                    x[i] = new double[] {
+                        lis.get(i).path("events").asDouble(),
+                        lis.get(i).path("wakeups").asDouble()
+                    };
+                }
+                OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
+                ols.setNoIntercept(true);
+                ols.newSampleData(y, x);
+                double[] b = ols.estimateRegressionParameters();
+                double rel = 0;
+                for (int i = 0; i < y.length; i++) {
+                    double e = (y[i] - b[0] * x[i][0] - b[1] * x[i][1]) / y[i];
+                    rel += e * e;
+                }
+                rel = Math.sqrt(rel / y.length);
+                String src =
+                        "proc_probe fit: listener CPU = e x events + w x wake-ups over " + lis.size() + " listener runs"
+                                + " (all events and EXIT only, each drained at every wake-up and at most every 2 ms), least squares";
+                // the model charges both (costs.proc.wakeup since #20): the two-term fit replaces the per-event-only
+                // one
+                extras.put("proc-recvmsg-per-event-only", costs.get("costs.proc.recvmsg"));
+                costs.put("costs.proc.recvmsg", new Fitted(b[0], src + " (e)", lis.size(), rel));
+                costs.put("costs.proc.wakeup", new Fitted(b[1], src + " (w)", lis.size(), rel));
+            }
         }
-        rel = Math.sqrt(rel / y.length);
-        String src = "proc_probe fit: listener CPU = e x events + w x wake-ups over " + lis.size() + " listener runs"
-            + " (all events and EXIT only, each drained at every wake-up and at most every 2 ms), least squares";
-        // the model charges both (costs.proc.wakeup since #20): the two-term fit replaces the per-event-only one
-        extras.put("proc-recvmsg-per-event-only", costs.get("costs.proc.recvmsg"));
-        costs.put("costs.proc.recvmsg", new Fitted(b[0], src + " (e)", lis.size(), rel));
-        costs.put("costs.proc.wakeup", new Fitted(b[1], src + " (w)", lis.size(), rel));
-      }
+        for (ObjectNode l : select(fitSet, "proc", "pidfd")) {
+            String src = "proc_probe pidfd: the monitor thread's CPU around its pidfd calls, median of "
+                    + l.path("processes").asInt() + " processes";
+            costs.put(
+                    "costs.proc.pidfd-fork",
+                    new Fitted(
+                            l.path("pidfd_fork_cpu_p50_ns").asDouble(),
+                            src + " (pidfd_open + epoll_ctl)",
+                            1,
+                            Double.NaN));
+            costs.put(
+                    "costs.proc.pidfd-exit",
+                    new Fitted(
+                            l.path("pidfd_exit_cpu_p50_ns").asDouble(),
+                            src + " (epoll_wait + waitid + close)",
+                            1,
+                            Double.NaN));
+        }
+        fitScan(select(fitSet, "proc", "proc-scan"), costs);
     }
-    for (ObjectNode l : select(fitSet, "proc", "pidfd")) {
-      String src = "proc_probe pidfd: the monitor thread's CPU around its pidfd calls, median of "
-          + l.path("processes").asInt() + " processes";
-      costs.put("costs.proc.pidfd-fork", new Fitted(l.path("pidfd_fork_cpu_p50_ns").asDouble(),
-          src + " (pidfd_open + epoll_ctl)", 1, Double.NaN));
-      costs.put("costs.proc.pidfd-exit", new Fitted(l.path("pidfd_exit_cpu_p50_ns").asDouble(),
-          src + " (epoll_wait + waitid + close)", 1, Double.NaN));
-    }
-    fitScan(select(fitSet, "proc", "proc-scan"), costs);
-  }
 
-  /**
-   * {@code proc.scan-entry}: with scans of two or more sizes, the slope of a scan's CPU (median) over its entries,
-   * the marginal cost of one more process (proc_pid_readdir's next_tgid, then proc_pid_lookup and do_task_stat on
-   * a task not in cache); with one size, its CPU over its entries. A size run several times (the full set runs each
-   * three times) counts once, by its runs' medians of entries and CPU. The probe's own /proc alone (~70 entries,
-   * hot in cache) costs 7-9 us an entry on the 6.18 host and 1000 more sleeping processes 13 us each.
-   */
-  private static void fitScan(List<ObjectNode> lines, Map<String, Fitted> costs) {
-    if (lines.isEmpty()) {
-      return;
+    /**
+     * {@code proc.scan-entry}: with scans of two or more sizes, the slope of a scan's CPU (median) over its entries,
+     * the marginal cost of one more process (proc_pid_readdir's next_tgid, then proc_pid_lookup and do_task_stat on
+     * a task not in cache); with one size, its CPU over its entries. A size run several times (the full set runs each
+     * three times) counts once, by its runs' medians of entries and CPU. The probe's own /proc alone (~70 entries,
+     * hot in cache) costs 7-9 us an entry on the 6.18 host and 1000 more sleeping processes 13 us each.
+     */
+    private static void fitScan(List<ObjectNode> lines, Map<String, Fitted> costs) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        Map<Long, List<ObjectNode>> bySize = new java.util.TreeMap<>();
+        for (ObjectNode l : lines) {
+            bySize.computeIfAbsent(l.path("live_requested").asLong(), k -> new ArrayList<>())
+                    .add(l);
+        }
+        double[][] xy = new double[bySize.size()][];
+        int i = 0;
+        for (List<ObjectNode> runs : bySize.values()) {
+            xy[i++] = new double[] {median(runs, "entries"), median(runs, "scan_cpu_p50_ns")};
+        }
+        String runs = lines.size() > bySize.size()
+                ? String.format(" (each size the median of its runs, %d lines)", lines.size())
+                : "";
+        if (xy.length < 2) {
+            ObjectNode l = lines.get(lines.size() - 1);
+            costs.put(
+                    "costs.proc.scan-entry",
+                    new Fitted(
+                            xy[0][1] / xy[0][0],
+                            "proc_probe scan: one /proc scan's CPU" + " (median of "
+                                    + l.path("scans").asInt() + ") over its " + Math.round(xy[0][0]) + " entries"
+                                    + runs,
+                            lines.size(),
+                            Double.NaN));
+            return;
+        }
+        SimpleRegression r = new SimpleRegression(true);
+        for (double[] p : xy) {
+            r.addData(p[0], p[1]);
+        }
+        costs.put(
+                "costs.proc.scan-entry",
+                new Fitted(
+                        r.getSlope(),
+                        String.format(
+                                "proc_probe scan: the slope of a scan's"
+                                        + " CPU (median) over its entries, %s%s, least squares (intercept %.0f us): the marginal entry",
+                                xs(xy), runs, r.getIntercept() / 1e3),
+                        lines.size(),
+                        xy.length > 2 ? residual(xy, r.getSlope(), r.getIntercept()) : Double.NaN));
     }
-    Map<Long, List<ObjectNode>> bySize = new java.util.TreeMap<>();
-    for (ObjectNode l : lines) {
-      bySize.computeIfAbsent(l.path("live_requested").asLong(), k -> new ArrayList<>()).add(l);
-    }
-    double[][] xy = new double[bySize.size()][];
-    int i = 0;
-    for (List<ObjectNode> runs : bySize.values()) {
-      xy[i++] = new double[] {median(runs, "entries"), median(runs, "scan_cpu_p50_ns")};
-    }
-    String runs = lines.size() > bySize.size() ? String.format(" (each size the median of its runs, %d lines)",
-        lines.size()) : "";
-    if (xy.length < 2) {
-      ObjectNode l = lines.get(lines.size() - 1);
-      costs.put("costs.proc.scan-entry", new Fitted(xy[0][1] / xy[0][0], "proc_probe scan: one /proc scan's CPU"
-          + " (median of " + l.path("scans").asInt() + ") over its " + Math.round(xy[0][0]) + " entries" + runs,
-          lines.size(), Double.NaN));
-      return;
-    }
-    SimpleRegression r = new SimpleRegression(true);
-    for (double[] p : xy) {
-      r.addData(p[0], p[1]);
-    }
-    costs.put("costs.proc.scan-entry", new Fitted(r.getSlope(), String.format("proc_probe scan: the slope of a scan's"
-        + " CPU (median) over its entries, %s%s, least squares (intercept %.0f us): the marginal entry", xs(xy), runs,
-        r.getIntercept() / 1e3), lines.size(), xy.length > 2 ? residual(xy, r.getSlope(), r.getIntercept())
-        : Double.NaN));
-  }
 
-  /** @return the lines of one probe and load */
-  static List<ObjectNode> select(List<ObjectNode> lines, String probe, String load) {
-    List<ObjectNode> out = new ArrayList<>();
-    for (ObjectNode l : lines) {
-      if (probe.equals(l.path("probe").asText()) && load.equals(l.path("load").asText())) {
-        out.add(l);
-      }
+    /** @return the lines of one probe and load */
+    static List<ObjectNode> select(List<ObjectNode> lines, String probe, String load) {
+        List<ObjectNode> out = new ArrayList<>();
+        for (ObjectNode l : lines) {
+            if (probe.equals(l.path("probe").asText())
+                    && load.equals(l.path("load").asText())) {
+                out.add(l);
+            }
+        }
+        return out;
     }
-    return out;
-  }
 
-  static double mean(List<ObjectNode> lines, String field) {
-    return lines.stream().mapToDouble(l -> l.path(field).asDouble()).average().orElse(Double.NaN);
-  }
-
-  static double median(List<ObjectNode> lines, String field) {
-    return medianOf(lines.stream().mapToDouble(l -> l.path(field).asDouble()).toArray());
-  }
-
-
-  static double residual(double[][] xy, double slope, double intercept) {
-    if (xy.length < 2) {
-      return Double.NaN;
+    static double mean(List<ObjectNode> lines, String field) {
+        return lines.stream()
+                .mapToDouble(l -> l.path(field).asDouble())
+                .average()
+                .orElse(Double.NaN);
     }
-    double s = 0;
-    for (double[] p : xy) {
-      double e = (p[1] - (intercept + slope * p[0])) / p[1];
-      s += e * e;
-    }
-    return Math.sqrt(s / xy.length);
-  }
 
-  static String xs(double[][] xy) {
-    StringBuilder b = new StringBuilder("(");
-    for (double[] p : xy) {
-      b.append(b.length() > 1 ? ", " : "").append((long) p[0]);
+    static double median(List<ObjectNode> lines, String field) {
+        return medianOf(
+                lines.stream().mapToDouble(l -> l.path(field).asDouble()).toArray());
     }
-    return b.append(')').toString();
-  }
+
+    static double residual(double[][] xy, double slope, double intercept) {
+        if (xy.length < 2) {
+            return Double.NaN;
+        }
+        double s = 0;
+        for (double[] p : xy) {
+            double e = (p[1] - (intercept + slope * p[0])) / p[1];
+            s += e * e;
+        }
+        return Math.sqrt(s / xy.length);
+    }
+
+    static String xs(double[][] xy) {
+        StringBuilder b = new StringBuilder("(");
+        for (double[] p : xy) {
+            b.append(b.length() > 1 ? ", " : "").append((long) p[0]);
+        }
+        return b.append(')').toString();
+    }
 }

@@ -13,19 +13,19 @@ import java.util.List;
  * @param runs how many runs
  */
 record HostFigure(double median, double low, double high, int runs) {
-  static HostFigure of(List<ObjectNode> runs, java.util.function.ToDoubleFunction<ObjectNode> figure) {
-    double[] v = runs.stream().mapToDouble(figure).sorted().toArray();
-    int n = v.length;
-    double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    return new HostFigure(median, v[0], v[n - 1], n);
-  }
+    static HostFigure of(List<ObjectNode> runs, java.util.function.ToDoubleFunction<ObjectNode> figure) {
+        double[] v = runs.stream().mapToDouble(figure).sorted().toArray();
+        int n = v.length;
+        double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        return new HostFigure(median, v[0], v[n - 1], n);
+    }
 
-  /** @return a figure the host measured once */
-  static HostFigure once(double figure) {
-    return new HostFigure(figure, figure, figure, 1);
-  }
+    /** @return a figure the host measured once */
+    static HostFigure once(double figure) {
+        return new HostFigure(figure, figure, figure, 1);
+    }
 
-  static HostFigure field(List<ObjectNode> runs, String field) {
-    return of(runs, l -> l.path(field).asDouble());
-  }
+    static HostFigure field(List<ObjectNode> runs, String field) {
+        return of(runs, l -> l.path(field).asDouble());
+    }
 }

@@ -14,69 +14,96 @@ import org.netnslab.calibrate.CostFit.Fitted;
  * {@link org.netnslab.rcu.ExitFrees} and {@link org.netnslab.rcu.RcuDomain}.
  */
 final class KthreadFit {
-  private KthreadFit() {}
+    private KthreadFit() {}
 
-  /**
-   * Per line: a class's runs over the exits' window less its quiet rate of runs times that window, times its CPU per
-   * run over the exits' window, over the children (per exit); the grace-period kthread's CPU per run over the exits'
-   * window. The median over the lines. Runs, not CPU, are what the background is taken off: a kworker's runs over
-   * 2000 exits stand well out of its quiet rate (115-189 against 30-50 in as long), its CPU does not (0.8-2 us an exit
-   * against a background that moves by as much). NOT FITTED, where the exit line was fitted, when no exit line has
-   * the figures (recorded before them, or a kernel without CONFIG_SCHED_INFO).
-   *
-   * @param lines the exit probe's lines
-   * @param costs receives the costs
-   * @param unfitted receives why not
-   */
-  static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
-    List<ObjectNode> timed = lines.stream().filter(l -> l.has("exits_window_ns")).toList();
-    if (timed.isEmpty()) {
-      if (!lines.isEmpty()) {
-        String why = "no uevent_probe exit line has the kernel threads' times (recorded before 2026-12-02's second"
-            + " session, /proc/PID/schedstat unreadable, or no kernel thread visible in /proc: a PID namespace): the"
-            + " exits wake no kernel thread in the model";
-        for (String key : List.of(CALLBACKS, VFREE, GP_KTHREAD)) {
-          unfitted.put(key, why);
+    /**
+     * Per line: a class's runs over the exits' window less its quiet rate of runs times that window, times its CPU per
+     * run over the exits' window, over the children (per exit); the grace-period kthread's CPU per run over the exits'
+     * window. The median over the lines. Runs, not CPU, are what the background is taken off: a kworker's runs over
+     * 2000 exits stand well out of its quiet rate (115-189 against 30-50 in as long), its CPU does not (0.8-2 us an exit
+     * against a background that moves by as much). NOT FITTED, where the exit line was fitted, when no exit line has
+     * the figures (recorded before them, or a kernel without CONFIG_SCHED_INFO).
+     *
+     * @param lines the exit probe's lines
+     * @param costs receives the costs
+     * @param unfitted receives why not
+     */
+    static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        List<ObjectNode> timed =
+                lines.stream().filter(l -> l.has("exits_window_ns")).toList();
+        if (timed.isEmpty()) {
+            if (!lines.isEmpty()) {
+                String why =
+                        "no uevent_probe exit line has the kernel threads' times (recorded before 2026-12-02's second"
+                                + " session, /proc/PID/schedstat unreadable, or no kernel thread visible in /proc: a PID namespace): the"
+                                + " exits wake no kernel thread in the model";
+                for (String key : List.of(CALLBACKS, VFREE, GP_KTHREAD)) {
+                    unfitted.put(key, why);
+                }
+            }
+            return;
         }
-      }
-      return;
+        int children = timed.get(0).path("children").asInt();
+        double callbacks = CostFit.medianOf(
+                timed.stream().mapToDouble(l -> perExit(l, "ksoftirqd")).toArray());
+        double vfree = CostFit.medianOf(
+                timed.stream().mapToDouble(l -> perExit(l, "kworker")).toArray());
+        // a kernel without rcu_preempt or rcu_sched (e.g. an RCU_NOCB or Tiny RCU one) shows no run: nothing to fit
+        double gp = CostFit.medianOf(timed.stream()
+                .filter(l -> l.path("exits_rcu_gp_kthread_runs").asDouble() > 0)
+                .mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble()
+                        / l.path("exits_rcu_gp_kthread_runs").asDouble())
+                .toArray());
+        String from = timed.size() == 1
+                ? String.format("uevent_probe exit (one line of %d children, /proc/PID/schedstat)", children)
+                : String.format(
+                        "uevent_probe exit (%d lines of %d children, /proc/PID/schedstat, medians)",
+                        timed.size(), children);
+        costs.put(
+                CALLBACKS,
+                new Fitted(
+                        callbacks,
+                        from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
+                                + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
+                                + " callbacks: rcu_do_batch)",
+                        timed.size(),
+                        Double.NaN));
+        costs.put(
+                VFREE,
+                new Fitted(
+                        vfree,
+                        from + ": kworker/N's runs over the same window, less their quiet rate, times"
+                                + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
+                        timed.size(),
+                        Double.NaN));
+        if (Double.isNaN(gp)) {
+            unfitted.put(
+                    GP_KTHREAD,
+                    from + ": no run of rcu_preempt or rcu_sched over the exits (no grace-period kthread"
+                            + " of that name on this kernel)");
+        } else {
+            costs.put(
+                    GP_KTHREAD,
+                    new Fitted(
+                            gp,
+                            from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread;"
+                                    + " its force-quiescent-state scans included)",
+                            timed.size(),
+                            Double.NaN));
+        }
     }
-    int children = timed.get(0).path("children").asInt();
-    double callbacks = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "ksoftirqd")).toArray());
-    double vfree = CostFit.medianOf(timed.stream().mapToDouble(l -> perExit(l, "kworker")).toArray());
-    // a kernel without rcu_preempt or rcu_sched (e.g. an RCU_NOCB or Tiny RCU one) shows no run: nothing to fit
-    double gp = CostFit.medianOf(timed.stream().filter(l -> l.path("exits_rcu_gp_kthread_runs").asDouble() > 0)
-        .mapToDouble(l -> l.path("exits_rcu_gp_kthread_ns").asDouble() / l.path("exits_rcu_gp_kthread_runs")
-            .asDouble()).toArray());
-    String from = timed.size() == 1
-        ? String.format("uevent_probe exit (one line of %d children, /proc/PID/schedstat)", children)
-        : String.format("uevent_probe exit (%d lines of %d children, /proc/PID/schedstat, medians)", timed.size(),
-            children);
-    costs.put(CALLBACKS, new Fitted(callbacks, from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
-        + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
-        + " callbacks: rcu_do_batch)", timed.size(), Double.NaN));
-    costs.put(VFREE, new Fitted(vfree, from + ": kworker/N's runs over the same window, less their quiet rate, times"
-        + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
-        timed.size(), Double.NaN));
-    if (Double.isNaN(gp)) {
-      unfitted.put(GP_KTHREAD, from + ": no run of rcu_preempt or rcu_sched over the exits (no grace-period kthread"
-          + " of that name on this kernel)");
-    } else {
-      costs.put(GP_KTHREAD, new Fitted(gp, from + ": rcu_preempt's CPU per run over the same window (rcu_gp_kthread;"
-          + " its force-quiescent-state scans included)", timed.size(), Double.NaN));
+
+    /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
+    static double perExit(ObjectNode l, String cls) {
+        double runs = l.path("exits_" + cls + "_runs").asDouble();
+        double quietRate = l.path("quiet_" + cls + "_runs").asDouble()
+                / l.path("quiet_window_ns").asDouble();
+        double net = runs - quietRate * l.path("exits_window_ns").asDouble();
+        double perRun = runs > 0 ? l.path("exits_" + cls + "_ns").asDouble() / runs : 0;
+        return net * perRun / l.path("children").asDouble() + 0.0; // + 0.0: no -0.0 when the thread never ran
     }
-  }
 
-  /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
-  static double perExit(ObjectNode l, String cls) {
-    double runs = l.path("exits_" + cls + "_runs").asDouble();
-    double quietRate = l.path("quiet_" + cls + "_runs").asDouble() / l.path("quiet_window_ns").asDouble();
-    double net = runs - quietRate * l.path("exits_window_ns").asDouble();
-    double perRun = runs > 0 ? l.path("exits_" + cls + "_ns").asDouble() / runs : 0;
-    return net * perRun / l.path("children").asDouble() + 0.0; // + 0.0: no -0.0 when the thread never ran
-  }
-
-  static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";
-  static final String VFREE = "costs.uevent.injector-exit-vfree";
-  static final String GP_KTHREAD = "rcu.gp-kthread";
+    static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";
+    static final String VFREE = "costs.uevent.injector-exit-vfree";
+    static final String GP_KTHREAD = "rcu.gp-kthread";
 }

@@ -13,225 +13,316 @@ import java.util.Set;
  * have measured. Lines from the probes are checked too: a line the fit cannot use is a probe defect, said at once.
  */
 public final class ProbeLines {
-  /** A required numeric field and its range. */
-  private record Field(String name, double min, double max) {}
+    /** A required numeric field and its range. */
+    private record Field(String name, double min, double max) {}
 
-  private static final double NS = 1e13; // ~3 hours in ns: above any probe's bound
+    private static final double NS = 1e13; // ~3 hours in ns: above any probe's bound
 
-  private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
-      Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
-      Map.entry("uevent/broadcast-walk", List.of(new Field("extra_sockets", 0, 100_000), new Field("send_p50_ns", 1, NS),
-          new Field("send_p99_ns", 1, NS), new Field("recv_p50_ns", 0, NS), new Field("user_p50_ns", 0, NS))),
-      Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
-      Map.entry("uevent/exit", List.of(new Field("children", 1, 10_000), new Field("exit_p50_ns", 0, NS),
-          new Field("reap_p50_ns", 0, NS))),
-      Map.entry("uevent/waiters", List.of(new Field("closers", 1, 2000), new Field("sends", 2000, 50_000))),
-      Map.entry("uevent/pair", List.of(new Field("injectors", 1, 1), new Field("sends", 1, 50_000_000),
-          new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
-          new Field("listener_wakeups", 0, 1e10), new Field("send_p50_ns", 1, NS))),
-      Map.entry("uevent/tc1", List.of(new Field("injectors", 1, 10_000), new Field("sends_per_injector", 1, 1_000_000),
-          new Field("sends", 1, 50_000_000), new Field("throughput_per_s", 1e-9, 1e12), new Field("send_mean_ns", 1, NS), new Field("send_p50_ns", 1, NS),
-          new Field("send_p99_ns", 1, NS))),
-      Map.entry("uevent/reorder", List.of(new Field("injectors_into_one_netns", 1, 1000),
-          new Field("sends_per_injector", 1, 1_000_000), new Field("sends", 1, 50_000_000),
-          new Field("out_of_order_share", 0, 1))),
-      Map.entry("proc/listener", List.of(new Field("processes", 1, 100_000), new Field("spawn_wall_ns", 0, NS),
-          new Field("events", 0, 1e9), new Field("wakeups", 0, 1e9), new Field("cpu_ns", 0, NS))),
-      Map.entry("proc/pidfd", List.of(new Field("processes", 1, 100_000), new Field("pidfd_fork_cpu_p50_ns", 0, NS),
-          new Field("pidfd_exit_cpu_p50_ns", 0, NS))),
-      Map.entry("proc/proc-scan", List.of(new Field("live_requested", 0, 100_000), new Field("entries", 1, 1_000_000),
-          new Field("scans", 1, 1000), new Field("scan_mean_ns", 0, NS), new Field("scan_cpu_p50_ns", 0, NS))),
-      Map.entry("lifecycle/unshare-loops", List.of(new Field("loops", 1, 1000), new Field("iterations", 1, 100_000),
-          new Field("lifecycles", 1, 100_000), new Field("loop_wall_mean_ns", 1, NS),
-          new Field("lifecycles_per_s", 1e-9, 1e9), new Field("unshare_cpu_p50_ns", 0, NS),
-          new Field("child_cpu_p50_ns", 0, NS))));
+    private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
+            Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
+            Map.entry(
+                    "uevent/broadcast-walk",
+                    List.of(
+                            new Field("extra_sockets", 0, 100_000),
+                            new Field("send_p50_ns", 1, NS),
+                            new Field("send_p99_ns", 1, NS),
+                            new Field("recv_p50_ns", 0, NS),
+                            new Field("user_p50_ns", 0, NS))),
+            Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
+            Map.entry(
+                    "uevent/exit",
+                    List.of(
+                            new Field("children", 1, 10_000),
+                            new Field("exit_p50_ns", 0, NS),
+                            new Field("reap_p50_ns", 0, NS))),
+            Map.entry("uevent/waiters", List.of(new Field("closers", 1, 2000), new Field("sends", 2000, 50_000))),
+            Map.entry(
+                    "uevent/pair",
+                    List.of(
+                            new Field("injectors", 1, 1),
+                            new Field("sends", 1, 50_000_000),
+                            new Field("injector_cpu_ns", 0, NS),
+                            new Field("listener_cpu_ns", 0, NS),
+                            new Field("listener_wakeups", 0, 1e10),
+                            new Field("send_p50_ns", 1, NS))),
+            Map.entry(
+                    "uevent/tc1",
+                    List.of(
+                            new Field("injectors", 1, 10_000),
+                            new Field("sends_per_injector", 1, 1_000_000),
+                            new Field("sends", 1, 50_000_000),
+                            new Field("throughput_per_s", 1e-9, 1e12),
+                            new Field("send_mean_ns", 1, NS),
+                            new Field("send_p50_ns", 1, NS),
+                            new Field("send_p99_ns", 1, NS))),
+            Map.entry(
+                    "uevent/reorder",
+                    List.of(
+                            new Field("injectors_into_one_netns", 1, 1000),
+                            new Field("sends_per_injector", 1, 1_000_000),
+                            new Field("sends", 1, 50_000_000),
+                            new Field("out_of_order_share", 0, 1))),
+            Map.entry(
+                    "proc/listener",
+                    List.of(
+                            new Field("processes", 1, 100_000),
+                            new Field("spawn_wall_ns", 0, NS),
+                            new Field("events", 0, 1e9),
+                            new Field("wakeups", 0, 1e9),
+                            new Field("cpu_ns", 0, NS))),
+            Map.entry(
+                    "proc/pidfd",
+                    List.of(
+                            new Field("processes", 1, 100_000),
+                            new Field("pidfd_fork_cpu_p50_ns", 0, NS),
+                            new Field("pidfd_exit_cpu_p50_ns", 0, NS))),
+            Map.entry(
+                    "proc/proc-scan",
+                    List.of(
+                            new Field("live_requested", 0, 100_000),
+                            new Field("entries", 1, 1_000_000),
+                            new Field("scans", 1, 1000),
+                            new Field("scan_mean_ns", 0, NS),
+                            new Field("scan_cpu_p50_ns", 0, NS))),
+            Map.entry(
+                    "lifecycle/unshare-loops",
+                    List.of(
+                            new Field("loops", 1, 1000),
+                            new Field("iterations", 1, 100_000),
+                            new Field("lifecycles", 1, 100_000),
+                            new Field("loop_wall_mean_ns", 1, NS),
+                            new Field("lifecycles_per_s", 1e-9, 1e9),
+                            new Field("unshare_cpu_p50_ns", 0, NS),
+                            new Field("child_cpu_p50_ns", 0, NS))));
 
-  /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
-   * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
-   * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
-   * per iteration and a proc listener's fork-to-exec time (since its fourth). A waiters line's own figures are checked
-   * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
-  private static final List<Field> OPTIONAL = List.of(new Field("batch_mean_netns", 1e-9, 1e6),
-      new Field("put_to_free_mean_ns", 0, NS), new Field("injector_cpu_ns", 0, NS), new Field("listener_cpu_ns", 0, NS),
-      new Field("received", 0, 1e10), new Field("machine_busy_ns", 0, NS), new Field("machine_idle_ns", 0, NS),
-      new Field("machine_steal_ns", 0, NS), new Field("settle_ms", -1, 1e7), new Field("listener_sleeps", 0, 1e10),
-      new Field("send_p99_ns", 1, NS), new Field("parent_cpu_p50_ns", 0, NS), new Field("fork_to_exec_p50_ns", 0, NS));
+    /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
+     * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
+     * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
+     * per iteration and a proc listener's fork-to-exec time (since its fourth). A waiters line's own figures are checked
+     * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
+    private static final List<Field> OPTIONAL = List.of(
+            new Field("batch_mean_netns", 1e-9, 1e6),
+            new Field("put_to_free_mean_ns", 0, NS),
+            new Field("injector_cpu_ns", 0, NS),
+            new Field("listener_cpu_ns", 0, NS),
+            new Field("received", 0, 1e10),
+            new Field("machine_busy_ns", 0, NS),
+            new Field("machine_idle_ns", 0, NS),
+            new Field("machine_steal_ns", 0, NS),
+            new Field("settle_ms", -1, 1e7),
+            new Field("listener_sleeps", 0, 1e10),
+            new Field("send_p99_ns", 1, NS),
+            new Field("parent_cpu_p50_ns", 0, NS),
+            new Field("fork_to_exec_p50_ns", 0, NS));
 
-  private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
+    private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 
-  private ProbeLines() {}
+    private ProbeLines() {}
 
-  /**
-   * @param set both sets
-   * @return null when every line is usable, else what is wrong with the first that is not, e.g.
-   *     {@code fit_set[3] (uevent broadcast-walk): send_p50_ns must be a number in 1..1e13, got -5}
-   */
-  public static String problem(ProbeSet set) {
-    String p = problem("fit_set", "fit", set.fit());
-    return p != null ? p : problem("prediction_set", "prediction", set.prediction());
-  }
+    /**
+     * @param set both sets
+     * @return null when every line is usable, else what is wrong with the first that is not, e.g.
+     *     {@code fit_set[3] (uevent broadcast-walk): send_p50_ns must be a number in 1..1e13, got -5}
+     */
+    public static String problem(ProbeSet set) {
+        String p = problem("fit_set", "fit", set.fit());
+        return p != null ? p : problem("prediction_set", "prediction", set.prediction());
+    }
 
-  private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
-    for (int i = 0; i < lines.size(); i++) {
-      ObjectNode l = lines.get(i);
-      String kind = l.path("probe").asText() + "/" + l.path("load").asText();
-      String where = array + "[" + i + "] (" + kind.replace('/', ' ') + ")";
-      List<Field> fields = FIELDS.get(kind);
-      if (fields == null) {
-        return where + ": not a line any probe prints (probe and load: " + String.join(", ", new java.util.TreeSet<>(FIELDS.keySet())) + ")";
-      }
-      if (!expectedSet.equals(l.path("set").asText())) {
-        return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
-      }
-      for (Field f : fields) {
-        String bad = check(l.get(f.name()), f);
-        if (bad != null) {
-          return where + ": " + bad;
+    private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            ObjectNode l = lines.get(i);
+            String kind = l.path("probe").asText() + "/" + l.path("load").asText();
+            String where = array + "[" + i + "] (" + kind.replace('/', ' ') + ")";
+            List<Field> fields = FIELDS.get(kind);
+            if (fields == null) {
+                return where + ": not a line any probe prints (probe and load: "
+                        + String.join(", ", new java.util.TreeSet<>(FIELDS.keySet())) + ")";
+            }
+            if (!expectedSet.equals(l.path("set").asText())) {
+                return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
+            }
+            for (Field f : fields) {
+                String bad = check(l.get(f.name()), f);
+                if (bad != null) {
+                    return where + ": " + bad;
+                }
+            }
+            for (Field f : OPTIONAL) {
+                if (l.has(f.name())) {
+                    String bad = check(l.get(f.name()), f);
+                    if (bad != null) {
+                        return where + ": " + bad;
+                    }
+                }
+            }
+            if (kind.equals("proc/listener")
+                    && !FILTERS.contains(l.path("filter").asText())) {
+                return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
+            }
+            // a listener wakes, or starts a drain, only for a message: never more often than the messages sent
+            for (String key : List.of("listener_wakeups", "listener_sleeps")) {
+                if (l.has(key)
+                        && l.has("sends")
+                        && l.path(key).asDouble() > l.path("sends").asDouble()) {
+                    return where + ": " + key + " (" + l.get(key) + ") cannot exceed sends (" + l.get("sends") + ")";
+                }
+            }
+            // the probe's processes run one after another: a process's exec comes before the next one's fork
+            if (kind.equals("proc/listener")
+                    && l.has("fork_to_exec_p50_ns")
+                    && l.path("fork_to_exec_p50_ns").asDouble()
+                                    * l.path("processes").asDouble()
+                            > l.path("spawn_wall_ns").asDouble()) {
+                return where + ": fork_to_exec_p50_ns (" + l.get("fork_to_exec_p50_ns")
+                        + ") cannot exceed the line's time per"
+                        + " process (spawn_wall_ns / processes = "
+                        + Math.round(l.path("spawn_wall_ns").asDouble()
+                                / Math.max(1, l.path("processes").asDouble())) + ")";
+            }
+            if (l.has("send_p99_ns")
+                    && l.has("send_p50_ns")
+                    && l.path("send_p99_ns").asDouble() < l.path("send_p50_ns").asDouble()) {
+                return where + ": send_p99_ns (" + l.get("send_p99_ns") + ") cannot be below send_p50_ns ("
+                        + l.get("send_p50_ns") + ")";
+            }
+            if (kind.equals("lifecycle/unshare-loops")
+                    && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
+                return where + ": loops x iterations over 100,000";
+            }
+            String own =
+                    kind.equals("uevent/waiters") ? waiters(l) : kind.equals("uevent/exit") ? exitKthreads(l) : null;
+            if (own != null) {
+                return where + ": " + own;
+            }
+            for (String key : List.of("cleanup_net_run_pairs", "cleanup_net_run_cpu_pairs")) {
+                String bad = pairs(l.get(key), key);
+                if (bad != null) {
+                    return where + ": " + bad;
+                }
+            }
+            JsonNode runs = l.get("cleanup_net_run_pairs");
+            JsonNode cpus = l.get("cleanup_net_run_cpu_pairs");
+            if (cpus != null && (runs == null || runs.size() != cpus.size())) {
+                return where + ": cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got "
+                        + cpus.size() + " against " + (runs == null ? "none" : runs.size());
+            }
+            for (int k = 0; cpus != null && k < cpus.size(); k++) {
+                if (cpus.get(k).get(0).asLong() != runs.get(k).get(0).asLong()) {
+                    return where + ": cleanup_net_run_cpu_pairs[" + k
+                            + "] must count the netns of cleanup_net_run_pairs[" + k + "] ("
+                            + runs.get(k).get(0) + "), got " + cpus.get(k).get(0);
+                }
+                if (cpus.get(k).get(1).asDouble() > runs.get(k).get(1).asDouble()) {
+                    return where + ": cleanup_net_run_cpu_pairs[" + k + "]: the kworker's CPU in a run ("
+                            + cpus.get(k).get(1) + " ns) cannot exceed the run's wall time ("
+                            + runs.get(k).get(1) + " ns)";
+                }
+            }
         }
-      }
-      for (Field f : OPTIONAL) {
-        if (l.has(f.name())) {
-          String bad = check(l.get(f.name()), f);
-          if (bad != null) {
-            return where + ": " + bad;
-          }
+        return null;
+    }
+
+    /**
+     * A waiters line either says why the probe skipped it (a non-empty text) or holds the three figures the fit uses,
+     * with no more closers queued than it started.
+     */
+    private static String waiters(ObjectNode l) {
+        if (l.has("skipped")) {
+            return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank()
+                    ? null
+                    : "skipped must say why the probe skipped the line, got " + l.get("skipped");
         }
-      }
-      if (kind.equals("proc/listener") && !FILTERS.contains(l.path("filter").asText())) {
-        return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
-      }
-      // a listener wakes, or starts a drain, only for a message: never more often than the messages sent
-      for (String key : List.of("listener_wakeups", "listener_sleeps")) {
-        if (l.has(key) && l.has("sends") && l.path(key).asDouble() > l.path("sends").asDouble()) {
-          return where + ": " + key + " (" + l.get(key) + ") cannot exceed sends (" + l.get("sends") + ")";
+        for (Field f : List.of(
+                new Field("before_send_p50_ns", 1, NS),
+                new Field("queued_send_p50_ns", 1, NS),
+                new Field("queued_waiters_mean", 0, l.path("closers").asDouble()))) {
+            String bad = check(l.get(f.name()), f);
+            if (bad != null) {
+                return bad + (f.name().equals("queued_waiters_mean") ? " (at most its closers)" : "");
+            }
         }
-      }
-      // the probe's processes run one after another: a process's exec comes before the next one's fork
-      if (kind.equals("proc/listener") && l.has("fork_to_exec_p50_ns")
-          && l.path("fork_to_exec_p50_ns").asDouble() * l.path("processes").asDouble() > l.path("spawn_wall_ns").asDouble()) {
-        return where + ": fork_to_exec_p50_ns (" + l.get("fork_to_exec_p50_ns") + ") cannot exceed the line's time per"
-            + " process (spawn_wall_ns / processes = " + Math.round(l.path("spawn_wall_ns").asDouble()
-            / Math.max(1, l.path("processes").asDouble())) + ")";
-      }
-      if (l.has("send_p99_ns") && l.has("send_p50_ns") && l.path("send_p99_ns").asDouble() < l.path("send_p50_ns").asDouble()) {
-        return where + ": send_p99_ns (" + l.get("send_p99_ns") + ") cannot be below send_p50_ns (" + l.get("send_p50_ns")
-            + ")";
-      }
-      if (kind.equals("lifecycle/unshare-loops") && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
-        return where + ": loops x iterations over 100,000";
-      }
-      String own = kind.equals("uevent/waiters") ? waiters(l) : kind.equals("uevent/exit") ? exitKthreads(l) : null;
-      if (own != null) {
-        return where + ": " + own;
-      }
-      for (String key : List.of("cleanup_net_run_pairs", "cleanup_net_run_cpu_pairs")) {
-        String bad = pairs(l.get(key), key);
-        if (bad != null) {
-          return where + ": " + bad;
+        return null;
+    }
+
+    /** The kernel threads' classes an exit line times (uevent_probe's kthreads_read), in its field names. */
+    static final List<String> KTHREADS = List.of("rcu_gp_kthread", "ksoftirqd", "kworker");
+
+    /**
+     * An exit line's kernel-thread figures (since 2026-12-02's second session): absent, or all of them, each a count or
+     * ns of at least 0, over windows of at least 1 ns, the exits' span inside their window.
+     */
+    private static String exitKthreads(ObjectNode l) {
+        boolean any = false;
+        for (var it = l.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            any |= f.startsWith("quiet_") || f.startsWith("exits_");
         }
-      }
-      JsonNode runs = l.get("cleanup_net_run_pairs");
-      JsonNode cpus = l.get("cleanup_net_run_cpu_pairs");
-      if (cpus != null && (runs == null || runs.size() != cpus.size())) {
-        return where + ": cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got "
-            + cpus.size() + " against " + (runs == null ? "none" : runs.size());
-      }
-      for (int k = 0; cpus != null && k < cpus.size(); k++) {
-        if (cpus.get(k).get(0).asLong() != runs.get(k).get(0).asLong()) {
-          return where + ": cleanup_net_run_cpu_pairs[" + k + "] must count the netns of cleanup_net_run_pairs[" + k
-              + "] (" + runs.get(k).get(0) + "), got " + cpus.get(k).get(0);
+        if (!any) {
+            return null;
         }
-        if (cpus.get(k).get(1).asDouble() > runs.get(k).get(1).asDouble()) {
-          return where + ": cleanup_net_run_cpu_pairs[" + k + "]: the kworker's CPU in a run (" + cpus.get(k).get(1)
-              + " ns) cannot exceed the run's wall time (" + runs.get(k).get(1) + " ns)";
+        List<Field> fields = new java.util.ArrayList<>(List.of(
+                new Field("quiet_window_ns", 1, NS),
+                new Field("exits_window_ns", 1, NS),
+                new Field("exits_span_ns", 0, l.path("exits_window_ns").asDouble())));
+        for (String w : List.of("quiet", "exits")) {
+            for (String k : KTHREADS) {
+                fields.add(new Field(w + "_" + k + "_ns", 0, NS));
+                fields.add(new Field(w + "_" + k + "_runs", 0, 1e9));
+            }
         }
-      }
+        for (Field f : fields) {
+            String bad = check(l.get(f.name()), f);
+            if (bad != null) {
+                return bad
+                        + (f.name().equals("exits_span_ns")
+                                ? " (inside exits_window_ns)"
+                                : " (an exit line's kernel-thread figures come all together, or none)");
+            }
+            if (f.name().endsWith("_runs") && !l.get(f.name()).canConvertToExactIntegral()) {
+                return f.name() + " must be a whole count, got " + l.get(f.name());
+            }
+        }
+        return null;
     }
-    return null;
-  }
 
-  /**
-   * A waiters line either says why the probe skipped it (a non-empty text) or holds the three figures the fit uses,
-   * with no more closers queued than it started.
-   */
-  private static String waiters(ObjectNode l) {
-    if (l.has("skipped")) {
-      return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank() ? null
-          : "skipped must say why the probe skipped the line, got " + l.get("skipped");
+    /** @return why {@code v} is not an array of [netns, ns] pairs of numbers >= 0, or null (also when absent) */
+    private static String pairs(JsonNode v, String key) {
+        if (v == null) {
+            return null;
+        }
+        if (!v.isArray()) {
+            return key + " must be an array of [netns, ns] pairs";
+        }
+        for (JsonNode pair : v) {
+            if (!pair.isArray()
+                    || pair.size() != 2
+                    || !pair.get(0).isNumber()
+                    || !pair.get(1).isNumber()
+                    || pair.get(0).asDouble() < 0
+                    || pair.get(1).asDouble() < 0) {
+                return key + " must hold [netns, ns] pairs of numbers >= 0, got " + pair;
+            }
+        }
+        return null;
     }
-    for (Field f : List.of(new Field("before_send_p50_ns", 1, NS), new Field("queued_send_p50_ns", 1, NS),
-        new Field("queued_waiters_mean", 0, l.path("closers").asDouble()))) {
-      String bad = check(l.get(f.name()), f);
-      if (bad != null) {
-        return bad + (f.name().equals("queued_waiters_mean") ? " (at most its closers)" : "");
-      }
-    }
-    return null;
-  }
 
-  /** The kernel threads' classes an exit line times (uevent_probe's kthreads_read), in its field names. */
-  static final List<String> KTHREADS = List.of("rcu_gp_kthread", "ksoftirqd", "kworker");
+    private static String check(JsonNode v, Field f) {
+        if (v == null
+                || !v.isNumber()
+                || !Double.isFinite(v.asDouble())
+                || v.asDouble() < f.min()
+                || v.asDouble() > f.max()) {
+            return f.name()
+                    + (f.min() == f.max()
+                            ? " must be " + range(f.min()) // e.g. the pair probe's one injector
+                            : " must be a number in " + range(f.min()) + ".." + range(f.max()))
+                    + ", got " + (v == null ? "nothing" : v.toString());
+        }
+        return null;
+    }
 
-  /**
-   * An exit line's kernel-thread figures (since 2026-12-02's second session): absent, or all of them, each a count or
-   * ns of at least 0, over windows of at least 1 ns, the exits' span inside their window.
-   */
-  private static String exitKthreads(ObjectNode l) {
-    boolean any = false;
-    for (var it = l.fieldNames(); it.hasNext(); ) {
-      String f = it.next();
-      any |= f.startsWith("quiet_") || f.startsWith("exits_");
+    private static String range(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e12 ? String.format("%,d", (long) v) : String.format("%.3g", v);
     }
-    if (!any) {
-      return null;
-    }
-    List<Field> fields = new java.util.ArrayList<>(List.of(new Field("quiet_window_ns", 1, NS),
-        new Field("exits_window_ns", 1, NS), new Field("exits_span_ns", 0, l.path("exits_window_ns").asDouble())));
-    for (String w : List.of("quiet", "exits")) {
-      for (String k : KTHREADS) {
-        fields.add(new Field(w + "_" + k + "_ns", 0, NS));
-        fields.add(new Field(w + "_" + k + "_runs", 0, 1e9));
-      }
-    }
-    for (Field f : fields) {
-      String bad = check(l.get(f.name()), f);
-      if (bad != null) {
-        return bad + (f.name().equals("exits_span_ns") ? " (inside exits_window_ns)"
-            : " (an exit line's kernel-thread figures come all together, or none)");
-      }
-      if (f.name().endsWith("_runs") && !l.get(f.name()).canConvertToExactIntegral()) {
-        return f.name() + " must be a whole count, got " + l.get(f.name());
-      }
-    }
-    return null;
-  }
-
-  /** @return why {@code v} is not an array of [netns, ns] pairs of numbers >= 0, or null (also when absent) */
-  private static String pairs(JsonNode v, String key) {
-    if (v == null) {
-      return null;
-    }
-    if (!v.isArray()) {
-      return key + " must be an array of [netns, ns] pairs";
-    }
-    for (JsonNode pair : v) {
-      if (!pair.isArray() || pair.size() != 2 || !pair.get(0).isNumber() || !pair.get(1).isNumber()
-          || pair.get(0).asDouble() < 0 || pair.get(1).asDouble() < 0) {
-        return key + " must hold [netns, ns] pairs of numbers >= 0, got " + pair;
-      }
-    }
-    return null;
-  }
-
-  private static String check(JsonNode v, Field f) {
-    if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble()) || v.asDouble() < f.min() || v.asDouble() > f.max()) {
-      return f.name() + (f.min() == f.max() ? " must be " + range(f.min()) // e.g. the pair probe's one injector
-          : " must be a number in " + range(f.min()) + ".." + range(f.max())) + ", got " + (v == null ? "nothing" : v.toString());
-    }
-    return null;
-  }
-
-  private static String range(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e12 ? String.format("%,d", (long) v) : String.format("%.3g", v);
-  }
 }

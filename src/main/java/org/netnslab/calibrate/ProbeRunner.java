@@ -22,128 +22,132 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: one probe at a time (measurements must not overlap anyway).
  */
 public final class ProbeRunner {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final Path binDir;
-  private final long timeoutSeconds;
-  private final java.util.Map<String, String> env;
-  private volatile Process current;
-  private volatile boolean stopped;
-  private volatile boolean timedOut;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Path binDir;
+    private final long timeoutSeconds;
+    private final java.util.Map<String, String> env;
+    private volatile Process current;
+    private volatile boolean stopped;
+    private volatile boolean timedOut;
 
-  /**
-   * @param binDir where {@link ProbeBuilder} put the probes
-   * @param timeoutSeconds the longest one probe invocation may run, s
-   */
-  public ProbeRunner(Path binDir, long timeoutSeconds) {
-    this(binDir, timeoutSeconds, java.util.Map.of());
-  }
-
-  /**
-   * @param binDir where {@link ProbeBuilder} put the probes
-   * @param timeoutSeconds the longest one probe invocation may run, s
-   * @param env variables added to the probes' environment (tests: NETNS_LAB_PROBE_FAIL)
-   */
-  public ProbeRunner(Path binDir, long timeoutSeconds, java.util.Map<String, String> env) {
-    this.binDir = binDir;
-    this.timeoutSeconds = timeoutSeconds;
-    this.env = java.util.Map.copyOf(env);
-  }
-
-  /**
-   * @param probe a name from {@link ProbeBuilder#PROBES}
-   * @param args its arguments
-   * @return its JSON lines, in order
-   * @throws ProbeException the probe reported what this host lacks (its error line)
-   * @throws java.io.InterruptedIOException {@link #stopCurrent} stopped it (a signal)
-   * @throws IOException it could not be started or read, timed out, or failed without an error line
-   */
-  public List<ObjectNode> run(String probe, String... args) throws ProbeException, IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(binDir.resolve(probe).toString());
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd);
-    pb.environment().put("PROBE_TIMEOUT_S", Long.toString(timeoutSeconds + 5));
-    pb.environment().putAll(env);
-    pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-    if (stopped) {
-      throw new java.io.InterruptedIOException(probe + ": not started, a signal stopped calibrate");
+    /**
+     * @param binDir where {@link ProbeBuilder} put the probes
+     * @param timeoutSeconds the longest one probe invocation may run, s
+     */
+    public ProbeRunner(Path binDir, long timeoutSeconds) {
+        this(binDir, timeoutSeconds, java.util.Map.of());
     }
-    timedOut = false;
-    Process p = pb.start();
-    current = p;
-    List<ObjectNode> lines = new ArrayList<>();
-    ObjectNode error = null;
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      Thread watchdog = new Thread(() -> {
-        try {
-          if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            timedOut = true;
-            stop(p);
-          }
+
+    /**
+     * @param binDir where {@link ProbeBuilder} put the probes
+     * @param timeoutSeconds the longest one probe invocation may run, s
+     * @param env variables added to the probes' environment (tests: NETNS_LAB_PROBE_FAIL)
+     */
+    public ProbeRunner(Path binDir, long timeoutSeconds, java.util.Map<String, String> env) {
+        this.binDir = binDir;
+        this.timeoutSeconds = timeoutSeconds;
+        this.env = java.util.Map.copyOf(env);
+    }
+
+    /**
+     * @param probe a name from {@link ProbeBuilder#PROBES}
+     * @param args its arguments
+     * @return its JSON lines, in order
+     * @throws ProbeException the probe reported what this host lacks (its error line)
+     * @throws java.io.InterruptedIOException {@link #stopCurrent} stopped it (a signal)
+     * @throws IOException it could not be started or read, timed out, or failed without an error line
+     */
+    public List<ObjectNode> run(String probe, String... args) throws ProbeException, IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(binDir.resolve(probe).toString());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("PROBE_TIMEOUT_S", Long.toString(timeoutSeconds + 5));
+        pb.environment().putAll(env);
+        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        if (stopped) {
+            throw new java.io.InterruptedIOException(probe + ": not started, a signal stopped calibrate");
+        }
+        timedOut = false;
+        Process p = pb.start();
+        current = p;
+        List<ObjectNode> lines = new ArrayList<>();
+        ObjectNode error = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            Thread watchdog = new Thread(
+                    () -> {
+                        try {
+                            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                                timedOut = true;
+                                stop(p);
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "netns-lab-probe-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode node = JSON.readTree(line);
+                if (!(node instanceof ObjectNode o)) {
+                    throw new IOException(probe + " printed a line that is not a JSON object: " + line);
+                }
+                if (o.has("error")) {
+                    error = error == null ? o : error; // the first failure is the cause; later lines are its echoes
+                } else {
+                    lines.add(o);
+                }
+            }
+            p.waitFor();
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+            stop(p);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + probe + " ran", e);
+        } finally {
+            current = null;
         }
-      }, "netns-lab-probe-watchdog");
-      watchdog.setDaemon(true);
-      watchdog.start();
-      for (String line; (line = r.readLine()) != null; ) {
-        if (line.isBlank()) {
-          continue;
+        String what = probe + " " + String.join(" ", args);
+        if (stopped) {
+            throw new java.io.InterruptedIOException(what + ": stopped by a signal");
         }
-        JsonNode node = JSON.readTree(line);
-        if (!(node instanceof ObjectNode o)) {
-          throw new IOException(probe + " printed a line that is not a JSON object: " + line);
+        if (timedOut) {
+            throw new IOException(what + ": no result after " + timeoutSeconds
+                    + " s (the --timeout), stopped; on a slow" + " or busy machine raise --timeout");
         }
-        if (o.has("error")) {
-          error = error == null ? o : error; // the first failure is the cause; later lines are its echoes
-        } else {
-          lines.add(o);
+        if (error != null) {
+            throw new ProbeException(
+                    error.path("missing").asText("something"),
+                    what + ": " + error.path("error").asText(),
+                    error.path("hint").asText(""));
         }
-      }
-      p.waitFor();
-    } catch (InterruptedException e) {
-      stop(p);
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while " + probe + " ran", e);
-    } finally {
-      current = null;
+        if (p.exitValue() != 0) {
+            throw new IOException(what + " exited " + p.exitValue() + " without saying why (see the lines above)");
+        }
+        return lines;
     }
-    String what = probe + " " + String.join(" ", args);
-    if (stopped) {
-      throw new java.io.InterruptedIOException(what + ": stopped by a signal");
-    }
-    if (timedOut) {
-      throw new IOException(what + ": no result after " + timeoutSeconds + " s (the --timeout), stopped; on a slow"
-          + " or busy machine raise --timeout");
-    }
-    if (error != null) {
-      throw new ProbeException(error.path("missing").asText("something"), what + ": " + error.path("error").asText(),
-          error.path("hint").asText(""));
-    }
-    if (p.exitValue() != 0) {
-      throw new IOException(what + " exited " + p.exitValue() + " without saying why (see the lines above)");
-    }
-    return lines;
-  }
 
-  /** Stops the probe running now, if any (Ctrl-C): SIGTERM first so it can remove its tracefs instance. */
-  public void stopCurrent() {
-    stopped = true;
-    Process p = current;
-    if (p != null) {
-      stop(p);
+    /** Stops the probe running now, if any (Ctrl-C): SIGTERM first so it can remove its tracefs instance. */
+    public void stopCurrent() {
+        stopped = true;
+        Process p = current;
+        if (p != null) {
+            stop(p);
+        }
     }
-  }
 
-  private static void stop(Process p) {
-    p.destroy();
-    try {
-      if (!p.waitFor(2, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
+    private static void stop(Process p) {
+        p.destroy();
+        try {
+            if (!p.waitFor(2, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
-  }
 }

@@ -12,39 +12,42 @@ import org.netnslab.scenario.Scenario;
  * until they fit (the check of one run has already refused a scenario that does not fit once).
  */
 final class Jobs {
-  private Jobs() {}
+    private Jobs() {}
 
-  /**
-   * @param requested {@code --jobs}, or null for the default
-   * @param s the validated scenario
-   * @param heapCheck {@code netns-lab.run.heap-check}
-   * @param usableHeap the JVM's usable heap, B
-   * @param err where the lines saying why N changed go
-   * @return the lanes to run, or -1 after printing why {@code requested} is refused
-   */
-  static int choose(Integer requested, Scenario s, boolean heapCheck, long usableHeap, PrintStream err) {
-    if (requested != null && (requested < 1 || requested > 1024)) {
-      err.println("netns-lab: --jobs: must be in 1..1024, got " + requested);
-      return -1;
+    /**
+     * @param requested {@code --jobs}, or null for the default
+     * @param s the validated scenario
+     * @param heapCheck {@code netns-lab.run.heap-check}
+     * @param usableHeap the JVM's usable heap, B
+     * @param err where the lines saying why N changed go
+     * @return the lanes to run, or -1 after printing why {@code requested} is refused
+     */
+    static int choose(Integer requested, Scenario s, boolean heapCheck, long usableHeap, PrintStream err) {
+        if (requested != null && (requested < 1 || requested > 1024)) {
+            err.println("netns-lab: --jobs: must be in 1..1024, got " + requested);
+            return -1;
+        }
+        if (!s.execution().isVirtual()) {
+            if (requested != null && requested > 1) {
+                err.println(
+                        "netns-lab: --jobs " + requested + ": live execution runs one design at a time (its figures are"
+                                + " the JVM's threads and timing, which a second design run would share); running --jobs 1");
+            }
+            return 1;
+        }
+        int jobs = requested != null ? requested : Runtime.getRuntime().availableProcessors();
+        if (heapCheck && jobs > 1) {
+            int fit = HeapEstimate.jobsThatFit(s, jobs, usableHeap);
+            if (fit < jobs) {
+                err.println("netns-lab: --jobs " + jobs + (requested == null ? " (the available processors)" : "")
+                        + ": "
+                        + jobs + " design runs at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, jobs))
+                        + " MiB of heap,"
+                        + " more than this JVM's usable " + HeapEstimate.mib(usableHeap) + " MiB; running --jobs " + fit
+                        + " (about " + HeapEstimate.mib(HeapEstimate.bytes(s, fit)) + " MiB)");
+                jobs = fit;
+            }
+        }
+        return jobs;
     }
-    if (!s.execution().isVirtual()) {
-      if (requested != null && requested > 1) {
-        err.println("netns-lab: --jobs " + requested + ": live execution runs one design at a time (its figures are"
-            + " the JVM's threads and timing, which a second design run would share); running --jobs 1");
-      }
-      return 1;
-    }
-    int jobs = requested != null ? requested : Runtime.getRuntime().availableProcessors();
-    if (heapCheck && jobs > 1) {
-      int fit = HeapEstimate.jobsThatFit(s, jobs, usableHeap);
-      if (fit < jobs) {
-        err.println("netns-lab: --jobs " + jobs + (requested == null ? " (the available processors)" : "") + ": "
-            + jobs + " design runs at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, jobs)) + " MiB of heap,"
-            + " more than this JVM's usable " + HeapEstimate.mib(usableHeap) + " MiB; running --jobs " + fit
-            + " (about " + HeapEstimate.mib(HeapEstimate.bytes(s, fit)) + " MiB)");
-        jobs = fit;
-      }
-    }
-    return jobs;
-  }
 }

@@ -14,123 +14,128 @@ import org.netnslab.run.RunObserver;
  * a signal handler waits for at most one call of the display).
  */
 final class NowRunning implements RunObserver {
-  /**
-   * One running design's state.
-   *
-   * @param phase the phase running, or null
-   * @param total the phase's transactions
-   * @param done counts the phase's transactions done so far, or null
-   * @param stage what is going on when no phase runs, e.g. "after phase warm-up"
-   */
-  private record State(String phase, long total, LongSupplier done, String stage) {}
+    /**
+     * One running design's state.
+     *
+     * @param phase the phase running, or null
+     * @param total the phase's transactions
+     * @param done counts the phase's transactions done so far, or null
+     * @param stage what is going on when no phase runs, e.g. "after phase warm-up"
+     */
+    private record State(String phase, long total, LongSupplier done, String stage) {}
 
-  private final String scenario;
-  private final RunObserver display;
-  private final boolean bars;
-  /** e.g. "replicate 2/5", or "" for a run of one replicate or of design runs side by side. */
-  private String replicate = "";
-  /** What goes on when no design runs. */
-  private String stage = "before its first design started";
-  /** The designs running now, by name (several with --jobs), in the order they started. */
-  private final Map<String, State> running = new LinkedHashMap<>();
+    private final String scenario;
+    private final RunObserver display;
+    private final boolean bars;
+    /** e.g. "replicate 2/5", or "" for a run of one replicate or of design runs side by side. */
+    private String replicate = "";
+    /** What goes on when no design runs. */
+    private String stage = "before its first design started";
+    /** The designs running now, by name (several with --jobs), in the order they started. */
+    private final Map<String, State> running = new LinkedHashMap<>();
 
-  /**
-   * @param scenario the scenario's name
-   * @param display the progress display, told everything
-   * @param bars whether the display draws bars (a line of stderr may be left unfinished)
-   */
-  NowRunning(String scenario, RunObserver display, boolean bars) {
-    this.scenario = scenario;
-    this.display = display;
-    this.bars = bars;
-  }
-
-  /** @return whether a progress bar may have left stderr's last line unfinished */
-  boolean bars() {
-    return bars;
-  }
-
-  /**
-   * @return where the run is, e.g. {@code in scenario tc1, design kernel-4.18, phase counted, 41%
-   *     (4,100 of 10,000)}, or {@code in scenario tc1, design kernel-4.18, after phase warm-up}; with design
-   *     runs side by side, each of them: {@code in scenario tc1, 2 design runs: design a, phase counted, 41%
-   *     (...); design b, starting}
-   */
-  synchronized String describe() {
-    StringBuilder b = new StringBuilder("in scenario ").append(scenario);
-    if (!replicate.isEmpty()) {
-      b.append(", ").append(replicate);
+    /**
+     * @param scenario the scenario's name
+     * @param display the progress display, told everything
+     * @param bars whether the display draws bars (a line of stderr may be left unfinished)
+     */
+    NowRunning(String scenario, RunObserver display, boolean bars) {
+        this.scenario = scenario;
+        this.display = display;
+        this.bars = bars;
     }
-    if (running.isEmpty()) {
-      return b.append(", ").append(stage).toString();
+
+    /** @return whether a progress bar may have left stderr's last line unfinished */
+    boolean bars() {
+        return bars;
     }
-    if (running.size() > 1) {
-      b.append(", ").append(running.size()).append(" design runs:");
+
+    /**
+     * @return where the run is, e.g. {@code in scenario tc1, design kernel-4.18, phase counted, 41%
+     *     (4,100 of 10,000)}, or {@code in scenario tc1, design kernel-4.18, after phase warm-up}; with design
+     *     runs side by side, each of them: {@code in scenario tc1, 2 design runs: design a, phase counted, 41%
+     *     (...); design b, starting}
+     */
+    synchronized String describe() {
+        StringBuilder b = new StringBuilder("in scenario ").append(scenario);
+        if (!replicate.isEmpty()) {
+            b.append(", ").append(replicate);
+        }
+        if (running.isEmpty()) {
+            return b.append(", ").append(stage).toString();
+        }
+        if (running.size() > 1) {
+            b.append(", ").append(running.size()).append(" design runs:");
+        }
+        String sep = running.size() > 1 ? " " : ", ";
+        for (Map.Entry<String, State> e : running.entrySet()) {
+            State s = e.getValue();
+            b.append(sep).append("design ").append(e.getKey());
+            if (s.phase() != null) {
+                long done = s.done().getAsLong();
+                b.append(", phase ")
+                        .append(s.phase())
+                        .append(String.format(
+                                ", %d%% (%,d of %,d)",
+                                s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total()));
+            } else {
+                b.append(", ").append(s.stage());
+            }
+            sep = "; ";
+        }
+        return b.toString();
     }
-    String sep = running.size() > 1 ? " " : ", ";
-    for (Map.Entry<String, State> e : running.entrySet()) {
-      State s = e.getValue();
-      b.append(sep).append("design ").append(e.getKey());
-      if (s.phase() != null) {
-        long done = s.done().getAsLong();
-        b.append(", phase ").append(s.phase()).append(String.format(", %d%% (%,d of %,d)",
-            s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total()));
-      } else {
-        b.append(", ").append(s.stage());
-      }
-      sep = "; ";
+
+    /** @param stage what the run does now that no phase runs, e.g. "writing the results" */
+    synchronized void stage(String stage) {
+        running.clear();
+        this.stage = stage;
     }
-    return b.toString();
-  }
 
-  /** @param stage what the run does now that no phase runs, e.g. "writing the results" */
-  synchronized void stage(String stage) {
-    running.clear();
-    this.stage = stage;
-  }
+    @Override
+    public synchronized void replicateStarting(int replicate, int of, List<String> order) {
+        this.replicate = of > 1 ? "replicate " + replicate + "/" + of : "";
+        running.clear();
+        stage = "before the replicate's first design started";
+        display.replicateStarting(replicate, of, order);
+    }
 
-  @Override
-  public synchronized void replicateStarting(int replicate, int of, List<String> order) {
-    this.replicate = of > 1 ? "replicate " + replicate + "/" + of : "";
-    running.clear();
-    stage = "before the replicate's first design started";
-    display.replicateStarting(replicate, of, order);
-  }
+    @Override
+    public synchronized void runsStarting(int runs, int lanes) {
+        stage = "before its first design started";
+        display.runsStarting(runs, lanes);
+    }
 
-  @Override
-  public synchronized void runsStarting(int runs, int lanes) {
-    stage = "before its first design started";
-    display.runsStarting(runs, lanes);
-  }
+    @Override
+    public synchronized void designStarting(String design) {
+        running.put(design, new State(null, 0, null, "starting"));
+        display.designStarting(design);
+    }
 
-  @Override
-  public synchronized void designStarting(String design) {
-    running.put(design, new State(null, 0, null, "starting"));
-    display.designStarting(design);
-  }
+    @Override
+    public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done) {
+        running.put(design, new State(phase, total, done, null));
+        display.phaseStarting(design, phase, total, done);
+    }
 
-  @Override
-  public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done) {
-    running.put(design, new State(phase, total, done, null));
-    display.phaseStarting(design, phase, total, done);
-  }
+    @Override
+    public void progress(String design, String phase, long done, long total, long elapsedNanos) {
+        display.progress(design, phase, done, total, elapsedNanos);
+    }
 
-  @Override
-  public void progress(String design, String phase, long done, long total, long elapsedNanos) {
-    display.progress(design, phase, done, total, elapsedNanos);
-  }
+    @Override
+    public synchronized void phaseDone(String design, String phase, long total, long elapsedNanos) {
+        State s = running.get(design);
+        running.put(
+                design,
+                new State(null, 0, null, "after phase " + (s != null && s.phase() != null ? s.phase() : phase)));
+        display.phaseDone(design, phase, total, elapsedNanos);
+    }
 
-  @Override
-  public synchronized void phaseDone(String design, String phase, long total, long elapsedNanos) {
-    State s = running.get(design);
-    running.put(design, new State(null, 0, null, "after phase " + (s != null && s.phase() != null ? s.phase() : phase)));
-    display.phaseDone(design, phase, total, elapsedNanos);
-  }
-
-  @Override
-  public synchronized void designDone(String design) {
-    running.remove(design);
-    stage = "after design " + design;
-    display.designDone(design);
-  }
+    @Override
+    public synchronized void designDone(String design) {
+        running.remove(design);
+        stage = "after design " + design;
+        display.designDone(design);
+    }
 }

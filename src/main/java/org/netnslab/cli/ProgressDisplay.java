@@ -21,158 +21,175 @@ import org.netnslab.run.RunObserver;
  * (the runner's thread, or the lanes' through a {@link org.netnslab.run.SharedObserver}).
  */
 final class ProgressDisplay implements RunObserver {
-  private final boolean bars;
-  private final PrintStream err;
-  private ProgressBar bar;
-  private String barKey;
-  private String replicate = "";
-  private int width;
-  /** Design runs side by side: their status line replaces the bars. */
-  private boolean concurrent;
-  /** Concurrent: each running design's phase and share, by label, in the order they started. */
-  private final java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
-  /** Concurrent: whether the status line is on screen (unfinished), and when it was last drawn, ns. */
-  private boolean statusShown;
-  private long statusDrawn;
+    private final boolean bars;
+    private final PrintStream err;
+    private ProgressBar bar;
+    private String barKey;
+    private String replicate = "";
+    private int width;
+    /** Design runs side by side: their status line replaces the bars. */
+    private boolean concurrent;
+    /** Concurrent: each running design's phase and share, by label, in the order they started. */
+    private final java.util.Map<String, String> status = new java.util.LinkedHashMap<>();
+    /** Concurrent: whether the status line is on screen (unfinished), and when it was last drawn, ns. */
+    private boolean statusShown;
 
-  /**
-   * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
-   * @param err where to write
-   */
-  ProgressDisplay(boolean bars, PrintStream err) {
-    this.bars = bars;
-    this.err = err;
-  }
+    private long statusDrawn;
 
-  @Override
-  public void replicateStarting(int replicate, int of, java.util.List<String> order) {
-    this.replicate = of > 1 ? ", replicate " + replicate + "/" + of : "";
-    if (of > 1) {
-      err.printf("replicate %d/%d: %s%n", replicate, of, String.join(", ", order));
+    /**
+     * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
+     * @param err where to write
+     */
+    ProgressDisplay(boolean bars, PrintStream err) {
+        this.bars = bars;
+        this.err = err;
     }
-  }
 
-  @Override
-  public void runsStarting(int runs, int lanes) {
-    concurrent = true;
-    err.printf("%d design runs, %d at a time (--jobs)%n", runs, lanes);
-  }
+    @Override
+    public void replicateStarting(int replicate, int of, java.util.List<String> order) {
+        this.replicate = of > 1 ? ", replicate " + replicate + "/" + of : "";
+        if (of > 1) {
+            err.printf("replicate %d/%d: %s%n", replicate, of, String.join(", ", order));
+        }
+    }
 
-  @Override
-  public void designStarting(String design) {
-    if (concurrent) {
-      status.put(design, "starting");
+    @Override
+    public void runsStarting(int runs, int lanes) {
+        concurrent = true;
+        err.printf("%d design runs, %d at a time (--jobs)%n", runs, lanes);
     }
-  }
 
-  @Override
-  public void designDone(String design) {
-    if (concurrent) {
-      status.remove(design);
+    @Override
+    public void designStarting(String design) {
+        if (concurrent) {
+            status.put(design, "starting");
+        }
     }
-  }
 
-  @Override
-  public void progress(String design, String phase, long done, long total, long elapsedNanos) {
-    if (!bars) {
-      return;
+    @Override
+    public void designDone(String design) {
+        if (concurrent) {
+            status.remove(design);
+        }
     }
-    if (concurrent) {
-      status.put(design, phase + " " + (total > 0 ? Math.min(100, done * 100 / total) : 0) + "%");
-      long now = System.nanoTime();
-      if (now - statusDrawn >= 250_000_000L) {
-        drawStatus();
-        statusDrawn = now;
-      }
-      return;
-    }
-    String key = design + " " + phase;
-    if (!key.equals(barKey)) {
-      closeBar();
-      bar = new ProgressBarBuilder().setTaskName("[" + design + replicate + "] " + phase).setInitialMax(total)
-          .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(500)
-          .showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
-          .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
-          .setConsumer(new ConsoleProgressBarConsumer(err, width())).build();
-      barKey = key;
-    }
-    bar.stepTo(done);
-  }
 
-  /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
-  @Override
-  public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
-    clearStatus();
-    if (concurrent) {
-      status.put(design, phase + " 0%");
+    @Override
+    public void progress(String design, String phase, long done, long total, long elapsedNanos) {
+        if (!bars) {
+            return;
+        }
+        if (concurrent) {
+            status.put(design, phase + " " + (total > 0 ? Math.min(100, done * 100 / total) : 0) + "%");
+            long now = System.nanoTime();
+            if (now - statusDrawn >= 250_000_000L) {
+                drawStatus();
+                statusDrawn = now;
+            }
+            return;
+        }
+        String key = design + " " + phase;
+        if (!key.equals(barKey)) {
+            closeBar();
+            bar = new ProgressBarBuilder()
+                    .setTaskName("[" + design + replicate + "] " + phase)
+                    .setInitialMax(total)
+                    .setStyle(ProgressBarStyle.ASCII)
+                    .setUpdateIntervalMillis(500)
+                    .showSpeed(new DecimalFormat("#,##0"))
+                    .setSpeedUnit(ChronoUnit.SECONDS)
+                    .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
+                    .setConsumer(new ConsoleProgressBarConsumer(err, width()))
+                    .build();
+            barKey = key;
+        }
+        bar.stepTo(done);
     }
-    if (total == 0) { // e.g. warmup-per-netns = 0: nothing to announce
-      return;
-    }
-    err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
-  }
 
-  @Override
-  public void phaseDone(String design, String phase, long total, long elapsedNanos) {
-    if (bar != null && (design + " " + phase).equals(barKey)) {
-      bar.stepTo(total);
+    /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
+    @Override
+    public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
+        clearStatus();
+        if (concurrent) {
+            status.put(design, phase + " 0%");
+        }
+        if (total == 0) { // e.g. warmup-per-netns = 0: nothing to announce
+            return;
+        }
+        err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
     }
-    closeBar();
-    clearStatus();
-    if (concurrent) {
-      status.put(design, "after " + phase);
-    }
-    if (total == 0) {
-      return;
-    }
-    double s = elapsedNanos / 1e9;
-    err.printf("[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
-  }
 
-  /** Concurrent, on a terminal: one line, redrawn in place, of every running design's phase and share. */
-  private void drawStatus() {
-    StringBuilder b = new StringBuilder();
-    status.forEach((d, st) -> b.append(b.length() == 0 ? "" : " | ").append('[').append(d).append("] ").append(st));
-    int w = width();
-    String line = b.length() > w ? b.substring(0, Math.max(0, w - 3)) + "..." : b.toString();
-    err.print("\r" + line + " ".repeat(Math.max(0, w - line.length())));
-    err.flush();
-    statusShown = true;
-  }
-
-  /** Concurrent: blanks the status line so a phase line starts at the left margin. */
-  private void clearStatus() {
-    if (statusShown) {
-      err.print("\r" + " ".repeat(width()) + "\r");
-      statusShown = false;
+    @Override
+    public void phaseDone(String design, String phase, long total, long elapsedNanos) {
+        if (bar != null && (design + " " + phase).equals(barKey)) {
+            bar.stepTo(total);
+        }
+        closeBar();
+        clearStatus();
+        if (concurrent) {
+            status.put(design, "after " + phase);
+        }
+        if (total == 0) {
+            return;
+        }
+        double s = elapsedNanos / 1e9;
+        err.printf(
+                "[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n",
+                design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
     }
-  }
 
-  private void closeBar() {
-    if (bar != null) {
-      bar.close();
-      bar = null;
-      barKey = null;
+    /** Concurrent, on a terminal: one line, redrawn in place, of every running design's phase and share. */
+    private void drawStatus() {
+        StringBuilder b = new StringBuilder();
+        status.forEach((d, st) -> b.append(b.length() == 0 ? "" : " | ")
+                .append('[')
+                .append(d)
+                .append("] ")
+                .append(st));
+        int w = width();
+        String line = b.length() > w ? b.substring(0, Math.max(0, w - 3)) + "..." : b.toString();
+        err.print("\r" + line + " ".repeat(Math.max(0, w - line.length())));
+        err.flush();
+        statusShown = true;
     }
-  }
 
-  /**
-   * The bar's width: the terminal's, read once through a jline terminal that leaves the signals alone.
-   * A consumer without a width asks progressbar's own terminal, and building that one registers jline's
-   * SIGINT/SIGTERM handlers over {@link Stops}' (Ctrl-C during a bar then killed the JVM without its line
-   * and left the temporary output folder).
-   */
-  private int width() {
-    if (width == 0) {
-      try (Terminal t = TerminalBuilder.builder().system(true).dumb(true).nativeSignals(false).build()) {
-        width = t.getWidth() > 0 ? t.getWidth() - 1 : 0;
-      } catch (java.io.IOException e) {
-        err.println("netns-lab: terminal width unknown (" + e.getMessage() + "); progress bars 99 columns wide");
-      }
-      if (width <= 0) {
-        width = 99;
-      }
+    /** Concurrent: blanks the status line so a phase line starts at the left margin. */
+    private void clearStatus() {
+        if (statusShown) {
+            err.print("\r" + " ".repeat(width()) + "\r");
+            statusShown = false;
+        }
     }
-    return width;
-  }
+
+    private void closeBar() {
+        if (bar != null) {
+            bar.close();
+            bar = null;
+            barKey = null;
+        }
+    }
+
+    /**
+     * The bar's width: the terminal's, read once through a jline terminal that leaves the signals alone.
+     * A consumer without a width asks progressbar's own terminal, and building that one registers jline's
+     * SIGINT/SIGTERM handlers over {@link Stops}' (Ctrl-C during a bar then killed the JVM without its line
+     * and left the temporary output folder).
+     */
+    private int width() {
+        if (width == 0) {
+            try (Terminal t = TerminalBuilder.builder()
+                    .system(true)
+                    .dumb(true)
+                    .nativeSignals(false)
+                    .build()) {
+                width = t.getWidth() > 0 ? t.getWidth() - 1 : 0;
+            } catch (java.io.IOException e) {
+                err.println(
+                        "netns-lab: terminal width unknown (" + e.getMessage() + "); progress bars 99 columns wide");
+            }
+            if (width <= 0) {
+                width = 99;
+            }
+        }
+        return width;
+    }
 }

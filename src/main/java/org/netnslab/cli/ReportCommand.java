@@ -19,73 +19,77 @@ import picocli.CommandLine.Parameters;
  * writing the report without that part and with a note naming the file; 1 when report.html cannot be
  * written.
  */
-@Command(name = "report", mixinStandardHelpOptions = true, versionProvider = HelpText.Version.class,
-    description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
-        + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
-        + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        versionProvider = HelpText.Version.class,
+        description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
+                + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
+                + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")
 final class ReportCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
-  Path dir;
+    @Parameters(index = "0", paramLabel = "DIR", description = "output folder of an earlier run")
+    Path dir;
 
-  @picocli.CommandLine.Option(names = "--check", description = "exit 3 when the run's verdict fails, as run --check")
-  boolean check;
+    @picocli.CommandLine.Option(names = "--check", description = "exit 3 when the run's verdict fails, as run --check")
+    boolean check;
 
-  /**
-   * @param record a run
-   * @return 0 when its verdict passes; else {@link Main#EXIT_CHECK}, after saying why on stderr
-   */
-  static int checked(RunRecord record) {
-    org.netnslab.report.Verdict v = org.netnslab.report.Verdict.of(record);
-    if (v.passes()) {
-      return 0;
+    /**
+     * @param record a run
+     * @return 0 when its verdict passes; else {@link Main#EXIT_CHECK}, after saying why on stderr
+     */
+    static int checked(RunRecord record) {
+        org.netnslab.report.Verdict v = org.netnslab.report.Verdict.of(record);
+        if (v.passes()) {
+            return 0;
+        }
+        v.checked().stream()
+                .filter(l -> Boolean.FALSE.equals(l.agrees()))
+                .forEach(l -> System.err.println("netns-lab: --check: " + l.text()));
+        if (v.invariants().contains("NOT expected")) {
+            System.err.println("netns-lab: --check: " + v.invariants());
+        }
+        return Main.EXIT_CHECK;
     }
-    v.checked().stream().filter(l -> Boolean.FALSE.equals(l.agrees()))
-        .forEach(l -> System.err.println("netns-lab: --check: " + l.text()));
-    if (v.invariants().contains("NOT expected")) {
-      System.err.println("netns-lab: --check: " + v.invariants());
-    }
-    return Main.EXIT_CHECK;
-  }
 
-  @Override
-  public Integer call() {
-    RunRecord record;
-    try {
-      record = ResultsFolder.read(dir);
-    } catch (ReportInputException e) {
-      System.err.println("netns-lab: " + e.getMessage());
-      return Main.EXIT_CONFIG;
+    @Override
+    public Integer call() {
+        RunRecord record;
+        try {
+            record = ResultsFolder.read(dir);
+        } catch (ReportInputException e) {
+            System.err.println("netns-lab: " + e.getMessage());
+            return Main.EXIT_CONFIG;
+        }
+        Path html = dir.resolve(ResultsFolder.REPORT_HTML);
+        org.netnslab.metrics.SensitivityResult study =
+                org.netnslab.report.SensitivityReport.read(dir.resolve(ResultsFolder.RESULT_JSON));
+        try {
+            HtmlReport.write(record, html);
+            if (study != null) {
+                org.netnslab.report.SensitivityReport.appendTo(html, study, HtmlReport.chartCount(record));
+            }
+        } catch (IOException e) {
+            System.err.println("netns-lab: cannot write " + html + ": " + e);
+            return Main.EXIT_FAILED;
+        }
+        printSummary(record);
+        if (study != null) {
+            System.out.println();
+            System.out.print(org.netnslab.report.SensitivityReport.console(study));
+        }
+        System.out.println("report:  " + html);
+        record.notes().forEach(n -> System.err.println("netns-lab: " + n));
+        if (!record.notes().isEmpty()) {
+            return Main.EXIT_CONFIG;
+        }
+        return check ? checked(record) : 0;
     }
-    Path html = dir.resolve(ResultsFolder.REPORT_HTML);
-    org.netnslab.metrics.SensitivityResult study =
-        org.netnslab.report.SensitivityReport.read(dir.resolve(ResultsFolder.RESULT_JSON));
-    try {
-      HtmlReport.write(record, html);
-      if (study != null) {
-        org.netnslab.report.SensitivityReport.appendTo(html, study, HtmlReport.chartCount(record));
-      }
-    } catch (IOException e) {
-      System.err.println("netns-lab: cannot write " + html + ": " + e);
-      return Main.EXIT_FAILED;
-    }
-    printSummary(record);
-    if (study != null) {
-      System.out.println();
-      System.out.print(org.netnslab.report.SensitivityReport.console(study));
-    }
-    System.out.println("report:  " + html);
-    record.notes().forEach(n -> System.err.println("netns-lab: " + n));
-    if (!record.notes().isEmpty()) {
-      return Main.EXIT_CONFIG;
-    }
-    return check ? checked(record) : 0;
-  }
 
-  /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
-  static void printSummary(RunRecord record) {
-    System.out.println(ConsoleReport.render(record));
-    if (!record.overrides().isEmpty()) {
-      System.out.println("overrides: " + String.join(" ", record.overrides()));
+    /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
+    static void printSummary(RunRecord record) {
+        System.out.println(ConsoleReport.render(record));
+        if (!record.overrides().isEmpty()) {
+            System.out.println("overrides: " + String.join(" ", record.overrides()));
+        }
     }
-  }
 }

@@ -18,198 +18,205 @@ import sun.misc.Signal;
  * Installed by {@link Main#main} only: a test that calls {@link Main#execute} keeps the JVM's own.
  */
 final class Stops {
-  /** Exit status after SIGINT: 128 + 2. */
-  static final int EXIT_SIGINT = 130;
-  /** Exit status after SIGTERM: 128 + 15. */
-  static final int EXIT_SIGTERM = 143;
+    /** Exit status after SIGINT: 128 + 2. */
+    static final int EXIT_SIGINT = 130;
+    /** Exit status after SIGTERM: 128 + 15. */
+    static final int EXIT_SIGTERM = 143;
 
-  private static final AtomicBoolean STOPPING = new AtomicBoolean();
-  /** Set by whichever says the fatal error first: Main's catch or the hook after Akka's exit. One line, not two. */
-  private static final AtomicBoolean FATAL_SAID = new AtomicBoolean();
-  private static volatile NowRunning now;
-  private static volatile StagedOutput output;
-  /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
-  private static volatile byte[] reserve;
-  /** Main is not exiting yet. */
-  private static final int RUNNING = -2;
-  /** Main exits by System.exit: the shutdown hook then has nothing to say. */
-  private static final int BY_SYSTEM_EXIT = -1;
-  /**
-   * What Main does at its end: {@link #RUNNING}, {@link #BY_SYSTEM_EXIT}, or, after an OutOfMemoryError (its line
-   * said), the status it halts with.
-   */
-  private static volatile int mainExit = RUNNING;
+    private static final AtomicBoolean STOPPING = new AtomicBoolean();
+    /** Set by whichever says the fatal error first: Main's catch or the hook after Akka's exit. One line, not two. */
+    private static final AtomicBoolean FATAL_SAID = new AtomicBoolean();
 
-  private Stops() {}
+    private static volatile NowRunning now;
+    private static volatile StagedOutput output;
+    /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
+    private static volatile byte[] reserve;
+    /** Main is not exiting yet. */
+    private static final int RUNNING = -2;
+    /** Main exits by System.exit: the shutdown hook then has nothing to say. */
+    private static final int BY_SYSTEM_EXIT = -1;
+    /**
+     * What Main does at its end: {@link #RUNNING}, {@link #BY_SYSTEM_EXIT}, or, after an OutOfMemoryError (its line
+     * said), the status it halts with.
+     */
+    private static volatile int mainExit = RUNNING;
 
-  /** Installs the SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. */
-  static void install() {
-    try {
-      Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
-      Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
-    } catch (IllegalArgumentException e) {
-      // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no line)
-      System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
+    private Stops() {}
+
+    /** Installs the SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. */
+    static void install() {
+        try {
+            Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
+            Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
+        } catch (IllegalArgumentException e) {
+            // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no
+            // line)
+            System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
+        }
+        // The hook's thread joins a group of its own whose member array exists already (a thread started and ended in
+        // it
+        // here): starting it at exit, maybe with the heap exhausted, then adds it without allocating (ThreadGroup.add).
+        ThreadGroup group = new ThreadGroup("netns-lab-exit");
+        Thread warm = new Thread(group, () -> {}, "netns-lab-exit-warm");
+        warm.start();
+        try {
+            warm.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the group is only less ready; the hook still works
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(group, Stops::unexpectedExit, "netns-lab-exit"));
     }
-    // The hook's thread joins a group of its own whose member array exists already (a thread started and ended in it
-    // here): starting it at exit, maybe with the heap exhausted, then adds it without allocating (ThreadGroup.add).
-    ThreadGroup group = new ThreadGroup("netns-lab-exit");
-    Thread warm = new Thread(group, () -> { }, "netns-lab-exit-warm");
-    warm.start();
-    try {
-      warm.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the group is only less ready; the hook still works
+
+    /**
+     * Registers the run in progress, or (nulls) none.
+     *
+     * @param running what it is doing
+     * @param staged its output, until committed
+     */
+    static void running(NowRunning running, StagedOutput staged) {
+        now = running;
+        output = staged;
+        reserve = running == null ? null : new byte[1 << 20];
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(group, Stops::unexpectedExit, "netns-lab-exit"));
-  }
 
-  /**
-   * Registers the run in progress, or (nulls) none.
-   *
-   * @param running what it is doing
-   * @param staged its output, until committed
-   */
-  static void running(NowRunning running, StagedOutput staged) {
-    now = running;
-    output = staged;
-    reserve = running == null ? null : new byte[1 << 20];
-  }
+    /** Runs first when a signal stops netns-lab: {@code calibrate} stops its probe so it removes what it holds. */
+    static volatile Runnable onStop;
 
-  /** Runs first when a signal stops netns-lab: {@code calibrate} stops its probe so it removes what it holds. */
-  static volatile Runnable onStop;
-
-  /** Frees the heap held for handling an OutOfMemoryError. */
-  static void releaseReserve() {
-    reserve = null;
-  }
-
-  /** @return whether the heap for handling an OutOfMemoryError is still held (a run in progress, no fatal error) */
-  static boolean reserveHeld() {
-    return reserve != null;
-  }
-
-  /**
-   * Claims the one line a fatal error gets.
-   *
-   * @return true for the first caller, who prints it; false once it has been said
-   */
-  static boolean sayFatal() {
-    return FATAL_SAID.compareAndSet(false, true);
-  }
-
-  /**
-   * Prints the one line of a fatal error unless it was said already; when the line cannot be built or printed
-   * (the heap is exhausted again), a constant one; when not even that gets out, the claim is given back so the
-   * next handler (Main's outer catch, the exit hook) can try.
-   *
-   * @param line builds the line
-   * @return whether this call said it
-   */
-  static boolean sayFatal(java.util.function.Supplier<String> line) {
-    if (!sayFatal()) {
-      return false;
+    /** Frees the heap held for handling an OutOfMemoryError. */
+    static void releaseReserve() {
+        reserve = null;
     }
-    try {
-      System.err.println(line.get());
-      return true;
-    } catch (Throwable e) {
-      try {
-        RAW_ERR.write(OUT_OF_MEMORY_LINE); // bytes made beforehand: PrintStream's encoder would allocate
-        return true;
-      } catch (Throwable again) {
-        FATAL_SAID.set(false);
-        return false;
-      }
-    }
-  }
 
-  /** Standard error without PrintStream's buffers and encoder, for a line when the heap is exhausted. */
-  private static final java.io.FileOutputStream RAW_ERR = new java.io.FileOutputStream(java.io.FileDescriptor.err);
-
-  /** The line when no other can be built. */
-  private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
-      + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
-  private static final byte[] OUT_OF_MEMORY_LINE = (OUT_OF_MEMORY + System.lineSeparator())
-      .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-
-  /**
-   * Main is about to exit with its own status: by System.exit (the hooks run), or, after an OutOfMemoryError, by a
-   * halt with {@code haltStatus}. In that window Akka's exit on the fatal error (System.exit(-1)) can still come first
-   * and run the hooks; the exit hook then halts with Main's status, not leaving the JVM to end with 255.
-   *
-   * @param haltStatus the status Main halts with, or -1 when it exits by System.exit
-   */
-  static void exiting(int haltStatus) {
-    mainExit = haltStatus < 0 ? BY_SYSTEM_EXIT : haltStatus;
-  }
-
-  private static void stop(String signal, int status) {
-    if (!STOPPING.compareAndSet(false, true)) {
-      Runtime.getRuntime().halt(status);
+    /** @return whether the heap for handling an OutOfMemoryError is still held (a run in progress, no fatal error) */
+    static boolean reserveHeld() {
+        return reserve != null;
     }
-    Runnable hook = onStop;
-    if (hook != null) {
-      hook.run();
-    }
-    NowRunning n = now;
-    // a progress bar leaves its line unfinished (it redraws it with \r): the message starts a line of its own
-    System.err.println((n != null && n.bars() ? "\n" : "") + "netns-lab: interrupted (" + signal + ") " + where());
-    System.err.flush();
-    Runtime.getRuntime().halt(status);
-  }
 
-  /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
-  private static void unexpectedExit() {
-    int main = mainExit;
-    if (main >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
-      Runtime.getRuntime().halt(main);
+    /**
+     * Claims the one line a fatal error gets.
+     *
+     * @return true for the first caller, who prints it; false once it has been said
+     */
+    static boolean sayFatal() {
+        return FATAL_SAID.compareAndSet(false, true);
     }
-    if (main == BY_SYSTEM_EXIT || !STOPPING.compareAndSet(false, true)) {
-      return;
+
+    /**
+     * Prints the one line of a fatal error unless it was said already; when the line cannot be built or printed
+     * (the heap is exhausted again), a constant one; when not even that gets out, the claim is given back so the
+     * next handler (Main's outer catch, the exit hook) can try.
+     *
+     * @param line builds the line
+     * @return whether this call said it
+     */
+    static boolean sayFatal(java.util.function.Supplier<String> line) {
+        if (!sayFatal()) {
+            return false;
+        }
+        try {
+            System.err.println(line.get());
+            return true;
+        } catch (Throwable e) {
+            try {
+                RAW_ERR.write(OUT_OF_MEMORY_LINE); // bytes made beforehand: PrintStream's encoder would allocate
+                return true;
+            } catch (Throwable again) {
+                FATAL_SAID.set(false);
+                return false;
+            }
+        }
     }
-    releaseReserve();
-    try {
-      if (!sayFatal()) {
-        where(); // Main said it (its catch ran first); the temporary folder still goes
-        return;
-      }
-      System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
-    } catch (Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
-      try {
-        RAW_ERR.write(FATAL_LINE);
-      } catch (Throwable again) {
-        // nothing can be printed: the status below is all that is left to say (not rethrown: it would end this
-        // hook before the halt, and the JVM would exit with Akka's 255)
-      }
-    } finally {
-      try {
+
+    /** Standard error without PrintStream's buffers and encoder, for a line when the heap is exhausted. */
+    private static final java.io.FileOutputStream RAW_ERR = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+
+    /** The line when no other can be built. */
+    private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
+            + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+
+    private static final byte[] OUT_OF_MEMORY_LINE =
+            (OUT_OF_MEMORY + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    /**
+     * Main is about to exit with its own status: by System.exit (the hooks run), or, after an OutOfMemoryError, by a
+     * halt with {@code haltStatus}. In that window Akka's exit on the fatal error (System.exit(-1)) can still come first
+     * and run the hooks; the exit hook then halts with Main's status, not leaving the JVM to end with 255.
+     *
+     * @param haltStatus the status Main halts with, or -1 when it exits by System.exit
+     */
+    static void exiting(int haltStatus) {
+        mainExit = haltStatus < 0 ? BY_SYSTEM_EXIT : haltStatus;
+    }
+
+    private static void stop(String signal, int status) {
+        if (!STOPPING.compareAndSet(false, true)) {
+            Runtime.getRuntime().halt(status);
+        }
+        Runnable hook = onStop;
+        if (hook != null) {
+            hook.run();
+        }
+        NowRunning n = now;
+        // a progress bar leaves its line unfinished (it redraws it with \r): the message starts a line of its own
+        System.err.println((n != null && n.bars() ? "\n" : "") + "netns-lab: interrupted (" + signal + ") " + where());
         System.err.flush();
-      } catch (Throwable e) {
-        // as above: the halt must run, whatever the flush does
-      } finally {
-        Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
-      }
+        Runtime.getRuntime().halt(status);
     }
-  }
 
-  /** What to do after a fatal error, said without allocating. */
-  private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
-      + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
-  /** The hook's constant line, as bytes made beforehand. */
-  private static final byte[] FATAL_LINE = ("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL
-      + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-
-  /** @return where the run was and what became of its results, after removing its temporary folder */
-  private static String where() {
-    NowRunning n = now;
-    StagedOutput o = output;
-    if (n == null) {
-      return "before a run started; nothing written";
+    /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
+    private static void unexpectedExit() {
+        int main = mainExit;
+        if (main >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
+            Runtime.getRuntime().halt(main);
+        }
+        if (main == BY_SYSTEM_EXIT || !STOPPING.compareAndSet(false, true)) {
+            return;
+        }
+        releaseReserve();
+        try {
+            if (!sayFatal()) {
+                where(); // Main said it (its catch ran first); the temporary folder still goes
+                return;
+            }
+            System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
+        } catch (
+                Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
+            try {
+                RAW_ERR.write(FATAL_LINE);
+            } catch (Throwable again) {
+                // nothing can be printed: the status below is all that is left to say (not rethrown: it would end this
+                // hook before the halt, and the JVM would exit with Akka's 255)
+            }
+        } finally {
+            try {
+                System.err.flush();
+            } catch (Throwable e) {
+                // as above: the halt must run, whatever the flush does
+            } finally {
+                Runtime.getRuntime().halt(Main.EXIT_FAILED); // the documented status, not Akka's -1 (255)
+            }
+        }
     }
-    // the temporary folder first: if the heap runs out building the text, it is gone all the same
-    String fate = o == null ? "; nothing written" : o.abandon() ? "; no results written"
-        : "; the results were written to " + o.dir();
-    return n.describe() + fate;
-  }
+
+    /** What to do after a fatal error, said without allocating. */
+    private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
+            + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+    /** The hook's constant line, as bytes made beforehand. */
+    private static final byte[] FATAL_LINE = ("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL
+                    + System.lineSeparator())
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    /** @return where the run was and what became of its results, after removing its temporary folder */
+    private static String where() {
+        NowRunning n = now;
+        StagedOutput o = output;
+        if (n == null) {
+            return "before a run started; nothing written";
+        }
+        // the temporary folder first: if the heap runs out building the text, it is gone all the same
+        String fate = o == null
+                ? "; nothing written"
+                : o.abandon() ? "; no results written" : "; the results were written to " + o.dir();
+        return n.describe() + fate;
+    }
 }

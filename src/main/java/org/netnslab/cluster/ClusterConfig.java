@@ -27,99 +27,103 @@ import java.util.Map;
  * </ul>
  */
 public final class ClusterConfig {
-  /** The cluster's actor system name: the same on every node. */
-  public static final String SYSTEM = "netns-lab-cluster";
+    /** The cluster's actor system name: the same on every node. */
+    public static final String SYSTEM = "netns-lab-cluster";
 
-  private ClusterConfig() {}
+    private ClusterConfig() {}
 
-  /** A node's address as given on the command line. */
-  public record HostPort(String host, int port) {
+    /** A node's address as given on the command line. */
+    public record HostPort(String host, int port) {
+        /**
+         * @param arg {@code HOST:PORT}
+         * @param option the option it came from, for the message
+         * @return the address
+         * @throws IllegalArgumentException naming the option when it is not HOST:PORT with a port 0..65535
+         */
+        public static HostPort parse(String arg, String option) {
+            int colon = arg.lastIndexOf(':');
+            try {
+                if (colon <= 0) {
+                    throw new NumberFormatException();
+                }
+                int port = Integer.parseInt(arg.substring(colon + 1));
+                if (port < 0 || port > 65535) {
+                    throw new NumberFormatException();
+                }
+                return new HostPort(arg.substring(0, colon), port);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+
     /**
-     * @param arg {@code HOST:PORT}
-     * @param option the option it came from, for the message
-     * @return the address
-     * @throws IllegalArgumentException naming the option when it is not HOST:PORT with a port 0..65535
+     * @param base the node's merged configuration
+     * @param bind where this node listens
+     * @param seed the coordinator's address (the coordinator passes its own)
+     * @param role "coordinator" or "worker"
+     * @return the cluster actor system's configuration
+     * @throws IllegalArgumentException when an address is not loopback and TLS is not configured, naming why
      */
-    public static HostPort parse(String arg, String option) {
-      int colon = arg.lastIndexOf(':');
-      try {
-        if (colon <= 0) {
-          throw new NumberFormatException();
+    public static Config of(Config base, HostPort bind, HostPort seed, String role) {
+        Config merged = base.withFallback(defaults());
+        boolean tls = "tls-tcp".equals(merged.getString("akka.remote.artery.transport"));
+        for (HostPort a : List.of(bind, seed)) {
+            if (!isLoopback(a.host()) && !tls) {
+                throw new IllegalArgumentException(
+                        a + " is not a loopback address: a cluster beyond this host needs Artery's"
+                                + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
+                                + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to listen in clear text");
+            }
         }
-        int port = Integer.parseInt(arg.substring(colon + 1));
-        if (port < 0 || port > 65535) {
-          throw new NumberFormatException();
+        if (tls) {
+            for (String store : List.of("key-store", "trust-store")) {
+                String path = merged.getString("akka.remote.artery.ssl.config-ssl-engine." + store);
+                if (!Files.isReadable(Path.of(path))) {
+                    throw new IllegalArgumentException(
+                            "akka.remote.artery.ssl.config-ssl-engine." + store + ": cannot read '" + path
+                                    + "' (TLS needs the node's key store and the trust store of the cluster's certificates)");
+                }
+            }
         }
-        return new HostPort(arg.substring(0, colon), port);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
-      }
+        Map<String, Object> keys = new HashMap<>();
+        keys.put("akka.actor.provider", "cluster");
+        keys.put("akka.remote.artery.canonical.hostname", bind.host());
+        keys.put("akka.remote.artery.canonical.port", bind.port());
+        keys.put("akka.cluster.seed-nodes", List.of("akka://" + SYSTEM + "@" + seed));
+        keys.put("akka.cluster.roles", List.of(role));
+        return ConfigFactory.parseMap(keys).withFallback(merged);
     }
 
-    @Override
-    public String toString() {
-      return host + ":" + port;
+    /** Settings a --config may change. */
+    private static Config defaults() {
+        return ConfigFactory.parseString(String.join(
+                "\n",
+                "akka.actor.serialization-bindings { \"" + ClusterMessage.class.getName() + "\" = jackson-cbor }",
+                "akka.remote.artery.advanced.maximum-frame-size = 2MiB",
+                "akka.cluster.downing-provider-class = \"akka.cluster.sbr.SplitBrainResolverProvider\"",
+                "akka.cluster.split-brain-resolver.active-strategy = keep-oldest",
+                "akka.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
+                "akka.cluster.split-brain-resolver.stable-after = 5s",
+                "akka.cluster.jmx.multi-mbeans-in-same-jvm = on",
+                "akka.coordinated-shutdown.exit-jvm = off"));
     }
-  }
 
-  /**
-   * @param base the node's merged configuration
-   * @param bind where this node listens
-   * @param seed the coordinator's address (the coordinator passes its own)
-   * @param role "coordinator" or "worker"
-   * @return the cluster actor system's configuration
-   * @throws IllegalArgumentException when an address is not loopback and TLS is not configured, naming why
-   */
-  public static Config of(Config base, HostPort bind, HostPort seed, String role) {
-    Config merged = base.withFallback(defaults());
-    boolean tls = "tls-tcp".equals(merged.getString("akka.remote.artery.transport"));
-    for (HostPort a : List.of(bind, seed)) {
-      if (!isLoopback(a.host()) && !tls) {
-        throw new IllegalArgumentException(a + " is not a loopback address: a cluster beyond this host needs Artery's"
-            + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
-            + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to listen in clear text");
-      }
-    }
-    if (tls) {
-      for (String store : List.of("key-store", "trust-store")) {
-        String path = merged.getString("akka.remote.artery.ssl.config-ssl-engine." + store);
-        if (!Files.isReadable(Path.of(path))) {
-          throw new IllegalArgumentException("akka.remote.artery.ssl.config-ssl-engine." + store + ": cannot read '"
-              + path + "' (TLS needs the node's key store and the trust store of the cluster's certificates)");
+    /**
+     * @param host a host name or address
+     * @return true when it names this host's loopback interface (127.0.0.0/8, ::1, localhost)
+     */
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
         }
-      }
     }
-    Map<String, Object> keys = new HashMap<>();
-    keys.put("akka.actor.provider", "cluster");
-    keys.put("akka.remote.artery.canonical.hostname", bind.host());
-    keys.put("akka.remote.artery.canonical.port", bind.port());
-    keys.put("akka.cluster.seed-nodes", List.of("akka://" + SYSTEM + "@" + seed));
-    keys.put("akka.cluster.roles", List.of(role));
-    return ConfigFactory.parseMap(keys).withFallback(merged);
-  }
-
-  /** Settings a --config may change. */
-  private static Config defaults() {
-    return ConfigFactory.parseString(String.join("\n",
-        "akka.actor.serialization-bindings { \"" + ClusterMessage.class.getName() + "\" = jackson-cbor }",
-        "akka.remote.artery.advanced.maximum-frame-size = 2MiB",
-        "akka.cluster.downing-provider-class = \"akka.cluster.sbr.SplitBrainResolverProvider\"",
-        "akka.cluster.split-brain-resolver.active-strategy = keep-oldest",
-        "akka.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
-        "akka.cluster.split-brain-resolver.stable-after = 5s",
-        "akka.cluster.jmx.multi-mbeans-in-same-jvm = on",
-        "akka.coordinated-shutdown.exit-jvm = off"));
-  }
-
-  /**
-   * @param host a host name or address
-   * @return true when it names this host's loopback interface (127.0.0.0/8, ::1, localhost)
-   */
-  static boolean isLoopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
-  }
 }

@@ -34,271 +34,290 @@ import org.netnslab.scenario.DesignRunOutcome;
  * lanes. A design run that failed on a worker fails the run (it would fail anywhere).
  */
 public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
-  /** The coordinator's protocol. */
-  public sealed interface Command permits Ready, Refused, Pull, Result, RunFailed, WorkersListed, WorkerGone,
-      WaitedForWorkers {}
+    /** The coordinator's protocol. */
+    public sealed interface Command
+            permits Ready, Refused, Pull, Result, RunFailed, WorkersListed, WorkerGone, WaitedForWorkers {}
 
-  /**
-   * A worker loaded the run.
-   *
-   * @param worker the worker
-   * @param address its host:port
-   * @param version its netns-lab version
-   * @param fingerprint what it loaded ({@link RunInputs#fingerprint})
-   */
-  public record Ready(ActorRef<Worker.Command> worker, String address, String version, String fingerprint)
-      implements Command, ClusterMessage {}
+    /**
+     * A worker loaded the run.
+     *
+     * @param worker the worker
+     * @param address its host:port
+     * @param version its netns-lab version
+     * @param fingerprint what it loaded ({@link RunInputs#fingerprint})
+     */
+    public record Ready(ActorRef<Worker.Command> worker, String address, String version, String fingerprint)
+            implements Command, ClusterMessage {}
 
-  /**
-   * A worker could not load the run.
-   *
-   * @param worker the worker
-   * @param address its host:port
-   * @param reason why
-   */
-  public record Refused(ActorRef<Worker.Command> worker, String address, String reason)
-      implements Command, ClusterMessage {}
+    /**
+     * A worker could not load the run.
+     *
+     * @param worker the worker
+     * @param address its host:port
+     * @param reason why
+     */
+    public record Refused(ActorRef<Worker.Command> worker, String address, String reason)
+            implements Command, ClusterMessage {}
 
-  /**
-   * A worker asks for its next design run.
-   *
-   * @param worker the worker
-   */
-  public record Pull(ActorRef<Worker.Command> worker) implements Command, ClusterMessage {}
+    /**
+     * A worker asks for its next design run.
+     *
+     * @param worker the worker
+     */
+    public record Pull(ActorRef<Worker.Command> worker) implements Command, ClusterMessage {}
 
-  /**
-   * A design run's outcome.
-   *
-   * @param worker the worker that ran it
-   * @param index the run's {@link DesignRun#index}
-   * @param outcome what it measured
-   */
-  public record Result(ActorRef<Worker.Command> worker, int index, WireOutcome outcome)
-      implements Command, ClusterMessage {}
+    /**
+     * A design run's outcome.
+     *
+     * @param worker the worker that ran it
+     * @param index the run's {@link DesignRun#index}
+     * @param outcome what it measured
+     */
+    public record Result(ActorRef<Worker.Command> worker, int index, WireOutcome outcome)
+            implements Command, ClusterMessage {}
 
-  /**
-   * A design run failed on a worker.
-   *
-   * @param worker the worker
-   * @param index the run's index
-   * @param reason the failure
-   */
-  public record RunFailed(ActorRef<Worker.Command> worker, int index, String reason)
-      implements Command, ClusterMessage {}
+    /**
+     * A design run failed on a worker.
+     *
+     * @param worker the worker
+     * @param index the run's index
+     * @param reason the failure
+     */
+    public record RunFailed(ActorRef<Worker.Command> worker, int index, String reason)
+            implements Command, ClusterMessage {}
 
-  private record WorkersListed(Set<ActorRef<Worker.Command>> workers) implements Command {}
+    private record WorkersListed(Set<ActorRef<Worker.Command>> workers) implements Command {}
 
-  private record WorkerGone(ActorRef<Worker.Command> worker) implements Command {}
+    private record WorkerGone(ActorRef<Worker.Command> worker) implements Command {}
 
-  private enum WaitedForWorkers implements Command { INSTANCE }
-
-  /**
-   * How the coordinator ended.
-   *
-   * @param outcomes each run's outcome by index; null for the runs left
-   * @param left the runs no worker did, in plan order (empty when the workers did them all)
-   * @param why why runs are left, one line ("" when none are)
-   */
-  public record Done(DesignRunOutcome[] outcomes, List<DesignRun> left, String why) {}
-
-  private final RunInputs inputs;
-  private final String version;
-  private final String fingerprint;
-  private final List<DesignRun> plan;
-  private final java.util.function.IntFunction<String> label;
-  private final CompletableFuture<Done> done;
-  private final Consumer<String> say;
-  private final DesignRunOutcome[] outcomes;
-  private final TreeMap<Integer, DesignRun> pending = new TreeMap<>();
-  private final Map<ActorRef<Worker.Command>, String> offered = new HashMap<>();
-  private final Map<ActorRef<Worker.Command>, String> accepted = new LinkedHashMap<>();
-  private final Map<ActorRef<Worker.Command>, Integer> running = new HashMap<>();
-  private final ArrayDeque<ActorRef<Worker.Command>> idle = new ArrayDeque<>();
-  private final Set<ActorRef<Worker.Command>> seen = new HashSet<>();
-  private int finished;
-
-  /**
-   * @param inputs the run's inputs, offered to every worker
-   * @param version this node's version
-   * @param fingerprint this node's {@link RunInputs#fingerprint}
-   * @param plan every design run
-   * @param label each run's label, by index
-   * @param waitForWorkers how long to wait for a first accepted worker
-   * @param say prints a line
-   * @param done completed when every run is done, or with what is left for the local lanes
-   * @return the behaviour
-   */
-  public static Behavior<Command> create(RunInputs inputs, String version, String fingerprint, List<DesignRun> plan,
-      java.util.function.IntFunction<String> label, Duration waitForWorkers, Consumer<String> say,
-      CompletableFuture<Done> done) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Coordinator(ctx, timers, inputs, version,
-        fingerprint, plan, label, waitForWorkers, say, done)));
-  }
-
-  private Coordinator(ActorContext<Command> ctx, TimerScheduler<Command> timers, RunInputs inputs, String version,
-      String fingerprint, List<DesignRun> plan, java.util.function.IntFunction<String> label, Duration waitForWorkers,
-      Consumer<String> say, CompletableFuture<Done> done) {
-    super(ctx);
-    this.inputs = inputs;
-    this.version = version;
-    this.fingerprint = fingerprint;
-    this.plan = plan;
-    this.label = label;
-    this.say = say;
-    this.done = done;
-    this.outcomes = new DesignRunOutcome[plan.size()];
-    plan.forEach(r -> pending.put(r.index(), r));
-    ActorRef<Receptionist.Listing> listings = ctx.messageAdapter(Receptionist.Listing.class,
-        l -> new WorkersListed(l.getServiceInstances(Worker.KEY)));
-    ctx.getSystem().receptionist().tell(Receptionist.subscribe(Worker.KEY, listings));
-    timers.startSingleTimer(WaitedForWorkers.INSTANCE, waitForWorkers);
-  }
-
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(WorkersListed.class, this::onListed)
-        .onMessage(Ready.class, this::onReady)
-        .onMessage(Refused.class, this::onRefused)
-        .onMessage(Pull.class, this::onPull)
-        .onMessage(Result.class, this::onResult)
-        .onMessage(RunFailed.class, this::onRunFailed)
-        .onMessage(WorkerGone.class, this::onGone)
-        .onMessageEquals(WaitedForWorkers.INSTANCE, this::onWaited)
-        .build();
-  }
-
-  private Behavior<Command> onListed(WorkersListed m) {
-    for (ActorRef<Worker.Command> w : m.workers()) {
-      if (seen.add(w)) {
-        getContext().watchWith(w, new WorkerGone(w));
-        offered.put(w, String.valueOf(w.path().address()));
-        w.tell(new Worker.Offer(inputs, getContext().getSelf()));
-      }
+    private enum WaitedForWorkers implements Command {
+        INSTANCE
     }
-    for (ActorRef<Worker.Command> w : List.copyOf(accepted.keySet())) { // deregistered: its node left
-      if (!m.workers().contains(w)) {
-        getContext().getSelf().tell(new WorkerGone(w));
-      }
-    }
-    return this;
-  }
 
-  private Behavior<Command> onReady(Ready m) {
-    offered.remove(m.worker());
-    String why = !m.version().equals(version)
-        ? "it runs " + m.version() + ", this coordinator " + version
-        : !m.fingerprint().equals(fingerprint)
-            ? "it read other inputs (fingerprint " + m.fingerprint() + ", here " + fingerprint + ": "
-                + (m.fingerprint().split("/")[0].equals(fingerprint.split("/")[0])
-                    ? "its model configuration (reference.conf, conf/application.conf) differs"
-                    : "its scenario file, --config file or netns-lab version differs") + ")"
-            : null;
-    if (why != null) {
-      say.accept("worker " + m.address() + " refused: " + why);
-      m.worker().tell(new Worker.Rejected(why));
-      return this;
-    }
-    accepted.put(m.worker(), m.address());
-    say.accept("worker " + m.address() + " joined (" + accepted.size() + " working)");
-    return this;
-  }
+    /**
+     * How the coordinator ended.
+     *
+     * @param outcomes each run's outcome by index; null for the runs left
+     * @param left the runs no worker did, in plan order (empty when the workers did them all)
+     * @param why why runs are left, one line ("" when none are)
+     */
+    public record Done(DesignRunOutcome[] outcomes, List<DesignRun> left, String why) {}
 
-  private Behavior<Command> onRefused(Refused m) {
-    offered.remove(m.worker());
-    say.accept("worker " + m.address() + " cannot take the run: " + m.reason());
-    return this;
-  }
+    private final RunInputs inputs;
+    private final String version;
+    private final String fingerprint;
+    private final List<DesignRun> plan;
+    private final java.util.function.IntFunction<String> label;
+    private final CompletableFuture<Done> done;
+    private final Consumer<String> say;
+    private final DesignRunOutcome[] outcomes;
+    private final TreeMap<Integer, DesignRun> pending = new TreeMap<>();
+    private final Map<ActorRef<Worker.Command>, String> offered = new HashMap<>();
+    private final Map<ActorRef<Worker.Command>, String> accepted = new LinkedHashMap<>();
+    private final Map<ActorRef<Worker.Command>, Integer> running = new HashMap<>();
+    private final ArrayDeque<ActorRef<Worker.Command>> idle = new ArrayDeque<>();
+    private final Set<ActorRef<Worker.Command>> seen = new HashSet<>();
+    private int finished;
 
-  private Behavior<Command> onPull(Pull m) {
-    if (accepted.containsKey(m.worker()) && !running.containsKey(m.worker())) {
-      idle.remove(m.worker());
-      idle.add(m.worker());
-      dispatch();
+    /**
+     * @param inputs the run's inputs, offered to every worker
+     * @param version this node's version
+     * @param fingerprint this node's {@link RunInputs#fingerprint}
+     * @param plan every design run
+     * @param label each run's label, by index
+     * @param waitForWorkers how long to wait for a first accepted worker
+     * @param say prints a line
+     * @param done completed when every run is done, or with what is left for the local lanes
+     * @return the behaviour
+     */
+    public static Behavior<Command> create(
+            RunInputs inputs,
+            String version,
+            String fingerprint,
+            List<DesignRun> plan,
+            java.util.function.IntFunction<String> label,
+            Duration waitForWorkers,
+            Consumer<String> say,
+            CompletableFuture<Done> done) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+                new Coordinator(ctx, timers, inputs, version, fingerprint, plan, label, waitForWorkers, say, done)));
     }
-    return this;
-  }
 
-  /** Gives the queue's first runs to idle workers. */
-  private void dispatch() {
-    while (!idle.isEmpty() && !pending.isEmpty()) {
-      ActorRef<Worker.Command> w = idle.poll();
-      DesignRun r = pending.pollFirstEntry().getValue();
-      running.put(w, r.index());
-      say.accept("[" + label.apply(r.index()) + "] on worker " + accepted.get(w));
-      w.tell(new Worker.RunDesign(r, label.apply(r.index())));
+    private Coordinator(
+            ActorContext<Command> ctx,
+            TimerScheduler<Command> timers,
+            RunInputs inputs,
+            String version,
+            String fingerprint,
+            List<DesignRun> plan,
+            java.util.function.IntFunction<String> label,
+            Duration waitForWorkers,
+            Consumer<String> say,
+            CompletableFuture<Done> done) {
+        super(ctx);
+        this.inputs = inputs;
+        this.version = version;
+        this.fingerprint = fingerprint;
+        this.plan = plan;
+        this.label = label;
+        this.say = say;
+        this.done = done;
+        this.outcomes = new DesignRunOutcome[plan.size()];
+        plan.forEach(r -> pending.put(r.index(), r));
+        ActorRef<Receptionist.Listing> listings = ctx.messageAdapter(
+                Receptionist.Listing.class, l -> new WorkersListed(l.getServiceInstances(Worker.KEY)));
+        ctx.getSystem().receptionist().tell(Receptionist.subscribe(Worker.KEY, listings));
+        timers.startSingleTimer(WaitedForWorkers.INSTANCE, waitForWorkers);
     }
-  }
 
-  private Behavior<Command> onResult(Result m) {
-    Integer was = running.get(m.worker());
-    if (was != null && was == m.index()) {
-      running.remove(m.worker());
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(WorkersListed.class, this::onListed)
+                .onMessage(Ready.class, this::onReady)
+                .onMessage(Refused.class, this::onRefused)
+                .onMessage(Pull.class, this::onPull)
+                .onMessage(Result.class, this::onResult)
+                .onMessage(RunFailed.class, this::onRunFailed)
+                .onMessage(WorkerGone.class, this::onGone)
+                .onMessageEquals(WaitedForWorkers.INSTANCE, this::onWaited)
+                .build();
     }
-    if (outcomes[m.index()] == null) { // a run given back and run twice gives the same figures: keep the first
-      try {
-        outcomes[m.index()] = m.outcome().outcome();
-      } catch (RuntimeException e) {
-        done.completeExceptionally(e);
+
+    private Behavior<Command> onListed(WorkersListed m) {
+        for (ActorRef<Worker.Command> w : m.workers()) {
+            if (seen.add(w)) {
+                getContext().watchWith(w, new WorkerGone(w));
+                offered.put(w, String.valueOf(w.path().address()));
+                w.tell(new Worker.Offer(inputs, getContext().getSelf()));
+            }
+        }
+        for (ActorRef<Worker.Command> w : List.copyOf(accepted.keySet())) { // deregistered: its node left
+            if (!m.workers().contains(w)) {
+                getContext().getSelf().tell(new WorkerGone(w));
+            }
+        }
+        return this;
+    }
+
+    private Behavior<Command> onReady(Ready m) {
+        offered.remove(m.worker());
+        String why = !m.version().equals(version)
+                ? "it runs " + m.version() + ", this coordinator " + version
+                : !m.fingerprint().equals(fingerprint)
+                        ? "it read other inputs (fingerprint " + m.fingerprint() + ", here " + fingerprint + ": "
+                                + (m.fingerprint()
+                                                .split("/")[0]
+                                                .equals(fingerprint.split("/")[0])
+                                        ? "its model configuration (reference.conf, conf/application.conf) differs"
+                                        : "its scenario file, --config file or netns-lab version differs")
+                                + ")"
+                        : null;
+        if (why != null) {
+            say.accept("worker " + m.address() + " refused: " + why);
+            m.worker().tell(new Worker.Rejected(why));
+            return this;
+        }
+        accepted.put(m.worker(), m.address());
+        say.accept("worker " + m.address() + " joined (" + accepted.size() + " working)");
+        return this;
+    }
+
+    private Behavior<Command> onRefused(Refused m) {
+        offered.remove(m.worker());
+        say.accept("worker " + m.address() + " cannot take the run: " + m.reason());
+        return this;
+    }
+
+    private Behavior<Command> onPull(Pull m) {
+        if (accepted.containsKey(m.worker()) && !running.containsKey(m.worker())) {
+            idle.remove(m.worker());
+            idle.add(m.worker());
+            dispatch();
+        }
+        return this;
+    }
+
+    /** Gives the queue's first runs to idle workers. */
+    private void dispatch() {
+        while (!idle.isEmpty() && !pending.isEmpty()) {
+            ActorRef<Worker.Command> w = idle.poll();
+            DesignRun r = pending.pollFirstEntry().getValue();
+            running.put(w, r.index());
+            say.accept("[" + label.apply(r.index()) + "] on worker " + accepted.get(w));
+            w.tell(new Worker.RunDesign(r, label.apply(r.index())));
+        }
+    }
+
+    private Behavior<Command> onResult(Result m) {
+        Integer was = running.get(m.worker());
+        if (was != null && was == m.index()) {
+            running.remove(m.worker());
+        }
+        if (outcomes[m.index()] == null) { // a run given back and run twice gives the same figures: keep the first
+            try {
+                outcomes[m.index()] = m.outcome().outcome();
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+                return Behaviors.stopped();
+            }
+            pending.remove(m.index());
+            finished++;
+            say.accept("[" + label.apply(m.index()) + "] done on worker " + accepted.getOrDefault(m.worker(), "(gone)")
+                    + " (" + finished + "/" + plan.size() + ")");
+        }
+        if (finished == plan.size()) {
+            done.complete(new Done(outcomes, List.of(), ""));
+            return Behaviors.stopped();
+        }
+        return this;
+    }
+
+    private Behavior<Command> onRunFailed(RunFailed m) {
+        done.completeExceptionally(new org.netnslab.run.RunFailure("design run " + label.apply(m.index())
+                + " failed on worker " + accepted.getOrDefault(m.worker(), "?") + ": " + m.reason()));
         return Behaviors.stopped();
-      }
-      pending.remove(m.index());
-      finished++;
-      say.accept("[" + label.apply(m.index()) + "] done on worker " + accepted.getOrDefault(m.worker(), "(gone)")
-          + " (" + finished + "/" + plan.size() + ")");
     }
-    if (finished == plan.size()) {
-      done.complete(new Done(outcomes, List.of(), ""));
-      return Behaviors.stopped();
-    }
-    return this;
-  }
 
-  private Behavior<Command> onRunFailed(RunFailed m) {
-    done.completeExceptionally(new org.netnslab.run.RunFailure("design run " + label.apply(m.index())
-        + " failed on worker " + accepted.getOrDefault(m.worker(), "?") + ": " + m.reason()));
-    return Behaviors.stopped();
-  }
+    private Behavior<Command> onGone(WorkerGone m) {
+        offered.remove(m.worker());
+        String address = accepted.remove(m.worker());
+        idle.remove(m.worker());
+        Integer r = running.remove(m.worker());
+        if (address == null) {
+            return this;
+        }
+        if (r != null && outcomes[r] == null) {
+            pending.put(r, plan.get(r));
+            say.accept("worker " + address + " left during " + label.apply(r) + ": the run goes back to the queue");
+        } else {
+            say.accept("worker " + address + " left");
+        }
+        if (accepted.isEmpty()) {
+            return leftLocally("the last worker left");
+        }
+        dispatch();
+        return this;
+    }
 
-  private Behavior<Command> onGone(WorkerGone m) {
-    offered.remove(m.worker());
-    String address = accepted.remove(m.worker());
-    idle.remove(m.worker());
-    Integer r = running.remove(m.worker());
-    if (address == null) {
-      return this;
+    private Behavior<Command> onWaited() {
+        if (accepted.isEmpty() && finished == 0) {
+            return leftLocally("no worker joined within the wait (netns-lab.cluster.wait-for-workers)");
+        }
+        return this;
     }
-    if (r != null && outcomes[r] == null) {
-      pending.put(r, plan.get(r));
-      say.accept("worker " + address + " left during " + label.apply(r) + ": the run goes back to the queue");
-    } else {
-      say.accept("worker " + address + " left");
-    }
-    if (accepted.isEmpty()) {
-      return leftLocally("the last worker left");
-    }
-    dispatch();
-    return this;
-  }
 
-  private Behavior<Command> onWaited() {
-    if (accepted.isEmpty() && finished == 0) {
-      return leftLocally("no worker joined within the wait (netns-lab.cluster.wait-for-workers)");
+    private Behavior<Command> leftLocally(String why) {
+        List<DesignRun> left = new ArrayList<>();
+        for (DesignRun r : plan) {
+            if (outcomes[r.index()] == null) {
+                left.add(r);
+            }
+        }
+        done.complete(new Done(outcomes, left, why));
+        for (ActorRef<Worker.Command> w : offered.keySet()) {
+            w.tell(new Worker.Rejected("the coordinator runs the rest itself"));
+        }
+        return Behaviors.stopped();
     }
-    return this;
-  }
-
-  private Behavior<Command> leftLocally(String why) {
-    List<DesignRun> left = new ArrayList<>();
-    for (DesignRun r : plan) {
-      if (outcomes[r.index()] == null) {
-        left.add(r);
-      }
-    }
-    done.complete(new Done(outcomes, left, why));
-    for (ActorRef<Worker.Command> w : offered.keySet()) {
-      w.tell(new Worker.Rejected("the coordinator runs the rest itself"));
-    }
-    return Behaviors.stopped();
-  }
 }

@@ -12,13 +12,13 @@ import org.netnslab.scenario.Scenario;
  * @param settings the runner's settings
  */
 public record Prepared(Scenario scenario, Config system, RunSettings settings) {
-  /** Loads {@link RunInputs} the way {@code run} loads its command line. */
-  @FunctionalInterface
-  public interface Loader {
-    /**
-     * @param inputs the run's inputs
-     * @return the loaded scenario, or null once what is wrong has been printed to stderr
-     */
-    Prepared load(RunInputs inputs);
-  }
+    /** Loads {@link RunInputs} the way {@code run} loads its command line. */
+    @FunctionalInterface
+    public interface Loader {
+        /**
+         * @param inputs the run's inputs
+         * @return the loaded scenario, or null once what is wrong has been printed to stderr
+         */
+        Prepared load(RunInputs inputs);
+    }
 }

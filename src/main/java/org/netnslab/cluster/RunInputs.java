@@ -24,50 +24,53 @@ import java.util.List;
  * @param config the {@code --config} file, or "" for none
  */
 public record RunInputs(String file, List<String> sets, double scale, int repeat, int samples, String config)
-    implements ClusterMessage {
+        implements ClusterMessage {
 
-  /** Copies the list. */
-  public RunInputs {
-    sets = List.copyOf(sets);
-  }
-
-  /**
-   * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's and the
-   * {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
-   * {@code designs}, {@code execution}, {@code machine} and {@code random-seed}: reference.conf and
-   * conf/application.conf may differ between hosts).
-   *
-   * @param version the node's netns-lab version
-   * @param system the node's merged configuration
-   * @return {@code <inputs hash>/<model configuration hash>}, hex
-   * @throws IOException when a file cannot be read
-   */
-  public String fingerprint(String version, Config system) throws IOException {
-    MessageDigest inputs = sha256();
-    update(inputs, version);
-    update(inputs, toString());
-    inputs.update(Files.readAllBytes(Path.of(file)));
-    if (!config.isEmpty()) {
-      inputs.update(Files.readAllBytes(Path.of(config)));
+    /** Copies the list. */
+    public RunInputs {
+        sets = List.copyOf(sets);
     }
-    MessageDigest model = sha256();
-    Config lab = system.getConfig("netns-lab");
-    for (String key : List.of("model", "designs", "execution", "machine", "random-seed")) {
-      update(model, key + "=" + (lab.hasPath(key) ? lab.getValue(key).render(ConfigRenderOptions.concise()) : "-"));
-    }
-    return HexFormat.of().formatHex(inputs.digest(), 0, 8) + "/" + HexFormat.of().formatHex(model.digest(), 0, 8);
-  }
 
-  private static void update(MessageDigest d, String s) {
-    d.update(s.getBytes(StandardCharsets.UTF_8));
-    d.update((byte) 0);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    /**
+     * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's and the
+     * {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
+     * {@code designs}, {@code execution}, {@code machine} and {@code random-seed}: reference.conf and
+     * conf/application.conf may differ between hosts).
+     *
+     * @param version the node's netns-lab version
+     * @param system the node's merged configuration
+     * @return {@code <inputs hash>/<model configuration hash>}, hex
+     * @throws IOException when a file cannot be read
+     */
+    public String fingerprint(String version, Config system) throws IOException {
+        MessageDigest inputs = sha256();
+        update(inputs, version);
+        update(inputs, toString());
+        inputs.update(Files.readAllBytes(Path.of(file)));
+        if (!config.isEmpty()) {
+            inputs.update(Files.readAllBytes(Path.of(config)));
+        }
+        MessageDigest model = sha256();
+        Config lab = system.getConfig("netns-lab");
+        for (String key : List.of("model", "designs", "execution", "machine", "random-seed")) {
+            update(
+                    model,
+                    key + "=" + (lab.hasPath(key) ? lab.getValue(key).render(ConfigRenderOptions.concise()) : "-"));
+        }
+        return HexFormat.of().formatHex(inputs.digest(), 0, 8) + "/"
+                + HexFormat.of().formatHex(model.digest(), 0, 8);
     }
-  }
+
+    private static void update(MessageDigest d, String s) {
+        d.update(s.getBytes(StandardCharsets.UTF_8));
+        d.update((byte) 0);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
 }

@@ -14,9 +14,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.netnslab.machine.VirtualSystem;
+import org.netnslab.run.RunObserver;
 import org.netnslab.scenario.DesignRun;
 import org.netnslab.scenario.DesignRunLane;
-import org.netnslab.run.RunObserver;
 
 /**
  * A worker node's one actor: registers with the cluster's {@link Receptionist} under {@link #KEY}, answers a
@@ -28,194 +28,215 @@ import org.netnslab.run.RunObserver;
  * and ends, so its node can join the next coordinator.
  */
 public final class Worker extends AbstractBehavior<Worker.Command> {
-  /** The receptionist's key of every worker. */
-  public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "netns-lab-worker");
+    /** The receptionist's key of every worker. */
+    public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "netns-lab-worker");
 
-  /** The worker's protocol. */
-  public sealed interface Command permits Offer, RunDesign, Rejected, Loaded, RunDone, CoordinatorGone {}
+    /** The worker's protocol. */
+    public sealed interface Command permits Offer, RunDesign, Rejected, Loaded, RunDone, CoordinatorGone {}
 
-  /**
-   * A coordinator offers its run.
-   *
-   * @param inputs what to load
-   * @param coordinator who to answer
-   */
-  public record Offer(RunInputs inputs, ActorRef<Coordinator.Command> coordinator) implements Command, ClusterMessage {}
+    /**
+     * A coordinator offers its run.
+     *
+     * @param inputs what to load
+     * @param coordinator who to answer
+     */
+    public record Offer(RunInputs inputs, ActorRef<Coordinator.Command> coordinator)
+            implements Command, ClusterMessage {}
 
-  /**
-   * Run one design run.
-   *
-   * @param run the design run (of the plan both loaded)
-   * @param label what progress lines call it
-   */
-  public record RunDesign(DesignRun run, String label) implements Command, ClusterMessage {}
+    /**
+     * Run one design run.
+     *
+     * @param run the design run (of the plan both loaded)
+     * @param label what progress lines call it
+     */
+    public record RunDesign(DesignRun run, String label) implements Command, ClusterMessage {}
 
-  /**
-   * The coordinator will not use this worker.
-   *
-   * @param reason why, one line
-   */
-  public record Rejected(String reason) implements Command, ClusterMessage {}
+    /**
+     * The coordinator will not use this worker.
+     *
+     * @param reason why, one line
+     */
+    public record Rejected(String reason) implements Command, ClusterMessage {}
 
-  private record Loaded(DesignRunLane lane, String fingerprint, Throwable failure) implements Command {}
+    private record Loaded(DesignRunLane lane, String fingerprint, Throwable failure) implements Command {}
 
-  private record RunDone(int index, WireOutcome outcome, Throwable failure) implements Command {}
+    private record RunDone(int index, WireOutcome outcome, Throwable failure) implements Command {}
 
-  private enum CoordinatorGone implements Command { INSTANCE }
-
-  private final Prepared.Loader loader;
-  private final String version;
-  private final String address;
-  private final Consumer<String> say;
-  private final Runnable onDone;
-  private final ExecutorService laneThread;
-  private ActorRef<Coordinator.Command> coordinator;
-  private DesignRunLane lane;
-  private boolean running;
-
-  /**
-   * @param loader loads the coordinator's inputs on this node
-   * @param version this node's netns-lab version (the coordinator refuses another)
-   * @param address this node's host:port, for lines
-   * @param say prints a line about the worker
-   * @param onDone called once the worker has ended (its coordinator gone, its lane dropped)
-   * @return the behaviour
-   */
-  public static Behavior<Command> create(Prepared.Loader loader, String version, String address, Consumer<String> say,
-      Runnable onDone) {
-    return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, onDone));
-  }
-
-  private Worker(ActorContext<Command> ctx, Prepared.Loader loader, String version, String address,
-      Consumer<String> say, Runnable onDone) {
-    super(ctx);
-    this.loader = loader;
-    this.version = version;
-    this.address = address;
-    this.say = say;
-    this.onDone = onDone;
-    this.laneThread = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "netns-lab-worker-lane");
-      t.setDaemon(true);
-      return t;
-    });
-    ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
-  }
-
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Offer.class, this::onOffer)
-        .onMessage(Loaded.class, this::onLoaded)
-        .onMessage(RunDesign.class, this::onRun)
-        .onMessage(RunDone.class, this::onRunDone)
-        .onMessage(Rejected.class, this::onRejected)
-        .onMessageEquals(CoordinatorGone.INSTANCE, this::onCoordinatorGone)
-        .build();
-  }
-
-  private Behavior<Command> onOffer(Offer o) {
-    if (coordinator != null) {
-      o.coordinator().tell(new Coordinator.Refused(getContext().getSelf(), address,
-          "already working for another coordinator"));
-      return this;
+    private enum CoordinatorGone implements Command {
+        INSTANCE
     }
-    coordinator = o.coordinator();
-    getContext().watchWith(coordinator, CoordinatorGone.INSTANCE);
-    say.accept("coordinator " + coordinator.path().address() + " offers " + o.inputs().file() + ": loading it");
-    CompletableFuture<Loaded> f = CompletableFuture.supplyAsync(() -> {
-      Prepared p = loader.load(o.inputs());
-      if (p == null) {
-        throw new IllegalStateException("this worker could not load " + o.inputs().file() + " (see its stderr)");
-      }
-      String fp;
-      try {
-        fp = o.inputs().fingerprint(version, p.system());
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException("cannot read " + e.getMessage(), e);
-      }
-      DesignRunLane l = new DesignRunLane(p.scenario(), VirtualSystem.create(Behaviors.empty(), "netns-lab-worker",
-          p.system()), p.settings(), RunObserver.SILENT);
-      return new Loaded(l, fp, null);
-    }, laneThread);
-    getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, e));
-    return this;
-  }
 
-  private Behavior<Command> onLoaded(Loaded m) {
-    if (m.failure() != null) {
-      Throwable e = m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
-      coordinator.tell(new Coordinator.Refused(getContext().getSelf(), address, e.getMessage()));
-      say.accept("refused the run: " + e.getMessage());
-      return end();
+    private final Prepared.Loader loader;
+    private final String version;
+    private final String address;
+    private final Consumer<String> say;
+    private final Runnable onDone;
+    private final ExecutorService laneThread;
+    private ActorRef<Coordinator.Command> coordinator;
+    private DesignRunLane lane;
+    private boolean running;
+
+    /**
+     * @param loader loads the coordinator's inputs on this node
+     * @param version this node's netns-lab version (the coordinator refuses another)
+     * @param address this node's host:port, for lines
+     * @param say prints a line about the worker
+     * @param onDone called once the worker has ended (its coordinator gone, its lane dropped)
+     * @return the behaviour
+     */
+    public static Behavior<Command> create(
+            Prepared.Loader loader, String version, String address, Consumer<String> say, Runnable onDone) {
+        return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, onDone));
     }
-    lane = m.lane();
-    coordinator.tell(new Coordinator.Ready(getContext().getSelf(), address, version, m.fingerprint()));
-    coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
-    return this;
-  }
 
-  private Behavior<Command> onRun(RunDesign m) {
-    if (lane == null || running) { // a second run while one runs would break the pull protocol: not sent
-      return this;
+    private Worker(
+            ActorContext<Command> ctx,
+            Prepared.Loader loader,
+            String version,
+            String address,
+            Consumer<String> say,
+            Runnable onDone) {
+        super(ctx);
+        this.loader = loader;
+        this.version = version;
+        this.address = address;
+        this.say = say;
+        this.onDone = onDone;
+        this.laneThread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "netns-lab-worker-lane");
+            t.setDaemon(true);
+            return t;
+        });
+        ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
     }
-    running = true;
-    say.accept("running " + m.label());
-    CompletableFuture<WireOutcome> f = CompletableFuture.supplyAsync(() -> {
-      try {
-        return WireOutcome.of(lane.run(m.run(), m.label()));
-      } catch (org.netnslab.run.RunFailure e) {
-        throw new java.util.concurrent.CompletionException(e);
-      }
-    }, laneThread);
-    getContext().pipeToSelf(f, (o, e) -> new RunDone(m.run().index(), o, e));
-    return this;
-  }
 
-  private Behavior<Command> onRunDone(RunDone m) {
-    running = false;
-    if (coordinator == null) {
-      return this;
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Offer.class, this::onOffer)
+                .onMessage(Loaded.class, this::onLoaded)
+                .onMessage(RunDesign.class, this::onRun)
+                .onMessage(RunDone.class, this::onRunDone)
+                .onMessage(Rejected.class, this::onRejected)
+                .onMessageEquals(CoordinatorGone.INSTANCE, this::onCoordinatorGone)
+                .build();
     }
-    if (m.failure() != null) {
-      Throwable e = m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
-      coordinator.tell(new Coordinator.RunFailed(getContext().getSelf(), m.index(), String.valueOf(e.getMessage())));
-      return this;
+
+    private Behavior<Command> onOffer(Offer o) {
+        if (coordinator != null) {
+            o.coordinator()
+                    .tell(new Coordinator.Refused(
+                            getContext().getSelf(), address, "already working for another coordinator"));
+            return this;
+        }
+        coordinator = o.coordinator();
+        getContext().watchWith(coordinator, CoordinatorGone.INSTANCE);
+        say.accept("coordinator " + coordinator.path().address() + " offers "
+                + o.inputs().file() + ": loading it");
+        CompletableFuture<Loaded> f = CompletableFuture.supplyAsync(
+                () -> {
+                    Prepared p = loader.load(o.inputs());
+                    if (p == null) {
+                        throw new IllegalStateException(
+                                "this worker could not load " + o.inputs().file() + " (see its stderr)");
+                    }
+                    String fp;
+                    try {
+                        fp = o.inputs().fingerprint(version, p.system());
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException("cannot read " + e.getMessage(), e);
+                    }
+                    DesignRunLane l = new DesignRunLane(
+                            p.scenario(),
+                            VirtualSystem.create(Behaviors.empty(), "netns-lab-worker", p.system()),
+                            p.settings(),
+                            RunObserver.SILENT);
+                    return new Loaded(l, fp, null);
+                },
+                laneThread);
+        getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, e));
+        return this;
     }
-    coordinator.tell(new Coordinator.Result(getContext().getSelf(), m.index(), m.outcome()));
-    coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
-    return this;
-  }
 
-  private Behavior<Command> onRejected(Rejected m) {
-    say.accept("the coordinator refused this worker: " + m.reason());
-    return end();
-  }
-
-  private Behavior<Command> onCoordinatorGone() {
-    say.accept("the coordinator is gone");
-    return end();
-  }
-
-  private Behavior<Command> end() {
-    coordinator = null;
-    laneThread.execute(this::dropLane);
-    laneThread.execute(onDone);
-    laneThread.shutdown();
-    return Behaviors.stopped();
-  }
-
-  /** On the lane thread: stops the lane's run guardian and terminates its actor system. */
-  private void dropLane() {
-    DesignRunLane l = lane;
-    lane = null;
-    if (l != null) {
-      try {
-        l.close();
-        VirtualSystem.terminate(l.system(), Duration.ofSeconds(30));
-      } catch (Exception e) {
-        say.accept("dropping the lane: " + e);
-      }
+    private Behavior<Command> onLoaded(Loaded m) {
+        if (m.failure() != null) {
+            Throwable e =
+                    m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
+            coordinator.tell(new Coordinator.Refused(getContext().getSelf(), address, e.getMessage()));
+            say.accept("refused the run: " + e.getMessage());
+            return end();
+        }
+        lane = m.lane();
+        coordinator.tell(new Coordinator.Ready(getContext().getSelf(), address, version, m.fingerprint()));
+        coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
+        return this;
     }
-  }
+
+    private Behavior<Command> onRun(RunDesign m) {
+        if (lane == null || running) { // a second run while one runs would break the pull protocol: not sent
+            return this;
+        }
+        running = true;
+        say.accept("running " + m.label());
+        CompletableFuture<WireOutcome> f = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return WireOutcome.of(lane.run(m.run(), m.label()));
+                    } catch (org.netnslab.run.RunFailure e) {
+                        throw new java.util.concurrent.CompletionException(e);
+                    }
+                },
+                laneThread);
+        getContext().pipeToSelf(f, (o, e) -> new RunDone(m.run().index(), o, e));
+        return this;
+    }
+
+    private Behavior<Command> onRunDone(RunDone m) {
+        running = false;
+        if (coordinator == null) {
+            return this;
+        }
+        if (m.failure() != null) {
+            Throwable e =
+                    m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
+            coordinator.tell(
+                    new Coordinator.RunFailed(getContext().getSelf(), m.index(), String.valueOf(e.getMessage())));
+            return this;
+        }
+        coordinator.tell(new Coordinator.Result(getContext().getSelf(), m.index(), m.outcome()));
+        coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
+        return this;
+    }
+
+    private Behavior<Command> onRejected(Rejected m) {
+        say.accept("the coordinator refused this worker: " + m.reason());
+        return end();
+    }
+
+    private Behavior<Command> onCoordinatorGone() {
+        say.accept("the coordinator is gone");
+        return end();
+    }
+
+    private Behavior<Command> end() {
+        coordinator = null;
+        laneThread.execute(this::dropLane);
+        laneThread.execute(onDone);
+        laneThread.shutdown();
+        return Behaviors.stopped();
+    }
+
+    /** On the lane thread: stops the lane's run guardian and terminates its actor system. */
+    private void dropLane() {
+        DesignRunLane l = lane;
+        lane = null;
+        if (l != null) {
+            try {
+                l.close();
+                VirtualSystem.terminate(l.system(), Duration.ofSeconds(30));
+            } catch (Exception e) {
+                say.accept("dropping the lane: " + e);
+            }
+        }
+    }
 }

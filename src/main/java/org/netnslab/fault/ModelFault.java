@@ -6,21 +6,21 @@ package org.netnslab.fault;
  * exercise; any other failure keeps the typed default (the actor stops).
  */
 public final class ModelFault extends RuntimeException {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  private final transient FaultSwitch which;
+    private final transient FaultSwitch which;
 
-  /**
-   * @param which the switch that fired
-   * @param where what was being handled, e.g. {@code netns 3 handling Inject}
-   */
-  public ModelFault(FaultSwitch which, String where) {
-    super("fault switch " + which.key() + " fired: " + where);
-    this.which = which;
-  }
+    /**
+     * @param which the switch that fired
+     * @param where what was being handled, e.g. {@code netns 3 handling Inject}
+     */
+    public ModelFault(FaultSwitch which, String where) {
+        super("fault switch " + which.key() + " fired: " + where);
+        this.which = which;
+    }
 
-  /** @return the switch that fired */
-  public FaultSwitch which() {
-    return which;
-  }
+    /** @return the switch that fired */
+    public FaultSwitch which() {
+        return which;
+    }
 }

@@ -13,154 +13,157 @@ import java.util.ArrayDeque;
  * <p>Threading: the engine's driver thread only.
  */
 public final class CpuTask {
-  /**
-   * What a task is in the modelled system: for figures and names, and under {@link Scheduling.TaskGroup#SESSION}
-   * for its task group ({@link #kernelThread}); otherwise the scheduler treats all alike.
-   */
-  public enum Kind {
-    /** A uevent injector process (sendmsg loop). */
-    INJECTOR,
-    /** A uevent or proc connector listener process (recvmsg loop). */
-    LISTENER,
-    /** A device's kernel task sending kernel uevents. */
-    DEVICE,
-    /** An {@code unshare -n} process or churn worker. */
-    UNSHARE,
-    /** The {@code netns} workqueue's kworker running cleanup_net. */
-    KWORKER,
-    /** RCU callbacks (rcuc/rcuo kthreads or softirq). */
-    RCU,
-    /** A proc monitor (pidfd poller, /proc scanner). */
-    MONITOR,
-    /** Anything else: a test's task, or a one-off step with no task of its own. */
-    OTHER;
+    /**
+     * What a task is in the modelled system: for figures and names, and under {@link Scheduling.TaskGroup#SESSION}
+     * for its task group ({@link #kernelThread}); otherwise the scheduler treats all alike.
+     */
+    public enum Kind {
+        /** A uevent injector process (sendmsg loop). */
+        INJECTOR,
+        /** A uevent or proc connector listener process (recvmsg loop). */
+        LISTENER,
+        /** A device's kernel task sending kernel uevents. */
+        DEVICE,
+        /** An {@code unshare -n} process or churn worker. */
+        UNSHARE,
+        /** The {@code netns} workqueue's kworker running cleanup_net. */
+        KWORKER,
+        /** RCU callbacks (rcuc/rcuo kthreads or softirq). */
+        RCU,
+        /** A proc monitor (pidfd poller, /proc scanner). */
+        MONITOR,
+        /** Anything else: a test's task, or a one-off step with no task of its own. */
+        OTHER;
+
+        /**
+         * @return true for a kernel thread (kworker, RCU, device task): in the root task group, whatever the
+         *     load's group ({@link Scheduling.TaskGroup})
+         */
+        public boolean kernelThread() {
+            return this == KWORKER || this == RCU || this == DEVICE;
+        }
+    }
+
+    private static final long NEVER = Long.MIN_VALUE;
+
+    private final String name;
+    private final Kind kind;
+    final long id;
+    /** Its first step is its fork (wake_up_new_task): placed with half a slice; else a woken sleeper's whole slice. */
+    final boolean forked;
+
+    // scheduler state (package-private: Cpus and EevdfQueue)
+    long vruntime;
+    long deadline;
+    long vlag;
+    long sleptAtV = NEVER;
+    boolean placed;
+    /** Index of the CPU the task runs on or holds, -1: none. */
+    int cpu = -1;
+    /** The one CPU it may run on (a per-CPU kernel thread, kthread_bind), -1: any. */
+    final int bound;
+
+    boolean queued;
+    boolean needResched;
+    /** The step in progress or waiting for a CPU. */
+    Step step;
+
+    long remaining;
+    Runnable then;
+    /** The kind of the last step that ended (its end is the current boundary). */
+    Step lastStep = Step.USER;
+    /** A step asked for while another of the task's was in progress or waiting. */
+    record Request(Step step, long nanos, Runnable then) {}
+
+    /** Steps asked for while one was in progress (a task's requests run in order). */
+    final ArrayDeque<Request> pending = new ArrayDeque<>(2);
+
+    long runnableSince;
+
+    // figures
+    long userNanos;
+    long kernelNanos;
+    long waitNanos;
+    long switchesIn;
+    long preemptions;
 
     /**
-     * @return true for a kernel thread (kworker, RCU, device task): in the root task group, whatever the
-     *     load's group ({@link Scheduling.TaskGroup})
+     * @param name the task's name, e.g. {@code injector-3} or {@code kworker/u:netns}
+     * @param kind what it is
+     * @param id a unique number within its machine, for a deterministic tie-break
+     * @param forked whether its first step is its fork (see {@link Cpus#newTask(String, Kind, boolean)})
      */
-    public boolean kernelThread() {
-      return this == KWORKER || this == RCU || this == DEVICE;
+    CpuTask(String name, Kind kind, long id, boolean forked) {
+        this(name, kind, id, forked, -1);
     }
-  }
 
-  private static final long NEVER = Long.MIN_VALUE;
+    /**
+     * @param name as above
+     * @param kind as above
+     * @param id as above
+     * @param forked as above
+     * @param bound the one CPU it may run on, -1: any
+     */
+    CpuTask(String name, Kind kind, long id, boolean forked, int bound) {
+        this.name = name;
+        this.kind = kind;
+        this.id = id;
+        this.forked = forked;
+        this.bound = bound;
+    }
 
-  private final String name;
-  private final Kind kind;
-  final long id;
-  /** Its first step is its fork (wake_up_new_task): placed with half a slice; else a woken sleeper's whole slice. */
-  final boolean forked;
+    /** @return the task's name */
+    public String name() {
+        return name;
+    }
 
-  // scheduler state (package-private: Cpus and EevdfQueue)
-  long vruntime;
-  long deadline;
-  long vlag;
-  long sleptAtV = NEVER;
-  boolean placed;
-  /** Index of the CPU the task runs on or holds, -1: none. */
-  int cpu = -1;
-  /** The one CPU it may run on (a per-CPU kernel thread, kthread_bind), -1: any. */
-  final int bound;
-  boolean queued;
-  boolean needResched;
-  /** The step in progress or waiting for a CPU. */
-  Step step;
-  long remaining;
-  Runnable then;
-  /** The kind of the last step that ended (its end is the current boundary). */
-  Step lastStep = Step.USER;
-  /** A step asked for while another of the task's was in progress or waiting. */
-  record Request(Step step, long nanos, Runnable then) {}
+    /** @return what the task is */
+    public Kind kind() {
+        return kind;
+    }
 
-  /** Steps asked for while one was in progress (a task's requests run in order). */
-  final ArrayDeque<Request> pending = new ArrayDeque<>(2);
-  long runnableSince;
+    /** @return the one CPU it may run on (a per-CPU kernel thread), or -1: any */
+    public int bound() {
+        return bound;
+    }
 
-  // figures
-  long userNanos;
-  long kernelNanos;
-  long waitNanos;
-  long switchesIn;
-  long preemptions;
+    /** @return the CPU it runs on or holds, 0..cpus-1; -1 when it has none (asleep or waiting for one) */
+    public int cpu() {
+        return cpu;
+    }
 
-  /**
-   * @param name the task's name, e.g. {@code injector-3} or {@code kworker/u:netns}
-   * @param kind what it is
-   * @param id a unique number within its machine, for a deterministic tie-break
-   * @param forked whether its first step is its fork (see {@link Cpus#newTask(String, Kind, boolean)})
-   */
-  CpuTask(String name, Kind kind, long id, boolean forked) {
-    this(name, kind, id, forked, -1);
-  }
+    /** @return CPU time in user-space steps so far, ns */
+    public long userNanos() {
+        return userNanos;
+    }
 
-  /**
-   * @param name as above
-   * @param kind as above
-   * @param id as above
-   * @param forked as above
-   * @param bound the one CPU it may run on, -1: any
-   */
-  CpuTask(String name, Kind kind, long id, boolean forked, int bound) {
-    this.name = name;
-    this.kind = kind;
-    this.id = id;
-    this.forked = forked;
-    this.bound = bound;
-  }
+    /** @return CPU time in kernel steps (and context switches into it) so far, ns */
+    public long kernelNanos() {
+        return kernelNanos;
+    }
 
-  /** @return the task's name */
-  public String name() {
-    return name;
-  }
+    /** @return CPU time so far, ns: user and kernel steps and the switches into the task (its CPU clock) */
+    public long cpuNanos() {
+        return userNanos + kernelNanos;
+    }
 
-  /** @return what the task is */
-  public Kind kind() {
-    return kind;
-  }
+    /** @return time spent runnable but waiting for a CPU so far, ns (fair scheduler) */
+    public long waitNanos() {
+        return waitNanos;
+    }
 
-  /** @return the one CPU it may run on (a per-CPU kernel thread), or -1: any */
-  public int bound() {
-    return bound;
-  }
+    /** @return times the task was switched in from another task */
+    public long switchesIn() {
+        return switchesIn;
+    }
 
-  /** @return the CPU it runs on or holds, 0..cpus-1; -1 when it has none (asleep or waiting for one) */
-  public int cpu() {
-    return cpu;
-  }
+    /** @return times it was preempted (at a tick, a wake-up or a preemption point) */
+    public long preemptions() {
+        return preemptions;
+    }
 
-  /** @return CPU time in user-space steps so far, ns */
-  public long userNanos() {
-    return userNanos;
-  }
-
-  /** @return CPU time in kernel steps (and context switches into it) so far, ns */
-  public long kernelNanos() {
-    return kernelNanos;
-  }
-
-  /** @return CPU time so far, ns: user and kernel steps and the switches into the task (its CPU clock) */
-  public long cpuNanos() {
-    return userNanos + kernelNanos;
-  }
-
-  /** @return time spent runnable but waiting for a CPU so far, ns (fair scheduler) */
-  public long waitNanos() {
-    return waitNanos;
-  }
-
-  /** @return times the task was switched in from another task */
-  public long switchesIn() {
-    return switchesIn;
-  }
-
-  /** @return times it was preempted (at a tick, a wake-up or a preemption point) */
-  public long preemptions() {
-    return preemptions;
-  }
-
-  @Override
-  public String toString() {
-    return name + " (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ")";
-  }
+    @Override
+    public String toString() {
+        return name + " (" + kind.name().toLowerCase(java.util.Locale.ROOT) + ")";
+    }
 }

@@ -11,78 +11,78 @@ import java.util.TreeSet;
  * <p>Threading: the engine's driver thread only.
  */
 final class EevdfQueue {
-  private final TreeSet<CpuTask> tree = new TreeSet<>(
-      Comparator.<CpuTask>comparingLong(t -> t.deadline).thenComparingLong(t -> t.id));
-  private long sumVruntime;
+    private final TreeSet<CpuTask> tree =
+            new TreeSet<>(Comparator.<CpuTask>comparingLong(t -> t.deadline).thenComparingLong(t -> t.id));
+    private long sumVruntime;
 
-  void add(CpuTask t) {
-    tree.add(t);
-    t.queued = true;
-    sumVruntime += t.vruntime;
-  }
-
-  void remove(CpuTask t) {
-    if (!tree.remove(t)) {
-      throw new IllegalStateException(t + " is not queued"); // the sums would go wrong silently
+    void add(CpuTask t) {
+        tree.add(t);
+        t.queued = true;
+        sumVruntime += t.vruntime;
     }
-    t.queued = false;
-    sumVruntime -= t.vruntime;
-  }
 
-  /** @return whether {@code t} may run on CPU {@code c}: it is not bound to another CPU */
-  private static boolean allowed(CpuTask t, int c) {
-    return t.bound < 0 || t.bound == c;
-  }
-
-  /**
-   * @param c a CPU
-   * @param except a task not to count (the group entity), or null
-   * @return whether a queued task other than {@code except} may run on {@code c} (is not bound to another CPU)
-   */
-  boolean hasAllowed(int c, CpuTask except) {
-    for (CpuTask t : tree) {
-      if (t != except && allowed(t, c)) {
-        return true;
-      }
+    void remove(CpuTask t) {
+        if (!tree.remove(t)) {
+            throw new IllegalStateException(t + " is not queued"); // the sums would go wrong silently
+        }
+        t.queued = false;
+        sumVruntime -= t.vruntime;
     }
-    return false;
-  }
 
-  boolean isEmpty() {
-    return tree.isEmpty();
-  }
-
-  int size() {
-    return tree.size();
-  }
-
-  /** @return the sum of the queued tasks' virtual runtimes (for avg_vruntime) */
-  long sumVruntime() {
-    return sumVruntime;
-  }
-
-  /**
-   * pick_eevdf on CPU {@code c}'s queue: over the tasks that may run there (a task bound to another CPU is on that
-   * CPU's queue in the kernel), the eligible one (vruntime <= the average V) with the earliest virtual deadline;
-   * when none is eligible (the eligible ones are running), the earliest deadline.
-   *
-   * @param avgVruntime V, the weighted average virtual runtime of all runnable tasks
-   * @param c the CPU
-   * @return the task, or null when none queued may run on {@code c}
-   */
-  CpuTask pick(long avgVruntime, int c) {
-    CpuTask earliest = null;
-    for (CpuTask t : tree) {
-      if (!allowed(t, c)) {
-        continue;
-      }
-      if (t.vruntime <= avgVruntime) {
-        return t;
-      }
-      if (earliest == null) {
-        earliest = t;
-      }
+    /** @return whether {@code t} may run on CPU {@code c}: it is not bound to another CPU */
+    private static boolean allowed(CpuTask t, int c) {
+        return t.bound < 0 || t.bound == c;
     }
-    return earliest;
-  }
+
+    /**
+     * @param c a CPU
+     * @param except a task not to count (the group entity), or null
+     * @return whether a queued task other than {@code except} may run on {@code c} (is not bound to another CPU)
+     */
+    boolean hasAllowed(int c, CpuTask except) {
+        for (CpuTask t : tree) {
+            if (t != except && allowed(t, c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean isEmpty() {
+        return tree.isEmpty();
+    }
+
+    int size() {
+        return tree.size();
+    }
+
+    /** @return the sum of the queued tasks' virtual runtimes (for avg_vruntime) */
+    long sumVruntime() {
+        return sumVruntime;
+    }
+
+    /**
+     * pick_eevdf on CPU {@code c}'s queue: over the tasks that may run there (a task bound to another CPU is on that
+     * CPU's queue in the kernel), the eligible one (vruntime <= the average V) with the earliest virtual deadline;
+     * when none is eligible (the eligible ones are running), the earliest deadline.
+     *
+     * @param avgVruntime V, the weighted average virtual runtime of all runnable tasks
+     * @param c the CPU
+     * @return the task, or null when none queued may run on {@code c}
+     */
+    CpuTask pick(long avgVruntime, int c) {
+        CpuTask earliest = null;
+        for (CpuTask t : tree) {
+            if (!allowed(t, c)) {
+                continue;
+            }
+            if (t.vruntime <= avgVruntime) {
+                return t;
+            }
+            if (earliest == null) {
+                earliest = t;
+            }
+        }
+        return earliest;
+    }
 }

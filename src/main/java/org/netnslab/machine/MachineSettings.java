@@ -13,32 +13,32 @@ package org.netnslab.machine;
  *     {@code base-slice}, {@code context-switch})
  */
 public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduling scheduling) {
-  /** Checks the ranges. */
-  public MachineSettings {
-    if (cpus < 1 || cpus > 4096) {
-      throw new IllegalArgumentException("machine.cpus must be in 1..4096, got " + cpus);
+    /** Checks the ranges. */
+    public MachineSettings {
+        if (cpus < 1 || cpus > 4096) {
+            throw new IllegalArgumentException("machine.cpus must be in 1..4096, got " + cpus);
+        }
+        if (!(jitter >= 0 && jitter <= 0.5)) {
+            throw new IllegalArgumentException("machine.jitter must be in 0..0.5, got " + jitter);
+        }
+        if (scheduling == null) {
+            throw new IllegalArgumentException("machine scheduling must be given");
+        }
     }
-    if (!(jitter >= 0 && jitter <= 0.5)) {
-      throw new IllegalArgumentException("machine.jitter must be in 0..0.5, got " + jitter);
-    }
-    if (scheduling == null) {
-      throw new IllegalArgumentException("machine scheduling must be given");
-    }
-  }
 
-  /**
-   * A FIFO machine ({@link Scheduling#FIFO}), as before issue #20.
-   *
-   * @param cpus simulated CPUs
-   * @param jitter the cost jitter
-   * @param randomSeed the jitter's seed
-   */
-  public MachineSettings(int cpus, double jitter, long randomSeed) {
-    this(cpus, jitter, randomSeed, Scheduling.FIFO);
-  }
+    /**
+     * A FIFO machine ({@link Scheduling#FIFO}), as before issue #20.
+     *
+     * @param cpus simulated CPUs
+     * @param jitter the cost jitter
+     * @param randomSeed the jitter's seed
+     */
+    public MachineSettings(int cpus, double jitter, long randomSeed) {
+        this(cpus, jitter, randomSeed, Scheduling.FIFO);
+    }
 
-  /** @return these settings with {@code n} CPUs */
-  public MachineSettings withCpus(int n) {
-    return new MachineSettings(n, jitter, randomSeed, scheduling);
-  }
+    /** @return these settings with {@code n} CPUs */
+    public MachineSettings withCpus(int n) {
+        return new MachineSettings(n, jitter, randomSeed, scheduling);
+    }
 }

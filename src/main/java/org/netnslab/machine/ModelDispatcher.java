@@ -19,52 +19,53 @@ import com.typesafe.config.Config;
  * execution runs this dispatcher on the simulated engine too ({@link VirtualSystem}).
  */
 public final class ModelDispatcher {
-  /** The configuration key naming the dispatcher block. */
-  public static final String KEY = "netns-lab.dispatcher";
+    /** The configuration key naming the dispatcher block. */
+    public static final String KEY = "netns-lab.dispatcher";
 
-  /**
-   * The props, built once per actor system: building them reads the configuration (a path parse and
-   * lookup), which the churn profile showed on every netns spawn.
-   */
-  private record Cached(Props props) implements Extension {}
+    /**
+     * The props, built once per actor system: building them reads the configuration (a path parse and
+     * lookup), which the churn profile showed on every netns spawn.
+     */
+    private record Cached(Props props) implements Extension {}
 
-  private static final ExtensionId<Cached> CACHED = new ExtensionId<>() {
-    @Override
-    public Cached createExtension(ActorSystem<?> system) {
-      return new Cached(DispatcherSelector.fromConfig(ModelDispatcher.id(system.settings().config())));
+    private static final ExtensionId<Cached> CACHED = new ExtensionId<>() {
+        @Override
+        public Cached createExtension(ActorSystem<?> system) {
+            return new Cached(DispatcherSelector.fromConfig(
+                    ModelDispatcher.id(system.settings().config())));
+        }
+    };
+
+    private ModelDispatcher() {}
+
+    /**
+     * @param config the actor system's configuration
+     * @return the id (configuration path) of the model's dispatcher
+     * @throws com.typesafe.config.ConfigException.WrongType when the key is not a string
+     */
+    public static String id(Config config) {
+        return config.hasPath(KEY) ? config.getString(KEY) : "akka.actor.default-dispatcher";
     }
-  };
 
-  private ModelDispatcher() {}
+    /**
+     * @param system the actor system the model runs in
+     * @return the props that put an actor on the model's dispatcher
+     */
+    public static Props props(ActorSystem<?> system) {
+        return CACHED.apply(system).props();
+    }
 
-  /**
-   * @param config the actor system's configuration
-   * @return the id (configuration path) of the model's dispatcher
-   * @throws com.typesafe.config.ConfigException.WrongType when the key is not a string
-   */
-  public static String id(Config config) {
-    return config.hasPath(KEY) ? config.getString(KEY) : "akka.actor.default-dispatcher";
-  }
-
-  /**
-   * @param system the actor system the model runs in
-   * @return the props that put an actor on the model's dispatcher
-   */
-  public static Props props(ActorSystem<?> system) {
-    return CACHED.apply(system).props();
-  }
-
-  /**
-   * Spawns a model actor as a child of {@code ctx}'s actor, on the model's dispatcher.
-   *
-   * @param ctx the parent's context
-   * @param behavior the child's behaviour
-   * @param name the child's name, unique among its siblings
-   * @param <T> the child's protocol
-   * @return the child
-   * @throws akka.actor.InvalidActorNameException when the name is taken or malformed
-   */
-  public static <T> ActorRef<T> spawn(ActorContext<?> ctx, Behavior<T> behavior, String name) {
-    return ctx.spawn(behavior, name, props(ctx.getSystem()));
-  }
+    /**
+     * Spawns a model actor as a child of {@code ctx}'s actor, on the model's dispatcher.
+     *
+     * @param ctx the parent's context
+     * @param behavior the child's behaviour
+     * @param name the child's name, unique among its siblings
+     * @param <T> the child's protocol
+     * @return the child
+     * @throws akka.actor.InvalidActorNameException when the name is taken or malformed
+     */
+    public static <T> ActorRef<T> spawn(ActorContext<?> ctx, Behavior<T> behavior, String name) {
+        return ctx.spawn(behavior, name, props(ctx.getSystem()));
+    }
 }

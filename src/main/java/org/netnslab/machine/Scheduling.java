@@ -19,153 +19,161 @@ import java.util.Locale;
  * @param taskGroup where the load's processes are against the kernel threads ({@code machine.task-group}); fair
  *     only
  */
-public record Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos,
-    long contextSwitchNanos, TaskGroup taskGroup) {
-
-  /**
-   * The task group of the load's processes (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c's group entities).
-   * Kernel threads are always in the root task group: kthreadd's autogroup is autogroup_default, whose
-   * task group is root_task_group (kernel/sched/autogroup.c autogroup_init).
-   */
-  public enum TaskGroup {
-    /**
-     * The load's processes are in the root task group with the kernel threads: one fair queue over all
-     * tasks. sched_autogroup off ({@code kernel.sched_autogroup_enabled = 0}), or the load started from
-     * init's session in the root cpu cgroup.
-     */
-    ROOT,
-    /**
-     * The load's processes share one task group of their own, which competes in the root group as one
-     * entity of weight 1024 (a nice-0 group's shares) against each kernel thread: sched_autogroup's group
-     * for their session (setsid(2); autogroup_task_group, when their cpu cgroup is the root one), or a cpu
-     * cgroup of their own.
-     */
-    SESSION;
+public record Scheduling(
+        Scheduler scheduler,
+        Preempt preempt,
+        int hz,
+        long baseSliceNanos,
+        long contextSwitchNanos,
+        TaskGroup taskGroup) {
 
     /**
-     * @param s "root" or "session"
-     * @return the value
-     * @throws IllegalArgumentException naming the key otherwise
+     * The task group of the load's processes (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c's group entities).
+     * Kernel threads are always in the root task group: kthreadd's autogroup is autogroup_default, whose
+     * task group is root_task_group (kernel/sched/autogroup.c autogroup_init).
      */
-    public static TaskGroup parse(String s) {
-      return switch (s.toLowerCase(Locale.ROOT)) {
-        case "root" -> ROOT;
-        case "session" -> SESSION;
-        default -> throw new IllegalArgumentException("machine.task-group must be root or session, got '" + s
-            + "'");
-      };
+    public enum TaskGroup {
+        /**
+         * The load's processes are in the root task group with the kernel threads: one fair queue over all
+         * tasks. sched_autogroup off ({@code kernel.sched_autogroup_enabled = 0}), or the load started from
+         * init's session in the root cpu cgroup.
+         */
+        ROOT,
+        /**
+         * The load's processes share one task group of their own, which competes in the root group as one
+         * entity of weight 1024 (a nice-0 group's shares) against each kernel thread: sched_autogroup's group
+         * for their session (setsid(2); autogroup_task_group, when their cpu cgroup is the root one), or a cpu
+         * cgroup of their own.
+         */
+        SESSION;
+
+        /**
+         * @param s "root" or "session"
+         * @return the value
+         * @throws IllegalArgumentException naming the key otherwise
+         */
+        public static TaskGroup parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "root" -> ROOT;
+                case "session" -> SESSION;
+                default ->
+                    throw new IllegalArgumentException("machine.task-group must be root or session, got '" + s + "'");
+            };
+        }
     }
-  }
-
-  /**
-   * The machine with every task in the root task group.
-   *
-   * @param scheduler as the canonical constructor
-   * @param preempt as the canonical constructor
-   * @param hz as the canonical constructor
-   * @param baseSliceNanos as the canonical constructor
-   * @param contextSwitchNanos as the canonical constructor
-   */
-  public Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos, long contextSwitchNanos) {
-    this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, TaskGroup.ROOT);
-  }
-
-  /** The run queue discipline. */
-  public enum Scheduler {
-    /** EEVDF over one global queue (see {@link Cpus}). */
-    FAIR,
-    /** One FIFO queue of steps, none preempted. */
-    FIFO;
 
     /**
-     * @param s "fair" or "fifo"
-     * @return the value
-     * @throws IllegalArgumentException naming the key otherwise
+     * The machine with every task in the root task group.
+     *
+     * @param scheduler as the canonical constructor
+     * @param preempt as the canonical constructor
+     * @param hz as the canonical constructor
+     * @param baseSliceNanos as the canonical constructor
+     * @param contextSwitchNanos as the canonical constructor
      */
-    public static Scheduler parse(String s) {
-      return switch (s.toLowerCase(Locale.ROOT)) {
-        case "fair" -> FAIR;
-        case "fifo" -> FIFO;
-        default -> throw new IllegalArgumentException("machine.scheduler must be fair or fifo, got '" + s + "'");
-      };
+    public Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos, long contextSwitchNanos) {
+        this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, TaskGroup.ROOT);
     }
-  }
 
-  /**
-   * The preemption model (kernel/Kconfig.preempt; with PREEMPT_DYNAMIC the boot option {@code preempt=}),
-   * as kernel/sched/core.c's preempt_dynamic_mode sets cond_resched() and might_resched():
-   * none: cond_resched() on, might_resched() off; voluntary: both on; full: both off, preemptible anywhere
-   * preemption is enabled.
-   */
-  public enum Preempt {
+    /** The run queue discipline. */
+    public enum Scheduler {
+        /** EEVDF over one global queue (see {@link Cpus}). */
+        FAIR,
+        /** One FIFO queue of steps, none preempted. */
+        FIFO;
+
+        /**
+         * @param s "fair" or "fifo"
+         * @return the value
+         * @throws IllegalArgumentException naming the key otherwise
+         */
+        public static Scheduler parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "fair" -> FAIR;
+                case "fifo" -> FIFO;
+                default ->
+                    throw new IllegalArgumentException("machine.scheduler must be fair or fifo, got '" + s + "'");
+            };
+        }
+    }
+
     /**
-     * A task in kernel mode keeps its CPU until it sleeps, returns to user space or reaches a
-     * cond_resched() with need_resched set.
+     * The preemption model (kernel/Kconfig.preempt; with PREEMPT_DYNAMIC the boot option {@code preempt=}),
+     * as kernel/sched/core.c's preempt_dynamic_mode sets cond_resched() and might_resched():
+     * none: cond_resched() on, might_resched() off; voluntary: both on; full: both off, preemptible anywhere
+     * preemption is enabled.
      */
-    NONE,
-    /** NONE plus the might_sleep() points (might_resched(), e.g. at the start of mutex_lock()). */
-    VOLUNTARY,
-    /** Preemptible between any two kernel steps outside a held spinlock. */
-    FULL;
+    public enum Preempt {
+        /**
+         * A task in kernel mode keeps its CPU until it sleeps, returns to user space or reaches a
+         * cond_resched() with need_resched set.
+         */
+        NONE,
+        /** NONE plus the might_sleep() points (might_resched(), e.g. at the start of mutex_lock()). */
+        VOLUNTARY,
+        /** Preemptible between any two kernel steps outside a held spinlock. */
+        FULL;
+
+        /**
+         * @param s none, voluntary or full
+         * @return the value
+         * @throws IllegalArgumentException naming the key otherwise
+         */
+        public static Preempt parse(String s) {
+            return switch (s.toLowerCase(Locale.ROOT)) {
+                case "none" -> NONE;
+                case "voluntary" -> VOLUNTARY;
+                case "full" -> FULL;
+                default ->
+                    throw new IllegalArgumentException(
+                            "machine.preempt must be none, voluntary or full, got '" + s + "'");
+            };
+        }
+    }
 
     /**
-     * @param s none, voluntary or full
-     * @return the value
-     * @throws IllegalArgumentException naming the key otherwise
+     * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
+     * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
      */
-    public static Preempt parse(String s) {
-      return switch (s.toLowerCase(Locale.ROOT)) {
-        case "none" -> NONE;
-        case "voluntary" -> VOLUNTARY;
-        case "full" -> FULL;
-        default -> throw new IllegalArgumentException("machine.preempt must be none, voluntary or full, got '" + s
-            + "'");
-      };
-    }
-  }
+    public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
 
-  /**
-   * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
-   * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
-   */
-  public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
+    /** Checks the ranges. */
+    public Scheduling {
+        if (scheduler == null || preempt == null || taskGroup == null) {
+            throw new IllegalArgumentException(
+                    "machine.scheduler, machine.preempt and machine.task-group must be given");
+        }
+        if (hz < 100 || hz > 1000) {
+            throw new IllegalArgumentException("machine.hz must be in 100..1000, got " + hz);
+        }
+        if (baseSliceNanos < 0 || baseSliceNanos > 1_000_000_000L) {
+            throw new IllegalArgumentException("machine.base-slice must be in 0..1s, got " + baseSliceNanos + " ns");
+        }
+        if (contextSwitchNanos < 0 || contextSwitchNanos > 1_000_000L) {
+            throw new IllegalArgumentException(
+                    "machine.context-switch must be in 0..1ms, got " + contextSwitchNanos + " ns");
+        }
+    }
 
-  /** Checks the ranges. */
-  public Scheduling {
-    if (scheduler == null || preempt == null || taskGroup == null) {
-      throw new IllegalArgumentException("machine.scheduler, machine.preempt and machine.task-group must be given");
+    /** @return one tick, ns (1 / hz) */
+    public long tickNanos() {
+        return 1_000_000_000L / hz;
     }
-    if (hz < 100 || hz > 1000) {
-      throw new IllegalArgumentException("machine.hz must be in 100..1000, got " + hz);
-    }
-    if (baseSliceNanos < 0 || baseSliceNanos > 1_000_000_000L) {
-      throw new IllegalArgumentException("machine.base-slice must be in 0..1s, got " + baseSliceNanos + " ns");
-    }
-    if (contextSwitchNanos < 0 || contextSwitchNanos > 1_000_000L) {
-      throw new IllegalArgumentException("machine.context-switch must be in 0..1ms, got " + contextSwitchNanos
-          + " ns");
-    }
-  }
 
-  /** @return one tick, ns (1 / hz) */
-  public long tickNanos() {
-    return 1_000_000_000L / hz;
-  }
-
-  /**
-   * The slice a task gets, as the kernel sets it at boot: sysctl_sched_base_slice = 0.75 ms x
-   * (1 + ilog2(min(online CPUs, 8))) under the default SCHED_TUNABLESCALING_LOG
-   * (kernel/sched/fair.c get_update_sysctl_factor, update_sysctl): 0.75 ms at 1 CPU, 1.5 ms at 2, 2.25 ms
-   * at 4, 3 ms from 8.
-   *
-   * @param cpus the machine's CPUs
-   * @return {@link #baseSliceNanos} when set, else the derived slice, ns
-   */
-  public long sliceNanos(int cpus) {
-    if (baseSliceNanos > 0) {
-      return baseSliceNanos;
+    /**
+     * The slice a task gets, as the kernel sets it at boot: sysctl_sched_base_slice = 0.75 ms x
+     * (1 + ilog2(min(online CPUs, 8))) under the default SCHED_TUNABLESCALING_LOG
+     * (kernel/sched/fair.c get_update_sysctl_factor, update_sysctl): 0.75 ms at 1 CPU, 1.5 ms at 2, 2.25 ms
+     * at 4, 3 ms from 8.
+     *
+     * @param cpus the machine's CPUs
+     * @return {@link #baseSliceNanos} when set, else the derived slice, ns
+     */
+    public long sliceNanos(int cpus) {
+        if (baseSliceNanos > 0) {
+            return baseSliceNanos;
+        }
+        int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8)));
+        return 750_000L * factor;
     }
-    int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8)));
-    return 750_000L * factor;
-  }
 }

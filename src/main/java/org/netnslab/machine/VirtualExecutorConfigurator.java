@@ -6,7 +6,6 @@ import akka.dispatch.ExecutorServiceFactory;
 import com.typesafe.config.Config;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -15,60 +14,60 @@ import java.util.concurrent.TimeUnit;
  * dispatcher goes to the {@link VirtualEngine} named by the dispatcher's {@code engine-id} key.
  */
 public final class VirtualExecutorConfigurator extends ExecutorServiceConfigurator {
-  private final VirtualEngine engine;
-
-  /**
-   * @param config the dispatcher's configuration; {@code engine-id} names the engine
-   * @param prerequisites unused
-   */
-  public VirtualExecutorConfigurator(Config config, DispatcherPrerequisites prerequisites) {
-    super(config, prerequisites);
-    this.engine = VirtualEngine.lookup(config.getString("engine-id"));
-  }
-
-  @Override
-  public ExecutorServiceFactory createExecutorServiceFactory(String id, ThreadFactory threadFactory) {
-    return () -> new EngineExecutor(engine);
-  }
-
-  /** An ExecutorService whose only thread is the engine's driver. */
-  private static final class EngineExecutor extends AbstractExecutorService {
     private final VirtualEngine engine;
-    private volatile boolean shutdown;
 
-    EngineExecutor(VirtualEngine engine) {
-      this.engine = engine;
+    /**
+     * @param config the dispatcher's configuration; {@code engine-id} names the engine
+     * @param prerequisites unused
+     */
+    public VirtualExecutorConfigurator(Config config, DispatcherPrerequisites prerequisites) {
+        super(config, prerequisites);
+        this.engine = VirtualEngine.lookup(config.getString("engine-id"));
     }
 
     @Override
-    public void execute(Runnable command) {
-      engine.execute(command);
+    public ExecutorServiceFactory createExecutorServiceFactory(String id, ThreadFactory threadFactory) {
+        return () -> new EngineExecutor(engine);
     }
 
-    @Override
-    public void shutdown() {
-      shutdown = true;
-    }
+    /** An ExecutorService whose only thread is the engine's driver. */
+    private static final class EngineExecutor extends AbstractExecutorService {
+        private final VirtualEngine engine;
+        private volatile boolean shutdown;
 
-    @Override
-    public List<Runnable> shutdownNow() {
-      shutdown = true;
-      return List.of();
-    }
+        EngineExecutor(VirtualEngine engine) {
+            this.engine = engine;
+        }
 
-    @Override
-    public boolean isShutdown() {
-      return shutdown;
-    }
+        @Override
+        public void execute(Runnable command) {
+            engine.execute(command);
+        }
 
-    @Override
-    public boolean isTerminated() {
-      return shutdown;
-    }
+        @Override
+        public void shutdown() {
+            shutdown = true;
+        }
 
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) {
-      return true;
+        @Override
+        public List<Runnable> shutdownNow() {
+            shutdown = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shutdown;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return true;
+        }
     }
-  }
 }

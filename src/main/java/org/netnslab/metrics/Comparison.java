@@ -23,104 +23,140 @@ import java.util.List;
  * @param sameModelNote null when the two designs differ in some model key the workload uses; else why
  *     their difference is noise, whatever its p-value (result.json: {@code designs_differ_in_used_keys})
  */
-public record Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
-    List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi,
-    String sameModelNote) {
+public record Comparison(
+        String measure,
+        String a,
+        String b,
+        double meanA,
+        double meanB,
+        double ratioBOverA,
+        List<Double> replicateMeansA,
+        List<Double> replicateMeansB,
+        WelchTest welch,
+        RatioInterval ratioCi,
+        String sameModelNote) {
 
-  /** Copies the lists. */
-  public Comparison {
-    replicateMeansA = List.copyOf(replicateMeansA);
-    replicateMeansB = List.copyOf(replicateMeansB);
-  }
-
-  /** A comparison of two designs that differ in what the workload uses. */
-  public Comparison(String measure, String a, String b, double meanA, double meanB, double ratioBOverA,
-      List<Double> replicateMeansA, List<Double> replicateMeansB, WelchTest welch, RatioInterval ratioCi) {
-    this(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi, null);
-  }
-
-  /**
-   * @param note why the two designs are the same model for the workload
-   * @return this comparison, marked so
-   */
-  public Comparison withSameModelNote(String note) {
-    return new Comparison(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi,
-        note);
-  }
-
-  /** @return whether the two designs differ in some model key the workload uses */
-  public boolean designsDifferInUsedKeys() {
-    return sameModelNote == null;
-  }
-
-  /** @return the number of replicates compared */
-  public int replicates() {
-    return replicateMeansA.size();
-  }
-
-  /** @return b / a in each replicate, in replicate order (NaN where a's mean is 0) */
-  public List<Double> replicateRatios() {
-    return java.util.stream.IntStream.range(0, replicates())
-        .mapToObj(i -> replicateMeansA.get(i) == 0 ? Double.NaN : replicateMeansB.get(i) / replicateMeansA.get(i))
-        .toList();
-  }
-
-  /**
-   * A comparison from one run only: no test, no interval.
-   *
-   * @param measure the measure compared
-   * @param a baseline design result
-   * @param b other design result
-   * @return the comparison
-   */
-  public static Comparison of(String measure, DesignResult a, DesignResult b) {
-    return of(measure, List.of(a), List.of(b));
-  }
-
-  /**
-   * @param measure the measure compared
-   * @param a the baseline's result in each replicate, in replicate order
-   * @param b the other design's result in each replicate, as many
-   * @return the comparison
-   * @throws IllegalArgumentException when the two lists differ in length or are empty
-   */
-  public static Comparison of(String measure, List<DesignResult> a, List<DesignResult> b) {
-    if (a.isEmpty() || a.size() != b.size()) {
-      throw new IllegalArgumentException("a comparison needs as many replicates of each design, at least one; got "
-          + a.size() + " and " + b.size());
+    /** Copies the lists. */
+    public Comparison {
+        replicateMeansA = List.copyOf(replicateMeansA);
+        replicateMeansB = List.copyOf(replicateMeansB);
     }
-    double[] ma = means(measure, a);
-    double[] mb = means(measure, b);
-    double meanA = java.util.Arrays.stream(ma).average().orElseThrow();
-    double meanB = java.util.Arrays.stream(mb).average().orElseThrow();
-    WelchTest w = null;
-    RatioInterval ci = null;
-    if (ma.length >= 2) {
-      if (variance(ma) + variance(mb) > 0) {
-        // with the comparison's own means: result.json writes them once and `report` rebuilds the test on them
-        // (StatUtils.mean can differ from them in the last bit, enough to print another 7th digit)
-        w = WelchTest.of(meanA, org.apache.commons.math3.stat.StatUtils.variance(ma), ma.length, meanB,
-            org.apache.commons.math3.stat.StatUtils.variance(mb), mb.length);
-      }
-      ci = RatioInterval.fieller(ma, mb);
+
+    /** A comparison of two designs that differ in what the workload uses. */
+    public Comparison(
+            String measure,
+            String a,
+            String b,
+            double meanA,
+            double meanB,
+            double ratioBOverA,
+            List<Double> replicateMeansA,
+            List<Double> replicateMeansB,
+            WelchTest welch,
+            RatioInterval ratioCi) {
+        this(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi, null);
     }
-    return new Comparison(measure, a.get(0).name(), b.get(0).name(), meanA, meanB,
-        meanA == 0 ? Double.NaN : meanB / meanA, boxed(ma), boxed(mb), w, ci);
-  }
 
-  /** @return each replicate's mean of the measure, in its unit */
-  private static double[] means(String measure, List<DesignResult> replicates) {
-    return replicates.stream().mapToDouble(d -> {
-      LatencyRecorder r = d.recorders().get(measure);
-      return r.meanNanos() / r.perUnit();
-    }).toArray();
-  }
+    /**
+     * @param note why the two designs are the same model for the workload
+     * @return this comparison, marked so
+     */
+    public Comparison withSameModelNote(String note) {
+        return new Comparison(
+                measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi, note);
+    }
 
-  private static double variance(double[] v) {
-    return org.apache.commons.math3.stat.StatUtils.variance(v);
-  }
+    /** @return whether the two designs differ in some model key the workload uses */
+    public boolean designsDifferInUsedKeys() {
+        return sameModelNote == null;
+    }
 
-  private static List<Double> boxed(double[] v) {
-    return java.util.Arrays.stream(v).boxed().toList();
-  }
+    /** @return the number of replicates compared */
+    public int replicates() {
+        return replicateMeansA.size();
+    }
+
+    /** @return b / a in each replicate, in replicate order (NaN where a's mean is 0) */
+    public List<Double> replicateRatios() {
+        return java.util.stream.IntStream.range(0, replicates())
+                .mapToObj(
+                        i -> replicateMeansA.get(i) == 0 ? Double.NaN : replicateMeansB.get(i) / replicateMeansA.get(i))
+                .toList();
+    }
+
+    /**
+     * A comparison from one run only: no test, no interval.
+     *
+     * @param measure the measure compared
+     * @param a baseline design result
+     * @param b other design result
+     * @return the comparison
+     */
+    public static Comparison of(String measure, DesignResult a, DesignResult b) {
+        return of(measure, List.of(a), List.of(b));
+    }
+
+    /**
+     * @param measure the measure compared
+     * @param a the baseline's result in each replicate, in replicate order
+     * @param b the other design's result in each replicate, as many
+     * @return the comparison
+     * @throws IllegalArgumentException when the two lists differ in length or are empty
+     */
+    public static Comparison of(String measure, List<DesignResult> a, List<DesignResult> b) {
+        if (a.isEmpty() || a.size() != b.size()) {
+            throw new IllegalArgumentException(
+                    "a comparison needs as many replicates of each design, at least one; got " + a.size() + " and "
+                            + b.size());
+        }
+        double[] ma = means(measure, a);
+        double[] mb = means(measure, b);
+        double meanA = java.util.Arrays.stream(ma).average().orElseThrow();
+        double meanB = java.util.Arrays.stream(mb).average().orElseThrow();
+        WelchTest w = null;
+        RatioInterval ci = null;
+        if (ma.length >= 2) {
+            if (variance(ma) + variance(mb) > 0) {
+                // with the comparison's own means: result.json writes them once and `report` rebuilds the test on them
+                // (StatUtils.mean can differ from them in the last bit, enough to print another 7th digit)
+                w = WelchTest.of(
+                        meanA,
+                        org.apache.commons.math3.stat.StatUtils.variance(ma),
+                        ma.length,
+                        meanB,
+                        org.apache.commons.math3.stat.StatUtils.variance(mb),
+                        mb.length);
+            }
+            ci = RatioInterval.fieller(ma, mb);
+        }
+        return new Comparison(
+                measure,
+                a.get(0).name(),
+                b.get(0).name(),
+                meanA,
+                meanB,
+                meanA == 0 ? Double.NaN : meanB / meanA,
+                boxed(ma),
+                boxed(mb),
+                w,
+                ci);
+    }
+
+    /** @return each replicate's mean of the measure, in its unit */
+    private static double[] means(String measure, List<DesignResult> replicates) {
+        return replicates.stream()
+                .mapToDouble(d -> {
+                    LatencyRecorder r = d.recorders().get(measure);
+                    return r.meanNanos() / r.perUnit();
+                })
+                .toArray();
+    }
+
+    private static double variance(double[] v) {
+        return org.apache.commons.math3.stat.StatUtils.variance(v);
+    }
+
+    private static List<Double> boxed(double[] v) {
+        return java.util.Arrays.stream(v).boxed().toList();
+    }
 }

@@ -24,85 +24,93 @@ import java.util.function.ToLongFunction;
  * @param sockInuseSum sum of every netns's sock_inuse counter when it was freed (0 when every
  *     socket's teardown had run first)
  */
-public record Invariants(long seqnumOutOfOrder, long seqnumDuplicates, long lostWithoutEnobufs, long enobufs,
-    long crossNetnsDeliveries, long eperm, long useAfterFree, long leaked, long sockInuseSum) {
+public record Invariants(
+        long seqnumOutOfOrder,
+        long seqnumDuplicates,
+        long lostWithoutEnobufs,
+        long enobufs,
+        long crossNetnsDeliveries,
+        long eperm,
+        long useAfterFree,
+        long leaked,
+        long sockInuseSum) {
 
-  /** All zero: start from it and set the counters a workload checks, e.g. {@code NONE.with(LEAKED, n)}. */
-  public static final Invariants NONE = new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    /** All zero: start from it and set the counters a workload checks, e.g. {@code NONE.with(LEAKED, n)}. */
+    public static final Invariants NONE = new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-  /** The counters, in schema order; {@link #jsonName()} is each one's result.json name. */
-  public enum Counter {
-    /** {@link Invariants#seqnumOutOfOrder}. */
-    SEQNUM_OUT_OF_ORDER,
-    /** {@link Invariants#seqnumDuplicates}. */
-    SEQNUM_DUPLICATES,
-    /** {@link Invariants#lostWithoutEnobufs}. */
-    LOST_WITHOUT_ENOBUFS,
-    /** {@link Invariants#enobufs}. */
-    ENOBUFS,
-    /** {@link Invariants#crossNetnsDeliveries}. */
-    CROSS_NETNS_DELIVERIES,
-    /** {@link Invariants#eperm}. */
-    EPERM,
-    /** {@link Invariants#useAfterFree}. */
-    USE_AFTER_FREE,
-    /** {@link Invariants#leaked}. */
-    LEAKED,
-    /** {@link Invariants#sockInuseSum}. */
-    SOCK_INUSE_SUM;
+    /** The counters, in schema order; {@link #jsonName()} is each one's result.json name. */
+    public enum Counter {
+        /** {@link Invariants#seqnumOutOfOrder}. */
+        SEQNUM_OUT_OF_ORDER,
+        /** {@link Invariants#seqnumDuplicates}. */
+        SEQNUM_DUPLICATES,
+        /** {@link Invariants#lostWithoutEnobufs}. */
+        LOST_WITHOUT_ENOBUFS,
+        /** {@link Invariants#enobufs}. */
+        ENOBUFS,
+        /** {@link Invariants#crossNetnsDeliveries}. */
+        CROSS_NETNS_DELIVERIES,
+        /** {@link Invariants#eperm}. */
+        EPERM,
+        /** {@link Invariants#useAfterFree}. */
+        USE_AFTER_FREE,
+        /** {@link Invariants#leaked}. */
+        LEAKED,
+        /** {@link Invariants#sockInuseSum}. */
+        SOCK_INUSE_SUM;
 
-    /** @return the counter's name in result.json, e.g. {@code lost_without_enobufs} */
-    public String jsonName() {
-      return name().toLowerCase(Locale.ROOT);
+        /** @return the counter's name in result.json, e.g. {@code lost_without_enobufs} */
+        public String jsonName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
-  }
 
-  /**
-   * @param c a counter
-   * @return its value
-   */
-  public long get(Counter c) {
-    return switch (c) {
-      case SEQNUM_OUT_OF_ORDER -> seqnumOutOfOrder;
-      case SEQNUM_DUPLICATES -> seqnumDuplicates;
-      case LOST_WITHOUT_ENOBUFS -> lostWithoutEnobufs;
-      case ENOBUFS -> enobufs;
-      case CROSS_NETNS_DELIVERIES -> crossNetnsDeliveries;
-      case EPERM -> eperm;
-      case USE_AFTER_FREE -> useAfterFree;
-      case LEAKED -> leaked;
-      case SOCK_INUSE_SUM -> sockInuseSum;
-    };
-  }
-
-  /**
-   * @param c a counter
-   * @param n its new value
-   * @return these counters with {@code c} set to {@code n}
-   */
-  public Invariants with(Counter c, long n) {
-    return of(k -> k == c ? n : get(k));
-  }
-
-  /** @return the sum of both, counter by counter */
-  public Invariants plus(Invariants o) {
-    return of(k -> get(k) + o.get(k));
-  }
-
-  /** @return the counters by their result.json names, in schema order */
-  public Map<String, Long> asMap() {
-    Map<String, Long> m = new LinkedHashMap<>();
-    for (Counter c : Counter.values()) {
-      m.put(c.jsonName(), get(c));
+    /**
+     * @param c a counter
+     * @return its value
+     */
+    public long get(Counter c) {
+        return switch (c) {
+            case SEQNUM_OUT_OF_ORDER -> seqnumOutOfOrder;
+            case SEQNUM_DUPLICATES -> seqnumDuplicates;
+            case LOST_WITHOUT_ENOBUFS -> lostWithoutEnobufs;
+            case ENOBUFS -> enobufs;
+            case CROSS_NETNS_DELIVERIES -> crossNetnsDeliveries;
+            case EPERM -> eperm;
+            case USE_AFTER_FREE -> useAfterFree;
+            case LEAKED -> leaked;
+            case SOCK_INUSE_SUM -> sockInuseSum;
+        };
     }
-    return m;
-  }
 
-  private static Invariants of(ToLongFunction<Counter> value) {
-    long[] v = new long[Counter.values().length];
-    for (Counter c : Counter.values()) {
-      v[c.ordinal()] = value.applyAsLong(c);
+    /**
+     * @param c a counter
+     * @param n its new value
+     * @return these counters with {@code c} set to {@code n}
+     */
+    public Invariants with(Counter c, long n) {
+        return of(k -> k == c ? n : get(k));
     }
-    return new Invariants(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
-  }
+
+    /** @return the sum of both, counter by counter */
+    public Invariants plus(Invariants o) {
+        return of(k -> get(k) + o.get(k));
+    }
+
+    /** @return the counters by their result.json names, in schema order */
+    public Map<String, Long> asMap() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (Counter c : Counter.values()) {
+            m.put(c.jsonName(), get(c));
+        }
+        return m;
+    }
+
+    private static Invariants of(ToLongFunction<Counter> value) {
+        long[] v = new long[Counter.values().length];
+        for (Counter c : Counter.values()) {
+            v[c.ordinal()] = value.applyAsLong(c);
+        }
+        return new Invariants(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    }
 }

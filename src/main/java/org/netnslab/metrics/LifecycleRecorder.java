@@ -12,132 +12,132 @@ import org.netnslab.netns.LifecycleProbe;
  * at free, and the faults the fault switches injected. Thread-safe: called from any actor.
  */
 public final class LifecycleRecorder implements LifecycleProbe {
-  private final StripedRecorder create = new StripedRecorder();
-  private final StripedRecorder cleanup = new StripedRecorder();
-  private final StripedRecorder batches = new StripedRecorder("netns", 1.0);
-  private final StripedRecorder runs = new StripedRecorder();
-  private final LongAdder offCpu = new LongAdder();
-  private final LongAdder useAfterFree = new LongAdder();
-  private final LongAdder sockInuseSum = new LongAdder();
-  private final LongAdder freed = new LongAdder();
-  private final LongAdder batchCount = new LongAdder();
-  private final LongAdder exited = new LongAdder();
-  private final Map<FaultSwitch, LongAdder> faults = new EnumMap<>(FaultSwitch.class);
-  private final Runnable onFreed;
+    private final StripedRecorder create = new StripedRecorder();
+    private final StripedRecorder cleanup = new StripedRecorder();
+    private final StripedRecorder batches = new StripedRecorder("netns", 1.0);
+    private final StripedRecorder runs = new StripedRecorder();
+    private final LongAdder offCpu = new LongAdder();
+    private final LongAdder useAfterFree = new LongAdder();
+    private final LongAdder sockInuseSum = new LongAdder();
+    private final LongAdder freed = new LongAdder();
+    private final LongAdder batchCount = new LongAdder();
+    private final LongAdder exited = new LongAdder();
+    private final Map<FaultSwitch, LongAdder> faults = new EnumMap<>(FaultSwitch.class);
+    private final Runnable onFreed;
 
-  /** A recorder with every count at 0. */
-  public LifecycleRecorder() {
-    this(() -> { });
-  }
-
-  /**
-   * A recorder with every count at 0 that also runs {@code onFreed} after each net_free is counted, on the
-   * reporting actor's thread (e.g. a phase's progress and its latch).
-   *
-   * @param onFreed run once per netns freed; must not block
-   */
-  public LifecycleRecorder(Runnable onFreed) {
-    this.onFreed = onFreed;
-    for (FaultSwitch s : FaultSwitch.values()) {
-      faults.put(s, new LongAdder()); // filled once: reads and adds after this need no lock
+    /** A recorder with every count at 0. */
+    public LifecycleRecorder() {
+        this(() -> {});
     }
-  }
 
-  @Override
-  public void created(long nanos) {
-    create.record(nanos);
-  }
+    /**
+     * A recorder with every count at 0 that also runs {@code onFreed} after each net_free is counted, on the
+     * reporting actor's thread (e.g. a phase's progress and its latch).
+     *
+     * @param onFreed run once per netns freed; must not block
+     */
+    public LifecycleRecorder(Runnable onFreed) {
+        this.onFreed = onFreed;
+        for (FaultSwitch s : FaultSwitch.values()) {
+            faults.put(s, new LongAdder()); // filled once: reads and adds after this need no lock
+        }
+    }
 
-  @Override
-  public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
-    cleanup.record(nanosSinceLastRef);
-    sockInuseSum.add(sockInuseAtFree);
-    freed.increment();
-    onFreed.run();
-  }
+    @Override
+    public void created(long nanos) {
+        create.record(nanos);
+    }
 
-  @Override
-  public void cleanupBatch(int size) {
-    batches.record(size);
-    batchCount.increment();
-  }
+    @Override
+    public void netFreed(long nanosSinceLastRef, int sockInuseAtFree) {
+        cleanup.record(nanosSinceLastRef);
+        sockInuseSum.add(sockInuseAtFree);
+        freed.increment();
+        onFreed.run();
+    }
 
-  @Override
-  public void cleanupRun(long wallNanos, long offCpuNanos) {
-    runs.record(wallNanos);
-    offCpu.add(offCpuNanos);
-  }
+    @Override
+    public void cleanupBatch(int size) {
+        batches.record(size);
+        batchCount.increment();
+    }
 
-  @Override
-  public void useAfterFree() {
-    useAfterFree.increment();
-  }
+    @Override
+    public void cleanupRun(long wallNanos, long offCpuNanos) {
+        runs.record(wallNanos);
+        offCpu.add(offCpuNanos);
+    }
 
-  @Override
-  public void netnsExited() {
-    exited.increment();
-  }
+    @Override
+    public void useAfterFree() {
+        useAfterFree.increment();
+    }
 
-  @Override
-  public void faultInjected(FaultSwitch which) {
-    faults.get(which).increment();
-  }
+    @Override
+    public void netnsExited() {
+        exited.increment();
+    }
 
-  /**
-   * @param which a fault switch
-   * @return faults it injected so far (counts)
-   */
-  public long faults(FaultSwitch which) {
-    return faults.get(which).sum();
-  }
+    @Override
+    public void faultInjected(FaultSwitch which) {
+        faults.get(which).increment();
+    }
 
-  /** @return netns whose exits have run so far */
-  public long exited() {
-    return exited.sum();
-  }
+    /**
+     * @param which a fault switch
+     * @return faults it injected so far (counts)
+     */
+    public long faults(FaultSwitch which) {
+        return faults.get(which).sum();
+    }
 
-  /** @return setup_net latencies, lock wait included (read after the netns are all created) */
-  public LatencyRecorder create() {
-    return create.merged();
-  }
+    /** @return netns whose exits have run so far */
+    public long exited() {
+        return exited.sum();
+    }
 
-  /** @return last-reference-to-net_free latencies (read after every netns is freed) */
-  public LatencyRecorder cleanup() {
-    return cleanup.merged();
-  }
+    /** @return setup_net latencies, lock wait included (read after the netns are all created) */
+    public LatencyRecorder create() {
+        return create.merged();
+    }
 
-  /** @return cleanup batch sizes, in netns */
-  public LatencyRecorder batches() {
-    return batches.merged();
-  }
+    /** @return last-reference-to-net_free latencies (read after every netns is freed) */
+    public LatencyRecorder cleanup() {
+        return cleanup.merged();
+    }
 
-  /** @return cleanup_net runs' times (us) */
-  public LatencyRecorder cleanupRuns() {
-    return runs.merged();
-  }
+    /** @return cleanup batch sizes, in netns */
+    public LatencyRecorder batches() {
+        return batches.merged();
+    }
 
-  /** @return the cleanup_net runs' time off a CPU, summed, ns */
-  public long cleanupOffCpuNanos() {
-    return offCpu.sum();
-  }
+    /** @return cleanup_net runs' times (us) */
+    public LatencyRecorder cleanupRuns() {
+        return runs.merged();
+    }
 
-  /** @return accesses to freed counters so far */
-  public long useAfterFreeCount() {
-    return useAfterFree.sum();
-  }
+    /** @return the cleanup_net runs' time off a CPU, summed, ns */
+    public long cleanupOffCpuNanos() {
+        return offCpu.sum();
+    }
 
-  /** @return the sum of sock_inuse counters at their free */
-  public long sockInuseSum() {
-    return sockInuseSum.sum();
-  }
+    /** @return accesses to freed counters so far */
+    public long useAfterFreeCount() {
+        return useAfterFree.sum();
+    }
 
-  /** @return netns that reached net_free */
-  public long freed() {
-    return freed.sum();
-  }
+    /** @return the sum of sock_inuse counters at their free */
+    public long sockInuseSum() {
+        return sockInuseSum.sum();
+    }
 
-  /** @return cleanup batches run */
-  public long batchCount() {
-    return batchCount.sum();
-  }
+    /** @return netns that reached net_free */
+    public long freed() {
+        return freed.sum();
+    }
+
+    /** @return cleanup batches run */
+    public long batchCount() {
+        return batchCount.sum();
+    }
 }

@@ -14,5 +14,14 @@ package org.netnslab.metrics;
  * @param max largest value
  * @param ci95 95% confidence interval of the mean, {lo, hi}
  */
-public record MeasureSummary(String unit, long count, double mean, double sd, double p50, double p90, double p99,
-    double p999, double max, double[] ci95) {}
+public record MeasureSummary(
+        String unit,
+        long count,
+        double mean,
+        double sd,
+        double p50,
+        double p90,
+        double p99,
+        double p999,
+        double max,
+        double[] ci95) {}

@@ -24,203 +24,264 @@ import java.util.List;
  * @param replicates each replicate's results, in the order they ran (at least one)
  * @param execution how the run ran: mode and simulated machine (null when not known)
  */
-public record RunResult(String scenario, String description, String seed, double scale, Instant started,
-    double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
-    java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios,
-    List<Replicate> replicates, ExecutionInfo execution) {
+public record RunResult(
+        String scenario,
+        String description,
+        String seed,
+        double scale,
+        Instant started,
+        double wallSeconds,
+        List<DesignResult> designs,
+        List<Comparison> comparisons,
+        java.util.Map<String, Double> seedRatios,
+        List<String> overrides,
+        List<DerivedRatio> ratios,
+        List<Replicate> replicates,
+        ExecutionInfo execution) {
 
-  /** A run without execution details (tests, the embedding API): see the components. */
-  public RunResult(String scenario, String description, String seed, double scale, Instant started,
-      double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
-      java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios,
-      List<Replicate> replicates) {
-    this(scenario, description, seed, scale, started, wallSeconds, designs, comparisons, seedRatios, overrides, ratios,
-        replicates, null);
-  }
-
-  /**
-   * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it (issue #20).
-   *
-   * @param scheduler {@code fair} or {@code fifo}
-   * @param preempt {@code none}, {@code voluntary} or {@code full}
-   * @param hz timer ticks per second
-   * @param baseSliceNanos the configured base slice, ns (0: derived from the CPU count)
-   * @param contextSwitchNanos the context-switch cost, ns
-   * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} in files written
-   *     before it)
-   * @param sliceNanos the base slice each simulated CPU count ran with, ns, in {@code cpus}'s order: the configured
-   *     one, or the one derived from the count as Linux derives it (empty in files written before it)
-   */
-  public record SchedulingInfo(String scheduler, String preempt, int hz, long baseSliceNanos,
-      long contextSwitchNanos, String taskGroup, List<Long> sliceNanos) {
-    /** Copies the list. */
-    public SchedulingInfo {
-      sliceNanos = List.copyOf(sliceNanos);
+    /** A run without execution details (tests, the embedding API): see the components. */
+    public RunResult(
+            String scenario,
+            String description,
+            String seed,
+            double scale,
+            Instant started,
+            double wallSeconds,
+            List<DesignResult> designs,
+            List<Comparison> comparisons,
+            java.util.Map<String, Double> seedRatios,
+            List<String> overrides,
+            List<DerivedRatio> ratios,
+            List<Replicate> replicates) {
+        this(
+                scenario,
+                description,
+                seed,
+                scale,
+                started,
+                wallSeconds,
+                designs,
+                comparisons,
+                seedRatios,
+                overrides,
+                ratios,
+                replicates,
+                null);
     }
 
-    /** The scheduling keys, as result.json's {@code execution.machine} names them. */
-    private static final List<String> FIELDS = List.of("scheduler", "preempt", "hz", "base_slice_ns",
-        "context_switch_ns", "task_group");
-
     /**
-     * Which scheduling keys shape nothing in a run: in live execution all of them (the host's own scheduler runs
-     * real threads), under fifo all but {@code scheduler} (steps, not tasks), else none.
+     * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it (issue #20).
      *
-     * @param live live execution
-     * @param fifo {@code machine.scheduler = fifo}
-     * @return their result.json names (the scenario key is the name less {@code _ns}, with '-' for '_')
+     * @param scheduler {@code fair} or {@code fifo}
+     * @param preempt {@code none}, {@code voluntary} or {@code full}
+     * @param hz timer ticks per second
+     * @param baseSliceNanos the configured base slice, ns (0: derived from the CPU count)
+     * @param contextSwitchNanos the context-switch cost, ns
+     * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} in files written
+     *     before it)
+     * @param sliceNanos the base slice each simulated CPU count ran with, ns, in {@code cpus}'s order: the configured
+     *     one, or the one derived from the count as Linux derives it (empty in files written before it)
      */
-    public static List<String> noEffect(boolean live, boolean fifo) {
-      return live ? FIELDS : fifo ? FIELDS.subList(1, FIELDS.size()) : List.of();
-    }
-  }
+    public record SchedulingInfo(
+            String scheduler,
+            String preempt,
+            int hz,
+            long baseSliceNanos,
+            long contextSwitchNanos,
+            String taskGroup,
+            List<Long> sliceNanos) {
+        /** Copies the list. */
+        public SchedulingInfo {
+            sliceNanos = List.copyOf(sliceNanos);
+        }
 
-  /**
-   * How a run ran, as result.json's {@code execution} holds it.
-   *
-   * @param mode {@code live} or {@code virtual}
-   * @param cpus the simulated CPU counts: one, or a sweep's counts in order
-   * @param sweep true when every design ran at every count of {@code cpus}; its results are then keyed
-   *     {@code <design>@<n>cpu} and compared with the baseline at the same count
-   * @param jitter the costs' jitter (0..0.5)
-   * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
-   * @param scheduling the simulated CPUs' scheduling (issue #20: {@code machine.scheduler}, {@code preempt},
-   *     {@code hz}, {@code base-slice}, {@code context-switch}, {@code task-group}); null in files written before it
-   */
-  public record ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed,
-      SchedulingInfo scheduling) {
-    /** Copies the list. */
-    public ExecutionInfo {
-      cpus = List.copyOf(cpus);
+        /** The scheduling keys, as result.json's {@code execution.machine} names them. */
+        private static final List<String> FIELDS =
+                List.of("scheduler", "preempt", "hz", "base_slice_ns", "context_switch_ns", "task_group");
+
+        /**
+         * Which scheduling keys shape nothing in a run: in live execution all of them (the host's own scheduler runs
+         * real threads), under fifo all but {@code scheduler} (steps, not tasks), else none.
+         *
+         * @param live live execution
+         * @param fifo {@code machine.scheduler = fifo}
+         * @return their result.json names (the scenario key is the name less {@code _ns}, with '-' for '_')
+         */
+        public static List<String> noEffect(boolean live, boolean fifo) {
+            return live ? FIELDS : fifo ? FIELDS.subList(1, FIELDS.size()) : List.of();
+        }
     }
 
     /**
-     * Without the scheduling (files written before issue #20).
+     * How a run ran, as result.json's {@code execution} holds it.
      *
-     * @param mode live or virtual
-     * @param cpus the CPU counts
-     * @param sweep whether a sweep
-     * @param jitter the jitter
-     * @param randomSeed the seed
+     * @param mode {@code live} or {@code virtual}
+     * @param cpus the simulated CPU counts: one, or a sweep's counts in order
+     * @param sweep true when every design ran at every count of {@code cpus}; its results are then keyed
+     *     {@code <design>@<n>cpu} and compared with the baseline at the same count
+     * @param jitter the costs' jitter (0..0.5)
+     * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
+     * @param scheduling the simulated CPUs' scheduling (issue #20: {@code machine.scheduler}, {@code preempt},
+     *     {@code hz}, {@code base-slice}, {@code context-switch}, {@code task-group}); null in files written before it
      */
-    public ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
-      this(mode, cpus, sweep, jitter, randomSeed, null);
-    }
+    public record ExecutionInfo(
+            String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed, SchedulingInfo scheduling) {
+        /** Copies the list. */
+        public ExecutionInfo {
+            cpus = List.copyOf(cpus);
+        }
 
-    /** @return true in virtual execution */
-    public boolean isVirtual() {
-      return "virtual".equals(mode);
+        /**
+         * Without the scheduling (files written before issue #20).
+         *
+         * @param mode live or virtual
+         * @param cpus the CPU counts
+         * @param sweep whether a sweep
+         * @param jitter the jitter
+         * @param randomSeed the seed
+         */
+        public ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
+            this(mode, cpus, sweep, jitter, randomSeed, null);
+        }
+
+        /** @return true in virtual execution */
+        public boolean isVirtual() {
+            return "virtual".equals(mode);
+        }
+
+        /**
+         * @param design a design's name
+         * @param cpus a CPU count of the sweep
+         * @return the key of that design's results at that count
+         */
+        public static String key(String design, int cpus) {
+            return design + "@" + cpus + "cpu";
+        }
     }
 
     /**
-     * @param design a design's name
-     * @param cpus a CPU count of the sweep
-     * @return the key of that design's results at that count
+     * One design run's two clocks.
+     *
+     * @param wallSeconds real time the design run took (netns creation, warm-up, counted phase, teardown), s
+     * @param simulatedSeconds simulated time it took (virtual; NaN in live execution), s
+     * @param simulatedEvents discrete events the engine ran during it (virtual; -1 in live execution)
      */
-    public static String key(String design, int cpus) {
-      return design + "@" + cpus + "cpu";
-    }
-  }
-
-  /**
-   * One design run's two clocks.
-   *
-   * @param wallSeconds real time the design run took (netns creation, warm-up, counted phase, teardown), s
-   * @param simulatedSeconds simulated time it took (virtual; NaN in live execution), s
-   * @param simulatedEvents discrete events the engine ran during it (virtual; -1 in live execution)
-   */
-  public record Clocks(double wallSeconds, double simulatedSeconds, long simulatedEvents) {
-    /** @return simulated events per wall second (NaN in live execution or when no wall time passed) */
-    public double eventsPerWallSecond() {
-      return simulatedEvents < 0 || !(wallSeconds > 0) ? Double.NaN : simulatedEvents / wallSeconds;
-    }
-  }
-
-  /**
-   * A run of one replicate: {@code designs} are its results, in the order they ran.
-   *
-   * @see RunResult the components
-   */
-  public RunResult(String scenario, String description, String seed, double scale, Instant started,
-      double wallSeconds, List<DesignResult> designs, List<Comparison> comparisons,
-      java.util.Map<String, Double> seedRatios, List<String> overrides, List<DerivedRatio> ratios) {
-    this(scenario, description, seed, scale, started, wallSeconds, designs, comparisons, seedRatios, overrides, ratios,
-        List.of(new Replicate(1, designs.stream().map(DesignResult::name).toList(), designs)), null);
-  }
-
-  /**
-   * One replicate: every design run once more, each on a fresh model.
-   *
-   * @param index its number, from 1
-   * @param order the designs' names in the order they ran ({@link ReplicateOrder})
-   * @param designs each design's result, in the scenario's order
-   * @param clocks each design run's clocks, parallel to {@code designs}; empty when not measured
-   */
-  public record Replicate(int index, List<String> order, List<DesignResult> designs, List<Clocks> clocks) {
-    /** Copies the lists. */
-    public Replicate {
-      order = List.copyOf(order);
-      designs = List.copyOf(designs);
-      clocks = List.copyOf(clocks);
-      if (!clocks.isEmpty() && clocks.size() != designs.size()) {
-        throw new IllegalArgumentException("one Clocks per design run: " + clocks.size() + " for " + designs.size());
-      }
-    }
-
-    /** A replicate whose clocks were not measured. */
-    public Replicate(int index, List<String> order, List<DesignResult> designs) {
-      this(index, order, designs, List.of());
-    }
-  }
-
-  /**
-   * A ratio the seed reported, computed the same way from the model's figures in each replicate.
-   *
-   * @param name what is divided by what, e.g. {@code busy(fork-exit) / busy(all) in per-listener}
-   * @param model the model's value: the mean of the replicates' values
-   * @param seed the seed's value
-   * @param replicates the value in each replicate, in replicate order
-   * @param ciLow lower bound of the 95% t interval of the mean over the replicate values (Student t,
-   *     N-1 df); NaN with fewer than 2 replicates
-   * @param ciHigh upper bound, likewise
-   */
-  public record DerivedRatio(String name, double model, double seed, List<Double> replicates, double ciLow,
-      double ciHigh) {
-    /** Copies the list. */
-    public DerivedRatio {
-      replicates = List.copyOf(replicates);
-    }
-
-    /** A ratio from one run: its one value, no interval. */
-    public DerivedRatio(String name, double model, double seed) {
-      this(name, model, seed, List.of(model), Double.NaN, Double.NaN);
+    public record Clocks(double wallSeconds, double simulatedSeconds, long simulatedEvents) {
+        /** @return simulated events per wall second (NaN in live execution or when no wall time passed) */
+        public double eventsPerWallSecond() {
+            return simulatedEvents < 0 || !(wallSeconds > 0) ? Double.NaN : simulatedEvents / wallSeconds;
+        }
     }
 
     /**
-     * @param name what is divided by what
+     * A run of one replicate: {@code designs} are its results, in the order they ran.
+     *
+     * @see RunResult the components
+     */
+    public RunResult(
+            String scenario,
+            String description,
+            String seed,
+            double scale,
+            Instant started,
+            double wallSeconds,
+            List<DesignResult> designs,
+            List<Comparison> comparisons,
+            java.util.Map<String, Double> seedRatios,
+            List<String> overrides,
+            List<DerivedRatio> ratios) {
+        this(
+                scenario,
+                description,
+                seed,
+                scale,
+                started,
+                wallSeconds,
+                designs,
+                comparisons,
+                seedRatios,
+                overrides,
+                ratios,
+                List.of(new Replicate(
+                        1, designs.stream().map(DesignResult::name).toList(), designs)),
+                null);
+    }
+
+    /**
+     * One replicate: every design run once more, each on a fresh model.
+     *
+     * @param index its number, from 1
+     * @param order the designs' names in the order they ran ({@link ReplicateOrder})
+     * @param designs each design's result, in the scenario's order
+     * @param clocks each design run's clocks, parallel to {@code designs}; empty when not measured
+     */
+    public record Replicate(int index, List<String> order, List<DesignResult> designs, List<Clocks> clocks) {
+        /** Copies the lists. */
+        public Replicate {
+            order = List.copyOf(order);
+            designs = List.copyOf(designs);
+            clocks = List.copyOf(clocks);
+            if (!clocks.isEmpty() && clocks.size() != designs.size()) {
+                throw new IllegalArgumentException(
+                        "one Clocks per design run: " + clocks.size() + " for " + designs.size());
+            }
+        }
+
+        /** A replicate whose clocks were not measured. */
+        public Replicate(int index, List<String> order, List<DesignResult> designs) {
+            this(index, order, designs, List.of());
+        }
+    }
+
+    /**
+     * A ratio the seed reported, computed the same way from the model's figures in each replicate.
+     *
+     * @param name what is divided by what, e.g. {@code busy(fork-exit) / busy(all) in per-listener}
+     * @param model the model's value: the mean of the replicates' values
      * @param seed the seed's value
-     * @param values the value in each replicate, at least one
-     * @return the ratio: mean of the values, and their t interval when there are 2 or more
+     * @param replicates the value in each replicate, in replicate order
+     * @param ciLow lower bound of the 95% t interval of the mean over the replicate values (Student t,
+     *     N-1 df); NaN with fewer than 2 replicates
+     * @param ciHigh upper bound, likewise
      */
-    public static DerivedRatio over(String name, double seed, List<Double> values) {
-      double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-      double mean = org.apache.commons.math3.stat.StatUtils.mean(v);
-      if (v.length < 2) {
-        return new DerivedRatio(name, mean, seed, values, Double.NaN, Double.NaN);
-      }
-      double half = new org.apache.commons.math3.distribution.TDistribution(v.length - 1)
-          .inverseCumulativeProbability(0.975) * Math.sqrt(org.apache.commons.math3.stat.StatUtils.variance(v) / v.length);
-      return new DerivedRatio(name, mean, seed, values, mean - half, mean + half);
-    }
-  }
+    public record DerivedRatio(
+            String name, double model, double seed, List<Double> replicates, double ciLow, double ciHigh) {
+        /** Copies the list. */
+        public DerivedRatio {
+            replicates = List.copyOf(replicates);
+        }
 
-  /** Copies the lists. */
-  public RunResult {
-    designs = List.copyOf(designs);
-    comparisons = List.copyOf(comparisons);
-    seedRatios = java.util.Map.copyOf(seedRatios);
-    overrides = List.copyOf(overrides);
-    ratios = List.copyOf(ratios);
-    replicates = List.copyOf(replicates);
-  }
+        /** A ratio from one run: its one value, no interval. */
+        public DerivedRatio(String name, double model, double seed) {
+            this(name, model, seed, List.of(model), Double.NaN, Double.NaN);
+        }
+
+        /**
+         * @param name what is divided by what
+         * @param seed the seed's value
+         * @param values the value in each replicate, at least one
+         * @return the ratio: mean of the values, and their t interval when there are 2 or more
+         */
+        public static DerivedRatio over(String name, double seed, List<Double> values) {
+            double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+            double mean = org.apache.commons.math3.stat.StatUtils.mean(v);
+            if (v.length < 2) {
+                return new DerivedRatio(name, mean, seed, values, Double.NaN, Double.NaN);
+            }
+            double half = new org.apache.commons.math3.distribution.TDistribution(v.length - 1)
+                            .inverseCumulativeProbability(0.975)
+                    * Math.sqrt(org.apache.commons.math3.stat.StatUtils.variance(v) / v.length);
+            return new DerivedRatio(name, mean, seed, values, mean - half, mean + half);
+        }
+    }
+
+    /** Copies the lists. */
+    public RunResult {
+        designs = List.copyOf(designs);
+        comparisons = List.copyOf(comparisons);
+        seedRatios = java.util.Map.copyOf(seedRatios);
+        overrides = List.copyOf(overrides);
+        ratios = List.copyOf(ratios);
+        replicates = List.copyOf(replicates);
+    }
 }

@@ -21,96 +21,134 @@ import org.apache.commons.math3.stat.correlation.SpearmansCorrelation;
  * @param factors each sample's factor for each key, samples x keys
  * @param comparisons one entry per comparison of the base run, in its order
  */
-public record SensitivityResult(int samples, double spread, double seedBand, long randomSeed, List<String> keys,
-    List<List<Double>> factors, List<Entry> comparisons) {
+public record SensitivityResult(
+        int samples,
+        double spread,
+        double seedBand,
+        long randomSeed,
+        List<String> keys,
+        List<List<Double>> factors,
+        List<Entry> comparisons) {
 
-  /** Copies the lists. */
-  public SensitivityResult {
-    keys = List.copyOf(keys);
-    factors = factors.stream().map(List::copyOf).toList();
-    comparisons = List.copyOf(comparisons);
-  }
-
-  /**
-   * One comparison across the samples.
-   *
-   * @param measure the compared measure
-   * @param a the baseline (a sweep's key, e.g. {@code kernel-4.18@8cpu})
-   * @param b the design compared with it
-   * @param baseRatio the base run's ratio b/a (mean of its replicates' means)
-   * @param seedRatio the seed's own ratio, or null when the seed gave none
-   * @param ratios each sample's ratio b/a, in sample order
-   * @param conclusion the base run's conclusion, e.g. {@code b faster than a} (ratio &lt; 1) or
-   *     {@code b slower than a} (ratio &gt; 1)
-   * @param holdsShare the share of samples whose ratio is on the same side of 1 as the base run's
-   * @param seedBandShare the share of samples whose ratio is inside the seed's band (NaN without a seed ratio)
-   * @param spearman each key's rank correlation with the ratio, largest magnitude first (NaN when either
-   *     does not vary)
-   */
-  public record Entry(String measure, String a, String b, double baseRatio, Double seedRatio, List<Double> ratios,
-      String conclusion, double holdsShare, double seedBandShare, Map<String, Double> spearman) {
-    /** Copies the collections, keeping the map's order. */
-    public Entry {
-      ratios = List.copyOf(ratios);
-      spearman = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(spearman));
+    /** Copies the lists. */
+    public SensitivityResult {
+        keys = List.copyOf(keys);
+        factors = factors.stream().map(List::copyOf).toList();
+        comparisons = List.copyOf(comparisons);
     }
-  }
 
-  /**
-   * @param base the base run's comparisons
-   * @param seedRatio the seed's ratio for a comparison's design b, or null
-   * @param perSample each sample's comparisons, in sample order, each list parallel to {@code base}
-   * @param keys the costs varied
-   * @param factors each sample's factors (samples x keys)
-   * @param spread the factors' spread
-   * @param seedBand the seed band
-   * @param randomSeed the hypercube's seed
-   * @return the study's outcome
-   */
-  public static SensitivityResult of(List<Comparison> base, java.util.function.Function<Comparison, Double> seedRatio,
-      List<List<Comparison>> perSample, List<String> keys, double[][] factors, double spread, double seedBand,
-      long randomSeed) {
-    List<Entry> entries = new ArrayList<>();
-    for (int c = 0; c < base.size(); c++) {
-      Comparison cmp = base.get(c);
-      int ci = c;
-      double[] ratios = perSample.stream().mapToDouble(s -> s.get(ci).ratioBOverA()).toArray();
-      double r0 = cmp.ratioBOverA();
-      boolean faster = r0 < 1;
-      double holds = share(ratios, r -> faster ? r < 1 : r > 1);
-      Double seed = seedRatio.apply(cmp);
-      double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
-      Map<String, Double> rho = new LinkedHashMap<>();
-      for (int k = 0; k < keys.size(); k++) {
-        int kk = k;
-        double[] x = java.util.Arrays.stream(factors).mapToDouble(row -> row[kk]).toArray();
-        rho.put(keys.get(k), correlation(x, ratios));
-      }
-      Map<String, Double> sorted = new LinkedHashMap<>();
-      rho.entrySet().stream().sorted(Comparator.comparingDouble(
-          (Map.Entry<String, Double> e) -> Double.isNaN(e.getValue()) ? -1 : Math.abs(e.getValue())).reversed())
-          .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-      entries.add(new Entry(cmp.measure(), cmp.a(), cmp.b(), r0, seed, java.util.Arrays.stream(ratios).boxed().toList(),
-          faster ? "b faster than a" : "b slower than a", holds, inBand, sorted));
+    /**
+     * One comparison across the samples.
+     *
+     * @param measure the compared measure
+     * @param a the baseline (a sweep's key, e.g. {@code kernel-4.18@8cpu})
+     * @param b the design compared with it
+     * @param baseRatio the base run's ratio b/a (mean of its replicates' means)
+     * @param seedRatio the seed's own ratio, or null when the seed gave none
+     * @param ratios each sample's ratio b/a, in sample order
+     * @param conclusion the base run's conclusion, e.g. {@code b faster than a} (ratio &lt; 1) or
+     *     {@code b slower than a} (ratio &gt; 1)
+     * @param holdsShare the share of samples whose ratio is on the same side of 1 as the base run's
+     * @param seedBandShare the share of samples whose ratio is inside the seed's band (NaN without a seed ratio)
+     * @param spearman each key's rank correlation with the ratio, largest magnitude first (NaN when either
+     *     does not vary)
+     */
+    public record Entry(
+            String measure,
+            String a,
+            String b,
+            double baseRatio,
+            Double seedRatio,
+            List<Double> ratios,
+            String conclusion,
+            double holdsShare,
+            double seedBandShare,
+            Map<String, Double> spearman) {
+        /** Copies the collections, keeping the map's order. */
+        public Entry {
+            ratios = List.copyOf(ratios);
+            spearman = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(spearman));
+        }
     }
-    List<List<Double>> f = java.util.Arrays.stream(factors).map(row -> java.util.Arrays.stream(row).boxed().toList())
-        .toList();
-    return new SensitivityResult(perSample.size(), spread, seedBand, randomSeed, keys, f, entries);
-  }
 
-  private static double share(double[] values, java.util.function.DoublePredicate p) {
-    return values.length == 0 ? Double.NaN : (double) java.util.Arrays.stream(values).filter(p).count() / values.length;
-  }
-
-  /** Spearman's rho; NaN when fewer than 3 samples or either side is constant. */
-  private static double correlation(double[] x, double[] y) {
-    if (x.length < 3 || constant(x) || constant(y)) {
-      return Double.NaN;
+    /**
+     * @param base the base run's comparisons
+     * @param seedRatio the seed's ratio for a comparison's design b, or null
+     * @param perSample each sample's comparisons, in sample order, each list parallel to {@code base}
+     * @param keys the costs varied
+     * @param factors each sample's factors (samples x keys)
+     * @param spread the factors' spread
+     * @param seedBand the seed band
+     * @param randomSeed the hypercube's seed
+     * @return the study's outcome
+     */
+    public static SensitivityResult of(
+            List<Comparison> base,
+            java.util.function.Function<Comparison, Double> seedRatio,
+            List<List<Comparison>> perSample,
+            List<String> keys,
+            double[][] factors,
+            double spread,
+            double seedBand,
+            long randomSeed) {
+        List<Entry> entries = new ArrayList<>();
+        for (int c = 0; c < base.size(); c++) {
+            Comparison cmp = base.get(c);
+            int ci = c;
+            double[] ratios =
+                    perSample.stream().mapToDouble(s -> s.get(ci).ratioBOverA()).toArray();
+            double r0 = cmp.ratioBOverA();
+            boolean faster = r0 < 1;
+            double holds = share(ratios, r -> faster ? r < 1 : r > 1);
+            Double seed = seedRatio.apply(cmp);
+            double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
+            Map<String, Double> rho = new LinkedHashMap<>();
+            for (int k = 0; k < keys.size(); k++) {
+                int kk = k;
+                double[] x = java.util.Arrays.stream(factors)
+                        .mapToDouble(row -> row[kk])
+                        .toArray();
+                rho.put(keys.get(k), correlation(x, ratios));
+            }
+            Map<String, Double> sorted = new LinkedHashMap<>();
+            rho.entrySet().stream()
+                    .sorted(Comparator.comparingDouble((Map.Entry<String, Double> e) ->
+                                    Double.isNaN(e.getValue()) ? -1 : Math.abs(e.getValue()))
+                            .reversed())
+                    .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+            entries.add(new Entry(
+                    cmp.measure(),
+                    cmp.a(),
+                    cmp.b(),
+                    r0,
+                    seed,
+                    java.util.Arrays.stream(ratios).boxed().toList(),
+                    faster ? "b faster than a" : "b slower than a",
+                    holds,
+                    inBand,
+                    sorted));
+        }
+        List<List<Double>> f = java.util.Arrays.stream(factors)
+                .map(row -> java.util.Arrays.stream(row).boxed().toList())
+                .toList();
+        return new SensitivityResult(perSample.size(), spread, seedBand, randomSeed, keys, f, entries);
     }
-    return new SpearmansCorrelation().correlation(x, y);
-  }
 
-  private static boolean constant(double[] v) {
-    return java.util.Arrays.stream(v).allMatch(d -> d == v[0]);
-  }
+    private static double share(double[] values, java.util.function.DoublePredicate p) {
+        return values.length == 0
+                ? Double.NaN
+                : (double) java.util.Arrays.stream(values).filter(p).count() / values.length;
+    }
+
+    /** Spearman's rho; NaN when fewer than 3 samples or either side is constant. */
+    private static double correlation(double[] x, double[] y) {
+        if (x.length < 3 || constant(x) || constant(y)) {
+            return Double.NaN;
+        }
+        return new SpearmansCorrelation().correlation(x, y);
+    }
+
+    private static boolean constant(double[] v) {
+        return java.util.Arrays.stream(v).allMatch(d -> d == v[0]);
+    }
 }

@@ -13,46 +13,46 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * stage recorded).
  */
 public final class StripedRecorder {
-  private final ConcurrentLinkedQueue<LatencyRecorder> stripes = new ConcurrentLinkedQueue<>();
-  private final String unit;
-  private final double perUnit;
-  private final ThreadLocal<LatencyRecorder> local = ThreadLocal.withInitial(() -> {
-    LatencyRecorder r = new LatencyRecorder(unit(), perUnit());
-    stripes.add(r);
-    return r;
-  });
+    private final ConcurrentLinkedQueue<LatencyRecorder> stripes = new ConcurrentLinkedQueue<>();
+    private final String unit;
+    private final double perUnit;
+    private final ThreadLocal<LatencyRecorder> local = ThreadLocal.withInitial(() -> {
+        LatencyRecorder r = new LatencyRecorder(unit(), perUnit());
+        stripes.add(r);
+        return r;
+    });
 
-  /** Latencies: ns recorded, us reported. */
-  public StripedRecorder() {
-    this("us", 1000.0);
-  }
+    /** Latencies: ns recorded, us reported. */
+    public StripedRecorder() {
+        this("us", 1000.0);
+    }
 
-  /**
-   * @param unit the reported unit
-   * @param perUnit recorded values per reported unit
-   */
-  public StripedRecorder(String unit, double perUnit) {
-    this.unit = unit;
-    this.perUnit = perUnit;
-  }
+    /**
+     * @param unit the reported unit
+     * @param perUnit recorded values per reported unit
+     */
+    public StripedRecorder(String unit, double perUnit) {
+        this.unit = unit;
+        this.perUnit = perUnit;
+    }
 
-  private String unit() {
-    return unit;
-  }
+    private String unit() {
+        return unit;
+    }
 
-  private double perUnit() {
-    return perUnit;
-  }
+    private double perUnit() {
+        return perUnit;
+    }
 
-  /** @param nanos one latency in ns, recorded in the calling thread's stripe */
-  public void record(long nanos) {
-    local.get().record(nanos);
-  }
+    /** @param nanos one latency in ns, recorded in the calling thread's stripe */
+    public void record(long nanos) {
+        local.get().record(nanos);
+    }
 
-  /** @return a new recorder holding every stripe's values */
-  public LatencyRecorder merged() {
-    LatencyRecorder all = new LatencyRecorder(unit, perUnit);
-    stripes.forEach(all::add);
-    return all;
-  }
+    /** @return a new recorder holding every stripe's values */
+    public LatencyRecorder merged() {
+        LatencyRecorder all = new LatencyRecorder(unit, perUnit);
+        stripes.forEach(all::add);
+        return all;
+    }
 }

@@ -4,8 +4,8 @@ import akka.japi.Pair;
 import akka.stream.Attributes;
 import akka.stream.Outlet;
 import akka.stream.SourceShape;
-import akka.stream.stage.GraphStageLogic;
 import akka.stream.stage.AbstractGraphStageWithMaterializedValue;
+import akka.stream.stage.GraphStageLogic;
 import java.util.function.Supplier;
 
 /**
@@ -19,23 +19,23 @@ import java.util.function.Supplier;
  * @param <M> the materialized value
  */
 final class OpeningStage<T, M> extends AbstractGraphStageWithMaterializedValue<SourceShape<T>, M> {
-  private final Supplier<ReceiveQueue.Opening<T, M>> open;
-  private final Outlet<T> out = Outlet.create("netlink.recvmsg");
-  private final SourceShape<T> shape = SourceShape.of(out);
+    private final Supplier<ReceiveQueue.Opening<T, M>> open;
+    private final Outlet<T> out = Outlet.create("netlink.recvmsg");
+    private final SourceShape<T> shape = SourceShape.of(out);
 
-  OpeningStage(Supplier<ReceiveQueue.Opening<T, M>> open) {
-    this.open = open;
-  }
+    OpeningStage(Supplier<ReceiveQueue.Opening<T, M>> open) {
+        this.open = open;
+    }
 
-  @Override
-  public SourceShape<T> shape() {
-    return shape;
-  }
+    @Override
+    public SourceShape<T> shape() {
+        return shape;
+    }
 
-  @Override
-  public Pair<GraphStageLogic, M> createLogicAndMaterializedValuePair(Attributes inheritedAttributes) {
-    ReceiveQueue.Opening<T, M> opened = open.get();
-    opened.socket().claimReader();
-    return Pair.create(RecvStage.logic(shape, opened.socket(), opened.closed()), opened.value());
-  }
+    @Override
+    public Pair<GraphStageLogic, M> createLogicAndMaterializedValuePair(Attributes inheritedAttributes) {
+        ReceiveQueue.Opening<T, M> opened = open.get();
+        opened.socket().claimReader();
+        return Pair.create(RecvStage.logic(shape, opened.socket(), opened.closed()), opened.value());
+    }
 }

@@ -15,44 +15,44 @@ package org.netnslab.netlink;
  * small head: 896 bytes each.
  */
 public final class Skb {
-  private Skb() {}
+    private Skb() {}
 
-  /** SMP_CACHE_BYTES: SKB_DATA_ALIGN's alignment. */
-  public static final int CACHE_LINE = 64;
-  /** SKB_DATA_ALIGN(sizeof(struct sk_buff)). */
-  public static final int SK_BUFF = 256;
-  /** SKB_DATA_ALIGN(sizeof(struct skb_shared_info)). */
-  public static final int SHARED_INFO = 320;
-  /** SKB_SMALL_HEAD_CACHE_SIZE: SKB_HEAD_ALIGN(MAX_TCP_HEADER = 320), not a power of two. */
-  public static final int SMALL_HEAD = 640;
-  /** NLMSG_HDRLEN: the netlink message header. */
-  public static final int NLMSG_HDRLEN = 16;
+    /** SMP_CACHE_BYTES: SKB_DATA_ALIGN's alignment. */
+    public static final int CACHE_LINE = 64;
+    /** SKB_DATA_ALIGN(sizeof(struct sk_buff)). */
+    public static final int SK_BUFF = 256;
+    /** SKB_DATA_ALIGN(sizeof(struct skb_shared_info)). */
+    public static final int SHARED_INFO = 320;
+    /** SKB_SMALL_HEAD_CACHE_SIZE: SKB_HEAD_ALIGN(MAX_TCP_HEADER = 320), not a power of two. */
+    public static final int SMALL_HEAD = 640;
+    /** NLMSG_HDRLEN: the netlink message header. */
+    public static final int NLMSG_HDRLEN = 16;
 
-  /**
-   * @param len the length passed to alloc_skb / __alloc_skb, bytes, at least 0
-   * @return the skb's truesize, bytes
-   * @throws IllegalArgumentException for a negative length
-   */
-  public static int truesize(int len) {
-    if (len < 0) {
-      throw new IllegalArgumentException("skb length must be >= 0, got " + len);
+    /**
+     * @param len the length passed to alloc_skb / __alloc_skb, bytes, at least 0
+     * @return the skb's truesize, bytes
+     * @throws IllegalArgumentException for a negative length
+     */
+    public static int truesize(int len) {
+        if (len < 0) {
+            throw new IllegalArgumentException("skb length must be >= 0, got " + len);
+        }
+        int head = align(len) + SHARED_INFO; // SKB_HEAD_ALIGN
+        int obj = head <= SMALL_HEAD ? SMALL_HEAD : Integer.highestOneBit(head - 1) << 1; // kmalloc size class
+        return obj + SK_BUFF;
     }
-    int head = align(len) + SHARED_INFO; // SKB_HEAD_ALIGN
-    int obj = head <= SMALL_HEAD ? SMALL_HEAD : Integer.highestOneBit(head - 1) << 1; // kmalloc size class
-    return obj + SK_BUFF;
-  }
 
-  /**
-   * nlmsg_total_size(payload): NLMSG_ALIGN(NLMSG_HDRLEN + payload), what nlmsg_new allocates.
-   *
-   * @param payload the netlink payload, bytes
-   * @return the allocation length, bytes
-   */
-  public static int nlmsgTotalSize(int payload) {
-    return (NLMSG_HDRLEN + payload + 3) & ~3;
-  }
+    /**
+     * nlmsg_total_size(payload): NLMSG_ALIGN(NLMSG_HDRLEN + payload), what nlmsg_new allocates.
+     *
+     * @param payload the netlink payload, bytes
+     * @return the allocation length, bytes
+     */
+    public static int nlmsgTotalSize(int payload) {
+        return (NLMSG_HDRLEN + payload + 3) & ~3;
+    }
 
-  private static int align(int len) {
-    return (len + CACHE_LINE - 1) & ~(CACHE_LINE - 1);
-  }
+    private static int align(int len) {
+        return (len + CACHE_LINE - 1) & ~(CACHE_LINE - 1);
+    }
 }

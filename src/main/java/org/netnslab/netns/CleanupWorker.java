@@ -17,8 +17,8 @@ import java.util.function.IntFunction;
 import org.netnslab.fault.FaultSwitch;
 import org.netnslab.fault.Faults;
 import org.netnslab.fault.ModelFault;
-import org.netnslab.rcu.RcuDomain;
 import org.netnslab.machine.ModelDispatcher;
+import org.netnslab.rcu.RcuDomain;
 import org.slf4j.event.Level;
 
 /**
@@ -55,237 +55,325 @@ import org.slf4j.event.Level;
  */
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
-  /** The worker's protocol. */
-  public sealed interface Command permits Enqueue, LockGranted, BatchReport, MemberStopped, QueueWork,
-      CompleteDeferred {}
+    /** The worker's protocol. */
+    public sealed interface Command
+            permits Enqueue, LockGranted, BatchReport, MemberStopped, QueueWork, CompleteDeferred {}
 
-  /**
-   * {@code netns.struct-net-free = next-cleanup}: the run waits for every netns freed; once nothing is left
-   * to clean, the netns on defer_free_list are freed (the later cleanup_net the kernel would need).
-   */
-  public enum CompleteDeferred implements Command { INSTANCE }
-
-  /** The work queued again after a fault: runs cleanup_net if the worker is idle (never faults itself). */
-  private enum QueueWork implements Command { INSTANCE }
-
-  /**
-   * __put_net: a netns whose active count reached 0 joins cleanup_list.
-   *
-   * @param netnsId the netns id
-   * @param actor the netns actor
-   */
-  public record Enqueue(long netnsId, ActorRef<NetNamespace.Command> actor) implements Command {}
-
-  /** The supervisor granted the lifecycle lock for the batch. */
-  public enum LockGranted implements Command { INSTANCE }
-
-  private record BatchReport(OpsUndo.Report report) implements Command {}
-
-  /** A netns on the list stopped before its batch: it failed. */
-  private record MemberStopped(long netnsId) implements Command {}
-
-  private final List<PernetOperations> ops;
-  private final ActorRef<RcuDomain.Command> rcu;
-  private final ActorRef<NamespaceSupervisor.Command> supervisor;
-  private final LifecycleProbe probe;
-  private final Duration exitCost;
-  private final Duration exitCpu;
-  private final double rtnlExitShare;
-  private final IntFunction<Duration> batchTimeout;
-  private final ActorRef<OpsUndo.Report> reports;
-  private final Faults faults;
-  private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
-  /** The batch taken off the list, from the lock request to its end; null when idle. */
-  private List<OpsUndo.Member> batch;
-  /** When the running batch was taken off cleanup_list (ns), and its kworker's CPU clock then (ns). */
-  private long runStart;
-  private long runCpuAtStart;
-  /** The netns workqueue's kworker (fair scheduler), or null. */
-  private final org.netnslab.machine.CpuTask worker;
-  private final boolean expedited;
-  private final boolean deferFree;
-  /** v6.13 defer_free_list: the last round's netns, their last passive reference not yet dropped. */
-  private List<OpsUndo.Member> deferred = List.of();
-  /** A run waits for every netns freed: free the deferred ones once nothing is left to clean. */
-  private boolean completeWhenIdle;
-  private long batches;
-
-  /**
-   * @param ops the registered pernet ops, in registration order
-   * @param rcu the RCU domain
-   * @param supervisor grants and takes back the lifecycle lock
-   * @param probe told of each batch's size
-   * @param exitCost simulated kernel work of the exits per netns (0: none)
-   * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns, by default
-   *     {@link OpsUndo#defaultTimeout}: max(60 s, batch size x (exit-cost + 10 x grace period))
-   * @return the worker's behaviour
-   */
-  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost,
-      IntFunction<Duration> batchTimeout) {
-    return create(ops, rcu, supervisor, probe, exitCost, Duration.ZERO, batchTimeout);
-  }
-
-  /**
-   * As the other factory, with the exits' CPU per netns ({@code costs.netns.exit-per-netns}), charged
-   * on a simulated CPU in virtual execution only.
-   *
-   * @param exitCpu CPU of the exits per netns
-   */
-  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout) {
-    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, Faults.NONE);
-  }
-
-  /**
-   * As the other factories, with the supervisor's fault switches ({@code faults.cleanup-worker}).
-   *
-   * @param faults the fault switches
-   */
-  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults) {
-    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, CleanupRcu.NORMAL,
-        StructNetFree.BATCH);
-  }
-
-  /**
-   * As the other factories, with the batch's grace-period wait ({@code netns.cleanup-rcu}).
-   *
-   * @param cleanupRcu normal or expedited
-   * @param structNetFree at the batch's end, or at the next cleanup_net (v6.13)
-   */
-  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree) {
-    return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, 0);
-  }
-
-  /**
-   * As the other factories, with RTNL held for a share of the batch's exits ({@code netns.rtnl.exit-share}).
-   *
-   * @param rtnlExitShare the share of each netns's exit CPU spent under RTNL, in one hold per batch; 0..1
-   */
-  public static Behavior<Command> create(List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree,
-      double rtnlExitShare) {
-    // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
-    return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe,
-        exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, rtnlExitShare)))
-        .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
-  }
-
-  private CleanupWorker(ActorContext<Command> ctx, List<PernetOperations> ops, ActorRef<RcuDomain.Command> rcu,
-      ActorRef<NamespaceSupervisor.Command> supervisor, LifecycleProbe probe, Duration exitCost, Duration exitCpu,
-      IntFunction<Duration> batchTimeout, Faults faults, CleanupRcu cleanupRcu, StructNetFree structNetFree,
-      double rtnlExitShare) {
-    super(ctx);
-    this.rtnlExitShare = rtnlExitShare;
-    this.faults = faults;
-    this.exitCpu = exitCpu;
-    this.ops = ops;
-    this.rcu = rcu;
-    this.supervisor = supervisor;
-    this.probe = probe;
-    this.exitCost = exitCost;
-    this.batchTimeout = batchTimeout;
-    this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
-    org.netnslab.machine.Machine m = org.netnslab.machine.Machine.get(ctx.getSystem());
-    // the netns workqueue (WQ_UNBOUND): the work item runs on one kworker at a time
-    this.worker = m.fair() ? m.newTask("kworker/u:netns", org.netnslab.machine.CpuTask.Kind.KWORKER) : null;
-    this.expedited = cleanupRcu == CleanupRcu.EXPEDITED;
-    this.deferFree = structNetFree == StructNetFree.NEXT_CLEANUP;
-  }
-
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Enqueue.class, m -> {
-          getContext().watchWith(m.actor(), new MemberStopped(m.netnsId()));
-          cleanupList.put(m.netnsId(), m.actor());
-          return startIfIdle(true);
-        })
-        .onMessageEquals(QueueWork.INSTANCE, () -> startIfIdle(false))
-        .onMessageEquals(CompleteDeferred.INSTANCE, () -> {
-          completeWhenIdle = true;
-          return completeDeferredIfIdle();
-        })
-        .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
-        .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
-        .onMessage(MemberStopped.class, m -> {
-          cleanupList.remove(m.netnsId());
-          return this;
-        })
-        .onSignal(ChildFailed.class, f -> {
-          throw new IllegalStateException("cleanup batch failed", f.getCause());
-        })
-        .onSignal(Terminated.class, t -> this) // a batch that reported Finished
-        .build();
-  }
-
-  /**
-   * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. With
-   * {@code faults.cleanup-worker} on, every Nth {@code eligible} start throws first, the list kept and
-   * the work queued again (resume; see the class Javadoc); the queued retry is not eligible.
-   *
-   * @param eligible whether this start counts for the fault switch (not the retry of a faulted one)
-   * @throws ModelFault when the switch fires
-   */
-  private Behavior<Command> startIfIdle(boolean eligible) {
-    if (batch != null || cleanupList.isEmpty()) {
-      return this;
+    /**
+     * {@code netns.struct-net-free = next-cleanup}: the run waits for every netns freed; once nothing is left
+     * to clean, the netns on defer_free_list are freed (the later cleanup_net the kernel would need).
+     */
+    public enum CompleteDeferred implements Command {
+        INSTANCE
     }
-    ModelFault fault = eligible ? faults.next(FaultSwitch.CLEANUP_WORKER,
-        () -> "the cleanup worker starting cleanup_net over " + cleanupList.size() + " netns") : null;
-    if (fault != null) {
-      getContext().getSelf().tell(QueueWork.INSTANCE);
-      throw fault;
+
+    /** The work queued again after a fault: runs cleanup_net if the worker is idle (never faults itself). */
+    private enum QueueWork implements Command {
+        INSTANCE
     }
-    batch = cleanupList.entrySet().stream().map(e -> new OpsUndo.Member(e.getKey(), e.getValue())).toList();
-    cleanupList.clear();
-    batch.forEach(m -> getContext().unwatch(m.actor())); // from now on its batch watches it
-    probe.cleanupBatch(batch.size());
-    runStart = org.netnslab.machine.Clock.nanoTime();
-    runCpuAtStart = worker != null ? worker.cpuNanos() : 0;
-    supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
-    return this;
-  }
 
-  private Behavior<Command> runBatch() {
-    ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(getContext(), OpsUndo.create(ops, batch, rcu, exitCost,
-        exitCpu, probe, batchTimeout.apply(batch.size()), reports, worker, expedited, rtnlExitShare), "cleanup-batch-" + ++batches);
-    getContext().watch(run);
-    return this;
-  }
+    /**
+     * __put_net: a netns whose active count reached 0 joins cleanup_list.
+     *
+     * @param netnsId the netns id
+     * @param actor the netns actor
+     */
+    public record Enqueue(long netnsId, ActorRef<NetNamespace.Command> actor) implements Command {}
 
-  private Behavior<Command> dataFreed() {
-    supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
-    return this;
-  }
-
-  /** After the batch's rcu_barrier: net_drop_ns for each netns still there, then the next batch. */
-  private Behavior<Command> finished(OpsUndo.Finished f) {
-    if (deferFree) { // v6.13: net_complete_free() of the last round, then this round's net_passive_dec()
-      deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
-      deferred = f.remaining();
-    } else {
-      f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+    /** The supervisor granted the lifecycle lock for the batch. */
+    public enum LockGranted implements Command {
+        INSTANCE
     }
-    long wall = org.netnslab.machine.Clock.nanoTime() - runStart;
-    long cpu = worker != null ? worker.cpuNanos() - runCpuAtStart : exitCpu.toNanos() * batch.size();
-    probe.cleanupRun(wall, Math.max(0, wall - cpu));
-    batch = null;
-    startIfIdle(true);
-    return completeDeferredIfIdle();
-  }
 
-  private Behavior<Command> completeDeferredIfIdle() {
-    if (completeWhenIdle && batch == null && cleanupList.isEmpty() && !deferred.isEmpty()) {
-      deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
-      deferred = List.of();
+    private record BatchReport(OpsUndo.Report report) implements Command {}
+
+    /** A netns on the list stopped before its batch: it failed. */
+    private record MemberStopped(long netnsId) implements Command {}
+
+    private final List<PernetOperations> ops;
+    private final ActorRef<RcuDomain.Command> rcu;
+    private final ActorRef<NamespaceSupervisor.Command> supervisor;
+    private final LifecycleProbe probe;
+    private final Duration exitCost;
+    private final Duration exitCpu;
+    private final double rtnlExitShare;
+    private final IntFunction<Duration> batchTimeout;
+    private final ActorRef<OpsUndo.Report> reports;
+    private final Faults faults;
+    private final Map<Long, ActorRef<NetNamespace.Command>> cleanupList = new LinkedHashMap<>();
+    /** The batch taken off the list, from the lock request to its end; null when idle. */
+    private List<OpsUndo.Member> batch;
+    /** When the running batch was taken off cleanup_list (ns), and its kworker's CPU clock then (ns). */
+    private long runStart;
+
+    private long runCpuAtStart;
+    /** The netns workqueue's kworker (fair scheduler), or null. */
+    private final org.netnslab.machine.CpuTask worker;
+
+    private final boolean expedited;
+    private final boolean deferFree;
+    /** v6.13 defer_free_list: the last round's netns, their last passive reference not yet dropped. */
+    private List<OpsUndo.Member> deferred = List.of();
+    /** A run waits for every netns freed: free the deferred ones once nothing is left to clean. */
+    private boolean completeWhenIdle;
+
+    private long batches;
+
+    /**
+     * @param ops the registered pernet ops, in registration order
+     * @param rcu the RCU domain
+     * @param supervisor grants and takes back the lifecycle lock
+     * @param probe told of each batch's size
+     * @param exitCost simulated kernel work of the exits per netns (0: none)
+     * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns, by default
+     *     {@link OpsUndo#defaultTimeout}: max(60 s, batch size x (exit-cost + 10 x grace period))
+     * @return the worker's behaviour
+     */
+    public static Behavior<Command> create(
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            IntFunction<Duration> batchTimeout) {
+        return create(ops, rcu, supervisor, probe, exitCost, Duration.ZERO, batchTimeout);
     }
-    return this;
-  }
+
+    /**
+     * As the other factory, with the exits' CPU per netns ({@code costs.netns.exit-per-netns}), charged
+     * on a simulated CPU in virtual execution only.
+     *
+     * @param exitCpu CPU of the exits per netns
+     */
+    public static Behavior<Command> create(
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            Duration exitCpu,
+            IntFunction<Duration> batchTimeout) {
+        return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, Faults.NONE);
+    }
+
+    /**
+     * As the other factories, with the supervisor's fault switches ({@code faults.cleanup-worker}).
+     *
+     * @param faults the fault switches
+     */
+    public static Behavior<Command> create(
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            Duration exitCpu,
+            IntFunction<Duration> batchTimeout,
+            Faults faults) {
+        return create(
+                ops,
+                rcu,
+                supervisor,
+                probe,
+                exitCost,
+                exitCpu,
+                batchTimeout,
+                faults,
+                CleanupRcu.NORMAL,
+                StructNetFree.BATCH);
+    }
+
+    /**
+     * As the other factories, with the batch's grace-period wait ({@code netns.cleanup-rcu}).
+     *
+     * @param cleanupRcu normal or expedited
+     * @param structNetFree at the batch's end, or at the next cleanup_net (v6.13)
+     */
+    public static Behavior<Command> create(
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            Duration exitCpu,
+            IntFunction<Duration> batchTimeout,
+            Faults faults,
+            CleanupRcu cleanupRcu,
+            StructNetFree structNetFree) {
+        return create(
+                ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, 0);
+    }
+
+    /**
+     * As the other factories, with RTNL held for a share of the batch's exits ({@code netns.rtnl.exit-share}).
+     *
+     * @param rtnlExitShare the share of each netns's exit CPU spent under RTNL, in one hold per batch; 0..1
+     */
+    public static Behavior<Command> create(
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            Duration exitCpu,
+            IntFunction<Duration> batchTimeout,
+            Faults faults,
+            CleanupRcu cleanupRcu,
+            StructNetFree structNetFree,
+            double rtnlExitShare) {
+        // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
+        return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(
+                        ctx,
+                        ops,
+                        rcu,
+                        supervisor,
+                        probe,
+                        exitCost,
+                        exitCpu,
+                        batchTimeout,
+                        faults,
+                        cleanupRcu,
+                        structNetFree,
+                        rtnlExitShare)))
+                .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
+    }
+
+    private CleanupWorker(
+            ActorContext<Command> ctx,
+            List<PernetOperations> ops,
+            ActorRef<RcuDomain.Command> rcu,
+            ActorRef<NamespaceSupervisor.Command> supervisor,
+            LifecycleProbe probe,
+            Duration exitCost,
+            Duration exitCpu,
+            IntFunction<Duration> batchTimeout,
+            Faults faults,
+            CleanupRcu cleanupRcu,
+            StructNetFree structNetFree,
+            double rtnlExitShare) {
+        super(ctx);
+        this.rtnlExitShare = rtnlExitShare;
+        this.faults = faults;
+        this.exitCpu = exitCpu;
+        this.ops = ops;
+        this.rcu = rcu;
+        this.supervisor = supervisor;
+        this.probe = probe;
+        this.exitCost = exitCost;
+        this.batchTimeout = batchTimeout;
+        this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
+        org.netnslab.machine.Machine m = org.netnslab.machine.Machine.get(ctx.getSystem());
+        // the netns workqueue (WQ_UNBOUND): the work item runs on one kworker at a time
+        this.worker = m.fair() ? m.newTask("kworker/u:netns", org.netnslab.machine.CpuTask.Kind.KWORKER) : null;
+        this.expedited = cleanupRcu == CleanupRcu.EXPEDITED;
+        this.deferFree = structNetFree == StructNetFree.NEXT_CLEANUP;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Enqueue.class, m -> {
+                    getContext().watchWith(m.actor(), new MemberStopped(m.netnsId()));
+                    cleanupList.put(m.netnsId(), m.actor());
+                    return startIfIdle(true);
+                })
+                .onMessageEquals(QueueWork.INSTANCE, () -> startIfIdle(false))
+                .onMessageEquals(CompleteDeferred.INSTANCE, () -> {
+                    completeWhenIdle = true;
+                    return completeDeferredIfIdle();
+                })
+                .onMessageEquals(LockGranted.INSTANCE, this::runBatch)
+                .onMessage(BatchReport.class, m -> m.report() instanceof OpsUndo.Finished f ? finished(f) : dataFreed())
+                .onMessage(MemberStopped.class, m -> {
+                    cleanupList.remove(m.netnsId());
+                    return this;
+                })
+                .onSignal(ChildFailed.class, f -> {
+                    throw new IllegalStateException("cleanup batch failed", f.getCause());
+                })
+                .onSignal(Terminated.class, t -> this) // a batch that reported Finished
+                .build();
+    }
+
+    /**
+     * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. With
+     * {@code faults.cleanup-worker} on, every Nth {@code eligible} start throws first, the list kept and
+     * the work queued again (resume; see the class Javadoc); the queued retry is not eligible.
+     *
+     * @param eligible whether this start counts for the fault switch (not the retry of a faulted one)
+     * @throws ModelFault when the switch fires
+     */
+    private Behavior<Command> startIfIdle(boolean eligible) {
+        if (batch != null || cleanupList.isEmpty()) {
+            return this;
+        }
+        ModelFault fault = eligible
+                ? faults.next(
+                        FaultSwitch.CLEANUP_WORKER,
+                        () -> "the cleanup worker starting cleanup_net over " + cleanupList.size() + " netns")
+                : null;
+        if (fault != null) {
+            getContext().getSelf().tell(QueueWork.INSTANCE);
+            throw fault;
+        }
+        batch = cleanupList.entrySet().stream()
+                .map(e -> new OpsUndo.Member(e.getKey(), e.getValue()))
+                .toList();
+        cleanupList.clear();
+        batch.forEach(m -> getContext().unwatch(m.actor())); // from now on its batch watches it
+        probe.cleanupBatch(batch.size());
+        runStart = org.netnslab.machine.Clock.nanoTime();
+        runCpuAtStart = worker != null ? worker.cpuNanos() : 0;
+        supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
+        return this;
+    }
+
+    private Behavior<Command> runBatch() {
+        ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(
+                getContext(),
+                OpsUndo.create(
+                        ops,
+                        batch,
+                        rcu,
+                        exitCost,
+                        exitCpu,
+                        probe,
+                        batchTimeout.apply(batch.size()),
+                        reports,
+                        worker,
+                        expedited,
+                        rtnlExitShare),
+                "cleanup-batch-" + ++batches);
+        getContext().watch(run);
+        return this;
+    }
+
+    private Behavior<Command> dataFreed() {
+        supervisor.tell(NamespaceSupervisor.ReleaseCleanupLock.INSTANCE);
+        return this;
+    }
+
+    /** After the batch's rcu_barrier: net_drop_ns for each netns still there, then the next batch. */
+    private Behavior<Command> finished(OpsUndo.Finished f) {
+        if (deferFree) { // v6.13: net_complete_free() of the last round, then this round's net_passive_dec()
+            deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+            deferred = f.remaining();
+        } else {
+            f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+        }
+        long wall = org.netnslab.machine.Clock.nanoTime() - runStart;
+        long cpu = worker != null ? worker.cpuNanos() - runCpuAtStart : exitCpu.toNanos() * batch.size();
+        probe.cleanupRun(wall, Math.max(0, wall - cpu));
+        batch = null;
+        startIfIdle(true);
+        return completeDeferredIfIdle();
+    }
+
+    private Behavior<Command> completeDeferredIfIdle() {
+        if (completeWhenIdle && batch == null && cleanupList.isEmpty() && !deferred.isEmpty()) {
+            deferred.forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
+            deferred = List.of();
+        }
+        return this;
+    }
 }

@@ -19,91 +19,127 @@ import org.netnslab.uevent.UeventCosts;
  * @param proc the proc connector and monitors
  */
 public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts lifecycle, ProcCosts proc) {
-  /** {@code costs.mutex-handoff}. */
-  public static final Setting<Duration> MUTEX_HANDOFF = Setting.duration("costs.mutex-handoff", Duration.ofMillis(10));
+    /** {@code costs.mutex-handoff}. */
+    public static final Setting<Duration> MUTEX_HANDOFF =
+            Setting.duration("costs.mutex-handoff", Duration.ofMillis(10));
 
-  /** Checks the ranges. */
-  public Costs {
-    MUTEX_HANDOFF.check(mutexHandoff);
-  }
+    /** Checks the ranges. */
+    public Costs {
+        MUTEX_HANDOFF.check(mutexHandoff);
+    }
 
-  /**
-   * Every cost's key under {@code costs}, in reference.conf's order: what a sensitivity study may vary
-   * ({@link #nanos}, {@link #scaled}).
-   */
-  public static final java.util.List<String> KEYS = java.util.List.of("mutex-handoff", "netns.setup-net",
-      "netns.exit-per-netns", "netns.unshare-process", "proc.recvmsg", "proc.pidfd-fork", "proc.pidfd-exit",
-      "proc.scan-entry", "uevent.send-outside", "uevent.send-inside", "uevent.broadcast-per-socket",
-      "uevent.deliver-per-listener", "uevent.return", "uevent.recv", "uevent.injector-user", "uevent.listener-user",
-      "netns.unshare-process-user", "proc.wakeup", "uevent.wake-listener", "uevent.injector-exit",
-      "uevent.table-waiter", "uevent.injector-exit-callbacks", "uevent.injector-exit-vfree");
+    /**
+     * Every cost's key under {@code costs}, in reference.conf's order: what a sensitivity study may vary
+     * ({@link #nanos}, {@link #scaled}).
+     */
+    public static final java.util.List<String> KEYS = java.util.List.of(
+            "mutex-handoff",
+            "netns.setup-net",
+            "netns.exit-per-netns",
+            "netns.unshare-process",
+            "proc.recvmsg",
+            "proc.pidfd-fork",
+            "proc.pidfd-exit",
+            "proc.scan-entry",
+            "uevent.send-outside",
+            "uevent.send-inside",
+            "uevent.broadcast-per-socket",
+            "uevent.deliver-per-listener",
+            "uevent.return",
+            "uevent.recv",
+            "uevent.injector-user",
+            "uevent.listener-user",
+            "netns.unshare-process-user",
+            "proc.wakeup",
+            "uevent.wake-listener",
+            "uevent.injector-exit",
+            "uevent.table-waiter",
+            "uevent.injector-exit-callbacks",
+            "uevent.injector-exit-vfree");
 
-  /**
-   * @param key one of {@link #KEYS}
-   * @return that cost, ns
-   * @throws IllegalArgumentException for another key
-   */
-  public long nanos(String key) {
-    return switch (key) {
-      case "mutex-handoff" -> mutexHandoff.toNanos();
-      case "netns.setup-net" -> lifecycle.setupNet().toNanos();
-      case "netns.exit-per-netns" -> lifecycle.exitPerNetns().toNanos();
-      case "netns.unshare-process" -> lifecycle.unshareProcess().toNanos();
-      case "proc.recvmsg" -> proc.recvmsg().toNanos();
-      case "proc.pidfd-fork" -> proc.pidfdFork().toNanos();
-      case "proc.pidfd-exit" -> proc.pidfdExit().toNanos();
-      case "proc.scan-entry" -> proc.scanEntry().toNanos();
-      case "uevent.send-outside" -> uevent.sendOutside();
-      case "uevent.send-inside" -> uevent.sendInside();
-      case "uevent.broadcast-per-socket" -> uevent.broadcastPerSocket();
-      case "uevent.deliver-per-listener" -> uevent.deliverPerListener();
-      case "uevent.return" -> uevent.sendReturn();
-      case "uevent.recv" -> uevent.recv();
-      case "uevent.injector-user" -> uevent.injectorUser();
-      case "uevent.listener-user" -> uevent.listenerUser();
-      case "uevent.wake-listener" -> uevent.wakeListener();
-      case "uevent.injector-exit" -> uevent.injectorExit();
-      case "uevent.table-waiter" -> uevent.tableWaiter();
-      case "uevent.injector-exit-callbacks" -> uevent.injectorExitCallbacks();
-      case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
-      case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
-      case "proc.wakeup" -> proc.wakeup().toNanos();
-      default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
-    };
-  }
+    /**
+     * @param key one of {@link #KEYS}
+     * @return that cost, ns
+     * @throws IllegalArgumentException for another key
+     */
+    public long nanos(String key) {
+        return switch (key) {
+            case "mutex-handoff" -> mutexHandoff.toNanos();
+            case "netns.setup-net" -> lifecycle.setupNet().toNanos();
+            case "netns.exit-per-netns" -> lifecycle.exitPerNetns().toNanos();
+            case "netns.unshare-process" -> lifecycle.unshareProcess().toNanos();
+            case "proc.recvmsg" -> proc.recvmsg().toNanos();
+            case "proc.pidfd-fork" -> proc.pidfdFork().toNanos();
+            case "proc.pidfd-exit" -> proc.pidfdExit().toNanos();
+            case "proc.scan-entry" -> proc.scanEntry().toNanos();
+            case "uevent.send-outside" -> uevent.sendOutside();
+            case "uevent.send-inside" -> uevent.sendInside();
+            case "uevent.broadcast-per-socket" -> uevent.broadcastPerSocket();
+            case "uevent.deliver-per-listener" -> uevent.deliverPerListener();
+            case "uevent.return" -> uevent.sendReturn();
+            case "uevent.recv" -> uevent.recv();
+            case "uevent.injector-user" -> uevent.injectorUser();
+            case "uevent.listener-user" -> uevent.listenerUser();
+            case "uevent.wake-listener" -> uevent.wakeListener();
+            case "uevent.injector-exit" -> uevent.injectorExit();
+            case "uevent.table-waiter" -> uevent.tableWaiter();
+            case "uevent.injector-exit-callbacks" -> uevent.injectorExitCallbacks();
+            case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
+            case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
+            case "proc.wakeup" -> proc.wakeup().toNanos();
+            default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
+        };
+    }
 
-  /**
-   * The same costs, each multiplied by its factor (a sensitivity sample), rounded to the ns.
-   *
-   * @param factor each key's factor ({@link #KEYS}), &gt;= 0; 1 leaves the cost as it is
-   * @return the scaled costs
-   * @throws IllegalArgumentException when a scaled cost leaves its key's range
-   */
-  public Costs scaled(java.util.function.ToDoubleFunction<String> factor) {
-    java.util.function.ToLongFunction<String> v = k -> Math.round(nanos(k) * factor.applyAsDouble(k));
-    return new Costs(Duration.ofNanos(v.applyAsLong("mutex-handoff")),
-        new UeventCosts(v.applyAsLong("uevent.send-outside"), v.applyAsLong("uevent.send-inside"),
-            v.applyAsLong("uevent.broadcast-per-socket"), v.applyAsLong("uevent.deliver-per-listener"),
-            v.applyAsLong("uevent.return"), v.applyAsLong("uevent.recv"), v.applyAsLong("uevent.injector-user"),
-            v.applyAsLong("uevent.listener-user"), v.applyAsLong("uevent.wake-listener"),
-            v.applyAsLong("uevent.injector-exit"), v.applyAsLong("uevent.table-waiter"),
-            v.applyAsLong("uevent.injector-exit-callbacks"), v.applyAsLong("uevent.injector-exit-vfree")),
-        new LifecycleCosts(Duration.ofNanos(v.applyAsLong("netns.setup-net")),
-            Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")), Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
-            Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),
-        new ProcCosts(Duration.ofNanos(v.applyAsLong("proc.recvmsg")), Duration.ofNanos(v.applyAsLong("proc.pidfd-fork")),
-            Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")), Duration.ofNanos(v.applyAsLong("proc.scan-entry")),
-            Duration.ofNanos(v.applyAsLong("proc.wakeup"))));
-  }
+    /**
+     * The same costs, each multiplied by its factor (a sensitivity sample), rounded to the ns.
+     *
+     * @param factor each key's factor ({@link #KEYS}), &gt;= 0; 1 leaves the cost as it is
+     * @return the scaled costs
+     * @throws IllegalArgumentException when a scaled cost leaves its key's range
+     */
+    public Costs scaled(java.util.function.ToDoubleFunction<String> factor) {
+        java.util.function.ToLongFunction<String> v = k -> Math.round(nanos(k) * factor.applyAsDouble(k));
+        return new Costs(
+                Duration.ofNanos(v.applyAsLong("mutex-handoff")),
+                new UeventCosts(
+                        v.applyAsLong("uevent.send-outside"),
+                        v.applyAsLong("uevent.send-inside"),
+                        v.applyAsLong("uevent.broadcast-per-socket"),
+                        v.applyAsLong("uevent.deliver-per-listener"),
+                        v.applyAsLong("uevent.return"),
+                        v.applyAsLong("uevent.recv"),
+                        v.applyAsLong("uevent.injector-user"),
+                        v.applyAsLong("uevent.listener-user"),
+                        v.applyAsLong("uevent.wake-listener"),
+                        v.applyAsLong("uevent.injector-exit"),
+                        v.applyAsLong("uevent.table-waiter"),
+                        v.applyAsLong("uevent.injector-exit-callbacks"),
+                        v.applyAsLong("uevent.injector-exit-vfree")),
+                new LifecycleCosts(
+                        Duration.ofNanos(v.applyAsLong("netns.setup-net")),
+                        Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")),
+                        Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
+                        Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),
+                new ProcCosts(
+                        Duration.ofNanos(v.applyAsLong("proc.recvmsg")),
+                        Duration.ofNanos(v.applyAsLong("proc.pidfd-fork")),
+                        Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")),
+                        Duration.ofNanos(v.applyAsLong("proc.scan-entry")),
+                        Duration.ofNanos(v.applyAsLong("proc.wakeup"))));
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the costs
-   * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
-   * @throws IllegalArgumentException for a value out of range
-   */
-  public static Costs fromConfig(Config model) {
-    return new Costs(MUTEX_HANDOFF.read(model), UeventCosts.fromConfig(model), LifecycleCosts.fromConfig(model),
-        ProcCosts.fromConfig(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the costs
+     * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
+     * @throws IllegalArgumentException for a value out of range
+     */
+    public static Costs fromConfig(Config model) {
+        return new Costs(
+                MUTEX_HANDOFF.read(model),
+                UeventCosts.fromConfig(model),
+                LifecycleCosts.fromConfig(model),
+                ProcCosts.fromConfig(model));
+    }
 }

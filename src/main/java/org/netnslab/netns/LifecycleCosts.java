@@ -21,48 +21,50 @@ import org.netnslab.settings.Setting;
  *     code), run as a user step by the fair scheduler (the rest is kernel); a value above
  *     {@code unshareProcess} counts as all of it
  */
-public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess,
-    Duration unshareUser) {
-  /** {@code costs.netns.setup-net}. */
-  public static final Setting<Duration> SETUP_NET = Setting.duration("costs.netns.setup-net", Duration.ofMillis(10));
-  /** {@code costs.netns.exit-per-netns}. */
-  public static final Setting<Duration> EXIT_PER_NETNS =
-      Setting.duration("costs.netns.exit-per-netns", Duration.ofMillis(10));
-  /** {@code costs.netns.unshare-process}. */
-  public static final Setting<Duration> UNSHARE_PROCESS =
-      Setting.duration("costs.netns.unshare-process", Duration.ofMillis(100));
+public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess, Duration unshareUser) {
+    /** {@code costs.netns.setup-net}. */
+    public static final Setting<Duration> SETUP_NET = Setting.duration("costs.netns.setup-net", Duration.ofMillis(10));
+    /** {@code costs.netns.exit-per-netns}. */
+    public static final Setting<Duration> EXIT_PER_NETNS =
+            Setting.duration("costs.netns.exit-per-netns", Duration.ofMillis(10));
+    /** {@code costs.netns.unshare-process}. */
+    public static final Setting<Duration> UNSHARE_PROCESS =
+            Setting.duration("costs.netns.unshare-process", Duration.ofMillis(100));
 
-  /** {@code costs.netns.unshare-process-user}. */
-  public static final Setting<Duration> UNSHARE_PROCESS_USER =
-      Setting.duration("costs.netns.unshare-process-user", Duration.ofMillis(100));
+    /** {@code costs.netns.unshare-process-user}. */
+    public static final Setting<Duration> UNSHARE_PROCESS_USER =
+            Setting.duration("costs.netns.unshare-process-user", Duration.ofMillis(100));
 
-  /** Checks the ranges. */
-  public LifecycleCosts {
-    SETUP_NET.check(setupNet);
-    EXIT_PER_NETNS.check(exitPerNetns);
-    UNSHARE_PROCESS.check(unshareProcess);
-    UNSHARE_PROCESS_USER.check(unshareUser);
-    // a user part above the whole (e.g. unshare-process fitted on a host where the process is cheaper than
-    // the seed's user time) is the whole: ChurnWorker charges min(user, process) as user, the rest as kernel
-  }
+    /** Checks the ranges. */
+    public LifecycleCosts {
+        SETUP_NET.check(setupNet);
+        EXIT_PER_NETNS.check(exitPerNetns);
+        UNSHARE_PROCESS.check(unshareProcess);
+        UNSHARE_PROCESS_USER.check(unshareUser);
+        // a user part above the whole (e.g. unshare-process fitted on a host where the process is cheaper than
+        // the seed's user time) is the whole: ChurnWorker charges min(user, process) as user, the rest as kernel
+    }
 
-  /**
-   * Kernel time only, as before issue #20.
-   *
-   * @param setupNet setup_net's CPU
-   * @param exitPerNetns the exits' CPU per netns
-   * @param unshareProcess one unshare process's CPU outside the lock
-   */
-  public LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess) {
-    this(setupNet, exitPerNetns, unshareProcess, Duration.ZERO);
-  }
+    /**
+     * Kernel time only, as before issue #20.
+     *
+     * @param setupNet setup_net's CPU
+     * @param exitPerNetns the exits' CPU per netns
+     * @param unshareProcess one unshare process's CPU outside the lock
+     */
+    public LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess) {
+        this(setupNet, exitPerNetns, unshareProcess, Duration.ZERO);
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the costs
-   */
-  public static LifecycleCosts fromConfig(Config model) {
-    return new LifecycleCosts(SETUP_NET.read(model), EXIT_PER_NETNS.read(model), UNSHARE_PROCESS.read(model),
-        UNSHARE_PROCESS_USER.read(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the costs
+     */
+    public static LifecycleCosts fromConfig(Config model) {
+        return new LifecycleCosts(
+                SETUP_NET.read(model),
+                EXIT_PER_NETNS.read(model),
+                UNSHARE_PROCESS.read(model),
+                UNSHARE_PROCESS_USER.read(model));
+    }
 }

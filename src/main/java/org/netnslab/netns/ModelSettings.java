@@ -24,33 +24,46 @@ import org.netnslab.uevent.UeventSettings;
  * @param costs simulated kernel work, charged in virtual execution only
  * @param faults the fault switches (test and soak use only; all off by default)
  */
-public record ModelSettings(UeventSettings uevent, NetnsSettings netns, SockInuseSettings sockInuse, RcuSettings rcu,
-    ProcSettings proc, NetlinkSettings netlink, Costs costs, FaultSettings faults) {
+public record ModelSettings(
+        UeventSettings uevent,
+        NetnsSettings netns,
+        SockInuseSettings sockInuse,
+        RcuSettings rcu,
+        ProcSettings proc,
+        NetlinkSettings netlink,
+        Costs costs,
+        FaultSettings faults) {
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the settings
-   * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
-   * @throws IllegalArgumentException for an unknown strategy or a value out of range (the first met)
-   */
-  public static ModelSettings fromConfig(Config model) {
-    return new ModelSettings(UeventSettings.fromConfig(model), NetnsSettings.fromConfig(model),
-        SockInuseSettings.fromConfig(model), RcuSettings.fromConfig(model), ProcSettings.fromConfig(model),
-        NetlinkSettings.fromConfig(model), Costs.fromConfig(model), FaultSettings.fromConfig(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the settings
+     * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
+     * @throws IllegalArgumentException for an unknown strategy or a value out of range (the first met)
+     */
+    public static ModelSettings fromConfig(Config model) {
+        return new ModelSettings(
+                UeventSettings.fromConfig(model),
+                NetnsSettings.fromConfig(model),
+                SockInuseSettings.fromConfig(model),
+                RcuSettings.fromConfig(model),
+                ProcSettings.fromConfig(model),
+                NetlinkSettings.fromConfig(model),
+                Costs.fromConfig(model),
+                FaultSettings.fromConfig(model));
+    }
 
-  /** @return reference.conf's defaults ({@code netns-lab.model}) */
-  public static ModelSettings defaults() {
-    return fromConfig(Setting.referenceModel());
-  }
+    /** @return reference.conf's defaults ({@code netns-lab.model}) */
+    public static ModelSettings defaults() {
+        return fromConfig(Setting.referenceModel());
+    }
 
-  /**
-   * @param keys HOCON model keys, e.g. {@code "uevent.serialization = lockless, rcu.grace-period = 2ms"}
-   * @return those keys over reference.conf's defaults
-   * @throws com.typesafe.config.ConfigException for bad syntax or a wrong type
-   * @throws IllegalArgumentException for an unknown strategy or a value out of range
-   */
-  public static ModelSettings withKeys(String keys) {
-    return fromConfig(ConfigFactory.parseString(keys).withFallback(Setting.referenceModel()));
-  }
+    /**
+     * @param keys HOCON model keys, e.g. {@code "uevent.serialization = lockless, rcu.grace-period = 2ms"}
+     * @return those keys over reference.conf's defaults
+     * @throws com.typesafe.config.ConfigException for bad syntax or a wrong type
+     * @throws IllegalArgumentException for an unknown strategy or a value out of range
+     */
+    public static ModelSettings withKeys(String keys) {
+        return fromConfig(ConfigFactory.parseString(keys).withFallback(Setting.referenceModel()));
+    }
 }

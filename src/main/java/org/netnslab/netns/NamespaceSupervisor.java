@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import org.netnslab.fault.Faults;
+import org.netnslab.machine.Clock;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.rcu.RcuDomain;
 import org.netnslab.uevent.Errno;
@@ -24,9 +27,6 @@ import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.SeqnumCounter;
 import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.UserNamespace;
-import org.netnslab.machine.Clock;
-import org.netnslab.machine.Machine;
-import org.netnslab.machine.ModelDispatcher;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
@@ -52,381 +52,449 @@ import org.netnslab.machine.ModelDispatcher;
  */
 public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervisor.Command> {
 
-  /** The supervisor's protocol. */
-  public sealed interface Command permits CreateNetns, ReleaseNetns, ReleaseAll, AwaitAllFreed, CountLive, ReadSeqnum,
-      KernelUevent, GetRcuStats, GetProcConnector, SetupFinished, AcquireCleanupLock, ReleaseCleanupLock,
-      NetnsStopped, GroupStopped, CountGroups, HandedOff, Stop {}
+    /** The supervisor's protocol. */
+    public sealed interface Command
+            permits CreateNetns,
+                    ReleaseNetns,
+                    ReleaseAll,
+                    AwaitAllFreed,
+                    CountLive,
+                    ReadSeqnum,
+                    KernelUevent,
+                    GetRcuStats,
+                    GetProcConnector,
+                    SetupFinished,
+                    AcquireCleanupLock,
+                    ReleaseCleanupLock,
+                    NetnsStopped,
+                    GroupStopped,
+                    CountGroups,
+                    HandedOff,
+                    Stop {}
 
-  /**
-   * Stops the supervisor and everything it spawned (the embedder's stop; stopping the actor any other
-   * way has the same effect). At its PostStop, after every child has stopped: each creation still
-   * waiting for the lifecycle lock or in setup_net gets a {@link CreateResult.Failed} naming the stop;
-   * each open uevent listener stream and proc connector socket fails with an exception naming the
-   * stop (their actors' PostStop). Replies typed {@code Done} (release waiters) cannot carry a
-   * failure: {@code NetnsLab.Client} fails those at once when the supervisor stops.
-   */
-  public enum Stop implements Command { INSTANCE }
-
-  /** net_mutex reaches its next waiter after the hand-off latency (virtual execution). */
-  private record HandedOff(Object holder) implements Command {}
-
-  /** The most netns one group actor holds. */
-  public static final int GROUP_SIZE = 1000;
-
-  /**
-   * Asks for the initial netns's proc connector (drivers/connector/cn_proc.c), configured by the
-   * design's {@code proc-connector.*} strategies.
-   */
-  public record GetProcConnector(ActorRef<ActorRef<ProcConnector.Command>> replyTo) implements Command {}
-
-  /**
-   * copy_net_ns with CLONE_NEWNET: a new netns owned by {@code owner}, its active count 1 (held by the
-   * creating process). {@code replyTo} gets its {@link NetnsHandle} once setup_net has run, or a
-   * {@link CreateResult.Failed} when a pernet init failed.
-   */
-  public record CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo,
-      org.netnslab.machine.CpuTask task) implements Command {
     /**
-     * A creation by a process the model does not run as a task (setup_net's CPU runs as a one-off step).
-     *
-     * @param owner the owning user namespace
-     * @param replyTo the handle or failure goes here
+     * Stops the supervisor and everything it spawned (the embedder's stop; stopping the actor any other
+     * way has the same effect). At its PostStop, after every child has stopped: each creation still
+     * waiting for the lifecycle lock or in setup_net gets a {@link CreateResult.Failed} naming the stop;
+     * each open uevent listener stream and proc connector socket fails with an exception naming the
+     * stop (their actors' PostStop). Replies typed {@code Done} (release waiters) cannot carry a
+     * failure: {@code NetnsLab.Client} fails those at once when the supervisor stops.
      */
-    public CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo) {
-      this(owner, replyTo, null);
+    public enum Stop implements Command {
+        INSTANCE
     }
-  }
 
-  /**
-   * The creating process drops its reference to netns {@code id} (put_net); {@code replyTo} gets Done
-   * when that netns has reached net_free (at once for an unknown id).
-   */
-  public record ReleaseNetns(long id, ActorRef<Done> replyTo) implements Command {}
+    /** net_mutex reaches its next waiter after the hand-off latency (virtual execution). */
+    private record HandedOff(Object holder) implements Command {}
 
-  /** Drops the creating process's reference of every netns; {@code replyTo} gets Done when none is left. */
-  public record ReleaseAll(ActorRef<Done> replyTo) implements Command {}
+    /** The most netns one group actor holds. */
+    public static final int GROUP_SIZE = 1000;
 
-  /** {@code replyTo} gets Done when no netns is left and no creation is pending (nothing is released). */
-  public record AwaitAllFreed(ActorRef<Done> replyTo) implements Command {}
+    /**
+     * Asks for the initial netns's proc connector (drivers/connector/cn_proc.c), configured by the
+     * design's {@code proc-connector.*} strategies.
+     */
+    public record GetProcConnector(ActorRef<ActorRef<ProcConnector.Command>> replyTo) implements Command {}
 
-  /** Asks how many netns actors are alive (the leak check after a teardown). */
-  public record CountLive(ActorRef<Integer> replyTo) implements Command {}
-
-  /** Reads {@code /sys/kernel/uevent_seqnum}: the last global SEQNUM assigned. */
-  public record ReadSeqnum(ActorRef<Long> replyTo) implements Command {}
-
-  /** Asks the design's RCU domain for its counters. */
-  public record GetRcuStats(ActorRef<RcuDomain.Stats> replyTo) implements Command {}
-
-  /**
-   * A kernel-generated uevent (kobject_uevent_env): untagged when {@code deviceNetnsId} is negative
-   * (to every netns owned by the initial user namespace), else tagged for that netns's network device.
-   * An unknown netns id fails with EINVAL.
-   */
-  public record KernelUevent(String action, String devpath, String subsystem, Map<String, String> keys,
-      long deviceNetnsId, ActorRef<InjectResult> replyTo) implements Command {}
-
-  /** From a netns actor: its setup_net has finished ({@code ok}) or been undone. */
-  public record SetupFinished(long id, boolean ok) implements Command {}
-
-  /** From the cleanup worker: it wants the lifecycle lock for a batch. */
-  public record AcquireCleanupLock(ActorRef<CleanupWorker.Command> replyTo) implements Command {}
-
-  /** From the cleanup worker: the batch's data is freed, the lock is released. */
-  public enum ReleaseCleanupLock implements Command { INSTANCE }
-
-  /** From a group: its netns {@code id} stopped (through net_free, or a failure). */
-  record NetnsStopped(long id) implements Command {}
-
-  /** A group actor stopped. */
-  record GroupStopped(ActorRef<NetnsGroup.Command> group) implements Command {}
-
-  /** Asks how many group actors are alive (tests). */
-  record CountGroups(ActorRef<Integer> replyTo) implements Command {}
-
-  /** A creation waiting for, or holding, the lifecycle lock. */
-  private record Creation(UserNamespace owner, ActorRef<CreateResult> replyTo, long requestNanos,
-      org.netnslab.machine.CpuTask task) {}
-
-  private final ModelSettings settings;
-  private final List<PernetOperations> ops;
-  private final NetNamespace.Env env;
-  /** Every netns alive or being set up, by id, with the group that holds it. */
-  private final NetnsGroups netns;
-  private final Map<Long, List<ActorRef<Done>>> releaseWaiters = new HashMap<>();
-  private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
-  private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
-  private final SeqnumCounter globalSeqnum;
-  private final ActorRef<ProcConnector.Command> procConnector;
-  private boolean locked;
-  private int creating;
-  /** Netns whose setup_net runs (lock held under net_mutex), with their creators: id -> creator. */
-  private final Map<Long, ActorRef<CreateResult>> inSetup = new HashMap<>();
-  private long nextId = 1;
-
-  /**
-   * A supervisor with the standard pernet ops and no probe.
-   *
-   * @param design the design every netns of this supervisor follows
-   * @return the supervisor behaviour
-   */
-  public static Behavior<Command> create(ModelSettings settings) {
-    return create(settings, StandardPernetOps.all(), LifecycleProbe.NONE);
-  }
-
-  /**
-   * @param design the design every netns of this supervisor follows
-   * @param ops the pernet ops to register, in order
-   * @param probe where lifecycle events are reported
-   * @return the supervisor behaviour
-   */
-  public static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe) {
-    return create(settings, ops, probe, GROUP_SIZE, Optional.empty());
-  }
-
-  /**
-   * As {@link #create(Design, List, LifecycleProbe)}, with the group size and {@link OpsUndo} timeout
-   * chosen (tests).
-   *
-   * @param groupSize the most netns one group holds, at least 1
-   * @param undoTimeout the timeout of every {@link OpsUndo} run, instead of {@link OpsUndo#defaultTimeout}
-   * @throws IllegalArgumentException when {@code groupSize} is below 1
-   */
-  static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe, int groupSize,
-      Optional<Duration> undoTimeout) {
-    if (groupSize < 1) {
-      throw new IllegalArgumentException("group size must be >= 1, got " + groupSize);
+    /**
+     * copy_net_ns with CLONE_NEWNET: a new netns owned by {@code owner}, its active count 1 (held by the
+     * creating process). {@code replyTo} gets its {@link NetnsHandle} once setup_net has run, or a
+     * {@link CreateResult.Failed} when a pernet init failed.
+     */
+    public record CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo, org.netnslab.machine.CpuTask task)
+            implements Command {
+        /**
+         * A creation by a process the model does not run as a task (setup_net's CPU runs as a one-off step).
+         *
+         * @param owner the owning user namespace
+         * @param replyTo the handle or failure goes here
+         */
+        public CreateNetns(UserNamespace owner, ActorRef<CreateResult> replyTo) {
+            this(owner, replyTo, null);
+        }
     }
-    return Behaviors.setup(ctx -> new NamespaceSupervisor(ctx, settings, List.copyOf(ops), probe, groupSize,
-        undoTimeout));
-  }
 
-  private NamespaceSupervisor(ActorContext<Command> ctx, ModelSettings settings, List<PernetOperations> ops,
-      LifecycleProbe probe, int groupSize, Optional<Duration> undoTimeout) {
-    super(ctx);
-    this.settings = settings;
-    this.ops = ops;
-    this.netns = new NetnsGroups(ctx, groupSize);
-    this.globalSeqnum = new SeqnumCounter();
-    ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(ctx,
-        RcuDomain.create(settings.rcu().gracePeriod(), settings.rcu().expeditedGracePeriod(),
-            settings.rcu().gpKthread()), "rcu");
-    Machine machine = Machine.get(ctx.getSystem());
-    if (machine.isVirtual()) { // a process exit's frees (rcu.ExitFrees) share its grace periods
-      RcuDomain.register(machine, rcu);
+    /**
+     * The creating process drops its reference to netns {@code id} (put_net); {@code replyTo} gets Done
+     * when that netns has reached net_free (at once for an unknown id).
+     */
+    public record ReleaseNetns(long id, ActorRef<Done> replyTo) implements Command {}
+
+    /** Drops the creating process's reference of every netns; {@code replyTo} gets Done when none is left. */
+    public record ReleaseAll(ActorRef<Done> replyTo) implements Command {}
+
+    /** {@code replyTo} gets Done when no netns is left and no creation is pending (nothing is released). */
+    public record AwaitAllFreed(ActorRef<Done> replyTo) implements Command {}
+
+    /** Asks how many netns actors are alive (the leak check after a teardown). */
+    public record CountLive(ActorRef<Integer> replyTo) implements Command {}
+
+    /** Reads {@code /sys/kernel/uevent_seqnum}: the last global SEQNUM assigned. */
+    public record ReadSeqnum(ActorRef<Long> replyTo) implements Command {}
+
+    /** Asks the design's RCU domain for its counters. */
+    public record GetRcuStats(ActorRef<RcuDomain.Stats> replyTo) implements Command {}
+
+    /**
+     * A kernel-generated uevent (kobject_uevent_env): untagged when {@code deviceNetnsId} is negative
+     * (to every netns owned by the initial user namespace), else tagged for that netns's network device.
+     * An unknown netns id fails with EINVAL.
+     */
+    public record KernelUevent(
+            String action,
+            String devpath,
+            String subsystem,
+            Map<String, String> keys,
+            long deviceNetnsId,
+            ActorRef<InjectResult> replyTo)
+            implements Command {}
+
+    /** From a netns actor: its setup_net has finished ({@code ok}) or been undone. */
+    public record SetupFinished(long id, boolean ok) implements Command {}
+
+    /** From the cleanup worker: it wants the lifecycle lock for a batch. */
+    public record AcquireCleanupLock(ActorRef<CleanupWorker.Command> replyTo) implements Command {}
+
+    /** From the cleanup worker: the batch's data is freed, the lock is released. */
+    public enum ReleaseCleanupLock implements Command {
+        INSTANCE
     }
-    ActorRef<UeventSockOwner.Command> owner =
-        ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
-    IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() ->
-        OpsUndo.defaultTimeout(n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
-    Faults faults = new Faults(settings.faults(), probe::faultInjected);
-    ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(),
-        probe, settings.netns().exitCost(), settings.costs().lifecycle().exitPerNetns(), timeout, faults,
-        settings.netns().cleanupRcu(), settings.netns().structNetFree(), settings.netns().rtnlExitShare()),
-        "cleanup-net");
-    this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
-    this.procConnector = ModelDispatcher.spawn(ctx, ProcConnector.create(settings.proc().filter(),
-        settings.proc().accounting(), settings.sockInuse().cpus(), settings.netlink(), faults), "proc-connector");
-  }
 
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(CreateNetns.class, m -> {
-          creating++;
-          lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime(), m.task()));
-          return this;
-        })
-        .onMessage(SetupFinished.class, m -> {
-          inSetup.remove(m.id());
-          return setupOver();
-        })
-        // one per netns too, so early: a built receive tries its cases in order (types are disjoint)
-        .onMessage(NetnsStopped.class, m -> {
-          if (netns.remove(m.id())) {
-            answerReleaseWaiters(m.id());
-          }
-          stoppedInSetup(m.id());
-          return answerAllFreed();
-        })
-        .onMessage(AcquireCleanupLock.class, m -> {
-          lock(m.replyTo());
-          return this;
-        })
-        .onMessageEquals(ReleaseCleanupLock.INSTANCE, () -> {
-          if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
+    /** From a group: its netns {@code id} stopped (through net_free, or a failure). */
+    record NetnsStopped(long id) implements Command {}
+
+    /** A group actor stopped. */
+    record GroupStopped(ActorRef<NetnsGroup.Command> group) implements Command {}
+
+    /** Asks how many group actors are alive (tests). */
+    record CountGroups(ActorRef<Integer> replyTo) implements Command {}
+
+    /** A creation waiting for, or holding, the lifecycle lock. */
+    private record Creation(
+            UserNamespace owner,
+            ActorRef<CreateResult> replyTo,
+            long requestNanos,
+            org.netnslab.machine.CpuTask task) {}
+
+    private final ModelSettings settings;
+    private final List<PernetOperations> ops;
+    private final NetNamespace.Env env;
+    /** Every netns alive or being set up, by id, with the group that holds it. */
+    private final NetnsGroups netns;
+
+    private final Map<Long, List<ActorRef<Done>>> releaseWaiters = new HashMap<>();
+    private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
+    private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
+    private final SeqnumCounter globalSeqnum;
+    private final ActorRef<ProcConnector.Command> procConnector;
+    private boolean locked;
+    private int creating;
+    /** Netns whose setup_net runs (lock held under net_mutex), with their creators: id -> creator. */
+    private final Map<Long, ActorRef<CreateResult>> inSetup = new HashMap<>();
+
+    private long nextId = 1;
+
+    /**
+     * A supervisor with the standard pernet ops and no probe.
+     *
+     * @param design the design every netns of this supervisor follows
+     * @return the supervisor behaviour
+     */
+    public static Behavior<Command> create(ModelSettings settings) {
+        return create(settings, StandardPernetOps.all(), LifecycleProbe.NONE);
+    }
+
+    /**
+     * @param design the design every netns of this supervisor follows
+     * @param ops the pernet ops to register, in order
+     * @param probe where lifecycle events are reported
+     * @return the supervisor behaviour
+     */
+    public static Behavior<Command> create(ModelSettings settings, List<PernetOperations> ops, LifecycleProbe probe) {
+        return create(settings, ops, probe, GROUP_SIZE, Optional.empty());
+    }
+
+    /**
+     * As {@link #create(Design, List, LifecycleProbe)}, with the group size and {@link OpsUndo} timeout
+     * chosen (tests).
+     *
+     * @param groupSize the most netns one group holds, at least 1
+     * @param undoTimeout the timeout of every {@link OpsUndo} run, instead of {@link OpsUndo#defaultTimeout}
+     * @throws IllegalArgumentException when {@code groupSize} is below 1
+     */
+    static Behavior<Command> create(
+            ModelSettings settings,
+            List<PernetOperations> ops,
+            LifecycleProbe probe,
+            int groupSize,
+            Optional<Duration> undoTimeout) {
+        if (groupSize < 1) {
+            throw new IllegalArgumentException("group size must be >= 1, got " + groupSize);
+        }
+        return Behaviors.setup(
+                ctx -> new NamespaceSupervisor(ctx, settings, List.copyOf(ops), probe, groupSize, undoTimeout));
+    }
+
+    private NamespaceSupervisor(
+            ActorContext<Command> ctx,
+            ModelSettings settings,
+            List<PernetOperations> ops,
+            LifecycleProbe probe,
+            int groupSize,
+            Optional<Duration> undoTimeout) {
+        super(ctx);
+        this.settings = settings;
+        this.ops = ops;
+        this.netns = new NetnsGroups(ctx, groupSize);
+        this.globalSeqnum = new SeqnumCounter();
+        ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(
+                ctx,
+                RcuDomain.create(
+                        settings.rcu().gracePeriod(),
+                        settings.rcu().expeditedGracePeriod(),
+                        settings.rcu().gpKthread()),
+                "rcu");
+        Machine machine = Machine.get(ctx.getSystem());
+        if (machine.isVirtual()) { // a process exit's frees (rcu.ExitFrees) share its grace periods
+            RcuDomain.register(machine, rcu);
+        }
+        ActorRef<UeventSockOwner.Command> owner =
+                ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
+        IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() -> OpsUndo.defaultTimeout(
+                n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
+        Faults faults = new Faults(settings.faults(), probe::faultInjected);
+        ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(
+                ctx,
+                CleanupWorker.create(
+                        ops,
+                        rcu,
+                        ctx.getSelf(),
+                        probe,
+                        settings.netns().exitCost(),
+                        settings.costs().lifecycle().exitPerNetns(),
+                        timeout,
+                        faults,
+                        settings.netns().cleanupRcu(),
+                        settings.netns().structNetFree(),
+                        settings.netns().rtnlExitShare()),
+                "cleanup-net");
+        this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
+        this.procConnector = ModelDispatcher.spawn(
+                ctx,
+                ProcConnector.create(
+                        settings.proc().filter(),
+                        settings.proc().accounting(),
+                        settings.sockInuse().cpus(),
+                        settings.netlink(),
+                        faults),
+                "proc-connector");
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(CreateNetns.class, m -> {
+                    creating++;
+                    lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime(), m.task()));
+                    return this;
+                })
+                .onMessage(SetupFinished.class, m -> {
+                    inSetup.remove(m.id());
+                    return setupOver();
+                })
+                // one per netns too, so early: a built receive tries its cases in order (types are disjoint)
+                .onMessage(NetnsStopped.class, m -> {
+                    if (netns.remove(m.id())) {
+                        answerReleaseWaiters(m.id());
+                    }
+                    stoppedInSetup(m.id());
+                    return answerAllFreed();
+                })
+                .onMessage(AcquireCleanupLock.class, m -> {
+                    lock(m.replyTo());
+                    return this;
+                })
+                .onMessageEquals(ReleaseCleanupLock.INSTANCE, () -> {
+                    if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
+                        unlock();
+                    }
+                    return this;
+                })
+                .onMessage(ReleaseNetns.class, this::onRelease)
+                .onMessage(ReleaseAll.class, m -> {
+                    allFreedWaiters.add(m.replyTo());
+                    env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
+                    netns.tellAll(NetnsGroup.PutAll.INSTANCE);
+                    return answerAllFreed();
+                })
+                .onMessage(AwaitAllFreed.class, m -> {
+                    allFreedWaiters.add(m.replyTo());
+                    env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
+                    return answerAllFreed();
+                })
+                .onMessage(CountLive.class, m -> {
+                    m.replyTo().tell(netns.netnsCount());
+                    return this;
+                })
+                .onMessage(ReadSeqnum.class, m -> {
+                    m.replyTo().tell(globalSeqnum.last());
+                    return this;
+                })
+                .onMessage(GetProcConnector.class, m -> {
+                    m.replyTo().tell(procConnector);
+                    return this;
+                })
+                .onMessage(GetRcuStats.class, m -> {
+                    env.rcu().tell(new RcuDomain.GetStats(m.replyTo()));
+                    return this;
+                })
+                .onMessage(KernelUevent.class, this::onKernelUevent)
+                .onMessage(GroupStopped.class, m -> {
+                    List<Long> lost = netns.groupStopped(m.group());
+                    if (!lost.isEmpty()) {
+                        getContext()
+                                .getLog()
+                                .error(
+                                        "netns group {} failed with {} netns in it",
+                                        m.group().path().name(),
+                                        lost.size());
+                    }
+                    lost.forEach(this::answerReleaseWaiters);
+                    lost.forEach(this::stoppedInSetup);
+                    return answerAllFreed();
+                })
+                .onMessage(HandedOff.class, m -> {
+                    grant(m.holder());
+                    return this;
+                })
+                .onMessage(CountGroups.class, m -> {
+                    m.replyTo().tell(netns.groupCount());
+                    return this;
+                })
+                .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+                .onSignal(PostStop.class, s -> {
+                    failPendingCreations();
+                    return this;
+                })
+                .build();
+    }
+
+    /** copy_net_ns is over for one netns, either way: the creation count drops and net_mutex is released. */
+    private Behavior<Command> setupOver() {
+        creating--;
+        if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
             unlock();
-          }
-          return this;
-        })
-        .onMessage(ReleaseNetns.class, this::onRelease)
-        .onMessage(ReleaseAll.class, m -> {
-          allFreedWaiters.add(m.replyTo());
-          env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
-          netns.tellAll(NetnsGroup.PutAll.INSTANCE);
-          return answerAllFreed();
-        })
-        .onMessage(AwaitAllFreed.class, m -> {
-          allFreedWaiters.add(m.replyTo());
-          env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
-          return answerAllFreed();
-        })
-        .onMessage(CountLive.class, m -> {
-          m.replyTo().tell(netns.netnsCount());
-          return this;
-        })
-        .onMessage(ReadSeqnum.class, m -> {
-          m.replyTo().tell(globalSeqnum.last());
-          return this;
-        })
-        .onMessage(GetProcConnector.class, m -> {
-          m.replyTo().tell(procConnector);
-          return this;
-        })
-        .onMessage(GetRcuStats.class, m -> {
-          env.rcu().tell(new RcuDomain.GetStats(m.replyTo()));
-          return this;
-        })
-        .onMessage(KernelUevent.class, this::onKernelUevent)
-        .onMessage(GroupStopped.class, m -> {
-          List<Long> lost = netns.groupStopped(m.group());
-          if (!lost.isEmpty()) {
-            getContext().getLog().error("netns group {} failed with {} netns in it", m.group().path().name(),
-                lost.size());
-          }
-          lost.forEach(this::answerReleaseWaiters);
-          lost.forEach(this::stoppedInSetup);
-          return answerAllFreed();
-        })
-        .onMessage(HandedOff.class, m -> {
-          grant(m.holder());
-          return this;
-        })
-        .onMessage(CountGroups.class, m -> {
-          m.replyTo().tell(netns.groupCount());
-          return this;
-        })
-        .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
-        .onSignal(PostStop.class, s -> {
-          failPendingCreations();
-          return this;
-        })
-        .build();
-  }
+        }
+        return answerAllFreed();
+    }
 
-  /** copy_net_ns is over for one netns, either way: the creation count drops and net_mutex is released. */
-  private Behavior<Command> setupOver() {
-    creating--;
-    if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
-      unlock();
+    /**
+     * A netns actor that stopped (it failed) before it said its setup_net was over would otherwise keep
+     * net_mutex held forever and its creator waiting: its creation ends here, as a failed one.
+     */
+    private void stoppedInSetup(long id) {
+        ActorRef<CreateResult> creator = inSetup.remove(id);
+        if (creator != null) {
+            getContext().getLog().error("netns {} stopped during setup_net or its undo; its creation failed", id);
+            creator.tell(new CreateResult.Failed(id, "the netns stopped during setup_net or its undo (see the log)"));
+            setupOver();
+        }
     }
-    return answerAllFreed();
-  }
 
-  /**
-   * A netns actor that stopped (it failed) before it said its setup_net was over would otherwise keep
-   * net_mutex held forever and its creator waiting: its creation ends here, as a failed one.
-   */
-  private void stoppedInSetup(long id) {
-    ActorRef<CreateResult> creator = inSetup.remove(id);
-    if (creator != null) {
-      getContext().getLog().error("netns {} stopped during setup_net or its undo; its creation failed", id);
-      creator.tell(new CreateResult.Failed(id, "the netns stopped during setup_net or its undo (see the log)"));
-      setupOver();
+    /** The supervisor stopped: creations waiting for the lock or in setup_net are answered, never left to time out. */
+    private void failPendingCreations() {
+        String reason = "the netns-lab supervisor "
+                + getContext().getSelf().path().name() + " stopped before this netns's setup_net finished";
+        for (Object holder : lockQueue) {
+            if (holder instanceof Creation c) {
+                c.replyTo().tell(new CreateResult.Failed(-1, reason));
+            }
+        }
+        lockQueue.clear();
+        inSetup.forEach((id, creator) -> creator.tell(new CreateResult.Failed(id, reason)));
+        inSetup.clear();
     }
-  }
 
-  /** The supervisor stopped: creations waiting for the lock or in setup_net are answered, never left to time out. */
-  private void failPendingCreations() {
-    String reason = "the netns-lab supervisor " + getContext().getSelf().path().name()
-        + " stopped before this netns's setup_net finished";
-    for (Object holder : lockQueue) {
-      if (holder instanceof Creation c) {
-        c.replyTo().tell(new CreateResult.Failed(-1, reason));
-      }
+    /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
+    private void lock(Object holder) {
+        if (settings.netns().lifecycleLock() == LifecycleLock.RWSEM || !locked) {
+            locked = settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX;
+            grant(holder);
+        } else {
+            lockQueue.add(holder);
+        }
     }
-    lockQueue.clear();
-    inSetup.forEach((id, creator) -> creator.tell(new CreateResult.Failed(id, reason)));
-    inSetup.clear();
-  }
 
-  /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
-  private void lock(Object holder) {
-    if (settings.netns().lifecycleLock() == LifecycleLock.RWSEM || !locked) {
-      locked = settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX;
-      grant(holder);
-    } else {
-      lockQueue.add(holder);
+    private void unlock() {
+        Object next = lockQueue.poll();
+        if (next == null) {
+            locked = false;
+            return;
+        }
+        // A queued waiter sleeps: mutex_unlock wakes it and it runs costs.mutex-handoff later (as every
+        // simulated Mutex); the lock stays taken meanwhile. Live execution grants at once.
+        Duration handoff = settings.costs().mutexHandoff();
+        if (Machine.get(getContext().getSystem()).isVirtual() && !handoff.isZero()) {
+            getContext().scheduleOnce(handoff, getContext().getSelf(), new HandedOff(next));
+        } else {
+            grant(next);
+        }
     }
-  }
 
-  private void unlock() {
-    Object next = lockQueue.poll();
-    if (next == null) {
-      locked = false;
-      return;
+    @SuppressWarnings("unchecked")
+    private void grant(Object holder) {
+        if (holder instanceof Creation c) {
+            long id = nextId++;
+            inSetup.put(id, c.replyTo());
+            netns.spawn(
+                    id,
+                    NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo(), c.task()));
+        } else {
+            ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
+        }
     }
-    // A queued waiter sleeps: mutex_unlock wakes it and it runs costs.mutex-handoff later (as every
-    // simulated Mutex); the lock stays taken meanwhile. Live execution grants at once.
-    Duration handoff = settings.costs().mutexHandoff();
-    if (Machine.get(getContext().getSystem()).isVirtual() && !handoff.isZero()) {
-      getContext().scheduleOnce(handoff, getContext().getSelf(), new HandedOff(next));
-    } else {
-      grant(next);
-    }
-  }
 
-  @SuppressWarnings("unchecked")
-  private void grant(Object holder) {
-    if (holder instanceof Creation c) {
-      long id = nextId++;
-      inSetup.put(id, c.replyTo());
-      netns.spawn(id, NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo(),
-          c.task()));
-    } else {
-      ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
+    private Behavior<Command> onRelease(ReleaseNetns m) {
+        ActorRef<NetnsGroup.Command> group = netns.groupOf(m.id());
+        if (group == null) {
+            m.replyTo().tell(Done.getInstance());
+        } else {
+            releaseWaiters.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m.replyTo());
+            group.tell(new NetnsGroup.Deliver(m.id(), NetNamespace.Put.INSTANCE));
+        }
+        return this;
     }
-  }
 
-  private Behavior<Command> onRelease(ReleaseNetns m) {
-    ActorRef<NetnsGroup.Command> group = netns.groupOf(m.id());
-    if (group == null) {
-      m.replyTo().tell(Done.getInstance());
-    } else {
-      releaseWaiters.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m.replyTo());
-      group.tell(new NetnsGroup.Deliver(m.id(), NetNamespace.Put.INSTANCE));
+    private Behavior<Command> onKernelUevent(KernelUevent m) {
+        if (m.deviceNetnsId() < 0) {
+            env.globalOwner()
+                    .tell(new UeventSockOwner.KernelUevent(
+                            m.action(), m.devpath(), m.subsystem(), m.keys(), null, m.replyTo()));
+            return this;
+        }
+        ActorRef<NetnsGroup.Command> group = netns.groupOf(m.deviceNetnsId());
+        if (group == null) {
+            m.replyTo().tell(new InjectResult.Failed(Errno.EINVAL, -1));
+        } else {
+            group.tell(new NetnsGroup.Deliver(
+                    m.deviceNetnsId(),
+                    new NetNamespace.EmitTaggedUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), m.replyTo())));
+        }
+        return this;
     }
-    return this;
-  }
 
-  private Behavior<Command> onKernelUevent(KernelUevent m) {
-    if (m.deviceNetnsId() < 0) {
-      env.globalOwner().tell(new UeventSockOwner.KernelUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), null,
-          m.replyTo()));
-      return this;
+    private void answerReleaseWaiters(long id) {
+        List<ActorRef<Done>> waiters = releaseWaiters.remove(id);
+        if (waiters != null) {
+            waiters.forEach(w -> w.tell(Done.getInstance()));
+        }
     }
-    ActorRef<NetnsGroup.Command> group = netns.groupOf(m.deviceNetnsId());
-    if (group == null) {
-      m.replyTo().tell(new InjectResult.Failed(Errno.EINVAL, -1));
-    } else {
-      group.tell(new NetnsGroup.Deliver(m.deviceNetnsId(),
-          new NetNamespace.EmitTaggedUevent(m.action(), m.devpath(), m.subsystem(), m.keys(), m.replyTo())));
-    }
-    return this;
-  }
 
-  private void answerReleaseWaiters(long id) {
-    List<ActorRef<Done>> waiters = releaseWaiters.remove(id);
-    if (waiters != null) {
-      waiters.forEach(w -> w.tell(Done.getInstance()));
+    private Behavior<Command> answerAllFreed() {
+        if (netns.netnsCount() == 0 && creating == 0 && !allFreedWaiters.isEmpty()) {
+            allFreedWaiters.forEach(r -> r.tell(Done.getInstance()));
+            allFreedWaiters.clear();
+        }
+        return this;
     }
-  }
-
-  private Behavior<Command> answerAllFreed() {
-    if (netns.netnsCount() == 0 && creating == 0 && !allFreedWaiters.isEmpty()) {
-      allFreedWaiters.forEach(r -> r.tell(Done.getInstance()));
-      allFreedWaiters.clear();
-    }
-    return this;
-  }
 }

@@ -22,76 +22,82 @@ import org.netnslab.userns.UserNamespace;
  * @param injectRoute where injections into this netns go (set by the design at creation)
  * @param freed completes when the netns actor has stopped: net_free reached, or the model stopped
  */
-public record NetnsHandle(long id, UserNamespace owner, ActorRef<NetNamespace.Command> actor,
-    UeventRoute injectRoute, CompletionStage<Done> freed) implements CreateResult {
+public record NetnsHandle(
+        long id,
+        UserNamespace owner,
+        ActorRef<NetNamespace.Command> actor,
+        UeventRoute injectRoute,
+        CompletionStage<Done> freed)
+        implements CreateResult {
 
-  /** @return whether the netns actor has stopped (net_free, or the model stopped): nothing more reaches it */
-  public boolean isFreed() {
-    return freed.toCompletableFuture().isDone();
-  }
-
-  /** @return the error an operation on this netns gets once it is freed */
-  public IllegalStateException freedError() {
-    return new IllegalStateException("netns " + id + " is freed (net_free reached, or its supervisor stopped)");
-  }
-
-  /** @return whether the netns is owned by the initial user namespace */
-  public boolean initOwned() {
-    return owner.isInitial();
-  }
-
-  /**
-   * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
-   * this netns's uevent socket. The materialized stage completes once the listener is bound (every
-   * uevent sent after that reaches it, or is counted in an {@code Enobufs}). A bound listener is a
-   * user socket and holds a reference to the netns (net/core/sock.c sk_alloc: get_net when
-   * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
-   * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
-   * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
-   * netns is already being dismantled, the stage fails and the stream completes empty. When it is
-   * already freed ({@link #isFreed()}), or is freed before the listener is bound, the stream and the
-   * stage fail at once with {@link #freedError()} (naming the netns id and "freed"). When the model
-   * stops while the listener is open, the stream fails with an exception naming the stop. Fault switch
-   * {@code faults.listener}: on every Nth recvmsg the listener process dies with the message in hand,
-   * as a crashed udevd would: its stream fails with the {@link org.netnslab.fault.ModelFault}, its
-   * socket is closed (queue purged, later broadcasts skip it) and its netns reference is dropped
-   * (__sk_destruct's put_net); the netns, its other listeners and every other netns go on.
-   *
-   * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
-   * @return a Source of {@link Received} items
-   */
-  public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(SocketOptions options) {
-    if (isFreed()) {
-      IllegalStateException e = freedError();
-      return Source.<Received>failed(e).mapMaterializedValue(n -> CompletableFuture.failedFuture(e));
+    /** @return whether the netns actor has stopped (net_free, or the model stopped): nothing more reaches it */
+    public boolean isFreed() {
+        return freed.toCompletableFuture().isDone();
     }
-    // A new socket per materialization, opened as the stream is materialized, in the reader's own stage
-    // (Source.fromMaterializer cost two sub-stream hops per message: the TC1 live profile's top frames).
-    return ReceiveQueue.opening(() -> {
-      ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
-      CompletableFuture<Done> bound = new CompletableFuture<>();
-      actor.tell(new NetNamespace.AttachListener(socket, bound));
-      // Freed before the actor bound it (or the AttachListener met a stopped actor): fail now, not never.
-      freed.thenRun(() -> {
-        if (bound.completeExceptionally(freedError())) {
-          socket.fail(freedError());
-        }
-      });
-      // close(2) of the socket: cancelled, completed or failed, the reference goes
-      return new ReceiveQueue.Opening<Received, CompletionStage<ReceiveQueue<Received>>>(socket,
-          () -> actor.tell(new NetNamespace.ListenerClosed(socket)), bound.thenApply(d -> socket));
-    });
-  }
 
-  /**
-   * The message-count form, kept for embedders: a model simplification that sizes the socket by
-   * {@link SocketOptions#holding} (SO_RCVBUFFORCE for about {@code queueCapacity} messages of the
-   * smallest truesize). Prefer {@link #uevents(SocketOptions)}.
-   *
-   * @param queueCapacity messages the listener holds before it overruns, at least 1
-   * @return a Source of {@link Received} items; its value completes once bound
-   */
-  public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
-    return uevents(SocketOptions.holding(queueCapacity)).mapMaterializedValue(s -> s.thenApply(q -> Done.getInstance()));
-  }
+    /** @return the error an operation on this netns gets once it is freed */
+    public IllegalStateException freedError() {
+        return new IllegalStateException("netns " + id + " is freed (net_free reached, or its supervisor stopped)");
+    }
+
+    /** @return whether the netns is owned by the initial user namespace */
+    public boolean initOwned() {
+        return owner.isInitial();
+    }
+
+    /**
+     * A listener socket factory: each materialization binds a new NETLINK_KOBJECT_UEVENT listener to
+     * this netns's uevent socket. The materialized stage completes once the listener is bound (every
+     * uevent sent after that reaches it, or is counted in an {@code Enobufs}). A bound listener is a
+     * user socket and holds a reference to the netns (net/core/sock.c sk_alloc: get_net when
+     * {@code sk_net_refcnt}; put_net in __sk_destruct): the netns is not dismantled while the stream
+     * runs, even after its creator released it. Cancelling the stream closes the socket and drops the
+     * reference; so does the stream's completion after {@link NetNamespace.CloseListeners}. When the
+     * netns is already being dismantled, the stage fails and the stream completes empty. When it is
+     * already freed ({@link #isFreed()}), or is freed before the listener is bound, the stream and the
+     * stage fail at once with {@link #freedError()} (naming the netns id and "freed"). When the model
+     * stops while the listener is open, the stream fails with an exception naming the stop. Fault switch
+     * {@code faults.listener}: on every Nth recvmsg the listener process dies with the message in hand,
+     * as a crashed udevd would: its stream fails with the {@link org.netnslab.fault.ModelFault}, its
+     * socket is closed (queue purged, later broadcasts skip it) and its netns reference is dropped
+     * (__sk_destruct's put_net); the netns, its other listeners and every other netns go on.
+     *
+     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
+     * @return a Source of {@link Received} items
+     */
+    public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(SocketOptions options) {
+        if (isFreed()) {
+            IllegalStateException e = freedError();
+            return Source.<Received>failed(e).mapMaterializedValue(n -> CompletableFuture.failedFuture(e));
+        }
+        // A new socket per materialization, opened as the stream is materialized, in the reader's own stage
+        // (Source.fromMaterializer cost two sub-stream hops per message: the TC1 live profile's top frames).
+        return ReceiveQueue.opening(() -> {
+            ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
+            CompletableFuture<Done> bound = new CompletableFuture<>();
+            actor.tell(new NetNamespace.AttachListener(socket, bound));
+            // Freed before the actor bound it (or the AttachListener met a stopped actor): fail now, not never.
+            freed.thenRun(() -> {
+                if (bound.completeExceptionally(freedError())) {
+                    socket.fail(freedError());
+                }
+            });
+            // close(2) of the socket: cancelled, completed or failed, the reference goes
+            return new ReceiveQueue.Opening<Received, CompletionStage<ReceiveQueue<Received>>>(
+                    socket, () -> actor.tell(new NetNamespace.ListenerClosed(socket)), bound.thenApply(d -> socket));
+        });
+    }
+
+    /**
+     * The message-count form, kept for embedders: a model simplification that sizes the socket by
+     * {@link SocketOptions#holding} (SO_RCVBUFFORCE for about {@code queueCapacity} messages of the
+     * smallest truesize). Prefer {@link #uevents(SocketOptions)}.
+     *
+     * @param queueCapacity messages the listener holds before it overruns, at least 1
+     * @return a Source of {@link Received} items; its value completes once bound
+     */
+    public Source<Received, CompletionStage<Done>> uevents(int queueCapacity) {
+        return uevents(SocketOptions.holding(queueCapacity))
+                .mapMaterializedValue(s -> s.thenApply(q -> Done.getInstance()));
+    }
 }

@@ -26,64 +26,91 @@ import org.netnslab.settings.Setting;
  *     spent holding RTNL, in one hold for the whole batch (default_device_exit_batch's unregister_netdevice_many);
  *     0: RTNL not modelled; 0..1
  */
-public record NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
-    double rcuFreeFraction, CleanupRcu cleanupRcu, StructNetFree structNetFree, double rtnlSetupShare,
-    double rtnlExitShare) {
-  /** {@code netns.lifecycle-lock}. */
-  public static final Setting<LifecycleLock> LIFECYCLE_LOCK = Setting.strategy("netns.lifecycle-lock", LifecycleLock.class);
-  /** {@code netns.kernel-sockets}. */
-  public static final Setting<Integer> KERNEL_SOCKETS = Setting.integer("netns.kernel-sockets", 0, 1024);
-  /** {@code netns.setup-cost}. */
-  public static final Setting<Duration> SETUP_COST = Setting.duration("netns.setup-cost", Duration.ofSeconds(10));
-  /** {@code netns.exit-cost}. */
-  public static final Setting<Duration> EXIT_COST = Setting.duration("netns.exit-cost", Duration.ofSeconds(10));
-  /** {@code sockets.rcu-free-fraction}. */
-  public static final Setting<Double> RCU_FREE_FRACTION = Setting.fraction("sockets.rcu-free-fraction");
+public record NetnsSettings(
+        LifecycleLock lifecycleLock,
+        int kernelSockets,
+        Duration setupCost,
+        Duration exitCost,
+        double rcuFreeFraction,
+        CleanupRcu cleanupRcu,
+        StructNetFree structNetFree,
+        double rtnlSetupShare,
+        double rtnlExitShare) {
+    /** {@code netns.lifecycle-lock}. */
+    public static final Setting<LifecycleLock> LIFECYCLE_LOCK =
+            Setting.strategy("netns.lifecycle-lock", LifecycleLock.class);
+    /** {@code netns.kernel-sockets}. */
+    public static final Setting<Integer> KERNEL_SOCKETS = Setting.integer("netns.kernel-sockets", 0, 1024);
+    /** {@code netns.setup-cost}. */
+    public static final Setting<Duration> SETUP_COST = Setting.duration("netns.setup-cost", Duration.ofSeconds(10));
+    /** {@code netns.exit-cost}. */
+    public static final Setting<Duration> EXIT_COST = Setting.duration("netns.exit-cost", Duration.ofSeconds(10));
+    /** {@code sockets.rcu-free-fraction}. */
+    public static final Setting<Double> RCU_FREE_FRACTION = Setting.fraction("sockets.rcu-free-fraction");
 
-  /** {@code netns.struct-net-free}. */
-  public static final Setting<StructNetFree> STRUCT_NET_FREE =
-      Setting.strategy("netns.struct-net-free", StructNetFree.class);
-  /** {@code netns.rtnl.setup-share}. */
-  public static final Setting<Double> RTNL_SETUP_SHARE = Setting.fraction("netns.rtnl.setup-share");
-  /** {@code netns.rtnl.exit-share}. */
-  public static final Setting<Double> RTNL_EXIT_SHARE = Setting.fraction("netns.rtnl.exit-share");
-  /** {@code netns.cleanup-rcu}. */
-  public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
+    /** {@code netns.struct-net-free}. */
+    public static final Setting<StructNetFree> STRUCT_NET_FREE =
+            Setting.strategy("netns.struct-net-free", StructNetFree.class);
+    /** {@code netns.rtnl.setup-share}. */
+    public static final Setting<Double> RTNL_SETUP_SHARE = Setting.fraction("netns.rtnl.setup-share");
+    /** {@code netns.rtnl.exit-share}. */
+    public static final Setting<Double> RTNL_EXIT_SHARE = Setting.fraction("netns.rtnl.exit-share");
+    /** {@code netns.cleanup-rcu}. */
+    public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
 
-  /**
-   * With a normal grace period in cleanup_net (the seeds' kernels).
-   *
-   * @param lifecycleLock the lifecycle lock
-   * @param kernelSockets the netns's own sockets
-   * @param setupCost setup_net's sleeping time
-   * @param exitCost the exits' sleeping time per netns
-   * @param rcuFreeFraction the SOCK_RCU_FREE share
-   */
-  public NetnsSettings(LifecycleLock lifecycleLock, int kernelSockets, Duration setupCost, Duration exitCost,
-      double rcuFreeFraction) {
-    this(lifecycleLock, kernelSockets, setupCost, exitCost, rcuFreeFraction, CleanupRcu.NORMAL, StructNetFree.BATCH, 0,
-        0);
-  }
+    /**
+     * With a normal grace period in cleanup_net (the seeds' kernels).
+     *
+     * @param lifecycleLock the lifecycle lock
+     * @param kernelSockets the netns's own sockets
+     * @param setupCost setup_net's sleeping time
+     * @param exitCost the exits' sleeping time per netns
+     * @param rcuFreeFraction the SOCK_RCU_FREE share
+     */
+    public NetnsSettings(
+            LifecycleLock lifecycleLock,
+            int kernelSockets,
+            Duration setupCost,
+            Duration exitCost,
+            double rcuFreeFraction) {
+        this(
+                lifecycleLock,
+                kernelSockets,
+                setupCost,
+                exitCost,
+                rcuFreeFraction,
+                CleanupRcu.NORMAL,
+                StructNetFree.BATCH,
+                0,
+                0);
+    }
 
-  /** Checks the ranges. */
-  public NetnsSettings {
-    KERNEL_SOCKETS.check(kernelSockets);
-    SETUP_COST.check(setupCost);
-    EXIT_COST.check(exitCost);
-    RCU_FREE_FRACTION.check(rcuFreeFraction);
-    RTNL_SETUP_SHARE.check(rtnlSetupShare);
-    RTNL_EXIT_SHARE.check(rtnlExitShare);
-  }
+    /** Checks the ranges. */
+    public NetnsSettings {
+        KERNEL_SOCKETS.check(kernelSockets);
+        SETUP_COST.check(setupCost);
+        EXIT_COST.check(exitCost);
+        RCU_FREE_FRACTION.check(rcuFreeFraction);
+        RTNL_SETUP_SHARE.check(rtnlSetupShare);
+        RTNL_EXIT_SHARE.check(rtnlExitShare);
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the settings
-   * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
-   * @throws IllegalArgumentException for an unknown strategy or a value out of range
-   */
-  public static NetnsSettings fromConfig(Config model) {
-    return new NetnsSettings(LIFECYCLE_LOCK.read(model), KERNEL_SOCKETS.read(model), SETUP_COST.read(model),
-        EXIT_COST.read(model), RCU_FREE_FRACTION.read(model), CLEANUP_RCU.read(model), STRUCT_NET_FREE.read(model),
-        RTNL_SETUP_SHARE.read(model), RTNL_EXIT_SHARE.read(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the settings
+     * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
+     * @throws IllegalArgumentException for an unknown strategy or a value out of range
+     */
+    public static NetnsSettings fromConfig(Config model) {
+        return new NetnsSettings(
+                LIFECYCLE_LOCK.read(model),
+                KERNEL_SOCKETS.read(model),
+                SETUP_COST.read(model),
+                EXIT_COST.read(model),
+                RCU_FREE_FRACTION.read(model),
+                CLEANUP_RCU.read(model),
+                STRUCT_NET_FREE.read(model),
+                RTNL_SETUP_SHARE.read(model),
+                RTNL_EXIT_SHARE.read(model));
+    }
 }

@@ -1,8 +1,8 @@
 package org.netnslab.proc;
 
 import java.util.function.LongConsumer;
-import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.machine.Clock;
+import org.netnslab.netlink.ReceiveQueue;
 
 /**
  * A process monitor that learns of processes through a proc connector socket: one recvmsg per
@@ -13,118 +13,118 @@ import org.netnslab.machine.Clock;
  * Confined to its listener stream: read its figures once the stream has completed.
  */
 public final class ConnectorMonitor {
-  private final ProcSubscription wants;
-  private final SyscallCost syscalls;
-  private final LongConsumer latencyNanos;
-  private final MonitoredProcesses processes = new MonitoredProcesses();
-  private long busyNanos;
-  private long wakeups;
-  private long discarded;
-  private long enobufs;
-  private long dropped;
-  private volatile ReceiveQueue<ProcReceived> socket;
+    private final ProcSubscription wants;
+    private final SyscallCost syscalls;
+    private final LongConsumer latencyNanos;
+    private final MonitoredProcesses processes = new MonitoredProcesses();
+    private long busyNanos;
+    private long wakeups;
+    private long discarded;
+    private long enobufs;
+    private long dropped;
+    private volatile ReceiveQueue<ProcReceived> socket;
 
-  /**
-   * @param mask the PROC_EVENT_* bits its subscription asks for
-   * @param syscalls the cost charged per recvmsg
-   * @param latencyNanos told each event's latency, generation to receipt, ns
-   */
-  public ConnectorMonitor(int mask, SyscallCost syscalls, LongConsumer latencyNanos) {
-    this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
-    this.syscalls = syscalls;
-    this.latencyNanos = latencyNanos;
-  }
-
-  /**
-   * The listener found its socket empty, slept, and was woken by a message (virtual execution: charged
-   * {@code costs.proc.wakeup} besides each message's recvmsg).
-   *
-   * @param nanos the wake-up's charge, ns
-   */
-  public void onWakeup(long nanos) {
-    busyNanos += nanos;
-    wakeups++;
-  }
-
-  /** @return wake-ups charged so far */
-  public long wakeups() {
-    return wakeups;
-  }
-
-  /** @param r one receive from the socket: an event, or the ENOBUFS after an overflow */
-  public void onReceive(ProcReceived r) {
-    long t0 = Clock.nanoTime();
-    if (r instanceof ProcReceived.Enobufs e) {
-      enobufs++;
-      dropped += e.dropped();
-      return;
+    /**
+     * @param mask the PROC_EVENT_* bits its subscription asks for
+     * @param syscalls the cost charged per recvmsg
+     * @param latencyNanos told each event's latency, generation to receipt, ns
+     */
+    public ConnectorMonitor(int mask, SyscallCost syscalls, LongConsumer latencyNanos) {
+        this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
+        this.syscalls = syscalls;
+        this.latencyNanos = latencyNanos;
     }
-    ProcEvent e = ((ProcReceived.Event) r).event();
-    busyNanos += syscalls.recvmsg();
-    if (e.what() == ProcEvents.NONE) {
-      busyNanos += syscalls.handlingSince(t0);
-      return; // the subscription's ack
+
+    /**
+     * The listener found its socket empty, slept, and was woken by a message (virtual execution: charged
+     * {@code costs.proc.wakeup} besides each message's recvmsg).
+     *
+     * @param nanos the wake-up's charge, ns
+     */
+    public void onWakeup(long nanos) {
+        busyNanos += nanos;
+        wakeups++;
     }
-    latencyNanos.accept(t0 - e.timestampNanos());
-    if (ProcFilter.delivers(wants, e)) {
-      processes.handle(e);
-    } else {
-      discarded++;
+
+    /** @return wake-ups charged so far */
+    public long wakeups() {
+        return wakeups;
     }
-    busyNanos += syscalls.handlingSince(t0);
-  }
 
-  /**
-   * @param e an event the process table generated
-   * @return whether this monitor's subscription wants it
-   */
-  public boolean wants(ProcEvent e) {
-    return ProcFilter.delivers(wants, e);
-  }
-
-  /** @return time spent handling what it received, charged system calls included, ns */
-  public long busyNanos() {
-    return busyNanos;
-  }
-
-  /** @return events handled */
-  public long handled() {
-    return processes.handled();
-  }
-
-  /** @return events received but not wanted */
-  public long discarded() {
-    return discarded;
-  }
-
-  /** @return ENOBUFS notifications received */
-  public long enobufs() {
-    return enobufs;
-  }
-
-  /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
-  public long dropped() {
-    return dropped;
-  }
-
-  /** @param socket the monitor's socket, once joined: its counters settle the loss accounting */
-  public void bound(ReceiveQueue<ProcReceived> socket) {
-    this.socket = socket;
-  }
-
-  /**
-   * Wanted events it neither handled, nor lost in a congestion episode whose ENOBUFS it received, nor
-   * lost under NETLINK_NO_ENOBUFS. Under {@code filter = none} drops of unwanted events are counted
-   * too, so silent loss of wanted ones may then be under-counted.
-   *
-   * @param wanted events generated that its subscription wants
-   * @return silent losses, at least 0
-   * @throws IllegalStateException when {@link #bound} was never called
-   */
-  public long lostWithoutEnobufs(long wanted) {
-    if (socket == null) {
-      throw new IllegalStateException("connector monitor was never bound to a socket");
+    /** @param r one receive from the socket: an event, or the ENOBUFS after an overflow */
+    public void onReceive(ProcReceived r) {
+        long t0 = Clock.nanoTime();
+        if (r instanceof ProcReceived.Enobufs e) {
+            enobufs++;
+            dropped += e.dropped();
+            return;
+        }
+        ProcEvent e = ((ProcReceived.Event) r).event();
+        busyNanos += syscalls.recvmsg();
+        if (e.what() == ProcEvents.NONE) {
+            busyNanos += syscalls.handlingSince(t0);
+            return; // the subscription's ack
+        }
+        latencyNanos.accept(t0 - e.timestampNanos());
+        if (ProcFilter.delivers(wants, e)) {
+            processes.handle(e);
+        } else {
+            discarded++;
+        }
+        busyNanos += syscalls.handlingSince(t0);
     }
-    return socket.counters().lostWithoutEnobufs(wanted, handled());
-  }
+
+    /**
+     * @param e an event the process table generated
+     * @return whether this monitor's subscription wants it
+     */
+    public boolean wants(ProcEvent e) {
+        return ProcFilter.delivers(wants, e);
+    }
+
+    /** @return time spent handling what it received, charged system calls included, ns */
+    public long busyNanos() {
+        return busyNanos;
+    }
+
+    /** @return events handled */
+    public long handled() {
+        return processes.handled();
+    }
+
+    /** @return events received but not wanted */
+    public long discarded() {
+        return discarded;
+    }
+
+    /** @return ENOBUFS notifications received */
+    public long enobufs() {
+        return enobufs;
+    }
+
+    /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
+    public long dropped() {
+        return dropped;
+    }
+
+    /** @param socket the monitor's socket, once joined: its counters settle the loss accounting */
+    public void bound(ReceiveQueue<ProcReceived> socket) {
+        this.socket = socket;
+    }
+
+    /**
+     * Wanted events it neither handled, nor lost in a congestion episode whose ENOBUFS it received, nor
+     * lost under NETLINK_NO_ENOBUFS. Under {@code filter = none} drops of unwanted events are counted
+     * too, so silent loss of wanted ones may then be under-counted.
+     *
+     * @param wanted events generated that its subscription wants
+     * @return silent losses, at least 0
+     * @throws IllegalStateException when {@link #bound} was never called
+     */
+    public long lostWithoutEnobufs(long wanted) {
+        if (socket == null) {
+            throw new IllegalStateException("connector monitor was never bound to a socket");
+        }
+        return socket.counters().lostWithoutEnobufs(wanted, handled());
+    }
 }

@@ -17,47 +17,50 @@ import org.netnslab.settings.Setting;
  * @param wakeup per wake-up of a connector listener that found its socket empty and slept: the blocking
  *     recvmsg's sleep and return (or poll/epoll_wait), besides each message's recvmsg, 0..1ms
  */
-public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry,
-    Duration wakeup) {
-  /** {@code costs.proc.recvmsg}. */
-  public static final Setting<Duration> RECVMSG = Setting.duration("costs.proc.recvmsg", Duration.ofMillis(1));
-  /** {@code costs.proc.pidfd-fork}. */
-  public static final Setting<Duration> PIDFD_FORK = Setting.duration("costs.proc.pidfd-fork", Duration.ofMillis(1));
-  /** {@code costs.proc.pidfd-exit}. */
-  public static final Setting<Duration> PIDFD_EXIT = Setting.duration("costs.proc.pidfd-exit", Duration.ofMillis(1));
-  /** {@code costs.proc.scan-entry}. */
-  public static final Setting<Duration> SCAN_ENTRY = Setting.duration("costs.proc.scan-entry", Duration.ofMillis(1));
+public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry, Duration wakeup) {
+    /** {@code costs.proc.recvmsg}. */
+    public static final Setting<Duration> RECVMSG = Setting.duration("costs.proc.recvmsg", Duration.ofMillis(1));
+    /** {@code costs.proc.pidfd-fork}. */
+    public static final Setting<Duration> PIDFD_FORK = Setting.duration("costs.proc.pidfd-fork", Duration.ofMillis(1));
+    /** {@code costs.proc.pidfd-exit}. */
+    public static final Setting<Duration> PIDFD_EXIT = Setting.duration("costs.proc.pidfd-exit", Duration.ofMillis(1));
+    /** {@code costs.proc.scan-entry}. */
+    public static final Setting<Duration> SCAN_ENTRY = Setting.duration("costs.proc.scan-entry", Duration.ofMillis(1));
 
-  /** {@code costs.proc.wakeup}. */
-  public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
+    /** {@code costs.proc.wakeup}. */
+    public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
 
-  /**
-   * No per-wake-up cost (as before issue #20).
-   *
-   * @param recvmsg per event
-   * @param pidfdFork per fork
-   * @param pidfdExit per exit
-   * @param scanEntry per /proc entry
-   */
-  public ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
-    this(recvmsg, pidfdFork, pidfdExit, scanEntry, Duration.ZERO);
-  }
+    /**
+     * No per-wake-up cost (as before issue #20).
+     *
+     * @param recvmsg per event
+     * @param pidfdFork per fork
+     * @param pidfdExit per exit
+     * @param scanEntry per /proc entry
+     */
+    public ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
+        this(recvmsg, pidfdFork, pidfdExit, scanEntry, Duration.ZERO);
+    }
 
-  /** Checks the ranges. */
-  public ProcCosts {
-    RECVMSG.check(recvmsg);
-    PIDFD_FORK.check(pidfdFork);
-    PIDFD_EXIT.check(pidfdExit);
-    SCAN_ENTRY.check(scanEntry);
-    WAKEUP.check(wakeup);
-  }
+    /** Checks the ranges. */
+    public ProcCosts {
+        RECVMSG.check(recvmsg);
+        PIDFD_FORK.check(pidfdFork);
+        PIDFD_EXIT.check(pidfdExit);
+        SCAN_ENTRY.check(scanEntry);
+        WAKEUP.check(wakeup);
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the costs
-   */
-  public static ProcCosts fromConfig(Config model) {
-    return new ProcCosts(RECVMSG.read(model), PIDFD_FORK.read(model), PIDFD_EXIT.read(model), SCAN_ENTRY.read(model),
-        WAKEUP.read(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the costs
+     */
+    public static ProcCosts fromConfig(Config model) {
+        return new ProcCosts(
+                RECVMSG.read(model),
+                PIDFD_FORK.read(model),
+                PIDFD_EXIT.read(model),
+                SCAN_ENTRY.read(model),
+                WAKEUP.read(model));
+    }
 }

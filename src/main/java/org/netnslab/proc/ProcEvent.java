@@ -16,11 +16,19 @@ import org.netnslab.machine.Clock;
  * @param exitCode for EXIT: the exit status as wait(2) encodes it (code << 8 | signal); else 0
  * @param exitSignal for EXIT: the signal sent to the parent; else 0
  */
-public record ProcEvent(int what, int cpu, long seq, long timestampNanos, int pid, int tgid, int parentPid,
-    int exitCode, int exitSignal) {
+public record ProcEvent(
+        int what,
+        int cpu,
+        long seq,
+        long timestampNanos,
+        int pid,
+        int tgid,
+        int parentPid,
+        int exitCode,
+        int exitSignal) {
 
-  /** @return true for an EXIT whose status is not a clean 0 (a non-zero code or death by a signal) */
-  public boolean isNonzeroExit() {
-    return what == ProcEvents.EXIT && exitCode != 0;
-  }
+    /** @return true for an EXIT whose status is not a clean 0 (a non-zero code or death by a signal) */
+    public boolean isNonzeroExit() {
+        return what == ProcEvents.EXIT && exitCode != 0;
+    }
 }

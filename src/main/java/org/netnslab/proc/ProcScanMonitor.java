@@ -14,63 +14,64 @@ import org.netnslab.machine.Clock;
  * so a scan's cost grows with the population. Confined to one thread.
  */
 public final class ProcScanMonitor {
-  private final SyscallCost syscalls;
-  /** /proc: pid to {pid or index, parent pid}. */
-  private final Map<Integer, long[]> table = new HashMap<>();
-  private Set<Integer> seen = new HashSet<>();
-  private long exitsDetected;
-  private long checksum;
+    private final SyscallCost syscalls;
+    /** /proc: pid to {pid or index, parent pid}. */
+    private final Map<Integer, long[]> table = new HashMap<>();
 
-  /**
-   * @param liveProcesses long-lived processes on the host (pids 2 and up), in /proc throughout
-   * @param syscalls the cost charged per system call
-   */
-  public ProcScanMonitor(int liveProcesses, SyscallCost syscalls) {
-    this.syscalls = syscalls;
-    for (int i = 0; i < liveProcesses; i++) {
-      table.put(i + 2, new long[] {i, 1});
+    private Set<Integer> seen = new HashSet<>();
+    private long exitsDetected;
+    private long checksum;
+
+    /**
+     * @param liveProcesses long-lived processes on the host (pids 2 and up), in /proc throughout
+     * @param syscalls the cost charged per system call
+     */
+    public ProcScanMonitor(int liveProcesses, SyscallCost syscalls) {
+        this.syscalls = syscalls;
+        for (int i = 0; i < liveProcesses; i++) {
+            table.put(i + 2, new long[] {i, 1});
+        }
     }
-  }
 
-  /** @param e a process-table event: a fork adds a /proc entry, an exit removes it */
-  public void apply(ProcEvent e) {
-    if (e.what() == ProcEvents.FORK) {
-      table.put(e.pid(), new long[] {e.pid(), e.parentPid()});
-    } else if (e.what() == ProcEvents.EXIT) {
-      table.remove(e.pid());
+    /** @param e a process-table event: a fork adds a /proc entry, an exit removes it */
+    public void apply(ProcEvent e) {
+        if (e.what() == ProcEvents.FORK) {
+            table.put(e.pid(), new long[] {e.pid(), e.parentPid()});
+        } else if (e.what() == ProcEvents.EXIT) {
+            table.remove(e.pid());
+        }
     }
-  }
 
-  /**
-   * One scan of /proc, counting the pids gone since the previous one as exits.
-   *
-   * @return the scan's time, charged system calls included, ns
-   */
-  public long scan() {
-    long t0 = Clock.nanoTime();
-    long charged = 0;
-    Set<Integer> now = new HashSet<>(table.size() * 2);
-    for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
-      charged += syscalls.scanEntry(); // getdents entry; open, read, close
-      now.add(p.getKey());
-      checksum += p.getValue()[0] ^ p.getValue()[1];
+    /**
+     * One scan of /proc, counting the pids gone since the previous one as exits.
+     *
+     * @return the scan's time, charged system calls included, ns
+     */
+    public long scan() {
+        long t0 = Clock.nanoTime();
+        long charged = 0;
+        Set<Integer> now = new HashSet<>(table.size() * 2);
+        for (Map.Entry<Integer, long[]> p : table.entrySet()) { // readdir + read /proc/<pid>/stat
+            charged += syscalls.scanEntry(); // getdents entry; open, read, close
+            now.add(p.getKey());
+            checksum += p.getValue()[0] ^ p.getValue()[1];
+        }
+        for (Integer pid : seen) {
+            if (!now.contains(pid)) {
+                exitsDetected++; // gone since the last scan: an exit (its status is lost with the process)
+            }
+        }
+        seen = now;
+        return syscalls.handlingSince(t0) + charged;
     }
-    for (Integer pid : seen) {
-      if (!now.contains(pid)) {
-        exitsDetected++; // gone since the last scan: an exit (its status is lost with the process)
-      }
+
+    /** @return pids seen by one scan and gone by a later one */
+    public long exitsDetected() {
+        return exitsDetected;
     }
-    seen = now;
-    return syscalls.handlingSince(t0) + charged;
-  }
 
-  /** @return pids seen by one scan and gone by a later one */
-  public long exitsDetected() {
-    return exitsDetected;
-  }
-
-  /** @return a sum over every entry read, so the reads cannot be optimised away */
-  public long checksum() {
-    return checksum;
-  }
+    /** @return a sum over every entry read, so the reads cannot be optimised away */
+    public long checksum() {
+        return checksum;
+    }
 }

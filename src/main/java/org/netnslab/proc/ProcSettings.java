@@ -23,49 +23,63 @@ import org.netnslab.settings.Setting;
  *     monitor makes (recvmsg per received event; pidfd_open, epoll_ctl, waitid, close per process;
  *     open, read, close per /proc entry), charged to the monitor's busy time; zero: none; at most 1 ms
  */
-public record ProcSettings(ProcConnector.Filter filter, ProcListenerTable.Accounting accounting, SocketOptions listener,
-    ProcMonitor monitor, int liveProcesses, int scans, Duration syscallCost) {
-  /** {@code proc-connector.filter}. */
-  public static final Setting<ProcConnector.Filter> FILTER =
-      Setting.strategy("proc-connector.filter", ProcConnector.Filter.class);
-  /** {@code proc-connector.accounting}. */
-  public static final Setting<ProcListenerTable.Accounting> ACCOUNTING =
-      Setting.strategy("proc-connector.accounting", ProcListenerTable.Accounting.class);
-  /** {@code proc-connector.listener-rcvbuf}. */
-  public static final Setting<Integer> LISTENER_RCVBUF =
-      Setting.integer("proc-connector.listener-rcvbuf", 0, Integer.MAX_VALUE);
-  /** {@code proc-connector.listener-rcvbuf-option}. */
-  public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
-      Setting.strategy("proc-connector.listener-rcvbuf-option", RcvbufOption.class);
-  /** {@code proc-connector.listener-enobufs}. */
-  public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
-      Setting.strategy("proc-connector.listener-enobufs", EnobufsOption.class);
-  /** {@code proc-monitor.kind}. */
-  public static final Setting<ProcMonitor> MONITOR = Setting.strategy("proc-monitor.kind", ProcMonitor.class);
-  /** {@code proc-monitor.live-processes}. */
-  public static final Setting<Integer> LIVE_PROCESSES = Setting.integer("proc-monitor.live-processes", 0, 1_000_000);
-  /** {@code proc-monitor.scans}. */
-  public static final Setting<Integer> SCANS = Setting.integer("proc-monitor.scans", 1, 10_000);
-  /** {@code proc-monitor.syscall-cost}. */
-  public static final Setting<Duration> SYSCALL_COST = Setting.duration("proc-monitor.syscall-cost", Duration.ofMillis(1));
+public record ProcSettings(
+        ProcConnector.Filter filter,
+        ProcListenerTable.Accounting accounting,
+        SocketOptions listener,
+        ProcMonitor monitor,
+        int liveProcesses,
+        int scans,
+        Duration syscallCost) {
+    /** {@code proc-connector.filter}. */
+    public static final Setting<ProcConnector.Filter> FILTER =
+            Setting.strategy("proc-connector.filter", ProcConnector.Filter.class);
+    /** {@code proc-connector.accounting}. */
+    public static final Setting<ProcListenerTable.Accounting> ACCOUNTING =
+            Setting.strategy("proc-connector.accounting", ProcListenerTable.Accounting.class);
+    /** {@code proc-connector.listener-rcvbuf}. */
+    public static final Setting<Integer> LISTENER_RCVBUF =
+            Setting.integer("proc-connector.listener-rcvbuf", 0, Integer.MAX_VALUE);
+    /** {@code proc-connector.listener-rcvbuf-option}. */
+    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
+            Setting.strategy("proc-connector.listener-rcvbuf-option", RcvbufOption.class);
+    /** {@code proc-connector.listener-enobufs}. */
+    public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
+            Setting.strategy("proc-connector.listener-enobufs", EnobufsOption.class);
+    /** {@code proc-monitor.kind}. */
+    public static final Setting<ProcMonitor> MONITOR = Setting.strategy("proc-monitor.kind", ProcMonitor.class);
+    /** {@code proc-monitor.live-processes}. */
+    public static final Setting<Integer> LIVE_PROCESSES = Setting.integer("proc-monitor.live-processes", 0, 1_000_000);
+    /** {@code proc-monitor.scans}. */
+    public static final Setting<Integer> SCANS = Setting.integer("proc-monitor.scans", 1, 10_000);
+    /** {@code proc-monitor.syscall-cost}. */
+    public static final Setting<Duration> SYSCALL_COST =
+            Setting.duration("proc-monitor.syscall-cost", Duration.ofMillis(1));
 
-  /** Checks the ranges. */
-  public ProcSettings {
-    LIVE_PROCESSES.check(liveProcesses);
-    SCANS.check(scans);
-    SYSCALL_COST.check(syscallCost);
-  }
+    /** Checks the ranges. */
+    public ProcSettings {
+        LIVE_PROCESSES.check(liveProcesses);
+        SCANS.check(scans);
+        SYSCALL_COST.check(syscallCost);
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the settings
-   * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
-   * @throws IllegalArgumentException for an unknown strategy or a value out of range
-   */
-  public static ProcSettings fromConfig(Config model) {
-    return new ProcSettings(FILTER.read(model), ACCOUNTING.read(model),
-        new SocketOptions(LISTENER_RCVBUF.read(model), LISTENER_RCVBUF_OPTION.read(model),
-            LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS), MONITOR.read(model),
-        LIVE_PROCESSES.read(model), SCANS.read(model), SYSCALL_COST.read(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the settings
+     * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
+     * @throws IllegalArgumentException for an unknown strategy or a value out of range
+     */
+    public static ProcSettings fromConfig(Config model) {
+        return new ProcSettings(
+                FILTER.read(model),
+                ACCOUNTING.read(model),
+                new SocketOptions(
+                        LISTENER_RCVBUF.read(model),
+                        LISTENER_RCVBUF_OPTION.read(model),
+                        LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS),
+                MONITOR.read(model),
+                LIVE_PROCESSES.read(model),
+                SCANS.read(model),
+                SYSCALL_COST.read(model));
+    }
 }

@@ -16,50 +16,63 @@ import org.netnslab.userns.Credentials;
  * ({@link ProcConnector.Subscribe}) and wait for the subscription to take effect.
  */
 public final class ProcSubscriber {
-  private ProcSubscriber() {}
+    private ProcSubscriber() {}
 
-  /**
-   * @param connector the proc connector
-   * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
-   *     ignores the subscription, so the stage fails with a timeout
-   * @param mask PROC_EVENT_* bits wanted ({@link ProcEvents}), or null for the legacy form (every event)
-   * @param options the socket's receive buffer and NETLINK_NO_ENOBUFS
-   * @param timeout longest wait for each of the two answers
-   * @param scheduler the actor system's scheduler
-   * @return the joined socket once the subscription is acknowledged; fails with an
-   *     {@link IllegalStateException} naming the reason when the bind fails, or with a
-   *     {@link java.util.concurrent.TimeoutException}
-   */
-  public static CompletionStage<ProcConnector.Joined> listen(ActorRef<ProcConnector.Command> connector,
-      Credentials caller, Integer mask, org.netnslab.netlink.SocketOptions options, Duration timeout,
-      Scheduler scheduler) {
-    CompletionStage<ProcConnector.JoinReply> join = SameThread.of(AskPattern.ask(connector,
-        r -> new ProcConnector.Join(true, options, r), timeout, scheduler));
-    return join.thenCompose(reply -> {
-      if (reply instanceof ProcConnector.JoinFailed f) {
-        return CompletableFuture.failedFuture(new IllegalStateException(f.reason()));
-      }
-      ProcConnector.Joined joined = (ProcConnector.Joined) reply;
-      CompletionStage<Done> subscribed = SameThread.of(AskPattern.ask(connector, r -> new ProcConnector.Subscribe(
-          joined.socket(), caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r), timeout, scheduler));
-      return subscribed.thenApply(done -> joined);
-    });
-  }
+    /**
+     * @param connector the proc connector
+     * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
+     *     ignores the subscription, so the stage fails with a timeout
+     * @param mask PROC_EVENT_* bits wanted ({@link ProcEvents}), or null for the legacy form (every event)
+     * @param options the socket's receive buffer and NETLINK_NO_ENOBUFS
+     * @param timeout longest wait for each of the two answers
+     * @param scheduler the actor system's scheduler
+     * @return the joined socket once the subscription is acknowledged; fails with an
+     *     {@link IllegalStateException} naming the reason when the bind fails, or with a
+     *     {@link java.util.concurrent.TimeoutException}
+     */
+    public static CompletionStage<ProcConnector.Joined> listen(
+            ActorRef<ProcConnector.Command> connector,
+            Credentials caller,
+            Integer mask,
+            org.netnslab.netlink.SocketOptions options,
+            Duration timeout,
+            Scheduler scheduler) {
+        CompletionStage<ProcConnector.JoinReply> join = SameThread.of(
+                AskPattern.ask(connector, r -> new ProcConnector.Join(true, options, r), timeout, scheduler));
+        return join.thenCompose(reply -> {
+            if (reply instanceof ProcConnector.JoinFailed f) {
+                return CompletableFuture.failedFuture(new IllegalStateException(f.reason()));
+            }
+            ProcConnector.Joined joined = (ProcConnector.Joined) reply;
+            CompletionStage<Done> subscribed = SameThread.of(AskPattern.ask(
+                    connector,
+                    r -> new ProcConnector.Subscribe(
+                            joined.socket(), caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r),
+                    timeout,
+                    scheduler));
+            return subscribed.thenApply(done -> joined);
+        });
+    }
 
-  /**
-   * The message-count form, a model simplification ({@link org.netnslab.netlink.SocketOptions#holding}).
-   *
-   * @param connector the proc connector
-   * @param caller the subscribing task's credentials
-   * @param mask PROC_EVENT_* bits wanted, or null for the legacy form
-   * @param queueCapacity about how many events the socket holds before it overruns, at least 1
-   * @param timeout longest wait for each of the two answers
-   * @param scheduler the actor system's scheduler
-   * @return as {@link #listen(ActorRef, Credentials, Integer, org.netnslab.netlink.SocketOptions, Duration, Scheduler)}
-   */
-  public static CompletionStage<ProcConnector.Joined> listen(ActorRef<ProcConnector.Command> connector,
-      Credentials caller, Integer mask, int queueCapacity, Duration timeout, Scheduler scheduler) {
-    return listen(connector, caller, mask, org.netnslab.netlink.SocketOptions.holding(queueCapacity), timeout,
-        scheduler);
-  }
+    /**
+     * The message-count form, a model simplification ({@link org.netnslab.netlink.SocketOptions#holding}).
+     *
+     * @param connector the proc connector
+     * @param caller the subscribing task's credentials
+     * @param mask PROC_EVENT_* bits wanted, or null for the legacy form
+     * @param queueCapacity about how many events the socket holds before it overruns, at least 1
+     * @param timeout longest wait for each of the two answers
+     * @param scheduler the actor system's scheduler
+     * @return as {@link #listen(ActorRef, Credentials, Integer, org.netnslab.netlink.SocketOptions, Duration, Scheduler)}
+     */
+    public static CompletionStage<ProcConnector.Joined> listen(
+            ActorRef<ProcConnector.Command> connector,
+            Credentials caller,
+            Integer mask,
+            int queueCapacity,
+            Duration timeout,
+            Scheduler scheduler) {
+        return listen(
+                connector, caller, mask, org.netnslab.netlink.SocketOptions.holding(queueCapacity), timeout, scheduler);
+    }
 }

@@ -19,61 +19,66 @@ import org.netnslab.machine.Clock;
  * @param wall whether the monitor's own handling time (Clock) is added
  * @param jitter applied to each charge (virtual: the machine's jitter; live: none)
  */
-public record SyscallCost(long recvmsg, long pidfdFork, long pidfdExit, long scanEntry, boolean wall,
-    LongUnaryOperator jitter) {
-  /**
-   * Live charging: {@code perCallNanos} per system call (1 per receive, 2 per pidfd fork, 3 per pidfd
-   * exit, 3 per /proc entry) plus the measured handling time.
-   *
-   * @param perCallNanos {@code proc-monitor.syscall-cost}, ns; 0: none
-   */
-  public SyscallCost(long perCallNanos) {
-    this(perCallNanos, 2 * perCallNanos, 3 * perCallNanos, 3 * perCallNanos, true, LongUnaryOperator.identity());
-  }
+public record SyscallCost(
+        long recvmsg, long pidfdFork, long pidfdExit, long scanEntry, boolean wall, LongUnaryOperator jitter) {
+    /**
+     * Live charging: {@code perCallNanos} per system call (1 per receive, 2 per pidfd fork, 3 per pidfd
+     * exit, 3 per /proc entry) plus the measured handling time.
+     *
+     * @param perCallNanos {@code proc-monitor.syscall-cost}, ns; 0: none
+     */
+    public SyscallCost(long perCallNanos) {
+        this(perCallNanos, 2 * perCallNanos, 3 * perCallNanos, 3 * perCallNanos, true, LongUnaryOperator.identity());
+    }
 
-  /**
-   * @param perCallNanos {@code proc-monitor.syscall-cost}, ns
-   * @return live charging
-   */
-  public static SyscallCost live(long perCallNanos) {
-    return new SyscallCost(perCallNanos);
-  }
+    /**
+     * @param perCallNanos {@code proc-monitor.syscall-cost}, ns
+     * @return live charging
+     */
+    public static SyscallCost live(long perCallNanos) {
+        return new SyscallCost(perCallNanos);
+    }
 
-  /**
-   * @param c {@code costs.proc}
-   * @param jitter the machine's jitter ({@link org.netnslab.machine.Machine#jittered})
-   * @return virtual charging: the costs only, each charge jittered
-   */
-  public static SyscallCost virtual(ProcCosts c, LongUnaryOperator jitter) {
-    return new SyscallCost(c.recvmsg().toNanos(), c.pidfdFork().toNanos(), c.pidfdExit().toNanos(),
-        c.scanEntry().toNanos(), false, jitter);
-  }
+    /**
+     * @param c {@code costs.proc}
+     * @param jitter the machine's jitter ({@link org.netnslab.machine.Machine#jittered})
+     * @return virtual charging: the costs only, each charge jittered
+     */
+    public static SyscallCost virtual(ProcCosts c, LongUnaryOperator jitter) {
+        return new SyscallCost(
+                c.recvmsg().toNanos(),
+                c.pidfdFork().toNanos(),
+                c.pidfdExit().toNanos(),
+                c.scanEntry().toNanos(),
+                false,
+                jitter);
+    }
 
-  /** @return one recvmsg's charge, ns */
-  public long recvmsg() {
-    return jitter.applyAsLong(recvmsg);
-  }
+    /** @return one recvmsg's charge, ns */
+    public long recvmsg() {
+        return jitter.applyAsLong(recvmsg);
+    }
 
-  /** @return one pidfd fork's charge, ns */
-  public long pidfdFork() {
-    return jitter.applyAsLong(pidfdFork);
-  }
+    /** @return one pidfd fork's charge, ns */
+    public long pidfdFork() {
+        return jitter.applyAsLong(pidfdFork);
+    }
 
-  /** @return one pidfd exit's charge, ns */
-  public long pidfdExit() {
-    return jitter.applyAsLong(pidfdExit);
-  }
+    /** @return one pidfd exit's charge, ns */
+    public long pidfdExit() {
+        return jitter.applyAsLong(pidfdExit);
+    }
 
-  /** @return one /proc entry's charge, ns */
-  public long scanEntry() {
-    return jitter.applyAsLong(scanEntry);
-  }
+    /** @return one /proc entry's charge, ns */
+    public long scanEntry() {
+        return jitter.applyAsLong(scanEntry);
+    }
 
-  /**
-   * @param t0 a {@link Clock#nanoTime()} reading taken when the handling began
-   * @return the handling time since then (live), 0 (virtual)
-   */
-  public long handlingSince(long t0) {
-    return wall ? Clock.nanoTime() - t0 : 0;
-  }
+    /**
+     * @param t0 a {@link Clock#nanoTime()} reading taken when the handling began
+     * @return the handling time since then (live), 0 (virtual)
+     */
+    public long handlingSince(long t0) {
+        return wall ? Clock.nanoTime() - t0 : 0;
+    }
 }

@@ -36,122 +36,122 @@ import org.netnslab.machine.Step;
  * <p>Threading: the engine's driver thread only; the callbacks run inside the {@link RcuDomain} actor, on it too.
  */
 public final class ExitFrees {
-  private static final String NAME = "exit-frees";
+    private static final String NAME = "exit-frees";
 
-  private final Machine machine;
-  private final ActorRef<RcuDomain.Command> rcu;
-  private final Worker[] softirqd;
-  private final Worker[] kworker;
-  /** Times one of its kernel threads was woken (began running work after none). */
-  private long wakeUps;
+    private final Machine machine;
+    private final ActorRef<RcuDomain.Command> rcu;
+    private final Worker[] softirqd;
+    private final Worker[] kworker;
+    /** Times one of its kernel threads was woken (began running work after none). */
+    private long wakeUps;
 
-  /**
-   * One kernel thread's queue of work: ns waiting, with the ns it hands on to {@code next} once that has run (the
-   * callbacks' stack vfree), and whether it is awake.
-   */
-  private final class Worker {
-    private final CpuTask task;
-    private final Worker next;
-    private long queued;
-    private long handOn;
-    private boolean busy;
+    /**
+     * One kernel thread's queue of work: ns waiting, with the ns it hands on to {@code next} once that has run (the
+     * callbacks' stack vfree), and whether it is awake.
+     */
+    private final class Worker {
+        private final CpuTask task;
+        private final Worker next;
+        private long queued;
+        private long handOn;
+        private boolean busy;
 
-    Worker(CpuTask task, Worker next) {
-      this.task = task;
-      this.next = next;
-    }
-
-    /** Queues work (nanos &gt; 0); an idle thread is woken, and runs it once the instant's other work is queued. */
-    void add(long nanos, long thenNanos) {
-      if (nanos <= 0) {
-        throw new IllegalArgumentException(task + ": work of " + nanos + " ns queued");
-      }
-      queued += nanos;
-      handOn += thenNanos;
-      if (!busy) { // one grace period's callbacks are invoked together: one wake-up takes them all
-        busy = true;
-        wakeUps++;
-        machine.engine().execute(this::run);
-      }
-    }
-
-    private void run() {
-      long n = queued;
-      long on = handOn;
-      queued = 0;
-      handOn = 0;
-      if (n == 0) {
-        busy = false; // nothing came meanwhile: it sleeps
-        return;
-      }
-      machine.compute(task, Step.KERNEL, n, () -> {
-        if (on > 0) {
-          next.add(on, 0);
+        Worker(CpuTask task, Worker next) {
+            this.task = task;
+            this.next = next;
         }
-        run();
-      });
-    }
-  }
 
-  private ExitFrees(Machine machine) {
-    this.machine = machine;
-    this.rcu = RcuDomain.of(machine);
-    int cpus = machine.cpus().count();
-    this.softirqd = new Worker[cpus];
-    this.kworker = new Worker[cpus];
-    for (int c = 0; c < cpus; c++) {
-      kworker[c] = new Worker(machine.newTask("kworker/" + c + ":events", CpuTask.Kind.KWORKER, false, c), null);
-      softirqd[c] = new Worker(machine.newTask("ksoftirqd/" + c, CpuTask.Kind.RCU, false, c), kworker[c]);
-    }
-  }
+        /** Queues work (nanos &gt; 0); an idle thread is woken, and runs it once the instant's other work is queued. */
+        void add(long nanos, long thenNanos) {
+            if (nanos <= 0) {
+                throw new IllegalArgumentException(task + ": work of " + nanos + " ns queued");
+            }
+            queued += nanos;
+            handOn += thenNanos;
+            if (!busy) { // one grace period's callbacks are invoked together: one wake-up takes them all
+                busy = true;
+                wakeUps++;
+                machine.engine().execute(this::run);
+            }
+        }
 
-  /**
-   * @param machine a machine in virtual execution, under the fair scheduler
-   * @return its current design run's exit frees
-   * @throws IllegalStateException in live execution, under fifo (no tasks), or when the design run has no {@link
-   *     RcuDomain}
-   */
-  public static ExitFrees of(Machine machine) {
-    if (!machine.fair()) {
-      throw new IllegalStateException("an exit's frees run on kernel threads: virtual execution under the fair"
-          + " scheduler only");
+        private void run() {
+            long n = queued;
+            long on = handOn;
+            queued = 0;
+            handOn = 0;
+            if (n == 0) {
+                busy = false; // nothing came meanwhile: it sleeps
+                return;
+            }
+            machine.compute(task, Step.KERNEL, n, () -> {
+                if (on > 0) {
+                    next.add(on, 0);
+                }
+                run();
+            });
+        }
     }
-    return machine.kernelObject(NAME, ExitFrees.class, () -> new ExitFrees(machine));
-  }
 
-  /** @return CPU {@code c}'s ksoftirqd task (tests) */
-  CpuTask softirqd(int c) {
-    return softirqd[c].task;
-  }
-
-  /** @return times work was queued to one of its kernel threads (ksoftirqd/N, kworker/N) while it had none */
-  public long wakeUps() {
-    return wakeUps;
-  }
-
-  /**
-   * A process exited on CPU {@code cpu}: its frees' callbacks wait for a grace period, then cost {@code callbacks}
-   * ns on that CPU's ksoftirqd, and its stack's vfree then {@code vfree} ns on that CPU's kworker.
-   *
-   * @param cpu the CPU it exited on, 0..cpus-1
-   * @param callbacks ns ({@code costs.uevent.injector-exit-callbacks})
-   * @param vfree ns ({@code costs.uevent.injector-exit-vfree})
-   * @throws IllegalArgumentException for a CPU out of range or a negative cost
-   */
-  public void exited(int cpu, long callbacks, long vfree) {
-    if (cpu < 0 || cpu >= softirqd.length || callbacks < 0 || vfree < 0) {
-      throw new IllegalArgumentException("exit on CPU " + cpu + " of " + softirqd.length + ", callbacks "
-          + callbacks + " ns, vfree " + vfree + " ns");
+    private ExitFrees(Machine machine) {
+        this.machine = machine;
+        this.rcu = RcuDomain.of(machine);
+        int cpus = machine.cpus().count();
+        this.softirqd = new Worker[cpus];
+        this.kworker = new Worker[cpus];
+        for (int c = 0; c < cpus; c++) {
+            kworker[c] = new Worker(machine.newTask("kworker/" + c + ":events", CpuTask.Kind.KWORKER, false, c), null);
+            softirqd[c] = new Worker(machine.newTask("ksoftirqd/" + c, CpuTask.Kind.RCU, false, c), kworker[c]);
+        }
     }
-    if (callbacks == 0 && vfree == 0) {
-      return;
+
+    /**
+     * @param machine a machine in virtual execution, under the fair scheduler
+     * @return its current design run's exit frees
+     * @throws IllegalStateException in live execution, under fifo (no tasks), or when the design run has no {@link
+     *     RcuDomain}
+     */
+    public static ExitFrees of(Machine machine) {
+        if (!machine.fair()) {
+            throw new IllegalStateException(
+                    "an exit's frees run on kernel threads: virtual execution under the fair" + " scheduler only");
+        }
+        return machine.kernelObject(NAME, ExitFrees.class, () -> new ExitFrees(machine));
     }
-    rcu.tell(new RcuDomain.CallRcu(() -> {
-      if (callbacks > 0) {
-        softirqd[cpu].add(callbacks, vfree);
-      } else {
-        kworker[cpu].add(vfree, 0);
-      }
-    }));
-  }
+
+    /** @return CPU {@code c}'s ksoftirqd task (tests) */
+    CpuTask softirqd(int c) {
+        return softirqd[c].task;
+    }
+
+    /** @return times work was queued to one of its kernel threads (ksoftirqd/N, kworker/N) while it had none */
+    public long wakeUps() {
+        return wakeUps;
+    }
+
+    /**
+     * A process exited on CPU {@code cpu}: its frees' callbacks wait for a grace period, then cost {@code callbacks}
+     * ns on that CPU's ksoftirqd, and its stack's vfree then {@code vfree} ns on that CPU's kworker.
+     *
+     * @param cpu the CPU it exited on, 0..cpus-1
+     * @param callbacks ns ({@code costs.uevent.injector-exit-callbacks})
+     * @param vfree ns ({@code costs.uevent.injector-exit-vfree})
+     * @throws IllegalArgumentException for a CPU out of range or a negative cost
+     */
+    public void exited(int cpu, long callbacks, long vfree) {
+        if (cpu < 0 || cpu >= softirqd.length || callbacks < 0 || vfree < 0) {
+            throw new IllegalArgumentException("exit on CPU " + cpu + " of " + softirqd.length + ", callbacks "
+                    + callbacks + " ns, vfree " + vfree + " ns");
+        }
+        if (callbacks == 0 && vfree == 0) {
+            return;
+        }
+        rcu.tell(new RcuDomain.CallRcu(() -> {
+            if (callbacks > 0) {
+                softirqd[cpu].add(callbacks, vfree);
+            } else {
+                kworker[cpu].add(vfree, 0);
+            }
+        }));
+    }
 }

@@ -20,166 +20,205 @@ import org.netnslab.metrics.RunResult;
  * that could not be read, has them printed on stderr by the report command, once).
  */
 public final class ConsoleReport {
-  private ConsoleReport() {}
+    private ConsoleReport() {}
 
-  /**
-   * @param r the run
-   * @return one line: execution mode, simulated machine, the run's wall time and, in virtual execution, the
-   *     simulated time, engine events and events per wall second summed over the design runs
-   */
-  public static String clocks(RunRecord r) {
-    RunResult.ExecutionInfo e = r.execution();
-    if (e == null) {
-      return String.format("execution: not saved; wall %.2f s", r.wallSeconds());
+    /**
+     * @param r the run
+     * @return one line: execution mode, simulated machine, the run's wall time and, in virtual execution, the
+     *     simulated time, engine events and events per wall second summed over the design runs
+     */
+    public static String clocks(RunRecord r) {
+        RunResult.ExecutionInfo e = r.execution();
+        if (e == null) {
+            return String.format("execution: not saved; wall %.2f s", r.wallSeconds());
+        }
+        RunResult.Clocks c = r.clocks();
+        if (!e.isVirtual()) {
+            return String.format("execution live: wall %.2f s (design runs %.2f s)", r.wallSeconds(), c.wallSeconds());
+        }
+        String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
+        return String.format(
+                "execution virtual, %s, jitter %s, random-seed %d: wall %.2f s, simulated %.6f s,"
+                        + " %,d events, %,.0f events per wall s",
+                cpus,
+                e.jitter(),
+                e.randomSeed(),
+                r.wallSeconds(),
+                c.simulatedSeconds(),
+                c.simulatedEvents(),
+                c.eventsPerWallSecond());
     }
-    RunResult.Clocks c = r.clocks();
-    if (!e.isVirtual()) {
-      return String.format("execution live: wall %.2f s (design runs %.2f s)", r.wallSeconds(), c.wallSeconds());
-    }
-    String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
-    return String.format("execution virtual, %s, jitter %s, random-seed %d: wall %.2f s, simulated %.6f s,"
-        + " %,d events, %,.0f events per wall s", cpus, e.jitter(), e.randomSeed(), r.wallSeconds(),
-        c.simulatedSeconds(), c.simulatedEvents(), c.eventsPerWallSecond());
-  }
 
-  /**
-   * @param r the run
-   * @return the summary text
-   */
-  public static String render(RunRecord r) {
-    StringBuilder sb = new StringBuilder();
-    // a read-back record's notes (a missing .hgrm) go to stderr once, from the report command: not here too
-    sb.append(String.format("%nscenario %s (scale %s): %s%nseed: %s%n", r.scenario(), fmtScale(r.scale()),
-        r.description(), seed(r)));
-    sb.append(clocks(r)).append('\n');
-    sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
-    Map<String, String> shared = DesignKeys.shared(r.designs());
-    boolean arrivalBound = Verdict.arrivalBound(r) != null;
-    if (r.designs().size() > 1 && !shared.isEmpty()) {
-      sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
+    /**
+     * @param r the run
+     * @return the summary text
+     */
+    public static String render(RunRecord r) {
+        StringBuilder sb = new StringBuilder();
+        // a read-back record's notes (a missing .hgrm) go to stderr once, from the report command: not here too
+        sb.append(String.format(
+                "%nscenario %s (scale %s): %s%nseed: %s%n",
+                r.scenario(), fmtScale(r.scale()), r.description(), seed(r)));
+        sb.append(clocks(r)).append('\n');
+        sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
+        Map<String, String> shared = DesignKeys.shared(r.designs());
+        boolean arrivalBound = Verdict.arrivalBound(r) != null;
+        if (r.designs().size() > 1 && !shared.isEmpty()) {
+            sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
+        }
+        for (DesignRecord d : r.designs()) {
+            Map<String, String> own = DesignKeys.differing(r.designs(), d);
+            sb.append(String.format("%n== %s%s%n", d.name(), own.isEmpty() ? "" : "  " + DesignKeys.print(own)));
+            sb.append(String.format(
+                    "  %-22s %6s %10s %12s %12s %12s %12s %12s%n",
+                    "measure", "unit", "count", "mean", "sd", "p50", "p99", "max"));
+            for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
+                MeasureSummary s = e.getValue();
+                sb.append(String.format(
+                        "  %-22s %6s %10d %12s %12s %12s %12s %12s%n",
+                        e.getKey(),
+                        s.unit(),
+                        s.count(),
+                        num(s.mean()),
+                        num(s.sd()),
+                        num(s.p50()),
+                        num(s.p99()),
+                        num(s.max())));
+            }
+            sb.append(String.format(
+                    "  throughput %,.0f %s/s%s, counted phase %.2f s%s%n",
+                    d.throughputPerSec(),
+                    d.throughputUnit() == null ? "" : d.throughputUnit(),
+                    arrivalBound ? " (arrival-bound: the same in every" + " design)" : "",
+                    d.wallSeconds(),
+                    r.repeat() > 1
+                            ? " (means over the replicates; counts, counters and invariants are their sums)"
+                            : ""));
+            if (!d.counters().isEmpty()) {
+                sb.append("  counters:");
+                d.counters()
+                        .forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+                sb.append('\n');
+            }
+            sb.append("  invariants:");
+            d.invariants()
+                    .forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
+            sb.append('\n');
+        }
+        if (r.repeat() > 1) {
+            sb.append(String.format("%n%d replicates (each design on a fresh model; order rotated):%n", r.repeat()));
+            for (ReplicateRecord rep : r.replicates()) {
+                sb.append(
+                        String.format("  %2d  order: %s;  throughput/s:", rep.index(), String.join(", ", rep.order())));
+                rep.designs().forEach(d -> sb.append(String.format(" %s %,.0f", d.name(), d.throughputPerSec())));
+                sb.append('\n');
+            }
+        }
+        for (var ratio : r.ratios()) {
+            sb.append(String.format(
+                    "%n%s = %.3f%s; seed: %.2f", ratio.name(), ratio.model(), derivedSpread(ratio), ratio.seed()));
+        }
+        if (!r.ratios().isEmpty()) {
+            sb.append('\n');
+        }
+        if (!(r.execution() != null && r.execution().isVirtual()) // virtual time has no noise to warn of
+                && r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
+            sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
+                    + " noise dominate, so its rates (and any ratio between designs) can change from run to run. Raise --scale until every"
+                    + " counted phase lasts a few seconds, and use --repeat 5 for intervals.%n"));
+        }
+        if (r.repeat() == 1 && !r.comparisons().isEmpty()) {
+            sb.append(String.format("%n%s%n", oneRun()));
+        }
+        for (Comparison c : r.comparisons()) {
+            Double seed = r.seedRatio(c.b());
+            String unit = r.designs().get(0).measures().get(c.measure()).unit();
+            sb.append(String.format(
+                    "%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n",
+                    c.measure(),
+                    c.b(),
+                    c.a(),
+                    c.ratioBOverA(),
+                    num(c.meanB()),
+                    num(c.meanA()),
+                    unit,
+                    c.replicates() > 1 ? ", means of " + c.replicates() + " replicate means" : ", one run",
+                    seed == null ? "" : String.format("; seed: %.3f", seed)));
+            if (!c.designsDifferInUsedKeys()) {
+                sb.append("  WARNING: ").append(c.sameModelNote()).append('\n');
+            }
+            if (c.replicates() < 2) {
+                continue;
+            }
+            sb.append(String.format("  %9s %14s %14s %8s%n", "replicate", c.a(), c.b(), "b / a"));
+            List<Double> ratios = c.replicateRatios();
+            for (int i = 0; i < c.replicates(); i++) {
+                sb.append(String.format(
+                        "  %9d %14s %14s %8.3f%n",
+                        i + 1,
+                        num(c.replicateMeansA().get(i)),
+                        num(c.replicateMeansB().get(i)),
+                        ratios.get(i)));
+            }
+            sb.append(String.format(
+                    "  replicate ratios: %s%n  ratio 95%% interval: %s%n", spread(ratios), interval(c.ratioCi())));
+            if (c.welch() != null) {
+                sb.append("  Welch's test over the replicate means (n = ")
+                        .append(c.replicates())
+                        .append(" per design):");
+                sb.append(c.welch().formatLikeR(c.a(), c.b(), unit));
+            } else {
+                sb.append("  no Welch test: the replicate means have no spread at all\n");
+            }
+        }
+        return sb.toString();
     }
-    for (DesignRecord d : r.designs()) {
-      Map<String, String> own = DesignKeys.differing(r.designs(), d);
-      sb.append(String.format("%n== %s%s%n", d.name(), own.isEmpty() ? "" : "  " + DesignKeys.print(own)));
-      sb.append(String.format("  %-22s %6s %10s %12s %12s %12s %12s %12s%n", "measure", "unit", "count", "mean", "sd",
-          "p50", "p99", "max"));
-      for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
-        MeasureSummary s = e.getValue();
-        sb.append(String.format("  %-22s %6s %10d %12s %12s %12s %12s %12s%n", e.getKey(), s.unit(), s.count(),
-            num(s.mean()), num(s.sd()), num(s.p50()), num(s.p99()), num(s.max())));
-      }
-      sb.append(String.format("  throughput %,.0f %s/s%s, counted phase %.2f s%s%n", d.throughputPerSec(),
-          d.throughputUnit() == null ? "" : d.throughputUnit(), arrivalBound ? " (arrival-bound: the same in every"
-              + " design)" : "", d.wallSeconds(),
-          r.repeat() > 1 ? " (means over the replicates; counts, counters and invariants are their sums)" : ""));
-      if (!d.counters().isEmpty()) {
-        sb.append("  counters:");
-        d.counters().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-        sb.append('\n');
-      }
-      sb.append("  invariants:");
-      d.invariants().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v));
-      sb.append('\n');
-    }
-    if (r.repeat() > 1) {
-      sb.append(String.format("%n%d replicates (each design on a fresh model; order rotated):%n", r.repeat()));
-      for (ReplicateRecord rep : r.replicates()) {
-        sb.append(String.format("  %2d  order: %s;  throughput/s:", rep.index(), String.join(", ", rep.order())));
-        rep.designs().forEach(d -> sb.append(String.format(" %s %,.0f", d.name(), d.throughputPerSec())));
-        sb.append('\n');
-      }
-    }
-    for (var ratio : r.ratios()) {
-      sb.append(String.format("%n%s = %.3f%s; seed: %.2f", ratio.name(), ratio.model(), derivedSpread(ratio),
-          ratio.seed()));
-    }
-    if (!r.ratios().isEmpty()) {
-      sb.append('\n');
-    }
-    if (!(r.execution() != null && r.execution().isVirtual()) // virtual time has no noise to warn of
-        && r.designs().stream().anyMatch(d -> d.wallSeconds() < 2)) {
-      sb.append(String.format("%nnote: a counted phase took under 2 s; at this scale JIT warm-up and scheduling"
-          + " noise dominate, so its rates (and any ratio between designs) can change from run to run. Raise --scale until every"
-          + " counted phase lasts a few seconds, and use --repeat 5 for intervals.%n"));
-    }
-    if (r.repeat() == 1 && !r.comparisons().isEmpty()) {
-      sb.append(String.format("%n%s%n", oneRun()));
-    }
-    for (Comparison c : r.comparisons()) {
-      Double seed = r.seedRatio(c.b());
-      String unit = r.designs().get(0).measures().get(c.measure()).unit();
-      sb.append(String.format("%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n", c.measure(), c.b(), c.a(),
-          c.ratioBOverA(), num(c.meanB()), num(c.meanA()), unit,
-          c.replicates() > 1 ? ", means of " + c.replicates() + " replicate means" : ", one run",
-          seed == null ? "" : String.format("; seed: %.3f", seed)));
-      if (!c.designsDifferInUsedKeys()) {
-        sb.append("  WARNING: ").append(c.sameModelNote()).append('\n');
-      }
-      if (c.replicates() < 2) {
-        continue;
-      }
-      sb.append(String.format("  %9s %14s %14s %8s%n", "replicate", c.a(), c.b(), "b / a"));
-      List<Double> ratios = c.replicateRatios();
-      for (int i = 0; i < c.replicates(); i++) {
-        sb.append(String.format("  %9d %14s %14s %8.3f%n", i + 1, num(c.replicateMeansA().get(i)),
-            num(c.replicateMeansB().get(i)), ratios.get(i)));
-      }
-      sb.append(String.format("  replicate ratios: %s%n  ratio 95%% interval: %s%n", spread(ratios),
-          interval(c.ratioCi())));
-      if (c.welch() != null) {
-        sb.append("  Welch's test over the replicate means (n = ").append(c.replicates()).append(" per design):");
-        sb.append(c.welch().formatLikeR(c.a(), c.b(), unit));
-      } else {
-        sb.append("  no Welch test: the replicate means have no spread at all\n");
-      }
-    }
-    return sb.toString();
-  }
 
-  /** What a run of one replicate prints instead of a test. */
-  static String oneRun() {
-    return "One run (repeat = 1): no significance can be claimed from one run. The ratios below are single"
-        + " values; how far the next run's would be is unknown. Run with --repeat 5 or more for Welch's test and"
-        + " a 95% interval over replicate means.";
-  }
-
-  /** @return min .. max and the sd of {@code values}, e.g. "0.71 .. 0.93 (sd 0.081)" */
-  static String spread(List<Double> values) {
-    DescriptiveStatistics s = new DescriptiveStatistics();
-    values.forEach(s::addValue);
-    return String.format("%.3f .. %.3f (sd %.3g)", s.getMin(), s.getMax(), s.getStandardDeviation());
-  }
-
-  /** @return the interval as "lo .. hi (Fieller, df d)", or why there is none */
-  static String interval(RatioInterval ci) {
-    if (ci == null) {
-      return "none (one run)";
+    /** What a run of one replicate prints instead of a test. */
+    static String oneRun() {
+        return "One run (repeat = 1): no significance can be claimed from one run. The ratios below are single"
+                + " values; how far the next run's would be is unknown. Run with --repeat 5 or more for Welch's test and"
+                + " a 95% interval over replicate means.";
     }
-    if (!ci.bounded()) {
-      return "unbounded: the baseline's mean is not clearly non-zero over these replicates (Fieller)";
+
+    /** @return min .. max and the sd of {@code values}, e.g. "0.71 .. 0.93 (sd 0.081)" */
+    static String spread(List<Double> values) {
+        DescriptiveStatistics s = new DescriptiveStatistics();
+        values.forEach(s::addValue);
+        return String.format("%.3f .. %.3f (sd %.3g)", s.getMin(), s.getMax(), s.getStandardDeviation());
     }
-    return String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
-  }
 
-  private static String derivedSpread(RunResult.DerivedRatio ratio) {
-    if (ratio.replicates().size() < 2) {
-      return " (one run)";
+    /** @return the interval as "lo .. hi (Fieller, df d)", or why there is none */
+    static String interval(RatioInterval ci) {
+        if (ci == null) {
+            return "none (one run)";
+        }
+        if (!ci.bounded()) {
+            return "unbounded: the baseline's mean is not clearly non-zero over these replicates (Fieller)";
+        }
+        return String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
     }
-    return String.format(" (mean of %d replicates; 95%% interval %.3f .. %.3f; replicates %s)",
-        ratio.replicates().size(), ratio.ciLow(), ratio.ciHigh(), spread(ratio.replicates()));
-  }
 
-  /** @return the seed, or a word that it was not saved */
-  static String seed(RunRecord r) {
-    return r.seed() == null ? "(not saved with these results)" : r.seed();
-  }
+    private static String derivedSpread(RunResult.DerivedRatio ratio) {
+        if (ratio.replicates().size() < 2) {
+            return " (one run)";
+        }
+        return String.format(
+                " (mean of %d replicates; 95%% interval %.3f .. %.3f; replicates %s)",
+                ratio.replicates().size(), ratio.ciLow(), ratio.ciHigh(), spread(ratio.replicates()));
+    }
 
-  /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
-  private static String num(double v) {
-    return Math.abs(v) >= 10 || v == 0 ? String.format("%.2f", v) : String.format("%.4g", v);
-  }
+    /** @return the seed, or a word that it was not saved */
+    static String seed(RunRecord r) {
+        return r.seed() == null ? "(not saved with these results)" : r.seed();
+    }
 
-  private static String fmtScale(double s) {
-    return s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s);
-  }
+    /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
+    private static String num(double v) {
+        return Math.abs(v) >= 10 || v == 0 ? String.format("%.2f", v) : String.format("%.4g", v);
+    }
+
+    private static String fmtScale(double s) {
+        return s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s);
+    }
 }

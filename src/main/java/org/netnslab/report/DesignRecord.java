@@ -26,39 +26,58 @@ import org.netnslab.metrics.MeasureSummary;
  * @param percentiles each measure's percentile distribution (from its {@code .hgrm}), by measure
  *     name; a measure whose file could not be read back has none
  */
-public record DesignRecord(String name, Map<String, String> strategies, Map<String, MeasureSummary> measures,
-    double throughputPerSec, String throughputUnit, double wallSeconds, Map<String, Long> invariants,
-    Map<String, Long> counters, List<double[]> throughputSeries, Map<String, PercentileDistribution> percentiles) {
+public record DesignRecord(
+        String name,
+        Map<String, String> strategies,
+        Map<String, MeasureSummary> measures,
+        double throughputPerSec,
+        String throughputUnit,
+        double wallSeconds,
+        Map<String, Long> invariants,
+        Map<String, Long> counters,
+        List<double[]> throughputSeries,
+        Map<String, PercentileDistribution> percentiles) {
 
-  /** Copies the maps into unmodifiable ones that keep their order. */
-  public DesignRecord {
-    strategies = ordered(strategies);
-    measures = ordered(measures);
-    invariants = ordered(invariants);
-    counters = ordered(counters);
-    throughputSeries = List.copyOf(throughputSeries);
-    percentiles = ordered(percentiles);
-  }
-
-  /**
-   * @param d a design's result from a finished run
-   * @return its record; each measure's distribution is parsed from the {@code .hgrm} text the run saves
-   */
-  public static DesignRecord of(DesignResult d) {
-    Map<String, PercentileDistribution> percentiles = new LinkedHashMap<>();
-    for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
-      try {
-        percentiles.put(e.getKey(), HgrmFiles.parse(HgrmFiles.text(e.getValue()),
-            Path.of(HgrmFiles.fileName(d.name(), e.getKey()))));
-      } catch (ReportInputException ex) {
-        throw new IllegalStateException("HdrHistogram wrote a distribution this reader does not parse", ex);
-      }
+    /** Copies the maps into unmodifiable ones that keep their order. */
+    public DesignRecord {
+        strategies = ordered(strategies);
+        measures = ordered(measures);
+        invariants = ordered(invariants);
+        counters = ordered(counters);
+        throughputSeries = List.copyOf(throughputSeries);
+        percentiles = ordered(percentiles);
     }
-    return new DesignRecord(d.name(), d.strategies(), d.measures(), d.throughputPerSec(), d.throughputUnit(),
-        d.wallSeconds(), d.invariants().asMap(), d.counters(), d.throughputSeries(), percentiles);
-  }
 
-  private static <K, V> Map<K, V> ordered(Map<K, V> m) {
-    return Collections.unmodifiableMap(new LinkedHashMap<>(m));
-  }
+    /**
+     * @param d a design's result from a finished run
+     * @return its record; each measure's distribution is parsed from the {@code .hgrm} text the run saves
+     */
+    public static DesignRecord of(DesignResult d) {
+        Map<String, PercentileDistribution> percentiles = new LinkedHashMap<>();
+        for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
+            try {
+                percentiles.put(
+                        e.getKey(),
+                        HgrmFiles.parse(
+                                HgrmFiles.text(e.getValue()), Path.of(HgrmFiles.fileName(d.name(), e.getKey()))));
+            } catch (ReportInputException ex) {
+                throw new IllegalStateException("HdrHistogram wrote a distribution this reader does not parse", ex);
+            }
+        }
+        return new DesignRecord(
+                d.name(),
+                d.strategies(),
+                d.measures(),
+                d.throughputPerSec(),
+                d.throughputUnit(),
+                d.wallSeconds(),
+                d.invariants().asMap(),
+                d.counters(),
+                d.throughputSeries(),
+                percentiles);
+    }
+
+    private static <K, V> Map<K, V> ordered(Map<K, V> m) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(m));
+    }
 }

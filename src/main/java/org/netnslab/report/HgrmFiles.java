@@ -26,116 +26,123 @@ import org.netnslab.metrics.RunResult;
  * column, and {@code #[...]} summary lines.
  */
 public final class HgrmFiles {
-  private HgrmFiles() {}
+    private HgrmFiles() {}
 
-  /**
-   * @param design a design's name
-   * @param measure a measure's name
-   * @return the file name of that design's distribution of that measure
-   */
-  public static String fileName(String design, String measure) {
-    return design + "." + measure + ".hgrm";
-  }
-
-  /**
-   * @param result the run
-   * @param dir the output folder
-   * @return the files written
-   * @throws IOException when a file cannot be written
-   */
-  public static List<Path> write(RunResult result, Path dir) throws IOException {
-    List<Path> written = new ArrayList<>();
-    for (DesignResult d : result.designs()) {
-      for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
-        Path file = dir.resolve(fileName(d.name(), e.getKey()));
-        Files.writeString(file, text(e.getValue()), StandardCharsets.UTF_8);
-        written.add(file);
-      }
+    /**
+     * @param design a design's name
+     * @param measure a measure's name
+     * @return the file name of that design's distribution of that measure
+     */
+    public static String fileName(String design, String measure) {
+        return design + "." + measure + ".hgrm";
     }
-    return written;
-  }
 
-  /**
-   * @param recorder a measure's merged recorder
-   * @return its {@code .hgrm} text, values in the recorder's unit
-   */
-  public static String text(LatencyRecorder recorder) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (PrintStream out = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
-      recorder.histogram().outputPercentileDistribution(out, recorder.perUnit());
-    }
-    return bytes.toString(StandardCharsets.UTF_8);
-  }
-
-  /**
-   * Reads a {@code .hgrm} file back.
-   *
-   * @param file the file
-   * @return its distribution
-   * @throws ReportInputException when the file is missing, unreadable or not in the format above
-   */
-  public static PercentileDistribution read(Path file) throws ReportInputException {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      throw new ReportInputException(file, "no such file", e);
-    } catch (IOException e) {
-      throw new ReportInputException(file, "cannot read it (" + e + ")", e);
-    }
-    return parse(text, file);
-  }
-
-  /**
-   * Parses the Value and Percentile columns of a {@code .hgrm} text.
-   *
-   * @param text the text
-   * @param file where it came from, for messages
-   * @return the distribution, the 100% row left out
-   * @throws ReportInputException naming the line when the header is missing or a row is not numbers
-   */
-  public static PercentileDistribution parse(String text, Path file) throws ReportInputException {
-    List<PercentileDistribution.Point> points = new ArrayList<>();
-    String[] lines = text.split("\n", -1);
-    boolean header = false;
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i].trim();
-      if (line.isEmpty() || line.startsWith("#")) {
-        continue;
-      }
-      String[] cols = line.split("\\s+");
-      if (!header) {
-        if (cols.length < 2 || !cols[0].equals("Value") || !cols[1].equals("Percentile")) {
-          throw new ReportInputException(file, "line " + (i + 1) + ": expected HdrHistogram's header"
-              + " \"Value Percentile TotalCount 1/(1-Percentile)\", found \"" + line + "\"");
+    /**
+     * @param result the run
+     * @param dir the output folder
+     * @return the files written
+     * @throws IOException when a file cannot be written
+     */
+    public static List<Path> write(RunResult result, Path dir) throws IOException {
+        List<Path> written = new ArrayList<>();
+        for (DesignResult d : result.designs()) {
+            for (Map.Entry<String, LatencyRecorder> e : d.recorders().entrySet()) {
+                Path file = dir.resolve(fileName(d.name(), e.getKey()));
+                Files.writeString(file, text(e.getValue()), StandardCharsets.UTF_8);
+                written.add(file);
+            }
         }
-        header = true;
-        continue;
-      }
-      double value;
-      double percentile;
-      try {
-        if (cols.length < 3 || cols.length > 4) {
-          throw new NumberFormatException(cols.length + " columns");
+        return written;
+    }
+
+    /**
+     * @param recorder a measure's merged recorder
+     * @return its {@code .hgrm} text, values in the recorder's unit
+     */
+    public static String text(LatencyRecorder recorder) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
+            recorder.histogram().outputPercentileDistribution(out, recorder.perUnit());
         }
-        value = Double.parseDouble(cols[0]);
-        percentile = Double.parseDouble(cols[1]);
-      } catch (NumberFormatException e) {
-        throw new ReportInputException(file, "line " + (i + 1) + ": expected a row \"value percentile count"
-            + " [1/(1-percentile)]\" of numbers, found \"" + line + "\"", e);
-      }
-      if (!(percentile >= 0 && percentile <= 1)) {
-        throw new ReportInputException(file, "line " + (i + 1) + ": percentile " + cols[1] + " is not a fraction"
-            + " between 0 and 1");
-      }
-      if (percentile < 1) {
-        points.add(new PercentileDistribution.Point(percentile, value));
-      }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
-    if (!header) {
-      throw new ReportInputException(file, "empty, or not an HdrHistogram percentile distribution (no"
-          + " \"Value Percentile\" header)");
+
+    /**
+     * Reads a {@code .hgrm} file back.
+     *
+     * @param file the file
+     * @return its distribution
+     * @throws ReportInputException when the file is missing, unreadable or not in the format above
+     */
+    public static PercentileDistribution read(Path file) throws ReportInputException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ReportInputException(file, "no such file", e);
+        } catch (IOException e) {
+            throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+        }
+        return parse(text, file);
     }
-    return new PercentileDistribution(points);
-  }
+
+    /**
+     * Parses the Value and Percentile columns of a {@code .hgrm} text.
+     *
+     * @param text the text
+     * @param file where it came from, for messages
+     * @return the distribution, the 100% row left out
+     * @throws ReportInputException naming the line when the header is missing or a row is not numbers
+     */
+    public static PercentileDistribution parse(String text, Path file) throws ReportInputException {
+        List<PercentileDistribution.Point> points = new ArrayList<>();
+        String[] lines = text.split("\n", -1);
+        boolean header = false;
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].trim();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] cols = line.split("\\s+");
+            if (!header) {
+                if (cols.length < 2 || !cols[0].equals("Value") || !cols[1].equals("Percentile")) {
+                    throw new ReportInputException(
+                            file,
+                            "line " + (i + 1) + ": expected HdrHistogram's header"
+                                    + " \"Value Percentile TotalCount 1/(1-Percentile)\", found \"" + line + "\"");
+                }
+                header = true;
+                continue;
+            }
+            double value;
+            double percentile;
+            try {
+                if (cols.length < 3 || cols.length > 4) {
+                    throw new NumberFormatException(cols.length + " columns");
+                }
+                value = Double.parseDouble(cols[0]);
+                percentile = Double.parseDouble(cols[1]);
+            } catch (NumberFormatException e) {
+                throw new ReportInputException(
+                        file,
+                        "line " + (i + 1) + ": expected a row \"value percentile count"
+                                + " [1/(1-percentile)]\" of numbers, found \"" + line + "\"",
+                        e);
+            }
+            if (!(percentile >= 0 && percentile <= 1)) {
+                throw new ReportInputException(
+                        file,
+                        "line " + (i + 1) + ": percentile " + cols[1] + " is not a fraction" + " between 0 and 1");
+            }
+            if (percentile < 1) {
+                points.add(new PercentileDistribution.Point(percentile, value));
+            }
+        }
+        if (!header) {
+            throw new ReportInputException(
+                    file,
+                    "empty, or not an HdrHistogram percentile distribution (no" + " \"Value Percentile\" header)");
+        }
+        return new PercentileDistribution(points);
+    }
 }

@@ -17,189 +17,195 @@ import java.util.regex.Pattern;
  * numbers the way the saved files hold them: a number that is not finite as null, read back as NaN.
  */
 final class JsonFields {
-  private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern PLAIN_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-  private final Path file;
+    private final Path file;
 
-  private JsonFields(Path file) {
-    this.file = file;
-  }
-
-  /**
-   * Parses {@code file} and checks its schema version.
-   *
-   * @param mapper the mapper to parse with
-   * @param file the file
-   * @param schemas the schema versions this reader knows
-   * @return the reader and the file's root object
-   * @throws ReportInputException when the file is missing, not JSON, not an object or of another schema
-   */
-  static Parsed parse(ObjectMapper mapper, Path file, int... schemas) throws ReportInputException {
-    String known = java.util.Arrays.stream(schemas).mapToObj(Integer::toString)
-        .collect(java.util.stream.Collectors.joining(" and "));
-    JsonNode root;
-    try {
-      root = mapper.readTree(Files.readString(file));
-    } catch (NoSuchFileException e) {
-      throw new ReportInputException(file, "no such file", e);
-    } catch (JsonProcessingException e) {
-      String what = e.getOriginalMessage();
-      java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'").matcher(what);
-      if (nonNumeric.find()) { // Jackson's advice is for programmers: a reader of result.json wants what is wrong
-        what = nonNumeric.group(1) + " is not a JSON number (JSON has no NaN or Infinity: netns-lab writes a figure"
-            + " it does not have as null)";
-      }
-      throw new ReportInputException(file, "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-          + e.getLocation().getColumnNr() + "): " + what, e);
-    } catch (IOException e) {
-      throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+    private JsonFields(Path file) {
+        this.file = file;
     }
-    JsonFields f = new JsonFields(file);
-    if (root == null || !root.isObject()) {
-      throw f.wrong("", "expected a JSON object at the top");
+
+    /**
+     * Parses {@code file} and checks its schema version.
+     *
+     * @param mapper the mapper to parse with
+     * @param file the file
+     * @param schemas the schema versions this reader knows
+     * @return the reader and the file's root object
+     * @throws ReportInputException when the file is missing, not JSON, not an object or of another schema
+     */
+    static Parsed parse(ObjectMapper mapper, Path file, int... schemas) throws ReportInputException {
+        String known = java.util.Arrays.stream(schemas)
+                .mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(" and "));
+        JsonNode root;
+        try {
+            root = mapper.readTree(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new ReportInputException(file, "no such file", e);
+        } catch (JsonProcessingException e) {
+            String what = e.getOriginalMessage();
+            java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'")
+                    .matcher(what);
+            if (nonNumeric.find()) { // Jackson's advice is for programmers: a reader of result.json wants what is wrong
+                what = nonNumeric.group(1)
+                        + " is not a JSON number (JSON has no NaN or Infinity: netns-lab writes a figure"
+                        + " it does not have as null)";
+            }
+            throw new ReportInputException(
+                    file,
+                    "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr() + "): " + what,
+                    e);
+        } catch (IOException e) {
+            throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+        }
+        JsonFields f = new JsonFields(file);
+        if (root == null || !root.isObject()) {
+            throw f.wrong("", "expected a JSON object at the top");
+        }
+        JsonNode version = root.get("schema");
+        if (version == null) {
+            throw f.wrong("", "no \"schema\" key, so not a netns-lab result (this version reads schema " + known + ")");
+        }
+        if (!version.isInt() || java.util.Arrays.stream(schemas).noneMatch(v -> v == version.intValue())) {
+            throw f.wrong("schema", "schema " + version + " is not one this version reads (it reads " + known + ")");
+        }
+        return new Parsed(f, root);
     }
-    JsonNode version = root.get("schema");
-    if (version == null) {
-      throw f.wrong("", "no \"schema\" key, so not a netns-lab result (this version reads schema " + known + ")");
+
+    /**
+     * A parsed file.
+     *
+     * @param fields its reader
+     * @param root its root object
+     */
+    record Parsed(JsonFields fields, JsonNode root) {}
+
+    /** @return the path of {@code key} inside {@code path}, e.g. {@code designs[0].measures["proc.event"]} */
+    static String at(String path, String key) {
+        String k = PLAIN_KEY.matcher(key).matches() ? key : "[\"" + key + "\"]";
+        return path.isEmpty() || k.startsWith("[") ? path + k : path + "." + k;
     }
-    if (!version.isInt() || java.util.Arrays.stream(schemas).noneMatch(v -> v == version.intValue())) {
-      throw f.wrong("schema", "schema " + version + " is not one this version reads (it reads " + known + ")");
+
+    /** @return the path of element {@code i} of the array at {@code path} */
+    static String at(String path, int i) {
+        return path + "[" + i + "]";
     }
-    return new Parsed(f, root);
-  }
 
-  /**
-   * A parsed file.
-   *
-   * @param fields its reader
-   * @param root its root object
-   */
-  record Parsed(JsonFields fields, JsonNode root) {}
-
-  /** @return the path of {@code key} inside {@code path}, e.g. {@code designs[0].measures["proc.event"]} */
-  static String at(String path, String key) {
-    String k = PLAIN_KEY.matcher(key).matches() ? key : "[\"" + key + "\"]";
-    return path.isEmpty() || k.startsWith("[") ? path + k : path + "." + k;
-  }
-
-  /** @return the path of element {@code i} of the array at {@code path} */
-  static String at(String path, int i) {
-    return path + "[" + i + "]";
-  }
-
-  ReportInputException wrong(String path, String problem) {
-    return new ReportInputException(file, path.isEmpty() ? problem : path + ": " + problem);
-  }
-
-  JsonNode field(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = obj.get(key);
-    if (v == null) {
-      throw wrong(at(path, key), "missing");
+    ReportInputException wrong(String path, String problem) {
+        return new ReportInputException(file, path.isEmpty() ? problem : path + ": " + problem);
     }
-    return v;
-  }
 
-  JsonNode object(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = field(obj, path, key);
-    if (!v.isObject()) {
-      throw wrong(at(path, key), "expected an object, found " + v);
+    JsonNode field(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = obj.get(key);
+        if (v == null) {
+            throw wrong(at(path, key), "missing");
+        }
+        return v;
     }
-    return v;
-  }
 
-  JsonNode array(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = field(obj, path, key);
-    if (!v.isArray()) {
-      throw wrong(at(path, key), "expected an array, found " + v);
+    JsonNode object(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        if (!v.isObject()) {
+            throw wrong(at(path, key), "expected an object, found " + v);
+        }
+        return v;
     }
-    return v;
-  }
 
-  /** @return element {@code i} of the array at {@code path}, which must be an object */
-  JsonNode objectAt(JsonNode array, String path, int i) throws ReportInputException {
-    JsonNode v = array.get(i);
-    if (!v.isObject()) {
-      throw wrong(at(path, i), "expected an object, found " + v);
+    JsonNode array(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        if (!v.isArray()) {
+            throw wrong(at(path, key), "expected an array, found " + v);
+        }
+        return v;
     }
-    return v;
-  }
 
-  /** @return element {@code i} of the array at {@code path}, which must be a string */
-  String textAt(JsonNode array, String path, int i) throws ReportInputException {
-    JsonNode v = array.get(i);
-    if (!v.isTextual()) {
-      throw wrong(at(path, i), "expected a string, found " + v);
+    /** @return element {@code i} of the array at {@code path}, which must be an object */
+    JsonNode objectAt(JsonNode array, String path, int i) throws ReportInputException {
+        JsonNode v = array.get(i);
+        if (!v.isObject()) {
+            throw wrong(at(path, i), "expected an object, found " + v);
+        }
+        return v;
     }
-    return v.textValue();
-  }
 
-  String text(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = field(obj, path, key);
-    if (!v.isTextual()) {
-      throw wrong(at(path, key), "expected a string, found " + v);
+    /** @return element {@code i} of the array at {@code path}, which must be a string */
+    String textAt(JsonNode array, String path, int i) throws ReportInputException {
+        JsonNode v = array.get(i);
+        if (!v.isTextual()) {
+            throw wrong(at(path, i), "expected a string, found " + v);
+        }
+        return v.textValue();
     }
-    return v.textValue();
-  }
 
-  long whole(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = field(obj, path, key);
-    if (!v.canConvertToLong() || !v.isIntegralNumber()) {
-      throw wrong(at(path, key), "expected a whole number, found " + v);
+    String text(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        if (!v.isTextual()) {
+            throw wrong(at(path, key), "expected a string, found " + v);
+        }
+        return v.textValue();
     }
-    return v.longValue();
-  }
 
-  /** @return a count: a whole number, 0 or more */
-  long count(JsonNode obj, String path, String key) throws ReportInputException {
-    long v = whole(obj, path, key);
-    if (v < 0) {
-      throw wrong(at(path, key), "expected a count (0 or more), found " + v);
+    long whole(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        if (!v.canConvertToLong() || !v.isIntegralNumber()) {
+            throw wrong(at(path, key), "expected a whole number, found " + v);
+        }
+        return v.longValue();
     }
-    return v;
-  }
 
-  /** @return the number, NaN for null (what {@link #num} writes for a value that is not finite) */
-  double number(JsonNode obj, String path, String key) throws ReportInputException {
-    return number(field(obj, path, key), at(path, key));
-  }
+    /** @return a count: a whole number, 0 or more */
+    long count(JsonNode obj, String path, String key) throws ReportInputException {
+        long v = whole(obj, path, key);
+        if (v < 0) {
+            throw wrong(at(path, key), "expected a count (0 or more), found " + v);
+        }
+        return v;
+    }
 
-  double number(JsonNode v, String path) throws ReportInputException {
-    if (v.isNull()) {
-      return Double.NaN;
+    /** @return the number, NaN for null (what {@link #num} writes for a value that is not finite) */
+    double number(JsonNode obj, String path, String key) throws ReportInputException {
+        return number(field(obj, path, key), at(path, key));
     }
-    if (!v.isNumber()) {
-      throw wrong(path, "expected a number or null, found " + v);
-    }
-    return v.doubleValue();
-  }
 
-  /** @return the two numbers of a {@code [lo, hi]} pair */
-  double[] pair(JsonNode obj, String path, String key) throws ReportInputException {
-    JsonNode v = array(obj, path, key);
-    if (v.size() != 2) {
-      throw wrong(at(path, key), "expected [lo, hi], found " + v);
+    double number(JsonNode v, String path) throws ReportInputException {
+        if (v.isNull()) {
+            return Double.NaN;
+        }
+        if (!v.isNumber()) {
+            throw wrong(path, "expected a number or null, found " + v);
+        }
+        return v.doubleValue();
     }
-    return new double[] {number(v.get(0), at(at(path, key), 0)), number(v.get(1), at(at(path, key), 1))};
-  }
 
-  /** Writes {@code v}, or null when it is not finite (JSON has no NaN). */
-  static void num(ObjectNode node, String key, double v) {
-    if (Double.isFinite(v)) {
-      node.put(key, v);
-    } else {
-      node.putNull(key);
+    /** @return the two numbers of a {@code [lo, hi]} pair */
+    double[] pair(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = array(obj, path, key);
+        if (v.size() != 2) {
+            throw wrong(at(path, key), "expected [lo, hi], found " + v);
+        }
+        return new double[] {number(v.get(0), at(at(path, key), 0)), number(v.get(1), at(at(path, key), 1))};
     }
-  }
 
-  /** Writes {@code [lo, hi]}, each as {@link #num} does. */
-  static void pair(ObjectNode node, String key, double lo, double hi) {
-    ArrayNode a = node.putArray(key);
-    for (double v : new double[] {lo, hi}) {
-      if (Double.isFinite(v)) {
-        a.add(v);
-      } else {
-        a.addNull();
-      }
+    /** Writes {@code v}, or null when it is not finite (JSON has no NaN). */
+    static void num(ObjectNode node, String key, double v) {
+        if (Double.isFinite(v)) {
+            node.put(key, v);
+        } else {
+            node.putNull(key);
+        }
     }
-  }
+
+    /** Writes {@code [lo, hi]}, each as {@link #num} does. */
+    static void pair(ObjectNode node, String key, double lo, double hi) {
+        ArrayNode a = node.putArray(key);
+        for (double v : new double[] {lo, hi}) {
+            if (Double.isFinite(v)) {
+                a.add(v);
+            } else {
+                a.addNull();
+            }
+        }
+    }
 }

@@ -5,18 +5,18 @@ package org.netnslab.report;
  * folder, says why (a file no run wrote there, no manifest, cannot be written) and what to do.
  */
 public final class OutputFolderException extends Exception {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** @param message the folder, the reason and what to do */
-  public OutputFolderException(String message) {
-    super(message);
-  }
+    /** @param message the folder, the reason and what to do */
+    public OutputFolderException(String message) {
+        super(message);
+    }
 
-  /**
-   * @param message the folder, the reason and what to do
-   * @param cause the file system's or the parser's exception
-   */
-  public OutputFolderException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    /**
+     * @param message the folder, the reason and what to do
+     * @param cause the file system's or the parser's exception
+     */
+    public OutputFolderException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

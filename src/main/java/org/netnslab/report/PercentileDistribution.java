@@ -12,16 +12,16 @@ import java.util.List;
  */
 public record PercentileDistribution(List<Point> points) {
 
-  /**
-   * One row of a {@code .hgrm} file.
-   *
-   * @param percentile the percentile as a fraction, 0 &lt;= p &lt; 1 (the file's Percentile column)
-   * @param value the value at that percentile, in the measure's unit (the file's Value column)
-   */
-  public record Point(double percentile, double value) {}
+    /**
+     * One row of a {@code .hgrm} file.
+     *
+     * @param percentile the percentile as a fraction, 0 &lt;= p &lt; 1 (the file's Percentile column)
+     * @param value the value at that percentile, in the measure's unit (the file's Value column)
+     */
+    public record Point(double percentile, double value) {}
 
-  /** Copies the list. */
-  public PercentileDistribution {
-    points = List.copyOf(points);
-  }
+    /** Copies the list. */
+    public PercentileDistribution {
+        points = List.copyOf(points);
+    }
 }

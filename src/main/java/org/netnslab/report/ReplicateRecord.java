@@ -18,68 +18,88 @@ import org.netnslab.metrics.RunResult;
  */
 public record ReplicateRecord(int index, List<String> order, List<Design> designs) {
 
-  /**
-   * One design in one replicate.
-   *
-   * @param name the design's name
-   * @param means each measure's mean in its unit, by measure name in report order
-   * @param throughputPerSec counted operations per second of the counted phase
-   * @param wallSeconds wall time of the counted phase, s
-   * @param invariants the invariant counters by their result.json names
-   * @param clocks the design run's wall and simulated time; null when not saved (files of earlier versions)
-   */
-  public record Design(String name, Map<String, Double> means, double throughputPerSec, double wallSeconds,
-      Map<String, Long> invariants, RunResult.Clocks clocks) {
-    /** Copies the maps, keeping their order. */
-    public Design {
-      means = Collections.unmodifiableMap(new LinkedHashMap<>(means));
-      invariants = Collections.unmodifiableMap(new LinkedHashMap<>(invariants));
+    /**
+     * One design in one replicate.
+     *
+     * @param name the design's name
+     * @param means each measure's mean in its unit, by measure name in report order
+     * @param throughputPerSec counted operations per second of the counted phase
+     * @param wallSeconds wall time of the counted phase, s
+     * @param invariants the invariant counters by their result.json names
+     * @param clocks the design run's wall and simulated time; null when not saved (files of earlier versions)
+     */
+    public record Design(
+            String name,
+            Map<String, Double> means,
+            double throughputPerSec,
+            double wallSeconds,
+            Map<String, Long> invariants,
+            RunResult.Clocks clocks) {
+        /** Copies the maps, keeping their order. */
+        public Design {
+            means = Collections.unmodifiableMap(new LinkedHashMap<>(means));
+            invariants = Collections.unmodifiableMap(new LinkedHashMap<>(invariants));
+        }
+
+        /** A design whose clocks were not saved. */
+        public Design(
+                String name,
+                Map<String, Double> means,
+                double throughputPerSec,
+                double wallSeconds,
+                Map<String, Long> invariants) {
+            this(name, means, throughputPerSec, wallSeconds, invariants, null);
+        }
     }
 
-    /** A design whose clocks were not saved. */
-    public Design(String name, Map<String, Double> means, double throughputPerSec, double wallSeconds,
-        Map<String, Long> invariants) {
-      this(name, means, throughputPerSec, wallSeconds, invariants, null);
+    /** Copies the lists. */
+    public ReplicateRecord {
+        order = List.copyOf(order);
+        designs = List.copyOf(designs);
     }
-  }
 
-  /** Copies the lists. */
-  public ReplicateRecord {
-    order = List.copyOf(order);
-    designs = List.copyOf(designs);
-  }
-
-  /**
-   * @param r a replicate of a finished run
-   * @return its record
-   */
-  public static ReplicateRecord of(RunResult.Replicate r) {
-    List<Design> designs = new java.util.ArrayList<>();
-    for (int i = 0; i < r.designs().size(); i++) {
-      designs.add(design(r.designs().get(i), r.clocks().isEmpty() ? null : r.clocks().get(i)));
+    /**
+     * @param r a replicate of a finished run
+     * @return its record
+     */
+    public static ReplicateRecord of(RunResult.Replicate r) {
+        List<Design> designs = new java.util.ArrayList<>();
+        for (int i = 0; i < r.designs().size(); i++) {
+            designs.add(design(
+                    r.designs().get(i), r.clocks().isEmpty() ? null : r.clocks().get(i)));
+        }
+        return new ReplicateRecord(r.index(), r.order(), designs);
     }
-    return new ReplicateRecord(r.index(), r.order(), designs);
-  }
 
-  /**
-   * The one replicate of a run saved in schema 1, which had no replicates: its merged figures are the
-   * replicate's.
-   *
-   * @param designs the run's design records
-   * @return replicate 1, designs in the order given
-   */
-  static ReplicateRecord single(List<DesignRecord> designs) {
-    return new ReplicateRecord(1, designs.stream().map(DesignRecord::name).toList(), designs.stream()
-        .map(d -> {
-          Map<String, Double> means = new LinkedHashMap<>();
-          d.measures().forEach((k, v) -> means.put(k, v.mean()));
-          return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants());
-        }).toList());
-  }
+    /**
+     * The one replicate of a run saved in schema 1, which had no replicates: its merged figures are the
+     * replicate's.
+     *
+     * @param designs the run's design records
+     * @return replicate 1, designs in the order given
+     */
+    static ReplicateRecord single(List<DesignRecord> designs) {
+        return new ReplicateRecord(
+                1,
+                designs.stream().map(DesignRecord::name).toList(),
+                designs.stream()
+                        .map(d -> {
+                            Map<String, Double> means = new LinkedHashMap<>();
+                            d.measures().forEach((k, v) -> means.put(k, v.mean()));
+                            return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants());
+                        })
+                        .toList());
+    }
 
-  private static Design design(DesignResult d, RunResult.Clocks clocks) {
-    Map<String, Double> means = new LinkedHashMap<>();
-    d.recorders().forEach((k, v) -> means.put(k, v.meanNanos() / v.perUnit()));
-    return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants().asMap(), clocks);
-  }
+    private static Design design(DesignResult d, RunResult.Clocks clocks) {
+        Map<String, Double> means = new LinkedHashMap<>();
+        d.recorders().forEach((k, v) -> means.put(k, v.meanNanos() / v.perUnit()));
+        return new Design(
+                d.name(),
+                means,
+                d.throughputPerSec(),
+                d.wallSeconds(),
+                d.invariants().asMap(),
+                clocks);
+    }
 }

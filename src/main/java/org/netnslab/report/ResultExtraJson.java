@@ -26,96 +26,99 @@ import java.util.TreeMap;
  * Numbers that are not finite are written as null and read back as NaN.
  */
 public final class ResultExtraJson {
-  /** The schema version written, and the only one read. */
-  public static final int SCHEMA = 1;
+    /** The schema version written, and the only one read. */
+    public static final int SCHEMA = 1;
 
-  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private ResultExtraJson() {}
+    private ResultExtraJson() {}
 
-  /**
-   * What the file holds.
-   *
-   * @param seed the kernel thread the scenario reproduces
-   * @param seedRatios the seed's ratio b/a by design b
-   * @param designs each design's throughput unit and series, by design name
-   */
-  public record Extra(String seed, Map<String, Double> seedRatios, Map<String, DesignExtra> designs) {}
+    /**
+     * What the file holds.
+     *
+     * @param seed the kernel thread the scenario reproduces
+     * @param seedRatios the seed's ratio b/a by design b
+     * @param designs each design's throughput unit and series, by design name
+     */
+    public record Extra(String seed, Map<String, Double> seedRatios, Map<String, DesignExtra> designs) {}
 
-  /**
-   * One design's part.
-   *
-   * @param throughputUnit what its throughput counts
-   * @param throughputSeries {seconds since its counted phase began, operations per second} samples
-   */
-  public record DesignExtra(String throughputUnit, List<double[]> throughputSeries) {}
+    /**
+     * One design's part.
+     *
+     * @param throughputUnit what its throughput counts
+     * @param throughputSeries {seconds since its counted phase began, operations per second} samples
+     */
+    public record DesignExtra(String throughputUnit, List<double[]> throughputSeries) {}
 
-  /**
-   * @param result the run
-   * @param file the file to write
-   * @throws IOException when it cannot be written
-   */
-  public static void write(RunRecord result, Path file) throws IOException {
-    ObjectNode root = MAPPER.createObjectNode();
-    root.put("schema", SCHEMA);
-    root.put("seed", result.seed());
-    ObjectNode seedRatios = root.putObject("seed_ratios");
-    new TreeMap<>(result.seedRatios()).forEach((k, v) -> JsonFields.num(seedRatios, k, v)); // a stable order
-    ArrayNode designs = root.putArray("designs");
-    for (DesignRecord d : result.designs()) {
-      ObjectNode dn = designs.addObject();
-      dn.put("name", d.name());
-      dn.put("throughput_unit", d.throughputUnit());
-      ArrayNode series = dn.putArray("throughput_series");
-      for (double[] p : d.throughputSeries()) {
-        ArrayNode point = series.addArray();
-        for (double v : p) {
-          if (Double.isFinite(v)) {
-            point.add(v);
-          } else {
-            point.addNull();
-          }
+    /**
+     * @param result the run
+     * @param file the file to write
+     * @throws IOException when it cannot be written
+     */
+    public static void write(RunRecord result, Path file) throws IOException {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("seed", result.seed());
+        ObjectNode seedRatios = root.putObject("seed_ratios");
+        new TreeMap<>(result.seedRatios()).forEach((k, v) -> JsonFields.num(seedRatios, k, v)); // a stable order
+        ArrayNode designs = root.putArray("designs");
+        for (DesignRecord d : result.designs()) {
+            ObjectNode dn = designs.addObject();
+            dn.put("name", d.name());
+            dn.put("throughput_unit", d.throughputUnit());
+            ArrayNode series = dn.putArray("throughput_series");
+            for (double[] p : d.throughputSeries()) {
+                ArrayNode point = series.addArray();
+                for (double v : p) {
+                    if (Double.isFinite(v)) {
+                        point.add(v);
+                    } else {
+                        point.addNull();
+                    }
+                }
+            }
         }
-      }
+        MAPPER.writeValue(file.toFile(), root);
     }
-    MAPPER.writeValue(file.toFile(), root);
-  }
 
-  /**
-   * @param file the file
-   * @return what it holds
-   * @throws ReportInputException naming the file and what is wrong: missing, not JSON, another schema,
-   *     a field missing or of the wrong type (named by its path)
-   */
-  public static Extra read(Path file) throws ReportInputException {
-    JsonFields.Parsed parsed = JsonFields.parse(MAPPER, file, SCHEMA);
-    JsonFields f = parsed.fields();
-    JsonNode root = parsed.root();
-    Map<String, Double> seedRatios = new LinkedHashMap<>();
-    JsonNode sr = f.object(root, "", "seed_ratios");
-    for (Iterator<String> it = sr.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      seedRatios.put(k, f.number(sr, "seed_ratios", k));
-    }
-    Map<String, DesignExtra> designs = new LinkedHashMap<>();
-    JsonNode dn = f.array(root, "", "designs");
-    for (int i = 0; i < dn.size(); i++) {
-      String p = JsonFields.at("designs", i);
-      JsonNode d = f.objectAt(dn, "designs", i);
-      JsonNode sn = f.array(d, p, "throughput_series");
-      String sp = JsonFields.at(p, "throughput_series");
-      List<double[]> series = new ArrayList<>();
-      for (int j = 0; j < sn.size(); j++) {
-        JsonNode point = sn.get(j);
-        if (!point.isArray() || point.size() != 2) {
-          throw f.wrong(JsonFields.at(sp, j), "expected [seconds, per second], found " + point);
+    /**
+     * @param file the file
+     * @return what it holds
+     * @throws ReportInputException naming the file and what is wrong: missing, not JSON, another schema,
+     *     a field missing or of the wrong type (named by its path)
+     */
+    public static Extra read(Path file) throws ReportInputException {
+        JsonFields.Parsed parsed = JsonFields.parse(MAPPER, file, SCHEMA);
+        JsonFields f = parsed.fields();
+        JsonNode root = parsed.root();
+        Map<String, Double> seedRatios = new LinkedHashMap<>();
+        JsonNode sr = f.object(root, "", "seed_ratios");
+        for (Iterator<String> it = sr.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            seedRatios.put(k, f.number(sr, "seed_ratios", k));
         }
-        series.add(new double[] {f.number(point.get(0), JsonFields.at(JsonFields.at(sp, j), 0)),
-            f.number(point.get(1), JsonFields.at(JsonFields.at(sp, j), 1))});
-      }
-      designs.put(f.text(d, p, "name"), new DesignExtra(f.text(d, p, "throughput_unit"), series));
+        Map<String, DesignExtra> designs = new LinkedHashMap<>();
+        JsonNode dn = f.array(root, "", "designs");
+        for (int i = 0; i < dn.size(); i++) {
+            String p = JsonFields.at("designs", i);
+            JsonNode d = f.objectAt(dn, "designs", i);
+            JsonNode sn = f.array(d, p, "throughput_series");
+            String sp = JsonFields.at(p, "throughput_series");
+            List<double[]> series = new ArrayList<>();
+            for (int j = 0; j < sn.size(); j++) {
+                JsonNode point = sn.get(j);
+                if (!point.isArray() || point.size() != 2) {
+                    throw f.wrong(JsonFields.at(sp, j), "expected [seconds, per second], found " + point);
+                }
+                series.add(new double[] {
+                    f.number(point.get(0), JsonFields.at(JsonFields.at(sp, j), 0)),
+                    f.number(point.get(1), JsonFields.at(JsonFields.at(sp, j), 1))
+                });
+            }
+            designs.put(f.text(d, p, "name"), new DesignExtra(f.text(d, p, "throughput_unit"), series));
+        }
+        return new Extra(f.text(root, "", "seed"), seedRatios, designs);
     }
-    return new Extra(f.text(root, "", "seed"), seedRatios, designs);
-  }
 }

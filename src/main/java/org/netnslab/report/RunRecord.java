@@ -36,105 +36,156 @@ import org.netnslab.metrics.RunResult;
  * @param execution how the run ran (mode, simulated machine, sweep); null when not saved (files of earlier
  *     versions)
  */
-public record RunRecord(String scenario, String description, String seed, double scale, Machine machine,
-    Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
-    List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
-    List<String> notes, List<ReplicateRecord> replicates, RunResult.ExecutionInfo execution) {
+public record RunRecord(
+        String scenario,
+        String description,
+        String seed,
+        double scale,
+        Machine machine,
+        Instant started,
+        double wallSeconds,
+        List<String> overrides,
+        List<DesignRecord> designs,
+        List<RunResult.DerivedRatio> ratios,
+        List<Comparison> comparisons,
+        Map<String, Double> seedRatios,
+        List<String> notes,
+        List<ReplicateRecord> replicates,
+        RunResult.ExecutionInfo execution) {
 
-  /** A record without execution details: see the components. */
-  public RunRecord(String scenario, String description, String seed, double scale, Machine machine,
-      Instant started, double wallSeconds, List<String> overrides, List<DesignRecord> designs,
-      List<RunResult.DerivedRatio> ratios, List<Comparison> comparisons, Map<String, Double> seedRatios,
-      List<String> notes, List<ReplicateRecord> replicates) {
-    this(scenario, description, seed, scale, machine, started, wallSeconds, overrides, designs, ratios, comparisons,
-        seedRatios, notes, replicates, null);
-  }
-
-  /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
-  public boolean isSweep() {
-    return execution != null && execution.sweep();
-  }
-
-  /**
-   * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
-   * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
-   */
-  public Double seedRatio(String design) {
-    Double v = seedRatios.get(design);
-    if (v == null && isSweep()) {
-      int at = design.lastIndexOf('@');
-      v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
+    /** A record without execution details: see the components. */
+    public RunRecord(
+            String scenario,
+            String description,
+            String seed,
+            double scale,
+            Machine machine,
+            Instant started,
+            double wallSeconds,
+            List<String> overrides,
+            List<DesignRecord> designs,
+            List<RunResult.DerivedRatio> ratios,
+            List<Comparison> comparisons,
+            Map<String, Double> seedRatios,
+            List<String> notes,
+            List<ReplicateRecord> replicates) {
+        this(
+                scenario,
+                description,
+                seed,
+                scale,
+                machine,
+                started,
+                wallSeconds,
+                overrides,
+                designs,
+                ratios,
+                comparisons,
+                seedRatios,
+                notes,
+                replicates,
+                null);
     }
-    return v;
-  }
 
-  /**
-   * The run's two clocks summed over every design run of every replicate.
-   *
-   * @return wall s, simulated s (NaN live or unknown), simulated events (-1 live or unknown)
-   */
-  public RunResult.Clocks clocks() {
-    double wall = 0;
-    double sim = 0;
-    long events = 0;
-    boolean all = true;
-    for (ReplicateRecord rep : replicates) {
-      for (ReplicateRecord.Design d : rep.designs()) {
-        if (d.clocks() == null) {
-          all = false;
-          continue;
+    /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
+    public boolean isSweep() {
+        return execution != null && execution.sweep();
+    }
+
+    /**
+     * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
+     * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
+     */
+    public Double seedRatio(String design) {
+        Double v = seedRatios.get(design);
+        if (v == null && isSweep()) {
+            int at = design.lastIndexOf('@');
+            v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
         }
-        wall += d.clocks().wallSeconds();
-        sim += d.clocks().simulatedSeconds();
-        events = events < 0 || d.clocks().simulatedEvents() < 0 ? -1 : events + d.clocks().simulatedEvents();
-      }
+        return v;
     }
-    return all ? new RunResult.Clocks(wall, sim, events) : new RunResult.Clocks(wallSeconds, Double.NaN, -1);
-  }
 
-  /**
-   * The machine a run ran on, as result.json's {@code machine} holds it.
-   *
-   * @param cpus available processors
-   * @param java the Java version
-   * @param akka the Akka version
-   */
-  public record Machine(int cpus, String java, String akka) {
-    /** @return this JVM's machine */
-    public static Machine current() {
-      return new Machine(Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-          Version.current());
+    /**
+     * The run's two clocks summed over every design run of every replicate.
+     *
+     * @return wall s, simulated s (NaN live or unknown), simulated events (-1 live or unknown)
+     */
+    public RunResult.Clocks clocks() {
+        double wall = 0;
+        double sim = 0;
+        long events = 0;
+        boolean all = true;
+        for (ReplicateRecord rep : replicates) {
+            for (ReplicateRecord.Design d : rep.designs()) {
+                if (d.clocks() == null) {
+                    all = false;
+                    continue;
+                }
+                wall += d.clocks().wallSeconds();
+                sim += d.clocks().simulatedSeconds();
+                events = events < 0 || d.clocks().simulatedEvents() < 0
+                        ? -1
+                        : events + d.clocks().simulatedEvents();
+            }
+        }
+        return all ? new RunResult.Clocks(wall, sim, events) : new RunResult.Clocks(wallSeconds, Double.NaN, -1);
     }
-  }
 
-  /** Copies the collections. */
-  public RunRecord {
-    overrides = List.copyOf(overrides);
-    designs = List.copyOf(designs);
-    ratios = List.copyOf(ratios);
-    comparisons = List.copyOf(comparisons);
-    seedRatios = Map.copyOf(seedRatios);
-    notes = List.copyOf(notes);
-    replicates = List.copyOf(replicates);
-    if (replicates.isEmpty()) {
-      throw new IllegalArgumentException("a run has at least one replicate");
+    /**
+     * The machine a run ran on, as result.json's {@code machine} holds it.
+     *
+     * @param cpus available processors
+     * @param java the Java version
+     * @param akka the Akka version
+     */
+    public record Machine(int cpus, String java, String akka) {
+        /** @return this JVM's machine */
+        public static Machine current() {
+            return new Machine(
+                    Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), Version.current());
+        }
     }
-  }
 
-  /** @return how many replicates the run had: with one, nothing about the spread between runs is known */
-  public int repeat() {
-    return replicates.size();
-  }
+    /** Copies the collections. */
+    public RunRecord {
+        overrides = List.copyOf(overrides);
+        designs = List.copyOf(designs);
+        ratios = List.copyOf(ratios);
+        comparisons = List.copyOf(comparisons);
+        seedRatios = Map.copyOf(seedRatios);
+        notes = List.copyOf(notes);
+        replicates = List.copyOf(replicates);
+        if (replicates.isEmpty()) {
+            throw new IllegalArgumentException("a run has at least one replicate");
+        }
+    }
 
+    /** @return how many replicates the run had: with one, nothing about the spread between runs is known */
+    public int repeat() {
+        return replicates.size();
+    }
 
-  /**
-   * @param r a finished run
-   * @param machine where it ran
-   * @return its record
-   */
-  public static RunRecord of(RunResult r, Machine machine) {
-    return new RunRecord(r.scenario(), r.description(), r.seed(), r.scale(), machine, r.started(), r.wallSeconds(),
-        r.overrides(), r.designs().stream().map(DesignRecord::of).toList(), r.ratios(), r.comparisons(),
-        r.seedRatios(), List.of(), r.replicates().stream().map(ReplicateRecord::of).toList(), r.execution());
-  }
+    /**
+     * @param r a finished run
+     * @param machine where it ran
+     * @return its record
+     */
+    public static RunRecord of(RunResult r, Machine machine) {
+        return new RunRecord(
+                r.scenario(),
+                r.description(),
+                r.seed(),
+                r.scale(),
+                machine,
+                r.started(),
+                r.wallSeconds(),
+                r.overrides(),
+                r.designs().stream().map(DesignRecord::of).toList(),
+                r.ratios(),
+                r.comparisons(),
+                r.seedRatios(),
+                List.of(),
+                r.replicates().stream().map(ReplicateRecord::of).toList(),
+                r.execution());
+    }
 }

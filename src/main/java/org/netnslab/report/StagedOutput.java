@@ -2,6 +2,9 @@ package org.netnslab.report;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
@@ -13,11 +16,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,402 +50,415 @@ import java.util.regex.Pattern;
  * whichever comes first wins, and once abandoned a commit is refused.
  */
 public final class StagedOutput {
-  private final Path dir;
-  private final Path temp;
-  private final OutputManifest previous;
-  private final String tool;
-  private final String scenario;
-  private final List<String> notes;
-  private FileChannel lockChannel;
-  private volatile boolean abandoned;
-  private boolean committed;
-  private boolean discarded;
+    private final Path dir;
+    private final Path temp;
+    private final OutputManifest previous;
+    private final String tool;
+    private final String scenario;
+    private final List<String> notes;
+    private FileChannel lockChannel;
+    private volatile boolean abandoned;
+    private boolean committed;
+    private boolean discarded;
 
-  /** The lock file in the temporary folder, held for the whole run; never part of the results. */
-  public static final String LOCK_FILE = ".netns-lab-lock";
-  /** The temporary folders this JVM is writing now (a test may stage twice; the CLI stages once). */
-  private static final Set<Path> ACTIVE = ConcurrentHashMap.newKeySet();
+    /** The lock file in the temporary folder, held for the whole run; never part of the results. */
+    public static final String LOCK_FILE = ".netns-lab-lock";
+    /** The temporary folders this JVM is writing now (a test may stage twice; the CLI stages once). */
+    private static final Set<Path> ACTIVE = ConcurrentHashMap.newKeySet();
 
-  private StagedOutput(Path dir, Path temp, OutputManifest previous, String tool, String scenario, List<String> notes) {
-    this.dir = dir;
-    this.temp = temp;
-    this.previous = previous;
-    this.tool = tool;
-    this.scenario = scenario;
-    this.notes = List.copyOf(notes);
-  }
+    private StagedOutput(
+            Path dir, Path temp, OutputManifest previous, String tool, String scenario, List<String> notes) {
+        this.dir = dir;
+        this.temp = temp;
+        this.previous = previous;
+        this.tool = tool;
+        this.scenario = scenario;
+        this.notes = List.copyOf(notes);
+    }
 
-  /**
-   * @return what {@link #begin} found or did that the user should hear of: a dead run's folder removed, or another
-   *     scenario's results in the folder, which this run replaces
-   */
-  public List<String> notes() {
-    return notes;
-  }
-
-  /**
-   * Checks the folder and prepares the temporary one, before anything runs.
-   *
-   * @param dir the {@code --out} folder (missing, empty, or written by an earlier run)
-   * @param tool the tool and version, for the manifest
-   * @param scenario the scenario's name, for the manifest
-   * @return the staged output
-   * @throws OutputFolderException naming the folder, the reason and what to do: the folder breaks
-   *     {@link OutputManifest#check}'s rule, or it or its parent cannot be created or written
-   */
-  public static StagedOutput begin(Path dir, String tool, String scenario) throws OutputFolderException {
-    Path parent = dir.toAbsolutePath().normalize().getParent();
-    if (parent == null || dir.getFileName() == null) {
-      throw new OutputFolderException(dir + ": the root folder cannot be an output folder; choose another --out");
-    }
-    OutputManifest previous;
-    try {
-      previous = OutputManifest.check(dir);
-    } catch (IOException e) {
-      throw new OutputFolderException(dir + ": cannot list it (" + reason(e) + ")", e);
-    }
-    try {
-      Files.createDirectories(parent);
-    } catch (FileAlreadyExistsException e) {
-      throw new OutputFolderException(dir + ": cannot create its parent folder: " + e.getFile() + " is a file", e);
-    } catch (IOException e) {
-      throw new OutputFolderException(dir + ": cannot create its parent folder (" + reason(e) + ")", e);
-    }
-    List<String> notes = new ArrayList<>();
-    if (previous != null && !previous.scenario().equals(scenario)) { // a re-run of the same is what --out is for
-      notes.add(dir + " holds the results of " + previous.scenario() + " (written " + previous.written() + "): this"
-          + " run's results replace them when it ends (Ctrl-C before then keeps them)");
-    }
-    Path temp = parent.resolve(sibling(dir, "tmp"));
-    try {
-      clearDeadRuns(dir, parent, notes);
-      Files.createDirectory(temp);
-    } catch (FileAlreadyExistsException e) {
-      throw new OutputFolderException(dir + ": the temporary folder " + temp + " appeared while this run started:"
-          + " another run is starting into this folder; wait for it to end, or choose another --out", e);
-    } catch (IOException e) {
-      throw new OutputFolderException(dir + ": cannot create the temporary folder for the results beside it in "
-          + parent + " (" + reason(e) + ")", e);
-    }
-    ACTIVE.add(temp);
-    StagedOutput out = new StagedOutput(dir, temp, previous, tool, scenario, notes);
-    try {
-      out.lockChannel = FileChannel.open(temp.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE);
-      if (out.lockChannel.tryLock() == null) {
-        throw new IOException("cannot lock " + temp.resolve(LOCK_FILE));
-      }
-      writeCheck(temp);
-      if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        writeCheck(dir); // its listed files are deleted at the end: found now, not after the run
-      } else {
-        Files.delete(Files.createDirectory(dir)); // the name is renamed to at the end: a name too long is found now
-      }
-    } catch (IOException e) {
-      out.discard();
-      throw new OutputFolderException(dir + ": cannot write there (" + reason(e) + ")", e);
-    }
-    return out;
-  }
-
-  /** {@code .<name>.tmp-<pid>}: a run's temporary folder for {@code dir}, the pid in group 1. */
-  private static Pattern tempFolders(Path dir) {
-    return Pattern.compile(Pattern.quote(sibling(dir, "tmp").replaceFirst("-\\d+$", "-")) + "(\\d+)");
-  }
-
-  /**
-   * Refuses a run while another writes for the same folder; removes the temporary folders of runs that no
-   * longer exist (killed with SIGKILL: they could not remove their own).
-   *
-   * @throws OutputFolderException naming the run (pid) that holds the folder
-   */
-  private static void clearDeadRuns(Path dir, Path parent, List<String> notes) throws IOException,
-      OutputFolderException {
-    Pattern mine = tempFolders(dir);
-    List<Path> found = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent)) {
-      for (Path p : ds) {
-        if (mine.matcher(p.getFileName().toString()).matches() && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          found.add(p);
-        }
-      }
-    }
-    found.sort(null);
-    for (Path p : found) {
-      Matcher m = mine.matcher(p.getFileName().toString());
-      m.matches();
-      long pid = Long.parseLong(m.group(1));
-      if (held(p, pid)) {
-        throw new OutputFolderException(dir + ": another run (pid " + pid + ") is writing its results for this folder"
-            + " now (its temporary folder " + p + "); wait for it to end, or choose another --out");
-      }
-      deleteTree(p);
-      notes.add("removed " + p + ", the temporary folder of a run (pid " + pid + ") that no longer exists (killed?)");
-    }
-  }
-
-  /** @return whether a live run holds the temporary folder */
-  private static boolean held(Path folder, long pid) {
-    if (ACTIVE.contains(folder)) {
-      return true; // this JVM's own (locks are per process: never probe them from the holder)
-    }
-    if (pid == ProcessHandle.current().pid()) {
-      return false; // this process stages nothing else: left by an earlier process of the same pid
-    }
-    Path lock = folder.resolve(LOCK_FILE);
-    if (Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
-      try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE)) {
-        FileLock l = ch.tryLock();
-        if (l == null) {
-          return true;
-        }
-        l.release();
-        return false;
-      } catch (OverlappingFileLockException e) {
-        return true;
-      } catch (IOException e) {
-        return true; // cannot tell: never remove what may be another run's
-      }
-    }
-    // no lock file yet (a run between creating its folder and locking) or an older version's: its process decides
-    return ProcessHandle.of(pid).map(h -> h.isAlive() && h.info().command().map(c -> c.endsWith("java")).orElse(true))
-        .orElse(false);
-  }
-
-  /** Creates and deletes a file in the folder: a read-only file system or folder is found now. */
-  private static void writeCheck(Path folder) throws IOException {
-    Files.delete(Files.createTempFile(folder, ".netns-lab-write-check", ""));
-  }
-
-  /** @return {@code .<name>.<kind>-<pid>} for a folder beside dir, the name cut so it fits NAME_MAX */
-  private static String sibling(Path dir, String kind) {
-    String name = dir.getFileName().toString();
-    return "." + (name.length() > 200 ? name.substring(0, 200) : name) + "." + kind + "-" + ProcessHandle.current().pid();
-  }
-
-  /** @return an exception's reason without the path the message names already */
-  private static String reason(IOException e) {
-    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-      return f.getReason() + (f.getFile() != null ? ": " + f.getFile() : "");
-    }
-    if (e instanceof java.nio.file.NoSuchFileException f) { // e.g. under /proc, which takes no new folder
-      return "no such file or folder, and none can be made there: " + f.getFile();
-    }
-    if (e instanceof java.nio.file.AccessDeniedException f) {
-      return "permission denied: " + f.getFile();
-    }
-    return e.getMessage() != null ? e.getMessage() : e.toString();
-  }
-
-  /** @return the output folder */
-  public Path dir() {
-    return dir;
-  }
-
-  /** @return the temporary folder the results are written to until the commit */
-  public Path temp() {
-    return temp;
-  }
-
-  /** Writes results into a folder. */
-  @FunctionalInterface
-  public interface Writer<T> {
     /**
-     * @param folder where to write
-     * @return what the writer returns to the caller
-     * @throws IOException when a file cannot be written
+     * @return what {@link #begin} found or did that the user should hear of: a dead run's folder removed, or another
+     *     scenario's results in the folder, which this run replaces
      */
-    T write(Path folder) throws IOException;
-  }
-
-  /**
-   * Writes results into the temporary folder.
-   *
-   * @param writer writes the files
-   * @param <T> what it returns
-   * @return what it returned
-   * @throws IOException when a file cannot be written, or (an {@link InterruptedIOException}) the
-   *     output was abandoned
-   */
-  public synchronized <T> T write(Writer<T> writer) throws IOException {
-    open();
-    return writer.write(temp);
-  }
-
-  private void open() throws IOException {
-    if (abandoned || discarded) {
-      throw new InterruptedIOException("the run was interrupted: no results written to " + dir);
+    public List<String> notes() {
+        return notes;
     }
-    if (committed) {
-      throw new IllegalStateException("already committed to " + dir);
-    }
-  }
 
-  /**
-   * Adds the manifest and puts the results in place of the folder's previous content.
-   *
-   * @return the old folder when it was left in place because it held files no run wrote (added
-   *     during the run), else null
-   * @throws IOException when the swap fails (the previous results are then back in place), or (an
-   *     {@link InterruptedIOException}) the output was abandoned
-   */
-  public synchronized Path commit() throws IOException {
-    open();
-    List<String> names = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(temp)) {
-      ds.forEach(p -> names.add(p.getFileName().toString()));
-    }
-    names.remove(LOCK_FILE);
-    names.sort(null);
-    OutputManifest.now(tool, scenario, names).write(temp);
-    unlock(); // the folder becomes the results: no lock file in it (the process's own pid still marks it as live)
-    Files.deleteIfExists(temp.resolve(LOCK_FILE));
-    Path kept = null;
-    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-      move(temp, dir);
-    } else {
-      Path old = dir.toAbsolutePath().normalize().getParent().resolve(sibling(dir, "old"));
-      boolean aside;
-      try {
-        move(dir, old);
-        aside = true;
-      } catch (IOException e) {
-        aside = false; // a mount point cannot be renamed (EBUSY): replace its files instead
-      }
-      if (aside) {
+    /**
+     * Checks the folder and prepares the temporary one, before anything runs.
+     *
+     * @param dir the {@code --out} folder (missing, empty, or written by an earlier run)
+     * @param tool the tool and version, for the manifest
+     * @param scenario the scenario's name, for the manifest
+     * @return the staged output
+     * @throws OutputFolderException naming the folder, the reason and what to do: the folder breaks
+     *     {@link OutputManifest#check}'s rule, or it or its parent cannot be created or written
+     */
+    public static StagedOutput begin(Path dir, String tool, String scenario) throws OutputFolderException {
+        Path parent = dir.toAbsolutePath().normalize().getParent();
+        if (parent == null || dir.getFileName() == null) {
+            throw new OutputFolderException(dir + ": the root folder cannot be an output folder; choose another --out");
+        }
+        OutputManifest previous;
         try {
-          move(temp, dir);
+            previous = OutputManifest.check(dir);
         } catch (IOException e) {
-          move(old, dir);
-          throw e;
+            throw new OutputFolderException(dir + ": cannot list it (" + reason(e) + ")", e);
         }
-        kept = removeListed(old, true);
-      } else {
-        replaceInPlace(names);
-      }
-    }
-    committed = true;
-    ACTIVE.remove(temp);
-    return kept;
-  }
-
-  private void unlock() {
-    if (lockChannel != null) {
-      try {
-        lockChannel.close(); // releases the lock
-      } catch (IOException e) {
-        System.err.println("netns-lab: could not release the lock " + temp.resolve(LOCK_FILE) + ": " + e);
-      }
-      lockChannel = null;
-    }
-  }
-
-  private static void move(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(from, to);
-    }
-  }
-
-  /**
-   * Deletes from {@code folder} the regular files the previous manifest lists, and the manifest;
-   * never follows a link, never deletes anything else.
-   *
-   * @param andFolder also delete the folder, when nothing else is left in it
-   * @return the folder when it was kept because something else is in it, else null
-   */
-  private Path removeListed(Path folder, boolean andFolder) throws IOException {
-    List<String> names = new ArrayList<>(previous == null ? List.of() : previous.files());
-    names.add(OutputManifest.FILE_NAME);
-    for (String n : names) {
-      Path p = folder.resolve(n);
-      if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-        Files.deleteIfExists(p);
-      }
-    }
-    if (!andFolder) {
-      return null;
-    }
-    try {
-      Files.delete(folder);
-      return null;
-    } catch (DirectoryNotEmptyException e) {
-      return folder;
-    }
-  }
-
-  /** The fallback commit: the previous run's files out, the new ones in, result.json and the manifest last. */
-  private void replaceInPlace(List<String> names) throws IOException {
-    Files.deleteIfExists(dir.resolve(ResultsFolder.RESULT_JSON));
-    removeListed(dir, false);
-    List<String> order = new ArrayList<>(names);
-    order.sort(Comparator.comparing((String n) -> n.equals(ResultsFolder.RESULT_JSON)));
-    order.add(OutputManifest.FILE_NAME);
-    for (String n : order) {
-      Path to = dir.resolve(n);
-      try {
-        Files.move(temp.resolve(n), to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temp.resolve(n), to, StandardCopyOption.REPLACE_EXISTING);
-      }
-    }
-    Files.delete(temp);
-  }
-
-  /**
-   * Removes the temporary folder and what was written into it, unless the results were committed;
-   * the previous results are untouched. Idempotent.
-   *
-   * @return true when nothing was committed (the run leaves no results), false when it had been
-   */
-  public synchronized boolean discard() {
-    if (committed) {
-      return false;
-    }
-    if (!discarded) {
-      discarded = true;
-      unlock();
-      deleteTree(temp);
-      ACTIVE.remove(temp);
-    }
-    return true;
-  }
-
-  /**
-   * From another thread (a signal handler): no commit after this; waits for a write or commit in
-   * progress, then removes the temporary folder.
-   *
-   * @return true when no results were committed, false when the commit had already happened
-   */
-  public boolean abandon() {
-    abandoned = true;
-    return discard();
-  }
-
-  /** Deletes a folder this run created and everything in it, links as links (never followed). */
-  private static void deleteTree(Path folder) {
-    try {
-      Files.walkFileTree(folder, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.delete(file);
-          return FileVisitResult.CONTINUE;
+        try {
+            Files.createDirectories(parent);
+        } catch (FileAlreadyExistsException e) {
+            throw new OutputFolderException(
+                    dir + ": cannot create its parent folder: " + e.getFile() + " is a file", e);
+        } catch (IOException e) {
+            throw new OutputFolderException(dir + ": cannot create its parent folder (" + reason(e) + ")", e);
         }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          if (e != null) {
-            throw e;
-          }
-          Files.delete(d);
-          return FileVisitResult.CONTINUE;
+        List<String> notes = new ArrayList<>();
+        if (previous != null && !previous.scenario().equals(scenario)) { // a re-run of the same is what --out is for
+            notes.add(dir + " holds the results of " + previous.scenario() + " (written " + previous.written()
+                    + "): this" + " run's results replace them when it ends (Ctrl-C before then keeps them)");
         }
-      });
-    } catch (NoSuchFileException e) {
-      // already gone: nothing to remove
-    } catch (IOException e) {
-      System.err.println("netns-lab: could not remove the temporary folder " + folder + ": " + e);
+        Path temp = parent.resolve(sibling(dir, "tmp"));
+        try {
+            clearDeadRuns(dir, parent, notes);
+            Files.createDirectory(temp);
+        } catch (FileAlreadyExistsException e) {
+            throw new OutputFolderException(
+                    dir + ": the temporary folder " + temp + " appeared while this run started:"
+                            + " another run is starting into this folder; wait for it to end, or choose another --out",
+                    e);
+        } catch (IOException e) {
+            throw new OutputFolderException(
+                    dir + ": cannot create the temporary folder for the results beside it in " + parent + " ("
+                            + reason(e) + ")",
+                    e);
+        }
+        ACTIVE.add(temp);
+        StagedOutput out = new StagedOutput(dir, temp, previous, tool, scenario, notes);
+        try {
+            out.lockChannel =
+                    FileChannel.open(temp.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            if (out.lockChannel.tryLock() == null) {
+                throw new IOException("cannot lock " + temp.resolve(LOCK_FILE));
+            }
+            writeCheck(temp);
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                writeCheck(dir); // its listed files are deleted at the end: found now, not after the run
+            } else {
+                Files.delete(
+                        Files.createDirectory(dir)); // the name is renamed to at the end: a name too long is found now
+            }
+        } catch (IOException e) {
+            out.discard();
+            throw new OutputFolderException(dir + ": cannot write there (" + reason(e) + ")", e);
+        }
+        return out;
     }
-  }
+
+    /** {@code .<name>.tmp-<pid>}: a run's temporary folder for {@code dir}, the pid in group 1. */
+    private static Pattern tempFolders(Path dir) {
+        return Pattern.compile(Pattern.quote(sibling(dir, "tmp").replaceFirst("-\\d+$", "-")) + "(\\d+)");
+    }
+
+    /**
+     * Refuses a run while another writes for the same folder; removes the temporary folders of runs that no
+     * longer exist (killed with SIGKILL: they could not remove their own).
+     *
+     * @throws OutputFolderException naming the run (pid) that holds the folder
+     */
+    private static void clearDeadRuns(Path dir, Path parent, List<String> notes)
+            throws IOException, OutputFolderException {
+        Pattern mine = tempFolders(dir);
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent)) {
+            for (Path p : ds) {
+                if (mine.matcher(p.getFileName().toString()).matches()
+                        && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    found.add(p);
+                }
+            }
+        }
+        found.sort(null);
+        for (Path p : found) {
+            Matcher m = mine.matcher(p.getFileName().toString());
+            m.matches();
+            long pid = Long.parseLong(m.group(1));
+            if (held(p, pid)) {
+                throw new OutputFolderException(
+                        dir + ": another run (pid " + pid + ") is writing its results for this folder"
+                                + " now (its temporary folder " + p + "); wait for it to end, or choose another --out");
+            }
+            deleteTree(p);
+            notes.add("removed " + p + ", the temporary folder of a run (pid " + pid
+                    + ") that no longer exists (killed?)");
+        }
+    }
+
+    /** @return whether a live run holds the temporary folder */
+    private static boolean held(Path folder, long pid) {
+        if (ACTIVE.contains(folder)) {
+            return true; // this JVM's own (locks are per process: never probe them from the holder)
+        }
+        if (pid == ProcessHandle.current().pid()) {
+            return false; // this process stages nothing else: left by an earlier process of the same pid
+        }
+        Path lock = folder.resolve(LOCK_FILE);
+        if (Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
+            try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+                FileLock l = ch.tryLock();
+                if (l == null) {
+                    return true;
+                }
+                l.release();
+                return false;
+            } catch (OverlappingFileLockException e) {
+                return true;
+            } catch (IOException e) {
+                return true; // cannot tell: never remove what may be another run's
+            }
+        }
+        // no lock file yet (a run between creating its folder and locking) or an older version's: its process decides
+        return ProcessHandle.of(pid)
+                .map(h -> h.isAlive()
+                        && h.info().command().map(c -> c.endsWith("java")).orElse(true))
+                .orElse(false);
+    }
+
+    /** Creates and deletes a file in the folder: a read-only file system or folder is found now. */
+    private static void writeCheck(Path folder) throws IOException {
+        Files.delete(Files.createTempFile(folder, ".netns-lab-write-check", ""));
+    }
+
+    /** @return {@code .<name>.<kind>-<pid>} for a folder beside dir, the name cut so it fits NAME_MAX */
+    private static String sibling(Path dir, String kind) {
+        String name = dir.getFileName().toString();
+        return "." + (name.length() > 200 ? name.substring(0, 200) : name) + "." + kind + "-"
+                + ProcessHandle.current().pid();
+    }
+
+    /** @return an exception's reason without the path the message names already */
+    private static String reason(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason() + (f.getFile() != null ? ": " + f.getFile() : "");
+        }
+        if (e instanceof java.nio.file.NoSuchFileException f) { // e.g. under /proc, which takes no new folder
+            return "no such file or folder, and none can be made there: " + f.getFile();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException f) {
+            return "permission denied: " + f.getFile();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.toString();
+    }
+
+    /** @return the output folder */
+    public Path dir() {
+        return dir;
+    }
+
+    /** @return the temporary folder the results are written to until the commit */
+    public Path temp() {
+        return temp;
+    }
+
+    /** Writes results into a folder. */
+    @FunctionalInterface
+    public interface Writer<T> {
+        /**
+         * @param folder where to write
+         * @return what the writer returns to the caller
+         * @throws IOException when a file cannot be written
+         */
+        T write(Path folder) throws IOException;
+    }
+
+    /**
+     * Writes results into the temporary folder.
+     *
+     * @param writer writes the files
+     * @param <T> what it returns
+     * @return what it returned
+     * @throws IOException when a file cannot be written, or (an {@link InterruptedIOException}) the
+     *     output was abandoned
+     */
+    public synchronized <T> T write(Writer<T> writer) throws IOException {
+        open();
+        return writer.write(temp);
+    }
+
+    private void open() throws IOException {
+        if (abandoned || discarded) {
+            throw new InterruptedIOException("the run was interrupted: no results written to " + dir);
+        }
+        if (committed) {
+            throw new IllegalStateException("already committed to " + dir);
+        }
+    }
+
+    /**
+     * Adds the manifest and puts the results in place of the folder's previous content.
+     *
+     * @return the old folder when it was left in place because it held files no run wrote (added
+     *     during the run), else null
+     * @throws IOException when the swap fails (the previous results are then back in place), or (an
+     *     {@link InterruptedIOException}) the output was abandoned
+     */
+    public synchronized Path commit() throws IOException {
+        open();
+        List<String> names = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(temp)) {
+            ds.forEach(p -> names.add(p.getFileName().toString()));
+        }
+        names.remove(LOCK_FILE);
+        names.sort(null);
+        OutputManifest.now(tool, scenario, names).write(temp);
+        unlock(); // the folder becomes the results: no lock file in it (the process's own pid still marks it as live)
+        Files.deleteIfExists(temp.resolve(LOCK_FILE));
+        Path kept = null;
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            move(temp, dir);
+        } else {
+            Path old = dir.toAbsolutePath().normalize().getParent().resolve(sibling(dir, "old"));
+            boolean aside;
+            try {
+                move(dir, old);
+                aside = true;
+            } catch (IOException e) {
+                aside = false; // a mount point cannot be renamed (EBUSY): replace its files instead
+            }
+            if (aside) {
+                try {
+                    move(temp, dir);
+                } catch (IOException e) {
+                    move(old, dir);
+                    throw e;
+                }
+                kept = removeListed(old, true);
+            } else {
+                replaceInPlace(names);
+            }
+        }
+        committed = true;
+        ACTIVE.remove(temp);
+        return kept;
+    }
+
+    private void unlock() {
+        if (lockChannel != null) {
+            try {
+                lockChannel.close(); // releases the lock
+            } catch (IOException e) {
+                System.err.println("netns-lab: could not release the lock " + temp.resolve(LOCK_FILE) + ": " + e);
+            }
+            lockChannel = null;
+        }
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to);
+        }
+    }
+
+    /**
+     * Deletes from {@code folder} the regular files the previous manifest lists, and the manifest;
+     * never follows a link, never deletes anything else.
+     *
+     * @param andFolder also delete the folder, when nothing else is left in it
+     * @return the folder when it was kept because something else is in it, else null
+     */
+    private Path removeListed(Path folder, boolean andFolder) throws IOException {
+        List<String> names = new ArrayList<>(previous == null ? List.of() : previous.files());
+        names.add(OutputManifest.FILE_NAME);
+        for (String n : names) {
+            Path p = folder.resolve(n);
+            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                Files.deleteIfExists(p);
+            }
+        }
+        if (!andFolder) {
+            return null;
+        }
+        try {
+            Files.delete(folder);
+            return null;
+        } catch (DirectoryNotEmptyException e) {
+            return folder;
+        }
+    }
+
+    /** The fallback commit: the previous run's files out, the new ones in, result.json and the manifest last. */
+    private void replaceInPlace(List<String> names) throws IOException {
+        Files.deleteIfExists(dir.resolve(ResultsFolder.RESULT_JSON));
+        removeListed(dir, false);
+        List<String> order = new ArrayList<>(names);
+        order.sort(Comparator.comparing((String n) -> n.equals(ResultsFolder.RESULT_JSON)));
+        order.add(OutputManifest.FILE_NAME);
+        for (String n : order) {
+            Path to = dir.resolve(n);
+            try {
+                Files.move(temp.resolve(n), to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp.resolve(n), to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        Files.delete(temp);
+    }
+
+    /**
+     * Removes the temporary folder and what was written into it, unless the results were committed;
+     * the previous results are untouched. Idempotent.
+     *
+     * @return true when nothing was committed (the run leaves no results), false when it had been
+     */
+    public synchronized boolean discard() {
+        if (committed) {
+            return false;
+        }
+        if (!discarded) {
+            discarded = true;
+            unlock();
+            deleteTree(temp);
+            ACTIVE.remove(temp);
+        }
+        return true;
+    }
+
+    /**
+     * From another thread (a signal handler): no commit after this; waits for a write or commit in
+     * progress, then removes the temporary folder.
+     *
+     * @return true when no results were committed, false when the commit had already happened
+     */
+    public boolean abandon() {
+        abandoned = true;
+        return discard();
+    }
+
+    /** Deletes a folder this run created and everything in it, links as links (never followed). */
+    private static void deleteTree(Path folder) {
+        try {
+            Files.walkFileTree(folder, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.delete(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    if (e != null) {
+                        throw e;
+                    }
+                    Files.delete(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (NoSuchFileException e) {
+            // already gone: nothing to remove
+        } catch (IOException e) {
+            System.err.println("netns-lab: could not remove the temporary folder " + folder + ": " + e);
+        }
+    }
 }

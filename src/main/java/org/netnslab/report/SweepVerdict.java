@@ -14,82 +14,103 @@ import org.netnslab.metrics.Comparison;
  * baseline at each simulated CPU count, and the counts where a seed figure disagrees.
  */
 final class SweepVerdict {
-  /** {@code <design>@<n>cpu}. */
-  private static final Pattern KEY = Pattern.compile("(.*)@(\\d+)cpu");
+    /** {@code <design>@<n>cpu}. */
+    private static final Pattern KEY = Pattern.compile("(.*)@(\\d+)cpu");
 
-  private SweepVerdict() {}
+    private SweepVerdict() {}
 
-  /**
-   * @param r a sweep
-   * @param perComparison the verdict's sentence for each of its comparisons, in order
-   * @return one sentence per compared design
-   */
-  static List<Verdict.Line> byDesign(RunRecord r, List<Verdict.Line> perComparison) {
-    Map<String, List<Integer>> byDesign = new LinkedHashMap<>();
-    for (int i = 0; i < r.comparisons().size(); i++) {
-      byDesign.computeIfAbsent(base(r.comparisons().get(i).b()) + " against " + base(r.comparisons().get(i).a()),
-          k -> new ArrayList<>()).add(i);
-    }
-    List<Verdict.Line> out = new ArrayList<>();
-    byDesign.forEach((pair, idx) -> {
-      Comparison first = r.comparisons().get(idx.get(0));
-      StringBuilder b = new StringBuilder(pair + ", mean " + first.measure() + " (b / a, lower is better) by"
-          + " simulated CPUs:");
-      List<String> disagree = new ArrayList<>();
-      List<String> undecided = new ArrayList<>(); // no verdict at that count (an interval unbounded or too wide)
-      Boolean agrees = null;
-      for (int i : idx) {
-        Comparison c = r.comparisons().get(i);
-        double ratio = c.ratioBOverA();
-        b.append(String.format(Locale.ROOT, " %s: %.3f%s", cpus(c.b()), ratio, Math.abs(ratio - 1) < 0.0005 ? " (same)"
-            : ratio < 1 ? " (" + Verdict.pct(ratio) + " lower)" : " (" + Verdict.pct(ratio) + " higher)"));
-        b.append(i == idx.get(idx.size() - 1) ? "" : ";");
-        Verdict.Line l = perComparison.get(i);
-        if (l.agrees() != null) {
-          agrees = (agrees == null || agrees) && l.agrees();
-          if (!l.agrees()) {
-            disagree.add(cpus(c.b()));
-          }
-        } else {
-          undecided.add(cpus(c.b()));
+    /**
+     * @param r a sweep
+     * @param perComparison the verdict's sentence for each of its comparisons, in order
+     * @return one sentence per compared design
+     */
+    static List<Verdict.Line> byDesign(RunRecord r, List<Verdict.Line> perComparison) {
+        Map<String, List<Integer>> byDesign = new LinkedHashMap<>();
+        for (int i = 0; i < r.comparisons().size(); i++) {
+            byDesign.computeIfAbsent(
+                            base(r.comparisons().get(i).b()) + " against "
+                                    + base(r.comparisons().get(i).a()),
+                            k -> new ArrayList<>())
+                    .add(i);
         }
-      }
-      Double seed = r.seedRatio(first.b());
-      if (seed != null && agrees != null) {
-        b.append(String.format(Locale.ROOT, ". Seed %.2f: %s", seed, disagree.isEmpty()
-            ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE)
-                + (undecided.isEmpty() ? " at every count" : " where it decides; no verdict at "
-                    + String.join(", ", undecided) + " CPUs (the interval unbounded or too wide)")
-            : "DISAGREES at " + String.join(", ", disagree) + " CPUs (why: " + Verdict.WHY + ")"));
-      }
-      out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));
-    });
-    return out;
-  }
-
-  /** @return the identical-pair sentences of a sweep, one per pair of designs, naming the counts */
-  static List<Verdict.Line> identical(List<Verdict.Line> perCount) {
-    Map<String, List<String>> counts = new LinkedHashMap<>();
-    Pattern pair = Pattern.compile("(\\S+)@(\\d+)cpu and (\\S+)@\\d+cpu gave identical figures.*");
-    for (Verdict.Line l : perCount) {
-      Matcher m = pair.matcher(l.text());
-      if (m.matches()) {
-        counts.computeIfAbsent(m.group(1) + " and " + m.group(3), k -> new ArrayList<>()).add(m.group(2));
-      }
+        List<Verdict.Line> out = new ArrayList<>();
+        byDesign.forEach((pair, idx) -> {
+            Comparison first = r.comparisons().get(idx.get(0));
+            StringBuilder b = new StringBuilder(
+                    pair + ", mean " + first.measure() + " (b / a, lower is better) by" + " simulated CPUs:");
+            List<String> disagree = new ArrayList<>();
+            List<String> undecided = new ArrayList<>(); // no verdict at that count (an interval unbounded or too wide)
+            Boolean agrees = null;
+            for (int i : idx) {
+                Comparison c = r.comparisons().get(i);
+                double ratio = c.ratioBOverA();
+                b.append(String.format(
+                        Locale.ROOT,
+                        " %s: %.3f%s",
+                        cpus(c.b()),
+                        ratio,
+                        Math.abs(ratio - 1) < 0.0005
+                                ? " (same)"
+                                : ratio < 1
+                                        ? " (" + Verdict.pct(ratio) + " lower)"
+                                        : " (" + Verdict.pct(ratio) + " higher)"));
+                b.append(i == idx.get(idx.size() - 1) ? "" : ";");
+                Verdict.Line l = perComparison.get(i);
+                if (l.agrees() != null) {
+                    agrees = (agrees == null || agrees) && l.agrees();
+                    if (!l.agrees()) {
+                        disagree.add(cpus(c.b()));
+                    }
+                } else {
+                    undecided.add(cpus(c.b()));
+                }
+            }
+            Double seed = r.seedRatio(first.b());
+            if (seed != null && agrees != null) {
+                b.append(String.format(
+                        Locale.ROOT,
+                        ". Seed %.2f: %s",
+                        seed,
+                        disagree.isEmpty()
+                                ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE)
+                                        + (undecided.isEmpty()
+                                                ? " at every count"
+                                                : " where it decides; no verdict at " + String.join(", ", undecided)
+                                                        + " CPUs (the interval unbounded or too wide)")
+                                : "DISAGREES at " + String.join(", ", disagree) + " CPUs (why: " + Verdict.WHY + ")"));
+            }
+            out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));
+        });
+        return out;
     }
-    List<Verdict.Line> out = new ArrayList<>();
-    counts.forEach((p, at) -> out.add(new Verdict.Line(p + " gave identical figures at " + String.join(", ", at)
-        + " CPUs: no path where they differ is contended there.", null, Double.NaN)));
-    return out;
-  }
 
-  private static String base(String key) {
-    Matcher m = KEY.matcher(key);
-    return m.matches() ? m.group(1) : key;
-  }
+    /** @return the identical-pair sentences of a sweep, one per pair of designs, naming the counts */
+    static List<Verdict.Line> identical(List<Verdict.Line> perCount) {
+        Map<String, List<String>> counts = new LinkedHashMap<>();
+        Pattern pair = Pattern.compile("(\\S+)@(\\d+)cpu and (\\S+)@\\d+cpu gave identical figures.*");
+        for (Verdict.Line l : perCount) {
+            Matcher m = pair.matcher(l.text());
+            if (m.matches()) {
+                counts.computeIfAbsent(m.group(1) + " and " + m.group(3), k -> new ArrayList<>())
+                        .add(m.group(2));
+            }
+        }
+        List<Verdict.Line> out = new ArrayList<>();
+        counts.forEach((p, at) -> out.add(new Verdict.Line(
+                p + " gave identical figures at " + String.join(", ", at)
+                        + " CPUs: no path where they differ is contended there.",
+                null,
+                Double.NaN)));
+        return out;
+    }
 
-  private static String cpus(String key) {
-    Matcher m = KEY.matcher(key);
-    return m.matches() ? m.group(2) : "?";
-  }
+    private static String base(String key) {
+        Matcher m = KEY.matcher(key);
+        return m.matches() ? m.group(1) : key;
+    }
+
+    private static String cpus(String key) {
+        Matcher m = KEY.matcher(key);
+        return m.matches() ? m.group(2) : "?";
+    }
 }

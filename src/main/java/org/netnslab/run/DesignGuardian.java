@@ -20,58 +20,58 @@ import akka.stream.Materializer;
  */
 public final class DesignGuardian extends AbstractBehavior<DesignGuardian.Command> {
 
-  /** The guardian's protocol. */
-  public sealed interface Command permits Spawn, GetMaterializer {}
+    /** The guardian's protocol. */
+    public sealed interface Command permits Spawn, GetMaterializer {}
 
-  /**
-   * Spawns a child.
-   *
-   * @param behavior the child's behaviour
-   * @param name its name, unique among the design's actors
-   * @param props its props (the model's dispatcher for a model actor)
-   * @param replyTo gets the child's ref
-   * @param <T> the child's protocol
-   */
-  public record Spawn<T>(Behavior<T> behavior, String name, Props props, ActorRef<ActorRef<T>> replyTo)
-      implements Command {
-    /** A child on the default dispatcher. */
-    public Spawn(Behavior<T> behavior, String name, ActorRef<ActorRef<T>> replyTo) {
-      this(behavior, name, Props.empty(), replyTo);
+    /**
+     * Spawns a child.
+     *
+     * @param behavior the child's behaviour
+     * @param name its name, unique among the design's actors
+     * @param props its props (the model's dispatcher for a model actor)
+     * @param replyTo gets the child's ref
+     * @param <T> the child's protocol
+     */
+    public record Spawn<T>(Behavior<T> behavior, String name, Props props, ActorRef<ActorRef<T>> replyTo)
+            implements Command {
+        /** A child on the default dispatcher. */
+        public Spawn(Behavior<T> behavior, String name, ActorRef<ActorRef<T>> replyTo) {
+            this(behavior, name, Props.empty(), replyTo);
+        }
     }
-  }
 
-  /** @param replyTo gets the materializer whose streams stop with the guardian */
-  public record GetMaterializer(ActorRef<Materializer> replyTo) implements Command {}
+    /** @param replyTo gets the materializer whose streams stop with the guardian */
+    public record GetMaterializer(ActorRef<Materializer> replyTo) implements Command {}
 
-  private final Materializer materializer;
+    private final Materializer materializer;
 
-  /** @return the guardian's behaviour */
-  public static Behavior<Command> create() {
-    return Behaviors.setup(DesignGuardian::new);
-  }
+    /** @return the guardian's behaviour */
+    public static Behavior<Command> create() {
+        return Behaviors.setup(DesignGuardian::new);
+    }
 
-  private DesignGuardian(ActorContext<Command> ctx) {
-    super(ctx);
-    this.materializer = Materializer.createMaterializer(ctx);
-  }
+    private DesignGuardian(ActorContext<Command> ctx) {
+        super(ctx);
+        this.materializer = Materializer.createMaterializer(ctx);
+    }
 
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Spawn.class, this::onSpawn)
-        .onMessage(GetMaterializer.class, m -> {
-          m.replyTo().tell(materializer);
-          return this;
-        })
-        .build();
-  }
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Spawn.class, this::onSpawn)
+                .onMessage(GetMaterializer.class, m -> {
+                    m.replyTo().tell(materializer);
+                    return this;
+                })
+                .build();
+    }
 
-  private Behavior<Command> onSpawn(Spawn<?> m) {
-    spawn(m);
-    return this;
-  }
+    private Behavior<Command> onSpawn(Spawn<?> m) {
+        spawn(m);
+        return this;
+    }
 
-  private <T> void spawn(Spawn<T> m) {
-    m.replyTo().tell(getContext().spawn(m.behavior(), m.name(), m.props()));
-  }
+    private <T> void spawn(Spawn<T> m) {
+        m.replyTo().tell(getContext().spawn(m.behavior(), m.name(), m.props()));
+    }
 }

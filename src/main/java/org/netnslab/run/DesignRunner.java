@@ -11,11 +11,11 @@ import org.netnslab.metrics.DesignResult;
  */
 @FunctionalInterface
 public interface DesignRunner {
-  /**
-   * @param design the design to run
-   * @param scope where the run spawns its actors and runs its streams and phases
-   * @return the design's result
-   * @throws RunFailure when a model request times out or a phase stalls
-   */
-  DesignResult run(Design design, DesignScope scope) throws RunFailure;
+    /**
+     * @param design the design to run
+     * @param scope where the run spawns its actors and runs its streams and phases
+     * @return the design's result
+     * @throws RunFailure when a model request times out or a phase stalls
+     */
+    DesignResult run(Design design, DesignScope scope) throws RunFailure;
 }

@@ -16,82 +16,89 @@ import org.netnslab.settings.HoconChecker;
  * @param cpuSweep the CPU counts of a sweep, in the order given (virtual only); empty when there is no sweep
  */
 public record Execution(Mode mode, MachineSettings machine, java.util.List<Integer> cpuSweep) {
-  /** The execution modes. */
-  public enum Mode {
-    /** Real threads, {@link System#nanoTime()}. */
-    LIVE,
-    /** One thread under {@link org.netnslab.machine.VirtualEngine}: simulated time, CPUs and locks. */
-    VIRTUAL
-  }
+    /** The execution modes. */
+    public enum Mode {
+        /** Real threads, {@link System#nanoTime()}. */
+        LIVE,
+        /** One thread under {@link org.netnslab.machine.VirtualEngine}: simulated time, CPUs and locks. */
+        VIRTUAL
+    }
 
-  /** Copies the list. */
-  public Execution {
-    cpuSweep = java.util.List.copyOf(cpuSweep);
-  }
+    /** Copies the list. */
+    public Execution {
+        cpuSweep = java.util.List.copyOf(cpuSweep);
+    }
 
-  /** @param mode the mode @param machine the machine; no sweep */
-  public Execution(Mode mode, MachineSettings machine) {
-    this(mode, machine, java.util.List.of());
-  }
+    /** @param mode the mode @param machine the machine; no sweep */
+    public Execution(Mode mode, MachineSettings machine) {
+        this(mode, machine, java.util.List.of());
+    }
 
-  /** @return true when the scenario sweeps {@code machine.cpus} */
-  public boolean isSweep() {
-    return !cpuSweep.isEmpty();
-  }
+    /** @return true when the scenario sweeps {@code machine.cpus} */
+    public boolean isSweep() {
+        return !cpuSweep.isEmpty();
+    }
 
-  /** @return the CPU counts each design runs at: the sweep's, or the one machine's */
-  public java.util.List<Integer> cpuCounts() {
-    return isSweep() ? cpuSweep : java.util.List.of(machine.cpus());
-  }
+    /** @return the CPU counts each design runs at: the sweep's, or the one machine's */
+    public java.util.List<Integer> cpuCounts() {
+        return isSweep() ? cpuSweep : java.util.List.of(machine.cpus());
+    }
 
-  /** @return true for {@link Mode#VIRTUAL} */
-  public boolean isVirtual() {
-    return mode == Mode.VIRTUAL;
-  }
+    /** @return true for {@link Mode#VIRTUAL} */
+    public boolean isVirtual() {
+        return mode == Mode.VIRTUAL;
+    }
 
-  /**
-   * @param netnsLab the {@code netns-lab} block
-   * @return reference.conf's (or the --config's) defaults
-   */
-  public static Execution defaults(Config netnsLab) {
-    return new Execution(Mode.valueOf(netnsLab.getString("execution").toUpperCase(java.util.Locale.ROOT)),
-        new MachineSettings(netnsLab.getInt("machine.cpus"), netnsLab.getDouble("machine.jitter"),
-            netnsLab.getLong("random-seed"), scheduling(netnsLab.getConfig("machine"))));
-  }
+    /**
+     * @param netnsLab the {@code netns-lab} block
+     * @return reference.conf's (or the --config's) defaults
+     */
+    public static Execution defaults(Config netnsLab) {
+        return new Execution(
+                Mode.valueOf(netnsLab.getString("execution").toUpperCase(java.util.Locale.ROOT)),
+                new MachineSettings(
+                        netnsLab.getInt("machine.cpus"),
+                        netnsLab.getDouble("machine.jitter"),
+                        netnsLab.getLong("random-seed"),
+                        scheduling(netnsLab.getConfig("machine"))));
+    }
 
-  /**
-   * @param machine a {@code machine} block with every key (reference.conf's, or a scenario's merged on it)
-   * @return its scheduling keys
-   * @throws IllegalArgumentException naming the key at fault
-   */
-  public static org.netnslab.machine.Scheduling scheduling(Config machine) {
-    return new org.netnslab.machine.Scheduling(
-        org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
-        org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")), machine.getInt("hz"),
-        HoconChecker.duration(machine, "base-slice").toNanos(),
-        HoconChecker.duration(machine, "context-switch").toNanos(),
-        org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")));
-  }
+    /**
+     * @param machine a {@code machine} block with every key (reference.conf's, or a scenario's merged on it)
+     * @return its scheduling keys
+     * @throws IllegalArgumentException naming the key at fault
+     */
+    public static org.netnslab.machine.Scheduling scheduling(Config machine) {
+        return new org.netnslab.machine.Scheduling(
+                org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
+                org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")),
+                machine.getInt("hz"),
+                HoconChecker.duration(machine, "base-slice").toNanos(),
+                HoconChecker.duration(machine, "context-switch").toNanos(),
+                org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")));
+    }
 
-  /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */
-  public static final Execution LIVE = new Execution(Mode.LIVE,
-      defaults(com.typesafe.config.ConfigFactory.defaultReference().getConfig("netns-lab")).machine());
+    /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */
+    public static final Execution LIVE = new Execution(
+            Mode.LIVE,
+            defaults(com.typesafe.config.ConfigFactory.defaultReference().getConfig("netns-lab"))
+                    .machine());
 
-  /**
-   * @param replicate 0-based replicate index
-   * @return the machine of that replicate: random seed {@code random-seed + replicate}
-   */
-  public MachineSettings machineFor(int replicate) {
-    return machineFor(replicate, machine.cpus());
-  }
+    /**
+     * @param replicate 0-based replicate index
+     * @return the machine of that replicate: random seed {@code random-seed + replicate}
+     */
+    public MachineSettings machineFor(int replicate) {
+        return machineFor(replicate, machine.cpus());
+    }
 
-  /**
-   * @param replicate 0-based replicate index
-   * @param cpus the CPU count of this design run (one of {@link #cpuCounts()})
-   * @return the machine of that replicate at that count: random seed {@code random-seed + replicate}, the
-   *     same at every count, so a sweep's counts differ in CPUs only
-   */
-  public MachineSettings machineFor(int replicate, int cpus) {
-    return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate, machine.scheduling());
-  }
+    /**
+     * @param replicate 0-based replicate index
+     * @param cpus the CPU count of this design run (one of {@link #cpuCounts()})
+     * @return the machine of that replicate at that count: random seed {@code random-seed + replicate}, the
+     *     same at every count, so a sweep's counts differ in CPUs only
+     */
+    public MachineSettings machineFor(int replicate, int cpus) {
+        return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate, machine.scheduling());
+    }
 }

@@ -6,21 +6,21 @@ package org.netnslab.run;
  * read by listener streams (volatile).
  */
 public final class PhaseClock {
-  private volatile long countedFromNanos = Long.MAX_VALUE;
+    private volatile long countedFromNanos = Long.MAX_VALUE;
 
-  /** @return the counted phase's start, {@link Long#MAX_VALUE} before it starts */
-  public long countedFromNanos() {
-    return countedFromNanos;
-  }
+    /** @return the counted phase's start, {@link Long#MAX_VALUE} before it starts */
+    public long countedFromNanos() {
+        return countedFromNanos;
+    }
 
-  /**
-   * Marks the counted phase as started now.
-   *
-   * @param now the run's clock ({@link org.netnslab.machine.Machine#nanoTime()}), ns
-   * @return the start in ns
-   */
-  public long startCounted(long now) {
-    countedFromNanos = now;
-    return countedFromNanos;
-  }
+    /**
+     * Marks the counted phase as started now.
+     *
+     * @param now the run's clock ({@link org.netnslab.machine.Machine#nanoTime()}), ns
+     * @return the start in ns
+     */
+    public long startCounted(long now) {
+        countedFromNanos = now;
+        return countedFromNanos;
+    }
 }

@@ -16,156 +16,169 @@ import org.netnslab.machine.VirtualEngine;
  * ({@link Machine#busyUntil()}) for the stall timeout). Used from the runner's thread only.
  */
 public final class Phases {
-  private final ActorRef<Runnable> starter;
-  private final RunSettings settings;
-  private final RunObserver observer;
-  private final String design;
-  private final Machine machine;
+    private final ActorRef<Runnable> starter;
+    private final RunSettings settings;
+    private final RunObserver observer;
+    private final String design;
+    private final Machine machine;
 
-  /**
-   * The starter runs a phase's kick-off inside the actor system. Told from the runner's thread, Start
-   * messages would sit in the dispatcher's external queue, which workers poll only when their own
-   * queues are empty: each workload actor would then run its whole loop alone and the "parallel"
-   * ones would run one after the other. Told from an actor, all of them are runnable at once and
-   * time-share the cores, as the seeds' parallel processes did.
-   *
-   * @return the starter's behaviour: it runs each Runnable it is told
-   */
-  static Behavior<Runnable> starter() {
-    return Behaviors.receiveMessage(r -> {
-      r.run();
-      return Behaviors.same();
-    });
-  }
+    /**
+     * The starter runs a phase's kick-off inside the actor system. Told from the runner's thread, Start
+     * messages would sit in the dispatcher's external queue, which workers poll only when their own
+     * queues are empty: each workload actor would then run its whole loop alone and the "parallel"
+     * ones would run one after the other. Told from an actor, all of them are runnable at once and
+     * time-share the cores, as the seeds' parallel processes did.
+     *
+     * @return the starter's behaviour: it runs each Runnable it is told
+     */
+    static Behavior<Runnable> starter() {
+        return Behaviors.receiveMessage(r -> {
+            r.run();
+            return Behaviors.same();
+        });
+    }
 
-  /**
-   * @param starter a {@link #starter()} of the design
-   * @param settings stall timeout and progress interval
-   * @param observer told of progress
-   * @param design the design's name, for progress and messages
-   * @param machine live or virtual: where the phase's time comes from
-   */
-  Phases(ActorRef<Runnable> starter, RunSettings settings, RunObserver observer, String design, Machine machine) {
-    this.starter = starter;
-    this.settings = settings;
-    this.observer = observer;
-    this.design = design;
-    this.machine = machine;
-  }
+    /**
+     * @param starter a {@link #starter()} of the design
+     * @param settings stall timeout and progress interval
+     * @param observer told of progress
+     * @param design the design's name, for progress and messages
+     * @param machine live or virtual: where the phase's time comes from
+     */
+    Phases(ActorRef<Runnable> starter, RunSettings settings, RunObserver observer, String design, Machine machine) {
+        this.starter = starter;
+        this.settings = settings;
+        this.observer = observer;
+        this.design = design;
+        this.machine = machine;
+    }
 
-  /**
-   * Runs {@code kickOff} in the actor system, then waits for {@code done}, reporting progress and
-   * failing when nothing progresses for the stall timeout.
-   *
-   * @param label the phase's name
-   * @param kickOff tells the workload actors to start
-   * @param done opened when every workload actor has finished the phase
-   * @param progress counts completed operations (of this and earlier phases)
-   * @param total operations the phase will complete
-   * @return the phase's time, ns: wall time live, simulated time virtual
-   * @throws RunFailure when the phase stalls or the thread is interrupted
-   */
-  public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
-      throws RunFailure {
-    return run(label, kickOff, done, progress, total, null);
-  }
+    /**
+     * Runs {@code kickOff} in the actor system, then waits for {@code done}, reporting progress and
+     * failing when nothing progresses for the stall timeout.
+     *
+     * @param label the phase's name
+     * @param kickOff tells the workload actors to start
+     * @param done opened when every workload actor has finished the phase
+     * @param progress counts completed operations (of this and earlier phases)
+     * @param total operations the phase will complete
+     * @return the phase's time, ns: wall time live, simulated time virtual
+     * @throws RunFailure when the phase stalls or the thread is interrupted
+     */
+    public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total)
+            throws RunFailure {
+        return run(label, kickOff, done, progress, total, null);
+    }
 
-  /**
-   * As {@link #run(String, Runnable, CountDownLatch, LongAdder, long)}, and appends one sample per
-   * progress interval to {@code samples}: {seconds since the phase started, operations per second
-   * over the interval}.
-   */
-  public long run(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
-      List<double[]> samples) throws RunFailure {
-    if (machine.isVirtual()) {
-      return runVirtual(label, kickOff, done, progress, total, samples);
-    }
-    long base = progress.sum();
-    long start = System.nanoTime();
-    observer.phaseStarting(design, label, total, () -> progress.sum() - base);
-    starter.tell(kickOff);
-    long lastDone = -1;
-    long lastChange = start;
-    long lastSampleNanos = start;
-    long lastSampleDone = 0;
-    try {
-      while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
-        long now = System.nanoTime();
-        long d = progress.sum() - base;
-        observer.progress(design, label, d, total, now - start);
-        if (samples != null) {
-          samples.add(new double[] {(now - start) / 1e9, (d - lastSampleDone) / ((now - lastSampleNanos) / 1e9)});
-          lastSampleNanos = now;
-          lastSampleDone = d;
+    /**
+     * As {@link #run(String, Runnable, CountDownLatch, LongAdder, long)}, and appends one sample per
+     * progress interval to {@code samples}: {seconds since the phase started, operations per second
+     * over the interval}.
+     */
+    public long run(
+            String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total, List<double[]> samples)
+            throws RunFailure {
+        if (machine.isVirtual()) {
+            return runVirtual(label, kickOff, done, progress, total, samples);
         }
-        if (d != lastDone) {
-          lastDone = d;
-          lastChange = now;
-        } else if (now - Math.max(lastChange, machine.busyUntil()) > settings.stallTimeout().toNanos()) {
-          throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
-              + settings.stallTimeout().toMillis() + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
-              + " see the log lines on stderr");
+        long base = progress.sum();
+        long start = System.nanoTime();
+        observer.phaseStarting(design, label, total, () -> progress.sum() - base);
+        starter.tell(kickOff);
+        long lastDone = -1;
+        long lastChange = start;
+        long lastSampleNanos = start;
+        long lastSampleDone = 0;
+        try {
+            while (!done.await(settings.progressInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+                long now = System.nanoTime();
+                long d = progress.sum() - base;
+                observer.progress(design, label, d, total, now - start);
+                if (samples != null) {
+                    samples.add(
+                            new double[] {(now - start) / 1e9, (d - lastSampleDone) / ((now - lastSampleNanos) / 1e9)});
+                    lastSampleNanos = now;
+                    lastSampleDone = d;
+                }
+                if (d != lastDone) {
+                    lastDone = d;
+                    lastChange = now;
+                } else if (now - Math.max(lastChange, machine.busyUntil())
+                        > settings.stallTimeout().toNanos()) {
+                    throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
+                            + settings.stallTimeout().toMillis()
+                            + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
+                            + " see the log lines on stderr");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure(design + ": interrupted in the " + label + " phase", e);
         }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure(design + ": interrupted in the " + label + " phase", e);
+        long wall = System.nanoTime() - start;
+        if (samples != null && wall > lastSampleNanos - start) {
+            long d = progress.sum() - base;
+            samples.add(new double[] {wall / 1e9, (d - lastSampleDone) / ((start + wall - lastSampleNanos) / 1e9)});
+        }
+        observer.phaseDone(design, label, total, wall);
+        return wall;
     }
-    long wall = System.nanoTime() - start;
-    if (samples != null && wall > lastSampleNanos - start) {
-      long d = progress.sum() - base;
-      samples.add(new double[] {wall / 1e9, (d - lastSampleDone) / ((start + wall - lastSampleNanos) / 1e9)});
-    }
-    observer.phaseDone(design, label, total, wall);
-    return wall;
-  }
 
-  /**
-   * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
-   * Progress lines follow wall time (what the user waits for); the throughput samples and the stall rule
-   * follow simulated time (what the model does): a phase stalls when no operation completes for the
-   * stall timeout of simulated time.
-   */
-  private long runVirtual(String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total,
-      List<double[]> samples) throws RunFailure {
-    long base = progress.sum();
-    long wallStart = System.nanoTime();
-    long start = machine.nanoTime();
-    long interval = settings.progressInterval().toNanos();
-    long stall = settings.stallTimeout().toNanos();
-    long[] st = {wallStart + interval, -1, start, start, 0}; // next report (wall), last done, last change, last sample, done at it
-    observer.phaseStarting(design, label, total, () -> progress.sum() - base);
-    starter.tell(kickOff);
-    try {
-      machine.engine().runUntil(() -> done.getCount() == 0, now -> {
-        long d = progress.sum() - base;
-        if (d != st[1]) {
-          st[1] = d;
-          st[2] = now;
-        } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
-          throw new VirtualEngine.Stalled(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
-              + settings.stallTimeout().toMillis() + " ms of simulated time (netns-lab.run.stall-timeout)");
+    /**
+     * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
+     * Progress lines follow wall time (what the user waits for); the throughput samples and the stall rule
+     * follow simulated time (what the model does): a phase stalls when no operation completes for the
+     * stall timeout of simulated time.
+     */
+    private long runVirtual(
+            String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total, List<double[]> samples)
+            throws RunFailure {
+        long base = progress.sum();
+        long wallStart = System.nanoTime();
+        long start = machine.nanoTime();
+        long interval = settings.progressInterval().toNanos();
+        long stall = settings.stallTimeout().toNanos();
+        long[] st = {wallStart + interval, -1, start, start, 0
+        }; // next report (wall), last done, last change, last sample, done at it
+        observer.phaseStarting(design, label, total, () -> progress.sum() - base);
+        starter.tell(kickOff);
+        try {
+            machine.engine()
+                    .runUntil(
+                            () -> done.getCount() == 0,
+                            now -> {
+                                long d = progress.sum() - base;
+                                if (d != st[1]) {
+                                    st[1] = d;
+                                    st[2] = now;
+                                } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
+                                    throw new VirtualEngine.Stalled(
+                                            design + ": " + label + " phase stalled at " + d + " of " + total + " for "
+                                                    + settings.stallTimeout().toMillis()
+                                                    + " ms of simulated time (netns-lab.run.stall-timeout)");
+                                }
+                                if (samples != null && now - st[3] >= interval) {
+                                    samples.add(
+                                            new double[] {(now - start) / 1e9, (d - st[4]) / ((now - st[3]) / 1e9)});
+                                    st[3] = now;
+                                    st[4] = d;
+                                }
+                                long wall = System.nanoTime();
+                                if (wall >= st[0]) {
+                                    observer.progress(design, label, d, total, wall - wallStart);
+                                    st[0] = wall + interval;
+                                }
+                            },
+                            Driver.IDLE_WALL.toNanos());
+        } catch (VirtualEngine.Stalled e) {
+            throw new RunFailure(e.getMessage(), e);
         }
-        if (samples != null && now - st[3] >= interval) {
-          samples.add(new double[] {(now - start) / 1e9, (d - st[4]) / ((now - st[3]) / 1e9)});
-          st[3] = now;
-          st[4] = d;
+        long simulated = machine.nanoTime() - start;
+        if (samples != null && simulated > st[3] - start) {
+            long d = progress.sum() - base;
+            samples.add(new double[] {simulated / 1e9, (d - st[4]) / ((start + simulated - st[3]) / 1e9)});
         }
-        long wall = System.nanoTime();
-        if (wall >= st[0]) {
-          observer.progress(design, label, d, total, wall - wallStart);
-          st[0] = wall + interval;
-        }
-      }, Driver.IDLE_WALL.toNanos());
-    } catch (VirtualEngine.Stalled e) {
-      throw new RunFailure(e.getMessage(), e);
+        observer.phaseDone(design, label + " (simulated time)", total, simulated);
+        return simulated;
     }
-    long simulated = machine.nanoTime() - start;
-    if (samples != null && simulated > st[3] - start) {
-      long d = progress.sum() - base;
-      samples.add(new double[] {simulated / 1e9, (d - st[4]) / ((start + simulated - st[3]) / 1e9)});
-    }
-    observer.phaseDone(design, label + " (simulated time)", total, simulated);
-    return simulated;
-  }
 }

@@ -6,10 +6,10 @@ import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.netnslab.machine.Machine;
-import org.netnslab.machine.VirtualEngine;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
 
 /**
  * One scenario run's actors: a {@link RunGuardian} under the actor system's /system guardian, and a
@@ -17,67 +17,67 @@ import java.util.concurrent.atomic.AtomicInteger;
  * PostStop. Used from the runner's thread only.
  */
 public final class RunScope implements AutoCloseable {
-  private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
-  private final ActorSystem<?> system;
-  private final RunSettings settings;
-  private final RunObserver observer;
-  private final CompletableFuture<Done> stopped = new CompletableFuture<>();
-  private final ActorRef<RunGuardian.Command> guardian;
-  private int designs;
+    private final ActorSystem<?> system;
+    private final RunSettings settings;
+    private final RunObserver observer;
+    private final CompletableFuture<Done> stopped = new CompletableFuture<>();
+    private final ActorRef<RunGuardian.Command> guardian;
+    private int designs;
 
-  /**
-   * Spawns the run's guardian.
-   *
-   * @param system the actor system the model runs on
-   * @param settings the runner's settings
-   * @param observer told of progress
-   */
-  public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
-    this.system = system;
-    this.settings = settings;
-    this.observer = observer;
-    CompletableFuture<Done> started = new CompletableFuture<>();
-    this.guardian = system.systemActorOf(RunGuardian.create(started, stopped),
-        "netns-lab-run-" + RUNS.incrementAndGet(), Props.empty());
-    // systemActorOf starts the actor asynchronously, through the /system guardian on Akka's internal
-    // dispatcher (real threads). Virtual, a first ask could otherwise meet an engine with nothing to run
-    // but that ask's own timeout, which it would fire at once: wait until the guardian has started
-    // (no timed event is pending here, so the engine waits for the internal thread).
-    try {
-      Driver.get(Machine.get(system), started, settings.askTimeout());
-    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
-      throw new IllegalStateException("the run's guardian did not start: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while starting the run's guardian", e);
+    /**
+     * Spawns the run's guardian.
+     *
+     * @param system the actor system the model runs on
+     * @param settings the runner's settings
+     * @param observer told of progress
+     */
+    public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+        this.system = system;
+        this.settings = settings;
+        this.observer = observer;
+        CompletableFuture<Done> started = new CompletableFuture<>();
+        this.guardian = system.systemActorOf(
+                RunGuardian.create(started, stopped), "netns-lab-run-" + RUNS.incrementAndGet(), Props.empty());
+        // systemActorOf starts the actor asynchronously, through the /system guardian on Akka's internal
+        // dispatcher (real threads). Virtual, a first ask could otherwise meet an engine with nothing to run
+        // but that ask's own timeout, which it would fire at once: wait until the guardian has started
+        // (no timed event is pending here, so the engine waits for the internal thread).
+        try {
+            Driver.get(Machine.get(system), started, settings.askTimeout());
+        } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+            throw new IllegalStateException("the run's guardian did not start: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the run's guardian", e);
+        }
     }
-  }
 
-  /**
-   * @param design the design's name
-   * @return a scope for running it; close it before opening the next
-   * @throws RunFailure when the guardians do not answer in time
-   */
-  public DesignScope design(String design) throws RunFailure {
-    return DesignScope.open(system, guardian, settings, observer, design, "design-" + (designs++));
-  }
-
-  /**
-   * Stops the run guardian and waits for it to stop.
-   *
-   * @throws RunFailure when it does not stop within {@code netns-lab.run.ask-timeout}
-   */
-  @Override
-  public void close() throws RunFailure {
-    guardian.tell(RunGuardian.Stop.INSTANCE);
-    try {
-      Driver.get(Machine.get(system), stopped, settings.askTimeout());
-    } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
-      throw new RunFailure("stopping the run's actors failed: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RunFailure("interrupted while stopping the run's actors", e);
+    /**
+     * @param design the design's name
+     * @return a scope for running it; close it before opening the next
+     * @throws RunFailure when the guardians do not answer in time
+     */
+    public DesignScope design(String design) throws RunFailure {
+        return DesignScope.open(system, guardian, settings, observer, design, "design-" + (designs++));
     }
-  }
+
+    /**
+     * Stops the run guardian and waits for it to stop.
+     *
+     * @throws RunFailure when it does not stop within {@code netns-lab.run.ask-timeout}
+     */
+    @Override
+    public void close() throws RunFailure {
+        guardian.tell(RunGuardian.Stop.INSTANCE);
+        try {
+            Driver.get(Machine.get(system), stopped, settings.askTimeout());
+        } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+            throw new RunFailure("stopping the run's actors failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while stopping the run's actors", e);
+        }
+    }
 }

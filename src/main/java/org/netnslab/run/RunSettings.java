@@ -13,23 +13,26 @@ import org.netnslab.settings.HoconChecker;
  */
 public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration progressInterval) {
 
-  /**
-   * @param netnsLab the {@code netns-lab} block
-   * @return the settings under {@code run}
-   */
-  public static RunSettings fromConfig(Config netnsLab) {
-    return new RunSettings(HoconChecker.duration(netnsLab, "run.ask-timeout"),
-        HoconChecker.duration(netnsLab, "run.stall-timeout"), HoconChecker.duration(netnsLab, "run.progress-interval"));
-  }
-
-  /** Checks every duration is positive. */
-  public RunSettings {
-    for (Duration d : new Duration[] {askTimeout, stallTimeout, progressInterval}) {
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException("netns-lab.run: ask-timeout, stall-timeout and progress-interval must be"
-            + " > 0, got " + askTimeout.toMillis() + " ms, " + stallTimeout.toMillis() + " ms, "
-            + progressInterval.toMillis() + " ms");
-      }
+    /**
+     * @param netnsLab the {@code netns-lab} block
+     * @return the settings under {@code run}
+     */
+    public static RunSettings fromConfig(Config netnsLab) {
+        return new RunSettings(
+                HoconChecker.duration(netnsLab, "run.ask-timeout"),
+                HoconChecker.duration(netnsLab, "run.stall-timeout"),
+                HoconChecker.duration(netnsLab, "run.progress-interval"));
     }
-  }
+
+    /** Checks every duration is positive. */
+    public RunSettings {
+        for (Duration d : new Duration[] {askTimeout, stallTimeout, progressInterval}) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(
+                        "netns-lab.run: ask-timeout, stall-timeout and progress-interval must be"
+                                + " > 0, got " + askTimeout.toMillis() + " ms, " + stallTimeout.toMillis() + " ms, "
+                                + progressInterval.toMillis() + " ms");
+            }
+        }
+    }
 }

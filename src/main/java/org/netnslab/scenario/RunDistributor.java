@@ -10,23 +10,23 @@ import org.netnslab.run.RunFailure;
  * runner merges the outcomes as it merges its own lanes'.
  */
 public interface RunDistributor {
-  /** The local lanes, for the design runs left when no other node can take them. */
-  @FunctionalInterface
-  interface Local {
-    /**
-     * @param runs design runs of the plan, in plan order
-     * @return the outcomes, by {@link DesignRun#index} (an array of the plan's size; only these runs filled)
-     * @throws RunFailure when one fails
-     */
-    DesignRunOutcome[] run(List<DesignRun> runs) throws RunFailure;
-  }
+    /** The local lanes, for the design runs left when no other node can take them. */
+    @FunctionalInterface
+    interface Local {
+        /**
+         * @param runs design runs of the plan, in plan order
+         * @return the outcomes, by {@link DesignRun#index} (an array of the plan's size; only these runs filled)
+         * @throws RunFailure when one fails
+         */
+        DesignRunOutcome[] run(List<DesignRun> runs) throws RunFailure;
+    }
 
-  /**
-   * @param scenario the validated scenario
-   * @param plan every design run, {@link DesignRun#plan} order
-   * @param local runs what is left here
-   * @return every run's outcome, by {@link DesignRun#index}
-   * @throws RunFailure when a design run fails (wherever it ran: a deterministic run fails everywhere)
-   */
-  DesignRunOutcome[] run(Scenario scenario, List<DesignRun> plan, Local local) throws RunFailure;
+    /**
+     * @param scenario the validated scenario
+     * @param plan every design run, {@link DesignRun#plan} order
+     * @param local runs what is left here
+     * @return every run's outcome, by {@link DesignRun#index}
+     * @throws RunFailure when a design run fails (wherever it ran: a deterministic run fails everywhere)
+     */
+    DesignRunOutcome[] run(Scenario scenario, List<DesignRun> plan, Local local) throws RunFailure;
 }

@@ -28,70 +28,188 @@ import org.netnslab.workload.Workload;
  * @param sensitivity the sensitivity study of the cost block ({@code sensitivity} block, {@code --sensitivity N});
  *     {@link Sensitivity#NONE} for none
  */
-public record Scenario(String file, String name, String description, String seed, Workload workload,
-    List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-    double scale, List<String> overrides, int repeat, Execution execution, Sensitivity sensitivity) {
+public record Scenario(
+        String file,
+        String name,
+        String description,
+        String seed,
+        Workload workload,
+        List<Design> designs,
+        String baseline,
+        Map<String, Double> seedRatios,
+        List<RatioDefinition> derivedRatios,
+        double scale,
+        List<String> overrides,
+        int repeat,
+        Execution execution,
+        Sensitivity sensitivity) {
 
-  /** A scenario without a sensitivity study. */
-  public Scenario(String file, String name, String description, String seed, Workload workload,
-      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-      double scale, List<String> overrides, int repeat, Execution execution) {
-    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, repeat,
-        execution, Sensitivity.NONE);
-  }
-
-  /** A scenario run live. */
-  public Scenario(String file, String name, String description, String seed, Workload workload,
-      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-      double scale, List<String> overrides, int repeat) {
-    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, repeat,
-        Execution.LIVE);
-  }
-
-  /** A scenario of one replicate. */
-  public Scenario(String file, String name, String description, String seed, Workload workload,
-      List<Design> designs, String baseline, Map<String, Double> seedRatios, List<RatioDefinition> derivedRatios,
-      double scale, List<String> overrides) {
-    this(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale, overrides, 1,
-        Execution.LIVE);
-  }
-
-  /**
-   * @param n replicates, &gt;= 1
-   * @return this scenario run {@code n} times
-   */
-  public Scenario withRepeat(int n) {
-    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, n, execution, sensitivity);
-  }
-
-  /**
-   * @param e how to run
-   * @return this scenario run that way
-   */
-  public Scenario withExecution(Execution e) {
-    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, repeat, e, sensitivity);
-  }
-
-  /**
-   * @param study the sensitivity study to run with it
-   * @return this scenario with that study
-   */
-  public Scenario withSensitivity(Sensitivity study) {
-    return new Scenario(file, name, description, seed, workload, designs, baseline, seedRatios, derivedRatios, scale,
-        overrides, repeat, execution, study);
-  }
-
-  /** Copies the collections. */
-  public Scenario {
-    if (repeat < 1) {
-      throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+    /** A scenario without a sensitivity study. */
+    public Scenario(
+            String file,
+            String name,
+            String description,
+            String seed,
+            Workload workload,
+            List<Design> designs,
+            String baseline,
+            Map<String, Double> seedRatios,
+            List<RatioDefinition> derivedRatios,
+            double scale,
+            List<String> overrides,
+            int repeat,
+            Execution execution) {
+        this(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                repeat,
+                execution,
+                Sensitivity.NONE);
     }
-    designs = List.copyOf(designs);
-    seedRatios = Map.copyOf(seedRatios);
-    derivedRatios = List.copyOf(derivedRatios);
-    overrides = List.copyOf(overrides);
-    sensitivity = sensitivity == null ? Sensitivity.NONE : sensitivity;
-  }
+
+    /** A scenario run live. */
+    public Scenario(
+            String file,
+            String name,
+            String description,
+            String seed,
+            Workload workload,
+            List<Design> designs,
+            String baseline,
+            Map<String, Double> seedRatios,
+            List<RatioDefinition> derivedRatios,
+            double scale,
+            List<String> overrides,
+            int repeat) {
+        this(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                repeat,
+                Execution.LIVE);
+    }
+
+    /** A scenario of one replicate. */
+    public Scenario(
+            String file,
+            String name,
+            String description,
+            String seed,
+            Workload workload,
+            List<Design> designs,
+            String baseline,
+            Map<String, Double> seedRatios,
+            List<RatioDefinition> derivedRatios,
+            double scale,
+            List<String> overrides) {
+        this(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                1,
+                Execution.LIVE);
+    }
+
+    /**
+     * @param n replicates, &gt;= 1
+     * @return this scenario run {@code n} times
+     */
+    public Scenario withRepeat(int n) {
+        return new Scenario(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                n,
+                execution,
+                sensitivity);
+    }
+
+    /**
+     * @param e how to run
+     * @return this scenario run that way
+     */
+    public Scenario withExecution(Execution e) {
+        return new Scenario(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                repeat,
+                e,
+                sensitivity);
+    }
+
+    /**
+     * @param study the sensitivity study to run with it
+     * @return this scenario with that study
+     */
+    public Scenario withSensitivity(Sensitivity study) {
+        return new Scenario(
+                file,
+                name,
+                description,
+                seed,
+                workload,
+                designs,
+                baseline,
+                seedRatios,
+                derivedRatios,
+                scale,
+                overrides,
+                repeat,
+                execution,
+                study);
+    }
+
+    /** Copies the collections. */
+    public Scenario {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be >= 1, got " + repeat);
+        }
+        designs = List.copyOf(designs);
+        seedRatios = Map.copyOf(seedRatios);
+        derivedRatios = List.copyOf(derivedRatios);
+        overrides = List.copyOf(overrides);
+        sensitivity = sensitivity == null ? Sensitivity.NONE : sensitivity;
+    }
 }

@@ -9,15 +9,15 @@ import org.netnslab.settings.ConfigProblem;
  * exits with status 2 on it.
  */
 public final class ScenarioException extends Exception {
-  private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-  /** Every problem found, in the order the checks met them. */
-  public final transient List<ConfigProblem> problems;
+    /** Every problem found, in the order the checks met them. */
+    public final transient List<ConfigProblem> problems;
 
-  /** @param problems at least one problem */
-  public ScenarioException(List<ConfigProblem> problems) {
-    super(problems.size() + " configuration problem" + (problems.size() == 1 ? "" : "s") + ":\n  "
-        + problems.stream().map(ConfigProblem::toString).collect(Collectors.joining("\n  ")));
-    this.problems = List.copyOf(problems);
-  }
+    /** @param problems at least one problem */
+    public ScenarioException(List<ConfigProblem> problems) {
+        super(problems.size() + " configuration problem" + (problems.size() == 1 ? "" : "s") + ":\n  "
+                + problems.stream().map(ConfigProblem::toString).collect(Collectors.joining("\n  ")));
+        this.problems = List.copyOf(problems);
+    }
 }

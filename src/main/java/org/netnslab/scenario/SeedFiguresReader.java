@@ -21,107 +21,112 @@ import org.netnslab.settings.HoconChecker;
  * checked and then dropped.
  */
 final class SeedFiguresReader {
-  private static final Set<String> RATIO_KEYS = Set.of("name", "numerator", "denominator", "seed");
-  private static final Set<String> MEASURE_KEYS = Set.of("design", "measure");
+    private static final Set<String> RATIO_KEYS = Set.of("name", "numerator", "denominator", "seed");
+    private static final Set<String> MEASURE_KEYS = Set.of("design", "measure");
 
-  private final HoconChecker c;
-  private final Set<String> knownDesigns;
-  private final Set<String> runDesigns;
-  private final Set<String> measures;
+    private final HoconChecker c;
+    private final Set<String> knownDesigns;
+    private final Set<String> runDesigns;
+    private final Set<String> measures;
 
-  /**
-   * @param c the scenario's checker
-   * @param knownDesigns every design the scenario may name
-   * @param runDesigns the designs this run runs
-   * @param measures every measure the workload records, or null when the workload is invalid (measure
-   *     names are then not checked)
-   */
-  SeedFiguresReader(HoconChecker c, Set<String> knownDesigns, Set<String> runDesigns, Set<String> measures) {
-    this.c = c;
-    this.knownDesigns = knownDesigns;
-    this.runDesigns = runDesigns;
-    this.measures = measures;
-  }
+    /**
+     * @param c the scenario's checker
+     * @param knownDesigns every design the scenario may name
+     * @param runDesigns the designs this run runs
+     * @param measures every measure the workload records, or null when the workload is invalid (measure
+     *     names are then not checked)
+     */
+    SeedFiguresReader(HoconChecker c, Set<String> knownDesigns, Set<String> runDesigns, Set<String> measures) {
+        this.c = c;
+        this.knownDesigns = knownDesigns;
+        this.runDesigns = runDesigns;
+        this.measures = measures;
+    }
 
-  /** @return {@code seed-ratios} of the designs run, by design */
-  Map<String, Double> seedRatios() {
-    Map<String, Double> out = new LinkedHashMap<>();
-    if (!c.conf().hasPath("seed-ratios")) {
-      return out;
+    /** @return {@code seed-ratios} of the designs run, by design */
+    Map<String, Double> seedRatios() {
+        Map<String, Double> out = new LinkedHashMap<>();
+        if (!c.conf().hasPath("seed-ratios")) {
+            return out;
+        }
+        ConfigObject ratios = c.object("seed-ratios");
+        if (ratios == null) {
+            return out;
+        }
+        for (String design : ratios.keySet()) {
+            String path = "seed-ratios." + ConfigUtil.joinPath(design);
+            if (!knownDesigns.contains(design)) {
+                c.problem(path, "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
+                continue;
+            }
+            Double ratio = c.positive(path, "the seed's ratio of this design's mean over the baseline's");
+            if (ratio != null && runDesigns.contains(design)) {
+                out.put(design, ratio);
+            }
+        }
+        return out;
     }
-    ConfigObject ratios = c.object("seed-ratios");
-    if (ratios == null) {
-      return out;
-    }
-    for (String design : ratios.keySet()) {
-      String path = "seed-ratios." + ConfigUtil.joinPath(design);
-      if (!knownDesigns.contains(design)) {
-        c.problem(path, "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
-        continue;
-      }
-      Double ratio = c.positive(path, "the seed's ratio of this design's mean over the baseline's");
-      if (ratio != null && runDesigns.contains(design)) {
-        out.put(design, ratio);
-      }
-    }
-    return out;
-  }
 
-  /** @return {@code derived-ratios} whose designs are both run, in order */
-  List<RatioDefinition> derivedRatios() {
-    List<RatioDefinition> out = new ArrayList<>();
-    if (!c.conf().hasPath("derived-ratios")) {
-      return out;
+    /** @return {@code derived-ratios} whose designs are both run, in order */
+    List<RatioDefinition> derivedRatios() {
+        List<RatioDefinition> out = new ArrayList<>();
+        if (!c.conf().hasPath("derived-ratios")) {
+            return out;
+        }
+        ConfigValue v = c.conf().getValue("derived-ratios");
+        if (v.valueType() != ConfigValueType.LIST) {
+            c.problem(
+                    "derived-ratios",
+                    "must be a list of { name, numerator { design, measure }, denominator { design,"
+                            + " measure }, seed }");
+            return out;
+        }
+        ConfigList list = (ConfigList) v;
+        for (int i = 0; i < list.size(); i++) {
+            String at = "derived-ratios[" + i + "]";
+            if (list.get(i).valueType() != ConfigValueType.OBJECT) {
+                c.problemAt(list.get(i).origin(), at, "must be an object { name, numerator, denominator, seed }");
+                continue;
+            }
+            RatioDefinition r = ratio(c.within((ConfigObject) list.get(i), at + "."));
+            if (r != null
+                    && runDesigns.contains(r.numerator().design())
+                    && runDesigns.contains(r.denominator().design())) {
+                out.add(r);
+            }
+        }
+        return out;
     }
-    ConfigValue v = c.conf().getValue("derived-ratios");
-    if (v.valueType() != ConfigValueType.LIST) {
-      c.problem("derived-ratios", "must be a list of { name, numerator { design, measure }, denominator { design,"
-          + " measure }, seed }");
-      return out;
-    }
-    ConfigList list = (ConfigList) v;
-    for (int i = 0; i < list.size(); i++) {
-      String at = "derived-ratios[" + i + "]";
-      if (list.get(i).valueType() != ConfigValueType.OBJECT) {
-        c.problemAt(list.get(i).origin(), at, "must be an object { name, numerator, denominator, seed }");
-        continue;
-      }
-      RatioDefinition r = ratio(c.within((ConfigObject) list.get(i), at + "."));
-      if (r != null && runDesigns.contains(r.numerator().design()) && runDesigns.contains(r.denominator().design())) {
-        out.add(r);
-      }
-    }
-    return out;
-  }
 
-  /** @return the ratio, or null after a problem */
-  private RatioDefinition ratio(HoconChecker e) {
-    int before = c.problems().size();
-    e.unknownKeys(e.conf().root(), RATIO_KEYS, "");
-    String name = e.string("name", null);
-    RatioDefinition.MeasureOf numerator = measure(e, "numerator");
-    RatioDefinition.MeasureOf denominator = measure(e, "denominator");
-    Double seed = e.positive("seed", "the seed's value of this ratio");
-    if (seed == null && !e.conf().hasPath("seed")) {
-      e.problem("seed", "missing required key (the seed's value of this ratio, a number > 0)");
+    /** @return the ratio, or null after a problem */
+    private RatioDefinition ratio(HoconChecker e) {
+        int before = c.problems().size();
+        e.unknownKeys(e.conf().root(), RATIO_KEYS, "");
+        String name = e.string("name", null);
+        RatioDefinition.MeasureOf numerator = measure(e, "numerator");
+        RatioDefinition.MeasureOf denominator = measure(e, "denominator");
+        Double seed = e.positive("seed", "the seed's value of this ratio");
+        if (seed == null && !e.conf().hasPath("seed")) {
+            e.problem("seed", "missing required key (the seed's value of this ratio, a number > 0)");
+        }
+        return c.problems().size() == before ? new RatioDefinition(name, numerator, denominator, seed) : null;
     }
-    return c.problems().size() == before ? new RatioDefinition(name, numerator, denominator, seed) : null;
-  }
 
-  private RatioDefinition.MeasureOf measure(HoconChecker e, String path) {
-    if (e.object(path) == null) {
-      return null;
+    private RatioDefinition.MeasureOf measure(HoconChecker e, String path) {
+        if (e.object(path) == null) {
+            return null;
+        }
+        e.unknownKeys(e.conf().getObject(path), MEASURE_KEYS, path + ".");
+        String design = e.string(path + ".design", null);
+        String measure = e.string(path + ".measure", null);
+        if (design != null && !knownDesigns.contains(design)) {
+            e.problem(path + ".design", "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
+        }
+        if (measure != null && measures != null && !measures.contains(measure)) {
+            e.problem(
+                    path + ".measure",
+                    "unknown measure '" + measure + "'; this workload records " + new TreeSet<>(measures));
+        }
+        return new RatioDefinition.MeasureOf(design, measure);
     }
-    e.unknownKeys(e.conf().getObject(path), MEASURE_KEYS, path + ".");
-    String design = e.string(path + ".design", null);
-    String measure = e.string(path + ".measure", null);
-    if (design != null && !knownDesigns.contains(design)) {
-      e.problem(path + ".design", "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
-    }
-    if (measure != null && measures != null && !measures.contains(measure)) {
-      e.problem(path + ".measure", "unknown measure '" + measure + "'; this workload records "
-          + new TreeSet<>(measures));
-    }
-    return new RatioDefinition.MeasureOf(design, measure);
-  }
 }

@@ -31,147 +31,173 @@ import org.netnslab.settings.ConfigProblem;
  * @param seedBand a sample's ratio is "inside the seed's band" when it is within seed x (1 +- seedBand), 0..1
  */
 public record Sensitivity(int samples, double spread, List<String> keys, double seedBand) {
-  /** No study. */
-  public static final Sensitivity NONE = new Sensitivity(0, 0.5, List.of(), 0.1);
-  /** The most samples a study may ask for. */
-  public static final int MAX_SAMPLES = 10_000;
-  /** The block's keys. */
-  static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("samples", "spread", "keys", "seed-band");
+    /** No study. */
+    public static final Sensitivity NONE = new Sensitivity(0, 0.5, List.of(), 0.1);
+    /** The most samples a study may ask for. */
+    public static final int MAX_SAMPLES = 10_000;
+    /** The block's keys. */
+    static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("samples", "spread", "keys", "seed-band");
 
-  /** Copies the list and checks the ranges. */
-  public Sensitivity {
-    keys = List.copyOf(keys);
-    if (samples < 0 || samples > MAX_SAMPLES || !(spread >= 0 && spread <= 0.9) || !(seedBand >= 0 && seedBand <= 1)) {
-      throw new IllegalArgumentException("sensitivity: samples 0.." + MAX_SAMPLES + ", spread 0..0.9, seed-band 0..1;"
-          + " got " + samples + ", " + spread + ", " + seedBand);
+    /** Copies the list and checks the ranges. */
+    public Sensitivity {
+        keys = List.copyOf(keys);
+        if (samples < 0
+                || samples > MAX_SAMPLES
+                || !(spread >= 0 && spread <= 0.9)
+                || !(seedBand >= 0 && seedBand <= 1)) {
+            throw new IllegalArgumentException("sensitivity: samples 0.." + MAX_SAMPLES
+                    + ", spread 0..0.9, seed-band 0..1;" + " got " + samples + ", " + spread + ", " + seedBand);
+        }
+        for (String k : keys) {
+            if (!Costs.KEYS.contains(k)) {
+                throw new IllegalArgumentException("sensitivity.keys: unknown cost '" + k + "'; known: " + Costs.KEYS);
+            }
+        }
     }
-    for (String k : keys) {
-      if (!Costs.KEYS.contains(k)) {
-        throw new IllegalArgumentException("sensitivity.keys: unknown cost '" + k + "'; known: " + Costs.KEYS);
-      }
-    }
-  }
 
-  /**
-   * @param n samples
-   * @return this study with {@code n} samples ({@code --sensitivity N})
-   */
-  public Sensitivity withSamples(int n) {
-    return new Sensitivity(n, spread, keys, seedBand);
-  }
+    /**
+     * @param n samples
+     * @return this study with {@code n} samples ({@code --sensitivity N})
+     */
+    public Sensitivity withSamples(int n) {
+        return new Sensitivity(n, spread, keys, seedBand);
+    }
 
-  /**
-   * Reads the scenario's {@code sensitivity} block.
-   *
-   * @param file the scenario file, for problems
-   * @param block the block (null: none)
-   * @param problems where problems go (file, line, key)
-   * @return the study, {@link #NONE} when there is no block or it has a problem
-   */
-  static Sensitivity read(String file, Config block, List<ConfigProblem> problems) {
-    if (block == null) {
-      return NONE;
+    /**
+     * Reads the scenario's {@code sensitivity} block.
+     *
+     * @param file the scenario file, for problems
+     * @param block the block (null: none)
+     * @param problems where problems go (file, line, key)
+     * @return the study, {@link #NONE} when there is no block or it has a problem
+     */
+    static Sensitivity read(String file, Config block, List<ConfigProblem> problems) {
+        if (block == null) {
+            return NONE;
+        }
+        int before = problems.size();
+        for (var e : block.root().entrySet()) {
+            if (!BLOCK_KEYS.contains(e.getKey())) {
+                problems.add(new ConfigProblem(
+                        file,
+                        e.getValue().origin().lineNumber(),
+                        "sensitivity." + e.getKey(),
+                        "unknown key; known: " + new java.util.TreeSet<>(BLOCK_KEYS)));
+            }
+        }
+        int samples = 0;
+        double spread = NONE.spread;
+        double band = NONE.seedBand;
+        List<String> keys = List.of();
+        try {
+            samples = block.hasPath("samples") ? block.getInt("samples") : 0;
+            spread = block.hasPath("spread") ? block.getDouble("spread") : spread;
+            band = block.hasPath("seed-band") ? block.getDouble("seed-band") : band;
+            keys = block.hasPath("keys") ? block.getStringList("keys") : keys;
+        } catch (ConfigException e) {
+            problems.add(new ConfigProblem(
+                    file, e.origin() != null ? e.origin().lineNumber() : -1, "sensitivity", e.getMessage()));
+            return NONE;
+        }
+        check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, "must be in 0.." + MAX_SAMPLES, problems);
+        check(file, block, "spread", spread >= 0 && spread <= 0.9, "must be in 0..0.9 (a factor stays > 0)", problems);
+        check(file, block, "seed-band", band >= 0 && band <= 1, "must be in 0..1", problems);
+        for (String k : keys) {
+            check(
+                    file,
+                    block,
+                    "keys",
+                    Costs.KEYS.contains(k),
+                    "unknown cost '" + k + "'; known: " + Costs.KEYS,
+                    problems);
+        }
+        return problems.size() > before ? NONE : new Sensitivity(samples, spread, keys, band);
     }
-    int before = problems.size();
-    for (var e : block.root().entrySet()) {
-      if (!BLOCK_KEYS.contains(e.getKey())) {
-        problems.add(new ConfigProblem(file, e.getValue().origin().lineNumber(), "sensitivity." + e.getKey(),
-            "unknown key; known: " + new java.util.TreeSet<>(BLOCK_KEYS)));
-      }
-    }
-    int samples = 0;
-    double spread = NONE.spread;
-    double band = NONE.seedBand;
-    List<String> keys = List.of();
-    try {
-      samples = block.hasPath("samples") ? block.getInt("samples") : 0;
-      spread = block.hasPath("spread") ? block.getDouble("spread") : spread;
-      band = block.hasPath("seed-band") ? block.getDouble("seed-band") : band;
-      keys = block.hasPath("keys") ? block.getStringList("keys") : keys;
-    } catch (ConfigException e) {
-      problems.add(new ConfigProblem(file, e.origin() != null ? e.origin().lineNumber() : -1, "sensitivity",
-          e.getMessage()));
-      return NONE;
-    }
-    check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, "must be in 0.." + MAX_SAMPLES, problems);
-    check(file, block, "spread", spread >= 0 && spread <= 0.9, "must be in 0..0.9 (a factor stays > 0)", problems);
-    check(file, block, "seed-band", band >= 0 && band <= 1, "must be in 0..1", problems);
-    for (String k : keys) {
-      check(file, block, "keys", Costs.KEYS.contains(k), "unknown cost '" + k + "'; known: " + Costs.KEYS, problems);
-    }
-    return problems.size() > before ? NONE : new Sensitivity(samples, spread, keys, band);
-  }
 
-  private static void check(String file, Config block, String key, boolean ok, String message,
-      List<ConfigProblem> problems) {
-    if (!ok) {
-      problems.add(new ConfigProblem(file, block.hasPath(key) ? block.getValue(key).origin().lineNumber() : -1,
-          "sensitivity." + key, message));
+    private static void check(
+            String file, Config block, String key, boolean ok, String message, List<ConfigProblem> problems) {
+        if (!ok) {
+            problems.add(new ConfigProblem(
+                    file,
+                    block.hasPath(key) ? block.getValue(key).origin().lineNumber() : -1,
+                    "sensitivity." + key,
+                    message));
+        }
     }
-  }
 
-  /**
-   * @param s the scenario
-   * @return the costs varied: {@link #keys}, or every cost of a group the workload uses
-   */
-  public List<String> keysFor(Scenario s) {
-    if (!keys.isEmpty()) {
-      return keys;
+    /**
+     * @param s the scenario
+     * @return the costs varied: {@link #keys}, or every cost of a group the workload uses
+     */
+    public List<String> keysFor(Scenario s) {
+        if (!keys.isEmpty()) {
+            return keys;
+        }
+        return Costs.KEYS.stream()
+                .filter(k -> s.workload().usedModelKeys().stream()
+                        .anyMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
+                .toList();
     }
-    return Costs.KEYS.stream().filter(k -> s.workload().usedModelKeys().stream()
-        .anyMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + "."))).toList();
-  }
 
-  /**
-   * The Latin hypercube: sample i's factor for key j.
-   *
-   * @param keyCount keys varied
-   * @param randomSeed the scenario's {@code random-seed}
-   * @return {@link #samples} rows of {@code keyCount} factors in [1 - spread, 1 + spread]
-   */
-  public double[][] factors(int keyCount, long randomSeed) {
-    SplittableRandom random = new SplittableRandom(randomSeed);
-    double[][] f = new double[samples][keyCount];
-    for (int j = 0; j < keyCount; j++) {
-      int[] strata = new int[samples];
-      for (int i = 0; i < samples; i++) {
-        strata[i] = i;
-      }
-      for (int i = samples - 1; i > 0; i--) { // Fisher-Yates
-        int k = random.nextInt(i + 1);
-        int t = strata[i];
-        strata[i] = strata[k];
-        strata[k] = t;
-      }
-      for (int i = 0; i < samples; i++) {
-        double u = (strata[i] + random.nextDouble()) / samples; // uniform within the sample's stratum
-        f[i][j] = 1 + spread * (2 * u - 1);
-      }
+    /**
+     * The Latin hypercube: sample i's factor for key j.
+     *
+     * @param keyCount keys varied
+     * @param randomSeed the scenario's {@code random-seed}
+     * @return {@link #samples} rows of {@code keyCount} factors in [1 - spread, 1 + spread]
+     */
+    public double[][] factors(int keyCount, long randomSeed) {
+        SplittableRandom random = new SplittableRandom(randomSeed);
+        double[][] f = new double[samples][keyCount];
+        for (int j = 0; j < keyCount; j++) {
+            int[] strata = new int[samples];
+            for (int i = 0; i < samples; i++) {
+                strata[i] = i;
+            }
+            for (int i = samples - 1; i > 0; i--) { // Fisher-Yates
+                int k = random.nextInt(i + 1);
+                int t = strata[i];
+                strata[i] = strata[k];
+                strata[k] = t;
+            }
+            for (int i = 0; i < samples; i++) {
+                double u = (strata[i] + random.nextDouble()) / samples; // uniform within the sample's stratum
+                f[i][j] = 1 + spread * (2 * u - 1);
+            }
+        }
+        return f;
     }
-    return f;
-  }
 
-  /**
-   * @param s the scenario
-   * @return the designs at each sample: index 0 the scenario's own, index i its designs with sample i's costs
-   */
-  List<List<Design>> designs(Scenario s) {
-    List<List<Design>> out = new ArrayList<>();
-    out.add(s.designs());
-    List<String> varied = keysFor(s);
-    double[][] f = factors(varied.size(), s.execution().machine().randomSeed());
-    for (double[] row : f) {
-      List<Design> at = new ArrayList<>();
-      for (Design d : s.designs()) {
-        ModelSettings m = d.model();
-        at.add(new Design(d.name(), new ModelSettings(m.uevent(), m.netns(), m.sockInuse(), m.rcu(), m.proc(),
-            m.netlink(), m.costs().scaled(k -> {
-              int j = varied.indexOf(k);
-              return j < 0 ? 1.0 : row[j];
-            }), m.faults())));
-      }
-      out.add(at);
+    /**
+     * @param s the scenario
+     * @return the designs at each sample: index 0 the scenario's own, index i its designs with sample i's costs
+     */
+    List<List<Design>> designs(Scenario s) {
+        List<List<Design>> out = new ArrayList<>();
+        out.add(s.designs());
+        List<String> varied = keysFor(s);
+        double[][] f = factors(varied.size(), s.execution().machine().randomSeed());
+        for (double[] row : f) {
+            List<Design> at = new ArrayList<>();
+            for (Design d : s.designs()) {
+                ModelSettings m = d.model();
+                at.add(new Design(
+                        d.name(),
+                        new ModelSettings(
+                                m.uevent(),
+                                m.netns(),
+                                m.sockInuse(),
+                                m.rcu(),
+                                m.proc(),
+                                m.netlink(),
+                                m.costs().scaled(k -> {
+                                    int j = varied.indexOf(k);
+                                    return j < 0 ? 1.0 : row[j];
+                                }),
+                                m.faults())));
+            }
+            out.add(at);
+        }
+        return out;
     }
-    return out;
-  }
 }

@@ -19,44 +19,48 @@ import org.netnslab.workload.soak.IsolationSoakParser;
  * is switched on.
  */
 final class WorkloadParsers {
-  private WorkloadParsers() {}
+    private WorkloadParsers() {}
 
-  /** Parser by {@code workload.type}, in the order error messages list them. */
-  private static final Map<String, WorkloadParser> BY_TYPE = byType(
-      new UeventInjectionParser(), new NetnsChurnParser(), new ProcEventsParser(), new IsolationSoakParser(),
-      new NetnsScaleParser());
+    /** Parser by {@code workload.type}, in the order error messages list them. */
+    private static final Map<String, WorkloadParser> BY_TYPE = byType(
+            new UeventInjectionParser(),
+            new NetnsChurnParser(),
+            new ProcEventsParser(),
+            new IsolationSoakParser(),
+            new NetnsScaleParser());
 
-  private static Map<String, WorkloadParser> byType(WorkloadParser... parsers) {
-    Map<String, WorkloadParser> m = new LinkedHashMap<>();
-    for (WorkloadParser p : parsers) {
-      m.put(p.type(), p);
+    private static Map<String, WorkloadParser> byType(WorkloadParser... parsers) {
+        Map<String, WorkloadParser> m = new LinkedHashMap<>();
+        for (WorkloadParser p : parsers) {
+            m.put(p.type(), p);
+        }
+        return Collections.unmodifiableMap(m);
     }
-    return Collections.unmodifiableMap(m);
-  }
 
-  /**
-   * Reads {@code workload}: its type, then the type's own keys.
-   *
-   * @param c the scenario's checker
-   * @param scale {@code --scale}
-   * @return the workload, or null when the block or its type is missing or unknown (a problem is recorded)
-   */
-  static Workload parse(HoconChecker c, double scale) {
-    if (c.object("workload") == null) {
-      return null;
+    /**
+     * Reads {@code workload}: its type, then the type's own keys.
+     *
+     * @param c the scenario's checker
+     * @param scale {@code --scale}
+     * @return the workload, or null when the block or its type is missing or unknown (a problem is recorded)
+     */
+    static Workload parse(HoconChecker c, double scale) {
+        if (c.object("workload") == null) {
+            return null;
+        }
+        String type = c.string("workload.type", null);
+        if (type == null) {
+            return null;
+        }
+        WorkloadParser p = BY_TYPE.get(type);
+        if (p == null) {
+            List<String> types = new ArrayList<>(BY_TYPE.keySet());
+            String last = types.remove(types.size() - 1);
+            c.problem(
+                    "workload.type",
+                    "unknown workload type '" + type + "'; expected " + String.join(", ", types) + " or " + last);
+            return null;
+        }
+        return p.parse(c, scale);
     }
-    String type = c.string("workload.type", null);
-    if (type == null) {
-      return null;
-    }
-    WorkloadParser p = BY_TYPE.get(type);
-    if (p == null) {
-      List<String> types = new ArrayList<>(BY_TYPE.keySet());
-      String last = types.remove(types.size() - 1);
-      c.problem("workload.type", "unknown workload type '" + type + "'; expected " + String.join(", ", types) + " or "
-          + last);
-      return null;
-    }
-    return p.parse(c, scale);
-  }
 }

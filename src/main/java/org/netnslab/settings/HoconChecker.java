@@ -23,382 +23,427 @@ import java.util.regex.Pattern;
  * Not thread-safe: one checker per document being checked.
  */
 public final class HoconChecker {
-  /** A name that is also part of file and folder names: a scenario's, a listener's. */
-  private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    /** A name that is also part of file and folder names: a scenario's, a listener's. */
+    private static final Pattern SAFE_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
-  private final Config conf;
-  private final String source;
-  private final List<ConfigProblem> problems;
-  /** Put before every path reported: where {@link #conf} sits in the document ("" at its root). */
-  private final String prefix;
-  /** Where a missing key is reported: the object that lacks it, or null for the file itself. */
-  private final ConfigOrigin origin;
+    private final Config conf;
+    private final String source;
+    private final List<ConfigProblem> problems;
+    /** Put before every path reported: where {@link #conf} sits in the document ("" at its root). */
+    private final String prefix;
+    /** Where a missing key is reported: the object that lacks it, or null for the file itself. */
+    private final ConfigOrigin origin;
 
-  /**
-   * @param conf the resolved document
-   * @param source its file name, for problems no value locates (a missing key)
-   * @param problems where problems are added, in the order found
-   */
-  public HoconChecker(Config conf, String source, List<ConfigProblem> problems) {
-    this(conf, source, problems, "", null);
-  }
+    /**
+     * @param conf the resolved document
+     * @param source its file name, for problems no value locates (a missing key)
+     * @param problems where problems are added, in the order found
+     */
+    public HoconChecker(Config conf, String source, List<ConfigProblem> problems) {
+        this(conf, source, problems, "", null);
+    }
 
-  private HoconChecker(Config conf, String source, List<ConfigProblem> problems, String prefix, ConfigOrigin origin) {
-    this.conf = conf;
-    this.source = source;
-    this.problems = problems;
-    this.prefix = prefix;
-    this.origin = origin;
-  }
+    private HoconChecker(Config conf, String source, List<ConfigProblem> problems, String prefix, ConfigOrigin origin) {
+        this.conf = conf;
+        this.source = source;
+        this.problems = problems;
+        this.prefix = prefix;
+        this.origin = origin;
+    }
 
-  /**
-   * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
-   * at the missing file, with no line; this finds the include in {@code file} and gives its line.
-   *
-   * @param file the file parsed
-   * @param e its parse failure
-   * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
-   * @return the problem, located at the include's line when the failure is a missing include of {@code file}
-   */
-  public static ConfigProblem parseProblem(java.nio.file.Path file, com.typesafe.config.ConfigException e, String key) {
-    String message = e.getMessage();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:resource not found on classpath|"
-        + "No such file or directory|not found)[^:]*:?\\s*(\\S+)?").matcher(message == null ? "" : message);
-    if (m.find() && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
-      try {
-        List<String> lines = java.nio.file.Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-          String line = lines.get(i).trim();
-          if (line.startsWith("include") && line.contains("required(")) {
-            String target = line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
-            if (message.contains(target)) {
-              return new ConfigProblem(file.toString(), i + 1, "include",
-                  "included file " + target + " not found (include required(...) needs it; " + message + ")");
+    /**
+     * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
+     * at the missing file, with no line; this finds the include in {@code file} and gives its line.
+     *
+     * @param file the file parsed
+     * @param e its parse failure
+     * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
+     * @return the problem, located at the include's line when the failure is a missing include of {@code file}
+     */
+    public static ConfigProblem parseProblem(
+            java.nio.file.Path file, com.typesafe.config.ConfigException e, String key) {
+        String message = e.getMessage();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:resource not found on classpath|"
+                        + "No such file or directory|not found)[^:]*:?\\s*(\\S+)?")
+                .matcher(message == null ? "" : message);
+        if (m.find()
+                && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
+            try {
+                List<String> lines = java.nio.file.Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).trim();
+                    if (line.startsWith("include") && line.contains("required(")) {
+                        String target =
+                                line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
+                        if (message.contains(target)) {
+                            return new ConfigProblem(
+                                    file.toString(),
+                                    i + 1,
+                                    "include",
+                                    "included file " + target + " not found (include required(...) needs it; " + message
+                                            + ")");
+                        }
+                    }
+                }
+            } catch (java.io.IOException io) {
+                e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
             }
-          }
         }
-      } catch (java.io.IOException io) {
-        e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
-      }
-    }
-    if (e instanceof com.typesafe.config.ConfigException.Parse) {
-      try {
-        Object[] brackets = HoconSyntax.bracketProblem(java.nio.file.Files.readString(file));
-        if (brackets != null) {
-          return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+        if (e instanceof com.typesafe.config.ConfigException.Parse) {
+            try {
+                Object[] brackets = HoconSyntax.bracketProblem(java.nio.file.Files.readString(file));
+                if (brackets != null) {
+                    return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException io) {
+                e.addSuppressed(io); // HOCON's own message below
+            }
+            message = bare(e); // the origin gives file and line once
         }
-      } catch (java.io.IOException | java.io.UncheckedIOException io) {
-        e.addSuppressed(io); // HOCON's own message below
-      }
-      message = bare(e); // the origin gives file and line once
+        return e.origin() != null
+                        && e.origin().filename() != null
+                        && file.toString().equals(e.origin().filename())
+                ? ConfigProblem.at(e.origin(), key, message)
+                : new ConfigProblem(file.toString(), -1, key, message);
     }
-    return e.origin() != null && e.origin().filename() != null && file.toString().equals(e.origin().filename())
-        ? ConfigProblem.at(e.origin(), key, message) : new ConfigProblem(file.toString(), -1, key, message);
-  }
 
-  /**
-   * A checker of one object inside the document, e.g. an element of a list, which no path reaches:
-   * its reads take paths within the object and its problems name {@code at} + the path.
-   *
-   * @param obj the object
-   * @param at how problems name the object, e.g. {@code derived-ratios[0].}
-   * @return a checker adding to the same problems
-   */
-  public HoconChecker within(ConfigObject obj, String at) {
-    return new HoconChecker(obj.toConfig(), source, problems, prefix + at, obj.origin());
-  }
+    /**
+     * A checker of one object inside the document, e.g. an element of a list, which no path reaches:
+     * its reads take paths within the object and its problems name {@code at} + the path.
+     *
+     * @param obj the object
+     * @param at how problems name the object, e.g. {@code derived-ratios[0].}
+     * @return a checker adding to the same problems
+     */
+    public HoconChecker within(ConfigObject obj, String at) {
+        return new HoconChecker(obj.toConfig(), source, problems, prefix + at, obj.origin());
+    }
 
-  /** @return the document */
-  public Config conf() {
-    return conf;
-  }
+    /** @return the document */
+    public Config conf() {
+        return conf;
+    }
 
-  /** @return the problems found so far (live: the list given to the constructor) */
-  public List<ConfigProblem> problems() {
-    return problems;
-  }
+    /** @return the problems found so far (live: the list given to the constructor) */
+    public List<ConfigProblem> problems() {
+        return problems;
+    }
 
-  /**
-   * @param name a name
-   * @return whether it is 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit
-   */
-  public static boolean isSafeName(String name) {
-    return SAFE_NAME.matcher(name).matches();
-  }
+    /**
+     * @param name a name
+     * @return whether it is 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit
+     */
+    public static boolean isSafeName(String name) {
+        return SAFE_NAME.matcher(name).matches();
+    }
 
-  /**
-   * Records a problem at {@code path}'s value, or, when the path has none, at the object checked (the
-   * file itself for the document's root).
-   *
-   * @param path the key path at fault
-   * @param message what is wrong and what is expected
-   */
-  public void problem(String path, String message) {
-    ConfigValue v = conf.hasPathOrNull(path) ? valueOrNull(path) : null;
-    if (v != null) {
-      problemAt(v.origin(), path, message);
-    } else if (origin != null) {
-      problemAt(origin, path, message);
-    } else {
-      problems.add(new ConfigProblem(source, -1, prefix + path, message));
+    /**
+     * Records a problem at {@code path}'s value, or, when the path has none, at the object checked (the
+     * file itself for the document's root).
+     *
+     * @param path the key path at fault
+     * @param message what is wrong and what is expected
+     */
+    public void problem(String path, String message) {
+        ConfigValue v = conf.hasPathOrNull(path) ? valueOrNull(path) : null;
+        if (v != null) {
+            problemAt(v.origin(), path, message);
+        } else if (origin != null) {
+            problemAt(origin, path, message);
+        } else {
+            problems.add(new ConfigProblem(source, -1, prefix + path, message));
+        }
     }
-  }
 
-  /**
-   * Records a problem at a given origin (a value of another document, e.g. a design's model config).
-   *
-   * @param origin where the value came from, may be null
-   * @param path the key path at fault
-   * @param message what is wrong and what is expected
-   */
-  public void problemAt(ConfigOrigin origin, String path, String message) {
-    problems.add(ConfigProblem.at(origin, prefix + path, message));
-  }
+    /**
+     * Records a problem at a given origin (a value of another document, e.g. a design's model config).
+     *
+     * @param origin where the value came from, may be null
+     * @param path the key path at fault
+     * @param message what is wrong and what is expected
+     */
+    public void problemAt(ConfigOrigin origin, String path, String message) {
+        problems.add(ConfigProblem.at(origin, prefix + path, message));
+    }
 
-  private ConfigValue valueOrNull(String path) {
-    try {
-      return conf.getValue(path);
-    } catch (ConfigException e) {
-      return null;
+    private ConfigValue valueOrNull(String path) {
+        try {
+            return conf.getValue(path);
+        } catch (ConfigException e) {
+            return null;
+        }
     }
-  }
 
-  /**
-   * @param obj an object of the document
-   * @param allowed the keys it may hold
-   * @param at its path with a trailing '.', or "" for the root
-   */
-  public void unknownKeys(ConfigObject obj, Set<String> allowed, String at) {
-    for (Map.Entry<String, ConfigValue> e : obj.entrySet()) {
-      if (!allowed.contains(e.getKey())) {
-        problemAt(e.getValue().origin(), at + e.getKey(),
-            "unknown key; expected one of " + new TreeSet<>(allowed));
-      }
+    /**
+     * @param obj an object of the document
+     * @param allowed the keys it may hold
+     * @param at its path with a trailing '.', or "" for the root
+     */
+    public void unknownKeys(ConfigObject obj, Set<String> allowed, String at) {
+        for (Map.Entry<String, ConfigValue> e : obj.entrySet()) {
+            if (!allowed.contains(e.getKey())) {
+                problemAt(
+                        e.getValue().origin(),
+                        at + e.getKey(),
+                        "unknown key; expected one of " + new TreeSet<>(allowed));
+            }
+        }
     }
-  }
 
-  /**
-   * @param given model keys a scenario sets
-   * @param known reference.conf's {@code netns-lab.model}
-   * @param at the keys' path with a trailing '.'
-   */
-  public void knownLeaves(Config given, Config known, String at) {
-    for (Map.Entry<String, ConfigValue> e : given.entrySet()) {
-      if (!known.hasPath(e.getKey())) {
-        problemAt(e.getValue().origin(), at + e.getKey(),
-            "unknown model key; see netns-lab.model in reference.conf");
-      }
+    /**
+     * @param given model keys a scenario sets
+     * @param known reference.conf's {@code netns-lab.model}
+     * @param at the keys' path with a trailing '.'
+     */
+    public void knownLeaves(Config given, Config known, String at) {
+        for (Map.Entry<String, ConfigValue> e : given.entrySet()) {
+            if (!known.hasPath(e.getKey())) {
+                problemAt(
+                        e.getValue().origin(),
+                        at + e.getKey(),
+                        "unknown model key; see netns-lab.model in reference.conf");
+            }
+        }
     }
-  }
 
-  /**
-   * @param path a key path
-   * @param dflt the value when the key is absent; null: the key is required
-   * @return the string, or {@code dflt} after a problem
-   */
-  public String string(String path, String dflt) {
-    if (!conf.hasPath(path)) {
-      if (dflt == null) {
-        problem(path, "missing required key");
-      }
-      return dflt;
+    /**
+     * @param path a key path
+     * @param dflt the value when the key is absent; null: the key is required
+     * @return the string, or {@code dflt} after a problem
+     */
+    public String string(String path, String dflt) {
+        if (!conf.hasPath(path)) {
+            if (dflt == null) {
+                problem(path, "missing required key");
+            }
+            return dflt;
+        }
+        ConfigValue v = conf.getValue(path);
+        if (v.valueType() != ConfigValueType.STRING) {
+            problemAt(v.origin(), path, "must be a string, got " + typeName(v));
+            return dflt;
+        }
+        return (String) v.unwrapped();
     }
-    ConfigValue v = conf.getValue(path);
-    if (v.valueType() != ConfigValueType.STRING) {
-      problemAt(v.origin(), path, "must be a string, got " + typeName(v));
-      return dflt;
-    }
-    return (String) v.unwrapped();
-  }
 
-  /**
-   * @param path a key path of a required object
-   * @return the object, or null after a problem
-   */
-  public ConfigObject object(String path) {
-    if (!conf.hasPath(path)) {
-      problem(path, "missing required object");
-      return null;
+    /**
+     * @param path a key path of a required object
+     * @return the object, or null after a problem
+     */
+    public ConfigObject object(String path) {
+        if (!conf.hasPath(path)) {
+            problem(path, "missing required object");
+            return null;
+        }
+        ConfigValue v = conf.getValue(path);
+        if (v.valueType() != ConfigValueType.OBJECT) {
+            problemAt(v.origin(), path, "must be an object { ... }, got " + typeName(v));
+            return null;
+        }
+        return (ConfigObject) v;
     }
-    ConfigValue v = conf.getValue(path);
-    if (v.valueType() != ConfigValueType.OBJECT) {
-      problemAt(v.origin(), path, "must be an object { ... }, got " + typeName(v));
-      return null;
-    }
-    return (ConfigObject) v;
-  }
 
-  /**
-   * @param path a key path of a required list of strings
-   * @param what what the strings are, for the message (e.g. "design names")
-   * @return the list, or null after a problem
-   */
-  public List<String> stringList(String path, String what) {
-    if (!conf.hasPath(path)) {
-      problem(path, "missing required list");
-      return null;
+    /**
+     * @param path a key path of a required list of strings
+     * @param what what the strings are, for the message (e.g. "design names")
+     * @return the list, or null after a problem
+     */
+    public List<String> stringList(String path, String what) {
+        if (!conf.hasPath(path)) {
+            problem(path, "missing required list");
+            return null;
+        }
+        try {
+            return conf.getStringList(path);
+        } catch (ConfigException e) {
+            problemAt(e.origin(), path, "must be a list of " + what + ": " + e.getMessage());
+            return null;
+        }
     }
-    try {
-      return conf.getStringList(path);
-    } catch (ConfigException e) {
-      problemAt(e.origin(), path, "must be a list of " + what + ": " + e.getMessage());
-      return null;
-    }
-  }
 
-  /**
-   * @param path a key path
-   * @param dflt the value when the key is absent; null: the key is required
-   * @param min the least value allowed
-   * @param max the greatest value allowed
-   * @return the integer, or {@code min} after a problem
-   */
-  public long integer(String path, Long dflt, long min, long max) {
-    if (!conf.hasPath(path)) {
-      if (dflt == null) {
-        problem(path, "missing required key (an integer in " + min + ".." + max + ")");
-        return min;
-      }
-      return dflt;
-    }
-    ConfigValue v = conf.getValue(path);
-    Object raw = v.unwrapped();
-    if (v.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long)) {
-      problemAt(v.origin(), path, "must be an integer in " + min + ".." + max + ", got " + v.render()); // render quotes a string
-      return min;
-    }
-    long n = ((Number) raw).longValue();
-    if (n < min || n > max) {
-      problemAt(v.origin(), path, "must be in " + min + ".." + max + ", got " + n);
-      return min;
-    }
-    return n;
-  }
-
-  /**
-   * @param path a key path of an optional duration
-   * @param dflt the value when the key is absent, ns
-   * @param max the longest allowed, ns (the message gives it as {@link #durationText} writes it)
-   * @param example a duration for the message when the value is not one, e.g. {@code 1ms}
-   * @return the duration in 0..max, ns; {@code dflt} when absent; null after a problem (recorded), so that a caller
-   *     can tell a refused value from an absent one
-   */
-  public Long nanos(String path, long dflt, long max, String example) {
-    if (!conf.hasPath(path)) {
-      return dflt;
-    }
-    try {
-      long n = duration(conf, path).toNanos();
-      if (n >= 0 && n <= max) {
+    /**
+     * @param path a key path
+     * @param dflt the value when the key is absent; null: the key is required
+     * @param min the least value allowed
+     * @param max the greatest value allowed
+     * @return the integer, or {@code min} after a problem
+     */
+    public long integer(String path, Long dflt, long min, long max) {
+        if (!conf.hasPath(path)) {
+            if (dflt == null) {
+                problem(path, "missing required key (an integer in " + min + ".." + max + ")");
+                return min;
+            }
+            return dflt;
+        }
+        ConfigValue v = conf.getValue(path);
+        Object raw = v.unwrapped();
+        if (v.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long)) {
+            problemAt(
+                    v.origin(),
+                    path,
+                    "must be an integer in " + min + ".." + max + ", got " + v.render()); // render quotes a string
+            return min;
+        }
+        long n = ((Number) raw).longValue();
+        if (n < min || n > max) {
+            problemAt(v.origin(), path, "must be in " + min + ".." + max + ", got " + n);
+            return min;
+        }
         return n;
-      }
-      problem(path, "must be a duration in 0.." + durationText(max) + ", got " + conf.getValue(path).render());
-    } catch (ConfigException e) {
-      problem(path, "must be a duration with its unit (e.g. " + example + "), got " + conf.getValue(path).render());
     }
-    return null;
-  }
 
-  /**
-   * @param path a key path of an optional share
-   * @param dflt the value when the key is absent
-   * @return the number in 0..1, or {@code dflt} after a problem
-   */
-  public double fraction(String path, double dflt) {
-    return optional(path, dflt, v -> number(v) >= 0 && number(v) <= 1,
-        v -> "must be a number in 0..1, got " + v.render(), HoconChecker::number);
-  }
-
-  /**
-   * @param path a key path of an optional number
-   * @param what what the number is, for the message
-   * @return the number if present and &gt; 0; null if absent or after a problem
-   */
-  public Double positive(String path, String what) {
-    return optional(path, null, v -> number(v) > 0, v -> "must be a number > 0 (" + what + ")", HoconChecker::number);
-  }
-
-  /**
-   * @param path a key path of an optional boolean
-   * @param dflt the value when the key is absent
-   * @return the boolean, or {@code dflt} after a problem
-   */
-  public boolean bool(String path, boolean dflt) {
-    return optional(path, dflt, v -> v.valueType() == ConfigValueType.BOOLEAN,
-        v -> "must be true or false, got " + v.render(), v -> (Boolean) v.unwrapped());
-  }
-
-  /** An optional value: {@code dflt} when absent or after the problem {@code ok} rejects it with. */
-  private <T> T optional(String path, T dflt, Predicate<ConfigValue> ok, Function<ConfigValue, String> problem,
-      Function<ConfigValue, T> value) {
-    if (!conf.hasPath(path)) {
-      return dflt;
+    /**
+     * @param path a key path of an optional duration
+     * @param dflt the value when the key is absent, ns
+     * @param max the longest allowed, ns (the message gives it as {@link #durationText} writes it)
+     * @param example a duration for the message when the value is not one, e.g. {@code 1ms}
+     * @return the duration in 0..max, ns; {@code dflt} when absent; null after a problem (recorded), so that a caller
+     *     can tell a refused value from an absent one
+     */
+    public Long nanos(String path, long dflt, long max, String example) {
+        if (!conf.hasPath(path)) {
+            return dflt;
+        }
+        try {
+            long n = duration(conf, path).toNanos();
+            if (n >= 0 && n <= max) {
+                return n;
+            }
+            problem(
+                    path,
+                    "must be a duration in 0.." + durationText(max) + ", got "
+                            + conf.getValue(path).render());
+        } catch (ConfigException e) {
+            problem(
+                    path,
+                    "must be a duration with its unit (e.g. " + example + "), got "
+                            + conf.getValue(path).render());
+        }
+        return null;
     }
-    ConfigValue v = conf.getValue(path);
-    if (!ok.test(v)) {
-      problemAt(v.origin(), path, problem.apply(v));
-      return dflt;
+
+    /**
+     * @param path a key path of an optional share
+     * @param dflt the value when the key is absent
+     * @return the number in 0..1, or {@code dflt} after a problem
+     */
+    public double fraction(String path, double dflt) {
+        return optional(
+                path,
+                dflt,
+                v -> number(v) >= 0 && number(v) <= 1,
+                v -> "must be a number in 0..1, got " + v.render(),
+                HoconChecker::number);
     }
-    return value.apply(v);
-  }
 
-  /** @return the value as a double, or NaN (which fails every range) when it is not a number */
-  private static double number(ConfigValue v) {
-    return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
-  }
-
-  /**
-   * @param nanos a duration, ns
-   * @return it as a user writes it, in the largest unit that keeps it whole: {@code 1s}, {@code 10ms}, {@code 1500us}
-   */
-  public static String durationText(long nanos) {
-    return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + "s" : nanos % 1_000_000L == 0
-        ? nanos / 1_000_000L + "ms" : nanos % 1000 == 0 ? nanos / 1000 + "us" : nanos + "ns";
-  }
-
-  /**
-   * A duration key's value, its unit required: only 0 may be written bare.
-   *
-   * @param conf a config
-   * @param path the key's path
-   * @return its duration
-   * @throws ConfigException.BadValue for a bare nonzero number, or a string that is one (naming the key and its
-   *     origin), and as {@link Config#getDuration(String)} for what is not a duration
-   */
-  public static Duration duration(Config conf, String path) {
-    ConfigValue v = conf.getValue(path);
-    // Typesafe Config reads a bare number, or a string that is one ("5"), as milliseconds: 5 for a cost meant in
-    // us would be 5 ms
-    double bare = v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue()
-        : v.valueType() == ConfigValueType.STRING ? bareNumber((String) v.unwrapped()) : 0;
-    if (bare != 0) {
-      throw new ConfigException.BadValue(v.origin(), path, "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the"
-          + " bare number " + v.render() + ", which would be read as milliseconds");
+    /**
+     * @param path a key path of an optional number
+     * @param what what the number is, for the message
+     * @return the number if present and &gt; 0; null if absent or after a problem
+     */
+    public Double positive(String path, String what) {
+        return optional(
+                path, null, v -> number(v) > 0, v -> "must be a number > 0 (" + what + ")", HoconChecker::number);
     }
-    return conf.getDuration(path);
-  }
 
-  /** @return the number a string holds and nothing else, or 0 (a duration, or not a number at all) */
-  private static double bareNumber(String s) {
-    try {
-      double d = Double.parseDouble(s.trim());
-      return Double.isFinite(d) ? d : 0;
-    } catch (NumberFormatException e) {
-      return 0; // "5us", "abc": getDuration decides
+    /**
+     * @param path a key path of an optional boolean
+     * @param dflt the value when the key is absent
+     * @return the boolean, or {@code dflt} after a problem
+     */
+    public boolean bool(String path, boolean dflt) {
+        return optional(
+                path,
+                dflt,
+                v -> v.valueType() == ConfigValueType.BOOLEAN,
+                v -> "must be true or false, got " + v.render(),
+                v -> (Boolean) v.unwrapped());
     }
-  }
 
-  /**
-   * @param e an exception of Typesafe Config
-   * @return its message without the "file: line: " its origin already gives
-   */
-  public static String bare(ConfigException e) {
-    String m = e.getMessage();
-    return e.origin() != null && m.startsWith(e.origin().description() + ": ")
-        ? m.substring(e.origin().description().length() + 2) : m;
-  }
+    /** An optional value: {@code dflt} when absent or after the problem {@code ok} rejects it with. */
+    private <T> T optional(
+            String path,
+            T dflt,
+            Predicate<ConfigValue> ok,
+            Function<ConfigValue, String> problem,
+            Function<ConfigValue, T> value) {
+        if (!conf.hasPath(path)) {
+            return dflt;
+        }
+        ConfigValue v = conf.getValue(path);
+        if (!ok.test(v)) {
+            problemAt(v.origin(), path, problem.apply(v));
+            return dflt;
+        }
+        return value.apply(v);
+    }
 
-  private static String typeName(ConfigValue v) {
-    return v.valueType().name().toLowerCase(Locale.ROOT);
-  }
+    /** @return the value as a double, or NaN (which fails every range) when it is not a number */
+    private static double number(ConfigValue v) {
+        return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
+    }
+
+    /**
+     * @param nanos a duration, ns
+     * @return it as a user writes it, in the largest unit that keeps it whole: {@code 1s}, {@code 10ms}, {@code 1500us}
+     */
+    public static String durationText(long nanos) {
+        return nanos % 1_000_000_000L == 0
+                ? nanos / 1_000_000_000L + "s"
+                : nanos % 1_000_000L == 0
+                        ? nanos / 1_000_000L + "ms"
+                        : nanos % 1000 == 0 ? nanos / 1000 + "us" : nanos + "ns";
+    }
+
+    /**
+     * A duration key's value, its unit required: only 0 may be written bare.
+     *
+     * @param conf a config
+     * @param path the key's path
+     * @return its duration
+     * @throws ConfigException.BadValue for a bare nonzero number, or a string that is one (naming the key and its
+     *     origin), and as {@link Config#getDuration(String)} for what is not a duration
+     */
+    public static Duration duration(Config conf, String path) {
+        ConfigValue v = conf.getValue(path);
+        // Typesafe Config reads a bare number, or a string that is one ("5"), as milliseconds: 5 for a cost meant in
+        // us would be 5 ms
+        double bare = v.valueType() == ConfigValueType.NUMBER
+                ? ((Number) v.unwrapped()).doubleValue()
+                : v.valueType() == ConfigValueType.STRING ? bareNumber((String) v.unwrapped()) : 0;
+        if (bare != 0) {
+            throw new ConfigException.BadValue(
+                    v.origin(),
+                    path,
+                    "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the" + " bare number " + v.render()
+                            + ", which would be read as milliseconds");
+        }
+        return conf.getDuration(path);
+    }
+
+    /** @return the number a string holds and nothing else, or 0 (a duration, or not a number at all) */
+    private static double bareNumber(String s) {
+        try {
+            double d = Double.parseDouble(s.trim());
+            return Double.isFinite(d) ? d : 0;
+        } catch (NumberFormatException e) {
+            return 0; // "5us", "abc": getDuration decides
+        }
+    }
+
+    /**
+     * @param e an exception of Typesafe Config
+     * @return its message without the "file: line: " its origin already gives
+     */
+    public static String bare(ConfigException e) {
+        String m = e.getMessage();
+        return e.origin() != null && m.startsWith(e.origin().description() + ": ")
+                ? m.substring(e.origin().description().length() + 2)
+                : m;
+    }
+
+    private static String typeName(ConfigValue v) {
+        return v.valueType().name().toLowerCase(Locale.ROOT);
+    }
 }

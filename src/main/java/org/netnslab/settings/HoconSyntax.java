@@ -18,118 +18,146 @@ import java.util.Deque;
  * said to be so before HOCON reads it.
  */
 public final class HoconSyntax {
-  private HoconSyntax() {}
+    private HoconSyntax() {}
 
-  /**
-   * @param file a file about to be parsed as HOCON
-   * @param key how the problem names what is at fault ({@code -} for a scenario, {@code --config})
-   * @return a problem when the file is not UTF-8 text, else null
-   * @throws IOException when it cannot be read
-   */
-  public static ConfigProblem notText(Path file, String key) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
-    for (int i = 0; i < bytes.length; i++) {
-      if (bytes[i] == 0) {
-        return new ConfigProblem(file.toString(), -1, key, "is not a text file (byte " + i + " is NUL): a scenario"
-            + " or configuration is a HOCON text file");
-      }
+    /**
+     * @param file a file about to be parsed as HOCON
+     * @param key how the problem names what is at fault ({@code -} for a scenario, {@code --config})
+     * @return a problem when the file is not UTF-8 text, else null
+     * @throws IOException when it cannot be read
+     */
+    public static ConfigProblem notText(Path file, String key) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return new ConfigProblem(
+                        file.toString(),
+                        -1,
+                        key,
+                        "is not a text file (byte " + i + " is NUL): a scenario"
+                                + " or configuration is a HOCON text file");
+            }
+        }
+        try {
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
+            return null;
+        } catch (CharacterCodingException e) {
+            return new ConfigProblem(
+                    file.toString(),
+                    -1,
+                    key,
+                    "is not UTF-8 text (" + e.getMessage() + "): a scenario"
+                            + " or configuration is a HOCON text file in UTF-8");
+        }
     }
-    try {
-      StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
-      return null;
-    } catch (CharacterCodingException e) {
-      return new ConfigProblem(file.toString(), -1, key, "is not UTF-8 text (" + e.getMessage() + "): a scenario"
-          + " or configuration is a HOCON text file in UTF-8");
-    }
-  }
 
-  /**
-   * @param text a HOCON document
-   * @return the first bracket problem: {@code {line, message}}, or null when every bracket is closed in order
-   */
-  public static Object[] bracketProblem(String text) {
-    Deque<int[]> open = new ArrayDeque<>(); // {char, line}
-    int line = 1;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '\n') {
-        line++;
-      } else if (c == '#' || (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '/')) {
-        while (i + 1 < text.length() && text.charAt(i + 1) != '\n') {
-          i++;
+    /**
+     * @param text a HOCON document
+     * @return the first bracket problem: {@code {line, message}}, or null when every bracket is closed in order
+     */
+    public static Object[] bracketProblem(String text) {
+        Deque<int[]> open = new ArrayDeque<>(); // {char, line}
+        int line = 1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                line++;
+            } else if (c == '#' || (c == '/' && i + 1 < text.length() && text.charAt(i + 1) == '/')) {
+                while (i + 1 < text.length() && text.charAt(i + 1) != '\n') {
+                    i++;
+                }
+            } else if (c == '"') {
+                if (text.startsWith("\"\"\"", i)) {
+                    int end = text.indexOf("\"\"\"", i + 3);
+                    end = end < 0 ? text.length() : end + 2;
+                    line += (int) text.substring(i, end)
+                            .chars()
+                            .filter(x -> x == '\n')
+                            .count();
+                    i = end;
+                } else {
+                    i++;
+                    while (i < text.length() && text.charAt(i) != '"' && text.charAt(i) != '\n') {
+                        i += text.charAt(i) == '\\' ? 2 : 1;
+                    }
+                    if (i < text.length() && text.charAt(i) == '\n') {
+                        line++;
+                    }
+                }
+            } else if (c == '{' || c == '[' || c == '(') {
+                open.push(new int[] {c, line});
+            } else if (c == '}' || c == ']' || c == ')') {
+                if (open.isEmpty()) {
+                    return new Object[] {
+                        line,
+                        "'" + c + "' closes nothing: a '" + opener(c) + "' is missing before it, or this"
+                                + " one is extra"
+                    };
+                }
+                int[] o = open.pop();
+                if (o[0] != opener(c)) {
+                    return new Object[] {
+                        line,
+                        "'" + c + "' where the '" + (char) o[0] + "' opened at line " + o[1] + " needs a '"
+                                + closer((char) o[0]) + "'"
+                    };
+                }
+            }
         }
-      } else if (c == '"') {
-        if (text.startsWith("\"\"\"", i)) {
-          int end = text.indexOf("\"\"\"", i + 3);
-          end = end < 0 ? text.length() : end + 2;
-          line += (int) text.substring(i, end).chars().filter(x -> x == '\n').count();
-          i = end;
-        } else {
-          i++;
-          while (i < text.length() && text.charAt(i) != '"' && text.charAt(i) != '\n') {
-            i += text.charAt(i) == '\\' ? 2 : 1;
-          }
-          if (i < text.length() && text.charAt(i) == '\n') {
-            line++;
-          }
+        if (!open.isEmpty()) {
+            int[] o = open.peek();
+            return new Object[] {
+                o[1],
+                "the '" + (char) o[0] + "' opened here is never closed: a '" + closer((char) o[0])
+                        + "' is missing (the file ends at line " + (text.endsWith("\n") ? line - 1 : line) + ")"
+            };
         }
-      } else if (c == '{' || c == '[' || c == '(') {
-        open.push(new int[] {c, line});
-      } else if (c == '}' || c == ']' || c == ')') {
-        if (open.isEmpty()) {
-          return new Object[] {line, "'" + c + "' closes nothing: a '" + opener(c) + "' is missing before it, or this"
-              + " one is extra"};
-        }
-        int[] o = open.pop();
-        if (o[0] != opener(c)) {
-          return new Object[] {line, "'" + c + "' where the '" + (char) o[0] + "' opened at line " + o[1] + " needs a '"
-              + closer((char) o[0]) + "'"};
-        }
-      }
+        return null;
     }
-    if (!open.isEmpty()) {
-      int[] o = open.peek();
-      return new Object[] {o[1], "the '" + (char) o[0] + "' opened here is never closed: a '" + closer((char) o[0])
-          + "' is missing (the file ends at line " + (text.endsWith("\n") ? line - 1 : line) + ")"};
-    }
-    return null;
-  }
 
-  private static char opener(char closer) {
-    return closer == '}' ? '{' : closer == ']' ? '[' : '(';
-  }
-
-  private static char closer(char opener) {
-    return opener == '{' ? '}' : opener == '[' ? ']' : ')';
-  }
-
-  /**
-   * @param s text from a file or the command line
-   * @return it with every non-printable character escaped ({@code \x01}, {@code \u00ad}), so a message never
-   *     writes control bytes to the terminal
-   */
-  public static String printable(String s) {
-    if (s == null) {
-      return null;
+    private static char opener(char closer) {
+        return closer == '}' ? '{' : closer == ']' ? '[' : '(';
     }
-    StringBuilder b = null;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      int type = Character.getType(c);
-      boolean bad = c != '\n' && (Character.isISOControl(c) || c == '\uFFFD' || type == Character.FORMAT
-          || type == Character.UNASSIGNED || type == Character.PRIVATE_USE || type == Character.SURROGATE);
-      if (bad && b == null) {
-        b = new StringBuilder(s.substring(0, i));
-      }
-      if (b != null) {
-        if (bad) {
-          b.append(c < 0x100 ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
-        } else {
-          b.append(c);
+
+    private static char closer(char opener) {
+        return opener == '{' ? '}' : opener == '[' ? ']' : ')';
+    }
+
+    /**
+     * @param s text from a file or the command line
+     * @return it with every non-printable character escaped ({@code \x01}, {@code \u00ad}), so a message never
+     *     writes control bytes to the terminal
+     */
+    public static String printable(String s) {
+        if (s == null) {
+            return null;
         }
-      }
+        StringBuilder b = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            int type = Character.getType(c);
+            boolean bad = c != '\n'
+                    && (Character.isISOControl(c)
+                            || c == '\uFFFD'
+                            || type == Character.FORMAT
+                            || type == Character.UNASSIGNED
+                            || type == Character.PRIVATE_USE
+                            || type == Character.SURROGATE);
+            if (bad && b == null) {
+                b = new StringBuilder(s.substring(0, i));
+            }
+            if (b != null) {
+                if (bad) {
+                    b.append(c < 0x100 ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
+                } else {
+                    b.append(c);
+                }
+            }
+        }
+        return b == null ? s : b.toString();
     }
-    return b == null ? s : b.toString();
-  }
 }

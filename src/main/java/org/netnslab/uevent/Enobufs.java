@@ -8,8 +8,8 @@ package org.netnslab.uevent;
  *     does not report a number; later drops of the same episode are not in it)
  */
 public record Enobufs(long dropped) implements Received {
-  /** @return {@link Errno#ENOBUFS} */
-  public Errno errno() {
-    return Errno.ENOBUFS;
-  }
+    /** @return {@link Errno#ENOBUFS} */
+    public Errno errno() {
+        return Errno.ENOBUFS;
+    }
 }

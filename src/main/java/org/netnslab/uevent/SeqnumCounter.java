@@ -19,61 +19,61 @@ import java.util.concurrent.atomic.AtomicLong;
  * as the posted patch left it.
  */
 public final class SeqnumCounter {
-  private final AtomicLong last = new AtomicLong();
-  private final boolean atomic;
-  private final UeventMcList mcList = new UeventMcList();
+    private final AtomicLong last = new AtomicLong();
+    private final boolean atomic;
+    private final UeventMcList mcList = new UeventMcList();
 
-  /** An atomic counter (atomic64_inc_return, or a plain {@code ++} under one lock: the same). */
-  public SeqnumCounter() {
-    this(true);
-  }
-
-  private SeqnumCounter(boolean atomic) {
-    this.atomic = atomic;
-  }
-
-  /**
-   * The 2018 patch as posted: {@code ++net->uevent_seqnum} under the netns's mutex for injections and
-   * under uevent_sock_mutex for the netns's tagged kernel events. Two locks, one counter: two
-   * concurrent bumps can both read n and both hand out n + 1.
-   *
-   * @return a counter whose {@link #next()} is a non-atomic read, then write
-   */
-  public static SeqnumCounter underTwoLocks() {
-    return new SeqnumCounter(false);
-  }
-
-  /**
-   * The counter of a netns owned by a non-initial user namespace under per-netns scope.
-   *
-   * @param serialization the design's serialization
-   * @return {@link #underTwoLocks()} for the patch as posted ({@link UeventSerialization#PER_NETNS_OWNER}),
-   *     an atomic counter otherwise
-   */
-  public static SeqnumCounter perNetns(UeventSerialization serialization) {
-    return serialization == UeventSerialization.PER_NETNS_OWNER ? underTwoLocks() : new SeqnumCounter();
-  }
-
-  /** @return the next SEQNUM (the first is 1) */
-  public long next() {
-    if (atomic) {
-      return last.incrementAndGet();
+    /** An atomic counter (atomic64_inc_return, or a plain {@code ++} under one lock: the same). */
+    public SeqnumCounter() {
+        this(true);
     }
-    long n = last.get() + 1; // the u64 ++ of the posted patch: load, add, store
-    last.set(n);
-    return n;
-  }
 
-  /**
-   * @return the uevent family's multicast list that travels with this counter; the design run's global
-   *     counter's list is the system-wide one ({@link UeventMcList})
-   */
-  public UeventMcList mcList() {
-    return mcList;
-  }
+    private SeqnumCounter(boolean atomic) {
+        this.atomic = atomic;
+    }
 
-  /** @return the last SEQNUM assigned, 0 before the first; the sysfs {@code uevent_seqnum} read */
-  public long last() {
-    return last.get();
-  }
+    /**
+     * The 2018 patch as posted: {@code ++net->uevent_seqnum} under the netns's mutex for injections and
+     * under uevent_sock_mutex for the netns's tagged kernel events. Two locks, one counter: two
+     * concurrent bumps can both read n and both hand out n + 1.
+     *
+     * @return a counter whose {@link #next()} is a non-atomic read, then write
+     */
+    public static SeqnumCounter underTwoLocks() {
+        return new SeqnumCounter(false);
+    }
+
+    /**
+     * The counter of a netns owned by a non-initial user namespace under per-netns scope.
+     *
+     * @param serialization the design's serialization
+     * @return {@link #underTwoLocks()} for the patch as posted ({@link UeventSerialization#PER_NETNS_OWNER}),
+     *     an atomic counter otherwise
+     */
+    public static SeqnumCounter perNetns(UeventSerialization serialization) {
+        return serialization == UeventSerialization.PER_NETNS_OWNER ? underTwoLocks() : new SeqnumCounter();
+    }
+
+    /** @return the next SEQNUM (the first is 1) */
+    public long next() {
+        if (atomic) {
+            return last.incrementAndGet();
+        }
+        long n = last.get() + 1; // the u64 ++ of the posted patch: load, add, store
+        last.set(n);
+        return n;
+    }
+
+    /**
+     * @return the uevent family's multicast list that travels with this counter; the design run's global
+     *     counter's list is the system-wide one ({@link UeventMcList})
+     */
+    public UeventMcList mcList() {
+        return mcList;
+    }
+
+    /** @return the last SEQNUM assigned, 0 before the first; the sysfs {@code uevent_seqnum} read */
+    public long last() {
+        return last.get();
+    }
 }

@@ -11,13 +11,13 @@ import org.netnslab.machine.Clock;
  * @param sentNanos {@link Clock#nanoTime()} at the send, for delivery latency
  */
 public record Uevent(byte[] wire, Audience audience, long sentNanos) implements Received {
-  /** @return the SEQNUM read from the last key of {@link #wire()}, -1 when absent */
-  public long seqnum() {
-    return UeventMessage.seqnumOf(wire);
-  }
+    /** @return the SEQNUM read from the last key of {@link #wire()}, -1 when absent */
+    public long seqnum() {
+        return UeventMessage.seqnumOf(wire);
+    }
 
-  /** @return the decoded message; see {@link UeventMessage#decode(byte[])} for errors */
-  public UeventMessage decode() {
-    return UeventMessage.decode(wire);
-  }
+    /** @return the decoded message; see {@link UeventMessage#decode(byte[])} for errors */
+    public UeventMessage decode() {
+        return UeventMessage.decode(wire);
+    }
 }

@@ -44,76 +44,101 @@ import org.netnslab.settings.Setting;
  *     that softirq and which is therefore deferred (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on
  *     that CPU's kworker; as {@code injectorExitCallbacks}
  */
-public record UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-    long sendReturn, long recv, long injectorUser, long listenerUser, long wakeListener, long injectorExit,
-    long tableWaiter, long injectorExitCallbacks, long injectorExitVfree) {
-  private static final Duration MAX = Duration.ofMillis(10);
-  /** {@code costs.uevent.send-outside}. */
-  public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
-  /** {@code costs.uevent.send-inside}. */
-  public static final Setting<Duration> SEND_INSIDE = Setting.duration("costs.uevent.send-inside", MAX);
-  /** {@code costs.uevent.broadcast-per-socket}. */
-  public static final Setting<Duration> BROADCAST_PER_SOCKET =
-      Setting.duration("costs.uevent.broadcast-per-socket", MAX);
-  /** {@code costs.uevent.deliver-per-listener}. */
-  public static final Setting<Duration> DELIVER_PER_LISTENER =
-      Setting.duration("costs.uevent.deliver-per-listener", MAX);
-  /** {@code costs.uevent.return}. */
-  public static final Setting<Duration> RETURN = Setting.duration("costs.uevent.return", MAX);
-  /** {@code costs.uevent.recv}. */
-  public static final Setting<Duration> RECV = Setting.duration("costs.uevent.recv", MAX);
-  /** {@code costs.uevent.injector-user}. */
-  public static final Setting<Duration> INJECTOR_USER = Setting.duration("costs.uevent.injector-user", MAX);
-  /** {@code costs.uevent.listener-user}. */
-  public static final Setting<Duration> LISTENER_USER = Setting.duration("costs.uevent.listener-user", MAX);
-  /** {@code costs.uevent.wake-listener}. */
-  public static final Setting<Duration> WAKE_LISTENER = Setting.duration("costs.uevent.wake-listener", MAX);
-  /** {@code costs.uevent.injector-exit}. */
-  public static final Setting<Duration> INJECTOR_EXIT = Setting.duration("costs.uevent.injector-exit", MAX);
-  /** {@code costs.uevent.table-waiter}. */
-  public static final Setting<Duration> TABLE_WAITER = Setting.duration("costs.uevent.table-waiter", MAX);
-  /** {@code costs.uevent.injector-exit-callbacks}. */
-  public static final Setting<Duration> INJECTOR_EXIT_CALLBACKS =
-      Setting.duration("costs.uevent.injector-exit-callbacks", MAX);
-  /** {@code costs.uevent.injector-exit-vfree}. */
-  public static final Setting<Duration> INJECTOR_EXIT_VFREE = Setting.duration("costs.uevent.injector-exit-vfree", MAX);
+public record UeventCosts(
+        long sendOutside,
+        long sendInside,
+        long broadcastPerSocket,
+        long deliverPerListener,
+        long sendReturn,
+        long recv,
+        long injectorUser,
+        long listenerUser,
+        long wakeListener,
+        long injectorExit,
+        long tableWaiter,
+        long injectorExitCallbacks,
+        long injectorExitVfree) {
+    private static final Duration MAX = Duration.ofMillis(10);
+    /** {@code costs.uevent.send-outside}. */
+    public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
+    /** {@code costs.uevent.send-inside}. */
+    public static final Setting<Duration> SEND_INSIDE = Setting.duration("costs.uevent.send-inside", MAX);
+    /** {@code costs.uevent.broadcast-per-socket}. */
+    public static final Setting<Duration> BROADCAST_PER_SOCKET =
+            Setting.duration("costs.uevent.broadcast-per-socket", MAX);
+    /** {@code costs.uevent.deliver-per-listener}. */
+    public static final Setting<Duration> DELIVER_PER_LISTENER =
+            Setting.duration("costs.uevent.deliver-per-listener", MAX);
+    /** {@code costs.uevent.return}. */
+    public static final Setting<Duration> RETURN = Setting.duration("costs.uevent.return", MAX);
+    /** {@code costs.uevent.recv}. */
+    public static final Setting<Duration> RECV = Setting.duration("costs.uevent.recv", MAX);
+    /** {@code costs.uevent.injector-user}. */
+    public static final Setting<Duration> INJECTOR_USER = Setting.duration("costs.uevent.injector-user", MAX);
+    /** {@code costs.uevent.listener-user}. */
+    public static final Setting<Duration> LISTENER_USER = Setting.duration("costs.uevent.listener-user", MAX);
+    /** {@code costs.uevent.wake-listener}. */
+    public static final Setting<Duration> WAKE_LISTENER = Setting.duration("costs.uevent.wake-listener", MAX);
+    /** {@code costs.uevent.injector-exit}. */
+    public static final Setting<Duration> INJECTOR_EXIT = Setting.duration("costs.uevent.injector-exit", MAX);
+    /** {@code costs.uevent.table-waiter}. */
+    public static final Setting<Duration> TABLE_WAITER = Setting.duration("costs.uevent.table-waiter", MAX);
+    /** {@code costs.uevent.injector-exit-callbacks}. */
+    public static final Setting<Duration> INJECTOR_EXIT_CALLBACKS =
+            Setting.duration("costs.uevent.injector-exit-callbacks", MAX);
+    /** {@code costs.uevent.injector-exit-vfree}. */
+    public static final Setting<Duration> INJECTOR_EXIT_VFREE =
+            Setting.duration("costs.uevent.injector-exit-vfree", MAX);
 
-  /**
-   * Kernel parts only, no user-space work (the costs as they were before issue #20).
-   *
-   * @param sendOutside ns
-   * @param sendInside ns
-   * @param broadcastPerSocket ns
-   * @param deliverPerListener ns
-   * @param sendReturn ns
-   * @param recv ns
-   */
-  public UeventCosts(long sendOutside, long sendInside, long broadcastPerSocket, long deliverPerListener,
-      long sendReturn, long recv) {
-    this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0, 0, 0);
-  }
+    /**
+     * Kernel parts only, no user-space work (the costs as they were before issue #20).
+     *
+     * @param sendOutside ns
+     * @param sendInside ns
+     * @param broadcastPerSocket ns
+     * @param deliverPerListener ns
+     * @param sendReturn ns
+     * @param recv ns
+     */
+    public UeventCosts(
+            long sendOutside,
+            long sendInside,
+            long broadcastPerSocket,
+            long deliverPerListener,
+            long sendReturn,
+            long recv) {
+        this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0, 0, 0);
+    }
 
-  /**
-   * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM).
-   *
-   * @param boundSystemWide uevent listener sockets bound in the whole system (the mc_list walk)
-   * @param receivers listeners of the target netns that get the message
-   * @return ns
-   */
-  public long inside(int boundSystemWide, int receivers) {
-    return sendInside + boundSystemWide * broadcastPerSocket + receivers * deliverPerListener;
-  }
+    /**
+     * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM).
+     *
+     * @param boundSystemWide uevent listener sockets bound in the whole system (the mc_list walk)
+     * @param receivers listeners of the target netns that get the message
+     * @return ns
+     */
+    public long inside(int boundSystemWide, int receivers) {
+        return sendInside + boundSystemWide * broadcastPerSocket + receivers * deliverPerListener;
+    }
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the costs
-   */
-  public static UeventCosts fromConfig(Config model) {
-    return new UeventCosts(SEND_OUTSIDE.read(model).toNanos(), SEND_INSIDE.read(model).toNanos(),
-        BROADCAST_PER_SOCKET.read(model).toNanos(), DELIVER_PER_LISTENER.read(model).toNanos(),
-        RETURN.read(model).toNanos(), RECV.read(model).toNanos(), INJECTOR_USER.read(model).toNanos(),
-        LISTENER_USER.read(model).toNanos(), WAKE_LISTENER.read(model).toNanos(), INJECTOR_EXIT.read(model).toNanos(),
-        TABLE_WAITER.read(model).toNanos(), INJECTOR_EXIT_CALLBACKS.read(model).toNanos(),
-        INJECTOR_EXIT_VFREE.read(model).toNanos());
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the costs
+     */
+    public static UeventCosts fromConfig(Config model) {
+        return new UeventCosts(
+                SEND_OUTSIDE.read(model).toNanos(),
+                SEND_INSIDE.read(model).toNanos(),
+                BROADCAST_PER_SOCKET.read(model).toNanos(),
+                DELIVER_PER_LISTENER.read(model).toNanos(),
+                RETURN.read(model).toNanos(),
+                RECV.read(model).toNanos(),
+                INJECTOR_USER.read(model).toNanos(),
+                LISTENER_USER.read(model).toNanos(),
+                WAKE_LISTENER.read(model).toNanos(),
+                INJECTOR_EXIT.read(model).toNanos(),
+                TABLE_WAITER.read(model).toNanos(),
+                INJECTOR_EXIT_CALLBACKS.read(model).toNanos(),
+                INJECTOR_EXIT_VFREE.read(model).toNanos());
+    }
 }

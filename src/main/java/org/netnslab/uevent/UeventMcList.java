@@ -12,20 +12,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * kernel-global uevent state. Thread-safe (live listeners bind from netns actors on any thread).
  */
 public final class UeventMcList {
-  private final AtomicInteger bound = new AtomicInteger();
+    private final AtomicInteger bound = new AtomicInteger();
 
-  /** A listener bound to the uevent group (netlink_bind -> netlink_update_subscriptions). */
-  void add() {
-    bound.incrementAndGet();
-  }
+    /** A listener bound to the uevent group (netlink_bind -> netlink_update_subscriptions). */
+    void add() {
+        bound.incrementAndGet();
+    }
 
-  /** @param n listeners unbound (close -> netlink_release) */
-  void remove(int n) {
-    bound.addAndGet(-n);
-  }
+    /** @param n listeners unbound (close -> netlink_release) */
+    void remove(int n) {
+        bound.addAndGet(-n);
+    }
 
-  /** @return uevent listener sockets bound in the whole system now */
-  public int bound() {
-    return bound.get();
-  }
+    /** @return uevent listener sockets bound in the whole system now */
+    public int bound() {
+        return bound.get();
+    }
 }

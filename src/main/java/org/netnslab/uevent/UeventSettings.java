@@ -16,33 +16,39 @@ import org.netnslab.settings.Setting;
  *     so-rcvbufforce) and {@code uevent.listener-enobufs} (reported or no-enobufs)
  * @param fault {@code uevent.fault}: TEST-ONLY, a kernel rule broken on purpose ({@link UeventFault#NONE} normally)
  */
-public record UeventSettings(UeventSerialization serialization, SeqnumScope seqnumScope, SocketOptions listener,
-    UeventFault fault) {
-  /** {@code uevent.serialization}. */
-  public static final Setting<UeventSerialization> SERIALIZATION =
-      Setting.strategy("uevent.serialization", UeventSerialization.class);
-  /** {@code uevent.seqnum-scope}. */
-  public static final Setting<SeqnumScope> SEQNUM_SCOPE = Setting.strategy("uevent.seqnum-scope", SeqnumScope.class);
-  /** {@code uevent.listener-rcvbuf}. */
-  public static final Setting<Integer> LISTENER_RCVBUF = Setting.integer("uevent.listener-rcvbuf", 0, Integer.MAX_VALUE);
-  /** {@code uevent.listener-rcvbuf-option}. */
-  public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
-      Setting.strategy("uevent.listener-rcvbuf-option", RcvbufOption.class);
-  /** {@code uevent.listener-enobufs}. */
-  public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
-      Setting.strategy("uevent.listener-enobufs", EnobufsOption.class);
-  /** {@code uevent.fault}: TEST-ONLY. */
-  public static final Setting<UeventFault> FAULT = Setting.strategy("uevent.fault", UeventFault.class);
+public record UeventSettings(
+        UeventSerialization serialization, SeqnumScope seqnumScope, SocketOptions listener, UeventFault fault) {
+    /** {@code uevent.serialization}. */
+    public static final Setting<UeventSerialization> SERIALIZATION =
+            Setting.strategy("uevent.serialization", UeventSerialization.class);
+    /** {@code uevent.seqnum-scope}. */
+    public static final Setting<SeqnumScope> SEQNUM_SCOPE = Setting.strategy("uevent.seqnum-scope", SeqnumScope.class);
+    /** {@code uevent.listener-rcvbuf}. */
+    public static final Setting<Integer> LISTENER_RCVBUF =
+            Setting.integer("uevent.listener-rcvbuf", 0, Integer.MAX_VALUE);
+    /** {@code uevent.listener-rcvbuf-option}. */
+    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
+            Setting.strategy("uevent.listener-rcvbuf-option", RcvbufOption.class);
+    /** {@code uevent.listener-enobufs}. */
+    public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
+            Setting.strategy("uevent.listener-enobufs", EnobufsOption.class);
+    /** {@code uevent.fault}: TEST-ONLY. */
+    public static final Setting<UeventFault> FAULT = Setting.strategy("uevent.fault", UeventFault.class);
 
-  /**
-   * @param model a model config (a design's keys over {@code netns-lab.model})
-   * @return the settings
-   * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
-   * @throws IllegalArgumentException for an unknown strategy or a value out of range
-   */
-  public static UeventSettings fromConfig(Config model) {
-    return new UeventSettings(SERIALIZATION.read(model), SEQNUM_SCOPE.read(model),
-        new SocketOptions(LISTENER_RCVBUF.read(model), LISTENER_RCVBUF_OPTION.read(model),
-            LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS), FAULT.read(model));
-  }
+    /**
+     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @return the settings
+     * @throws com.typesafe.config.ConfigException for a missing key or a wrong type
+     * @throws IllegalArgumentException for an unknown strategy or a value out of range
+     */
+    public static UeventSettings fromConfig(Config model) {
+        return new UeventSettings(
+                SERIALIZATION.read(model),
+                SEQNUM_SCOPE.read(model),
+                new SocketOptions(
+                        LISTENER_RCVBUF.read(model),
+                        LISTENER_RCVBUF_OPTION.read(model),
+                        LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS),
+                FAULT.read(model));
+    }
 }

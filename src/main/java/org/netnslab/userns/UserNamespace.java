@@ -13,50 +13,51 @@ import java.util.Objects;
  * @param level 0 for the initial user namespace, parent's level + 1 otherwise
  */
 public record UserNamespace(long id, UserNamespace parent, long ownerKuid, int level) {
-  /** init_user_ns. */
-  public static final UserNamespace INIT = new UserNamespace(0, null, 0, 0);
+    /** init_user_ns. */
+    public static final UserNamespace INIT = new UserNamespace(0, null, 0, 0);
 
-  /** Checks the parent/level shape. */
-  public UserNamespace {
-    if (parent == null ? level != 0 : level != parent.level + 1) {
-      throw new IllegalArgumentException("user namespace " + id + ": level " + level + " does not match its parent");
+    /** Checks the parent/level shape. */
+    public UserNamespace {
+        if (parent == null ? level != 0 : level != parent.level + 1) {
+            throw new IllegalArgumentException(
+                    "user namespace " + id + ": level " + level + " does not match its parent");
+        }
     }
-  }
 
-  /**
-   * Models create_user_ns(): a child of this namespace created by {@code creator}.
-   *
-   * @param id the child's unique id
-   * @param creatorKuid the creating task's uid (kuid)
-   * @return the child namespace
-   */
-  public UserNamespace createChild(long id, long creatorKuid) {
-    return new UserNamespace(id, this, creatorKuid, level + 1);
-  }
+    /**
+     * Models create_user_ns(): a child of this namespace created by {@code creator}.
+     *
+     * @param id the child's unique id
+     * @param creatorKuid the creating task's uid (kuid)
+     * @return the child namespace
+     */
+    public UserNamespace createChild(long id, long creatorKuid) {
+        return new UserNamespace(id, this, creatorKuid, level + 1);
+    }
 
-  /** @return true for init_user_ns */
-  public boolean isInitial() {
-    return parent == null;
-  }
+    /** @return true for init_user_ns */
+    public boolean isInitial() {
+        return parent == null;
+    }
 
-  // Identity is the id: a deep parent chain must not be compared or hashed recursively.
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof UserNamespace u && u.id == id;
-  }
+    // Identity is the id: a deep parent chain must not be compared or hashed recursively.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof UserNamespace u && u.id == id;
+    }
 
-  @Override
-  public int hashCode() {
-    return Long.hashCode(id);
-  }
+    @Override
+    public int hashCode() {
+        return Long.hashCode(id);
+    }
 
-  @Override
-  public String toString() {
-    return "userns[" + id + ", level " + level + ", owner " + ownerKuid + "]";
-  }
+    @Override
+    public String toString() {
+        return "userns[" + id + ", level " + level + ", owner " + ownerKuid + "]";
+    }
 
-  /** Null-safe identity check used by {@link Credentials#nsCapable}. */
-  static boolean same(UserNamespace a, UserNamespace b) {
-    return Objects.equals(a, b);
-  }
+    /** Null-safe identity check used by {@link Credentials#nsCapable}. */
+    static boolean same(UserNamespace a, UserNamespace b) {
+        return Objects.equals(a, b);
+    }
 }

@@ -9,45 +9,45 @@ import org.netnslab.run.DesignRunner;
  * the program reaches it only through these methods.
  */
 public interface Workload {
-  /** @return the measure comparisons between designs are made on, as named in result.json */
-  String comparedMeasure();
+    /** @return the measure comparisons between designs are made on, as named in result.json */
+    String comparedMeasure();
 
-  /** @return every measure name its runs can record (a derived ratio may name only these) */
-  Set<String> measures();
+    /** @return every measure name its runs can record (a derived ratio may name only these) */
+    Set<String> measures();
 
-  /**
-   * @param scale the run's {@code --scale}, &gt; 0
-   * @return a runner for the workload at that scale, called once per design
-   */
-  DesignRunner runner(double scale);
+    /**
+     * @param scale the run's {@code --scale}, &gt; 0
+     * @return a runner for the workload at that scale, called once per design
+     */
+    DesignRunner runner(double scale);
 
-  /**
-   * @param scale the run's {@code --scale}, &gt; 0
-   * @return the workload's size at that scale in a few words, e.g. {@code 40 workers x 10 iterations}
-   */
-  String shape(double scale);
+    /**
+     * @param scale the run's {@code --scale}, &gt; 0
+     * @return the workload's size at that scale in a few words, e.g. {@code 40 workers x 10 iterations}
+     */
+    String shape(double scale);
 
-  /**
-   * The heap the workload's population needs while every netns, listener and injector of one design run is
-   * alive, before {@link org.netnslab.workload.PopulationBytes}'s safety factor: the population times the
-   * measured bytes per object ({@link org.netnslab.workload.PopulationBytes} holds the figures).
-   *
-   * @param scale the run's {@code --scale}, &gt; 0
-   * @param cpus per-CPU slots of each netns's counters
-   * @return bytes; 0 for a workload with no population of its own
-   */
-  default long populationHeapBytes(double scale, int cpus) {
-    return 0;
-  }
+    /**
+     * The heap the workload's population needs while every netns, listener and injector of one design run is
+     * alive, before {@link org.netnslab.workload.PopulationBytes}'s safety factor: the population times the
+     * measured bytes per object ({@link org.netnslab.workload.PopulationBytes} holds the figures).
+     *
+     * @param scale the run's {@code --scale}, &gt; 0
+     * @param cpus per-CPU slots of each netns's counters
+     * @return bytes; 0 for a workload with no population of its own
+     */
+    default long populationHeapBytes(double scale, int cpus) {
+        return 0;
+    }
 
-  /**
-   * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
-   * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
-   * this workload, and a comparison between them measures noise only.
-   *
-   * @return the groups; the default, every group
-   */
-  default java.util.Set<String> usedModelKeys() {
-    return org.netnslab.design.Strategies.GROUPS.keySet();
-  }
+    /**
+     * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
+     * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
+     * this workload, and a comparison between them measures noise only.
+     *
+     * @return the groups; the default, every group
+     */
+    default java.util.Set<String> usedModelKeys() {
+        return org.netnslab.design.Strategies.GROUPS.keySet();
+    }
 }

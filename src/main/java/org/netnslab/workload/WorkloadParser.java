@@ -8,19 +8,19 @@ import org.netnslab.settings.HoconChecker;
  * workload it builds.
  */
 public interface WorkloadParser {
-  /** Most operations a scaled count may reach per netns or worker. */
-  long MAX_SCALED = 1_000_000_000_000L;
+    /** Most operations a scaled count may reach per netns or worker. */
+    long MAX_SCALED = 1_000_000_000_000L;
 
-  /** @return the {@code workload.type} it reads, e.g. {@code uevent-injection} */
-  String type();
+    /** @return the {@code workload.type} it reads, e.g. {@code uevent-injection} */
+    String type();
 
-  /**
-   * Reads {@code workload.*} (whose {@code type} is this parser's), recording every problem,
-   * including a count that goes beyond what one run can hold once multiplied by {@code --scale}.
-   *
-   * @param c the scenario's checker
-   * @param scale {@code --scale}; checked against the counts only when in (0, 1000]
-   * @return the workload; meaningless when {@code c} recorded a problem
-   */
-  Workload parse(HoconChecker c, double scale);
+    /**
+     * Reads {@code workload.*} (whose {@code type} is this parser's), recording every problem,
+     * including a count that goes beyond what one run can hold once multiplied by {@code --scale}.
+     *
+     * @param c the scenario's checker
+     * @param scale {@code --scale}; checked against the counts only when in (0, 1000]
+     * @return the workload; meaningless when {@code c} recorded a problem
+     */
+    Workload parse(HoconChecker c, double scale);
 }

@@ -36,66 +36,83 @@ import org.netnslab.userns.UserNamespace;
  * dismantles/s and their medians over the runs after the first (warm-up).
  */
 public final class CreationRate {
-  private CreationRate() {}
+    private CreationRate() {}
 
-  /** Runs the benchmark; see the class Javadoc for the arguments. */
-  public static void main(String[] args) throws Exception {
-    String usage = "usage: CreationRate [netns>=1, default 100000] [runs>=2, default 4]";
-    int netns = (int) BareLoops.arg(args, 0, "netns", 100_000, 1, usage);
-    int runs = (int) BareLoops.arg(args, 1, "runs", 4, 2, usage);
-    Config config = ConfigFactory.load();
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "creation-rate", config);
-    try {
-      System.out.printf(Locale.ROOT, "machine: %d cpus, java %s; design %s; %d netns per run%n",
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-          config.getString("netns-lab.embedded.design"), netns);
-      List<Double> creations = new ArrayList<>();
-      List<Double> dismantles = new ArrayList<>();
-      for (int r = 0; r < runs; r++) {
-        double[] rates = run(system, config, netns, r);
-        creations.add(rates[0]);
-        dismantles.add(rates[1]);
-      }
-      System.out.printf(Locale.ROOT, "creations/s: %s; median of runs 2..%d: %,.0f%n", BareLoops.format(creations),
-          runs, BareLoops.median(creations.subList(1, creations.size())));
-      System.out.printf(Locale.ROOT, "dismantles/s: %s; median of runs 2..%d: %,.0f%n",
-          BareLoops.format(dismantles), runs, BareLoops.median(dismantles.subList(1, dismantles.size())));
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    /** Runs the benchmark; see the class Javadoc for the arguments. */
+    public static void main(String[] args) throws Exception {
+        String usage = "usage: CreationRate [netns>=1, default 100000] [runs>=2, default 4]";
+        int netns = (int) BareLoops.arg(args, 0, "netns", 100_000, 1, usage);
+        int runs = (int) BareLoops.arg(args, 1, "runs", 4, 2, usage);
+        Config config = ConfigFactory.load();
+        ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "creation-rate", config);
+        try {
+            System.out.printf(
+                    Locale.ROOT,
+                    "machine: %d cpus, java %s; design %s; %d netns per run%n",
+                    Runtime.getRuntime().availableProcessors(),
+                    System.getProperty("java.version"),
+                    config.getString("netns-lab.embedded.design"),
+                    netns);
+            List<Double> creations = new ArrayList<>();
+            List<Double> dismantles = new ArrayList<>();
+            for (int r = 0; r < runs; r++) {
+                double[] rates = run(system, config, netns, r);
+                creations.add(rates[0]);
+                dismantles.add(rates[1]);
+            }
+            System.out.printf(
+                    Locale.ROOT,
+                    "creations/s: %s; median of runs 2..%d: %,.0f%n",
+                    BareLoops.format(creations),
+                    runs,
+                    BareLoops.median(creations.subList(1, creations.size())));
+            System.out.printf(
+                    Locale.ROOT,
+                    "dismantles/s: %s; median of runs 2..%d: %,.0f%n",
+                    BareLoops.format(dismantles),
+                    runs,
+                    BareLoops.median(dismantles.subList(1, dismantles.size())));
+        } finally {
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        }
     }
-  }
 
-  /** @return {creations/s, dismantles/s} of one run */
-  private static double[] run(ActorSystem<Void> system, Config config, int netns, int index) throws Exception {
-    ActorRef<NamespaceSupervisor.Command> supervisor = system.systemActorOf(NetnsLab.supervisor(config),
-        "supervisor-" + index, ModelDispatcher.props(system));
-    CountDownLatch created = new CountDownLatch(netns);
-    LongAdder failed = new LongAdder();
-    ActorRef<CreateResult> replies = system.systemActorOf(Behaviors.<CreateResult>receiveMessage(m -> {
-      if (!(m instanceof NetnsHandle)) {
-        failed.increment();
-      }
-      created.countDown();
-      return Behaviors.same();
-    }), "creations-" + index, ModelDispatcher.props(system));
-    long start = System.nanoTime();
-    for (int i = 0; i < netns; i++) {
-      supervisor.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, replies));
+    /** @return {creations/s, dismantles/s} of one run */
+    private static double[] run(ActorSystem<Void> system, Config config, int netns, int index) throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                system.systemActorOf(NetnsLab.supervisor(config), "supervisor-" + index, ModelDispatcher.props(system));
+        CountDownLatch created = new CountDownLatch(netns);
+        LongAdder failed = new LongAdder();
+        ActorRef<CreateResult> replies = system.systemActorOf(
+                Behaviors.<CreateResult>receiveMessage(m -> {
+                    if (!(m instanceof NetnsHandle)) {
+                        failed.increment();
+                    }
+                    created.countDown();
+                    return Behaviors.same();
+                }),
+                "creations-" + index,
+                ModelDispatcher.props(system));
+        long start = System.nanoTime();
+        for (int i = 0; i < netns; i++) {
+            supervisor.tell(new NamespaceSupervisor.CreateNetns(UserNamespace.INIT, replies));
+        }
+        if (!created.await(600, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("creations did not finish in 600 s: " + created.getCount() + " left");
+        }
+        double createS = (System.nanoTime() - start) / 1e9;
+        if (failed.sum() > 0) {
+            throw new IllegalStateException(failed.sum() + " creations failed");
+        }
+        long releaseStart = System.nanoTime();
+        AskPattern.<NamespaceSupervisor.Command, Done>ask(
+                        supervisor, NamespaceSupervisor.ReleaseAll::new, Duration.ofSeconds(600), system.scheduler())
+                .toCompletableFuture()
+                .get(600, TimeUnit.SECONDS);
+        double releaseS = (System.nanoTime() - releaseStart) / 1e9;
+        supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
+        system.classicSystem().stop(akka.actor.typed.javadsl.Adapter.toClassic(replies));
+        return new double[] {netns / createS, netns / releaseS};
     }
-    if (!created.await(600, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("creations did not finish in 600 s: " + created.getCount() + " left");
-    }
-    double createS = (System.nanoTime() - start) / 1e9;
-    if (failed.sum() > 0) {
-      throw new IllegalStateException(failed.sum() + " creations failed");
-    }
-    long releaseStart = System.nanoTime();
-    AskPattern.<NamespaceSupervisor.Command, Done>ask(supervisor, NamespaceSupervisor.ReleaseAll::new,
-        Duration.ofSeconds(600), system.scheduler()).toCompletableFuture().get(600, TimeUnit.SECONDS);
-    double releaseS = (System.nanoTime() - releaseStart) / 1e9;
-    supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
-    system.classicSystem().stop(akka.actor.typed.javadsl.Adapter.toClassic(replies));
-    return new double[] {netns / createS, netns / releaseS};
-  }
 }

@@ -18,343 +18,465 @@ import org.scalatestplus.junit.JUnitSuite;
  * the rows, calibrated.conf (which {@code validate} accepts) and report.html; bad options exit 2.
  */
 public class CalibrateCommandTest extends JUnitSuite {
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
-  private static final ObjectMapper JSON = new ObjectMapper();
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  @Test
-  public void fromARecordedCalibrationWritesEveryFile() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("cal");
-    assertEquals(0, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
-        "--out", out.toString()));
-    JsonNode root = JSON.readTree(out.resolve("calibration.json").toFile());
-    assertTrue(root.path("fit_set").size() > 0);
-    assertTrue(root.path("prediction_set").size() > 0);
-    assertTrue(root.path("predictions").size() > 0);
-    assertTrue(root.path("fit").path("costs").has("costs.uevent.broadcast-per-socket"));
-    assertEquals(3, root.path("beyond").size());
-    assertTrue(Files.readString(out.resolve("report.html")).contains("predictions within their band"));
-    assertEquals(0, Main.execute("validate", "load-tests/uevent-tc1-userns.conf", "--config",
-        out.resolve("calibrated.conf").toString()));
-  }
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Test
-  public void userNamespacesRefusedIsOneLineAndExit2() throws Exception {
-    System.setProperty("netns-lab.probe-fail", "userns");
-    try {
-      UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--quick", "--only", "uevent", "--out",
-          tmp.getRoot().toString());
-      assertEquals(2, o.exit());
-      String last = o.stderr().strip().lines().reduce((a, b) -> b).orElse("");
-      assertTrue(last, last.startsWith("netns-lab: calibrate: user namespaces missing or refused: uevent_probe fit"));
-      assertTrue(last, last.contains("sysctl user.max_user_namespaces"));
-    } finally {
-      System.clearProperty("netns-lab.probe-fail");
+    @Test
+    public void fromARecordedCalibrationWritesEveryFile() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("cal");
+        assertEquals(
+                0,
+                Main.execute(
+                        "calibrate",
+                        "--from",
+                        "src/test/resources/calibration/calibration-6.18-2cpu.json",
+                        "--out",
+                        out.toString()));
+        JsonNode root = JSON.readTree(out.resolve("calibration.json").toFile());
+        assertTrue(root.path("fit_set").size() > 0);
+        assertTrue(root.path("prediction_set").size() > 0);
+        assertTrue(root.path("predictions").size() > 0);
+        assertTrue(root.path("fit").path("costs").has("costs.uevent.broadcast-per-socket"));
+        assertEquals(3, root.path("beyond").size());
+        assertTrue(Files.readString(out.resolve("report.html")).contains("predictions within their band"));
+        assertEquals(
+                0,
+                Main.execute(
+                        "validate",
+                        "load-tests/uevent-tc1-userns.conf",
+                        "--config",
+                        out.resolve("calibrated.conf").toString()));
     }
-  }
 
-  @Test
-  public void noCompilerIsOneLineAndExit2() {
-    System.setProperty("netns-lab.cc", "/nonexistent/cc");
-    try {
-      // a fresh probe folder, so the build is not skipped as up to date
-      System.setProperty("netns-lab.home", tmp.getRoot().toString());
-      assertEquals(2, Main.execute("calibrate", "--quick", "--only", "proc", "--out", tmp.getRoot().toString()));
-    } finally {
-      System.clearProperty("netns-lab.cc");
-      System.clearProperty("netns-lab.home");
-    }
-  }
-
-  @Test
-  public void aFolderOfOtherFilesIsNotWrittenInto() throws Exception {
-    Path dir = tmp.newFolder("mine").toPath();
-    Files.writeString(dir.resolve("report.html"), "the user's own");
-    assertEquals(2, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
-        "--out", dir.toString()));
-    assertEquals("the user's own", Files.readString(dir.resolve("report.html")));
-  }
-
-  @Test
-  public void recordedLinesOutsideTheProbesBoundsAreRefusedNamingTheField() throws Exception {
-    String[][] edits = {
-        {"fit_set", "uevent", "send_p50_ns", "-5"},
-        {"prediction_set", "uevent", "injectors", "1000000"},
-        {"prediction_set", "uevent", "sends", "0"}, // the CPU rows divide by it
-        {"prediction_set", "uevent", "injector_cpu_ns", "-1"},
-        {"prediction_set", "uevent", "listener_cpu_ns", "NaN"},
-    };
-    for (String[] e : edits) {
-      UpFrontChecksTest.Outcome o = fromEdited("edited-" + e[2], root -> {
-        for (JsonNode line : root.path(e[0])) {
-          if (line.path("probe").asText().equals(e[1]) && line.has(e[2])) {
-            ((ObjectNode) line).put(e[2], Double.parseDouble(e[3]));
-            break;
-          }
+    @Test
+    public void userNamespacesRefusedIsOneLineAndExit2() throws Exception {
+        System.setProperty("netns-lab.probe-fail", "userns");
+        try {
+            UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli(
+                    "calibrate",
+                    "--quick",
+                    "--only",
+                    "uevent",
+                    "--out",
+                    tmp.getRoot().toString());
+            assertEquals(2, o.exit());
+            String last = o.stderr().strip().lines().reduce((a, b) -> b).orElse("");
+            assertTrue(
+                    last,
+                    last.startsWith("netns-lab: calibrate: user namespaces missing or refused: uevent_probe fit"));
+            assertTrue(last, last.contains("sysctl user.max_user_namespaces"));
+        } finally {
+            System.clearProperty("netns-lab.probe-fail");
         }
-      });
-      assertRefused(o, e[2] + " must be a number in");
     }
-  }
 
-  /**
-   * A recording's task group in another case, its source missing or holding a line break: the group is written in
-   * lower case, a missing source is said to be missing (report.html had failed on it), and a line break in a source
-   * cannot add a setting. The grace period is fitted through the model, or, with no serial line that has the
-   * kworker's CPU, read directly and said so.
-   */
-  @Test
-  public void aRecordedTaskGroupIsWrittenSafely() throws Exception {
-    for (String source : new String[] {null, "read here\n    hz = 1000"}) {
-      String name = source == null ? "no-source" : "newline";
-      UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
-        ObjectNode host = (ObjectNode) root.path("host");
-        host.put("taskGroup", "Session");
-        host.put("taskGroupSource", source);
-        for (JsonNode line : root.path("fit_set")) { // this recording's one serial line, in the second case
-          if (source != null && line.path("load").asText().equals("unshare-loops")) {
-            ((ObjectNode) line).remove("cleanup_net_run_cpu_pairs");
-          }
+    @Test
+    public void noCompilerIsOneLineAndExit2() {
+        System.setProperty("netns-lab.cc", "/nonexistent/cc");
+        try {
+            // a fresh probe folder, so the build is not skipped as up to date
+            System.setProperty("netns-lab.home", tmp.getRoot().toString());
+            assertEquals(
+                    2,
+                    Main.execute(
+                            "calibrate",
+                            "--quick",
+                            "--only",
+                            "proc",
+                            "--out",
+                            tmp.getRoot().toString()));
+        } finally {
+            System.clearProperty("netns-lab.cc");
+            System.clearProperty("netns-lab.home");
         }
-      });
-      assertEquals(o.stderr(), 0, o.exit());
-      Path out = tmp.getRoot().toPath().resolve("o-" + name);
-      String conf = Files.readString(out.resolve("calibrated.conf"));
-      assertTrue(conf, conf.contains("\n    task-group = session\n"));
-      assertTrue(conf, !conf.contains("\n    hz = 1000")); // no setting: the text stays in its comment
-      assertTrue(conf, conf.contains(source == null ? "    # the probes' task group (its source not recorded)\n"
-          : "    # read here     hz = 1000\n"));
-      assertTrue(conf, conf.contains(source == null ? "# the model's serial loop ("
-          : "; not fitted through the model: no serial loop line has the kworker's CPU in its cleanup_net runs"));
-      assertTrue(Files.readString(out.resolve("report.html")).contains("task group session"));
     }
-  }
 
-  /** A recording from before the task group was recorded is read as root, with a warning that says so. */
-  @Test
-  public void aRecordingWithoutATaskGroupIsReadAsRootAndSaysSo() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "old", root -> { });
-    assertEquals(o.stderr(), 0, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains("does not say which task group its probes ran in (a recording from"
-        + " before 2026-12-02): the model takes machine.task-group = root"));
-    String conf = Files.readString(tmp.getRoot().toPath().resolve("o-old").resolve("calibrated.conf"));
-    assertTrue(conf, conf.contains("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n"));
-    assertTrue(conf, conf.startsWith("# Written by `netns-lab calibrate --from " + tmp.getRoot().toPath().resolve("old.json")
-        + "` on "));
-    assertTrue(conf, conf.contains(", preempt none (the recording's host).\n"));
-    // a model key the fit left out says so where the user looks for it (this recording has no exit probe line)
-    assertTrue(conf, conf.contains("    # costs.uevent.injector-exit not fitted (no uevent_probe exit line in the fit set"));
-  }
-
-  @Test
-  public void aRecordedTaskGroupMustBeRootOrSession() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("edited-task-group", root -> ((ObjectNode) root.path("host"))
-        .put("taskGroup", "sessions"));
-    assertRefused(o, "host: taskGroup must be root or session (or absent), got 'sessions'");
-  }
-
-  /** A host field of the wrong JSON type is named, not only described by Jackson's Java type. */
-  @Test
-  public void aRecordedTaskGroupOfTheWrongTypeIsNamed() throws Exception {
-    UpFrontChecksTest.Outcome o = fromEdited("edited-task-group-list", root -> ((ObjectNode) root.path("host"))
-        .putArray("taskGroup").add("session"));
-    assertRefused(o, "host.taskGroup: must be text, got an array [\"session\"]");
-  }
-
-  /**
-   * An exit line's kernel-thread figures come all together or not at all, each at least 0, the exits' span inside
-   * their window: a line with some of them, or a span longer than its window, is refused naming the field.
-   */
-  @Test
-  public void anExitLinesKernelThreadFiguresAreCheckedTogether() throws Exception {
-    UpFrontChecksTest.Outcome some = withExitLine("kt-some", line -> line.put("exits_kworker_runs", 10));
-    assertRefused(some, "(uevent exit): quiet_window_ns must be a number in 1..");
-    assertRefused(some, "(an exit line's kernel-thread figures come all together, or none)");
-    UpFrontChecksTest.Outcome half = withExitLine("kt-half", line -> allKthreadFields(line, 400_000_000L)
-        .put("exits_kworker_runs", 1.5));
-    assertRefused(half, "(uevent exit): exits_kworker_runs must be a whole count, got 1.5");
-    UpFrontChecksTest.Outcome span = withExitLine("kt-span", line -> allKthreadFields(line, 700_000_000L));
-    assertRefused(span, "(uevent exit): exits_span_ns must be a number in 0..600,000,000, got 700000000 (inside"
-        + " exits_window_ns)");
-  }
-
-  /**
-   * Every kernel-thread field of an exit line: 200 ms quiet, a 600 ms window holding exits over {@code span} ns,
-   * each thread 1 us in one run in either window.
-   */
-  private static ObjectNode allKthreadFields(ObjectNode line, long span) {
-    line.put("quiet_window_ns", 200_000_000L).put("exits_window_ns", 600_000_000L).put("exits_span_ns", span);
-    for (String w : java.util.List.of("quiet", "exits")) {
-      for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
-        line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
-      }
+    @Test
+    public void aFolderOfOtherFilesIsNotWrittenInto() throws Exception {
+        Path dir = tmp.newFolder("mine").toPath();
+        Files.writeString(dir.resolve("report.html"), "the user's own");
+        assertEquals(
+                2,
+                Main.execute(
+                        "calibrate",
+                        "--from",
+                        "src/test/resources/calibration/calibration-6.18-2cpu.json",
+                        "--out",
+                        dir.toString()));
+        assertEquals("the user's own", Files.readString(dir.resolve("report.html")));
     }
-    return line;
-  }
 
-  /** The recorded calibration with an exit probe line of 2000 children added to its fit set, then {@code edit}. */
-  private UpFrontChecksTest.Outcome withExitLine(String name, java.util.function.Consumer<ObjectNode> edit)
-      throws Exception {
-    return fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
-      ObjectNode line = ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).addObject()
-          .put("probe", "uevent").put("set", "fit").put("load", "exit").put("children", 2000)
-          .put("exit_p50_ns", 60_000).put("reap_p50_ns", 15_000);
-      edit.accept(line);
-    });
-  }
-
-  @Test
-  public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
-    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);
-    assertRefused(o, "injectors must be 1, got 2");
-  }
-
-  @Test
-  public void aListenerCannotSleepMoreOftenThanItWasSentTo() throws Exception {
-    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener_sleeps",
-        5_000_000);
-    assertRefused(o, "(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)");
-  }
-
-  @Test
-  public void aSendsP99CannotBeBelowItsMedian() throws Exception {
-    // the first pair line's median send is 2,484 ns: a p99 under it would fit a negative jitter
-    UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "send_p99_ns", 2000);
-    assertRefused(o, "(uevent pair): send_p99_ns (2000) cannot be below send_p50_ns (2484)");
-  }
-
-  @Test
-  public void aForkToExecLongerThanAProcessesTurnOrAWalkWithoutItsP99IsRefused() throws Exception {
-    UpFrontChecksTest.Outcome o = firstLineEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener",
-        "fork-to-exec", line -> line.put("fork_to_exec_p50_ns", 900_000_000L));
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().matches("(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
-        + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
-    o = firstLineEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "broadcast-walk", "walk-p99",
-        line -> line.remove("send_p99_ns"));
-    assertRefused(o, "(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13,"
-        + " got nothing");
-  }
-
-  /**
-   * A waiters line (appended to a recording made before the probe) must hold the fit's three figures, no more closers
-   * queued than it started, or a non-empty reason it was skipped.
-   */
-  @Test
-  public void aWaitersLineWithoutItsFiguresIsRefused() throws Exception {
-    String[][] cases = {
-        {"{\"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 50}",
-            "(uevent waiters): before_send_p50_ns must be a number in 1..1.00e+13, got nothing"},
-        {"{\"before_send_p50_ns\": 10000, \"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 300}",
-            "(uevent waiters): queued_waiters_mean must be a number in 0..256, got 300 (at most its closers)"},
-        {"{\"skipped\": \"\"}", "(uevent waiters): skipped must say why the probe skipped the line, got \"\""},
-    };
-    for (int c = 0; c < cases.length; c++) {
-      ObjectNode fields = (ObjectNode) JSON.readTree(cases[c][0]);
-      UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "waiters-" + c, root -> {
-        ObjectNode line = JSON.createObjectNode().put("probe", "uevent").put("set", "fit").put("load", "waiters")
-            .put("closers", 256).put("sends", 20_000);
-        line.setAll(fields);
-        ((com.fasterxml.jackson.databind.node.ArrayNode) root.get("fit_set")).add(line);
-      });
-      assertRefused(o, cases[c][1]);
-    }
-  }
-
-  @Test
-  public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
-    // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
-    String[][] cases = {
-        {"[[20, 5000000]]", "cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got 1 against 7"},
-        {"[[26, 1], [38, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
-            "cleanup_net_run_cpu_pairs[1] must count the netns of cleanup_net_run_pairs[1] (39), got 38"},
-        {"[[26, 56739001], [39, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
-            "cleanup_net_run_cpu_pairs[0]: the kworker's CPU in a run (56739001 ns) cannot exceed the run's wall time"
-                + " (56739000 ns)"},
-    };
-    for (int c = 0; c < cases.length; c++) {
-      JsonNode pairs = JSON.readTree(cases[c][0]);
-      UpFrontChecksTest.Outcome o = fromEdited("cpu-pairs-" + c, root -> {
-        for (JsonNode line : root.path("fit_set")) {
-          if (line.path("probe").asText().equals("lifecycle")) {
-            ((ObjectNode) line).set("cleanup_net_run_cpu_pairs", pairs);
-          }
+    @Test
+    public void recordedLinesOutsideTheProbesBoundsAreRefusedNamingTheField() throws Exception {
+        String[][] edits = {
+            {"fit_set", "uevent", "send_p50_ns", "-5"},
+            {"prediction_set", "uevent", "injectors", "1000000"},
+            {"prediction_set", "uevent", "sends", "0"}, // the CPU rows divide by it
+            {"prediction_set", "uevent", "injector_cpu_ns", "-1"},
+            {"prediction_set", "uevent", "listener_cpu_ns", "NaN"},
+        };
+        for (String[] e : edits) {
+            UpFrontChecksTest.Outcome o = fromEdited("edited-" + e[2], root -> {
+                for (JsonNode line : root.path(e[0])) {
+                    if (line.path("probe").asText().equals(e[1]) && line.has(e[2])) {
+                        ((ObjectNode) line).put(e[2], Double.parseDouble(e[3]));
+                        break;
+                    }
+                }
+            });
+            assertRefused(o, e[2] + " must be a number in");
         }
-      });
-      assertRefused(o, cases[c][1]);
     }
-  }
 
-  /** {@code calibrate --from} refused its input: exit status 2 and {@code message} on stderr. */
-  private static void assertRefused(UpFrontChecksTest.Outcome o, String message) {
-    assertEquals(o.stderr(), 2, o.exit());
-    assertTrue(o.stderr(), o.stderr().contains(message));
-  }
-
-  /**
-   * {@code calibrate --from} a copy of the recorded 3-run calibration that {@code edit} changed.
-   *
-   * @param name the copy's and the output folder's name
-   */
-  private UpFrontChecksTest.Outcome fromEdited(String name, java.util.function.Consumer<ObjectNode> edit)
-      throws Exception {
-    return fromEdited("calibration-6.18-2cpu-2026-12-01.json", name, edit);
-  }
-
-  private UpFrontChecksTest.Outcome fromEdited(String recorded, String name, java.util.function.Consumer<ObjectNode> edit)
-      throws Exception {
-    ObjectNode root = (ObjectNode) JSON.readTree(Path.of("src/test/resources/calibration", recorded).toFile());
-    edit.accept(root);
-    Path bad = tmp.getRoot().toPath().resolve(name + ".json");
-    JSON.writeValue(bad.toFile(), root);
-    return UpFrontChecksTest.cli("calibrate", "--from", bad.toString(), "--out",
-        tmp.getRoot().toPath().resolve("o-" + name).toString());
-  }
-
-  /** {@code calibrate --from} a recording whose first pair probe line has {@code field} set to {@code value}. */
-  private UpFrontChecksTest.Outcome firstPairEdited(String recorded, String field, long value) throws Exception {
-    return firstLineEdited(recorded, "pair", "pair-" + field, line -> line.put(field, value));
-  }
-
-  /**
-   * {@code calibrate --from} a recording whose first fit-set line of {@code load} {@code edit} changed.
-   *
-   * @param name the copy's and the output folder's name
-   */
-  private UpFrontChecksTest.Outcome firstLineEdited(String recorded, String load, String name,
-      java.util.function.Consumer<ObjectNode> edit) throws Exception {
-    return fromEdited(recorded, name, root -> {
-      for (JsonNode line : root.path("fit_set")) {
-        if (line.path("load").asText().equals(load)) {
-          edit.accept((ObjectNode) line);
-          break;
+    /**
+     * A recording's task group in another case, its source missing or holding a line break: the group is written in
+     * lower case, a missing source is said to be missing (report.html had failed on it), and a line break in a source
+     * cannot add a setting. The grace period is fitted through the model, or, with no serial line that has the
+     * kworker's CPU, read directly and said so.
+     */
+    @Test
+    public void aRecordedTaskGroupIsWrittenSafely() throws Exception {
+        for (String source : new String[] {null, "read here\n    hz = 1000"}) {
+            String name = source == null ? "no-source" : "newline";
+            UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
+                ObjectNode host = (ObjectNode) root.path("host");
+                host.put("taskGroup", "Session");
+                host.put("taskGroupSource", source);
+                for (JsonNode line : root.path("fit_set")) { // this recording's one serial line, in the second case
+                    if (source != null && line.path("load").asText().equals("unshare-loops")) {
+                        ((ObjectNode) line).remove("cleanup_net_run_cpu_pairs");
+                    }
+                }
+            });
+            assertEquals(o.stderr(), 0, o.exit());
+            Path out = tmp.getRoot().toPath().resolve("o-" + name);
+            String conf = Files.readString(out.resolve("calibrated.conf"));
+            assertTrue(conf, conf.contains("\n    task-group = session\n"));
+            assertTrue(conf, !conf.contains("\n    hz = 1000")); // no setting: the text stays in its comment
+            assertTrue(
+                    conf,
+                    conf.contains(
+                            source == null
+                                    ? "    # the probes' task group (its source not recorded)\n"
+                                    : "    # read here     hz = 1000\n"));
+            assertTrue(
+                    conf,
+                    conf.contains(
+                            source == null
+                                    ? "# the model's serial loop ("
+                                    : "; not fitted through the model: no serial loop line has the kworker's CPU in its cleanup_net runs"));
+            assertTrue(Files.readString(out.resolve("report.html")).contains("task group session"));
         }
-      }
-    });
-  }
+    }
 
-  @Test
-  public void probeOptionsWithFromAreRefused() {
-    assertEquals(2, Main.execute("calibrate", "--from", "src/test/resources/calibration/calibration-6.18-2cpu.json",
-        "--only", "proc", "--out", tmp.getRoot().toPath().resolve("o").toString()));
-  }
+    /** A recording from before the task group was recorded is read as root, with a warning that says so. */
+    @Test
+    public void aRecordingWithoutATaskGroupIsReadAsRootAndSaysSo() throws Exception {
+        UpFrontChecksTest.Outcome o = fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "old", root -> {});
+        assertEquals(o.stderr(), 0, o.exit());
+        assertTrue(
+                o.stderr(),
+                o.stderr()
+                        .contains("does not say which task group its probes ran in (a recording from"
+                                + " before 2026-12-02): the model takes machine.task-group = root"));
+        String conf = Files.readString(tmp.getRoot().toPath().resolve("o-old").resolve("calibrated.conf"));
+        assertTrue(
+                conf,
+                conf.contains(
+                        "    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n"));
+        assertTrue(
+                conf,
+                conf.startsWith("# Written by `netns-lab calibrate --from "
+                        + tmp.getRoot().toPath().resolve("old.json") + "` on "));
+        assertTrue(conf, conf.contains(", preempt none (the recording's host).\n"));
+        // a model key the fit left out says so where the user looks for it (this recording has no exit probe line)
+        assertTrue(
+                conf,
+                conf.contains("    # costs.uevent.injector-exit not fitted (no uevent_probe exit line in the fit set"));
+    }
 
-  @Test
-  public void anUnknownPartIsRefused() {
-    assertEquals(2, Main.execute("calibrate", "--only", "uevent,bogus", "--out", tmp.getRoot().toString()));
-  }
+    @Test
+    public void aRecordedTaskGroupMustBeRootOrSession() throws Exception {
+        UpFrontChecksTest.Outcome o =
+                fromEdited("edited-task-group", root -> ((ObjectNode) root.path("host")).put("taskGroup", "sessions"));
+        assertRefused(o, "host: taskGroup must be root or session (or absent), got 'sessions'");
+    }
 
-  @Test
-  public void aMissingRecordedCalibrationIsRefused() {
-    assertEquals(2, Main.execute("calibrate", "--from", "no/such/calibration.json"));
-  }
+    /** A host field of the wrong JSON type is named, not only described by Jackson's Java type. */
+    @Test
+    public void aRecordedTaskGroupOfTheWrongTypeIsNamed() throws Exception {
+        UpFrontChecksTest.Outcome o = fromEdited(
+                "edited-task-group-list",
+                root -> ((ObjectNode) root.path("host")).putArray("taskGroup").add("session"));
+        assertRefused(o, "host.taskGroup: must be text, got an array [\"session\"]");
+    }
 
-  @Test
-  public void aRecordedCalibrationThatIsNotOneIsRefused() throws Exception {
-    Path bad = tmp.newFile("bad.json").toPath();
-    Files.writeString(bad, "garbage{");
-    assertEquals(2, Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o1").toString()));
-    Files.writeString(bad, "{\"fit_set\": [], \"prediction_set\": []}");
-    assertEquals(2, Main.execute("calibrate", "--from", bad.toString(), "--out", tmp.getRoot().toPath().resolve("o2").toString()));
-    assertTrue(!Files.exists(tmp.getRoot().toPath().resolve("o2")));
-  }
+    /**
+     * An exit line's kernel-thread figures come all together or not at all, each at least 0, the exits' span inside
+     * their window: a line with some of them, or a span longer than its window, is refused naming the field.
+     */
+    @Test
+    public void anExitLinesKernelThreadFiguresAreCheckedTogether() throws Exception {
+        UpFrontChecksTest.Outcome some = withExitLine("kt-some", line -> line.put("exits_kworker_runs", 10));
+        assertRefused(some, "(uevent exit): quiet_window_ns must be a number in 1..");
+        assertRefused(some, "(an exit line's kernel-thread figures come all together, or none)");
+        UpFrontChecksTest.Outcome half = withExitLine(
+                "kt-half", line -> allKthreadFields(line, 400_000_000L).put("exits_kworker_runs", 1.5));
+        assertRefused(half, "(uevent exit): exits_kworker_runs must be a whole count, got 1.5");
+        UpFrontChecksTest.Outcome span = withExitLine("kt-span", line -> allKthreadFields(line, 700_000_000L));
+        assertRefused(
+                span,
+                "(uevent exit): exits_span_ns must be a number in 0..600,000,000, got 700000000 (inside"
+                        + " exits_window_ns)");
+    }
+
+    /**
+     * Every kernel-thread field of an exit line: 200 ms quiet, a 600 ms window holding exits over {@code span} ns,
+     * each thread 1 us in one run in either window.
+     */
+    private static ObjectNode allKthreadFields(ObjectNode line, long span) {
+        line.put("quiet_window_ns", 200_000_000L)
+                .put("exits_window_ns", 600_000_000L)
+                .put("exits_span_ns", span);
+        for (String w : java.util.List.of("quiet", "exits")) {
+            for (String k : java.util.List.of("rcu_gp_kthread", "ksoftirqd", "kworker")) {
+                line.put(w + "_" + k + "_ns", 1000).put(w + "_" + k + "_runs", 1);
+            }
+        }
+        return line;
+    }
+
+    /** The recorded calibration with an exit probe line of 2000 children added to its fit set, then {@code edit}. */
+    private UpFrontChecksTest.Outcome withExitLine(String name, java.util.function.Consumer<ObjectNode> edit)
+            throws Exception {
+        return fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", name, root -> {
+            ObjectNode line = ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set"))
+                    .addObject()
+                    .put("probe", "uevent")
+                    .put("set", "fit")
+                    .put("load", "exit")
+                    .put("children", 2000)
+                    .put("exit_p50_ns", 60_000)
+                    .put("reap_p50_ns", 15_000);
+            edit.accept(line);
+        });
+    }
+
+    @Test
+    public void aFieldWithOneAllowedValueSaysThatValue() throws Exception {
+        UpFrontChecksTest.Outcome o = firstPairEdited("calibration-6.18-2cpu-2026-12-01-pair.json", "injectors", 2);
+        assertRefused(o, "injectors must be 1, got 2");
+    }
+
+    @Test
+    public void aListenerCannotSleepMoreOftenThanItWasSentTo() throws Exception {
+        UpFrontChecksTest.Outcome o =
+                firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "listener_sleeps", 5_000_000);
+        assertRefused(o, "(uevent pair): listener_sleeps (5000000) cannot exceed sends (20000)");
+    }
+
+    @Test
+    public void aSendsP99CannotBeBelowItsMedian() throws Exception {
+        // the first pair line's median send is 2,484 ns: a p99 under it would fit a negative jitter
+        UpFrontChecksTest.Outcome o =
+                firstPairEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "send_p99_ns", 2000);
+        assertRefused(o, "(uevent pair): send_p99_ns (2000) cannot be below send_p50_ns (2484)");
+    }
+
+    @Test
+    public void aForkToExecLongerThanAProcessesTurnOrAWalkWithoutItsP99IsRefused() throws Exception {
+        UpFrontChecksTest.Outcome o = firstLineEdited(
+                "calibration-6.18-2cpu-2026-12-01-sleeps.json",
+                "listener",
+                "fork-to-exec",
+                line -> line.put("fork_to_exec_p50_ns", 900_000_000L));
+        assertEquals(o.stderr(), 2, o.exit());
+        assertTrue(
+                o.stderr(),
+                o.stderr()
+                        .matches(
+                                "(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
+                                        + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
+        o = firstLineEdited(
+                "calibration-6.18-2cpu-2026-12-01-sleeps.json",
+                "broadcast-walk",
+                "walk-p99",
+                line -> line.remove("send_p99_ns"));
+        assertRefused(o, "(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13," + " got nothing");
+    }
+
+    /**
+     * A waiters line (appended to a recording made before the probe) must hold the fit's three figures, no more closers
+     * queued than it started, or a non-empty reason it was skipped.
+     */
+    @Test
+    public void aWaitersLineWithoutItsFiguresIsRefused() throws Exception {
+        String[][] cases = {
+            {
+                "{\"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 50}",
+                "(uevent waiters): before_send_p50_ns must be a number in 1..1.00e+13, got nothing"
+            },
+            {
+                "{\"before_send_p50_ns\": 10000, \"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 300}",
+                "(uevent waiters): queued_waiters_mean must be a number in 0..256, got 300 (at most its closers)"
+            },
+            {"{\"skipped\": \"\"}", "(uevent waiters): skipped must say why the probe skipped the line, got \"\""},
+        };
+        for (int c = 0; c < cases.length; c++) {
+            ObjectNode fields = (ObjectNode) JSON.readTree(cases[c][0]);
+            UpFrontChecksTest.Outcome o =
+                    fromEdited("calibration-6.18-2cpu-2026-12-01-sleeps.json", "waiters-" + c, root -> {
+                        ObjectNode line = JSON.createObjectNode()
+                                .put("probe", "uevent")
+                                .put("set", "fit")
+                                .put("load", "waiters")
+                                .put("closers", 256)
+                                .put("sends", 20_000);
+                        line.setAll(fields);
+                        ((com.fasterxml.jackson.databind.node.ArrayNode) root.get("fit_set")).add(line);
+                    });
+            assertRefused(o, cases[c][1]);
+        }
+    }
+
+    @Test
+    public void cleanupCpuPairsThatDoNotMatchTheRunsAreRefused() throws Exception {
+        // the recorded lifecycle line's seven runs: [26, 56.739 ms], [39, 43.393 ms], ...
+        String[][] cases = {
+            {
+                "[[20, 5000000]]",
+                "cleanup_net_run_cpu_pairs must have one pair per cleanup_net_run_pairs pair, got 1 against 7"
+            },
+            {
+                "[[26, 1], [38, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
+                "cleanup_net_run_cpu_pairs[1] must count the netns of cleanup_net_run_pairs[1] (39), got 38"
+            },
+            {
+                "[[26, 56739001], [39, 1], [26, 1], [20, 1], [53, 1], [33, 1], [3, 1]]",
+                "cleanup_net_run_cpu_pairs[0]: the kworker's CPU in a run (56739001 ns) cannot exceed the run's wall time"
+                        + " (56739000 ns)"
+            },
+        };
+        for (int c = 0; c < cases.length; c++) {
+            JsonNode pairs = JSON.readTree(cases[c][0]);
+            UpFrontChecksTest.Outcome o = fromEdited("cpu-pairs-" + c, root -> {
+                for (JsonNode line : root.path("fit_set")) {
+                    if (line.path("probe").asText().equals("lifecycle")) {
+                        ((ObjectNode) line).set("cleanup_net_run_cpu_pairs", pairs);
+                    }
+                }
+            });
+            assertRefused(o, cases[c][1]);
+        }
+    }
+
+    /** {@code calibrate --from} refused its input: exit status 2 and {@code message} on stderr. */
+    private static void assertRefused(UpFrontChecksTest.Outcome o, String message) {
+        assertEquals(o.stderr(), 2, o.exit());
+        assertTrue(o.stderr(), o.stderr().contains(message));
+    }
+
+    /**
+     * {@code calibrate --from} a copy of the recorded 3-run calibration that {@code edit} changed.
+     *
+     * @param name the copy's and the output folder's name
+     */
+    private UpFrontChecksTest.Outcome fromEdited(String name, java.util.function.Consumer<ObjectNode> edit)
+            throws Exception {
+        return fromEdited("calibration-6.18-2cpu-2026-12-01.json", name, edit);
+    }
+
+    private UpFrontChecksTest.Outcome fromEdited(
+            String recorded, String name, java.util.function.Consumer<ObjectNode> edit) throws Exception {
+        ObjectNode root = (ObjectNode) JSON.readTree(
+                Path.of("src/test/resources/calibration", recorded).toFile());
+        edit.accept(root);
+        Path bad = tmp.getRoot().toPath().resolve(name + ".json");
+        JSON.writeValue(bad.toFile(), root);
+        return UpFrontChecksTest.cli(
+                "calibrate",
+                "--from",
+                bad.toString(),
+                "--out",
+                tmp.getRoot().toPath().resolve("o-" + name).toString());
+    }
+
+    /** {@code calibrate --from} a recording whose first pair probe line has {@code field} set to {@code value}. */
+    private UpFrontChecksTest.Outcome firstPairEdited(String recorded, String field, long value) throws Exception {
+        return firstLineEdited(recorded, "pair", "pair-" + field, line -> line.put(field, value));
+    }
+
+    /**
+     * {@code calibrate --from} a recording whose first fit-set line of {@code load} {@code edit} changed.
+     *
+     * @param name the copy's and the output folder's name
+     */
+    private UpFrontChecksTest.Outcome firstLineEdited(
+            String recorded, String load, String name, java.util.function.Consumer<ObjectNode> edit) throws Exception {
+        return fromEdited(recorded, name, root -> {
+            for (JsonNode line : root.path("fit_set")) {
+                if (line.path("load").asText().equals(load)) {
+                    edit.accept((ObjectNode) line);
+                    break;
+                }
+            }
+        });
+    }
+
+    @Test
+    public void probeOptionsWithFromAreRefused() {
+        assertEquals(
+                2,
+                Main.execute(
+                        "calibrate",
+                        "--from",
+                        "src/test/resources/calibration/calibration-6.18-2cpu.json",
+                        "--only",
+                        "proc",
+                        "--out",
+                        tmp.getRoot().toPath().resolve("o").toString()));
+    }
+
+    @Test
+    public void anUnknownPartIsRefused() {
+        assertEquals(
+                2,
+                Main.execute(
+                        "calibrate",
+                        "--only",
+                        "uevent,bogus",
+                        "--out",
+                        tmp.getRoot().toString()));
+    }
+
+    @Test
+    public void aMissingRecordedCalibrationIsRefused() {
+        assertEquals(2, Main.execute("calibrate", "--from", "no/such/calibration.json"));
+    }
+
+    @Test
+    public void aRecordedCalibrationThatIsNotOneIsRefused() throws Exception {
+        Path bad = tmp.newFile("bad.json").toPath();
+        Files.writeString(bad, "garbage{");
+        assertEquals(
+                2,
+                Main.execute(
+                        "calibrate",
+                        "--from",
+                        bad.toString(),
+                        "--out",
+                        tmp.getRoot().toPath().resolve("o1").toString()));
+        Files.writeString(bad, "{\"fit_set\": [], \"prediction_set\": []}");
+        assertEquals(
+                2,
+                Main.execute(
+                        "calibrate",
+                        "--from",
+                        bad.toString(),
+                        "--out",
+                        tmp.getRoot().toPath().resolve("o2").toString()));
+        assertTrue(!Files.exists(tmp.getRoot().toPath().resolve("o2")));
+    }
 }

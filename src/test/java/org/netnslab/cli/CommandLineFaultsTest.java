@@ -23,145 +23,187 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /** Issue #22's command-line faults: -V, --help's wrapping and defaults, unknown commands, --sweep, heap figures, stdout. */
 public class CommandLineFaultsTest extends JUnitSuite {
-  /** What a command printed and returned. */
-  record Printed(int status, String out, String err) {}
+    /** What a command printed and returned. */
+    record Printed(int status, String out, String err) {}
 
-  static synchronized Printed cli(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    try {
-      int status = Main.execute(args);
-      return new Printed(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
+    static synchronized Printed cli(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+        try {
+            int status = Main.execute(args);
+            return new Printed(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
     }
-  }
 
-  @Test
-  public void versionIsTheProjectsVersion() throws Exception {
-    Matcher m = Pattern.compile("<artifactId>netns-lab</artifactId>\\s*<version>([^<]+)</version>")
-        .matcher(Files.readString(Path.of("pom.xml")));
-    assertTrue(m.find());
-    assertEquals("netns-lab " + m.group(1) + "\n", cli("-V").out());
-    assertEquals("netns-lab " + m.group(1) + "\n", cli("run", "-V").out());
-    assertTrue(m.group(1), m.group(1).endsWith("-SNAPSHOT"));
-  }
-
-  @Test
-  public void helpBreaksLinesAtSpacesOnlyAndShowsTheOutFolderAsAPath() {
-    String top = cli("--help").out();
-    String run = cli("run", "--help").out();
-    for (String help : List.of(top, run)) {
-      String[] lines = help.split("\n");
-      for (int i = 0; i < lines.length; i++) {
-        assertTrue(lines[i], lines[i].length() <= HelpText.WIDTH);
-        assertFalse("a dotted word broken: " + lines[i], i + 1 < lines.length && lines[i].matches(".*\\w\\.$")
-            && lines[i + 1].matches(" {3,}[a-z].*"));
-      }
+    @Test
+    public void versionIsTheProjectsVersion() throws Exception {
+        Matcher m = Pattern.compile("<artifactId>netns-lab</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(Path.of("pom.xml")));
+        assertTrue(m.find());
+        assertEquals("netns-lab " + m.group(1) + "\n", cli("-V").out());
+        assertEquals("netns-lab " + m.group(1) + "\n", cli("run", "-V").out());
+        assertTrue(m.group(1), m.group(1).endsWith("-SNAPSHOT"));
     }
-    assertTrue(top, top.contains("report.html"));
-    assertTrue(run, run.contains("machine.cpus=1,2,4,8"));
-    assertTrue(run, run.replaceAll("\\s+", " ").contains("(default target/netns-lab/<scenario>-<timestamp>, the first"
-        + " part from netns-lab.run.out-dir)"));
-    assertTrue(run, run.startsWith("Usage: netns-lab run [-hV]"));
-  }
 
-  @Test
-  public void anUnknownCommandListsTheCommandsAndSuggestsOnlyACloseOne() {
-    Printed p = cli("foo", "x");
-    assertEquals(Main.EXIT_CONFIG, p.status());
-    assertEquals("netns-lab: unknown command 'foo'. The commands are run, list, validate, report, calibrate, worker (netns-lab --help).\n",
-        p.err());
-    assertFalse(p.err(), p.err().contains("did you mean"));
-    assertTrue(cli("valiadte", "x").err(), cli("valiadte", "x").err().contains("did you mean 'validate'?"));
-    assertFalse(cli("start", "x").err().contains("did you mean"));
-    Printed help = cli("compare", "--help"); // not the top-level help with 0, as if compare were a command
-    assertEquals(Main.EXIT_CONFIG, help.status());
-    assertEquals("", help.out());
-    assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
-  }
-
-  /** A key given twice by --set: the last wins, as in HOCON, and the user hears which one was overridden. */
-  @Test
-  public void aKeySetTwiceSaysTheLastWins() {
-    Printed p = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.cpus=2", "--set", "machine.cpus=3",
-        "--set", "machine.jitter=0.2");
-    assertEquals(p.err(), 0, p.status());
-    assertEquals("netns-lab: warning: --set machine.cpus=3 overrides the earlier --set machine.cpus=2 (the last one"
-        + " given wins)\n", p.err());
-  }
-
-  @Test
-  public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
-    Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sweep", "machine.cpus=1,2");
-    assertEquals(Main.EXIT_CONFIG, p.status());
-    assertTrue(p.err(), p.err().contains("--sweep machine.cpus=1,2: machine.cpus: a CPU sweep (a list of counts) needs"
-        + " execution = virtual"));
-    assertFalse(p.err(), p.err().contains("--set machine.cpus"));
-  }
-
-  /** A scheduling key that the run will not use is said on stderr: under fifo, and in live execution. */
-  @Test
-  public void aSchedulingKeyWithoutEffectIsWarnedOf() {
-    Printed fifo = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.scheduler=fifo", "--set",
-        "machine.task-group=session");
-    assertEquals(fifo.err(), 0, fifo.status());
-    assertTrue(fifo.err(), fifo.err().contains("netns-lab: warning: machine.task-group has no effect: machine.scheduler"
-        + " = fifo runs steps, not tasks"));
-    Printed live = cli("validate", "load-tests/unshare-loop.conf", "--set", "execution=live", "--set",
-        "machine.scheduler=fair");
-    assertTrue(live.err(), live.err().contains("netns-lab: warning: machine.scheduler has no effect: live execution"
-        + " runs on the host's own scheduler"));
-    Printed fair = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.task-group=session");
-    assertFalse(fair.err(), fair.err().contains("warning"));
-  }
-
-  /** A --set of machine.cpus in any HOCON spelling beside --sweep is refused, not silently overridden. */
-  @Test
-  public void aSweepBesideASetOfTheCpusInAnySpellingIsRefused() {
-    for (String set : new String[] {"machine.cpus=2", "machine { cpus = 2 }", "machine{cpus=2}", "machine.cpus = [1, 2]"}) {
-      Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", set, "--sweep", "machine.cpus=1,2");
-      assertEquals(set, Main.EXIT_CONFIG, p.status());
-      assertTrue(set + ": " + p.err(), p.err().contains("--sweep machine.cpus and --set of machine.cpus both given"));
+    @Test
+    public void helpBreaksLinesAtSpacesOnlyAndShowsTheOutFolderAsAPath() {
+        String top = cli("--help").out();
+        String run = cli("run", "--help").out();
+        for (String help : List.of(top, run)) {
+            String[] lines = help.split("\n");
+            for (int i = 0; i < lines.length; i++) {
+                assertTrue(lines[i], lines[i].length() <= HelpText.WIDTH);
+                assertFalse(
+                        "a dotted word broken: " + lines[i],
+                        i + 1 < lines.length && lines[i].matches(".*\\w\\.$") && lines[i + 1].matches(" {3,}[a-z].*"));
+            }
+        }
+        assertTrue(top, top.contains("report.html"));
+        assertTrue(run, run.contains("machine.cpus=1,2,4,8"));
+        assertTrue(
+                run,
+                run.replaceAll("\\s+", " ")
+                        .contains("(default target/netns-lab/<scenario>-<timestamp>, the first"
+                                + " part from netns-lab.run.out-dir)"));
+        assertTrue(run, run.startsWith("Usage: netns-lab run [-hV]"));
     }
-    assertFalse(Main.Run.setsCpus("machine.jitter=0.5"));
-    assertFalse(Main.Run.setsCpus("machine.cpus")); // not HOCON: the loader reports it
-  }
 
-  @Test
-  public void anEstimateOverTheUsableHeapNeverReadsAsTheSameFigure() throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 1);
-    long need = HeapEstimate.bytes(s);
-    try {
-      HeapEstimate.check(s, need - 1, need, List.of());
-      throw new AssertionError("refused: one byte short");
-    } catch (ScenarioException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains("needs about " + HeapEstimate.mib(need) + " MiB"));
-      assertTrue(e.getMessage(), e.getMessage().contains("usable heap of " + ((need - 1) >> 20) + " MiB"));
-      assertTrue(HeapEstimate.mib(need) > (need - 1) >> 20);
+    @Test
+    public void anUnknownCommandListsTheCommandsAndSuggestsOnlyACloseOne() {
+        Printed p = cli("foo", "x");
+        assertEquals(Main.EXIT_CONFIG, p.status());
+        assertEquals(
+                "netns-lab: unknown command 'foo'. The commands are run, list, validate, report, calibrate, worker (netns-lab --help).\n",
+                p.err());
+        assertFalse(p.err(), p.err().contains("did you mean"));
+        assertTrue(cli("valiadte", "x").err(), cli("valiadte", "x").err().contains("did you mean 'validate'?"));
+        assertFalse(cli("start", "x").err().contains("did you mean"));
+        Printed help = cli("compare", "--help"); // not the top-level help with 0, as if compare were a command
+        assertEquals(Main.EXIT_CONFIG, help.status());
+        assertEquals("", help.out());
+        assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
     }
-  }
 
-  @Test
-  public void aWriteErrorOnStdoutIsStatus1WithALineOnStderr() {
-    PrintStream full = new PrintStream(new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        throw new IOException("No space left on device");
-      }
-    }, true);
-    full.println("results: x/result.json");
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
-    assertEquals(Main.EXIT_FAILED, Main.checkStdout(0, full, err));
-    assertEquals("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
-        + " printed there is lost\n", e.toString(StandardCharsets.UTF_8));
-    assertEquals("a bad command line keeps its status", Main.EXIT_CONFIG, Main.checkStdout(Main.EXIT_CONFIG, full, err));
-    assertEquals(0, Main.checkStdout(0, new PrintStream(new ByteArrayOutputStream()), err));
-  }
+    /** A key given twice by --set: the last wins, as in HOCON, and the user hears which one was overridden. */
+    @Test
+    public void aKeySetTwiceSaysTheLastWins() {
+        Printed p = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "machine.cpus=2",
+                "--set",
+                "machine.cpus=3",
+                "--set",
+                "machine.jitter=0.2");
+        assertEquals(p.err(), 0, p.status());
+        assertEquals(
+                "netns-lab: warning: --set machine.cpus=3 overrides the earlier --set machine.cpus=2 (the last one"
+                        + " given wins)\n",
+                p.err());
+    }
+
+    @Test
+    public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
+        Printed p =
+                cli("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sweep", "machine.cpus=1,2");
+        assertEquals(Main.EXIT_CONFIG, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("--sweep machine.cpus=1,2: machine.cpus: a CPU sweep (a list of counts) needs"
+                                + " execution = virtual"));
+        assertFalse(p.err(), p.err().contains("--set machine.cpus"));
+    }
+
+    /** A scheduling key that the run will not use is said on stderr: under fifo, and in live execution. */
+    @Test
+    public void aSchedulingKeyWithoutEffectIsWarnedOf() {
+        Printed fifo = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "machine.scheduler=fifo",
+                "--set",
+                "machine.task-group=session");
+        assertEquals(fifo.err(), 0, fifo.status());
+        assertTrue(
+                fifo.err(),
+                fifo.err()
+                        .contains("netns-lab: warning: machine.task-group has no effect: machine.scheduler"
+                                + " = fifo runs steps, not tasks"));
+        Printed live = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "execution=live",
+                "--set",
+                "machine.scheduler=fair");
+        assertTrue(
+                live.err(),
+                live.err()
+                        .contains("netns-lab: warning: machine.scheduler has no effect: live execution"
+                                + " runs on the host's own scheduler"));
+        Printed fair = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.task-group=session");
+        assertFalse(fair.err(), fair.err().contains("warning"));
+    }
+
+    /** A --set of machine.cpus in any HOCON spelling beside --sweep is refused, not silently overridden. */
+    @Test
+    public void aSweepBesideASetOfTheCpusInAnySpellingIsRefused() {
+        for (String set :
+                new String[] {"machine.cpus=2", "machine { cpus = 2 }", "machine{cpus=2}", "machine.cpus = [1, 2]"}) {
+            Printed p = cli("run", "load-tests/unshare-loop.conf", "--set", set, "--sweep", "machine.cpus=1,2");
+            assertEquals(set, Main.EXIT_CONFIG, p.status());
+            assertTrue(
+                    set + ": " + p.err(),
+                    p.err().contains("--sweep machine.cpus and --set of machine.cpus both given"));
+        }
+        assertFalse(Main.Run.setsCpus("machine.jitter=0.5"));
+        assertFalse(Main.Run.setsCpus("machine.cpus")); // not HOCON: the loader reports it
+    }
+
+    @Test
+    public void anEstimateOverTheUsableHeapNeverReadsAsTheSameFigure() throws Exception {
+        Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 1);
+        long need = HeapEstimate.bytes(s);
+        try {
+            HeapEstimate.check(s, need - 1, need, List.of());
+            throw new AssertionError("refused: one byte short");
+        } catch (ScenarioException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("needs about " + HeapEstimate.mib(need) + " MiB"));
+            assertTrue(e.getMessage(), e.getMessage().contains("usable heap of " + ((need - 1) >> 20) + " MiB"));
+            assertTrue(HeapEstimate.mib(need) > (need - 1) >> 20);
+        }
+    }
+
+    @Test
+    public void aWriteErrorOnStdoutIsStatus1WithALineOnStderr() {
+        PrintStream full = new PrintStream(
+                new OutputStream() {
+                    @Override
+                    public void write(int b) throws IOException {
+                        throw new IOException("No space left on device");
+                    }
+                },
+                true);
+        full.println("results: x/result.json");
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
+        assertEquals(Main.EXIT_FAILED, Main.checkStdout(0, full, err));
+        assertEquals(
+                "netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
+                        + " printed there is lost\n",
+                e.toString(StandardCharsets.UTF_8));
+        assertEquals(
+                "a bad command line keeps its status", Main.EXIT_CONFIG, Main.checkStdout(Main.EXIT_CONFIG, full, err));
+        assertEquals(0, Main.checkStdout(0, new PrintStream(new ByteArrayOutputStream()), err));
+    }
 }

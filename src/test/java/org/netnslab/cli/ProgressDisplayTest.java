@@ -12,30 +12,32 @@ import org.scalatestplus.junit.JUnitSuite;
 
 public class ProgressDisplayTest extends JUnitSuite {
 
-  private static String lines(int replicates) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    Locale before = Locale.getDefault();
-    Locale.setDefault(Locale.ROOT); // the phase line's thousands separator
-    try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      ProgressDisplay d = new ProgressDisplay(false, err);
-      d.replicateStarting(replicates, replicates, List.of("kernel-6.9", "kernel-4.18"));
-      d.phaseStarting("kernel-4.18", "warm-up", 0, () -> 0); // warmup-per-netns = 0: no lines
-      d.phaseDone("kernel-4.18", "warm-up", 0, 0);
-      d.phaseDone("kernel-4.18", "counted", 2000, 2_000_000_000L);
-    } finally {
-      Locale.setDefault(before);
+    private static String lines(int replicates) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.ROOT); // the phase line's thousands separator
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ProgressDisplay d = new ProgressDisplay(false, err);
+            d.replicateStarting(replicates, replicates, List.of("kernel-6.9", "kernel-4.18"));
+            d.phaseStarting("kernel-4.18", "warm-up", 0, () -> 0); // warmup-per-netns = 0: no lines
+            d.phaseDone("kernel-4.18", "warm-up", 0, 0);
+            d.phaseDone("kernel-4.18", "counted", 2000, 2_000_000_000L);
+        } finally {
+            Locale.setDefault(before);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
-    return bytes.toString(StandardCharsets.UTF_8);
-  }
 
-  @Test
-  public void phaseLinesNameTheReplicateWhenThereAreSeveral() {
-    assertEquals(String.format("replicate 2/2: kernel-6.9, kernel-4.18%n"
-        + "[kernel-4.18, replicate 2/2] counted: 2,000 done in 2.00 s (1,000/s)%n"), lines(2));
-  }
+    @Test
+    public void phaseLinesNameTheReplicateWhenThereAreSeveral() {
+        assertEquals(
+                String.format("replicate 2/2: kernel-6.9, kernel-4.18%n"
+                        + "[kernel-4.18, replicate 2/2] counted: 2,000 done in 2.00 s (1,000/s)%n"),
+                lines(2));
+    }
 
-  @Test
-  public void aSingleRunKeepsItsPhaseLinesAsTheyWere() {
-    assertEquals(String.format("[kernel-4.18] counted: 2,000 done in 2.00 s (1,000/s)%n"), lines(1));
-  }
+    @Test
+    public void aSingleRunKeepsItsPhaseLinesAsTheyWere() {
+        assertEquals(String.format("[kernel-4.18] counted: 2,000 done in 2.00 s (1,000/s)%n"), lines(1));
+    }
 }

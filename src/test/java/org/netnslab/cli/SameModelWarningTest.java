@@ -25,60 +25,87 @@ import org.scalatestplus.junit.JUnitSuite;
  * them: no warning there.
  */
 public class SameModelWarningTest extends JUnitSuite {
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  private static final String NOTE = "per-netns-2018 and kernel-4.18 differ in no model key this workload uses"
-      + " (costs.mutex-handoff, costs.netns, netns, rcu, sock-inuse, sockets): the same model here, so their"
-      + " difference is noise, whatever its p-value";
+    private static final String NOTE = "per-netns-2018 and kernel-4.18 differ in no model key this workload uses"
+            + " (costs.mutex-handoff, costs.netns, netns, rcu, sock-inuse, sockets): the same model here, so their"
+            + " difference is noise, whatever its p-value";
 
-  /** stdout of a CLI run that must succeed. */
-  private static String stdout(String... args) {
-    PrintStream before = System.out;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    try {
-      assertEquals(0, Main.execute(args));
-      return out.toString(StandardCharsets.UTF_8);
-    } finally {
-      System.setOut(before);
+    /** stdout of a CLI run that must succeed. */
+    private static String stdout(String... args) {
+        PrintStream before = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, Main.execute(args));
+            return out.toString(StandardCharsets.UTF_8);
+        } finally {
+            System.setOut(before);
+        }
     }
-  }
 
-  private static JsonNode comparison(Path out) throws Exception {
-    return new ObjectMapper().readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile()).at("/comparisons/0");
-  }
-
-  @Test
-  public void everyModelKeyFallsInAGroup() {
-    for (Strategies.Row<?> row : Strategies.ROWS) {
-      assertNotNull(row.key(), Strategies.groupOf(row.key()));
+    private static JsonNode comparison(Path out) throws Exception {
+        return new ObjectMapper()
+                .readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile())
+                .at("/comparisons/0");
     }
-  }
 
-  @Test
-  public void aChurnRunBetweenDesignsThatDifferOnlyInUeventKeysWarns() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("churn");
-    String console = stdout("run", "load-tests/unshare-loop.conf", "--scale", "0.01", "--no-progress", "--out",
-        out.toString(), "--set", "workload.workers=2", "--set", "designs=[kernel-4.18, per-netns-2018]",
-        "--set", "baseline=kernel-4.18");
-    assertTrue(console, console.contains("  WARNING: " + NOTE + "\n"));
-    JsonNode c = comparison(out);
-    assertFalse(c.get("designs_differ_in_used_keys").asBoolean(true));
-    assertEquals(NOTE, c.get("note").asText());
-    String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
-    assertTrue(html, html.contains("<b>Warning:</b> " + NOTE));
-  }
+    @Test
+    public void everyModelKeyFallsInAGroup() {
+        for (Strategies.Row<?> row : Strategies.ROWS) {
+            assertNotNull(row.key(), Strategies.groupOf(row.key()));
+        }
+    }
 
-  @Test
-  public void anInjectionRunBetweenThemDoesNotWarn() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("injection");
-    String console = stdout("run", "load-tests/uevent-tc1-userns.conf", "--scale", "0.001", "--no-progress", "--out",
-        out.toString(), "--set", "workload.netns.userns-owned=4", "--set", "workload.injectors=4",
-        "--set", "designs=[kernel-4.18, per-netns-2018]", "--set", "baseline=kernel-4.18");
-    assertFalse(console, console.contains("WARNING"));
-    JsonNode c = comparison(out);
-    assertTrue(c.get("designs_differ_in_used_keys").asBoolean(false));
-    assertFalse(c.has("note"));
-    assertFalse(Files.readString(out.resolve(ResultsFolder.REPORT_HTML)).contains("<b>Warning:</b>"));
-  }
+    @Test
+    public void aChurnRunBetweenDesignsThatDifferOnlyInUeventKeysWarns() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("churn");
+        String console = stdout(
+                "run",
+                "load-tests/unshare-loop.conf",
+                "--scale",
+                "0.01",
+                "--no-progress",
+                "--out",
+                out.toString(),
+                "--set",
+                "workload.workers=2",
+                "--set",
+                "designs=[kernel-4.18, per-netns-2018]",
+                "--set",
+                "baseline=kernel-4.18");
+        assertTrue(console, console.contains("  WARNING: " + NOTE + "\n"));
+        JsonNode c = comparison(out);
+        assertFalse(c.get("designs_differ_in_used_keys").asBoolean(true));
+        assertEquals(NOTE, c.get("note").asText());
+        String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
+        assertTrue(html, html.contains("<b>Warning:</b> " + NOTE));
+    }
+
+    @Test
+    public void anInjectionRunBetweenThemDoesNotWarn() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("injection");
+        String console = stdout(
+                "run",
+                "load-tests/uevent-tc1-userns.conf",
+                "--scale",
+                "0.001",
+                "--no-progress",
+                "--out",
+                out.toString(),
+                "--set",
+                "workload.netns.userns-owned=4",
+                "--set",
+                "workload.injectors=4",
+                "--set",
+                "designs=[kernel-4.18, per-netns-2018]",
+                "--set",
+                "baseline=kernel-4.18");
+        assertFalse(console, console.contains("WARNING"));
+        JsonNode c = comparison(out);
+        assertTrue(c.get("designs_differ_in_used_keys").asBoolean(false));
+        assertFalse(c.has("note"));
+        assertFalse(Files.readString(out.resolve(ResultsFolder.REPORT_HTML)).contains("<b>Warning:</b>"));
+    }
 }

@@ -20,48 +20,76 @@ import org.scalatestplus.junit.JUnitSuite;
  * scenario or a bad N is refused with exit 2.
  */
 public class SensitivityRunTest extends JUnitSuite {
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  @Test
-  public void theStudyIsSavedShownAndRebuiltByReport() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("s");
-    assertEquals(0, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--scale", "0.002", "--no-progress",
-        "--out", out.toString(), "--set", "workload.netns.userns-owned=40", "--set", "workload.injectors=40",
-        "--set", "workload.injector-start-interval=20ms", "--sensitivity", "4", "--jobs", "2"));
-    JsonNode root = new ObjectMapper().readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile());
-    JsonNode s = root.get("sensitivity");
-    assertEquals(4, s.get("samples").asInt());
-    assertEquals(4, s.get("factors").size());
-    assertEquals(s.get("keys").size(), s.get("factors").get(0).size());
-    assertEquals(2, s.get("comparisons").size());
-    assertEquals(4, s.at("/comparisons/0/ratios").size());
-    assertEquals(0.82, s.at("/comparisons/0/seed_ratio").asDouble(), 0);
-    assertEquals(root.at("/comparisons/0/ratio_b_over_a").asDouble(), s.at("/comparisons/0/base_ratio").asDouble(), 0);
-    assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
-    String console = SensitivityReport.console(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)));
-    assertTrue(console, console.contains("  only 4 samples: the 'holds in' shares, the spread and the rank"
-        + " correlations below say little before 10 or more (--sensitivity N)\n"));
-    double[] r = new double[4];
-    for (int i = 0; i < 4; i++) {
-      r[i] = s.at("/comparisons/0/ratios/" + i).asDouble();
+    @Test
+    public void theStudyIsSavedShownAndRebuiltByReport() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("s");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/uevent-tc1-userns.conf",
+                        "--scale",
+                        "0.002",
+                        "--no-progress",
+                        "--out",
+                        out.toString(),
+                        "--set",
+                        "workload.netns.userns-owned=40",
+                        "--set",
+                        "workload.injectors=40",
+                        "--set",
+                        "workload.injector-start-interval=20ms",
+                        "--sensitivity",
+                        "4",
+                        "--jobs",
+                        "2"));
+        JsonNode root = new ObjectMapper()
+                .readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile());
+        JsonNode s = root.get("sensitivity");
+        assertEquals(4, s.get("samples").asInt());
+        assertEquals(4, s.get("factors").size());
+        assertEquals(s.get("keys").size(), s.get("factors").get(0).size());
+        assertEquals(2, s.get("comparisons").size());
+        assertEquals(4, s.at("/comparisons/0/ratios").size());
+        assertEquals(0.82, s.at("/comparisons/0/seed_ratio").asDouble(), 0);
+        assertEquals(
+                root.at("/comparisons/0/ratio_b_over_a").asDouble(),
+                s.at("/comparisons/0/base_ratio").asDouble(),
+                0);
+        assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
+        String console = SensitivityReport.console(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)));
+        assertTrue(
+                console,
+                console.contains("  only 4 samples: the 'holds in' shares, the spread and the rank"
+                        + " correlations below say little before 10 or more (--sensitivity N)\n"));
+        double[] r = new double[4];
+        for (int i = 0; i < 4; i++) {
+            r[i] = s.at("/comparisons/0/ratios/" + i).asDouble();
+        }
+        java.util.Arrays.sort(r);
+        // an even count's median is the middle two's mean, not the upper one
+        assertTrue(console, console.contains(String.format(java.util.Locale.ROOT, "median %.3f,", (r[1] + r[2]) / 2)));
+        String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
+        assertTrue(html.contains("<h2>Sensitivity to the costs</h2>"));
+        assertEquals(
+                SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON))
+                        .comparisons()
+                        .size(),
+                html.split("tornado</th>", -1).length - 1);
+
+        Files.writeString(out.resolve(ResultsFolder.REPORT_HTML), "stale");
+        assertEquals(0, Main.execute("report", out.toString()));
+        assertEquals(html, Files.readString(out.resolve(ResultsFolder.REPORT_HTML)));
     }
-    java.util.Arrays.sort(r);
-    // an even count's median is the middle two's mean, not the upper one
-    assertTrue(console, console.contains(String.format(java.util.Locale.ROOT, "median %.3f,", (r[1] + r[2]) / 2)));
-    String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
-    assertTrue(html.contains("<h2>Sensitivity to the costs</h2>"));
-    assertEquals(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)).comparisons().size(),
-        html.split("tornado</th>", -1).length - 1);
 
-    Files.writeString(out.resolve(ResultsFolder.REPORT_HTML), "stale");
-    assertEquals(0, Main.execute("report", out.toString()));
-    assertEquals(html, Files.readString(out.resolve(ResultsFolder.REPORT_HTML)));
-  }
-
-  @Test
-  public void aLiveScenarioOrABadCountIsRefused() {
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live",
-        "--sensitivity", "3"));
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--sensitivity", "0"));
-  }
+    @Test
+    public void aLiveScenarioOrABadCountIsRefused() {
+        assertEquals(
+                Main.EXIT_CONFIG,
+                Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sensitivity", "3"));
+        assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--sensitivity", "0"));
+    }
 }

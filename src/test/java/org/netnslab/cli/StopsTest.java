@@ -39,158 +39,210 @@ import org.scalatestplus.junit.JUnitSuite;
  * signals it.
  */
 public class StopsTest extends JUnitSuite {
-  @Rule
-  public TemporaryFolder tmp = new TemporaryFolder();
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
 
-  private static final String DESIGN = "net-free-4.16";
+    private static final String DESIGN = "net-free-4.16";
 
-  @Test
-  public void sigintPrintsOneLineLeavesThePreviousResultsAndExits130() throws Exception {
-    interrupt("INT", Stops.EXIT_SIGINT);
-  }
-
-  @Test
-  public void sigtermPrintsOneLineLeavesThePreviousResultsAndExits143() throws Exception {
-    interrupt("TERM", Stops.EXIT_SIGTERM);
-  }
-
-  @Test
-  public void anOutOfMemoryErrorEndsAVirtualRunWithExit1AndOneLine() throws Exception {
-    Path root = tmp.getRoot().toPath();
-    Path out = previousResults(root, "uevent-tc1-userns"); // a re-run: no note that another's are replaced
-    Path noHeapCheck = root.resolve("no-heap-check.conf"); // past the estimate, to reach a real OutOfMemoryError
-    Files.writeString(noHeapCheck, "netns-lab.run.heap-check = false\n");
-    Map<String, String> before = snapshot(root);
-    // one lane (--jobs 1): with two, a 16 MiB heap may run out first in the second lane's actor system
-    // starting, on one of Akka's threads, which Akka's jvm-exit-on-fatal-error ends with 255
-    Process child = netnsLab("-Xmx16m", "run", "load-tests/uevent-tc1-userns.conf", "--scale", "0.01",
-        "--no-progress", "--jobs", "1", "--config", noHeapCheck.toString(), "--set", "workload.netns.userns-owned=20000", "--out", out.toString());
-    StringBuilder err = new StringBuilder();
-    Thread reader = new Thread(() -> read(child.getErrorStream(), err, "", new CountDownLatch(1)));
-    reader.start();
-    try {
-      assertTrue("the child exited", child.waitFor(120, TimeUnit.SECONDS));
-    } finally {
-      child.destroyForcibly();
+    @Test
+    public void sigintPrintsOneLineLeavesThePreviousResultsAndExits130() throws Exception {
+        interrupt("INT", Stops.EXIT_SIGINT);
     }
-    reader.join();
-    String text = err.toString();
-    assertEquals(text, Main.EXIT_FAILED, child.exitValue());
-    // One line: Main's (the OutOfMemoryError reached the run's thread first), or the exit hook's (an actor's came
-    // first and Akka exited the JVM; its own report and stack trace are filtered out), or, when the heap ran out
-    // again while the hook built its line (the model's threads still allocate), its constant line; never two.
-    assertTrue(text, Pattern.compile("netns-lab: in scenario uevent-tc1-userns, design kernel-4\\.18, starting: out of"
-        + " memory \\(Java heap space, max heap \\d+ MiB\\): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g'"
-        + " \\(the launcher's default is -Xmx4g\\), or run a smaller population; no results written\\R?")
-        .matcher(text).matches() || Pattern.compile("netns-lab: the JVM is exiting on a fatal error in an actor in"
-        + " scenario uevent-tc1-userns, design kernel-4\\.18, starting; no results written; if it was an"
-        + " OutOfMemoryError, give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' \\(the launcher's default is"
-        + " -Xmx4g\\), or run a smaller population\\R?").matcher(text).matches() || Pattern.compile(Pattern.quote(
-        "netns-lab: the JVM is exiting on a fatal error in an actor; if it was an OutOfMemoryError, give the JVM more"
-        + " heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population")
-        + "\\R?").matcher(text).matches());
-    assertEquals("--out as it was, no temporary folder beside it", before, snapshot(root));
-  }
 
-  /** @return {@code root/out} holding an earlier run's results (made up), listed in its manifest */
-  private static Path previousResults(Path root, String scenario) throws IOException {
-    Path out = root.resolve("out");
-    Files.createDirectory(out);
-    Files.writeString(out.resolve("result.json"), "{\"an earlier run's\": \"results\"}");
-    Files.writeString(out.resolve(DESIGN + ".netns.create.hgrm"), "an earlier run's distribution");
-    OutputManifest.now("netns-lab 0.1.0", scenario, List.of("result.json", DESIGN + ".netns.create.hgrm"))
-        .write(out);
-    return out;
-  }
-
-  /** Starts {@code netns-lab} as the launcher would, with this test's class path, SIGINT at its default. */
-  private static Process netnsLab(String heap, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    if (resetsSignals()) {
-      cmd.addAll(List.of("env", "--default-signal=INT")); // a JVM started with SIGINT ignored (nohup, &) keeps it ignored
+    @Test
+    public void sigtermPrintsOneLineLeavesThePreviousResultsAndExits143() throws Exception {
+        interrupt("TERM", Stops.EXIT_SIGTERM);
     }
-    cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), heap,
-        "-Dconfig.file=conf/application.conf", "-Dlogback.configurationFile=conf/logback.xml",
-        "-Dnetns-lab.stderr-tty=true", Main.class.getName()));
-    cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-  }
 
-  private void interrupt(String signal, int status) throws Exception {
-    Path root = tmp.getRoot().toPath();
-    Path out = previousResults(root, "unshare-loop");
-    Map<String, String> before = snapshot(root);
-
-    Process child = netnsLab("-Xmx512m", "run", "load-tests/unshare-loop.conf", "--scale", "0.05", "--set",
-        "execution=live", "--set", "designs=[" + DESIGN + "]", "--set", "baseline=" + DESIGN, "--out", out.toString());
-    StringBuilder err = new StringBuilder();
-    CountDownLatch inLoops = new CountDownLatch(1);
-    Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[" + DESIGN + "] loops", inLoops));
-    reader.start();
-    try {
-      assertTrue("the loops phase started: " + err, inLoops.await(120, TimeUnit.SECONDS));
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid())).inheritIO().start();
-      assertEquals(0, kill.waitFor());
-      assertTrue("the child exited", child.waitFor(60, TimeUnit.SECONDS));
-    } finally {
-      child.destroyForcibly();
-    }
-    reader.join();
-    String text;
-    synchronized (err) {
-      text = err.toString();
-    }
-    assertEquals(text, status, child.exitValue());
-    Pattern line = Pattern.compile("netns-lab: interrupted \\(SIG" + signal + "\\) in scenario unshare-loop, design "
-        + Pattern.quote(DESIGN) + ", phase loops, (\\d+)% \\((\\d+) of 200\\); no results written");
-    List<String> lines = text.lines().filter(l -> l.contains("interrupted")).toList();
-    assertEquals(text, 1, lines.size());
-    Matcher m = line.matcher(lines.get(0));
-    assertTrue(lines.get(0), m.matches());
-    long done = Long.parseLong(m.group(2));
-    assertEquals(lines.get(0), done * 100 / 200, Long.parseLong(m.group(1)));
-    assertTrue(lines.get(0), done <= 200);
-    assertEquals("no stack trace: " + text, -1, text.indexOf("\tat "));
-    assertEquals("--out byte for byte as it was, no temporary folder beside it", before, snapshot(root));
-  }
-
-  /** Copies the child's stderr into {@code into}, opening {@code seen} once it contains {@code marker}. */
-  static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
-    try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-      char[] buf = new char[4096];
-      for (int n; (n = r.read(buf)) >= 0; ) {
-        synchronized (into) {
-          into.append(buf, 0, n);
-          if (into.indexOf(marker) >= 0) {
-            seen.countDown();
-          }
+    @Test
+    public void anOutOfMemoryErrorEndsAVirtualRunWithExit1AndOneLine() throws Exception {
+        Path root = tmp.getRoot().toPath();
+        Path out = previousResults(root, "uevent-tc1-userns"); // a re-run: no note that another's are replaced
+        Path noHeapCheck = root.resolve("no-heap-check.conf"); // past the estimate, to reach a real OutOfMemoryError
+        Files.writeString(noHeapCheck, "netns-lab.run.heap-check = false\n");
+        Map<String, String> before = snapshot(root);
+        // one lane (--jobs 1): with two, a 16 MiB heap may run out first in the second lane's actor system
+        // starting, on one of Akka's threads, which Akka's jvm-exit-on-fatal-error ends with 255
+        Process child = netnsLab(
+                "-Xmx16m",
+                "run",
+                "load-tests/uevent-tc1-userns.conf",
+                "--scale",
+                "0.01",
+                "--no-progress",
+                "--jobs",
+                "1",
+                "--config",
+                noHeapCheck.toString(),
+                "--set",
+                "workload.netns.userns-owned=20000",
+                "--out",
+                out.toString());
+        StringBuilder err = new StringBuilder();
+        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "", new CountDownLatch(1)));
+        reader.start();
+        try {
+            assertTrue("the child exited", child.waitFor(120, TimeUnit.SECONDS));
+        } finally {
+            child.destroyForcibly();
         }
-      }
-    } catch (IOException e) {
-      synchronized (into) {
-        into.append("[reading the child's stderr failed: ").append(e).append(']');
-      }
+        reader.join();
+        String text = err.toString();
+        assertEquals(text, Main.EXIT_FAILED, child.exitValue());
+        // One line: Main's (the OutOfMemoryError reached the run's thread first), or the exit hook's (an actor's came
+        // first and Akka exited the JVM; its own report and stack trace are filtered out), or, when the heap ran out
+        // again while the hook built its line (the model's threads still allocate), its constant line; never two.
+        assertTrue(
+                text,
+                Pattern.compile(
+                                        "netns-lab: in scenario uevent-tc1-userns, design kernel-4\\.18, starting: out of"
+                                                + " memory \\(Java heap space, max heap \\d+ MiB\\): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g'"
+                                                + " \\(the launcher's default is -Xmx4g\\), or run a smaller population; no results written\\R?")
+                                .matcher(text)
+                                .matches()
+                        || Pattern.compile("netns-lab: the JVM is exiting on a fatal error in an actor in"
+                                        + " scenario uevent-tc1-userns, design kernel-4\\.18, starting; no results written; if it was an"
+                                        + " OutOfMemoryError, give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' \\(the launcher's default is"
+                                        + " -Xmx4g\\), or run a smaller population\\R?")
+                                .matcher(text)
+                                .matches()
+                        || Pattern.compile(Pattern.quote(
+                                                "netns-lab: the JVM is exiting on a fatal error in an actor; if it was an OutOfMemoryError, give the JVM more"
+                                                        + " heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population")
+                                        + "\\R?")
+                                .matcher(text)
+                                .matches());
+        assertEquals("--out as it was, no temporary folder beside it", before, snapshot(root));
     }
-  }
 
-  /** @return whether GNU env can reset a signal to its default for the child (coreutils 8.31 or later) */
-  private static boolean resetsSignals() throws Exception {
-    try {
-      return new ProcessBuilder("env", "--default-signal=INT", "true").start().waitFor() == 0;
-    } catch (IOException e) {
-      return false;
+    /** @return {@code root/out} holding an earlier run's results (made up), listed in its manifest */
+    private static Path previousResults(Path root, String scenario) throws IOException {
+        Path out = root.resolve("out");
+        Files.createDirectory(out);
+        Files.writeString(out.resolve("result.json"), "{\"an earlier run's\": \"results\"}");
+        Files.writeString(out.resolve(DESIGN + ".netns.create.hgrm"), "an earlier run's distribution");
+        OutputManifest.now("netns-lab 0.1.0", scenario, List.of("result.json", DESIGN + ".netns.create.hgrm"))
+                .write(out);
+        return out;
     }
-  }
 
-  private static Map<String, String> snapshot(Path root) throws IOException {
-    Map<String, String> all = new TreeMap<>();
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        all.put(root.relativize(p).toString(), Files.isDirectory(p) ? "folder"
-            : new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
-      }
+    /** Starts {@code netns-lab} as the launcher would, with this test's class path, SIGINT at its default. */
+    private static Process netnsLab(String heap, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        if (resetsSignals()) {
+            cmd.addAll(List.of(
+                    "env", "--default-signal=INT")); // a JVM started with SIGINT ignored (nohup, &) keeps it ignored
+        }
+        cmd.addAll(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                heap,
+                "-Dconfig.file=conf/application.conf",
+                "-Dlogback.configurationFile=conf/logback.xml",
+                "-Dnetns-lab.stderr-tty=true",
+                Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
-    return all;
-  }
+
+    private void interrupt(String signal, int status) throws Exception {
+        Path root = tmp.getRoot().toPath();
+        Path out = previousResults(root, "unshare-loop");
+        Map<String, String> before = snapshot(root);
+
+        Process child = netnsLab(
+                "-Xmx512m",
+                "run",
+                "load-tests/unshare-loop.conf",
+                "--scale",
+                "0.05",
+                "--set",
+                "execution=live",
+                "--set",
+                "designs=[" + DESIGN + "]",
+                "--set",
+                "baseline=" + DESIGN,
+                "--out",
+                out.toString());
+        StringBuilder err = new StringBuilder();
+        CountDownLatch inLoops = new CountDownLatch(1);
+        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[" + DESIGN + "] loops", inLoops));
+        reader.start();
+        try {
+            assertTrue("the loops phase started: " + err, inLoops.await(120, TimeUnit.SECONDS));
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid()))
+                    .inheritIO()
+                    .start();
+            assertEquals(0, kill.waitFor());
+            assertTrue("the child exited", child.waitFor(60, TimeUnit.SECONDS));
+        } finally {
+            child.destroyForcibly();
+        }
+        reader.join();
+        String text;
+        synchronized (err) {
+            text = err.toString();
+        }
+        assertEquals(text, status, child.exitValue());
+        Pattern line =
+                Pattern.compile("netns-lab: interrupted \\(SIG" + signal + "\\) in scenario unshare-loop, design "
+                        + Pattern.quote(DESIGN) + ", phase loops, (\\d+)% \\((\\d+) of 200\\); no results written");
+        List<String> lines = text.lines().filter(l -> l.contains("interrupted")).toList();
+        assertEquals(text, 1, lines.size());
+        Matcher m = line.matcher(lines.get(0));
+        assertTrue(lines.get(0), m.matches());
+        long done = Long.parseLong(m.group(2));
+        assertEquals(lines.get(0), done * 100 / 200, Long.parseLong(m.group(1)));
+        assertTrue(lines.get(0), done <= 200);
+        assertEquals("no stack trace: " + text, -1, text.indexOf("\tat "));
+        assertEquals("--out byte for byte as it was, no temporary folder beside it", before, snapshot(root));
+    }
+
+    /** Copies the child's stderr into {@code into}, opening {@code seen} once it contains {@code marker}. */
+    static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
+        try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            char[] buf = new char[4096];
+            for (int n; (n = r.read(buf)) >= 0; ) {
+                synchronized (into) {
+                    into.append(buf, 0, n);
+                    if (into.indexOf(marker) >= 0) {
+                        seen.countDown();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            synchronized (into) {
+                into.append("[reading the child's stderr failed: ").append(e).append(']');
+            }
+        }
+    }
+
+    /** @return whether GNU env can reset a signal to its default for the child (coreutils 8.31 or later) */
+    private static boolean resetsSignals() throws Exception {
+        try {
+            return new ProcessBuilder("env", "--default-signal=INT", "true")
+                            .start()
+                            .waitFor()
+                    == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static Map<String, String> snapshot(Path root) throws IOException {
+        Map<String, String> all = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                all.put(
+                        root.relativize(p).toString(),
+                        Files.isDirectory(p)
+                                ? "folder"
+                                : new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
+            }
+        }
+        return all;
+    }
 }

@@ -32,178 +32,241 @@ import org.scalatestplus.junit.JUnitSuite;
  * compares within a count; bad --sweep arguments exit 2.
  */
 public class VirtualRunTest extends JUnitSuite {
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  /** result.json's fields that hold real (wall-clock) time: the only ones two identical virtual runs differ in. */
-  private static final Set<String> WALL_CLOCK = Set.of("started", "run_wall_s", "simulated_events_per_wall_s");
+    /** result.json's fields that hold real (wall-clock) time: the only ones two identical virtual runs differ in. */
+    private static final Set<String> WALL_CLOCK = Set.of("started", "run_wall_s", "simulated_events_per_wall_s");
 
-  /** The unshare-loop shape, small: 4 workers x 3 loops, net_mutex, setup/exit costs and RCU grace periods. */
-  private Path run(String name, String... extra) throws Exception {
-    Path out = tmp.getRoot().toPath().resolve(name);
-    List<String> args = new ArrayList<>(List.of("run", "load-tests/unshare-loop.conf", "--scale", "0.03",
-        "--no-progress", "--out", out.toString(), "--set", "execution=virtual", "--set", "workload.workers=4",
-        "--set", "designs=[net-free-4.16, exit-barrier-4.16]"));
-    args.addAll(List.of(extra));
-    assertEquals(0, Main.execute(args.toArray(String[]::new)));
-    return out;
-  }
-
-  static JsonNode withoutWallClock(Path dir) throws Exception {
-    ObjectNode root = (ObjectNode) new ObjectMapper().readTree(dir.resolve(ResultsFolder.RESULT_JSON).toFile());
-    root.remove("wall_s"); // the whole run's wall time; a design's wall_s is its counted phase, simulated here
-    strip(root);
-    return root;
-  }
-
-  private static void strip(JsonNode n) {
-    if (n instanceof ObjectNode o) {
-      o.remove(WALL_CLOCK);
+    /** The unshare-loop shape, small: 4 workers x 3 loops, net_mutex, setup/exit costs and RCU grace periods. */
+    private Path run(String name, String... extra) throws Exception {
+        Path out = tmp.getRoot().toPath().resolve(name);
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "load-tests/unshare-loop.conf",
+                "--scale",
+                "0.03",
+                "--no-progress",
+                "--out",
+                out.toString(),
+                "--set",
+                "execution=virtual",
+                "--set",
+                "workload.workers=4",
+                "--set",
+                "designs=[net-free-4.16, exit-barrier-4.16]"));
+        args.addAll(List.of(extra));
+        assertEquals(0, Main.execute(args.toArray(String[]::new)));
+        return out;
     }
-    n.forEach(VirtualRunTest::strip);
-  }
 
-  /** Every field equal, doubles to the last bit (a Welford mean would show a change in recording order). */
-  static void assertSame(String path, JsonNode a, JsonNode b) {
-    if (a.isDouble() || b.isDouble()) {
-      assertEquals(path, Double.doubleToLongBits(a.asDouble()), Double.doubleToLongBits(b.asDouble()));
-      return;
+    static JsonNode withoutWallClock(Path dir) throws Exception {
+        ObjectNode root = (ObjectNode) new ObjectMapper()
+                .readTree(dir.resolve(ResultsFolder.RESULT_JSON).toFile());
+        root.remove("wall_s"); // the whole run's wall time; a design's wall_s is its counted phase, simulated here
+        strip(root);
+        return root;
     }
-    assertEquals(path + " kind", a.getNodeType(), b.getNodeType());
-    if (a.isContainerNode()) {
-      assertEquals(path + " size", a.size(), b.size());
-      if (a.isArray()) {
-        for (int i = 0; i < a.size(); i++) {
-          assertSame(path + "[" + i + "]", a.get(i), b.get(i));
+
+    private static void strip(JsonNode n) {
+        if (n instanceof ObjectNode o) {
+            o.remove(WALL_CLOCK);
         }
-      } else {
-        for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> e = it.next();
-          assertTrue(path + "." + e.getKey() + " missing", b.has(e.getKey()));
-          assertSame(path + "." + e.getKey(), e.getValue(), b.get(e.getKey()));
+        n.forEach(VirtualRunTest::strip);
+    }
+
+    /** Every field equal, doubles to the last bit (a Welford mean would show a change in recording order). */
+    static void assertSame(String path, JsonNode a, JsonNode b) {
+        if (a.isDouble() || b.isDouble()) {
+            assertEquals(path, Double.doubleToLongBits(a.asDouble()), Double.doubleToLongBits(b.asDouble()));
+            return;
         }
-      }
-    } else {
-      assertEquals(path, a, b);
+        assertEquals(path + " kind", a.getNodeType(), b.getNodeType());
+        if (a.isContainerNode()) {
+            assertEquals(path + " size", a.size(), b.size());
+            if (a.isArray()) {
+                for (int i = 0; i < a.size(); i++) {
+                    assertSame(path + "[" + i + "]", a.get(i), b.get(i));
+                }
+            } else {
+                for (Iterator<Map.Entry<String, JsonNode>> it = a.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    assertTrue(path + "." + e.getKey() + " missing", b.has(e.getKey()));
+                    assertSame(path + "." + e.getKey(), e.getValue(), b.get(e.getKey()));
+                }
+            }
+        } else {
+            assertEquals(path, a, b);
+        }
     }
-  }
 
-  @Test
-  public void sameScenarioAndSeedGiveTheSameResultJson() throws Exception {
-    JsonNode a = withoutWallClock(run("a"));
-    JsonNode b = withoutWallClock(run("b"));
-    assertSame("", a, b);
-    assertEquals("virtual", a.at("/execution/mode").asText());
-    assertTrue("simulated time passed", a.at("/execution/simulated_s").asDouble() > 0);
-    assertTrue("engine events ran", a.at("/execution/simulated_events").asLong() > 0);
-    assertTrue("net_mutex and grace periods take simulated time",
-        a.at("/designs/0/measures/netns.create/mean").asDouble() > 0);
-  }
-
-  /** result.json keeps every scheduling key it ran with and says which of them had no effect. */
-  @Test
-  public void theSchedulingKeysWithoutEffectAreSaid() throws Exception {
-    JsonNode fair = withoutWallClock(run("fair", "--set", "machine.task-group=session"));
-    assertEquals("session", fair.at("/execution/machine/task_group").asText());
-    assertEquals("[]", fair.at("/execution/machine/no_effect").toString());
-    // base_slice_ns 0 derives the slice from the CPU count: 0.75 ms x (1 + ilog2(min(cpus, 8)))
-    int cpus = fair.at("/execution/machine/cpus/0").asInt();
-    assertEquals(0, fair.at("/execution/machine/base_slice_ns").asLong());
-    assertEquals(750_000L * (1 + 31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8))),
-        fair.at("/execution/machine/slice_ns/0").asLong());
-    JsonNode two = withoutWallClock(run("two", "--set", "machine.cpus=2"));
-    assertEquals("[1500000]", two.at("/execution/machine/slice_ns").toString());
-    JsonNode set = withoutWallClock(run("set", "--set", "machine.cpus=2", "--set", "machine.base-slice=3ms"));
-    assertEquals("[3000000]", set.at("/execution/machine/slice_ns").toString());
-    JsonNode fifo = withoutWallClock(run("fifo", "--set", "machine.scheduler=fifo", "--set",
-        "machine.task-group=session"));
-    assertEquals("session", fifo.at("/execution/machine/task_group").asText());
-    assertEquals("[\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\",\"task_group\"]",
-        fifo.at("/execution/machine/no_effect").toString());
-    assertTrue("no slice where none shaped anything", fifo.at("/execution/machine/slice_ns").isMissingNode());
-  }
-
-  /**
-   * Another random seed draws other jitter factors for every charged cost (costs.netns here), so some figure
-   * moves.
-   */
-  @Test
-  public void anotherSeedChangesAFigure() throws Exception {
-    JsonNode a = withoutWallClock(run("s1", "--set", "random-seed=1"));
-    JsonNode b = withoutWallClock(run("s2", "--set", "random-seed=2"));
-    ((ObjectNode) a.get("execution").get("machine")).remove("random_seed");
-    ((ObjectNode) b.get("execution").get("machine")).remove("random_seed");
-    ((ObjectNode) a).remove("overrides");
-    ((ObjectNode) b).remove("overrides");
-    assertFalse("the costs' jitter is seeded by random-seed: another seed must move some figure", a.equals(b));
-  }
-
-  @Test
-  public void aSweepRunsEveryDesignAtEveryCountAndComparesWithinOne() throws Exception {
-    Path out = run("sweep", "--sweep", "machine.cpus=1,4");
-    RunRecord r = ResultsFolder.read(out);
-    assertTrue(r.isSweep());
-    assertEquals(List.of(1, 4), r.execution().cpus());
-    assertEquals(List.of("net-free-4.16@1cpu", "exit-barrier-4.16@1cpu", "net-free-4.16@4cpu",
-        "exit-barrier-4.16@4cpu"), r.designs().stream().map(d -> d.name()).toList());
-    assertEquals(2, r.comparisons().size());
-    for (Comparison c : r.comparisons()) {
-      assertEquals(c.a().substring(c.a().indexOf('@')), c.b().substring(c.b().indexOf('@')));
+    @Test
+    public void sameScenarioAndSeedGiveTheSameResultJson() throws Exception {
+        JsonNode a = withoutWallClock(run("a"));
+        JsonNode b = withoutWallClock(run("b"));
+        assertSame("", a, b);
+        assertEquals("virtual", a.at("/execution/mode").asText());
+        assertTrue("simulated time passed", a.at("/execution/simulated_s").asDouble() > 0);
+        assertTrue("engine events ran", a.at("/execution/simulated_events").asLong() > 0);
+        assertTrue(
+                "net_mutex and grace periods take simulated time",
+                a.at("/designs/0/measures/netns.create/mean").asDouble() > 0);
     }
-    assertEquals(4, r.replicates().get(0).designs().size());
-    r.replicates().get(0).designs().forEach(d -> assertTrue(d.name(), d.clocks().simulatedEvents() > 0));
-    assertTrue(ConsoleReport.clocks(r), ConsoleReport.clocks(r).startsWith("execution virtual, cpus sweep [1, 4]"));
-    // issue #22: one verdict sentence per design across the counts, not one per design and count
-    String console = ConsoleReport.render(r);
-    assertTrue(console, console.contains("\nverdict:\n  exit-barrier-4.16 against net-free-4.16, mean netns.loop_wall"
-        + " (b / a, lower is better) by simulated CPUs: 1: "));
-    assertEquals(console, 1, console.split("exit-barrier-4.16 against net-free-4.16", -1).length - 1);
-    assertEquals("result.json keeps one verdict per comparison", 2, org.netnslab.report.Verdict.of(r).checked().size());
-    String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
-    assertTrue(html.contains("throughput against simulated CPUs"));
-    assertTrue(html.contains("simulated CPUs (log2)"));
-    assertEquals(HtmlReport.chartCount(r), html.split("<svg", -1).length - 1);
-  }
 
-  @Test
-  public void theSweepScenarioListsItsCounts() throws Exception {
-    org.netnslab.scenario.Scenario s = new org.netnslab.scenario.ScenarioLoader()
-        .load(Path.of("load-tests/uevent-cpu-sweep.conf"), List.of(), 0.01);
-    assertTrue(s.execution().isVirtual());
-    assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), s.execution().cpuCounts());
-    assertEquals(1, s.execution().machine().cpus());
-    org.netnslab.scenario.Scenario one = new org.netnslab.scenario.ScenarioLoader()
-        .load(Path.of("load-tests/uevent-cpu-sweep.conf"), List.of("machine.cpus=8"), 0.01);
-    assertFalse(one.execution().isSweep());
-    assertEquals(List.of(8), one.execution().cpuCounts());
-  }
+    /** result.json keeps every scheduling key it ran with and says which of them had no effect. */
+    @Test
+    public void theSchedulingKeysWithoutEffectAreSaid() throws Exception {
+        JsonNode fair = withoutWallClock(run("fair", "--set", "machine.task-group=session"));
+        assertEquals("session", fair.at("/execution/machine/task_group").asText());
+        assertEquals("[]", fair.at("/execution/machine/no_effect").toString());
+        // base_slice_ns 0 derives the slice from the CPU count: 0.75 ms x (1 + ilog2(min(cpus, 8)))
+        int cpus = fair.at("/execution/machine/cpus/0").asInt();
+        assertEquals(0, fair.at("/execution/machine/base_slice_ns").asLong());
+        assertEquals(
+                750_000L * (1 + 31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8))),
+                fair.at("/execution/machine/slice_ns/0").asLong());
+        JsonNode two = withoutWallClock(run("two", "--set", "machine.cpus=2"));
+        assertEquals("[1500000]", two.at("/execution/machine/slice_ns").toString());
+        JsonNode set = withoutWallClock(run("set", "--set", "machine.cpus=2", "--set", "machine.base-slice=3ms"));
+        assertEquals("[3000000]", set.at("/execution/machine/slice_ns").toString());
+        JsonNode fifo =
+                withoutWallClock(run("fifo", "--set", "machine.scheduler=fifo", "--set", "machine.task-group=session"));
+        assertEquals("session", fifo.at("/execution/machine/task_group").asText());
+        assertEquals(
+                "[\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\",\"task_group\"]",
+                fifo.at("/execution/machine/no_effect").toString());
+        assertTrue(
+                "no slice where none shaped anything",
+                fifo.at("/execution/machine/slice_ns").isMissingNode());
+    }
 
-  @Test
-  public void badSweepsExit2() {
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=1,x"));
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.jitter=0,1"));
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=2,2"));
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=0"));
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "machine.cpus=4",
-        "--sweep", "machine.cpus=1,2"));
-    // live execution has the host's CPUs only
-    assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live",
-        "--sweep", "machine.cpus=1,2"));
-  }
+    /**
+     * Another random seed draws other jitter factors for every charged cost (costs.netns here), so some figure
+     * moves.
+     */
+    @Test
+    public void anotherSeedChangesAFigure() throws Exception {
+        JsonNode a = withoutWallClock(run("s1", "--set", "random-seed=1"));
+        JsonNode b = withoutWallClock(run("s2", "--set", "random-seed=2"));
+        ((ObjectNode) a.get("execution").get("machine")).remove("random_seed");
+        ((ObjectNode) b.get("execution").get("machine")).remove("random_seed");
+        ((ObjectNode) a).remove("overrides");
+        ((ObjectNode) b).remove("overrides");
+        assertFalse("the costs' jitter is seeded by random-seed: another seed must move some figure", a.equals(b));
+    }
 
-  @Test
-  public void aLiveRunSavesItsModeAndNoSimulatedClock() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("live");
-    assertEquals(0, Main.execute("run", "load-tests/unshare-loop.conf", "--scale", "0.01", "--no-progress", "--out",
-        out.toString(), "--set", "execution=live", "--set", "workload.workers=2", "--set", "designs=[net-free-4.16]",
-        "--set", "model.netns.setup-cost=0ms", "--set", "model.netns.exit-cost=0ms"));
-    RunRecord r = ResultJson.read(out.resolve(ResultsFolder.RESULT_JSON));
-    assertNotNull(r.execution());
-    assertFalse(r.execution().isVirtual());
-    assertEquals(-1, r.clocks().simulatedEvents());
-    assertTrue(Double.isNaN(r.replicates().get(0).designs().get(0).clocks().simulatedSeconds()));
-    assertTrue(ConsoleReport.clocks(r).startsWith("execution live"));
-    JsonNode j = new ObjectMapper().readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile());
-    assertTrue(j.at("/execution/simulated_events").isNull());
-    assertTrue(j.at("/execution/sweep").isNull());
-  }
+    @Test
+    public void aSweepRunsEveryDesignAtEveryCountAndComparesWithinOne() throws Exception {
+        Path out = run("sweep", "--sweep", "machine.cpus=1,4");
+        RunRecord r = ResultsFolder.read(out);
+        assertTrue(r.isSweep());
+        assertEquals(List.of(1, 4), r.execution().cpus());
+        assertEquals(
+                List.of("net-free-4.16@1cpu", "exit-barrier-4.16@1cpu", "net-free-4.16@4cpu", "exit-barrier-4.16@4cpu"),
+                r.designs().stream().map(d -> d.name()).toList());
+        assertEquals(2, r.comparisons().size());
+        for (Comparison c : r.comparisons()) {
+            assertEquals(c.a().substring(c.a().indexOf('@')), c.b().substring(c.b().indexOf('@')));
+        }
+        assertEquals(4, r.replicates().get(0).designs().size());
+        r.replicates()
+                .get(0)
+                .designs()
+                .forEach(d -> assertTrue(d.name(), d.clocks().simulatedEvents() > 0));
+        assertTrue(ConsoleReport.clocks(r), ConsoleReport.clocks(r).startsWith("execution virtual, cpus sweep [1, 4]"));
+        // issue #22: one verdict sentence per design across the counts, not one per design and count
+        String console = ConsoleReport.render(r);
+        assertTrue(
+                console,
+                console.contains("\nverdict:\n  exit-barrier-4.16 against net-free-4.16, mean netns.loop_wall"
+                        + " (b / a, lower is better) by simulated CPUs: 1: "));
+        assertEquals(console, 1, console.split("exit-barrier-4.16 against net-free-4.16", -1).length - 1);
+        assertEquals(
+                "result.json keeps one verdict per comparison",
+                2,
+                org.netnslab.report.Verdict.of(r).checked().size());
+        String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
+        assertTrue(html.contains("throughput against simulated CPUs"));
+        assertTrue(html.contains("simulated CPUs (log2)"));
+        assertEquals(HtmlReport.chartCount(r), html.split("<svg", -1).length - 1);
+    }
+
+    @Test
+    public void theSweepScenarioListsItsCounts() throws Exception {
+        org.netnslab.scenario.Scenario s = new org.netnslab.scenario.ScenarioLoader()
+                .load(Path.of("load-tests/uevent-cpu-sweep.conf"), List.of(), 0.01);
+        assertTrue(s.execution().isVirtual());
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64), s.execution().cpuCounts());
+        assertEquals(1, s.execution().machine().cpus());
+        org.netnslab.scenario.Scenario one = new org.netnslab.scenario.ScenarioLoader()
+                .load(Path.of("load-tests/uevent-cpu-sweep.conf"), List.of("machine.cpus=8"), 0.01);
+        assertFalse(one.execution().isSweep());
+        assertEquals(List.of(8), one.execution().cpuCounts());
+    }
+
+    @Test
+    public void badSweepsExit2() {
+        assertEquals(
+                Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=1,x"));
+        assertEquals(
+                Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.jitter=0,1"));
+        assertEquals(
+                Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=2,2"));
+        assertEquals(
+                Main.EXIT_CONFIG, Main.execute("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=0"));
+        assertEquals(
+                Main.EXIT_CONFIG,
+                Main.execute(
+                        "run",
+                        "load-tests/unshare-loop.conf",
+                        "--set",
+                        "machine.cpus=4",
+                        "--sweep",
+                        "machine.cpus=1,2"));
+        // live execution has the host's CPUs only
+        assertEquals(
+                Main.EXIT_CONFIG,
+                Main.execute(
+                        "run",
+                        "load-tests/unshare-loop.conf",
+                        "--set",
+                        "execution=live",
+                        "--sweep",
+                        "machine.cpus=1,2"));
+    }
+
+    @Test
+    public void aLiveRunSavesItsModeAndNoSimulatedClock() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("live");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/unshare-loop.conf",
+                        "--scale",
+                        "0.01",
+                        "--no-progress",
+                        "--out",
+                        out.toString(),
+                        "--set",
+                        "execution=live",
+                        "--set",
+                        "workload.workers=2",
+                        "--set",
+                        "designs=[net-free-4.16]",
+                        "--set",
+                        "model.netns.setup-cost=0ms",
+                        "--set",
+                        "model.netns.exit-cost=0ms"));
+        RunRecord r = ResultJson.read(out.resolve(ResultsFolder.RESULT_JSON));
+        assertNotNull(r.execution());
+        assertFalse(r.execution().isVirtual());
+        assertEquals(-1, r.clocks().simulatedEvents());
+        assertTrue(Double.isNaN(r.replicates().get(0).designs().get(0).clocks().simulatedSeconds()));
+        assertTrue(ConsoleReport.clocks(r).startsWith("execution live"));
+        JsonNode j = new ObjectMapper()
+                .readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile());
+        assertTrue(j.at("/execution/simulated_events").isNull());
+        assertTrue(j.at("/execution/sweep").isNull());
+    }
 }

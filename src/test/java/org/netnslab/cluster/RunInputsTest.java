@@ -20,63 +20,81 @@ import org.scalatestplus.junit.JUnitSuite;
  * or the version, its second with the model configuration. And the cluster's address rules.
  */
 public class RunInputsTest extends JUnitSuite {
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  @Test
-  public void theFingerprintSaysWhichSideDiffers() throws Exception {
-    Path file = tmp.getRoot().toPath().resolve("tc1.conf");
-    Files.copy(Path.of("load-tests/uevent-tc1-userns.conf"), file);
-    Config system = ConfigFactory.load();
-    RunInputs in = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "");
-    String fp = in.fingerprint("netns-lab 0.1.0", system);
-    assertEquals(fp, new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
-        .fingerprint("netns-lab 0.1.0", ConfigFactory.load()));
-    String[] parts = fp.split("/");
+    @Test
+    public void theFingerprintSaysWhichSideDiffers() throws Exception {
+        Path file = tmp.getRoot().toPath().resolve("tc1.conf");
+        Files.copy(Path.of("load-tests/uevent-tc1-userns.conf"), file);
+        Config system = ConfigFactory.load();
+        RunInputs in = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "");
+        String fp = in.fingerprint("netns-lab 0.1.0", system);
+        assertEquals(
+                fp,
+                new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
+                        .fingerprint("netns-lab 0.1.0", ConfigFactory.load()));
+        String[] parts = fp.split("/");
 
-    String[] version = in.fingerprint("netns-lab 0.2.0", system).split("/");
-    assertNotEquals(parts[0], version[0]);
-    assertEquals(parts[1], version[1]);
+        String[] version = in.fingerprint("netns-lab 0.2.0", system).split("/");
+        assertNotEquals(parts[0], version[0]);
+        assertEquals(parts[1], version[1]);
 
-    String[] sets = new RunInputs(file.toString(), List.of("machine.cpus=4"), 0.01, 3, 0, "")
-        .fingerprint("netns-lab 0.1.0", system).split("/");
-    assertNotEquals(parts[0], sets[0]);
+        String[] sets = new RunInputs(file.toString(), List.of("machine.cpus=4"), 0.01, 3, 0, "")
+                .fingerprint("netns-lab 0.1.0", system)
+                .split("/");
+        assertNotEquals(parts[0], sets[0]);
 
-    Files.writeString(file, Files.readString(file) + "\n# another copy of the file\n");
-    String[] edited = in.fingerprint("netns-lab 0.1.0", system).split("/");
-    assertNotEquals("another scenario file", parts[0], edited[0]);
-    assertEquals(parts[1], edited[1]);
+        Files.writeString(file, Files.readString(file) + "\n# another copy of the file\n");
+        String[] edited = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        assertNotEquals("another scenario file", parts[0], edited[0]);
+        assertEquals(parts[1], edited[1]);
 
-    Config otherCost = ConfigFactory.parseString("netns-lab.model.costs.uevent.send-inside = 3us").withFallback(system);
-    String[] model = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
-        .fingerprint("netns-lab 0.1.0", otherCost).split("/");
-    assertEquals(edited[0], model[0]);
-    assertNotEquals("another model configuration", parts[1], model[1]);
-  }
-
-  @Test
-  public void onlyLoopbackAddressesListenWithoutTls() {
-    assertTrue(ClusterConfig.isLoopback("127.0.0.1"));
-    assertTrue(ClusterConfig.isLoopback("localhost"));
-    Config c = ClusterConfig.of(ConfigFactory.load(), new ClusterConfig.HostPort("127.0.0.1", 0),
-        new ClusterConfig.HostPort("127.0.0.1", 2552), "worker");
-    assertEquals("cluster", c.getString("akka.actor.provider"));
-    assertEquals(List.of("akka://netns-lab-cluster@127.0.0.1:2552"), c.getStringList("akka.cluster.seed-nodes"));
-    try {
-      ClusterConfig.of(ConfigFactory.load(), new ClusterConfig.HostPort("0.0.0.0", 2553),
-          new ClusterConfig.HostPort("127.0.0.1", 2552), "worker");
-      org.junit.Assert.fail("listened on every interface in clear text");
-    } catch (IllegalArgumentException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith("0.0.0.0:2553 is not a loopback address: a cluster beyond"
-          + " this host needs Artery's TLS transport"));
+        Config otherCost = ConfigFactory.parseString("netns-lab.model.costs.uevent.send-inside = 3us")
+                .withFallback(system);
+        String[] model = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
+                .fingerprint("netns-lab 0.1.0", otherCost)
+                .split("/");
+        assertEquals(edited[0], model[0]);
+        assertNotEquals("another model configuration", parts[1], model[1]);
     }
-    try {
-      ClusterConfig.of(ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
-          + "akka.remote.artery.ssl.config-ssl-engine.key-store = \"/nonexistent/node.p12\"")
-          .withFallback(ConfigFactory.load()), new ClusterConfig.HostPort("192.0.2.1", 2553),
-          new ClusterConfig.HostPort("192.0.2.2", 2552), "worker");
-      org.junit.Assert.fail("started TLS without its key store");
-    } catch (IllegalArgumentException e) {
-      assertTrue(e.getMessage(), e.getMessage().contains("key-store: cannot read '/nonexistent/node.p12'"));
+
+    @Test
+    public void onlyLoopbackAddressesListenWithoutTls() {
+        assertTrue(ClusterConfig.isLoopback("127.0.0.1"));
+        assertTrue(ClusterConfig.isLoopback("localhost"));
+        Config c = ClusterConfig.of(
+                ConfigFactory.load(),
+                new ClusterConfig.HostPort("127.0.0.1", 0),
+                new ClusterConfig.HostPort("127.0.0.1", 2552),
+                "worker");
+        assertEquals("cluster", c.getString("akka.actor.provider"));
+        assertEquals(List.of("akka://netns-lab-cluster@127.0.0.1:2552"), c.getStringList("akka.cluster.seed-nodes"));
+        try {
+            ClusterConfig.of(
+                    ConfigFactory.load(),
+                    new ClusterConfig.HostPort("0.0.0.0", 2553),
+                    new ClusterConfig.HostPort("127.0.0.1", 2552),
+                    "worker");
+            org.junit.Assert.fail("listened on every interface in clear text");
+        } catch (IllegalArgumentException e) {
+            assertTrue(
+                    e.getMessage(),
+                    e.getMessage()
+                            .startsWith("0.0.0.0:2553 is not a loopback address: a cluster beyond"
+                                    + " this host needs Artery's TLS transport"));
+        }
+        try {
+            ClusterConfig.of(
+                    ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
+                                    + "akka.remote.artery.ssl.config-ssl-engine.key-store = \"/nonexistent/node.p12\"")
+                            .withFallback(ConfigFactory.load()),
+                    new ClusterConfig.HostPort("192.0.2.1", 2553),
+                    new ClusterConfig.HostPort("192.0.2.2", 2552),
+                    "worker");
+            org.junit.Assert.fail("started TLS without its key store");
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("key-store: cannot read '/nonexistent/node.p12'"));
+        }
     }
-  }
 }

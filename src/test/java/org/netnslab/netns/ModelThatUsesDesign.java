@@ -4,9 +4,9 @@ import org.netnslab.design.Design;
 
 /** A model class that reaches up into the design layer: what ArchitectureTest must reject. */
 final class ModelThatUsesDesign {
-  private ModelThatUsesDesign() {}
+    private ModelThatUsesDesign() {}
 
-  static String nameOf(Design d) {
-    return d.name();
-  }
+    static String nameOf(Design d) {
+        return d.name();
+    }
 }

@@ -23,52 +23,77 @@ import org.w3c.dom.NodeList;
 
 public class HtmlReportTest extends JUnitSuite {
 
-  private static DesignResult design(String name, long base, long outOfOrder) {
-    Map<String, LatencyRecorder> m = new LinkedHashMap<>();
-    LatencyRecorder tx = new LatencyRecorder();
-    LatencyRecorder rx = new LatencyRecorder();
-    for (int i = 1; i <= 1000; i++) {
-      tx.record(base + i * 37L % 5000);
-      rx.record(base * 2 + i * 11L % 3000);
+    private static DesignResult design(String name, long base, long outOfOrder) {
+        Map<String, LatencyRecorder> m = new LinkedHashMap<>();
+        LatencyRecorder tx = new LatencyRecorder();
+        LatencyRecorder rx = new LatencyRecorder();
+        for (int i = 1; i <= 1000; i++) {
+            tx.record(base + i * 37L % 5000);
+            rx.record(base * 2 + i * 11L % 3000);
+        }
+        m.put("uevent.transaction", tx);
+        m.put("uevent.delivery", rx);
+        return new DesignResult(
+                name,
+                Map.of("uevent.serialization", "x < y & z"),
+                m,
+                1000,
+                "transactions",
+                1.0,
+                new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0),
+                Map.of("grace_periods", 3L),
+                List.of(new double[] {0.5, 900}, new double[] {1.0, 1100}));
     }
-    m.put("uevent.transaction", tx);
-    m.put("uevent.delivery", rx);
-    return new DesignResult(name, Map.of("uevent.serialization", "x < y & z"), m, 1000, "transactions", 1.0,
-        new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0), Map.of("grace_periods", 3L),
-        List.of(new double[] {0.5, 900}, new double[] {1.0, 1100}));
-  }
 
-  @Test
-  public void reportIsWellFormedWithOneChartPerMeasureAndHighlightsNonZeroInvariants() throws Exception {
-    DesignResult a = design("kernel-4.18", 50_000, 0);
-    DesignResult b = design("kernel-6.9", 20_000, 7);
-    RunResult r = new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00Z"), 2.0,
-        List.of(a, b), List.of(Comparison.of("uevent.transaction", a, b)), Map.of("kernel-6.9", 0.8),
-        List.of("workload.injectors=4"), List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)));
-    RunRecord record = RunRecord.of(r, new RunRecord.Machine(2, "17.0.15", "2.6.21"));
-    String html = HtmlReport.render(record);
-    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
-    NodeList svgs = doc.getElementsByTagName("svg");
-    assertEquals("two measures and the throughput chart", 3, svgs.getLength());
-    assertEquals(3, HtmlReport.chartCount(record));
-    assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
-    assertTrue(html.contains("a &lt;tiny&gt; run"));
-    assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
-    assertTrue(html.contains("<code>workload.injectors=4</code>"));
-    // each measure says what it times, under its heading and in result.json
-    assertTrue(html.contains("<h3>uevent.transaction</h3>\n<p>one injected uevent, as its injector times it: from just"
-        + " before the sendmsg to just after the call returns to user space"));
-    assertEquals(MeasureDescriptions.of("uevent.delivery").orElseThrow(), ResultJson.toJson(record).path("designs")
-        .path(0).path("measures").path("uevent.delivery").path("description").asText());
-    assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>one run</td>"
-        + "<td class=\"l\">0.4000</td><td>0.3500</td>"));
-    // one replicate: said plainly, and no test printed as if it meant something
-    assertTrue(html.contains("no significance can be claimed from one run"));
-    assertTrue(html.contains("<td colspan=\"4\">no test from one run</td>"));
-    assertTrue(!html.contains("<h2>Replicates</h2>"));
-    for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
-      assertTrue("self-contained, no " + remote, !html.contains(remote));
+    @Test
+    public void reportIsWellFormedWithOneChartPerMeasureAndHighlightsNonZeroInvariants() throws Exception {
+        DesignResult a = design("kernel-4.18", 50_000, 0);
+        DesignResult b = design("kernel-6.9", 20_000, 7);
+        RunResult r = new RunResult(
+                "tiny",
+                "a <tiny> run",
+                "seed & thread",
+                0.01,
+                Instant.parse("2026-11-30T12:00:00Z"),
+                2.0,
+                List.of(a, b),
+                List.of(Comparison.of("uevent.transaction", a, b)),
+                Map.of("kernel-6.9", 0.8),
+                List.of("workload.injectors=4"),
+                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)));
+        RunRecord record = RunRecord.of(r, new RunRecord.Machine(2, "17.0.15", "2.6.21"));
+        String html = HtmlReport.render(record);
+        Document doc = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
+        NodeList svgs = doc.getElementsByTagName("svg");
+        assertEquals("two measures and the throughput chart", 3, svgs.getLength());
+        assertEquals(3, HtmlReport.chartCount(record));
+        assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
+        assertTrue(html.contains("a &lt;tiny&gt; run"));
+        assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
+        assertTrue(html.contains("<code>workload.injectors=4</code>"));
+        // each measure says what it times, under its heading and in result.json
+        assertTrue(
+                html.contains("<h3>uevent.transaction</h3>\n<p>one injected uevent, as its injector times it: from just"
+                        + " before the sendmsg to just after the call returns to user space"));
+        assertEquals(
+                MeasureDescriptions.of("uevent.delivery").orElseThrow(),
+                ResultJson.toJson(record)
+                        .path("designs")
+                        .path(0)
+                        .path("measures")
+                        .path("uevent.delivery")
+                        .path("description")
+                        .asText());
+        assertTrue(html.contains("<td class=\"l\">busy(exit) / busy(all)</td><td>0.4000</td><td>one run</td>"
+                + "<td class=\"l\">0.4000</td><td>0.3500</td>"));
+        // one replicate: said plainly, and no test printed as if it meant something
+        assertTrue(html.contains("no significance can be claimed from one run"));
+        assertTrue(html.contains("<td colspan=\"4\">no test from one run</td>"));
+        assertTrue(!html.contains("<h2>Replicates</h2>"));
+        for (String remote : List.of("src=\"http", "href=\"http", "src='http", "<script", "<link")) {
+            assertTrue("self-contained, no " + remote, !html.contains(remote));
+        }
     }
-  }
 }

@@ -25,283 +25,328 @@ import org.netnslab.scenario.TinyScenario;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ReportCommandTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
-  @Rule public final TemporaryFolder tmp = new TemporaryFolder();
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
 
-  private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018");
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
 
-  /** What a command printed and returned. */
-  private record Output(int status, String out, String err) {}
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
 
-  private static synchronized Output execute(String... args) {
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    int status;
-    try {
-      System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-      status = Main.execute(args);
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
+    private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018");
+
+    /** What a command printed and returned. */
+    private record Output(int status, String out, String err) {}
+
+    private static synchronized Output execute(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        int status;
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            status = Main.execute(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        return new Output(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
     }
-    return new Output(status, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-  }
 
-  /** Runs {@code args} (a {@code run} command writing to {@code out}), then rebuilds its report. */
-  private static void assertReportRebuiltAsTheRunWroteIt(Path out, String... args) throws Exception {
-    Output run = execute(args);
-    assertEquals(run.err(), 0, run.status());
-    byte[] written = Files.readAllBytes(out.resolve("report.html"));
-    Files.delete(out.resolve("report.html"));
+    /** Runs {@code args} (a {@code run} command writing to {@code out}), then rebuilds its report. */
+    private static void assertReportRebuiltAsTheRunWroteIt(Path out, String... args) throws Exception {
+        Output run = execute(args);
+        assertEquals(run.err(), 0, run.status());
+        byte[] written = Files.readAllBytes(out.resolve("report.html"));
+        Files.delete(out.resolve("report.html"));
 
-    Output report = execute("report", out.toString());
-    assertEquals(report.err(), 0, report.status());
-    assertEquals("", report.err());
-    assertArrayEquals("report.html rebuilt byte for byte", written, Files.readAllBytes(out.resolve("report.html")));
-    // the same summary; the run also names its result.json
-    assertEquals(run.out().replace("results: " + out.resolve("result.json") + System.lineSeparator(), ""),
-        report.out());
-  }
-
-  @Test
-  public void reportRebuildsAUeventRunsPageAndSummaryExactly() throws Exception {
-    Path file = tmp.newFile("tiny.conf").toPath();
-    Files.writeString(file, SCENARIO);
-    Path out = tmp.getRoot().toPath().resolve("uevent-out");
-    assertReportRebuiltAsTheRunWroteIt(out, "run", file.toString(), "--scale", "0.01", "--out", out.toString(),
-        "--no-progress", "--set", "workload.injectors=2", "--repeat", "2");
-    String html = Files.readString(out.resolve("report.html"));
-    assertTrue(html.contains("<h2>Replicates</h2>"));
-    assertTrue(html.contains("<p>Over 2 replicates,"));
-    RunRecord record = ResultsFolder.read(out);
-    assertEquals(List.of(List.of("kernel-4.18", "per-netns-2018"), List.of("per-netns-2018", "kernel-4.18")),
-        record.replicates().stream().map(ReplicateRecord::order).toList());
-    assertEquals(2, record.comparisons().get(0).replicateMeansB().size());
-    assertTrue(html.contains("<code>workload.injectors=2</code>"));
-    assertTrue(html.contains("<td>0.9000</td>")); // the seed's ratio, from result-extra.json
-    assertTrue(html.contains("transactions/s"));
-  }
-
-  @Test
-  public void reportRebuildsAProcEventsRunWithItsDerivedRatiosExactly() throws Exception {
-    Path out = tmp.getRoot().toPath().resolve("proc-out");
-    assertReportRebuiltAsTheRunWroteIt(out, "run", "load-tests/proc-filter.conf", "--scale", "0.01", "--out",
-        out.toString(), "--no-progress", "--repeat", "2");
-    assertTrue(ResultsFolder.read(out).ratios().stream().allMatch(r -> r.replicates().size() == 2));
-    assertTrue(Files.readString(out.resolve("report.html")).contains("<h2>The seed's ratios</h2>"));
-  }
-
-  private static String resource(String name) throws Exception {
-    try (InputStream in = ReportCommandTest.class.getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        Output report = execute("report", out.toString());
+        assertEquals(report.err(), 0, report.status());
+        assertEquals("", report.err());
+        assertArrayEquals("report.html rebuilt byte for byte", written, Files.readAllBytes(out.resolve("report.html")));
+        // the same summary; the run also names its result.json
+        assertEquals(
+                run.out().replace("results: " + out.resolve("result.json") + System.lineSeparator(), ""), report.out());
     }
-  }
 
-  @Test
-  public void resultJsonIsTheSchema2FileOfAReplicatedRun() throws Exception {
-    Path dir = tmp.newFolder().toPath();
-    ResultJson.write(RunRecord.of(TinyRun.replicated(), TinyRun.MACHINE), dir.resolve("result.json"));
-    assertEquals(resource("/report/result-schema2.json"), Files.readString(dir.resolve("result.json")));
-  }
+    @Test
+    public void reportRebuildsAUeventRunsPageAndSummaryExactly() throws Exception {
+        Path file = tmp.newFile("tiny.conf").toPath();
+        Files.writeString(file, SCENARIO);
+        Path out = tmp.getRoot().toPath().resolve("uevent-out");
+        assertReportRebuiltAsTheRunWroteIt(
+                out,
+                "run",
+                file.toString(),
+                "--scale",
+                "0.01",
+                "--out",
+                out.toString(),
+                "--no-progress",
+                "--set",
+                "workload.injectors=2",
+                "--repeat",
+                "2");
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<h2>Replicates</h2>"));
+        assertTrue(html.contains("<p>Over 2 replicates,"));
+        RunRecord record = ResultsFolder.read(out);
+        assertEquals(
+                List.of(List.of("kernel-4.18", "per-netns-2018"), List.of("per-netns-2018", "kernel-4.18")),
+                record.replicates().stream().map(ReplicateRecord::order).toList());
+        assertEquals(2, record.comparisons().get(0).replicateMeansB().size());
+        assertTrue(html.contains("<code>workload.injectors=2</code>"));
+        assertTrue(html.contains("<td>0.9000</td>")); // the seed's ratio, from result-extra.json
+        assertTrue(html.contains("transactions/s"));
+    }
 
-  /**
-   * Saves {@code run} to a fresh folder and reads it back, asserting that the record read renders
-   * result.json, report.html and the console summary exactly as the record written did.
-   */
-  private record RoundTrip(RunRecord written, RunRecord read) {}
+    @Test
+    public void reportRebuildsAProcEventsRunWithItsDerivedRatiosExactly() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("proc-out");
+        assertReportRebuiltAsTheRunWroteIt(
+                out,
+                "run",
+                "load-tests/proc-filter.conf",
+                "--scale",
+                "0.01",
+                "--out",
+                out.toString(),
+                "--no-progress",
+                "--repeat",
+                "2");
+        assertTrue(ResultsFolder.read(out).ratios().stream()
+                .allMatch(r -> r.replicates().size() == 2));
+        assertTrue(Files.readString(out.resolve("report.html")).contains("<h2>The seed's ratios</h2>"));
+    }
 
-  private RoundTrip savedAndReadBack(org.netnslab.metrics.RunResult run) throws Exception {
-    Path dir = tmp.newFolder().toPath();
-    RunRecord written = ResultsFolder.write(run, dir);
-    RunRecord read = ResultsFolder.read(dir);
-    assertEquals(List.of(), read.notes());
-    assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
-    assertEquals(HtmlReport.render(written), HtmlReport.render(read));
-    assertEquals(ConsoleReport.render(written), ConsoleReport.render(read));
-    return new RoundTrip(written, read);
-  }
+    private static String resource(String name) throws Exception {
+        try (InputStream in = ReportCommandTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
 
-  @Test
-  public void aReplicatedRunReadsBackToTheRecordItRendered() throws Exception {
-    RoundTrip trip = savedAndReadBack(TinyRun.replicated());
-    RunRecord written = trip.written();
-    RunRecord read = trip.read();
-    assertEquals(3, read.repeat());
-    assertEquals(List.of("per-netns-2018", "kernel-4.18"), read.replicates().get(1).order());
-    assertEquals(written.comparisons().get(0), read.comparisons().get(0));
-    assertEquals(3, read.ratios().get(0).replicates().size());
-    // the baseline's transaction means were about 52.5, 49.5 and 55.5 us (base + mean of i * 37 % 5000)
-    assertEquals(List.of(52.4185, 49.4185, 55.4185), read.comparisons().get(0).replicateMeansA().stream()
-        .map(v -> Math.round(v * 1e4) / 1e4).toList());
-    String console = ConsoleReport.render(read);
-    assertTrue(console, console.contains("Welch's test over the replicate means (n = 3 per design):"));
-    assertTrue(console, console.contains("ratio 95% interval: "));
-    assertFalse(console, console.contains("no significance can be claimed"));
-    assertTrue(HtmlReport.render(read).contains("<h2>Replicates</h2>"));
-  }
+    @Test
+    public void resultJsonIsTheSchema2FileOfAReplicatedRun() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultJson.write(RunRecord.of(TinyRun.replicated(), TinyRun.MACHINE), dir.resolve("result.json"));
+        assertEquals(resource("/report/result-schema2.json"), Files.readString(dir.resolve("result.json")));
+    }
 
-  @Test
-  public void aSchema1FileStillReportsAsOneRunWithoutItsPerSampleTest() throws Exception {
-    Path dir = savedFolder();
-    Files.writeString(dir.resolve("result.json"), resource("/report/result-schema1.json"));
-    Output o = execute("report", dir.toString());
-    assertEquals(o.err(), 0, o.status());
-    assertTrue(o.out(), o.out().contains("One run (repeat = 1): no significance can be claimed from one run."));
-    assertFalse(o.out(), o.out().contains("p-value")); // schema 1's Welch test took every sample as independent
-    RunRecord read = ResultsFolder.read(dir);
-    assertEquals(1, read.repeat());
-    assertNull(read.comparisons().get(0).welch());
-    assertEquals(List.of(read.comparisons().get(0).meanA()), read.comparisons().get(0).replicateMeansA());
-  }
+    /**
+     * Saves {@code run} to a fresh folder and reads it back, asserting that the record read renders
+     * result.json, report.html and the console summary exactly as the record written did.
+     */
+    private record RoundTrip(RunRecord written, RunRecord read) {}
 
-  @Test
-  public void savedFolderReadsBackToTheRecordTheRunRendered() throws Exception {
-    RoundTrip trip = savedAndReadBack(TinyRun.result());
-    RunRecord written = trip.written();
-    RunRecord read = trip.read();
+    private RoundTrip savedAndReadBack(org.netnslab.metrics.RunResult run) throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        RunRecord written = ResultsFolder.write(run, dir);
+        RunRecord read = ResultsFolder.read(dir);
+        assertEquals(List.of(), read.notes());
+        assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
+        assertEquals(HtmlReport.render(written), HtmlReport.render(read));
+        assertEquals(ConsoleReport.render(written), ConsoleReport.render(read));
+        return new RoundTrip(written, read);
+    }
 
-    assertEquals("seed & thread", read.seed());
-    assertEquals(Map.of("per-netns-2018", 0.8), read.seedRatios());
-    assertTrue(Double.isNaN(read.ratios().get(1).model())); // saved as null
-    assertNull(read.comparisons().get(1).welch()); // one run: no test
-    assertNull(read.comparisons().get(0).welch());
-    assertTrue(ConsoleReport.render(read).contains("no significance can be claimed from one run"));
-    assertFalse(ConsoleReport.render(read).contains("p-value"));
-    assertEquals(written.comparisons().get(0).welch(), read.comparisons().get(0).welch());
-    DesignRecord b = read.designs().get(1);
-    assertEquals("transactions", b.throughputUnit());
-    assertEquals(1100.25, b.throughputSeries().get(1)[1], 0);
-    assertEquals(7L, (long) b.invariants().get("seqnum_out_of_order"));
-    assertEquals(List.of("uevent.transaction", "uevent.delivery", "proc.listener_busy.all", "netns.cleanup"),
-        List.copyOf(b.percentiles().keySet()));
-    assertEquals(List.of(), b.percentiles().get("netns.cleanup").points());
-    // the one busy value, 3,456,789 ns, in ms at the .hgrm's 3 decimals
-    assertEquals(new PercentileDistribution.Point(0, 3.457),
-        b.percentiles().get("proc.listener_busy.all").points().get(0));
-  }
+    @Test
+    public void aReplicatedRunReadsBackToTheRecordItRendered() throws Exception {
+        RoundTrip trip = savedAndReadBack(TinyRun.replicated());
+        RunRecord written = trip.written();
+        RunRecord read = trip.read();
+        assertEquals(3, read.repeat());
+        assertEquals(
+                List.of("per-netns-2018", "kernel-4.18"),
+                read.replicates().get(1).order());
+        assertEquals(written.comparisons().get(0), read.comparisons().get(0));
+        assertEquals(3, read.ratios().get(0).replicates().size());
+        // the baseline's transaction means were about 52.5, 49.5 and 55.5 us (base + mean of i * 37 % 5000)
+        assertEquals(
+                List.of(52.4185, 49.4185, 55.4185),
+                read.comparisons().get(0).replicateMeansA().stream()
+                        .map(v -> Math.round(v * 1e4) / 1e4)
+                        .toList());
+        String console = ConsoleReport.render(read);
+        assertTrue(console, console.contains("Welch's test over the replicate means (n = 3 per design):"));
+        assertTrue(console, console.contains("ratio 95% interval: "));
+        assertFalse(console, console.contains("no significance can be claimed"));
+        assertTrue(HtmlReport.render(read).contains("<h2>Replicates</h2>"));
+    }
 
-  private Path savedFolder() throws Exception {
-    Path dir = tmp.newFolder().toPath();
-    ResultsFolder.write(TinyRun.result(), dir);
-    return dir;
-  }
+    @Test
+    public void aSchema1FileStillReportsAsOneRunWithoutItsPerSampleTest() throws Exception {
+        Path dir = savedFolder();
+        Files.writeString(dir.resolve("result.json"), resource("/report/result-schema1.json"));
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 0, o.status());
+        assertTrue(o.out(), o.out().contains("One run (repeat = 1): no significance can be claimed from one run."));
+        assertFalse(o.out(), o.out().contains("p-value")); // schema 1's Welch test took every sample as independent
+        RunRecord read = ResultsFolder.read(dir);
+        assertEquals(1, read.repeat());
+        assertNull(read.comparisons().get(0).welch());
+        assertEquals(
+                List.of(read.comparisons().get(0).meanA()),
+                read.comparisons().get(0).replicateMeansA());
+    }
 
-  /** Asserts exit status 2, that stderr says {@code message}, and that no report was written. */
-  private static void assertRefused(Path dir, String message) {
-    Output o = execute("report", dir.toString());
-    assertEquals(o.err(), 2, o.status());
-    assertTrue(o.err(), o.err().contains(message));
-    assertFalse(Files.exists(dir.resolve("report.html")));
-  }
+    @Test
+    public void savedFolderReadsBackToTheRecordTheRunRendered() throws Exception {
+        RoundTrip trip = savedAndReadBack(TinyRun.result());
+        RunRecord written = trip.written();
+        RunRecord read = trip.read();
 
-  @Test
-  public void aRepeatBelowOneIsRefusedBeforeAnythingRuns() throws Exception {
-    Path file = tmp.newFile("tiny.conf").toPath();
-    Files.writeString(file, SCENARIO);
-    Path out = tmp.getRoot().toPath().resolve("never-written");
-    Output o = execute("run", file.toString(), "--repeat", "0", "--out", out.toString(), "--no-progress");
-    assertEquals(o.err(), 2, o.status());
-    assertTrue(o.err(), o.err().contains("netns-lab: --repeat: must be in 1..1000, got 0"));
-    assertFalse(Files.exists(out.resolve("result.json")));
-  }
+        assertEquals("seed & thread", read.seed());
+        assertEquals(Map.of("per-netns-2018", 0.8), read.seedRatios());
+        assertTrue(Double.isNaN(read.ratios().get(1).model())); // saved as null
+        assertNull(read.comparisons().get(1).welch()); // one run: no test
+        assertNull(read.comparisons().get(0).welch());
+        assertTrue(ConsoleReport.render(read).contains("no significance can be claimed from one run"));
+        assertFalse(ConsoleReport.render(read).contains("p-value"));
+        assertEquals(
+                written.comparisons().get(0).welch(), read.comparisons().get(0).welch());
+        DesignRecord b = read.designs().get(1);
+        assertEquals("transactions", b.throughputUnit());
+        assertEquals(1100.25, b.throughputSeries().get(1)[1], 0);
+        assertEquals(7L, (long) b.invariants().get("seqnum_out_of_order"));
+        assertEquals(
+                List.of("uevent.transaction", "uevent.delivery", "proc.listener_busy.all", "netns.cleanup"),
+                List.copyOf(b.percentiles().keySet()));
+        assertEquals(List.of(), b.percentiles().get("netns.cleanup").points());
+        // the one busy value, 3,456,789 ns, in ms at the .hgrm's 3 decimals
+        assertEquals(
+                new PercentileDistribution.Point(0, 3.457),
+                b.percentiles().get("proc.listener_busy.all").points().get(0));
+    }
 
-  @Test
-  public void reportOfAFolderThatIsNotThereExitsTwoNamingIt() throws Exception {
-    Path dir = tmp.getRoot().toPath().resolve("never-ran");
-    assertRefused(dir, "netns-lab: " + dir + ": no such folder");
-    assertRefused(tmp.newFile("a-file").toPath(), "a-file: not a folder");
-  }
+    private Path savedFolder() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.write(TinyRun.result(), dir);
+        return dir;
+    }
 
-  @Test
-  public void reportWithoutResultJsonExitsTwoNamingIt() throws Exception {
-    Path dir = tmp.newFolder().toPath();
-    assertRefused(dir, dir.resolve("result.json") + ": no such file");
-  }
+    /** Asserts exit status 2, that stderr says {@code message}, and that no report was written. */
+    private static void assertRefused(Path dir, String message) {
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(o.err(), o.err().contains(message));
+        assertFalse(Files.exists(dir.resolve("report.html")));
+    }
 
-  @Test
-  public void resultJsonThatDoesNotParseExitsTwoNamingFileAndLine() throws Exception {
-    Path dir = savedFolder();
-    Files.writeString(dir.resolve("result.json"), "{\n  \"schema\" : 1,\n  \"scenario\" : \n");
-    assertRefused(dir, dir.resolve("result.json") + ": not valid JSON (line 4, column 1)");
-    Files.writeString(dir.resolve("result.json"), "[1, 2]");
-    assertRefused(dir, dir.resolve("result.json") + ": expected a JSON object at the top");
-  }
+    @Test
+    public void aRepeatBelowOneIsRefusedBeforeAnythingRuns() throws Exception {
+        Path file = tmp.newFile("tiny.conf").toPath();
+        Files.writeString(file, SCENARIO);
+        Path out = tmp.getRoot().toPath().resolve("never-written");
+        Output o = execute("run", file.toString(), "--repeat", "0", "--out", out.toString(), "--no-progress");
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(o.err(), o.err().contains("netns-lab: --repeat: must be in 1..1000, got 0"));
+        assertFalse(Files.exists(out.resolve("result.json")));
+    }
 
-  @Test
-  public void resultJsonOfAnUnknownSchemaExitsTwo() throws Exception {
-    Path dir = savedFolder();
-    Path json = dir.resolve("result.json");
-    Files.writeString(json, Files.readString(json).replace("\"schema\" : 2,", "\"schema\" : 3,"));
-    assertRefused(dir, json + ": schema: schema 3 is not one this version reads (it reads 1 and 2)");
-    Files.writeString(json, "{ \"scenario\": \"x\" }");
-    assertRefused(dir, json + ": no \"schema\" key, so not a netns-lab result");
-  }
+    @Test
+    public void reportOfAFolderThatIsNotThereExitsTwoNamingIt() throws Exception {
+        Path dir = tmp.getRoot().toPath().resolve("never-ran");
+        assertRefused(dir, "netns-lab: " + dir + ": no such folder");
+        assertRefused(tmp.newFile("a-file").toPath(), "a-file: not a folder");
+    }
 
-  @Test
-  public void resultJsonWithAFieldMissingOrOfTheWrongTypeNamesItsPath() throws Exception {
-    Path dir = savedFolder();
-    Path json = dir.resolve("result.json");
-    String good = Files.readString(json);
-    Files.writeString(json, good.replaceFirst("\"count\" : 1000,", ""));
-    assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
-    Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
-    assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
-    Files.writeString(json, good.replaceFirst("\"count\" : 1000,", "\"count\" : -5,"));
-    assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: expected a count (0 or more), found -5");
-    Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
-    assertRefused(dir, json + ": not valid JSON (line ");
-    org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
-    assertTrue(execute("report", dir.toString()).err().contains("NaN is not a JSON number (JSON has no NaN or"
-        + " Infinity: netns-lab writes a figure it does not have as null)"));
-    Files.writeString(json, good.replace("\"started\" : \"2026-11-30T12:00:00.123456Z\"", "\"started\" : \"noon\""));
-    assertRefused(dir, json + ": started: not an ISO-8601 instant");
-  }
+    @Test
+    public void reportWithoutResultJsonExitsTwoNamingIt() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        assertRefused(dir, dir.resolve("result.json") + ": no such file");
+    }
 
-  @Test
-  public void aMissingOrBrokenHgrmLeavesItsLineOutWithANoteAndExitsTwo() throws Exception {
-    Path dir = savedFolder();
-    Path missing = dir.resolve("per-netns-2018.uevent.delivery.hgrm");
-    Files.delete(missing);
-    Path broken = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
-    Files.writeString(broken, "not a histogram\n");
-    Output o = execute("report", dir.toString());
-    assertEquals(o.err(), 2, o.status());
-    String missingNote = missing + ": no such file; the uevent.delivery percentile chart has no line for"
-        + " per-netns-2018";
-    String brokenNote = broken + ": line 1: expected HdrHistogram's header";
-    assertTrue(o.err(), o.err().contains("netns-lab: " + missingNote));
-    assertTrue(o.err(), o.err().contains("netns-lab: " + brokenNote));
-    assertFalse("said once, on stderr: " + o.out(), o.out().contains(missingNote));
-    assertEquals(o.err(), 1, o.err().split(java.util.regex.Pattern.quote(missingNote), -1).length - 1);
-    String html = Files.readString(dir.resolve("report.html"));
-    assertTrue(html.contains("<li>" + missingNote + "</li>"));
-    assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
-    RunRecord record = ResultsFolder.read(dir);
-    // every measure's chart is still drawn, one line short, but netns.cleanup's, which has no value (no empty
-    // chart: a sentence instead); and the throughput chart
-    assertTrue(html.contains("<p>No chart: no design recorded a value of netns.cleanup in its counted phase.</p>"));
-    assertEquals(4, HtmlReport.chartCount(record));
-    assertEquals(4, html.split("<svg ", -1).length - 1);
-    assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
-    assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
-  }
+    @Test
+    public void resultJsonThatDoesNotParseExitsTwoNamingFileAndLine() throws Exception {
+        Path dir = savedFolder();
+        Files.writeString(dir.resolve("result.json"), "{\n  \"schema\" : 1,\n  \"scenario\" : \n");
+        assertRefused(dir, dir.resolve("result.json") + ": not valid JSON (line 4, column 1)");
+        Files.writeString(dir.resolve("result.json"), "[1, 2]");
+        assertRefused(dir, dir.resolve("result.json") + ": expected a JSON object at the top");
+    }
 
-  @Test
-  public void aMissingResultExtraJsonLeavesSeedAndThroughputOutWithANoteAndExitsTwo() throws Exception {
-    Path dir = savedFolder();
-    Path extra = dir.resolve("result-extra.json");
-    Files.delete(extra);
-    Output o = execute("report", dir.toString());
-    assertEquals(o.err(), 2, o.status());
-    assertTrue(o.err(), o.err().contains("netns-lab: " + extra + ": no such file; the report has no seed, seed"
-        + " ratios, throughput units or throughput chart"));
-    assertTrue(o.out(), o.out().contains("seed: (not saved with these results)"));
-    String html = Files.readString(dir.resolve("report.html"));
-    assertTrue(html.contains("The throughput series was not saved with these results"));
-    assertTrue(html.contains("<td>1,001 /s (arrival-bound)</td>"));
-  }
+    @Test
+    public void resultJsonOfAnUnknownSchemaExitsTwo() throws Exception {
+        Path dir = savedFolder();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, Files.readString(json).replace("\"schema\" : 2,", "\"schema\" : 3,"));
+        assertRefused(dir, json + ": schema: schema 3 is not one this version reads (it reads 1 and 2)");
+        Files.writeString(json, "{ \"scenario\": \"x\" }");
+        assertRefused(dir, json + ": no \"schema\" key, so not a netns-lab result");
+    }
+
+    @Test
+    public void resultJsonWithAFieldMissingOrOfTheWrongTypeNamesItsPath() throws Exception {
+        Path dir = savedFolder();
+        Path json = dir.resolve("result.json");
+        String good = Files.readString(json);
+        Files.writeString(json, good.replaceFirst("\"count\" : 1000,", ""));
+        assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
+        Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
+        assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
+        Files.writeString(json, good.replaceFirst("\"count\" : 1000,", "\"count\" : -5,"));
+        assertRefused(
+                dir,
+                json + ": designs[0].measures[\"uevent.transaction\"].count: expected a count (0 or more), found -5");
+        Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
+        assertRefused(dir, json + ": not valid JSON (line ");
+        org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
+        assertTrue(execute("report", dir.toString())
+                .err()
+                .contains("NaN is not a JSON number (JSON has no NaN or"
+                        + " Infinity: netns-lab writes a figure it does not have as null)"));
+        Files.writeString(
+                json, good.replace("\"started\" : \"2026-11-30T12:00:00.123456Z\"", "\"started\" : \"noon\""));
+        assertRefused(dir, json + ": started: not an ISO-8601 instant");
+    }
+
+    @Test
+    public void aMissingOrBrokenHgrmLeavesItsLineOutWithANoteAndExitsTwo() throws Exception {
+        Path dir = savedFolder();
+        Path missing = dir.resolve("per-netns-2018.uevent.delivery.hgrm");
+        Files.delete(missing);
+        Path broken = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
+        Files.writeString(broken, "not a histogram\n");
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        String missingNote =
+                missing + ": no such file; the uevent.delivery percentile chart has no line for" + " per-netns-2018";
+        String brokenNote = broken + ": line 1: expected HdrHistogram's header";
+        assertTrue(o.err(), o.err().contains("netns-lab: " + missingNote));
+        assertTrue(o.err(), o.err().contains("netns-lab: " + brokenNote));
+        assertFalse("said once, on stderr: " + o.out(), o.out().contains(missingNote));
+        assertEquals(o.err(), 1, o.err().split(java.util.regex.Pattern.quote(missingNote), -1).length - 1);
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("<li>" + missingNote + "</li>"));
+        assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
+        RunRecord record = ResultsFolder.read(dir);
+        // every measure's chart is still drawn, one line short, but netns.cleanup's, which has no value (no empty
+        // chart: a sentence instead); and the throughput chart
+        assertTrue(html.contains("<p>No chart: no design recorded a value of netns.cleanup in its counted phase.</p>"));
+        assertEquals(4, HtmlReport.chartCount(record));
+        assertEquals(4, html.split("<svg ", -1).length - 1);
+        assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
+        assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
+    }
+
+    @Test
+    public void aMissingResultExtraJsonLeavesSeedAndThroughputOutWithANoteAndExitsTwo() throws Exception {
+        Path dir = savedFolder();
+        Path extra = dir.resolve("result-extra.json");
+        Files.delete(extra);
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(
+                o.err(),
+                o.err()
+                        .contains("netns-lab: " + extra + ": no such file; the report has no seed, seed"
+                                + " ratios, throughput units or throughput chart"));
+        assertTrue(o.out(), o.out().contains("seed: (not saved with these results)"));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("The throughput series was not saved with these results"));
+        assertTrue(html.contains("<td>1,001 /s (arrival-bound)</td>"));
+    }
 }

@@ -19,68 +19,102 @@ import org.netnslab.metrics.RunResult;
  * from a record (machine set to {@link #MACHINE}).
  */
 final class TinyRun {
-  static final RunRecord.Machine MACHINE = new RunRecord.Machine(2, "17.0.15", "2.6.21");
+    static final RunRecord.Machine MACHINE = new RunRecord.Machine(2, "17.0.15", "2.6.21");
 
-  private TinyRun() {}
+    private TinyRun() {}
 
-  static RunResult result() {
-    DesignResult a = design("kernel-4.18", 50_000, 0, 12_345_678);
-    DesignResult b = design("per-netns-2018", 20_000, 7, 3_456_789);
-    return new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00.123456Z"),
-        2.5, List.of(a, b),
-        List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("proc.listener_busy.all", a, b)),
-        Map.of("per-netns-2018", 0.8), List.of("workload.injectors=4"),
-        List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
-            new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)));
-  }
-
-  /**
-   * The same two designs over three replicates whose baseline transaction means differ, assembled as
-   * {@link org.netnslab.scenario.ScenarioRunner} assembles a run: merged designs, comparisons over
-   * replicate means, derived ratios per replicate. {@code report/result-schema2.json} is its result.json.
-   */
-  static RunResult replicated() {
-    List<RunResult.Replicate> reps = new ArrayList<>();
-    long[][] bases = {{50_000, 20_000}, {47_000, 23_000}, {53_000, 19_000}};
-    for (int i = 0; i < bases.length; i++) {
-      DesignResult a = design("kernel-4.18", bases[i][0], i, 12_345_678 + i * 1_000_000L);
-      DesignResult b = design("per-netns-2018", bases[i][1], 7, 3_456_789 + i * 100_000L);
-      List<String> order = i % 2 == 0 ? List.of("kernel-4.18", "per-netns-2018") : List.of("per-netns-2018", "kernel-4.18");
-      reps.add(new RunResult.Replicate(i + 1, order, List.of(a, b)));
+    static RunResult result() {
+        DesignResult a = design("kernel-4.18", 50_000, 0, 12_345_678);
+        DesignResult b = design("per-netns-2018", 20_000, 7, 3_456_789);
+        return new RunResult(
+                "tiny",
+                "a <tiny> run",
+                "seed & thread",
+                0.01,
+                Instant.parse("2026-11-30T12:00:00.123456Z"),
+                2.5,
+                List.of(a, b),
+                List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("proc.listener_busy.all", a, b)),
+                Map.of("per-netns-2018", 0.8),
+                List.of("workload.injectors=4"),
+                List.of(
+                        new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
+                        new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)));
     }
-    List<DesignResult> as = reps.stream().map(r -> r.designs().get(0)).toList();
-    List<DesignResult> bs = reps.stream().map(r -> r.designs().get(1)).toList();
-    List<Double> busy = reps.stream().map(r -> r.designs().get(1).recorders().get("proc.listener_busy.all").meanNanos()
-        / r.designs().get(0).recorders().get("proc.listener_busy.all").meanNanos()).toList();
-    return new RunResult("tiny", "a <tiny> run", "seed & thread", 0.01, Instant.parse("2026-11-30T12:00:00.123456Z"),
-        7.5, List.of(DesignResult.merge(as), DesignResult.merge(bs)),
-        List.of(Comparison.of("uevent.transaction", as, bs), Comparison.of("proc.listener_busy.all", as, bs)),
-        Map.of("per-netns-2018", 0.8), List.of("workload.injectors=4"),
-        List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)), reps);
-  }
 
-  private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
-    LatencyRecorder tx = new LatencyRecorder();
-    LatencyRecorder rx = new LatencyRecorder();
-    for (int i = 1; i <= 1000; i++) {
-      tx.record(base + i * 37L % 5000);
-      rx.record(base * 2 + i * 11L % 3000);
+    /**
+     * The same two designs over three replicates whose baseline transaction means differ, assembled as
+     * {@link org.netnslab.scenario.ScenarioRunner} assembles a run: merged designs, comparisons over
+     * replicate means, derived ratios per replicate. {@code report/result-schema2.json} is its result.json.
+     */
+    static RunResult replicated() {
+        List<RunResult.Replicate> reps = new ArrayList<>();
+        long[][] bases = {{50_000, 20_000}, {47_000, 23_000}, {53_000, 19_000}};
+        for (int i = 0; i < bases.length; i++) {
+            DesignResult a = design("kernel-4.18", bases[i][0], i, 12_345_678 + i * 1_000_000L);
+            DesignResult b = design("per-netns-2018", bases[i][1], 7, 3_456_789 + i * 100_000L);
+            List<String> order =
+                    i % 2 == 0 ? List.of("kernel-4.18", "per-netns-2018") : List.of("per-netns-2018", "kernel-4.18");
+            reps.add(new RunResult.Replicate(i + 1, order, List.of(a, b)));
+        }
+        List<DesignResult> as = reps.stream().map(r -> r.designs().get(0)).toList();
+        List<DesignResult> bs = reps.stream().map(r -> r.designs().get(1)).toList();
+        List<Double> busy = reps.stream()
+                .map(r -> r.designs()
+                                .get(1)
+                                .recorders()
+                                .get("proc.listener_busy.all")
+                                .meanNanos()
+                        / r.designs()
+                                .get(0)
+                                .recorders()
+                                .get("proc.listener_busy.all")
+                                .meanNanos())
+                .toList();
+        return new RunResult(
+                "tiny",
+                "a <tiny> run",
+                "seed & thread",
+                0.01,
+                Instant.parse("2026-11-30T12:00:00.123456Z"),
+                7.5,
+                List.of(DesignResult.merge(as), DesignResult.merge(bs)),
+                List.of(Comparison.of("uevent.transaction", as, bs), Comparison.of("proc.listener_busy.all", as, bs)),
+                Map.of("per-netns-2018", 0.8),
+                List.of("workload.injectors=4"),
+                List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)),
+                reps);
     }
-    LatencyRecorder busy = new LatencyRecorder("ms", 1e6);
-    busy.record(busyNanos);
-    Map<String, LatencyRecorder> m = new LinkedHashMap<>();
-    m.put("uevent.transaction", tx);
-    m.put("uevent.delivery", rx);
-    m.put("proc.listener_busy.all", busy);
-    m.put("netns.cleanup", new LatencyRecorder());
-    Map<String, String> strategies = new LinkedHashMap<>();
-    strategies.put("uevent.serialization", "x < y & z");
-    strategies.put("uevent.seqnum-scope", name.startsWith("kernel") ? "global" : "per-netns");
-    Map<String, Long> counters = new LinkedHashMap<>();
-    counters.put("grace_periods", 3L);
-    counters.put("batches", outOfOrder + 1);
-    return new DesignResult(name, strategies, m, 1000.5, "transactions", 1.25,
-        new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0), counters,
-        List.of(new double[] {0.5, 900}, new double[] {1.0, 1100.25}));
-  }
+
+    private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
+        LatencyRecorder tx = new LatencyRecorder();
+        LatencyRecorder rx = new LatencyRecorder();
+        for (int i = 1; i <= 1000; i++) {
+            tx.record(base + i * 37L % 5000);
+            rx.record(base * 2 + i * 11L % 3000);
+        }
+        LatencyRecorder busy = new LatencyRecorder("ms", 1e6);
+        busy.record(busyNanos);
+        Map<String, LatencyRecorder> m = new LinkedHashMap<>();
+        m.put("uevent.transaction", tx);
+        m.put("uevent.delivery", rx);
+        m.put("proc.listener_busy.all", busy);
+        m.put("netns.cleanup", new LatencyRecorder());
+        Map<String, String> strategies = new LinkedHashMap<>();
+        strategies.put("uevent.serialization", "x < y & z");
+        strategies.put("uevent.seqnum-scope", name.startsWith("kernel") ? "global" : "per-netns");
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("grace_periods", 3L);
+        counters.put("batches", outOfOrder + 1);
+        return new DesignResult(
+                name,
+                strategies,
+                m,
+                1000.5,
+                "transactions",
+                1.25,
+                new Invariants(outOfOrder, 0, 0, 0, 0, 0, 0, 0, 0),
+                counters,
+                List.of(new double[] {0.5, 900}, new double[] {1.0, 1100.25}));
+    }
 }

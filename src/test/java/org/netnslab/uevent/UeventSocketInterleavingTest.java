@@ -25,50 +25,56 @@ import org.scalatestplus.junit.JUnitSuite;
  * forbids.
  */
 public class UeventSocketInterleavingTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
 
-  private static final byte[] PAYLOAD = "change@/devices/virtual/net/lo\0ACTION=change\0".getBytes(StandardCharsets.US_ASCII);
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
 
-  private static List<Long> received(UeventSocket socket, Runnable sends) throws Exception {
-    ReceiveQueue<Received> queue = new ReceiveQueue<>(SocketOptions.DEFAULT, Enobufs::new);
-    queue.bind(NetlinkSettings.KERNEL);
-    socket.attach(queue);
-    sends.run();
-    assertEquals(0, socket.close());
-    List<Long> seqnums = new ArrayList<>();
-    for (Received r : queue.source().runWith(Sink.seq(), testKit.system()).toCompletableFuture()
-        .get(10, TimeUnit.SECONDS)) {
-      seqnums.add(((Uevent) r).seqnum());
+    private static final byte[] PAYLOAD =
+            "change@/devices/virtual/net/lo\0ACTION=change\0".getBytes(StandardCharsets.US_ASCII);
+
+    private static List<Long> received(UeventSocket socket, Runnable sends) throws Exception {
+        ReceiveQueue<Received> queue = new ReceiveQueue<>(SocketOptions.DEFAULT, Enobufs::new);
+        queue.bind(NetlinkSettings.KERNEL);
+        socket.attach(queue);
+        sends.run();
+        assertEquals(0, socket.close());
+        List<Long> seqnums = new ArrayList<>();
+        for (Received r : queue.source()
+                .runWith(Sink.seq(), testKit.system())
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS)) {
+            seqnums.add(((Uevent) r).seqnum());
+        }
+        return seqnums;
     }
-    return seqnums;
-  }
 
-  /**
-   * v6.9 uevent_net_broadcast (lib/kobject_uevent.c): atomic64_inc_return(&uevent_seqnum), then
-   * skb_copy_expand, then netlink_broadcast, no lock held. Task A takes 1, task B takes 2 and
-   * broadcasts first: the listener sees 2 then 1. Under uevent_sock_mutex (v4.18..v6.8) the owner
-   * runs both halves of one send before the next send's first: 1 then 2.
-   */
-  @Test
-  public void locklessHalvesInterleaveAndALockKeepsThemTogether() throws Exception {
-    UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);
-    Credentials root = Credentials.root(userns, 1000);
-    SeqnumCounter global = new SeqnumCounter();
-    UeventSocket lockless = new UeventSocket(7, userns, global);
-    List<Long> seen = received(lockless, () -> {
-      UeventSocket.Ready a = (UeventSocket.Ready) lockless.prepareInject(root, PAYLOAD, 0);
-      UeventSocket.Ready b = (UeventSocket.Ready) lockless.prepareTagged("change", "/devices/virtual/net/veth0", "net",
-          Map.of());
-      lockless.send(b);
-      lockless.send(a);
-    });
-    assertEquals(List.of(2L, 1L), seen);
+    /**
+     * v6.9 uevent_net_broadcast (lib/kobject_uevent.c): atomic64_inc_return(&uevent_seqnum), then
+     * skb_copy_expand, then netlink_broadcast, no lock held. Task A takes 1, task B takes 2 and
+     * broadcasts first: the listener sees 2 then 1. Under uevent_sock_mutex (v4.18..v6.8) the owner
+     * runs both halves of one send before the next send's first: 1 then 2.
+     */
+    @Test
+    public void locklessHalvesInterleaveAndALockKeepsThemTogether() throws Exception {
+        UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);
+        Credentials root = Credentials.root(userns, 1000);
+        SeqnumCounter global = new SeqnumCounter();
+        UeventSocket lockless = new UeventSocket(7, userns, global);
+        List<Long> seen = received(lockless, () -> {
+            UeventSocket.Ready a = (UeventSocket.Ready) lockless.prepareInject(root, PAYLOAD, 0);
+            UeventSocket.Ready b = (UeventSocket.Ready)
+                    lockless.prepareTagged("change", "/devices/virtual/net/veth0", "net", Map.of());
+            lockless.send(b);
+            lockless.send(a);
+        });
+        assertEquals(List.of(2L, 1L), seen);
 
-    UeventSocket locked = new UeventSocket(8, userns, new SeqnumCounter());
-    assertEquals(List.of(1L, 2L), received(locked, () -> {
-      locked.inject(root, PAYLOAD, 0); // what the owner actor runs per message: both halves at once
-      locked.tagged("change", "/devices/virtual/net/veth0", "net", Map.of());
-    }));
-  }
+        UeventSocket locked = new UeventSocket(8, userns, new SeqnumCounter());
+        assertEquals(List.of(1L, 2L), received(locked, () -> {
+            locked.inject(root, PAYLOAD, 0); // what the owner actor runs per message: both halves at once
+            locked.tagged("change", "/devices/virtual/net/veth0", "net", Map.of());
+        }));
+    }
 }

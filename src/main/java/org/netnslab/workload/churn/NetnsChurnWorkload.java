@@ -1,8 +1,8 @@
 package org.netnslab.workload.churn;
 
-import org.netnslab.workload.PopulationBytes;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
+import org.netnslab.workload.PopulationBytes;
 import org.netnslab.workload.Workload;
 
 /**
@@ -18,73 +18,74 @@ import org.netnslab.workload.Workload;
  *     every figure (they warm the JIT so the first design is not penalised)
  */
 public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns, int sockets, long warmupIterations)
-    implements Workload {
-  /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
-  public static final String LOOP_WALL = "netns.loop_wall";
-  /** Measure: copy_net_ns request to the end of setup_net, lock wait included, us. */
-  public static final String CREATE = "netns.create";
-  /** Measure: last reference dropped to net_free, us. */
-  public static final String CLEANUP = "netns.cleanup";
-  /** Measure: netns per cleanup_net batch. */
-  public static final String CLEANUP_BATCH = "netns.cleanup_batch";
-  /** Measure: a cleanup_net run, from its batch taken off cleanup_list to the end of its rcu_barrier, us. */
-  public static final String CLEANUP_RUN = "netns.cleanup_run";
+        implements Workload {
+    /** Measure: each worker's whole loop, s of wall time, as a distribution over workers. */
+    public static final String LOOP_WALL = "netns.loop_wall";
+    /** Measure: copy_net_ns request to the end of setup_net, lock wait included, us. */
+    public static final String CREATE = "netns.create";
+    /** Measure: last reference dropped to net_free, us. */
+    public static final String CLEANUP = "netns.cleanup";
+    /** Measure: netns per cleanup_net batch. */
+    public static final String CLEANUP_BATCH = "netns.cleanup_batch";
+    /** Measure: a cleanup_net run, from its batch taken off cleanup_list to the end of its rcu_barrier, us. */
+    public static final String CLEANUP_RUN = "netns.cleanup_run";
 
-  @Override
-  public String comparedMeasure() {
-    return LOOP_WALL;
-  }
+    @Override
+    public String comparedMeasure() {
+        return LOOP_WALL;
+    }
 
-  @Override
-  public Set<String> measures() {
-    return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH, CLEANUP_RUN);
-  }
+    @Override
+    public Set<String> measures() {
+        return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH, CLEANUP_RUN);
+    }
 
-  /** The lifecycle, its locks, RCU and socket teardown: no uevent, proc or netlink key (no uevent is sent). */
-  @Override
-  public Set<String> usedModelKeys() {
-    return Set.of("netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff", "costs.netns");
-  }
+    /** The lifecycle, its locks, RCU and socket teardown: no uevent, proc or netlink key (no uevent is sent). */
+    @Override
+    public Set<String> usedModelKeys() {
+        return Set.of("netns", "sockets", "sock-inuse", "rcu", "costs.mutex-handoff", "costs.netns");
+    }
 
-  @Override
-  public DesignRunner runner(double scale) {
-    return new NetnsChurnRun(this, scale);
-  }
+    @Override
+    public DesignRunner runner(double scale) {
+        return new NetnsChurnRun(this, scale);
+    }
 
-  @Override
-  public String shape(double scale) {
-    return workers + " workers x " + scaledIterations(scale) + " iterations (after " + scaledWarmup(scale)
-        + " warm-up)";
-  }
+    @Override
+    public String shape(double scale) {
+        return workers + " workers x " + scaledIterations(scale) + " iterations (after " + scaledWarmup(scale)
+                + " warm-up)";
+    }
 
-  /**
-   * Each worker (its actor, recorders, the netns it holds) times its measured bytes, plus the netns a
-   * cleanup batch still holds: assumed at most {@link PopulationBytes#CHURN_BACKLOG_PER_WORKER} per worker
-   * (cleanup_net takes every netns queued when it starts; a cleanup slower than that holds more).
-   */
-  @Override
-  public long populationHeapBytes(double scale, int cpus) {
-    long backlog = Math.min(workers * scaledIterations(scale), (long) workers * PopulationBytes.CHURN_BACKLOG_PER_WORKER);
-    return workers * PopulationBytes.CHURN_WORKER_BYTES
-        + backlog * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES);
-  }
+    /**
+     * Each worker (its actor, recorders, the netns it holds) times its measured bytes, plus the netns a
+     * cleanup batch still holds: assumed at most {@link PopulationBytes#CHURN_BACKLOG_PER_WORKER} per worker
+     * (cleanup_net takes every netns queued when it starts; a cleanup slower than that holds more).
+     */
+    @Override
+    public long populationHeapBytes(double scale, int cpus) {
+        long backlog =
+                Math.min(workers * scaledIterations(scale), (long) workers * PopulationBytes.CHURN_BACKLOG_PER_WORKER);
+        return workers * PopulationBytes.CHURN_WORKER_BYTES
+                + backlog * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES);
+    }
 
-  /**
-   * {@code warmup-iterations} scaled with {@code --scale} as the iterations are, at least 1 when any is
-   * configured.
-   *
-   * @param scale the run's {@code --scale}
-   * @return warm-up iterations per worker at that scale
-   */
-  public long scaledWarmup(double scale) {
-    return warmupIterations == 0 ? 0 : Math.max(1, Math.round(warmupIterations * scale));
-  }
+    /**
+     * {@code warmup-iterations} scaled with {@code --scale} as the iterations are, at least 1 when any is
+     * configured.
+     *
+     * @param scale the run's {@code --scale}
+     * @return warm-up iterations per worker at that scale
+     */
+    public long scaledWarmup(double scale) {
+        return warmupIterations == 0 ? 0 : Math.max(1, Math.round(warmupIterations * scale));
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return iterations per worker at that scale, rounded, at least 1
-   */
-  public long scaledIterations(double scale) {
-    return Math.max(1, Math.round(iterations * scale));
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return iterations per worker at that scale, rounded, at least 1
+     */
+    public long scaledIterations(double scale) {
+        return Math.max(1, Math.round(iterations * scale));
+    }
 }

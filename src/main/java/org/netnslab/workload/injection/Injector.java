@@ -8,20 +8,20 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
-import org.netnslab.metrics.StripedRecorder;
-import org.netnslab.uevent.Errno;
-import org.netnslab.uevent.InjectResult;
-import org.netnslab.uevent.UeventRoute;
-import org.netnslab.userns.Credentials;
 import org.netnslab.machine.Clock;
 import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
-import org.netnslab.machine.Step;
-import org.netnslab.rcu.ExitFrees;
 import org.netnslab.machine.Mutex;
+import org.netnslab.machine.Step;
+import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.NlTable;
+import org.netnslab.rcu.ExitFrees;
+import org.netnslab.uevent.Errno;
+import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.UeventCosts;
+import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSocket;
+import org.netnslab.userns.Credentials;
 
 /**
  * A closed-loop uevent injector: a task looping on sendmsg into one or more netns, each injection
@@ -56,309 +56,337 @@ import org.netnslab.uevent.UeventSocket;
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
-  /** The injector's protocol. */
-  public sealed interface Command permits Start, Acked, Returned, Stop {}
+    /** The injector's protocol. */
+    public sealed interface Command permits Start, Acked, Returned, Stop {}
 
-  /** Starts a phase: the warm-up or the counted injections. */
-  public record Start(Phase phase) implements Command {}
+    /** Starts a phase: the warm-up or the counted injections. */
+    public record Start(Phase phase) implements Command {}
 
-  /** Stops the injector. */
-  public enum Stop implements Command { INSTANCE }
+    /** Stops the injector. */
+    public enum Stop implements Command {
+        INSTANCE
+    }
 
-  private record Acked(InjectResult result) implements Command {}
+    private record Acked(InjectResult result) implements Command {}
 
-  /** Virtual execution: the send's {@code return} step has run; the transaction ends. */
-  private record Returned(InjectResult result) implements Command {}
+    /** Virtual execution: the send's {@code return} step has run; the transaction ends. */
+    private record Returned(InjectResult result) implements Command {}
 
-  /** Phases of an injection run. */
-  public enum Phase { WARMUP, COUNTED }
+    /** Phases of an injection run. */
+    public enum Phase {
+        WARMUP,
+        COUNTED
+    }
 
-  /**
-   * One netns this injector sends into.
-   *
-   * @param netnsIndex index of the netns in the run (for the per-netns sent counts)
-   * @param route the netns's injection route
-   * @param credentials the task's credentials towards that netns
-   * @param permitted whether the kernel lets these credentials send there: CAP_SYS_ADMIN over the
-   *     netns's owning user namespace (uevent_net_rcv_skb), decided by the run's plan, not by the
-   *     route, so a route that checks wrongly is caught; true for kernel-generated events
-   * @param warmup warm-up injections
-   * @param counted counted injections
-   */
-  public record Target(int netnsIndex, UeventRoute route, Credentials credentials, boolean permitted, long warmup,
-      long counted) {}
-
-  /** What the injector reports when a phase is done; called on the injector's thread. */
-  public interface PhaseListener {
     /**
-     * @param phase the phase done
-     * @param sentPerNetns successful sends by netns index, for this phase
-     * @param permissionViolations injections sent without the permission to, or refused with EPERM
-     *     with it, in this phase (the {@code eperm} invariant: must be 0)
-     * @param einval injections refused with EINVAL in this phase
-     * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
-     *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
+     * One netns this injector sends into.
+     *
+     * @param netnsIndex index of the netns in the run (for the per-netns sent counts)
+     * @param route the netns's injection route
+     * @param credentials the task's credentials towards that netns
+     * @param permitted whether the kernel lets these credentials send there: CAP_SYS_ADMIN over the
+     *     netns's owning user namespace (uevent_net_rcv_skb), decided by the run's plan, not by the
+     *     route, so a route that checks wrongly is caught; true for kernel-generated events
+     * @param warmup warm-up injections
+     * @param counted counted injections
      */
-    void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long cpuNanos);
-  }
+    public record Target(
+            int netnsIndex, UeventRoute route, Credentials credentials, boolean permitted, long warmup, long counted) {}
 
-  private final Target[] targets;
-  private final long[] remaining;
-  private final byte[] payload;
-  private final PhaseListener listener;
-  private final LongAdder progress;
-  private final int netnsCount;
-  private final ActorRef<InjectResult> ackTo;
-  private final Machine machine;
-  /** Virtual execution under the fair scheduler: this injector's task; null otherwise. */
-  private final CpuTask task;
-  /** Virtual execution: the design run's netlink table lock (the injector lives within one design run); null live. */
-  private final NlTable table;
-  /** Virtual execution: the send in flight's path (null: live, or a route that costs nothing). */
-  private UeventRoute.VirtualPath path;
-  /** Virtual execution: the lock the send in flight holds, released at its ack. */
-  private Mutex held;
-  private Phase phase;
-  private int cursor;
-  private int current;
-  private long sentNanos;
-  /** ns of listener wake-ups the current lockless send still owes, charged with its return step. */
-  private long wakeOwed;
-  private final StripedRecorder transactions;
-  private long[] sent;
-  private long permissionViolations;
-  private long einval;
-  /** The task's CPU when the phase started, ns (fair). */
-  private long cpuAtStart;
-
-  /**
-   * @param targets the netns it sends into, round-robin
-   * @param payload the message it sends, without SEQNUM
-   * @param netnsCount netns in the run (size of the per-netns counts)
-   * @param listener told when a phase is done
-   * @param progress incremented once per transaction, in both phases
-   * @param transactions records each counted transaction's latency, ns
-   * @return the injector's behaviour
-   */
-  public static Behavior<Command> create(List<Target> targets, byte[] payload, int netnsCount,
-      PhaseListener listener, LongAdder progress, StripedRecorder transactions) {
-    return Behaviors.setup(ctx -> new Injector(ctx, targets, payload, netnsCount, listener, progress, transactions));
-  }
-
-  private Injector(ActorContext<Command> ctx, List<Target> targets, byte[] payload, int netnsCount,
-      PhaseListener listener, LongAdder progress, StripedRecorder transactions) {
-    super(ctx);
-    this.transactions = transactions;
-    this.targets = targets.toArray(new Target[0]);
-    this.remaining = new long[this.targets.length];
-    this.payload = payload;
-    this.netnsCount = netnsCount;
-    this.listener = listener;
-    this.progress = progress;
-    this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
-    this.machine = Machine.get(ctx.getSystem());
-    // set up before the run starts it (the probes' injectors wait at a gate): its first step is a wake-up, not a fork
-    this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR, false) : null;
-    this.table = machine.isVirtual() ? NlTable.of(machine) : null;
-  }
-
-  @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Start.class, this::onStart)
-        .onMessage(Acked.class, this::onAcked)
-        .onMessage(Returned.class, m -> onReturned(m.result()))
-        .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
-        .build();
-  }
-
-  private Behavior<Command> onStart(Start m) {
-    phase = m.phase();
-    for (int i = 0; i < targets.length; i++) {
-      remaining[i] = phase == Phase.WARMUP ? targets[i].warmup() : targets[i].counted();
+    /** What the injector reports when a phase is done; called on the injector's thread. */
+    public interface PhaseListener {
+        /**
+         * @param phase the phase done
+         * @param sentPerNetns successful sends by netns index, for this phase
+         * @param permissionViolations injections sent without the permission to, or refused with EPERM
+         *     with it, in this phase (the {@code eperm} invariant: must be 0)
+         * @param einval injections refused with EINVAL in this phase
+         * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
+         *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
+         */
+        void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long cpuNanos);
     }
-    sent = new long[netnsCount];
-    permissionViolations = 0;
-    einval = 0;
-    cpuAtStart = task == null ? 0 : task.cpuNanos();
-    sendNext();
-    return this;
-  }
 
-  private void sendNext() {
-    for (int i = 0; i < targets.length; i++) {
-      int t = (cursor + i) % targets.length;
-      if (remaining[t] > 0) {
-        cursor = (t + 1) % targets.length;
-        current = t;
-        Target target = targets[t];
-        sentNanos = Clock.nanoTime();
-        path = machine.isVirtual() ? target.route().virtualPath() : null;
-        if (path == null) {
-          target.route().inject(target.credentials(), payload, sentNanos, ackTo);
-        } else if (task != null) { // user space first; the system call starts at its end
-          UeventRoute.VirtualPath p = path;
-          machine.compute(task, Step.USER, p.costs().injectorUser(), () -> {
-            sentNanos = Clock.nanoTime();
-            sendVirtual(target, p);
-          });
+    private final Target[] targets;
+    private final long[] remaining;
+    private final byte[] payload;
+    private final PhaseListener listener;
+    private final LongAdder progress;
+    private final int netnsCount;
+    private final ActorRef<InjectResult> ackTo;
+    private final Machine machine;
+    /** Virtual execution under the fair scheduler: this injector's task; null otherwise. */
+    private final CpuTask task;
+    /** Virtual execution: the design run's netlink table lock (the injector lives within one design run); null live. */
+    private final NlTable table;
+    /** Virtual execution: the send in flight's path (null: live, or a route that costs nothing). */
+    private UeventRoute.VirtualPath path;
+    /** Virtual execution: the lock the send in flight holds, released at its ack. */
+    private Mutex held;
+
+    private Phase phase;
+    private int cursor;
+    private int current;
+    private long sentNanos;
+    /** ns of listener wake-ups the current lockless send still owes, charged with its return step. */
+    private long wakeOwed;
+
+    private final StripedRecorder transactions;
+    private long[] sent;
+    private long permissionViolations;
+    private long einval;
+    /** The task's CPU when the phase started, ns (fair). */
+    private long cpuAtStart;
+
+    /**
+     * @param targets the netns it sends into, round-robin
+     * @param payload the message it sends, without SEQNUM
+     * @param netnsCount netns in the run (size of the per-netns counts)
+     * @param listener told when a phase is done
+     * @param progress incremented once per transaction, in both phases
+     * @param transactions records each counted transaction's latency, ns
+     * @return the injector's behaviour
+     */
+    public static Behavior<Command> create(
+            List<Target> targets,
+            byte[] payload,
+            int netnsCount,
+            PhaseListener listener,
+            LongAdder progress,
+            StripedRecorder transactions) {
+        return Behaviors.setup(
+                ctx -> new Injector(ctx, targets, payload, netnsCount, listener, progress, transactions));
+    }
+
+    private Injector(
+            ActorContext<Command> ctx,
+            List<Target> targets,
+            byte[] payload,
+            int netnsCount,
+            PhaseListener listener,
+            LongAdder progress,
+            StripedRecorder transactions) {
+        super(ctx);
+        this.transactions = transactions;
+        this.targets = targets.toArray(new Target[0]);
+        this.remaining = new long[this.targets.length];
+        this.payload = payload;
+        this.netnsCount = netnsCount;
+        this.listener = listener;
+        this.progress = progress;
+        this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
+        this.machine = Machine.get(ctx.getSystem());
+        // set up before the run starts it (the probes' injectors wait at a gate): its first step is a wake-up, not a
+        // fork
+        this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR, false) : null;
+        this.table = machine.isVirtual() ? NlTable.of(machine) : null;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Start.class, this::onStart)
+                .onMessage(Acked.class, this::onAcked)
+                .onMessage(Returned.class, m -> onReturned(m.result()))
+                .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+                .build();
+    }
+
+    private Behavior<Command> onStart(Start m) {
+        phase = m.phase();
+        for (int i = 0; i < targets.length; i++) {
+            remaining[i] = phase == Phase.WARMUP ? targets[i].warmup() : targets[i].counted();
+        }
+        sent = new long[netnsCount];
+        permissionViolations = 0;
+        einval = 0;
+        cpuAtStart = task == null ? 0 : task.cpuNanos();
+        sendNext();
+        return this;
+    }
+
+    private void sendNext() {
+        for (int i = 0; i < targets.length; i++) {
+            int t = (cursor + i) % targets.length;
+            if (remaining[t] > 0) {
+                cursor = (t + 1) % targets.length;
+                current = t;
+                Target target = targets[t];
+                sentNanos = Clock.nanoTime();
+                path = machine.isVirtual() ? target.route().virtualPath() : null;
+                if (path == null) {
+                    target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+                } else if (task != null) { // user space first; the system call starts at its end
+                    UeventRoute.VirtualPath p = path;
+                    machine.compute(task, Step.USER, p.costs().injectorUser(), () -> {
+                        sentNanos = Clock.nanoTime();
+                        sendVirtual(target, p);
+                    });
+                } else {
+                    sendVirtual(target, path);
+                }
+                return;
+            }
+        }
+        long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
+        listener.phaseDone(phase, sent, permissionViolations, einval, cpu);
+        long exit = path == null ? 0 : path.costs().injectorExit();
+        // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
+        if (phase == Phase.COUNTED
+                && task != null
+                && exit > 0
+                && targets.length > 0
+                && targets[0].credentials() != null) {
+            // the process exits after its last send, on its CPU, while the others still send: CPU the machine spends,
+            // not the injector's counted CPU (read above, as a probe's clock is before _exit)
+            // do_exit: exit_mm, then exit_files drops the socket's file, whose __fput runs from exit_task_work:
+            // netlink_release,
+            // which waits in netlink_table_grab while a broadcast walks
+            // the frees it defers through call_rcu then run on kernel threads (rcu.ExitFrees), queued where it exited
+            UeventCosts c = path.costs();
+            machine.compute(task, Step.KERNEL, exit, () -> {
+                if (c.injectorExitCallbacks() > 0 || c.injectorExitVfree() > 0) {
+                    ExitFrees.of(machine).exited(task.cpu(), c.injectorExitCallbacks(), c.injectorExitVfree());
+                }
+                table.grab(task, c.tableWaiter(), NOTHING);
+            });
+        }
+    }
+
+    /** The virtual send's steps up to the state change; the ack continues in {@link #onAcked}. */
+    private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
+        UeventCosts c = p.costs();
+        UeventSocket socket = p.socket();
+        Mutex lock = p.split() ? null : p.lock().apply(machine);
+        held = null; // set once the send takes the lock
+        kernel(lock == null ? Step.KERNEL : Step.MIGHT_SLEEP, c.sendOutside(), () -> {
+            if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
+                UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
+                if (step instanceof UeventSocket.Refused r) {
+                    ackTo.tell(r.failed());
+                    return;
+                }
+                table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
+                kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+                    // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
+                    wakeOwed = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
+                    ackTo.tell(socket.send((UeventSocket.Ready) step));
+                });
+                return;
+            }
+            // an injection: uevent_net_rcv_skb checks the sender before it takes the lock (no lock, no broadcast when
+            // refused); a device task's kernel uevent (no credentials) is checked by nobody
+            Errno refused = target.credentials() == null ? null : socket.refusal(target.credentials(), payload);
+            if (refused != null) {
+                ackTo.tell(new InjectResult.Failed(refused, -1));
+                return;
+            }
+            Runnable inside = () -> {
+                table.lock();
+                kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+                    // under the design's lock, as netlink_broadcast wakes them; then netlink_unlock_table
+                    long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
+                    Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
+                    if (wake > 0) {
+                        kernel(Step.KERNEL, wake, inject);
+                    } else {
+                        inject.run();
+                    }
+                });
+            };
+            held = lock;
+            if (lock == null) {
+                inside.run();
+            } else {
+                lock.lock(task, inside);
+            }
+        });
+    }
+
+    /** A kernel step of the send: on this injector's task (fair), or a one-off step (fifo). */
+    private void kernel(Step kind, long nanos, Runnable then) {
+        if (task != null) {
+            machine.compute(task, kind, nanos, then);
         } else {
-          sendVirtual(target, path);
+            machine.compute(nanos, then);
         }
-        return;
-      }
     }
-    long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
-    listener.phaseDone(phase, sent, permissionViolations, einval, cpu);
-    long exit = path == null ? 0 : path.costs().injectorExit();
-    // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
-    if (phase == Phase.COUNTED && task != null && exit > 0 && targets.length > 0 && targets[0].credentials() != null) {
-      // the process exits after its last send, on its CPU, while the others still send: CPU the machine spends,
-      // not the injector's counted CPU (read above, as a probe's clock is before _exit)
-      // do_exit: exit_mm, then exit_files drops the socket's file, whose __fput runs from exit_task_work: netlink_release,
-      // which waits in netlink_table_grab while a broadcast walks
-      // the frees it defers through call_rcu then run on kernel threads (rcu.ExitFrees), queued where it exited
-      UeventCosts c = path.costs();
-      machine.compute(task, Step.KERNEL, exit, () -> {
-        if (c.injectorExitCallbacks() > 0 || c.injectorExitVfree() > 0) {
-          ExitFrees.of(machine).exited(task.cpu(), c.injectorExitCallbacks(), c.injectorExitVfree());
-        }
-        table.grab(task, c.tableWaiter(), NOTHING);
-      });
-    }
-  }
 
-  /** The virtual send's steps up to the state change; the ack continues in {@link #onAcked}. */
-  private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
-    UeventCosts c = p.costs();
-    UeventSocket socket = p.socket();
-    Mutex lock = p.split() ? null : p.lock().apply(machine);
-    held = null; // set once the send takes the lock
-    kernel(lock == null ? Step.KERNEL : Step.MIGHT_SLEEP, c.sendOutside(), () -> {
-      if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
-        UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
-        if (step instanceof UeventSocket.Refused r) {
-          ackTo.tell(r.failed());
-          return;
+    /**
+     * Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. Fair: the
+     * listener's task runs recvmsg (kernel) then its handling ({@code listener-user}, user space).
+     *
+     * @return how many of the listeners were asleep, so that this send wakes them (fair; 0 under fifo)
+     */
+    private int chargeReceives(UeventCosts c, UeventSocket socket) {
+        if (task == null) {
+            for (int i = socket.listenerCount(); i > 0; i--) {
+                machine.compute(c.recv(), NOTHING);
+            }
+            return 0;
         }
-        table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
-        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-          // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
-          wakeOwed = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
-          ackTo.tell(socket.send((UeventSocket.Ready) step));
+        int asleep = 0;
+        for (int i = socket.listenerCount() - 1; i >= 0; i--) {
+            CpuTask listener = machine.taskFor(
+                    socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i, CpuTask.Kind.LISTENER);
+            if (machine.cpus().asleep(listener)) {
+                asleep++;
+            }
+            long user = c.listenerUser();
+            machine.compute(
+                    listener,
+                    Step.KERNEL,
+                    c.recv(),
+                    user == 0 ? NOTHING : () -> machine.compute(listener, Step.USER, user, NOTHING));
+        }
+        return asleep;
+    }
+
+    private static final Runnable NOTHING = () -> {};
+
+    private Behavior<Command> onAcked(Acked m) {
+        if (path == null) {
+            return onReturned(m.result());
+        }
+        if (held != null) {
+            held.unlock();
+            held = null;
+        }
+        ActorRef<Command> self = getContext().getSelf();
+        long wake = wakeOwed;
+        wakeOwed = 0;
+        kernel(Step.KERNEL, path.costs().sendReturn() + wake, () -> {
+            if (task != null && !machine.cpus().continuesNow(task, Step.USER)) {
+                // preempted at the return to user space: the call ends when the task runs again
+                machine.compute(task, Step.USER, 0, () -> self.tell(new Returned(m.result())));
+            } else {
+                self.tell(new Returned(m.result()));
+            }
         });
-        return;
-      }
-      // an injection: uevent_net_rcv_skb checks the sender before it takes the lock (no lock, no broadcast when
-      // refused); a device task's kernel uevent (no credentials) is checked by nobody
-      Errno refused = target.credentials() == null ? null : socket.refusal(target.credentials(), payload);
-      if (refused != null) {
-        ackTo.tell(new InjectResult.Failed(refused, -1));
-        return;
-      }
-      Runnable inside = () -> {
-        table.lock();
-        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-          // under the design's lock, as netlink_broadcast wakes them; then netlink_unlock_table
-          long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
-          Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
-          if (wake > 0) {
-            kernel(Step.KERNEL, wake, inject);
-          } else {
-            inject.run();
-          }
-        });
-      };
-      held = lock;
-      if (lock == null) {
-        inside.run();
-      } else {
-        lock.lock(task, inside);
-      }
-    });
-  }
+        return this;
+    }
 
-  /** A kernel step of the send: on this injector's task (fair), or a one-off step (fifo). */
-  private void kernel(Step kind, long nanos, Runnable then) {
-    if (task != null) {
-      machine.compute(task, kind, nanos, then);
-    } else {
-      machine.compute(nanos, then);
+    private Behavior<Command> onReturned(InjectResult result) {
+        long now = Clock.nanoTime();
+        remaining[current]--;
+        boolean permitted = targets[current].permitted();
+        if (result instanceof InjectResult.Sent) {
+            sent[targets[current].netnsIndex()]++;
+            if (!permitted) {
+                permissionViolations++; // sent by a task the kernel refuses (EPERM, nothing delivered)
+            }
+            if (phase == Phase.COUNTED) {
+                transactions.record(now - sentNanos);
+            }
+        } else if (((InjectResult.Failed) result).errno() == Errno.EPERM) {
+            if (permitted) {
+                permissionViolations++; // refused although the task holds CAP_SYS_ADMIN over the owner
+            }
+        } else {
+            einval++;
+        }
+        progress.increment();
+        sendNext();
+        return this;
     }
-  }
-
-  /**
-   * Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. Fair: the
-   * listener's task runs recvmsg (kernel) then its handling ({@code listener-user}, user space).
-   *
-   * @return how many of the listeners were asleep, so that this send wakes them (fair; 0 under fifo)
-   */
-  private int chargeReceives(UeventCosts c, UeventSocket socket) {
-    if (task == null) {
-      for (int i = socket.listenerCount(); i > 0; i--) {
-        machine.compute(c.recv(), NOTHING);
-      }
-      return 0;
-    }
-    int asleep = 0;
-    for (int i = socket.listenerCount() - 1; i >= 0; i--) {
-      CpuTask listener = machine.taskFor(socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i,
-          CpuTask.Kind.LISTENER);
-      if (machine.cpus().asleep(listener)) {
-        asleep++;
-      }
-      long user = c.listenerUser();
-      machine.compute(listener, Step.KERNEL, c.recv(), user == 0 ? NOTHING
-          : () -> machine.compute(listener, Step.USER, user, NOTHING));
-    }
-    return asleep;
-  }
-
-  private static final Runnable NOTHING = () -> { };
-
-  private Behavior<Command> onAcked(Acked m) {
-    if (path == null) {
-      return onReturned(m.result());
-    }
-    if (held != null) {
-      held.unlock();
-      held = null;
-    }
-    ActorRef<Command> self = getContext().getSelf();
-    long wake = wakeOwed;
-    wakeOwed = 0;
-    kernel(Step.KERNEL, path.costs().sendReturn() + wake, () -> {
-      if (task != null && !machine.cpus().continuesNow(task, Step.USER)) {
-        // preempted at the return to user space: the call ends when the task runs again
-        machine.compute(task, Step.USER, 0, () -> self.tell(new Returned(m.result())));
-      } else {
-        self.tell(new Returned(m.result()));
-      }
-    });
-    return this;
-  }
-
-  private Behavior<Command> onReturned(InjectResult result) {
-    long now = Clock.nanoTime();
-    remaining[current]--;
-    boolean permitted = targets[current].permitted();
-    if (result instanceof InjectResult.Sent) {
-      sent[targets[current].netnsIndex()]++;
-      if (!permitted) {
-        permissionViolations++; // sent by a task the kernel refuses (EPERM, nothing delivered)
-      }
-      if (phase == Phase.COUNTED) {
-        transactions.record(now - sentNanos);
-      }
-    } else if (((InjectResult.Failed) result).errno() == Errno.EPERM) {
-      if (permitted) {
-        permissionViolations++; // refused although the task holds CAP_SYS_ADMIN over the owner
-      }
-    } else {
-      einval++;
-    }
-    progress.increment();
-    sendNext();
-    return this;
-  }
 }

@@ -1,12 +1,12 @@
 package org.netnslab.workload.injection;
 
+import org.netnslab.machine.Clock;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
-import org.netnslab.machine.Clock;
 
 /**
  * A uevent listener process (like udevd) that checks what it receives: SEQNUM order, duplicates,
@@ -19,140 +19,140 @@ import org.netnslab.machine.Clock;
  * with the global counter, every other netns's uevent leaves one in this listener's sequence.
  */
 public final class ListenerCheck {
-  private static final int RECENT = 32;
+    private static final int RECENT = 32;
 
-  private final int netnsIndex;
-  private final long netnsId;
-  private final boolean netnsInitOwned;
-  private final PhaseClock clock;
-  private final StripedRecorder delivery;
-  private final long[] recent = new long[RECENT];
-  private int recentNext;
-  private long last = 0;
-  private long received;
-  private long outOfOrder;
-  private long duplicates;
-  private long crossNetns;
-  private long enobufs;
-  private long dropped;
-  private long gaps;
-  private volatile ReceiveQueue<Received> socket;
+    private final int netnsIndex;
+    private final long netnsId;
+    private final boolean netnsInitOwned;
+    private final PhaseClock clock;
+    private final StripedRecorder delivery;
+    private final long[] recent = new long[RECENT];
+    private int recentNext;
+    private long last = 0;
+    private long received;
+    private long outOfOrder;
+    private long duplicates;
+    private long crossNetns;
+    private long enobufs;
+    private long dropped;
+    private long gaps;
+    private volatile ReceiveQueue<Received> socket;
 
-  /**
-   * @param netnsIndex the netns's index in the run
-   * @param netnsId the netns's id
-   * @param netnsInitOwned whether the netns is owned by the initial user namespace
-   * @param clock tells which messages belong to the counted phase
-   * @param delivery records counted messages' delivery latency, ns
-   */
-  public ListenerCheck(int netnsIndex, long netnsId, boolean netnsInitOwned, PhaseClock clock,
-      StripedRecorder delivery) {
-    this.delivery = delivery;
-    this.netnsIndex = netnsIndex;
-    this.netnsId = netnsId;
-    this.netnsInitOwned = netnsInitOwned;
-    this.clock = clock;
-  }
-
-  /** Handles one receive. */
-  public void onReceive(Received r) {
-    if (r instanceof Enobufs e) {
-      enobufs++;
-      dropped += e.dropped();
-      return;
+    /**
+     * @param netnsIndex the netns's index in the run
+     * @param netnsId the netns's id
+     * @param netnsInitOwned whether the netns is owned by the initial user namespace
+     * @param clock tells which messages belong to the counted phase
+     * @param delivery records counted messages' delivery latency, ns
+     */
+    public ListenerCheck(
+            int netnsIndex, long netnsId, boolean netnsInitOwned, PhaseClock clock, StripedRecorder delivery) {
+        this.delivery = delivery;
+        this.netnsIndex = netnsIndex;
+        this.netnsId = netnsId;
+        this.netnsInitOwned = netnsInitOwned;
+        this.clock = clock;
     }
-    Uevent u = (Uevent) r;
-    long now = Clock.nanoTime();
-    received++;
-    if (!u.audience().admits(netnsId, netnsInitOwned)) {
-      crossNetns++;
+
+    /** Handles one receive. */
+    public void onReceive(Received r) {
+        if (r instanceof Enobufs e) {
+            enobufs++;
+            dropped += e.dropped();
+            return;
+        }
+        Uevent u = (Uevent) r;
+        long now = Clock.nanoTime();
+        received++;
+        if (!u.audience().admits(netnsId, netnsInitOwned)) {
+            crossNetns++;
+        }
+        long seq = u.seqnum();
+        if (seq <= last) {
+            if (seenRecently(seq)) {
+                duplicates++;
+            } else {
+                outOfOrder++;
+            }
+        } else {
+            if (last > 0) {
+                gaps += seq - last - 1;
+            }
+            last = seq;
+        }
+        recent[recentNext] = seq;
+        recentNext = (recentNext + 1) % RECENT;
+        if (u.sentNanos() >= clock.countedFromNanos()) {
+            delivery.record(now - u.sentNanos());
+        }
     }
-    long seq = u.seqnum();
-    if (seq <= last) {
-      if (seenRecently(seq)) {
-        duplicates++;
-      } else {
-        outOfOrder++;
-      }
-    } else {
-      if (last > 0) {
-        gaps += seq - last - 1;
-      }
-      last = seq;
+
+    private boolean seenRecently(long seq) {
+        for (long s : recent) {
+            if (s == seq) {
+                return true;
+            }
+        }
+        return false;
     }
-    recent[recentNext] = seq;
-    recentNext = (recentNext + 1) % RECENT;
-    if (u.sentNanos() >= clock.countedFromNanos()) {
-      delivery.record(now - u.sentNanos());
+
+    /** @return the netns's index in the run */
+    public int netnsIndex() {
+        return netnsIndex;
     }
-  }
 
-  private boolean seenRecently(long seq) {
-    for (long s : recent) {
-      if (s == seq) {
-        return true;
-      }
+    /** @return messages received */
+    public long received() {
+        return received;
     }
-    return false;
-  }
 
-  /** @return the netns's index in the run */
-  public int netnsIndex() {
-    return netnsIndex;
-  }
-
-  /** @return messages received */
-  public long received() {
-    return received;
-  }
-
-  /** @return deliveries with a SEQNUM lower than one already seen, and not a recent duplicate */
-  public long outOfOrder() {
-    return outOfOrder;
-  }
-
-  /** @return deliveries of a SEQNUM seen among the last 32 */
-  public long duplicates() {
-    return duplicates;
-  }
-
-  /** @return deliveries the netns should not have seen */
-  public long crossNetns() {
-    return crossNetns;
-  }
-
-  /** @return ENOBUFS notifications received */
-  public long enobufs() {
-    return enobufs;
-  }
-
-  /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
-  public long dropped() {
-    return dropped;
-  }
-
-  /** @return SEQNUM numbers skipped between received messages (others' uevents and drops alike) */
-  public long gaps() {
-    return gaps;
-  }
-
-  /** @param socket the listener's socket, once bound: its counters settle the loss accounting */
-  public void bound(ReceiveQueue<Received> socket) {
-    this.socket = socket;
-  }
-
-  /**
-   * Messages sent into this listener's netns that it neither received, nor lost in a congestion
-   * episode whose ENOBUFS it received, nor lost under NETLINK_NO_ENOBUFS (opted out: gaps only).
-   *
-   * @param expected messages sent into its netns while it was bound
-   * @return silent losses, at least 0
-   * @throws IllegalStateException when {@link #bound} was never called
-   */
-  public long lostWithoutEnobufs(long expected) {
-    if (socket == null) {
-      throw new IllegalStateException("listener of netns " + netnsId + " was never bound");
+    /** @return deliveries with a SEQNUM lower than one already seen, and not a recent duplicate */
+    public long outOfOrder() {
+        return outOfOrder;
     }
-    return socket.counters().lostWithoutEnobufs(expected, received);
-  }
+
+    /** @return deliveries of a SEQNUM seen among the last 32 */
+    public long duplicates() {
+        return duplicates;
+    }
+
+    /** @return deliveries the netns should not have seen */
+    public long crossNetns() {
+        return crossNetns;
+    }
+
+    /** @return ENOBUFS notifications received */
+    public long enobufs() {
+        return enobufs;
+    }
+
+    /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
+    public long dropped() {
+        return dropped;
+    }
+
+    /** @return SEQNUM numbers skipped between received messages (others' uevents and drops alike) */
+    public long gaps() {
+        return gaps;
+    }
+
+    /** @param socket the listener's socket, once bound: its counters settle the loss accounting */
+    public void bound(ReceiveQueue<Received> socket) {
+        this.socket = socket;
+    }
+
+    /**
+     * Messages sent into this listener's netns that it neither received, nor lost in a congestion
+     * episode whose ENOBUFS it received, nor lost under NETLINK_NO_ENOBUFS (opted out: gaps only).
+     *
+     * @param expected messages sent into its netns while it was bound
+     * @return silent losses, at least 0
+     * @throws IllegalStateException when {@link #bound} was never called
+     */
+    public long lostWithoutEnobufs(long expected) {
+        if (socket == null) {
+            throw new IllegalStateException("listener of netns " + netnsId + " was never bound");
+        }
+        return socket.counters().lostWithoutEnobufs(expected, received);
+    }
 }

@@ -1,9 +1,9 @@
 package org.netnslab.workload.injection;
 
+import java.util.Set;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
-import java.util.Set;
 
 /**
  * Reads a {@code uevent-injection} workload: {@code netns { userns-owned, init-owned }},
@@ -12,61 +12,83 @@ import java.util.Set;
  * {@code injector-start-interval} (default 0: all at once; virtual execution only).
  */
 public final class UeventInjectionParser implements WorkloadParser {
-  private static final Set<String> KEYS =
-      Set.of("type", "netns", "listeners-per-netns", "injections-per-netns", "warmup-per-netns", "injectors",
-          "kernel-uevents-per-netns", "injectors-privileged", "injector-start-interval");
-  /**
-   * Most netns or injectors one run may name: ids and indices are ints. No lower cap: the up-front heap
-   * estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
-   */
-  private static final int MAX_POPULATION = 1_000_000_000;
+    private static final Set<String> KEYS = Set.of(
+            "type",
+            "netns",
+            "listeners-per-netns",
+            "injections-per-netns",
+            "warmup-per-netns",
+            "injectors",
+            "kernel-uevents-per-netns",
+            "injectors-privileged",
+            "injector-start-interval");
+    /**
+     * Most netns or injectors one run may name: ids and indices are ints. No lower cap: the up-front heap
+     * estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
+     */
+    private static final int MAX_POPULATION = 1_000_000_000;
 
-  @Override
-  public String type() {
-    return "uevent-injection";
-  }
+    @Override
+    public String type() {
+        return "uevent-injection";
+    }
 
-  @Override
-  public UeventInjectionWorkload parse(HoconChecker c, double scale) {
-    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
-    long userns = netns.usernsOwned();
-    long init = netns.initOwned();
-    if (netns.ok() && netns.total() > MAX_POPULATION) {
-      c.problem("workload.netns", "userns-owned + init-owned = " + netns.total() + ", more than " + MAX_POPULATION);
-    }
-    long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
-    if ((userns + init) * listeners > MAX_POPULATION) {
-      c.problem("workload.listeners-per-netns", "netns x listeners-per-netns = " + (userns + init) * listeners
-          + " listeners, more than " + MAX_POPULATION);
-    }
-    long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
-    long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);
-    long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
-    long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
-    boolean privileged = c.bool("workload.injectors-privileged", true);
-    long interval = 0;
-    if (c.conf().hasPath("workload.injector-start-interval")) {
-      try {
-        interval = HoconChecker.duration(c.conf(), "workload.injector-start-interval").toNanos();
-        if (interval < 0 || interval > 60_000_000_000L) {
-          c.problem("workload.injector-start-interval", "must be a duration in 0..60s, got " + interval + "ns");
+    @Override
+    public UeventInjectionWorkload parse(HoconChecker c, double scale) {
+        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+        NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
+        long userns = netns.usernsOwned();
+        long init = netns.initOwned();
+        if (netns.ok() && netns.total() > MAX_POPULATION) {
+            c.problem(
+                    "workload.netns", "userns-owned + init-owned = " + netns.total() + ", more than " + MAX_POPULATION);
         }
-      } catch (com.typesafe.config.ConfigException e) {
-        c.problem("workload.injector-start-interval", "must be a duration (e.g. 500ms): " + HoconChecker.bare(e));
-      }
+        long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
+        if ((userns + init) * listeners > MAX_POPULATION) {
+            c.problem(
+                    "workload.listeners-per-netns",
+                    "netns x listeners-per-netns = " + (userns + init) * listeners + " listeners, more than "
+                            + MAX_POPULATION);
+        }
+        long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
+        long warmup = c.integer("workload.warmup-per-netns", 0L, 0, MAX_SCALED);
+        long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
+        long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
+        boolean privileged = c.bool("workload.injectors-privileged", true);
+        long interval = 0;
+        if (c.conf().hasPath("workload.injector-start-interval")) {
+            try {
+                interval = HoconChecker.duration(c.conf(), "workload.injector-start-interval")
+                        .toNanos();
+                if (interval < 0 || interval > 60_000_000_000L) {
+                    c.problem(
+                            "workload.injector-start-interval", "must be a duration in 0..60s, got " + interval + "ns");
+                }
+            } catch (com.typesafe.config.ConfigException e) {
+                c.problem(
+                        "workload.injector-start-interval", "must be a duration (e.g. 500ms): " + HoconChecker.bare(e));
+            }
+        }
+        UeventInjectionWorkload w = new UeventInjectionWorkload(
+                (int) userns,
+                (int) init,
+                (int) listeners,
+                injections,
+                warmup,
+                (int) injectors,
+                kernel,
+                privileged,
+                interval);
+        if (scale > 0 && scale <= 1000) {
+            if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
+                c.problem(
+                        "workload.injections-per-netns",
+                        "times --scale " + scale + " exceeds " + MAX_SCALED + " injections per netns");
+            }
+            if (w.kernelUeventsPerNetns() * scale > MAX_SCALED) {
+                c.problem("workload.kernel-uevents-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED);
+            }
+        }
+        return w;
     }
-    UeventInjectionWorkload w = new UeventInjectionWorkload((int) userns, (int) init, (int) listeners, injections,
-        warmup, (int) injectors, kernel, privileged, interval);
-    if (scale > 0 && scale <= 1000) {
-      if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
-        c.problem("workload.injections-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED
-            + " injections per netns");
-      }
-      if (w.kernelUeventsPerNetns() * scale > MAX_SCALED) {
-        c.problem("workload.kernel-uevents-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED);
-      }
-    }
-    return w;
-  }
 }

@@ -18,7 +18,11 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import org.netnslab.design.Design;
+import org.netnslab.machine.CpuTask;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.Mutex;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
@@ -33,10 +37,6 @@ import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
-import org.netnslab.machine.CpuTask;
-import org.netnslab.machine.Machine;
-import org.netnslab.machine.Mutex;
-import java.util.function.Function;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
 import org.netnslab.workload.NetnsPopulation;
@@ -54,222 +54,260 @@ import org.netnslab.workload.NetnsPopulation;
  * @param scale multiplies counted injections per netns
  */
 public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implements DesignRunner {
-  /** The message each injector sends: a net device "change" as a udev test would forge it. */
-  static final byte[] PAYLOAD = ("change@/devices/virtual/net/lo\0ACTION=change\0DEVPATH=/devices/virtual/net/lo\0"
-      + "SUBSYSTEM=net\0INTERFACE=lo\0IFINDEX=1\0").getBytes(StandardCharsets.US_ASCII);
-
-  @Override
-  public DesignResult run(Design design, DesignScope scope) throws RunFailure {
-    ActorRef<NamespaceSupervisor.Command> supervisor =
-        scope.spawnModel(NamespaceSupervisor.create(design.model()), "supervisor");
-    int n = w.netnsCount();
-    long counted = w.countedPerNetns(scale);
-    List<NetnsHandle> netns = createNetns(supervisor, scope);
-
-    PhaseClock clock = new PhaseClock();
-    StripedRecorder delivery = new StripedRecorder();
-    StripedRecorder transactions = new StripedRecorder();
-    List<ListenerCheck> checks = new ArrayList<>();
-    List<CompletionStage<Done>> finished = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      NetnsHandle h = netns.get(i);
-      for (int l = 0; l < w.listenersPerNetns(); l++) {
-        ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
-        NetnsPopulation.Listener listener = NetnsPopulation.bind(h, design.model().uevent().listener(), check::onReceive,
-            scope.materializer());
-        checks.add(check);
-        finished.add(listener.finished());
-        check.bound(scope.await(listener.bound(), "binding listeners"));
-      }
-    }
-
-    Collector collector = new Collector(n);
-    LongAdder progress = new LongAdder();
-    List<Behavior<Injector.Command>> behaviors = new ArrayList<>();
-    for (List<Injector.Target> targets : plan(netns, w, w.warmupPerNetns(scale), counted)) {
-      behaviors.add(Injector.create(targets, PAYLOAD, n, collector, progress, transactions));
-    }
-    long kernel = w.kernelUeventsPerNetns(scale);
-    if (kernel > 0) { // one device task per netns; its send-to-ack times are not injections': not recorded
-      StripedRecorder untimed = new StripedRecorder();
-      for (int j = 0; j < n; j++) {
-        behaviors.add(Injector.create(List.of(new Injector.Target(j, taggedUevents(netns.get(j), design), null, true, 0, kernel)),
-            PAYLOAD, n, collector, progress, untimed));
-      }
-    }
-    List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
-
-    long warmup = w.warmupPerNetns(scale) * n;
-    runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, warmup, null);
-    Machine machine = scope.machine();
-    long start = clock.startCounted(machine.nanoTime());
-    boolean fair = machine.fair();
-    long listenerBefore = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) : 0;
-    List<double[]> series = new ArrayList<>();
-    runPhase(scope, Injector.Phase.COUNTED, "counted", injectors, collector, progress, (counted + kernel) * n, series);
-    long wallNanos = machine.nanoTime() - start;
-    long injectorCpu = collector.countedCpuNanos; // each injector's own, to its last send (not its exit)
-    injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
-
-    // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
-    // it held; then the creators release every netns (NetnsPopulation.dismantle).
-    long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
-    // a listener's recvmsg may run after the injectors are done (a short load ends within one slice): its CPU
-    // counts to the end of the teardown, when every listener has read what was sent, as a probe's CPU clock does
-    long listenerCpu = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) - listenerBefore : 0;
-
-    LatencyRecorder tx = transactions.merged();
-    LatencyRecorder rx = delivery.merged();
-    DesignResultBuilder result = new DesignResultBuilder(design).measure(UeventInjectionWorkload.TRANSACTION, tx);
-    if (rx.count() > 0) {
-      result.measure(UeventInjectionWorkload.DELIVERY, rx);
-    }
-    result.counter("warmup_injections", warmup);
-    if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
-      result.counter("injector_cpu_us", injectorCpu / 1_000);
-      result.counter("listener_cpu_us", listenerCpu / 1_000);
-    }
-    return result.invariants(invariants(checks, collector, leaked)).throughputSeries(series)
-        .build(tx.count(), "transactions", wallNanos / 1e9);
-  }
-
-  /**
-   * A device task's route: each send is a kernel-generated {@code change} uevent for the netns's
-   * {@code veth0} (kobject_uevent_env, tagged for that netns), sent as the design sends tagged events.
-   */
-  private static UeventRoute taggedUevents(NetnsHandle h, Design design) {
-    UeventRoute live = (sender, payload, sentNanos, replyTo) -> h.actor().tell(new NetNamespace.EmitTaggedUevent(
-        "change", "/devices/virtual/net/veth0", "net", Map.of("INTERFACE", "veth0"), replyTo));
-    UeventRoute.VirtualPath inject = h.injectRoute().virtualPath();
-    if (inject == null) {
-      return live;
-    }
-    // kobject_uevent_env's send: the same broadcast work as an injection, under the lock the design
-    // gives tagged events (UeventSerialization.taggedUnderGlobalLock), the netns actor doing both halves.
-    UeventSerialization s = design.model().uevent().serialization();
-    Function<Machine, Mutex> lock = s.taggedUnderGlobalLock(h.initOwned()) ? UeventRoute.globalLock()
-        : s == UeventSerialization.LOCKLESS ? m -> null : inject.lock();
-    return UeventRoute.charged(live, new UeventRoute.VirtualPath(inject.socket(), lock, false, inject.costs()));
-  }
-
-  /**
-   * copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
-   * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did
-   * ({@link NetnsPopulation#owner}).
-   */
-  private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
-      throws RunFailure {
-    return scope.createNetns(supervisor, NetnsPopulation.owners(w.usernsOwned(), w.netnsCount()));
-  }
-
-  /**
-   * What the listeners saw against what the injectors sent into their netns: order, duplicates (or
-   * more received than sent), loss not explained by a received ENOBUFS or NETLINK_NO_ENOBUFS
-   * ({@link ListenerCheck#lostWithoutEnobufs}), isolation; plus EPERM refusals and leaks.
-   */
-  private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
-    long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
-    for (ListenerCheck c : checks) {
-      long expected = collector.sentPerNetns[c.netnsIndex()];
-      out += c.outOfOrder();
-      dup += Math.max(c.duplicates(), c.received() - expected);
-      lost += c.lostWithoutEnobufs(expected);
-      enobufs += c.enobufs();
-      cross += c.crossNetns();
-    }
-    return Invariants.NONE.with(SEQNUM_OUT_OF_ORDER, out).with(SEQNUM_DUPLICATES, dup).with(LOST_WITHOUT_ENOBUFS, lost)
-        .with(ENOBUFS, enobufs).with(CROSS_NETNS_DELIVERIES, cross).with(EPERM, collector.eperm).with(LEAKED, leaked);
-  }
-
-  /**
-   * Assigns netns to injectors: with at least as many injectors as netns, injector k sends into netns
-   * k mod n and the injectors of one netns split its count; with fewer, injector k sends into every
-   * netns j with j mod injectors == k, round-robin.
-   */
-  static List<List<Injector.Target>> plan(List<NetnsHandle> netns, UeventInjectionWorkload w, long warmup,
-      long counted) {
-    int n = netns.size();
-    int inj = w.injectors();
-    List<List<Injector.Target>> plan = new ArrayList<>();
-    for (int k = 0; k < inj; k++) {
-      plan.add(new ArrayList<>());
-    }
-    for (int j = 0; j < n; j++) {
-      NetnsHandle h = netns.get(j);
-      Credentials cred = w.injectorsPrivileged() ? Credentials.root(h.owner(), h.owner().ownerKuid())
-          : Credentials.unprivileged(h.owner(), h.owner().ownerKuid() + 1);
-      boolean permitted = cred.nsCapable(h.owner(), Capability.CAP_SYS_ADMIN);
-      if (inj >= n) {
-        int sharers = inj / n + (j < inj % n ? 1 : 0);
-        for (int s = 0; s < sharers; s++) {
-          plan.get(j + s * n).add(new Injector.Target(j, h.injectRoute(), cred, permitted,
-              share(warmup, sharers, s), share(counted, sharers, s)));
-        }
-      } else {
-        plan.get(j % inj).add(new Injector.Target(j, h.injectRoute(), cred, permitted, warmup, counted));
-      }
-    }
-    return plan;
-  }
-
-  private static long share(long total, int parts, int index) {
-    return total / parts + (index < total % parts ? 1 : 0);
-  }
-
-  private void runPhase(DesignScope scope, Injector.Phase phase, String label,
-      List<ActorRef<Injector.Command>> injectors, Collector collector, LongAdder progress, long total,
-      List<double[]> series) throws RunFailure {
-    CountDownLatch done = collector.expect(phase, injectors.size());
-    // Scaled with --scale, as each injector's run length is: the overlap of the seed's injectors is kept.
-    long interval = scope.machine().isVirtual() ? Math.round(w.injectorStartIntervalNanos() * scale) : 0;
-    Runnable start = () -> {
-      long at = 0;
-      for (int k = 0; k < injectors.size(); k++) {
-        ActorRef<Injector.Command> i = injectors.get(k);
-        if (interval == 0 || k == 0) {
-          i.tell(new Injector.Start(phase));
-        } else { // the seed's shell loop forked its injectors one after another, each fork a little different
-          at += scope.machine().jittered(interval);
-          scope.machine().engine().schedule(at, () -> i.tell(new Injector.Start(phase)));
-        }
-      }
-    };
-    scope.phases().run(label, start, done, progress, total, series);
-  }
-
-  /**
-   * Gathers the injectors' figures. Injectors call {@link #phaseDone} from their own threads; the
-   * runner reads the totals after the phase's latch has opened, which orders the reads after the writes.
-   */
-  private static final class Collector implements Injector.PhaseListener {
-    final long[] sentPerNetns;
-    /** Injections whose EPERM outcome disagrees with the capability rule: the {@code eperm} invariant. */
-    long eperm;
-    private CountDownLatch latch;
-
-    Collector(int netnsCount) {
-      sentPerNetns = new long[netnsCount];
-    }
-
-    /** The injectors' CPU over the counted phase, each to its last send, ns (fair). */
-    long countedCpuNanos;
-
-    synchronized CountDownLatch expect(Injector.Phase phase, int injectors) {
-      latch = new CountDownLatch(injectors);
-      return latch;
-    }
+    /** The message each injector sends: a net device "change" as a udev test would forge it. */
+    static final byte[] PAYLOAD = ("change@/devices/virtual/net/lo\0ACTION=change\0DEVPATH=/devices/virtual/net/lo\0"
+                    + "SUBSYSTEM=net\0INTERFACE=lo\0IFINDEX=1\0")
+            .getBytes(StandardCharsets.US_ASCII);
 
     @Override
-    public synchronized void phaseDone(Injector.Phase phase, long[] sent, long permissionViolations, long einval,
-        long cpuNanos) {
-      if (phase == Injector.Phase.COUNTED) {
-        countedCpuNanos += cpuNanos;
-      }
-      for (int i = 0; i < sent.length; i++) {
-        sentPerNetns[i] += sent[i];
-      }
-      this.eperm += permissionViolations;
-      latch.countDown();
+    public DesignResult run(Design design, DesignScope scope) throws RunFailure {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                scope.spawnModel(NamespaceSupervisor.create(design.model()), "supervisor");
+        int n = w.netnsCount();
+        long counted = w.countedPerNetns(scale);
+        List<NetnsHandle> netns = createNetns(supervisor, scope);
+
+        PhaseClock clock = new PhaseClock();
+        StripedRecorder delivery = new StripedRecorder();
+        StripedRecorder transactions = new StripedRecorder();
+        List<ListenerCheck> checks = new ArrayList<>();
+        List<CompletionStage<Done>> finished = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            NetnsHandle h = netns.get(i);
+            for (int l = 0; l < w.listenersPerNetns(); l++) {
+                ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
+                NetnsPopulation.Listener listener = NetnsPopulation.bind(
+                        h, design.model().uevent().listener(), check::onReceive, scope.materializer());
+                checks.add(check);
+                finished.add(listener.finished());
+                check.bound(scope.await(listener.bound(), "binding listeners"));
+            }
+        }
+
+        Collector collector = new Collector(n);
+        LongAdder progress = new LongAdder();
+        List<Behavior<Injector.Command>> behaviors = new ArrayList<>();
+        for (List<Injector.Target> targets : plan(netns, w, w.warmupPerNetns(scale), counted)) {
+            behaviors.add(Injector.create(targets, PAYLOAD, n, collector, progress, transactions));
+        }
+        long kernel = w.kernelUeventsPerNetns(scale);
+        if (kernel > 0) { // one device task per netns; its send-to-ack times are not injections': not recorded
+            StripedRecorder untimed = new StripedRecorder();
+            for (int j = 0; j < n; j++) {
+                behaviors.add(Injector.create(
+                        List.of(new Injector.Target(j, taggedUevents(netns.get(j), design), null, true, 0, kernel)),
+                        PAYLOAD,
+                        n,
+                        collector,
+                        progress,
+                        untimed));
+            }
+        }
+        List<ActorRef<Injector.Command>> injectors = scope.spawnEach(behaviors, "injector");
+
+        long warmup = w.warmupPerNetns(scale) * n;
+        runPhase(scope, Injector.Phase.WARMUP, "warm-up", injectors, collector, progress, warmup, null);
+        Machine machine = scope.machine();
+        long start = clock.startCounted(machine.nanoTime());
+        boolean fair = machine.fair();
+        long listenerBefore = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) : 0;
+        List<double[]> series = new ArrayList<>();
+        runPhase(
+                scope,
+                Injector.Phase.COUNTED,
+                "counted",
+                injectors,
+                collector,
+                progress,
+                (counted + kernel) * n,
+                series);
+        long wallNanos = machine.nanoTime() - start;
+        long injectorCpu = collector.countedCpuNanos; // each injector's own, to its last send (not its exit)
+        injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
+
+        // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
+        // it held; then the creators release every netns (NetnsPopulation.dismantle).
+        long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
+        // a listener's recvmsg may run after the injectors are done (a short load ends within one slice): its CPU
+        // counts to the end of the teardown, when every listener has read what was sent, as a probe's CPU clock does
+        long listenerCpu = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) - listenerBefore : 0;
+
+        LatencyRecorder tx = transactions.merged();
+        LatencyRecorder rx = delivery.merged();
+        DesignResultBuilder result = new DesignResultBuilder(design).measure(UeventInjectionWorkload.TRANSACTION, tx);
+        if (rx.count() > 0) {
+            result.measure(UeventInjectionWorkload.DELIVERY, rx);
+        }
+        result.counter("warmup_injections", warmup);
+        if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
+            result.counter("injector_cpu_us", injectorCpu / 1_000);
+            result.counter("listener_cpu_us", listenerCpu / 1_000);
+        }
+        return result.invariants(invariants(checks, collector, leaked))
+                .throughputSeries(series)
+                .build(tx.count(), "transactions", wallNanos / 1e9);
     }
-  }
+
+    /**
+     * A device task's route: each send is a kernel-generated {@code change} uevent for the netns's
+     * {@code veth0} (kobject_uevent_env, tagged for that netns), sent as the design sends tagged events.
+     */
+    private static UeventRoute taggedUevents(NetnsHandle h, Design design) {
+        UeventRoute live = (sender, payload, sentNanos, replyTo) -> h.actor()
+                .tell(new NetNamespace.EmitTaggedUevent(
+                        "change", "/devices/virtual/net/veth0", "net", Map.of("INTERFACE", "veth0"), replyTo));
+        UeventRoute.VirtualPath inject = h.injectRoute().virtualPath();
+        if (inject == null) {
+            return live;
+        }
+        // kobject_uevent_env's send: the same broadcast work as an injection, under the lock the design
+        // gives tagged events (UeventSerialization.taggedUnderGlobalLock), the netns actor doing both halves.
+        UeventSerialization s = design.model().uevent().serialization();
+        Function<Machine, Mutex> lock = s.taggedUnderGlobalLock(h.initOwned())
+                ? UeventRoute.globalLock()
+                : s == UeventSerialization.LOCKLESS ? m -> null : inject.lock();
+        return UeventRoute.charged(live, new UeventRoute.VirtualPath(inject.socket(), lock, false, inject.costs()));
+    }
+
+    /**
+     * copy_net_ns for each netns; the userns-owned ones each in a fresh user namespace whose creator
+     * (kuid 100000 + i) injects as root inside it, as the seed's forked injectors did
+     * ({@link NetnsPopulation#owner}).
+     */
+    private List<NetnsHandle> createNetns(ActorRef<NamespaceSupervisor.Command> supervisor, DesignScope scope)
+            throws RunFailure {
+        return scope.createNetns(supervisor, NetnsPopulation.owners(w.usernsOwned(), w.netnsCount()));
+    }
+
+    /**
+     * What the listeners saw against what the injectors sent into their netns: order, duplicates (or
+     * more received than sent), loss not explained by a received ENOBUFS or NETLINK_NO_ENOBUFS
+     * ({@link ListenerCheck#lostWithoutEnobufs}), isolation; plus EPERM refusals and leaks.
+     */
+    private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
+        long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
+        for (ListenerCheck c : checks) {
+            long expected = collector.sentPerNetns[c.netnsIndex()];
+            out += c.outOfOrder();
+            dup += Math.max(c.duplicates(), c.received() - expected);
+            lost += c.lostWithoutEnobufs(expected);
+            enobufs += c.enobufs();
+            cross += c.crossNetns();
+        }
+        return Invariants.NONE
+                .with(SEQNUM_OUT_OF_ORDER, out)
+                .with(SEQNUM_DUPLICATES, dup)
+                .with(LOST_WITHOUT_ENOBUFS, lost)
+                .with(ENOBUFS, enobufs)
+                .with(CROSS_NETNS_DELIVERIES, cross)
+                .with(EPERM, collector.eperm)
+                .with(LEAKED, leaked);
+    }
+
+    /**
+     * Assigns netns to injectors: with at least as many injectors as netns, injector k sends into netns
+     * k mod n and the injectors of one netns split its count; with fewer, injector k sends into every
+     * netns j with j mod injectors == k, round-robin.
+     */
+    static List<List<Injector.Target>> plan(
+            List<NetnsHandle> netns, UeventInjectionWorkload w, long warmup, long counted) {
+        int n = netns.size();
+        int inj = w.injectors();
+        List<List<Injector.Target>> plan = new ArrayList<>();
+        for (int k = 0; k < inj; k++) {
+            plan.add(new ArrayList<>());
+        }
+        for (int j = 0; j < n; j++) {
+            NetnsHandle h = netns.get(j);
+            Credentials cred = w.injectorsPrivileged()
+                    ? Credentials.root(h.owner(), h.owner().ownerKuid())
+                    : Credentials.unprivileged(h.owner(), h.owner().ownerKuid() + 1);
+            boolean permitted = cred.nsCapable(h.owner(), Capability.CAP_SYS_ADMIN);
+            if (inj >= n) {
+                int sharers = inj / n + (j < inj % n ? 1 : 0);
+                for (int s = 0; s < sharers; s++) {
+                    plan.get(j + s * n)
+                            .add(new Injector.Target(
+                                    j,
+                                    h.injectRoute(),
+                                    cred,
+                                    permitted,
+                                    share(warmup, sharers, s),
+                                    share(counted, sharers, s)));
+                }
+            } else {
+                plan.get(j % inj).add(new Injector.Target(j, h.injectRoute(), cred, permitted, warmup, counted));
+            }
+        }
+        return plan;
+    }
+
+    private static long share(long total, int parts, int index) {
+        return total / parts + (index < total % parts ? 1 : 0);
+    }
+
+    private void runPhase(
+            DesignScope scope,
+            Injector.Phase phase,
+            String label,
+            List<ActorRef<Injector.Command>> injectors,
+            Collector collector,
+            LongAdder progress,
+            long total,
+            List<double[]> series)
+            throws RunFailure {
+        CountDownLatch done = collector.expect(phase, injectors.size());
+        // Scaled with --scale, as each injector's run length is: the overlap of the seed's injectors is kept.
+        long interval = scope.machine().isVirtual() ? Math.round(w.injectorStartIntervalNanos() * scale) : 0;
+        Runnable start = () -> {
+            long at = 0;
+            for (int k = 0; k < injectors.size(); k++) {
+                ActorRef<Injector.Command> i = injectors.get(k);
+                if (interval == 0 || k == 0) {
+                    i.tell(new Injector.Start(phase));
+                } else { // the seed's shell loop forked its injectors one after another, each fork a little different
+                    at += scope.machine().jittered(interval);
+                    scope.machine().engine().schedule(at, () -> i.tell(new Injector.Start(phase)));
+                }
+            }
+        };
+        scope.phases().run(label, start, done, progress, total, series);
+    }
+
+    /**
+     * Gathers the injectors' figures. Injectors call {@link #phaseDone} from their own threads; the
+     * runner reads the totals after the phase's latch has opened, which orders the reads after the writes.
+     */
+    private static final class Collector implements Injector.PhaseListener {
+        final long[] sentPerNetns;
+        /** Injections whose EPERM outcome disagrees with the capability rule: the {@code eperm} invariant. */
+        long eperm;
+
+        private CountDownLatch latch;
+
+        Collector(int netnsCount) {
+            sentPerNetns = new long[netnsCount];
+        }
+
+        /** The injectors' CPU over the counted phase, each to its last send, ns (fair). */
+        long countedCpuNanos;
+
+        synchronized CountDownLatch expect(Injector.Phase phase, int injectors) {
+            latch = new CountDownLatch(injectors);
+            return latch;
+        }
+
+        @Override
+        public synchronized void phaseDone(
+                Injector.Phase phase, long[] sent, long permissionViolations, long einval, long cpuNanos) {
+            if (phase == Injector.Phase.COUNTED) {
+                countedCpuNanos += cpuNanos;
+            }
+            for (int i = 0; i < sent.length; i++) {
+                sentPerNetns[i] += sent[i];
+            }
+            this.eperm += permissionViolations;
+            latch.countDown();
+        }
+    }
 }

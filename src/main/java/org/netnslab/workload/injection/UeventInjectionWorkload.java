@@ -1,8 +1,8 @@
 package org.netnslab.workload.injection;
 
-import org.netnslab.workload.PopulationBytes;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
+import org.netnslab.workload.PopulationBytes;
 import org.netnslab.workload.Workload;
 
 /**
@@ -27,104 +27,118 @@ import org.netnslab.workload.Workload;
  *     ({@code workload.injector-start-interval}; 0: all at once): the seed's shell loop forked its
  *     injectors one after another, so their overlap is a workload property. Virtual execution only.
  */
-public record UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
-    long warmupPerNetns, int injectors, long kernelUeventsPerNetns, boolean injectorsPrivileged,
-    long injectorStartIntervalNanos) implements Workload {
-  /**
-   * The seed's shape: root injectors, no kernel-generated uevents.
-   *
-   * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean, long)
-   */
-  public UeventInjectionWorkload(int usernsOwned, int initOwned, int listenersPerNetns, long injectionsPerNetns,
-      long warmupPerNetns, int injectors) {
-    this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true, 0);
-  }
+public record UeventInjectionWorkload(
+        int usernsOwned,
+        int initOwned,
+        int listenersPerNetns,
+        long injectionsPerNetns,
+        long warmupPerNetns,
+        int injectors,
+        long kernelUeventsPerNetns,
+        boolean injectorsPrivileged,
+        long injectorStartIntervalNanos)
+        implements Workload {
+    /**
+     * The seed's shape: root injectors, no kernel-generated uevents.
+     *
+     * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean, long)
+     */
+    public UeventInjectionWorkload(
+            int usernsOwned,
+            int initOwned,
+            int listenersPerNetns,
+            long injectionsPerNetns,
+            long warmupPerNetns,
+            int injectors) {
+        this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true, 0);
+    }
 
-  /**
-   * Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. Under the fair
-   * scheduler it is timed as a process times itself: from just before the sendmsg to just after it returns
-   * to user space (a preemption at the return is in it, the wait for a CPU before the call is not: the
-   * boundary of the calibrate probes).
-   */
-  public static final String TRANSACTION = "uevent.transaction";
-  /** Measure: injector send to listener receipt, ns, counted phase only. */
-  public static final String DELIVERY = "uevent.delivery";
+    /**
+     * Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. Under the fair
+     * scheduler it is timed as a process times itself: from just before the sendmsg to just after it returns
+     * to user space (a preemption at the return is in it, the wait for a CPU before the call is not: the
+     * boundary of the calibrate probes).
+     */
+    public static final String TRANSACTION = "uevent.transaction";
+    /** Measure: injector send to listener receipt, ns, counted phase only. */
+    public static final String DELIVERY = "uevent.delivery";
 
-  @Override
-  public String comparedMeasure() {
-    return TRANSACTION;
-  }
+    @Override
+    public String comparedMeasure() {
+        return TRANSACTION;
+    }
 
-  @Override
-  public Set<String> measures() {
-    return Set.of(TRANSACTION, DELIVERY);
-  }
+    @Override
+    public Set<String> measures() {
+        return Set.of(TRANSACTION, DELIVERY);
+    }
 
-  /** @return {@link org.netnslab.workload.NetnsPopulation#UEVENT_PATH_KEYS}: no proc key */
-  @Override
-  public Set<String> usedModelKeys() {
-    return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
-  }
+    /** @return {@link org.netnslab.workload.NetnsPopulation#UEVENT_PATH_KEYS}: no proc key */
+    @Override
+    public Set<String> usedModelKeys() {
+        return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
+    }
 
-  @Override
-  public DesignRunner runner(double scale) {
-    return new UeventInjectionRun(this, scale);
-  }
+    @Override
+    public DesignRunner runner(double scale) {
+        return new UeventInjectionRun(this, scale);
+    }
 
-  @Override
-  public String shape(double scale) {
-    return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns (after "
-        + warmupPerNetns(scale) + " warm-up)"
-        + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
-  }
+    @Override
+    public String shape(double scale) {
+        return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns (after "
+                + warmupPerNetns(scale) + " warm-up)"
+                + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
+    }
 
-  /**
-   * netns (actor, uevent socket, per-CPU counter, references), listeners, injectors (one more per netns
-   * for tagged kernel uevents), each times its measured bytes ({@link PopulationBytes}).
-   */
-  @Override
-  public long populationHeapBytes(double scale, int cpus) {
-    long n = netnsCount();
-    long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
-    return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
-        + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES + injectorsAll * PopulationBytes.INJECTOR_BYTES;
-  }
+    /**
+     * netns (actor, uevent socket, per-CPU counter, references), listeners, injectors (one more per netns
+     * for tagged kernel uevents), each times its measured bytes ({@link PopulationBytes}).
+     */
+    @Override
+    public long populationHeapBytes(double scale, int cpus) {
+        long n = netnsCount();
+        long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
+        return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
+                + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES
+                + injectorsAll * PopulationBytes.INJECTOR_BYTES;
+    }
 
-  /** The warm-up's floor over all netns: at least this many warm-up injections (or the configured ones). */
-  public static final long WARMUP_FLOOR = 1_000;
+    /** The warm-up's floor over all netns: at least this many warm-up injections (or the configured ones). */
+    public static final long WARMUP_FLOOR = 1_000;
 
-  /**
-   * {@code warmup-per-netns} scaled with {@code --scale} as the counted injections are, with a floor: at
-   * least {@link #WARMUP_FLOOR} injections over all netns, never more than configured. (Unscaled, TC1's
-   * warm-up alone was 100,000 injections for a 0.01-scale run of 10,000.)
-   *
-   * @param scale the run's {@code --scale}
-   * @return warm-up injections per netns at that scale
-   */
-  public long warmupPerNetns(double scale) {
-    long floor = Math.min(warmupPerNetns, (WARMUP_FLOOR + netnsCount() - 1) / Math.max(1, netnsCount()));
-    return Math.min(warmupPerNetns, Math.max(floor, Math.round(warmupPerNetns * scale)));
-  }
+    /**
+     * {@code warmup-per-netns} scaled with {@code --scale} as the counted injections are, with a floor: at
+     * least {@link #WARMUP_FLOOR} injections over all netns, never more than configured. (Unscaled, TC1's
+     * warm-up alone was 100,000 injections for a 0.01-scale run of 10,000.)
+     *
+     * @param scale the run's {@code --scale}
+     * @return warm-up injections per netns at that scale
+     */
+    public long warmupPerNetns(double scale) {
+        long floor = Math.min(warmupPerNetns, (WARMUP_FLOOR + netnsCount() - 1) / Math.max(1, netnsCount()));
+        return Math.min(warmupPerNetns, Math.max(floor, Math.round(warmupPerNetns * scale)));
+    }
 
-  /** @return netns in all */
-  public int netnsCount() {
-    return usernsOwned + initOwned;
-  }
+    /** @return netns in all */
+    public int netnsCount() {
+        return usernsOwned + initOwned;
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return counted injections per netns at that scale, rounded, at least 1
-   */
-  public long countedPerNetns(double scale) {
-    return Math.max(1, Math.round(injectionsPerNetns * scale));
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return counted injections per netns at that scale, rounded, at least 1
+     */
+    public long countedPerNetns(double scale) {
+        return Math.max(1, Math.round(injectionsPerNetns * scale));
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return counted tagged kernel uevents per netns at that scale, rounded; 0 when none are configured,
-   *     else at least 1
-   */
-  public long kernelUeventsPerNetns(double scale) {
-    return kernelUeventsPerNetns == 0 ? 0 : Math.max(1, Math.round(kernelUeventsPerNetns * scale));
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return counted tagged kernel uevents per netns at that scale, rounded; 0 when none are configured,
+     *     else at least 1
+     */
+    public long kernelUeventsPerNetns(double scale) {
+        return kernelUeventsPerNetns == 0 ? 0 : Math.max(1, Math.round(kernelUeventsPerNetns * scale));
+    }
 }

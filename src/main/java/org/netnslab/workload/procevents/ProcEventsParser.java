@@ -1,20 +1,19 @@
 package org.netnslab.workload.procevents;
 
-import org.netnslab.settings.HoconChecker;
-import org.netnslab.workload.WorkloadParser;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.workload.WorkloadParser;
 
 /**
  * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction},
@@ -22,69 +21,83 @@ import org.netnslab.proc.ProcEvents;
  * of virtual runs: {@code process-interval} and {@code exec-delay}.
  */
 public final class ProcEventsParser implements WorkloadParser {
-  private static final Set<String> KEYS = Set.of("type", "processes", "nonzero-exit-fraction", "listeners",
-      "process-interval", "exec-delay");
-  /** Most short-lived processes one run may have: every event is built in memory. */
-  private static final long MAX_PROCESSES = 5_000_000;
+    private static final Set<String> KEYS =
+            Set.of("type", "processes", "nonzero-exit-fraction", "listeners", "process-interval", "exec-delay");
+    /** Most short-lived processes one run may have: every event is built in memory. */
+    private static final long MAX_PROCESSES = 5_000_000;
 
-  @Override
-  public String type() {
-    return "proc-events";
-  }
+    @Override
+    public String type() {
+        return "proc-events";
+    }
 
-  @Override
-  public ProcEventsWorkload parse(HoconChecker c, double scale) {
-    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
-    double fraction = c.fraction("workload.nonzero-exit-fraction", 0);
-    Map<String, Integer> listeners = new LinkedHashMap<>();
-    ConfigObject ls = c.object("workload.listeners");
-    if (ls != null) {
-      for (Map.Entry<String, ConfigValue> e : ls.entrySet()) {
-        String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
-        OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
-            ? ProcEvents.mask(((List<?>) e.getValue().unwrapped()).stream().map(String::valueOf).toList())
-            : OptionalInt.empty();
-        if (!HoconChecker.isSafeName(e.getKey()) || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
-          c.problemAt(e.getValue().origin(), path, "a listener's name is part of measure and"
-              + " file names: 1-100 letters, digits, '.', '_' or '-', and not pidfd or proc-scan");
-        } else if (mask.isEmpty()) {
-          c.problemAt(e.getValue().origin(), path, "must be a list of PROC_EVENT names from "
-              + new TreeSet<>(ProcEvents.names()) + ", got " + e.getValue().render(ConfigRenderOptions.concise()));
-        } else {
-          listeners.put(e.getKey(), mask.getAsInt());
+    @Override
+    public ProcEventsWorkload parse(HoconChecker c, double scale) {
+        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+        long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
+        double fraction = c.fraction("workload.nonzero-exit-fraction", 0);
+        Map<String, Integer> listeners = new LinkedHashMap<>();
+        ConfigObject ls = c.object("workload.listeners");
+        if (ls != null) {
+            for (Map.Entry<String, ConfigValue> e : ls.entrySet()) {
+                String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
+                OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
+                        ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
+                                .stream().map(String::valueOf).toList())
+                        : OptionalInt.empty();
+                if (!HoconChecker.isSafeName(e.getKey()) || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
+                    c.problemAt(
+                            e.getValue().origin(),
+                            path,
+                            "a listener's name is part of measure and"
+                                    + " file names: 1-100 letters, digits, '.', '_' or '-', and not pidfd or proc-scan");
+                } else if (mask.isEmpty()) {
+                    c.problemAt(
+                            e.getValue().origin(),
+                            path,
+                            "must be a list of PROC_EVENT names from " + new TreeSet<>(ProcEvents.names()) + ", got "
+                                    + e.getValue().render(ConfigRenderOptions.concise()));
+                } else {
+                    listeners.put(e.getKey(), mask.getAsInt());
+                }
+            }
+            if (ls.isEmpty()) {
+                c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
+            }
         }
-      }
-      if (ls.isEmpty()) {
-        c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
-      }
+        Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1ms");
+        Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1ms");
+        long interval = paced == null ? 0 : paced;
+        long execDelay = delayed == null ? 0 : delayed;
+        if (execDelay > 0 && interval == 0 && paced != null) { // absent or 0; a refused interval is said once
+            c.problem(
+                    "workload.exec-delay",
+                    "needs workload.process-interval above 0 (the events are paced only with it)");
+            execDelay = 0;
+        } else if (execDelay > 0 && interval > 0 && 2 * execDelay >= interval) {
+            // the exits come half an interval after the forks: a process's exec must come before its own exit
+            c.problem(
+                    "workload.exec-delay",
+                    "must be below half of workload.process-interval (" + readable(interval)
+                            + " / 2 = " + readable(interval / 2)
+                            + "): a process's exit may come half an interval after its fork,"
+                            + " got " + readable(execDelay));
+            execDelay = 0;
+        }
+        ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
+        if (scale > 0 && scale <= 1000) {
+            if (w.processes() * scale > MAX_PROCESSES) {
+                c.problem(
+                        "workload.processes",
+                        "times --scale " + scale + " exceeds " + MAX_PROCESSES
+                                + " processes (their events are built in memory)");
+            }
+        }
+        return w;
     }
-    Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1ms");
-    Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1ms");
-    long interval = paced == null ? 0 : paced;
-    long execDelay = delayed == null ? 0 : delayed;
-    if (execDelay > 0 && interval == 0 && paced != null) { // absent or 0; a refused interval is said once
-      c.problem("workload.exec-delay", "needs workload.process-interval above 0 (the events are paced only with it)");
-      execDelay = 0;
-    } else if (execDelay > 0 && interval > 0 && 2 * execDelay >= interval) {
-      // the exits come half an interval after the forks: a process's exec must come before its own exit
-      c.problem("workload.exec-delay", "must be below half of workload.process-interval (" + readable(interval)
-          + " / 2 = " + readable(interval / 2) + "): a process's exit may come half an interval after its fork,"
-          + " got " + readable(execDelay));
-      execDelay = 0;
-    }
-    ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
-    if (scale > 0 && scale <= 1000) {
-      if (w.processes() * scale > MAX_PROCESSES) {
-        c.problem("workload.processes", "times --scale " + scale + " exceeds " + MAX_PROCESSES
-            + " processes (their events are built in memory)");
-      }
-    }
-    return w;
-  }
 
-  /** @return ns in the largest unit that keeps it whole, e.g. 1ms, 250us, 754629ns */
-  private static String readable(long ns) {
-    return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
-  }
+    /** @return ns in the largest unit that keeps it whole, e.g. 1ms, 250us, 754629ns */
+    private static String readable(long ns) {
+        return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
+    }
 }

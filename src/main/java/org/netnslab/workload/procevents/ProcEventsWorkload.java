@@ -1,6 +1,5 @@
 package org.netnslab.workload.procevents;
 
-import org.netnslab.workload.PopulationBytes;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
+import org.netnslab.workload.PopulationBytes;
 import org.netnslab.workload.Workload;
 
 /**
@@ -28,87 +28,94 @@ import org.netnslab.workload.Workload;
  *     child's execve, fs/exec.c), ns, below half the interval (where the exits come); 0: both at once (the machine before 2026-12-01's fourth
  *     session, on which the proc-filter seed fit was made)
  */
-public record ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners,
-    long processIntervalNanos, long execDelayNanos) implements Workload {
+public record ProcEventsWorkload(
+        long processes,
+        double nonzeroExitFraction,
+        Map<String, Integer> listeners,
+        long processIntervalNanos,
+        long execDelayNanos)
+        implements Workload {
 
-  /**
-   * Every event at once.
-   *
-   * @param processes processes
-   * @param nonzeroExitFraction share exiting non-zero
-   * @param listeners listener name to mask
-   */
-  public ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners) {
-    this(processes, nonzeroExitFraction, listeners, 0, 0);
-  }
-
-  /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
-  public static final String EVENT = "proc.event";
-  /** Measure prefix: a listener's (or monitor's: {@code pidfd}, {@code proc-scan}) handling time over the run, ms. */
-  public static final String BUSY = "proc.listener_busy.";
-  /** Measure: one /proc scan's time, ms. */
-  public static final String SCAN = "proc.scan";
-  /** Name of the pidfd monitor's {@link #BUSY} measure. */
-  public static final String PIDFD = "pidfd";
-  /** Name of the /proc-scan monitor's {@link #BUSY} measure. */
-  public static final String PROC_SCAN = "proc-scan";
-  /** The monitors' names, which listeners may not take. */
-  public static final Set<String> MONITORS = Set.of(PIDFD, PROC_SCAN);
-
-  /** Copies the listeners, keeping their order. */
-  public ProcEventsWorkload {
-    listeners = Collections.unmodifiableMap(new LinkedHashMap<>(listeners));
-  }
-
-  @Override
-  public String comparedMeasure() {
-    return EVENT;
-  }
-
-  @Override
-  public Set<String> measures() {
-    Set<String> m = new LinkedHashSet<>(List.of(EVENT, SCAN));
-    for (String listener : listeners.keySet()) {
-      m.add(BUSY + listener);
+    /**
+     * Every event at once.
+     *
+     * @param processes processes
+     * @param nonzeroExitFraction share exiting non-zero
+     * @param listeners listener name to mask
+     */
+    public ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners) {
+        this(processes, nonzeroExitFraction, listeners, 0, 0);
     }
-    for (String monitor : MONITORS) {
-      m.add(BUSY + monitor);
+
+    /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
+    public static final String EVENT = "proc.event";
+    /** Measure prefix: a listener's (or monitor's: {@code pidfd}, {@code proc-scan}) handling time over the run, ms. */
+    public static final String BUSY = "proc.listener_busy.";
+    /** Measure: one /proc scan's time, ms. */
+    public static final String SCAN = "proc.scan";
+    /** Name of the pidfd monitor's {@link #BUSY} measure. */
+    public static final String PIDFD = "pidfd";
+    /** Name of the /proc-scan monitor's {@link #BUSY} measure. */
+    public static final String PROC_SCAN = "proc-scan";
+    /** The monitors' names, which listeners may not take. */
+    public static final Set<String> MONITORS = Set.of(PIDFD, PROC_SCAN);
+
+    /** Copies the listeners, keeping their order. */
+    public ProcEventsWorkload {
+        listeners = Collections.unmodifiableMap(new LinkedHashMap<>(listeners));
     }
-    return m;
-  }
 
-  /** The proc connector and monitors and their netlink sockets: no netns, uevent or RCU key. */
-  @Override
-  public Set<String> usedModelKeys() {
-    return Set.of("proc-monitor", "proc-connector", "netlink", "costs.proc");
-  }
+    @Override
+    public String comparedMeasure() {
+        return EVENT;
+    }
 
-  @Override
-  public DesignRunner runner(double scale) {
-    return new ProcEventsRun(this, scale);
-  }
+    @Override
+    public Set<String> measures() {
+        Set<String> m = new LinkedHashSet<>(List.of(EVENT, SCAN));
+        for (String listener : listeners.keySet()) {
+            m.add(BUSY + listener);
+        }
+        for (String monitor : MONITORS) {
+            m.add(BUSY + monitor);
+        }
+        return m;
+    }
 
-  @Override
-  public String shape(double scale) {
-    return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
-  }
+    /** The proc connector and monitors and their netlink sockets: no netns, uevent or RCU key. */
+    @Override
+    public Set<String> usedModelKeys() {
+        return Set.of("proc-monitor", "proc-connector", "netlink", "costs.proc");
+    }
 
-  /**
-   * The event list the run generates up front (fork, exec, exit per process) and what each listener may
-   * queue (at most its receive buffer's worth), times {@link PopulationBytes}'s sized figures.
-   */
-  @Override
-  public long populationHeapBytes(double scale, int cpus) {
-    long events = 3 * scaledProcesses(scale);
-    return events * PopulationBytes.PROC_EVENT_BYTES
-        + listeners.size() * Math.min(events, PopulationBytes.PROC_QUEUE_MAX) * PopulationBytes.PROC_QUEUED_BYTES;
-  }
+    @Override
+    public DesignRunner runner(double scale) {
+        return new ProcEventsRun(this, scale);
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return processes at that scale, rounded, at least 1
-   */
-  public long scaledProcesses(double scale) {
-    return Math.max(1, Math.round(processes * scale));
-  }
+    @Override
+    public String shape(double scale) {
+        return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
+    }
+
+    /**
+     * The event list the run generates up front (fork, exec, exit per process) and what each listener may
+     * queue (at most its receive buffer's worth), times {@link PopulationBytes}'s sized figures.
+     */
+    @Override
+    public long populationHeapBytes(double scale, int cpus) {
+        long events = 3 * scaledProcesses(scale);
+        return events * PopulationBytes.PROC_EVENT_BYTES
+                + listeners.size()
+                        * Math.min(events, PopulationBytes.PROC_QUEUE_MAX)
+                        * PopulationBytes.PROC_QUEUED_BYTES;
+    }
+
+    /**
+     * @param scale the run's {@code --scale}
+     * @return processes at that scale, rounded, at least 1
+     */
+    public long scaledProcesses(double scale) {
+        return Math.max(1, Math.round(processes * scale));
+    }
 }

@@ -11,47 +11,55 @@ import org.netnslab.workload.WorkloadParser;
  * heap estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
  */
 public final class NetnsScaleParser implements WorkloadParser {
-  private static final Set<String> KEYS = Set.of("type", "netns", "listener-share", "tagged-netns");
-  /** Most netns one run may name once scaled: ids and indices are ints. */
-  static final long MAX_NETNS = 1_000_000_000L;
+    private static final Set<String> KEYS = Set.of("type", "netns", "listener-share", "tagged-netns");
+    /** Most netns one run may name once scaled: ids and indices are ints. */
+    static final long MAX_NETNS = 1_000_000_000L;
 
-  @Override
-  public String type() {
-    return "netns-scale";
-  }
+    @Override
+    public String type() {
+        return "netns-scale";
+    }
 
-  @Override
-  public NetnsScaleWorkload parse(HoconChecker c, double scale) {
-    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_NETNS);
-    long userns = netns.usernsOwned();
-    long init = netns.initOwned();
-    int before = c.problems().size();
-    double share = 0.01;
-    if (c.conf().hasPathOrNull("workload.listener-share")) {
-      com.typesafe.config.ConfigValue v = c.conf().hasPath("workload.listener-share")
-          ? c.conf().getValue("workload.listener-share") : null;
-      if (v == null || v.valueType() != com.typesafe.config.ConfigValueType.NUMBER) {
-        c.problem("workload.listener-share", "must be a number in 0..1 (0.01: one netns in 100), got "
-            + (v == null ? "null" : v.valueType().name().toLowerCase() + " " + v.render()));
-      } else {
-        share = ((Number) v.unwrapped()).doubleValue();
-        if (!(share >= 0 && share <= 1)) {
-          c.problem("workload.listener-share", "must be a share in 0..1 (0.01: one netns in 100), got " + share);
+    @Override
+    public NetnsScaleWorkload parse(HoconChecker c, double scale) {
+        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+        NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_NETNS);
+        long userns = netns.usernsOwned();
+        long init = netns.initOwned();
+        int before = c.problems().size();
+        double share = 0.01;
+        if (c.conf().hasPathOrNull("workload.listener-share")) {
+            com.typesafe.config.ConfigValue v =
+                    c.conf().hasPath("workload.listener-share") ? c.conf().getValue("workload.listener-share") : null;
+            if (v == null || v.valueType() != com.typesafe.config.ConfigValueType.NUMBER) {
+                c.problem(
+                        "workload.listener-share",
+                        "must be a number in 0..1 (0.01: one netns in 100), got "
+                                + (v == null ? "null" : v.valueType().name().toLowerCase() + " " + v.render()));
+            } else {
+                share = ((Number) v.unwrapped()).doubleValue();
+                if (!(share >= 0 && share <= 1)) {
+                    c.problem(
+                            "workload.listener-share",
+                            "must be a share in 0..1 (0.01: one netns in 100), got " + share);
+                }
+            }
         }
-      }
+        long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
+        long listenersAtOne = (long) Math.floor((userns + init) * share); // see NetnsScaleWorkload#listeners
+        if (netns.ok() && c.problems().size() == before && tagged > listenersAtOne) {
+            c.problem(
+                    "workload.tagged-netns",
+                    tagged + " tagged netns, more than the " + listenersAtOne
+                            + " netns with a listener (listener-share x netns): each tagged uevent goes to a netns with a listener");
+        }
+        NetnsScaleWorkload w = new NetnsScaleWorkload((int) userns, (int) init, share, (int) tagged);
+        if (scale > 0 && scale <= 1000 && (userns + init) * scale > MAX_NETNS) {
+            c.problem(
+                    "workload.netns",
+                    "userns-owned + init-owned = " + (userns + init) + " times --scale " + scale + " exceeds "
+                            + MAX_NETNS + " netns");
+        }
+        return w;
     }
-    long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
-    long listenersAtOne = (long) Math.floor((userns + init) * share); // see NetnsScaleWorkload#listeners
-    if (netns.ok() && c.problems().size() == before && tagged > listenersAtOne) {
-      c.problem("workload.tagged-netns", tagged + " tagged netns, more than the " + listenersAtOne
-          + " netns with a listener (listener-share x netns): each tagged uevent goes to a netns with a listener");
-    }
-    NetnsScaleWorkload w = new NetnsScaleWorkload((int) userns, (int) init, share, (int) tagged);
-    if (scale > 0 && scale <= 1000 && (userns + init) * scale > MAX_NETNS) {
-      c.problem("workload.netns", "userns-owned + init-owned = " + (userns + init) + " times --scale " + scale
-          + " exceeds " + MAX_NETNS + " netns");
-    }
-    return w;
-  }
 }

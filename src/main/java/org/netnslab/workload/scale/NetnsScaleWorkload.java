@@ -24,105 +24,105 @@ import org.netnslab.workload.Workload;
  *     the netns with a listener)
  */
 public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listenerShare, int taggedNetns)
-    implements Workload {
+        implements Workload {
 
-  /** Measure: a CreateNetns request to the end of its setup_net, ns. */
-  public static final String CREATE = "scale.create";
-  /** Measure: a netns's last reference to its net_free, ns. */
-  public static final String CLEANUP = "scale.cleanup";
-  /** Measure: the untagged broadcast's and the tagged uevents' send to receipt by a listener, ns. */
-  public static final String DELIVERY = "scale.delivery";
+    /** Measure: a CreateNetns request to the end of its setup_net, ns. */
+    public static final String CREATE = "scale.create";
+    /** Measure: a netns's last reference to its net_free, ns. */
+    public static final String CLEANUP = "scale.cleanup";
+    /** Measure: the untagged broadcast's and the tagged uevents' send to receipt by a listener, ns. */
+    public static final String DELIVERY = "scale.delivery";
 
-  @Override
-  public String comparedMeasure() {
-    return CREATE;
-  }
+    @Override
+    public String comparedMeasure() {
+        return CREATE;
+    }
 
-  @Override
-  public Set<String> measures() {
-    return Set.of(CREATE, CLEANUP, DELIVERY);
-  }
+    @Override
+    public Set<String> measures() {
+        return Set.of(CREATE, CLEANUP, DELIVERY);
+    }
 
-  /** The netns lifecycle and the uevent path with its listener sockets: no proc key. */
-  @Override
-  public Set<String> usedModelKeys() {
-    return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
-  }
+    /** The netns lifecycle and the uevent path with its listener sockets: no proc key. */
+    @Override
+    public Set<String> usedModelKeys() {
+        return org.netnslab.workload.NetnsPopulation.UEVENT_PATH_KEYS;
+    }
 
-  @Override
-  public DesignRunner runner(double scale) {
-    return new NetnsScaleRun(this, scale);
-  }
+    @Override
+    public DesignRunner runner(double scale) {
+        return new NetnsScaleRun(this, scale);
+    }
 
-  @Override
-  public String shape(double scale) {
-    return netnsCount(scale) + " netns (" + usernsOwned(scale) + " userns-owned, " + initOwned(scale)
-        + " init-owned), " + listeners(scale) + " with a listener, " + tagged(scale) + " tagged uevents";
-  }
+    @Override
+    public String shape(double scale) {
+        return netnsCount(scale) + " netns (" + usernsOwned(scale) + " userns-owned, " + initOwned(scale)
+                + " init-owned), " + listeners(scale) + " with a listener, " + tagged(scale) + " tagged uevents";
+    }
 
-  /**
-   * netns (actor, uevent socket, per-CPU counter, references, its user namespace) and listeners, each times
-   * its measured bytes ({@link PopulationBytes}).
-   */
-  @Override
-  public long populationHeapBytes(double scale, int cpus) {
-    long n = netnsCount(scale);
-    return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
-        + listeners(scale) * PopulationBytes.LISTENER_BYTES;
-  }
+    /**
+     * netns (actor, uevent socket, per-CPU counter, references, its user namespace) and listeners, each times
+     * its measured bytes ({@link PopulationBytes}).
+     */
+    @Override
+    public long populationHeapBytes(double scale, int cpus) {
+        long n = netnsCount(scale);
+        return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
+                + listeners(scale) * PopulationBytes.LISTENER_BYTES;
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return user-namespace owned netns at that scale: 0 when none are configured, else at least 1
-   */
-  public int usernsOwned(double scale) {
-    return scaled(usernsOwned, scale);
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return user-namespace owned netns at that scale: 0 when none are configured, else at least 1
+     */
+    public int usernsOwned(double scale) {
+        return scaled(usernsOwned, scale);
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return init-owned netns at that scale: 0 when none are configured, else at least 1
-   */
-  public int initOwned(double scale) {
-    return scaled(initOwned, scale);
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return init-owned netns at that scale: 0 when none are configured, else at least 1
+     */
+    public int initOwned(double scale) {
+        return scaled(initOwned, scale);
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return netns in all at that scale
-   */
-  public int netnsCount(double scale) {
-    return usernsOwned(scale) + initOwned(scale);
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return netns in all at that scale
+     */
+    public int netnsCount(double scale) {
+        return usernsOwned(scale) + initOwned(scale);
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return netns with a listener at that scale: {@code floor(n * listener-share)}
-   */
-  public long listeners(double scale) {
-    return (long) Math.floor(netnsCount(scale) * listenerShare);
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return netns with a listener at that scale: {@code floor(n * listener-share)}
+     */
+    public long listeners(double scale) {
+        return (long) Math.floor(netnsCount(scale) * listenerShare);
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return tagged uevents at that scale: {@code tagged-netns}, at most one per netns with a listener
-   */
-  public long tagged(double scale) {
-    return Math.min(taggedNetns, listeners(scale));
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return tagged uevents at that scale: {@code tagged-netns}, at most one per netns with a listener
+     */
+    public long tagged(double scale) {
+        return Math.min(taggedNetns, listeners(scale));
+    }
 
-  /**
-   * Whether netns {@code id} (ids 1, 2, ... in creation order) gets a listener: exactly
-   * {@code floor(k * share)} of the ids 1..k do, for every k.
-   *
-   * @param id the netns id, from 1
-   * @return whether it gets a listener
-   */
-  public boolean hasListener(long id) {
-    return Math.floor(id * listenerShare) > Math.floor((id - 1) * listenerShare);
-  }
+    /**
+     * Whether netns {@code id} (ids 1, 2, ... in creation order) gets a listener: exactly
+     * {@code floor(k * share)} of the ids 1..k do, for every k.
+     *
+     * @param id the netns id, from 1
+     * @return whether it gets a listener
+     */
+    public boolean hasListener(long id) {
+        return Math.floor(id * listenerShare) > Math.floor((id - 1) * listenerShare);
+    }
 
-  static int scaled(int configured, double scale) {
-    return configured == 0 ? 0 : (int) Math.max(1, Math.round(configured * scale));
-  }
+    static int scaled(int configured, double scale) {
+        return configured == 0 ? 0 : (int) Math.max(1, Math.round(configured * scale));
+    }
 }

@@ -14,52 +14,74 @@ import org.netnslab.workload.WorkloadParser;
  * (a soak is wall time).
  */
 public final class IsolationSoakParser implements WorkloadParser {
-  private static final Set<String> KEYS = Set.of("type", "duration", "userns-depth", "netns-per-level",
-      "listeners-per-netns", "stalled-listeners-per-netns", "stalled-rcvbuf", "injections-per-sender",
-      "tagged-per-netns", "untagged-per-round", "churn-tasks");
-  private static final Duration MAX_DURATION = Duration.ofDays(7);
+    private static final Set<String> KEYS = Set.of(
+            "type",
+            "duration",
+            "userns-depth",
+            "netns-per-level",
+            "listeners-per-netns",
+            "stalled-listeners-per-netns",
+            "stalled-rcvbuf",
+            "injections-per-sender",
+            "tagged-per-netns",
+            "untagged-per-round",
+            "churn-tasks");
+    private static final Duration MAX_DURATION = Duration.ofDays(7);
 
-  @Override
-  public String type() {
-    return "isolation-soak";
-  }
+    @Override
+    public String type() {
+        return "isolation-soak";
+    }
 
-  @Override
-  public IsolationSoakWorkload parse(HoconChecker c, double scale) {
-    c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-    Duration duration = Duration.ofSeconds(60);
-    if (!c.conf().hasPath("workload.duration")) {
-      c.problem("workload.duration", "missing: the soak's wall time per design at scale 1 (e.g. 300s)");
-    } else {
-      try {
-        duration = HoconChecker.duration(c.conf(), "workload.duration");
-        if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(MAX_DURATION) > 0) {
-          c.problem("workload.duration", "must be a duration in 1s..7d, got " + c.conf().getValue("workload.duration")
-              .render());
+    @Override
+    public IsolationSoakWorkload parse(HoconChecker c, double scale) {
+        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+        Duration duration = Duration.ofSeconds(60);
+        if (!c.conf().hasPath("workload.duration")) {
+            c.problem("workload.duration", "missing: the soak's wall time per design at scale 1 (e.g. 300s)");
+        } else {
+            try {
+                duration = HoconChecker.duration(c.conf(), "workload.duration");
+                if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(MAX_DURATION) > 0) {
+                    c.problem(
+                            "workload.duration",
+                            "must be a duration in 1s..7d, got "
+                                    + c.conf().getValue("workload.duration").render());
+                }
+            } catch (com.typesafe.config.ConfigException e) {
+                c.problem("workload.duration", "must be a duration (e.g. 300s): " + HoconChecker.bare(e));
+            }
         }
-      } catch (com.typesafe.config.ConfigException e) {
-        c.problem("workload.duration", "must be a duration (e.g. 300s): " + HoconChecker.bare(e));
-      }
+        long depth = c.integer("workload.userns-depth", 3L, 0, 32);
+        long perLevel = c.integer("workload.netns-per-level", 2L, 1, 1000);
+        long listeners = c.integer("workload.listeners-per-netns", 2L, 0, 64);
+        long stalled = c.integer("workload.stalled-listeners-per-netns", 1L, 0, 64);
+        long rcvbuf = c.integer("workload.stalled-rcvbuf", 8192L, SocketOptions.SOCK_MIN_RCVBUF / 2, 1L << 30);
+        long injections = c.integer("workload.injections-per-sender", 20L, 0, 1_000_000);
+        long tagged = c.integer("workload.tagged-per-netns", 10L, 0, 1_000_000);
+        long untagged = c.integer("workload.untagged-per-round", 10L, 0, 1_000_000);
+        long churn = c.integer("workload.churn-tasks", 2L, 0, 1000);
+        if ((depth + 1) * perLevel > 10_000) {
+            c.problem(
+                    "workload.netns-per-level",
+                    "(userns-depth + 1) x netns-per-level = " + (depth + 1) * perLevel
+                            + " netns per round, more than 10000");
+        }
+        boolean live = c.conf().hasPath("execution")
+                && c.conf().getValue("execution").unwrapped().equals("live");
+        if (!live) { // its duration is wall time, and its stalled listeners wait on the runner thread
+            c.problem("execution", "an isolation-soak workload runs in live execution only: set execution = live");
+        }
+        return new IsolationSoakWorkload(
+                duration,
+                (int) depth,
+                (int) perLevel,
+                (int) listeners,
+                (int) stalled,
+                (int) rcvbuf,
+                (int) injections,
+                (int) tagged,
+                (int) untagged,
+                (int) churn);
     }
-    long depth = c.integer("workload.userns-depth", 3L, 0, 32);
-    long perLevel = c.integer("workload.netns-per-level", 2L, 1, 1000);
-    long listeners = c.integer("workload.listeners-per-netns", 2L, 0, 64);
-    long stalled = c.integer("workload.stalled-listeners-per-netns", 1L, 0, 64);
-    long rcvbuf = c.integer("workload.stalled-rcvbuf", 8192L, SocketOptions.SOCK_MIN_RCVBUF / 2, 1L << 30);
-    long injections = c.integer("workload.injections-per-sender", 20L, 0, 1_000_000);
-    long tagged = c.integer("workload.tagged-per-netns", 10L, 0, 1_000_000);
-    long untagged = c.integer("workload.untagged-per-round", 10L, 0, 1_000_000);
-    long churn = c.integer("workload.churn-tasks", 2L, 0, 1000);
-    if ((depth + 1) * perLevel > 10_000) {
-      c.problem("workload.netns-per-level", "(userns-depth + 1) x netns-per-level = " + (depth + 1) * perLevel
-          + " netns per round, more than 10000");
-    }
-    boolean live = c.conf().hasPath("execution")
-        && c.conf().getValue("execution").unwrapped().equals("live");
-    if (!live) { // its duration is wall time, and its stalled listeners wait on the runner thread
-      c.problem("execution", "an isolation-soak workload runs in live execution only: set execution = live");
-    }
-    return new IsolationSoakWorkload(duration, (int) depth, (int) perLevel, (int) listeners, (int) stalled, (int) rcvbuf,
-        (int) injections, (int) tagged, (int) untagged, (int) churn);
-  }
 }

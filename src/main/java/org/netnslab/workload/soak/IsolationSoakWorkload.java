@@ -25,46 +25,55 @@ import org.netnslab.workload.Workload;
  * @param untaggedPerRound untagged kernel uevents per round (to every netns owned by the initial user namespace)
  * @param churnTasks tasks creating and dismantling netns throughout (each netns: a socket, a proc fork and exit event)
  */
-public record IsolationSoakWorkload(Duration duration, int usernsDepth, int netnsPerLevel, int listenersPerNetns,
-    int stalledPerNetns, int stalledRcvbuf, int injectionsPerSender, int taggedPerNetns, int untaggedPerRound,
-    int churnTasks) implements Workload {
+public record IsolationSoakWorkload(
+        Duration duration,
+        int usernsDepth,
+        int netnsPerLevel,
+        int listenersPerNetns,
+        int stalledPerNetns,
+        int stalledRcvbuf,
+        int injectionsPerSender,
+        int taggedPerNetns,
+        int untaggedPerRound,
+        int churnTasks)
+        implements Workload {
 
-  /** Measure: an injection's send to its acknowledgement, ns (permitted and refused alike). */
-  public static final String TRANSACTION = "soak.transaction";
-  /** Measure: send to receipt by a reading (not stalled) listener, ns. */
-  public static final String DELIVERY = "soak.delivery";
+    /** Measure: an injection's send to its acknowledgement, ns (permitted and refused alike). */
+    public static final String TRANSACTION = "soak.transaction";
+    /** Measure: send to receipt by a reading (not stalled) listener, ns. */
+    public static final String DELIVERY = "soak.delivery";
 
-  @Override
-  public String comparedMeasure() {
-    return TRANSACTION;
-  }
+    @Override
+    public String comparedMeasure() {
+        return TRANSACTION;
+    }
 
-  @Override
-  public Set<String> measures() {
-    return Set.of(TRANSACTION, DELIVERY);
-  }
+    @Override
+    public Set<String> measures() {
+        return Set.of(TRANSACTION, DELIVERY);
+    }
 
-  @Override
-  public DesignRunner runner(double scale) {
-    return new IsolationSoakRun(this, scale);
-  }
+    @Override
+    public DesignRunner runner(double scale) {
+        return new IsolationSoakRun(this, scale);
+    }
 
-  @Override
-  public String shape(double scale) {
-    return wallTime(scale).toMillis() / 1000.0 + " s of rounds of " + netnsPerRound() + " netns over "
-        + (usernsDepth + 1) + " user namespace levels, " + churnTasks + " churn task(s)";
-  }
+    @Override
+    public String shape(double scale) {
+        return wallTime(scale).toMillis() / 1000.0 + " s of rounds of " + netnsPerRound() + " netns over "
+                + (usernsDepth + 1) + " user namespace levels, " + churnTasks + " churn task(s)";
+    }
 
-  /** @return netns per round */
-  public int netnsPerRound() {
-    return (usernsDepth + 1) * netnsPerLevel;
-  }
+    /** @return netns per round */
+    public int netnsPerRound() {
+        return (usernsDepth + 1) * netnsPerLevel;
+    }
 
-  /**
-   * @param scale the run's {@code --scale}
-   * @return the wall time of one design's soak at that scale, at least one round (1 ms)
-   */
-  public Duration wallTime(double scale) {
-    return Duration.ofNanos(Math.max(1_000_000L, Math.round(duration.toNanos() * scale)));
-  }
+    /**
+     * @param scale the run's {@code --scale}
+     * @return the wall time of one design's soak at that scale, at least one round (1 ms)
+     */
+    public Duration wallTime(double scale) {
+        return Duration.ofNanos(Math.max(1_000_000L, Math.round(duration.toNanos() * scale)));
+    }
 }

@@ -12,112 +12,156 @@ import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.netnslab.metrics.DesignResult;
-import org.netnslab.run.Execution;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.run.Execution;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
-import org.netnslab.scenario.ScenarioRunner;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class ChurnScenarioTest extends JUnitSuite {
-  @ClassRule public static final TestKitJunitResource testKit = new TestKitJunitResource();
-  @Rule public final LogCapturing logCapturing = new LogCapturing();
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
 
-  private static final RunSettings SETTINGS =
-      new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
 
-  private static RunResult run(String file, double scale, String... sets) throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of(file), List.of(sets), scale).withExecution(Execution.LIVE);
-    return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
-  }
+    private static final RunSettings SETTINGS =
+            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
-  @Test
-  public void teardownScenarioFindsUseAfterFreeOnlyForExitUnsafe() throws Exception {
-    // 4 workers x 5 iterations, 8 sockets each; 4 kernel sockets per netns, half RCU-freed
-    RunResult r = run("load-tests/socket-churn-teardown.conf", 0.025, "workload.workers=4");
-    assertEquals(List.of("owner-exit", "net-free", "exit-barrier", "exit-unsafe"),
-        r.designs().stream().map(DesignResult::name).toList());
-    for (DesignResult d : r.designs()) {
-      assertEquals(d.name(), 0, d.invariants().leaked());
-      assertEquals(d.name(), 20L, d.counters().get("netns_freed").longValue());
-      assertEquals(d.name(), 4, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
-      assertEquals(d.name(), 20, d.recorders().get("netns.create").count());
-      assertEquals(d.name(), 20, d.recorders().get("netns.cleanup").count());
+    private static RunResult run(String file, double scale, String... sets) throws Exception {
+        Scenario s =
+                new ScenarioLoader().load(Path.of(file), List.of(sets), scale).withExecution(Execution.LIVE);
+        return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
     }
-    for (int i = 0; i < 3; i++) {
-      assertEquals(r.designs().get(i).name(), 0, r.designs().get(i).invariants().useAfterFree());
-      assertEquals(r.designs().get(i).name(), 0, r.designs().get(i).invariants().sockInuseSum());
+
+    @Test
+    public void teardownScenarioFindsUseAfterFreeOnlyForExitUnsafe() throws Exception {
+        // 4 workers x 5 iterations, 8 sockets each; 4 kernel sockets per netns, half RCU-freed
+        RunResult r = run("load-tests/socket-churn-teardown.conf", 0.025, "workload.workers=4");
+        assertEquals(
+                List.of("owner-exit", "net-free", "exit-barrier", "exit-unsafe"),
+                r.designs().stream().map(DesignResult::name).toList());
+        for (DesignResult d : r.designs()) {
+            assertEquals(d.name(), 0, d.invariants().leaked());
+            assertEquals(d.name(), 20L, d.counters().get("netns_freed").longValue());
+            assertEquals(
+                    d.name(), 4, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
+            assertEquals(d.name(), 20, d.recorders().get("netns.create").count());
+            assertEquals(d.name(), 20, d.recorders().get("netns.cleanup").count());
+        }
+        for (int i = 0; i < 3; i++) {
+            assertEquals(
+                    r.designs().get(i).name(),
+                    0,
+                    r.designs().get(i).invariants().useAfterFree());
+            assertEquals(
+                    r.designs().get(i).name(),
+                    0,
+                    r.designs().get(i).invariants().sockInuseSum());
+        }
+        // exit-unsafe: what the counter still held when its exit freed it is the 2 deferred kernel-socket
+        // -1s per netns not yet run; each then runs on the freed counter (use_after_free), one for one.
+        var unsafe = r.designs().get(3).invariants();
+        assertTrue("the deferred kernel-socket teardowns touch the freed counter", unsafe.useAfterFree() > 0);
+        assertTrue(unsafe.useAfterFree() <= 40);
+        assertEquals(unsafe.sockInuseSum(), unsafe.useAfterFree());
+        DesignResult barrier = r.designs().get(2);
+        assertEquals(
+                "one synchronize_rcu per batch plus one per netns",
+                barrier.counters().get("cleanup_batches") + 20,
+                barrier.counters().get("synchronize_rcu").longValue());
+        DesignResult owner = r.designs().get(0);
+        assertEquals(
+                "owner-exit: one synchronize_rcu per batch, none of its own",
+                owner.counters().get("cleanup_batches"),
+                owner.counters().get("synchronize_rcu"));
+        assertEquals(owner.counters().get("cleanup_batches"), owner.counters().get("rcu_barrier"));
+        assertEquals(3, r.comparisons().size());
+        assertEquals(NetnsChurnWorkload.LOOP_WALL, r.comparisons().get(0).measure());
     }
-    // exit-unsafe: what the counter still held when its exit freed it is the 2 deferred kernel-socket
-    // -1s per netns not yet run; each then runs on the freed counter (use_after_free), one for one.
-    var unsafe = r.designs().get(3).invariants();
-    assertTrue("the deferred kernel-socket teardowns touch the freed counter", unsafe.useAfterFree() > 0);
-    assertTrue(unsafe.useAfterFree() <= 40);
-    assertEquals(unsafe.sockInuseSum(), unsafe.useAfterFree());
-    DesignResult barrier = r.designs().get(2);
-    assertEquals("one synchronize_rcu per batch plus one per netns",
-        barrier.counters().get("cleanup_batches") + 20, barrier.counters().get("synchronize_rcu").longValue());
-    DesignResult owner = r.designs().get(0);
-    assertEquals("owner-exit: one synchronize_rcu per batch, none of its own",
-        owner.counters().get("cleanup_batches"), owner.counters().get("synchronize_rcu"));
-    assertEquals(owner.counters().get("cleanup_batches"), owner.counters().get("rcu_barrier"));
-    assertEquals(3, r.comparisons().size());
-    assertEquals(NetnsChurnWorkload.LOOP_WALL, r.comparisons().get(0).measure());
-  }
 
-  @Test
-  public void sockInuseSumCountsWhatAClosePathThatSkipsItsDecrementLeaves() throws Exception {
-    // Section 5: the test-only fault drops __sk_free's sock_inuse_add(-1): 20 netns x 8 user sockets
-    // stay counted when sock_inuse_exit_net reads and frees each counter.
-    RunResult r = run("load-tests/socket-churn-teardown.conf", 0.025, "workload.workers=4", "designs=[owner-exit]",
-        "baseline=owner-exit", "workload.warmup-iterations=0", "model.sock-inuse.fault=skip-sock-inuse-dec");
-    assertEquals(160, r.designs().get(0).invariants().sockInuseSum());
-    assertEquals(0, r.designs().get(0).invariants().leaked());
-    assertEquals(0, r.designs().get(0).invariants().useAfterFree());
-  }
-
-  @Test
-  public void leakedCountsNetnsThatAClosePathWithoutPutNetKeepsAlive() throws Exception {
-    // Section 5: the test-only fault drops __sk_destruct's put_net: every netns keeps the references
-    // of its 8 closed sockets and is never dismantled; the wait gives up after an ask timeout without
-    // cleanup progress and counts all 20 as leaked.
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/socket-churn-teardown.conf"), List.of(
-        "workload.workers=4", "designs=[owner-exit]", "baseline=owner-exit", "workload.warmup-iterations=0",
-        "model.sock-inuse.fault=skip-put-net"), 0.025).withExecution(Execution.LIVE);
-    RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
-    RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
-    assertEquals(20, r.designs().get(0).invariants().leaked());
-    assertEquals(0L, r.designs().get(0).counters().get("netns_freed").longValue());
-  }
-
-  @Test
-  public void aCleanupLongerThanOneAskTimeoutIsWaitedForWhileItProgresses() throws Exception {
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), List.of("workload.workers=5",
-        "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.netns.setup-cost=0ms",
-        "model.netns.exit-cost=300ms"), 0.02).withExecution(Execution.LIVE); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
-    RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
-    RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
-    assertEquals(10L, r.designs().get(0).counters().get("netns_freed").longValue());
-    assertEquals(0, r.designs().get(0).invariants().leaked());
-  }
-
-  @Test
-  public void unshareLoopRunsEveryDesignWithoutLeaks() throws Exception {
-    RunResult r = run("load-tests/unshare-loop.conf", 0.02, "workload.workers=5", "model.netns.setup-cost=1ms",
-        "model.netns.exit-cost=2ms");
-    assertEquals(List.of("owner-exit-4.16", "net-free-4.16", "exit-barrier-4.16", "exit-unsafe-4.16", "net-free-rwsem"),
-        r.designs().stream().map(DesignResult::name).toList());
-    for (DesignResult d : r.designs()) {
-      assertEquals(d.name(), 0, d.invariants().leaked());
-      if (!d.name().startsWith("exit-unsafe")) {
-        assertEquals(d.name(), 0, d.invariants().useAfterFree());
-        assertEquals(d.name(), 0, d.invariants().sockInuseSum());
-      }
-      assertEquals(d.name(), 10L, d.counters().get("netns_freed").longValue());
-      assertEquals(d.name(), 5, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
+    @Test
+    public void sockInuseSumCountsWhatAClosePathThatSkipsItsDecrementLeaves() throws Exception {
+        // Section 5: the test-only fault drops __sk_free's sock_inuse_add(-1): 20 netns x 8 user sockets
+        // stay counted when sock_inuse_exit_net reads and frees each counter.
+        RunResult r = run(
+                "load-tests/socket-churn-teardown.conf",
+                0.025,
+                "workload.workers=4",
+                "designs=[owner-exit]",
+                "baseline=owner-exit",
+                "workload.warmup-iterations=0",
+                "model.sock-inuse.fault=skip-sock-inuse-dec");
+        assertEquals(160, r.designs().get(0).invariants().sockInuseSum());
+        assertEquals(0, r.designs().get(0).invariants().leaked());
+        assertEquals(0, r.designs().get(0).invariants().useAfterFree());
     }
-    assertEquals(1.067, r.seedRatios().get("exit-barrier-4.16"), 0);
-  }
+
+    @Test
+    public void leakedCountsNetnsThatAClosePathWithoutPutNetKeepsAlive() throws Exception {
+        // Section 5: the test-only fault drops __sk_destruct's put_net: every netns keeps the references
+        // of its 8 closed sockets and is never dismantled; the wait gives up after an ask timeout without
+        // cleanup progress and counts all 20 as leaked.
+        Scenario s = new ScenarioLoader()
+                .load(
+                        Path.of("load-tests/socket-churn-teardown.conf"),
+                        List.of(
+                                "workload.workers=4",
+                                "designs=[owner-exit]",
+                                "baseline=owner-exit",
+                                "workload.warmup-iterations=0",
+                                "model.sock-inuse.fault=skip-put-net"),
+                        0.025)
+                .withExecution(Execution.LIVE);
+        RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
+        RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
+        assertEquals(20, r.designs().get(0).invariants().leaked());
+        assertEquals(0L, r.designs().get(0).counters().get("netns_freed").longValue());
+    }
+
+    @Test
+    public void aCleanupLongerThanOneAskTimeoutIsWaitedForWhileItProgresses() throws Exception {
+        Scenario s = new ScenarioLoader()
+                .load(
+                        Path.of("load-tests/unshare-loop.conf"),
+                        List.of(
+                                "workload.workers=5",
+                                "designs=[net-free-rwsem]",
+                                "baseline=net-free-rwsem",
+                                "model.netns.setup-cost=0ms",
+                                "model.netns.exit-cost=300ms"),
+                        0.02)
+                .withExecution(Execution.LIVE); // 10 netns x 300 ms of exits: 3 s of cleanup, asks of 1 s
+        RunSettings shortAsks = new RunSettings(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(200));
+        RunResult r = new ScenarioRunner(testKit.system(), shortAsks, RunObserver.SILENT).run(s);
+        assertEquals(10L, r.designs().get(0).counters().get("netns_freed").longValue());
+        assertEquals(0, r.designs().get(0).invariants().leaked());
+    }
+
+    @Test
+    public void unshareLoopRunsEveryDesignWithoutLeaks() throws Exception {
+        RunResult r = run(
+                "load-tests/unshare-loop.conf",
+                0.02,
+                "workload.workers=5",
+                "model.netns.setup-cost=1ms",
+                "model.netns.exit-cost=2ms");
+        assertEquals(
+                List.of("owner-exit-4.16", "net-free-4.16", "exit-barrier-4.16", "exit-unsafe-4.16", "net-free-rwsem"),
+                r.designs().stream().map(DesignResult::name).toList());
+        for (DesignResult d : r.designs()) {
+            assertEquals(d.name(), 0, d.invariants().leaked());
+            if (!d.name().startsWith("exit-unsafe")) {
+                assertEquals(d.name(), 0, d.invariants().useAfterFree());
+                assertEquals(d.name(), 0, d.invariants().sockInuseSum());
+            }
+            assertEquals(d.name(), 10L, d.counters().get("netns_freed").longValue());
+            assertEquals(
+                    d.name(), 5, d.recorders().get(NetnsChurnWorkload.LOOP_WALL).count());
+        }
+        assertEquals(1.067, r.seedRatios().get("exit-barrier-4.16"), 0);
+    }
 }

@@ -26,49 +26,51 @@ import org.scalatestplus.junit.JUnitSuite;
  * under pernet_ops_rwsem, with both schedulers.
  */
 public class DeferredFreeTest extends JUnitSuite {
-  private static final RunSettings SETTINGS =
-      new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    private static final RunSettings SETTINGS =
+            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
-  private static DesignResult run(String... sets) throws Exception {
-    List<String> all = new java.util.ArrayList<>(List.of("workload.workers=4", "designs=[net-free-rwsem]",
-        "baseline=net-free-rwsem", "seed-ratios={}"));
-    all.addAll(List.of(sets));
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), all, 0.1);
-    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "deferred-free", ConfigFactory.load());
-    try {
-      RunResult r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-      return r.designs().get(0);
-    } finally {
-      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+    private static DesignResult run(String... sets) throws Exception {
+        List<String> all = new java.util.ArrayList<>(
+                List.of("workload.workers=4", "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "seed-ratios={}"));
+        all.addAll(List.of(sets));
+        Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), all, 0.1);
+        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "deferred-free", ConfigFactory.load());
+        try {
+            RunResult r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
+            return r.designs().get(0);
+        } finally {
+            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+        }
     }
-  }
 
-  private static double cleanupUs(DesignResult d) {
-    return d.recorders().get(NetnsChurnWorkload.CLEANUP).meanNanos() / 1e3;
-  }
-
-  /**
-   * Every netns is still freed (the last round's when the run waits for them), each later than at its own
-   * batch's end: the last put to free spans a further cleanup round.
-   */
-  @Test
-  public void nextCleanupFreesEveryNetnsOneRoundLater() throws Exception {
-    for (String scheduler : new String[] {"fifo", "fair"}) {
-      DesignResult batch = run("machine.scheduler=" + scheduler);
-      DesignResult next = run("machine.scheduler=" + scheduler, "model.netns.struct-net-free=next-cleanup");
-      assertEquals(40L, next.counters().get("netns_freed").longValue());
-      assertEquals(0L, (long) next.invariants().get(org.netnslab.metrics.Invariants.Counter.LEAKED));
-      assertTrue(scheduler + ": put to free " + cleanupUs(next) + " us should exceed " + cleanupUs(batch) + " us",
-          cleanupUs(next) > cleanupUs(batch));
+    private static double cleanupUs(DesignResult d) {
+        return d.recorders().get(NetnsChurnWorkload.CLEANUP).meanNanos() / 1e3;
     }
-  }
 
-  /** cleanup_net with synchronize_rcu_expedited: a shorter put to free than with a normal grace period. */
-  @Test
-  public void expeditedGracePeriodShortensTheCleanup() throws Exception {
-    DesignResult normal = run();
-    DesignResult expedited = run("model.netns.cleanup-rcu=expedited");
-    assertTrue("expedited " + cleanupUs(expedited) + " us < normal " + cleanupUs(normal) + " us",
-        cleanupUs(expedited) < cleanupUs(normal));
-  }
+    /**
+     * Every netns is still freed (the last round's when the run waits for them), each later than at its own
+     * batch's end: the last put to free spans a further cleanup round.
+     */
+    @Test
+    public void nextCleanupFreesEveryNetnsOneRoundLater() throws Exception {
+        for (String scheduler : new String[] {"fifo", "fair"}) {
+            DesignResult batch = run("machine.scheduler=" + scheduler);
+            DesignResult next = run("machine.scheduler=" + scheduler, "model.netns.struct-net-free=next-cleanup");
+            assertEquals(40L, next.counters().get("netns_freed").longValue());
+            assertEquals(0L, (long) next.invariants().get(org.netnslab.metrics.Invariants.Counter.LEAKED));
+            assertTrue(
+                    scheduler + ": put to free " + cleanupUs(next) + " us should exceed " + cleanupUs(batch) + " us",
+                    cleanupUs(next) > cleanupUs(batch));
+        }
+    }
+
+    /** cleanup_net with synchronize_rcu_expedited: a shorter put to free than with a normal grace period. */
+    @Test
+    public void expeditedGracePeriodShortensTheCleanup() throws Exception {
+        DesignResult normal = run();
+        DesignResult expedited = run("model.netns.cleanup-rcu=expedited");
+        assertTrue(
+                "expedited " + cleanupUs(expedited) + " us < normal " + cleanupUs(normal) + " us",
+                cleanupUs(expedited) < cleanupUs(normal));
+    }
 }

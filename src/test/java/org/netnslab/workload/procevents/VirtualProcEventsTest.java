@@ -21,83 +21,84 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /** The process monitors in virtual time: busy time is exactly what costs.proc charges. */
 public class VirtualProcEventsTest extends JUnitSuite {
-  private static final RunSettings SETTINGS =
-      new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    private static final RunSettings SETTINGS =
+            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
-  /**
-   * Runs load-tests/proc-filter.conf in virtual time, no jitter, baseline per-listener, no derived ratios.
-   *
-   * @param scale its --scale
-   * @param sets its --set overrides, e.g. the designs
-   */
-  private static RunResult run(double scale, String... sets) throws Exception {
-    List<String> all = new java.util.ArrayList<>(List.of("baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"));
-    all.addAll(List.of(sets));
-    Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), all, scale);
-    ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc", ConfigFactory.load());
-    try {
-      return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-    } finally {
-      VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+    /**
+     * Runs load-tests/proc-filter.conf in virtual time, no jitter, baseline per-listener, no derived ratios.
+     *
+     * @param scale its --scale
+     * @param sets its --set overrides, e.g. the designs
+     */
+    private static RunResult run(double scale, String... sets) throws Exception {
+        List<String> all =
+                new java.util.ArrayList<>(List.of("baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"));
+        all.addAll(List.of(sets));
+        Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), all, scale);
+        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc", ConfigFactory.load());
+        try {
+            return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
+        } finally {
+            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+        }
     }
-  }
 
-  private static double busyMs(DesignResult d, String monitor) {
-    return d.recorders().get(ProcEventsWorkload.BUSY + monitor).meanNanos() / 1e6;
-  }
+    private static double busyMs(DesignResult d, String monitor) {
+        return d.recorders().get(ProcEventsWorkload.BUSY + monitor).meanNanos() / 1e6;
+    }
 
-  @Test
-  public void monitorsAreChargedTheirCostsPerEventExactly() throws Exception {
-    // 80 processes (fork, exec, exit each), no jitter, paced 1 ms apart (workload.process-interval): a
-    // listener receives each event it wants, recvmsg 7500 ns each, and pays 1250 ns per wake-up: once for
-    // a process's fork and exec (together), once for its exit. The subscription's ack (PROC_EVENT_NONE)
-    // passes cn_filter only for a listener of every event (v6.6: the mask test of 0); it is still queued when
-    // process 0's fork and exec come (the stream starts reading at the phase's start): one wake-up for the three.
-    // pidfd: 10 us per fork + 15 us per exit.
-    RunResult r = run(0.01, "designs=[per-listener, pidfd]");
-    DesignResult listeners = r.designs().get(0);
-    assertEquals((3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
-    assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
-    assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
-    assertEquals(80 * 0.025, busyMs(r.designs().get(1), ProcEventsWorkload.PIDFD), 1e-9);
-    // The listeners' run lasts as long as the paced processes: 80 fork steps (0..79), the first exit half a
-    // step after the last fork, then one exit per step (steps without events are not counted): the last
-    // exit at 158.5 ms, handled in 8.75 us. pidfd runs alone, unpaced.
-    // (Its time was 2 s more, now and then, when a stream's completion reached the phase on a pool thread
-    // while the engine idled.)
-    assertEquals(0.1585 + 8.75e-6, listeners.wallSeconds(), 1e-4);
-    assertEquals(80 * 25e-6, r.designs().get(1).wallSeconds(), 1e-4);
-  }
+    @Test
+    public void monitorsAreChargedTheirCostsPerEventExactly() throws Exception {
+        // 80 processes (fork, exec, exit each), no jitter, paced 1 ms apart (workload.process-interval): a
+        // listener receives each event it wants, recvmsg 7500 ns each, and pays 1250 ns per wake-up: once for
+        // a process's fork and exec (together), once for its exit. The subscription's ack (PROC_EVENT_NONE)
+        // passes cn_filter only for a listener of every event (v6.6: the mask test of 0); it is still queued when
+        // process 0's fork and exec come (the stream starts reading at the phase's start): one wake-up for the three.
+        // pidfd: 10 us per fork + 15 us per exit.
+        RunResult r = run(0.01, "designs=[per-listener, pidfd]");
+        DesignResult listeners = r.designs().get(0);
+        assertEquals((3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
+        assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
+        assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
+        assertEquals(80 * 0.025, busyMs(r.designs().get(1), ProcEventsWorkload.PIDFD), 1e-9);
+        // The listeners' run lasts as long as the paced processes: 80 fork steps (0..79), the first exit half a
+        // step after the last fork, then one exit per step (steps without events are not counted): the last
+        // exit at 158.5 ms, handled in 8.75 us. pidfd runs alone, unpaced.
+        // (Its time was 2 s more, now and then, when a stream's completion reached the phase on a pool thread
+        // while the engine idled.)
+        assertEquals(0.1585 + 8.75e-6, listeners.wallSeconds(), 1e-4);
+        assertEquals(80 * 25e-6, r.designs().get(1).wallSeconds(), 1e-4);
+    }
 
-  /**
-   * With {@code workload.exec-delay} a process's EXEC comes that long after its FORK (here 0.25 ms of the 1 ms
-   * interval), so a listener of every event wakes for each of the three, as a host listener does (22,350 to 23,422
-   * wake-ups for 24,000 events in the 8000-process calibrate load): its busy time gains a wake-up per process, the
-   * EXIT-only listener's does not.
-   */
-  @Test
-  public void anExecDelayedAfterItsForkIsAWakeUpOfItsOwn() throws Exception {
-    RunResult r = run(0.01, "designs=[per-listener]", "workload.exec-delay=250us");
-    DesignResult listeners = r.designs().get(0);
-    // the subscription's ack still shares process 0's fork's wake-up: 3 x 80 wake-ups, less none
-    assertEquals((3 * 80 + 1) * 7500e-6 + 3 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
-    assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
-    assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
-  }
+    /**
+     * With {@code workload.exec-delay} a process's EXEC comes that long after its FORK (here 0.25 ms of the 1 ms
+     * interval), so a listener of every event wakes for each of the three, as a host listener does (22,350 to 23,422
+     * wake-ups for 24,000 events in the 8000-process calibrate load): its busy time gains a wake-up per process, the
+     * EXIT-only listener's does not.
+     */
+    @Test
+    public void anExecDelayedAfterItsForkIsAWakeUpOfItsOwn() throws Exception {
+        RunResult r = run(0.01, "designs=[per-listener]", "workload.exec-delay=250us");
+        DesignResult listeners = r.designs().get(0);
+        // the subscription's ack still shares process 0's fork's wake-up: 3 x 80 wake-ups, less none
+        assertEquals((3 * 80 + 1) * 7500e-6 + 3 * 80 * 1250e-6, busyMs(listeners, "all"), 1e-9);
+        assertEquals(2 * 80 * 7500e-6 + 2 * 80 * 1250e-6, busyMs(listeners, "fork-exit"), 1e-9);
+        assertEquals(80 * 7500e-6 + 80 * 1250e-6, busyMs(listeners, "exit"), 1e-9);
+    }
 
-  /**
-   * One process, its exec 0.4 ms after its fork and its exit at 0.5 ms: every event reaches the listeners before
-   * the run closes their sockets. (A new user's trial set the exec after the exit's slot, 0.9 ms, and lost it: the
-   * sockets closed at the last-listed event's time. The parser now refuses an exec-delay of half the interval or
-   * more, ScenarioLoaderTest, and the close waits for the latest event.)
-   */
-  @Test
-  public void oneProcessWithALateExecLosesNoEvent() throws Exception {
-    RunResult r = run(1, "designs=[per-listener]", "workload.processes=1", "workload.exec-delay=400us");
-    DesignResult d = r.designs().get(0);
-    assertEquals(3L, (long) d.counters().get("events_generated"));
-    assertEquals(3L, (long) d.counters().get("all_handled"));
-    assertEquals(1L, (long) d.counters().get("exit_handled"));
-    assertEquals(0L, d.invariants().lostWithoutEnobufs());
-  }
+    /**
+     * One process, its exec 0.4 ms after its fork and its exit at 0.5 ms: every event reaches the listeners before
+     * the run closes their sockets. (A new user's trial set the exec after the exit's slot, 0.9 ms, and lost it: the
+     * sockets closed at the last-listed event's time. The parser now refuses an exec-delay of half the interval or
+     * more, ScenarioLoaderTest, and the close waits for the latest event.)
+     */
+    @Test
+    public void oneProcessWithALateExecLosesNoEvent() throws Exception {
+        RunResult r = run(1, "designs=[per-listener]", "workload.processes=1", "workload.exec-delay=400us");
+        DesignResult d = r.designs().get(0);
+        assertEquals(3L, (long) d.counters().get("events_generated"));
+        assertEquals(3L, (long) d.counters().get("all_handled"));
+        assertEquals(1L, (long) d.counters().get("exit_handled"));
+        assertEquals(0L, d.invariants().lostWithoutEnobufs());
+    }
 }
