@@ -22,8 +22,7 @@
  *                                       one listener process there, released at once; every send timed by
  *                                       its injector (clock read just before sendto and just after it). Each
  *                                       injector is the process that made its namespaces, so N processes exit
- *                                       during the load, not 2N (before 2026-12-01's fourth session a parent per
- *                                       netns waited for its injector and exited after it).
+ *                                       during the load, not 2N.
  *   uevent_probe reorder M SENDS        prediction set: M injectors into ONE netns with one listener: the
  *                                       share of messages received with a SEQNUM lower than one seen before.
  *
