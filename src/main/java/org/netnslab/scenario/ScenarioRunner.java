@@ -22,7 +22,7 @@ import org.netnslab.run.SharedObserver;
  * sweep, at each sensitivity sample) on one lane, on {@code jobs} lanes side by side ({@link Lanes}) or on a
  * cluster's workers ({@link RunDistributor}), and assembles the run's result from their outcomes
  * ({@link RunAssembly}): the same figures whoever ran them. Each design run has a fresh model under its own
- * design guardian, stopped before the lane's next run starts.
+ * design guardian, stopped before the lane's next run starts. {@link ScenarioRun} sets one up for a command.
  */
 public final class ScenarioRunner {
     private final ActorSystem<?> system;
