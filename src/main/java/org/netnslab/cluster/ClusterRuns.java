@@ -23,7 +23,7 @@ import org.netnslab.scenario.Scenario;
  * on the local lanes. The cluster's actor system is separate from the model's: it runs on real threads, the
  * model's lanes on their engines. Close it to leave the cluster.
  */
-public final class ClusterRuns implements RunDistributor, AutoCloseable {
+public final class ClusterRuns implements RunDistributor {
     private final ActorSystem<Void> system;
     private final Config base;
     private final RunInputs inputs;

@@ -8,23 +8,23 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.receptionist.Receptionist;
 import akka.actor.typed.receptionist.ServiceKey;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.run.RunObserver;
 import org.netnslab.scenario.DesignRun;
 import org.netnslab.scenario.DesignRunLane;
+import org.netnslab.scenario.LoadedRun;
+import org.netnslab.scenario.ScenarioRun;
 
 /**
  * A worker node's one actor: registers with the cluster's {@link Receptionist} under {@link #KEY}, answers a
  * coordinator's {@link Offer} with {@link Coordinator.Ready} (its version and the fingerprint of what it
  * loaded, {@link RunInputs#fingerprint}) or {@link Coordinator.Refused}, then pulls design runs one at a time
- * ({@link Coordinator.Pull}, work pulling) and runs each as {@code run --jobs 1} does: on one lane, its own
- * virtual actor system, on a thread of its own (a design run drives its engine and must not hold this
- * actor's dispatcher). When the coordinator is gone (its run over, its node down) the worker drops its lane
+ * ({@link Coordinator.Pull}, work pulling) and runs each as {@code run --jobs 1} does: on one lane of its own
+ * {@link ScenarioRun}, on a thread of its own (a design run drives its engine and must not hold this actor's
+ * dispatcher). When the coordinator is gone (its run over, its node down) the worker drops its lane
  * and ends, so its node can join the next coordinator.
  */
 public final class Worker extends AbstractBehavior<Worker.Command> {
@@ -58,7 +58,8 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
      */
     public record Rejected(String reason) implements Command, ClusterMessage {}
 
-    private record Loaded(DesignRunLane lane, String fingerprint, Throwable failure) implements Command {}
+    private record Loaded(ScenarioRun run, DesignRunLane lane, String fingerprint, Throwable failure)
+            implements Command {}
 
     private record RunDone(int index, WireOutcome outcome, Throwable failure) implements Command {}
 
@@ -66,13 +67,14 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
         INSTANCE
     }
 
-    private final Prepared.Loader loader;
+    private final RunLoader loader;
     private final String version;
     private final String address;
     private final Consumer<String> say;
     private final Runnable onDone;
     private final ExecutorService laneThread;
     private ActorRef<Coordinator.Command> coordinator;
+    private ScenarioRun run;
     private DesignRunLane lane;
     private boolean running;
 
@@ -85,13 +87,13 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
      * @return the behaviour
      */
     public static Behavior<Command> create(
-            Prepared.Loader loader, String version, String address, Consumer<String> say, Runnable onDone) {
+            RunLoader loader, String version, String address, Consumer<String> say, Runnable onDone) {
         return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, onDone));
     }
 
     private Worker(
             ActorContext<Command> ctx,
-            Prepared.Loader loader,
+            RunLoader loader,
             String version,
             String address,
             Consumer<String> say,
@@ -135,7 +137,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                 + o.inputs().file() + ": loading it");
         CompletableFuture<Loaded> f = CompletableFuture.supplyAsync(
                 () -> {
-                    Prepared p = loader.load(o.inputs());
+                    LoadedRun p = loader.load(o.inputs());
                     if (p == null) {
                         throw new IllegalStateException(
                                 "this worker could not load " + o.inputs().file() + " (see its stderr)");
@@ -146,15 +148,11 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                     } catch (java.io.IOException e) {
                         throw new IllegalStateException("cannot read " + e.getMessage(), e);
                     }
-                    DesignRunLane l = new DesignRunLane(
-                            p.scenario(),
-                            VirtualSystem.create(Behaviors.empty(), "netns-lab-worker", p.system()),
-                            p.settings(),
-                            RunObserver.SILENT);
-                    return new Loaded(l, fp, null);
+                    ScenarioRun r = ScenarioRun.open(p, "netns-lab-worker", null);
+                    return new Loaded(r, r.lane(RunObserver.SILENT), fp, null);
                 },
                 laneThread);
-        getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, e));
+        getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, null, e));
         return this;
     }
 
@@ -166,6 +164,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
             say.accept("refused the run: " + e.getMessage());
             return end();
         }
+        run = m.run();
         lane = m.lane();
         coordinator.tell(new Coordinator.Ready(getContext().getSelf(), address, version, m.fingerprint()));
         coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
@@ -229,11 +228,13 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
     /** On the lane thread: stops the lane's run guardian and terminates its actor system. */
     private void dropLane() {
         DesignRunLane l = lane;
+        ScenarioRun r = run;
         lane = null;
+        run = null;
         if (l != null) {
             try {
                 l.close();
-                VirtualSystem.terminate(l.system(), Duration.ofSeconds(30));
+                r.close();
             } catch (Exception e) {
                 say.accept("dropping the lane: " + e);
             }

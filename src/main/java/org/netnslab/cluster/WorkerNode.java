@@ -30,7 +30,7 @@ public final class WorkerNode {
             Config base,
             ClusterConfig.HostPort bind,
             ClusterConfig.HostPort join,
-            Prepared.Loader loader,
+            RunLoader loader,
             String version,
             Consumer<String> say) {
         Config c = ClusterConfig.of(base, bind, join, "worker");
@@ -86,7 +86,7 @@ public final class WorkerNode {
             Config base,
             ClusterConfig.HostPort bind,
             ClusterConfig.HostPort join,
-            Prepared.Loader loader,
+            RunLoader loader,
             String version,
             Consumer<String> say)
             throws InterruptedException {

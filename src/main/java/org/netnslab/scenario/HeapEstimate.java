@@ -7,8 +7,7 @@ import org.netnslab.workload.PopulationBytes;
 
 /**
  * The up-front heap check: a scenario whose population does not fit the JVM's heap is refused before it
- * runs ({@code validate} too), instead of dying with OutOfMemoryError part-way (100,000 netns with
- * 100,000 injectors would otherwise pass validate and die after about a minute).
+ * runs ({@code validate} too), instead of dying with OutOfMemoryError part-way.
  *
  * <p>Estimate = {@link #BASE_BYTES} + {@link #SAFETY} x the workload's population bytes
  * ({@link org.netnslab.workload.Workload#populationHeapBytes}, from the measured figures of

@@ -7,9 +7,9 @@ import org.netnslab.run.RunFailure;
  * Runs a scenario's design runs somewhere else than this JVM's lanes (a cluster's workers,
  * {@code run --cluster}); what it cannot place runs on the local lanes it is given. Each design run is a
  * function of (scenario, scale, the run) alone, so where it ran does not change the figures, and the
- * runner merges the outcomes as it merges its own lanes'.
+ * runner merges the outcomes as it merges its own lanes'. Close it when the run ends, to leave the other nodes.
  */
-public interface RunDistributor {
+public interface RunDistributor extends AutoCloseable {
     /** The local lanes, for the design runs left when no other node can take them. */
     @FunctionalInterface
     interface Local {
@@ -29,4 +29,8 @@ public interface RunDistributor {
      * @throws RunFailure when a design run fails (wherever it ran: a deterministic run fails everywhere)
      */
     DesignRunOutcome[] run(Scenario scenario, List<DesignRun> plan, Local local) throws RunFailure;
+
+    /** Leaves the other nodes; a failure to do so is reported by the distributor, not thrown. */
+    @Override
+    void close();
 }

@@ -166,8 +166,8 @@ public class CommandLineFaultsTest extends JUnitSuite {
                     set + ": " + p.err(),
                     p.err().contains("--sweep machine.cpus and --set of machine.cpus both given"));
         }
-        assertFalse(Main.Run.setsCpus("machine.jitter=0.5"));
-        assertFalse(Main.Run.setsCpus("machine.cpus")); // not HOCON: the loader reports it
+        assertFalse(RunCommand.setsCpus("machine.jitter=0.5"));
+        assertFalse(RunCommand.setsCpus("machine.cpus")); // not HOCON: the loader reports it
     }
 
     @Test

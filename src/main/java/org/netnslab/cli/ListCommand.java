@@ -1,0 +1,64 @@
+package org.netnslab.cli;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.ScenarioLoader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code list}: the scenarios in a folder with their name, seed and description; an invalid one with its first
+ * problem. Exit 2 when the folder is missing, unreadable or holds no scenario.
+ */
+@Command(
+        name = "list",
+        mixinStandardHelpOptions = true,
+        versionProvider = HelpText.Version.class,
+        description = "List the scenarios in load-tests/.")
+final class ListCommand implements Callable<Integer> {
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
+            description = "folder of scenario files (default: load-tests/ beside the launcher, else ./load-tests)")
+    Path dir;
+
+    @Override
+    public Integer call() {
+        if (dir == null) {
+            String home = System.getProperty("netns-lab.home");
+            dir = home != null ? Path.of(home, "load-tests") : Path.of("load-tests");
+        }
+        if (!Files.isDirectory(dir)) {
+            System.err.println("netns-lab: --dir " + dir + ": not a folder");
+            return Main.EXIT_CONFIG;
+        }
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.conf")) {
+            ds.forEach(files::add);
+        } catch (IOException e) {
+            System.err.println("netns-lab: cannot read " + dir + ": " + e);
+            return Main.EXIT_CONFIG;
+        }
+        files.sort(null);
+        if (files.isEmpty()) {
+            System.err.println("netns-lab: no *.conf scenario in " + dir);
+            return Main.EXIT_CONFIG;
+        }
+        for (Path f : files) {
+            try {
+                Scenario s = new ScenarioLoader().load(f, List.of(), 1.0);
+                System.out.printf("%s%n    name: %s%n    seed: %s%n    %s%n", f, s.name(), s.seed(), s.description());
+            } catch (ScenarioException e) {
+                System.out.printf("%s%n    INVALID: %s%n", f, e.problems.get(0));
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,55 @@
+package org.netnslab.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.netnslab.design.Design;
+import org.netnslab.scenario.HeapEstimate;
+import org.netnslab.scenario.LoadedRun;
+import org.netnslab.scenario.Scenario;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code validate}: a scenario loaded and checked as {@code run} loads it ({@link LoadedRun#load}), without running
+ * it; one line with its shape and heap estimate. Exit 2 on any problem.
+ */
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        versionProvider = HelpText.Version.class,
+        description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
+final class ValidateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")
+    Path file;
+
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override a scenario key")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--scale", paramLabel = "F", defaultValue = "1.0", description = "scale to check")
+    double scale;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
+    Path config;
+
+    @Override
+    public Integer call() {
+        LoadedRun loaded = LoadedScenario.orReport(file, sets, scale, config);
+        if (loaded == null) {
+            return Main.EXIT_CONFIG;
+        }
+        Scenario s = loaded.scenario();
+        System.out.printf(
+                "%s: OK: scenario %s, %d design(s) %s, %s; heap estimate %d MiB of %d MiB usable%n",
+                file,
+                s.name(),
+                s.designs().size(),
+                s.designs().stream().map(Design::name).toList(),
+                s.workload().shape(s.scale()),
+                HeapEstimate.mib(HeapEstimate.bytes(s)),
+                Runtime.getRuntime().maxMemory() >> 20);
+        return 0;
+    }
+}

@@ -1,0 +1,167 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.netnslab.settings.ConfigProblem;
+import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
+
+/**
+ * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
+ * {@code --config} file on top, each of the file's keys and named designs checked. Its {@code netns-lab.model}
+ * and {@code netns-lab.designs} are what scenarios start from.
+ */
+public final class SystemConfig {
+    private SystemConfig() {}
+
+    /**
+     * @param extra the {@code --config} file, or null
+     * @return the merged, resolved configuration
+     * @throws ScenarioException naming the file and what is wrong with it: missing, a folder, not text, not HOCON,
+     *     an unknown key, a bad named design
+     */
+    public static Config load(Path extra) throws ScenarioException {
+        Config base = ConfigFactory.load();
+        if (extra == null) {
+            return base;
+        }
+        if (Files.isDirectory(extra)) {
+            throw new ScenarioException(
+                    List.of(new ConfigProblem(extra.toString(), -1, "--config", "is a directory, not a HOCON file")));
+        }
+        if (!Files.isRegularFile(extra)) {
+            throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config", "no such file")));
+        }
+        try {
+            ConfigProblem notText = HoconSyntax.notText(extra, "--config");
+            if (notText != null) {
+                throw new ScenarioException(List.of(notText));
+            }
+        } catch (IOException e) {
+            throw new ScenarioException(
+                    List.of(new ConfigProblem(extra.toString(), -1, "--config", "cannot read it (" + e + ")")));
+        }
+        try {
+            Config user = ConfigFactory.parseFile(
+                    extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+            List<ConfigProblem> unknown = new ArrayList<>();
+            if (user.hasPath("netns-lab")) {
+                Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
+                for (var e : user.getConfig("netns-lab").entrySet()) {
+                    String key = e.getKey();
+                    if (!known.hasPath(key) && !key.startsWith("designs.")) { // new named designs are welcome
+                        unknown.add(new ConfigProblem(
+                                extra.toString(),
+                                e.getValue().origin().lineNumber(),
+                                "netns-lab." + key,
+                                "unknown key; see src/main/resources/reference.conf"));
+                    }
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new ScenarioException(unknown);
+            }
+            Config merged = ConfigFactory.defaultOverrides()
+                    .withFallback(user)
+                    .withFallback(base)
+                    .resolve();
+            // its designs are checked here, not only when a scenario selects one; the file itself is not resolved (its
+            // substitutions may need the rest), so its design names come from its unresolved tree
+            Map<String, ConfigOrigin> names = ownDesigns(user, merged);
+            if (!names.isEmpty()) {
+                List<ConfigProblem> bad =
+                        ScenarioLoader.namedDesignProblems(names, merged.getConfig("netns-lab"), extra.toString());
+                if (!bad.isEmpty()) {
+                    throw new ScenarioException(bad);
+                }
+            }
+            return merged;
+        } catch (ConfigException e) {
+            throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
+        }
+    }
+
+    /**
+     * {@code netns-lab.embedded.design} (conf/application.conf, {@code --config}) names a design: what an
+     * embedding application built with this configuration would get ({@code NetnsLab.design}).
+     *
+     * @param system the merged configuration
+     * @throws ScenarioException naming the key, where it was set, and the known designs
+     */
+    public static void checkEmbeddedDesign(Config system) throws ScenarioException {
+        Config lab = system.getConfig("netns-lab");
+        String name = lab.getString("embedded.design");
+        if (!lab.getConfig("designs").hasPath(ConfigUtil.joinPath(name))) {
+            var origin = lab.getValue("embedded.design").origin();
+            throw new ScenarioException(List.of(new ConfigProblem(
+                    origin.filename() != null ? origin.filename() : origin.description(),
+                    origin.filename() != null ? origin.lineNumber() : -1,
+                    "netns-lab.embedded.design",
+                    "unknown design '" + name + "'; known designs: "
+                            + new TreeSet<>(lab.getObject("designs").keySet()))));
+        }
+    }
+
+    /**
+     * The designs a configuration file defines, each with where the file defines it, from its unresolved tree (its
+     * substitutions may need the rest); where that tree cannot say (the whole block a substitution), the merged
+     * designs that are not reference.conf's, located where the merge puts them.
+     *
+     * @throws ScenarioException when the file's {@code netns-lab.designs} is not an object
+     */
+    private static Map<String, ConfigOrigin> ownDesigns(Config user, Config merged) throws ScenarioException {
+        try {
+            ConfigValue lab = user.root().get("netns-lab");
+            ConfigValue designs = lab instanceof ConfigObject o ? o.get("designs") : null;
+            if (designs == null) {
+                return Map.of();
+            }
+            if (!(designs instanceof ConfigObject own)) {
+                return notReference(merged);
+            }
+            Map<String, ConfigOrigin> names = new LinkedHashMap<>();
+            own.forEach((name, v) -> names.put(name, v.origin()));
+            return names;
+        } catch (ConfigException.NotResolved e) { // a merge with a substitution: the merged block says which there are
+            return notReference(merged);
+        }
+    }
+
+    /** @return the merged designs that are not reference.conf's, at the merged values' origins */
+    private static Map<String, ConfigOrigin> notReference(Config merged) throws ScenarioException {
+        ConfigValue designs = merged.getValue("netns-lab.designs");
+        if (designs.valueType() != ConfigValueType.OBJECT) {
+            throw new ScenarioException(List.of(ConfigProblem.at(
+                    designs.origin(),
+                    "netns-lab.designs",
+                    "must be an object of named designs, e.g. netns-lab.designs { \"my-design\" { uevent.serialization ="
+                            + " lockless } }")));
+        }
+        Map<String, ConfigOrigin> names = new TreeMap<>();
+        Set<String> builtIn =
+                ConfigFactory.defaultReference().getObject("netns-lab.designs").keySet();
+        merged.getObject("netns-lab.designs").forEach((name, v) -> {
+            if (!builtIn.contains(name)) {
+                names.put(name, v.origin());
+            }
+        });
+        return names;
+    }
+}
