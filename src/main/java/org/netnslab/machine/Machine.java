@@ -90,7 +90,7 @@ public final class Machine implements Extension {
      *     steps. A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
      */
     public long modelSteps() {
-        return timedSteps.get() + (cpus != null ? cpus.steps() : 0);
+        return timedSteps.get() + (cpus != null ? cpus.counters().steps() : 0);
     }
 
     /** @return when the last-ending timed step started so far ends, on {@link #nanoTime()} (MIN_VALUE: none) */
@@ -109,7 +109,7 @@ public final class Machine implements Extension {
     public void configure(MachineSettings s, long lockHandoffNanos) {
         requireVirtual();
         this.settings = s;
-        this.cpus = new Cpus(engine, s.cpus(), s.scheduling());
+        this.cpus = s.scheduling().newCpus(engine, s.cpus());
         this.random = new SplittableRandom(s.randomSeed());
         this.handoffNanos = lockHandoffNanos;
         this.mutexes.clear();
@@ -263,14 +263,14 @@ public final class Machine implements Extension {
     /**
      * The CPU time the current design run's tasks of one kind have spent so far (user and kernel steps, and
      * the task switches into them), e.g. every injector's, to put beside a host's per-process CPU clocks
-     * ({@link Cpus#busyNanos(CpuTask.Kind)}).
+     * ({@link CpuCounters#busyNanos(CpuTask.Kind)}).
      *
      * @param kind the tasks' kind
      * @return their CPU time, ns of simulated time; 0 under fifo (no tasks)
      * @throws IllegalStateException in live execution
      */
     public long cpuNanos(CpuTask.Kind kind) {
-        return cpus().busyNanos(kind);
+        return cpus().counters().busyNanos(kind);
     }
 
     private void requireVirtual() {

@@ -77,9 +77,9 @@ public record Scheduling(
 
     /** The run queue discipline. */
     public enum Scheduler {
-        /** EEVDF over one global queue (see {@link Cpus}). */
+        /** EEVDF over one global queue ({@link FairCpus}). */
         FAIR,
-        /** One FIFO queue of steps, none preempted. */
+        /** One FIFO queue of steps, none preempted ({@link FifoCpus}). */
         FIFO;
 
         /**
@@ -113,6 +113,27 @@ public record Scheduling(
         VOLUNTARY,
         /** Preemptible between any two kernel steps outside a held spinlock. */
         FULL;
+
+        /**
+         * Whether a task marked need_resched gives its CPU up between a step of kind {@code prev} and its next one, of
+         * kind {@code next}: always at a user step's end or the return to user space (exit_to_user_mode_loop); inside
+         * a system call at the points this model enables.
+         *
+         * @param prev the kind of the step that has just ended
+         * @param next the kind of the task's next step
+         * @return true when that boundary is a preemption point
+         */
+        public boolean preemptsAt(Step prev, Step next) {
+            if (prev == Step.USER || next == Step.USER) {
+                return true;
+            }
+            return switch (prev) {
+                case COND_RESCHED -> true;
+                case MIGHT_SLEEP -> this != NONE;
+                case KERNEL -> this == FULL;
+                default -> false;
+            };
+        }
 
         /**
          * @param s none, voluntary or full
@@ -153,6 +174,21 @@ public record Scheduling(
             throw new IllegalArgumentException(
                     "machine.context-switch must be in 0..1ms, got " + contextSwitchNanos + " ns");
         }
+    }
+
+    /**
+     * Builds the CPUs these rules describe: the one place the scheduler is chosen.
+     *
+     * @param engine the engine whose clock the steps use
+     * @param count CPUs, >= 1
+     * @return a {@link FifoCpus} or a {@link FairCpus}
+     * @throws IllegalArgumentException when {@code count < 1}
+     */
+    public Cpus newCpus(VirtualEngine engine, int count) {
+        return switch (scheduler) {
+            case FIFO -> new FifoCpus(engine, count, this);
+            case FAIR -> new FairCpus(engine, count, this);
+        };
     }
 
     /** @return one tick, ns (1 / hz) */
