@@ -7,8 +7,7 @@ import java.util.Locale;
  * {@code machine.hz}, {@code machine.base-slice}, {@code machine.context-switch}; defaults in reference.conf).
  *
  * @param scheduler {@link Scheduler#FAIR} (EEVDF, kernel/sched/fair.c since v6.6) or {@link Scheduler#FIFO}
- *     (one FIFO queue of never-preempted steps: the machine before issue #20, kept for the closed-network
- *     tests and for comparison)
+ *     (one FIFO queue of never-preempted steps, for the closed-network tests and for comparison)
  * @param preempt the kernel's preemption model (CONFIG_PREEMPT_NONE / VOLUNTARY / PREEMPT), fair only
  * @param hz timer ticks per second (CONFIG_HZ), 100..1000; the tick is when a task past its slice is
  *     marked for rescheduling
@@ -153,8 +152,8 @@ public record Scheduling(
     }
 
     /**
-     * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
-     * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
+     * The FIFO machine: what the 3-argument {@link MachineSettings} gets (tests of the engine); scenarios get
+     * reference.conf's {@code machine.scheduler}, by default fair.
      */
     public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
 
