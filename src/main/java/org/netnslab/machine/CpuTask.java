@@ -3,7 +3,7 @@ package org.netnslab.machine;
 import java.util.ArrayDeque;
 
 /**
- * A simulated process or kernel thread: what the scheduler of {@link Cpus} runs, keeps a virtual runtime
+ * A simulated process or kernel thread: what the scheduler of {@link FairCpus} runs, keeps a virtual runtime
  * for, and preempts. A model actor that does CPU work owns one task and runs its steps through
  * {@link Machine#compute(CpuTask, Step, long, Runnable)}; consecutive steps requested at the instant the
  * previous one ends continue on the same CPU (the task is still running), and a task that requests
@@ -52,7 +52,7 @@ public final class CpuTask {
     /** Its first step is its fork (wake_up_new_task): placed with half a slice; else a woken sleeper's whole slice. */
     final boolean forked;
 
-    // scheduler state (package-private: Cpus and EevdfQueue)
+    // scheduler state (package-private: the fair machine's classes)
     long vruntime;
     long deadline;
     long vlag;

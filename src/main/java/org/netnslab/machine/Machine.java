@@ -90,7 +90,7 @@ public final class Machine implements Extension {
      *     steps. A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
      */
     public long modelSteps() {
-        return timedSteps.get() + (cpus != null ? cpus.steps() : 0);
+        return timedSteps.get() + (cpus != null ? cpus.counters().steps() : 0);
     }
 
     /** @return when the last-ending timed step started so far ends, on {@link #nanoTime()} (MIN_VALUE: none) */
@@ -109,7 +109,7 @@ public final class Machine implements Extension {
     public void configure(MachineSettings s, long lockHandoffNanos) {
         requireVirtual();
         this.settings = s;
-        this.cpus = new Cpus(engine, s.cpus(), s.scheduling());
+        this.cpus = s.scheduling().newCpus(engine, s.cpus());
         this.random = new SplittableRandom(s.randomSeed());
         this.handoffNanos = lockHandoffNanos;
         this.mutexes.clear();
@@ -119,7 +119,7 @@ public final class Machine implements Extension {
 
     /**
      * @return true in virtual execution under the fair scheduler: model code then runs its steps as
-     *     tasks, with user-space parts; otherwise (fifo, the machine before issue #20) as one-off kernel steps
+     *     tasks, with user-space parts; otherwise (fifo) as one-off kernel steps
      */
     public boolean fair() {
         return engine != null && cpus != null && cpus.fair();
@@ -130,9 +130,9 @@ public final class Machine implements Extension {
      * use for this design run. It is a process set up before the load and asleep until its first step (a listener
      * blocked in recvmsg or poll since its set-up): that step is a plain wake-up, placed as a task whose lag is 0
      * with a whole slice ({@link Cpus#newTask(String, CpuTask.Kind, boolean)} with {@code forked} false), not a
-     * fork's half slice, whose earlier deadline made every uevent listener's first wake-up preempt its injector
-     * after one send (TC1 N=1000 on 2 CPUs: 257 injectors begun in the first 10 ms, each then waiting about
-     * 114 ms; the host's probe begins 12, one after another).
+     * fork's half slice, whose earlier deadline would make every uevent listener's first wake-up preempt its
+     * injector after one send (TC1 N=1000 on 2 CPUs: 257 injectors begun in the first 10 ms, each then waiting
+     * about 114 ms, where the host's probe begins 12, one after another).
      *
      * @param owner the object (identity)
      * @param name the task's name if it is new
@@ -263,14 +263,14 @@ public final class Machine implements Extension {
     /**
      * The CPU time the current design run's tasks of one kind have spent so far (user and kernel steps, and
      * the task switches into them), e.g. every injector's, to put beside a host's per-process CPU clocks
-     * ({@link Cpus#busyNanos(CpuTask.Kind)}).
+     * ({@link CpuCounters#busyNanos(CpuTask.Kind)}).
      *
      * @param kind the tasks' kind
      * @return their CPU time, ns of simulated time; 0 under fifo (no tasks)
      * @throws IllegalStateException in live execution
      */
     public long cpuNanos(CpuTask.Kind kind) {
-        return cpus().busyNanos(kind);
+        return cpus().counters().busyNanos(kind);
     }
 
     private void requireVirtual() {

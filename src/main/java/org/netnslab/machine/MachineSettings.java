@@ -27,7 +27,7 @@ public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduli
     }
 
     /**
-     * A FIFO machine ({@link Scheduling#FIFO}), as before issue #20.
+     * A FIFO machine ({@link Scheduling#FIFO}).
      *
      * @param cpus simulated CPUs
      * @param jitter the cost jitter

@@ -20,7 +20,7 @@ import java.util.ArrayDeque;
  * </ul>
  * The optimistic spinning of mutex_optimistic_spin (a locker or the first waiter spinning on a CPU while the
  * owner runs) is not modelled: a waiter sleeps at once. Under fifo, or for a waiter without a task, the first
- * waiter owns the lock at the unlock and runs after {@code handoffNanos} (the machine before issue #20).
+ * waiter owns the lock at the unlock and runs after {@code handoffNanos}.
  *
  * <p>Threading: the engine's driver thread only.
  */

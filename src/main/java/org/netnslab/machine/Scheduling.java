@@ -7,8 +7,7 @@ import java.util.Locale;
  * {@code machine.hz}, {@code machine.base-slice}, {@code machine.context-switch}; defaults in reference.conf).
  *
  * @param scheduler {@link Scheduler#FAIR} (EEVDF, kernel/sched/fair.c since v6.6) or {@link Scheduler#FIFO}
- *     (one FIFO queue of never-preempted steps: the machine before issue #20, kept for the closed-network
- *     tests and for comparison)
+ *     (one FIFO queue of never-preempted steps, for the closed-network tests and for comparison)
  * @param preempt the kernel's preemption model (CONFIG_PREEMPT_NONE / VOLUNTARY / PREEMPT), fair only
  * @param hz timer ticks per second (CONFIG_HZ), 100..1000; the tick is when a task past its slice is
  *     marked for rescheduling
@@ -77,9 +76,9 @@ public record Scheduling(
 
     /** The run queue discipline. */
     public enum Scheduler {
-        /** EEVDF over one global queue (see {@link Cpus}). */
+        /** EEVDF over one global queue ({@link FairCpus}). */
         FAIR,
-        /** One FIFO queue of steps, none preempted. */
+        /** One FIFO queue of steps, none preempted ({@link FifoCpus}). */
         FIFO;
 
         /**
@@ -115,6 +114,27 @@ public record Scheduling(
         FULL;
 
         /**
+         * Whether a task marked need_resched gives its CPU up between a step of kind {@code prev} and its next one, of
+         * kind {@code next}: always at a user step's end or the return to user space (exit_to_user_mode_loop); inside
+         * a system call at the points this model enables.
+         *
+         * @param prev the kind of the step that has just ended
+         * @param next the kind of the task's next step
+         * @return true when that boundary is a preemption point
+         */
+        public boolean preemptsAt(Step prev, Step next) {
+            if (prev == Step.USER || next == Step.USER) {
+                return true;
+            }
+            return switch (prev) {
+                case COND_RESCHED -> true;
+                case MIGHT_SLEEP -> this != NONE;
+                case KERNEL -> this == FULL;
+                default -> false;
+            };
+        }
+
+        /**
          * @param s none, voluntary or full
          * @return the value
          * @throws IllegalArgumentException naming the key otherwise
@@ -132,8 +152,8 @@ public record Scheduling(
     }
 
     /**
-     * The FIFO machine of before issue #20: what the 3-argument {@link MachineSettings} gets (tests of
-     * the engine); scenarios get reference.conf's {@code machine.scheduler}, by default fair.
+     * The FIFO machine: what the 3-argument {@link MachineSettings} gets (tests of the engine); scenarios get
+     * reference.conf's {@code machine.scheduler}, by default fair.
      */
     public static final Scheduling FIFO = new Scheduling(Scheduler.FIFO, Preempt.NONE, 250, 0, 0);
 
@@ -153,6 +173,21 @@ public record Scheduling(
             throw new IllegalArgumentException(
                     "machine.context-switch must be in 0..1ms, got " + contextSwitchNanos + " ns");
         }
+    }
+
+    /**
+     * Builds the CPUs these rules describe: the one place the scheduler is chosen.
+     *
+     * @param engine the engine whose clock the steps use
+     * @param count CPUs, >= 1
+     * @return a {@link FifoCpus} or a {@link FairCpus}
+     * @throws IllegalArgumentException when {@code count < 1}
+     */
+    public Cpus newCpus(VirtualEngine engine, int count) {
+        return switch (scheduler) {
+            case FIFO -> new FifoCpus(engine, count, this);
+            case FAIR -> new FairCpus(engine, count, this);
+        };
     }
 
     /** @return one tick, ns (1 / hz) */

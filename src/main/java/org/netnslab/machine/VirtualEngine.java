@@ -115,7 +115,7 @@ public final class VirtualEngine {
 
     /**
      * Runs {@code task} once nothing is runnable at the current instant, before the clock moves (and before
-     * any later event): {@link Cpus} decides there that a task which asked for no further step at the
+     * any later event): {@link FairCpus} decides there that a task which asked for no further step at the
      * instant its step ended has gone to sleep. Driver thread only.
      *
      * @param task what to run at the instant's quiescence

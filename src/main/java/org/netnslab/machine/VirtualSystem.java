@@ -35,12 +35,10 @@ public final class VirtualSystem {
                 "akka.loggers-dispatcher", "akka.actor.internal-dispatcher",
                 "netns-lab.machine.engine-id", engine.id(),
                 // With akka-cluster on the class path (run --cluster, worker) every actor system builds Distributed
-                // Data's
-                // serializer, which evicts its cache on a fixed-delay timer (half this TTL): on the engine, a timer
-                // whose
-                // firings in a design run depend on where the run starts on the clock, so a run's engine events would
-                // depend on the runs before it. The model sends no Distributed Data message; past the scheduler's
-                // never-horizon (VirtualScheduler.NEVER_NANOS) the timer is not put on the engine.
+                // Data's serializer, which evicts its cache on a fixed-delay timer (half this TTL): on the engine, a
+                // timer whose firings in a design run depend on where the run starts on the clock, so a run's engine
+                // events would depend on the runs before it. The model sends no Distributed Data message; past the
+                // scheduler's never-horizon (VirtualScheduler.NEVER_NANOS) the timer is not put on the engine.
                 "akka.cluster.distributed-data.serializer-cache-time-to-live", "3650d"));
         // The model's own dispatcher (ModelDispatcher) runs on the same engine, with the same settings:
         // one simulated machine, and the same mailbox runs in the same order as on the default dispatcher.
@@ -52,8 +50,8 @@ public final class VirtualSystem {
             keys.put(model + ".throughput", 16);
             // Akka shuts a dispatcher down shutdown-timeout (1 s) after its last actor stops: every design run's end
             // on the model's dispatcher. That one-shot timer would fire inside the next design run, in simulated
-            // time, and count as one of its engine events (a lane's first run had one event fewer than the same
-            // run after another). At 3650 days it is a backstop the scheduler never puts on the engine
+            // time, and count as one of its engine events (a lane's first run would have one event fewer than the
+            // same run after another). At 3650 days it is a backstop the scheduler never puts on the engine
             // (VirtualScheduler.NEVER_NANOS); the engine's executor needs no shutting down.
             keys.put(model + ".shutdown-timeout", "3650d");
         }

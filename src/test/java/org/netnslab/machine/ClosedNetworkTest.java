@@ -230,7 +230,7 @@ public class ClosedNetworkTest extends JUnitSuite {
     public void runQueueIsFifo() throws Exception {
         VirtualEngine engine = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(engine, 1);
+            Cpus cpus = new FifoCpus(engine, 1);
             List<String> done = new ArrayList<>();
             cpus.run(100, () -> done.add("a@" + engine.now()));
             cpus.run(10, () -> done.add("b@" + engine.now()));
@@ -239,7 +239,7 @@ public class ClosedNetworkTest extends JUnitSuite {
             assertEquals(3, cpus.queued());
             engine.runUntil(() -> done.size() == 4, t -> {}, 1_000_000_000L);
             assertEquals(List.of("a@100", "b@110", "c@130", "d@160"), done);
-            assertEquals(160, cpus.busyNanos());
+            assertEquals(160, cpus.counters().busyNanos());
         } finally {
             engine.unregister();
         }

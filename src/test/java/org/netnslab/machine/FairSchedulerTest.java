@@ -43,7 +43,7 @@ public class FairSchedulerTest extends JUnitSuite {
         for (int[] pn : cases) {
             VirtualEngine e = VirtualEngine.create();
             try {
-                Cpus cpus = new Cpus(e, pn[0], fair(Scheduling.Preempt.NONE, 250, 0));
+                FairCpus cpus = new FairCpus(e, pn[0], fair(Scheduling.Preempt.NONE, 250, 0));
                 List<CpuTask> tasks = new ArrayList<>();
                 for (int i = 0; i < pn[1]; i++) {
                     CpuTask t = cpus.newTask("hog-" + i, CpuTask.Kind.OTHER);
@@ -52,7 +52,7 @@ public class FairSchedulerTest extends JUnitSuite {
                 }
                 long run = 20_000 * MS;
                 runFor(e, run);
-                double share = (double) cpus.busyNanos() / pn[1];
+                double share = (double) cpus.counters().busyNanos() / pn[1];
                 long tick = cpus.scheduling().tickNanos();
                 long slice = (cpus.sliceNanos() + tick - 1) / tick * tick;
                 for (CpuTask t : tasks) {
@@ -63,7 +63,7 @@ public class FairSchedulerTest extends JUnitSuite {
                             Math.abs(cpu - share) <= slice);
                 }
                 // the CPUs were never idle
-                assertTrue(cpus.busyNanos() >= (long) pn[0] * run - (long) pn[0] * 100 * US);
+                assertTrue(cpus.counters().busyNanos() >= (long) pn[0] * run - (long) pn[0] * 100 * US);
             } finally {
                 e.unregister();
             }
@@ -81,7 +81,7 @@ public class FairSchedulerTest extends JUnitSuite {
         for (boolean bound : new boolean[] {true, false}) {
             VirtualEngine e = VirtualEngine.create();
             try {
-                Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+                Cpus cpus = new FairCpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
                 hog(cpus, cpus.newTask("busy", CpuTask.Kind.OTHER), 50 * US);
                 CpuTask k = bound
                         ? cpus.newTask("ksoftirqd/0", CpuTask.Kind.RCU, false, 0)
@@ -103,7 +103,7 @@ public class FairSchedulerTest extends JUnitSuite {
         }
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
             IllegalArgumentException x = org.junit.Assert.assertThrows(
                     IllegalArgumentException.class, () -> cpus.newTask("ksoftirqd/2", CpuTask.Kind.RCU, false, 2));
             assertEquals("ksoftirqd/2: bound to CPU 2, the machine has CPUs 0..1", x.getMessage());
@@ -127,7 +127,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void aTaskPreemptedForABoundThreadTakesAnIdleCpu() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
             CpuTask busy = cpus.newTask("busy", CpuTask.Kind.OTHER);
             hog(cpus, busy, 50 * US);
             CpuTask k = cpus.newTask("ksoftirqd/0", CpuTask.Kind.RCU, false, 0);
@@ -151,7 +151,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void aBoundThreadIsTakenByItsOwnCpusTickInATaskGroup() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(
+            Cpus cpus = new FairCpus(
                     e,
                     2,
                     new Scheduling(
@@ -219,7 +219,7 @@ public class FairSchedulerTest extends JUnitSuite {
     private static long[] wakeAfterASecond(int n, Long lag) throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, 2, fair(Scheduling.Preempt.NONE, 250, 0));
             for (int i = 0; i < n; i++) {
                 hog(cpus, cpus.newTask("hog-" + i, CpuTask.Kind.OTHER), 50 * US + i * 100);
             }
@@ -263,7 +263,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void tickPreemptsOnlyATaskPastItsSlice() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
+            Cpus cpus = new FairCpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
             CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
             CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
             long[] bDone = new long[1];
@@ -289,7 +289,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void aTaskAsleepBeforeItsFirstStepStartsWithAWholeSlice() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
+            Cpus cpus = new FairCpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 10 * MS));
             CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER, false);
             CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
             long[] bDone = new long[1];
@@ -324,7 +324,7 @@ public class FairSchedulerTest extends JUnitSuite {
     private static long bStart(Scheduling.Preempt p, Step kind) throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 1, fair(p, 1000, 1 * MS));
+            Cpus cpus = new FairCpus(e, 1, fair(p, 1000, 1 * MS));
             CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
             CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
             long[] bDone = new long[1];
@@ -396,8 +396,8 @@ public class FairSchedulerTest extends JUnitSuite {
     public void aSwitchCostsTheIncomingTaskAndLeavingIdleNothing() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus =
-                    new Cpus(e, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 10 * US));
+            Cpus cpus = new FairCpus(
+                    e, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 10 * US));
             CpuTask a = cpus.newTask("A", CpuTask.Kind.OTHER);
             CpuTask b = cpus.newTask("B", CpuTask.Kind.OTHER);
             hog(cpus, a, 500 * US);
@@ -411,7 +411,7 @@ public class FairSchedulerTest extends JUnitSuite {
         }
         VirtualEngine idle = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(
+            Cpus cpus = new FairCpus(
                     idle, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 10 * US));
             CpuTask s = cpus.newTask("sleeper", CpuTask.Kind.OTHER);
             CpuTask other = cpus.newTask("other", CpuTask.Kind.OTHER);
@@ -431,7 +431,7 @@ public class FairSchedulerTest extends JUnitSuite {
     private static long[] closedLoop(int p, int n, long run) throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, p, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, p, fair(Scheduling.Preempt.NONE, 250, 0));
             long[][] lat = {new long[1 << 16]};
             int[] count = {0};
             for (int i = 0; i < n; i++) {
@@ -471,7 +471,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void backlogOfStepsRunsInOrder() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
             CpuTask hog = cpus.newTask("hog", CpuTask.Kind.OTHER);
             CpuTask listener = cpus.newTask("listener", CpuTask.Kind.LISTENER);
             hog(cpus, hog, 50 * US);
@@ -511,7 +511,7 @@ public class FairSchedulerTest extends JUnitSuite {
     public void wokenListenerPreemptsAnIneligibleWakerAtItsReturn() throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
+            Cpus cpus = new FairCpus(e, 1, fair(Scheduling.Preempt.NONE, 250, 0));
             CpuTask injector = cpus.newTask("injector", CpuTask.Kind.INJECTOR);
             CpuTask listener = cpus.newTask("listener", CpuTask.Kind.LISTENER);
             List<long[]> reads = new ArrayList<>(); // {sent at, read at}

@@ -15,7 +15,7 @@ public class MutexTest extends JUnitSuite {
 
     /** 2 CPUs, preempt none, no switch cost. */
     private static Cpus twoCpus(VirtualEngine e) {
-        return new Cpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
+        return new FairCpus(e, 2, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0));
     }
 
     /**

@@ -38,7 +38,7 @@ public class TaskGroupTest extends JUnitSuite {
     private static double kworkerFinishes(Scheduling.TaskGroup group, int p, int hogs) throws Exception {
         VirtualEngine e = VirtualEngine.create();
         try {
-            Cpus cpus = new Cpus(e, p, fair(group));
+            Cpus cpus = new FairCpus(e, p, fair(group));
             for (int i = 0; i < hogs; i++) {
                 hog(cpus, cpus.newTask("hog-" + i, CpuTask.Kind.UNSHARE), 41 * US + i * US);
             }
@@ -88,7 +88,7 @@ public class TaskGroupTest extends JUnitSuite {
         for (Scheduling.TaskGroup group : Scheduling.TaskGroup.values()) {
             VirtualEngine e = VirtualEngine.create();
             try {
-                Cpus cpus = new Cpus(e, 1, fair(group));
+                Cpus cpus = new FairCpus(e, 1, fair(group));
                 CpuTask kworker = cpus.newTask("kworker/u:netns", CpuTask.Kind.KWORKER);
                 long[] never = {-1};
                 work(cpus, kworker, Integer.MAX_VALUE, 100 * US, never, e);
@@ -118,7 +118,7 @@ public class TaskGroupTest extends JUnitSuite {
         for (Scheduling.TaskGroup group : Scheduling.TaskGroup.values()) {
             VirtualEngine e = VirtualEngine.create();
             try {
-                Cpus cpus = new Cpus(e, 2, fair(group));
+                Cpus cpus = new FairCpus(e, 2, fair(group));
                 List<CpuTask> tasks = new ArrayList<>();
                 for (int i = 0; i < 7; i++) {
                     CpuTask t = cpus.newTask("p-" + i, CpuTask.Kind.INJECTOR);
@@ -130,8 +130,8 @@ public class TaskGroupTest extends JUnitSuite {
                 for (int i = 0; i < tasks.size(); i++) {
                     f[i] = tasks.get(i).cpuNanos();
                 }
-                f[tasks.size()] = cpus.switches();
-                f[tasks.size() + 1] = cpus.preemptions();
+                f[tasks.size()] = cpus.counters().switches();
+                f[tasks.size() + 1] = cpus.counters().preemptions();
                 figures.add(f);
             } finally {
                 e.unregister();

@@ -11,6 +11,7 @@ import org.junit.Before;
 import org.junit.Test;
 import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Cpus;
+import org.netnslab.machine.FifoCpus;
 import org.netnslab.machine.Step;
 import org.netnslab.machine.VirtualEngine;
 import org.scalatestplus.junit.JUnitSuite;
@@ -32,7 +33,7 @@ public class NlTableTest extends JUnitSuite {
     @Before
     public void setUp() {
         engine = VirtualEngine.create();
-        cpus = new Cpus(engine, 2);
+        cpus = new FifoCpus(engine, 2);
         table = new NlTable((task, step, nanos, then) -> asked.add(new Asked(task, step, nanos, then)));
     }
 
