@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -16,12 +17,20 @@ import org.netnslab.report.Verdict;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * Issue #22: README.md is a front page and docs/ holds the rest; every relative link in them resolves (the
- * file exists and, with a {@code #fragment}, has a heading of that GitHub anchor), and so does the link the
- * verdict prints for a disagreement.
+ * README.md is a front page, ARCHITECTURE.md the code's map, and docs/ holds guides by topic: every relative link
+ * in them resolves (the file exists and, with a {@code #fragment}, has a heading of that GitHub anchor), and so
+ * do the link the verdict prints for a disagreement and every docs page the code names; every page says what it
+ * answers and stays short enough to read (a guide, not a log).
  */
 public class DocsLinksTest extends JUnitSuite {
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
+    /** A docs page named in code or configuration, with its anchor if any: {@code docs/x.md#anchor}. */
+    private static final Pattern DOCS_PATH = Pattern.compile("docs/[A-Za-z0-9_./-]*\\.md(#[a-z0-9_-]+)?");
+    /** The longest a docs page, README.md and ARCHITECTURE.md may be, in lines. */
+    static final int DOCS_MAX_LINES = 250;
+
+    static final int README_MAX_LINES = 220;
+    static final int ARCHITECTURE_MAX_LINES = 250;
 
     /** @return GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens */
     static String anchor(String heading) {
@@ -62,12 +71,17 @@ public class DocsLinksTest extends JUnitSuite {
         return null;
     }
 
-    @Test
-    public void everyRelativeLinkInTheReadmeAndDocsResolves() throws Exception {
-        List<Path> files = new ArrayList<>(List.of(Path.of("README.md")));
-        try (Stream<Path> docs = Files.list(Path.of("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
+    /** @return every docs/**.md page, sorted */
+    static List<Path> docsPages() throws Exception {
+        try (Stream<Path> docs = Files.walk(Path.of("docs"))) {
+            return docs.filter(p -> p.toString().endsWith(".md")).sorted().toList();
         }
+    }
+
+    @Test
+    public void everyRelativeLinkInTheReadmeArchitectureAndDocsResolves() throws Exception {
+        List<Path> files = new ArrayList<>(List.of(Path.of("README.md"), Path.of("ARCHITECTURE.md")));
+        files.addAll(docsPages());
         List<String> broken = new ArrayList<>();
         int links = 0;
         for (Path f : files) {
@@ -86,9 +100,72 @@ public class DocsLinksTest extends JUnitSuite {
     }
 
     @Test
+    public void everyDocsPageTheCodeNamesExistsWithItsAnchor() throws Exception {
+        List<String> broken = new ArrayList<>();
+        int named = 0;
+        for (String root : List.of("src/main", "load-tests")) {
+            List<Path> sources;
+            try (Stream<Path> walk = Files.walk(Path.of(root))) {
+                sources = walk.filter(Files::isRegularFile).sorted().toList();
+            }
+            for (Path source : sources) {
+                Matcher m = DOCS_PATH.matcher(Files.readString(source));
+                while (m.find()) {
+                    named++;
+                    String b = broken(Path.of("README.md"), m.group());
+                    if (b != null) {
+                        broken.add(source + " names " + b);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), broken);
+        assertTrue("the code names docs pages: " + named, named >= 10);
+    }
+
+    @Test
+    public void everyPageIsShortEnoughToReadAndSaysWhatItAnswers() throws Exception {
+        List<String> tooLong = new ArrayList<>();
+        List<String> noAnswer = new ArrayList<>();
+        List<Path> pages = docsPages();
+        for (Path page : pages) {
+            List<String> lines = Files.readAllLines(page);
+            if (lines.size() > DOCS_MAX_LINES) {
+                tooLong.add(page + ": " + lines.size() + " lines");
+            }
+            if (lines.size() < 3
+                    || !lines.get(0).startsWith("# ")
+                    || !lines.get(2).startsWith("**What this answers:**")) {
+                noAnswer.add(page.toString());
+            }
+        }
+        for (Map.Entry<String, Integer> top : Map.of(
+                        "README.md", README_MAX_LINES, "ARCHITECTURE.md", ARCHITECTURE_MAX_LINES)
+                .entrySet()) {
+            int lines = Files.readAllLines(Path.of(top.getKey())).size();
+            if (lines > top.getValue()) {
+                tooLong.add(top.getKey() + ": " + lines + " lines");
+            }
+        }
+        assertEquals(
+                "at most " + DOCS_MAX_LINES + " lines a docs page, README.md " + README_MAX_LINES + ", ARCHITECTURE.md "
+                        + ARCHITECTURE_MAX_LINES,
+                List.of(),
+                tooLong);
+        assertEquals("pages without a title and a 'What this answers' line", List.of(), noAnswer);
+        assertTrue(
+                "the guides, the design notes and the measurements log are all checked: " + pages,
+                pages.containsAll(List.of(
+                        Path.of("docs", "calibrate.md"),
+                        Path.of("docs", "scheduler.md"),
+                        Path.of("docs", "design-notes", "kubernetes.md"),
+                        Path.of("docs", "measurements", "log.md"))));
+    }
+
+    @Test
     public void theReadmeIsAFrontPageAndEveryDocSaysWhatItAnswers() throws Exception {
         List<String> readme = Files.readAllLines(Path.of("README.md"));
-        assertTrue("README.md has " + readme.size() + " lines", readme.size() <= 220);
+        assertTrue("README.md has " + readme.size() + " lines", readme.size() <= README_MAX_LINES);
         assertTrue(
                 "the exit statuses include --check's",
                 readme.contains("- `3` with `--check` only: a comparison with a seed"
