@@ -140,18 +140,23 @@ public final class GraceFit {
             return new CostFit(costs, fit.extras(), fit.unfitted());
         }
         long iterations = Math.round(CostFit.median(serial, "iterations"));
-        Path file = folder.resolve("scenario-fit-serial-loop.conf");
-        Files.writeString(
-                file,
-                "# Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit"
-                        + " rcu.grace-period (GraceFit)\nname = calib-fit-serial-loop\ndescription = \"calibrate fit: one loop of "
-                        + iterations
-                        + " unshare -n /bin/true\"\nseed = \"netns-lab calibrate, fit set (measured on this host)\"\n"
-                        + ModelRun.churnWorkload(1, iterations) + ModelRun.footer(cpus, design));
+        ModelScenario loop = new ModelScenario(
+                "fit-serial-loop",
+                "fit-serial-loop",
+                List.of("Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit rcu.grace-period"
+                        + " (GraceFit)"),
+                "calibrate fit: one loop of " + iterations + " unshare -n /bin/true",
+                "netns-lab calibrate, fit set (measured on this host)",
+                ModelScenario.churn(1, iterations),
+                Map.of(),
+                cpus,
+                List.of(design));
+        Path file = loop.file(folder);
+        Files.writeString(file, loop.text());
         long t0 = System.nanoTime();
         Found found;
         try {
-            found = solve(target, analytic.value(), g -> offCpu(system, file, g));
+            found = solve(target, analytic.value(), g -> offCpu(system, loop, file, g));
         } catch (ModelFailed e) { // a model run's checked failure, carried out of the DoubleUnaryOperator
             if (e.getCause() instanceof ScenarioException se) {
                 throw se;
@@ -187,11 +192,11 @@ public final class GraceFit {
     }
 
     /** @return the model's serial loop's off-CPU time per cleanup_net run with grace period {@code g} ns, ns */
-    private static double offCpu(Config system, Path file, double g) {
+    private static double offCpu(Config system, ModelScenario loop, Path file, double g) {
         try {
             Config c = system.withValue(
                     "netns-lab.model.rcu.grace-period", ConfigValueFactory.fromAnyRef(Math.round(g) + "ns"));
-            DesignResult d = ModelRun.run(c, file).designs().get(0);
+            DesignResult d = ModelRun.run(c, loop, file.toString()).designs().get(0);
             // over the runs that ended (the off-CPU time is summed at a run's end)
             long runs = d.recorders()
                     .get(org.netnslab.workload.churn.NetnsChurnWorkload.CLEANUP_RUN)
