@@ -17,21 +17,11 @@ import org.netnslab.scenario.ScenarioException;
 
 /**
  * {@code rcu.grace-period} through the model: the normal grace period with which the model's serial
- * {@code unshare -n} loop spends as long off a CPU in each cleanup_net run as the probe's serial loop did (the
- * fit set's own load, so nothing contended is fitted on).
- *
- * <p>Why through the model: a run's time off a CPU is not one grace period plus the expedited one. cleanup_net's
- * rcu_barrier (net/core/net_namespace.c) waits for the callbacks its exits queued (each kernel socket's
- * sk_destruct with SOCK_RCU_FREE, call_rcu), and a callback queued after a grace period started needs the next
- * one (kernel/rcu/tree.c rcu_accelerate_cbs); with the exits spread over the run, the barrier waits one to two
- * grace periods. {@link LifecycleFit} takes the runs' mean time off a CPU, less the expedited grace period, as one
- * grace period (its starting point here): on 2026-12-02's recording (6.18.44, 2 vCPUs) the model's serial runs with
- * it lasted 71.5 ms against the probe's 43.5, their batches 37.5 netns against 25. The model's own runs say how
- * many grace periods a run waits; this finds the one length that makes them as long off a CPU as the host's.
- *
- * <p>The search is a secant on the model's off-CPU time per run (rising with the grace period), at most
- * {@value #MAX_RUNS} model runs, stopping within {@value #TOLERANCE} of the host's; the closest is kept and its
- * distance is written in the source. Deterministic: every model run is (virtual time, one random seed).
+ * {@code unshare -n} loop spends as long off a CPU in each cleanup_net run as the probe's serial loop did (a fit-set
+ * load: nothing contended is fitted on). A run's time off a CPU is not one grace period plus the expedited one:
+ * cleanup_net's rcu_barrier (net/core/net_namespace.c) waits for callbacks queued over the run, one or two grace
+ * periods (kernel/rcu/tree.c rcu_accelerate_cbs), and the model's own runs say how many. A secant search from
+ * {@link LifecycleFit}'s direct reading, deterministic (virtual time, one random seed); docs/calibrate.md, "The fit".
  */
 public final class GraceFit {
     /** Most model runs of the serial loop one fit takes. */

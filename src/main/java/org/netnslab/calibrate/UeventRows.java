@@ -35,7 +35,7 @@ final class UeventRows {
         DesignResult d = model.injection("tc1-n" + n, n, n, k);
         MeasureSummary s = d.recorders().get("uevent.transaction").summary();
         long sends = d.recorders().get("uevent.transaction").count();
-        // every run must carry the CPU clocks (older recordings have none: then no CPU rows)
+        // every run must carry the CPU clocks (a recording without them: no CPU rows)
         boolean cpuKnown = runs.stream().allMatch(r -> r.has("injector_cpu_ns") && r.has("listener_cpu_ns"))
                 && d.counters().containsKey("injector_cpu_us");
         if (!cpuKnown && runs.stream().anyMatch(r -> r.has("injector_cpu_ns"))) {
