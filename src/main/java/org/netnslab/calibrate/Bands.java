@@ -17,22 +17,7 @@ final class Bands {
     static Row within(
             String load, String measure, HostFigure measured, double predicted, double rel, String whyMissed) {
         boolean ok = Math.abs(predicted / measured.median() - 1) <= rel;
-        return new Row(
-                load,
-                measure,
-                measured.median(),
-                predicted,
-                "+-" + Math.round(rel * 100) + "%",
-                ok,
-                ok ? "" : whyMissed,
-                measured.runs(),
-                measured.low(),
-                measured.high());
-    }
-
-    /** @return {@link #within} of a figure the host measured once */
-    static Row within(String load, String measure, double measured, double predicted, double rel, String whyMissed) {
-        return within(load, measure, HostFigure.once(measured), predicted, rel, whyMissed);
+        return row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, whyMissed);
     }
 
     /**
@@ -43,21 +28,32 @@ final class Bands {
     static Row factor(String load, String measure, HostFigure measured, double predicted, double f, String whyMissed) {
         double r = predicted / measured.median();
         boolean ok = measured.median() > 0 && predicted > 0 && r <= f && r >= 1 / f;
-        return new Row(
-                load,
-                measure,
-                measured.median(),
-                predicted,
-                Math.round(f) + "x",
-                ok,
-                ok ? "" : whyMissed,
-                measured.runs(),
-                measured.low(),
-                measured.high());
+        return row(load, measure, measured, predicted, Math.round(f) + "x", ok, whyMissed);
     }
 
     /** @return {@link #factor} of a figure the host measured once */
     static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
         return factor(load, measure, HostFigure.once(measured), predicted, f, whyMissed);
+    }
+
+    private static Row row(
+            String load,
+            String measure,
+            HostFigure measured,
+            double predicted,
+            String band,
+            boolean within,
+            String whyMissed) {
+        return new Row(
+                load,
+                measure,
+                measured.median(),
+                predicted,
+                band,
+                within,
+                within ? "" : whyMissed,
+                measured.runs(),
+                measured.low(),
+                measured.high());
     }
 }

@@ -21,6 +21,53 @@ import org.netnslab.scenario.ScenarioException;
 final class ProcRows {
     private ProcRows() {}
 
+    /** The scans' workload: one process, one listener; the monitor scans. */
+    static final Map<String, Object> SCAN_WORKLOAD = keys(
+            entry("type", "proc-events"),
+            entry("processes", 1),
+            entry("nonzero-exit-fraction", 0),
+            entry("listeners", keys(entry("all", List.of("ALL")))));
+
+    /** The listeners' receive queues, large enough that no event is dropped (no ENOBUFS), as the probe's. */
+    static final Map<String, Object> LISTENERS_MODEL = keys(entry(
+            "proc-connector",
+            keys(entry("listener-rcvbuf", 536870912), entry("listener-rcvbuf-option", "so-rcvbufforce"))));
+
+    /**
+     * @param procs processes
+     * @param intervalNanos between two processes' starts, as the probe spaced them, ns
+     * @param execDelayNanos from a process's fork to its exec, ns; 0: both at once
+     * @return the listeners' workload: all events, EXIT only, NONZERO_EXIT
+     */
+    static Map<String, Object> listenersWorkload(long procs, long intervalNanos, long execDelayNanos) {
+        Map<String, Object> workload = keys(
+                entry("type", "proc-events"),
+                entry("processes", procs),
+                entry("nonzero-exit-fraction", 0.1),
+                entry("process-interval", intervalNanos + "ns"));
+        if (execDelayNanos > 0) {
+            workload.put("exec-delay", execDelayNanos + "ns");
+        }
+        workload.put(
+                "listeners",
+                keys(
+                        entry("all", List.of("ALL")),
+                        entry("exit", List.of("EXIT")),
+                        entry("nonzero-exit", List.of("NONZERO_EXIT"))));
+        return workload;
+    }
+
+    /**
+     * @param entries the /proc entries a scan walks
+     * @param scans how many scans
+     * @return the model block of the /proc-scan monitor
+     */
+    static Map<String, Object> scanModel(long entries, long scans) {
+        return keys(entry(
+                "proc-monitor",
+                keys(entry("kind", "proc-scan"), entry("live-processes", entries), entry("scans", scans))));
+    }
+
     /**
      * The listeners' CPU, each filtered listener's over the one that takes every event, within +-0.1.
      *
@@ -47,30 +94,13 @@ final class ProcRows {
                             execDelay, interval);
             execDelay = 0;
         }
-        Map<String, Object> workload = keys(
-                entry("type", "proc-events"),
-                entry("processes", procs),
-                entry("nonzero-exit-fraction", 0.1),
-                // the load's shape as the probe made it: one process after another, this far apart
-                entry("process-interval", interval + "ns"));
-        if (execDelay > 0) {
-            workload.put("exec-delay", execDelay + "ns");
-        }
-        workload.put(
-                "listeners",
-                keys(
-                        entry("all", List.of("ALL")),
-                        entry("exit", List.of("EXIT")),
-                        entry("nonzero-exit", List.of("NONZERO_EXIT"))));
         String name = "proc-listeners-" + procs;
         DesignResult d = model.run(
                 name,
                 name,
                 "proc connector listeners: all events, EXIT only, NONZERO_EXIT",
-                workload,
-                keys(entry(
-                        "proc-connector",
-                        keys(entry("listener-rcvbuf", 536870912), entry("listener-rcvbuf-option", "so-rcvbufforce")))));
+                listenersWorkload(procs, interval, execDelay),
+                LISTENERS_MODEL);
         Map<String, Double> cpu = new HashMap<>();
         for (ObjectNode l : lines) {
             cpu.put(l.path("filter").asText(), l.path("cpu_ns").asDouble());
@@ -113,17 +143,8 @@ final class ProcRows {
                 name,
                 name,
                 "/proc scans over " + entries + " entries",
-                keys(
-                        entry("type", "proc-events"),
-                        entry("processes", 1),
-                        entry("nonzero-exit-fraction", 0),
-                        entry("listeners", keys(entry("all", List.of("ALL"))))),
-                keys(entry(
-                        "proc-monitor",
-                        keys(
-                                entry("kind", "proc-scan"),
-                                entry("live-processes", entries),
-                                entry("scans", l.path("scans").asLong())))));
+                SCAN_WORKLOAD,
+                scanModel(entries, l.path("scans").asLong()));
         // the scan's CPU, not its wall time: on a shared machine the wall time takes in other tasks' slices, which
         // the model's monitor (alone on its simulated CPU) does not have
         rows.add(Bands.within(

@@ -52,21 +52,8 @@ public class ModelScenarioTest extends JUnitSuite {
     private static ModelScenario listeners() {
         return scenario(
                 "proc-listeners-8000",
-                keys(
-                        entry("type", "proc-events"),
-                        entry("processes", 8000L),
-                        entry("nonzero-exit-fraction", 0.1),
-                        entry("process-interval", "875687ns"),
-                        entry("exec-delay", "219660ns"),
-                        entry(
-                                "listeners",
-                                keys(
-                                        entry("all", List.of("ALL")),
-                                        entry("exit", List.of("EXIT")),
-                                        entry("nonzero-exit", List.of("NONZERO_EXIT"))))),
-                keys(entry(
-                        "proc-connector",
-                        keys(entry("listener-rcvbuf", 536870912), entry("listener-rcvbuf-option", "so-rcvbufforce")))),
+                ProcRows.listenersWorkload(8000, 875687, 219660),
+                ProcRows.LISTENERS_MODEL,
                 List.of(HOST.eraName()));
     }
 
@@ -84,14 +71,8 @@ public class ModelScenarioTest extends JUnitSuite {
                 listeners(),
                 scenario(
                         "proc-scan-2000",
-                        keys(
-                                entry("type", "proc-events"),
-                                entry("processes", 1),
-                                entry("nonzero-exit-fraction", 0),
-                                entry("listeners", keys(entry("all", List.of("ALL"))))),
-                        keys(entry(
-                                "proc-monitor",
-                                keys(entry("kind", "proc-scan"), entry("live-processes", 2069L), entry("scans", 5L)))),
+                        ProcRows.SCAN_WORKLOAD,
+                        ProcRows.scanModel(2069, 5),
                         List.of(HOST.eraName())));
         for (ModelScenario s : scenarios) {
             Path file = s.file(tmp.getRoot().toPath());
