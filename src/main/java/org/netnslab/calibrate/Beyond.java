@@ -2,7 +2,6 @@ package org.netnslab.calibrate;
 
 import com.typesafe.config.Config;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +12,10 @@ import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.ScenarioException;
 
 /**
- * "What the 2018 patch would do on this host": the calibrated machine runs the designs this kernel lacks
- * (kernel-4.18's global uevent_sock_mutex, the 2018 per-netns proposal) beside the host's own era on the TC1
- * shape (N injectors, each into its own user-namespace-owned netns with one listener, all started at once).
- * Predictions only: nothing here was measured.
+ * What the designs this kernel lacks would do on this host: the calibrated machine runs kernel-4.18's global
+ * uevent_sock_mutex and the per-netns proposal of 2018 beside the host's own era on the TC1 shape (N injectors,
+ * each into its own user-namespace-owned netns with one listener, all started at once). Predictions only: nothing
+ * here was measured.
  */
 public final class Beyond {
     /**
@@ -45,27 +44,28 @@ public final class Beyond {
     public static List<Figure> run(
             Config system, String era, int cpus, int injectors, long sendsPerInjector, Path folder)
             throws ScenarioException, RunFailure, IOException {
-        Path file = folder.resolve("scenario-beyond-tc1-n" + injectors + ".conf");
-        Files.writeString(
-                file,
-                "# Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated"
-                        + " machine (a prediction).\n# ./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)\n"
-                        + "name = calib-beyond-tc1-n" + injectors + "\n"
-                        + "description = \"TC1 shape on this host: " + era
-                        + " vs kernel-4.18 vs per-netns-2018 (predicted)\"\n"
-                        + "seed = \"netns-lab calibrate: beyond this kernel\"\n"
-                        + ModelRun.injectionWorkload(injectors, injectors, sendsPerInjector)
-                        + "execution = virtual\nmachine { cpus = " + cpus + " }\n"
-                        + "designs = [\"" + era + "\", kernel-4.18, per-netns-2018]\nbaseline = \"" + era + "\"\n");
-        RunResult result = ModelRun.run(system, file);
+        ModelScenario scenario = new ModelScenario(
+                "beyond-tc1-n" + injectors,
+                "beyond-tc1-n" + injectors,
+                List.of(
+                        "Written by `netns-lab calibrate`: designs this kernel lacks, on this host's calibrated machine"
+                                + " (a prediction).",
+                        "./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)"),
+                "TC1 shape on this host: " + era + " vs kernel-4.18 vs per-netns-2018 (predicted)",
+                "netns-lab calibrate: beyond this kernel",
+                ModelScenario.injection(injectors, injectors, sendsPerInjector),
+                java.util.Map.of(),
+                cpus,
+                List.of(era, "kernel-4.18", "per-netns-2018"));
+        RunResult result = ModelRun.run(system, scenario, folder);
         List<Figure> out = new ArrayList<>();
         for (DesignResult d : result.designs()) {
             MeasureSummary s = d.recorders().get("uevent.transaction").summary();
             out.add(new Figure(
                     d.name(),
                     injectors,
-                    Predictions.micros(s, s.mean()),
-                    Predictions.micros(s, s.p99()),
+                    ModelRun.micros(s, s.mean()),
+                    ModelRun.micros(s, s.p99()),
                     d.throughputPerSec()));
         }
         return out;

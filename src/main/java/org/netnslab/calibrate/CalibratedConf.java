@@ -69,7 +69,7 @@ public final class CalibratedConf {
                 .append(
                         "\n# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n")
                 .append("netns-lab {\n");
-        // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice (#20)
+        // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice
         b.append("  machine {\n    scheduler = fair\n");
         String preempt = switch (host.preempt()) {
             case "none", "voluntary", "full" -> host.preempt();
@@ -169,7 +169,7 @@ public final class CalibratedConf {
         // not fitted: no probe can time a lock's hold here (lockdown refuses the function tracer); a profile can
         b.append(
                         "      # RTNL holds in the lifecycle: shares of setup-net and exit-per-netns under rtnl_mutex, from perf\n"
-                                + "      # record -g of netns_probe serial 1000 on 6.18.44, 2 vCPUs (2026-12-01): 168 of setup_net's 510\n"
+                                + "      # record -g of netns_probe serial 1000 on 6.18.44, 2 vCPUs: 168 of setup_net's 510\n"
                                 + "      # samples in loopback_net_init's register_netdev, 105 of cleanup_net's 302 in\n"
                                 + "      # default_device_exit_batch and the ip(6)mr exit_batch, lock calls left out\n"
                                 + "      netns.rtnl { setup-share = ")

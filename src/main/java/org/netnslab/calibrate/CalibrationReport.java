@@ -46,7 +46,7 @@ public final class CalibrationReport {
                     e.getKey(),
                     value(e.getKey(), e.getValue().value()),
                     residual(e.getValue()),
-                    e.getValue().source().contains(UeventFit.WIDEST)
+                    e.getValue().source().contains(JitterFit.WIDEST)
                             ? "  (the model's widest:" + " the fit gave more)"
                             : ""));
         }

@@ -11,50 +11,13 @@ import org.netnslab.scenario.ModelKeys;
 
 /**
  * Least squares of the model's cost block ({@code netns-lab.model.costs}, reference.conf) and the machine's
- * task-switch cost on the fit set only. Each fitted cost names the probe line it came from and, for a regression,
- * its residual (root mean square of the points' relative residuals).
- *
- * <p>Medians, not means, of each uncontended measurement, and CPU time where a probe can read it (the thread's
- * CPU clock, wait4): the machine is shared, and a mean or a wall time takes in every preemption by unrelated
- * work, which is not the kernel work a cost stands for.
- *
- * <p>The fits, and why each has the form it has:
- * <ul>
- *   <li>uevent send time (median) = a + b x bound listener sockets (lib/kobject_uevent.c uevent_net_broadcast ->
- *       netlink_broadcast walks every bound socket of NETLINK_KOBJECT_UEVENT): b is
- *       {@code uevent.broadcast-per-socket}; the intercept a is the rest of the send, which one injector
- *       cannot split, shared among {@code send-outside}, {@code send-inside}, {@code deliver-per-listener} and
- *       {@code return} in reference.conf's proportions 3:2:1:1 (stated, not measured);</li>
- *   <li>with the pair probe's lines (injector and listener in two processes): the send's intercept and
- *       {@code uevent.recv} from their CPU clocks instead (see {@link UeventFit});</li>
- *   <li>{@code uevent.injector-exit}: the exit probe's median exit and reaping CPU of an injector-shaped
- *       process;</li>
- *   <li>{@code uevent.table-waiter}: the waiters probe's rise of a send's median per closer parked in
- *       nl_table_wait (see {@link UeventFit#fitTableWaiter});</li>
- *   <li>{@code uevent.recv}: the listener's recvmsg; {@code uevent.injector-user}: the injector's user-space
- *       time between sends; {@code uevent.listener-user}: the listener's handling of a message (medians);</li>
- *   <li>{@code proc.recvmsg} and {@code proc.wakeup}: listener CPU = e x events + w x wake-ups over the
- *       all-events and EXIT-only listeners at both pacings (the pacings move the wake-ups apart from the
- *       events); with fewer than three runs, CPU = r x events through the origin;</li>
- *   <li>{@code proc.pidfd-fork}, {@code pidfd-exit}: the pidfd monitor's CPU in its calls on each side
- *       (median);</li>
- *   <li>{@code proc.scan-entry}: the slope of an uncontended /proc scan's CPU over its entries, between the probe's
- *       own /proc and one with 1000 more sleeping processes (the marginal entry, colder than the first 70);</li>
- *   <li>{@code netns.setup-net}: the CPU of the unshare(CLONE_NEWNET) system call in the serial loop's child;
- *       {@code netns.unshare-process}: the rest of the child's CPU (medians);</li>
- *   <li>the serial loop's cleanup_net runs (tracefs): where the kworkers' sched_switch was traced,
- *       {@code netns.exit-per-netns} is the kworker's CPU inside the runs over their netns, and the runs' mean
- *       time off a CPU, c, is their waits; otherwise run time = c + d x netns in the run, d is
- *       {@code netns.exit-per-netns}. c is two normal grace periods in the model's OpsUndo (synchronize_rcu,
- *       rcu_barrier), or since v6.9 an expedited one and rcu_barrier's, so {@code rcu.grace-period} = c / 2, or c
- *       less the expedited grace period;</li>
- *   <li>{@code machine.context-switch}: two processes on one CPU passing a byte over pipes, less the pipe
- *       calls (lmbench's lat_ctx);</li>
- *   <li>{@code machine.jitter}: the walk's send p99 over its p50, against the model's send of three steps each
- *       jittered uniformly (see {@link UeventFit#fitJitter}): the uncontended send's own spread.</li>
- * </ul>
- * Not fitted, because no probe separates it: {@code netns.unshare-process-user} (the user/system split of a
- * 1 ms process is sampled at the tick) keeps its seed value.
+ * task-switch cost and jitter on the fit set only. Each fitted cost names the probe line it came from and, for a
+ * regression, its residual (root mean square of the points' relative residuals). Medians of uncontended runs, and CPU
+ * clocks where a probe can read them: on a shared machine a mean or a wall time takes in preemptions by unrelated
+ * work. Each key's fit and why it has its form: docs/calibrate.md, "The fit"; the uevent keys are fitted by
+ * {@link UeventFit}, {@link JitterFit} and {@link PairFit}, the kernel threads by {@link KthreadFit}, the lifecycle by
+ * {@link LifecycleFit}. {@code netns.unshare-process-user} is not fitted: no probe separates a 1 ms process's user
+ * and system time, sampled at the tick.
  *
  * @param costs key to fitted cost, every value finite and not negative: {@code machine.*} keys are under
  *     {@code netns-lab}, the others under {@code netns-lab.model}
@@ -104,7 +67,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         Map<String, String> unfitted = new LinkedHashMap<>();
         List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
         UeventFit.fitWalk(walk, costs, extras);
-        UeventFit.fitJitter(walk, costs, unfitted); // before the pair replaces the walk's intercept
+        JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept
         for (ObjectNode w : select(fitSet, "uevent", "wake")) {
             double awake = walk.stream()
                     .filter(l -> l.path("extra_sockets").asInt() == 0)
@@ -141,7 +104,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
         UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
-        UeventFit.fitPair(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
+        PairFit.fit(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
         for (Map<String, Fitted> m : List.of(costs, extras)) {
             m.entrySet().removeIf(e -> {
                 double v = e.getValue().value();
@@ -257,8 +220,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                 String src =
                         "proc_probe fit: listener CPU = e x events + w x wake-ups over " + lis.size() + " listener runs"
                                 + " (all events and EXIT only, each drained at every wake-up and at most every 2 ms), least squares";
-                // the model charges both (costs.proc.wakeup since #20): the two-term fit replaces the per-event-only
-                // one
+                // the model charges both a message and a wake-up: the two-term fit replaces the per-event-only one
                 extras.put("proc-recvmsg-per-event-only", costs.get("costs.proc.recvmsg"));
                 costs.put("costs.proc.recvmsg", new Fitted(b[0], src + " (e)", lis.size(), rel));
                 costs.put("costs.proc.wakeup", new Fitted(b[1], src + " (w)", lis.size(), rel));

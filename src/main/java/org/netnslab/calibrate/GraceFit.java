@@ -17,21 +17,11 @@ import org.netnslab.scenario.ScenarioException;
 
 /**
  * {@code rcu.grace-period} through the model: the normal grace period with which the model's serial
- * {@code unshare -n} loop spends as long off a CPU in each cleanup_net run as the probe's serial loop did (the
- * fit set's own load, so nothing contended is fitted on).
- *
- * <p>Why through the model: a run's time off a CPU is not one grace period plus the expedited one. cleanup_net's
- * rcu_barrier (net/core/net_namespace.c) waits for the callbacks its exits queued (each kernel socket's
- * sk_destruct with SOCK_RCU_FREE, call_rcu), and a callback queued after a grace period started needs the next
- * one (kernel/rcu/tree.c rcu_accelerate_cbs); with the exits spread over the run, the barrier waits one to two
- * grace periods. {@link LifecycleFit} takes the runs' mean time off a CPU, less the expedited grace period, as one
- * grace period (its starting point here): on 2026-12-02's recording (6.18.44, 2 vCPUs) the model's serial runs with
- * it lasted 71.5 ms against the probe's 43.5, their batches 37.5 netns against 25. The model's own runs say how
- * many grace periods a run waits; this finds the one length that makes them as long off a CPU as the host's.
- *
- * <p>The search is a secant on the model's off-CPU time per run (rising with the grace period), at most
- * {@value #MAX_RUNS} model runs, stopping within {@value #TOLERANCE} of the host's; the closest is kept and its
- * distance is written in the source. Deterministic: every model run is (virtual time, one random seed).
+ * {@code unshare -n} loop spends as long off a CPU in each cleanup_net run as the probe's serial loop did (a fit-set
+ * load: nothing contended is fitted on). A run's time off a CPU is not one grace period plus the expedited one:
+ * cleanup_net's rcu_barrier (net/core/net_namespace.c) waits for callbacks queued over the run, one or two grace
+ * periods (kernel/rcu/tree.c rcu_accelerate_cbs), and the model's own runs say how many. A secant search from
+ * {@link LifecycleFit}'s direct reading, deterministic (virtual time, one random seed); docs/calibrate.md, "The fit".
  */
 public final class GraceFit {
     /** Most model runs of the serial loop one fit takes. */
@@ -140,18 +130,23 @@ public final class GraceFit {
             return new CostFit(costs, fit.extras(), fit.unfitted());
         }
         long iterations = Math.round(CostFit.median(serial, "iterations"));
-        Path file = folder.resolve("scenario-fit-serial-loop.conf");
-        Files.writeString(
-                file,
-                "# Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit"
-                        + " rcu.grace-period (GraceFit)\nname = calib-fit-serial-loop\ndescription = \"calibrate fit: one loop of "
-                        + iterations
-                        + " unshare -n /bin/true\"\nseed = \"netns-lab calibrate, fit set (measured on this host)\"\n"
-                        + ModelRun.churnWorkload(1, iterations) + ModelRun.footer(cpus, design));
+        ModelScenario loop = new ModelScenario(
+                "fit-serial-loop",
+                "fit-serial-loop",
+                List.of("Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit rcu.grace-period"
+                        + " (GraceFit)"),
+                "calibrate fit: one loop of " + iterations + " unshare -n /bin/true",
+                "netns-lab calibrate, fit set (measured on this host)",
+                ModelScenario.churn(1, iterations),
+                Map.of(),
+                cpus,
+                List.of(design));
+        Path file = loop.file(folder);
+        Files.writeString(file, loop.text());
         long t0 = System.nanoTime();
         Found found;
         try {
-            found = solve(target, analytic.value(), g -> offCpu(system, file, g));
+            found = solve(target, analytic.value(), g -> offCpu(system, loop, file, g));
         } catch (ModelFailed e) { // a model run's checked failure, carried out of the DoubleUnaryOperator
             if (e.getCause() instanceof ScenarioException se) {
                 throw se;
@@ -187,11 +182,11 @@ public final class GraceFit {
     }
 
     /** @return the model's serial loop's off-CPU time per cleanup_net run with grace period {@code g} ns, ns */
-    private static double offCpu(Config system, Path file, double g) {
+    private static double offCpu(Config system, ModelScenario loop, Path file, double g) {
         try {
             Config c = system.withValue(
                     "netns-lab.model.rcu.grace-period", ConfigValueFactory.fromAnyRef(Math.round(g) + "ns"));
-            DesignResult d = ModelRun.run(c, file).designs().get(0);
+            DesignResult d = ModelRun.run(c, loop, file.toString()).designs().get(0);
             // over the runs that ended (the off-CPU time is summed at a run's end)
             long runs = d.recorders()
                     .get(org.netnslab.workload.churn.NetnsChurnWorkload.CLEANUP_RUN)

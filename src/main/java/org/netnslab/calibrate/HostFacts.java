@@ -22,12 +22,12 @@ import java.util.zip.GZIPInputStream;
  * @param baseSliceSource where baseSliceNs came from
  * @param loadAverage1 the 1-minute load average at the start
  * @param busyAtStart the share of the CPUs' time busy (/proc/stat: user, nice, system, irq, softirq) over the
- *     {@value #BUSY_SAMPLE_MS} ms before the probes, 0..1; null when not measured (recordings before 2026-12-01's
- *     fourth session, or /proc/stat unreadable). The load average alone also counts a previous calibration's
+ *     {@value #BUSY_SAMPLE_MS} ms before the probes, 0..1; null when not measured (a recording made before the
+ *     probes sampled it, or /proc/stat unreadable). The load average alone also counts a previous calibration's
  *     thousands of short processes for a minute after they are gone.
  * @param taskGroup the task group the probes' processes run in against the kernel threads (kernel/sched/autogroup.c,
  *     CONFIG_FAIR_GROUP_SCHED): "session" (a cpu cgroup other than the root, or sched_autogroup's group for their
- *     session), "root", or null when not read (recordings before 2026-12-02)
+ *     session), "root", or null when not read (a recording made before the probes read it)
  * @param taskGroupSource what taskGroup was read from, e.g. "sched_autogroup: /proc/self/autogroup /autogroup-64";
  *     null with it
  */

@@ -6,8 +6,8 @@ import java.util.Map;
 import org.netnslab.calibrate.CostFit.Fitted;
 
 /**
- * The kernel threads a process exit wakes, fitted on uevent_probe exit's kernel-thread times (since 2026-12-02's
- * second session): {@code costs.uevent.injector-exit-callbacks} (ksoftirqd/N: the exits' RCU callbacks),
+ * The kernel threads a process exit wakes, fitted on uevent_probe exit's kernel-thread times:
+ * {@code costs.uevent.injector-exit-callbacks} (ksoftirqd/N: the exits' RCU callbacks),
  * {@code costs.uevent.injector-exit-vfree} (kworker/N: their stacks' delayed_vfree_work) and {@code
  * rcu.gp-kthread} (rcu_preempt's CPU per run). The line times each class over a quiet window before the children
  * (the machine's background) and from the first fork to a settling time after the last reap; the model's side is
@@ -33,10 +33,9 @@ final class KthreadFit {
                 lines.stream().filter(l -> l.has("exits_window_ns")).toList();
         if (timed.isEmpty()) {
             if (!lines.isEmpty()) {
-                String why =
-                        "no uevent_probe exit line has the kernel threads' times (recorded before 2026-12-02's second"
-                                + " session, /proc/PID/schedstat unreadable, or no kernel thread visible in /proc: a PID namespace): the"
-                                + " exits wake no kernel thread in the model";
+                String why = "no uevent_probe exit line has the kernel threads' times (recorded before the exit probe"
+                        + " timed them, /proc/PID/schedstat unreadable, or no kernel thread visible in /proc: a PID namespace): the"
+                        + " exits wake no kernel thread in the model";
                 for (String key : List.of(CALLBACKS, VFREE, GP_KTHREAD)) {
                     unfitted.put(key, why);
                 }

@@ -18,8 +18,7 @@ final class LifecycleFit {
 
     /**
      * setup-net and unshare-process from the serial loop's CPU medians (unshare-process: the child's CPU less the
-     * unshare call's, plus the loop's own per iteration, its fork and reaping, where the lines carry it, since
-     * 2026-12-01's fourth session); exit-per-netns and the grace period from
+     * unshare call's, plus the loop's own per iteration, its fork and reaping, where the lines carry it); exit-per-netns and the grace period from
      * its cleanup_net runs (the kworker's CPU in them where traced, else their wall against their netns). A loop run
      * several times (the full set runs it three times) gives the medians of its runs' medians, and its runs' cleanup_net
      * runs pooled.

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * What a missed prediction means ({@link Predictions.Row#whyMissed}): the mechanism the model lacks, or what
- * the host's own measurements show, as of the machine of issue #20 (fair scheduler, tasks, user and kernel
- * time, RTNL in the lifecycle, the pair probe's costs) and the measurements of 2026-12-01
- * (docs/calibrate.md). A row's text is chosen by its direction.
+ * What a missed prediction means ({@link Predictions.Row#whyMissed}): the mechanism the model lacks, or what the
+ * host's own measurements show. Their figures are from calibrations on our 2-vCPU 6.18 VM (docs/calibrate.md). A
+ * row's text is chosen by its direction.
  */
 final class MissReasons {
     private MissReasons() {}
@@ -40,13 +39,13 @@ final class MissReasons {
             + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
     static final String LIFECYCLE = "a cleanup_net batch is the creation rate times the run's length: the model's loops"
             + " create faster than the host's (the loop-wall and lifecycles/s rows), and its kworker's exits cost it the"
-            + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, four calibrations"
-            + " of 2026-12-02); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
+            + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, over four calibrations"
+            + " on our 2-vCPU VM); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
             + " default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a profile of this"
             + " kernel, not a fit";
     static final String LOOPS = "a lifecycle costs the host more CPU in the 40 loops than in the serial fit loop whose"
             + " costs the model charges: the child and its parent 1.09-1.42x (means in the 40 loops against the fit's"
-            + " medians; four calibrations on our 2-vCPU VM, 2026-12-02), the cleanup_net kworker 1.17-1.35x a netns;"
+            + " medians; four calibrations on our 2-vCPU VM), the cleanup_net kworker 1.17-1.35x a netns;"
             + " the model's loops are CPU-bound on the serial figures, so they finish early; and the model's mutex has"
             + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)";
     static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"

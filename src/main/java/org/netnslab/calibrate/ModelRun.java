@@ -3,67 +3,63 @@ package org.netnslab.calibrate;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.netnslab.machine.VirtualSystem;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
 import org.netnslab.scenario.ScenarioRunner;
 
-/** One generated scenario run in virtual time on its own actor system, as {@code run} would run it. */
+/**
+ * One {@link ModelScenario} run in virtual time on its own actor system, as {@code run} would run its file, and the
+ * figures read from its result.
+ */
 final class ModelRun {
     private ModelRun() {}
 
     /**
-     * @param netns user-namespace-owned netns, one listener each
-     * @param injectors injectors, all started at once
-     * @param perNetns counted injections into each netns (no warm-up)
-     * @return the {@code workload} block of a TC1-shaped uevent-injection scenario
-     */
-    static String injectionWorkload(int netns, int injectors, long perNetns) {
-        return "workload {\n  type = uevent-injection\n  netns { userns-owned = " + netns + ", init-owned = 0 }\n"
-                + "  listeners-per-netns = 1\n  injections-per-netns = " + perNetns + "\n  warmup-per-netns = 0\n"
-                + "  injectors = " + injectors + "\n  injector-start-interval = 0ms\n}\n";
-    }
-
-    /**
-     * @param workers parallel loops
-     * @param iterations {@code unshare -n /bin/true} per loop (no warm-up)
-     * @return the {@code workload} block of the lifecycle probe's loops
-     */
-    static String churnWorkload(int workers, long iterations) {
-        return "workload {\n  type = netns-churn\n  workers = " + workers + "\n  iterations = " + iterations
-                + "\n  new-userns = false\n  sockets = 0\n  warmup-iterations = 0\n}\n";
-    }
-
-    /**
-     * @param cpus the host's CPUs
-     * @param design the host's era
-     * @return a calibrate scenario's end: virtual time on the host's CPU count, the era alone
-     */
-    static String footer(int cpus, String design) {
-        return "execution = virtual\nmachine { cpus = " + cpus + " }\ndesigns = [\"" + design + "\"]\nbaseline = \""
-                + design + "\"\n";
-    }
-
-    /**
+     * Writes the scenario into {@code folder} (for the user to run again) and runs it.
+     *
      * @param system the calibrated configuration
-     * @param file the scenario
+     * @param scenario the scenario
+     * @param folder where its file goes
+     * @return its result
+     * @throws ScenarioException the scenario is invalid
+     * @throws RunFailure the model run failed
+     * @throws IOException its file cannot be written
+     */
+    static RunResult run(Config system, ModelScenario scenario, Path folder)
+            throws ScenarioException, RunFailure, IOException {
+        Path file = scenario.file(folder);
+        Files.writeString(file, scenario.text());
+        return run(system, scenario, file.toString());
+    }
+
+    /**
+     * Runs a scenario whose file is written already.
+     *
+     * @param system the calibrated configuration
+     * @param scenario the scenario
+     * @param source its file, named in a problem
      * @return its result
      * @throws ScenarioException the scenario is invalid
      * @throws RunFailure the model run failed
      */
-    static RunResult run(Config system, Path file) throws ScenarioException, RunFailure {
-        var scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, List.of(), 1.0);
+    static RunResult run(Config system, ModelScenario scenario, String source) throws ScenarioException, RunFailure {
+        Scenario loaded = new ScenarioLoader(system.getConfig("netns-lab")).load(scenario.config(), source);
         ActorSystem<Void> actors = VirtualSystem.create(Behaviors.empty(), "netns-lab-calibrate", system);
         try {
             return new ScenarioRunner(actors, RunSettings.fromConfig(system.getConfig("netns-lab")), RunObserver.SILENT)
-                    .run(scenario);
+                    .run(loaded);
         } finally {
             try {
                 VirtualSystem.terminate(actors, Duration.ofSeconds(30));
@@ -72,5 +68,22 @@ final class ModelRun {
                 System.err.println("calibrate: the model's actor system did not terminate cleanly: " + e);
             }
         }
+    }
+
+    /** @return a measure's mean in us, whatever unit its recorder keeps */
+    static double mean(DesignResult d, String measure) {
+        MeasureSummary s = d.recorders().get(measure).summary();
+        return micros(s, s.mean());
+    }
+
+    /** @return value, in s's unit, in us */
+    static double micros(MeasureSummary s, double value) {
+        return switch (s.unit()) {
+            case "ns" -> value / 1e3;
+            case "us" -> value;
+            case "ms" -> value * 1e3;
+            case "s" -> value * 1e6;
+            default -> throw new IllegalArgumentException("measure unit '" + s.unit() + "' is not a time unit");
+        };
     }
 }

@@ -96,9 +96,9 @@ public final class ProbeLines {
                             new Field("child_cpu_p50_ns", 0, NS))));
 
     /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
-     * times and settling (since 2026-12-01; older lines have none), the listeners' sleeps (since 2026-12-01's third
-     * session), a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
-     * per iteration and a proc listener's fork-to-exec time (since its fourth). A waiters line's own figures are checked
+     * times and settling, the listeners' sleeps, a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
+     * per iteration and a proc listener's fork-to-exec time (a recording made before the probes measured one has
+     * none). A waiters line's own figures are checked
      * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
     private static final List<Field> OPTIONAL = List.of(
             new Field("batch_mean_netns", 1e-9, 1e6),
@@ -249,7 +249,7 @@ public final class ProbeLines {
     static final List<String> KTHREADS = List.of("rcu_gp_kthread", "ksoftirqd", "kworker");
 
     /**
-     * An exit line's kernel-thread figures (since 2026-12-02's second session): absent, or all of them, each a count or
+     * An exit line's kernel-thread figures: absent, or all of them, each a count or
      * ns of at least 0, over windows of at least 1 ns, the exits' span inside their window.
      */
     private static String exitKthreads(ObjectNode l) {

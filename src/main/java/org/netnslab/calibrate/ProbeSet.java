@@ -98,7 +98,7 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
                 s.add(new Step(true, "proc", "proc_probe", "scan", "0", "10"));
                 // a second size: the marginal CPU of an entry once the task structs no longer stay in cache
                 s.add(new Step(true, "proc", "proc_probe", "scan", Integer.toString(SCAN_FIT_LIVE), "10", "fit"));
-                if (run == 0) { // where it ran before the scans were repeated: after the fit's scans
+                if (run == 0) { // once, after the first round's fit scans
                     s.add(new Step(false, "proc", "proc_probe", "listeners", quick ? "1000" : "8000"));
                 }
                 for (int live : quick ? new int[] {500} : new int[] {2000, 4000, 8000}) {

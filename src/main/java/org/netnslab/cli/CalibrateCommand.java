@@ -1,6 +1,5 @@
 package org.netnslab.cli;
 
-import com.typesafe.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,23 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.netnslab.calibrate.Beyond;
-import org.netnslab.calibrate.CalibratedConf;
-import org.netnslab.calibrate.CalibrationJson;
+import org.netnslab.calibrate.Calibration;
 import org.netnslab.calibrate.CalibrationReport;
-import org.netnslab.calibrate.CostFit;
-import org.netnslab.calibrate.GraceFit;
-import org.netnslab.calibrate.HostFacts;
-import org.netnslab.calibrate.Predictions;
-import org.netnslab.calibrate.ProbeBuilder;
 import org.netnslab.calibrate.ProbeException;
-import org.netnslab.calibrate.ProbeRunner;
 import org.netnslab.calibrate.ProbeSet;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.StagedOutput;
-import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
-import org.netnslab.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -137,7 +126,7 @@ final class CalibrateCommand implements Callable<Integer> {
             System.err.println("netns-lab: calibrate --out: empty folder name; name a folder");
             return Main.EXIT_CONFIG;
         }
-        CalibrationJson.Recorded recorded = null;
+        Calibration.Source source;
         if (from != null) {
             if (!Files.isRegularFile(from)) {
                 System.err.println("netns-lab: calibrate --from " + from + ": "
@@ -145,11 +134,19 @@ final class CalibrateCommand implements Callable<Integer> {
                 return Main.EXIT_CONFIG;
             }
             try {
-                recorded = CalibrationJson.readRecorded(from);
+                source = Calibration.Recording.read(from);
             } catch (IOException e) {
                 System.err.println("netns-lab: calibrate --from " + e.getMessage());
                 return Main.EXIT_CONFIG;
             }
+        } else {
+            source = new Calibration.Probes(
+                    quick,
+                    parts,
+                    timeout,
+                    Path.of(System.getProperty("netns-lab.home", "."), "target", "probes"),
+                    compilerEnvironment(),
+                    probeEnvironment());
         }
         Path dir = out != null
                 ? out
@@ -166,46 +163,13 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
         Stops.running(now, staged);
+        Calibration calibration = new Calibration(Main.VERSION, LoadedScenario::systemConfig, System.err, now::stage);
+        Stops.onStop = calibration::stopProbe; // cleared in finally
         try {
-            HostFacts host;
-            ProbeSet set;
-            if (recorded != null) {
-                host = recorded.host();
-                set = recorded.set();
-                System.err.println(
-                        "calibrate: fitting and predicting from " + from + " (measured on " + host.release() + ")");
-                if (host.taskGroup() == null) {
-                    System.err.println(
-                            "calibrate: warning: " + from + " does not say which task group its probes ran in (a"
-                                    + " recording from before 2026-12-02): the model takes machine.task-group = root; if its host ran"
-                                    + " sched_autogroup, as most distributions do, the 40 loops' cleanup_net rows will be far off");
-                }
-            } else {
-                host = HostFacts.read();
-                if (host.busy()) {
-                    System.err.printf(
-                            "calibrate: warning: the machine is busy (load average %.2f over %d CPUs%s): figures will"
-                                    + " be noisy%n",
-                            host.loadAverage1(),
-                            host.cpus(),
-                            host.busyAtStart() == null
-                                    ? ""
-                                    : String.format(", %.0f%% busy now", 100 * host.busyAtStart()));
-                }
-                now.stage("building the probes");
-                String home = System.getProperty("netns-lab.home", ".");
-                Path bin = ProbeBuilder.build(Path.of(home, "target", "probes"), compilerEnvironment());
-                ProbeRunner runner = new ProbeRunner(bin, timeout, probeEnvironment());
-                Stops.onStop = runner::stopCurrent; // cleared in finally
-                set = ProbeSet.measure(runner, quick, parts, System.err, now::stage);
-                CalibrationJson.check(set); // a probe that printed a line the fit cannot use is a defect: say so now
-            }
-            now.stage("fitting the costs");
-            CostFit fit = CostFit.fit(set.fit(), host.kernelAtLeast(6, 9));
-            Written record = staged.write(tmp -> predictAndWrite(tmp, host, set, fit, now));
+            Calibration.Result result = calibration.run(source, staged.temp());
             now.stage("writing the results");
             staged.commit();
-            System.out.print(CalibrationReport.console(host, record.fit(), record.rows(), record.beyond()));
+            System.out.print(CalibrationReport.console(result.host(), result.fit(), result.rows(), result.beyond()));
             System.out.println("calibration: " + dir.resolve("calibration.json"));
             System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");
             System.out.println("report:      " + dir.resolve("report.html"));
@@ -222,63 +186,6 @@ final class CalibrateCommand implements Callable<Integer> {
             Stops.onStop = null;
             staged.discard(); // a no-op once committed
             Stops.running(null, null);
-        }
-    }
-
-    /**
-     * Writes calibrated.conf, runs the model on every prediction-set load (and beyond this kernel), and writes
-     * calibration.json and report.html, all into the staged folder.
-     */
-    private Written predictAndWrite(Path tmp, HostFacts host, ProbeSet measured, CostFit fit, NowRunning now)
-            throws IOException {
-        Path conf = tmp.resolve("calibrated.conf");
-        CalibratedConf.write(conf, host, fit, from);
-        try {
-            Config system = LoadedScenario.systemConfig(conf);
-            if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
-                now.stage("model: fitting rcu.grace-period on the serial loop");
-                CostFit refined =
-                        GraceFit.refine(fit, measured.fit(), system, host.eraName(), host.cpus(), tmp, System.err);
-                if (refined != fit) {
-                    fit = refined;
-                    CalibratedConf.write(conf, host, fit, from);
-                    system = LoadedScenario.systemConfig(conf);
-                }
-            }
-            now.stage("predicting with the model");
-            List<Predictions.Row> rows = new Predictions(
-                            system, host.eraName(), host.cpus(), tmp, System.err, now::stage)
-                    .predict(measured.prediction());
-            List<Beyond.Figure> beyond = List.of();
-            var tc1 = measured.prediction().stream()
-                    .filter(l -> "tc1".equals(l.path("load").asText()))
-                    .toList();
-            if (!tc1.isEmpty()) {
-                int n = tc1.get(tc1.size() / 2).path("injectors").asInt();
-                now.stage("model: beyond this kernel");
-                beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), tmp);
-            }
-            CalibrationJson.write(
-                    tmp.resolve("calibration.json"), Main.VERSION, quick, host, measured, fit, rows, beyond);
-            CalibrationReport.html(tmp.resolve("report.html"), host, fit, rows, beyond);
-            return new Written(rows, beyond, fit);
-        } catch (ScenarioException e) {
-            throw new ModelFailure(
-                    "the calibrated configuration or a generated scenario is invalid: " + e.getMessage(), e);
-        } catch (RunFailure e) {
-            throw new ModelFailure("a model run failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** What the staged write produced, for the console. */
-    private record Written(List<Predictions.Row> rows, List<Beyond.Figure> beyond, CostFit fit) {}
-
-    /** A model run or a generated scenario failed inside the staged write, which passes on IOException only. */
-    private static final class ModelFailure extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        ModelFailure(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 }

@@ -3,20 +3,15 @@ package org.netnslab.scenario;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigValue;
-import com.typesafe.config.ConfigValueType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
-import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.run.Execution;
 import org.netnslab.settings.ConfigProblem;
@@ -140,6 +135,40 @@ public final class ScenarioLoader {
      */
     public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
         List<ConfigProblem> problems = new ArrayList<>();
+        Config conf = parse(file, sets, scale, problems);
+        return read(conf, file.toString(), file, sets, scale, problems);
+    }
+
+    /**
+     * Validates a scenario a program built as a {@link Config} (calibrate's model runs) as {@link #load(Path, List,
+     * double)} validates a file: at scale 1, without overrides.
+     *
+     * @param scenario the scenario's keys
+     * @param source what names it in a problem, e.g. the file it is also written to
+     * @return the validated scenario
+     * @throws ScenarioException listing every problem found
+     */
+    public Scenario load(Config scenario, String source) throws ScenarioException {
+        List<ConfigProblem> problems = new ArrayList<>();
+        Config conf;
+        try {
+            conf = scenario.resolve();
+        } catch (ConfigException e) {
+            problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
+            throw new ScenarioException(problems);
+        }
+        return read(conf, source, null, List.of(), 1.0, problems);
+    }
+
+    /**
+     * Reads the file and applies the {@code --set} overrides over it.
+     *
+     * @param problems receives the problems found so far (the caller goes on reading with them)
+     * @return the scenario's keys, resolved
+     * @throws ScenarioException the file cannot be read or parsed, or does not resolve
+     */
+    private static Config parse(Path file, List<String> sets, double scale, List<ConfigProblem> problems)
+            throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
             problems.add(new ConfigProblem("--scale", -1, "-", "must be a number > 0 and <= 1000, got " + scale));
@@ -211,6 +240,19 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
         }
+        return conf;
+    }
+
+    /**
+     * Validates a scenario's keys.
+     *
+     * @param file the file they came from, or null (a built scenario: no calibrated.conf beside it to hint at)
+     * @return the scenario
+     * @throws ScenarioException listing every problem found, those in {@code problems} first
+     */
+    private Scenario read(
+            Config conf, String source, Path file, List<String> sets, double scale, List<ConfigProblem> problems)
+            throws ScenarioException {
         HoconChecker c = new HoconChecker(conf, source, problems);
         c.unknownKeys(conf.root(), TOP_LEVEL, "");
         String name = c.string("name", null);
@@ -224,7 +266,7 @@ public final class ScenarioLoader {
         String seed = c.string("seed", null);
         // replicates of every design (--repeat overrides it); the statistics compare replicate means
         int repeat = (int) c.integer("repeat", 1L, 1, MAX_REPEAT);
-        Execution execution = execution(c, conf);
+        Execution execution = ExecutionReader.read(c, conf, reference);
         // a part already found wrong is not checked again against the parts that refer to it: the one
         // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
         int before = problems.size();
@@ -242,7 +284,7 @@ public final class ScenarioLoader {
                 continue;
             }
             if (besideDesigns == null) {
-                besideDesigns = calibratedDesignsBeside(file);
+                besideDesigns = file == null ? Set.of() : calibratedDesignsBeside(file);
             }
             if (besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
                 problems.set(
@@ -306,167 +348,6 @@ public final class ScenarioLoader {
                 repeat,
                 execution,
                 sensitivity);
-    }
-
-    /** Reads {@code execution}, {@code machine} and {@code random-seed} over reference.conf's defaults. */
-    private Execution execution(HoconChecker c, Config conf) {
-        Execution dflt = Execution.defaults(reference);
-        String mode = c.string("execution", dflt.mode().name().toLowerCase(Locale.ROOT));
-        Execution.Mode m = dflt.mode();
-        if (mode != null) {
-            if (mode.equals("live") || mode.equals("virtual")) {
-                m = Execution.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
-            } else {
-                c.problem("execution", "must be live or virtual, got '" + mode + "'");
-            }
-        }
-        if (conf.hasPath("machine")) {
-            ConfigObject machine = c.object("machine"); // reports "must be an object" itself
-            if (machine == null) {
-                return new Execution(m, dflt.machine(), List.of());
-            }
-            c.unknownKeys(
-                    machine,
-                    Set.of(
-                            "cpus",
-                            "jitter",
-                            "scheduler",
-                            "preempt",
-                            "hz",
-                            "base-slice",
-                            "context-switch",
-                            "task-group"),
-                    "machine.");
-        }
-        List<Integer> sweep = cpuSweep(c, conf, m);
-        boolean list =
-                conf.hasPath("machine.cpus") && conf.getValue("machine.cpus").valueType() == ConfigValueType.LIST;
-        int cpus = !list
-                ? (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096)
-                : sweep.isEmpty() ? dflt.machine().cpus() : sweep.get(0);
-        double jitter = dflt.machine().jitter();
-        if (conf.hasPath("machine.jitter")) {
-            ConfigValue j = conf.getValue("machine.jitter");
-            if (j.valueType() == ConfigValueType.NUMBER
-                    && ((Number) j.unwrapped()).doubleValue() >= 0
-                    && ((Number) j.unwrapped()).doubleValue() <= 0.5) {
-                jitter = ((Number) j.unwrapped()).doubleValue();
-            } else {
-                c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + j.render());
-            }
-        }
-        long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
-        org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
-        warnNoEffect(conf, m, scheduling.scheduler());
-        return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling), sweep);
-    }
-
-    /**
-     * A scheduling key the scenario or a --set gives that the run will not use gets a warning on stderr (result.json
-     * lists it too, in execution.machine.no_effect): under fifo (steps, not tasks) all but the scheduler, in live
-     * execution all of them.
-     */
-    private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
-        boolean live = m != Execution.Mode.VIRTUAL;
-        for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(
-                live, s == org.netnslab.machine.Scheduling.Scheduler.FIFO)) {
-            String k = "machine." + field.replace("_ns", "").replace('_', '-');
-            if (conf.hasPath(k)) {
-                System.err.println("netns-lab: warning: " + k + " has no effect: "
-                        + (live
-                                ? "live execution runs on the host's own scheduler"
-                                : "machine.scheduler = fifo runs steps, not tasks"));
-            }
-        }
-    }
-
-    /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */
-    private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Execution dflt) {
-        org.netnslab.machine.Scheduling d = dflt.machine().scheduling();
-        var scheduler = choice(
-                c,
-                "machine.scheduler",
-                d.scheduler(),
-                org.netnslab.machine.Scheduling.Scheduler::parse,
-                "fair or fifo");
-        var preempt = choice(
-                c,
-                "machine.preempt",
-                d.preempt(),
-                org.netnslab.machine.Scheduling.Preempt::parse,
-                "none, voluntary or full");
-        var group = choice(
-                c,
-                "machine.task-group",
-                d.taskGroup(),
-                org.netnslab.machine.Scheduling.TaskGroup::parse,
-                "root or session");
-        int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
-        long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
-        long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
-        return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group);
-    }
-
-    /**
-     * @param values the allowed values, for the message, e.g. {@code "fair or fifo"}
-     * @return the key's value parsed; the default when absent or refused (the problem is recorded, naming the key)
-     */
-    private static <T extends Enum<T>> T choice(
-            HoconChecker c, String key, T dflt, java.util.function.Function<String, T> parse, String values) {
-        String s = c.string(key, dflt.name().toLowerCase(Locale.ROOT));
-        if (s == null) {
-            return dflt;
-        }
-        try {
-            return parse.apply(s);
-        } catch (IllegalArgumentException e) {
-            c.problem(key, "must be " + values + ", got '" + s + "'");
-            return dflt;
-        }
-    }
-
-    /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */
-    private static long nanosOf(HoconChecker c, String key, long dflt, long max) {
-        Long n = c.nanos(key, dflt, max, "1500us");
-        return n == null ? dflt : n;
-    }
-
-    /**
-     * {@code machine.cpus} as a list: a CPU sweep. Each count 1..4096, no repeats, at least one, and the
-     * run virtual (live execution has the host's CPUs only).
-     *
-     * @return the counts; empty when {@code machine.cpus} is not a list (or the list is wrong)
-     */
-    private static List<Integer> cpuSweep(HoconChecker c, Config conf, Execution.Mode mode) {
-        if (!conf.hasPath("machine.cpus") || conf.getValue("machine.cpus").valueType() != ConfigValueType.LIST) {
-            return List.of();
-        }
-        List<Integer> counts = new ArrayList<>();
-        List<? extends ConfigValue> values = conf.getList("machine.cpus");
-        for (ConfigValue v : values) {
-            Object n = v.unwrapped();
-            if (!(n instanceof Integer i) || i < 1 || i > 4096) {
-                c.problem("machine.cpus", "a CPU sweep is a list of integers in 1..4096, got '" + v.render() + "'");
-                return List.of();
-            }
-            if (counts.contains(i)) {
-                c.problem("machine.cpus", "a CPU sweep names each count once, " + i + " is repeated");
-                return List.of();
-            }
-            counts.add(i);
-        }
-        if (counts.isEmpty()) {
-            c.problem("machine.cpus", "a CPU sweep needs at least one count, got []");
-            return List.of();
-        }
-        if (mode != Execution.Mode.VIRTUAL) {
-            c.problem(
-                    "machine.cpus",
-                    "a CPU sweep (a list of counts) needs execution = virtual: live execution runs on"
-                            + " the host's CPUs only");
-            return List.of();
-        }
-        return List.copyOf(counts);
     }
 
     /**

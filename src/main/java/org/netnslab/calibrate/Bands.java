@@ -1,0 +1,59 @@
+package org.netnslab.calibrate;
+
+import org.netnslab.calibrate.Predictions.Row;
+
+/**
+ * The bands a prediction is judged against: a relative band ({@code +-25%}: throughput, means, CPU per message, loop
+ * wall) or a factor ({@code 2x}: p50 and p99, the out-of-order share and its growth, batch size, put-to-free).
+ */
+final class Bands {
+    private Bands() {}
+
+    /**
+     * @param rel the band's half-width, relative to the host's figure
+     * @param whyMissed said when the prediction falls outside
+     * @return the row: predicted within {@code +-rel} of the host's median
+     */
+    static Row within(
+            String load, String measure, HostFigure measured, double predicted, double rel, String whyMissed) {
+        boolean ok = Math.abs(predicted / measured.median() - 1) <= rel;
+        return row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, whyMissed);
+    }
+
+    /**
+     * @param f the factor, &gt; 1
+     * @param whyMissed said when the prediction falls outside
+     * @return the row: both figures above 0, predicted within a factor {@code f} of the host's median either way
+     */
+    static Row factor(String load, String measure, HostFigure measured, double predicted, double f, String whyMissed) {
+        double r = predicted / measured.median();
+        boolean ok = measured.median() > 0 && predicted > 0 && r <= f && r >= 1 / f;
+        return row(load, measure, measured, predicted, Math.round(f) + "x", ok, whyMissed);
+    }
+
+    /** @return {@link #factor} of a figure the host measured once */
+    static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
+        return factor(load, measure, HostFigure.once(measured), predicted, f, whyMissed);
+    }
+
+    private static Row row(
+            String load,
+            String measure,
+            HostFigure measured,
+            double predicted,
+            String band,
+            boolean within,
+            String whyMissed) {
+        return new Row(
+                load,
+                measure,
+                measured.median(),
+                predicted,
+                band,
+                within,
+                within ? "" : whyMissed,
+                measured.runs(),
+                measured.low(),
+                measured.high());
+    }
+}

@@ -1,0 +1,82 @@
+package org.netnslab.calibrate;
+
+import static org.netnslab.calibrate.Bands.factor;
+import static org.netnslab.calibrate.Bands.within;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.calibrate.Predictions.Row;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.run.RunFailure;
+import org.netnslab.scenario.ScenarioException;
+
+/**
+ * The lifecycle load of the prediction set against the model: parallel {@code unshare -n /bin/true} loops, their
+ * wall time and rate, and from the host's trace its cleanup_net batches and the time from the last put_net to the
+ * free.
+ */
+final class LifecycleRows {
+    private LifecycleRows() {}
+
+    /**
+     * @param runs the host's runs of the load
+     * @param rows receives the rows
+     */
+    static void loops(PredictionRuns model, List<ObjectNode> runs, List<Row> rows)
+            throws ScenarioException, RunFailure, IOException {
+        ObjectNode l = runs.get(0);
+        int loops = l.path("loops").asInt();
+        long iters = l.path("iterations").asLong();
+        String name = "unshare-loops-" + loops + "x" + iters;
+        DesignResult d = model.run(
+                name,
+                name,
+                loops + " parallel loops of " + iters + " unshare -n /bin/true",
+                ModelScenario.churn(loops, iters),
+                Map.of());
+        String load = loops + " x " + iters + " unshare -n";
+        MeasureSummary wall = d.recorders().get("netns.loop_wall").summary();
+        rows.add(within(
+                load,
+                "loop wall, s",
+                HostFigure.of(runs, r -> r.path("loop_wall_mean_ns").asDouble() / 1e9),
+                ModelRun.micros(wall, wall.mean()) / 1e6,
+                0.25,
+                MissReasons.LOOPS));
+        // as the probe counts it: lifecycles over the time to the last loop's end (the run's counted phase also
+        // takes in the frees that follow)
+        rows.add(within(
+                load,
+                "lifecycles/s",
+                HostFigure.field(runs, "lifecycles_per_s"),
+                loops * iters / (ModelRun.micros(wall, wall.max()) / 1e6),
+                0.25,
+                MissReasons.LIFECYCLE_RATE));
+        // the tracefs figures, each over the runs that have it (a run whose trace was not usable has neither)
+        List<ObjectNode> batched =
+                runs.stream().filter(r -> r.has("batch_mean_netns")).toList();
+        if (!batched.isEmpty()) {
+            rows.add(factor(
+                    load,
+                    "cleanup_net batch, netns",
+                    HostFigure.field(batched, "batch_mean_netns"),
+                    d.recorders().get("netns.cleanup_batch").summary().mean(),
+                    2,
+                    MissReasons.LIFECYCLE));
+        }
+        List<ObjectNode> freed =
+                runs.stream().filter(r -> r.has("put_to_free_mean_ns")).toList();
+        if (!freed.isEmpty()) {
+            rows.add(factor(
+                    load,
+                    "last put_net to free, ms",
+                    HostFigure.of(freed, r -> r.path("put_to_free_mean_ns").asDouble() / 1e6),
+                    ModelRun.mean(d, "netns.cleanup") / 1e3,
+                    2,
+                    MissReasons.LIFECYCLE));
+        }
+    }
+}

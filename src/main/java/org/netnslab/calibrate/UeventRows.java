@@ -1,0 +1,147 @@
+package org.netnslab.calibrate;
+
+import static org.netnslab.calibrate.Bands.factor;
+import static org.netnslab.calibrate.Bands.within;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.List;
+import org.netnslab.calibrate.Predictions.Row;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.run.RunFailure;
+import org.netnslab.scenario.ScenarioException;
+
+/**
+ * The uevent loads of the prediction set against the model: TC1 (N injectors, each into its own netns with one
+ * listener) and reordering (M injectors into one netns), each run on the model and compared figure by figure.
+ */
+final class UeventRows {
+    private UeventRows() {}
+
+    /**
+     * TC1 at one N: throughput, the send's mean, p50 and p99, and where every run carries the CPU clocks, each side's
+     * CPU per message.
+     *
+     * @param runs the host's runs of the load
+     * @param rows receives the rows
+     */
+    static void tc1(PredictionRuns model, List<ObjectNode> runs, List<Row> rows)
+            throws ScenarioException, RunFailure, IOException {
+        ObjectNode l = runs.get(0);
+        int n = l.path("injectors").asInt();
+        long k = l.path("sends_per_injector").asLong();
+        String load = "tc1 N=" + n;
+        DesignResult d = model.injection("tc1-n" + n, n, n, k);
+        MeasureSummary s = d.recorders().get("uevent.transaction").summary();
+        long sends = d.recorders().get("uevent.transaction").count();
+        // every run must carry the CPU clocks (a recording without them: no CPU rows)
+        boolean cpuKnown = runs.stream().allMatch(r -> r.has("injector_cpu_ns") && r.has("listener_cpu_ns"))
+                && d.counters().containsKey("injector_cpu_us");
+        if (!cpuKnown && runs.stream().anyMatch(r -> r.has("injector_cpu_ns"))) {
+            model.progress()
+                    .println("calibrate: " + load + ": not every run carries injector_cpu_ns and listener_cpu_ns;"
+                            + " no CPU rows");
+        }
+        rows.add(within(
+                load,
+                "throughput, sends/s",
+                HostFigure.field(runs, "throughput_per_s"),
+                d.throughputPerSec(),
+                0.25,
+                cpuKnown && runs.stream().allMatch(r -> r.has("machine_busy_ns"))
+                        ? MissReasons.throughput(runs)
+                        : MissReasons.THROUGHPUT));
+        HostFigure mean = HostFigure.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
+        double predictedMean = ModelRun.micros(s, s.mean());
+        // too low: it lacks the kernel's tail of preempted sends; too high: where the host's mean lies beyond its p99
+        // (carried by that tail) it has more of that tail than this host run, else it counts more waiting for a CPU
+        boolean tailCarried = mean.median()
+                > HostFigure.of(runs, r -> r.path("send_p99_ns").asDouble() / 1e3)
+                        .median();
+        rows.add(within(
+                load,
+                "send mean, us",
+                mean,
+                predictedMean,
+                0.25,
+                predictedMean < mean.median()
+                        ? MissReasons.TAIL_MEAN
+                        : tailCarried ? MissReasons.TAIL_MEAN_HIGH : MissReasons.TIMING));
+        for (String[] q : new String[][] {{"p50", "send_p50_ns"}, {"p99", "send_p99_ns"}}) {
+            HostFigure measured = HostFigure.of(runs, r -> r.path(q[1]).asDouble() / 1e3);
+            double predicted = ModelRun.micros(s, q[0].equals("p50") ? s.p50() : s.p99());
+            rows.add(factor(
+                    load,
+                    "send " + q[0] + ", us",
+                    measured,
+                    predicted,
+                    2,
+                    predicted < measured.median() ? MissReasons.SEND_SPREAD : MissReasons.SEND_HIGH));
+        }
+        if (cpuKnown && sends > 0) { // where the CPU goes: each side's own CPU clock, per message
+            rows.add(within(
+                    load,
+                    "injector CPU per send, us",
+                    HostFigure.of(
+                            runs,
+                            r -> r.path("injector_cpu_ns").asDouble()
+                                    / 1e3
+                                    / r.path("sends").asDouble()),
+                    (double) d.counters().get("injector_cpu_us") / sends,
+                    0.25,
+                    n >= 1000 ? MissReasons.INJECTOR_CPU_WALK : MissReasons.INJECTOR_CPU));
+            rows.add(within(
+                    load,
+                    "listener CPU per message, us",
+                    HostFigure.of(
+                            runs,
+                            r -> r.path("listener_cpu_ns").asDouble()
+                                    / 1e3
+                                    / Math.max(1, r.path("received").asDouble())),
+                    (double) d.counters().get("listener_cpu_us") / sends,
+                    0.25,
+                    MissReasons.LISTENER_CPU));
+        }
+    }
+
+    /**
+     * Reordering at one M: the out-of-order share of the deliveries.
+     *
+     * @param runs the host's runs of the load
+     * @param rows receives the row
+     * @return {M, the host's share, the model's} for {@link #reorderGrowth}
+     */
+    static double[] reorder(PredictionRuns model, List<ObjectNode> runs, List<Row> rows)
+            throws ScenarioException, RunFailure, IOException {
+        ObjectNode l = runs.get(0);
+        int m = l.path("injectors_into_one_netns").asInt();
+        long k = l.path("sends_per_injector").asLong();
+        DesignResult d = model.injection("reorder-m" + m, 1, m, k * m);
+        long received = d.recorders().get("uevent.delivery").count();
+        double predicted = received == 0 ? 0 : (double) d.invariants().seqnumOutOfOrder() / received;
+        HostFigure measured = HostFigure.field(runs, "out_of_order_share");
+        rows.add(factor("reorder M=" + m, "out-of-order share", measured, predicted, 2, MissReasons.REORDER));
+        return new double[] {m, measured.median(), predicted};
+    }
+
+    /**
+     * The share's growth from the smallest M to the largest, within 2x of the host's. The share need not grow with M
+     * on a 2-CPU host (recordings on 2 vCPUs gave 1.9%, 0% and 0.9% at M = 2, 4, 8, and 4.4%, 4.9% and 5.3%), so
+     * the row compares the growth itself, as the share rows compare the shares.
+     *
+     * @param lo {@link #reorder}'s figures at the smallest M
+     * @param hi at the largest
+     * @return the row
+     */
+    static Row reorderGrowth(double[] lo, double[] hi) {
+        return factor(
+                        "reorder M=" + (int) lo[0] + ".." + (int) hi[0],
+                        "out-of-order share, largest M / smallest M",
+                        lo[1] > 0 ? hi[1] / lo[1] : Double.NaN,
+                        lo[2] > 0 ? hi[2] / lo[2] : Double.NaN,
+                        2,
+                        MissReasons.REORDER)
+                .withBand("2x of the host's growth");
+    }
+}

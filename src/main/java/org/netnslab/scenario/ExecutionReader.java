@@ -1,0 +1,187 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.netnslab.machine.MachineSettings;
+import org.netnslab.run.Execution;
+import org.netnslab.settings.HoconChecker;
+
+/**
+ * A scenario's {@code execution}, {@code machine} and {@code random-seed} keys over reference.conf's (or the
+ * --config's) defaults, each checked with a message naming it. Problems go to the scenario's {@link HoconChecker}.
+ */
+final class ExecutionReader {
+    private ExecutionReader() {}
+
+    /**
+     * @param c the scenario's checker
+     * @param conf the scenario, resolved
+     * @param reference the {@code netns-lab} block whose defaults apply
+     * @return how the scenario runs; the defaults where a key was refused (the problem is recorded)
+     */
+    static Execution read(HoconChecker c, Config conf, Config reference) {
+        Execution dflt = Execution.defaults(reference);
+        String mode = c.string("execution", dflt.mode().name().toLowerCase(Locale.ROOT));
+        Execution.Mode m = dflt.mode();
+        if (mode != null) {
+            if (mode.equals("live") || mode.equals("virtual")) {
+                m = Execution.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
+            } else {
+                c.problem("execution", "must be live or virtual, got '" + mode + "'");
+            }
+        }
+        if (conf.hasPath("machine")) {
+            ConfigObject machine = c.object("machine"); // reports "must be an object" itself
+            if (machine == null) {
+                return new Execution(m, dflt.machine(), List.of());
+            }
+            c.unknownKeys(
+                    machine,
+                    Set.of(
+                            "cpus",
+                            "jitter",
+                            "scheduler",
+                            "preempt",
+                            "hz",
+                            "base-slice",
+                            "context-switch",
+                            "task-group"),
+                    "machine.");
+        }
+        List<Integer> sweep = cpuSweep(c, conf, m);
+        boolean list =
+                conf.hasPath("machine.cpus") && conf.getValue("machine.cpus").valueType() == ConfigValueType.LIST;
+        int cpus = !list
+                ? (int) c.integer("machine.cpus", (long) dflt.machine().cpus(), 1, 4096)
+                : sweep.isEmpty() ? dflt.machine().cpus() : sweep.get(0);
+        double jitter = dflt.machine().jitter();
+        if (conf.hasPath("machine.jitter")) {
+            ConfigValue j = conf.getValue("machine.jitter");
+            if (j.valueType() == ConfigValueType.NUMBER
+                    && ((Number) j.unwrapped()).doubleValue() >= 0
+                    && ((Number) j.unwrapped()).doubleValue() <= 0.5) {
+                jitter = ((Number) j.unwrapped()).doubleValue();
+            } else {
+                c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + j.render());
+            }
+        }
+        long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
+        org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
+        warnNoEffect(conf, m, scheduling.scheduler());
+        return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling), sweep);
+    }
+
+    /**
+     * A scheduling key the scenario or a --set gives that the run will not use gets a warning on stderr (result.json
+     * lists it too, in execution.machine.no_effect): under fifo (steps, not tasks) all but the scheduler, in live
+     * execution all of them.
+     */
+    private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
+        boolean live = m != Execution.Mode.VIRTUAL;
+        for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(
+                live, s == org.netnslab.machine.Scheduling.Scheduler.FIFO)) {
+            String k = "machine." + field.replace("_ns", "").replace('_', '-');
+            if (conf.hasPath(k)) {
+                System.err.println("netns-lab: warning: " + k + " has no effect: "
+                        + (live
+                                ? "live execution runs on the host's own scheduler"
+                                : "machine.scheduler = fifo runs steps, not tasks"));
+            }
+        }
+    }
+
+    /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */
+    private static org.netnslab.machine.Scheduling scheduling(HoconChecker c, Execution dflt) {
+        org.netnslab.machine.Scheduling d = dflt.machine().scheduling();
+        var scheduler = choice(
+                c,
+                "machine.scheduler",
+                d.scheduler(),
+                org.netnslab.machine.Scheduling.Scheduler::parse,
+                "fair or fifo");
+        var preempt = choice(
+                c,
+                "machine.preempt",
+                d.preempt(),
+                org.netnslab.machine.Scheduling.Preempt::parse,
+                "none, voluntary or full");
+        var group = choice(
+                c,
+                "machine.task-group",
+                d.taskGroup(),
+                org.netnslab.machine.Scheduling.TaskGroup::parse,
+                "root or session");
+        int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
+        long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
+        long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
+        return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group);
+    }
+
+    /**
+     * @param values the allowed values, for the message, e.g. {@code "fair or fifo"}
+     * @return the key's value parsed; the default when absent or refused (the problem is recorded, naming the key)
+     */
+    private static <T extends Enum<T>> T choice(
+            HoconChecker c, String key, T dflt, java.util.function.Function<String, T> parse, String values) {
+        String s = c.string(key, dflt.name().toLowerCase(Locale.ROOT));
+        if (s == null) {
+            return dflt;
+        }
+        try {
+            return parse.apply(s);
+        } catch (IllegalArgumentException e) {
+            c.problem(key, "must be " + values + ", got '" + s + "'");
+            return dflt;
+        }
+    }
+
+    /** @return the key's duration in 0..max, ns; the default when absent or refused (the problem is recorded) */
+    private static long nanosOf(HoconChecker c, String key, long dflt, long max) {
+        Long n = c.nanos(key, dflt, max, "1500us");
+        return n == null ? dflt : n;
+    }
+
+    /**
+     * {@code machine.cpus} as a list: a CPU sweep. Each count 1..4096, no repeats, at least one, and the
+     * run virtual (live execution has the host's CPUs only).
+     *
+     * @return the counts; empty when {@code machine.cpus} is not a list (or the list is wrong)
+     */
+    private static List<Integer> cpuSweep(HoconChecker c, Config conf, Execution.Mode mode) {
+        if (!conf.hasPath("machine.cpus") || conf.getValue("machine.cpus").valueType() != ConfigValueType.LIST) {
+            return List.of();
+        }
+        List<Integer> counts = new ArrayList<>();
+        List<? extends ConfigValue> values = conf.getList("machine.cpus");
+        for (ConfigValue v : values) {
+            Object n = v.unwrapped();
+            if (!(n instanceof Integer i) || i < 1 || i > 4096) {
+                c.problem("machine.cpus", "a CPU sweep is a list of integers in 1..4096, got '" + v.render() + "'");
+                return List.of();
+            }
+            if (counts.contains(i)) {
+                c.problem("machine.cpus", "a CPU sweep names each count once, " + i + " is repeated");
+                return List.of();
+            }
+            counts.add(i);
+        }
+        if (counts.isEmpty()) {
+            c.problem("machine.cpus", "a CPU sweep needs at least one count, got []");
+            return List.of();
+        }
+        if (mode != Execution.Mode.VIRTUAL) {
+            c.problem(
+                    "machine.cpus",
+                    "a CPU sweep (a list of counts) needs execution = virtual: live execution runs on"
+                            + " the host's CPUs only");
+            return List.of();
+        }
+        return List.copyOf(counts);
+    }
+}
