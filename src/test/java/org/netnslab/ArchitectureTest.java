@@ -14,6 +14,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.Test;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -144,8 +145,8 @@ public class ArchitectureTest extends JUnitSuite {
      * the locks). A class names only classes of its own layer or of the layers below.
      */
     static LayeredArchitecture netnsLayers() {
-        List<String> above = new java.util.ArrayList<>(NETNS_SUPERVISOR);
-        above.addAll(NETNS_ACTOR);
+        List<String> above =
+                Stream.concat(NETNS_SUPERVISOR.stream(), NETNS_ACTOR.stream()).toList();
         return layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
                 .layer("netns supervisor")
@@ -153,8 +154,10 @@ public class ArchitectureTest extends JUnitSuite {
                 .layer("netns actor")
                 .definedBy(netns("the netns actor and its teardown", NETNS_ACTOR))
                 .layer("netns protocol and state")
-                .definedBy(DescribedPredicate.describe(
-                        "every other netns class", c -> netnsTopLevel(c) != null && !above.contains(netnsTopLevel(c))))
+                .definedBy(DescribedPredicate.describe("every other netns class", c -> {
+                    String name = netnsTopLevel(c);
+                    return name != null && !above.contains(name);
+                }))
                 .whereLayer("netns supervisor")
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("netns actor")

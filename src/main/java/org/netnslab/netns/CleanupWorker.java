@@ -105,7 +105,8 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
      * @param settings the design: {@code netns.exit-cost}, {@code netns.cleanup-rcu}, {@code netns.struct-net-free},
      *     {@code netns.rtnl.exit-share}, and the exits' CPU per netns ({@code costs.netns.exit-per-netns}, charged
      *     on a simulated CPU in virtual execution only)
-     * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns
+     * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns, by default
+     *     {@link OpsUndo#defaultTimeout}: max(60 s, batch size x (exit-cost + 10 x grace period))
      * @param faults the fault switches ({@code faults.cleanup-worker})
      * @return the worker's behaviour
      */
