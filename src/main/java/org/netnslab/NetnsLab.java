@@ -13,8 +13,6 @@ import akka.util.Timeout;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigUtil;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,6 +27,10 @@ import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.proc.ProcConnector;
+import org.netnslab.proc.ProcEvent;
+import org.netnslab.proc.ProcReceived;
+import org.netnslab.proc.ProcSubscriber;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
 import org.netnslab.userns.Credentials;
@@ -199,19 +201,8 @@ public final class NetnsLab {
         private final ActorSystem<?> system;
         private final ActorRef<NamespaceSupervisor.Command> supervisor;
         private final Duration timeout;
-        private final String name;
-        /** Fails with the stop's reason once the supervisor has terminated (never, for {@link NetnsLab#client}). */
-        private final CompletableFuture<Object> stopped = new CompletableFuture<>();
-
-        private final Object lock = new Object();
-        /** The proc connector once a lookup succeeded; null before, and after a failed one (retried). */
-        private ActorRef<org.netnslab.proc.ProcConnector.Command> connector;
-        /** The lookup under way, if any. */
-        private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> lookup;
-        /** Events published while the connector is not known yet, in publication order. */
-        private final List<Pending> backlog = new ArrayList<>();
-
-        private record Pending(org.netnslab.proc.ProcEvent event, CompletableFuture<Done> sent) {}
+        private final StopGuard guard;
+        private final ProcConnectorLink procConnector;
 
         private Client(
                 ActorSystem<?> system,
@@ -222,70 +213,9 @@ public final class NetnsLab {
             this.system = system;
             this.supervisor = supervisor;
             this.timeout = timeout;
-            this.name = name;
-            terminated.thenRun(() -> stopped.completeExceptionally(stoppedError()));
-        }
-
-        private IllegalStateException stoppedError() {
-            return new IllegalStateException("netns-lab " + name + " stopped: the request was not answered");
-        }
-
-        /** {@code stage}, or a failure naming the stop as soon as the supervisor stops. */
-        @SuppressWarnings("unchecked")
-        private <T> CompletionStage<T> guarded(CompletionStage<T> stage) {
-            if (stopped.isDone()) {
-                return CompletableFuture.failedFuture(stoppedError());
-            }
-            // Akka's stages run every callback, even thenApply, on a common-pool task; with one core's worth of
-            // parallelism (2 cores) Java starts a new thread per task. A plain future completed on the answering
-            // thread keeps the caller's continuations there (measured with JMH: ~10x the direct route's cost before).
-            return ((CompletionStage<Object>) SameThread.of(stage)).applyToEither(stopped, x -> (T) x);
-        }
-
-        /** {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once. */
-        private <T> CompletionStage<T> guarded(
-                NetnsHandle netns, java.util.function.Supplier<CompletionStage<T>> stage) {
-            if (netns.isFreed()) {
-                return CompletableFuture.failedFuture(netns.freedError());
-            }
-            return guarded(stage.get());
-        }
-
-        /**
-         * The proc connector, looked up once it is first needed; a failed or timed-out lookup is not
-         * kept: the next call asks again.
-         */
-        private CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> connector() {
-            synchronized (lock) {
-                if (connector != null) {
-                    return CompletableFuture.completedFuture(connector);
-                }
-                if (lookup == null) {
-                    CompletionStage<ActorRef<org.netnslab.proc.ProcConnector.Command>> asked = guarded(AskPattern.ask(
-                            supervisor, NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler()));
-                    lookup = asked;
-                    asked.whenComplete(this::lookedUp);
-                    return asked;
-                }
-                return lookup;
-            }
-        }
-
-        /** The lookup is over: keep its answer (or forget the failure) and hand over the backlog in order. */
-        private void lookedUp(ActorRef<org.netnslab.proc.ProcConnector.Command> pc, Throwable failure) {
-            synchronized (lock) {
-                lookup = null;
-                connector = failure == null ? pc : null;
-                for (Pending p : backlog) {
-                    if (failure == null) {
-                        pc.tell(new org.netnslab.proc.ProcConnector.Publish(p.event()));
-                        p.sent().complete(Done.getInstance());
-                    } else {
-                        p.sent().completeExceptionally(failure);
-                    }
-                }
-                backlog.clear();
-            }
+            this.guard = new StopGuard(name, terminated);
+            this.procConnector = new ProcConnectorLink(() -> guard.guarded(AskPattern.ask(
+                    supervisor, NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler())));
         }
 
         /**
@@ -295,7 +225,7 @@ public final class NetnsLab {
          * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
          */
         public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
-            CompletionStage<CreateResult> r = guarded(AskPattern.ask(
+            CompletionStage<CreateResult> r = guard.guarded(AskPattern.ask(
                     supervisor,
                     replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo),
                     timeout,
@@ -312,7 +242,7 @@ public final class NetnsLab {
          *     listener still open in it (each holds a reference) to be closed
          */
         public CompletionStage<Done> releaseNetns(long id) {
-            return guarded(AskPattern.ask(
+            return guard.guarded(AskPattern.ask(
                     supervisor,
                     replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
                     timeout,
@@ -345,7 +275,7 @@ public final class NetnsLab {
         /**
          * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route
          * ({@link NetnsHandle#injectRoute()}), from the calling thread as a task's sendmsg would run:
-         * through the global owner (uevent_sock_mutex), through the netns actor (the 2018 per-netns
+         * through the global owner (uevent_sock_mutex), through the netns actor (its per-netns
          * lock), or, under {@code lockless} (v6.9), on the caller's own thread with no lock, so that
          * concurrent callers into one netns may reach its listeners out of SEQNUM order.
          *
@@ -355,7 +285,7 @@ public final class NetnsLab {
          */
         public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
             // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
-            return guarded(netns, () -> {
+            return guard.guarded(netns, () -> {
                 PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
                 ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
                 netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
@@ -372,13 +302,14 @@ public final class NetnsLab {
          * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
          * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
          * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
-         *     pull; {@link org.netnslab.proc.ProcReceived.Enobufs} after an overrun) and its queue
+         *     pull; {@link ProcReceived.Enobufs} after an overrun) and its queue
          */
-        public CompletionStage<org.netnslab.proc.ProcConnector.Joined> procEvents(
+        public CompletionStage<ProcConnector.Joined> procEvents(
                 Credentials caller, Integer mask, SocketOptions options) {
-            return connector()
-                    .thenCompose(pc -> guarded(org.netnslab.proc.ProcSubscriber.listen(
-                            pc, caller, mask, options, timeout, system.scheduler())));
+            return procConnector
+                    .connector()
+                    .thenCompose(pc -> guard.guarded(
+                            ProcSubscriber.listen(pc, caller, mask, options, timeout, system.scheduler())));
         }
 
         /**
@@ -389,10 +320,10 @@ public final class NetnsLab {
          * @param queueCapacity about how many events the socket holds before it overruns
          * @return the socket's receive side once the subscription is acknowledged
          */
-        public CompletionStage<Source<org.netnslab.proc.ProcReceived, akka.NotUsed>> procEvents(
+        public CompletionStage<Source<ProcReceived, akka.NotUsed>> procEvents(
                 Credentials caller, Integer mask, int queueCapacity) {
             return procEvents(caller, mask, SocketOptions.holding(queueCapacity))
-                    .thenApply(org.netnslab.proc.ProcConnector.Joined::events);
+                    .thenApply(ProcConnector.Joined::events);
         }
 
         /**
@@ -405,20 +336,11 @@ public final class NetnsLab {
          * @return Done once the event is handed to the connector; fails (and the event is dropped) when the
          *     connector lookup failed or timed out (the next call looks it up again), or after the stop
          */
-        public CompletionStage<Done> publishProcEvent(org.netnslab.proc.ProcEvent event) {
-            if (stopped.isDone()) {
-                return CompletableFuture.failedFuture(stoppedError());
+        public CompletionStage<Done> publishProcEvent(ProcEvent event) {
+            if (guard.isStopped()) {
+                return CompletableFuture.failedFuture(guard.error());
             }
-            synchronized (lock) {
-                if (connector != null) {
-                    connector.tell(new org.netnslab.proc.ProcConnector.Publish(event));
-                    return CompletableFuture.completedFuture(Done.getInstance());
-                }
-                CompletableFuture<Done> sent = new CompletableFuture<>();
-                backlog.add(new Pending(event, sent));
-                connector(); // starts the lookup unless one is under way; lookedUp sends the backlog
-                return sent;
-            }
+            return procConnector.publish(event);
         }
 
         /**
@@ -427,7 +349,7 @@ public final class NetnsLab {
          * @return the socket's id, or -1 when the netns is being dismantled
          */
         public CompletionStage<Long> openSocket(NetnsHandle netns) {
-            return guarded(
+            return guard.guarded(
                     netns,
                     () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler()));
         }
@@ -438,7 +360,7 @@ public final class NetnsLab {
          * @return Done once the close is issued
          */
         public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
-            return guarded(
+            return guard.guarded(
                     netns,
                     () -> AskPattern.ask(
                             netns.actor(),

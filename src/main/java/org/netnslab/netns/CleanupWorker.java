@@ -17,41 +17,21 @@ import java.util.function.IntFunction;
 import org.netnslab.fault.FaultSwitch;
 import org.netnslab.fault.Faults;
 import org.netnslab.fault.ModelFault;
+import org.netnslab.machine.Clock;
+import org.netnslab.machine.CpuTask;
+import org.netnslab.machine.Machine;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.rcu.RcuDomain;
 import org.slf4j.event.Level;
 
 /**
- * The single cleanup worker: {@code cleanup_list} and cleanup_net() of net/core/net_namespace.c on
- * its single-threaded workqueue. At most one batch runs at a time; a batch is every netns on the list
- * when the worker takes it:
- *
- * <ol>
- *   <li>take the lifecycle lock (net_mutex, or pernet_ops_rwsem for read);</li>
- *   <li>run {@link OpsUndo} over the batch, a child actor per batch: pre_exit of every op for every
- *       netns, ONE synchronize_rcu, for each op in reverse registration order its exit for each netns
- *       one after the other (with {@code netns.exit-cost} after a netns's last exit) and then its
- *       exit_batch, free every netns's per-op data;</li>
- *   <li>release the lock when the batch's data is freed; the batch then takes ONE rcu_barrier;</li>
- *   <li>drop each netns's passive reference: net_free runs where it reaches 0.</li>
- * </ol>
- *
- * The worker knows the netns only by id and actor; their state stays theirs. A netns that stops
- * while on the list is dropped from it; one that stops or times out in its batch is left out by the
- * batch. A batch that fails (an op's exit_batch threw) fails the worker (the typed default), and with
- * it its supervisor's cleanups: the run fails visibly rather than leaking netns silently.
- *
- * <p>Fault switch {@code faults.cleanup-worker} ({@link FaultSwitch#CLEANUP_WORKER}): every Nth start of
- * cleanup_net (the work finding a non-empty list and no batch running, after a __put_net or at a
- * batch's end) throws a {@link ModelFault} before it takes the list. Supervision: <b>resume</b>, the
- * work queued again. In the kernel a netns is on cleanup_list once __put_net has added it (list_add
- * under cleanup_list_lock, llist_add in later kernels: neither can fail) and queued net_cleanup_work;
- * there is no restart that could forget the list.
- * Resume keeps cleanup_list and the batch in progress, so no netns is lost (a restart would empty the
- * list and leak every netns on it; STOP would leak them all and every later one) and none is freed
- * twice (a batch is taken off the list once). The work is queued again at once ({@link QueueWork},
- * never itself eligible), as queue_work(netns_wq) would be by the next __put_net, so the last netns
- * of a run is not stranded.
+ * The single cleanup worker: {@code cleanup_list} and cleanup_net() of net/core/net_namespace.c on its
+ * single-threaded workqueue. At most one batch runs at a time, over every netns on the list when the worker
+ * takes it: the lifecycle lock, then an {@link OpsUndo} child over the batch (the lock released when its data
+ * is freed), then each netns's passive reference dropped (net_free where it reaches 0). The worker knows the
+ * netns only by id and actor. A batch that fails (an op's exit_batch threw) fails the worker (the typed
+ * default): the run fails visibly rather than leaking netns. The fault switch {@code faults.cleanup-worker}
+ * is resumed (see {@link #startIfIdle}).
  */
 public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command> {
 
@@ -94,9 +74,6 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     private final ActorRef<RcuDomain.Command> rcu;
     private final ActorRef<NamespaceSupervisor.Command> supervisor;
     private final LifecycleProbe probe;
-    private final Duration exitCost;
-    private final Duration exitCpu;
-    private final double rtnlExitShare;
     private final IntFunction<Duration> batchTimeout;
     private final ActorRef<OpsUndo.Report> reports;
     private final Faults faults;
@@ -108,9 +85,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
 
     private long runCpuAtStart;
     /** The netns workqueue's kworker (fair scheduler), or null. */
-    private final org.netnslab.machine.CpuTask worker;
+    private final CpuTask worker;
+    /** What each batch's exits cost, on {@link #worker}. */
+    private final ExitWork work;
 
-    private final boolean expedited;
     private final boolean deferFree;
     /** v6.13 defer_free_list: the last round's netns, their last passive reference not yet dropped. */
     private List<OpsUndo.Member> deferred = List.of();
@@ -123,10 +101,13 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
      * @param ops the registered pernet ops, in registration order
      * @param rcu the RCU domain
      * @param supervisor grants and takes back the lifecycle lock
-     * @param probe told of each batch's size
-     * @param exitCost simulated kernel work of the exits per netns (0: none)
+     * @param probe told of each batch's size and run
+     * @param settings the design: {@code netns.exit-cost}, {@code netns.cleanup-rcu}, {@code netns.struct-net-free},
+     *     {@code netns.rtnl.exit-share}, and the exits' CPU per netns ({@code costs.netns.exit-per-netns}, charged
+     *     on a simulated CPU in virtual execution only)
      * @param batchTimeout each batch's {@link OpsUndo} timeout for its number of netns, by default
      *     {@link OpsUndo#defaultTimeout}: max(60 s, batch size x (exit-cost + 10 x grace period))
+     * @param faults the fault switches ({@code faults.cleanup-worker})
      * @return the worker's behaviour
      */
     public static Behavior<Command> create(
@@ -134,107 +115,12 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
             ActorRef<RcuDomain.Command> rcu,
             ActorRef<NamespaceSupervisor.Command> supervisor,
             LifecycleProbe probe,
-            Duration exitCost,
-            IntFunction<Duration> batchTimeout) {
-        return create(ops, rcu, supervisor, probe, exitCost, Duration.ZERO, batchTimeout);
-    }
-
-    /**
-     * As the other factory, with the exits' CPU per netns ({@code costs.netns.exit-per-netns}), charged
-     * on a simulated CPU in virtual execution only.
-     *
-     * @param exitCpu CPU of the exits per netns
-     */
-    public static Behavior<Command> create(
-            List<PernetOperations> ops,
-            ActorRef<RcuDomain.Command> rcu,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            LifecycleProbe probe,
-            Duration exitCost,
-            Duration exitCpu,
-            IntFunction<Duration> batchTimeout) {
-        return create(ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, Faults.NONE);
-    }
-
-    /**
-     * As the other factories, with the supervisor's fault switches ({@code faults.cleanup-worker}).
-     *
-     * @param faults the fault switches
-     */
-    public static Behavior<Command> create(
-            List<PernetOperations> ops,
-            ActorRef<RcuDomain.Command> rcu,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            LifecycleProbe probe,
-            Duration exitCost,
-            Duration exitCpu,
+            ModelSettings settings,
             IntFunction<Duration> batchTimeout,
             Faults faults) {
-        return create(
-                ops,
-                rcu,
-                supervisor,
-                probe,
-                exitCost,
-                exitCpu,
-                batchTimeout,
-                faults,
-                CleanupRcu.NORMAL,
-                StructNetFree.BATCH);
-    }
-
-    /**
-     * As the other factories, with the batch's grace-period wait ({@code netns.cleanup-rcu}).
-     *
-     * @param cleanupRcu normal or expedited
-     * @param structNetFree at the batch's end, or at the next cleanup_net (v6.13)
-     */
-    public static Behavior<Command> create(
-            List<PernetOperations> ops,
-            ActorRef<RcuDomain.Command> rcu,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            LifecycleProbe probe,
-            Duration exitCost,
-            Duration exitCpu,
-            IntFunction<Duration> batchTimeout,
-            Faults faults,
-            CleanupRcu cleanupRcu,
-            StructNetFree structNetFree) {
-        return create(
-                ops, rcu, supervisor, probe, exitCost, exitCpu, batchTimeout, faults, cleanupRcu, structNetFree, 0);
-    }
-
-    /**
-     * As the other factories, with RTNL held for a share of the batch's exits ({@code netns.rtnl.exit-share}).
-     *
-     * @param rtnlExitShare the share of each netns's exit CPU spent under RTNL, in one hold per batch; 0..1
-     */
-    public static Behavior<Command> create(
-            List<PernetOperations> ops,
-            ActorRef<RcuDomain.Command> rcu,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            LifecycleProbe probe,
-            Duration exitCost,
-            Duration exitCpu,
-            IntFunction<Duration> batchTimeout,
-            Faults faults,
-            CleanupRcu cleanupRcu,
-            StructNetFree structNetFree,
-            double rtnlExitShare) {
-        // the fault switch's ModelFault is resumed (class Javadoc); any other failure stops the worker
-        return Behaviors.supervise(Behaviors.<Command>setup(ctx -> new CleanupWorker(
-                        ctx,
-                        ops,
-                        rcu,
-                        supervisor,
-                        probe,
-                        exitCost,
-                        exitCpu,
-                        batchTimeout,
-                        faults,
-                        cleanupRcu,
-                        structNetFree,
-                        rtnlExitShare)))
+        // the fault switch's ModelFault is resumed (startIfIdle); any other failure stops the worker
+        return Behaviors.supervise(Behaviors.<Command>setup(
+                        ctx -> new CleanupWorker(ctx, ops, rcu, supervisor, probe, settings, batchTimeout, faults)))
                 .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
     }
 
@@ -244,29 +130,28 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
             ActorRef<RcuDomain.Command> rcu,
             ActorRef<NamespaceSupervisor.Command> supervisor,
             LifecycleProbe probe,
-            Duration exitCost,
-            Duration exitCpu,
+            ModelSettings settings,
             IntFunction<Duration> batchTimeout,
-            Faults faults,
-            CleanupRcu cleanupRcu,
-            StructNetFree structNetFree,
-            double rtnlExitShare) {
+            Faults faults) {
         super(ctx);
-        this.rtnlExitShare = rtnlExitShare;
         this.faults = faults;
-        this.exitCpu = exitCpu;
         this.ops = ops;
         this.rcu = rcu;
         this.supervisor = supervisor;
         this.probe = probe;
-        this.exitCost = exitCost;
         this.batchTimeout = batchTimeout;
         this.reports = ctx.messageAdapter(OpsUndo.Report.class, BatchReport::new);
-        org.netnslab.machine.Machine m = org.netnslab.machine.Machine.get(ctx.getSystem());
+        Machine m = Machine.get(ctx.getSystem());
         // the netns workqueue (WQ_UNBOUND): the work item runs on one kworker at a time
-        this.worker = m.fair() ? m.newTask("kworker/u:netns", org.netnslab.machine.CpuTask.Kind.KWORKER) : null;
-        this.expedited = cleanupRcu == CleanupRcu.EXPEDITED;
-        this.deferFree = structNetFree == StructNetFree.NEXT_CLEANUP;
+        this.worker = m.fair() ? m.newTask("kworker/u:netns", CpuTask.Kind.KWORKER) : null;
+        NetnsSettings netns = settings.netns();
+        this.work = new ExitWork(
+                netns.exitCost(),
+                settings.costs().lifecycle().exitPerNetns(),
+                worker,
+                netns.cleanupRcu() == CleanupRcu.EXPEDITED,
+                netns.rtnlExitShare());
+        this.deferFree = netns.structNetFree() == StructNetFree.NEXT_CLEANUP;
     }
 
     @Override
@@ -296,9 +181,15 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     }
 
     /**
-     * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock. With
-     * {@code faults.cleanup-worker} on, every Nth {@code eligible} start throws first, the list kept and
-     * the work queued again (resume; see the class Javadoc); the queued retry is not eligible.
+     * cleanup_net's start: the whole list becomes the batch, and the batch waits for the lock.
+     *
+     * <p>Fault switch {@code faults.cleanup-worker} ({@link FaultSwitch#CLEANUP_WORKER}): every Nth
+     * {@code eligible} start throws a {@link ModelFault} before it takes the list. Supervision: resume. In the
+     * kernel a netns is on cleanup_list once __put_net has added it (llist_add cannot fail) and queued
+     * net_cleanup_work; nothing can forget the list. Resume keeps the list and the batch in progress, so no
+     * netns is lost (a restart would leak every netns on the list) and none is freed twice. The work is queued
+     * again at once ({@link QueueWork}, not eligible), as the next __put_net's queue_work would, so the last
+     * netns of a run is not stranded.
      *
      * @param eligible whether this start counts for the fault switch (not the retry of a faulted one)
      * @throws ModelFault when the switch fires
@@ -322,7 +213,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         cleanupList.clear();
         batch.forEach(m -> getContext().unwatch(m.actor())); // from now on its batch watches it
         probe.cleanupBatch(batch.size());
-        runStart = org.netnslab.machine.Clock.nanoTime();
+        runStart = Clock.nanoTime();
         runCpuAtStart = worker != null ? worker.cpuNanos() : 0;
         supervisor.tell(new NamespaceSupervisor.AcquireCleanupLock(getContext().getSelf()));
         return this;
@@ -331,18 +222,7 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
     private Behavior<Command> runBatch() {
         ActorRef<OpsUndo.Command> run = ModelDispatcher.spawn(
                 getContext(),
-                OpsUndo.create(
-                        ops,
-                        batch,
-                        rcu,
-                        exitCost,
-                        exitCpu,
-                        probe,
-                        batchTimeout.apply(batch.size()),
-                        reports,
-                        worker,
-                        expedited,
-                        rtnlExitShare),
+                OpsUndo.create(ops, batch, rcu, work, probe, batchTimeout.apply(batch.size()), reports),
                 "cleanup-batch-" + ++batches);
         getContext().watch(run);
         return this;
@@ -361,8 +241,10 @@ public final class CleanupWorker extends AbstractBehavior<CleanupWorker.Command>
         } else {
             f.remaining().forEach(m -> m.actor().tell(NetNamespace.DropPassive.INSTANCE));
         }
-        long wall = org.netnslab.machine.Clock.nanoTime() - runStart;
-        long cpu = worker != null ? worker.cpuNanos() - runCpuAtStart : exitCpu.toNanos() * batch.size();
+        long wall = Clock.nanoTime() - runStart;
+        long cpu = worker != null
+                ? worker.cpuNanos() - runCpuAtStart
+                : work.exitCpu().toNanos() * batch.size();
         probe.cleanupRun(wall, Math.max(0, wall - cpu));
         batch = null;
         startIfIdle(true);

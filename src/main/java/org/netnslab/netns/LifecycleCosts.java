@@ -46,7 +46,7 @@ public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration 
     }
 
     /**
-     * Kernel time only, as before issue #20.
+     * Kernel time only: no user-space part.
      *
      * @param setupNet setup_net's CPU
      * @param exitPerNetns the exits' CPU per netns

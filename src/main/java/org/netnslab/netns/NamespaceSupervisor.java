@@ -9,7 +9,6 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import org.netnslab.fault.Faults;
-import org.netnslab.machine.Clock;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.proc.ProcConnector;
@@ -30,25 +28,12 @@ import org.netnslab.userns.UserNamespace;
 
 /**
  * Creates and dismantles network namespaces for one design: {@code net_namespace_list} and
- * copy_net_ns/setup_net of net/core/net_namespace.c, plus the lifecycle lock between creation and
- * cleanup ({@code net_mutex} up to v4.16, {@code pernet_ops_rwsem} from v4.17). Its children: the
- * design's RCU domain, the global uevent owner (uevent_sock_mutex, with {@code uevent_seqnum}), the
- * single cleanup worker, the initial netns's proc connector, and {@link NetnsGroup} actors that spawn
- * and watch the netns (the Akka IoT tutorial's manager -> group -> device): no actor has more than
- * {@link #GROUP_SIZE} netns children ({@link NetnsGroups} says which group takes a new netns, and
- * which empty group stops). Netns are addressed by id through the map id -> group; messages for a
- * netns go through its group, so they keep their order.
- *
- * <p>Under {@code net-mutex} one holder at a time, in arrival order: a creation holds the lock from
- * its request until its setup_net has finished, a cleanup batch from its start until its data is
- * freed. Under {@code rwsem} both take it for read: nothing waits. A child that fails stops (the
- * typed default), but for a fault switch's {@code ModelFault}, which its actor resumes (see
- * {@code netns-lab.model.faults}); a netns that stops is removed from the list like a freed one.
- *
- * <p>Over the ~300-line guide (about 375): its public protocol, with the Javadoc of each message,
- * takes about 120 lines, and the lifecycle lock (net_mutex's FIFO of creations and cleanup batches,
- * the creations in setup_net) is state its every handler reads; the group bookkeeping is already in
- * {@link NetnsGroups}.
+ * copy_net_ns/setup_net of net/core/net_namespace.c, with the lifecycle lock between creation and cleanup
+ * ({@link LifecycleLock}). Its children: the design's RCU domain, the global uevent owner, the single
+ * {@link CleanupWorker}, the initial netns's proc connector, and {@link NetnsGroup} actors of at most
+ * {@link #GROUP_SIZE} netns each ({@link NetnsGroups}); messages for a netns go through its group, in order.
+ * A child that fails stops (the typed default), but for a fault switch's {@code ModelFault}, which its actor
+ * resumes; a netns that stops is removed from the list like a freed one.
  */
 public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervisor.Command> {
 
@@ -85,7 +70,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     }
 
     /** net_mutex reaches its next waiter after the hand-off latency (virtual execution). */
-    private record HandedOff(Object holder) implements Command {}
+    record HandedOff(Object holder) implements Command {}
 
     /** The most netns one group actor holds. */
     public static final int GROUP_SIZE = 1000;
@@ -169,35 +154,22 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     /** Asks how many group actors are alive (tests). */
     record CountGroups(ActorRef<Integer> replyTo) implements Command {}
 
-    /** A creation waiting for, or holding, the lifecycle lock. */
-    private record Creation(
-            UserNamespace owner,
-            ActorRef<CreateResult> replyTo,
-            long requestNanos,
-            org.netnslab.machine.CpuTask task) {}
-
-    private final ModelSettings settings;
-    private final List<PernetOperations> ops;
-    private final NetNamespace.Env env;
+    private final NetnsEnv env;
+    private final ActorRef<CleanupWorker.Command> cleanup;
     /** Every netns alive or being set up, by id, with the group that holds it. */
     private final NetnsGroups netns;
+    /** Creations, through the lifecycle lock to setup_net. */
+    private final NetnsCreations creations;
 
     private final Map<Long, List<ActorRef<Done>>> releaseWaiters = new HashMap<>();
     private final List<ActorRef<Done>> allFreedWaiters = new ArrayList<>();
-    private final ArrayDeque<Object> lockQueue = new ArrayDeque<>();
     private final SeqnumCounter globalSeqnum;
     private final ActorRef<ProcConnector.Command> procConnector;
-    private boolean locked;
-    private int creating;
-    /** Netns whose setup_net runs (lock held under net_mutex), with their creators: id -> creator. */
-    private final Map<Long, ActorRef<CreateResult>> inSetup = new HashMap<>();
-
-    private long nextId = 1;
 
     /**
      * A supervisor with the standard pernet ops and no probe.
      *
-     * @param design the design every netns of this supervisor follows
+     * @param settings the design every netns of this supervisor follows
      * @return the supervisor behaviour
      */
     public static Behavior<Command> create(ModelSettings settings) {
@@ -205,7 +177,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     }
 
     /**
-     * @param design the design every netns of this supervisor follows
+     * @param settings the design every netns of this supervisor follows
      * @param ops the pernet ops to register, in order
      * @param probe where lifecycle events are reported
      * @return the supervisor behaviour
@@ -215,7 +187,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     }
 
     /**
-     * As {@link #create(Design, List, LifecycleProbe)}, with the group size and {@link OpsUndo} timeout
+     * As {@link #create(ModelSettings, List, LifecycleProbe)}, with the group size and {@link OpsUndo} timeout
      * chosen (tests).
      *
      * @param groupSize the most netns one group holds, at least 1
@@ -243,8 +215,6 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
             int groupSize,
             Optional<Duration> undoTimeout) {
         super(ctx);
-        this.settings = settings;
-        this.ops = ops;
         this.netns = new NetnsGroups(ctx, groupSize);
         this.globalSeqnum = new SeqnumCounter();
         ActorRef<RcuDomain.Command> rcu = ModelDispatcher.spawn(
@@ -263,22 +233,17 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() -> OpsUndo.defaultTimeout(
                 n, settings.netns().exitCost(), settings.rcu().gracePeriod()));
         Faults faults = new Faults(settings.faults(), probe::faultInjected);
-        ActorRef<CleanupWorker.Command> cleanup = ModelDispatcher.spawn(
-                ctx,
-                CleanupWorker.create(
-                        ops,
-                        rcu,
-                        ctx.getSelf(),
-                        probe,
-                        settings.netns().exitCost(),
-                        settings.costs().lifecycle().exitPerNetns(),
-                        timeout,
-                        faults,
-                        settings.netns().cleanupRcu(),
-                        settings.netns().structNetFree(),
-                        settings.netns().rtnlExitShare()),
-                "cleanup-net");
-        this.env = new NetNamespace.Env(rcu, owner, globalSeqnum, cleanup, ctx.getSelf(), probe, timeout, faults);
+        this.cleanup = ModelDispatcher.spawn(
+                ctx, CleanupWorker.create(ops, rcu, ctx.getSelf(), probe, settings, timeout, faults), "cleanup-net");
+        this.env = new NetnsEnv(
+                rcu,
+                owner,
+                globalSeqnum,
+                new NetnsParent(ctx.getSelf(), cleanup, ctx.getSelf().path().name()),
+                probe,
+                timeout,
+                faults);
+        this.creations = new NetnsCreations(ctx, settings, ops, netns, env);
         this.procConnector = ModelDispatcher.spawn(
                 ctx,
                 ProcConnector.create(
@@ -294,13 +259,12 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(CreateNetns.class, m -> {
-                    creating++;
-                    lock(new Creation(m.owner(), m.replyTo(), Clock.nanoTime(), m.task()));
+                    creations.create(m);
                     return this;
                 })
                 .onMessage(SetupFinished.class, m -> {
-                    inSetup.remove(m.id());
-                    return setupOver();
+                    creations.setupFinished(m.id());
+                    return answerAllFreed();
                 })
                 // one per netns too, so early: a built receive tries its cases in order (types are disjoint)
                 .onMessage(NetnsStopped.class, m -> {
@@ -311,25 +275,23 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                     return answerAllFreed();
                 })
                 .onMessage(AcquireCleanupLock.class, m -> {
-                    lock(m.replyTo());
+                    creations.lockForCleanup(m.replyTo());
                     return this;
                 })
                 .onMessageEquals(ReleaseCleanupLock.INSTANCE, () -> {
-                    if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
-                        unlock();
-                    }
+                    creations.unlockForCleanup();
                     return this;
                 })
                 .onMessage(ReleaseNetns.class, this::onRelease)
                 .onMessage(ReleaseAll.class, m -> {
                     allFreedWaiters.add(m.replyTo());
-                    env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
+                    cleanup.tell(CleanupWorker.CompleteDeferred.INSTANCE);
                     netns.tellAll(NetnsGroup.PutAll.INSTANCE);
                     return answerAllFreed();
                 })
                 .onMessage(AwaitAllFreed.class, m -> {
                     allFreedWaiters.add(m.replyTo());
-                    env.cleanup().tell(CleanupWorker.CompleteDeferred.INSTANCE);
+                    cleanup.tell(CleanupWorker.CompleteDeferred.INSTANCE);
                     return answerAllFreed();
                 })
                 .onMessage(CountLive.class, m -> {
@@ -364,7 +326,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                     return answerAllFreed();
                 })
                 .onMessage(HandedOff.class, m -> {
-                    grant(m.holder());
+                    creations.grant(m.holder());
                     return this;
                 })
                 .onMessage(CountGroups.class, m -> {
@@ -373,84 +335,16 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                 })
                 .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
                 .onSignal(PostStop.class, s -> {
-                    failPendingCreations();
+                    creations.failPending();
                     return this;
                 })
                 .build();
     }
 
-    /** copy_net_ns is over for one netns, either way: the creation count drops and net_mutex is released. */
-    private Behavior<Command> setupOver() {
-        creating--;
-        if (settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX) {
-            unlock();
-        }
-        return answerAllFreed();
-    }
-
-    /**
-     * A netns actor that stopped (it failed) before it said its setup_net was over would otherwise keep
-     * net_mutex held forever and its creator waiting: its creation ends here, as a failed one.
-     */
+    /** Netns {@code id} stopped: a creation still in its setup_net ends, failed. */
     private void stoppedInSetup(long id) {
-        ActorRef<CreateResult> creator = inSetup.remove(id);
-        if (creator != null) {
-            getContext().getLog().error("netns {} stopped during setup_net or its undo; its creation failed", id);
-            creator.tell(new CreateResult.Failed(id, "the netns stopped during setup_net or its undo (see the log)"));
-            setupOver();
-        }
-    }
-
-    /** The supervisor stopped: creations waiting for the lock or in setup_net are answered, never left to time out. */
-    private void failPendingCreations() {
-        String reason = "the netns-lab supervisor "
-                + getContext().getSelf().path().name() + " stopped before this netns's setup_net finished";
-        for (Object holder : lockQueue) {
-            if (holder instanceof Creation c) {
-                c.replyTo().tell(new CreateResult.Failed(-1, reason));
-            }
-        }
-        lockQueue.clear();
-        inSetup.forEach((id, creator) -> creator.tell(new CreateResult.Failed(id, reason)));
-        inSetup.clear();
-    }
-
-    /** Grants the lock to {@code holder} now (rwsem, or a free mutex) or queues it (held mutex). */
-    private void lock(Object holder) {
-        if (settings.netns().lifecycleLock() == LifecycleLock.RWSEM || !locked) {
-            locked = settings.netns().lifecycleLock() == LifecycleLock.NET_MUTEX;
-            grant(holder);
-        } else {
-            lockQueue.add(holder);
-        }
-    }
-
-    private void unlock() {
-        Object next = lockQueue.poll();
-        if (next == null) {
-            locked = false;
-            return;
-        }
-        // A queued waiter sleeps: mutex_unlock wakes it and it runs costs.mutex-handoff later (as every
-        // simulated Mutex); the lock stays taken meanwhile. Live execution grants at once.
-        Duration handoff = settings.costs().mutexHandoff();
-        if (Machine.get(getContext().getSystem()).isVirtual() && !handoff.isZero()) {
-            getContext().scheduleOnce(handoff, getContext().getSelf(), new HandedOff(next));
-        } else {
-            grant(next);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private void grant(Object holder) {
-        if (holder instanceof Creation c) {
-            long id = nextId++;
-            inSetup.put(id, c.replyTo());
-            netns.spawn(
-                    id,
-                    NetNamespace.create(id, c.owner(), settings, ops, env, c.requestNanos(), c.replyTo(), c.task()));
-        } else {
-            ((ActorRef<CleanupWorker.Command>) holder).tell(CleanupWorker.LockGranted.INSTANCE);
+        if (creations.stopped(id)) {
+            answerAllFreed();
         }
     }
 
@@ -491,7 +385,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     }
 
     private Behavior<Command> answerAllFreed() {
-        if (netns.netnsCount() == 0 && creating == 0 && !allFreedWaiters.isEmpty()) {
+        if (netns.netnsCount() == 0 && creations.idle() && !allFreedWaiters.isEmpty()) {
             allFreedWaiters.forEach(r -> r.tell(Done.getInstance()));
             allFreedWaiters.clear();
         }

@@ -2,51 +2,18 @@ package org.netnslab.netns;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
-import akka.actor.typed.Behavior;
-import akka.actor.typed.SupervisorStrategy;
-import akka.actor.typed.javadsl.Behaviors;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntFunction;
-import org.netnslab.fault.Faults;
-import org.netnslab.fault.ModelFault;
 import org.netnslab.machine.Clock;
-import org.netnslab.rcu.RcuDomain;
+import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.uevent.InjectResult;
 import org.netnslab.uevent.Received;
-import org.netnslab.uevent.SeqnumCounter;
-import org.netnslab.uevent.UeventSockOwner;
 import org.netnslab.userns.Credentials;
-import org.netnslab.userns.UserNamespace;
-import org.slf4j.event.Level;
 
 /**
- * One network namespace ({@code struct net}, net/core/net_namespace.c): its protocol and its
- * behaviour factory. The actor owns its {@link Net} state: the uevent socket with its listeners, its
- * own SEQNUM counter under per-netns scope, its per-CPU sock_inuse counter, its sockets, and its
- * active and passive reference counts. Under {@code per-netns-owner} it also serializes the
- * injections into itself (the 2018 per-netns lock).
- *
- * <p>Its lifecycle is a sequence of behaviours:
- * <ul>
- *   <li><b>setting up</b> ({@link NetnsActor}): setup_net runs every pernet op's init in order when
- *       the actor starts, then spends {@code netns.setup-cost} while other messages wait in a stash;
- *       the creator gets the handle;</li>
- *   <li><b>live</b> ({@link NetnsActor}): until put_net drops the last active reference; the netns
- *       then joins the cleanup worker's list;</li>
- *   <li><b>dismantling</b> ({@link NetnsTeardown}): no new reference, socket or listener; it runs the
- *       steps its batch's {@link OpsUndo} asks for, an exit that waits for RCU or retries in a
- *       behaviour of its own; at the last passive reference, net_free;</li>
- *   <li><b>undoing</b> ({@link NetnsTeardown}): when an init fails, a child {@link OpsUndo} undoes the
- *       ops already run exactly as a cleanup batch would; then the creator gets the error and
- *       net_free runs;</li>
- *   <li><b>freed</b>: the actor stops.</li>
- * </ul>
- * A failure stops the actor (the typed default): no counter is ever silently reset; the supervisor
- * sees it stop. The one exception is the fault switch {@code faults.netns-actor}'s {@link ModelFault},
- * which is resumed (see {@link NetnsActor}).
+ * The protocol of a network namespace's actor ({@code struct net}, net/core/net_namespace.c): what
+ * processes, the supervisor, the cleanup worker and a teardown run ask of one netns. A creator reaches
+ * the actor through the {@link NetnsHandle} it gets back.
  */
 public final class NetNamespace {
     private NetNamespace() {}
@@ -99,8 +66,7 @@ public final class NetNamespace {
      * listener is a user socket: it holds a netns reference (sk_alloc's get_net for
      * {@code sk_net_refcnt}) until its {@link ListenerClosed}.
      */
-    public record AttachListener(org.netnslab.netlink.ReceiveQueue<Received> queue, CompletableFuture<Done> bound)
-            implements Command {}
+    public record AttachListener(ReceiveQueue<Received> queue, CompletableFuture<Done> bound) implements Command {}
 
     /**
      * The listener socket whose receive queue is {@code queue} was closed from userspace (its stream
@@ -108,7 +74,7 @@ public final class NetNamespace {
      * held (__sk_destruct's put_net). Sent by {@link NetnsHandle#uevents}; ignored for a listener the
      * netns refused.
      */
-    record ListenerClosed(org.netnslab.netlink.ReceiveQueue<Received> queue) implements Command {}
+    record ListenerClosed(ReceiveQueue<Received> queue) implements Command {}
 
     /**
      * Every listener process of this netns reads what is left and closes its socket (userspace, not the
@@ -156,17 +122,29 @@ public final class NetNamespace {
     /** sock_inuse_get, as /proc/net/sockstat reads it: -1 when the counter is freed. */
     public record ReadSockInuse(ActorRef<Integer> replyTo) implements Command {}
 
-    /** {@link OpsUndo}: run every initialised op's pre_exit (teardown order); answered with {@link OpsUndo.NetnsDone}. */
-    public record PreExit(ActorRef<OpsUndo.Command> replyTo) implements Command {}
+    /**
+     * A teardown run (ops_undo_list): run every initialised op's pre_exit in teardown order; answered with
+     * {@link StepDone}.
+     */
+    public record PreExit(ActorRef<StepDone> replyTo) implements Command {}
 
     /**
-     * {@link OpsUndo}: run op {@code op}'s exit (index in registration order) and whatever it waits for;
-     * answered with {@link OpsUndo.NetnsDone}.
+     * A teardown run: run op {@code op}'s exit (index in registration order) and whatever it waits for;
+     * answered with {@link StepDone}.
      */
-    public record Exit(int op, ActorRef<OpsUndo.Command> replyTo) implements Command {}
+    public record Exit(int op, ActorRef<StepDone> replyTo) implements Command {}
 
-    /** {@link OpsUndo}: free every initialised op's per-netns data (teardown order); answered with {@link OpsUndo.NetnsDone}. */
-    public record FreeData(ActorRef<OpsUndo.Command> replyTo) implements Command {}
+    /**
+     * A teardown run: free every initialised op's per-netns data in teardown order; answered with
+     * {@link StepDone}.
+     */
+    public record FreeData(ActorRef<StepDone> replyTo) implements Command {}
+
+    /**
+     * The answer to {@link PreExit}, {@link Exit} and {@link FreeData}: netns {@code netnsId} has done the
+     * step.
+     */
+    public record StepDone(long netnsId) {}
 
     /** Cleanup worker: drop the passive reference taken at allocation; at 0, net_free. */
     public enum DropPassive implements Command {
@@ -198,75 +176,11 @@ public final class NetNamespace {
         INSTANCE
     }
 
-    /** From the {@link OpsUndo} that undoes a failed setup_net. */
-    record UndoReport(OpsUndo.Report report) implements Command {}
-
-    /**
-     * @param id the netns id
-     * @param owner the owning user namespace
-     * @param design the design in force
-     * @param ops the registered pernet ops, in registration order
-     * @param env the domain's shared actors and counters
-     * @param requestNanos when the creation was requested ({@link Clock#nanoTime()})
-     * @param created receives the handle, or the failure, once setup_net has run
-     * @return the netns behaviour
-     */
-    public static Behavior<Command> create(
-            long id,
-            UserNamespace owner,
-            ModelSettings settings,
-            List<PernetOperations> ops,
-            Env env,
-            long requestNanos,
-            ActorRef<CreateResult> created) {
-        return create(id, owner, settings, ops, env, requestNanos, created, null);
+    /** What the teardown run that undoes a failed setup_net reports. */
+    enum UndoReport implements Command {
+        /** Every per-op data is freed. */
+        DATA_FREED,
+        /** The run's rcu_barrier is over: the creator gets the error, then net_free. */
+        FINISHED
     }
-
-    /**
-     * As the other factory, with the creating task: setup_net's CPU runs as a kernel step of its
-     * unshare() call (fair scheduler); null: a one-off step.
-     *
-     * @param task the creating process's task, or null
-     */
-    public static Behavior<Command> create(
-            long id,
-            UserNamespace owner,
-            ModelSettings settings,
-            List<PernetOperations> ops,
-            Env env,
-            long requestNanos,
-            ActorRef<CreateResult> created,
-            org.netnslab.machine.CpuTask task) {
-        // faults.netns-actor: resumed, never restarted (NetnsActor's Javadoc); any other failure stops it
-        // no Behaviors.withTimers: a TimerScheduler per netns costs heap in a population of a million; the few
-        // one-shot waits (setup cost, retries) use ctx.scheduleOnce
-        return Behaviors.supervise(Behaviors.<Command>setup(ctx -> {
-                    NetnsActor actor = new NetnsActor(ctx, id, owner, settings, ops, env);
-                    return org.netnslab.machine.OnStop.wrap(
-                            Command.class, actor.setupNet(requestNanos, created, task), actor::stopped);
-                }))
-                .onFailure(ModelFault.class, SupervisorStrategy.resume().withLogLevel(Level.DEBUG));
-    }
-
-    /**
-     * What every netns of a supervisor shares.
-     *
-     * @param rcu the RCU domain
-     * @param globalOwner the uevent_sock_mutex owner
-     * @param globalSeqnum {@code uevent_seqnum}
-     * @param cleanup the cleanup worker
-     * @param supervisor told when setup_net has finished
-     * @param probe where lifecycle events are reported
-     * @param undoTimeout the {@link OpsUndo} timeout for a run over that many netns
-     * @param faults the supervisor's fault switches
-     */
-    public record Env(
-            ActorRef<RcuDomain.Command> rcu,
-            ActorRef<UeventSockOwner.Command> globalOwner,
-            SeqnumCounter globalSeqnum,
-            ActorRef<CleanupWorker.Command> cleanup,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            LifecycleProbe probe,
-            IntFunction<Duration> undoTimeout,
-            Faults faults) {}
 }

@@ -28,7 +28,7 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
      * Spawns netns {@code id} as a child.
      *
      * @param id the netns id
-     * @param netns its behaviour ({@link NetNamespace#create})
+     * @param netns its behaviour ({@link NetnsActor#create})
      */
     record Spawn(long id, Behavior<NetNamespace.Command> netns) implements Command {}
 

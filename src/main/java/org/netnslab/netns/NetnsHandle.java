@@ -71,7 +71,7 @@ public record NetnsHandle(
             return Source.<Received>failed(e).mapMaterializedValue(n -> CompletableFuture.failedFuture(e));
         }
         // A new socket per materialization, opened as the stream is materialized, in the reader's own stage
-        // (Source.fromMaterializer cost two sub-stream hops per message: the TC1 live profile's top frames).
+        // (Source.fromMaterializer would cost two sub-stream hops per message).
         return ReceiveQueue.opening(() -> {
             ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
             CompletableFuture<Done> bound = new CompletableFuture<>();
@@ -89,7 +89,7 @@ public record NetnsHandle(
     }
 
     /**
-     * The message-count form, kept for embedders: a model simplification that sizes the socket by
+     * The message-count form for embedders: a model simplification that sizes the socket by
      * {@link SocketOptions#holding} (SO_RCVBUFFORCE for about {@code queueCapacity} messages of the
      * smallest truesize). Prefer {@link #uevents(SocketOptions)}.
      *

@@ -22,13 +22,12 @@ import org.netnslab.uevent.Errno;
 import org.netnslab.uevent.InjectResult;
 
 /**
- * The {@link NetNamespace} actor once its ops are being torn down, on either path of ops_undo_list:
- * <b>dismantling</b> (its last active reference is gone: on cleanup_list, then in a batch, until the
- * worker drops its passive reference and net_free runs) or <b>undoing</b> (an init failed: its own
- * {@link OpsUndo} child undoes the ops already run, then the creator gets the error and net_free
- * runs). Both answer the steps an {@link OpsUndo} asks for; an exit that has to wait for
- * synchronize_rcu or rcu_barrier, or retry, waits in {@link Exiting} and then resumes the state it
- * came from. Only the actor's own behaviours touch it.
+ * The netns actor once its ops are being torn down, on either path of ops_undo_list: <b>dismantling</b>
+ * (its last active reference is gone: on cleanup_list, then in a batch, until the worker drops its passive
+ * reference and net_free runs) or <b>undoing</b> (an init failed: its own {@link OpsUndo} child undoes the
+ * ops already run, then the creator gets the error and net_free runs). Both answer the steps an
+ * {@link OpsUndo} asks for; an exit that waits for RCU or retries does so in {@link Exiting}. Only the
+ * actor's own behaviours touch it.
  */
 final class NetnsTeardown {
     private static final Duration RETRY = Duration.ofMillis(1);
@@ -71,40 +70,42 @@ final class NetnsTeardown {
      *
      * @param reason the failing op and its error, for the creator
      * @param created the creator
-     * @param supervisor told {@link NamespaceSupervisor.SetupFinished} when the undo is over
+     * @param parent told that the setup is over once the undo is
      * @param timeout the run's timeout
      * @return the undoing behaviour
      */
     Behavior<Command> undoSetup(
-            String reason,
-            ActorRef<CreateResult> created,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            Duration timeout) {
+            String reason, ActorRef<CreateResult> created, NetnsEnv.Parent parent, Duration timeout) {
         ActorRef<OpsUndo.Command> undo = ModelDispatcher.spawn(
                 ctx,
                 OpsUndo.create(
                         initialised,
                         List.of(new OpsUndo.Member(net.id(), ctx.getSelf())),
                         net.rcu,
-                        Duration.ZERO,
+                        ExitWork.NONE,
                         LifecycleProbe.NONE,
                         timeout,
-                        ctx.messageAdapter(OpsUndo.Report.class, NetNamespace.UndoReport::new)),
+                        ctx.messageAdapter(
+                                OpsUndo.Report.class,
+                                r -> r instanceof OpsUndo.Finished
+                                        ? NetNamespace.UndoReport.FINISHED
+                                        : NetNamespace.UndoReport.DATA_FREED)),
                 "setup-undo");
         ctx.watch(undo);
-        return new Undoing(reason, created, supervisor);
+        return new Undoing(reason, created, parent);
     }
 
     /** Runs {@code hook} for every initialised op in teardown order. */
     private void inTeardownOrder(Consumer<PernetOperations> hook) {
-        OpsUndo.teardownOrder(initialised.size()).forEach(i -> hook.accept(initialised.get(i)));
+        TeardownOrder.of(initialised.size()).forEach(i -> hook.accept(initialised.get(i)));
     }
 
     /**
      * Carries out what is left of an exit without blocking: asks RCU, or schedules a retry, and waits in
      * {@link Exiting}; once nothing is left, answers {@code replyTo} and returns to {@code resume}.
      */
-    private Behavior<Command> continueExit(ExitAction action, ActorRef<OpsUndo.Command> replyTo, Teardown resume) {
+    private Behavior<Command> continueExit(
+            ExitAction action, ActorRef<NetNamespace.StepDone> replyTo, Teardown resume) {
         if (action instanceof ExitAction.AfterRcu r && (r.synchronize() || r.barrier())) {
             if (rcuDone == null) {
                 rcuDone = ctx.messageAdapter(Done.class, d -> NetNamespace.RcuDone.INSTANCE);
@@ -119,7 +120,7 @@ final class NetnsTeardown {
             ctx.scheduleOnce(RETRY, ctx.getSelf(), NetNamespace.RetryTick.INSTANCE);
             return new Exiting(u, replyTo, resume);
         }
-        replyTo.tell(new OpsUndo.NetnsDone(net.id()));
+        replyTo.tell(new NetNamespace.StepDone(net.id()));
         return resume;
     }
 
@@ -148,12 +149,12 @@ final class NetnsTeardown {
         @Override
         public Receive<Command> createReceive() {
             // The teardown steps first: a built receive tries its cases in order, and the steps are what a
-            // dismantling netns mostly gets (the churn profile's top frame was that scan). The cases match
-            // disjoint message types, so their order changes nothing else.
+            // dismantling netns mostly gets. The cases match disjoint message types, so their order changes
+            // nothing else.
             return meanwhile(ending(newReceiveBuilder()
                             .onMessage(NetNamespace.PreExit.class, m -> {
                                 inTeardownOrder(op -> op.preExit(net));
-                                m.replyTo().tell(new OpsUndo.NetnsDone(net.id()));
+                                m.replyTo().tell(new NetNamespace.StepDone(net.id()));
                                 return this;
                             })
                             .onMessage(
@@ -161,7 +162,7 @@ final class NetnsTeardown {
                                     m -> continueExit(initialised.get(m.op()).exit(net), m.replyTo(), this))
                             .onMessage(NetNamespace.FreeData.class, m -> {
                                 inTeardownOrder(op -> op.freeData(net));
-                                m.replyTo().tell(new OpsUndo.NetnsDone(net.id()));
+                                m.replyTo().tell(new NetNamespace.StepDone(net.id()));
                                 return this;
                             })))
                     .build();
@@ -191,12 +192,12 @@ final class NetnsTeardown {
     private final class Undoing extends Teardown {
         private final String reason;
         private final ActorRef<CreateResult> created;
-        private final ActorRef<NamespaceSupervisor.Command> supervisor;
+        private final NetnsEnv.Parent parent;
 
-        Undoing(String reason, ActorRef<CreateResult> created, ActorRef<NamespaceSupervisor.Command> supervisor) {
+        Undoing(String reason, ActorRef<CreateResult> created, NetnsEnv.Parent parent) {
             this.reason = reason;
             this.created = created;
-            this.supervisor = supervisor;
+            this.parent = parent;
         }
 
         @Override
@@ -217,9 +218,8 @@ final class NetnsTeardown {
 
         @Override
         ReceiveBuilder<Command> ending(ReceiveBuilder<Command> b) {
-            return b.onMessage(
-                            NetNamespace.UndoReport.class,
-                            m -> m.report() instanceof OpsUndo.Finished ? failed() : this)
+            return b.onMessageEquals(NetNamespace.UndoReport.FINISHED, this::failed)
+                    .onMessageEquals(NetNamespace.UndoReport.DATA_FREED, () -> this)
                     .onSignal(ChildFailed.class, f -> {
                         throw new IllegalStateException(
                                 "netns " + net.id() + ": the undo of its failed setup_net failed", f.getCause());
@@ -229,7 +229,7 @@ final class NetnsTeardown {
 
         /** copy_net_ns after a failed setup_net: the lock is released, the creator told, net_free. */
         private Behavior<Command> failed() {
-            supervisor.tell(new NamespaceSupervisor.SetupFinished(net.id(), false));
+            parent.setupFinished(net.id(), false);
             created.tell(new CreateResult.Failed(net.id(), reason));
             return netFree();
         }
@@ -238,10 +238,10 @@ final class NetnsTeardown {
     /** An exit waits for synchronize_rcu or rcu_barrier, or retries; then it answers and resumes. */
     private final class Exiting extends AbstractBehavior<Command> {
         private final ExitAction rest;
-        private final ActorRef<OpsUndo.Command> replyTo;
+        private final ActorRef<NetNamespace.StepDone> replyTo;
         private final Teardown resume;
 
-        Exiting(ExitAction rest, ActorRef<OpsUndo.Command> replyTo, Teardown resume) {
+        Exiting(ExitAction rest, ActorRef<NetNamespace.StepDone> replyTo, Teardown resume) {
             super(ctx);
             this.rest = rest;
             this.replyTo = replyTo;
