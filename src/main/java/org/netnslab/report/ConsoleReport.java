@@ -62,7 +62,7 @@ public final class ConsoleReport {
         sb.append(clocks(r)).append('\n');
         sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
         Map<String, String> shared = DesignKeys.shared(r.designs());
-        boolean arrivalBound = Verdict.arrivalBound(r) != null;
+        boolean arrivalBound = DesignsAlike.arrivalBound(r) != null;
         if (r.designs().size() > 1 && !shared.isEmpty()) {
             sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
         }

@@ -157,7 +157,7 @@ public final class HtmlReport {
                             .append("</code> "));
             h.append("</td><td>")
                     .append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
-                    .append(Verdict.arrivalBound(r) != null ? " (arrival-bound)" : "")
+                    .append(DesignsAlike.arrivalBound(r) != null ? " (arrival-bound)" : "")
                     .append("</td><td>")
                     .append(fmt(d.wallSeconds()))
                     .append("</td></tr>\n");
@@ -177,7 +177,7 @@ public final class HtmlReport {
                     .append("</code> "));
             h.append("</p></details>\n");
         }
-        String arrival = Verdict.arrivalBound(r);
+        String arrival = DesignsAlike.arrivalBound(r);
         if (arrival != null) {
             h.append("<p>").append(esc(arrival)).append("</p>\n");
         }
