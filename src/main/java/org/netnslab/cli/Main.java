@@ -16,11 +16,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.report.HtmlReport;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
-import org.netnslab.report.SensitivityReport;
 import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
@@ -429,18 +427,7 @@ public final class Main implements Callable<Integer> {
                         .runWithStudy(scenario);
                 RunResult result = outcome.result();
                 now.stage("writing the results");
-                RunRecord record = staged.write(tmp -> {
-                    RunRecord r = ResultsFolder.write(result, tmp);
-                    HtmlReport.write(r, tmp.resolve(ResultsFolder.REPORT_HTML));
-                    if (outcome.sensitivity() != null) {
-                        SensitivityReport.addTo(tmp.resolve(ResultsFolder.RESULT_JSON), outcome.sensitivity());
-                        SensitivityReport.appendTo(
-                                tmp.resolve(ResultsFolder.REPORT_HTML),
-                                outcome.sensitivity(),
-                                HtmlReport.chartCount(r));
-                    }
-                    return r;
-                });
+                RunRecord record = staged.write(tmp -> ResultsFolder.write(result, outcome.sensitivity(), tmp));
                 Path kept = staged.commit();
                 now.stage("after writing the results");
                 if (kept != null) {
@@ -449,11 +436,6 @@ public final class Main implements Callable<Integer> {
                                     + " added during the run that no run wrote");
                 }
                 ReportCommand.printSummary(record);
-                if (outcome.sensitivity() != null) {
-                    System.out.println();
-                    System.out.print(SensitivityReport.console(outcome.sensitivity()));
-                    System.out.println();
-                }
                 System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
                 System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
                 return check ? ReportCommand.checked(record) : 0;

@@ -71,26 +71,6 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
         return new ReplicateRecord(r.index(), r.order(), designs);
     }
 
-    /**
-     * The one replicate of a run saved in schema 1, which had no replicates: its merged figures are the
-     * replicate's.
-     *
-     * @param designs the run's design records
-     * @return replicate 1, designs in the order given
-     */
-    static ReplicateRecord single(List<DesignRecord> designs) {
-        return new ReplicateRecord(
-                1,
-                designs.stream().map(DesignRecord::name).toList(),
-                designs.stream()
-                        .map(d -> {
-                            Map<String, Double> means = new LinkedHashMap<>();
-                            d.measures().forEach((k, v) -> means.put(k, v.mean()));
-                            return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants());
-                        })
-                        .toList());
-    }
-
     private static Design design(DesignResult d, RunResult.Clocks clocks) {
         Map<String, Double> means = new LinkedHashMap<>();
         d.recorders().forEach((k, v) -> means.put(k, v.meanNanos() / v.perUnit()));
