@@ -128,7 +128,8 @@ final class OutputLock {
                 return true; // cannot tell: never remove what may be another run's
             }
         }
-        // no lock file yet (a run between creating its folder and locking) or an older version's: its process decides
+        // no lock file: a run between creating its folder and locking it, or a version that locks none; its process
+        // decides
         return ProcessHandle.of(pid)
                 .map(h -> h.isAlive()
                         && h.info().command().map(c -> c.endsWith("java")).orElse(true))

@@ -26,7 +26,7 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
      * @param throughputPerSec counted operations per second of the counted phase
      * @param wallSeconds wall time of the counted phase, s
      * @param invariants the invariant counters by their result.json names
-     * @param clocks the design run's wall and simulated time; null when not saved (files of earlier versions)
+     * @param clocks the design run's wall and simulated time; null when the file has none
      */
     public record Design(
             String name,
