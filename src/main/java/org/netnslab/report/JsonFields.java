@@ -217,35 +217,22 @@ final class JsonFields {
         return out;
     }
 
-    /** @return the object {@code key}'s strings by key, in the file's order */
-    Map<String, String> textMap(JsonNode obj, String path, String key) throws ReportInputException {
-        JsonNode o = object(obj, path, key);
-        Map<String, String> out = new LinkedHashMap<>();
-        for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            out.put(k, text(o, at(path, key), k));
-        }
-        return out;
+    /** Reads one field of an object, naming its path in an error. */
+    @FunctionalInterface
+    interface Field<T> {
+        T read(JsonNode obj, String path, String key) throws ReportInputException;
     }
 
-    /** @return the object {@code key}'s numbers by key, in the file's order, NaN for null */
-    Map<String, Double> numberMap(JsonNode obj, String path, String key) throws ReportInputException {
+    /**
+     * @return the object {@code key}'s fields by key, in the file's order, each read by {@code field} (e.g.
+     *     {@code this::number})
+     */
+    <T> Map<String, T> map(JsonNode obj, String path, String key, Field<T> field) throws ReportInputException {
         JsonNode o = object(obj, path, key);
-        Map<String, Double> out = new LinkedHashMap<>();
+        Map<String, T> out = new LinkedHashMap<>();
         for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
             String k = it.next();
-            out.put(k, number(o, at(path, key), k));
-        }
-        return out;
-    }
-
-    /** @return the object {@code key}'s whole numbers by key, in the file's order */
-    Map<String, Long> wholeMap(JsonNode obj, String path, String key) throws ReportInputException {
-        JsonNode o = object(obj, path, key);
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            out.put(k, whole(o, at(path, key), k));
+            out.put(k, field.read(o, at(path, key), k));
         }
         return out;
     }

@@ -108,17 +108,17 @@ final class ResultJsonReader {
             JsonNode d = f.objectAt(dn, at(p, "designs"), i);
             designs.add(new ReplicateRecord.Design(
                     f.text(d, dp, "name"),
-                    f.numberMap(d, dp, "means"),
+                    f.map(d, dp, "means", f::number),
                     f.number(d, dp, "throughput_per_s"),
                     f.number(d, dp, "wall_s"),
-                    f.wholeMap(d, dp, "invariants"),
+                    f.map(d, dp, "invariants", f::whole),
                     ExecutionJson.clocks(f, d, dp)));
         }
         return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
     }
 
     private static DesignRecord design(JsonFields f, JsonNode d, String p) throws ReportInputException {
-        Map<String, String> strategies = f.textMap(d, p, "strategies");
+        Map<String, String> strategies = f.map(d, p, "strategies", f::text);
         Map<String, MeasureSummary> measures = new LinkedHashMap<>();
         JsonNode mn = f.object(d, p, "measures");
         for (Iterator<String> it = mn.fieldNames(); it.hasNext(); ) {
@@ -146,8 +146,8 @@ final class ResultJsonReader {
                 f.number(d, p, "throughput_per_s"),
                 null,
                 f.number(d, p, "wall_s"),
-                f.wholeMap(d, p, "invariants"),
-                f.wholeMap(d, p, "counters"),
+                f.map(d, p, "invariants", f::whole),
+                f.map(d, p, "counters", f::whole),
                 List.of(),
                 Map.of());
     }

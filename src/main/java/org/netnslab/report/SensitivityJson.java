@@ -110,7 +110,7 @@ final class SensitivityJson {
         if (ratios.size() != samples) {
             throw f.wrong(at(p, "ratios"), ratios.size() + " ratios, but " + samples + " samples are said");
         }
-        Map<String, Double> spearman = f.numberMap(c, p, "spearman");
+        Map<String, Double> spearman = f.map(c, p, "spearman", f::number);
         for (String k : spearman.keySet()) {
             if (!keys.contains(k)) {
                 throw f.wrong(at(at(p, "spearman"), k), "not one of the keys varied");
