@@ -61,22 +61,13 @@ final class ReportCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         Path html = dir.resolve(ResultsFolder.REPORT_HTML);
-        org.netnslab.metrics.SensitivityResult study =
-                org.netnslab.report.SensitivityReport.read(dir.resolve(ResultsFolder.RESULT_JSON));
         try {
             HtmlReport.write(record, html);
-            if (study != null) {
-                org.netnslab.report.SensitivityReport.appendTo(html, study, HtmlReport.chartCount(record));
-            }
         } catch (IOException e) {
             System.err.println("netns-lab: cannot write " + html + ": " + e);
             return Main.EXIT_FAILED;
         }
         printSummary(record);
-        if (study != null) {
-            System.out.println();
-            System.out.print(org.netnslab.report.SensitivityReport.console(study));
-        }
         System.out.println("report:  " + html);
         record.notes().forEach(n -> System.err.println("netns-lab: " + n));
         if (!record.notes().isEmpty()) {
@@ -85,11 +76,8 @@ final class ReportCommand implements Callable<Integer> {
         return check ? checked(record) : 0;
     }
 
-    /** Prints the console summary, then the overrides the run was made with (the description does not show them). */
+    /** Prints the console report: the summary, the overrides and the sensitivity study. */
     static void printSummary(RunRecord record) {
-        System.out.println(ConsoleReport.render(record));
-        if (!record.overrides().isEmpty()) {
-            System.out.println("overrides: " + String.join(" ", record.overrides()));
-        }
+        System.out.print(ConsoleReport.render(record));
     }
 }

@@ -11,12 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.netnslab.cluster.ClusterRuns;
-import org.netnslab.metrics.RunResult;
-import org.netnslab.report.HtmlReport;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
-import org.netnslab.report.SensitivityReport;
 import org.netnslab.report.StagedOutput;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
@@ -219,11 +216,6 @@ final class RunCommand implements Callable<Integer> {
                                 + " added during the run that no run wrote");
             }
             ReportCommand.printSummary(record);
-            if (outcome.sensitivity() != null) {
-                System.out.println();
-                System.out.print(SensitivityReport.console(outcome.sensitivity()));
-                System.out.println();
-            }
             System.out.println("results: " + dir.resolve(ResultsFolder.RESULT_JSON));
             System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
             return check ? ReportCommand.checked(record) : 0;
@@ -255,17 +247,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** Writes the run's results into the staged folder: result.json, the .hgrm files, report.html. */
     private static RunRecord write(StagedOutput staged, ScenarioRunner.Outcome outcome) throws IOException {
-        RunResult result = outcome.result();
-        return staged.write(tmp -> {
-            RunRecord r = ResultsFolder.write(result, tmp);
-            HtmlReport.write(r, tmp.resolve(ResultsFolder.REPORT_HTML));
-            if (outcome.sensitivity() != null) {
-                SensitivityReport.addTo(tmp.resolve(ResultsFolder.RESULT_JSON), outcome.sensitivity());
-                SensitivityReport.appendTo(
-                        tmp.resolve(ResultsFolder.REPORT_HTML), outcome.sensitivity(), HtmlReport.chartCount(r));
-            }
-            return r;
-        });
+        return staged.write(tmp -> ResultsFolder.write(outcome.result(), outcome.sensitivity(), tmp));
     }
 
     /** The launcher tells whether stderr is a terminal; run directly, the JVM's console is the best guess. */

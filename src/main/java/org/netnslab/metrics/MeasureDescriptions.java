@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * What each measure times, from where to where, in the words result.json ({@code designs[].measures.NAME
  * .description}) and report.html (under each measure's heading) give a reader: a figure is only comparable with a
- * host's if both start and stop the clock at the same points (issue #20: "say so in the measure's description").
+ * host's if both start and stop the clock at the same points.
  * The names are the workloads' measure constants (e.g. {@code UeventInjectionWorkload.TRANSACTION}); this layer
  * may not import them, so {@code MeasureDescriptionsTest} checks every one of them is here.
  */

@@ -70,17 +70,17 @@ public record RunResult(
     }
 
     /**
-     * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it (issue #20).
+     * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it.
      *
      * @param scheduler {@code fair} or {@code fifo}
      * @param preempt {@code none}, {@code voluntary} or {@code full}
      * @param hz timer ticks per second
      * @param baseSliceNanos the configured base slice, ns (0: derived from the CPU count)
      * @param contextSwitchNanos the context-switch cost, ns
-     * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} in files written
-     *     before it)
+     * @param taskGroup {@code root} or {@code session} ({@code machine.task-group}; {@code root} read from a file
+     *     without it)
      * @param sliceNanos the base slice each simulated CPU count ran with, ns, in {@code cpus}'s order: the configured
-     *     one, or the one derived from the count as Linux derives it (empty in files written before it)
+     *     one, or the one derived from the count as Linux derives it (empty read from a file without it)
      */
     public record SchedulingInfo(
             String scheduler,
@@ -121,8 +121,8 @@ public record RunResult(
      *     {@code <design>@<n>cpu} and compared with the baseline at the same count
      * @param jitter the costs' jitter (0..0.5)
      * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
-     * @param scheduling the simulated CPUs' scheduling (issue #20: {@code machine.scheduler}, {@code preempt},
-     *     {@code hz}, {@code base-slice}, {@code context-switch}, {@code task-group}); null in files written before it
+     * @param scheduling the simulated CPUs' scheduling ({@code machine.scheduler}, {@code preempt}, {@code hz},
+     *     {@code base-slice}, {@code context-switch}, {@code task-group}); null read from a file without it
      */
     public record ExecutionInfo(
             String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed, SchedulingInfo scheduling) {
@@ -132,7 +132,7 @@ public record RunResult(
         }
 
         /**
-         * Without the scheduling (files written before issue #20).
+         * Without the scheduling (as read from a file without it).
          *
          * @param mode live or virtual
          * @param cpus the CPU counts

@@ -9,15 +9,10 @@ import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 
 /**
- * The console summary of a run: first the {@link Verdict} (one sentence per comparison, then the
- * invariants), the keys every design shares once, then a table per design, headed by the keys in which it
- * differs (count, mean, sd, p50, p99, max in us, the
- * throughput, every invariant counter; merged over the replicates), each replicate's design order and
- * throughputs, then each comparison with its ratio beside the seed's, each replicate's means and
- * ratio, the ratio's 95% interval and Welch's test over replicate means printed as R prints it. A run
- * of one replicate says that no significance can be claimed from one run and prints no test. It renders a {@link RunRecord} only, so a run prints the same
- * summary as {@code netns-lab report} does from the saved results (a record read back with notes, files
- * that could not be read, has them printed on stderr by the report command, once).
+ * The console summary of a run, rendered from a {@link RunRecord} only, so that a run prints the same summary as
+ * {@code netns-lab report} does from the saved results: the {@link Verdict} first, then its evidence (the parts,
+ * top to bottom: docs/reading-results.md). A read-back record's notes are not in it: the report command prints
+ * them on stderr, once.
  */
 public final class ConsoleReport {
     private ConsoleReport() {}
@@ -51,18 +46,29 @@ public final class ConsoleReport {
 
     /**
      * @param r the run
-     * @return the summary text
+     * @return the text to print: the summary, the overrides the run was made with (the description does not show
+     *     them) and the sensitivity study's section, each line ended
      */
     public static String render(RunRecord r) {
+        StringBuilder sb = new StringBuilder(summary(r)).append('\n');
+        if (!r.overrides().isEmpty()) {
+            sb.append("overrides: ").append(String.join(" ", r.overrides())).append('\n');
+        }
+        if (r.sensitivity() != null) {
+            sb.append('\n').append(SensitivityReport.console(r.sensitivity())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String summary(RunRecord r) {
         StringBuilder sb = new StringBuilder();
-        // a read-back record's notes (a missing .hgrm) go to stderr once, from the report command: not here too
         sb.append(String.format(
                 "%nscenario %s (scale %s): %s%nseed: %s%n",
                 r.scenario(), fmtScale(r.scale()), r.description(), seed(r)));
         sb.append(clocks(r)).append('\n');
         sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
         Map<String, String> shared = DesignKeys.shared(r.designs());
-        boolean arrivalBound = Verdict.arrivalBound(r) != null;
+        boolean arrivalBound = DesignsAlike.arrivalBound(r) != null;
         if (r.designs().size() > 1 && !shared.isEmpty()) {
             sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
         }

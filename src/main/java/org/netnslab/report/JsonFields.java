@@ -9,6 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -179,6 +184,59 @@ final class JsonFields {
         return v.doubleValue();
     }
 
+    /** @return element {@code i} of the array at {@code path}, which must be an array */
+    JsonNode arrayAt(JsonNode array, String path, int i) throws ReportInputException {
+        JsonNode v = array.get(i);
+        if (!v.isArray()) {
+            throw wrong(at(path, i), "expected an array, found " + v);
+        }
+        return v;
+    }
+
+    /** @return the strings of the array {@code key}, each named by its index in an error */
+    List<String> texts(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode a = array(obj, path, key);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            out.add(textAt(a, at(path, key), i));
+        }
+        return out;
+    }
+
+    /** @return the numbers of the array {@code key}, NaN for null */
+    List<Double> numbers(JsonNode obj, String path, String key) throws ReportInputException {
+        return numbers(array(obj, path, key), at(path, key));
+    }
+
+    /** @return the numbers of {@code array}, which is at {@code path}, NaN for null */
+    List<Double> numbers(JsonNode array, String path) throws ReportInputException {
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            out.add(number(array.get(i), at(path, i)));
+        }
+        return out;
+    }
+
+    /** Reads one field of an object, naming its path in an error. */
+    @FunctionalInterface
+    interface Field<T> {
+        T read(JsonNode obj, String path, String key) throws ReportInputException;
+    }
+
+    /**
+     * @return the object {@code key}'s fields by key, in the file's order, each read by {@code field} (e.g.
+     *     {@code this::number})
+     */
+    <T> Map<String, T> map(JsonNode obj, String path, String key, Field<T> field) throws ReportInputException {
+        JsonNode o = object(obj, path, key);
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            out.put(k, field.read(o, at(path, key), k));
+        }
+        return out;
+    }
+
     /** @return the two numbers of a {@code [lo, hi]} pair */
     double[] pair(JsonNode obj, String path, String key) throws ReportInputException {
         JsonNode v = array(obj, path, key);
@@ -199,8 +257,12 @@ final class JsonFields {
 
     /** Writes {@code [lo, hi]}, each as {@link #num} does. */
     static void pair(ObjectNode node, String key, double lo, double hi) {
-        ArrayNode a = node.putArray(key);
-        for (double v : new double[] {lo, hi}) {
+        numbers(node.putArray(key), List.of(lo, hi));
+    }
+
+    /** Adds each value to the array as {@link #num} writes it. */
+    static void numbers(ArrayNode a, List<Double> values) {
+        for (double v : values) {
             if (Double.isFinite(v)) {
                 a.add(v);
             } else {

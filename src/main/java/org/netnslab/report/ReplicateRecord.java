@@ -26,7 +26,7 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
      * @param throughputPerSec counted operations per second of the counted phase
      * @param wallSeconds wall time of the counted phase, s
      * @param invariants the invariant counters by their result.json names
-     * @param clocks the design run's wall and simulated time; null when not saved (files of earlier versions)
+     * @param clocks the design run's wall and simulated time; null when the file has none
      */
     public record Design(
             String name,
@@ -69,26 +69,6 @@ public record ReplicateRecord(int index, List<String> order, List<Design> design
                     r.designs().get(i), r.clocks().isEmpty() ? null : r.clocks().get(i)));
         }
         return new ReplicateRecord(r.index(), r.order(), designs);
-    }
-
-    /**
-     * The one replicate of a run saved in schema 1, which had no replicates: its merged figures are the
-     * replicate's.
-     *
-     * @param designs the run's design records
-     * @return replicate 1, designs in the order given
-     */
-    static ReplicateRecord single(List<DesignRecord> designs) {
-        return new ReplicateRecord(
-                1,
-                designs.stream().map(DesignRecord::name).toList(),
-                designs.stream()
-                        .map(d -> {
-                            Map<String, Double> means = new LinkedHashMap<>();
-                            d.measures().forEach((k, v) -> means.put(k, v.mean()));
-                            return new Design(d.name(), means, d.throughputPerSec(), d.wallSeconds(), d.invariants());
-                        })
-                        .toList());
     }
 
     private static Design design(DesignResult d, RunResult.Clocks clocks) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,14 +17,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code result-extra.json}, result.json's companion: what the reports show that result.json's schema 1
- * has no key for, so that a report rebuilt from the output folder is the one the run wrote. Schema 1:
- * <pre>
- * { "schema": 1, "seed": "...", "seed_ratios": { "&lt;design b&gt;": x },
- *   "designs": [ { "name": "...", "throughput_unit": "transactions",
- *                  "throughput_series": [ [seconds since the counted phase began, per second], ... ] } ] }
- * </pre>
- * Numbers that are not finite are written as null and read back as NaN.
+ * {@code result-extra.json}, result.json's companion: what the reports show that result.json has no key for (the
+ * seed, its ratios, each design's throughput unit and series), so that a report rebuilt from the output folder is
+ * the one the run wrote. Its fields: docs/reading-results.md. A number that is not finite is written as null.
  */
 public final class ResultExtraJson {
     /** The schema version written, and the only one read. */
@@ -70,14 +66,7 @@ public final class ResultExtraJson {
             dn.put("throughput_unit", d.throughputUnit());
             ArrayNode series = dn.putArray("throughput_series");
             for (double[] p : d.throughputSeries()) {
-                ArrayNode point = series.addArray();
-                for (double v : p) {
-                    if (Double.isFinite(v)) {
-                        point.add(v);
-                    } else {
-                        point.addNull();
-                    }
-                }
+                JsonFields.numbers(series.addArray(), Arrays.stream(p).boxed().toList());
             }
         }
         MAPPER.writeValue(file.toFile(), root);

@@ -8,25 +8,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.SensitivityResult;
 
 /**
- * A run's output folder as the saved form of its {@link RunRecord}: {@code result.json} (schema 2;
- * schema 1 files of earlier versions are read too), {@code result-extra.json} (what result.json has
- * no key for) and one {@code <design>.<measure>.hgrm} per design and measure, its distribution
- * merged over all the run's replicates; {@code report.html} is rendered from the record beside them. A run
- * {@link #write}s the folder (through a {@link StagedOutput}, which adds the {@link OutputManifest}
- * and puts the folder in place); {@code netns-lab report} {@link #read}s it back and renders again,
- * manifest or not (folders of versions that wrote none read as before).
- *
- * <p>Reading fails outright (a {@link ReportInputException}) only when the folder or result.json is
- * missing or result.json does not parse: without it there is nothing to report. Any other file that
- * is missing or does not parse leaves its part out and adds a note naming the file and the problem
- * to the record's {@link RunRecord#notes()}, which both reports print: without result-extra.json the
- * report has no seed, seed ratios, throughput units or throughput chart; without a {@code .hgrm} that
- * design has no line in that measure's percentile chart.
+ * A run's output folder as the saved form of its {@link RunRecord}: result.json, result-extra.json, one
+ * {@code .hgrm} per design and measure, and report.html rendered from the record (docs/reading-results.md says
+ * what each holds). A run {@link #write}s it, through a {@link StagedOutput}; {@code netns-lab report}
+ * {@link #read}s it back. Reading fails only without a readable result.json; any other file that is missing or
+ * does not parse leaves its part out, with a note naming it in the record's {@link RunRecord#notes()}.
  */
 public final class ResultsFolder {
-    /** The results, schema 2. */
+    /** The results, schema 2 ({@link ResultJson}). */
     public static final String RESULT_JSON = "result.json";
     /** result.json's companion, see {@link ResultExtraJson}. */
     public static final String RESULT_EXTRA_JSON = "result-extra.json";
@@ -36,15 +28,31 @@ public final class ResultsFolder {
     private ResultsFolder() {}
 
     /**
-     * Saves a finished run's results; the caller renders the reports from the record returned.
+     * Writes a finished run's output folder: the saved results and report.html, all from one record.
      *
      * @param result the run
+     * @param sensitivity its sensitivity study, or null when it had none
+     * @param dir the output folder, which exists
+     * @return the run's record, which the console report renders
+     * @throws IOException when a file cannot be written
+     */
+    public static RunRecord write(RunResult result, SensitivityResult sensitivity, Path dir) throws IOException {
+        RunRecord record = save(result, sensitivity, dir);
+        HtmlReport.write(record, dir.resolve(REPORT_HTML));
+        return record;
+    }
+
+    /**
+     * Saves the results {@link #read} reads back: every file but report.html.
+     *
+     * @param result the run
+     * @param sensitivity its sensitivity study, or null
      * @param dir the output folder, which exists
      * @return the run's record, as {@link #read} will read it back
      * @throws IOException when a file cannot be written
      */
-    public static RunRecord write(RunResult result, Path dir) throws IOException {
-        RunRecord record = RunRecord.of(result, RunRecord.Machine.current());
+    static RunRecord save(RunResult result, SensitivityResult sensitivity, Path dir) throws IOException {
+        RunRecord record = RunRecord.of(result, sensitivity, RunRecord.Machine.current());
         ResultJson.write(record, dir.resolve(RESULT_JSON));
         ResultExtraJson.write(record, dir.resolve(RESULT_EXTRA_JSON));
         HgrmFiles.write(result, dir);
@@ -63,7 +71,7 @@ public final class ResultsFolder {
         if (!Files.isDirectory(dir)) {
             throw new ReportInputException(dir, Files.exists(dir) ? "not a folder" : "no such folder");
         }
-        RunRecord r = ResultJson.read(dir.resolve(RESULT_JSON));
+        RunRecord r = ResultJsonReader.read(dir.resolve(RESULT_JSON));
         List<String> notes = new ArrayList<>();
         ResultExtraJson.Extra extra = null;
         try {
@@ -117,6 +125,7 @@ public final class ResultsFolder {
                 extra == null ? Map.of() : extra.seedRatios(),
                 notes,
                 r.replicates(),
-                r.execution());
+                r.execution(),
+                r.sensitivity());
     }
 }

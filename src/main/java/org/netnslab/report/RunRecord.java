@@ -6,16 +6,13 @@ import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.SensitivityResult;
 
 /**
- * One run's results, where the load model ends and the reports start (Gatling's split): the console
- * and HTML reports render from this record only, and {@link ResultsFolder} saves it to the output
- * folder and reads it back, so {@code netns-lab report DIR} rebuilds the report a run wrote.
- *
- * <p>Where each part is saved: result.json (schema 2, {@link ResultJson}) holds everything but the
- * seed, the seed's ratios, the throughput units and series, which result.json's schema has no key for
- * and {@code result-extra.json} holds; each design's percentile distributions are its {@code .hgrm}
- * files. The JSON files save a number that is not finite as null, which reads back as NaN.
+ * One run's results, where the load model ends and the reports start: the console and HTML reports render
+ * from this record only, and {@link ResultsFolder} saves it to the output folder and reads it back, so
+ * {@code netns-lab report DIR} rebuilds the report a run wrote. Which file saves which part:
+ * docs/reading-results.md.
  *
  * @param scenario the scenario's name
  * @param description its one-line description
@@ -33,8 +30,8 @@ import org.netnslab.metrics.RunResult;
  * @param notes what could not be read back, one sentence each naming the file; empty for a run's own
  *     record. Both reports print them.
  * @param replicates each replicate's own figures, in the order they ran (one for a schema 1 file)
- * @param execution how the run ran (mode, simulated machine, sweep); null when not saved (files of earlier
- *     versions)
+ * @param execution how the run ran (mode, simulated machine, sweep); null when not saved
+ * @param sensitivity the run's sensitivity study ({@code --sensitivity N}); null when it had none
  */
 public record RunRecord(
         String scenario,
@@ -51,9 +48,10 @@ public record RunRecord(
         Map<String, Double> seedRatios,
         List<String> notes,
         List<ReplicateRecord> replicates,
-        RunResult.ExecutionInfo execution) {
+        RunResult.ExecutionInfo execution,
+        SensitivityResult sensitivity) {
 
-    /** A record without execution details: see the components. */
+    /** A record without a sensitivity study: see the components. */
     public RunRecord(
             String scenario,
             String description,
@@ -68,7 +66,8 @@ public record RunRecord(
             List<Comparison> comparisons,
             Map<String, Double> seedRatios,
             List<String> notes,
-            List<ReplicateRecord> replicates) {
+            List<ReplicateRecord> replicates,
+            RunResult.ExecutionInfo execution) {
         this(
                 scenario,
                 description,
@@ -84,6 +83,7 @@ public record RunRecord(
                 seedRatios,
                 notes,
                 replicates,
+                execution,
                 null);
     }
 
@@ -168,9 +168,19 @@ public record RunRecord(
     /**
      * @param r a finished run
      * @param machine where it ran
-     * @return its record
+     * @return its record, without a sensitivity study
      */
     public static RunRecord of(RunResult r, Machine machine) {
+        return of(r, null, machine);
+    }
+
+    /**
+     * @param r a finished run
+     * @param sensitivity its sensitivity study, or null
+     * @param machine where it ran
+     * @return its record
+     */
+    public static RunRecord of(RunResult r, SensitivityResult sensitivity, Machine machine) {
         return new RunRecord(
                 r.scenario(),
                 r.description(),
@@ -186,6 +196,7 @@ public record RunRecord(
                 r.seedRatios(),
                 List.of(),
                 r.replicates().stream().map(ReplicateRecord::of).toList(),
-                r.execution());
+                r.execution(),
+                sensitivity);
     }
 }

@@ -1,17 +1,8 @@
 package org.netnslab.report;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import static org.netnslab.report.Html.esc;
+
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,145 +13,15 @@ import org.jfree.data.xy.XYSeriesCollection;
 import org.netnslab.metrics.SensitivityResult;
 
 /**
- * A sensitivity study in the three places a run's results go: result.json's {@code sensitivity} object
- * (beside the base run's keys, which it leaves as they are), a section of the console report, and a
- * section of report.html: per comparison, a tornado of the costs' rank correlations with the ratio (bars
- * drawn in HTML) and a scatter chart of the ratio against the three costs that move it most.
+ * A sensitivity study's sections of the console report and of report.html: per comparison, its conclusion's share
+ * of the samples, a tornado of the costs' rank correlations with the ratio (bars drawn in HTML) and a scatter chart
+ * of the ratio against the three costs that move it most.
  */
 public final class SensitivityReport {
     /** Samples below which the console says a study says little: a share is coarse, Spearman's rho noise or undefined. */
     static final int FEW = 10;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
     private SensitivityReport() {}
-
-    /**
-     * @param s the study
-     * @return its JSON object
-     */
-    public static ObjectNode toJson(SensitivityResult s) {
-        ObjectNode n = MAPPER.createObjectNode();
-        n.put("samples", s.samples());
-        n.put("spread", s.spread());
-        n.put("seed_band", s.seedBand());
-        n.put("random_seed", s.randomSeed());
-        n.put("design", "latin-hypercube");
-        ArrayNode keys = n.putArray("keys");
-        s.keys().forEach(keys::add);
-        ArrayNode factors = n.putArray("factors");
-        s.factors().forEach(row -> {
-            ArrayNode a = factors.addArray();
-            row.forEach(a::add);
-        });
-        ArrayNode cmps = n.putArray("comparisons");
-        for (SensitivityResult.Entry e : s.comparisons()) {
-            ObjectNode c = cmps.addObject();
-            c.put("measure", e.measure());
-            c.put("a", e.a());
-            c.put("b", e.b());
-            number(c, "base_ratio", e.baseRatio());
-            if (e.seedRatio() != null) {
-                c.put("seed_ratio", e.seedRatio());
-            } else {
-                c.putNull("seed_ratio");
-            }
-            ArrayNode r = c.putArray("ratios");
-            e.ratios().forEach(v -> {
-                if (Double.isFinite(v)) {
-                    r.add(v);
-                } else {
-                    r.addNull();
-                }
-            });
-            c.put("conclusion", e.conclusion());
-            number(c, "holds_share", e.holdsShare());
-            number(c, "seed_band_share", e.seedBandShare());
-            ObjectNode rho = c.putObject("spearman");
-            e.spearman().forEach((k, v) -> number(rho, k, v));
-        }
-        return n;
-    }
-
-    private static void number(ObjectNode o, String key, double v) {
-        if (Double.isFinite(v)) {
-            o.put(key, v);
-        } else {
-            o.putNull(key);
-        }
-    }
-
-    /**
-     * Adds the study to a result.json already written.
-     *
-     * @param resultJson the file
-     * @param s the study
-     * @throws IOException when it cannot be read or written
-     */
-    public static void addTo(Path resultJson, SensitivityResult s) throws IOException {
-        ObjectNode root = (ObjectNode) MAPPER.readTree(resultJson.toFile());
-        root.set("sensitivity", toJson(s));
-        MAPPER.writeValue(resultJson.toFile(), root);
-    }
-
-    /**
-     * Reads a study back from a result.json (for {@code netns-lab report DIR}).
-     *
-     * @param resultJson the file
-     * @return the study, or null when the run had none or the file cannot be read
-     */
-    public static SensitivityResult read(Path resultJson) {
-        try {
-            JsonNode n = MAPPER.readTree(resultJson.toFile()).get("sensitivity");
-            if (n == null || !n.isObject()) {
-                return null;
-            }
-            List<String> keys = new ArrayList<>();
-            n.get("keys").forEach(k -> keys.add(k.asText()));
-            List<List<Double>> factors = new ArrayList<>();
-            n.get("factors").forEach(row -> {
-                List<Double> r = new ArrayList<>();
-                row.forEach(v -> r.add(v.asDouble()));
-                factors.add(r);
-            });
-            List<SensitivityResult.Entry> entries = new ArrayList<>();
-            for (JsonNode c : n.get("comparisons")) {
-                List<Double> ratios = new ArrayList<>();
-                c.get("ratios").forEach(v -> ratios.add(v.isNull() ? Double.NaN : v.asDouble()));
-                Map<String, Double> rho = new LinkedHashMap<>();
-                c.get("spearman").fields().forEachRemaining(f -> rho.put(f.getKey(), num(f.getValue())));
-                entries.add(new SensitivityResult.Entry(
-                        c.get("measure").asText(),
-                        c.get("a").asText(),
-                        c.get("b").asText(),
-                        num(c.get("base_ratio")),
-                        c.get("seed_ratio").isNull()
-                                ? null
-                                : c.get("seed_ratio").asDouble(),
-                        ratios,
-                        c.get("conclusion").asText(),
-                        num(c.get("holds_share")),
-                        num(c.get("seed_band_share")),
-                        rho));
-            }
-            return new SensitivityResult(
-                    n.get("samples").asInt(),
-                    n.get("spread").asDouble(),
-                    n.get("seed_band").asDouble(),
-                    n.get("random_seed").asLong(),
-                    keys,
-                    factors,
-                    entries);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static double num(JsonNode v) {
-        return v == null || v.isNull() ? Double.NaN : v.asDouble();
-    }
 
     /**
      * @param s the study
@@ -244,10 +105,10 @@ public final class SensitivityReport {
 
     /**
      * @param s the study
-     * @param firstChart the number of the section's first chart in the page (keeps SVG ids apart)
+     * @param firstChart the number of the section's first chart in the page
      * @return its section of report.html
      */
-    public static String html(SensitivityResult s, int firstChart) {
+    static String html(SensitivityResult s, int firstChart) {
         StringBuilder h = new StringBuilder("<h2>Sensitivity to the costs</h2>\n<p>");
         h.append(esc(console(s).lines().findFirst().orElse(""))).append("</p>\n");
         int chart = firstChart;
@@ -311,28 +172,6 @@ public final class SensitivityReport {
                 "cost factor (1 = the scenario's cost)",
                 "ratio b / a",
                 data);
-        return HtmlReport.svg(chart, index);
-    }
-
-    /**
-     * Adds the study's section to a report.html already written, before its end.
-     *
-     * @param reportHtml the file
-     * @param s the study
-     * @param firstChart the number of the section's first chart in the page
-     * @throws IOException when it cannot be read or written
-     */
-    public static void appendTo(Path reportHtml, SensitivityResult s, int firstChart) throws IOException {
-        String page = Files.readString(reportHtml, StandardCharsets.UTF_8);
-        int end = page.lastIndexOf("</body>");
-        String section = html(s, firstChart);
-        Files.writeString(
-                reportHtml,
-                end < 0 ? page + section : page.substring(0, end) + section + page.substring(end),
-                StandardCharsets.UTF_8);
-    }
-
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return HtmlCharts.svg(chart, index);
     }
 }

@@ -2,9 +2,6 @@ package org.netnslab.report;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
@@ -16,38 +13,19 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * A run's output folder, written aside and put in place at the end. {@link #begin} checks the
- * {@code --out} folder against {@link OutputManifest}'s rule and creates a temporary folder beside it
- * ({@code .<name>.tmp-<pid>}, same parent, so same file system); the run {@link #write}s every result
- * there; {@link #commit} adds the manifest and swaps the folder into place: the old folder is renamed
- * aside, the temporary one renamed to the folder's name (both {@code ATOMIC_MOVE}), and of the old one
- * only the files its manifest lists are deleted. Until the commit, the previous results stay as they
- * were; a run that fails or is interrupted {@link #discard}s the temporary folder, so no complete-looking
- * result.json ever stands beside a partial set of {@code .hgrm} files.
+ * A run's output folder, written aside and put in place at the end: {@link #begin} checks the {@code --out} folder
+ * against {@link OutputManifest}'s rule and creates a locked ({@link OutputLock}) temporary folder beside it, the
+ * run {@link #write}s its results there, and {@link #commit} adds the manifest and swaps the folder into place. A run
+ * that fails or is interrupted {@link #discard}s it, leaving the previous results as they were.
  *
- * <p>When the folder cannot be renamed (a mount point: EBUSY), the commit falls back to replacing its
- * listed files one by one, each by a rename where the file systems allow, result.json and the manifest
- * last.
- *
- * <p>One run at a time per folder: the temporary folder holds a lock file ({@value #LOCK_FILE}) the run
- * keeps locked ({@link FileChannel#tryLock}, released by the kernel when the process dies). {@link #begin}
- * looks at every {@code .<name>.tmp-<pid>} beside the folder: one whose lock is held (or whose Java process
- * is alive and has not locked it yet) refuses the new run, naming the pid; one whose lock is free was left by
- * a run killed with SIGKILL and is removed, with a {@link #notes() note}.
- *
- * <p>Thread-safe: a signal handler may {@link #abandon} it while the runner's thread writes or commits;
- * whichever comes first wins, and once abandoned a commit is refused.
+ * <p>Thread-safe: a signal handler may {@link #abandon} it while the runner's thread writes or commits; whichever
+ * comes first wins, and once abandoned a commit is refused.
  */
 public final class StagedOutput {
     private final Path dir;
@@ -56,15 +34,13 @@ public final class StagedOutput {
     private final String tool;
     private final String scenario;
     private final List<String> notes;
-    private FileChannel lockChannel;
+    private final OutputLock lock;
     private volatile boolean abandoned;
     private boolean committed;
     private boolean discarded;
 
     /** The lock file in the temporary folder, held for the whole run; never part of the results. */
-    public static final String LOCK_FILE = ".netns-lab-lock";
-    /** The temporary folders this JVM is writing now (a test may stage twice; the CLI stages once). */
-    private static final Set<Path> ACTIVE = ConcurrentHashMap.newKeySet();
+    public static final String LOCK_FILE = OutputLock.FILE_NAME;
 
     private StagedOutput(
             Path dir, Path temp, OutputManifest previous, String tool, String scenario, List<String> notes) {
@@ -74,6 +50,7 @@ public final class StagedOutput {
         this.tool = tool;
         this.scenario = scenario;
         this.notes = List.copyOf(notes);
+        this.lock = new OutputLock(temp);
     }
 
     /**
@@ -120,7 +97,7 @@ public final class StagedOutput {
         }
         Path temp = parent.resolve(sibling(dir, "tmp"));
         try {
-            clearDeadRuns(dir, parent, notes);
+            OutputLock.clearDeadRuns(dir, parent, notes);
             Files.createDirectory(temp);
         } catch (FileAlreadyExistsException e) {
             throw new OutputFolderException(
@@ -133,14 +110,9 @@ public final class StagedOutput {
                             + reason(e) + ")",
                     e);
         }
-        ACTIVE.add(temp);
         StagedOutput out = new StagedOutput(dir, temp, previous, tool, scenario, notes);
         try {
-            out.lockChannel =
-                    FileChannel.open(temp.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            if (out.lockChannel.tryLock() == null) {
-                throw new IOException("cannot lock " + temp.resolve(LOCK_FILE));
-            }
+            out.lock.lock();
             writeCheck(temp);
             if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
                 writeCheck(dir); // its listed files are deleted at the end: found now, not after the run
@@ -155,82 +127,13 @@ public final class StagedOutput {
         return out;
     }
 
-    /** {@code .<name>.tmp-<pid>}: a run's temporary folder for {@code dir}, the pid in group 1. */
-    private static Pattern tempFolders(Path dir) {
-        return Pattern.compile(Pattern.quote(sibling(dir, "tmp").replaceFirst("-\\d+$", "-")) + "(\\d+)");
-    }
-
-    /**
-     * Refuses a run while another writes for the same folder; removes the temporary folders of runs that no
-     * longer exist (killed with SIGKILL: they could not remove their own).
-     *
-     * @throws OutputFolderException naming the run (pid) that holds the folder
-     */
-    private static void clearDeadRuns(Path dir, Path parent, List<String> notes)
-            throws IOException, OutputFolderException {
-        Pattern mine = tempFolders(dir);
-        List<Path> found = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent)) {
-            for (Path p : ds) {
-                if (mine.matcher(p.getFileName().toString()).matches()
-                        && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                    found.add(p);
-                }
-            }
-        }
-        found.sort(null);
-        for (Path p : found) {
-            Matcher m = mine.matcher(p.getFileName().toString());
-            m.matches();
-            long pid = Long.parseLong(m.group(1));
-            if (held(p, pid)) {
-                throw new OutputFolderException(
-                        dir + ": another run (pid " + pid + ") is writing its results for this folder"
-                                + " now (its temporary folder " + p + "); wait for it to end, or choose another --out");
-            }
-            deleteTree(p);
-            notes.add("removed " + p + ", the temporary folder of a run (pid " + pid
-                    + ") that no longer exists (killed?)");
-        }
-    }
-
-    /** @return whether a live run holds the temporary folder */
-    private static boolean held(Path folder, long pid) {
-        if (ACTIVE.contains(folder)) {
-            return true; // this JVM's own (locks are per process: never probe them from the holder)
-        }
-        if (pid == ProcessHandle.current().pid()) {
-            return false; // this process stages nothing else: left by an earlier process of the same pid
-        }
-        Path lock = folder.resolve(LOCK_FILE);
-        if (Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS)) {
-            try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE)) {
-                FileLock l = ch.tryLock();
-                if (l == null) {
-                    return true;
-                }
-                l.release();
-                return false;
-            } catch (OverlappingFileLockException e) {
-                return true;
-            } catch (IOException e) {
-                return true; // cannot tell: never remove what may be another run's
-            }
-        }
-        // no lock file yet (a run between creating its folder and locking) or an older version's: its process decides
-        return ProcessHandle.of(pid)
-                .map(h -> h.isAlive()
-                        && h.info().command().map(c -> c.endsWith("java")).orElse(true))
-                .orElse(false);
-    }
-
     /** Creates and deletes a file in the folder: a read-only file system or folder is found now. */
     private static void writeCheck(Path folder) throws IOException {
         Files.delete(Files.createTempFile(folder, ".netns-lab-write-check", ""));
     }
 
     /** @return {@code .<name>.<kind>-<pid>} for a folder beside dir, the name cut so it fits NAME_MAX */
-    private static String sibling(Path dir, String kind) {
+    static String sibling(Path dir, String kind) {
         String name = dir.getFileName().toString();
         return "." + (name.length() > 200 ? name.substring(0, 200) : name) + "." + kind + "-"
                 + ProcessHandle.current().pid();
@@ -295,7 +198,11 @@ public final class StagedOutput {
     }
 
     /**
-     * Adds the manifest and puts the results in place of the folder's previous content.
+     * Adds the manifest and puts the results in place of the folder's previous content: the old folder is renamed
+     * aside and the temporary one (same parent, so same file system) renamed to its name, both {@code ATOMIC_MOVE},
+     * so no result.json ever stands beside a partial set of {@code .hgrm} files; of the old folder only the files its
+     * manifest lists are deleted. A folder that cannot be renamed (a mount point: EBUSY) has its listed files
+     * replaced one by one instead, result.json and the manifest last.
      *
      * @return the old folder when it was left in place because it held files no run wrote (added
      *     during the run), else null
@@ -311,7 +218,8 @@ public final class StagedOutput {
         names.remove(LOCK_FILE);
         names.sort(null);
         OutputManifest.now(tool, scenario, names).write(temp);
-        unlock(); // the folder becomes the results: no lock file in it (the process's own pid still marks it as live)
+        lock.unlock(); // the folder becomes the results: no lock file in it (the process's own pid still marks it
+        // as live)
         Files.deleteIfExists(temp.resolve(LOCK_FILE));
         Path kept = null;
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -338,19 +246,8 @@ public final class StagedOutput {
             }
         }
         committed = true;
-        ACTIVE.remove(temp);
+        lock.close();
         return kept;
-    }
-
-    private void unlock() {
-        if (lockChannel != null) {
-            try {
-                lockChannel.close(); // releases the lock
-            } catch (IOException e) {
-                System.err.println("netns-lab: could not release the lock " + temp.resolve(LOCK_FILE) + ": " + e);
-            }
-            lockChannel = null;
-        }
     }
 
     private static void move(Path from, Path to) throws IOException {
@@ -418,9 +315,9 @@ public final class StagedOutput {
         }
         if (!discarded) {
             discarded = true;
-            unlock();
+            lock.unlock();
             deleteTree(temp);
-            ACTIVE.remove(temp);
+            lock.close();
         }
         return true;
     }
@@ -437,7 +334,7 @@ public final class StagedOutput {
     }
 
     /** Deletes a folder this run created and everything in it, links as links (never followed). */
-    private static void deleteTree(Path folder) {
+    static void deleteTree(Path folder) {
         try {
             Files.walkFileTree(folder, new SimpleFileVisitor<>() {
                 @Override

@@ -119,7 +119,7 @@ final class SweepCharts {
         chart.getXYPlot().setDomainAxis(x);
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         chart.getXYPlot().setRenderer(renderer);
-        return HtmlReport.svg(chart, index);
+        return HtmlCharts.svg(chart, index);
     }
 
     /** @return the designs' names in a sweep's keys, in order of first appearance (for tests) */

@@ -6,24 +6,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
-import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 
 /**
- * What a run found, said first: one sentence per comparison (which design won, by how much, that lower is
- * better, and, where the scenario has the seed's figure, whether the model AGREES or DISAGREES with it), one
- * per seed ratio across measures, a note when every design had the same throughput (an arrival-bound load),
- * and one line for the invariants (which design broke which, and whether that design is expected to).
- * The console ({@link ConsoleReport}), report.html ({@link HtmlReport}) and result.json
- * ({@code agrees_with_seed}, {@code seed_tolerance}) all take it from here, and {@code run --check} gates on
- * {@link #passes()}.
- *
- * <p>Agreement: every measure compared is a time (lower is better). A comparison agrees with the seed when
- * its ratio is within {@link #DESIGN_TOLERANCE} of the seed's; with replicates, when the ratio's 95% interval
- * comes within the tolerance of it (the interval decides, not the mean alone). A seed ratio across measures
- * ({@code derived-ratios}) uses {@link #DERIVED_TOLERANCE}. An unbounded interval decides nothing: no verdict;
- * nor does one that holds the seed's figure but is wider than twice the tolerance (two live replicates on 2
- * cores gave TC1's ratio -0.45 .. 2.91), while one that misses it by more than the tolerance still disagrees.
+ * What a run found, said first: a sentence per comparison and per seed ratio across measures ({@link
+ * RatioVerdict}), notes on designs the run could not tell apart ({@link DesignsAlike}), and a line for the
+ * invariants. The console, report.html and result.json take it from here, and {@code run --check} gates on {@link
+ * #passes()}. How a ratio is judged against the seed's: docs/reading-results.md, "The verdict".
  */
 public final class Verdict {
     /**
@@ -89,15 +78,16 @@ public final class Verdict {
     public static Verdict of(RunRecord r) {
         List<Line> checked = new ArrayList<>();
         for (Comparison c : r.comparisons()) {
-            checked.add(comparison(r, c));
+            checked.add(RatioVerdict.comparison(r, c));
         }
         List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
         for (RunResult.DerivedRatio d : r.ratios()) {
-            checked.add(derived(d));
+            checked.add(RatioVerdict.derived(d));
             lines.add(checked.get(checked.size() - 1));
         }
-        lines.addAll(r.isSweep() ? SweepVerdict.identical(identicalPairs(r)) : identicalPairs(r));
-        String arrival = arrivalBound(r);
+        lines.addAll(
+                r.isSweep() ? SweepVerdict.identical(DesignsAlike.identicalPairs(r)) : DesignsAlike.identicalPairs(r));
+        String arrival = DesignsAlike.arrivalBound(r);
         if (arrival != null) {
             lines.add(new Line(arrival, null, Double.NaN));
         }
@@ -148,255 +138,12 @@ public final class Verdict {
         return null;
     }
 
-    private static Line comparison(RunRecord r, Comparison c) {
-        String unit = r.designs().stream()
-                .filter(d -> d.measures().containsKey(c.measure()))
-                .findFirst()
-                .map(d -> d.measures().get(c.measure()).unit())
-                .orElse("");
-        double ratio = c.ratioBOverA();
-        StringBuilder b = new StringBuilder();
-        boolean same = c.meanA() == c.meanB() || Math.abs(ratio - 1) < 0.0005;
-        if (same) {
-            b.append(String.format(
-                    Locale.ROOT,
-                    "%s and %s gave identical mean %s (%s %s)",
-                    c.b(),
-                    c.a(),
-                    c.measure(),
-                    num(c.meanB()),
-                    unit));
-            b.append(
-                    c.designsDifferInUsedKeys()
-                            ? ": they differ in keys this workload reads, but at this load no contended"
-                                    + " lock or queue tells them apart"
-                            : ": they differ in no model key this workload reads, so they are the"
-                                    + " same model here");
-        } else {
-            b.append(String.format(
-                    Locale.ROOT,
-                    "%s %s the mean %s %s against %s (%s vs %s %s, lower is better)",
-                    c.b(),
-                    ratio < 1 ? "cuts" : "raises",
-                    c.measure(),
-                    pct(ratio),
-                    c.a(),
-                    num(c.meanB()),
-                    num(c.meanA()),
-                    unit));
-            if (ratio > 1) {
-                b.append(": ").append(c.a()).append(" wins");
-            }
-        }
-        RatioInterval ci = c.ratioCi();
-        if (c.replicates() > 1) {
-            b.append(
-                    ci != null && ci.bounded()
-                            ? String.format(
-                                    Locale.ROOT,
-                                    "; ratio %.3f, 95%% interval %.3f .. %.3f over" + " %d replicates",
-                                    ratio,
-                                    ci.low(),
-                                    ci.high(),
-                                    c.replicates())
-                            : String.format(
-                                    Locale.ROOT,
-                                    "; ratio %.3f, interval unbounded over %d replicates",
-                                    ratio,
-                                    c.replicates()));
-        } else if (!same) {
-            b.append(String.format(Locale.ROOT, "; ratio %.3f, one run", ratio));
-        }
-        Double seed = r.seedRatio(c.b());
-        if (seed == null) {
-            return new Line(b + ".", null, Double.NaN);
-        }
-        double lo = ratio;
-        double hi = ratio;
-        Boolean agrees;
-        if (c.replicates() > 1 && ci != null) {
-            lo = ci.low();
-            hi = ci.high();
-            agrees = ci.bounded() ? lo - DESIGN_TOLERANCE <= seed && seed <= hi + DESIGN_TOLERANCE : null;
-            if (Boolean.TRUE.equals(agrees) && tooWide(lo, hi, DESIGN_TOLERANCE)) {
-                b.append(wide(seed, DESIGN_TOLERANCE));
-                return new Line(b.toString(), null, DESIGN_TOLERANCE);
-            }
-        } else {
-            agrees = Math.abs(ratio - seed) <= DESIGN_TOLERANCE;
-        }
-        b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1));
-        return new Line(b.toString(), agrees, DESIGN_TOLERANCE);
-    }
-
-    /**
-     * An interval wider than twice the tolerance is too wide for "agrees" to say much: it would agree with seed
-     * figures a whole tolerance apart on either side of the model's (two live replicates on 2 cores gave TC1's
-     * ratio -0.45 .. 2.91): no verdict. One that misses the seed by more than the tolerance still disagrees.
-     */
-    private static boolean tooWide(double lo, double hi, double tol) {
-        return hi - lo > 2 * tol;
-    }
-
-    private static String wide(double seed, double tol) {
-        return String.format(
-                Locale.ROOT,
-                "; seed %.2f: no verdict (the interval is wider than the +-%.2f the seed is"
-                        + " checked within: run more replicates, or virtual execution).",
-                seed,
-                tol);
-    }
-
-    private static String seedPart(double model, double seed, Boolean agrees, double tol, boolean interval) {
-        String t = String.format(Locale.ROOT, "+-%.2f", tol);
-        if (agrees == null) {
-            return String.format(Locale.ROOT, "; seed %.2f: no verdict (the interval is unbounded).", seed);
-        }
-        if (agrees) {
-            return String.format(
-                    Locale.ROOT,
-                    "; seed: %s (%.2f): AGREES within %s%s.",
-                    seed < 1 ? pct(seed) : "x" + fmt2(seed),
-                    seed,
-                    t,
-                    interval ? " of the interval" : "");
-        }
-        return String.format(
-                Locale.ROOT,
-                "; model %.2f, seed %.2f: DISAGREES by more than %s%s (why: %s).",
-                model,
-                seed,
-                t,
-                interval ? " of the interval" : "",
-                WHY);
-    }
-
-    private static Line derived(RunResult.DerivedRatio d) {
-        boolean interval = d.replicates().size() > 1 && Double.isFinite(d.ciLow()) && Double.isFinite(d.ciHigh());
-        double lo = interval ? d.ciLow() : d.model();
-        double hi = interval ? d.ciHigh() : d.model();
-        if (!Double.isFinite(d.seed())) {
-            return new Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
-        }
-        boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
-        String text = String.format(
-                Locale.ROOT,
-                "%s = %.3f%s",
-                d.name(),
-                d.model(),
-                interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
-        if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {
-            return new Line(text + wide(d.seed(), DERIVED_TOLERANCE), null, DERIVED_TOLERANCE);
-        }
-        text = text
-                + (agrees
-                        ? String.format(Locale.ROOT, "; seed %.2f: AGREES within +-%.2f.", d.seed(), DERIVED_TOLERANCE)
-                        : String.format(
-                                Locale.ROOT,
-                                "; model %.2f, seed %.2f: DISAGREES by more than +-%.2f (why: %s).",
-                                d.model(),
-                                d.seed(),
-                                DERIVED_TOLERANCE,
-                                WHY));
-        return new Line(text, agrees, DERIVED_TOLERANCE);
-    }
-
-    /**
-     * @return a sentence for each pair of designs, neither the baseline, whose every mean is the same (the
-     *     baseline's pairs are said by their comparison)
-     */
-    static List<Line> identicalPairs(RunRecord r) {
-        List<Line> out = new ArrayList<>();
-        java.util.Set<String> compared = new java.util.HashSet<>();
-        r.comparisons().forEach(c -> compared.add(c.a()));
-        java.util.Set<String> sameAsBaseline = new java.util.HashSet<>(); // already said by their comparison
-        r.comparisons().stream()
-                .filter(c -> c.meanA() == c.meanB() || Math.abs(c.ratioBOverA() - 1) < 0.0005)
-                .forEach(c -> sameAsBaseline.add(c.b()));
-        List<DesignRecord> ds = r.designs();
-        for (int i = 0; i < ds.size(); i++) {
-            for (int j = i + 1; j < ds.size(); j++) {
-                DesignRecord x = ds.get(i);
-                DesignRecord y = ds.get(j);
-                if (compared.contains(x.name())
-                        || compared.contains(y.name())
-                        || x.measures().isEmpty()
-                        || (sameAsBaseline.contains(x.name()) && sameAsBaseline.contains(y.name()))
-                        || !x.measures().keySet().equals(y.measures().keySet())
-                        || !x.measures().keySet().stream()
-                                .allMatch(m -> x.measures().get(m).mean()
-                                        == y.measures().get(m).mean())
-                        || x.throughputPerSec() != y.throughputPerSec()) {
-                    continue;
-                }
-                java.util.Set<String> differ = new java.util.HashSet<>();
-                x.strategies().keySet().stream()
-                        .filter(k ->
-                                !x.strategies().get(k).equals(y.strategies().get(k)))
-                        .forEach(differ::add);
-                java.util.Set<String> locking = java.util.Set.of("uevent.serialization", "uevent.seqnum-scope");
-                String why = "";
-                if (!differ.isEmpty() && locking.containsAll(differ)) {
-                    why =
-                            " (with one injector per netns neither takes a contended lock: only the global one is shared)";
-                } else if (differ.contains("uevent.listener-rcvbuf")
-                        && differ.stream().allMatch(k -> locking.contains(k) || k.equals("uevent.listener-rcvbuf"))
-                        && x.invariants().getOrDefault("enobufs", 0L) == 0
-                        && y.invariants().getOrDefault("enobufs", 0L) == 0) {
-                    why = " (no listener's receive queue filled in either: no ENOBUFS)";
-                }
-                out.add(new Line(
-                        x.name() + " and " + y.name() + " gave identical figures: at this load no path where they"
-                                + " differ is contended" + why + ".",
-                        null,
-                        Double.NaN));
-            }
-        }
-        return out;
-    }
-
-    /** @return a note when two or more designs had the same throughput but different latencies, else null */
-    static String arrivalBound(RunRecord r) {
-        if (r.designs().size() < 2 || r.comparisons().stream().allMatch(c -> c.meanA() == c.meanB())) {
-            return null;
-        }
-        double min = r.designs().stream()
-                .mapToDouble(DesignRecord::throughputPerSec)
-                .min()
-                .orElse(0);
-        double max = r.designs().stream()
-                .mapToDouble(DesignRecord::throughputPerSec)
-                .max()
-                .orElse(0);
-        if (!(min > 0) || (max - min) / max > 0.001) {
-            return null;
-        }
-        String unit = r.designs().get(0).throughputUnit();
-        return String.format(
-                Locale.ROOT,
-                "Throughput is the same for every design (%,.0f %s/s): the load is"
-                        + " arrival-bound (the injectors' schedule sets the rate, not the kernel design), so the designs differ in"
-                        + " latency only.",
-                max,
-                unit == null ? "operations" : unit);
-    }
-
     /** @return e.g. "14%" for 0.86 or 1.14; "0.4%" below 1% */
     public static String pct(double ratio) {
         double p = Math.abs(1 - ratio) * 100;
         return p < 1 || (p > 99 && p < 100)
                 ? String.format(Locale.ROOT, "%.1f%%", p)
                 : String.format(Locale.ROOT, "%.0f%%", p);
-    }
-
-    private static String fmt2(double v) {
-        return String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    private static String num(double v) {
-        return Math.abs(v) >= 10 || v == 0
-                ? String.format(Locale.ROOT, "%.1f", v)
-                : String.format(Locale.ROOT, "%.3g", v);
     }
 
     /** @return the verdict as console lines: a heading, one line per sentence, the invariants */

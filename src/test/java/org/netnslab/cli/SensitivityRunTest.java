@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.netnslab.metrics.SensitivityResult;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.SensitivityReport;
 import org.scalatestplus.junit.JUnitSuite;
@@ -60,7 +61,8 @@ public class SensitivityRunTest extends JUnitSuite {
                 s.at("/comparisons/0/base_ratio").asDouble(),
                 0);
         assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
-        String console = SensitivityReport.console(SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON)));
+        SensitivityResult study = ResultsFolder.read(out).sensitivity();
+        String console = SensitivityReport.console(study);
         assertTrue(
                 console,
                 console.contains("  only 4 samples: the 'holds in' shares, the spread and the rank"
@@ -74,11 +76,7 @@ public class SensitivityRunTest extends JUnitSuite {
         assertTrue(console, console.contains(String.format(java.util.Locale.ROOT, "median %.3f,", (r[1] + r[2]) / 2)));
         String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
         assertTrue(html.contains("<h2>Sensitivity to the costs</h2>"));
-        assertEquals(
-                SensitivityReport.read(out.resolve(ResultsFolder.RESULT_JSON))
-                        .comparisons()
-                        .size(),
-                html.split("tornado</th>", -1).length - 1);
+        assertEquals(study.comparisons().size(), html.split("tornado</th>", -1).length - 1);
 
         Files.writeString(out.resolve(ResultsFolder.REPORT_HTML), "stale");
         assertEquals(0, Main.execute("report", out.toString()));

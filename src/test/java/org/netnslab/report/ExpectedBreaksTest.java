@@ -175,7 +175,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution());
-        assertTrue(Verdict.identicalPairs(two)
+        assertTrue(DesignsAlike.identicalPairs(two)
                 .get(0)
                 .text()
                 .endsWith("(with one injector per netns neither takes a"
@@ -196,7 +196,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution());
-        assertTrue(Verdict.identicalPairs(rcvbuf)
+        assertTrue(DesignsAlike.identicalPairs(rcvbuf)
                 .get(0)
                 .text()
                 .endsWith("(no listener's receive queue filled in either:" + " no ENOBUFS)."));

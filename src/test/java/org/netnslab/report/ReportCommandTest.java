@@ -21,6 +21,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.cli.Main;
+import org.netnslab.metrics.SensitivityResult;
 import org.netnslab.scenario.TinyScenario;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -143,7 +144,7 @@ public class ReportCommandTest extends JUnitSuite {
 
     private RoundTrip savedAndReadBack(org.netnslab.metrics.RunResult run) throws Exception {
         Path dir = tmp.newFolder().toPath();
-        RunRecord written = ResultsFolder.write(run, dir);
+        RunRecord written = ResultsFolder.save(run, null, dir);
         RunRecord read = ResultsFolder.read(dir);
         assertEquals(List.of(), read.notes());
         assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
@@ -221,9 +222,82 @@ public class ReportCommandTest extends JUnitSuite {
                 b.percentiles().get("proc.listener_busy.all").points().get(0));
     }
 
+    /** A study of {@link TinyRun#result()}'s first comparison over three samples, one ratio not finite. */
+    private static SensitivityResult study() {
+        Map<String, Double> rho = new java.util.LinkedHashMap<>();
+        rho.put("uevent.return", -1.0);
+        rho.put("uevent.recv", 0.5);
+        return new SensitivityResult(
+                3,
+                0.5,
+                0.1,
+                7L,
+                List.of("uevent.recv", "uevent.return"),
+                List.of(List.of(0.6, 1.2), List.of(1.0, 0.7), List.of(1.4, 1.0)),
+                List.of(new SensitivityResult.Entry(
+                        "uevent.transaction",
+                        "kernel-4.18",
+                        "per-netns-2018",
+                        0.5,
+                        0.8,
+                        List.of(0.4, 0.6, Double.NaN),
+                        "b faster than a",
+                        2.0 / 3,
+                        0.0,
+                        rho)));
+    }
+
+    @Test
+    public void aSensitivityStudyIsSavedReadBackAndRenderedWithTheRest() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        RunRecord written = ResultsFolder.write(TinyRun.result(), study(), dir);
+        RunRecord read = ResultsFolder.read(dir);
+        assertEquals(study(), read.sensitivity());
+        assertEquals(ResultJson.toJson(written), ResultJson.toJson(read));
+        String html = Files.readString(dir.resolve("report.html"));
+        assertEquals(html, HtmlReport.render(read));
+        assertEquals(ConsoleReport.render(written), ConsoleReport.render(read));
+
+        com.fasterxml.jackson.databind.JsonNode json = ResultJson.toJson(read);
+        List<String> keys = new java.util.ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertEquals("the study last, beside the base run's keys", "sensitivity", keys.get(keys.size() - 1));
+        assertTrue(json.at("/sensitivity/comparisons/0/ratios/2").isNull()); // the NaN
+        assertEquals("latin-hypercube", json.at("/sensitivity/design").asText());
+        // the study's section after the comparisons and seed ratios, before the invariants; one scatter chart
+        assertTrue(html.indexOf("<h2>The seed's ratios</h2>") < html.indexOf("<h2>Sensitivity to the costs</h2>"));
+        assertTrue(html.indexOf("<h2>Sensitivity to the costs</h2>") < html.indexOf("<h2>Invariants</h2>"));
+        assertEquals(HtmlReport.chartCount(read), html.split("<svg ", -1).length - 1);
+        assertEquals(
+                HtmlReport.chartCount(RunRecord.of(TinyRun.result(), TinyRun.MACHINE)) + 1,
+                HtmlReport.chartCount(read));
+        // the console: the summary, the overrides, then the study's section and a blank line
+        String console = ConsoleReport.render(read);
+        assertTrue(
+                console,
+                console.endsWith("overrides: workload.injectors=4\n\n" + SensitivityReport.console(study()) + "\n"));
+        assertTrue(console, console.contains("\nsensitivity: 3 samples of the cost block, each cost x [0.50, 1.50]"));
+    }
+
+    @Test
+    public void aSensitivityStudyThatDoesNotAddUpNamesItsPath() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.result(), study(), dir);
+        Path json = dir.resolve("result.json");
+        String good = Files.readString(json);
+        Files.writeString(json, good.replace("\"conclusion\" : \"b faster than a\",", ""));
+        assertRefused(dir, json + ": sensitivity.comparisons[0].conclusion: missing");
+        Files.writeString(json, good.replace("\"samples\" : 3,", "\"samples\" : 4,"));
+        assertRefused(dir, json + ": sensitivity.factors: 3 rows, but 4 samples are said");
+        Files.writeString(json, good.replace("\"uevent.recv\" : 0.5", "\"uevent.send\" : 0.5"));
+        assertRefused(dir, json + ": sensitivity.comparisons[0].spearman[\"uevent.send\"]: not one of the keys varied");
+        Files.writeString(json, good.replace("\"latin-hypercube\"", "\"grid\""));
+        assertRefused(dir, json + ": sensitivity.design: 'grid' is not a design this version knows (latin-hypercube)");
+    }
+
     private Path savedFolder() throws Exception {
         Path dir = tmp.newFolder().toPath();
-        ResultsFolder.write(TinyRun.result(), dir);
+        ResultsFolder.save(TinyRun.result(), null, dir);
         return dir;
     }
 

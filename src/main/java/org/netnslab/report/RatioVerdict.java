@@ -1,0 +1,185 @@
+package org.netnslab.report;
+
+import static org.netnslab.report.Verdict.DERIVED_TOLERANCE;
+import static org.netnslab.report.Verdict.DESIGN_TOLERANCE;
+import static org.netnslab.report.Verdict.WHY;
+import static org.netnslab.report.Verdict.pct;
+
+import java.util.Locale;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.RatioInterval;
+import org.netnslab.metrics.RunResult;
+
+/**
+ * The verdict's sentence for one ratio, a design comparison or a seed ratio across measures: what the model found
+ * and, with the seed's figure, whether it AGREES within the tolerance (the rule: docs/reading-results.md, "The
+ * verdict").
+ */
+final class RatioVerdict {
+    private RatioVerdict() {}
+
+    /** @return the sentence for a comparison, with its agreement when the scenario has the seed's ratio */
+    static Verdict.Line comparison(RunRecord r, Comparison c) {
+        String unit = r.designs().stream()
+                .filter(d -> d.measures().containsKey(c.measure()))
+                .findFirst()
+                .map(d -> d.measures().get(c.measure()).unit())
+                .orElse("");
+        double ratio = c.ratioBOverA();
+        StringBuilder b = new StringBuilder();
+        boolean same = c.meanA() == c.meanB() || Math.abs(ratio - 1) < 0.0005;
+        if (same) {
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%s and %s gave identical mean %s (%s %s)",
+                    c.b(),
+                    c.a(),
+                    c.measure(),
+                    num(c.meanB()),
+                    unit));
+            b.append(
+                    c.designsDifferInUsedKeys()
+                            ? ": they differ in keys this workload reads, but at this load no contended"
+                                    + " lock or queue tells them apart"
+                            : ": they differ in no model key this workload reads, so they are the"
+                                    + " same model here");
+        } else {
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%s %s the mean %s %s against %s (%s vs %s %s, lower is better)",
+                    c.b(),
+                    ratio < 1 ? "cuts" : "raises",
+                    c.measure(),
+                    pct(ratio),
+                    c.a(),
+                    num(c.meanB()),
+                    num(c.meanA()),
+                    unit));
+            if (ratio > 1) {
+                b.append(": ").append(c.a()).append(" wins");
+            }
+        }
+        RatioInterval ci = c.ratioCi();
+        if (c.replicates() > 1) {
+            b.append(
+                    ci != null && ci.bounded()
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "; ratio %.3f, 95%% interval %.3f .. %.3f over" + " %d replicates",
+                                    ratio,
+                                    ci.low(),
+                                    ci.high(),
+                                    c.replicates())
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; ratio %.3f, interval unbounded over %d replicates",
+                                    ratio,
+                                    c.replicates()));
+        } else if (!same) {
+            b.append(String.format(Locale.ROOT, "; ratio %.3f, one run", ratio));
+        }
+        Double seed = r.seedRatio(c.b());
+        if (seed == null) {
+            return new Verdict.Line(b + ".", null, Double.NaN);
+        }
+        double lo = ratio;
+        double hi = ratio;
+        Boolean agrees;
+        if (c.replicates() > 1 && ci != null) {
+            lo = ci.low();
+            hi = ci.high();
+            agrees = ci.bounded() ? lo - DESIGN_TOLERANCE <= seed && seed <= hi + DESIGN_TOLERANCE : null;
+            if (Boolean.TRUE.equals(agrees) && tooWide(lo, hi, DESIGN_TOLERANCE)) {
+                b.append(wide(seed, DESIGN_TOLERANCE));
+                return new Verdict.Line(b.toString(), null, DESIGN_TOLERANCE);
+            }
+        } else {
+            agrees = Math.abs(ratio - seed) <= DESIGN_TOLERANCE;
+        }
+        b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1));
+        return new Verdict.Line(b.toString(), agrees, DESIGN_TOLERANCE);
+    }
+
+    /**
+     * An interval wider than twice the tolerance is too wide for "agrees" to say much: it would agree with seed
+     * figures a whole tolerance apart on either side of the model's (two live replicates on 2 cores gave TC1's
+     * ratio -0.45 .. 2.91): no verdict. One that misses the seed by more than the tolerance still disagrees.
+     */
+    private static boolean tooWide(double lo, double hi, double tol) {
+        return hi - lo > 2 * tol;
+    }
+
+    private static String wide(double seed, double tol) {
+        return String.format(
+                Locale.ROOT,
+                "; seed %.2f: no verdict (the interval is wider than the +-%.2f the seed is"
+                        + " checked within: run more replicates, or virtual execution).",
+                seed,
+                tol);
+    }
+
+    private static String seedPart(double model, double seed, Boolean agrees, double tol, boolean interval) {
+        String t = String.format(Locale.ROOT, "+-%.2f", tol);
+        if (agrees == null) {
+            return String.format(Locale.ROOT, "; seed %.2f: no verdict (the interval is unbounded).", seed);
+        }
+        if (agrees) {
+            return String.format(
+                    Locale.ROOT,
+                    "; seed: %s (%.2f): AGREES within %s%s.",
+                    seed < 1 ? pct(seed) : "x" + fmt2(seed),
+                    seed,
+                    t,
+                    interval ? " of the interval" : "");
+        }
+        return String.format(
+                Locale.ROOT,
+                "; model %.2f, seed %.2f: DISAGREES by more than %s%s (why: %s).",
+                model,
+                seed,
+                t,
+                interval ? " of the interval" : "",
+                WHY);
+    }
+
+    /** @return the sentence for a seed ratio across measures ({@code derived-ratios}) */
+    static Verdict.Line derived(RunResult.DerivedRatio d) {
+        boolean interval = d.replicates().size() > 1 && Double.isFinite(d.ciLow()) && Double.isFinite(d.ciHigh());
+        double lo = interval ? d.ciLow() : d.model();
+        double hi = interval ? d.ciHigh() : d.model();
+        if (!Double.isFinite(d.seed())) {
+            return new Verdict.Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
+        }
+        boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
+        String text = String.format(
+                Locale.ROOT,
+                "%s = %.3f%s",
+                d.name(),
+                d.model(),
+                interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
+        if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {
+            return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE), null, DERIVED_TOLERANCE);
+        }
+        text = text
+                + (agrees
+                        ? String.format(Locale.ROOT, "; seed %.2f: AGREES within +-%.2f.", d.seed(), DERIVED_TOLERANCE)
+                        : String.format(
+                                Locale.ROOT,
+                                "; model %.2f, seed %.2f: DISAGREES by more than +-%.2f (why: %s).",
+                                d.model(),
+                                d.seed(),
+                                DERIVED_TOLERANCE,
+                                WHY));
+        return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);
+    }
+
+    private static String fmt2(double v) {
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String num(double v) {
+        return Math.abs(v) >= 10 || v == 0
+                ? String.format(Locale.ROOT, "%.1f", v)
+                : String.format(Locale.ROOT, "%.3g", v);
+    }
+}

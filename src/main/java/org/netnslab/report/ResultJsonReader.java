@@ -1,0 +1,219 @@
+package org.netnslab.report;
+
+import static org.netnslab.report.JsonFields.at;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RatioInterval;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.WelchTest;
+
+/**
+ * Reads result.json back into a {@link RunRecord}: schema 2 here, what schema 1 holds differently in
+ * {@link SchemaOneJson}. The record has no seed, seed ratios, throughput units or series, or percentile
+ * distributions, which {@link ResultsFolder} fills in from the other files.
+ */
+final class ResultJsonReader {
+    private ResultJsonReader() {}
+
+    /**
+     * @param file the file
+     * @return its record
+     * @throws ReportInputException naming the file and what is wrong: missing, not JSON, a schema other
+     *     than 1 or 2, a field missing or of the wrong type (named by its path), or {@code repeat} not the
+     *     number of {@code replicates}
+     */
+    static RunRecord read(Path file) throws ReportInputException {
+        JsonFields.Parsed parsed = JsonFields.parse(ResultJson.MAPPER, file, ResultJson.SCHEMA_1, ResultJson.SCHEMA);
+        JsonFields f = parsed.fields();
+        JsonNode root = parsed.root();
+        boolean v1 = root.get("schema").intValue() == ResultJson.SCHEMA_1;
+        JsonNode machine = f.object(root, "", "machine");
+        Instant started;
+        try {
+            started = Instant.parse(f.text(root, "", "started"));
+        } catch (DateTimeParseException e) {
+            throw new ReportInputException(file, "started: not an ISO-8601 instant (" + e.getMessage() + ")", e);
+        }
+        List<String> overrides = f.texts(root, "", "overrides");
+        List<DesignRecord> designs = new ArrayList<>();
+        JsonNode dn = f.array(root, "", "designs");
+        for (int i = 0; i < dn.size(); i++) {
+            designs.add(design(f, f.objectAt(dn, "designs", i), at("designs", i)));
+        }
+        List<RunResult.DerivedRatio> ratios = new ArrayList<>();
+        JsonNode rn = f.array(root, "", "ratios");
+        for (int i = 0; i < rn.size(); i++) {
+            JsonNode r = f.objectAt(rn, "ratios", i);
+            ratios.add(v1 ? SchemaOneJson.ratio(f, r, at("ratios", i)) : ratio(f, r, at("ratios", i)));
+        }
+        List<Comparison> comparisons = new ArrayList<>();
+        JsonNode cn = f.array(root, "", "comparisons");
+        for (int i = 0; i < cn.size(); i++) {
+            JsonNode c = f.objectAt(cn, "comparisons", i);
+            comparisons.add(
+                    v1 ? SchemaOneJson.comparison(f, c, at("comparisons", i)) : comparison(f, c, at("comparisons", i)));
+        }
+        List<ReplicateRecord> replicates = v1 ? List.of(SchemaOneJson.replicate(designs)) : replicates(f, root);
+        return new RunRecord(
+                f.text(root, "", "scenario"),
+                f.text(root, "", "description"),
+                null,
+                f.number(root, "", "scale"),
+                new RunRecord.Machine(
+                        (int) f.whole(machine, "machine", "cpus"),
+                        f.text(machine, "machine", "java"),
+                        f.text(machine, "machine", "akka")),
+                started,
+                f.number(root, "", "wall_s"),
+                overrides,
+                designs,
+                ratios,
+                comparisons,
+                Map.of(),
+                List.of(),
+                replicates,
+                ExecutionJson.read(f, root),
+                SensitivityJson.read(f, root));
+    }
+
+    private static List<ReplicateRecord> replicates(JsonFields f, JsonNode root) throws ReportInputException {
+        List<ReplicateRecord> replicates = new ArrayList<>();
+        JsonNode rn = f.array(root, "", "replicates");
+        for (int i = 0; i < rn.size(); i++) {
+            replicates.add(replicate(f, f.objectAt(rn, "replicates", i), at("replicates", i)));
+        }
+        long repeat = f.whole(root, "", "repeat");
+        if (repeat < 1 || repeat != replicates.size()) {
+            throw f.wrong("repeat", repeat + " replicates said, " + replicates.size() + " saved");
+        }
+        return replicates;
+    }
+
+    private static ReplicateRecord replicate(JsonFields f, JsonNode r, String p) throws ReportInputException {
+        List<String> order = f.texts(r, p, "order");
+        List<ReplicateRecord.Design> designs = new ArrayList<>();
+        JsonNode dn = f.array(r, p, "designs");
+        for (int i = 0; i < dn.size(); i++) {
+            String dp = at(at(p, "designs"), i);
+            JsonNode d = f.objectAt(dn, at(p, "designs"), i);
+            designs.add(new ReplicateRecord.Design(
+                    f.text(d, dp, "name"),
+                    f.map(d, dp, "means", f::number),
+                    f.number(d, dp, "throughput_per_s"),
+                    f.number(d, dp, "wall_s"),
+                    f.map(d, dp, "invariants", f::whole),
+                    ExecutionJson.clocks(f, d, dp)));
+        }
+        return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
+    }
+
+    private static DesignRecord design(JsonFields f, JsonNode d, String p) throws ReportInputException {
+        Map<String, String> strategies = f.map(d, p, "strategies", f::text);
+        Map<String, MeasureSummary> measures = new LinkedHashMap<>();
+        JsonNode mn = f.object(d, p, "measures");
+        for (Iterator<String> it = mn.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            String mp = at(at(p, "measures"), k);
+            JsonNode m = f.object(mn, at(p, "measures"), k);
+            measures.put(
+                    k,
+                    new MeasureSummary(
+                            f.text(m, mp, "unit"),
+                            f.count(m, mp, "count"),
+                            f.number(m, mp, "mean"),
+                            f.number(m, mp, "sd"),
+                            f.number(m, mp, "p50"),
+                            f.number(m, mp, "p90"),
+                            f.number(m, mp, "p99"),
+                            f.number(m, mp, "p999"),
+                            f.number(m, mp, "max"),
+                            f.pair(m, mp, "ci95")));
+        }
+        return new DesignRecord(
+                f.text(d, p, "name"),
+                strategies,
+                measures,
+                f.number(d, p, "throughput_per_s"),
+                null,
+                f.number(d, p, "wall_s"),
+                f.map(d, p, "invariants", f::whole),
+                f.map(d, p, "counters", f::whole),
+                List.of(),
+                Map.of());
+    }
+
+    private static RunResult.DerivedRatio ratio(JsonFields f, JsonNode r, String p) throws ReportInputException {
+        double[] ci = f.pair(r, p, "ci95");
+        return new RunResult.DerivedRatio(
+                f.text(r, p, "name"),
+                f.number(r, p, "model"),
+                f.number(r, p, "seed"),
+                f.numbers(r, p, "replicates"),
+                ci[0],
+                ci[1]);
+    }
+
+    private static Comparison comparison(JsonFields f, JsonNode c, String p) throws ReportInputException {
+        double meanA = f.number(c, p, "mean_a");
+        double meanB = f.number(c, p, "mean_b");
+        List<Double> ma = f.numbers(c, p, "replicate_means_a");
+        List<Double> mb = f.numbers(c, p, "replicate_means_b");
+        if (ma.isEmpty() || ma.size() != mb.size()) {
+            throw f.wrong(
+                    at(p, "replicate_means_b"), "expected as many replicate means as replicate_means_a, at least one");
+        }
+        double ratio = f.number(c, p, "ratio_b_over_a");
+        RatioInterval ci = null;
+        JsonNode in = f.field(c, p, "ratio_ci95");
+        if (!in.isNull()) {
+            String ip = at(p, "ratio_ci95");
+            in = f.object(c, p, "ratio_ci95");
+            String method = f.text(in, ip, "method");
+            if (!method.equals(RatioInterval.METHOD)) {
+                throw f.wrong(
+                        at(ip, "method"),
+                        "'" + method + "' is not a method this version knows (" + RatioInterval.METHOD + ")");
+            }
+            ci = new RatioInterval(ratio, f.number(in, ip, "low"), f.number(in, ip, "high"), f.number(in, ip, "df"));
+        }
+        JsonNode w = f.field(c, p, "welch");
+        WelchTest welch = null;
+        if (!w.isNull()) {
+            String wp = at(p, "welch");
+            w = f.object(c, p, "welch");
+            double[] wci = f.pair(w, wp, "ci95");
+            // WelchTest's means are the comparison's own (x = a, y = b), which result.json writes once
+            welch = new WelchTest(
+                    f.number(w, wp, "t"), f.number(w, wp, "df"), f.number(w, wp, "p"), wci[0], wci[1], meanA, meanB);
+            long n = f.count(w, wp, "n");
+            if (n != ma.size()) {
+                throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
+            }
+        }
+        // a file without the key reads as designs that differ
+        JsonNode differ = c.get("designs_differ_in_used_keys");
+        String note = differ != null && differ.isBoolean() && !differ.asBoolean() ? f.text(c, p, "note") : null;
+        return new Comparison(
+                f.text(c, p, "measure"),
+                f.text(c, p, "a"),
+                f.text(c, p, "b"),
+                meanA,
+                meanB,
+                ratio,
+                ma,
+                mb,
+                welch,
+                ci,
+                note);
+    }
+}
