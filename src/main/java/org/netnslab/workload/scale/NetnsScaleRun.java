@@ -1,11 +1,6 @@
 package org.netnslab.workload.scale;
 
-import static org.netnslab.metrics.Invariants.Counter.CROSS_NETNS_DELIVERIES;
-import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
 import static org.netnslab.metrics.Invariants.Counter.LEAKED;
-import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 import static org.netnslab.metrics.Invariants.Counter.SOCK_INUSE_SUM;
 import static org.netnslab.metrics.Invariants.Counter.USE_AFTER_FREE;
 
@@ -299,23 +294,11 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
             long leaked) {
         java.util.Set<Long> sampled = new java.util.HashSet<>();
         sample.forEach(h -> sampled.add(h.id()));
-        long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
-        for (int i = 0; i < checks.size(); i++) {
-            ListenerCheck c = checks.get(i);
-            NetnsHandle h = withListener.get(i);
-            long expected = (h.initOwned() ? 1 : 0) + (sampled.contains(h.id()) ? 1 : 0);
-            out += c.outOfOrder();
-            dup += Math.max(c.duplicates(), c.received() - expected);
-            lost += c.lostWithoutEnobufs(expected);
-            enobufs += c.enobufs();
-            cross += c.crossNetns();
-        }
-        return Invariants.NONE
-                .with(SEQNUM_OUT_OF_ORDER, out)
-                .with(SEQNUM_DUPLICATES, dup)
-                .with(LOST_WITHOUT_ENOBUFS, lost)
-                .with(ENOBUFS, enobufs)
-                .with(CROSS_NETNS_DELIVERIES, cross)
+        return ListenerCheck.sum(checks, c -> {
+                    NetnsHandle h = withListener.get(c.netnsIndex());
+                    return (h.initOwned() ? 1 : 0) + (sampled.contains(h.id()) ? 1 : 0);
+                })
+                .invariants()
                 .with(LEAKED, leaked)
                 .with(USE_AFTER_FREE, rec.useAfterFreeCount())
                 .with(SOCK_INUSE_SUM, rec.sockInuseSum());
