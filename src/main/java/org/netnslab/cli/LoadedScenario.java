@@ -17,7 +17,7 @@ import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
 import org.netnslab.settings.ConfigProblem;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
 
 /**
  * A scenario read and checked with the configuration it runs under: what {@code run} and
@@ -154,7 +154,7 @@ record LoadedScenario(Config system, Scenario scenario, RunSettings settings, St
             }
             return merged;
         } catch (ConfigException e) {
-            throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
+            throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
         }
     }
 
