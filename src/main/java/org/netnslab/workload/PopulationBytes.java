@@ -13,6 +13,14 @@ public final class PopulationBytes {
     public static final long NETNS_BYTES = 2_100;
     /** One per-CPU slot of a netns's sock_inuse counter (an int of an AtomicIntegerArray), B. */
     public static final long PER_CPU_BYTES = 4;
+
+    /**
+     * @param cpus per-CPU slots of its counters
+     * @return one netns with its per-CPU slots, B
+     */
+    public static long netns(int cpus) {
+        return NETNS_BYTES + (long) cpus * PER_CPU_BYTES;
+    }
     /** One uevent listener: its socket, receive queue, stream and check, B. */
     public static final long LISTENER_BYTES = 4_300;
     /** One injector: its actor, its targets and its recorders, B. */

@@ -99,7 +99,7 @@ public record UeventInjectionWorkload(
     public long populationHeapBytes(double scale, int cpus) {
         long n = netnsCount();
         long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
-        return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
+        return n * PopulationBytes.netns(cpus)
                 + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES
                 + injectorsAll * PopulationBytes.INJECTOR_BYTES;
     }
