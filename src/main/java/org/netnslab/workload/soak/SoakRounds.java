@@ -44,8 +44,25 @@ import org.netnslab.userns.UserNamespace;
  * device task per netns sending kernel uevents tagged for its veth0, and a task sending untagged kernel
  * uevents, which kobject_uevent_net_broadcast sends to every netns owned by init_user_ns. Then each
  * listener reads what is left and closes, and the netns are released.
+ *
+ * @param w the workload
+ * @param design the design
+ * @param scope the design's scope
+ * @param supervisor the design's supervisor
+ * @param levels the user namespace chain, init_user_ns first
+ * @param leafChild a child of the last level (its root has no capability over any level)
+ * @param transactions records each injection's send to its answer, ns
+ * @param delivery records each reading listener's send to receipt, ns
  */
-final class SoakRounds {
+record SoakRounds(
+        IsolationSoakWorkload w,
+        Design design,
+        DesignScope scope,
+        ActorRef<NamespaceSupervisor.Command> supervisor,
+        List<UserNamespace> levels,
+        UserNamespace leafChild,
+        StripedRecorder transactions,
+        StripedRecorder delivery) {
     /** An authorised task's message. */
     private static final byte[] PAYLOAD =
             ("change@/devices/virtual/net/lo\0ACTION=change\0DEVPATH=/devices/virtual/net/lo\0"
@@ -66,44 +83,6 @@ final class SoakRounds {
 
     /** One listener stream of the round. */
     private record Listening(SoakListener check, CompletionStage<Done> finished, CompletableFuture<Done> gate) {}
-
-    private final IsolationSoakWorkload w;
-    private final Design design;
-    private final DesignScope scope;
-    private final ActorRef<NamespaceSupervisor.Command> supervisor;
-    private final List<UserNamespace> levels;
-    private final UserNamespace leafChild;
-    private final StripedRecorder transactions;
-    private final StripedRecorder delivery;
-
-    /**
-     * @param w the workload
-     * @param design the design
-     * @param scope the design's scope
-     * @param supervisor the design's supervisor
-     * @param levels the user namespace chain, init_user_ns first
-     * @param leafChild a child of the last level (its root has no capability over any level)
-     * @param transactions records each injection's send to its answer, ns
-     * @param delivery records each reading listener's send to receipt, ns
-     */
-    SoakRounds(
-            IsolationSoakWorkload w,
-            Design design,
-            DesignScope scope,
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            List<UserNamespace> levels,
-            UserNamespace leafChild,
-            StripedRecorder transactions,
-            StripedRecorder delivery) {
-        this.w = w;
-        this.design = design;
-        this.scope = scope;
-        this.supervisor = supervisor;
-        this.levels = levels;
-        this.leafChild = leafChild;
-        this.transactions = transactions;
-        this.delivery = delivery;
-    }
 
     /**
      * Runs the next round to its end, every netns of it released.
