@@ -17,30 +17,16 @@ import java.util.Set;
 import org.netnslab.machine.Machine;
 
 /**
- * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
- * form), rcu_barrier and read-side critical sections, with the semantics of kernel-semantics.md
- * section 5.
- *
- * <ul>
- *   <li>Grace periods are shared: every synchronize_rcu waiter and every callback that arrived before
- *       a grace period started completes at that grace period's end; those that arrive while one runs
- *       wait for the next. A grace period lasts {@code gracePeriod} (or {@code expeditedGracePeriod} when
- *       an expedited waiter asked for it) and, beyond that, until every reader that was inside a
- *       read-side section when it started has left it.</li>
- *   <li>At a grace period's end the synchronize_rcu waiters are woken first; the callbacks are then
- *       invoked in a later step, in the order they were queued (as rcu_do_batch runs them from softirq
- *       context after the grace period): synchronize_rcu does not wait for callbacks.</li>
- *   <li>rcu_barrier completes when every callback queued before it has been invoked; with none
- *       pending it completes at once. It starts no grace period of its own.</li>
- *   <li>Under the fair scheduler a normal grace period also waits for the runs of its kernel thread
- *       ({@link GpKthread}): it is not over until rcu_gp_cleanup has run on a CPU.</li>
- * </ul>
+ * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited form),
+ * rcu_barrier and read-side critical sections. Grace periods are shared: every waiter and callback that
+ * arrived before one started completes at its end, which comes after its length and once every reader inside
+ * a read-side section at its start has left. Waiters are woken first; callbacks run in a later step, in queue
+ * order (rcu_do_batch). rcu_barrier waits for the callbacks queued before it and starts no grace period.
+ * Under the fair scheduler a normal grace period also waits for its kthread's runs ({@link GpKthread}).
  *
  * <p>One domain per design run in virtual execution is registered on the machine ({@link #register},
- * {@link #of}), so that code without the netns's environment (a process exit's frees, {@link ExitFrees})
- * shares its grace periods. Callbacks run inside this actor and must not block. A callback that throws is
- * counted and does not stop the domain (an RCU callback cannot fail the kernel either); its exception is
- * logged.
+ * {@link #of}), so that a process exit's frees ({@link ExitFrees}) share its grace periods. Callbacks run
+ * inside this actor and must not block; one that throws is counted and logged, and does not stop the domain.
  */
 public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 

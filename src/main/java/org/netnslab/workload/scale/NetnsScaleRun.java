@@ -48,20 +48,10 @@ import org.netnslab.workload.injection.ListenerCheck;
  * <b>listeners</b> (one listener bound to each of those), <b>broadcast</b> (one untagged kernel uevent, from
  * its send until the last init-owned listener has it), <b>tagged</b> (one tagged uevent for each netns of the
  * sample), <b>dismantle</b> (the listeners close their sockets, the creators release every netns, until the
- * last net_free). Then the leak check and the invariants (the lifecycle's: leaked, sock_inuse_sum,
- * use_after_free; the listeners': order, duplicates, isolation, loss).
- *
- * <p>Measures: {@link NetnsScaleWorkload#CREATE}, {@link NetnsScaleWorkload#CLEANUP} and
- * {@link NetnsScaleWorkload#DELIVERY} (ns). Throughput: netns created per second. Counters (result.json
- * {@code counters}): {@code netns}, {@code listeners}, {@code heap_bytes_per_netns} (heap used after a full GC
- * with the population alive, before the listeners, minus before the creation, over the netns: B, JVM-wide, so
- * meaningful when one design runs, and from about 100,000 netns: below that the JVM's own heap movements
- * outweigh the population and the figure moves, even below 0), {@code heap_bytes_per_listener} (B, likewise
- * from about 1,000 listeners), {@code creations_per_s},
- * {@code broadcast_fanout_us} (send to the last delivery, us), {@code broadcast_deliveries},
- * {@code tagged_deliveries}, {@code dismantles_per_s}, {@code freed}, and {@code peak_rss_kib} (VmHWM of
- * /proc/self/status, KiB; absent where unreadable). Rates and times are wall time live, simulated time
- * virtual; the heap and RSS figures are the JVM's either way.
+ * last net_free). Then the leak check and the invariants. Measures: {@link NetnsScaleWorkload#CREATE},
+ * {@link NetnsScaleWorkload#CLEANUP} and {@link NetnsScaleWorkload#DELIVERY} (ns); its counters are those of
+ * docs/scale-and-heap.md. Rates and times are wall time live, simulated time virtual; the heap and RSS figures
+ * are the JVM's either way.
  *
  * @param w the workload
  * @param scale multiplies the population
