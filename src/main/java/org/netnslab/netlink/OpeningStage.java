@@ -11,9 +11,8 @@ import java.util.function.Supplier;
 /**
  * A socket reader that opens its socket when it is materialized, each materialization its own
  * socket ({@link ReceiveQueue#opening}). The socket is read by the same logic as {@link RecvStage}'s,
- * in this one stage: the {@code Source.fromMaterializer} it replaces put the reader behind a
- * sub-stream boundary, two asynchronous hops through the stream actor's mailbox for every message
- * (the top frames of the TC1 live profile).
+ * in this one stage: a {@code Source.fromMaterializer} would put the reader behind a sub-stream
+ * boundary, two asynchronous hops through the stream actor's mailbox for every message.
  *
  * @param <T> what the reader receives
  * @param <M> the materialized value

@@ -2,6 +2,7 @@ package org.netnslab.proc;
 
 import java.util.function.LongConsumer;
 import org.netnslab.machine.Clock;
+import org.netnslab.netlink.ReaderLosses;
 import org.netnslab.netlink.ReceiveQueue;
 
 /**
@@ -20,9 +21,7 @@ public final class ConnectorMonitor {
     private long busyNanos;
     private long wakeups;
     private long discarded;
-    private long enobufs;
-    private long dropped;
-    private volatile ReceiveQueue<ProcReceived> socket;
+    private final ReaderLosses losses = new ReaderLosses("connector monitor was never bound to a socket");
 
     /**
      * @param mask the PROC_EVENT_* bits its subscription asks for
@@ -55,8 +54,7 @@ public final class ConnectorMonitor {
     public void onReceive(ProcReceived r) {
         long t0 = Clock.nanoTime();
         if (r instanceof ProcReceived.Enobufs e) {
-            enobufs++;
-            dropped += e.dropped();
+            losses.onEnobufs(e.dropped());
             return;
         }
         ProcEvent e = ((ProcReceived.Event) r).event();
@@ -99,17 +97,17 @@ public final class ConnectorMonitor {
 
     /** @return ENOBUFS notifications received */
     public long enobufs() {
-        return enobufs;
+        return losses.enobufs();
     }
 
     /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
     public long dropped() {
-        return dropped;
+        return losses.dropped();
     }
 
     /** @param socket the monitor's socket, once joined: its counters settle the loss accounting */
     public void bound(ReceiveQueue<ProcReceived> socket) {
-        this.socket = socket;
+        losses.bound(socket);
     }
 
     /**
@@ -122,9 +120,6 @@ public final class ConnectorMonitor {
      * @throws IllegalStateException when {@link #bound} was never called
      */
     public long lostWithoutEnobufs(long wanted) {
-        if (socket == null) {
-            throw new IllegalStateException("connector monitor was never bound to a socket");
-        }
-        return socket.counters().lostWithoutEnobufs(wanted, handled());
+        return losses.lostWithoutEnobufs(wanted, handled());
     }
 }

@@ -31,7 +31,7 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
     public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
 
     /**
-     * No per-wake-up cost (as before issue #20).
+     * No per-wake-up cost: recvmsg, pidfd and /proc costs alone.
      *
      * @param recvmsg per event
      * @param pidfdFork per fork

@@ -14,44 +14,19 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
-import org.netnslab.machine.Step;
 
 /**
- * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited
- * form), rcu_barrier and read-side critical sections, with the semantics of kernel-semantics.md
- * section 5. Longer than ~300 lines because the grace period's states (length, readers, the kthread's init,
- * scans and cleanup) are one state machine whose transitions read best together.
+ * An RCU domain (kernel/rcu/tree.c, Documentation/RCU): call_rcu, synchronize_rcu (and its expedited form),
+ * rcu_barrier and read-side critical sections. Grace periods are shared: every waiter and callback that
+ * arrived before one started completes at its end, which comes after its length and once every reader inside
+ * a read-side section at its start has left. Waiters are woken first; callbacks run in a later step, in queue
+ * order (rcu_do_batch). rcu_barrier waits for the callbacks queued before it and starts no grace period.
+ * Under the fair scheduler a normal grace period also waits for its kthread's runs ({@link GpKthread}).
  *
- * <ul>
- *   <li>Grace periods are shared: every synchronize_rcu waiter and every callback that arrived before
- *       a grace period started completes at that grace period's end; those that arrive while one runs
- *       wait for the next. A grace period lasts {@code gracePeriod} (or {@code expeditedGracePeriod} when
- *       an expedited waiter asked for it) and, beyond that, until every reader that was inside a
- *       read-side section when it started has left it.</li>
- *   <li>At a grace period's end the synchronize_rcu waiters are woken first; the callbacks are then
- *       invoked in a later step, in the order they were queued (as rcu_do_batch runs them from softirq
- *       context after the grace period): synchronize_rcu does not wait for callbacks.</li>
- *   <li>rcu_barrier completes when every callback queued before it has been invoked; with none
- *       pending it completes at once. It starts no grace period of its own.</li>
- * </ul>
- *
- * <p>With {@code gpKthread} &gt; 0 under the fair scheduler, the grace-period kernel thread (rcu_preempt,
- * kernel/rcu/tree.c rcu_gp_kthread) is a task in the root task group: it runs {@code gpKthread} at a normal grace
- * period's start (rcu_gp_init) and again at its end (rcu_gp_cleanup), and the waiters and callbacks complete only
- * after that second run, as they do in the kernel, where the grace period is not over until rcu_gp_cleanup has run
- * on a CPU. An expedited grace period does not go through it (kernel/rcu/tree_exp.h: synchronize_rcu_expedited's
- * own sequence, exp_seq, and workers), so it is charged nothing here.
- * In between, while the grace period lasts, it wakes for a force-quiescent-state scan (rcu_gp_fqs_loop -> rcu_gp_fqs)
- * as its swait timeout of {@link #fqsJiffies} jiffies expires, at the tick after that many (the timer wheel rounds
- * up: every second tick at HZ 250), and runs {@code gpKthread} again each time: the fitted cost is the thread's CPU
- * per run over all its runs, these included. One domain per design run in
- * virtual execution is registered on the machine ({@link #register}, {@link #of}), so that code without the netns's
- * environment (a process exit's frees, {@link ExitFrees}) shares its grace periods.
- *
- * <p>Callbacks run inside this actor and must not block. A callback that throws is counted and does
- * not stop the domain (an RCU callback cannot fail the kernel either); its exception is logged.
+ * <p>One domain per design run in virtual execution is registered on the machine ({@link #register},
+ * {@link #of}), so that a process exit's frees ({@link ExitFrees}) share its grace periods. Callbacks run
+ * inside this actor and must not block; one that throws is counted and logged, and does not stop the domain.
  */
 public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
@@ -146,14 +121,8 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
 
     private final Duration gracePeriod;
     private final Duration expeditedGracePeriod;
-    /** The machine in virtual execution, else null. */
-    private final Machine machine;
     /** The grace-period kthread (fair scheduler, {@code gpKthread} &gt; 0), else null. */
-    private final CpuTask gpTask;
-
-    private final long gpKthreadNanos;
-    /** Jiffies between its force-quiescent-state scans ({@link #fqsJiffies}). */
-    private final int fqsJiffies;
+    private final GpKthread kthread;
     /** Grace periods started, the sequence of the current one. */
     private long gpSeq;
     /** The grace period's end is waiting for the kthread's rcu_gp_cleanup run. */
@@ -231,29 +200,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         this.timers = timers;
         this.gracePeriod = gracePeriod;
         this.expeditedGracePeriod = expeditedGracePeriod;
-        Machine m = Machine.get(ctx.getSystem());
-        this.machine = m.isVirtual() ? m : null;
-        this.gpTask = machine != null && machine.fair() && !gpKthread.isZero()
-                ? machine.newTask("rcu_preempt", CpuTask.Kind.RCU, false)
-                : null;
-        this.gpKthreadNanos = gpKthread.toNanos();
-        this.fqsJiffies = gpTask != null
-                ? fqsJiffies(machine.cpus().scheduling().hz(), machine.cpus().count())
-                : 0;
-    }
-
-    /**
-     * The kernel's default interval between force-quiescent-state scans, jiffies_till_first_fqs and
-     * jiffies_till_next_fqs (kernel/rcu/tree.c rcu_init_geometry: RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids /
-     * RCU_JIFFIES_FQS_DIV, kernel/rcu/tree.h): 1 jiffy at HZ &lt;= 250 and up to 255 CPUs (our hosts:
-     * /sys/module/rcutree/parameters/jiffies_till_first_fqs reads 1), 2 above HZ 250, 3 above HZ 500.
-     *
-     * @param hz ticks a second
-     * @param cpus CPUs
-     * @return jiffies, &gt;= 1
-     */
-    public static int fqsJiffies(int hz, int cpus) {
-        return 1 + (hz > 250 ? 1 : 0) + (hz > 500 ? 1 : 0) + cpus / 256;
+        this.kthread = GpKthread.of(Machine.get(ctx.getSystem()), gpKthread);
     }
 
     @Override
@@ -317,7 +264,7 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         elapsed = false;
         gpSeq++;
         Duration length = current.expedited ? expeditedGracePeriod : gracePeriod;
-        if (gpTask != null && !current.expedited) { // rcu_gp_init: the kthread's run at the start, beside its own time
+        if (kthread != null && !current.expedited) { // rcu_gp_init: the kthread's run at the start, beside its own time
             kthreadRunThenWait();
         }
         if (length.isZero()) {
@@ -333,20 +280,12 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
     private void kthreadRunThenWait() {
         ActorRef<Command> self = getContext().getSelf();
         FqsWait wait = new FqsWait(gpSeq);
-        machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(wait));
+        kthread.run(() -> self.tell(wait));
     }
 
-    /**
-     * rcu_gp_fqs_loop's swait timeout of {@link #fqsJiffies} jiffies, armed as the kthread's run ends: the timer wheel
-     * rounds a level-0 timer's expiry up by one jiffy (kernel/time/timer.c calc_index: {@code expires = (expires >>
-     * LVL_SHIFT(lvl)) + 1}, "a timer does not fire early"), so a timeout of j jiffies fires at the (j+1)-th tick at the
-     * earliest: every second tick at HZ 250.
-     */
+    /** Arms rcu_gp_fqs_loop's swait timeout ({@link GpKthread#fqsTimeout}) as the kthread's run ends. */
     private void armFqs() {
-        timers.startSingleTimer(
-                FQS_TIMER,
-                new ForceQuiescentState(gpSeq),
-                Duration.ofNanos(machine.cpus().nanosToTick(fqsJiffies + 1)));
+        timers.startSingleTimer(FQS_TIMER, new ForceQuiescentState(gpSeq), kthread.fqsTimeout());
     }
 
     /**
@@ -376,11 +315,11 @@ public final class RcuDomain extends AbstractBehavior<RcuDomain.Command> {
         if (!blockingReaders.isEmpty()) {
             return this;
         }
-        if (gpTask != null && !current.expedited) { // rcu_gp_cleanup: the grace period is over once the kthread ran it
+        if (kthread != null && !current.expedited) { // rcu_gp_cleanup: the grace period is over once the kthread ran it
             cleaning = true;
             timers.cancel(FQS_TIMER);
             ActorRef<Command> self = getContext().getSelf();
-            machine.compute(gpTask, Step.KERNEL, gpKthreadNanos, () -> self.tell(CleanedUp.INSTANCE));
+            kthread.run(() -> self.tell(CleanedUp.INSTANCE));
             return this;
         }
         return complete();

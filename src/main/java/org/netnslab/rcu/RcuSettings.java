@@ -12,7 +12,7 @@ import org.netnslab.settings.Setting;
  * @param expeditedGracePeriod {@code rcu.expedited-grace-period}: synchronize_rcu_expedited's, 0..10s
  * @param gpKthread {@code rcu.gp-kthread}: CPU of one run of the grace-period kthread (rcu_gp_kthread), at a
  *     normal grace period's start, at each of its force-quiescent-state scans (every second tick at HZ 250,
- *     {@link RcuDomain#fqsJiffies}) and at its end; 0..10ms; charged under the fair scheduler only
+ *     {@link GpKthread#fqsJiffies}) and at its end; 0..10ms; charged under the fair scheduler only
  */
 public record RcuSettings(Duration gracePeriod, Duration expeditedGracePeriod, Duration gpKthread) {
     /** {@code rcu.grace-period}. */

@@ -198,7 +198,7 @@ public final class ScenarioLoader {
             conf = ConfigFactory.parseFile(
                     file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
         } catch (ConfigException e) {
-            problems.add(HoconChecker.parseProblem(file, e, "-"));
+            problems.add(org.netnslab.settings.HoconSyntax.parseProblem(file, e, "-"));
             throw new ScenarioException(problems);
         }
         java.util.Map<String, String> setBy = new java.util.HashMap<>(); // each leaf path a --set gave, and which

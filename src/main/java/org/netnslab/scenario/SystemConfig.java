@@ -20,7 +20,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netnslab.settings.ConfigProblem;
-import org.netnslab.settings.HoconChecker;
 import org.netnslab.settings.HoconSyntax;
 
 /**
@@ -94,7 +93,7 @@ public final class SystemConfig {
             }
             return merged;
         } catch (ConfigException e) {
-            throw new ScenarioException(List.of(HoconChecker.parseProblem(extra, e, "--config")));
+            throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
         }
     }
 

@@ -52,62 +52,6 @@ public final class HoconChecker {
     }
 
     /**
-     * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
-     * at the missing file, with no line; this finds the include in {@code file} and gives its line.
-     *
-     * @param file the file parsed
-     * @param e its parse failure
-     * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
-     * @return the problem, located at the include's line when the failure is a missing include of {@code file}
-     */
-    public static ConfigProblem parseProblem(
-            java.nio.file.Path file, com.typesafe.config.ConfigException e, String key) {
-        String message = e.getMessage();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:resource not found on classpath|"
-                        + "No such file or directory|not found)[^:]*:?\\s*(\\S+)?")
-                .matcher(message == null ? "" : message);
-        if (m.find()
-                && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
-            try {
-                List<String> lines = java.nio.file.Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    String line = lines.get(i).trim();
-                    if (line.startsWith("include") && line.contains("required(")) {
-                        String target =
-                                line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
-                        if (message.contains(target)) {
-                            return new ConfigProblem(
-                                    file.toString(),
-                                    i + 1,
-                                    "include",
-                                    "included file " + target + " not found (include required(...) needs it; " + message
-                                            + ")");
-                        }
-                    }
-                }
-            } catch (java.io.IOException io) {
-                e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
-            }
-        }
-        if (e instanceof com.typesafe.config.ConfigException.Parse) {
-            try {
-                Object[] brackets = HoconSyntax.bracketProblem(java.nio.file.Files.readString(file));
-                if (brackets != null) {
-                    return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
-                }
-            } catch (java.io.IOException | java.io.UncheckedIOException io) {
-                e.addSuppressed(io); // HOCON's own message below
-            }
-            message = bare(e); // the origin gives file and line once
-        }
-        return e.origin() != null
-                        && e.origin().filename() != null
-                        && file.toString().equals(e.origin().filename())
-                ? ConfigProblem.at(e.origin(), key, message)
-                : new ConfigProblem(file.toString(), -1, key, message);
-    }
-
-    /**
      * A checker of one object inside the document, e.g. an element of a list, which no path reaches:
      * its reads take paths within the object and its problems name {@code at} + the path.
      *
@@ -218,12 +162,8 @@ public final class HoconChecker {
             }
             return dflt;
         }
-        ConfigValue v = conf.getValue(path);
-        if (v.valueType() != ConfigValueType.STRING) {
-            problemAt(v.origin(), path, "must be a string, got " + typeName(v));
-            return dflt;
-        }
-        return (String) v.unwrapped();
+        ConfigValue v = ofType(path, ConfigValueType.STRING, "a string");
+        return v == null ? dflt : (String) v.unwrapped();
     }
 
     /**
@@ -235,12 +175,17 @@ public final class HoconChecker {
             problem(path, "missing required object");
             return null;
         }
+        return (ConfigObject) ofType(path, ConfigValueType.OBJECT, "an object { ... }");
+    }
+
+    /** @return the value at {@code path} (present), or null after a problem when it is not of {@code type} */
+    private ConfigValue ofType(String path, ConfigValueType type, String what) {
         ConfigValue v = conf.getValue(path);
-        if (v.valueType() != ConfigValueType.OBJECT) {
-            problemAt(v.origin(), path, "must be an object { ... }, got " + typeName(v));
+        if (v.valueType() != type) {
+            problemAt(v.origin(), path, "must be " + what + ", got " + typeName(v));
             return null;
         }
-        return (ConfigObject) v;
+        return v;
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.netnslab.settings;
 
+import com.typesafe.config.ConfigException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -9,15 +11,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A HOCON syntax error said the way a person fixes it. Typesafe Config reports a missing {@code '}'} as
- * {@code expecting a close parentheses ')' here, not: end of file} at the file's last line; this scans the
- * file's brackets (outside strings and comments) and names the one that is never closed, where it opened,
- * or the closer that closes nothing. A file that is not text (a NUL byte, or bytes that are not UTF-8) is
- * said to be so before HOCON reads it.
+ * A HOCON file that does not parse, said the way a person fixes it. Typesafe Config reports a missing
+ * {@code '}'} as {@code expecting a close parentheses ')' here, not: end of file} at the file's last line;
+ * this scans the file's brackets (outside strings and comments) and names the one that is never closed,
+ * where it opened, or the closer that closes nothing. A missing {@code include required(...)} is located
+ * at its include, and a file that is not text (a NUL byte, or bytes that are not UTF-8) is said to be so
+ * before HOCON reads it.
  */
 public final class HoconSyntax {
+    private static final Pattern MISSING = Pattern.compile(
+            "(?:resource not found on classpath|No such file or directory|not found)[^:]*:?\\s*(\\S+)?");
+
     private HoconSyntax() {}
 
     /**
@@ -56,10 +65,63 @@ public final class HoconSyntax {
     }
 
     /**
+     * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
+     * at the missing file, with no line; this finds the include in {@code file} and gives its line.
+     *
+     * @param file the file parsed
+     * @param e its parse failure
+     * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
+     * @return the problem, located at the include's line when the failure is a missing include of {@code file}
+     */
+    public static ConfigProblem parseProblem(Path file, ConfigException e, String key) {
+        String message = e.getMessage();
+        Matcher m = MISSING.matcher(message == null ? "" : message);
+        if (m.find()
+                && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
+            try {
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).trim();
+                    if (line.startsWith("include") && line.contains("required(")) {
+                        String target =
+                                line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
+                        if (message.contains(target)) {
+                            return new ConfigProblem(
+                                    file.toString(),
+                                    i + 1,
+                                    "include",
+                                    "included file " + target + " not found (include required(...) needs it; " + message
+                                            + ")");
+                        }
+                    }
+                }
+            } catch (IOException io) {
+                e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
+            }
+        }
+        if (e instanceof ConfigException.Parse) {
+            try {
+                Object[] brackets = bracketProblem(Files.readString(file));
+                if (brackets != null) {
+                    return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+                }
+            } catch (IOException | UncheckedIOException io) {
+                e.addSuppressed(io); // HOCON's own message below
+            }
+            message = HoconChecker.bare(e); // the origin gives file and line once
+        }
+        return e.origin() != null
+                        && e.origin().filename() != null
+                        && file.toString().equals(e.origin().filename())
+                ? ConfigProblem.at(e.origin(), key, message)
+                : new ConfigProblem(file.toString(), -1, key, message);
+    }
+
+    /**
      * @param text a HOCON document
      * @return the first bracket problem: {@code {line, message}}, or null when every bracket is closed in order
      */
-    public static Object[] bracketProblem(String text) {
+    static Object[] bracketProblem(String text) {
         Deque<int[]> open = new ArrayDeque<>(); // {char, line}
         int line = 1;
         for (int i = 0; i < text.length(); i++) {

@@ -91,7 +91,7 @@ public record UeventCosts(
             Setting.duration("costs.uevent.injector-exit-vfree", MAX);
 
     /**
-     * Kernel parts only, no user-space work (the costs as they were before issue #20).
+     * Kernel parts only, no user-space work.
      *
      * @param sendOutside ns
      * @param sendInside ns

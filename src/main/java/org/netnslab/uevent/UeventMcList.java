@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (net/netlink/af_netlink.c): every listener socket bound to the uevent group, in every netns. It is
  * kernel-global, shared state on purpose: netlink_broadcast() walks all of it for every uevent, whatever
  * netns the uevent is for (do_one_broadcast skips the other netns's sockets one by one), so a broadcast
- * costs time in proportion to {@link #bound()} (kernel-semantics.md 4.5a). One per design run: the
+ * costs time in proportion to {@link #bound()}. One per design run: the
  * global {@link SeqnumCounter} carries it ({@link SeqnumCounter#mcList()}), as both are the run's
  * kernel-global uevent state. Thread-safe (live listeners bind from netns actors on any thread).
  */

@@ -205,13 +205,13 @@ public class ExitFreesTest extends JUnitSuite {
     /** The kernel's default one jiffy between scans up to HZ 250 and 255 CPUs, more above (rcu_init_geometry). */
     @Test
     public void theScansAreAJiffyApartAsTheKernelsDefault() {
-        assertEquals(1, RcuDomain.fqsJiffies(250, 2));
-        assertEquals(1, RcuDomain.fqsJiffies(100, 255));
-        assertEquals(2, RcuDomain.fqsJiffies(251, 2));
-        assertEquals(2, RcuDomain.fqsJiffies(500, 2));
-        assertEquals(3, RcuDomain.fqsJiffies(501, 2));
-        assertEquals(3, RcuDomain.fqsJiffies(1000, 2));
-        assertEquals(2, RcuDomain.fqsJiffies(250, 256));
+        assertEquals(1, GpKthread.fqsJiffies(250, 2));
+        assertEquals(1, GpKthread.fqsJiffies(100, 255));
+        assertEquals(2, GpKthread.fqsJiffies(251, 2));
+        assertEquals(2, GpKthread.fqsJiffies(500, 2));
+        assertEquals(3, GpKthread.fqsJiffies(501, 2));
+        assertEquals(3, GpKthread.fqsJiffies(1000, 2));
+        assertEquals(2, GpKthread.fqsJiffies(250, 256));
     }
 
     /**

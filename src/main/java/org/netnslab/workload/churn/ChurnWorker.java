@@ -88,38 +88,10 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
      * @param failures incremented per failed creation
      * @param processCpu {@code costs.netns.unshare-process}: CPU of each iteration's process outside the
      *     lock, charged in virtual execution only
+     * @param processUser its user-space part ({@code costs.netns.unshare-process-user}): the fair scheduler
+     *     runs it as a user step and the rest as kernel; the fifo machine charges {@code processCpu} as one step
      * @param done called once when the loop has ended
      * @return the worker's behaviour
-     */
-    public static Behavior<Command> create(
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            NetnsChurnWorkload workload,
-            long iterations,
-            long usernsBase,
-            StripedRecorder loopWall,
-            LongAdder progress,
-            LongAdder failures,
-            Duration processCpu,
-            Runnable done) {
-        return create(
-                supervisor,
-                workload,
-                iterations,
-                usernsBase,
-                loopWall,
-                progress,
-                failures,
-                processCpu,
-                Duration.ZERO,
-                done);
-    }
-
-    /**
-     * As the other factory, with the user-space part of each process's CPU
-     * ({@code costs.netns.unshare-process-user}): the fair scheduler runs it as a user step and the rest as
-     * kernel; the fifo machine charges {@code processCpu} as one step.
-     *
-     * @param processUser the user-space part of {@code processCpu}
      */
     public static Behavior<Command> create(
             ActorRef<NamespaceSupervisor.Command> supervisor,

@@ -66,8 +66,7 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
     public long populationHeapBytes(double scale, int cpus) {
         long backlog =
                 Math.min(workers * scaledIterations(scale), (long) workers * PopulationBytes.CHURN_BACKLOG_PER_WORKER);
-        return workers * PopulationBytes.CHURN_WORKER_BYTES
-                + backlog * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES);
+        return workers * PopulationBytes.CHURN_WORKER_BYTES + backlog * PopulationBytes.netns(cpus);
     }
 
     /**

@@ -1,12 +1,16 @@
 package org.netnslab.workload.injection;
 
+import java.util.List;
+import java.util.function.ToLongFunction;
 import org.netnslab.machine.Clock;
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netlink.ReaderLosses;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
+import org.netnslab.workload.ListenerInvariants;
 
 /**
  * A uevent listener process (like udevd) that checks what it receives: SEQNUM order, duplicates,
@@ -33,10 +37,8 @@ public final class ListenerCheck {
     private long outOfOrder;
     private long duplicates;
     private long crossNetns;
-    private long enobufs;
-    private long dropped;
     private long gaps;
-    private volatile ReceiveQueue<Received> socket;
+    private final ReaderLosses losses;
 
     /**
      * @param netnsIndex the netns's index in the run
@@ -52,13 +54,13 @@ public final class ListenerCheck {
         this.netnsId = netnsId;
         this.netnsInitOwned = netnsInitOwned;
         this.clock = clock;
+        this.losses = new ReaderLosses("listener of netns " + netnsId + " was never bound");
     }
 
     /** Handles one receive. */
     public void onReceive(Received r) {
         if (r instanceof Enobufs e) {
-            enobufs++;
-            dropped += e.dropped();
+            losses.onEnobufs(e.dropped());
             return;
         }
         Uevent u = (Uevent) r;
@@ -123,12 +125,12 @@ public final class ListenerCheck {
 
     /** @return ENOBUFS notifications received */
     public long enobufs() {
-        return enobufs;
+        return losses.enobufs();
     }
 
     /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
     public long dropped() {
-        return dropped;
+        return losses.dropped();
     }
 
     /** @return SEQNUM numbers skipped between received messages (others' uevents and drops alike) */
@@ -138,7 +140,7 @@ public final class ListenerCheck {
 
     /** @param socket the listener's socket, once bound: its counters settle the loss accounting */
     public void bound(ReceiveQueue<Received> socket) {
-        this.socket = socket;
+        losses.bound(socket);
     }
 
     /**
@@ -150,9 +152,34 @@ public final class ListenerCheck {
      * @throws IllegalStateException when {@link #bound} was never called
      */
     public long lostWithoutEnobufs(long expected) {
-        if (socket == null) {
-            throw new IllegalStateException("listener of netns " + netnsId + " was never bound");
+        return losses.lostWithoutEnobufs(expected, received);
+    }
+
+    /**
+     * @param expected messages sent into its netns while it was bound
+     * @return what it saw against them; receiving more than were sent counts as duplicates
+     * @throws IllegalStateException when {@link #bound} was never called
+     */
+    public ListenerInvariants invariants(long expected) {
+        return new ListenerInvariants(
+                outOfOrder,
+                Math.max(duplicates, received - expected),
+                lostWithoutEnobufs(expected),
+                enobufs(),
+                crossNetns);
+    }
+
+    /**
+     * @param checks a design's listeners
+     * @param expected the messages sent into a listener's netns while it was bound
+     * @return their invariants, summed
+     * @throws IllegalStateException when a listener was never bound
+     */
+    public static ListenerInvariants sum(List<ListenerCheck> checks, ToLongFunction<ListenerCheck> expected) {
+        ListenerInvariants sum = ListenerInvariants.NONE;
+        for (ListenerCheck c : checks) {
+            sum = sum.plus(c.invariants(expected.applyAsLong(c)));
         }
-        return socket.counters().lostWithoutEnobufs(expected, received);
+        return sum;
     }
 }

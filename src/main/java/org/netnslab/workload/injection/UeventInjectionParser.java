@@ -1,6 +1,5 @@
 package org.netnslab.workload.injection;
 
-import java.util.Set;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
@@ -11,31 +10,23 @@ import org.netnslab.workload.WorkloadParser;
  * {@code kernel-uevents-per-netns} (default 0), {@code injectors-privileged} (default true),
  * {@code injector-start-interval} (default 0: all at once; virtual execution only).
  */
-public final class UeventInjectionParser implements WorkloadParser {
-    private static final Set<String> KEYS = Set.of(
-            "type",
-            "netns",
-            "listeners-per-netns",
-            "injections-per-netns",
-            "warmup-per-netns",
-            "injectors",
-            "kernel-uevents-per-netns",
-            "injectors-privileged",
-            "injector-start-interval");
-    /**
-     * Most netns or injectors one run may name: ids and indices are ints. No lower cap: the up-front heap
-     * estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
-     */
-    private static final int MAX_POPULATION = 1_000_000_000;
-
-    @Override
-    public String type() {
-        return "uevent-injection";
+public final class UeventInjectionParser extends WorkloadParser {
+    /** Reads {@code workload.type = uevent-injection}. */
+    public UeventInjectionParser() {
+        super(
+                "uevent-injection",
+                "netns",
+                "listeners-per-netns",
+                "injections-per-netns",
+                "warmup-per-netns",
+                "injectors",
+                "kernel-uevents-per-netns",
+                "injectors-privileged",
+                "injector-start-interval");
     }
 
     @Override
-    public UeventInjectionWorkload parse(HoconChecker c, double scale) {
-        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    protected UeventInjectionWorkload read(HoconChecker c, double scale) {
         NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
         long userns = netns.usernsOwned();
         long init = netns.initOwned();
@@ -44,10 +35,10 @@ public final class UeventInjectionParser implements WorkloadParser {
                     "workload.netns", "userns-owned + init-owned = " + netns.total() + ", more than " + MAX_POPULATION);
         }
         long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
-        if ((userns + init) * listeners > MAX_POPULATION) {
+        if (netns.total() * listeners > MAX_POPULATION) {
             c.problem(
                     "workload.listeners-per-netns",
-                    "netns x listeners-per-netns = " + (userns + init) * listeners + " listeners, more than "
+                    "netns x listeners-per-netns = " + netns.total() * listeners + " listeners, more than "
                             + MAX_POPULATION);
         }
         long injections = c.integer("workload.injections-per-netns", null, 1, MAX_SCALED);
@@ -79,16 +70,14 @@ public final class UeventInjectionParser implements WorkloadParser {
                 kernel,
                 privileged,
                 interval);
-        if (scale > 0 && scale <= 1000) {
-            if (w.injectionsPerNetns() * scale + w.warmupPerNetns() > MAX_SCALED) {
-                c.problem(
-                        "workload.injections-per-netns",
-                        "times --scale " + scale + " exceeds " + MAX_SCALED + " injections per netns");
-            }
-            if (w.kernelUeventsPerNetns() * scale > MAX_SCALED) {
-                c.problem("workload.kernel-uevents-per-netns", "times --scale " + scale + " exceeds " + MAX_SCALED);
-            }
-        }
+        capScaled(
+                c,
+                scale,
+                "workload.injections-per-netns",
+                w.injectionsPerNetns() * scale + w.warmupPerNetns(),
+                MAX_SCALED,
+                " injections per netns");
+        capScaled(c, scale, "workload.kernel-uevents-per-netns", w.kernelUeventsPerNetns() * scale, MAX_SCALED, "");
         return w;
     }
 }

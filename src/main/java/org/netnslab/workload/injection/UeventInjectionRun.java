@@ -1,12 +1,7 @@
 package org.netnslab.workload.injection;
 
-import static org.netnslab.metrics.Invariants.Counter.CROSS_NETNS_DELIVERIES;
-import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
 import static org.netnslab.metrics.Invariants.Counter.EPERM;
 import static org.netnslab.metrics.Invariants.Counter.LEAKED;
-import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
@@ -185,21 +180,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
      * ({@link ListenerCheck#lostWithoutEnobufs}), isolation; plus EPERM refusals and leaks.
      */
     private static Invariants invariants(List<ListenerCheck> checks, Collector collector, long leaked) {
-        long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
-        for (ListenerCheck c : checks) {
-            long expected = collector.sentPerNetns[c.netnsIndex()];
-            out += c.outOfOrder();
-            dup += Math.max(c.duplicates(), c.received() - expected);
-            lost += c.lostWithoutEnobufs(expected);
-            enobufs += c.enobufs();
-            cross += c.crossNetns();
-        }
-        return Invariants.NONE
-                .with(SEQNUM_OUT_OF_ORDER, out)
-                .with(SEQNUM_DUPLICATES, dup)
-                .with(LOST_WITHOUT_ENOBUFS, lost)
-                .with(ENOBUFS, enobufs)
-                .with(CROSS_NETNS_DELIVERIES, cross)
+        return ListenerCheck.sum(checks, c -> collector.sentPerNetns[c.netnsIndex()])
+                .invariants()
                 .with(EPERM, collector.eperm)
                 .with(LEAKED, leaked);
     }

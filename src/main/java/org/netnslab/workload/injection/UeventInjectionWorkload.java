@@ -99,7 +99,7 @@ public record UeventInjectionWorkload(
     public long populationHeapBytes(double scale, int cpus) {
         long n = netnsCount();
         long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
-        return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
+        return n * PopulationBytes.netns(cpus)
                 + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES
                 + injectorsAll * PopulationBytes.INJECTOR_BYTES;
     }
@@ -110,7 +110,7 @@ public record UeventInjectionWorkload(
     /**
      * {@code warmup-per-netns} scaled with {@code --scale} as the counted injections are, with a floor: at
      * least {@link #WARMUP_FLOOR} injections over all netns, never more than configured. (Unscaled, TC1's
-     * warm-up alone was 100,000 injections for a 0.01-scale run of 10,000.)
+     * warm-up alone would be 100,000 injections for a 0.01-scale run of 10,000.)
      *
      * @param scale the run's {@code --scale}
      * @return warm-up injections per netns at that scale

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
 import org.netnslab.settings.HoconChecker;
@@ -20,20 +19,17 @@ import org.netnslab.workload.WorkloadParser;
  * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}, and the pacing
  * of virtual runs: {@code process-interval} and {@code exec-delay}.
  */
-public final class ProcEventsParser implements WorkloadParser {
-    private static final Set<String> KEYS =
-            Set.of("type", "processes", "nonzero-exit-fraction", "listeners", "process-interval", "exec-delay");
+public final class ProcEventsParser extends WorkloadParser {
     /** Most short-lived processes one run may have: every event is built in memory. */
     private static final long MAX_PROCESSES = 5_000_000;
 
-    @Override
-    public String type() {
-        return "proc-events";
+    /** Reads {@code workload.type = proc-events}. */
+    public ProcEventsParser() {
+        super("proc-events", "processes", "nonzero-exit-fraction", "listeners", "process-interval", "exec-delay");
     }
 
     @Override
-    public ProcEventsWorkload parse(HoconChecker c, double scale) {
-        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    protected ProcEventsWorkload read(HoconChecker c, double scale) {
         long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
         double fraction = c.fraction("workload.nonzero-exit-fraction", 0);
         Map<String, Integer> listeners = new LinkedHashMap<>();
@@ -85,14 +81,13 @@ public final class ProcEventsParser implements WorkloadParser {
             execDelay = 0;
         }
         ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
-        if (scale > 0 && scale <= 1000) {
-            if (w.processes() * scale > MAX_PROCESSES) {
-                c.problem(
-                        "workload.processes",
-                        "times --scale " + scale + " exceeds " + MAX_PROCESSES
-                                + " processes (their events are built in memory)");
-            }
-        }
+        capScaled(
+                c,
+                scale,
+                "workload.processes",
+                w.processes() * scale,
+                MAX_PROCESSES,
+                " processes (their events are built in memory)");
         return w;
     }
 

@@ -1,13 +1,9 @@
 package org.netnslab.workload.procevents;
 
-import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
 import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
-import akka.stream.javadsl.Flow;
-import akka.stream.javadsl.Keep;
-import akka.stream.javadsl.Sink;
 import akka.stream.javadsl.Source;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,8 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import org.netnslab.design.Design;
 import org.netnslab.machine.Clock;
 import org.netnslab.machine.Machine;
@@ -42,6 +36,7 @@ import org.netnslab.run.DesignScope;
 import org.netnslab.run.RunFailure;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
+import org.netnslab.workload.ListenerInvariants;
 
 /**
  * Runs the {@code proc-events} workload for one design: the same fork/exec/exit stream
@@ -88,7 +83,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 "proc-connector");
         Credentials root = Credentials.root(UserNamespace.INIT, 0);
         // One recorder per listener, written only by its stream and merged once every stream has ended: a
-        // shared striped recorder cost a thread-local lookup per event (the proc profile's top frames).
+        // shared striped recorder would cost a thread-local lookup per event.
         List<LatencyRecorder> latencies = new ArrayList<>();
         Map<String, ConnectorMonitor> listeners = new LinkedHashMap<>();
         List<Long> sockets = new ArrayList<>();
@@ -111,9 +106,9 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
             Machine machine = scope.machine();
             finished.add(joined.events()
                     .runWith(
-                            handled(
+                            MonitorSinks.handled(
                                     machine,
-                                    counted(listener::onReceive, received),
+                                    MonitorSinks.counted(listener::onReceive, received),
                                     listener::busyNanos,
                                     () -> listener.onWakeup(machine.jittered(wakeup)),
                                     listener,
@@ -130,7 +125,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                         "events",
                         () -> {
                             if (scope.machine().isVirtual() && w.processIntervalNanos() > 0) {
-                                publishPaced(
+                                PacedEvents.publish(
                                         events,
                                         pc,
                                         scope.machine(),
@@ -160,20 +155,16 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 .counter("events_delivered", stats.delivered())
                 .counter("events_filtered", stats.filtered())
                 .counter("events_dropped", stats.dropped());
-        long lost = 0;
-        long enobufs = 0;
+        ListenerInvariants invariants = ListenerInvariants.NONE;
         for (Map.Entry<String, ConnectorMonitor> l : listeners.entrySet()) {
             ConnectorMonitor m = l.getValue();
             result.measure(ProcEventsWorkload.BUSY + l.getKey(), single(m.busyNanos()))
                     .counter(l.getKey() + "_handled", m.handled())
                     .counter(l.getKey() + "_discarded", m.discarded());
             long wanted = events.stream().filter(m::wants).count();
-            lost += m.lostWithoutEnobufs(wanted);
-            enobufs += m.enobufs();
+            invariants = invariants.plus(ListenerInvariants.losses(m.lostWithoutEnobufs(wanted), m.enobufs()));
         }
-        return result.invariants(
-                        Invariants.NONE.with(LOST_WITHOUT_ENOBUFS, lost).with(ENOBUFS, enobufs))
-                .build(stats.delivered(), "events delivered", wallS);
+        return result.invariants(invariants.invariants()).build(stats.delivered(), "events delivered", wallS);
     }
 
     private DesignResult pidfd(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
@@ -188,9 +179,9 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                         "events",
                         () -> SameThread.of(Source.from(seen)
                                         .runWith(
-                                                handled(
+                                                MonitorSinks.handled(
                                                         scope.machine(),
-                                                        counted(monitor::onEvent, handled),
+                                                        MonitorSinks.counted(monitor::onEvent, handled),
                                                         monitor::busyNanos),
                                                 scope.materializer()))
                                 .whenComplete((d, e) -> {
@@ -270,129 +261,12 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 .build(monitor.exitsDetected(), "exits detected", wallS);
     }
 
-    /**
-     * A monitor's handling of each element. Live: as it comes. Virtual: what the monitor is charged for
-     * an element runs on a simulated CPU before it takes the next (one monitor thread: a blocking
-     * recvmsg / epoll_wait loop), so its events flow in simulated time and monitors compete for the CPUs.
-     */
-    private static <T> Sink<T, CompletionStage<Done>> handled(Machine machine, Consumer<T> handle, LongSupplier busy) {
-        return handled(machine, handle, busy, null, null, null);
-    }
-
-    /**
-     * As {@link #handled(Machine, Consumer, LongSupplier)}, and: {@code onWake} runs before an element that
-     * found the monitor asleep (its previous handling ended before the element came: a blocking recvmsg that
-     * slept), not before one already queued when the previous ended; under the fair scheduler the handling
-     * runs on the task of {@code owner} (named {@code name}).
-     */
-    private static <T> Sink<T, CompletionStage<Done>> handled(
-            Machine machine, Consumer<T> handle, LongSupplier busy, Runnable onWake, Object owner, String name) {
-        if (!machine.isVirtual()) {
-            return Sink.foreach(handle::accept);
-        }
-        long[] lastDone = {Long.MIN_VALUE};
-        return Flow.<T>create()
-                .mapAsync(1, x -> {
-                    long before = busy.getAsLong();
-                    if (onWake != null && lastDone[0] < machine.nanoTime()) {
-                        onWake.run();
-                    }
-                    handle.accept(x);
-                    long charged = busy.getAsLong() - before;
-                    CompletableFuture<Done> ran = new CompletableFuture<>();
-                    if (charged == 0) {
-                        lastDone[0] = machine.nanoTime();
-                        ran.complete(Done.getInstance());
-                    } else { // unjittered: the CPU time spent is the busy time reported
-                        Runnable end = () -> {
-                            lastDone[0] = machine.nanoTime();
-                            ran.complete(Done.getInstance());
-                        };
-                        if (owner != null && machine.fair()) {
-                            machine.cpus()
-                                    .run(
-                                            machine.taskFor(owner, name, org.netnslab.machine.CpuTask.Kind.LISTENER),
-                                            org.netnslab.machine.Step.KERNEL,
-                                            charged,
-                                            end);
-                        } else {
-                            machine.cpus().run(charged, end);
-                        }
-                    }
-                    return ran;
-                })
-                .toMat(Sink.ignore(), Keep.right());
-    }
-
-    /**
-     * Virtual execution with {@code workload.process-interval}: process i's FORK at i x interval, its EXEC
-     * {@code workload.exec-delay} later (0: with the fork; below half an interval), the EXIT beside them (of the process {@link
-     * ProcessTable#WAVE} earlier) half an interval after the fork, so a listener that keeps up wakes once for each
-     * (once for a fork and exec together without the delay) and once for an exit; then {@code after}. Past the last
-     * fork each exit takes a step of its own; steps with no event are not counted (with fewer processes than the
-     * wave, the exits follow the forks at once).
-     */
-    private static void publishPaced(
-            List<ProcEvent> events,
-            ActorRef<ProcConnector.Command> pc,
-            Machine machine,
-            long interval,
-            long execDelay,
-            Runnable after) {
-        long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
-        long step = -1;
-        long forksSeen = 0;
-        List<ProcEvent> group = new ArrayList<>();
-        long groupAt = -1;
-        long last = 0;
-        for (ProcEvent e : events) {
-            long at;
-            if (e.what() == ProcEvents.FORK) {
-                step++;
-                forksSeen++;
-                at = step * interval;
-            } else if (e.what() == ProcEvents.EXIT) {
-                if (forksSeen == forks
-                        && (group.isEmpty() || group.get(group.size() - 1).what() == ProcEvents.EXIT)) {
-                    step++; // past the last fork: one exit per step
-                }
-                at = step * interval + interval / 2;
-            } else {
-                at = step * interval + (e.what() == ProcEvents.EXEC ? execDelay : 0);
-            }
-            if (at != groupAt && !group.isEmpty()) {
-                schedulePublish(group, pc, machine, groupAt);
-                group = new ArrayList<>();
-            }
-            groupAt = at;
-            group.add(e);
-            last = Math.max(last, at); // the latest event, whatever the list's order: the sockets close after it
-        }
-        if (!group.isEmpty()) {
-            schedulePublish(group, pc, machine, groupAt);
-        }
-        machine.engine().schedule(last, after);
-    }
-
-    private static void schedulePublish(
-            List<ProcEvent> group, ActorRef<ProcConnector.Command> pc, Machine machine, long at) {
-        machine.engine().schedule(at, () -> ProcessTable.publish(group, pc, machine::nanoTime));
-    }
-
-    /** @return {@code handle}, counting each element in {@code count} once handled */
-    private static <T> Consumer<T> counted(Consumer<T> handle, LongAdder count) {
-        return x -> {
-            handle.accept(x);
-            count.increment();
-        };
-    }
-
     /** @return a latch opened once every stage has completed, however */
     private static CountDownLatch doneWhenAll(List<? extends CompletionStage<?>> stages) {
         CountDownLatch done = new CountDownLatch(stages.size());
-        // On the completing thread (the engine's, virtual): Akka's own stages run the callback on a pool thread,
-        // and an engine with nothing runnable meanwhile jumped to its next timer, so the phase's simulated time
-        // was 0.002 s or 2.0 s from run to run (pidfd at --scale 0.01).
+        // On the completing thread (the engine's, virtual): Akka's own stages would run the callback on a pool
+        // thread, and an engine with nothing runnable meanwhile would jump to its next timer, so the phase's
+        // simulated time would differ from run to run.
         stages.forEach(s -> SameThread.of(s).whenComplete((v, e) -> done.countDown()));
         return done;
     }

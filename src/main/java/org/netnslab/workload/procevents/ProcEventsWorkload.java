@@ -25,8 +25,8 @@ import org.netnslab.workload.Workload;
  *     (listeners then drain one backlog: one wake-up each)
  * @param execDelayNanos virtual execution with a process interval: from a process's FORK event
  *     (proc_fork_connector in copy_process, kernel/fork.c) to its EXEC (proc_exec_connector at the end of the
- *     child's execve, fs/exec.c), ns, below half the interval (where the exits come); 0: both at once (the machine before 2026-12-01's fourth
- *     session, on which the proc-filter seed fit was made)
+ *     child's execve, fs/exec.c), ns, below half the interval (where the exits come); 0: both at once (the
+ *     pacing the proc-filter seed fit was made with)
  */
 public record ProcEventsWorkload(
         long processes,

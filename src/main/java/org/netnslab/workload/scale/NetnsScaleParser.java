@@ -1,6 +1,5 @@
 package org.netnslab.workload.scale;
 
-import java.util.Set;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
@@ -10,20 +9,15 @@ import org.netnslab.workload.WorkloadParser;
  * {@code listener-share} (default 0.01), {@code tagged-netns} (default 1000). No population cap: the up-front
  * heap estimate ({@code scenario.HeapEstimate}) decides whether the population fits the JVM.
  */
-public final class NetnsScaleParser implements WorkloadParser {
-    private static final Set<String> KEYS = Set.of("type", "netns", "listener-share", "tagged-netns");
-    /** Most netns one run may name once scaled: ids and indices are ints. */
-    static final long MAX_NETNS = 1_000_000_000L;
-
-    @Override
-    public String type() {
-        return "netns-scale";
+public final class NetnsScaleParser extends WorkloadParser {
+    /** Reads {@code workload.type = netns-scale}. */
+    public NetnsScaleParser() {
+        super("netns-scale", "netns", "listener-share", "tagged-netns");
     }
 
     @Override
-    public NetnsScaleWorkload parse(HoconChecker c, double scale) {
-        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
-        NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_NETNS);
+    protected NetnsScaleWorkload read(HoconChecker c, double scale) {
+        NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
         long userns = netns.usernsOwned();
         long init = netns.initOwned();
         int before = c.problems().size();
@@ -45,7 +39,7 @@ public final class NetnsScaleParser implements WorkloadParser {
                 }
             }
         }
-        long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_NETNS);
+        long tagged = c.integer("workload.tagged-netns", 1000L, 0, MAX_POPULATION);
         long listenersAtOne = (long) Math.floor((userns + init) * share); // see NetnsScaleWorkload#listeners
         if (netns.ok() && c.problems().size() == before && tagged > listenersAtOne) {
             c.problem(
@@ -54,12 +48,14 @@ public final class NetnsScaleParser implements WorkloadParser {
                             + " netns with a listener (listener-share x netns): each tagged uevent goes to a netns with a listener");
         }
         NetnsScaleWorkload w = new NetnsScaleWorkload((int) userns, (int) init, share, (int) tagged);
-        if (scale > 0 && scale <= 1000 && (userns + init) * scale > MAX_NETNS) {
-            c.problem(
-                    "workload.netns",
-                    "userns-owned + init-owned = " + (userns + init) + " times --scale " + scale + " exceeds "
-                            + MAX_NETNS + " netns");
-        }
+        capScaled(
+                c,
+                scale,
+                "workload.netns",
+                "userns-owned + init-owned = " + (userns + init) + " ",
+                (userns + init) * scale,
+                MAX_POPULATION,
+                " netns");
         return w;
     }
 }

@@ -1,11 +1,6 @@
 package org.netnslab.workload.scale;
 
-import static org.netnslab.metrics.Invariants.Counter.CROSS_NETNS_DELIVERIES;
-import static org.netnslab.metrics.Invariants.Counter.ENOBUFS;
 import static org.netnslab.metrics.Invariants.Counter.LEAKED;
-import static org.netnslab.metrics.Invariants.Counter.LOST_WITHOUT_ENOBUFS;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
-import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 import static org.netnslab.metrics.Invariants.Counter.SOCK_INUSE_SUM;
 import static org.netnslab.metrics.Invariants.Counter.USE_AFTER_FREE;
 
@@ -53,20 +48,10 @@ import org.netnslab.workload.injection.ListenerCheck;
  * <b>listeners</b> (one listener bound to each of those), <b>broadcast</b> (one untagged kernel uevent, from
  * its send until the last init-owned listener has it), <b>tagged</b> (one tagged uevent for each netns of the
  * sample), <b>dismantle</b> (the listeners close their sockets, the creators release every netns, until the
- * last net_free). Then the leak check and the invariants (the lifecycle's: leaked, sock_inuse_sum,
- * use_after_free; the listeners': order, duplicates, isolation, loss).
- *
- * <p>Measures: {@link NetnsScaleWorkload#CREATE}, {@link NetnsScaleWorkload#CLEANUP} and
- * {@link NetnsScaleWorkload#DELIVERY} (ns). Throughput: netns created per second. Counters (result.json
- * {@code counters}): {@code netns}, {@code listeners}, {@code heap_bytes_per_netns} (heap used after a full GC
- * with the population alive, before the listeners, minus before the creation, over the netns: B, JVM-wide, so
- * meaningful when one design runs, and from about 100,000 netns: below that the JVM's own heap movements
- * outweigh the population and the figure moves, even below 0), {@code heap_bytes_per_listener} (B, likewise
- * from about 1,000 listeners), {@code creations_per_s},
- * {@code broadcast_fanout_us} (send to the last delivery, us), {@code broadcast_deliveries},
- * {@code tagged_deliveries}, {@code dismantles_per_s}, {@code freed}, and {@code peak_rss_kib} (VmHWM of
- * /proc/self/status, KiB; absent where unreadable). Rates and times are wall time live, simulated time
- * virtual; the heap and RSS figures are the JVM's either way.
+ * last net_free). Then the leak check and the invariants. Measures: {@link NetnsScaleWorkload#CREATE},
+ * {@link NetnsScaleWorkload#CLEANUP} and {@link NetnsScaleWorkload#DELIVERY} (ns); its counters are those of
+ * docs/scale-and-heap.md. Rates and times are wall time live, simulated time virtual; the heap and RSS figures
+ * are the JVM's either way.
  *
  * @param w the workload
  * @param scale multiplies the population
@@ -299,23 +284,11 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
             long leaked) {
         java.util.Set<Long> sampled = new java.util.HashSet<>();
         sample.forEach(h -> sampled.add(h.id()));
-        long out = 0, dup = 0, lost = 0, enobufs = 0, cross = 0;
-        for (int i = 0; i < checks.size(); i++) {
-            ListenerCheck c = checks.get(i);
-            NetnsHandle h = withListener.get(i);
-            long expected = (h.initOwned() ? 1 : 0) + (sampled.contains(h.id()) ? 1 : 0);
-            out += c.outOfOrder();
-            dup += Math.max(c.duplicates(), c.received() - expected);
-            lost += c.lostWithoutEnobufs(expected);
-            enobufs += c.enobufs();
-            cross += c.crossNetns();
-        }
-        return Invariants.NONE
-                .with(SEQNUM_OUT_OF_ORDER, out)
-                .with(SEQNUM_DUPLICATES, dup)
-                .with(LOST_WITHOUT_ENOBUFS, lost)
-                .with(ENOBUFS, enobufs)
-                .with(CROSS_NETNS_DELIVERIES, cross)
+        return ListenerCheck.sum(checks, c -> {
+                    NetnsHandle h = withListener.get(c.netnsIndex());
+                    return (h.initOwned() ? 1 : 0) + (sampled.contains(h.id()) ? 1 : 0);
+                })
+                .invariants()
                 .with(LEAKED, leaked)
                 .with(USE_AFTER_FREE, rec.useAfterFreeCount())
                 .with(SOCK_INUSE_SUM, rec.sockInuseSum());

@@ -67,8 +67,7 @@ public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listener
     @Override
     public long populationHeapBytes(double scale, int cpus) {
         long n = netnsCount(scale);
-        return n * (PopulationBytes.NETNS_BYTES + (long) cpus * PopulationBytes.PER_CPU_BYTES)
-                + listeners(scale) * PopulationBytes.LISTENER_BYTES;
+        return n * PopulationBytes.netns(cpus) + listeners(scale) * PopulationBytes.LISTENER_BYTES;
     }
 
     /**

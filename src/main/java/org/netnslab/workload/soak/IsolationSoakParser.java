@@ -1,7 +1,6 @@
 package org.netnslab.workload.soak;
 
 import java.time.Duration;
-import java.util.Set;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.workload.WorkloadParser;
@@ -13,29 +12,27 @@ import org.netnslab.workload.WorkloadParser;
  * {@code tagged-per-netns}, {@code untagged-per-round}, {@code churn-tasks}; and {@code execution = live}
  * (a soak is wall time).
  */
-public final class IsolationSoakParser implements WorkloadParser {
-    private static final Set<String> KEYS = Set.of(
-            "type",
-            "duration",
-            "userns-depth",
-            "netns-per-level",
-            "listeners-per-netns",
-            "stalled-listeners-per-netns",
-            "stalled-rcvbuf",
-            "injections-per-sender",
-            "tagged-per-netns",
-            "untagged-per-round",
-            "churn-tasks");
+public final class IsolationSoakParser extends WorkloadParser {
     private static final Duration MAX_DURATION = Duration.ofDays(7);
 
-    @Override
-    public String type() {
-        return "isolation-soak";
+    /** Reads {@code workload.type = isolation-soak}. */
+    public IsolationSoakParser() {
+        super(
+                "isolation-soak",
+                "duration",
+                "userns-depth",
+                "netns-per-level",
+                "listeners-per-netns",
+                "stalled-listeners-per-netns",
+                "stalled-rcvbuf",
+                "injections-per-sender",
+                "tagged-per-netns",
+                "untagged-per-round",
+                "churn-tasks");
     }
 
     @Override
-    public IsolationSoakWorkload parse(HoconChecker c, double scale) {
-        c.unknownKeys(c.conf().getObject("workload"), KEYS, "workload.");
+    protected IsolationSoakWorkload read(HoconChecker c, double scale) {
         Duration duration = Duration.ofSeconds(60);
         if (!c.conf().hasPath("workload.duration")) {
             c.problem("workload.duration", "missing: the soak's wall time per design at scale 1 (e.g. 300s)");

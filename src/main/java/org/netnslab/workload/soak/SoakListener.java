@@ -3,10 +3,12 @@ package org.netnslab.workload.soak;
 import java.nio.charset.StandardCharsets;
 import org.netnslab.machine.Clock;
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netlink.ReaderLosses;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.uevent.Enobufs;
 import org.netnslab.uevent.Received;
 import org.netnslab.uevent.Uevent;
+import org.netnslab.workload.ListenerInvariants;
 
 /**
  * One soak listener (a udevd-like process): what it received, checked as it arrives. Isolation (a
@@ -23,13 +25,12 @@ final class SoakListener {
     private final long netnsId;
     private final boolean initOwned;
     private final StripedRecorder delivery;
-    private volatile ReceiveQueue<Received> socket;
+    private final ReaderLosses losses;
     long received;
-    long enobufs;
-    long crossNetns;
     long forged;
-    long outOfOrder;
-    long duplicates;
+    private long crossNetns;
+    private long outOfOrder;
+    private long duplicates;
     private long last;
 
     SoakListener(int netnsIndex, long netnsId, boolean initOwned, boolean stalled, StripedRecorder delivery) {
@@ -38,15 +39,16 @@ final class SoakListener {
         this.initOwned = initOwned;
         this.stalled = stalled;
         this.delivery = delivery;
+        this.losses = new ReaderLosses("soak listener of netns " + netnsId + " was never bound");
     }
 
     void bound(ReceiveQueue<Received> socket) {
-        this.socket = socket;
+        losses.bound(socket);
     }
 
     void onReceive(Received r) {
-        if (r instanceof Enobufs) {
-            enobufs++;
+        if (r instanceof Enobufs e) {
+            losses.onEnobufs(e.dropped());
             return;
         }
         Uevent u = (Uevent) r;
@@ -72,10 +74,14 @@ final class SoakListener {
 
     /**
      * @param expected messages broadcast into this listener's netns while it was bound
-     * @return those neither received nor covered by an ENOBUFS it received
+     * @param socketGone its stream was failed by the fault switch: its socket went with its process, so what
+     *     was queued is gone, not lost silently
+     * @return what it saw against them; each message received beyond them counts as a duplicate
      */
-    long lostWithoutEnobufs(long expected) {
-        return socket.counters().lostWithoutEnobufs(expected, received);
+    ListenerInvariants invariants(long expected, boolean socketGone) {
+        long lost = socketGone ? 0 : losses.lostWithoutEnobufs(expected, received);
+        return new ListenerInvariants(
+                outOfOrder, duplicates + Math.max(0, received - expected), lost, losses.enobufs(), crossNetns);
     }
 
     private static boolean contains(byte[] hay, byte[] needle) {
