@@ -100,7 +100,8 @@ public final class CalibratedConf {
                     .append(host.taskGroup())
                     .append("\n");
         } else {
-            b.append("    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n");
+            b.append(
+                    "    # task group not recorded (a calibration.json older than the task-group field): the default stays\n");
         }
         CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
         if (csw != null) {

@@ -156,7 +156,7 @@ public final class Calibration {
         progress.println("calibrate: fitting and predicting from " + file + " (measured on " + host.release() + ")");
         if (host.taskGroup() == null) {
             progress.println("calibrate: warning: " + file + " does not say which task group its probes ran in (a"
-                    + " recording from before 2026-12-02): the model takes machine.task-group = root; if its host ran"
+                    + " recording older than the task-group field): the model takes machine.task-group = root; if its host ran"
                     + " sched_autogroup, as most distributions do, the 40 loops' cleanup_net rows will be far off");
         }
     }

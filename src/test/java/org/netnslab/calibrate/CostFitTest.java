@@ -365,7 +365,7 @@ public class CostFitTest extends JUnitSuite {
         String old = CalibratedConf.text(HOST_618, fit);
         assertTrue(
                 old,
-                old.contains("\n    # task group not recorded (a calibration.json before 2026-12-02): the"
+                old.contains("\n    # task group not recorded (a calibration.json older than the task-group field): the"
                                 + " default stays\n")
                         && !old.contains("task-group ="));
     }

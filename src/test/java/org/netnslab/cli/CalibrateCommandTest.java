@@ -179,13 +179,13 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertTrue(
                 o.stderr(),
                 o.stderr()
-                        .contains("does not say which task group its probes ran in (a recording from"
-                                + " before 2026-12-02): the model takes machine.task-group = root"));
+                        .contains("does not say which task group its probes ran in (a recording"
+                                + " older than the task-group field): the model takes machine.task-group = root"));
         String conf = Files.readString(tmp.getRoot().toPath().resolve("o-old").resolve("calibrated.conf"));
         assertTrue(
                 conf,
                 conf.contains(
-                        "    # task group not recorded (a calibration.json before 2026-12-02): the default stays\n"));
+                        "    # task group not recorded (a calibration.json older than the task-group field): the default stays\n"));
         assertTrue(
                 conf,
                 conf.startsWith("# Written by `netns-lab calibrate --from "
