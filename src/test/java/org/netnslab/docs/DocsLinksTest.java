@@ -163,6 +163,26 @@ public class DocsLinksTest extends JUnitSuite {
     }
 
     @Test
+    public void architectureNamesEveryPackage() throws Exception {
+        String map = Files.readString(Path.of("ARCHITECTURE.md"));
+        Path root = Path.of("src", "main", "java", "org", "netnslab");
+        List<String> missing = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path dir : walk.filter(Files::isDirectory)
+                    .filter(d -> !d.equals(root))
+                    .sorted()
+                    .toList()) {
+                String name = root.relativize(dir).toString().replace('/', '.');
+                String last = dir.getFileName().toString();
+                if (!map.contains("`" + name + "`") && !map.contains("`" + last + "`")) {
+                    missing.add(name);
+                }
+            }
+        }
+        assertEquals("packages ARCHITECTURE.md does not name", List.of(), missing);
+    }
+
+    @Test
     public void theReadmeIsAFrontPageAndEveryDocSaysWhatItAnswers() throws Exception {
         List<String> readme = Files.readAllLines(Path.of("README.md"));
         assertTrue("README.md has " + readme.size() + " lines", readme.size() <= README_MAX_LINES);
@@ -192,6 +212,7 @@ public class DocsLinksTest extends JUnitSuite {
                 "embedding",
                 "exit-codes-and-reliability",
                 "limits-of-the-model",
+                "how-the-model-works",
                 "developing")) {
             {
                 Path d = Path.of("docs", page + ".md");
