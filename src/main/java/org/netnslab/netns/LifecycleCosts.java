@@ -46,17 +46,6 @@ public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration 
     }
 
     /**
-     * Kernel time only: no user-space part.
-     *
-     * @param setupNet setup_net's CPU
-     * @param exitPerNetns the exits' CPU per netns
-     * @param unshareProcess one unshare process's CPU outside the lock
-     */
-    public LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess) {
-        this(setupNet, exitPerNetns, unshareProcess, Duration.ZERO);
-    }
-
-    /**
      * @param model a model config (a design's keys over {@code netns-lab.model})
      * @return the costs
      */

@@ -30,18 +30,6 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
     /** {@code costs.proc.wakeup}. */
     public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
 
-    /**
-     * No per-wake-up cost: recvmsg, pidfd and /proc costs alone.
-     *
-     * @param recvmsg per event
-     * @param pidfdFork per fork
-     * @param pidfdExit per exit
-     * @param scanEntry per /proc entry
-     */
-    public ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
-        this(recvmsg, pidfdFork, pidfdExit, scanEntry, Duration.ZERO);
-    }
-
     /** Checks the ranges. */
     public ProcCosts {
         RECVMSG.check(recvmsg);
