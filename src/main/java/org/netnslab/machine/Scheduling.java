@@ -52,12 +52,7 @@ public record Scheduling(
          * @throws IllegalArgumentException naming the key otherwise
          */
         public static TaskGroup parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "root" -> ROOT;
-                case "session" -> SESSION;
-                default ->
-                    throw new IllegalArgumentException("machine.task-group must be root or session, got '" + s + "'");
-            };
+            return Scheduling.parse(values(), "machine.task-group", s);
         }
     }
 
@@ -87,12 +82,7 @@ public record Scheduling(
          * @throws IllegalArgumentException naming the key otherwise
          */
         public static Scheduler parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "fair" -> FAIR;
-                case "fifo" -> FIFO;
-                default ->
-                    throw new IllegalArgumentException("machine.scheduler must be fair or fifo, got '" + s + "'");
-            };
+            return Scheduling.parse(values(), "machine.scheduler", s);
         }
     }
 
@@ -140,14 +130,7 @@ public record Scheduling(
          * @throws IllegalArgumentException naming the key otherwise
          */
         public static Preempt parse(String s) {
-            return switch (s.toLowerCase(Locale.ROOT)) {
-                case "none" -> NONE;
-                case "voluntary" -> VOLUNTARY;
-                case "full" -> FULL;
-                default ->
-                    throw new IllegalArgumentException(
-                            "machine.preempt must be none, voluntary or full, got '" + s + "'");
-            };
+            return Scheduling.parse(values(), "machine.preempt", s);
         }
     }
 
@@ -210,5 +193,28 @@ public record Scheduling(
         }
         int factor = 1 + (31 - Integer.numberOfLeadingZeros(Math.min(cpus, 8)));
         return 750_000L * factor;
+    }
+
+    /**
+     * @param values the enum's constants
+     * @param key the scenario key, for the message
+     * @param s one of the constants' names in any case, e.g. "fair"
+     * @return that constant
+     * @throws IllegalArgumentException naming the key and the accepted values, e.g. "machine.preempt must be none,
+     *     voluntary or full, got 'x'"
+     */
+    private static <E extends Enum<E>> E parse(E[] values, String key, String s) {
+        String lower = s.toLowerCase(Locale.ROOT);
+        for (E e : values) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(lower)) {
+                return e;
+            }
+        }
+        StringBuilder accepted = new StringBuilder();
+        for (int i = 0; i < values.length; i++) {
+            accepted.append(i == 0 ? "" : i == values.length - 1 ? " or " : ", ")
+                    .append(values[i].name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException(key + " must be " + accepted + ", got '" + s + "'");
     }
 }

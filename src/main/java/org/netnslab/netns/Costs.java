@@ -2,6 +2,7 @@ package org.netnslab.netns;
 
 import com.typesafe.config.Config;
 import java.time.Duration;
+import java.util.function.Function;
 import org.netnslab.proc.ProcCosts;
 import org.netnslab.settings.Setting;
 import org.netnslab.uevent.UeventCosts;
@@ -99,34 +100,10 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
      * @throws IllegalArgumentException when a scaled cost leaves its key's range
      */
     public Costs scaled(java.util.function.ToDoubleFunction<String> factor) {
-        java.util.function.ToLongFunction<String> v = k -> Math.round(nanos(k) * factor.applyAsDouble(k));
-        return new Costs(
-                Duration.ofNanos(v.applyAsLong("mutex-handoff")),
-                new UeventCosts(
-                        v.applyAsLong("uevent.send-outside"),
-                        v.applyAsLong("uevent.send-inside"),
-                        v.applyAsLong("uevent.broadcast-per-socket"),
-                        v.applyAsLong("uevent.deliver-per-listener"),
-                        v.applyAsLong("uevent.return"),
-                        v.applyAsLong("uevent.recv"),
-                        v.applyAsLong("uevent.injector-user"),
-                        v.applyAsLong("uevent.listener-user"),
-                        v.applyAsLong("uevent.wake-listener"),
-                        v.applyAsLong("uevent.injector-exit"),
-                        v.applyAsLong("uevent.table-waiter"),
-                        v.applyAsLong("uevent.injector-exit-callbacks"),
-                        v.applyAsLong("uevent.injector-exit-vfree")),
-                new LifecycleCosts(
-                        Duration.ofNanos(v.applyAsLong("netns.setup-net")),
-                        Duration.ofNanos(v.applyAsLong("netns.exit-per-netns")),
-                        Duration.ofNanos(v.applyAsLong("netns.unshare-process")),
-                        Duration.ofNanos(v.applyAsLong("netns.unshare-process-user"))),
-                new ProcCosts(
-                        Duration.ofNanos(v.applyAsLong("proc.recvmsg")),
-                        Duration.ofNanos(v.applyAsLong("proc.pidfd-fork")),
-                        Duration.ofNanos(v.applyAsLong("proc.pidfd-exit")),
-                        Duration.ofNanos(v.applyAsLong("proc.scan-entry")),
-                        Duration.ofNanos(v.applyAsLong("proc.wakeup"))));
+        return of(cost -> {
+            String k = cost.key().substring("costs.".length());
+            return Duration.ofNanos(Math.round(nanos(k) * factor.applyAsDouble(k)));
+        });
     }
 
     /**
@@ -136,10 +113,11 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
      * @throws IllegalArgumentException for a value out of range
      */
     public static Costs fromConfig(Config model) {
+        return of(cost -> cost.read(model));
+    }
+
+    private static Costs of(Function<Setting<Duration>, Duration> value) {
         return new Costs(
-                MUTEX_HANDOFF.read(model),
-                UeventCosts.fromConfig(model),
-                LifecycleCosts.fromConfig(model),
-                ProcCosts.fromConfig(model));
+                value.apply(MUTEX_HANDOFF), UeventCosts.of(value), LifecycleCosts.of(value), ProcCosts.of(value));
     }
 }

@@ -1,7 +1,7 @@
 package org.netnslab.netns;
 
-import com.typesafe.config.Config;
 import java.time.Duration;
+import java.util.function.Function;
 import org.netnslab.settings.Setting;
 
 /**
@@ -46,25 +46,15 @@ public record LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration 
     }
 
     /**
-     * Kernel time only: no user-space part.
-     *
-     * @param setupNet setup_net's CPU
-     * @param exitPerNetns the exits' CPU per netns
-     * @param unshareProcess one unshare process's CPU outside the lock
-     */
-    public LifecycleCosts(Duration setupNet, Duration exitPerNetns, Duration unshareProcess) {
-        this(setupNet, exitPerNetns, unshareProcess, Duration.ZERO);
-    }
-
-    /**
-     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @param value each cost's value, given its setting: read from a model config, or scaled (netns.Costs)
      * @return the costs
+     * @throws IllegalArgumentException for a value out of its setting's range
      */
-    public static LifecycleCosts fromConfig(Config model) {
+    public static LifecycleCosts of(Function<Setting<Duration>, Duration> value) {
         return new LifecycleCosts(
-                SETUP_NET.read(model),
-                EXIT_PER_NETNS.read(model),
-                UNSHARE_PROCESS.read(model),
-                UNSHARE_PROCESS_USER.read(model));
+                value.apply(SETUP_NET),
+                value.apply(EXIT_PER_NETNS),
+                value.apply(UNSHARE_PROCESS),
+                value.apply(UNSHARE_PROCESS_USER));
     }
 }

@@ -58,33 +58,6 @@ public record NetnsSettings(
     /** {@code netns.cleanup-rcu}. */
     public static final Setting<CleanupRcu> CLEANUP_RCU = Setting.strategy("netns.cleanup-rcu", CleanupRcu.class);
 
-    /**
-     * With a normal grace period in cleanup_net (the seeds' kernels).
-     *
-     * @param lifecycleLock the lifecycle lock
-     * @param kernelSockets the netns's own sockets
-     * @param setupCost setup_net's sleeping time
-     * @param exitCost the exits' sleeping time per netns
-     * @param rcuFreeFraction the SOCK_RCU_FREE share
-     */
-    public NetnsSettings(
-            LifecycleLock lifecycleLock,
-            int kernelSockets,
-            Duration setupCost,
-            Duration exitCost,
-            double rcuFreeFraction) {
-        this(
-                lifecycleLock,
-                kernelSockets,
-                setupCost,
-                exitCost,
-                rcuFreeFraction,
-                CleanupRcu.NORMAL,
-                StructNetFree.BATCH,
-                0,
-                0);
-    }
-
     /** Checks the ranges. */
     public NetnsSettings {
         KERNEL_SOCKETS.check(kernelSockets);

@@ -22,18 +22,27 @@ public final class StandardPernetOps {
         return List.of(SOCK_INUSE, UEVENT, KERNEL_SOCKETS);
     }
 
+    /** An op with its name ({@link PernetOperations#name}). */
+    private abstract static class Named implements PernetOperations {
+        private final String name;
+
+        Named(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public final String name() {
+            return name;
+        }
+    }
+
     /**
      * sock_inuse ({@code net_inuse_ops}, net/core/sock.c v4.16..v5.16: sock_inuse_init_net /
      * sock_inuse_exit_net): alloc_percpu in init; freed per {@code sock-inuse.free}: in the exit at once
      * ({@code owner-exit}, what v4.16 merged; {@code exit-unsafe}), in the exit after synchronize_rcu +
      * rcu_barrier ({@code exit-barrier}), or in net_free after the batch's rcu_barrier ({@code net-free}).
      */
-    public static final PernetOperations SOCK_INUSE = new PernetOperations() {
-        @Override
-        public String name() {
-            return "sock_inuse";
-        }
-
+    public static final PernetOperations SOCK_INUSE = new Named("sock_inuse") {
         @Override
         public void init(Net net) {
             net.sockInuse = new SockInuse(net.settings.sockInuse().cpus(), net.probe::useAfterFree);
@@ -66,12 +75,7 @@ public final class StandardPernetOps {
      * owned by a non-initial user namespace) and puts it on uevent_sock_list when owned by the initial
      * user namespace; the exit takes it off without waiting for any listener (listeners hold the netns).
      */
-    public static final PernetOperations UEVENT = new PernetOperations() {
-        @Override
-        public String name() {
-            return "uevent";
-        }
-
+    public static final PernetOperations UEVENT = new Named("uevent") {
         @Override
         public void init(Net net) {
             boolean own = net.settings.uevent().seqnumScope() == SeqnumScope.PER_NETNS
@@ -117,12 +121,7 @@ public final class StandardPernetOps {
      * kernel's rule; under {@code EVERY_SOCKET_AT_DESTRUCT} +1 at init and -1 in {@code __sk_destruct},
      * so a deferred one subtracts after the exits: from a freed counter unless the design waited.
      */
-    public static final PernetOperations KERNEL_SOCKETS = new PernetOperations() {
-        @Override
-        public String name() {
-            return "kernel_sockets";
-        }
-
+    public static final PernetOperations KERNEL_SOCKETS = new Named("kernel_sockets") {
         @Override
         public void init(Net net) {
             net.kernelSockets = net.settings.netns().kernelSockets();

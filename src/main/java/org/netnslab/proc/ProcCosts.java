@@ -1,7 +1,7 @@
 package org.netnslab.proc;
 
-import com.typesafe.config.Config;
 import java.time.Duration;
+import java.util.function.Function;
 import org.netnslab.settings.Setting;
 
 /**
@@ -30,18 +30,6 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
     /** {@code costs.proc.wakeup}. */
     public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
 
-    /**
-     * No per-wake-up cost: recvmsg, pidfd and /proc costs alone.
-     *
-     * @param recvmsg per event
-     * @param pidfdFork per fork
-     * @param pidfdExit per exit
-     * @param scanEntry per /proc entry
-     */
-    public ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry) {
-        this(recvmsg, pidfdFork, pidfdExit, scanEntry, Duration.ZERO);
-    }
-
     /** Checks the ranges. */
     public ProcCosts {
         RECVMSG.check(recvmsg);
@@ -52,15 +40,16 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
     }
 
     /**
-     * @param model a model config (a design's keys over {@code netns-lab.model})
+     * @param value each cost's value, given its setting: read from a model config, or scaled (netns.Costs)
      * @return the costs
+     * @throws IllegalArgumentException for a value out of its setting's range
      */
-    public static ProcCosts fromConfig(Config model) {
+    public static ProcCosts of(Function<Setting<Duration>, Duration> value) {
         return new ProcCosts(
-                RECVMSG.read(model),
-                PIDFD_FORK.read(model),
-                PIDFD_EXIT.read(model),
-                SCAN_ENTRY.read(model),
-                WAKEUP.read(model));
+                value.apply(RECVMSG),
+                value.apply(PIDFD_FORK),
+                value.apply(PIDFD_EXIT),
+                value.apply(SCAN_ENTRY),
+                value.apply(WAKEUP));
     }
 }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import java.time.Duration;
 import org.netnslab.netlink.EnobufsOption;
 import org.netnslab.netlink.RcvbufOption;
+import org.netnslab.netlink.SocketOptionSettings;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.Setting;
 
@@ -37,15 +38,14 @@ public record ProcSettings(
     /** {@code proc-connector.accounting}. */
     public static final Setting<ProcListenerTable.Accounting> ACCOUNTING =
             Setting.strategy("proc-connector.accounting", ProcListenerTable.Accounting.class);
+    /** {@code proc-connector.listener-rcvbuf}, {@code -rcvbuf-option} and {@code -enobufs}. */
+    public static final SocketOptionSettings LISTENER = SocketOptionSettings.under("proc-connector.");
     /** {@code proc-connector.listener-rcvbuf}. */
-    public static final Setting<Integer> LISTENER_RCVBUF =
-            Setting.integer("proc-connector.listener-rcvbuf", 0, Integer.MAX_VALUE);
+    public static final Setting<Integer> LISTENER_RCVBUF = LISTENER.rcvbuf();
     /** {@code proc-connector.listener-rcvbuf-option}. */
-    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
-            Setting.strategy("proc-connector.listener-rcvbuf-option", RcvbufOption.class);
+    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION = LISTENER.rcvbufOption();
     /** {@code proc-connector.listener-enobufs}. */
-    public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
-            Setting.strategy("proc-connector.listener-enobufs", EnobufsOption.class);
+    public static final Setting<EnobufsOption> LISTENER_ENOBUFS = LISTENER.enobufs();
     /** {@code proc-monitor.kind}. */
     public static final Setting<ProcMonitor> MONITOR = Setting.strategy("proc-monitor.kind", ProcMonitor.class);
     /** {@code proc-monitor.live-processes}. */
@@ -73,10 +73,7 @@ public record ProcSettings(
         return new ProcSettings(
                 FILTER.read(model),
                 ACCOUNTING.read(model),
-                new SocketOptions(
-                        LISTENER_RCVBUF.read(model),
-                        LISTENER_RCVBUF_OPTION.read(model),
-                        LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS),
+                LISTENER.read(model),
                 MONITOR.read(model),
                 LIVE_PROCESSES.read(model),
                 SCANS.read(model),

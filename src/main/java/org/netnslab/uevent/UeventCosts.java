@@ -1,7 +1,8 @@
 package org.netnslab.uevent;
 
-import com.typesafe.config.Config;
 import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.netnslab.settings.Setting;
 
 /**
@@ -122,23 +123,24 @@ public record UeventCosts(
     }
 
     /**
-     * @param model a model config (a design's keys over {@code netns-lab.model})
-     * @return the costs
+     * @param value each cost's value, given its setting: read from a model config, or scaled (netns.Costs)
+     * @return the costs, in ns
      */
-    public static UeventCosts fromConfig(Config model) {
+    public static UeventCosts of(Function<Setting<Duration>, Duration> value) {
+        ToLongFunction<Setting<Duration>> nanos = cost -> value.apply(cost).toNanos();
         return new UeventCosts(
-                SEND_OUTSIDE.read(model).toNanos(),
-                SEND_INSIDE.read(model).toNanos(),
-                BROADCAST_PER_SOCKET.read(model).toNanos(),
-                DELIVER_PER_LISTENER.read(model).toNanos(),
-                RETURN.read(model).toNanos(),
-                RECV.read(model).toNanos(),
-                INJECTOR_USER.read(model).toNanos(),
-                LISTENER_USER.read(model).toNanos(),
-                WAKE_LISTENER.read(model).toNanos(),
-                INJECTOR_EXIT.read(model).toNanos(),
-                TABLE_WAITER.read(model).toNanos(),
-                INJECTOR_EXIT_CALLBACKS.read(model).toNanos(),
-                INJECTOR_EXIT_VFREE.read(model).toNanos());
+                nanos.applyAsLong(SEND_OUTSIDE),
+                nanos.applyAsLong(SEND_INSIDE),
+                nanos.applyAsLong(BROADCAST_PER_SOCKET),
+                nanos.applyAsLong(DELIVER_PER_LISTENER),
+                nanos.applyAsLong(RETURN),
+                nanos.applyAsLong(RECV),
+                nanos.applyAsLong(INJECTOR_USER),
+                nanos.applyAsLong(LISTENER_USER),
+                nanos.applyAsLong(WAKE_LISTENER),
+                nanos.applyAsLong(INJECTOR_EXIT),
+                nanos.applyAsLong(TABLE_WAITER),
+                nanos.applyAsLong(INJECTOR_EXIT_CALLBACKS),
+                nanos.applyAsLong(INJECTOR_EXIT_VFREE));
     }
 }

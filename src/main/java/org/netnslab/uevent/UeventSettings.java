@@ -3,6 +3,7 @@ package org.netnslab.uevent;
 import com.typesafe.config.Config;
 import org.netnslab.netlink.EnobufsOption;
 import org.netnslab.netlink.RcvbufOption;
+import org.netnslab.netlink.SocketOptionSettings;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.Setting;
 
@@ -23,15 +24,14 @@ public record UeventSettings(
             Setting.strategy("uevent.serialization", UeventSerialization.class);
     /** {@code uevent.seqnum-scope}. */
     public static final Setting<SeqnumScope> SEQNUM_SCOPE = Setting.strategy("uevent.seqnum-scope", SeqnumScope.class);
+    /** {@code uevent.listener-rcvbuf}, {@code -rcvbuf-option} and {@code -enobufs}. */
+    public static final SocketOptionSettings LISTENER = SocketOptionSettings.under("uevent.");
     /** {@code uevent.listener-rcvbuf}. */
-    public static final Setting<Integer> LISTENER_RCVBUF =
-            Setting.integer("uevent.listener-rcvbuf", 0, Integer.MAX_VALUE);
+    public static final Setting<Integer> LISTENER_RCVBUF = LISTENER.rcvbuf();
     /** {@code uevent.listener-rcvbuf-option}. */
-    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION =
-            Setting.strategy("uevent.listener-rcvbuf-option", RcvbufOption.class);
+    public static final Setting<RcvbufOption> LISTENER_RCVBUF_OPTION = LISTENER.rcvbufOption();
     /** {@code uevent.listener-enobufs}. */
-    public static final Setting<EnobufsOption> LISTENER_ENOBUFS =
-            Setting.strategy("uevent.listener-enobufs", EnobufsOption.class);
+    public static final Setting<EnobufsOption> LISTENER_ENOBUFS = LISTENER.enobufs();
     /** {@code uevent.fault}: TEST-ONLY. */
     public static final Setting<UeventFault> FAULT = Setting.strategy("uevent.fault", UeventFault.class);
 
@@ -43,12 +43,6 @@ public record UeventSettings(
      */
     public static UeventSettings fromConfig(Config model) {
         return new UeventSettings(
-                SERIALIZATION.read(model),
-                SEQNUM_SCOPE.read(model),
-                new SocketOptions(
-                        LISTENER_RCVBUF.read(model),
-                        LISTENER_RCVBUF_OPTION.read(model),
-                        LISTENER_ENOBUFS.read(model) == EnobufsOption.NO_ENOBUFS),
-                FAULT.read(model));
+                SERIALIZATION.read(model), SEQNUM_SCOPE.read(model), LISTENER.read(model), FAULT.read(model));
     }
 }

@@ -128,11 +128,6 @@ public final class ListenerCheck {
         return losses.enobufs();
     }
 
-    /** @return the drops the ENOBUFS notifications carried when they were received (episodes so far) */
-    public long dropped() {
-        return losses.dropped();
-    }
-
     /** @return SEQNUM numbers skipped between received messages (others' uevents and drops alike) */
     public long gaps() {
         return gaps;

@@ -39,21 +39,6 @@ public record UeventInjectionWorkload(
         long injectorStartIntervalNanos)
         implements Workload {
     /**
-     * The seed's shape: root injectors, no kernel-generated uevents.
-     *
-     * @see #UeventInjectionWorkload(int, int, int, long, long, int, long, boolean, long)
-     */
-    public UeventInjectionWorkload(
-            int usernsOwned,
-            int initOwned,
-            int listenersPerNetns,
-            long injectionsPerNetns,
-            long warmupPerNetns,
-            int injectors) {
-        this(usernsOwned, initOwned, listenersPerNetns, injectionsPerNetns, warmupPerNetns, injectors, 0, true, 0);
-    }
-
-    /**
      * Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. Under the fair
      * scheduler it is timed as a process times itself: from just before the sendmsg to just after it returns
      * to user space (a preemption at the return is in it, the wait for a CPU before the call is not: the
