@@ -4,7 +4,8 @@ import org.netnslab.calibrate.Predictions.Row;
 
 /**
  * The bands a prediction is judged against: a relative band ({@code +-25%}: throughput, means, CPU per message, loop
- * wall) or a factor ({@code 2x}: p50 and p99, the out-of-order share and its growth, batch size, put-to-free).
+ * wall), a factor ({@code 2x}: p50 and p99, the out-of-order share and its growth, batch size, put-to-free) or an
+ * absolute one ({@code +-0.1}: a share of the proc listeners' CPU).
  */
 final class Bands {
     private Bands() {}
@@ -34,6 +35,16 @@ final class Bands {
     /** @return {@link #factor} of a figure the host measured once */
     static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
         return factor(load, measure, HostFigure.once(measured), predicted, f, whyMissed);
+    }
+
+    /**
+     * @param abs the band's half-width, in the figure's unit
+     * @param whyMissed said when the prediction falls outside
+     * @return the row of a figure the host measured once: predicted within {@code +-abs} of it
+     */
+    static Row absolute(String load, String measure, double measured, double predicted, double abs, String whyMissed) {
+        boolean ok = Math.abs(predicted - measured) <= abs;
+        return row(load, measure, HostFigure.once(measured), predicted, "+-" + abs, ok, whyMissed);
     }
 
     private static Row row(

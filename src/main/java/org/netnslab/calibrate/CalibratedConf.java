@@ -44,31 +44,17 @@ public final class CalibratedConf {
      */
     public static String text(HostFacts host, CostFit fit, Path recording) {
         StringBuilder b = new StringBuilder();
-        b.append("# Written by `netns-lab calibrate")
-                .append(recording == null ? "" : " --from " + comment(recording.toString()))
-                .append("` on ")
-                .append(Instant.now().toString(), 0, 19)
-                .append("Z for kernel ")
-                .append(host.release())
-                .append(", ")
-                .append(host.cpus())
-                .append(" CPUs, HZ ")
-                .append(host.hz())
-                .append(", preempt ")
-                .append(host.preempt())
-                .append(recording == null ? "." : " (the recording's host).")
-                .append("\n")
-                .append(
-                        "# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n")
-                .append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=")
-                .append(host.cpus())
-                .append(" --set 'designs=[\"")
-                .append(host.eraName())
-                .append("\"]' --set baseline=")
-                .append(host.eraName())
-                .append(
-                        "\n# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n")
-                .append("netns-lab {\n");
+        String from = recording == null ? "" : " --from " + comment(recording.toString());
+        String whose = recording == null ? "." : " (the recording's host).";
+        b.append("# Written by `netns-lab calibrate" + from + "` on "
+                + Instant.now().toString().substring(0, 19)
+                + "Z for kernel " + host.release() + ", " + host.cpus() + " CPUs, HZ " + host.hz() + ", preempt "
+                + host.preempt() + whose + "\n");
+        b.append("# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n");
+        b.append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=" + host.cpus()
+                + " --set 'designs=[\"" + host.eraName() + "\"]' --set baseline=" + host.eraName() + "\n");
+        b.append("# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n");
+        b.append("netns-lab {\n");
         // the machine of this host: Linux's fair scheduler with its preemption model, tick and base slice
         b.append("  machine {\n    scheduler = fair\n");
         String preempt = switch (host.preempt()) {
@@ -84,44 +70,33 @@ public final class CalibratedConf {
         if (host.hz() >= 100 && host.hz() <= 1000) {
             b.append("    hz = ").append(host.hz()).append("\n");
         }
-        b.append("    # ")
-                .append(comment(host.baseSliceSource()))
-                .append("\n    base-slice = ")
-                .append(host.baseSliceNs())
-                .append("ns\n");
+        setting(b, comment(host.baseSliceSource()), "base-slice", host.baseSliceNs() + "ns");
         if (host.taskGroup()
                 != null) { // the probes' processes against the kernel threads, e.g. the cleanup_net kworker
-            b.append("    # ")
-                    .append(
-                            host.taskGroupSource() == null
-                                    ? "the probes' task group (its source not recorded)"
-                                    : comment(host.taskGroupSource()))
-                    .append("\n    task-group = ")
-                    .append(host.taskGroup())
-                    .append("\n");
+            setting(
+                    b,
+                    host.taskGroupSource() == null
+                            ? "the probes' task group (its source not recorded)"
+                            : comment(host.taskGroupSource()),
+                    "task-group",
+                    host.taskGroup());
         } else {
             b.append(
                     "    # task group not recorded (a calibration.json older than the task-group field): the default stays\n");
         }
         CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
         if (csw != null) {
-            b.append("    # ")
-                    .append(comment(csw.source()))
-                    .append("\n    context-switch = ")
-                    .append(Math.round(csw.value()))
-                    .append("ns\n");
+            setting(b, comment(csw.source()), "context-switch", Math.round(csw.value()) + "ns");
         }
         CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
         if (jitter != null) {
-            b.append("    # ")
-                    .append(comment(jitter.source()))
-                    .append("\n    jitter = ")
-                    .append(String.format(java.util.Locale.ROOT, "%.3f", jitter.value()))
-                    .append("\n");
+            setting(
+                    b,
+                    comment(jitter.source()),
+                    "jitter",
+                    String.format(java.util.Locale.ROOT, "%.3f", jitter.value()));
         } else if (fit.unfitted().containsKey(CostFit.JITTER)) {
-            b.append("    # jitter not fitted (")
-                    .append(comment(fit.unfitted().get(CostFit.JITTER)))
-                    .append("): the default (reference.conf or an earlier --config) applies\n");
+            notFitted(b, "jitter", fit.unfitted().get(CostFit.JITTER));
         }
         b.append("  }\n  model {\n");
         for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
@@ -129,36 +104,21 @@ public final class CalibratedConf {
                 continue;
             }
             CostFit.Fitted f = e.getValue();
-            b.append("    # ").append(comment(f.source()));
-            if (!Double.isNaN(f.residual())) {
-                b.append(String.format("; residual %.1f%%", 100 * f.residual()));
-            }
-            b.append("\n    ")
-                    .append(e.getKey())
-                    .append(" = ")
-                    .append(Math.round(f.value()))
-                    .append("ns\n");
+            String residual = Double.isNaN(f.residual()) ? "" : String.format("; residual %.1f%%", 100 * f.residual());
+            setting(b, comment(f.source()) + residual, e.getKey(), Math.round(f.value()) + "ns");
         }
         for (Map.Entry<String, String> e : fit.unfitted().entrySet()) { // a model key left at its default says why
             if (e.getKey().startsWith("costs.") || e.getKey().startsWith("rcu.")) {
-                b.append("    # ")
-                        .append(e.getKey())
-                        .append(" not fitted (")
-                        .append(comment(e.getValue()))
-                        .append("): the default (reference.conf or an earlier --config) applies\n");
+                notFitted(b, e.getKey(), e.getValue());
             }
         }
-        b.append("  }\n  designs {\n    \"")
-                .append(host.eraName())
-                .append("\" {\n")
-                .append("      description = \"this host (")
-                .append(comment(host.release()).replace("\"", "'"))
-                .append(", ")
-                .append(host.cpus())
-                .append(" CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
-                        + " calibrate fitted\"\n")
-                .append("      uevent { serialization = lockless, seqnum-scope = global }\n")
-                .append("      netns.lifecycle-lock = rwsem\n");
+        b.append("  }\n  designs {\n");
+        b.append("    \"" + host.eraName() + "\" {\n");
+        b.append("      description = \"this host (" + comment(host.release()).replace("\"", "'") + ", " + host.cpus()
+                + " CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
+                + " calibrate fitted\"\n");
+        b.append("      uevent { serialization = lockless, seqnum-scope = global }\n");
+        b.append("      netns.lifecycle-lock = rwsem\n");
         if (host.kernelAtLeast(6, 9)) {
             b.append(
                     "      # v6.9+: cleanup_net waits with synchronize_rcu_expedited\n      netns.cleanup-rcu = expedited\n");
@@ -180,6 +140,26 @@ public final class CalibratedConf {
                 .append(" }\n");
         b.append("    }\n  }\n}\n");
         return b.toString();
+    }
+
+    /** Appends a setting of the machine or model block, with its source in the comment line above it. */
+    private static void setting(StringBuilder b, String source, String key, String value) {
+        b.append("    # ")
+                .append(source)
+                .append("\n    ")
+                .append(key)
+                .append(" = ")
+                .append(value)
+                .append("\n");
+    }
+
+    /** Appends the comment that says why {@code key} was not fitted and keeps its default. */
+    private static void notFitted(StringBuilder b, String key, String why) {
+        b.append("    # ")
+                .append(key)
+                .append(" not fitted (")
+                .append(comment(why))
+                .append("): the default (reference.conf or an earlier --config) applies\n");
     }
 
     /**

@@ -168,59 +168,39 @@ public final class CalibrationReport {
                 + "<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
                 + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
         for (Predictions.Row r : rows) {
-            b.append("<tr class=\"")
-                    .append(r.within() ? "ok" : "miss")
-                    .append("\"><td>")
-                    .append(esc(r.load()))
-                    .append("</td><td>")
-                    .append(esc(r.measure()))
-                    .append("</td><td class=\"n\">")
-                    .append(num(r.measured()))
-                    .append("</td><td class=\"n\">")
-                    .append(esc(range(r)))
-                    .append("</td><td class=\"n\">")
-                    .append(num(r.predicted()))
-                    .append("</td><td class=\"n\">")
-                    .append(ratio(r.ratio()))
-                    .append("</td><td>")
-                    .append(esc(r.band()))
-                    .append("</td><td>")
-                    .append(r.within() ? "within" : "MISS: " + esc(r.whyMissed()))
-                    .append("</td></tr>");
+            b.append(row(
+                    r.within() ? "ok" : "miss",
+                    td(esc(r.load())),
+                    td(esc(r.measure())),
+                    figure(num(r.measured())),
+                    figure(esc(range(r))),
+                    figure(num(r.predicted())),
+                    figure(ratio(r.ratio())),
+                    td(esc(r.band())),
+                    td(r.within() ? "within" : "MISS: " + esc(r.whyMissed()))));
         }
         b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
                 + "<th>residual</th><th>source</th></tr>");
         for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
             for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
-                b.append("<tr><td>")
-                        .append(esc(e.getKey()))
-                        .append(m == fit.extras() ? " <i>(no model key yet)</i>" : "")
-                        .append("</td><td class=\"n\">")
-                        .append(value(e.getKey(), e.getValue().value()))
-                        .append("</td><td class=\"n\">")
-                        .append(
-                                Double.isNaN(e.getValue().residual())
-                                        ? ""
-                                        : String.format(
-                                                "%.1f%%", 100 * e.getValue().residual()))
-                        .append("</td><td>")
-                        .append(esc(e.getValue().source()))
-                        .append("</td></tr>");
+                CostFit.Fitted f = e.getValue();
+                b.append(row(
+                        null,
+                        td(esc(e.getKey()) + (m == fit.extras() ? " <i>(no model key yet)</i>" : "")),
+                        figure(value(e.getKey(), f.value())),
+                        figure(Double.isNaN(f.residual()) ? "" : String.format("%.1f%%", 100 * f.residual())),
+                        td(esc(f.source()))));
             }
         }
         fit.unfitted()
-                .forEach((k, why) -> b.append("<tr class=\"miss\"><td>")
-                        .append(esc(k))
-                        .append("</td><td colspan=\"3\">NOT FITTED: ")
-                        .append(esc(why))
-                        .append("; the default stays</td></tr>"));
-        b.append("<tr><td>netns.rtnl.setup-share / exit-share <i>(not fitted)</i></td><td class=\"n\">")
-                .append(CalibratedConf.RTNL_SETUP_SHARE)
-                .append(" / ")
-                .append(CalibratedConf.RTNL_EXIT_SHARE)
-                .append("</td><td></td><td>")
-                .append(esc(CalibratedConf.RTNL_SOURCE))
-                .append("</td></tr>");
+                .forEach((k, why) -> b.append(row(
+                        "miss", td(esc(k)), "<td colspan=\"3\">NOT FITTED: " + esc(why) + "; the default stays</td>")));
+        b.append(row(
+                null,
+                td("netns.rtnl.setup-share / exit-share <i>(not fitted)</i>"),
+                figure(CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE),
+                td(""),
+                td(esc(CalibratedConf.RTNL_SOURCE))));
         b.append("</table>");
         if (!beyond.isEmpty()) {
             b.append(
@@ -229,19 +209,14 @@ public final class CalibrationReport {
                             + "<th>send mean, us</th><th>vs host era</th><th>p99, us</th><th>sends/s</th></tr>");
             double base = beyond.get(0).meanMicros();
             for (Beyond.Figure f : beyond) {
-                b.append("<tr><td>")
-                        .append(esc(f.design()))
-                        .append("</td><td class=\"n\">")
-                        .append(f.injectors())
-                        .append("</td><td class=\"n\">")
-                        .append(String.format("%.2f", f.meanMicros()))
-                        .append("</td><td class=\"n\">")
-                        .append(String.format("x%.2f", f.meanMicros() / base))
-                        .append("</td><td class=\"n\">")
-                        .append(String.format("%.2f", f.p99Micros()))
-                        .append("</td><td class=\"n\">")
-                        .append(String.format("%,.0f", f.throughputPerSec()))
-                        .append("</td></tr>");
+                b.append(row(
+                        null,
+                        td(esc(f.design())),
+                        figure(String.valueOf(f.injectors())),
+                        figure(String.format("%.2f", f.meanMicros())),
+                        figure(String.format("x%.2f", f.meanMicros() / base)),
+                        figure(String.format("%.2f", f.p99Micros())),
+                        figure(String.format("%,.0f", f.throughputPerSec()))));
             }
             b.append("</table>");
         }
@@ -249,6 +224,25 @@ public final class CalibrationReport {
                 + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
                 + "</body></html>\n");
         Files.writeString(file, b.toString());
+    }
+
+    /**
+     * @param cls the row's class ({@code ok}, {@code miss}), or null
+     * @param cells its cells ({@link #td}, {@link #figure})
+     * @return the table row
+     */
+    private static String row(String cls, String... cells) {
+        return (cls == null ? "<tr>" : "<tr class=\"" + cls + "\">") + String.join("", cells) + "</tr>";
+    }
+
+    /** @return a table cell holding {@code html} (escaped already) */
+    private static String td(String html) {
+        return "<td>" + html + "</td>";
+    }
+
+    /** @return a table cell for a figure: aligned right, in monospace */
+    private static String figure(String html) {
+        return "<td class=\"n\">" + html + "</td>";
     }
 
     private static String residual(CostFit.Fitted f) {

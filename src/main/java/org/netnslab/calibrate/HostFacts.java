@@ -52,31 +52,6 @@ public record HostFacts(
         taskGroup = taskGroup == null ? null : taskGroup.toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** Facts without a busy sample (tests, and recordings before it). */
-    public HostFacts(
-            String release,
-            int cpus,
-            int hz,
-            String preempt,
-            long baseSliceNs,
-            String baseSliceSource,
-            double loadAverage1) {
-        this(release, cpus, hz, preempt, baseSliceNs, baseSliceSource, loadAverage1, null);
-    }
-
-    /** Facts without the task group (tests, and recordings before it). */
-    public HostFacts(
-            String release,
-            int cpus,
-            int hz,
-            String preempt,
-            long baseSliceNs,
-            String baseSliceSource,
-            double loadAverage1,
-            Double busyAtStart) {
-        this(release, cpus, hz, preempt, baseSliceNs, baseSliceSource, loadAverage1, busyAtStart, null, null);
-    }
-
     /**
      * @return whether other work ran when the calibration started: the load average above the CPUs and, where it was
      *     sampled, the CPUs busier than {@link #BUSY_SHARE} just before the probes

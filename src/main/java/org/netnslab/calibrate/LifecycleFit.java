@@ -168,28 +168,7 @@ final class LifecycleFit {
         }
         double res = CostFit.residual(xy, slope, intercept);
         costs.put("costs.netns.exit-per-netns", new Fitted(slope, src + " (slope)", pairs.size(), res));
-        if (expedited) {
-            // v6.9+: synchronize_rcu_expedited then rcu_barrier; the expedited one keeps its reference.conf value
-            long exp = com.typesafe.config.ConfigFactory.defaultReference()
-                    .getDuration("netns-lab.model.rcu.expedited-grace-period")
-                    .toNanos();
-            costs.put(
-                    "rcu.grace-period",
-                    new Fitted(
-                            intercept - exp,
-                            src + " (intercept less rcu.expedited-grace-period " + exp / 1000
-                                    + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9)",
-                            pairs.size(),
-                            res));
-        } else {
-            costs.put(
-                    "rcu.grace-period",
-                    new Fitted(
-                            intercept / 2,
-                            src + " (intercept / 2: OpsUndo's synchronize_rcu and" + " rcu_barrier)",
-                            pairs.size(),
-                            res));
-        }
+        putGracePeriod(costs, intercept, expedited, src + " (intercept", ")", pairs.size(), res);
     }
 
     /**
@@ -218,6 +197,25 @@ final class LifecycleFit {
                         pairs.size(),
                         Double.NaN));
         String w = src + ": the runs' time off a CPU (wall less CPU), mean " + Math.round(waits / 1e3) + " us";
+        putGracePeriod(costs, waits, expedited, w + ",", "", pairs.size(), Double.NaN);
+    }
+
+    /**
+     * {@code rcu.grace-period} from the waits of a cleanup_net run: v6.9+ waits one expedited grace period (which
+     * keeps its reference.conf value) and an rcu_barrier, older kernels two normal grace periods.
+     *
+     * @param waits the run's waits, ns
+     * @param source how the waits were found, ahead of how the grace period is taken from them
+     * @param end closes the source's text
+     */
+    private static void putGracePeriod(
+            Map<String, Fitted> costs,
+            double waits,
+            boolean expedited,
+            String source,
+            String end,
+            int runs,
+            double residual) {
         if (expedited) {
             long exp = com.typesafe.config.ConfigFactory.defaultReference()
                     .getDuration("netns-lab.model.rcu.expedited-grace-period")
@@ -226,18 +224,18 @@ final class LifecycleFit {
                     "rcu.grace-period",
                     new Fitted(
                             waits - exp,
-                            w + ", less rcu.expedited-grace-period " + exp / 1000
-                                    + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9",
-                            pairs.size(),
-                            Double.NaN));
+                            source + " less rcu.expedited-grace-period " + exp / 1000
+                                    + " us: cleanup_net's synchronize_rcu_expedited and rcu_barrier since v6.9" + end,
+                            runs,
+                            residual));
         } else {
             costs.put(
                     "rcu.grace-period",
                     new Fitted(
                             waits / 2,
-                            w + ", / 2: OpsUndo's synchronize_rcu and rcu_barrier",
-                            pairs.size(),
-                            Double.NaN));
+                            source + " / 2: OpsUndo's synchronize_rcu and rcu_barrier" + end,
+                            runs,
+                            residual));
         }
     }
 }

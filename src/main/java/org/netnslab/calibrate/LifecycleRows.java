@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
 import org.netnslab.calibrate.Predictions.Row;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.MeasureSummary;
@@ -56,25 +57,46 @@ final class LifecycleRows {
                 0.25,
                 MissReasons.LIFECYCLE_RATE));
         // the tracefs figures, each over the runs that have it (a run whose trace was not usable has neither)
-        List<ObjectNode> batched =
-                runs.stream().filter(r -> r.has("batch_mean_netns")).toList();
-        if (!batched.isEmpty()) {
+        traced(
+                rows,
+                load,
+                "cleanup_net batch, netns",
+                runs,
+                "batch_mean_netns",
+                1,
+                () -> d.recorders().get("netns.cleanup_batch").summary().mean());
+        traced(
+                rows,
+                load,
+                "last put_net to free, ms",
+                runs,
+                "put_to_free_mean_ns",
+                1e6,
+                () -> ModelRun.mean(d, "netns.cleanup") / 1e3);
+    }
+
+    /**
+     * A figure of the host's trace, within a factor 2 over the runs that have it; no row when none has.
+     *
+     * @param field the runs' field
+     * @param unit what the field is divided by for the row's unit
+     * @param predicted the model's figure, in the row's unit
+     */
+    private static void traced(
+            List<Row> rows,
+            String load,
+            String measure,
+            List<ObjectNode> runs,
+            String field,
+            double unit,
+            DoubleSupplier predicted) {
+        List<ObjectNode> with = runs.stream().filter(r -> r.has(field)).toList();
+        if (!with.isEmpty()) {
             rows.add(factor(
                     load,
-                    "cleanup_net batch, netns",
-                    HostFigure.field(batched, "batch_mean_netns"),
-                    d.recorders().get("netns.cleanup_batch").summary().mean(),
-                    2,
-                    MissReasons.LIFECYCLE));
-        }
-        List<ObjectNode> freed =
-                runs.stream().filter(r -> r.has("put_to_free_mean_ns")).toList();
-        if (!freed.isEmpty()) {
-            rows.add(factor(
-                    load,
-                    "last put_net to free, ms",
-                    HostFigure.of(freed, r -> r.path("put_to_free_mean_ns").asDouble() / 1e6),
-                    ModelRun.mean(d, "netns.cleanup") / 1e3,
+                    measure,
+                    HostFigure.of(with, r -> r.path(field).asDouble() / unit),
+                    predicted.getAsDouble(),
                     2,
                     MissReasons.LIFECYCLE));
         }

@@ -46,18 +46,6 @@ public final class Predictions {
             int runs,
             double low,
             double high) {
-        /** A figure the host measured once. */
-        public Row(
-                String load,
-                String measure,
-                double measured,
-                double predicted,
-                String band,
-                boolean within,
-                String whyMissed) {
-            this(load, measure, measured, predicted, band, within, whyMissed, 1, measured, measured);
-        }
-
         /**
          * @param otherBand what the band compares, when its width alone does not say it
          * @return this row with that band

@@ -110,15 +110,8 @@ final class ProcRows {
             if (cpu.containsKey(f) && cpu.containsKey("all")) {
                 double predicted = busy(d, f) / busy(d, "all");
                 double measured = cpu.get(f) / cpu.get("all");
-                boolean ok = Math.abs(predicted - measured) <= 0.1;
-                rows.add(new Row(
-                        load,
-                        "listener CPU " + f + " / all",
-                        measured,
-                        predicted,
-                        "+-0.1",
-                        ok,
-                        ok ? "" : MissReasons.WAKEUP));
+                rows.add(Bands.absolute(
+                        load, "listener CPU " + f + " / all", measured, predicted, 0.1, MissReasons.WAKEUP));
             }
         }
     }

@@ -30,8 +30,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "calibrate",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
         description = "Measure this host's kernel with probe programs, fit the model's costs on simple probes (fit set)"
                 + " and compare its predictions with contended loads it was not fitted on (prediction set).")
 final class CalibrateCommand implements Callable<Integer> {

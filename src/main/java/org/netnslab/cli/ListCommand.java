@@ -17,11 +17,7 @@ import picocli.CommandLine.Option;
  * {@code list}: the scenarios in a folder with their name, seed and description; an invalid one with its first
  * problem. Exit 2 when the folder is missing, unreadable or holds no scenario.
  */
-@Command(
-        name = "list",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
-        description = "List the scenarios in load-tests/.")
+@Command(name = "list", description = "List the scenarios in load-tests/.")
 final class ListCommand implements Callable<Integer> {
     @Option(
             names = "--dir",

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The command line: {@code run}, {@code list}, {@code validate}, {@code report}, {@code calibrate} and
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "netns-lab",
+        scope = ScopeType.INHERIT, // every subcommand has --help and --version too
         mixinStandardHelpOptions = true,
         versionProvider = HelpText.Version.class,
         description = "Actor-based model of the Linux network-namespace lifecycle: run load-test scenarios that compare"

@@ -21,8 +21,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "report",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
         description = "Rebuild DIR/report.html and print the summary from the results an earlier run saved in DIR,"
                 + " without running anything; exit 2 when a saved file is missing or does not parse (the report is"
                 + " still written when only result-extra.json or a .hgrm file is at fault, with a note).")

@@ -31,8 +31,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "run",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
         description = "Run a scenario: every design under the same load; writes report.html, result.json and .hgrm"
                 + " files.")
 final class RunCommand implements Callable<Integer> {

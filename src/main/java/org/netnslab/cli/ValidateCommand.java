@@ -18,8 +18,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "validate",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
         description = "Check a scenario file (and --set overrides) without running it; exit 2 on any problem.")
 final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "scenario file")

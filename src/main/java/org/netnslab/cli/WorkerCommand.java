@@ -22,8 +22,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "worker",
-        mixinStandardHelpOptions = true,
-        versionProvider = HelpText.Version.class,
         description =
                 "Run a worker node: join the coordinator at HOST:PORT (run X.conf --cluster HOST:PORT) and run the"
                         + " design runs it hands out, one at a time, until stopped. See docs/parallel-runs.md.")

@@ -42,21 +42,6 @@ public record Comparison(
         replicateMeansB = List.copyOf(replicateMeansB);
     }
 
-    /** A comparison of two designs that differ in what the workload uses. */
-    public Comparison(
-            String measure,
-            String a,
-            String b,
-            double meanA,
-            double meanB,
-            double ratioBOverA,
-            List<Double> replicateMeansA,
-            List<Double> replicateMeansB,
-            WelchTest welch,
-            RatioInterval ratioCi) {
-        this(measure, a, b, meanA, meanB, ratioBOverA, replicateMeansA, replicateMeansB, welch, ratioCi, null);
-    }
-
     /**
      * @param note why the two designs are the same model for the workload
      * @return this comparison, marked so
@@ -139,7 +124,8 @@ public record Comparison(
                 boxed(ma),
                 boxed(mb),
                 w,
-                ci);
+                ci,
+                null);
     }
 
     /** @return each replicate's mean of the measure, in its unit */

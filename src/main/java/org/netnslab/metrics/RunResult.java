@@ -39,36 +39,6 @@ public record RunResult(
         List<Replicate> replicates,
         ExecutionInfo execution) {
 
-    /** A run without execution details (tests, the embedding API): see the components. */
-    public RunResult(
-            String scenario,
-            String description,
-            String seed,
-            double scale,
-            Instant started,
-            double wallSeconds,
-            List<DesignResult> designs,
-            List<Comparison> comparisons,
-            java.util.Map<String, Double> seedRatios,
-            List<String> overrides,
-            List<DerivedRatio> ratios,
-            List<Replicate> replicates) {
-        this(
-                scenario,
-                description,
-                seed,
-                scale,
-                started,
-                wallSeconds,
-                designs,
-                comparisons,
-                seedRatios,
-                overrides,
-                ratios,
-                replicates,
-                null);
-    }
-
     /**
      * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it.
      *
@@ -171,40 +141,6 @@ public record RunResult(
         public double eventsPerWallSecond() {
             return simulatedEvents < 0 || !(wallSeconds > 0) ? Double.NaN : simulatedEvents / wallSeconds;
         }
-    }
-
-    /**
-     * A run of one replicate: {@code designs} are its results, in the order they ran.
-     *
-     * @see RunResult the components
-     */
-    public RunResult(
-            String scenario,
-            String description,
-            String seed,
-            double scale,
-            Instant started,
-            double wallSeconds,
-            List<DesignResult> designs,
-            List<Comparison> comparisons,
-            java.util.Map<String, Double> seedRatios,
-            List<String> overrides,
-            List<DerivedRatio> ratios) {
-        this(
-                scenario,
-                description,
-                seed,
-                scale,
-                started,
-                wallSeconds,
-                designs,
-                comparisons,
-                seedRatios,
-                overrides,
-                ratios,
-                List.of(new Replicate(
-                        1, designs.stream().map(DesignResult::name).toList(), designs)),
-                null);
     }
 
     /**

@@ -16,11 +16,7 @@ public final class StripedRecorder {
     private final ConcurrentLinkedQueue<LatencyRecorder> stripes = new ConcurrentLinkedQueue<>();
     private final String unit;
     private final double perUnit;
-    private final ThreadLocal<LatencyRecorder> local = ThreadLocal.withInitial(() -> {
-        LatencyRecorder r = new LatencyRecorder(unit(), perUnit());
-        stripes.add(r);
-        return r;
-    });
+    private final ThreadLocal<LatencyRecorder> local;
 
     /** Latencies: ns recorded, us reported. */
     public StripedRecorder() {
@@ -34,14 +30,11 @@ public final class StripedRecorder {
     public StripedRecorder(String unit, double perUnit) {
         this.unit = unit;
         this.perUnit = perUnit;
-    }
-
-    private String unit() {
-        return unit;
-    }
-
-    private double perUnit() {
-        return perUnit;
+        this.local = ThreadLocal.withInitial(() -> {
+            LatencyRecorder r = new LatencyRecorder(unit, perUnit);
+            stripes.add(r);
+            return r;
+        });
     }
 
     /** @param nanos one latency in ns, recorded in the calling thread's stripe */

@@ -24,6 +24,21 @@ final class Html {
         return Math.abs(v) >= 100 ? String.format("%,.1f", v) : String.format("%.4g", v);
     }
 
+    /** @return a table cell holding {@code html} (escaped already), aligned as figures are */
+    static String td(String html) {
+        return "<td>" + html + "</td>";
+    }
+
+    /** @return a table cell holding {@code html} (escaped already), aligned left as text is */
+    static String tdLeft(String html) {
+        return "<td class=\"l\">" + html + "</td>";
+    }
+
+    /** @return a table row of the cells ({@link #td}, {@link #tdLeft}), on a line of its own */
+    static String row(String... cells) {
+        return "<tr>" + String.join("", cells) + "</tr>\n";
+    }
+
     /** @return the figures, comma separated */
     static String list(List<Double> values) {
         return String.join(", ", values.stream().map(Html::fmt).toList());

@@ -3,6 +3,9 @@ package org.netnslab.report;
 import static org.netnslab.report.Html.esc;
 import static org.netnslab.report.Html.fmt;
 import static org.netnslab.report.Html.list;
+import static org.netnslab.report.Html.row;
+import static org.netnslab.report.Html.td;
+import static org.netnslab.report.Html.tdLeft;
 
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -21,19 +24,12 @@ final class HtmlTables {
                 .append(r.designs().size() > 1 ? "where it differs" : "strategies")
                 .append("</th><th>throughput</th><th>counted phase (s)</th></tr>\n");
         for (DesignRecord d : r.designs()) {
-            h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td><td class=\"l\">");
-            DesignKeys.differing(r.designs(), d)
-                    .forEach((k, v) -> h.append("<code>")
-                            .append(esc(k))
-                            .append(" = ")
-                            .append(esc(v))
-                            .append("</code> "));
-            h.append("</td><td>")
-                    .append(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit())))
-                    .append(DesignsAlike.arrivalBound(r) != null ? " (arrival-bound)" : "")
-                    .append("</td><td>")
-                    .append(fmt(d.wallSeconds()))
-                    .append("</td></tr>\n");
+            h.append(row(
+                    tdLeft(esc(d.name())),
+                    tdLeft(keys(DesignKeys.differing(r.designs(), d))),
+                    td(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit()))
+                            + (DesignsAlike.arrivalBound(r) != null ? " (arrival-bound)" : "")),
+                    td(fmt(d.wallSeconds()))));
         }
         h.append("</table>\n");
         Map<String, String> shared = DesignKeys.shared(r.designs());
@@ -42,18 +38,22 @@ final class HtmlTables {
                     .append(shared.size())
                     .append(" more key")
                     .append(shared.size() == 1 ? "" : "s")
-                    .append(" the same in every design</summary><p>");
-            shared.forEach((k, v) -> h.append("<code>")
-                    .append(esc(k))
-                    .append(" = ")
-                    .append(esc(v))
-                    .append("</code> "));
-            h.append("</p></details>\n");
+                    .append(" the same in every design</summary><p>")
+                    .append(keys(shared))
+                    .append("</p></details>\n");
         }
         String arrival = DesignsAlike.arrivalBound(r);
         if (arrival != null) {
             h.append("<p>").append(esc(arrival)).append("</p>\n");
         }
+    }
+
+    /** @return each key and its value as {@code <code>key = value</code>}, a space after each */
+    private static String keys(Map<String, String> keys) {
+        StringBuilder b = new StringBuilder();
+        keys.forEach((k, v) ->
+                b.append("<code>").append(esc(k)).append(" = ").append(esc(v)).append("</code> "));
+        return b.toString();
     }
 
     /** One measure's figures, a row per design that has it. */
@@ -66,17 +66,11 @@ final class HtmlTables {
             if (s == null) {
                 continue;
             }
-            h.append("<tr><td class=\"l\">")
-                    .append(esc(d.name()))
-                    .append("</td><td>")
-                    .append(esc(s.unit()))
-                    .append("</td><td>")
-                    .append(s.count())
-                    .append("</td>");
+            StringBuilder figures = new StringBuilder();
             for (double v : new double[] {s.mean(), s.sd(), s.p50(), s.p90(), s.p99(), s.p999(), s.max()}) {
-                h.append("<td>").append(fmt(v)).append("</td>");
+                figures.append(td(fmt(v)));
             }
-            h.append("</tr>\n");
+            h.append(row(tdLeft(esc(d.name())), td(esc(s.unit())), td(String.valueOf(s.count())), figures.toString()));
         }
         h.append("</table>\n");
     }
@@ -105,47 +99,21 @@ final class HtmlTables {
                         "<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
         for (Comparison c : r.comparisons()) {
             Double seed = r.seedRatio(c.b());
-            WelchTest w = c.welch();
-            h.append("<tr><td class=\"l\">")
-                    .append(esc(c.measure()))
-                    .append("</td><td class=\"l\">")
-                    .append(esc(c.a()))
-                    .append("</td><td class=\"l\">")
-                    .append(esc(c.b()))
-                    .append("</td><td>")
-                    .append(fmt(c.meanA()))
-                    .append("</td><td>")
-                    .append(fmt(c.meanB()))
-                    .append("</td><td>")
-                    .append(fmt(c.ratioBOverA()))
-                    .append("</td><td>")
-                    .append(seed == null ? "" : fmt(seed))
-                    .append("</td><td class=\"l\">")
-                    .append(
+            h.append(row(
+                    tdLeft(esc(c.measure())),
+                    tdLeft(esc(c.a())),
+                    tdLeft(esc(c.b())),
+                    td(fmt(c.meanA())),
+                    td(fmt(c.meanB())),
+                    td(fmt(c.ratioBOverA())),
+                    td(seed == null ? "" : fmt(seed)),
+                    tdLeft(
                             c.replicates() < 2
                                     ? "one run"
-                                    : esc(list(c.replicateRatios()) + "; " + ConsoleReport.spread(c.replicateRatios())))
-                    .append("</td><td>")
-                    .append(esc(ConsoleReport.interval(c.ratioCi())))
-                    .append("</td>");
-            if (w == null) {
-                h.append("<td colspan=\"4\">")
-                        .append(c.replicates() < 2 ? "no test from one run" : "no spread")
-                        .append("</td>");
-            } else {
-                h.append("<td>")
-                        .append(fmt(w.t()))
-                        .append("</td><td>")
-                        .append(fmt(w.df()))
-                        .append("</td><td>")
-                        .append(w.p() < 2.2e-16 ? "&lt; 2.2e-16" : String.format("%.3g", w.p()))
-                        .append("</td><td>")
-                        .append(fmt(w.ciLow()))
-                        .append(" .. ")
-                        .append(fmt(w.ciHigh()))
-                        .append("</td>");
-            }
-            h.append("</tr>\n");
+                                    : esc(list(c.replicateRatios()) + "; "
+                                            + ConsoleReport.spread(c.replicateRatios()))),
+                    td(esc(ConsoleReport.interval(c.ratioCi()))),
+                    welch(c)));
         }
         h.append("</table>\n");
         for (Comparison c : r.comparisons()) {
@@ -157,6 +125,18 @@ final class HtmlTables {
         }
     }
 
+    /** @return Welch's test's four cells: t, df, p and the interval of a - b; one cell saying why there is none */
+    private static String welch(Comparison c) {
+        WelchTest w = c.welch();
+        if (w == null) {
+            return "<td colspan=\"4\">" + (c.replicates() < 2 ? "no test from one run" : "no spread") + "</td>";
+        }
+        return td(fmt(w.t()))
+                + td(fmt(w.df()))
+                + td(w.p() < 2.2e-16 ? "&lt; 2.2e-16" : String.format("%.3g", w.p()))
+                + td(fmt(w.ciLow()) + " .. " + fmt(w.ciHigh()));
+    }
+
     /** Each replicate's order, and each design's throughput and measure means in it. */
     static void replicates(RunRecord r, StringBuilder h) {
         h.append(
@@ -164,21 +144,17 @@ final class HtmlTables {
                 .append("<th>throughput</th><th>counted phase (s)</th><th class=\"l\">means</th></tr>\n");
         for (ReplicateRecord rep : r.replicates()) {
             for (ReplicateRecord.Design d : rep.designs()) {
-                h.append("<tr><td>")
-                        .append(rep.index())
-                        .append("</td><td class=\"l\">")
-                        .append(esc(String.join(", ", rep.order())))
-                        .append("</td><td class=\"l\">")
-                        .append(esc(d.name()))
-                        .append("</td><td>")
-                        .append(String.format("%,.0f/s", d.throughputPerSec()))
-                        .append("</td><td>")
-                        .append(fmt(d.wallSeconds()))
-                        .append("</td><td class=\"l\">");
+                StringBuilder means = new StringBuilder();
                 d.means()
                         .forEach((k, v) ->
-                                h.append(esc(k)).append(' ').append(fmt(v)).append("; "));
-                h.append("</td></tr>\n");
+                                means.append(esc(k)).append(' ').append(fmt(v)).append("; "));
+                h.append(row(
+                        td(String.valueOf(rep.index())),
+                        tdLeft(esc(String.join(", ", rep.order()))),
+                        tdLeft(esc(d.name())),
+                        td(String.format("%,.0f/s", d.throughputPerSec())),
+                        td(fmt(d.wallSeconds())),
+                        tdLeft(means.toString())));
             }
         }
         h.append("</table>\n");
@@ -189,20 +165,12 @@ final class HtmlTables {
         h.append("<h2>The seed's ratios</h2>\n<table><tr><th class=\"l\">ratio</th><th>model</th>")
                 .append("<th>95% interval</th><th class=\"l\">per replicate</th><th>seed</th></tr>\n");
         for (var ratio : r.ratios()) {
-            h.append("<tr><td class=\"l\">")
-                    .append(esc(ratio.name()))
-                    .append("</td><td>")
-                    .append(fmt(ratio.model()))
-                    .append("</td><td>")
-                    .append(
-                            ratio.replicates().size() < 2
-                                    ? "one run"
-                                    : fmt(ratio.ciLow()) + " .. " + fmt(ratio.ciHigh()))
-                    .append("</td><td class=\"l\">")
-                    .append(esc(list(ratio.replicates())))
-                    .append("</td><td>")
-                    .append(fmt(ratio.seed()))
-                    .append("</td></tr>\n");
+            h.append(row(
+                    tdLeft(esc(ratio.name())),
+                    td(fmt(ratio.model())),
+                    td(ratio.replicates().size() < 2 ? "one run" : fmt(ratio.ciLow()) + " .. " + fmt(ratio.ciHigh())),
+                    tdLeft(esc(list(ratio.replicates()))),
+                    td(fmt(ratio.seed()))));
         }
         h.append("</table>\n");
     }
@@ -222,11 +190,13 @@ final class HtmlTables {
                 .forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
         h.append("</tr>\n");
         for (DesignRecord d : r.designs()) {
-            h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
+            StringBuilder counts = new StringBuilder();
             for (long v : d.invariants().values()) {
-                h.append(v == 0 ? "<td>" : "<td class=\"nonzero\">").append(v).append("</td>");
+                counts.append(v == 0 ? "<td>" : "<td class=\"nonzero\">")
+                        .append(v)
+                        .append("</td>");
             }
-            h.append("</tr>\n");
+            h.append(row(tdLeft(esc(d.name())), counts.toString()));
         }
         h.append("</table>\n");
     }
@@ -239,10 +209,9 @@ final class HtmlTables {
         names.forEach(k -> h.append("<th>").append(esc(k)).append("</th>"));
         h.append("</tr>\n");
         for (DesignRecord d : r.designs()) {
-            h.append("<tr><td class=\"l\">").append(esc(d.name())).append("</td>");
-            names.forEach(k ->
-                    h.append("<td>").append(d.counters().getOrDefault(k, 0L)).append("</td>"));
-            h.append("</tr>\n");
+            StringBuilder counts = new StringBuilder();
+            names.forEach(k -> counts.append(td(String.valueOf(d.counters().getOrDefault(k, 0L)))));
+            h.append(row(tdLeft(esc(d.name())), counts.toString()));
         }
         h.append("</table>\n");
     }

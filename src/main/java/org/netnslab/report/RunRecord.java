@@ -51,42 +51,6 @@ public record RunRecord(
         RunResult.ExecutionInfo execution,
         SensitivityResult sensitivity) {
 
-    /** A record without a sensitivity study: see the components. */
-    public RunRecord(
-            String scenario,
-            String description,
-            String seed,
-            double scale,
-            Machine machine,
-            Instant started,
-            double wallSeconds,
-            List<String> overrides,
-            List<DesignRecord> designs,
-            List<RunResult.DerivedRatio> ratios,
-            List<Comparison> comparisons,
-            Map<String, Double> seedRatios,
-            List<String> notes,
-            List<ReplicateRecord> replicates,
-            RunResult.ExecutionInfo execution) {
-        this(
-                scenario,
-                description,
-                seed,
-                scale,
-                machine,
-                started,
-                wallSeconds,
-                overrides,
-                designs,
-                ratios,
-                comparisons,
-                seedRatios,
-                notes,
-                replicates,
-                execution,
-                null);
-    }
-
     /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
     public boolean isSweep() {
         return execution != null && execution.sweep();

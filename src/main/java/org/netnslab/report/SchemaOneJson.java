@@ -54,6 +54,7 @@ final class SchemaOneJson {
                 List.of(meanA),
                 List.of(meanB),
                 null,
+                null,
                 null);
     }
 }

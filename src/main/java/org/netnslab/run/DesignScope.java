@@ -47,18 +47,7 @@ public final class DesignScope implements AutoCloseable {
      * @param actorName the guardian's actor name, unique in the run
      * @throws RunFailure when the guardians do not answer in time
      */
-    static DesignScope open(
-            ActorSystem<?> system,
-            ActorRef<RunGuardian.Command> run,
-            RunSettings settings,
-            RunObserver observer,
-            String design,
-            String actorName)
-            throws RunFailure {
-        return new DesignScope(system, run, settings, observer, design, actorName);
-    }
-
-    private DesignScope(
+    DesignScope(
             ActorSystem<?> system,
             ActorRef<RunGuardian.Command> run,
             RunSettings settings,

@@ -32,6 +32,7 @@ public final class RunScope implements AutoCloseable {
      * @param system the actor system the model runs on
      * @param settings the runner's settings
      * @param observer told of progress
+     * @throws IllegalStateException when the guardian does not start in time
      */
     public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
         this.system = system;
@@ -45,12 +46,9 @@ public final class RunScope implements AutoCloseable {
         // but that ask's own timeout, which it would fire at once: wait until the guardian has started
         // (no timed event is pending here, so the engine waits for the internal thread).
         try {
-            Driver.get(Machine.get(system), started, settings.askTimeout());
-        } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
-            throw new IllegalStateException("the run's guardian did not start: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting the run's guardian", e);
+            awaitGuardian(started, "starting the run's guardian");
+        } catch (RunFailure e) {
+            throw new IllegalStateException(e.getMessage(), e.getCause());
         }
     }
 
@@ -60,7 +58,7 @@ public final class RunScope implements AutoCloseable {
      * @throws RunFailure when the guardians do not answer in time
      */
     public DesignScope design(String design) throws RunFailure {
-        return DesignScope.open(system, guardian, settings, observer, design, "design-" + (designs++));
+        return new DesignScope(system, guardian, settings, observer, design, "design-" + (designs++));
     }
 
     /**
@@ -71,13 +69,23 @@ public final class RunScope implements AutoCloseable {
     @Override
     public void close() throws RunFailure {
         guardian.tell(RunGuardian.Stop.INSTANCE);
+        awaitGuardian(stopped, "stopping the run's actors");
+    }
+
+    /**
+     * Waits for the run guardian's start or stop, at most {@code netns-lab.run.ask-timeout}.
+     *
+     * @param what what is awaited, for the failure's message
+     * @throws RunFailure when it does not come in time, or the thread is interrupted
+     */
+    private void awaitGuardian(CompletableFuture<Done> f, String what) throws RunFailure {
         try {
-            Driver.get(Machine.get(system), stopped, settings.askTimeout());
+            Driver.get(Machine.get(system), f, settings.askTimeout());
         } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
-            throw new RunFailure("stopping the run's actors failed: " + e, e);
+            throw new RunFailure(what + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RunFailure("interrupted while stopping the run's actors", e);
+            throw new RunFailure("interrupted while " + what, e);
         }
     }
 }

@@ -44,117 +44,12 @@ public record Scenario(
         Execution execution,
         Sensitivity sensitivity) {
 
-    /** A scenario without a sensitivity study. */
-    public Scenario(
-            String file,
-            String name,
-            String description,
-            String seed,
-            Workload workload,
-            List<Design> designs,
-            String baseline,
-            Map<String, Double> seedRatios,
-            List<RatioDefinition> derivedRatios,
-            double scale,
-            List<String> overrides,
-            int repeat,
-            Execution execution) {
-        this(
-                file,
-                name,
-                description,
-                seed,
-                workload,
-                designs,
-                baseline,
-                seedRatios,
-                derivedRatios,
-                scale,
-                overrides,
-                repeat,
-                execution,
-                Sensitivity.NONE);
-    }
-
-    /** A scenario run live. */
-    public Scenario(
-            String file,
-            String name,
-            String description,
-            String seed,
-            Workload workload,
-            List<Design> designs,
-            String baseline,
-            Map<String, Double> seedRatios,
-            List<RatioDefinition> derivedRatios,
-            double scale,
-            List<String> overrides,
-            int repeat) {
-        this(
-                file,
-                name,
-                description,
-                seed,
-                workload,
-                designs,
-                baseline,
-                seedRatios,
-                derivedRatios,
-                scale,
-                overrides,
-                repeat,
-                Execution.LIVE);
-    }
-
-    /** A scenario of one replicate. */
-    public Scenario(
-            String file,
-            String name,
-            String description,
-            String seed,
-            Workload workload,
-            List<Design> designs,
-            String baseline,
-            Map<String, Double> seedRatios,
-            List<RatioDefinition> derivedRatios,
-            double scale,
-            List<String> overrides) {
-        this(
-                file,
-                name,
-                description,
-                seed,
-                workload,
-                designs,
-                baseline,
-                seedRatios,
-                derivedRatios,
-                scale,
-                overrides,
-                1,
-                Execution.LIVE);
-    }
-
     /**
      * @param n replicates, &gt;= 1
      * @return this scenario run {@code n} times
      */
     public Scenario withRepeat(int n) {
-        return new Scenario(
-                file,
-                name,
-                description,
-                seed,
-                workload,
-                designs,
-                baseline,
-                seedRatios,
-                derivedRatios,
-                scale,
-                overrides,
-                n,
-                execution,
-                sensitivity);
+        return copy(n, execution, sensitivity);
     }
 
     /**
@@ -162,21 +57,7 @@ public record Scenario(
      * @return this scenario run that way
      */
     public Scenario withExecution(Execution e) {
-        return new Scenario(
-                file,
-                name,
-                description,
-                seed,
-                workload,
-                designs,
-                baseline,
-                seedRatios,
-                derivedRatios,
-                scale,
-                overrides,
-                repeat,
-                e,
-                sensitivity);
+        return copy(repeat, e, sensitivity);
     }
 
     /**
@@ -184,6 +65,11 @@ public record Scenario(
      * @return this scenario with that study
      */
     public Scenario withSensitivity(Sensitivity study) {
+        return copy(repeat, execution, study);
+    }
+
+    /** @return this scenario with the options a run may change: its replicates, execution and sensitivity study */
+    private Scenario copy(int repeat, Execution execution, Sensitivity sensitivity) {
         return new Scenario(
                 file,
                 name,
@@ -198,7 +84,7 @@ public record Scenario(
                 overrides,
                 repeat,
                 execution,
-                study);
+                sensitivity);
     }
 
     /** Copies the collections. */

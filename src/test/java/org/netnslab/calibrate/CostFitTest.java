@@ -35,7 +35,8 @@ public class CostFitTest extends JUnitSuite {
             Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01-sleeps.json");
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HostFacts HOST_618 = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
+    private static final HostFacts HOST_618 =
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
 
     @Test
     public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {

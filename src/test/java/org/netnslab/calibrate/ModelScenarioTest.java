@@ -25,7 +25,8 @@ public class ModelScenarioTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final HostFacts HOST = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
+    private static final HostFacts HOST =
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
 
     private static Config calibrated() throws Exception {
         CostFit fit = CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit());

@@ -25,7 +25,8 @@ public class PredictionsTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final HostFacts HOST = new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0);
+    private static final HostFacts HOST =
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
     private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
 
     /** @return the rows the host's era predicts for {@code lines} on {@code system}, its scenarios in folder {@code dir} */

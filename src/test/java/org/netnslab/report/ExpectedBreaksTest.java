@@ -95,7 +95,9 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 List.of(
                         new RunResult.DerivedRatio("wide", 1.126, 0.5, List.of(0.6, 1.652), 0.147, 2.105),
                         new RunResult.DerivedRatio("narrow", 0.35, 0.36, List.of(0.34, 0.36), 0.29, 0.41),
-                        new RunResult.DerivedRatio("wide, far", 1.126, 3.0, List.of(0.6, 1.652), 0.147, 2.105)));
+                        new RunResult.DerivedRatio("wide, far", 1.126, 3.0, List.of(0.6, 1.652), 0.147, 2.105)),
+                TinyRun.oneReplicate(List.of()),
+                null);
         List<Verdict.Line> lines = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                 .checked();
         assertNull(lines.get(0).text(), lines.get(0).agrees());
@@ -157,7 +159,9 @@ public class ExpectedBreaksTest extends JUnitSuite {
                         List.of(),
                         Map.of(),
                         List.of(),
-                        List.of()),
+                        List.of(),
+                        TinyRun.oneReplicate(List.of()),
+                        null),
                 new RunRecord.Machine(2, "17", "2.6.21"));
         RunRecord two = new RunRecord(
                 r.scenario(),
@@ -174,7 +178,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.seedRatios(),
                 r.notes(),
                 r.replicates(),
-                r.execution());
+                r.execution(),
+                r.sensitivity());
         assertTrue(DesignsAlike.identicalPairs(two)
                 .get(0)
                 .text()
@@ -195,7 +200,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.seedRatios(),
                 r.notes(),
                 r.replicates(),
-                r.execution());
+                r.execution(),
+                r.sensitivity());
         assertTrue(DesignsAlike.identicalPairs(rcvbuf)
                 .get(0)
                 .text()
@@ -219,7 +225,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                     List.of(59.0, 61.0),
                     List.of(49.0, 50.6),
                     null,
-                    new RatioInterval(0.83, ci[0], ci[1], 1)));
+                    new RatioInterval(0.83, ci[0], ci[1], 1),
+                    null));
         }
         RunResult r = new RunResult(
                 "tiny",
@@ -258,7 +265,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                     List.of(50.0, 70.0),
                     List.of(30.0, 50.0),
                     null,
-                    new RatioInterval(0.661, ci[0], ci[1], 1));
+                    new RatioInterval(0.661, ci[0], ci[1], 1),
+                    null);
             RunResult r = new RunResult(
                     "tiny",
                     "a run",
@@ -270,7 +278,9 @@ public class ExpectedBreaksTest extends JUnitSuite {
                     List.of(c),
                     Map.of("per-netns-2018", 0.82),
                     List.of(),
-                    List.of());
+                    List.of(),
+                    TinyRun.oneReplicate(List.of()),
+                    null);
             Verdict.Line line = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                     .checked()
                     .get(0);

@@ -49,6 +49,7 @@ public class HtmlReportTest extends JUnitSuite {
     public void reportIsWellFormedWithOneChartPerMeasureAndHighlightsNonZeroInvariants() throws Exception {
         DesignResult a = design("kernel-4.18", 50_000, 0);
         DesignResult b = design("kernel-6.9", 20_000, 7);
+        List<DesignResult> designs = List.of(a, b);
         RunResult r = new RunResult(
                 "tiny",
                 "a <tiny> run",
@@ -56,11 +57,13 @@ public class HtmlReportTest extends JUnitSuite {
                 0.01,
                 Instant.parse("2026-11-30T12:00:00Z"),
                 2.0,
-                List.of(a, b),
+                designs,
                 List.of(Comparison.of("uevent.transaction", a, b)),
                 Map.of("kernel-6.9", 0.8),
                 List.of("workload.injectors=4"),
-                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)));
+                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
+                TinyRun.oneReplicate(designs),
+                null);
         RunRecord record = RunRecord.of(r, new RunRecord.Machine(2, "17.0.15", "2.6.21"));
         String html = HtmlReport.render(record);
         Document doc = DocumentBuilderFactory.newInstance()

@@ -26,6 +26,7 @@ final class TinyRun {
     static RunResult result() {
         DesignResult a = design("kernel-4.18", 50_000, 0, 12_345_678);
         DesignResult b = design("per-netns-2018", 20_000, 7, 3_456_789);
+        List<DesignResult> designs = List.of(a, b);
         return new RunResult(
                 "tiny",
                 "a <tiny> run",
@@ -33,13 +34,15 @@ final class TinyRun {
                 0.01,
                 Instant.parse("2026-11-30T12:00:00.123456Z"),
                 2.5,
-                List.of(a, b),
+                designs,
                 List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("proc.listener_busy.all", a, b)),
                 Map.of("per-netns-2018", 0.8),
                 List.of("workload.injectors=4"),
                 List.of(
                         new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
-                        new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)));
+                        new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)),
+                oneReplicate(designs),
+                null);
     }
 
     /**
@@ -83,7 +86,17 @@ final class TinyRun {
                 Map.of("per-netns-2018", 0.8),
                 List.of("workload.injectors=4"),
                 List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)),
-                reps);
+                reps,
+                null);
+    }
+
+    /**
+     * @param designs a run's design results, in the order they ran
+     * @return the run's replicates when it had one: those results
+     */
+    static List<RunResult.Replicate> oneReplicate(List<DesignResult> designs) {
+        return List.of(new RunResult.Replicate(
+                1, designs.stream().map(DesignResult::name).toList(), designs));
     }
 
     private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {

@@ -149,7 +149,10 @@ public class ScenarioRunnerTest extends JUnitSuite {
                 Map.of(),
                 List.of(),
                 0.01,
-                List.of());
+                List.of(),
+                1,
+                Execution.LIVE,
+                Sensitivity.NONE);
         TestProbe<Object> probe = testKit.createTestProbe(); // an actor too: created before counting
         int before = liveActors(testKit.system());
         try {

@@ -137,7 +137,10 @@ public class SlowModelTest extends JUnitSuite {
                 java.util.Map.of(),
                 List.of(),
                 0.01,
-                List.of());
+                List.of(),
+                1,
+                Execution.LIVE,
+                Sensitivity.NONE);
         try {
             new ScenarioRunner(testKit.system(), SHORT, RunObserver.SILENT).run(s);
             throw new AssertionError("the run should have failed");
