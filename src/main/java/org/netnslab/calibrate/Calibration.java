@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.ScenarioException;
+import org.netnslab.scenario.SystemConfig;
 
 /**
  * One calibration: measure the host with the probes (or take a saved calibration.json's measurements), fit the
@@ -69,32 +70,18 @@ public final class Calibration {
         }
     }
 
-    /** The configuration the model runs with over a calibrated.conf, as the {@code run} command would read it. */
-    @FunctionalInterface
-    public interface SystemConfig {
-        /**
-         * @param calibrated the calibrated.conf written
-         * @return the merged configuration
-         * @throws ScenarioException the file is not a valid configuration
-         */
-        Config over(Path calibrated) throws ScenarioException;
-    }
-
     private final String tool;
-    private final SystemConfig systemConfig;
     private final PrintStream progress;
     private final Consumer<String> stage;
     private volatile ProbeRunner runner;
 
     /**
      * @param tool the tool's version line, for calibration.json
-     * @param systemConfig reads the configuration over the calibrated.conf written
      * @param progress where the lines on probes and model runs go
      * @param stage told what runs now (for the line a Ctrl-C prints)
      */
-    public Calibration(String tool, SystemConfig systemConfig, PrintStream progress, Consumer<String> stage) {
+    public Calibration(String tool, PrintStream progress, Consumer<String> stage) {
         this.tool = tool;
-        this.systemConfig = systemConfig;
         this.progress = progress;
         this.stage = stage;
     }
@@ -182,7 +169,7 @@ public final class Calibration {
             throws IOException, ScenarioException, RunFailure {
         Path conf = folder.resolve("calibrated.conf");
         CalibratedConf.write(conf, host, fit, recording);
-        Config system = systemConfig.over(conf);
+        Config system = SystemConfig.load(conf);
         if (fit.costs().containsKey("rcu.grace-period")) { // the model's serial loop decides it (GraceFit)
             stage.accept("model: fitting rcu.grace-period on the serial loop");
             CostFit refined =
@@ -190,7 +177,7 @@ public final class Calibration {
             if (refined != fit) {
                 fit = refined;
                 CalibratedConf.write(conf, host, fit, recording);
-                system = systemConfig.over(conf);
+                system = SystemConfig.load(conf);
             }
         }
         stage.accept("predicting with the model");

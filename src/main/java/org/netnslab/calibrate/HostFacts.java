@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 /**
- * What the simulated machine takes from this host (kernel-semantics.md section 6): online CPUs, HZ, the
+ * What the simulated machine takes from this host (docs/scheduler.md, its keys): online CPUs, HZ, the
  * preemption model, the scheduler's base slice, the kernel release, and the load at the start (a busy
  * machine makes noisy figures).
  *

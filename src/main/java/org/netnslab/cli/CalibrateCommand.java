@@ -152,16 +152,19 @@ final class CalibrateCommand implements Callable<Integer> {
                         "target",
                         "netns-lab",
                         "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        StagedOutput staged; // checked before any probe runs; written aside, put in place at the end
-        try {
-            staged = StagedOutput.begin(dir, Main.VERSION, "calibrate");
+        NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
+        // checked before any probe runs; written aside, put in place at the end
+        try (StagedRun staged = StagedRun.begin(dir, "calibrate", now)) {
+            return calibrate(source, staged.output(), now, dir);
         } catch (OutputFolderException e) {
             System.err.println("netns-lab: calibrate: output folder " + e.getMessage());
             return Main.EXIT_CONFIG;
         }
-        NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
-        Stops.running(now, staged);
-        Calibration calibration = new Calibration(Main.VERSION, LoadedScenario::systemConfig, System.err, now::stage);
+    }
+
+    /** Runs the calibration into the staged folder, commits it and prints the table. */
+    private static int calibrate(Calibration.Source source, StagedOutput staged, NowRunning now, Path dir) {
+        Calibration calibration = new Calibration(Main.VERSION, System.err, now::stage);
         Stops.onStop = calibration::stopProbe; // cleared in finally
         try {
             Calibration.Result result = calibration.run(source, staged.temp());
@@ -182,8 +185,6 @@ final class CalibrateCommand implements Callable<Integer> {
             return Main.EXIT_FAILED;
         } finally {
             Stops.onStop = null;
-            staged.discard(); // a no-op once committed
-            Stops.running(null, null);
         }
     }
 }

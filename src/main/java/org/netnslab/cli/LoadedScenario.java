@@ -1,13 +1,11 @@
 package org.netnslab.cli;
 
-import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.scenario.LoadedRun;
 import org.netnslab.scenario.ScenarioException;
-import org.netnslab.scenario.SystemConfig;
 import org.netnslab.settings.ConfigProblem;
 
 /**
@@ -47,16 +45,5 @@ final class LoadedScenario {
             System.err.println("netns-lab: configuration: " + e.getMessage());
             return null;
         }
-    }
-
-    /**
-     * The configuration the CLI runs with ({@link SystemConfig#load}).
-     *
-     * @param extra the {@code --config} file, or null
-     * @return the merged configuration
-     * @throws ScenarioException naming the file and what is wrong with it
-     */
-    static Config systemConfig(Path extra) throws ScenarioException {
-        return SystemConfig.load(extra);
     }
 }

@@ -8,7 +8,7 @@ import org.netnslab.netns.ModelSettings;
 
 /**
  * A design: a named set of strategy choices and model settings that a scenario runs and compares
- * (ARCHITECTURE.md section 3). Immutable.
+ * (README's "Designs"; every key in reference.conf). Immutable.
  *
  * @param name the design's name, e.g. {@code per-netns-2018}
  * @param model the model settings its supervisor and netns follow

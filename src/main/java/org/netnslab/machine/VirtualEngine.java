@@ -179,8 +179,8 @@ public final class VirtualEngine {
             // One step per call, in a method of its own: the JIT compiles step() by its calls, and after a
             // deoptimization (another lane's design run ending changes the profiles of the methods lanes share)
             // compiles it again within a few thousand calls. With the loop's body here, a deoptimized loop could only
-            // come back through on-stack replacement, and a full TC1 run's last design run sometimes spent the rest
-            // of its 20-60 s in profiled code (docs/scheduler.md, speed).
+            // come back through on-stack replacement, and a long design run could spend the rest of its time in
+            // profiled code.
             while (!step(done, watch, idleWallNanos)) {
                 // step() did one thing
             }

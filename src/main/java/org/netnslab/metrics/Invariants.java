@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * The invariant counters of one design's run (ARCHITECTURE.md section 4), all counts. Which must be 0
+ * The invariant counters of one design's run (docs/reading-results.md), all counts. Which must be 0
  * depends on the design: out-of-order deliveries are expected under {@code lockless}, use-after-free
  * under {@code exit-unsafe}.
  *

@@ -108,7 +108,7 @@ public final class HtmlReport {
             HtmlTables.seedRatios(r, h);
         }
         if (r.sensitivity() != null) {
-            h.append(SensitivityReport.html(r.sensitivity(), charts));
+            h.append(SensitivityReport.html(r.sensitivity(), charts + 1)); // the next chart's number: ids stay unique
         }
         HtmlTables.invariants(r, h);
         if (r.designs().stream().anyMatch(d -> !d.counters().isEmpty())) {

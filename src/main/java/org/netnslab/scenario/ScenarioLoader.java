@@ -308,7 +308,7 @@ public final class ScenarioLoader {
                 c,
                 designReader.known(),
                 designs.keySet(),
-                workload == null || !workloadOk ? null : workload.measures());
+                workload == null || !workloadOk ? null : Set.copyOf(workload.measures()));
         Map<String, Double> seedRatios = seedFigures.seedRatios();
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         Sensitivity sensitivity = Sensitivity.NONE;

@@ -1,19 +1,25 @@
 package org.netnslab.workload;
 
-import java.util.Set;
+import java.util.List;
 import org.netnslab.run.DesignRunner;
 
 /**
  * A scenario's workload: what its {@code workload.type} asks for. Each type lives in its own package
- * with its runner and its analysis ({@code injection}, {@code churn}, {@code procevents}); the rest of
+ * with its runner and its analysis ({@code injection}, {@code churn}, {@code procevents}, {@code soak},
+ * {@code scale}); the rest of
  * the program reaches it only through these methods.
  */
 public interface Workload {
-    /** @return the measure comparisons between designs are made on, as named in result.json */
-    String comparedMeasure();
+    /**
+     * @return every measure name its runs can record, as named in result.json (a derived ratio may name only
+     *     these), the one comparisons between designs are made on first
+     */
+    List<String> measures();
 
-    /** @return every measure name its runs can record (a derived ratio may name only these) */
-    Set<String> measures();
+    /** @return the measure comparisons between designs are made on: the first of {@link #measures()} */
+    default String comparedMeasure() {
+        return measures().get(0);
+    }
 
     /**
      * @param scale the run's {@code --scale}, &gt; 0

@@ -199,7 +199,7 @@ public class ClusterTest extends JUnitSuite {
         Files.writeString(conf, "netns-lab.cluster.wait-for-workers = 8s\n");
         List<String> workerSaid = new ArrayList<>();
         ActorSystem<Void> other = WorkerNode.start(
-                LoadedScenario.systemConfig(null),
+                org.netnslab.scenario.SystemConfig.load(null),
                 new ClusterConfig.HostPort("127.0.0.1", 0),
                 new ClusterConfig.HostPort("127.0.0.1", port),
                 ClusterCommands.loader(),

@@ -14,7 +14,7 @@ import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 
 /**
- * The measuring harness behind {@link HeapEstimate}'s figures (not a test: run by hand, see out-checks.md):
+ * The measuring harness behind {@link HeapEstimate}'s figures (not a test: run by hand, see docs/scale-and-heap.md):
  * runs real scenarios of growing populations in virtual execution and reads the heap used after a full GC
  * (MemoryMXBean) at the end of the warm-up phase, when every netns, listener and injector is alive. The
  * differences between populations give bytes per netns, per listener, per injector and per churn worker.

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
@@ -110,11 +109,6 @@ public class ScenarioRunnerTest extends JUnitSuite {
                 .withExecution(Execution.LIVE);
         Workload failing = new Workload() {
             @Override
-            public String comparedMeasure() {
-                return "none";
-            }
-
-            @Override
             public DesignRunner runner(double scale) {
                 return (design, scope) -> {
                     ActorRef parent = Adapter.toClassic(scope.spawn(
@@ -134,8 +128,8 @@ public class ScenarioRunnerTest extends JUnitSuite {
             }
 
             @Override
-            public Set<String> measures() {
-                return Set.of();
+            public List<String> measures() {
+                return List.of("none");
             }
         };
         Scenario s = new Scenario(

@@ -10,7 +10,6 @@ import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import org.junit.AfterClass;
 import org.junit.ClassRule;
 import org.junit.Rule;
@@ -103,11 +102,6 @@ public class SlowModelTest extends JUnitSuite {
                 .withExecution(Execution.LIVE);
         Workload silent = new Workload() {
             @Override
-            public String comparedMeasure() {
-                return "none";
-            }
-
-            @Override
             public DesignRunner runner(double scale) {
                 return (design, scope) -> {
                     var mute = scope.<Integer>spawn(Behaviors.ignore(), "mute");
@@ -122,8 +116,8 @@ public class SlowModelTest extends JUnitSuite {
             }
 
             @Override
-            public Set<String> measures() {
-                return Set.of();
+            public List<String> measures() {
+                return List.of("none");
             }
         };
         Scenario s = new Scenario(

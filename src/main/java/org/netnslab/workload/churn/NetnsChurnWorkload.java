@@ -1,5 +1,6 @@
 package org.netnslab.workload.churn;
 
+import java.util.List;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.PopulationBytes;
@@ -31,13 +32,8 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
     public static final String CLEANUP_RUN = "netns.cleanup_run";
 
     @Override
-    public String comparedMeasure() {
-        return LOOP_WALL;
-    }
-
-    @Override
-    public Set<String> measures() {
-        return Set.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH, CLEANUP_RUN);
+    public List<String> measures() {
+        return List.of(LOOP_WALL, CREATE, CLEANUP, CLEANUP_BATCH, CLEANUP_RUN);
     }
 
     /** The lifecycle, its locks, RCU and socket teardown: no uevent, proc or netlink key (no uevent is sent). */

@@ -1,5 +1,6 @@
 package org.netnslab.workload.injection;
 
+import java.util.List;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.PopulationBytes;
@@ -49,13 +50,8 @@ public record UeventInjectionWorkload(
     public static final String DELIVERY = "uevent.delivery";
 
     @Override
-    public String comparedMeasure() {
-        return TRANSACTION;
-    }
-
-    @Override
-    public Set<String> measures() {
-        return Set.of(TRANSACTION, DELIVERY);
+    public List<String> measures() {
+        return List.of(TRANSACTION, DELIVERY);
     }
 
     /** @return {@link org.netnslab.workload.NetnsPopulation#UEVENT_PATH_KEYS}: no proc key */

@@ -1,8 +1,8 @@
 package org.netnslab.workload.procevents;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -66,20 +66,15 @@ public record ProcEventsWorkload(
     }
 
     @Override
-    public String comparedMeasure() {
-        return EVENT;
-    }
-
-    @Override
-    public Set<String> measures() {
-        Set<String> m = new LinkedHashSet<>(List.of(EVENT, SCAN));
+    public List<String> measures() {
+        List<String> m = new ArrayList<>(List.of(EVENT, SCAN));
         for (String listener : listeners.keySet()) {
             m.add(BUSY + listener);
         }
         for (String monitor : MONITORS) {
-            m.add(BUSY + monitor);
+            m.add(BUSY + monitor); // never a listener's name too: the parser refuses those names
         }
-        return m;
+        return List.copyOf(m);
     }
 
     /** The proc connector and monitors and their netlink sockets: no netns, uevent or RCU key. */

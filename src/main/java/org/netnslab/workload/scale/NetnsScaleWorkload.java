@@ -1,5 +1,6 @@
 package org.netnslab.workload.scale;
 
+import java.util.List;
 import java.util.Set;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.PopulationBytes;
@@ -34,13 +35,8 @@ public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listener
     public static final String DELIVERY = "scale.delivery";
 
     @Override
-    public String comparedMeasure() {
-        return CREATE;
-    }
-
-    @Override
-    public Set<String> measures() {
-        return Set.of(CREATE, CLEANUP, DELIVERY);
+    public List<String> measures() {
+        return List.of(CREATE, CLEANUP, DELIVERY);
     }
 
     /** The netns lifecycle and the uevent path with its listener sockets: no proc key. */

@@ -1,7 +1,7 @@
 package org.netnslab.workload.soak;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.List;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.Workload;
 
@@ -44,13 +44,8 @@ public record IsolationSoakWorkload(
     public static final String DELIVERY = "soak.delivery";
 
     @Override
-    public String comparedMeasure() {
-        return TRANSACTION;
-    }
-
-    @Override
-    public Set<String> measures() {
-        return Set.of(TRANSACTION, DELIVERY);
+    public List<String> measures() {
+        return List.of(TRANSACTION, DELIVERY);
     }
 
     @Override
