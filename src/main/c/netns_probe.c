@@ -8,6 +8,8 @@
  *                                    child's CPU (wait4: user + system, their sum exact); the loop's own CPU
  *                                    per iteration (its fork and reaping wait4: parent_cpu).
  *   netns_probe parallel LOOPS ITER  prediction set: LOOPS such loops at once: loop wall, lifecycles/s.
+ *   netns_probe clean                removes the tracefs instances of netns_probe runs that are gone (SIGKILLed:
+ *                                    no handler ran), and says which; every calibrate runs it first.
  *
  * Both also report, where tracefs can be used (root), each cleanup_net run (workqueue_execute_start/end
  * tracepoints, function == cleanup_net) and each struct net freed (kmem_cache_free with name ==
@@ -27,12 +29,12 @@ static char trace_dir[256];
 static int tracing = 0;
 static int switch_traced = 0;   /* sched_switch of kworkers is in the trace */
 
-static void trace_write(const char *rel, const char *text) {
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", trace_dir, rel);
-    int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) { tracing = 0; return; }
-    if (write(fd, text, strlen(text)) != (ssize_t) strlen(text)) tracing = 0;
+/* The file of our instance open now, or -1: the kernel refuses to remove an instance while one of its files is open
+ * (EBUSY), so trace_stop, maybe in a signal's handler, closes it first. */
+static volatile int instance_fd = -1;
+
+static void instance_close(int fd) {
+    instance_fd = -1;
     close(fd);
 }
 
@@ -42,13 +44,19 @@ static int trace_try(const char *rel, const char *text) {
     snprintf(p, sizeof p, "%s/%s", trace_dir, rel);
     int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) return 0;
+    instance_fd = fd;
     int ok = write(fd, text, strlen(text)) == (ssize_t) strlen(text);
-    close(fd);
+    instance_close(fd);
     return ok;
+}
+
+static void trace_write(const char *rel, const char *text) {
+    if (!trace_try(rel, text)) tracing = 0;
 }
 
 static void trace_stop(void) {
     if (trace_dir[0] == '\0') return;
+    if (instance_fd >= 0) instance_close(instance_fd);
     char saved[256];
     snprintf(saved, sizeof saved, "%s", trace_dir);
     trace_write("events/enable", "0");
@@ -61,24 +69,60 @@ static void on_stop_signal(int sig) {
     _exit(128 + sig);
 }
 
-/* An instance left by a probe that was SIGKILLed (its pid gone) is removed. */
-static void remove_stale_instances(const char *root) {
+/* SIGINT, SIGTERM and SIGHUP remove the instance and end the probe; each blocks the others and the alarm while it
+ * runs, so a second signal (a Ctrl-C, then calibrate's SIGTERM) cannot cut the first's removal short. */
+static void stop_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGALRM };
+    for (int i = 0; i < 4; i++) sigaddset(&sa.sa_mask, sigs[i]);
+    for (int i = 0; i < 3; i++) sigaction(sigs[i], &sa, NULL);
+}
+
+/* Whether process `pid` is a running netns_probe (/proc/PID/stat: "PID (COMM) STATE ..."): its instance's owner.
+ * A pid the kernel gave to another program since, or a zombie (killed, not yet reaped), is an owner gone. */
+static int probe_alive(int pid) {
+    char p[64], line[512] = "";
+    snprintf(p, sizeof p, "/proc/%d/stat", pid);
+    FILE *f = fopen(p, "re");
+    if (!f) return 0;
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    char *open = strchr(line, '('), *close = strrchr(line, ')');
+    if (!ok || !open || !close || close < open || close[1] != ' ') return 0;
+    *close = '\0';
+    return strcmp(open + 1, "netns_probe") == 0 && close[2] != 'Z' && close[2] != 'X';
+}
+
+/* Removes the instances of probes that are gone (SIGKILLed: no handler ran): tracing off, then the instance.
+ * With `said`, prints the names removed as a JSON array's items (comma-separated); returns how many. */
+static int remove_stale_instances(const char *root, int said) {
     char p[512];
     snprintf(p, sizeof p, "%s/instances", root);
     DIR *d = opendir(p);
     struct dirent *e;
+    int n = 0;
     while (d && (e = readdir(d)) != NULL) {
         int pid;
-        if (sscanf(e->d_name, "netns-lab-probe-%d", &pid) == 1 && kill(pid, 0) != 0 && errno == ESRCH) {
+        if (sscanf(e->d_name, "netns-lab-probe-%d", &pid) == 1 && pid != (int) getpid() && !probe_alive(pid)) {
             char q[800];
             snprintf(q, sizeof q, "%s/%s/events/enable", p, e->d_name);
             int fd = open(q, O_WRONLY | O_CLOEXEC);
             if (fd >= 0) { ssize_t w = write(fd, "0", 1); (void) w; close(fd); }
             snprintf(q, sizeof q, "%s/%s", p, e->d_name);
-            rmdir(q);
+            if (rmdir(q) == 0) {
+                if (said) {
+                    printf("%s", n ? "," : "");
+                    json_escape_print(e->d_name);
+                }
+                n++;
+            }
         }
     }
     if (d) closedir(d);
+    return n;
 }
 
 static unsigned long long kallsyms_addr(const char *sym) {
@@ -93,27 +137,48 @@ static unsigned long long kallsyms_addr(const char *sym) {
     return addr;
 }
 
-/* Sets up our tracefs instance; on any failure tracing stays off and `why` says why. */
-static void trace_start(char *why, size_t cap) {
-    const char *root = "/sys/kernel/tracing";
+static const char *const TRACEFS = "/sys/kernel/tracing";
+
+/* Makes tracefs's instances reachable: as it is, or mounted in a private mount namespace of this process's own
+ * (gone with it). Returns 1 when reachable, else 0 with `why` saying why. */
+static int tracefs_reachable(char *why, size_t cap) {
     struct stat sb;
     char p[512];
-    snprintf(p, sizeof p, "%s/instances", root);
-    if (geteuid() != 0) { snprintf(why, cap, "not root: tracefs not readable"); return; }
+    snprintf(p, sizeof p, "%s/instances", TRACEFS);
+    if (geteuid() != 0) { snprintf(why, cap, "not root: tracefs not readable"); return 0; }
     if (stat(p, &sb) != 0) {
         if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
-            || mount("nodev", root, "tracefs", 0, NULL) != 0 || stat(p, &sb) != 0) {
+            || mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0 || stat(p, &sb) != 0) {
             snprintf(why, cap, "tracefs cannot be mounted: %s", strerror(errno));
-            return;
+            return 0;
         }
     }
-    remove_stale_instances(root);
+    return 1;
+}
+
+/* `netns_probe clean`: one line naming the instances removed, or why tracefs could not be looked at. */
+static void clean(void) {
+    char why[256] = "";
+    printf("{\"probe\":\"lifecycle\",\"load\":\"clean\",\"removed\":[");
+    int reachable = tracefs_reachable(why, sizeof why);
+    if (reachable) remove_stale_instances(TRACEFS, 1);
+    printf("]");
+    if (!reachable) {
+        printf(",\"skipped\":");
+        json_escape_print(why);
+    }
+    printf("}\n");
+}
+
+/* Sets up our tracefs instance; on any failure tracing stays off and `why` says why. */
+static void trace_start(char *why, size_t cap) {
+    const char *root = TRACEFS;
+    if (!tracefs_reachable(why, cap)) return;
+    remove_stale_instances(root, 0);
     unsigned long long fn = kallsyms_addr("cleanup_net");
     snprintf(trace_dir, sizeof trace_dir, "%s/instances/netns-lab-probe-%d", root, (int) getpid());
     if (mkdir(trace_dir, 0700) != 0) { snprintf(why, cap, "tracefs instance: %s", strerror(errno)); trace_dir[0] = '\0'; return; }
-    signal(SIGINT, on_stop_signal);
-    signal(SIGTERM, on_stop_signal);
-    signal(SIGHUP, on_stop_signal);
+    stop_signals();
     atexit(trace_stop);
     probe_cleanup = trace_stop;
     tracing = 1;
@@ -192,6 +257,8 @@ static void trace_read(trace_t *tr) {
     tr->na = tr->nf = tr->ns = tr->ne = tr->nsw = 0;
     FILE *f = fopen(p, "re");
     if (!f) return;
+    instance_fd = fileno(f);
+    probe_pause("trace-read");
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#') continue;
         char *br = strstr(line, " [");
@@ -214,6 +281,7 @@ static void trace_read(trace_t *tr) {
             if (pp && np) tr->sw[tr->nsw++] = (tev_t) { t, atol(pp + 10), (unsigned long long) atol(np + 10) };
         }
     }
+    instance_fd = -1;
     fclose(f);
 }
 
@@ -242,8 +310,10 @@ static int64_t run_cpu(const trace_t *tr, long pid, int64_t t0, int64_t t1) {
     return cpu;
 }
 
-/* Batch sizes, cleanup_net run times and put -> free for the lifecycles in it[0..total). */
-static void trace_report(const iter_t *it, long total) {
+/* Reads the trace once the lifecycles in it[0..total) are all freed (or after 20 rounds), then removes the
+ * instance. Runs before the result line is begun: flush_netns forks, and a fork flushes stdout, so a line begun
+ * before would reach the reader in two parts, the first alone if a signal ended the probe in between. */
+static void trace_collect(const iter_t *it, long total, trace_t *out) {
     trace_t tr;
     for (int round = 0; ; round++) {
         trace_read(&tr);
@@ -263,6 +333,11 @@ static void trace_report(const iter_t *it, long total) {
         nanosleep(&ts, NULL);
     }
     trace_stop();
+    *out = tr;
+}
+
+/* Batch sizes, cleanup_net run times and put -> free for the lifecycles in it[0..total), from trace_collect's. */
+static void trace_report(const iter_t *it, long total, trace_t tr) {
     /* put -> free of each of our netns: its process's exit (waitpid) to its struct net's free. */
     int64_t *p2f = calloc((size_t) total, 8);
     int64_t first_alloc = INT64_MAX, last_free = 0;
@@ -360,6 +435,8 @@ static void run(const char *set, long loops, long iters) {
         pcpu[i] = it[i].parent_cpu_ns;
     }
     for (long l = 0; l < loops; l++) lw[l] = loop_wall[l];
+    trace_t tr = { 0 };
+    if (tracing) trace_collect(it, total, &tr);
     printf("{\"probe\":\"lifecycle\",\"set\":\"%s\",\"load\":\"unshare-loops\",\"loops\":%ld,\"iterations\":%ld,\"lifecycles\":%ld,"
            "\"userns\":%s,\"wall_s\":%.6f,\"lifecycles_per_s\":%.2f",
            set, loops, iters, total, need_userns ? "true" : "false", wall / 1e9, total / (wall / 1e9));
@@ -373,7 +450,7 @@ static void run(const char *set, long loops, long iters) {
     print_dist("child_sys", "ns", cpu_s, total);
     print_dist("parent_cpu", "ns", pcpu, total);
     if (tracing) {
-        trace_report(it, total);
+        trace_report(it, total, tr);
     } else {
         printf(",\"trace\":null,\"trace_unavailable\":");
         json_escape_print(why);
@@ -383,16 +460,19 @@ static void run(const char *set, long loops, long iters) {
 
 int main(int argc, char **argv) {
     probe_init("lifecycle");
-    static const char *usage = "netns_probe serial ITER | parallel LOOPS ITER";
-    usage_mode(usage, argc, argv, (const char *const[]) { "serial", "parallel", NULL });
-    if (argc == 3 && strcmp(argv[1], "serial") == 0) {
+    static const char *usage = "netns_probe serial ITER | parallel LOOPS ITER | clean";
+    usage_mode(usage, argc, argv, (const char *const[]) { "serial", "parallel", "clean", NULL });
+    if (argc == 2 && strcmp(argv[1], "clean") == 0) {
+        clean();
+    } else if (argc == 3 && strcmp(argv[1], "serial") == 0) {
         run("fit", 1, arg_long(argv[2], 1, 100000, "ITER"));
     } else if (argc == 4 && strcmp(argv[1], "parallel") == 0) {
         long loops = arg_long(argv[2], 1, 1000, "LOOPS"), iters = arg_long(argv[3], 1, 100000, "ITER");
         if (loops * iters > 100000) fail_missing("arguments", "", "LOOPS x ITER over 100,000");
         run("prediction", loops, iters);
     } else {
-        usage_fail(usage, "'%s' takes %s, got %s", argv[1], strcmp(argv[1], "serial") == 0 ? "ITER" : "LOOPS ITER",
+        usage_fail(usage, "'%s' takes %s, got %s", argv[1],
+                   strcmp(argv[1], "serial") == 0 ? "ITER" : strcmp(argv[1], "clean") == 0 ? "nothing" : "LOOPS ITER",
                    arg_count(argc));
     }
     return 0;

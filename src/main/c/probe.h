@@ -14,8 +14,9 @@
  *  - a receive buffer is raised (SO_RCVBUFFORCE) only on sockets inside the probe's own network namespaces;
  *  - nothing is sent off the machine: netlink only.
  *
- * Test hook: NETNS_LAB_PROBE_FAIL=userns|connector|proc-events makes the probe behave as if the kernel
- * refused that step, so the failure lines can be tested on a machine where everything works.
+ * Test hooks: NETNS_LAB_PROBE_FAIL=userns|connector|proc-events makes the probe behave as if the kernel
+ * refused that step, so the failure lines can be tested on a machine where everything works;
+ * NETNS_LAB_PROBE_PAUSE=trace-read holds netns_probe while it reads its trace, for a signal there.
  */
 #ifndef NETNS_LAB_PROBE_H
 #define NETNS_LAB_PROBE_H
@@ -140,10 +141,20 @@ static void (*probe_cleanup)(void) = NULL;
 static inline void on_alarm(int sig) {
     (void) sig;
     if (probe_cleanup) probe_cleanup();
-    static const char line[] = "{\"error\":\"probe timed out\",\"missing\":\"time\",\"hint\":\"the machine is too slow or busy for this probe's bound; retry on a quieter machine\"}\n";
+    /* on a line of its own: a fork may have flushed the start of a result line (fork_child) */
+    static const char line[] = "\n{\"error\":\"probe timed out\",\"missing\":\"time\",\"hint\":\"the machine is too slow or busy for this probe's bound; retry on a quieter machine\"}\n";
     ssize_t w = write(1, line, sizeof line - 1);
     (void) w;
     _exit(3);
+}
+
+/* Test hook: NETNS_LAB_PROBE_PAUSE=<where> holds the probe at that point (saying so on stderr) until a signal ends
+ * it, so that a test can signal it there. */
+static inline void probe_pause(const char *where) {
+    const char *p = getenv("NETNS_LAB_PROBE_PAUSE");
+    if (p == NULL || strcmp(p, where) != 0) return;
+    fprintf(stderr, "%s: paused at %s\n", probe_name, where);
+    for (;;) pause();
 }
 
 /* Whole-probe bound, and the probe dies with its parent (the JVM running calibrate). */
@@ -152,7 +163,14 @@ static inline void probe_init(const char *name) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     const char *t = getenv("PROBE_TIMEOUT_S");
     unsigned secs = t ? (unsigned) atoi(t) : 120;
-    signal(SIGALRM, on_alarm);
+    struct sigaction sa;   /* the stop signals wait while the alarm's handler removes what the probe holds */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigaction(SIGALRM, &sa, NULL);
     alarm(secs > 0 ? secs : 120);
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -12,39 +12,41 @@ final class Bands {
 
     /**
      * @param rel the band's half-width, relative to the host's figure
-     * @param whyMissed said when the prediction falls outside
+     * @param miss said when the prediction falls outside
      * @return the row: predicted within {@code +-rel} of the host's median
      */
     static Row within(
-            String load, String measure, HostFigure measured, double predicted, double rel, String whyMissed) {
+            String load, String measure, HostFigure measured, double predicted, double rel, MissReasons.Miss miss) {
         boolean ok = Math.abs(predicted / measured.median() - 1) <= rel;
-        return row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, whyMissed);
+        return row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, miss);
     }
 
     /**
      * @param f the factor, &gt; 1
-     * @param whyMissed said when the prediction falls outside
+     * @param miss said when the prediction falls outside
      * @return the row: both figures above 0, predicted within a factor {@code f} of the host's median either way
      */
-    static Row factor(String load, String measure, HostFigure measured, double predicted, double f, String whyMissed) {
+    static Row factor(
+            String load, String measure, HostFigure measured, double predicted, double f, MissReasons.Miss miss) {
         double r = predicted / measured.median();
         boolean ok = measured.median() > 0 && predicted > 0 && r <= f && r >= 1 / f;
-        return row(load, measure, measured, predicted, Math.round(f) + "x", ok, whyMissed);
+        return row(load, measure, measured, predicted, Math.round(f) + "x", ok, miss);
     }
 
     /** @return {@link #factor} of a figure the host measured once */
-    static Row factor(String load, String measure, double measured, double predicted, double f, String whyMissed) {
-        return factor(load, measure, HostFigure.once(measured), predicted, f, whyMissed);
+    static Row factor(String load, String measure, double measured, double predicted, double f, MissReasons.Miss miss) {
+        return factor(load, measure, HostFigure.once(measured), predicted, f, miss);
     }
 
     /**
      * @param abs the band's half-width, in the figure's unit
-     * @param whyMissed said when the prediction falls outside
+     * @param miss said when the prediction falls outside
      * @return the row of a figure the host measured once: predicted within {@code +-abs} of it
      */
-    static Row absolute(String load, String measure, double measured, double predicted, double abs, String whyMissed) {
+    static Row absolute(
+            String load, String measure, double measured, double predicted, double abs, MissReasons.Miss miss) {
         boolean ok = Math.abs(predicted - measured) <= abs;
-        return row(load, measure, HostFigure.once(measured), predicted, "+-" + abs, ok, whyMissed);
+        return row(load, measure, HostFigure.once(measured), predicted, "+-" + abs, ok, miss);
     }
 
     private static Row row(
@@ -54,7 +56,7 @@ final class Bands {
             double predicted,
             String band,
             boolean within,
-            String whyMissed) {
+            MissReasons.Miss miss) {
         return new Row(
                 load,
                 measure,
@@ -62,7 +64,8 @@ final class Bands {
                 predicted,
                 band,
                 within,
-                within ? "" : whyMissed,
+                within ? "" : miss.code(),
+                within ? "" : miss.text(),
                 measured.runs(),
                 measured.low(),
                 measured.high());

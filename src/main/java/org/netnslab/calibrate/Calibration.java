@@ -119,12 +119,18 @@ public final class Calibration {
             stage.accept("building the probes");
             Path bin = ProbeBuilder.build(probes.buildDir(), probes.compilerEnvironment());
             runner = new ProbeRunner(bin, probes.timeoutSeconds(), probes.probeEnvironment());
+            BusyMeter busy = new BusyMeter();
             try {
-                set = ProbeSet.measure(runner, probes.quick(), probes.parts(), progress, stage);
+                set = ProbeSet.measure(runner, probes.quick(), probes.parts(), progress, stage, busy);
             } finally {
                 runner = null;
             }
             CalibrationJson.check(set); // a probe that printed a line the fit cannot use is a defect: say so now
+            host = host.withBusyDuringProbes(busy.result());
+            if (host.busyDuring()) {
+                progress.println("calibrate: warning: the machine was busy during the probes ("
+                        + host.busyDuringProbes().text() + "): figures will be noisy");
+            }
         }
         stage.accept("fitting the costs");
         CostFit fit = CostFit.fit(set.fit(), host.kernelAtLeast(6, 9));
@@ -141,6 +147,10 @@ public final class Calibration {
     /** Says which recording is fitted, and warns when it does not say which task group its probes ran in. */
     private void sayRecording(Path file, HostFacts host) {
         progress.println("calibrate: fitting and predicting from " + file + " (measured on " + host.release() + ")");
+        if (host.busyDuring()) {
+            progress.println("calibrate: warning: " + file + " was measured on a busy machine ("
+                    + host.busyDuringProbes().text() + "): its figures are noisy");
+        }
         if (host.taskGroup() == null) {
             progress.println("calibrate: warning: " + file + " does not say which task group its probes ran in (a"
                     + " recording older than the task-group field): the model takes machine.task-group = root; if its host ran"

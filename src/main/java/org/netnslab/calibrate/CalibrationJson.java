@@ -63,6 +63,7 @@ public final class CalibrationJson {
             number(o, "ratio", r.ratio());
             o.put("band", r.band());
             o.put("within_band", r.within());
+            o.put("reason", r.reason());
             o.put("why_missed", r.whyMissed());
             o.put("measured_runs", r.runs());
             number(o, "measured_low", r.low());
@@ -183,6 +184,8 @@ public final class CalibrationJson {
                     + " is empty: nothing to " + (set.fit().isEmpty() ? "fit" : "predict"));
         }
         String problem = ProbeLines.problem(set);
+        problem = problem != null ? problem : RecordingCheck.host(host);
+        problem = problem != null ? problem : RecordingCheck.direct(set);
         if (problem != null) {
             throw new IOException(file + ": " + problem);
         }
@@ -197,7 +200,9 @@ public final class CalibrationJson {
         if (t.isPrimitive() && t != boolean.class || Number.class.isAssignableFrom(t)) {
             return "a number";
         }
-        return t == boolean.class || t == Boolean.class ? "true or false" : "a " + t.getSimpleName();
+        return t == boolean.class || t == Boolean.class
+                ? "true or false"
+                : t.isRecord() ? "an object" : "a " + t.getSimpleName();
     }
 
     /** @return the JSON at {@code path} under {@code n}, as its type and text (e.g. {@code an array ["session"]}) */

@@ -7,105 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code calibrate} shows: the host, the fitted costs (fit set), the measured-vs-predicted table
- * (prediction set) with each row's band and verdict, the designs this kernel lacks (predicted), as console
- * text and as a self-contained {@code report.html}.
+ * {@code report.html}, self-contained: the host, the measured-vs-predicted table (prediction set) with each row's
+ * band and verdict, a miss with its whole reason, the fitted costs (fit set), the designs this kernel lacks
+ * (predicted). The console's shorter form: {@link CalibrationConsole}.
  */
 public final class CalibrationReport {
     private CalibrationReport() {}
-
-    /**
-     * @param host the host
-     * @param fit the fit
-     * @param rows measured vs predicted
-     * @param beyond other designs on the calibrated machine
-     * @return the console text
-     */
-    public static String console(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
-        StringBuilder b = new StringBuilder();
-        long met = rows.stream().filter(Predictions.Row::within).count();
-        b.append(String.format(
-                "%d of %d predictions within their band (host %s, %d CPUs, HZ %d, preempt %s%s)%n",
-                met,
-                rows.size(),
-                host.release(),
-                host.cpus(),
-                host.hz(),
-                host.preempt(),
-                host.taskGroup() == null ? "" : ", task group " + host.taskGroup()));
-        if (host.busy()) {
-            b.append(String.format(
-                    "The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
-                    host.loadAverage1(), host.cpus(), busyText(host)));
-        }
-        b.append('\n');
-        b.append("Fitted on the fit set (nothing contending):\n");
-        for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
-            b.append(String.format(
-                    "  %-36s %12s%s%s%n",
-                    e.getKey(),
-                    value(e.getKey(), e.getValue().value()),
-                    residual(e.getValue()),
-                    e.getValue().source().contains(JitterFit.WIDEST)
-                            ? "  (the model's widest:" + " the fit gave more)"
-                            : ""));
-        }
-        for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
-            b.append(String.format(
-                    "  %-36s %12s%s  (no model key yet)%n",
-                    e.getKey(), ns(e.getValue().value()), residual(e.getValue())));
-        }
-        fit.unfitted()
-                .forEach((k, why) -> b.append(String.format("  %-36s NOT FITTED: %s; the default stays%n", k, why)));
-        b.append(String.format(
-                "  %-36s %12s  (not fitted: %s)%n",
-                "netns.rtnl.setup-share / exit-share",
-                CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE,
-                CalibratedConf.RTNL_SOURCE));
-        b.append(String.format(
-                "  %-36s %12s  (not fitted: no probe separates a 1 ms process's user and system time,"
-                        + " sampled at the tick; reference.conf's value from the seed)%n",
-                "costs.netns.unshare-process-user",
-                ns(com.typesafe.config.ConfigFactory.defaultReference()
-                        .getDuration("netns-lab.model.costs.netns.unshare-process-user")
-                        .toNanos())));
-        b.append("\nPrediction set (contended; never fitted on): measured on this host vs the model\n");
-        // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
-        int loadWidth = Math.max(
-                26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
-        int measureWidth = Math.max(
-                34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
-        String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s %-25s %12s %7s %-13s %s%n";
-        b.append(String.format(
-                row, "load", "measure", "measured", "host runs: low..high", "predicted", "ratio", "band", "verdict"));
-        for (Predictions.Row r : rows) {
-            b.append(String.format(
-                    row,
-                    r.load(),
-                    r.measure(),
-                    num(r.measured()),
-                    range(r),
-                    num(r.predicted()),
-                    ratio(r.ratio()),
-                    r.band(),
-                    r.within() ? "within" : "MISS: " + r.whyMissed()));
-        }
-        if (!beyond.isEmpty()) {
-            b.append("\nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured):\n");
-            double base = beyond.get(0).meanMicros();
-            for (Beyond.Figure f : beyond) {
-                b.append(String.format(
-                        "  %-28s N=%-5d send mean %9.2f us (x%.2f)  p99 %10.2f us  %,12.0f sends/s%n",
-                        f.design(),
-                        f.injectors(),
-                        f.meanMicros(),
-                        f.meanMicros() / base,
-                        f.p99Micros(),
-                        f.throughputPerSec()));
-            }
-        }
-        return b.toString();
-    }
 
     /**
      * @param file where to write report.html
@@ -130,7 +37,9 @@ public final class CalibrationReport {
                 .append(met)
                 .append(" of ")
                 .append(rows.size())
-                .append(" predictions within their band</h1>")
+                .append(" predictions within their band</h1><p><b>")
+                .append(esc(CalibrationConsole.headline(host, rows)))
+                .append("</b></p>")
                 .append("<p>Host: kernel ")
                 .append(esc(host.release()))
                 .append(", ")
@@ -160,6 +69,13 @@ public final class CalibrationReport {
                                         + " a quiet machine before trusting a figure.</p>"
                                 : "")
                 .append(
+                        host.busyDuring()
+                                ? "<p style=\"color:#a00\"><b>The machine was busy during the probes</b> ("
+                                        + esc(host.busyDuringProbes().text())
+                                        + "): the measurements are noisy; run calibrate again on a quiet machine before"
+                                        + " trusting a figure.</p>"
+                                : "")
+                .append(
                         "<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
                                 + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
                                 + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
@@ -177,7 +93,7 @@ public final class CalibrationReport {
                     figure(num(r.predicted())),
                     figure(ratio(r.ratio())),
                     td(esc(r.band())),
-                    td(r.within() ? "within" : "MISS: " + esc(r.whyMissed()))));
+                    td(r.within() ? "within" : "MISS " + esc(r.reason()) + ": " + esc(r.whyMissed()))));
         }
         b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
                 + "<th>residual</th><th>source</th></tr>");
@@ -245,12 +161,8 @@ public final class CalibrationReport {
         return "<td class=\"n\">" + html + "</td>";
     }
 
-    private static String residual(CostFit.Fitted f) {
-        return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
-    }
-
     /** @return ", CPUs 80% busy at the start" where the busy share was sampled, else "" */
-    private static String busyText(HostFacts host) {
+    static String busyText(HostFacts host) {
         return host.busyAtStart() == null
                 ? ""
                 : String.format(", CPUs %.0f%% busy at the start", 100 * host.busyAtStart());

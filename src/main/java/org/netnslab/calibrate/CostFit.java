@@ -124,7 +124,11 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                     return true;
                 }
                 // a value the model refuses (a scenario's range check) would make calibrated.conf unusable
-                String refused = m == costs ? ModelKeys.problem(e.getKey(), Math.round(v) + "ns") : null;
+                String refused = m != costs
+                        ? null
+                        : e.getKey().equals(CONTEXT_SWITCH)
+                                ? RecordingCheck.contextSwitch(v)
+                                : ModelKeys.problem(e.getKey(), Math.round(v) + "ns");
                 if (refused != null) {
                     unfitted.put(
                             e.getKey(),

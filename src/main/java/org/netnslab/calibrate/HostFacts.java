@@ -9,8 +9,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * What the simulated machine takes from this host (docs/scheduler.md, its keys): online CPUs, HZ, the
- * preemption model, the scheduler's base slice, the kernel release, and the load at the start (a busy
- * machine makes noisy figures).
+ * preemption model, the scheduler's base slice, the kernel release, and the load at the start and while the
+ * probes ran (a busy machine makes noisy figures).
  *
  * @param release /proc/sys/kernel/osrelease
  * @param cpus online CPUs (/sys/devices/system/cpu/online)
@@ -30,6 +30,8 @@ import java.util.zip.GZIPInputStream;
  *     session), "root", or null when not read (a recording made before the probes read it)
  * @param taskGroupSource what taskGroup was read from, e.g. "sched_autogroup: /proc/self/autogroup /autogroup-64";
  *     null with it
+ * @param busyDuringProbes how much of the CPUs other work took while the probes ran ({@link BusyMeter}); null before
+ *     they ran, or in a recording made before the probes measured it
  */
 public record HostFacts(
         String release,
@@ -41,7 +43,10 @@ public record HostFacts(
         double loadAverage1,
         Double busyAtStart,
         String taskGroup,
-        String taskGroupSource) {
+        String taskGroupSource,
+
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        ProbesBusy busyDuringProbes) {
     /** How long {@link #read} samples the CPUs' busy time, ms. */
     static final int BUSY_SAMPLE_MS = 300;
     /** Busier than this share at the start, with the load average above the CPUs, is a busy machine. */
@@ -50,6 +55,30 @@ public record HostFacts(
     /** The task group in lower case, as {@code machine.task-group} reads it (a recording may have another case). */
     public HostFacts {
         taskGroup = taskGroup == null ? null : taskGroup.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * @param busy how busy other work kept the machine while the probes ran, or null
+     * @return these facts with it
+     */
+    public HostFacts withBusyDuringProbes(ProbesBusy busy) {
+        return new HostFacts(
+                release,
+                cpus,
+                hz,
+                preempt,
+                baseSliceNs,
+                baseSliceSource,
+                loadAverage1,
+                busyAtStart,
+                taskGroup,
+                taskGroupSource,
+                busy);
+    }
+
+    /** @return whether other work took enough of the CPUs while the probes ran to make their figures noisy */
+    public boolean busyDuring() {
+        return busyDuringProbes != null && busyDuringProbes.busy();
     }
 
     /**
@@ -108,7 +137,8 @@ public record HostFacts(
                 text(Path.of("/proc/sys/kernel/sched_autogroup_enabled"), ""),
                 text(Path.of("/proc/self/autogroup"), ""),
                 cg -> text(Path.of("/sys/fs/cgroup" + cg + "/cgroup.subtree_control"), ""));
-        return new HostFacts(release, cpus, hz, preempt, sliceNs, sliceSource, load, busyShare(), group[0], group[1]);
+        return new HostFacts(
+                release, cpus, hz, preempt, sliceNs, sliceSource, load, busyShare(), group[0], group[1], null);
     }
 
     /**

@@ -11,82 +11,131 @@ import java.util.List;
 final class MissReasons {
     private MissReasons() {}
 
-    static final String SEND_SPREAD = "the host's contended sends spread more than a lone one: its p99 is about"
-            + " 2x its median at N=10 and 100 (1.7-2.4x) and 3-4x at N=1000, where the uncontended walk's is 1.2-1.5x,"
-            + " the spread the model's fitted jitter carries; a send that wakes its sleeping listener is one cause (the"
-            + " host's p99 follows how often its listeners sleep: over 129 runs of N=10, p99/p50 1.97 where they slept at"
-            + " under 1% of the sends, 4.48 at 1% or more, the model's sleeping at about 0.1%), and at N=1000 the slowest"
-            + " sends are not the injectors' first ones (18% of them in one run). Another, measured on our 2-vCPU VM at N=10 pinned to one CPU (p99"
-            + " still 1.9-2.2x the median with the listeners asleep at 0.1-0.2% of the sends): messages that wait in a"
-            + " listener's queue hold their skbs, so the sender's allocations run out of the CPU's slab every 16 objects"
-            + " (skbuff_head_cache, kmalloc-cg-1k: objs_per_slab 16) and take the slow path (___slab_alloc, allocate_slab:"
-            + " 2.8% of the CPU samples there, none in the fit set's walk, which frees each skb before the next send);"
-            + " but a walk holding 256 to 1000 skbs in its listener's queue raised its p99 by only 0.6-0.9 us, so most"
-            + " of the spread is still unexplained; the model has no allocator";
-    static final String SEND_HIGH = "the model's send takes longer than the host's at this percentile: its tasks"
-            + " wait for a CPU inside the send more often than the host's";
-    static final String REORDER =
+    /**
+     * Why a prediction missed.
+     *
+     * @param code a few capitals the console's table shows in the row (e.g. TAIL)
+     * @param legend what the code means, in a line under the table
+     * @param text the whole reason, with the host's figures behind it: report.html and calibration.json
+     */
+    record Miss(String code, String legend, String text) {}
+
+    static final Miss SEND_SPREAD = new Miss(
+            "SPRD",
+            "the host's contended sends spread more than the model's jitter, fitted on a lone send, lets them",
+            "the host's contended sends spread more than a lone one: its p99 is about"
+                    + " 2x its median at N=10 and 100 (1.7-2.4x) and 3-4x at N=1000, where the uncontended walk's is 1.2-1.5x,"
+                    + " the spread the model's fitted jitter carries; a send that wakes its sleeping listener is one cause (the"
+                    + " host's p99 follows how often its listeners sleep: over 129 runs of N=10, p99/p50 1.97 where they slept at"
+                    + " under 1% of the sends, 4.48 at 1% or more, the model's sleeping at about 0.1%), and at N=1000 the slowest"
+                    + " sends are not the injectors' first ones (18% of them in one run). Another, measured on our 2-vCPU VM at N=10 pinned to one CPU (p99"
+                    + " still 1.9-2.2x the median with the listeners asleep at 0.1-0.2% of the sends): messages that wait in a"
+                    + " listener's queue hold their skbs, so the sender's allocations run out of the CPU's slab every 16 objects"
+                    + " (skbuff_head_cache, kmalloc-cg-1k: objs_per_slab 16) and take the slow path (___slab_alloc, allocate_slab:"
+                    + " 2.8% of the CPU samples there, none in the fit set's walk, which frees each skb before the next send);"
+                    + " but a walk holding 256 to 1000 skbs in its listener's queue raised its p99 by only 0.6-0.9 us, so most"
+                    + " of the spread is still unexplained; the model has no allocator");
+    static final Miss SEND_HIGH = new Miss(
+            "WAIT",
+            "the model's sends wait for a CPU inside the call more often than the host's",
+            "the model's send takes longer than the host's at this percentile: its tasks"
+                    + " wait for a CPU inside the send more often than the host's");
+    static final Miss REORDER = new Miss(
+            "ORDR",
+            "the host's two senders' windows stretch when they contend; the model's vary only by its jitter",
             "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) stretches while the"
                     + " other CPU's sender gets through its own: both touch the one listener's queue and the same atomics, and"
                     + " those lines move between the vCPUs; the model's windows vary only by the jitter of its costs (uniform"
                     + " +-machine.jitter, fitted on a lone sender's p99 over its median), which does not grow when two senders"
-                    + " contend";
-    static final String SCAN = "the model charges one cost per entry, the slope between the fit set's two scans"
-            + " (its own /proc, hot in cache, and 1000 sleeping processes more); the host's cost per entry depends on"
-            + " how much of the task list stays in cache, which moves with the PIDs and from run to run (10-14 us an"
-            + " entry on our 2-vCPU VM)";
-    static final String WAKEUP = "a listener's wake-ups depend on how the host spaced its events; the model"
-            + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost";
-    static final String LIFECYCLE = "a cleanup_net batch is the creation rate times the run's length: the model's loops"
-            + " create faster than the host's (the loop-wall and lifecycles/s rows), and its kworker's exits cost it the"
-            + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, over four calibrations"
-            + " on our 2-vCPU VM); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
-            + " default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a profile of this"
-            + " kernel, not a fit";
-    static final String LOOPS = "a lifecycle costs the host more CPU in the 40 loops than in the serial fit loop whose"
-            + " costs the model charges: the child and its parent 1.09-1.42x (means in the 40 loops against the fit's"
-            + " medians; four calibrations on our 2-vCPU VM), the cleanup_net kworker 1.17-1.35x a netns;"
-            + " the model's loops are CPU-bound on the serial figures, so they finish early; and the model's mutex has"
-            + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)";
-    static final String LIFECYCLE_RATE = LOOPS + "; this row counts the lifecycles over the time to the last loop's"
-            + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not";
-    static final String TAIL_MEAN = "the host's mean is carried by a few sends preempted for tens to hundreds of ms"
-            + " (far beyond its p99): an injector preempted in the middle of its sends waits behind every one that has not"
-            + " run. On our 2-vCPU VM most such preemptions were by kernel threads the injectors' exits wake (155 of 205 in"
-            + " a traced N=1000 run: kworker/N, rcu_preempt, ksoftirqd/N); the model has them (rcu.ExitFrees and the"
-            + " grace-period kthread's runs and force-quiescent-state scans, fitted on uevent_probe exit), but a recording"
-            + " without its kernel-thread times has none, and under root task groups they preempt nothing";
-    static final String TAIL_MEAN_HIGH = "the host's mean is carried by a few sends preempted for tens to hundreds of"
-            + " ms (far beyond its p99), and how many of those a run has moves from run to run; the model's mean is above"
-            + " this host run's. On our 2-vCPU VM the host's TC1 N=1000 mean (median of three runs) was 360 to 783 us over"
-            + " sixteen calibrations (median 590), its three runs within one calibration up to 2.8x apart";
-    static final String TIMING =
-            "the model's send includes more waiting for a CPU inside the call than the" + " host's";
-    static final String THROUGHPUT =
+                    + " contend");
+    static final Miss SCAN = new Miss(
+            "SCAN",
+            "the host's cost per /proc entry moves with how much of the task list stays in cache",
+            "the model charges one cost per entry, the slope between the fit set's two scans"
+                    + " (its own /proc, hot in cache, and 1000 sleeping processes more); the host's cost per entry depends on"
+                    + " how much of the task list stays in cache, which moves with the PIDs and from run to run (10-14 us an"
+                    + " entry on our 2-vCPU VM)");
+    static final Miss WAKEUP = new Miss(
+            "PACE",
+            "the host's listener wake-ups follow how it spaced its events; the model spaces them evenly",
+            "a listener's wake-ups depend on how the host spaced its events; the model"
+                    + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost");
+    static final Miss LIFECYCLE = new Miss(
+            "BTCH",
+            "a cleanup_net batch follows the loops' creation rate, which the model overestimates",
+            "a cleanup_net batch is the creation rate times the run's length: the model's loops"
+                    + " create faster than the host's (the loop-wall and lifecycles/s rows), and its kworker's exits cost it the"
+                    + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, over four calibrations"
+                    + " on our 2-vCPU VM); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
+                    + " default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a profile of this"
+                    + " kernel, not a fit");
+    static final Miss LOOPS = new Miss(
+            "LOOP",
+            "a lifecycle costs the host more CPU in the parallel loops than in the serial loop the model is fitted on",
+            "a lifecycle costs the host more CPU in the 40 loops than in the serial fit loop whose"
+                    + " costs the model charges: the child and its parent 1.09-1.42x (means in the 40 loops against the fit's"
+                    + " medians; four calibrations on our 2-vCPU VM), the cleanup_net kworker 1.17-1.35x a netns;"
+                    + " the model's loops are CPU-bound on the serial figures, so they finish early; and the model's mutex has"
+                    + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)");
+    static final Miss LIFECYCLE_RATE = new Miss(
+            "RATE",
+            "a lifecycle costs the host more CPU in the parallel loops than in the serial loop; counted to the last one's end",
+            LOOPS.text() + "; this row counts the lifecycles over the time to the last loop's"
+                    + " end, the loop-wall row takes the loops' mean, so one can miss while the other does not");
+    static final Miss TAIL_MEAN = new Miss(
+            "TAIL",
+            "the host's mean is carried by a few sends preempted for tens to hundreds of ms",
+            "the host's mean is carried by a few sends preempted for tens to hundreds of ms"
+                    + " (far beyond its p99): an injector preempted in the middle of its sends waits behind every one that has not"
+                    + " run. On our 2-vCPU VM most such preemptions were by kernel threads the injectors' exits wake (155 of 205 in"
+                    + " a traced N=1000 run: kworker/N, rcu_preempt, ksoftirqd/N); the model has them (rcu.ExitFrees and the"
+                    + " grace-period kthread's runs and force-quiescent-state scans, fitted on uevent_probe exit), but a recording"
+                    + " without its kernel-thread times has none, and under root task groups they preempt nothing");
+    static final Miss TAIL_MEAN_HIGH = new Miss(
+            "TAILV",
+            "the host's mean is carried by a few long preemptions, and how many moves from run to run",
+            "the host's mean is carried by a few sends preempted for tens to hundreds of"
+                    + " ms (far beyond its p99), and how many of those a run has moves from run to run; the model's mean is above"
+                    + " this host run's. On our 2-vCPU VM the host's TC1 N=1000 mean (median of three runs) was 360 to 783 us over"
+                    + " sixteen calibrations (median 590), its three runs within one calibration up to 2.8x apart");
+    static final Miss TIMING = new Miss(
+            "SLOW",
+            "the model's send waits for a CPU inside the call longer than the host's",
+            "the model's send includes more waiting for a CPU inside the call than the" + " host's");
+    static final Miss THROUGHPUT = new Miss(
+            "TPUT",
+            "the host's processes spend more CPU per message under contention than the pair probe's",
             "the host's processes spend more CPU per message under contention than the pair probe's one"
-                    + " injector and listener (this probe line has no CPU clocks to say how much)";
-    static final String INJECTOR_CPU =
+                    + " injector and listener (this probe line has no CPU clocks to say how much)");
+    static final Miss INJECTOR_CPU = new Miss(
+            "ICPU",
+            "the host's sender costs more CPU with more processes about than the pair probe's",
             "the host's sender costs more CPU with more processes about: the pair probe's (one injector, one"
                     + " listener) costs what N=10 does, but 10 and 100 self-contained send-and-receive loops cost 1.06-1.18x and"
                     + " 1.16-1.35x one loop (more netns, sockets and stacks for the caches); the model charges the pair's cost"
-                    + " per send";
-    static final String INJECTOR_CPU_WALK = "the host's sender costs more with a thousand processes about than the"
-            + " fit set's lone sender walking as many sockets, most of it for the finished injectors' socket releases: each"
-            + " waits in netlink_table_grab while a broadcast walks, and every broadcast that ends with no other in flight"
-            + " walks the waiters on nl_table_wait (a try_to_wake_up on each one woken and not yet run); on our 2-vCPU VM,"
-            + " deferring the injectors' exits to the end of the load took 2.5 us of CPU off a send. The model has that"
-            + " wait (costs.uevent.table-waiter, fitted on uevent_probe waiters; 0 in a recording without its line), but how"
-            + " many releases wait at once follows when its scheduler, not the host's, lets a woken release run";
-    static final String LISTENER_CPU =
+                    + " per send");
+    static final Miss INJECTOR_CPU_WALK = new Miss(
+            "RELS",
+            "the finished injectors' socket releases slow the host's sends; how many wait follows its scheduler",
+            "the host's sender costs more with a thousand processes about than the"
+                    + " fit set's lone sender walking as many sockets, most of it for the finished injectors' socket releases: each"
+                    + " waits in netlink_table_grab while a broadcast walks, and every broadcast that ends with no other in flight"
+                    + " walks the waiters on nl_table_wait (a try_to_wake_up on each one woken and not yet run); on our 2-vCPU VM,"
+                    + " deferring the injectors' exits to the end of the load took 2.5 us of CPU off a send. The model has that"
+                    + " wait (costs.uevent.table-waiter, fitted on uevent_probe waiters; 0 in a recording without its line), but how"
+                    + " many releases wait at once follows when its scheduler, not the host's, lets a woken release run");
+    static final Miss LISTENER_CPU = new Miss(
+            "LCPU",
+            "the host's listener reads skbs that waited in its queue: more CPU per message with more processes",
             "the host's listener reads skbs that waited in its queue while other tasks ran, and its cost per"
                     + " message grows with the processes about as the sender's does; the model charges the pair probe's recvmsg"
-                    + " and handling, and a task switch per wake-up";
+                    + " and handling, and a task switch per wake-up");
 
     /**
      * @return why the host sends fewer per second, from its own CPU clocks and the machine's busy time; the shares
      *     only when every run's busy time spans at least 20 /proc/stat ticks (it is counted in ticks of 10 ms)
      */
-    static String throughput(List<ObjectNode> runs) {
+    static Miss throughput(List<ObjectNode> runs) {
         boolean coarse = runs.stream().anyMatch(r -> r.path("machine_busy_ns").asDouble() < 200e6);
         boolean busy = runs.stream()
                 .allMatch(r -> r.path("machine_idle_ns").asDouble()
@@ -96,20 +145,53 @@ final class MissReasons {
         String head = (busy ? "the host's CPUs were busy the whole run, and its" : "the host's") + " injectors and"
                 + " listeners spend more CPU per message under contention than the pair probe's (the CPU rows below)";
         if (coarse) {
-            return head + "; the run is too short for /proc/stat's 10 ms ticks to say how much of the busy time was"
-                    + " theirs";
+            return throughput(head + "; the run is too short for /proc/stat's 10 ms ticks to say how much of the busy"
+                    + " time was theirs");
         }
         HostFigure own = HostFigure.of(
                 runs,
                 r -> (r.path("injector_cpu_ns").asDouble()
                                 + r.path("listener_cpu_ns").asDouble())
                         / Math.max(1, r.path("machine_busy_ns").asDouble()));
-        return String.format(
+        return throughput(String.format(
                 java.util.Locale.ROOT,
                 "%s; the probe's own processes account for %.0f%% of the machine's"
                         + " busy time (median), the rest is kernel and other work (interrupts, kworkers, task switches, exits) the"
                         + " model does not run",
                 head,
-                100 * own.median());
+                100 * own.median()));
+    }
+
+    /**
+     * @param code a reason's code
+     * @return its legend, "" for none
+     */
+    static String legend(String code) {
+        for (Miss m : List.of(
+                SEND_SPREAD,
+                SEND_HIGH,
+                REORDER,
+                SCAN,
+                WAKEUP,
+                LIFECYCLE,
+                LOOPS,
+                LIFECYCLE_RATE,
+                TAIL_MEAN,
+                TAIL_MEAN_HIGH,
+                TIMING,
+                THROUGHPUT,
+                INJECTOR_CPU,
+                INJECTOR_CPU_WALK,
+                LISTENER_CPU)) {
+            if (m.code().equals(code)) {
+                return m.legend();
+            }
+        }
+        return "";
+    }
+
+    /** @return the throughput miss ({@link #THROUGHPUT}'s code) with this run's text */
+    private static Miss throughput(String text) {
+        return new Miss(THROUGHPUT.code(), THROUGHPUT.legend(), text);
     }
 }

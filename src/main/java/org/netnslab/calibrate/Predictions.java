@@ -30,6 +30,7 @@ public final class Predictions {
      * @param predicted the model's figure
      * @param band the band, e.g. "+-25%", "2x", "+-0.1"
      * @param within whether predicted is inside the band around measured
+     * @param reason for a miss, its reason's code (a few capitals, e.g. TAIL: {@link #legend}), else empty
      * @param whyMissed for a miss, why: the mechanism the model lacks, or what the measurement shows (else empty)
      * @param runs how many times the host ran the load (the median and range are over them)
      * @param low the host's lowest figure over its runs (the measured one when it ran once)
@@ -42,6 +43,7 @@ public final class Predictions {
             double predicted,
             String band,
             boolean within,
+            String reason,
             String whyMissed,
             int runs,
             double low,
@@ -51,7 +53,15 @@ public final class Predictions {
          * @return this row with that band
          */
         Row withBand(String otherBand) {
-            return new Row(load, measure, measured, predicted, otherBand, within, whyMissed, runs, low, high);
+            return new Row(load, measure, measured, predicted, otherBand, within, reason, whyMissed, runs, low, high);
+        }
+
+        /**
+         * @param reason a row's {@link #reason}
+         * @return what it means, in a line; "" for none
+         */
+        public static String legend(String reason) {
+            return MissReasons.legend(reason);
         }
 
         /** @return predicted / measured */

@@ -109,10 +109,7 @@ public final class ProbeBuilder {
                 throw new IOException("interrupted while compiling " + p, e);
             }
             if (proc.exitValue() != 0) {
-                throw new ProbeException(
-                        "a working C compiler with the Linux headers",
-                        cc + " failed on " + p + ".c: " + out.strip().replace('\n', ' '),
-                        "install gcc and linux-libc-dev (the kernel's user-space headers)");
+                throw failed(cc, env.containsKey("CC") && !env.get("CC").isBlank(), p, proc.exitValue(), out);
             }
             if (!Files.isExecutable(dir.resolve(p))) {
                 throw new ProbeException(
@@ -123,6 +120,41 @@ public final class ProbeBuilder {
         }
         Files.writeString(stamp, hash + "\n");
         return dir;
+    }
+
+    /** The most of a compiler's output a message quotes, characters. */
+    private static final int QUOTED = 600;
+
+    /**
+     * @param cc the compiler's command
+     * @param fromCc whether it came from $CC
+     * @param probe the probe it was compiling
+     * @param status its exit status
+     * @param output what it printed (stdout and stderr)
+     * @return what failed: the compiler, with its status and its output when there is any (on one line, the start
+     *     of a long one); the kernel's headers are blamed only when the output names a header it could not find
+     */
+    static ProbeException failed(String cc, boolean fromCc, String probe, int status, String output) {
+        String said = output.strip().replaceAll("\\s*\\R\\s*", " ");
+        if (said.length() > QUOTED) {
+            said = said.substring(0, QUOTED) + " ...";
+        }
+        String who = fromCc ? "CC=" + cc : cc;
+        if (said.isEmpty()) {
+            return new ProbeException(
+                    "a working C compiler",
+                    who + " exited with status " + status + " on " + probe + ".c and printed nothing",
+                    fromCc ? "set CC to a C compiler (e.g. CC=gcc), or unset it to use cc from PATH" : "check " + cc);
+        }
+        boolean header = said.matches(".*\\.h: No such file or directory.*");
+        return new ProbeException(
+                header ? "the Linux headers" : "a working C compiler",
+                who + " exited with status " + status + " on " + probe + ".c: " + said,
+                header
+                        ? "install linux-libc-dev (the kernel's user-space headers) and gcc"
+                        : fromCc
+                                ? "set CC to a C compiler (e.g. CC=gcc), or unset it to use cc from PATH"
+                                : "check " + cc);
     }
 
     /** @return $CC, else the first cc / gcc / clang on PATH */

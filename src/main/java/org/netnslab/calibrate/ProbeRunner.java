@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * {@code error} (and {@code missing}, {@code hint}) and exits 2: that becomes a {@link ProbeException}. The
  * probe is bounded twice: by its own alarm ({@code PROBE_TIMEOUT_S}) and by {@link #timeoutSeconds} here,
  * after which it is sent SIGTERM (it removes what it holds outside its processes, its children die with
- * it through PR_SET_PDEATHSIG) and then killed.
+ * it through PR_SET_PDEATHSIG) and then killed. A probe ended by a signal (a terminal's Ctrl-C reaches it
+ * with calibrate) is an {@link java.io.InterruptedIOException}, whatever part of a line it had printed.
  *
  * <p>Not thread-safe: one probe at a time (measurements must not overlap anyway).
  */
@@ -54,8 +55,9 @@ public final class ProbeRunner {
      * @param args its arguments
      * @return its JSON lines, in order
      * @throws ProbeException the probe reported what this host lacks (its error line)
-     * @throws java.io.InterruptedIOException {@link #stopCurrent} stopped it (a signal)
-     * @throws IOException it could not be started or read, timed out, or failed without an error line
+     * @throws java.io.InterruptedIOException {@link #stopCurrent} stopped it (a signal), or a signal ended it
+     * @throws IOException it could not be started or read, timed out, failed without an error line, or printed a
+     *     line that is not a JSON object
      */
     public List<ObjectNode> run(String probe, String... args) throws ProbeException, IOException {
         List<String> cmd = new ArrayList<>();
@@ -73,6 +75,7 @@ public final class ProbeRunner {
         current = p;
         List<ObjectNode> lines = new ArrayList<>();
         ObjectNode error = null;
+        String notJson = null; // the first line that does not parse: a line cut short when a signal ended the probe
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             Thread watchdog = new Thread(
                     () -> {
@@ -92,11 +95,10 @@ public final class ProbeRunner {
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode node = JSON.readTree(line);
+                JsonNode node = parse(line);
                 if (!(node instanceof ObjectNode o)) {
-                    throw new IOException(probe + " printed a line that is not a JSON object: " + line);
-                }
-                if (o.has("error")) {
+                    notJson = notJson == null ? line : notJson;
+                } else if (o.has("error")) {
                     error = error == null ? o : error; // the first failure is the cause; later lines are its echoes
                 } else {
                     lines.add(o);
@@ -124,10 +126,31 @@ public final class ProbeRunner {
                     what + ": " + error.path("error").asText(),
                     error.path("hint").asText(""));
         }
+        String signal = SIGNALS.get(p.exitValue() - 128); // its handler's _exit(128 + n), or killed by signal n
+        if (signal != null) {
+            throw new java.io.InterruptedIOException(what + " was ended by " + signal + " before its result");
+        }
+        if (notJson != null) {
+            throw new IOException(what + " printed a line that is not a JSON object (a probe defect): "
+                    + (notJson.length() > 200 ? notJson.substring(0, 200) + " ..." : notJson));
+        }
         if (p.exitValue() != 0) {
             throw new IOException(what + " exited " + p.exitValue() + " without saying why (see the lines above)");
         }
         return lines;
+    }
+
+    /** The signals that end a probe from outside: a terminal's Ctrl-C reaches it with calibrate, a kill either. */
+    private static final java.util.Map<Integer, String> SIGNALS =
+            java.util.Map.of(1, "SIGHUP", 2, "SIGINT", 9, "SIGKILL", 15, "SIGTERM");
+
+    /** @return the line's JSON, or null when it is not JSON (e.g. cut short) */
+    private static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return null; // said after the probe ended, unless its error line or a signal says why first
+        }
     }
 
     /** Stops the probe running now, if any (Ctrl-C): SIGTERM first so it can remove its tracefs instance. */

@@ -127,26 +127,32 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
      * @param parts see {@link #plan}
      * @param progress where a line per probe run goes
      * @param stage told what runs now (for the line a Ctrl-C prints)
+     * @param busy told how busy the machine was over each probe run
      * @return the lines, by set
      * @throws ProbeException a probe could not run (the lines before it are lost: a calibration is whole)
      * @throws IOException a probe could not be started or read
      */
-    public static ProbeSet measure(
+    static ProbeSet measure(
             ProbeRunner runner,
             boolean quick,
             Set<String> parts,
             PrintStream progress,
-            java.util.function.Consumer<String> stage)
+            java.util.function.Consumer<String> stage,
+            BusyMeter busy)
             throws ProbeException, IOException {
         List<ObjectNode> fit = new ArrayList<>();
         List<ObjectNode> prediction = new ArrayList<>();
         List<Step> steps = plan(quick, parts);
+        stage.accept("removing the tracefs instances of killed probes");
+        removeStaleTracing(runner, progress);
         int i = 0;
         for (Step step : steps) {
             progress.printf("calibrate: [%d/%d] %s%n", ++i, steps.size(), step.label());
             stage.accept(step.label());
             long t0 = System.nanoTime();
+            BusyMeter.Sample before = BusyMeter.sample();
             List<ObjectNode> lines = runner.run(step.probe(), step.args());
+            busy.add(step.label(), before, BusyMeter.sample(), (System.nanoTime() - t0) / 1e9);
             (step.fitSet() ? fit : prediction).addAll(lines);
             for (ObjectNode l : lines) {
                 if (l.path("settle_ms").asLong() >= SETTLE_CAP_MS) {
@@ -159,5 +165,19 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             progress.printf("calibrate:        %d line(s) in %.1f s%n", lines.size(), (System.nanoTime() - t0) / 1e9);
         }
         return new ProbeSet(List.copyOf(fit), List.copyOf(prediction));
+    }
+
+    /**
+     * Removes the tracefs instances of lifecycle probes that were killed (SIGKILL: no handler ran) and so still
+     * trace, whatever parts run (netns_probe clean), and says which.
+     */
+    private static void removeStaleTracing(ProbeRunner runner, PrintStream progress)
+            throws ProbeException, IOException {
+        for (ObjectNode l : runner.run("netns_probe", "clean")) {
+            for (var name : l.path("removed")) {
+                progress.println("calibrate: removed the tracefs instance " + name.asText()
+                        + ", left tracing by a netns_probe that was killed");
+            }
+        }
     }
 }

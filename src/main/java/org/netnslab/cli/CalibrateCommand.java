@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.netnslab.calibrate.Calibration;
-import org.netnslab.calibrate.CalibrationReport;
+import org.netnslab.calibrate.CalibrationConsole;
 import org.netnslab.calibrate.ProbeException;
+import org.netnslab.calibrate.ProbeLock;
 import org.netnslab.calibrate.ProbeSet;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.StagedOutput;
@@ -77,6 +78,19 @@ final class CalibrateCommand implements Callable<Integer> {
             env.put("CC", cc);
         }
         return env;
+    }
+
+    /**
+     * @return the file whose lock keeps a second calibrate from probing at once: {@code netns-lab.calibrate-lock} when
+     *     set (tests), else {@link ProbeLock#defaultFile}
+     */
+    static Path lockFile() {
+        String file = System.getProperty("netns-lab.calibrate-lock");
+        return file != null ? Path.of(file) : ProbeLock.defaultFile(home());
+    }
+
+    private static Path home() {
+        return Path.of(System.getProperty("netns-lab.home", "."));
     }
 
     /** Variables added to the probes' environment: NETNS_LAB_PROBE_FAIL from {@code netns-lab.probe-fail} (tests). */
@@ -142,7 +156,7 @@ final class CalibrateCommand implements Callable<Integer> {
                     quick,
                     parts,
                     timeout,
-                    Path.of(System.getProperty("netns-lab.home", "."), "target", "probes"),
+                    home().resolve("target").resolve("probes"),
                     compilerEnvironment(),
                     probeEnvironment());
         }
@@ -153,24 +167,42 @@ final class CalibrateCommand implements Callable<Integer> {
                         "netns-lab",
                         "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
-        // checked before any probe runs; written aside, put in place at the end
-        try (StagedRun staged = StagedRun.begin(dir, "calibrate", now)) {
+        // one probing calibrate at a time, checked before anything is written; a --from run probes nothing
+        try (ProbeLock lock = source instanceof Calibration.Probes ? ProbeLock.acquire(lockFile()) : null;
+                StagedRun staged = StagedRun.begin(dir, "calibrate", now)) { // written aside, put in place at the end
             return calibrate(source, staged.output(), now, dir);
+        } catch (ProbeLock.Held e) {
+            System.err.println("netns-lab: calibrate: " + e.getMessage());
+            return Main.EXIT_CONFIG;
         } catch (OutputFolderException e) {
             System.err.println("netns-lab: calibrate: output folder " + e.getMessage());
+            return Main.EXIT_CONFIG;
+        } catch (IOException e) { // the lock file cannot be made or opened
+            System.err.println("netns-lab: calibrate: the lock that keeps two calibrate runs apart: " + e.getMessage()
+                    + "; set -Dnetns-lab.calibrate-lock=FILE through NETNS_LAB_JAVA_OPTS to use another file");
             return Main.EXIT_CONFIG;
         }
     }
 
+    /** How long a probe ended by a signal waits for calibrate's own handler (a Ctrl-C reaches both at once), s. */
+    private static final long SIGNAL_WAIT_S = 3;
+
+    /** How long calibrate waits for its signal handler to end the JVM, s: it prints the line a signal gets. */
+    private static final long HALT_WAIT_S = 30;
+
     /** Runs the calibration into the staged folder, commits it and prints the table. */
     private static int calibrate(Calibration.Source source, StagedOutput staged, NowRunning now, Path dir) {
         Calibration calibration = new Calibration(Main.VERSION, System.err, now::stage);
-        Stops.onStop = calibration::stopProbe; // cleared in finally
+        java.util.concurrent.CountDownLatch signalled = new java.util.concurrent.CountDownLatch(1);
+        Stops.onStop = () -> { // cleared in finally
+            signalled.countDown();
+            calibration.stopProbe();
+        };
         try {
             Calibration.Result result = calibration.run(source, staged.temp());
             now.stage("writing the results");
             staged.commit();
-            System.out.print(CalibrationReport.console(result.host(), result.fit(), result.rows(), result.beyond()));
+            System.out.print(CalibrationConsole.text(result.host(), result.fit(), result.rows(), result.beyond()));
             System.out.println("calibration: " + dir.resolve("calibration.json"));
             System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");
             System.out.println("report:      " + dir.resolve("report.html"));
@@ -179,12 +211,30 @@ final class CalibrateCommand implements Callable<Integer> {
             System.err.println("netns-lab: calibrate: " + e.line());
             return Main.EXIT_CONFIG;
         } catch (java.io.InterruptedIOException e) {
-            return Stops.EXIT_SIGINT; // a signal stopped the probe: its handler prints the line and ends the JVM
+            // a signal stopped or ended the probe: when it reached calibrate too (a Ctrl-C reaches both), its handler
+            // prints the one line a signal gets and ends the JVM; nothing is printed before it
+            if (awaitQuietly(signalled, SIGNAL_WAIT_S)) {
+                awaitQuietly(new java.util.concurrent.CountDownLatch(1), HALT_WAIT_S);
+                return Stops.EXIT_SIGINT;
+            }
+            System.err.println("netns-lab: calibrate: " + e.getMessage() + ", a signal calibrate did not get; nothing"
+                    + " written: run calibrate again");
+            return Main.EXIT_FAILED;
         } catch (IOException e) { // a probe that failed without its line, a model run, a write
             System.err.println("netns-lab: calibrate: " + e.getMessage());
             return Main.EXIT_FAILED;
         } finally {
             Stops.onStop = null;
+        }
+    }
+
+    /** @return whether the latch opened within {@code seconds} (false also when this thread is interrupted) */
+    private static boolean awaitQuietly(java.util.concurrent.CountDownLatch latch, long seconds) {
+        try {
+            return latch.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

@@ -36,7 +36,7 @@ public class CostFitTest extends JUnitSuite {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HostFacts HOST_618 =
-            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null, null);
 
     @Test
     public void theRecordedFitSetFitsToExactlyTheStoredCosts() throws Exception {
@@ -359,7 +359,8 @@ public class CostFitTest extends JUnitSuite {
                 0.0,
                 null,
                 "session",
-                "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64 nice 0");
+                "sched_autogroup: kernel.sched_autogroup_enabled = 1, /proc/self/autogroup /autogroup-64 nice 0",
+                null);
         assertTrue(CalibratedConf.text(grouped, fit)
                 .contains("\n    # sched_autogroup: kernel.sched_autogroup_enabled = 1,"
                         + " /proc/self/autogroup /autogroup-64 nice 0\n    task-group = session\n"));
@@ -383,6 +384,31 @@ public class CostFitTest extends JUnitSuite {
         assertEquals(700.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
     }
 
+    /** @return a sched_probe ctxsw line: the task switch's median over {@code batches} batches, ns */
+    private static ObjectNode contextSwitch(long ns, int batches) {
+        return JSON.createObjectNode()
+                .put("probe", "sched")
+                .put("set", "fit")
+                .put("load", "context-switch")
+                .put("context_switch_p50_ns", ns)
+                .put("context_switch_count", batches);
+    }
+
+    /**
+     * A task switch the simulated machine refuses (over 1 ms: a probe's figure on a machine far too busy) is NOT
+     * FITTED like any cost outside its key's range: the default stays, and no model run meets it.
+     */
+    @Test
+    public void aTaskSwitchBeyondTheMachinesRangeIsNotFitted() {
+        CostFit fit = CostFit.fit(List.of(contextSwitch(2_383_000, 5)));
+        assertTrue(fit.costs().toString(), !fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
+        assertEquals(
+                "2383000 ns from sched_probe ctxsw: two processes on one CPU passing a byte over pipes (lat_ctx), round"
+                        + " trip less two pipe write + read, / 2, median of 5 batches: outside what the model accepts"
+                        + " (machine.context-switch must be in 0..1ms, got 2383000 ns)",
+                fit.unfitted().get(CostFit.CONTEXT_SWITCH));
+    }
+
     /**
      * The pair probe of 2026-12-01 (three runs of 20,000 sends): the injector's CPU per send 2.99, 3.16 and 2.80 us,
      * the listener's per message 1.78, 1.80 and 1.81 us with 0.20, 0.15 and 0.23 wake-ups per message. The send's
@@ -390,12 +416,7 @@ public class CostFitTest extends JUnitSuite {
      */
     @Test
     public void thePairProbeGivesTheSendsInterceptAndRecv() {
-        ObjectNode ctx = JSON.createObjectNode()
-                .put("probe", "sched")
-                .put("set", "fit")
-                .put("load", "context-switch")
-                .put("context_switch_p50_ns", 1893)
-                .put("context_switch_count", 100);
+        ObjectNode ctx = contextSwitch(1893, 100);
         long[][] runs = {
             {59_844_840L, 35_543_343L, 3950}, {63_255_522L, 36_070_625L, 3059}, {56_086_532L, 36_164_436L, 4616}
         };

@@ -27,19 +27,21 @@ public class HostFactsTest extends JUnitSuite {
 
     @Test
     public void theEraIsNamedAfterTheReleaseWithSafeCharacters() {
-        HostFacts h = new HostFacts("6.18.44-fc+v669 #1", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null);
+        HostFacts h =
+                new HostFacts("6.18.44-fc+v669 #1", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null, null);
         assertEquals("host-6.18.44-fc-v669--1", h.eraName());
     }
 
     @Test
     public void kernelVersionsCompareByMajorThenMinor() {
-        HostFacts h = new HostFacts("6.18.44-fc-v669", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null);
+        HostFacts h =
+                new HostFacts("6.18.44-fc-v669", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null, null);
         assertTrue(h.kernelAtLeast(6, 9));
         assertTrue(h.kernelAtLeast(6, 13));
         assertTrue(h.kernelAtLeast(5, 20));
         assertTrue(!h.kernelAtLeast(6, 19));
         assertTrue(!h.kernelAtLeast(7, 0));
-        assertTrue(!new HostFacts("unknown", 2, 250, "none", 1, "", 0, null, null, null).kernelAtLeast(1, 0));
+        assertTrue(!new HostFacts("unknown", 2, 250, "none", 1, "", 0, null, null, null, null).kernelAtLeast(1, 0));
     }
 
     @Test
@@ -56,12 +58,12 @@ public class HostFactsTest extends JUnitSuite {
      */
     @Test
     public void aHighLoadAverageIsBusyOnlyWithBusyCpus() {
-        assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 59.4, 0.03, null, null).busy());
-        assertTrue(new HostFacts("6.18", 2, 250, "none", 1, "", 5.0, 0.6, null, null).busy());
+        assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 59.4, 0.03, null, null, null).busy());
+        assertTrue(new HostFacts("6.18", 2, 250, "none", 1, "", 5.0, 0.6, null, null, null).busy());
         assertTrue(
                 "not sampled (an older recording): the load average decides",
-                new HostFacts("6.18", 2, 250, "none", 1, "", 5.0, null, null, null).busy());
-        assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 1.5, 0.9, null, null).busy());
+                new HostFacts("6.18", 2, 250, "none", 1, "", 5.0, null, null, null, null).busy());
+        assertTrue(!new HostFacts("6.18", 2, 250, "none", 1, "", 1.5, 0.9, null, null, null).busy());
         Double share = HostFacts.read().busyAtStart();
         assertTrue(String.valueOf(share), share == null || share >= 0 && share <= 1);
     }

@@ -26,7 +26,7 @@ public class ModelScenarioTest extends JUnitSuite {
     public final TemporaryFolder tmp = new TemporaryFolder();
 
     private static final HostFacts HOST =
-            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null, null);
 
     private static Config calibrated() throws Exception {
         CostFit fit = CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit());

@@ -26,7 +26,7 @@ public class PredictionsTest extends JUnitSuite {
     public final TemporaryFolder tmp = new TemporaryFolder();
 
     private static final HostFacts HOST =
-            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null);
+            new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null, null);
     private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream());
 
     /** @return the rows the host's era predicts for {@code lines} on {@code system}, its scenarios in folder {@code dir} */
@@ -128,9 +128,9 @@ public class PredictionsTest extends JUnitSuite {
                     .orElseThrow()
                     .whyMissed();
         }
-        assertEquals(MissReasons.TAIL_MEAN, whys[0]);
-        assertEquals(MissReasons.TAIL_MEAN_HIGH, whys[1]);
-        assertEquals(MissReasons.TIMING, whys[2]);
+        assertEquals(MissReasons.TAIL_MEAN.text(), whys[0]);
+        assertEquals(MissReasons.TAIL_MEAN_HIGH.text(), whys[1]);
+        assertEquals(MissReasons.TIMING.text(), whys[2]);
     }
 
     @Test

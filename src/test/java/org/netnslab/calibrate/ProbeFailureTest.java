@@ -36,6 +36,41 @@ public class ProbeFailureTest extends JUnitSuite {
         assertTrue(e.line(), e.line().contains("install gcc"));
     }
 
+    /** A compiler that fails without a word ({@code CC=/bin/false}) is named with its status, not the headers. */
+    @Test
+    public void aSilentCompilerFailureSaysItsStatus() {
+        ProbeException e = org.junit.Assert.assertThrows(
+                ProbeException.class,
+                () -> ProbeBuilder.build(TMP.getRoot().toPath().resolve("false"), Map.of("CC", "/bin/false")));
+        assertEquals("a working C compiler", e.missing);
+        assertEquals(
+                "a working C compiler missing or refused: CC=/bin/false exited with status 1 on sched_probe.c and printed"
+                        + " nothing; set CC to a C compiler (e.g. CC=gcc), or unset it to use cc from PATH",
+                e.line());
+    }
+
+    /** A compiler's own words are quoted on one line; a header it cannot find names the kernel's headers. */
+    @Test
+    public void aCompilersOutputIsQuotedAndAMissingHeaderNamed() throws Exception {
+        java.nio.file.Path cc = TMP.newFile("nohdr-cc").toPath();
+        java.nio.file.Files.writeString(
+                cc,
+                "#!/bin/sh\necho 'probe.h:25:10: fatal error: linux/netlink.h: No such file or directory'\n"
+                        + "echo 'compilation terminated.'\nexit 4\n");
+        java.nio.file.Files.setPosixFilePermissions(
+                cc, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProbeException e = org.junit.Assert.assertThrows(
+                ProbeException.class,
+                () -> ProbeBuilder.build(TMP.getRoot().toPath().resolve("nohdr"), Map.of("CC", cc.toString())));
+        assertEquals("the Linux headers", e.missing);
+        assertEquals(
+                "the Linux headers missing or refused: CC=" + cc
+                        + " exited with status 4 on sched_probe.c: probe.h:25:10:"
+                        + " fatal error: linux/netlink.h: No such file or directory compilation terminated.; install"
+                        + " linux-libc-dev (the kernel's user-space headers) and gcc",
+                e.line());
+    }
+
     @Test
     public void userNamespacesRefusedNameTheSysctl() {
         ProbeException e = org.junit.Assert.assertThrows(
@@ -93,8 +128,8 @@ public class ProbeFailureTest extends JUnitSuite {
                         + "usage: proc_probe fit PROCS | listeners PROCS | pidfd PROCS | scan LIVE SCANS [fit]\n",
                 usage("proc_probe", "scan", "5"));
         assertEquals(
-                "netns_probe: unknown mode 'serail' (serial, parallel)\n"
-                        + "usage: netns_probe serial ITER | parallel LOOPS ITER\n",
+                "netns_probe: unknown mode 'serail' (serial, parallel, clean)\n"
+                        + "usage: netns_probe serial ITER | parallel LOOPS ITER | clean\n",
                 usage("netns_probe", "serail", "3"));
         assertTrue(
                 usage("uevent_probe"),
@@ -107,7 +142,7 @@ public class ProbeFailureTest extends JUnitSuite {
         // --help is no mistake: the usage on stdout, exit 0
         Process p = new ProcessBuilder(bin.resolve("netns_probe").toString(), "--help").start();
         assertEquals(
-                "usage: netns_probe serial ITER | parallel LOOPS ITER\n",
+                "usage: netns_probe serial ITER | parallel LOOPS ITER | clean\n",
                 new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
         assertEquals(0, p.waitFor());
     }

@@ -1,6 +1,7 @@
 package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -370,6 +373,80 @@ public class CalibrateCommandTest extends JUnitSuite {
             });
             assertRefused(o, cases[c][1]);
         }
+    }
+
+    /**
+     * A fit line's value x1000 that the model would take as it is, or a host figure the simulated machine refuses: exit
+     * 2 naming the field by its JSON path, before any model run (no output folder), no exception on screen.
+     */
+    @Test
+    public void editedValuesAreCheckedAgainstTheModelsRangesBeforeAnyRun() throws Exception {
+        record Edit(String name, Consumer<ObjectNode> edit, String said) {}
+        List<Edit> edits = List.of(
+                new Edit(
+                        "context-switch-x1000",
+                        root -> times1000(root, "context-switch", "context_switch_p50_ns"),
+                        "(sched context-switch): 1917000 ns is more than the model takes"),
+                new Edit("pidfd-x1000", root -> times1000(root, "pidfd", "pidfd_exit_cpu_p50_ns"), "(proc pidfd): "),
+                new Edit(
+                        "slice-x1000",
+                        root -> ((ObjectNode) root.path("host")).put("baseSliceNs", 1_500_000_000L),
+                        "host.baseSliceNs: 1500000000 is outside what the model accepts (machine.base-slice must be"
+                                + " in 0..1s"),
+                new Edit(
+                        "slice-negative",
+                        root -> ((ObjectNode) root.path("host")).put("baseSliceNs", -1_500_000L),
+                        "host.baseSliceNs: -1500000 is outside what the model accepts"),
+                new Edit(
+                        "hz-x1000",
+                        root -> ((ObjectNode) root.path("host")).put("hz", 250_000),
+                        "host.hz: 250000 is outside what the model accepts (machine.hz must be in 100..1000"),
+                new Edit(
+                        "busy-share",
+                        root -> ((ObjectNode) root.path("host"))
+                                .putObject("busyDuringProbes")
+                                .put("share", 3)
+                                .put("seconds", 40)
+                                .put("busiest", "")
+                                .put("busiestShare", 0),
+                        "host.busyDuringProbes.share must be a number in 0..1, got 3.0"),
+                new Edit(
+                        "busy-number",
+                        root -> ((ObjectNode) root.path("host")).put("busyDuringProbes", 5),
+                        "host.busyDuringProbes: must be an object, got a number 5"),
+                new Edit(
+                        "load-negative",
+                        root -> ((ObjectNode) root.path("host")).put("loadAverage1", -5),
+                        "host.loadAverage1 must be a number in 0..1,000,000, got -5.0"));
+        for (Edit e : edits) {
+            UpFrontChecksTest.Outcome p = fromEdited(e.name(), e.edit());
+            assertEquals(e.name() + ": " + p.stderr(), 2, p.exit());
+            assertTrue(e.name() + ": " + p.stderr(), p.stderr().contains(e.said()));
+            assertFalse(
+                    p.stderr(), p.stderr().contains("Exception") || p.stderr().contains("\tat "));
+            assertEquals(p.stderr(), 1, p.stderr().strip().lines().count());
+            assertFalse(Files.exists(tmp.getRoot().toPath().resolve("o-" + e.name())));
+        }
+        UpFrontChecksTest.Outcome p =
+                fromEdited("cs", root -> times1000(root, "context-switch", "context_switch_p50_ns"));
+        assertTrue(
+                p.stderr(),
+                p.stderr()
+                        .matches(
+                                "(?s).*: fit_set\\[\\d+\\]\\.context_switch_p50_ns \\(sched context-switch\\): \\d+ ns is"
+                                        + " more than the model takes for machine.context-switch \\(machine.context-switch must be in"
+                                        + " 0..1ms, got \\d+ ns\\)\n"));
+    }
+
+    /** Multiplies {@code field} of the first fit-set line of {@code load} by 1000. */
+    private static void times1000(ObjectNode root, String load, String field) {
+        for (JsonNode line : root.path("fit_set")) {
+            if (line.path("load").asText().equals(load)) {
+                ((ObjectNode) line).put(field, line.path(field).asDouble() * 1000);
+                return;
+            }
+        }
+        throw new AssertionError("no " + load + " line in the recording");
     }
 
     /** {@code calibrate --from} refused its input: exit status 2 and {@code message} on stderr. */

@@ -1,0 +1,204 @@
+package org.netnslab.calibrate;
+
+import static org.netnslab.calibrate.CalibrationReport.num;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What {@code calibrate} prints when it is done, for a reader new to it: a headline that says what the count of rows
+ * within their band means for this kernel, the fitted costs, the measured-vs-predicted table with one line per row
+ * (a miss carries its reason's code, the codes explained under the table; the whole reasons are in report.html) and
+ * the designs this kernel lacks. Every figure is named with its unit, in its column's header or beside it.
+ */
+public final class CalibrationConsole {
+    private CalibrationConsole() {}
+
+    /**
+     * @param host the host
+     * @param fit the fit
+     * @param rows measured vs predicted
+     * @param beyond other designs on the calibrated machine
+     * @return the console text
+     */
+    public static String text(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
+        StringBuilder b = new StringBuilder(headline(host, rows)).append('\n');
+        b.append(String.format(
+                "Host: kernel %s, %d CPUs, HZ %d, preempt %s%s.%n",
+                host.release(),
+                host.cpus(),
+                host.hz(),
+                host.preempt(),
+                host.taskGroup() == null ? "" : ", task group " + host.taskGroup()));
+        if (host.busy()) {
+            b.append(String.format(
+                    "The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
+                    host.loadAverage1(), host.cpus(), CalibrationReport.busyText(host)));
+        }
+        b.append('\n');
+        fitted(b, fit);
+        table(b, rows);
+        beyond(b, beyond);
+        return b.toString();
+    }
+
+    /**
+     * @param host the host (its kernel; how busy the probes found it)
+     * @param rows measured vs predicted
+     * @return one sentence: how many rows are within their band, and what that says about trusting the model here
+     */
+    static String headline(HostFacts host, List<Predictions.Row> rows) {
+        long within = rows.stream().filter(Predictions.Row::within).count();
+        int all = rows.size();
+        long missed = all - within;
+        String busy = host.busyDuring()
+                ? ", measured on a busy machine (" + host.busyDuringProbes().text() + ")"
+                : "";
+        if (all == 0) {
+            return "No prediction rows on kernel " + host.release() + busy + ": the probes ran no contended load, so"
+                    + " nothing here says how far to trust the model on this kernel.";
+        }
+        String count = (missed == 0 ? "All " + all : within + " of " + all) + " predictions within their band on"
+                + " kernel " + host.release() + busy + ": ";
+        String misses = missed == 1 ? "the measure marked MISS" : "the " + missed + " measures marked MISS";
+        if (missed == 0) {
+            return count + "the calibrated model reproduces every contended load it was not fitted on, so its figures"
+                    + " for this kernel can be trusted within these bands.";
+        }
+        if (within * 4 >= all * 3L) {
+            return count + "the calibrated model reproduces most contended loads it was not fitted on; trust its"
+                    + " figures for this kernel, except on " + misses + ".";
+        }
+        if (within * 2 >= all) {
+            return count + "the calibrated model follows this kernel only in part; trust its figures only on the"
+                    + " measures marked within.";
+        }
+        return count + "the calibrated model does not reproduce this kernel's contended loads; do not rely on its"
+                + " figures for this kernel.";
+    }
+
+    private static void fitted(StringBuilder b, CostFit fit) {
+        b.append("Fitted on the fit set (nothing contending), the model's cost of each operation:\n");
+        for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
+            b.append(String.format(
+                    "  %-36s %12s%s%s%n",
+                    e.getKey(),
+                    value(e.getKey(), e.getValue().value()),
+                    residual(e.getValue()),
+                    e.getValue().source().contains(JitterFit.WIDEST)
+                            ? "  (the model's widest: the fit gave more)"
+                            : ""));
+        }
+        for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
+            b.append(String.format(
+                    "  %-36s %12s%s  (no model key yet)%n",
+                    e.getKey(), CalibrationReport.ns(e.getValue().value()), residual(e.getValue())));
+        }
+        fit.unfitted()
+                .forEach((k, why) -> b.append(String.format(
+                        "  %-36s NOT FITTED, the default stays: %s (in full in report.html)%n", k, shortly(why))));
+        b.append(String.format(
+                "  %-36s %12s  (not fitted: from a perf profile of this kernel, docs/calibrate.md)%n",
+                "netns.rtnl.setup-share / exit-share",
+                CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE + " of the CPU"));
+        b.append(String.format(
+                "  %-36s %12s  (not fitted: no probe can; reference.conf's value)%n",
+                "costs.netns.unshare-process-user",
+                CalibrationReport.ns(com.typesafe.config.ConfigFactory.defaultReference()
+                        .getDuration("netns-lab.model.costs.netns.unshare-process-user")
+                        .toNanos())));
+    }
+
+    /** The prediction set: one line a row, a miss's reason as its code, the codes explained under the table. */
+    private static void table(StringBuilder b, List<Predictions.Row> rows) {
+        b.append(
+                "\nPrediction set (contended loads, never fitted on): the host's figure, the median of its runs, against"
+                        + " the model's; each in the unit its measure names\n");
+        // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
+        int loadWidth = Math.max(
+                26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));
+        int measureWidth = Math.max(
+                34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
+        int bandWidth =
+                Math.max(6, rows.stream().mapToInt(r -> r.band().length()).max().orElse(0));
+        String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s  %-29s %12s %10s  %-" + bandWidth + "s %s%n";
+        b.append(String.format(
+                row,
+                "load",
+                "measure",
+                "host",
+                "host runs: lowest..highest",
+                "model",
+                "model/host",
+                "band",
+                "verdict"));
+        Set<String> reasons = new LinkedHashSet<>();
+        for (Predictions.Row r : rows) {
+            if (!r.within()) {
+                reasons.add(r.reason());
+            }
+            b.append(String.format(
+                    row,
+                    r.load(),
+                    r.measure(),
+                    num(r.measured()),
+                    r.runs() > 1 ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high()) : "",
+                    num(r.predicted()),
+                    Double.isFinite(r.ratio()) ? String.format("%.2fx", r.ratio()) : "n/a",
+                    r.band(),
+                    r.within() ? "within" : "MISS " + r.reason()));
+        }
+        b.append("  within: the model's figure is inside the band around the host's (+-25%: that far either way;"
+                + " 2x: up to twice or half; +-0.1: in the figure's own unit)\n");
+        if (!reasons.isEmpty()) {
+            b.append("  MISS: outside it, for the reason its code names (each in full in report.html):\n");
+            for (String code : reasons) {
+                b.append(String.format("    %-6s %s%n", code, Predictions.Row.legend(code)));
+            }
+        }
+    }
+
+    private static void beyond(StringBuilder b, List<Beyond.Figure> beyond) {
+        if (beyond.isEmpty()) {
+            return;
+        }
+        b.append(String.format(
+                "%nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured), the TC1 shape with"
+                        + " %d injectors started at once:%n",
+                beyond.get(0).injectors()));
+        String row = "  %-28s %14s %22s %13s %20s%n";
+        b.append(String.format(
+                row, "design", "send mean, us", "mean / the host era's", "send p99, us", "throughput, sends/s"));
+        double base = beyond.get(0).meanMicros();
+        for (Beyond.Figure f : beyond) {
+            b.append(String.format(
+                    row,
+                    f.design(),
+                    String.format("%.2f", f.meanMicros()),
+                    String.format("%.2fx", f.meanMicros() / base),
+                    String.format("%.2f", f.p99Micros()),
+                    String.format("%,.0f", f.throughputPerSec())));
+        }
+    }
+
+    /** @return why a key was not fitted, to its first aside or clause (at most 100 characters) */
+    private static String shortly(String why) {
+        int cut = why.length();
+        for (String at : new String[] {" (", ": ", "; "}) {
+            cut = why.indexOf(at) > 0 ? Math.min(cut, why.indexOf(at)) : cut;
+        }
+        cut = Math.min(cut, 100);
+        return why.substring(0, cut) + (cut < why.length() ? " ..." : "");
+    }
+
+    /** @return a fitted key's value with its unit: the jitter as a share of each cost, else ns, us or ms */
+    private static String value(String key, double v) {
+        return CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : CalibrationReport.ns(v);
+    }
+
+    private static String residual(CostFit.Fitted f) {
+        return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
+    }
+}

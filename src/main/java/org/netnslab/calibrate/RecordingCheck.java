@@ -1,0 +1,109 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+import org.netnslab.machine.Scheduling;
+import org.netnslab.scenario.ModelKeys;
+
+/**
+ * What {@code calibrate --from} checks of a recording beyond its lines' probe bounds ({@link ProbeLines}), before any
+ * model run: the host's figures that become the simulated machine, and each line field the fit takes as a model
+ * value as it is (a median, not a regression) against that key's range, so an edited figure is named by its JSON
+ * path instead of failing inside a model run. A regression that lands outside a key's range is a fit result, as when
+ * the probes run: NOT FITTED, the default stays.
+ */
+final class RecordingCheck {
+    private RecordingCheck() {}
+
+    /** Per (probe, load) kind: each field the fit takes as a key's value, and the key. */
+    private static final Map<String, Map<String, String>> DIRECT = Map.of(
+            "sched/context-switch", Map.of("context_switch_p50_ns", CostFit.CONTEXT_SWITCH),
+            "uevent/broadcast-walk",
+                    Map.of(
+                            "recv_p50_ns", "costs.uevent.recv",
+                            "user_p50_ns", "costs.uevent.injector-user",
+                            "handle_p50_ns", "costs.uevent.listener-user"),
+            "uevent/exit",
+                    Map.of("exit_p50_ns", "costs.uevent.injector-exit", "reap_p50_ns", "costs.uevent.injector-exit"),
+            "proc/pidfd",
+                    Map.of(
+                            "pidfd_fork_cpu_p50_ns", "costs.proc.pidfd-fork",
+                            "pidfd_exit_cpu_p50_ns", "costs.proc.pidfd-exit"),
+            "lifecycle/unshare-loops", Map.of("unshare_cpu_p50_ns", "costs.netns.setup-net"));
+
+    /**
+     * @param host a recording's host
+     * @return what the model cannot take of it, naming the field ({@code host.baseSliceNs: ...}), or null
+     */
+    static String host(HostFacts host) {
+        if (!(host.loadAverage1() >= 0 && host.loadAverage1() < 1e6)) {
+            return "host.loadAverage1 must be a number in 0..1,000,000, got " + host.loadAverage1();
+        }
+        if (host.busyAtStart() != null && !(host.busyAtStart() >= 0 && host.busyAtStart() <= 1)) {
+            return "host.busyAtStart must be a number in 0..1 (or absent), got " + host.busyAtStart();
+        }
+        if (host.busyDuringProbes() != null && host.busyDuringProbes().problem() != null) {
+            return host.busyDuringProbes().problem();
+        }
+        if (host.hz() != 0) { // 0: the probes could not read CONFIG_HZ, and the model keeps its own
+            String bad = machine(host.hz(), 0, 0);
+            if (bad != null) {
+                return "host.hz: " + host.hz() + " is outside what the model accepts (" + bad + "; 0 when not read)";
+            }
+        }
+        String bad = machine(250, host.baseSliceNs(), 0);
+        return bad == null
+                ? null
+                : "host.baseSliceNs: " + host.baseSliceNs() + " is outside what the model accepts (" + bad + ")";
+    }
+
+    /**
+     * @param set a recording's lines, within their probes' bounds
+     * @return the first line field the model cannot take as its key's value, named by its JSON path, or null
+     */
+    static String direct(ProbeSet set) {
+        for (int i = 0; i < set.fit().size(); i++) { // a prediction-set line is only compared with, never taken
+            ObjectNode l = set.fit().get(i);
+            String kind = l.path("probe").asText() + "/" + l.path("load").asText();
+            for (Map.Entry<String, String> f :
+                    new java.util.TreeMap<>(DIRECT.getOrDefault(kind, Map.of())).entrySet()) {
+                if (!l.has(f.getKey()) || l.path(f.getKey()).asDouble() < 0) {
+                    continue; // absent where optional; below 0 the fit says NOT FITTED, as for a probe run
+                }
+                long ns = Math.round(l.path(f.getKey()).asDouble());
+                String bad = f.getValue().equals(CostFit.CONTEXT_SWITCH)
+                        ? contextSwitch(ns)
+                        : ModelKeys.problem(f.getValue(), ns + "ns");
+                if (bad != null) {
+                    return "fit_set[" + i + "]." + f.getKey() + " (" + kind.replace('/', ' ') + "): " + ns
+                            + " ns is more than the model takes for " + f.getValue() + " (" + bad + ")";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return what the simulated machine refuses of these figures (its own words), or null */
+    private static String machine(int hz, long baseSliceNs, long contextSwitchNs) {
+        try {
+            new Scheduling(
+                    Scheduling.Scheduler.FAIR,
+                    Scheduling.Preempt.NONE,
+                    hz,
+                    baseSliceNs,
+                    contextSwitchNs,
+                    Scheduling.TaskGroup.ROOT);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * @param ns a fitted task switch, ns
+     * @return what the simulated machine refuses of it, or null
+     */
+    static String contextSwitch(double ns) {
+        return machine(250, 0, Math.round(ns));
+    }
+}
