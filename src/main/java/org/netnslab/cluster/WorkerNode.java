@@ -84,6 +84,7 @@ public final class WorkerNode {
         AtomicBoolean leaving = new AtomicBoolean();
         AtomicReference<ActorRef<Worker.Command>> worker = new AtomicReference<>();
         Behavior<ClusterEvent.MemberEvent> node = Behaviors.setup(ctx -> {
+            ActorSystem<Void> system = ctx.getSystem(); // the worker's ending comes on its lane's thread
             String address = ctx.getSystem().address().host().getOrElse(() -> bind.host()) + ":"
                     + ctx.getSystem().address().port().getOrElse(() -> bind.port());
             Consumer<String> sayHere = m -> {
@@ -95,7 +96,7 @@ public final class WorkerNode {
                     Worker.create(loader, version, address, sayHere, e -> {
                         Ending was = ending.getAndUpdate(now -> now == Ending.NONE || now == Ending.TAKEN ? e : now);
                         if (once && e != Ending.TAKEN && (was == Ending.NONE || was == Ending.TAKEN)) {
-                            ctx.getSystem().terminate();
+                            system.terminate();
                         }
                     }),
                     "worker"));

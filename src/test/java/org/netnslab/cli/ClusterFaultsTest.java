@@ -74,39 +74,52 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertEquals(expected + "\n", p.err());
     }
 
+    /** Nothing is left beside {@code --out}: no results folder, no temporary one. */
+    private void assertNothingBeside(String out) {
+        String[] left = tmp.getRoot().list((d, n) -> n.equals(out) || n.startsWith("." + out + ".tmp-"));
+        assertEquals("nothing beside --out: " + Arrays.toString(left), 0, left.length);
+    }
+
     @Test
-    public void anAddressACoordinatorCannotUseIsOneLineAndLeavesNothing() throws Exception {
-        String wait = waiting("2s"); // without the checks, port 0 would wait for workers no one can send
+    public void aPortInUseIsOneLineAndLeavesNothing() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
             assertOneLine(
                     "netns-lab: --cluster 127.0.0.1:" + port + ": port " + port + " is already in use on 127.0.0.1"
                             + " (another coordinator or program listens there); choose a free port or stop that"
                             + " program",
-                    run("in-use", "--cluster", "127.0.0.1:" + port, "--config", wait));
+                    run("in-use", "--cluster", "127.0.0.1:" + port));
+            assertNothingBeside("in-use");
             assertOneLine(
                     "netns-lab: worker: --bind 127.0.0.1:" + port + ": port " + port + " is already in use on"
                             + " 127.0.0.1 (another coordinator or program listens there); choose a free port or stop"
                             + " that program",
                     CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:2552", "--bind", "127.0.0.1:" + port));
         }
+    }
+
+    @Test
+    public void portZeroIsRefused() throws Exception {
+        // without the check, a coordinator at port 0 would wait for workers no one can send to it (here 2 s)
         assertOneLine(
                 "netns-lab: --cluster 127.0.0.1:0: port 0 means any free port, which no worker could be told to join;"
                         + " give the coordinator a fixed port, e.g. 127.0.0.1:2552",
-                run("port-0", "--cluster", "127.0.0.1:0", "--config", wait));
+                run("port-0", "--cluster", "127.0.0.1:0", "--config", waiting("2s")));
+        assertNothingBeside("port-0");
+    }
+
+    @Test
+    public void aHostThatDoesNotResolveIsSaidSo() throws Exception {
         assertOneLine(
                 "netns-lab: --cluster no.such.host.invalid:25530: cannot resolve the host 'no.such.host.invalid' (no"
                         + " such name in DNS or /etc/hosts); give an IP address or a name this host resolves",
-                run("unresolved", "--cluster", "no.such.host.invalid:25530", "--config", wait));
+                run("unresolved", "--cluster", "no.such.host.invalid:25530"));
+        assertNothingBeside("unresolved");
         assertOneLine(
                 "netns-lab: worker: --join no.such.host.invalid:25530: cannot resolve the host"
                         + " 'no.such.host.invalid' (no such name in DNS or /etc/hosts); give an IP address or a name"
                         + " this host resolves",
                 CommandLineFaultsTest.cli("worker", "--join", "no.such.host.invalid:25530"));
-        String[] left = tmp.getRoot()
-                .list((d, n) -> n.contains(".tmp-")
-                        || List.of("in-use", "port-0", "unresolved").contains(n));
-        assertEquals("nothing beside --out: " + Arrays.toString(left), 0, left.length);
     }
 
     /**
