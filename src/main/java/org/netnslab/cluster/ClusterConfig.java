@@ -14,9 +14,13 @@ import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The configuration of a node's cluster actor system (Akka Cluster over Artery), built over the node's own
@@ -145,6 +149,27 @@ public final class ClusterConfig {
                 }
             }
             throw e;
+        }
+    }
+
+    /**
+     * Terminates a node's actor system (Akka's coordinated shutdown: the node leaves the cluster first) and waits for
+     * it.
+     *
+     * @param system the node's actor system
+     * @param within how long to wait
+     * @return whether it ended in time (false also when interrupted, the interrupt kept)
+     */
+    static boolean terminate(ActorSystem<?> system, Duration within) {
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
         }
     }
 

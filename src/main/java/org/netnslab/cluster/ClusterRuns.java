@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.DesignRun;
@@ -156,15 +154,6 @@ public final class ClusterRuns implements RunDistributor {
         for (Member m : cluster.state().getUnreachable()) {
             cluster.manager().tell(new Down(m.address()));
         }
-        system.terminate();
-        try {
-            system.getWhenTerminated().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            return false;
-        }
+        return ClusterConfig.terminate(system, within);
     }
 }

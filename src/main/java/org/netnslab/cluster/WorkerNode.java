@@ -212,15 +212,6 @@ public final class WorkerNode {
         if (w != null) {
             w.tell(Worker.Leave.INSTANCE);
         }
-        system.terminate();
-        try {
-            system.getWhenTerminated().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            return false; // the caller exits all the same; the coordinator downs what did not leave
-        }
+        return ClusterConfig.terminate(system, within); // false: the coordinator downs what did not leave
     }
 }

@@ -3,12 +3,8 @@ package org.netnslab.report;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.Test;
-import org.netnslab.metrics.Comparison;
-import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -18,31 +14,10 @@ import org.scalatestplus.junit.JUnitSuite;
  */
 public class WideIntervalAdviceTest extends JUnitSuite {
     private static List<Verdict.Line> checked(String mode) {
-        Comparison c = new Comparison(
-                "uevent.transaction",
-                "kernel-4.18",
-                "per-netns-2018",
-                60,
-                40,
-                0.661,
-                List.of(50.0, 70.0),
-                List.of(30.0, 50.0),
-                null,
-                new RatioInterval(0.661, -0.450, 2.912, 1),
-                null);
-        RunResult r = new RunResult(
-                "tiny",
-                "a run",
-                "seed",
-                0.01,
-                Instant.parse("2026-12-02T12:00:00Z"),
-                2.0,
-                List.of(),
-                List.of(c),
-                Map.of("per-netns-2018", 0.82),
-                List.of(),
+        RunResult r = TinyRun.seededComparison(
+                -0.450,
+                2.912,
                 List.of(new RunResult.DerivedRatio("wide", 1.126, 0.5, List.of(0.6, 1.652), 0.147, 2.105)),
-                TinyRun.oneReplicate(List.of()),
                 new RunResult.ExecutionInfo(mode, List.of(2), false, 0.1, 1, null));
         return Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                 .checked();
