@@ -20,6 +20,9 @@ import org.netnslab.settings.HoconChecker;
 final class ClusterCommands {
     private ClusterCommands() {}
 
+    /** How long a node stopped by SIGINT or SIGTERM waits for itself to leave the cluster. */
+    static final java.time.Duration LEAVE = java.time.Duration.ofSeconds(10);
+
     /** Prints a cluster line on stderr. */
     static void say(String line) {
         System.err.println("netns-lab: cluster: " + line);
@@ -71,7 +74,8 @@ final class ClusterCommands {
                     inputs,
                     Main.VERSION,
                     HoconChecker.duration(system, "netns-lab.cluster.wait-for-workers"),
-                    ClusterCommands::say);
+                    ClusterCommands::say,
+                    name);
         } catch (ConfigException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }

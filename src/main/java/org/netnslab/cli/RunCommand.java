@@ -192,10 +192,17 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("netns-lab: " + e.getMessage());
             return null;
         }
+        if (coordinator != null) { // Ctrl-C: the workers see the coordinator leave, not vanish
+            Stops.onStop = () -> coordinator.leave(ClusterCommands.LEAVE);
+        }
         try {
             return ScenarioRun.open(loaded, "netns-lab", coordinator);
         } catch (ConfigException e) {
             System.err.println("netns-lab: Akka configuration: " + e.getMessage());
+            if (coordinator != null) {
+                Stops.onStop = null;
+                coordinator.close();
+            }
             return null;
         }
     }
@@ -231,6 +238,7 @@ final class RunCommand implements Callable<Integer> {
             Stops.sayFatal(() -> "netns-lab: " + now.describe() + ": " + Main.outOfMemory(e) + "; no results written");
             return Main.EXIT_FAILED;
         } finally {
+            Stops.onStop = null;
             try {
                 if (Main.outOfMemory) {
                     run.abandon(); // an actor the error hit may never answer: waiting for the model helps no one

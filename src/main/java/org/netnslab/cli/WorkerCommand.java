@@ -6,7 +6,8 @@ import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.netnslab.cluster.ClusterConfig;
 import org.netnslab.cluster.WorkerNode;
 import org.netnslab.scenario.ScenarioException;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code worker --join HOST:PORT}: a worker node for the coordinators at one address ({@link WorkerNode}), which
  * loads each coordinator's run as {@code run} loads its command line ({@link ClusterCommands#loader}). Exit 2 for a
- * bad option or configuration; 1 when the node fails or, with {@code --wait}, no coordinator took it in time.
+ * bad option or configuration and, with {@code --once}, when it could not load the coordinator's run or was refused
+ * for its version or inputs; 1 when the node fails, a design run failed on it, its coordinator went away before the
+ * run was done or, with {@code --wait}, no coordinator took it in time; 0 when the run it served is done.
  */
 @Command(
         name = "worker",
@@ -45,7 +48,10 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
     Path config;
 
-    @Option(names = "--once", description = "exit after one coordinator's run instead of waiting for the next")
+    @Option(
+            names = "--once",
+            description = "exit after one coordinator's run instead of waiting for the next: 0 when that run is done, 2"
+                    + " when this worker could not load it or was refused for its version or inputs, 1 otherwise")
     boolean once;
 
     @Option(
@@ -56,6 +62,11 @@ final class WorkerCommand implements Callable<Integer> {
                     + " stopped)")
     String wait;
 
+    /** Set by SIGINT or SIGTERM ({@link #leave}): no next node starts, and the command waits for the handler's exit. */
+    private volatile boolean stopping;
+
+    private final AtomicReference<WorkerNode> current = new AtomicReference<>();
+
     @Override
     public Integer call() {
         Config system;
@@ -63,9 +74,10 @@ final class WorkerCommand implements Callable<Integer> {
         ClusterConfig.HostPort j;
         try {
             system = SystemConfig.load(config);
-            b = ClusterConfig.HostPort.parse(bind, "--bind");
+            b = ClusterConfig.HostPort.parseBind(bind, "--bind");
             j = ClusterConfig.HostPort.parse(join, "--join");
             ClusterConfig.of(system, b, j, "worker"); // the address checks, before anything starts
+            ClusterConfig.checkCanListen(b, "--bind");
         } catch (ScenarioException e) {
             System.err.println("netns-lab: " + e.getMessage());
             return Main.EXIT_CONFIG;
@@ -90,28 +102,64 @@ final class WorkerCommand implements Callable<Integer> {
                 return Main.EXIT_CONFIG;
             }
         }
+        Stops.onStop = this::leave;
         try {
-            if (once) {
-                var s = WorkerNode.start(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say);
-                ClusterCommands.say("worker " + s.address() + ": waiting for the coordinator at " + j);
-                if (giveUp != null && !WorkerNode.joinedWithin(s, giveUp)) {
-                    ClusterCommands.say("worker " + s.address() + ": no coordinator at " + j
-                            + " took this worker within " + wait + "; giving up (--wait)");
-                    s.terminate();
-                    s.getWhenTerminated().toCompletableFuture().get();
-                    return Main.EXIT_FAILED;
-                }
-                s.getWhenTerminated().toCompletableFuture().get();
-            } else {
-                WorkerNode.runForever(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say);
+            int status = serve(system, b, j, giveUp);
+            if (stopping) {
+                new CountDownLatch(1).await(); // the signal's handler exits with its status, not this thread
             }
-            return 0;
+            return status;
+        } catch (IllegalArgumentException e) { // --bind's port taken since the check
+            System.err.println("netns-lab: worker: " + e.getMessage());
+            return Main.EXIT_CONFIG;
+        } catch (IllegalStateException e) {
+            System.err.println("netns-lab: worker: " + e.getMessage());
+            return Main.EXIT_FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Main.EXIT_FAILED;
-        } catch (ExecutionException e) {
-            System.err.println("netns-lab: worker failed: " + e.getCause());
+        } finally {
+            Stops.onStop = null;
+        }
+    }
+
+    /** Serves coordinators ({@link WorkerNode#serve}); with --once, the exit status of the one run served. */
+    private int serve(Config system, ClusterConfig.HostPort b, ClusterConfig.HostPort j, Duration giveUp)
+            throws InterruptedException {
+        WorkerNode first = node(system, b, j);
+        ClusterCommands.say("worker " + first.system().address() + ": waiting for the coordinator at " + j);
+        if (giveUp != null && !first.joinedWithin(giveUp) && !stopping) {
+            ClusterCommands.say("worker " + first.system().address() + ": no coordinator at " + j
+                    + " took this worker within " + wait + "; giving up (--wait)");
+            first.stop(ClusterCommands.LEAVE);
             return Main.EXIT_FAILED;
+        }
+        return switch (WorkerNode.serve(
+                first, () -> stopping ? null : node(system, b, j), once, ClusterCommands::say, j)) {
+            case SERVED -> 0;
+            case REFUSED -> Main.EXIT_CONFIG; // its files or version differ from the coordinator's
+            default -> Main.EXIT_FAILED;
+        };
+    }
+
+    private WorkerNode node(Config system, ClusterConfig.HostPort b, ClusterConfig.HostPort j) {
+        WorkerNode n =
+                WorkerNode.start(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once);
+        current.set(n);
+        return n;
+    }
+
+    /**
+     * On the signal's thread, before {@link Stops} says the line and exits: the node leaves its cluster, so that the
+     * coordinator sees a worker leave (its run goes back to the queue at once) rather than one it cannot reach, which
+     * Akka's failure detector, split brain resolver and quarantine warn of for seconds.
+     */
+    private void leave() {
+        stopping = true;
+        WorkerNode n = current.get();
+        if (n != null) {
+            ClusterCommands.say("worker " + n.system().address() + ": leaving the cluster");
+            n.stop(ClusterCommands.LEAVE);
         }
     }
 }

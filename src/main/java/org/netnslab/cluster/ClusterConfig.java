@@ -1,14 +1,26 @@
 package org.netnslab.cluster;
 
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.Behavior;
+import akka.remote.artery.tcp.ConfigSSLEngineProvider;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValue;
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The configuration of a node's cluster actor system (Akka Cluster over Artery), built over the node's own
@@ -35,32 +47,146 @@ public final class ClusterConfig {
     /** A node's address as given on the command line. */
     public record HostPort(String host, int port) {
         /**
+         * An address a node joins or listens at that others are told: a fixed port, a host this machine resolves.
+         *
          * @param arg {@code HOST:PORT}
          * @param option the option it came from, for the message
          * @return the address
-         * @throws IllegalArgumentException naming the option when it is not HOST:PORT with a port 0..65535
+         * @throws IllegalArgumentException naming the option when it is not HOST:PORT with a port 1..65535, or its host
+         *     cannot be resolved
          */
         public static HostPort parse(String arg, String option) {
+            HostPort a = parseBind(arg, option);
+            if (a.port() == 0) {
+                throw new IllegalArgumentException(option + " " + arg + ": port 0 means any free port, which no"
+                        + " worker could be told to join; give the coordinator a fixed port, e.g. " + a.host()
+                        + ":2552");
+            }
+            return a;
+        }
+
+        /**
+         * An address this node listens at, port 0 allowed (any free port: a worker's, which the coordinator learns
+         * when it joins).
+         *
+         * @param arg {@code HOST:PORT}
+         * @param option the option it came from, for the message
+         * @return the address
+         * @throws IllegalArgumentException naming the option when it is not HOST:PORT with a port 0..65535, or its host
+         *     cannot be resolved
+         */
+        public static HostPort parseBind(String arg, String option) {
             int colon = arg.lastIndexOf(':');
+            int port;
             try {
                 if (colon <= 0) {
                     throw new NumberFormatException();
                 }
-                int port = Integer.parseInt(arg.substring(colon + 1));
+                port = Integer.parseInt(arg.substring(colon + 1));
                 if (port < 0 || port > 65535) {
                     throw new NumberFormatException();
                 }
-                return new HostPort(arg.substring(0, colon), port);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(
                         option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
             }
+            String host = arg.substring(0, colon);
+            try {
+                InetAddress.getByName(host);
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException(option + " " + arg + ": cannot resolve the host '" + host
+                        + "' (no such name in DNS or /etc/hosts); give an IP address or a name this host resolves");
+            }
+            return new HostPort(host, port);
         }
 
         @Override
         public String toString() {
             return host + ":" + port;
         }
+    }
+
+    /**
+     * Checks that this node can listen at {@code bind} before its actor system tries (Akka would print two stack
+     * traces): the port is free and the host is one of this machine's addresses. Port 0 always can.
+     *
+     * @param bind where the node will listen
+     * @param option the option it came from, for the message
+     * @throws IllegalArgumentException naming the option, the port and what to do
+     */
+    public static void checkCanListen(HostPort bind, String option) {
+        if (bind.port() == 0) {
+            return;
+        }
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(bind.host(), bind.port()));
+        } catch (BindException e) {
+            throw cannotListen(bind, option, e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(
+                    option + " " + bind + ": cannot listen there (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * Creates a node's actor system; a port that another program took since {@link #checkCanListen} is said in one
+     * line.
+     *
+     * @param guardian the system's guardian
+     * @param config from {@link #of}
+     * @param bind where the node listens
+     * @param option the option {@code bind} came from, for the message
+     * @return the system
+     * @throws IllegalArgumentException when it cannot listen at {@code bind}
+     */
+    static <T> ActorSystem<T> create(Behavior<T> guardian, Config config, HostPort bind, String option) {
+        try {
+            return ActorSystem.create(guardian, SYSTEM, config);
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof BindException b) {
+                    throw cannotListen(bind, option, b);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Terminates a node's actor system (Akka's coordinated shutdown: the node leaves the cluster first) and waits for
+     * it.
+     *
+     * @param system the node's actor system
+     * @param within how long to wait
+     * @return whether it ended in time (false also when interrupted, the interrupt kept)
+     */
+    static boolean terminate(ActorSystem<?> system, Duration within) {
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** @return the one-line refusal for a failed bind of {@code bind} */
+    static IllegalArgumentException cannotListen(HostPort bind, String option, Exception e) {
+        String why = String.valueOf(e.getMessage());
+        return new IllegalArgumentException(
+                option + " " + bind + ": "
+                        + (why.contains("in use")
+                                ? "port " + bind.port() + " is already in use on " + bind.host()
+                                        + " (another coordinator or program listens there); choose a free port or"
+                                        + " stop that program"
+                                : why.contains("assign requested address")
+                                        ? "no interface of this host has the address " + bind.host()
+                                                + "; give one of its addresses"
+                                        : "cannot listen there (" + why + ")"),
+                e);
     }
 
     /**
@@ -72,7 +198,7 @@ public final class ClusterConfig {
      * @throws IllegalArgumentException when an address is not loopback and TLS is not configured, naming why
      */
     public static Config of(Config base, HostPort bind, HostPort seed, String role) {
-        Config merged = base.withFallback(defaults());
+        Config merged = withDefaults(base);
         boolean tls = "tls-tcp".equals(merged.getString("akka.remote.artery.transport"));
         for (HostPort a : List.of(bind, seed)) {
             if (!isLoopback(a.host()) && !tls) {
@@ -98,10 +224,32 @@ public final class ClusterConfig {
         keys.put("akka.remote.artery.canonical.port", bind.port());
         keys.put("akka.cluster.seed-nodes", List.of("akka://" + SYSTEM + "@" + seed));
         keys.put("akka.cluster.roles", List.of(role));
+        if (tls && merged.getString(PROVIDER).equals(ConfigSSLEngineProvider.class.getName())) {
+            keys.put(PROVIDER, HandshakeReporter.class.getName()); // the same engines, failures said with the peer
+        }
         return ConfigFactory.parseMap(keys).withFallback(merged);
     }
 
-    /** Settings a --config may change. */
+    private static final String PROVIDER = "akka.remote.artery.ssl.ssl-engine-provider";
+
+    /**
+     * The cluster's settings under the node's own: a key that conf/application.conf, {@code --config} or a system
+     * property sets keeps its value; one that only a reference.conf sets (Akka's defaults: no downing provider, a
+     * 20 s stable-after) takes the cluster's.
+     */
+    static Config withDefaults(Config base) {
+        Config merged = base;
+        for (Map.Entry<String, ConfigValue> e : defaults().entrySet()) {
+            String key = e.getKey();
+            if (!base.hasPath(key)
+                    || "reference.conf".equals(base.getValue(key).origin().resource())) {
+                merged = merged.withValue(key, e.getValue());
+            }
+        }
+        return merged;
+    }
+
+    /** The cluster's settings ({@link #withDefaults}: a --config may change each). */
     private static Config defaults() {
         return ConfigFactory.parseString(String.join(
                 "\n",
@@ -112,7 +260,10 @@ public final class ClusterConfig {
                 "akka.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
                 "akka.cluster.split-brain-resolver.stable-after = 5s",
                 "akka.cluster.jmx.multi-mbeans-in-same-jvm = on",
-                "akka.coordinated-shutdown.exit-jvm = off"));
+                "akka.coordinated-shutdown.exit-jvm = off",
+                // a node that left is quarantined; Akka stops its idle streams 3 s later and, when this node is
+                // shutting down by then, warns of it: a node lives one run, its connections end with it
+                "akka.remote.artery.advanced.stop-quarantined-after-idle = 1h"));
     }
 
     /**

@@ -3,13 +3,15 @@ package org.netnslab.cluster;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.Behaviors;
+import akka.cluster.Member;
+import akka.cluster.typed.Cluster;
+import akka.cluster.typed.Down;
 import com.typesafe.config.Config;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.DesignRun;
@@ -30,6 +32,8 @@ public final class ClusterRuns implements RunDistributor {
     private final String version;
     private final Duration waitForWorkers;
     private final Consumer<String> say;
+    /** Set by {@link #leave}: what the coordinator makes of the cluster it is leaving is not said. */
+    private volatile boolean leaving;
 
     private ClusterRuns(
             ActorSystem<Void> system,
@@ -55,8 +59,10 @@ public final class ClusterRuns implements RunDistributor {
      * @param version this netns-lab's version
      * @param waitForWorkers how long to wait for a first worker before running locally
      * @param say prints a line about the cluster
+     * @param option where {@code bind} came from ({@code --cluster} or the configuration key), for messages
      * @return the coordinator's side
-     * @throws IllegalArgumentException when the address is refused ({@link ClusterConfig#of})
+     * @throws IllegalArgumentException when the address is refused ({@link ClusterConfig#of}) or this node cannot
+     *     listen there, naming {@code option}
      */
     public static ClusterRuns start(
             Config base,
@@ -64,15 +70,13 @@ public final class ClusterRuns implements RunDistributor {
             RunInputs inputs,
             String version,
             Duration waitForWorkers,
-            Consumer<String> say) {
+            Consumer<String> say,
+            String option) {
         Config c = ClusterConfig.of(base, bind, bind, "coordinator");
-        return new ClusterRuns(
-                ActorSystem.create(Behaviors.empty(), ClusterConfig.SYSTEM, c),
-                base,
-                inputs,
-                version,
-                waitForWorkers,
-                say);
+        ClusterConfig.checkCanListen(bind, option);
+        ActorSystem<Void> system = ClusterConfig.create(Behaviors.empty(), c, bind, option);
+        system.systemActorOf(HandshakeReporter.printer(say), "tls-failures", Props.empty());
+        return new ClusterRuns(system, base, inputs, version, waitForWorkers, say);
     }
 
     @Override
@@ -85,6 +89,11 @@ public final class ClusterRuns implements RunDistributor {
         }
         int samples = scenario.sensitivity().samples();
         CompletableFuture<Coordinator.Done> done = new CompletableFuture<>();
+        Consumer<String> say = line -> {
+            if (!leaving) {
+                this.say.accept(line);
+            }
+        };
         say.accept("coordinator at " + system.address() + ": " + plan.size() + " design runs for the workers that join"
                 + " (worker --join " + system.address().host().getOrElse(() -> "?") + ":"
                 + system.address().port().getOrElse(() -> 0) + ")");
@@ -123,14 +132,28 @@ public final class ClusterRuns implements RunDistributor {
         return out;
     }
 
-    /** Leaves the cluster and stops the coordinator's actor system. */
+    /** Leaves the cluster and stops the coordinator's actor system ({@link #leave}), waiting up to 30 s. */
     @Override
     public void close() {
-        system.terminate();
-        try {
-            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            say.accept("the coordinator's actor system did not stop cleanly: " + e);
+        if (!leave(Duration.ofSeconds(30))) {
+            say.accept("the coordinator's actor system did not stop within 30 s");
         }
+    }
+
+    /**
+     * Leaves the cluster and stops the coordinator's actor system; the workers see it leave and wait for the next
+     * coordinator. A worker that is unreachable (killed, say) is downed first: leaving waits for every member this
+     * node can reach, and for one it cannot reach until that one is downed.
+     *
+     * @param within how long to wait for the actor system to end
+     * @return whether it ended in time
+     */
+    public boolean leave(Duration within) {
+        leaving = true;
+        Cluster cluster = Cluster.get(system);
+        for (Member m : cluster.state().getUnreachable()) {
+            cluster.manager().tell(new Down(m.address()));
+        }
+        return ClusterConfig.terminate(system, within);
     }
 }

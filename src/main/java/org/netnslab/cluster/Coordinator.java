@@ -29,9 +29,10 @@ import org.netnslab.scenario.DesignRunOutcome;
  * (same {@link RunInputs#fingerprint}) and refuses the others with a line saying why, then hands out the
  * design runs one at a time to whichever accepted worker asks ({@link Pull}: work pulling), in plan order.
  * A worker that leaves or becomes unreachable gives its run back to the queue's front; another worker runs
- * it (a design run is deterministic: the same figures). When no accepted worker is left, or none came within
- * {@code wait-for-workers}, the run's future completes with what is done and what is left, for the local
- * lanes. A design run that failed on a worker fails the run (it would fail anywhere).
+ * it (a design run is deterministic: the same figures). When every run is done, the workers hear so
+ * ({@link Worker.Finished}). When no accepted worker is left, or none came within {@code wait-for-workers}, the
+ * run's future completes with what is done and what is left, for the local lanes. A design run that failed on a
+ * worker fails the run (it would fail anywhere).
  */
 public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     /** The coordinator's protocol. */
@@ -215,7 +216,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                         : null;
         if (why != null) {
             say.accept("worker " + m.address() + " refused: " + why);
-            m.worker().tell(new Worker.Rejected(why));
+            m.worker().tell(new Worker.Rejected(why, true));
             return this;
         }
         accepted.put(m.worker(), m.address());
@@ -268,6 +269,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         }
         if (finished == plan.size()) {
             done.complete(new Done(outcomes, List.of(), ""));
+            for (ActorRef<Worker.Command> w : present()) {
+                w.tell(Worker.Finished.INSTANCE);
+            }
             return Behaviors.stopped();
         }
         return this;
@@ -316,8 +320,15 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         }
         done.complete(new Done(outcomes, left, why));
         for (ActorRef<Worker.Command> w : offered.keySet()) {
-            w.tell(new Worker.Rejected("the coordinator runs the rest itself"));
+            w.tell(new Worker.Rejected("the coordinator runs the rest itself", false));
         }
         return Behaviors.stopped();
+    }
+
+    /** @return the workers offered the run or working on it, not gone */
+    private Set<ActorRef<Worker.Command>> present() {
+        Set<ActorRef<Worker.Command>> all = new HashSet<>(offered.keySet());
+        all.addAll(accepted.keySet());
+        return all;
     }
 }

@@ -24,15 +24,16 @@ import org.netnslab.scenario.ScenarioRun;
  * loaded, {@link RunInputs#fingerprint}) or {@link Coordinator.Refused}, then pulls design runs one at a time
  * ({@link Coordinator.Pull}, work pulling) and runs each as {@code run --jobs 1} does: on one lane of its own
  * {@link ScenarioRun}, on a thread of its own (a design run drives its engine and must not hold this actor's
- * dispatcher). When the coordinator is gone (its run over, its node down) the worker drops its lane
- * and ends, so its node can join the next coordinator.
+ * dispatcher). When the coordinator's run is over ({@link Finished}), or the coordinator refused it or is gone, the
+ * worker drops its lane and ends, saying how ({@link WorkerNode.Ending}); its node serves the next coordinator.
  */
 public final class Worker extends AbstractBehavior<Worker.Command> {
     /** The receptionist's key of every worker. */
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "netns-lab-worker");
 
     /** The worker's protocol. */
-    public sealed interface Command permits Offer, RunDesign, Rejected, Loaded, RunDone, CoordinatorGone {}
+    public sealed interface Command
+            permits Offer, RunDesign, Rejected, Finished, Leave, Loaded, RunDone, CoordinatorGone {}
 
     /**
      * A coordinator offers its run.
@@ -55,8 +56,22 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
      * The coordinator will not use this worker.
      *
      * @param reason why, one line
+     * @param differs whether for what the worker has (another version, other inputs): fix the worker's side
      */
-    public record Rejected(String reason) implements Command, ClusterMessage {}
+    public record Rejected(String reason, boolean differs) implements Command, ClusterMessage {}
+
+    /** The coordinator has every design run's result: its run is over. */
+    public enum Finished implements Command, ClusterMessage {
+        INSTANCE
+    }
+
+    /**
+     * This worker's node leaves the cluster (the worker was stopped): the worker stops watching its coordinator first,
+     * so that the coordinator, ending later, does not notify a node that is gone and wait for its answer.
+     */
+    enum Leave implements Command {
+        INSTANCE
+    }
 
     private record Loaded(ScenarioRun run, DesignRunLane lane, String fingerprint, Throwable failure)
             implements Command {}
@@ -71,7 +86,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
     private final String version;
     private final String address;
     private final Consumer<String> say;
-    private final Runnable onDone;
+    private final Consumer<WorkerNode.Ending> ended;
     private final ExecutorService laneThread;
     private ActorRef<Coordinator.Command> coordinator;
     private ScenarioRun run;
@@ -83,12 +98,13 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
      * @param version this node's netns-lab version (the coordinator refuses another)
      * @param address this node's host:port, for lines
      * @param say prints a line about the worker
-     * @param onDone called once the worker has ended (its coordinator gone, its lane dropped)
+     * @param ended told {@link WorkerNode.Ending#TAKEN} when the worker takes a coordinator's offer, then how it
+     *     ended, once its lane is dropped
      * @return the behaviour
      */
     public static Behavior<Command> create(
-            RunLoader loader, String version, String address, Consumer<String> say, Runnable onDone) {
-        return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, onDone));
+            RunLoader loader, String version, String address, Consumer<String> say, Consumer<WorkerNode.Ending> ended) {
+        return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, ended));
     }
 
     private Worker(
@@ -97,13 +113,13 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
             String version,
             String address,
             Consumer<String> say,
-            Runnable onDone) {
+            Consumer<WorkerNode.Ending> ended) {
         super(ctx);
         this.loader = loader;
         this.version = version;
         this.address = address;
         this.say = say;
-        this.onDone = onDone;
+        this.ended = ended;
         this.laneThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "netns-lab-worker-lane");
             t.setDaemon(true);
@@ -120,6 +136,8 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                 .onMessage(RunDesign.class, this::onRun)
                 .onMessage(RunDone.class, this::onRunDone)
                 .onMessage(Rejected.class, this::onRejected)
+                .onMessageEquals(Finished.INSTANCE, this::onFinished)
+                .onMessageEquals(Leave.INSTANCE, this::onLeave)
                 .onMessageEquals(CoordinatorGone.INSTANCE, this::onCoordinatorGone)
                 .build();
     }
@@ -133,6 +151,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
         }
         coordinator = o.coordinator();
         getContext().watchWith(coordinator, CoordinatorGone.INSTANCE);
+        ended.accept(WorkerNode.Ending.TAKEN);
         say.accept("coordinator " + coordinator.path().address() + " offers "
                 + o.inputs().file() + ": loading it");
         CompletableFuture<Loaded> f = CompletableFuture.supplyAsync(
@@ -162,7 +181,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                     m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
             coordinator.tell(new Coordinator.Refused(getContext().getSelf(), address, e.getMessage()));
             say.accept("refused the run: " + e.getMessage());
-            return end();
+            return end(WorkerNode.Ending.REFUSED);
         }
         run = m.run();
         lane = m.lane();
@@ -200,7 +219,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                     m.failure() instanceof java.util.concurrent.CompletionException c ? c.getCause() : m.failure();
             coordinator.tell(
                     new Coordinator.RunFailed(getContext().getSelf(), m.index(), String.valueOf(e.getMessage())));
-            return this;
+            return end(WorkerNode.Ending.FAILED);
         }
         coordinator.tell(new Coordinator.Result(getContext().getSelf(), m.index(), m.outcome()));
         coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
@@ -209,18 +228,31 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
 
     private Behavior<Command> onRejected(Rejected m) {
         say.accept("the coordinator refused this worker: " + m.reason());
-        return end();
+        return end(m.differs() ? WorkerNode.Ending.REFUSED : WorkerNode.Ending.FAILED);
+    }
+
+    private Behavior<Command> onFinished() {
+        say.accept("the coordinator's run is done");
+        return end(WorkerNode.Ending.SERVED);
+    }
+
+    private Behavior<Command> onLeave() {
+        if (coordinator != null) {
+            getContext().unwatch(coordinator);
+        }
+        return end(WorkerNode.Ending.FAILED);
     }
 
     private Behavior<Command> onCoordinatorGone() {
-        say.accept("the coordinator is gone");
-        return end();
+        say.accept("the coordinator is gone before its run was done");
+        return end(WorkerNode.Ending.FAILED);
     }
 
-    private Behavior<Command> end() {
+    /** Drops the lane, then says how this worker ended; the worker stops. */
+    private Behavior<Command> end(WorkerNode.Ending how) {
         coordinator = null;
         laneThread.execute(this::dropLane);
-        laneThread.execute(onDone);
+        laneThread.execute(() -> ended.accept(how));
         laneThread.shutdown();
         return Behaviors.stopped();
     }

@@ -90,7 +90,7 @@ final class RatioVerdict {
             hi = ci.high();
             agrees = ci.bounded() ? lo - DESIGN_TOLERANCE <= seed && seed <= hi + DESIGN_TOLERANCE : null;
             if (Boolean.TRUE.equals(agrees) && tooWide(lo, hi, DESIGN_TOLERANCE)) {
-                b.append(wide(seed, DESIGN_TOLERANCE));
+                b.append(wide(seed, DESIGN_TOLERANCE, virtual(r)));
                 return new Verdict.Line(b.toString(), null, DESIGN_TOLERANCE);
             }
         } else {
@@ -109,13 +109,20 @@ final class RatioVerdict {
         return hi - lo > 2 * tol;
     }
 
-    private static String wide(double seed, double tol) {
+    /** The advice for an interval too wide: more replicates, and virtual execution unless the run is virtual. */
+    private static String wide(double seed, double tol, boolean virtual) {
         return String.format(
                 Locale.ROOT,
                 "; seed %.2f: no verdict (the interval is wider than the +-%.2f the seed is"
-                        + " checked within: run more replicates, or virtual execution).",
+                        + " checked within: run more replicates%s).",
                 seed,
-                tol);
+                tol,
+                virtual ? "" : ", or virtual execution");
+    }
+
+    /** @return whether the run is known to have run in virtual execution */
+    static boolean virtual(RunRecord r) {
+        return r.execution() != null && r.execution().isVirtual();
     }
 
     private static String seedPart(double model, double seed, Boolean agrees, double tol, boolean interval) {
@@ -142,8 +149,12 @@ final class RatioVerdict {
                 WHY);
     }
 
-    /** @return the sentence for a seed ratio across measures ({@code derived-ratios}) */
-    static Verdict.Line derived(RunResult.DerivedRatio d) {
+    /**
+     * @param d a seed ratio across measures ({@code derived-ratios})
+     * @param virtual whether the run is virtual ({@link #virtual})
+     * @return its sentence
+     */
+    static Verdict.Line derived(RunResult.DerivedRatio d, boolean virtual) {
         boolean interval = d.replicates().size() > 1 && Double.isFinite(d.ciLow()) && Double.isFinite(d.ciHigh());
         double lo = interval ? d.ciLow() : d.model();
         double hi = interval ? d.ciHigh() : d.model();
@@ -158,7 +169,7 @@ final class RatioVerdict {
                 d.model(),
                 interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
         if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {
-            return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE), null, DERIVED_TOLERANCE);
+            return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE, virtual), null, DERIVED_TOLERANCE);
         }
         text = text
                 + (agrees

@@ -82,7 +82,7 @@ public final class Verdict {
         }
         List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
         for (RunResult.DerivedRatio d : r.ratios()) {
-            checked.add(RatioVerdict.derived(d));
+            checked.add(RatioVerdict.derived(d, RatioVerdict.virtual(r)));
             lines.add(checked.get(checked.size() - 1));
         }
         lines.addAll(

@@ -3,7 +3,6 @@ package org.netnslab.cli;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import akka.actor.typed.ActorSystem;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,7 +27,8 @@ import org.scalatestplus.junit.JUnitSuite;
  * {@code run --cluster} with workers: a coordinator (this JVM, through Main) and two worker JVMs on free
  * loopback ports give the figures of a local run (result.json equal but for its wall-clock fields); a worker
  * killed while it runs a design run loses nothing (its run goes to the other worker); a worker of another
- * version is refused with a line, and the coordinator, left without workers, runs the design runs itself.
+ * version is refused with a line, and the coordinator, left without workers, runs the design runs itself; a killed
+ * worker is downed, so that the coordinator's leaving the cluster does not wait for it.
  */
 public class ClusterTest extends JUnitSuite {
     @Rule
@@ -37,7 +37,7 @@ public class ClusterTest extends JUnitSuite {
     private final List<Process> workers = new ArrayList<>();
 
     /** A small sweep: 2 designs x 3 CPU counts of the unshare-loop shape. */
-    private static final String[] SWEEP = {
+    static final String[] SWEEP = {
         "run",
         "load-tests/unshare-loop.conf",
         "--scale",
@@ -58,7 +58,7 @@ public class ClusterTest extends JUnitSuite {
         workers.forEach(Process::destroyForcibly);
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
@@ -76,23 +76,46 @@ public class ClusterTest extends JUnitSuite {
     /** A worker JVM that joins the coordinator at {@code port} for one run; its stderr goes to {@code err}. */
     private Process worker(int port, StringBuilder err, String marker, CountDownLatch seen, String... extra)
             throws IOException {
+        List<String> args = new ArrayList<>(List.of("--once"));
+        args.addAll(List.of(extra));
+        Process p = workerJvm(null, port, err, marker, seen, args);
+        workers.add(p);
+        return p;
+    }
+
+    /**
+     * A worker JVM ({@code worker --join 127.0.0.1:PORT} and {@code args}) with conf/application.conf and
+     * conf/logback.xml, as the launcher runs it.
+     *
+     * @param dir its working folder, or null for this one
+     * @param port the coordinator's port
+     * @param err gets its stderr
+     * @param marker counts {@code seen} down when its stderr shows it
+     * @param seen see {@code marker}
+     * @param args more arguments
+     * @return the process
+     * @throws IOException when it cannot start
+     */
+    static Process workerJvm(
+            Path dir, int port, StringBuilder err, String marker, CountDownLatch seen, List<String> args)
+            throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 "-Xmx512m",
-                "-Dconfig.file=conf/application.conf",
-                "-Dlogback.configurationFile=conf/logback.xml",
+                "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
+                "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
                 Main.class.getName(),
                 "worker",
                 "--join",
-                "127.0.0.1:" + port,
-                "--once"));
-        cmd.addAll(List.of(extra));
-        Process p = new ProcessBuilder(cmd)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        workers.add(p);
+                "127.0.0.1:" + port));
+        cmd.addAll(args);
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        if (dir != null) {
+            b.directory(dir.toFile());
+        }
+        Process p = b.start();
         Thread t = new Thread(() -> StopsTest.read(p.getErrorStream(), err, marker, seen));
         t.setDaemon(true);
         t.start();
@@ -179,9 +202,16 @@ public class ClusterTest extends JUnitSuite {
             }
         });
         killer.start();
-        Said run = runSaying("last", "--cluster", "127.0.0.1:" + port, "--jobs", "2", "--config", quick.toString());
+        Said run;
+        List<String> warned;
+        try (AkkaWarnings w = new AkkaWarnings()) {
+            run = runSaying("last", "--cluster", "127.0.0.1:" + port, "--jobs", "2", "--config", quick.toString());
+            warned = w.lines();
+        }
         JsonNode alone = run.result();
         killer.join();
+        // the killed worker is downed: the coordinator's leaving does not wait out Akka's 10 s for it
+        assertTrue(warned.toString(), warned.stream().noneMatch(l -> l.contains("timed out")));
         String lines = run.stderr();
         assertTrue(
                 lines,
@@ -198,7 +228,7 @@ public class ClusterTest extends JUnitSuite {
         Path conf = tmp.getRoot().toPath().resolve("wait.conf");
         Files.writeString(conf, "netns-lab.cluster.wait-for-workers = 8s\n");
         List<String> workerSaid = new ArrayList<>();
-        ActorSystem<Void> other = WorkerNode.start(
+        WorkerNode other = WorkerNode.start(
                 org.netnslab.scenario.SystemConfig.load(null),
                 new ClusterConfig.HostPort("127.0.0.1", 0),
                 new ClusterConfig.HostPort("127.0.0.1", port),
@@ -208,7 +238,8 @@ public class ClusterTest extends JUnitSuite {
                     synchronized (workerSaid) {
                         workerSaid.add(line);
                     }
-                });
+                },
+                true);
         PrintStream before = System.err;
         ByteArrayOutputStream said = new ByteArrayOutputStream();
         System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
@@ -226,7 +257,8 @@ public class ClusterTest extends JUnitSuite {
                 lines.contains("no worker joined within the wait (netns-lab.cluster.wait-for-workers): running"
                         + " the 6 design runs left here"));
         VirtualRunTest.assertSame("", local, alone);
-        other.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS); // the refused worker ends
+        other.system().getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS); // the refused worker ends
+        assertEquals(WorkerNode.Ending.REFUSED, other.ending());
         synchronized (workerSaid) {
             assertTrue(
                     workerSaid.toString(),

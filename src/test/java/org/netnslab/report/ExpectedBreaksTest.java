@@ -81,22 +81,13 @@ public class ExpectedBreaksTest extends JUnitSuite {
      */
     @Test
     public void anIntervalWiderThanTwiceTheToleranceGivesNoVerdict() {
-        RunResult r = new RunResult(
-                "tiny",
-                "a run",
-                "seed",
-                0.01,
-                Instant.parse("2026-12-02T12:00:00Z"),
-                2.0,
-                List.of(),
+        RunResult r = TinyRun.seeded(
                 List.of(),
                 Map.of(),
-                List.of(),
                 List.of(
                         new RunResult.DerivedRatio("wide", 1.126, 0.5, List.of(0.6, 1.652), 0.147, 2.105),
                         new RunResult.DerivedRatio("narrow", 0.35, 0.36, List.of(0.34, 0.36), 0.29, 0.41),
                         new RunResult.DerivedRatio("wide, far", 1.126, 3.0, List.of(0.6, 1.652), 0.147, 2.105)),
-                TinyRun.oneReplicate(List.of()),
                 null);
         List<Verdict.Line> lines = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                 .checked();
@@ -255,32 +246,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
     @Test
     public void aComparisonsIntervalWiderThanTwiceTheToleranceGivesNoVerdict() {
         for (double[] ci : new double[][] {{-0.450, 2.912}, {0.80, 0.86}, {0.90, 1.02}}) {
-            Comparison c = new Comparison(
-                    "uevent.transaction",
-                    "kernel-4.18",
-                    "per-netns-2018",
-                    60,
-                    40,
-                    0.661,
-                    List.of(50.0, 70.0),
-                    List.of(30.0, 50.0),
-                    null,
-                    new RatioInterval(0.661, ci[0], ci[1], 1),
-                    null);
-            RunResult r = new RunResult(
-                    "tiny",
-                    "a run",
-                    "seed",
-                    0.01,
-                    Instant.parse("2026-12-02T12:00:00Z"),
-                    2.0,
-                    List.of(),
-                    List.of(c),
-                    Map.of("per-netns-2018", 0.82),
-                    List.of(),
-                    List.of(),
-                    TinyRun.oneReplicate(List.of()),
-                    null);
+            RunResult r = TinyRun.seededComparison(ci[0], ci[1], List.of(), null);
             Verdict.Line line = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                     .checked()
                     .get(0);

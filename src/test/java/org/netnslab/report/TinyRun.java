@@ -94,6 +94,63 @@ final class TinyRun {
      * @param designs a run's design results, in the order they ran
      * @return the run's replicates when it had one: those results
      */
+    /**
+     * TC1's comparison of per-netns-2018 with kernel-4.18 over two replicates, ratio 0.661 within an interval, seed
+     * ratio 0.82, and no design figures.
+     *
+     * @param low the interval's low end
+     * @param high its high end
+     * @param ratios the run's seed ratios across measures
+     * @param execution how the run ran, or null for not known
+     * @return the run
+     */
+    static RunResult seededComparison(
+            double low, double high, List<RunResult.DerivedRatio> ratios, RunResult.ExecutionInfo execution) {
+        Comparison c = new Comparison(
+                "uevent.transaction",
+                "kernel-4.18",
+                "per-netns-2018",
+                60,
+                40,
+                0.661,
+                List.of(50.0, 70.0),
+                List.of(30.0, 50.0),
+                null,
+                new org.netnslab.metrics.RatioInterval(0.661, low, high, 1),
+                null);
+        return seeded(List.of(c), Map.of("per-netns-2018", 0.82), ratios, execution);
+    }
+
+    /**
+     * A run of one replicate with no design figures: what the verdict judges from comparisons and ratios alone.
+     *
+     * @param comparisons its design comparisons
+     * @param seeds the seed's ratios by design
+     * @param ratios its seed ratios across measures
+     * @param execution how it ran, or null for not known
+     * @return the run
+     */
+    static RunResult seeded(
+            List<Comparison> comparisons,
+            Map<String, Double> seeds,
+            List<RunResult.DerivedRatio> ratios,
+            RunResult.ExecutionInfo execution) {
+        return new RunResult(
+                "tiny",
+                "a run",
+                "seed",
+                0.01,
+                Instant.parse("2026-12-02T12:00:00Z"),
+                2.0,
+                List.of(),
+                comparisons,
+                seeds,
+                List.of(),
+                ratios,
+                oneReplicate(List.of()),
+                execution);
+    }
+
     static List<RunResult.Replicate> oneReplicate(List<DesignResult> designs) {
         return List.of(new RunResult.Replicate(
                 1, designs.stream().map(DesignResult::name).toList(), designs));
