@@ -18,7 +18,7 @@ import org.scalatestplus.junit.JUnitSuite;
 /**
  * What a new user typed wrong in a scenario, a {@code --config} file, a {@code --set} or an option's value, and
  * what they are told: one line naming the file, line and key (or the option) and what to do, exit 2, no Java class
- * name.
+ * name; and the run's header, which gives the counts the run made.
  */
 public class ConfigInputFaultsTest extends JUnitSuite {
     @Rule
@@ -209,5 +209,27 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         + "... (100000 characters): unknown key; expected one of [baseline, custom-designs,"
                         + " derived-ratios, description, designs, execution, machine, model, name, random-seed,"
                         + " repeat, seed, seed-ratios, sensitivity, workload]");
+    }
+
+    @Test
+    public void theHeaderAtAScaleGivesTheCountsRunAndTheDescriptionAsOfScaleOne() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("out");
+        Printed run = cli("run", UNSHARE, "--scale", "0.01", "--jobs", "1", "--out", out.toString(), "--no-progress");
+        assertEquals(run.err(), 0, run.status());
+        String header = "\nscenario unshare-loop (scale 0.01): 40 workers x 1 iterations (after 1 warm-up)\n"
+                + "  at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by its owner's exit, in"
+                + " net_free, after a per-exit RCU barrier, or unsafely\nseed: ";
+        assertTrue(run.out(), run.out().startsWith(header));
+        assertTrue(cli("report", out.toString()).out().startsWith(header));
+    }
+
+    @Test
+    public void theLanesLineSaysWhetherTheyAreTheDefault() {
+        assertEquals("the default: the available processors, 2; --jobs N sets it", Jobs.from(null, 2, 2));
+        assertEquals(
+                "the default: the available processors, 8, lowered to what the heap holds; --jobs N sets it",
+                Jobs.from(null, 3, 8));
+        assertEquals("--jobs 4", Jobs.from(4, 4, 2));
+        assertEquals("--jobs 4, lowered to what the heap holds", Jobs.from(4, 2, 2));
     }
 }

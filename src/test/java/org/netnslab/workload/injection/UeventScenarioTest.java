@@ -76,6 +76,7 @@ public class UeventScenarioTest extends JUnitSuite {
                         "scenario",
                         "description",
                         "scale",
+                        "shape",
                         "verdict",
                         "machine",
                         "started",
