@@ -50,4 +50,18 @@ final class Jobs {
         }
         return jobs;
     }
+
+    /**
+     * @param requested {@code --jobs}, or null for the default
+     * @param lanes what {@link #choose} chose
+     * @param processors the available processors
+     * @return where {@code lanes} came from, as the progress display's first line says it: {@code --jobs 4}, or
+     *     the default, each with the heap's lowering when there was one
+     */
+    static String from(Integer requested, int lanes, int processors) {
+        String lowered = lanes < (requested != null ? requested : processors) ? ", lowered to what the heap holds" : "";
+        return requested != null
+                ? "--jobs " + requested + lowered
+                : "the default: the available processors, " + processors + lowered + "; --jobs N sets it";
+    }
 }

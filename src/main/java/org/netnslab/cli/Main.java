@@ -130,7 +130,27 @@ public final class Main implements Callable<Integer> {
         cl.setUsageHelpWidth(HelpText.UNWRAPPED); // wrapped by HelpText, at spaces only
         cl.setExecutionStrategy(Main::helpOrRun);
         cl.setParameterExceptionHandler(Main::badArguments);
+        cl.registerConverter(Integer.class, s -> number(s, Integer::valueOf, "a whole number"));
+        cl.registerConverter(Integer.TYPE, s -> number(s, Integer::valueOf, "a whole number"));
+        cl.registerConverter(Long.class, s -> number(s, Long::valueOf, "a whole number"));
+        cl.registerConverter(Long.TYPE, s -> number(s, Long::valueOf, "a whole number"));
+        cl.registerConverter(Double.class, s -> number(s, Double::valueOf, "a number"));
+        cl.registerConverter(Double.TYPE, s -> number(s, Double::valueOf, "a number"));
         return cl.execute(args);
+    }
+
+    /**
+     * An option's number, refused in words a user reads (picocli's own message names Java's types: "'abc' is not a
+     * double").
+     */
+    private static <T> T number(String text, java.util.function.Function<String, T> parse, String what) {
+        try {
+            return parse.apply(text.strip());
+        } catch (NumberFormatException e) {
+            String shown = org.netnslab.settings.HoconSyntax.cut(org.netnslab.settings.HoconSyntax.printable(text));
+            throw new CommandLine.TypeConversionException(
+                    text.strip().matches("[+-]?\\d+") ? shown + " is too large" : "'" + shown + "' is not " + what);
+        }
     }
 
     /** --help and -V of any command, else the command. */
@@ -177,6 +197,14 @@ public final class Main implements Callable<Integer> {
                 && !u.getUnmatched().get(0).startsWith("-")) {
             System.err.println(HelpText.unknownCommand(
                     u.getUnmatched().get(0), List.copyOf(cmd.getSubcommands().keySet())));
+            return EXIT_CONFIG;
+        }
+        if (e.getCause() instanceof CommandLine.TypeConversionException t) { // a value of the wrong kind: one line
+            String option = e.getArgSpec() instanceof CommandLine.Model.OptionSpec o
+                    ? o.longestName()
+                    : e.getArgSpec() == null ? "a value" : e.getArgSpec().paramLabel();
+            System.err.println("netns-lab: " + option + ": " + t.getMessage() + " ("
+                    + cmd.getCommandSpec().qualifiedName() + " --help lists the options)");
             return EXIT_CONFIG;
         }
         System.err.println("netns-lab: " + e.getMessage());

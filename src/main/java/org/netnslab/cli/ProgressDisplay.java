@@ -23,6 +23,9 @@ import org.netnslab.run.RunObserver;
 final class ProgressDisplay implements RunObserver {
     private final boolean bars;
     private final PrintStream err;
+    /** Where the number of design runs side by side came from, e.g. {@code --jobs 4}. */
+    private final String lanesFrom;
+
     private ProgressBar bar;
     private String barKey;
     private String replicate = "";
@@ -39,10 +42,12 @@ final class ProgressDisplay implements RunObserver {
     /**
      * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
      * @param err where to write
+     * @param lanesFrom where the number of design runs side by side came from ({@link Jobs#from})
      */
-    ProgressDisplay(boolean bars, PrintStream err) {
+    ProgressDisplay(boolean bars, PrintStream err, String lanesFrom) {
         this.bars = bars;
         this.err = err;
+        this.lanesFrom = lanesFrom;
     }
 
     @Override
@@ -56,7 +61,7 @@ final class ProgressDisplay implements RunObserver {
     @Override
     public void runsStarting(int runs, int lanes) {
         concurrent = true;
-        err.printf("%d design runs, %d at a time (--jobs)%n", runs, lanes);
+        err.printf("%d design runs, %d at a time (%s)%n", runs, lanes, lanesFrom);
     }
 
     @Override

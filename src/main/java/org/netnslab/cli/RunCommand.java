@@ -164,8 +164,9 @@ final class RunCommand implements Callable<Integer> {
                         loaded.outDir(),
                         name + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         boolean bars = !noProgress && stderrIsTerminal();
-        NowRunning now =
-                new NowRunning(name, noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err), bars);
+        String lanesFrom = Jobs.from(jobs, lanes, Runtime.getRuntime().availableProcessors());
+        NowRunning now = new NowRunning(
+                name, noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err, lanesFrom), bars);
         try (StagedRun staged = StagedRun.begin(dir, name, now)) {
             ScenarioRun run = open(loaded, all);
             return run == null ? Main.EXIT_CONFIG : run(run, lanes, staged.output(), now, dir);

@@ -23,6 +23,8 @@ import java.util.List;
  * @param ratios figures derived across measures or designs, each beside the seed's (may be empty)
  * @param replicates each replicate's results, in the order they ran (at least one)
  * @param execution how the run ran: mode and simulated machine (null when not known)
+ * @param shape the workload's size at the run's scale, e.g. {@code 1000 netns, 100 counted injections per netns
+ *     (after 1 warm-up)}; null when not known
  */
 public record RunResult(
         String scenario,
@@ -37,7 +39,8 @@ public record RunResult(
         List<String> overrides,
         List<DerivedRatio> ratios,
         List<Replicate> replicates,
-        ExecutionInfo execution) {
+        ExecutionInfo execution,
+        String shape) {
 
     /**
      * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it.

@@ -62,9 +62,7 @@ public final class ConsoleReport {
 
     private static String summary(RunRecord r) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                "%nscenario %s (scale %s): %s%nseed: %s%n",
-                r.scenario(), fmtScale(r.scale()), r.description(), seed(r)));
+        sb.append(String.format("%n%s%nseed: %s%n", header(r), seed(r)));
         sb.append(clocks(r)).append('\n');
         sb.append('\n').append(Verdict.of(r).render()); // the answer first: the tables below are its evidence
         Map<String, String> shared = DesignKeys.shared(r.designs());
@@ -222,6 +220,20 @@ public final class ConsoleReport {
     /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
     private static String num(double v) {
         return Math.abs(v) >= 10 || v == 0 ? String.format("%.2f", v) : String.format("%.4g", v);
+    }
+
+    /**
+     * @param r the run
+     * @return its first line: the scenario, its scale and its description; at a scale other than 1, the counts
+     *     the run made (its description gives those of scale 1) and then the description, marked as such
+     */
+    static String header(RunRecord r) {
+        if (r.scale() == 1 || r.shape() == null) {
+            return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), r.description());
+        }
+        return String.format(
+                "scenario %s (scale %s): %s%n  at scale 1: %s",
+                r.scenario(), fmtScale(r.scale()), r.shape(), r.description());
     }
 
     private static String fmtScale(double s) {

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.settings.HoconSyntax;
 
 /**
  * One HdrHistogram percentile distribution per design and measure, {@code <design>.<measure>.hgrm},
@@ -77,7 +78,14 @@ public final class HgrmFiles {
     public static PercentileDistribution read(Path file) throws ReportInputException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes = Files.readAllBytes(file);
+            String binary = HoconSyntax.notTextBecause(bytes);
+            if (binary != null) {
+                throw new ReportInputException(
+                        file,
+                        "is not a text file (" + binary + "), so not the percentile table a netns-lab run writes");
+            }
+            text = new String(bytes, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new ReportInputException(file, "no such file", e);
         } catch (IOException e) {

@@ -53,6 +53,13 @@ public final class HtmlReport {
                 .append("</h1>\n<p>")
                 .append(esc(r.description()))
                 .append("</p>\n");
+        if (r.scale() != 1 && r.shape() != null) { // the description gives the counts of scale 1
+            h.append("<p>This run, at scale ")
+                    .append(r.scale())
+                    .append(": ")
+                    .append(esc(r.shape()))
+                    .append("</p>\n");
+        }
         Verdict verdict = Verdict.of(r); // the answer first: everything below is its evidence
         h.append("<div class=\"verdict\"><h2>Verdict</h2>\n<ul>");
         for (Verdict.Line l : verdict.lines()) {

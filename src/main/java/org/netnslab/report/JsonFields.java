@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.netnslab.settings.HoconSyntax;
 
 /**
  * Reads the fields of one saved JSON file with errors that name the file and the field's path
@@ -45,7 +46,13 @@ final class JsonFields {
                 .collect(java.util.stream.Collectors.joining(" and "));
         JsonNode root;
         try {
-            root = mapper.readTree(Files.readString(file));
+            byte[] bytes = Files.readAllBytes(file);
+            String binary = HoconSyntax.notTextBecause(bytes);
+            if (binary != null) {
+                throw new ReportInputException(
+                        file, "is not a text file (" + binary + "), so not the JSON a netns-lab run writes");
+            }
+            root = mapper.readTree(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
         } catch (NoSuchFileException e) {
             throw new ReportInputException(file, "no such file", e);
         } catch (JsonProcessingException e) {

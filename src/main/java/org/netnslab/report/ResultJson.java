@@ -67,6 +67,9 @@ public final class ResultJson {
         root.put("scenario", result.scenario());
         root.put("description", result.description());
         root.put("scale", result.scale());
+        if (result.shape() != null) { // the counts at this scale; the description gives scale 1's
+            root.put("shape", result.shape());
+        }
         Verdict verdict = Verdict.of(result); // what the run found, first (the console's and report.html's first lines)
         ObjectNode vn = root.putObject("verdict");
         vn.put("passes", verdict.passes());

@@ -32,6 +32,7 @@ import org.netnslab.metrics.SensitivityResult;
  * @param replicates each replicate's own figures, in the order they ran (one for a schema 1 file)
  * @param execution how the run ran (mode, simulated machine, sweep); null when not saved
  * @param sensitivity the run's sensitivity study ({@code --sensitivity N}); null when it had none
+ * @param shape the workload's size at the run's scale ({@link RunResult#shape}); null when not saved
  */
 public record RunRecord(
         String scenario,
@@ -49,7 +50,8 @@ public record RunRecord(
         List<String> notes,
         List<ReplicateRecord> replicates,
         RunResult.ExecutionInfo execution,
-        SensitivityResult sensitivity) {
+        SensitivityResult sensitivity,
+        String shape) {
 
     /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
     public boolean isSweep() {
@@ -161,6 +163,7 @@ public record RunRecord(
                 List.of(),
                 r.replicates().stream().map(ReplicateRecord::of).toList(),
                 r.execution(),
-                sensitivity);
+                sensitivity,
+                r.shape());
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.netnslab.machine.MachineSettings;
 import org.netnslab.run.Execution;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
 
 /**
  * A scenario's {@code execution}, {@code machine} and {@code random-seed} keys over reference.conf's (or the
@@ -68,7 +69,7 @@ final class ExecutionReader {
                     && ((Number) j.unwrapped()).doubleValue() <= 0.5) {
                 jitter = ((Number) j.unwrapped()).doubleValue();
             } else {
-                c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + j.render());
+                c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + HoconSyntax.shown(j));
             }
         }
         long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
@@ -162,7 +163,9 @@ final class ExecutionReader {
         for (ConfigValue v : values) {
             Object n = v.unwrapped();
             if (!(n instanceof Integer i) || i < 1 || i > 4096) {
-                c.problem("machine.cpus", "a CPU sweep is a list of integers in 1..4096, got '" + v.render() + "'");
+                c.problem(
+                        "machine.cpus",
+                        "a CPU sweep is a list of integers in 1..4096, got '" + HoconSyntax.shown(v) + "'");
                 return List.of();
             }
             if (counts.contains(i)) {

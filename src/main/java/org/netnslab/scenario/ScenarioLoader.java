@@ -16,6 +16,7 @@ import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.run.Execution;
 import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
 import org.netnslab.workload.Workload;
 
 /**
@@ -96,37 +97,6 @@ public final class ScenarioLoader {
     }
 
     /**
-     * {@code --set key=${?X}} with X neither a key nor an environment variable sets nothing: HOCON drops the
-     * field and the scenario's own value stays. Legal HOCON, so not an error, but never what the user meant:
-     * a warning on stderr names the --set.
-     */
-    private static void warnIfOptionalUnset(String set, String key, Config before) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{\\?\\s*([^}\\s]+)\\s*\\}")
-                .matcher(set);
-        boolean any = false;
-        while (m.find()) {
-            any = true;
-            String name = m.group(1).replace("\"", "");
-            if (System.getenv(name) != null) {
-                return;
-            }
-            try {
-                if (before.hasPathOrNull(name)) {
-                    return;
-                }
-            } catch (ConfigException e) {
-                return; // not a path this check can read: leave it to the scenario's own resolve
-            }
-        }
-        if (any) {
-            System.err.println(
-                    "netns-lab: warning: --set " + set + ": the optional substitution is not defined (no such"
-                            + " key or environment variable), so this override sets nothing"
-                            + (before.hasPathOrNull(key) ? ": " + key + " keeps the scenario's value" : ""));
-        }
-    }
-
-    /**
      * @param file the scenario file
      * @param sets {@code path=value} overrides, applied over the file in order
      * @param scale {@code --scale}, must be finite and &gt; 0
@@ -135,8 +105,14 @@ public final class ScenarioLoader {
      */
     public Scenario load(Path file, List<String> sets, double scale) throws ScenarioException {
         List<ConfigProblem> problems = new ArrayList<>();
-        Config conf = parse(file, sets, scale, problems);
-        return read(conf, file.toString(), file, sets, scale, problems);
+        Path named = HoconSyntax.withFolder(file);
+        SetOverrides overrides = new SetOverrides();
+        Config conf = parse(named, sets, overrides, scale, problems);
+        try {
+            return read(conf, named.toString(), named, sets, scale, problems);
+        } catch (ScenarioException e) {
+            throw new ScenarioException(overrides.attributed(e.problems));
+        }
     }
 
     /**
@@ -167,7 +143,8 @@ public final class ScenarioLoader {
      * @return the scenario's keys, resolved
      * @throws ScenarioException the file cannot be read or parsed, or does not resolve
      */
-    private static Config parse(Path file, List<String> sets, double scale, List<ConfigProblem> problems)
+    private static Config parse(
+            Path file, List<String> sets, SetOverrides overrides, double scale, List<ConfigProblem> problems)
             throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
@@ -185,7 +162,7 @@ public final class ScenarioLoader {
         }
         Config conf;
         try {
-            ConfigProblem notText = org.netnslab.settings.HoconSyntax.notText(file, "-");
+            ConfigProblem notText = HoconSyntax.notText(file, "-");
             if (notText != null) {
                 problems.add(notText);
                 throw new ScenarioException(problems);
@@ -198,44 +175,21 @@ public final class ScenarioLoader {
             conf = ConfigFactory.parseFile(
                     file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
         } catch (ConfigException e) {
-            problems.add(org.netnslab.settings.HoconSyntax.parseProblem(file, e, "-"));
+            problems.add(HoconSyntax.parseProblem(file, e, "-"));
             throw new ScenarioException(problems);
         }
-        java.util.Map<String, String> setBy = new java.util.HashMap<>(); // each leaf path a --set gave, and which
-        for (String set : sets) {
-            int eq = set.indexOf('=');
-            if (eq <= 0) {
-                problems.add(
-                        new ConfigProblem("--set " + set, -1, "-", "expected path=value, e.g. --set machine.cpus=2"));
-                continue;
-            }
-            if (set.substring(eq + 1).isBlank()) {
-                problems.add(new ConfigProblem(
-                        "--set " + set,
-                        -1,
-                        set.substring(0, eq).trim(),
-                        "no value after '=' (to set an" + " empty string, write \"\")"));
-                continue;
-            }
-            try {
-                Config one = ConfigFactory.parseString(
-                        set.substring(0, eq).trim() + " = " + set.substring(eq + 1),
-                        ConfigParseOptions.defaults().setOriginDescription("--set " + set));
-                warnIfOptionalUnset(set, set.substring(0, eq).trim(), conf);
-                for (java.util.Map.Entry<String, com.typesafe.config.ConfigValue> e : one.entrySet()) {
-                    String earlier = setBy.put(e.getKey(), set);
-                    if (earlier != null && !earlier.equals(set)) { // the last one wins, as HOCON's own later value does
-                        System.err.println("netns-lab: warning: --set " + set + " overrides the earlier --set "
-                                + earlier + " (the last one given wins)");
-                    }
-                }
-                conf = one.withFallback(conf);
-            } catch (ConfigException e) {
-                problems.add(new ConfigProblem("--set " + set, -1, set.substring(0, eq), HoconChecker.bare(e)));
-            }
-        }
+        conf = overrides.apply(conf, sets, problems);
         try {
             conf = conf.resolve();
+        } catch (ConfigException.UnresolvedSubstitution e) {
+            problems.add(ConfigProblem.at(
+                    e.origin(),
+                    "-",
+                    HoconChecker.bare(e)
+                            .replaceFirst(
+                                    "Could not resolve substitution to a value: (.*)",
+                                    "$1 is neither a key of the scenario nor an environment variable")));
+            throw new ScenarioException(problems);
         } catch (ConfigException e) {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
@@ -304,11 +258,15 @@ public final class ScenarioLoader {
                 c.problem("baseline", "'" + baseline + "' is not one of the scenario's designs " + designs.keySet());
             }
         }
+        boolean designsBySet = bySet(conf, "designs");
         SeedFiguresReader seedFigures = new SeedFiguresReader(
                 c,
                 designReader.known(),
                 designs.keySet(),
-                workload == null || !workloadOk ? null : Set.copyOf(workload.measures()));
+                workload == null || !workloadOk ? null : Set.copyOf(workload.measures()),
+                designsOk && designs.containsKey(baseline) ? baseline : null,
+                designsBySet,
+                conf.hasPath("baseline") ? bySet(conf, "baseline") : designsBySet);
         Map<String, Double> seedRatios = seedFigures.seedRatios();
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         Sensitivity sensitivity = Sensitivity.NONE;
@@ -348,6 +306,11 @@ public final class ScenarioLoader {
                 repeat,
                 execution,
                 sensitivity);
+    }
+
+    /** @return whether the value at {@code path} came from a {@code --set} */
+    private static boolean bySet(Config conf, String path) {
+        return conf.hasPath(path) && conf.getValue(path).origin().description().startsWith("--set ");
     }
 
     /**

@@ -17,8 +17,10 @@ import org.netnslab.settings.HoconChecker;
 /**
  * What the seed reported, as a scenario declares it: {@code seed-ratios} (each design's mean over the
  * baseline's on the compared measure) and {@code derived-ratios} (any measure's mean over another's).
- * A figure naming a known design that this run leaves out (e.g. by {@code --set designs=[...]}) is
- * checked and then dropped.
+ * A seed ratio of the baseline or of a design the scenario does not run would never be shown (so
+ * {@code --check} could never fail on it): refused, unless a {@code --set} of {@code designs} or
+ * {@code baseline} made it so; then, like a derived ratio whose design the run leaves out, it is
+ * checked and dropped.
  */
 final class SeedFiguresReader {
     private static final Set<String> RATIO_KEYS = Set.of("name", "numerator", "denominator", "seed");
@@ -28,6 +30,9 @@ final class SeedFiguresReader {
     private final Set<String> knownDesigns;
     private final Set<String> runDesigns;
     private final Set<String> measures;
+    private final String baseline;
+    private final boolean designsBySet;
+    private final boolean baselineBySet;
 
     /**
      * @param c the scenario's checker
@@ -35,12 +40,25 @@ final class SeedFiguresReader {
      * @param runDesigns the designs this run runs
      * @param measures every measure the workload records, or null when the workload is invalid (measure
      *     names are then not checked)
+     * @param baseline the design the others are compared with, or null when the designs are invalid
+     * @param designsBySet whether a {@code --set} gave {@code designs}
+     * @param baselineBySet whether a {@code --set} gave the baseline (its key, or the designs it defaults from)
      */
-    SeedFiguresReader(HoconChecker c, Set<String> knownDesigns, Set<String> runDesigns, Set<String> measures) {
+    SeedFiguresReader(
+            HoconChecker c,
+            Set<String> knownDesigns,
+            Set<String> runDesigns,
+            Set<String> measures,
+            String baseline,
+            boolean designsBySet,
+            boolean baselineBySet) {
         this.c = c;
         this.knownDesigns = knownDesigns;
         this.runDesigns = runDesigns;
         this.measures = measures;
+        this.baseline = baseline;
+        this.designsBySet = designsBySet;
+        this.baselineBySet = baselineBySet;
     }
 
     /** @return {@code seed-ratios} of the designs run, by design */
@@ -60,7 +78,18 @@ final class SeedFiguresReader {
                 continue;
             }
             Double ratio = c.positive(path, "the seed's ratio of this design's mean over the baseline's");
-            if (ratio != null && runDesigns.contains(design)) {
+            if (design.equals(baseline) && !baselineBySet) {
+                c.problem(
+                        path,
+                        "'" + design + "' is the baseline: a seed ratio is another design's mean over the"
+                                + " baseline's, and the baseline is never compared with itself; remove it, or set"
+                                + " baseline to the design the seed measured it against");
+            } else if (baseline != null && !runDesigns.contains(design) && !designsBySet) {
+                c.problem(
+                        path,
+                        "'" + design + "' is not one of the designs this scenario runs " + runDesigns
+                                + ", so its ratio would never be shown; add it to designs or remove it");
+            } else if (ratio != null && runDesigns.contains(design) && !design.equals(baseline)) {
                 out.put(design, ratio);
             }
         }

@@ -24,23 +24,25 @@ import org.netnslab.settings.HoconSyntax;
 
 /**
  * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
- * {@code --config} file on top, each of the file's keys and named designs checked. Its {@code netns-lab.model}
- * and {@code netns-lab.designs} are what scenarios start from.
+ * {@code --config} file on top, each of the file's keys and named designs checked, and Akka's log levels. Its
+ * {@code netns-lab.model} and {@code netns-lab.designs} are what scenarios start from.
  */
 public final class SystemConfig {
     private SystemConfig() {}
 
     /**
-     * @param extra the {@code --config} file, or null
+     * @param config the {@code --config} file, or null
      * @return the merged, resolved configuration
      * @throws ScenarioException naming the file and what is wrong with it: missing, a folder, not text, not HOCON,
-     *     an unknown key, a bad named design
+     *     an unknown key, a bad named design; or where a log level Akka does not know is set
      */
-    public static Config load(Path extra) throws ScenarioException {
+    public static Config load(Path config) throws ScenarioException {
         Config base = ConfigFactory.load();
-        if (extra == null) {
+        if (config == null) {
+            checkLogLevels(base);
             return base;
         }
+        Path extra = HoconSyntax.withFolder(config);
         if (Files.isDirectory(extra)) {
             throw new ScenarioException(
                     List.of(new ConfigProblem(extra.toString(), -1, "--config", "is a directory, not a HOCON file")));
@@ -91,9 +93,38 @@ public final class SystemConfig {
                     throw new ScenarioException(bad);
                 }
             }
+            checkLogLevels(merged);
             return merged;
         } catch (ConfigException e) {
             throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
+        }
+    }
+
+    /**
+     * Akka's log levels ({@code akka.event.Logging.levelFor}, any case): Akka takes any other for an error only
+     * when the actor system starts, and then prints a stack trace on stdout and goes on.
+     */
+    private static final List<String> LOG_LEVELS = List.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");
+
+    /** @throws ScenarioException naming where {@code akka.loglevel} or {@code akka.stdout-loglevel} is not a level */
+    private static void checkLogLevels(Config system) throws ScenarioException {
+        List<ConfigProblem> bad = new ArrayList<>();
+        for (String key : List.of("akka.loglevel", "akka.stdout-loglevel")) {
+            if (!system.hasPath(key)) {
+                continue;
+            }
+            ConfigValue v = system.getValue(key);
+            Object level = v.unwrapped();
+            if (!(level instanceof String s && LOG_LEVELS.contains(s.toUpperCase(java.util.Locale.ROOT)))) {
+                bad.add(ConfigProblem.at(
+                        v.origin(),
+                        key,
+                        "not one of Akka's log levels " + String.join(", ", LOG_LEVELS) + ", got "
+                                + HoconSyntax.shown(v)));
+            }
+        }
+        if (!bad.isEmpty()) {
+            throw new ScenarioException(bad);
         }
     }
 

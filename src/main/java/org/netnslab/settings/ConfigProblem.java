@@ -11,11 +11,14 @@ import com.typesafe.config.ConfigOrigin;
  * @param message what is wrong and what is expected
  */
 public record ConfigProblem(String source, int line, String path, String message) {
-    /** Non-printable characters (bytes of a binary file, a terminal's escape codes) are escaped, never echoed. */
+    /**
+     * Non-printable characters (bytes of a binary file, a terminal's escape codes) are escaped, never echoed; a
+     * word too long to read is cut ({@link HoconSyntax#cut}).
+     */
     public ConfigProblem {
-        source = HoconSyntax.printable(source);
-        path = HoconSyntax.printable(path);
-        message = HoconSyntax.printable(message);
+        source = HoconSyntax.cut(HoconSyntax.printable(source));
+        path = HoconSyntax.cut(HoconSyntax.printable(path));
+        message = HoconSyntax.cut(HoconSyntax.printable(message));
     }
 
     /** @return a problem located at {@code origin} */

@@ -227,7 +227,8 @@ public final class HoconChecker {
             problemAt(
                     v.origin(),
                     path,
-                    "must be an integer in " + min + ".." + max + ", got " + v.render()); // render quotes a string
+                    "must be an integer in " + min + ".." + max + ", got "
+                            + HoconSyntax.shown(v)); // render quotes a string
             return min;
         }
         long n = ((Number) raw).longValue();
@@ -258,12 +259,12 @@ public final class HoconChecker {
             problem(
                     path,
                     "must be a duration in 0.." + durationText(max) + ", got "
-                            + conf.getValue(path).render());
+                            + HoconSyntax.shown(conf.getValue(path)));
         } catch (ConfigException e) {
             problem(
                     path,
                     "must be a duration with its unit (e.g. " + example + "), got "
-                            + conf.getValue(path).render());
+                            + HoconSyntax.shown(conf.getValue(path)));
         }
         return null;
     }
@@ -278,7 +279,7 @@ public final class HoconChecker {
                 path,
                 dflt,
                 v -> number(v) >= 0 && number(v) <= 1,
-                v -> "must be a number in 0..1, got " + v.render(),
+                v -> "must be a number in 0..1, got " + HoconSyntax.shown(v),
                 HoconChecker::number);
     }
 
@@ -302,7 +303,7 @@ public final class HoconChecker {
                 path,
                 dflt,
                 v -> v.valueType() == ConfigValueType.BOOLEAN,
-                v -> "must be true or false, got " + v.render(),
+                v -> "must be true or false, got " + HoconSyntax.shown(v),
                 v -> (Boolean) v.unwrapped());
     }
 
@@ -361,7 +362,7 @@ public final class HoconChecker {
             throw new ConfigException.BadValue(
                     v.origin(),
                     path,
-                    "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the" + " bare number " + v.render()
+                    "a duration needs its unit (e.g. 5us, 1.5ms, 2s), got the" + " bare number " + HoconSyntax.shown(v)
                             + ", which would be read as milliseconds");
         }
         return conf.getDuration(path);

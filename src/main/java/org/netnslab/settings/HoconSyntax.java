@@ -1,10 +1,13 @@
 package org.netnslab.settings;
 
 import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigRenderOptions;
+import com.typesafe.config.ConfigValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,18 +19,42 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A HOCON file that does not parse, said the way a person fixes it. Typesafe Config reports a missing
+ * HOCON input that is wrong, said the way a person fixes it, on one line. Typesafe Config reports a missing
  * {@code '}'} as {@code expecting a close parentheses ')' here, not: end of file} at the file's last line;
- * this scans the file's brackets (outside strings and comments) and names the one that is never closed,
- * where it opened, or the closer that closes nothing. A missing {@code include required(...)} is located
- * at its include, and a file that is not text (a NUL byte, or bytes that are not UTF-8) is said to be so
- * before HOCON reads it.
+ * this scans the file's (or a {@code --set} value's) brackets outside strings and comments and names the
+ * one that is never closed, where it opened, or the closer that closes nothing. A missing or folder
+ * {@code include required(...)} and a cycle of includes are located at their include; a file that is not
+ * text (a NUL byte, or bytes that are not UTF-8) is said to be so before it is read; a value is echoed on
+ * one line, and a word too long to read is cut.
  */
 public final class HoconSyntax {
     private static final Pattern MISSING = Pattern.compile(
             "(?:resource not found on classpath|No such file or directory|not found)[^:]*:?\\s*(\\S+)?");
+    /** The longest word a message echoes whole ({@link #cut}), and how much of a longer one it keeps. */
+    static final int LONGEST_WORD = 500;
+
+    static final int KEPT_OF_WORD = 60;
+    private static final Pattern LONG_WORD = Pattern.compile("\\S{" + (LONGEST_WORD + 1) + ",}");
+    /** Typesafe Config's message for includes nested 50 deep: a cycle. */
+    private static final String CYCLE = "include statements nested more than";
+    /** A line {@code include required(file("x.conf"))}: the kind (file, classpath, url or none), the target. */
+    private static final Pattern REQUIRED =
+            Pattern.compile("include\\s+required\\(\\s*(?:(file|classpath|url)\\(\\s*)?\"([^\"]*)\".*");
 
     private HoconSyntax() {}
+
+    /**
+     * Typesafe Config finds a file's relative includes beside it only when the path names a folder: a bare
+     * {@code x.conf} finds none, and its {@code include required("y.conf")} fails although y.conf is there.
+     *
+     * @param file a file about to be parsed as HOCON, as the user named it
+     * @return the same file, as {@code ./x.conf} when it was named without a folder
+     */
+    public static Path withFolder(Path file) {
+        return file.getParent() == null && !file.toString().isEmpty()
+                ? Path.of(".").resolve(file)
+                : file;
+    }
 
     /**
      * @param file a file about to be parsed as HOCON
@@ -36,72 +63,77 @@ public final class HoconSyntax {
      * @throws IOException when it cannot be read
      */
     public static ConfigProblem notText(Path file, String key) throws IOException {
-        byte[] bytes = Files.readAllBytes(file);
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                return new ConfigProblem(
+        String why = notTextBecause(Files.readAllBytes(file));
+        return why == null
+                ? null
+                : new ConfigProblem(
                         file.toString(),
                         -1,
                         key,
-                        "is not a text file (byte " + i + " is NUL): a scenario"
-                                + " or configuration is a HOCON text file");
-            }
-        }
-        try {
-            StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes));
-            return null;
-        } catch (CharacterCodingException e) {
-            return new ConfigProblem(
-                    file.toString(),
-                    -1,
-                    key,
-                    "is not UTF-8 text (" + e.getMessage() + "): a scenario"
-                            + " or configuration is a HOCON text file in UTF-8");
-        }
+                        "is not " + (why.endsWith("NUL") ? "a text file" : "UTF-8 text") + " (" + why + "): a scenario"
+                                + " or configuration is a HOCON text file" + (why.endsWith("NUL") ? "" : " in UTF-8"));
     }
 
     /**
-     * A parse failure of {@code file} located: Typesafe Config reports a missing {@code include required(...)}
-     * at the missing file, with no line; this finds the include in {@code file} and gives its line.
+     * @param bytes a file's content
+     * @return why it is not UTF-8 text, e.g. {@code byte 7 is NUL} or {@code byte 0 is not UTF-8}; null when it is
+     */
+    public static String notTextBecause(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == 0) {
+                return "byte " + i + " is NUL";
+            }
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CoderResult r = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(in, CharBuffer.allocate(bytes.length), true);
+        return r.isError() ? "byte " + in.position() + " is not UTF-8" : null;
+    }
+
+    /**
+     * A parse failure of {@code file} located and said without Typesafe Config's internals: a missing
+     * {@code include required(...)} (reported by Typesafe Config at the missing file, with no line) is found in
+     * {@code file} and given its line, as is an include of a folder or a cycle of includes.
      *
      * @param file the file parsed
      * @param e its parse failure
      * @param key how the problem names what is at fault when no include is found (e.g. {@code -}, {@code --config})
-     * @return the problem, located at the include's line when the failure is a missing include of {@code file}
+     * @return the problem, located at the include's line when the failure is an include of {@code file}
      */
     public static ConfigProblem parseProblem(Path file, ConfigException e, String key) {
-        String message = e.getMessage();
-        Matcher m = MISSING.matcher(message == null ? "" : message);
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (message.contains(CYCLE)) {
+            return includeCycle(file, message, key);
+        }
+        Matcher m = MISSING.matcher(message);
         if (m.find()
                 && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
             try {
                 List<String> lines = Files.readAllLines(file);
                 for (int i = 0; i < lines.size(); i++) {
                     String line = lines.get(i).trim();
-                    if (line.startsWith("include") && line.contains("required(")) {
-                        String target =
-                                line.replaceAll(".*required\\(\\s*(?:file|classpath|url)?\\(?\\s*\"([^\"]*)\".*", "$1");
-                        if (message.contains(target)) {
-                            return new ConfigProblem(
-                                    file.toString(),
-                                    i + 1,
-                                    "include",
-                                    "included file " + target + " not found (include required(...) needs it; " + message
-                                            + ")");
-                        }
+                    Matcher include = REQUIRED.matcher(line);
+                    if (include.matches() && message.contains(include.group(2))) {
+                        return new ConfigProblem(
+                                file.toString(),
+                                i + 1,
+                                "include",
+                                missingInclude(file, include.group(2), include.group(1)));
                     }
                 }
             } catch (IOException io) {
                 e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
             }
+            // an include of a file this one includes: Typesafe Config names the missing one first
+            message = "included file " + message.replaceFirst(":.*", "") + " not found (an include required(...) of a"
+                    + " file this one includes needs it)";
         }
         if (e instanceof ConfigException.Parse) {
             try {
-                Object[] brackets = bracketProblem(Files.readString(file));
+                Object[] brackets = bracketProblem(Files.readString(file), true);
                 if (brackets != null) {
                     return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
                 }
@@ -118,10 +150,96 @@ public final class HoconSyntax {
     }
 
     /**
+     * @param kind {@code file}, {@code classpath}, {@code url} or {@code null} (a file, else a class path resource)
+     * @return what is wrong with {@code include required(kind("target"))} in {@code file}: a folder, or not found
+     */
+    private static String missingInclude(Path file, String target, String kind) {
+        if ("classpath".equals(kind) || "url".equals(kind)) {
+            return "included " + target + " not found ("
+                    + ("url".equals(kind) ? "no such URL" : "not on the class path")
+                    + "; include required(...) needs it)";
+        }
+        Path at = Path.of(target).isAbsolute()
+                ? Path.of(target)
+                : file.toAbsolutePath().resolveSibling(target).normalize();
+        if (Files.isDirectory(at)) {
+            return "included " + target + " is a folder (" + at + "): include a HOCON file";
+        }
+        return "included file " + target + " not found (no " + at + "; include required(...) needs it)";
+    }
+
+    /**
+     * Typesafe Config reports a cycle of includes once it is 50 deep, listing the files open, innermost first: the
+     * cycle is said once, from {@code file} when it is in it, at the include of {@code file} that leads into it.
+     */
+    private static ConfigProblem includeCycle(Path file, String message, String key) {
+        List<String> opened = new java.util.ArrayList<>();
+        Matcher m = Pattern.compile("Parseable\\w*\\(([^)]*)\\)").matcher(message);
+        while (m.find()) {
+            opened.add(Path.of(m.group(1)).getFileName().toString());
+        }
+        java.util.Collections.reverse(opened); // in the order they were included
+        List<String> cycle = new java.util.ArrayList<>();
+        for (String name : opened) {
+            if (cycle.contains(name)) {
+                break;
+            }
+            cycle.add(name);
+        }
+        if (cycle.isEmpty()) {
+            return new ConfigProblem(file.toString(), -1, key, "a cycle of includes: a file includes itself");
+        }
+        int own = cycle.indexOf(file.getFileName().toString());
+        java.util.Collections.rotate(cycle, -Math.max(own, 0));
+        List<String> leadsIn = own >= 0 ? List.of(cycle.get(cycle.size() > 1 ? 1 : 0)) : List.copyOf(cycle);
+        cycle.add(cycle.get(0));
+        return new ConfigProblem(
+                file.toString(),
+                includeLine(file, leadsIn),
+                "include",
+                "a cycle of includes: " + String.join(" -> ", cycle)
+                        + " (a file that includes itself, directly or through others); remove one of them");
+    }
+
+    /** @return the line of {@code file}'s first include that names one of {@code targets}, or -1 */
+    private static int includeLine(Path file, List<String> targets) {
+        try {
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).trim();
+                if (line.startsWith("include") && targets.stream().anyMatch(line::contains)) {
+                    return i + 1;
+                }
+            }
+        } catch (IOException io) {
+            return -1; // the file parsed a moment ago; its line is a help, not a need
+        }
+        return -1;
+    }
+
+    /**
+     * A {@code --set} value that does not parse: its bracket problem said as {@link #parseProblem} says a file's,
+     * without lines (one argument), else Typesafe Config's message without its advice for files (a
+     * {@code .properties} file is no help on a command line).
+     *
+     * @param value the text after {@code =}
+     * @param e its parse failure
+     * @return what is wrong with it
+     */
+    public static String setProblem(String value, ConfigException e) {
+        Object[] brackets = e instanceof ConfigException.Parse ? bracketProblem(value, false) : null;
+        if (brackets != null) {
+            return (String) brackets[1];
+        }
+        return HoconChecker.bare(e).replaceFirst(" \\(if you intended [^)]*\\)", "");
+    }
+
+    /**
      * @param text a HOCON document
+     * @param inFile whether it is a file's text (a problem then names lines) or one {@code --set} value
      * @return the first bracket problem: {@code {line, message}}, or null when every bracket is closed in order
      */
-    static Object[] bracketProblem(String text) {
+    static Object[] bracketProblem(String text, boolean inFile) {
         Deque<int[]> open = new ArrayDeque<>(); // {char, line}
         int line = 1;
         for (int i = 0; i < text.length(); i++) {
@@ -164,8 +282,8 @@ public final class HoconSyntax {
                 if (o[0] != opener(c)) {
                     return new Object[] {
                         line,
-                        "'" + c + "' where the '" + (char) o[0] + "' opened at line " + o[1] + " needs a '"
-                                + closer((char) o[0]) + "'"
+                        "'" + c + "' where the '" + (char) o[0] + "' opened" + (inFile ? " at line " + o[1] : "")
+                                + " needs a '" + closer((char) o[0]) + "'"
                     };
                 }
             }
@@ -174,8 +292,11 @@ public final class HoconSyntax {
             int[] o = open.peek();
             return new Object[] {
                 o[1],
-                "the '" + (char) o[0] + "' opened here is never closed: a '" + closer((char) o[0])
-                        + "' is missing (the file ends at line " + (text.endsWith("\n") ? line - 1 : line) + ")"
+                inFile
+                        ? "the '" + (char) o[0] + "' opened here is never closed: a '" + closer((char) o[0])
+                                + "' is missing (the file ends at line " + (text.endsWith("\n") ? line - 1 : line)
+                                + ")"
+                        : "the '" + (char) o[0] + "' is never closed: a '" + closer((char) o[0]) + "' is missing"
             };
         }
         return null;
@@ -187,6 +308,36 @@ public final class HoconSyntax {
 
     private static char closer(char opener) {
         return opener == '{' ? '}' : opener == '[' ? ']' : ')';
+    }
+
+    /**
+     * @param v a value a message echoes
+     * @return it on one line, in HOCON's concise JSON ({@code [1,2]}, {@code {"a":1}}, {@code "abc"}), without the
+     *     origin comments and line breaks a list or object renders with by default
+     */
+    public static String shown(ConfigValue v) {
+        return v.render(ConfigRenderOptions.concise());
+    }
+
+    /**
+     * @param s text from a file or the command line, or null
+     * @return it with every word (a run without white space) longer than {@value #LONGEST_WORD} characters cut to
+     *     its first {@value #KEPT_OF_WORD} and its length, e.g. {@code aaaa... (100000 characters)}: a message
+     *     names what is at fault without echoing a pasted megabyte
+     */
+    public static String cut(String s) {
+        if (s == null || s.length() <= LONGEST_WORD) {
+            return s;
+        }
+        Matcher m = LONG_WORD.matcher(s);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(
+                    b,
+                    Matcher.quoteReplacement(m.group().substring(0, KEPT_OF_WORD) + "... ("
+                            + m.group().length() + " characters)"));
+        }
+        return m.appendTail(b).toString();
     }
 
     /**

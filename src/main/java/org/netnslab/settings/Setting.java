@@ -119,9 +119,9 @@ public final class Setting<T> {
                 throw e;
             }
             throw new IllegalArgumentException(
-                    "must be " + expected + ", got " + model.getValue(key).render(), e);
+                    "must be " + expected + ", got " + HoconSyntax.shown(model.getValue(key)), e);
         }
-        String wrong = problem.apply(value, model.getValue(key).render());
+        String wrong = problem.apply(value, HoconSyntax.shown(model.getValue(key)));
         if (wrong != null) {
             throw new IllegalArgumentException(wrong);
         }

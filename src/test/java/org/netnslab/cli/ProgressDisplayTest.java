@@ -17,7 +17,7 @@ public class ProgressDisplayTest extends JUnitSuite {
         Locale before = Locale.getDefault();
         Locale.setDefault(Locale.ROOT); // the phase line's thousands separator
         try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ProgressDisplay d = new ProgressDisplay(false, err);
+            ProgressDisplay d = new ProgressDisplay(false, err, "--jobs 2");
             d.replicateStarting(replicates, replicates, List.of("kernel-6.9", "kernel-4.18"));
             d.phaseStarting("kernel-4.18", "warm-up", 0, () -> 0); // warmup-per-netns = 0: no lines
             d.phaseDone("kernel-4.18", "warm-up", 0, 0);
@@ -34,6 +34,18 @@ public class ProgressDisplayTest extends JUnitSuite {
                 String.format("replicate 2/2: kernel-6.9, kernel-4.18%n"
                         + "[kernel-4.18, replicate 2/2] counted: 2,000 done in 2.00 s (1,000/s)%n"),
                 lines(2));
+    }
+
+    @Test
+    public void theLanesLineSaysWhereTheirNumberCameFrom() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            new ProgressDisplay(false, err, Jobs.from(null, 2, 2)).runsStarting(3, 2);
+        }
+        assertEquals(
+                String.format(
+                        "3 design runs, 2 at a time (the default: the available processors, 2; --jobs N sets it)%n"),
+                bytes.toString(StandardCharsets.UTF_8));
     }
 
     @Test

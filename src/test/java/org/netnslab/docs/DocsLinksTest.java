@@ -162,6 +162,59 @@ public class DocsLinksTest extends JUnitSuite {
                         Path.of("docs", "measurements", "log.md"))));
     }
 
+    /**
+     * @param page a page
+     * @param opening the start of the line the list follows
+     * @return the list's bullets, each with its continuation lines joined; a line that is neither (a bullet pasted
+     *     into another's sentence leaves one) fails
+     */
+    static List<String> bullets(Path page, String opening) throws Exception {
+        List<String> lines = Files.readAllLines(page);
+        int i = 0;
+        while (!lines.get(i).startsWith(opening)) {
+            i++;
+        }
+        i++;
+        while (lines.get(i).isBlank()) {
+            i++;
+        }
+        List<String> bullets = new ArrayList<>();
+        for (; i < lines.size() && !lines.get(i).isBlank(); i++) {
+            String l = lines.get(i);
+            if (l.startsWith("- ")) {
+                bullets.add(l.substring(2));
+            } else {
+                assertTrue(page + ": neither a bullet nor its continuation: " + l, l.startsWith("  "));
+                bullets.set(bullets.size() - 1, bullets.get(bullets.size() - 1) + " " + l.strip());
+            }
+        }
+        return bullets;
+    }
+
+    /** The exit statuses read in order, each bullet whole: ';' after each, '.' after the last. */
+    @Test
+    public void theExitStatusListsReadInOrderEachBulletWhole() throws Exception {
+        for (Map.Entry<String, List<String>> page : Map.of(
+                        "docs/exit-codes-and-reliability.md#Exit status", List.of("0", "1", "2", "3", "130"),
+                        "README.md#Exit status (", List.of("0", "1", "2", "3"))
+                .entrySet()) {
+            String[] at = page.getKey().split("#");
+            List<String> bullets = bullets(Path.of(at[0]), at[1].endsWith("(") ? at[1] : "## " + at[1]);
+            assertEquals(
+                    page.getKey(),
+                    page.getValue(),
+                    bullets.stream()
+                            .map(b -> b.replaceFirst("^`(\\d+)`.*", "$1"))
+                            .toList());
+            for (int i = 0; i < bullets.size(); i++) {
+                String b = bullets.get(i);
+                assertTrue(
+                        at[0] + ": a bullet is one sentence part: " + b,
+                        b.endsWith(i + 1 < bullets.size() ? ";" : "."));
+            }
+        }
+    }
+
     @Test
     public void architectureNamesEveryPackage() throws Exception {
         String map = Files.readString(Path.of("ARCHITECTURE.md"));

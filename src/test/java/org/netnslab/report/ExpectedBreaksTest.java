@@ -152,6 +152,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                         List.of(),
                         List.of(),
                         TinyRun.oneReplicate(List.of()),
+                        null,
                         null),
                 new RunRecord.Machine(2, "17", "2.6.21"));
         RunRecord two = new RunRecord(
@@ -170,7 +171,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution(),
-                r.sensitivity());
+                r.sensitivity(),
+                r.shape());
         assertTrue(DesignsAlike.identicalPairs(two)
                 .get(0)
                 .text()
@@ -192,7 +194,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution(),
-                r.sensitivity());
+                r.sensitivity(),
+                r.shape());
         assertTrue(DesignsAlike.identicalPairs(rcvbuf)
                 .get(0)
                 .text()
@@ -232,7 +235,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 List.of(),
                 List.of(),
                 List.of(new RunResult.Replicate(1, List.of(), List.of())),
-                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null));
+                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null),
+                null);
         Verdict v = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")));
         String line = v.lines().get(0).text();
         assertTrue(

@@ -42,6 +42,7 @@ final class TinyRun {
                         new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
                         new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)),
                 oneReplicate(designs),
+                null,
                 null);
     }
 
@@ -87,6 +88,7 @@ final class TinyRun {
                 List.of("workload.injectors=4"),
                 List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)),
                 reps,
+                null,
                 null);
     }
 
@@ -148,7 +150,8 @@ final class TinyRun {
                 List.of(),
                 ratios,
                 oneReplicate(List.of()),
-                execution);
+                execution,
+                null);
     }
 
     static List<RunResult.Replicate> oneReplicate(List<DesignResult> designs) {

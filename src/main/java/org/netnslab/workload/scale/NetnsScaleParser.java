@@ -1,6 +1,7 @@
 package org.netnslab.workload.scale;
 
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
 import org.netnslab.workload.NetnsPopulation;
 import org.netnslab.workload.WorkloadParser;
 
@@ -29,7 +30,9 @@ public final class NetnsScaleParser extends WorkloadParser {
                 c.problem(
                         "workload.listener-share",
                         "must be a number in 0..1 (0.01: one netns in 100), got "
-                                + (v == null ? "null" : v.valueType().name().toLowerCase() + " " + v.render()));
+                                + (v == null
+                                        ? "null"
+                                        : v.valueType().name().toLowerCase() + " " + HoconSyntax.shown(v)));
             } else {
                 share = ((Number) v.unwrapped()).doubleValue();
                 if (!(share >= 0 && share <= 1)) {

@@ -3,6 +3,7 @@ package org.netnslab.workload.soak;
 import java.time.Duration;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconSyntax;
 import org.netnslab.workload.WorkloadParser;
 
 /**
@@ -43,7 +44,7 @@ public final class IsolationSoakParser extends WorkloadParser {
                     c.problem(
                             "workload.duration",
                             "must be a duration in 1s..7d, got "
-                                    + c.conf().getValue("workload.duration").render());
+                                    + HoconSyntax.shown(c.conf().getValue("workload.duration")));
                 }
             } catch (com.typesafe.config.ConfigException e) {
                 c.problem("workload.duration", "must be a duration (e.g. 300s): " + HoconChecker.bare(e));

@@ -1,0 +1,126 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigValue;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.netnslab.settings.ConfigProblem;
+import org.netnslab.settings.HoconSyntax;
+
+/**
+ * The command line's {@code --set path=value} overrides, applied over a scenario's keys in order, the last of a
+ * key winning as in HOCON. A value may hold substitutions, resolved as the scenario file's are: against the
+ * scenario's keys, then the environment ({@code --set workload.injectors=${N}}); a value that came from the
+ * environment is named by its {@code --set}, where HOCON would name "env variables".
+ */
+final class SetOverrides {
+    private static final Pattern SUBSTITUTION = Pattern.compile("\\$\\{(\\??)\\s*([^}\\s]+)\\s*\\}");
+    /** How Typesafe Config names where a value from the environment came from. */
+    private static final String ENVIRONMENT = "env variables";
+
+    /** Each leaf path a {@code --set} gave, and which. */
+    private final Map<String, String> setBy = new HashMap<>();
+
+    /**
+     * @param conf the scenario file's keys, unresolved
+     * @param sets {@code path=value} overrides, in order
+     * @param problems receives what is wrong with each, named by the {@code --set}
+     * @return the keys with the overrides over them, unresolved
+     */
+    Config apply(Config conf, List<String> sets, List<ConfigProblem> problems) {
+        for (String set : sets) {
+            int eq = set.indexOf('=');
+            if (eq <= 0) {
+                problems.add(
+                        new ConfigProblem("--set " + set, -1, "-", "expected path=value, e.g. --set machine.cpus=2"));
+                continue;
+            }
+            String key = set.substring(0, eq).trim();
+            String value = set.substring(eq + 1);
+            if (value.isBlank()) {
+                problems.add(new ConfigProblem(
+                        "--set " + set, -1, key, "no value after '=' (to set an" + " empty string, write \"\")"));
+                continue;
+            }
+            try {
+                Config one = ConfigFactory.parseString(
+                        key + " = " + value, ConfigParseOptions.defaults().setOriginDescription("--set " + set));
+                warnIfOptionalUnset(set, key, conf);
+                for (Map.Entry<String, ConfigValue> e : one.entrySet()) {
+                    String earlier = setBy.put(e.getKey(), set);
+                    if (earlier != null && !earlier.equals(set)) { // the last one wins, as HOCON's own later value does
+                        System.err.println("netns-lab: warning: --set " + HoconSyntax.cut(set)
+                                + " overrides the earlier --set " + HoconSyntax.cut(earlier)
+                                + " (the last one given wins)");
+                    }
+                }
+                conf = one.withFallback(conf);
+            } catch (ConfigException e) {
+                problems.add(new ConfigProblem("--set " + set, -1, key, HoconSyntax.setProblem(value, e)));
+            }
+        }
+        return conf;
+    }
+
+    /**
+     * @param problems what the scenario's checks found
+     * @return them, each whose value a {@code --set}'s substitution took from the environment named by that
+     *     {@code --set} and the variable
+     */
+    List<ConfigProblem> attributed(List<ConfigProblem> problems) {
+        return problems.stream()
+                .map(p -> {
+                    String set = p.source().equals(ENVIRONMENT) ? setBy.get(p.path()) : null;
+                    if (set == null) {
+                        return p;
+                    }
+                    Matcher m = SUBSTITUTION.matcher(set);
+                    return new ConfigProblem(
+                            "--set " + set,
+                            -1,
+                            p.path(),
+                            p.message() + " (from the environment variable"
+                                    + (m.find() ? " " + m.group(2) : " its substitution names") + ")");
+                })
+                .toList();
+    }
+
+    /**
+     * {@code --set key=${?X}} with X neither a key nor an environment variable sets nothing: HOCON drops the
+     * field and the scenario's own value stays. Legal HOCON, so not an error, but never what the user meant:
+     * a warning on stderr names the --set.
+     */
+    private static void warnIfOptionalUnset(String set, String key, Config before) {
+        Matcher m = SUBSTITUTION.matcher(set);
+        boolean any = false;
+        while (m.find()) {
+            if (m.group(1).isEmpty()) {
+                continue; // a required substitution: an undefined one is an error the resolve reports
+            }
+            any = true;
+            String name = m.group(2).replace("\"", "");
+            if (System.getenv(name) != null) {
+                return;
+            }
+            try {
+                if (before.hasPathOrNull(name)) {
+                    return;
+                }
+            } catch (ConfigException e) {
+                return; // not a path this check can read: leave it to the scenario's own resolve
+            }
+        }
+        if (any) {
+            System.err.println(
+                    "netns-lab: warning: --set " + HoconSyntax.cut(set) + ": the optional substitution is not defined"
+                            + " (no such key or environment variable), so this override sets nothing"
+                            + (before.hasPathOrNull(key) ? ": " + key + " keeps the scenario's value" : ""));
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package org.netnslab.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.cli.CommandLineFaultsTest.Printed;
+import org.netnslab.settings.HoconSyntax;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * What a new user typed wrong in a scenario, a {@code --config} file, a {@code --set} or an option's value, and
+ * what they are told: one line naming the file, line and key (or the option) and what to do, exit 2, no Java class
+ * name; and the run's header, which gives the counts the run made.
+ */
+public class ConfigInputFaultsTest extends JUnitSuite {
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
+
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private static final String UNSHARE = "load-tests/unshare-loop.conf";
+    private static final String SEED_RATIOS = "seed-ratios { \"exit-barrier-4.16\" = 1.067 }";
+
+    private static Printed cli(String... args) {
+        return CommandLineFaultsTest.cli(args);
+    }
+
+    /** @return unshare-loop with its seed-ratios line replaced, written to a temporary file */
+    private Path unshareWithSeedRatios(String line) throws Exception {
+        String text = Files.readString(Path.of(UNSHARE));
+        assertTrue(text.contains(SEED_RATIOS));
+        Path f = tmp.getRoot().toPath().resolve("unshare-loop.conf");
+        Files.writeString(f, text.replace(SEED_RATIOS, line));
+        return f;
+    }
+
+    /** @return the line of {@code f} that starts with {@code start}, counted from 1 */
+    private static int lineOf(Path f, String start) throws Exception {
+        List<String> lines = Files.readAllLines(f);
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(start)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError(start + " not in " + f);
+    }
+
+    private Path write(String name, String text) throws Exception {
+        Path f = tmp.getRoot().toPath().resolve(name);
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private static void assertOneProblem(Printed p, String problem) {
+        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+        assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
+    }
+
+    @Test
+    public void aSeedRatioOfTheBaselineOrOfADesignNotRunIsRefusedByValidateAndRun() throws Exception {
+        Path f = unshareWithSeedRatios("seed-ratios { \"net-free-4.16\" = 1.0, owner-exit = 1.1 }");
+        int line = lineOf(f, "seed-ratios");
+        String expected = "netns-lab: 2 configuration problems:\n  " + f + ":" + line
+                + ": seed-ratios.\"net-free-4.16\": 'net-free-4.16' is the baseline: a seed ratio is another"
+                + " design's mean over the baseline's, and the baseline is never compared with itself; remove it,"
+                + " or set baseline to the design the seed measured it against\n  " + f + ":" + line
+                + ": seed-ratios.owner-exit: 'owner-exit' is not one of the designs this scenario runs"
+                + " [owner-exit-4.16, net-free-4.16, exit-barrier-4.16, exit-unsafe-4.16, net-free-rwsem], so its"
+                + " ratio would never be shown; add it to designs or remove it\n";
+        Printed validate = cli("validate", f.toString());
+        assertEquals(Main.EXIT_CONFIG, validate.status());
+        assertEquals(expected, validate.err());
+        Path out = tmp.getRoot().toPath().resolve("out");
+        Printed run = cli("run", f.toString(), "--scale", "0.01", "--out", out.toString(), "--no-progress");
+        assertEquals(Main.EXIT_CONFIG, run.status());
+        assertEquals(expected, run.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /** A --set that leaves the seed ratio's design out, or makes it the baseline, drops the ratio, as documented. */
+    @Test
+    public void aSeedRatioThatASetLeavesOutIsDropped() throws Exception {
+        Path f = unshareWithSeedRatios(SEED_RATIOS);
+        assertEquals(
+                0,
+                cli("validate", f.toString(), "--set", "designs=[net-free-4.16, owner-exit-4.16]")
+                        .status());
+        assertEquals(
+                0,
+                cli("validate", f.toString(), "--set", "baseline=exit-barrier-4.16")
+                        .status());
+    }
+
+    @Test
+    public void aMissingIncludeAFolderIncludedAndACycleAreOneLineEachAtTheInclude() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        Files.createDirectory(dir.resolve("folder"));
+        Path missing = write("missing.conf", "name = x\ninclude required(\"nope.conf\")\n");
+        assertOneProblem(
+                cli("validate", missing.toString()),
+                missing + ":2: include: included file nope.conf not found (no " + dir.resolve("nope.conf")
+                        + "; include required(...) needs it)");
+        Path folder = write("with-folder.conf", "include required(\"folder\")\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", folder.toString()),
+                folder + ":1: include: included folder is a folder (" + dir.resolve("folder")
+                        + "): include a HOCON file");
+        Path a = write("a.conf", "x = 1\ninclude \"b.conf\"\n");
+        write("b.conf", "include \"a.conf\"\n");
+        assertOneProblem(
+                cli("validate", a.toString()),
+                a + ":2: include: a cycle of includes: a.conf -> b.conf -> a.conf (a file that includes itself,"
+                        + " directly or through others); remove one of them");
+        Path into = write("into.conf", "name = q\ninclude \"a.conf\"\n");
+        assertOneProblem(
+                cli("validate", into.toString()),
+                into + ":2: include: a cycle of includes: a.conf -> b.conf -> a.conf (a file that includes itself,"
+                        + " directly or through others); remove one of them");
+        assertEquals(Path.of("./x.conf"), HoconSyntax.withFolder(Path.of("x.conf"))); // its includes are found
+        assertEquals(Path.of("d/x.conf"), HoconSyntax.withFolder(Path.of("d/x.conf")));
+    }
+
+    @Test
+    public void reportOfABinaryResultJsonSaysItIsNotText() throws Exception {
+        Path dir = tmp.newFolder("run").toPath();
+        Files.write(dir.resolve("result.json"), new byte[] {'{', (byte) 0xff, (byte) 0xfe, 0x7f});
+        Printed p = cli("report", dir.toString());
+        assertEquals(Main.EXIT_CONFIG, p.status());
+        assertEquals(
+                "netns-lab: " + dir.resolve("result.json")
+                        + ": is not a text file (byte 1 is not UTF-8), so not the JSON a netns-lab run writes\n",
+                p.err());
+    }
+
+    @Test
+    public void anOptionValueOfTheWrongKindIsOneLineInWords() {
+        Printed scale = cli("run", UNSHARE, "--scale", "abc");
+        assertEquals(Main.EXIT_CONFIG, scale.status());
+        assertEquals(
+                "netns-lab: --scale: 'abc' is not a number (netns-lab run --help lists the options)\n", scale.err());
+        assertEquals("", scale.out());
+        assertEquals(
+                "netns-lab: --jobs: 'two' is not a whole number (netns-lab run --help lists the options)\n",
+                cli("run", UNSHARE, "--jobs", "two").err());
+        assertEquals(
+                "netns-lab: --repeat: 99999999999 is too large (netns-lab run --help lists the options)\n",
+                cli("run", UNSHARE, "--repeat", "99999999999").err());
+        assertEquals(
+                "netns-lab: --timeout: '5s' is not a whole number (netns-lab calibrate --help lists the options)\n",
+                cli("calibrate", "--timeout", "5s").err());
+    }
+
+    @Test
+    public void aLogLevelAkkaDoesNotKnowIsRefusedUpFront() throws Exception {
+        Path conf = write("log.conf", "akka {\n  loglevel = BOGUS\n}\n");
+        String problem = conf + ":2: akka.loglevel: not one of Akka's log levels OFF, ERROR, WARNING, INFO, DEBUG,"
+                + " got \"BOGUS\"";
+        assertOneProblem(cli("validate", UNSHARE, "--config", conf.toString()), problem);
+        Path out = tmp.getRoot().toPath().resolve("out");
+        Printed run = cli(
+                "run",
+                UNSHARE,
+                "--scale",
+                "0.01",
+                "--config",
+                conf.toString(),
+                "--out",
+                out.toString(),
+                "--no-progress");
+        assertOneProblem(run, problem);
+        assertEquals("", run.out());
+        assertFalse(Files.exists(out));
+        Path lower = write("lower.conf", "akka.loglevel = warning\n");
+        assertEquals(0, cli("validate", UNSHARE, "--config", lower.toString()).status());
+    }
+
+    @Test
+    public void setMessagesSayWhatIsWrongWithTheArgumentOnOneLine() {
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "workload={"),
+                "--set workload={: workload: the '{' is never closed: a '}' is missing");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "x=5 } y=6"),
+                "--set x=5 } y=6: x: '}' closes nothing: a '{' is missing before it, or this one is extra");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "workload.workers=${HOME}"),
+                "--set workload.workers=${HOME}: workload.workers: must be an integer in 1..1000000000, got \""
+                        + System.getenv("HOME") + "\" (from the environment variable HOME)");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "workload.workers=${NETNS_LAB_SURELY_UNSET}"),
+                "--set workload.workers=${NETNS_LAB_SURELY_UNSET}: ${NETNS_LAB_SURELY_UNSET} is neither a key of"
+                        + " the scenario nor an environment variable");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "workload.workers=[1,2]"),
+                "--set workload.workers=[1,2]: workload.workers: must be an integer in 1..1000000000, got [1,2]");
+        String name = "a".repeat(100_000);
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", name + "=1"),
+                "--set " + "a".repeat(60) + "... (100002 characters): " + "a".repeat(60)
+                        + "... (100000 characters): unknown key; expected one of [baseline, custom-designs,"
+                        + " derived-ratios, description, designs, execution, machine, model, name, random-seed,"
+                        + " repeat, seed, seed-ratios, sensitivity, workload]");
+    }
+
+    @Test
+    public void theHeaderAtAScaleGivesTheCountsRunAndTheDescriptionAsOfScaleOne() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("out");
+        Printed run = cli("run", UNSHARE, "--scale", "0.01", "--jobs", "1", "--out", out.toString(), "--no-progress");
+        assertEquals(run.err(), 0, run.status());
+        String header = "\nscenario unshare-loop (scale 0.01): 40 workers x 1 iterations (after 1 warm-up)\n"
+                + "  at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by its owner's exit, in"
+                + " net_free, after a per-exit RCU barrier, or unsafely\nseed: ";
+        assertTrue(run.out(), run.out().startsWith(header));
+        assertTrue(cli("report", out.toString()).out().startsWith(header));
+    }
+
+    @Test
+    public void theLanesLineSaysWhetherTheyAreTheDefault() {
+        assertEquals("the default: the available processors, 2; --jobs N sets it", Jobs.from(null, 2, 2));
+        assertEquals(
+                "the default: the available processors, 8, lowered to what the heap holds; --jobs N sets it",
+                Jobs.from(null, 3, 8));
+        assertEquals("--jobs 4", Jobs.from(4, 4, 2));
+        assertEquals("--jobs 4, lowered to what the heap holds", Jobs.from(4, 2, 2));
+    }
+}
