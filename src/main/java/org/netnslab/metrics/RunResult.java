@@ -23,6 +23,7 @@ import java.util.List;
  * @param ratios figures derived across measures or designs, each beside the seed's (may be empty)
  * @param replicates each replicate's results, in the order they ran (at least one)
  * @param execution how the run ran: mode and simulated machine (null when not known)
+ * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any
  */
 public record RunResult(
         String scenario,
@@ -37,7 +38,8 @@ public record RunResult(
         List<String> overrides,
         List<DerivedRatio> ratios,
         List<Replicate> replicates,
-        ExecutionInfo execution) {
+        ExecutionInfo execution,
+        MinScale minScale) {
 
     /**
      * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it.

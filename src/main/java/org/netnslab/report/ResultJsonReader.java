@@ -83,7 +83,8 @@ final class ResultJsonReader {
                 List.of(),
                 replicates,
                 ExecutionJson.read(f, root),
-                SensitivityJson.read(f, root));
+                SensitivityJson.read(f, root),
+                null); // in result-extra.json
     }
 
     private static List<ReplicateRecord> replicates(JsonFields f, JsonNode root) throws ReportInputException {

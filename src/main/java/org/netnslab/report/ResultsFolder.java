@@ -126,6 +126,7 @@ public final class ResultsFolder {
                 notes,
                 r.replicates(),
                 r.execution(),
-                r.sensitivity());
+                r.sensitivity(),
+                extra == null ? null : extra.minScale());
     }
 }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
 
@@ -32,6 +33,8 @@ import org.netnslab.metrics.SensitivityResult;
  * @param replicates each replicate's own figures, in the order they ran (one for a schema 1 file)
  * @param execution how the run ran (mode, simulated machine, sweep); null when not saved
  * @param sensitivity the run's sensitivity study ({@code --sensitivity N}); null when it had none
+ * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any (and when
+ *     {@code result-extra.json} could not be read)
  */
 public record RunRecord(
         String scenario,
@@ -49,7 +52,16 @@ public record RunRecord(
         List<String> notes,
         List<ReplicateRecord> replicates,
         RunResult.ExecutionInfo execution,
-        SensitivityResult sensitivity) {
+        SensitivityResult sensitivity,
+        MinScale minScale) {
+
+    /**
+     * @return whether the run's {@code --scale} is below the scenario's {@link MinScale}: its verdict then says so
+     *     in place of an agreement with a seed figure or an all-clear
+     */
+    public boolean belowMinScale() {
+        return minScale != null && minScale.excludes(scale);
+    }
 
     /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
     public boolean isSweep() {
@@ -161,6 +173,7 @@ public record RunRecord(
                 List.of(),
                 r.replicates().stream().map(ReplicateRecord::of).toList(),
                 r.execution(),
-                sensitivity);
+                sensitivity,
+                r.minScale());
     }
 }

@@ -166,7 +166,8 @@ final class RunAssembly {
                                 ms.scheduling().taskGroup().name().toLowerCase(Locale.ROOT),
                                 counts.stream()
                                         .map(n -> ms.scheduling().sliceNanos(n))
-                                        .toList())));
+                                        .toList())),
+                scenario.minScale());
     }
 
     /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

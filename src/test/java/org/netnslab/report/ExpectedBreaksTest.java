@@ -97,6 +97,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                         new RunResult.DerivedRatio("narrow", 0.35, 0.36, List.of(0.34, 0.36), 0.29, 0.41),
                         new RunResult.DerivedRatio("wide, far", 1.126, 3.0, List.of(0.6, 1.652), 0.147, 2.105)),
                 TinyRun.oneReplicate(List.of()),
+                null,
                 null);
         List<Verdict.Line> lines = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                 .checked();
@@ -161,6 +162,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                         List.of(),
                         List.of(),
                         TinyRun.oneReplicate(List.of()),
+                        null,
                         null),
                 new RunRecord.Machine(2, "17", "2.6.21"));
         RunRecord two = new RunRecord(
@@ -179,7 +181,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution(),
-                r.sensitivity());
+                r.sensitivity(),
+                r.minScale());
         assertTrue(DesignsAlike.identicalPairs(two)
                 .get(0)
                 .text()
@@ -201,7 +204,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.notes(),
                 r.replicates(),
                 r.execution(),
-                r.sensitivity());
+                r.sensitivity(),
+                r.minScale());
         assertTrue(DesignsAlike.identicalPairs(rcvbuf)
                 .get(0)
                 .text()
@@ -241,7 +245,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 List.of(),
                 List.of(),
                 List.of(new RunResult.Replicate(1, List.of(), List.of())),
-                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null));
+                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null),
+                null);
         Verdict v = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")));
         String line = v.lines().get(0).text();
         assertTrue(
@@ -280,6 +285,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                     List.of(),
                     List.of(),
                     TinyRun.oneReplicate(List.of()),
+                    null,
                     null);
             Verdict.Line line = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
                     .checked()

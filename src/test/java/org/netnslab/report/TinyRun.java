@@ -42,6 +42,7 @@ final class TinyRun {
                         new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35),
                         new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)),
                 oneReplicate(designs),
+                null,
                 null);
     }
 
@@ -87,6 +88,7 @@ final class TinyRun {
                 List.of("workload.injectors=4"),
                 List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)),
                 reps,
+                null,
                 null);
     }
 
@@ -99,7 +101,7 @@ final class TinyRun {
                 1, designs.stream().map(DesignResult::name).toList(), designs));
     }
 
-    private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
+    static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
         LatencyRecorder tx = new LatencyRecorder();
         LatencyRecorder rx = new LatencyRecorder();
         for (int i = 1; i <= 1000; i++) {
