@@ -42,7 +42,7 @@ final class GcOverhead {
         }
         int last = (count - 1) % SAMPLES;
         for (int back = 0; back < Math.min(count, SAMPLES); back++) {
-            int i = ((count - 1 - back) % SAMPLES + SAMPLES) % SAMPLES;
+            int i = (count - 1 - back) % SAMPLES;
             if (!heapFull[i]) {
                 return false; // the heap had room within the window
             }
