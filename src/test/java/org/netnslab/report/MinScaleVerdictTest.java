@@ -41,7 +41,22 @@ public class MinScaleVerdictTest extends JUnitSuite {
     private static RunResult run(double scale, MinScale min) {
         DesignResult a = TinyRun.design("kernel-4.18", 50_000, 0, 12_345_678);
         DesignResult b = TinyRun.design("per-netns-2018", 20_000, 0, 3_456_789);
-        List<DesignResult> designs = List.of(a, b);
+        return run(
+                scale,
+                min,
+                List.of(a, b),
+                List.of(Comparison.of("uevent.transaction", a, b)),
+                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
+                null);
+    }
+
+    private static RunResult run(
+            double scale,
+            MinScale min,
+            List<DesignResult> designs,
+            List<Comparison> comparisons,
+            List<RunResult.DerivedRatio> ratios,
+            RunResult.ExecutionInfo execution) {
         return new RunResult(
                 "tiny",
                 "a run",
@@ -50,12 +65,12 @@ public class MinScaleVerdictTest extends JUnitSuite {
                 Instant.parse("2026-12-05T12:00:00Z"),
                 2.0,
                 designs,
-                List.of(Comparison.of("uevent.transaction", a, b)),
+                comparisons,
                 Map.of("per-netns-2018", 0.8),
                 List.of(),
-                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
+                ratios,
                 TinyRun.oneReplicate(designs),
-                null,
+                execution,
                 min);
     }
 
@@ -101,21 +116,8 @@ public class MinScaleVerdictTest extends JUnitSuite {
     public void brokenInvariantsBelowTheMinimumAreStillSaidAndStillFailTheCheck() {
         RunResult r = run(0.01, MIN);
         DesignResult broke = TinyRun.design("per-netns-2018", 20_000, 7, 3_456_789);
-        RunResult withBreak = new RunResult(
-                r.scenario(),
-                r.description(),
-                r.seed(),
-                r.scale(),
-                r.started(),
-                r.wallSeconds(),
-                List.of(r.designs().get(0), broke),
-                r.comparisons(),
-                r.seedRatios(),
-                r.overrides(),
-                r.ratios(),
-                TinyRun.oneReplicate(List.of(r.designs().get(0), broke)),
-                null,
-                MIN);
+        RunResult withBreak =
+                run(r.scale(), MIN, List.of(r.designs().get(0), broke), r.comparisons(), r.ratios(), null);
         Verdict v = verdict(withBreak);
         assertTrue(
                 v.invariants(), v.invariants().startsWith("Invariants: per-netns-2018 broke seqnum_out_of_order (7)"));
@@ -157,21 +159,13 @@ public class MinScaleVerdictTest extends JUnitSuite {
         List<Comparison> cs = List.of(
                 Comparison.of("uevent.transaction", rename(a, "@1cpu"), rename(b, "@1cpu")),
                 Comparison.of("uevent.transaction", rename(a, "@2cpu"), rename(b, "@2cpu")));
-        RunResult sweep = new RunResult(
-                r.scenario(),
-                r.description(),
-                r.seed(),
+        RunResult sweep = run(
                 r.scale(),
-                r.started(),
-                r.wallSeconds(),
+                MIN,
                 List.of(),
                 cs,
-                r.seedRatios(),
-                r.overrides(),
                 List.of(),
-                List.of(new RunResult.Replicate(1, List.of(), List.of())),
-                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null),
-                MIN);
+                new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null));
         Verdict v = verdict(sweep);
         String line = v.lines().get(0).text();
         assertTrue(line, line.endsWith(". Seed 0.80: " + TOO_SMALL + "."));
