@@ -52,6 +52,31 @@ public final class Main implements Callable<Integer> {
      * @param args the command line
      */
     public static void main(String[] args) {
+        setUp();
+        int status;
+        try {
+            status = execute(args);
+            status = stdoutIsPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
+        } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
+            Stops.outOfMemory(e);
+            outOfMemory = true;
+            Stops.sayFatal(() -> "netns-lab: " + outOfMemory(e));
+            status = EXIT_FAILED;
+        }
+        Stops.exiting(status, outOfMemory);
+        if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(status);
+        }
+        System.exit(status);
+    }
+
+    /**
+     * What the process has before any command: stderr without Akka's fatal-error report, logback started, the
+     * handlers of signals and of an exit netns-lab did not ask for ({@link Stops}), and the {@link Watchdog}.
+     */
+    static void setUp() {
         System.setProperty("java.awt.headless", "true"); // charts are drawn to SVG, never to a screen
         // Akka's fatal-error report (the stack trace of an OutOfMemoryError in an actor) is left out: Stops says it in
         // one line
@@ -60,22 +85,7 @@ public final class Main implements Callable<Integer> {
         // Initialise logback before Akka's logger starts on another thread, so no log call is replayed.
         org.slf4j.LoggerFactory.getLogger(Main.class);
         Stops.install();
-        int status;
-        try {
-            status = execute(args);
-            status = stdoutIsPipe() ? status : checkStdout(status, System.out, System.err); // `| head` is no error
-        } catch (OutOfMemoryError e) { // outside a run (a run catches its own and says where it was)
-            outOfMemory = true;
-            Stops.sayFatal(() -> "netns-lab: " + outOfMemory(e));
-            status = EXIT_FAILED;
-        }
-        Stops.exiting(outOfMemory ? status : -1);
-        if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
-            System.out.flush();
-            System.err.flush();
-            Runtime.getRuntime().halt(status);
-        }
-        System.exit(status);
+        Watchdog.start(); // ends a process the heap's exhaustion or a stalled exit would leave hanging
     }
 
     /** Set when a run ended on an OutOfMemoryError: the JVM then halts after its one line, hooks not run. */
@@ -113,7 +123,15 @@ public final class Main implements Callable<Integer> {
 
     /** @return what an OutOfMemoryError means and what to do about it, in one line */
     static String outOfMemory(OutOfMemoryError e) {
-        return "out of memory (" + e.getMessage() + ", max heap "
+        return outOfMemory(e.getMessage());
+    }
+
+    /**
+     * @param cause what ran out, e.g. "Java heap space" (an OutOfMemoryError's message)
+     * @return what running out of memory means and what to do about it, in one line
+     */
+    static String outOfMemory(String cause) {
+        return "out of memory (" + cause + ", max heap "
                 + Runtime.getRuntime().maxMemory() / (1 << 20)
                 + " MiB): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g),"
                 + " or run a smaller population";

@@ -20,9 +20,10 @@ final class NowRunning implements RunObserver {
      * @param phase the phase running, or null
      * @param total the phase's transactions
      * @param done counts the phase's transactions done so far, or null
+     * @param unit what total and done count when not transactions, with a leading space (" s"), else ""
      * @param stage what is going on when no phase runs, e.g. "after phase warm-up"
      */
-    private record State(String phase, long total, LongSupplier done, String stage) {}
+    private record State(String phase, long total, LongSupplier done, String unit, String stage) {}
 
     private final String scenario;
     private final RunObserver display;
@@ -52,7 +53,7 @@ final class NowRunning implements RunObserver {
 
     /**
      * @return where the run is, e.g. {@code in scenario tc1, design kernel-4.18, phase counted, 41%
-     *     (4,100 of 10,000)}, or {@code in scenario tc1, design kernel-4.18, after phase warm-up}; with design
+     *     (4,100 of 10,000)} (a soak's: {@code phase soak, 4% (6 of 150 s)}), or {@code in scenario tc1, design kernel-4.18, after phase warm-up}; with design
      *     runs side by side, each of them: {@code in scenario tc1, 2 design runs: design a, phase counted, 41%
      *     (...); design b, starting}
      */
@@ -76,8 +77,8 @@ final class NowRunning implements RunObserver {
                 b.append(", phase ")
                         .append(s.phase())
                         .append(String.format(
-                                ", %d%% (%,d of %,d)",
-                                s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total()));
+                                ", %d%% (%,d of %,d%s)",
+                                s.total() > 0 ? Math.min(100, done * 100 / s.total()) : 0, done, s.total(), s.unit()));
             } else {
                 b.append(", ").append(s.stage());
             }
@@ -108,14 +109,20 @@ final class NowRunning implements RunObserver {
 
     @Override
     public synchronized void designStarting(String design) {
-        running.put(design, new State(null, 0, null, "starting"));
+        running.put(design, new State(null, 0, null, "", "starting"));
         display.designStarting(design);
     }
 
     @Override
     public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done) {
-        running.put(design, new State(phase, total, done, null));
+        running.put(design, new State(phase, total, done, "", null));
         display.phaseStarting(design, phase, total, done);
+    }
+
+    @Override
+    public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done, String unit) {
+        running.put(design, new State(phase, total, done, " " + unit, null));
+        display.phaseStarting(design, phase, total, done, unit);
     }
 
     @Override
@@ -128,7 +135,7 @@ final class NowRunning implements RunObserver {
         State s = running.get(design);
         running.put(
                 design,
-                new State(null, 0, null, "after phase " + (s != null && s.phase() != null ? s.phase() : phase)));
+                new State(null, 0, null, "", "after phase " + (s != null && s.phase() != null ? s.phase() : phase)));
         display.phaseDone(design, phase, total, elapsedNanos);
     }
 

@@ -14,7 +14,7 @@ import org.netnslab.run.RunObserver;
 
 /**
  * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the
- * design and phase, done/total, rate and ETA. Elsewhere (CI logs): one line per finished phase only.
+ * design and phase, done/total, rate and ETA (a soak's phase: seconds passed of its length, no rate). Elsewhere (CI logs): one line per finished phase only.
  * A run of several replicates names the replicate in both ("replicate 2/5"). With design runs side by
  * side ({@code --jobs N}): the phase lines name each run by its label, and on a terminal one status line,
  * redrawn in place, shows every running design's phase and share done. Called one call at a time
@@ -38,6 +38,8 @@ final class ProgressDisplay implements RunObserver {
     private boolean statusShown;
 
     private long statusDrawn;
+    /** The unit of each running design's phase when it is not transactions (a soak's "s"), by design. */
+    private final java.util.Map<String, String> units = new java.util.HashMap<>();
 
     /**
      * @param bars whether to draw bars (stderr is a terminal and progress was not turned off)
@@ -95,15 +97,17 @@ final class ProgressDisplay implements RunObserver {
         String key = design + " " + phase;
         if (!key.equals(barKey)) {
             closeBar();
-            bar = new ProgressBarBuilder()
+            ProgressBarBuilder b = new ProgressBarBuilder()
                     .setTaskName("[" + design + replicate + "] " + phase)
                     .setInitialMax(total)
                     .setStyle(ProgressBarStyle.ASCII)
                     .setUpdateIntervalMillis(500)
-                    .showSpeed(new DecimalFormat("#,##0"))
-                    .setSpeedUnit(ChronoUnit.SECONDS)
                     .startsFrom(done, Duration.ofNanos(elapsedNanos)) // the phase began before its first report
-                    .setConsumer(new ConsoleProgressBarConsumer(err, width()))
+                    .setConsumer(new ConsoleProgressBarConsumer(err, width()));
+            String unit = units.get(design);
+            bar = (unit == null
+                            ? b.showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
+                            : b.setUnit(" " + unit, 1)) // time passed: a speed would say nothing
                     .build();
             barKey = key;
         }
@@ -113,6 +117,19 @@ final class ProgressDisplay implements RunObserver {
     /** One line before each phase, so a long warm-up is seen for what it is before it runs. */
     @Override
     public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
+        units.remove(design);
+        starting(design, phase, total);
+    }
+
+    /** A phase counted in its own unit: a soak's seconds ({@code [kernel-4.18] soak: 150 s to do}). */
+    @Override
+    public void phaseStarting(
+            String design, String phase, long total, java.util.function.LongSupplier done, String unit) {
+        units.put(design, unit);
+        starting(design, phase, total);
+    }
+
+    private void starting(String design, String phase, long total) {
         clearStatus();
         if (concurrent) {
             status.put(design, phase + " 0%");
@@ -120,7 +137,7 @@ final class ProgressDisplay implements RunObserver {
         if (total == 0) { // e.g. warmup-per-netns = 0: nothing to announce
             return;
         }
-        err.printf("[%s%s] %s: %,d to do%n", design, replicate, phase, total);
+        err.printf("[%s%s] %s: %,d%s to do%n", design, replicate, phase, total, unitOf(design));
     }
 
     @Override
@@ -137,9 +154,19 @@ final class ProgressDisplay implements RunObserver {
             return;
         }
         double s = elapsedNanos / 1e9;
+        if (units.containsKey(design)) { // time passed: a rate would say nothing
+            err.printf("[%s%s] %s: %,d%s done in %.2f s%n", design, replicate, phase, total, unitOf(design), s);
+            return;
+        }
         err.printf(
                 "[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n",
                 design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
+    }
+
+    /** @return " s" for a design whose phase counts seconds, "" for one that counts transactions */
+    private String unitOf(String design) {
+        String unit = units.get(design);
+        return unit == null ? "" : " " + unit;
     }
 
     /** Concurrent, on a terminal: one line, redrawn in place, of every running design's phase and share. */

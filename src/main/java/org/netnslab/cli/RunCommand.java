@@ -232,6 +232,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("netns-lab: cannot write results to " + dir + ": " + e);
             return Main.EXIT_FAILED;
         } catch (OutOfMemoryError e) {
+            Stops.outOfMemory(e);
             Stops.releaseReserve(); // room to clean up and say so while the model still holds the heap
             staged.discard();
             Main.outOfMemory = true;

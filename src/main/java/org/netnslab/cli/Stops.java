@@ -15,7 +15,9 @@ import sun.misc.Signal;
  * tell SIGINT from SIGTERM nor choose the exit status; each ends with {@link Runtime#halt}, so no
  * other shutdown hook runs (Akka's coordinated shutdown would otherwise stop the actors the run is
  * waiting on and print their failures). A second signal while the first is handled halts at once.
- * Installed by {@link Main#main} only: a test that calls {@link Main#execute} keeps the JVM's own.
+ * Installed by {@link Main#main} only: a test that calls {@link Main#execute} keeps the JVM's own. A process that
+ * cannot end itself (an exhausted heap, where no signal handler can run) is ended by the {@link Watchdog}, from what
+ * is recorded here: an OutOfMemoryError reported, the exit begun, the run and its output.
  */
 final class Stops {
     /** Exit status after SIGINT: 128 + 2. */
@@ -40,6 +42,16 @@ final class Stops {
      * said), the status it halts with.
      */
     private static volatile int mainExit = RUNNING;
+    /** The status Main asked to exit with, or -1 before it asked. */
+    private static volatile int requestedExit = -1;
+    /** Whether the JVM's shutdown has begun (Main's exit, or an exit hook running), and since when (nanoTime). */
+    private static volatile boolean exitStarted;
+
+    private static volatile long exitStartedAt;
+    /** The first OutOfMemoryError reported ({@link #outOfMemory}), and since when (nanoTime). */
+    private static volatile OutOfMemoryError outOfMemory;
+
+    private static volatile long outOfMemoryAt;
 
     private Stops() {}
 
@@ -139,13 +151,86 @@ final class Stops {
 
     /**
      * Main is about to exit with its own status: by System.exit (the hooks run), or, after an OutOfMemoryError, by a
-     * halt with {@code haltStatus}. In that window Akka's exit on the fatal error (System.exit(-1)) can still come first
-     * and run the hooks; the exit hook then halts with Main's status, not leaving the JVM to end with 255.
+     * halt. In that window Akka's exit on the fatal error (System.exit(-1)) can still come first and run the hooks; the
+     * exit hook then halts with Main's status, not leaving the JVM to end with 255. An exit that stalls ends with this
+     * status too ({@link Watchdog}).
      *
-     * @param haltStatus the status Main halts with, or -1 when it exits by System.exit
+     * @param status the status Main exits with
+     * @param byHalt whether it halts (after an OutOfMemoryError, its line said) rather than System.exit
      */
-    static void exiting(int haltStatus) {
-        mainExit = haltStatus < 0 ? BY_SYSTEM_EXIT : haltStatus;
+    static void exiting(int status, boolean byHalt) {
+        requestedExit = status;
+        mainExit = byHalt ? status : BY_SYSTEM_EXIT;
+        markExit();
+    }
+
+    /** Marks the JVM's shutdown as begun, for {@link Watchdog}: allocates nothing. */
+    private static void markExit() {
+        if (!exitStarted) {
+            exitStartedAt = System.nanoTime();
+            exitStarted = true;
+        }
+    }
+
+    /** @return whether the JVM's shutdown has begun */
+    static boolean exitStarted() {
+        return exitStarted;
+    }
+
+    /** @return since when the JVM's shutdown has begun, nanoTime; meaningful once {@link #exitStarted()} */
+    static long exitStartedAt() {
+        return exitStartedAt;
+    }
+
+    /** @return the status Main asked to exit with, or -1 before it asked */
+    static int requestedExit() {
+        return requestedExit;
+    }
+
+    /**
+     * Reports an OutOfMemoryError, wherever it was caught: the one line is said by who handles it, or, when nothing
+     * ends the process, by {@link Watchdog}. Allocates nothing.
+     *
+     * @param e the error
+     */
+    static void outOfMemory(OutOfMemoryError e) {
+        if (outOfMemory == null) {
+            outOfMemoryAt = System.nanoTime();
+            outOfMemory = e;
+        }
+    }
+
+    /** @return the first OutOfMemoryError reported, or null */
+    static OutOfMemoryError outOfMemorySeen() {
+        return outOfMemory;
+    }
+
+    /** @return since when, nanoTime; meaningful once {@link #outOfMemorySeen()} is not null */
+    static long outOfMemoryAt() {
+        return outOfMemoryAt;
+    }
+
+    /**
+     * Says the out-of-memory line once ({@link #sayFatal(java.util.function.Supplier)}): where the run was, what ran
+     * out and what to do, and what became of the results, after removing the run's temporary folder.
+     *
+     * @param cause what ran out, e.g. "Java heap space"
+     */
+    static void sayOutOfMemory(String cause) {
+        NowRunning n = now;
+        String fate = n == null ? "" : fate(); // the temporary folder is gone before the text is built
+        sayFatal(() -> "netns-lab: " + (n == null ? "" : n.describe() + ": ") + Main.outOfMemory(cause) + fate);
+    }
+
+    /**
+     * Removes the run's temporary folder without waiting for a write or commit in progress (the process halts next
+     * and that may never end); nothing once the results are committed.
+     */
+    static void removeTemporary() {
+        StagedOutput o = output;
+        if (o != null) {
+            o.removeBeforeHalt();
+        }
     }
 
     private static void stop(String signal, int status) {
@@ -165,6 +250,7 @@ final class Stops {
 
     /** The JVM is exiting and Main did not ask for it: a fatal error in an actor (Akka exits with -1). */
     private static void unexpectedExit() {
+        markExit();
         int main = mainExit;
         if (main >= 0) { // Main halts after its line; Akka's exit got here first: its status, not 255
             Runtime.getRuntime().halt(main);
@@ -209,14 +295,19 @@ final class Stops {
     /** @return where the run was and what became of its results, after removing its temporary folder */
     private static String where() {
         NowRunning n = now;
-        StagedOutput o = output;
         if (n == null) {
             return "before a run started; nothing written";
         }
         // the temporary folder first: if the heap runs out building the text, it is gone all the same
-        String fate = o == null
+        String fate = fate();
+        return n.describe() + fate;
+    }
+
+    /** @return what became of the run's results, after removing its temporary folder unless they were committed */
+    private static String fate() {
+        StagedOutput o = output;
+        return o == null
                 ? "; nothing written"
                 : o.abandon() ? "; no results written" : "; the results were written to " + o.dir();
-        return n.describe() + fate;
     }
 }

@@ -25,6 +25,7 @@ import java.util.List;
  * @param execution how the run ran: mode and simulated machine (null when not known)
  * @param shape the workload's size at the run's scale, e.g. {@code 1000 netns, 100 counted injections per netns
  *     (after 1 warm-up)}; null when not known
+ * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any
  */
 public record RunResult(
         String scenario,
@@ -40,7 +41,8 @@ public record RunResult(
         List<DerivedRatio> ratios,
         List<Replicate> replicates,
         ExecutionInfo execution,
-        String shape) {
+        String shape,
+        MinScale minScale) {
 
     /**
      * The simulated CPUs' scheduling, as result.json's {@code execution.machine} holds it.

@@ -13,7 +13,7 @@ import org.netnslab.metrics.RunResult;
 /**
  * The verdict's sentence for one ratio, a design comparison or a seed ratio across measures: what the model found
  * and, with the seed's figure, whether it AGREES within the tolerance (the rule: docs/reading-results.md, "The
- * verdict").
+ * verdict"); below the scenario's minimum scale, that the scale is too small to compare.
  */
 final class RatioVerdict {
     private RatioVerdict() {}
@@ -82,6 +82,9 @@ final class RatioVerdict {
         if (seed == null) {
             return new Verdict.Line(b + ".", null, Double.NaN);
         }
+        if (r.belowMinScale()) {
+            return new Verdict.Line(b + tooSmall(r, seed), null, DESIGN_TOLERANCE);
+        }
         double lo = ratio;
         double hi = ratio;
         Boolean agrees;
@@ -149,27 +152,31 @@ final class RatioVerdict {
                 WHY);
     }
 
-    /**
-     * @param d a seed ratio across measures ({@code derived-ratios})
-     * @param virtual whether the run is virtual ({@link #virtual})
-     * @return its sentence
-     */
-    static Verdict.Line derived(RunResult.DerivedRatio d, boolean virtual) {
+    /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */
+    private static String tooSmall(RunRecord r, double seed) {
+        return String.format(Locale.ROOT, "; seed %.2f: %s.", seed, r.minScale().tooSmall());
+    }
+
+    /** @return the sentence for a seed ratio across measures ({@code derived-ratios}) */
+    static Verdict.Line derived(RunRecord r, RunResult.DerivedRatio d) {
         boolean interval = d.replicates().size() > 1 && Double.isFinite(d.ciLow()) && Double.isFinite(d.ciHigh());
         double lo = interval ? d.ciLow() : d.model();
         double hi = interval ? d.ciHigh() : d.model();
         if (!Double.isFinite(d.seed())) {
             return new Verdict.Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
         }
-        boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
         String text = String.format(
                 Locale.ROOT,
                 "%s = %.3f%s",
                 d.name(),
                 d.model(),
                 interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
+        if (r.belowMinScale()) {
+            return new Verdict.Line(text + tooSmall(r, d.seed()), null, DERIVED_TOLERANCE);
+        }
+        boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
         if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {
-            return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE, virtual), null, DERIVED_TOLERANCE);
+            return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE, virtual(r)), null, DERIVED_TOLERANCE);
         }
         text = text
                 + (agrees

@@ -15,10 +15,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.netnslab.metrics.MinScale;
 
 /**
  * {@code result-extra.json}, result.json's companion: what the reports show that result.json has no key for (the
- * seed, its ratios, each design's throughput unit and series), so that a report rebuilt from the output folder is
+ * seed, its ratios, the scenario's minimum scale, each design's throughput unit and series), so that a report rebuilt
+ * from the output folder is
  * the one the run wrote. Its fields: docs/reading-results.md. A number that is not finite is written as null.
  */
 public final class ResultExtraJson {
@@ -37,8 +39,10 @@ public final class ResultExtraJson {
      * @param seed the kernel thread the scenario reproduces
      * @param seedRatios the seed's ratio b/a by design b
      * @param designs each design's throughput unit and series, by design name
+     * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any
      */
-    public record Extra(String seed, Map<String, Double> seedRatios, Map<String, DesignExtra> designs) {}
+    public record Extra(
+            String seed, Map<String, Double> seedRatios, Map<String, DesignExtra> designs, MinScale minScale) {}
 
     /**
      * One design's part.
@@ -59,6 +63,11 @@ public final class ResultExtraJson {
         root.put("seed", result.seed());
         ObjectNode seedRatios = root.putObject("seed_ratios");
         new TreeMap<>(result.seedRatios()).forEach((k, v) -> JsonFields.num(seedRatios, k, v)); // a stable order
+        if (result.minScale() != null) {
+            ObjectNode min = root.putObject("min_scale");
+            min.put("scale", result.minScale().scale());
+            min.put("reason", result.minScale().reason());
+        }
         ArrayNode designs = root.putArray("designs");
         for (DesignRecord d : result.designs()) {
             ObjectNode dn = designs.addObject();
@@ -108,6 +117,15 @@ public final class ResultExtraJson {
             }
             designs.put(f.text(d, p, "name"), new DesignExtra(f.text(d, p, "throughput_unit"), series));
         }
-        return new Extra(f.text(root, "", "seed"), seedRatios, designs);
+        MinScale minScale = null;
+        if (root.has("min_scale")) { // written only for a scenario that has one
+            JsonNode min = f.object(root, "", "min_scale");
+            double scale = f.number(min, "min_scale", "scale");
+            if (!(scale > 0)) {
+                throw f.wrong("min_scale.scale", "must be > 0, found " + scale);
+            }
+            minScale = new MinScale(scale, f.text(min, "min_scale", "reason"));
+        }
+        return new Extra(f.text(root, "", "seed"), seedRatios, designs, minScale);
     }
 }

@@ -84,7 +84,8 @@ final class ResultJsonReader {
                 replicates,
                 ExecutionJson.read(f, root),
                 SensitivityJson.read(f, root),
-                root.hasNonNull("shape") ? f.text(root, "", "shape") : null);
+                root.hasNonNull("shape") ? f.text(root, "", "shape") : null,
+                null); // in result-extra.json
     }
 
     private static List<ReplicateRecord> replicates(JsonFields f, JsonNode root) throws ReportInputException {

@@ -127,6 +127,7 @@ public final class ResultsFolder {
                 r.replicates(),
                 r.execution(),
                 r.sensitivity(),
-                r.shape());
+                r.shape(),
+                extra == null ? null : extra.minScale());
     }
 }

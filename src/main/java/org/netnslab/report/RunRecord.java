@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
 
@@ -33,6 +34,8 @@ import org.netnslab.metrics.SensitivityResult;
  * @param execution how the run ran (mode, simulated machine, sweep); null when not saved
  * @param sensitivity the run's sensitivity study ({@code --sensitivity N}); null when it had none
  * @param shape the workload's size at the run's scale ({@link RunResult#shape}); null when not saved
+ * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any (and when
+ *     {@code result-extra.json} could not be read)
  */
 public record RunRecord(
         String scenario,
@@ -51,7 +54,16 @@ public record RunRecord(
         List<ReplicateRecord> replicates,
         RunResult.ExecutionInfo execution,
         SensitivityResult sensitivity,
-        String shape) {
+        String shape,
+        MinScale minScale) {
+
+    /**
+     * @return whether the run's {@code --scale} is below the scenario's {@link MinScale}: its verdict then says so
+     *     in place of an agreement with a seed figure or an all-clear
+     */
+    public boolean belowMinScale() {
+        return minScale != null && minScale.excludes(scale);
+    }
 
     /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
     public boolean isSweep() {
@@ -164,6 +176,7 @@ public record RunRecord(
                 r.replicates().stream().map(ReplicateRecord::of).toList(),
                 r.execution(),
                 sensitivity,
-                r.shape());
+                r.shape(),
+                r.minScale());
     }
 }

@@ -36,7 +36,7 @@ public final class StagedOutput {
     private final List<String> notes;
     private final OutputLock lock;
     private volatile boolean abandoned;
-    private boolean committed;
+    private volatile boolean committed; // read without the lock by removeBeforeHalt
     private boolean discarded;
 
     /** The lock file in the temporary folder, held for the whole run; never part of the results. */
@@ -320,6 +320,17 @@ public final class StagedOutput {
             lock.close();
         }
         return true;
+    }
+
+    /**
+     * Removes the temporary folder without waiting for a write or commit in progress, unless the results were
+     * committed: for a process about to halt that cannot wait (a write may never end when the heap is exhausted). What
+     * a writer in progress still adds is not removed.
+     */
+    public void removeBeforeHalt() {
+        if (!committed) {
+            deleteTree(temp);
+        }
     }
 
     /**

@@ -11,7 +11,8 @@ import org.netnslab.metrics.RunResult;
 /**
  * What a run found, said first: a sentence per comparison and per seed ratio across measures ({@link
  * RatioVerdict}), notes on designs the run could not tell apart ({@link DesignsAlike}), and a line for the
- * invariants. The console, report.html and result.json take it from here, and {@code run --check} gates on {@link
+ * invariants. Below the scenario's minimum scale ({@link RunRecord#belowMinScale}) no seed figure is judged and
+ * the invariants' line says that the scale is too small. The console, report.html and result.json take it from here, and {@code run --check} gates on {@link
  * #passes()}. How a ratio is judged against the seed's: docs/reading-results.md, "The verdict".
  */
 public final class Verdict {
@@ -82,7 +83,7 @@ public final class Verdict {
         }
         List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
         for (RunResult.DerivedRatio d : r.ratios()) {
-            checked.add(RatioVerdict.derived(d, RatioVerdict.virtual(r)));
+            checked.add(RatioVerdict.derived(r, d));
             lines.add(checked.get(checked.size() - 1));
         }
         lines.addAll(
@@ -112,9 +113,11 @@ public final class Verdict {
                         why != null ? "expected, " + why : "NOT expected: this design must keep it"));
             }
         }
-        String inv = parts.isEmpty()
-                ? "Invariants: all held in every design."
-                : "Invariants: " + String.join("; ", parts) + ".";
+        String inv = (parts.isEmpty()
+                        ? "Invariants: all held in every design"
+                        : "Invariants: " + String.join("; ", parts))
+                + (r.belowMinScale() ? "; " + r.minScale().tooSmall() : "") // a hazard may not show at this scale
+                + ".";
         return new Verdict(checked, lines, inv, hold);
     }
 

@@ -125,6 +125,61 @@ public final class Phases {
     }
 
     /**
+     * Starts a phase that lasts a wall time and that the runner's own loop drives, a step at a time (a soak's
+     * rounds): its progress is the time passed, in seconds, reported between steps ({@link Timed#step}) every
+     * progress interval and readable at any moment (the line an interrupt prints).
+     *
+     * @param label the phase's name
+     * @param startNanos when it started, {@link System#nanoTime()}
+     * @param lengthNanos how long it lasts, wall time, ns
+     * @return the phase, running
+     */
+    public Timed timed(String label, long startNanos, long lengthNanos) {
+        return new Timed(label, startNanos, lengthNanos);
+    }
+
+    /** A phase of {@link #timed}: measured in whole seconds of wall time, at least one. */
+    public final class Timed {
+        private final String label;
+        private final long start;
+        private final long length;
+        private final long seconds;
+        private long nextReport;
+
+        private Timed(String label, long start, long length) {
+            this.label = label;
+            this.start = start;
+            this.length = length;
+            this.seconds = Math.max(1, (length + 999_999_999L) / 1_000_000_000L);
+            this.nextReport = start + settings.progressInterval().toNanos();
+            observer.phaseStarting(design, label, seconds, this::secondsPassed, "s");
+        }
+
+        private long secondsPassed() {
+            return Math.min(seconds, (System.nanoTime() - start) / 1_000_000_000L);
+        }
+
+        /**
+         * After one step of the loop: reports the time passed when a progress interval is over.
+         *
+         * @return whether the phase's time is up (the loop ends)
+         */
+        public boolean step() {
+            long now = System.nanoTime();
+            if (now >= nextReport) {
+                observer.progress(design, label, secondsPassed(), seconds, now - start);
+                nextReport = now + settings.progressInterval().toNanos();
+            }
+            return now - start >= length;
+        }
+
+        /** Ends the phase: its line, with the wall time it took. */
+        public void done() {
+            observer.phaseDone(design, label, seconds, System.nanoTime() - start);
+        }
+    }
+
+    /**
      * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
      * Progress lines follow wall time (what the user waits for); the throughput samples and the stall rule
      * follow simulated time (what the model does): a phase stalls when no operation completes for the

@@ -9,8 +9,8 @@ public interface RunObserver {
     /**
      * @param design the design running
      * @param phase what it is doing, e.g. "warm-up" or "counted"
-     * @param done transactions done so far in the phase
-     * @param total transactions the phase will do
+     * @param done transactions done so far in the phase (a timed phase: its unit's)
+     * @param total transactions the phase will do (a timed phase: its length)
      * @param elapsedNanos time since the phase started, ns
      */
     void progress(String design, String phase, long done, long total, long elapsedNanos);
@@ -24,6 +24,21 @@ public interface RunObserver {
      * @param done counts the phase's transactions done so far; thread-safe, may be read from any thread
      */
     default void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {}
+
+    /**
+     * As {@link #phaseStarting(String, String, long, java.util.function.LongSupplier)}, for a phase counted in a unit
+     * of its own rather than in transactions: a soak's wall time in seconds ({@link Phases#timed}).
+     *
+     * @param design the design running
+     * @param phase the phase starting
+     * @param total the phase's length in {@code unit}
+     * @param done how much of it has passed; thread-safe, may be read from any thread
+     * @param unit what total and done count, e.g. {@code s}
+     */
+    default void phaseStarting(
+            String design, String phase, long total, java.util.function.LongSupplier done, String unit) {
+        phaseStarting(design, phase, total, done);
+    }
 
     /**
      * @param design the design

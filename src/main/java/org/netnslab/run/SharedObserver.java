@@ -26,6 +26,11 @@ public final class SharedObserver implements RunObserver {
     }
 
     @Override
+    public synchronized void phaseStarting(String design, String phase, long total, LongSupplier done, String unit) {
+        to.phaseStarting(design, phase, total, done, unit);
+    }
+
+    @Override
     public synchronized void phaseDone(String design, String phase, long total, long elapsedNanos) {
         to.phaseDone(design, phase, total, elapsedNanos);
     }

@@ -167,7 +167,8 @@ final class RunAssembly {
                                 counts.stream()
                                         .map(n -> ms.scheduling().sliceNanos(n))
                                         .toList())),
-                scenario.workload().shape(scenario.scale()));
+                scenario.workload().shape(scenario.scale()),
+                scenario.minScale());
     }
 
     /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

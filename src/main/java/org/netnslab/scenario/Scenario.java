@@ -3,6 +3,7 @@ package org.netnslab.scenario;
 import java.util.List;
 import java.util.Map;
 import org.netnslab.design.Design;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.run.Execution;
 import org.netnslab.workload.Workload;
@@ -27,6 +28,7 @@ import org.netnslab.workload.Workload;
  * @param execution live or virtual, and the simulated machine
  * @param sensitivity the sensitivity study of the cost block ({@code sensitivity} block, {@code --sensitivity N});
  *     {@link Sensitivity#NONE} for none
+ * @param minScale the smallest {@code --scale} its verdict can judge at ({@code min-scale} block), or null for any
  */
 public record Scenario(
         String file,
@@ -42,7 +44,8 @@ public record Scenario(
         List<String> overrides,
         int repeat,
         Execution execution,
-        Sensitivity sensitivity) {
+        Sensitivity sensitivity,
+        MinScale minScale) {
 
     /**
      * @param n replicates, &gt;= 1
@@ -84,7 +87,8 @@ public record Scenario(
                 overrides,
                 repeat,
                 execution,
-                sensitivity);
+                sensitivity,
+                minScale);
     }
 
     /** Copies the collections. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.design.Design;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.run.Execution;
 import org.netnslab.settings.ConfigProblem;
@@ -42,7 +43,8 @@ public final class ScenarioLoader {
             "execution",
             "machine",
             "random-seed",
-            "sensitivity");
+            "sensitivity",
+            "min-scale");
     /** The most replicates a scenario may ask for: enough for any interval, few enough to notice a typo. */
     public static final int MAX_REPEAT = 1000;
 
@@ -288,6 +290,7 @@ public final class ScenarioLoader {
                         "needs execution = virtual: the costs it varies are charged in virtual execution only"));
             }
         }
+        MinScale minScale = MinScaleReader.read(c);
         if (!problems.isEmpty()) {
             throw new ScenarioException(onePerLine(problems));
         }
@@ -305,7 +308,8 @@ public final class ScenarioLoader {
                 sets,
                 repeat,
                 execution,
-                sensitivity);
+                sensitivity,
+                minScale);
     }
 
     /** @return whether the value at {@code path} came from a {@code --set} */

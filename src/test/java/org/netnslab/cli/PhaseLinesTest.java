@@ -45,6 +45,25 @@ public class PhaseLinesTest extends JUnitSuite {
         assertEquals(1000, r.at("/designs/0/counters/warmup_injections").asLong());
     }
 
+    /** A soak's phase is its wall time: 150 s at scale 1, 1.5 s at --scale 0.01, announced in whole seconds. */
+    @Test
+    public void aSoakAnnouncesItsPhaseInSeconds() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("soak");
+        UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli(
+                "run",
+                "load-tests/isolation-soak.conf",
+                "--scale",
+                "0.01",
+                "--out",
+                out.toString(),
+                "--set",
+                "designs=[kernel-4.18]");
+        assertEquals(o.stderr(), 0, o.exit());
+        int starting = o.stderr().indexOf("[kernel-4.18] soak: 2 s to do\n");
+        int done = o.stderr().indexOf("[kernel-4.18] soak: 2 s done in ");
+        assertTrue(o.stderr(), starting >= 0 && done > starting);
+    }
+
     /** 8,000 processes at --scale 0.01: 80 processes, 240 events, 4 listeners: at most 960 deliveries. */
     @Test
     public void aProcEventsRunPrintsPhaseLines() throws Exception {

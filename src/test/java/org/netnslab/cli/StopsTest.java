@@ -54,6 +54,52 @@ public class StopsTest extends JUnitSuite {
         interrupt("TERM", Stops.EXIT_SIGTERM);
     }
 
+    /**
+     * A soak's progress is the time passed: interrupted in its soak phase (15 s a design at --scale 0.1), the line
+     * says how many of those seconds have passed, not "starting".
+     */
+    @Test
+    public void anInterruptedSoakSaysItsPhaseAndTheSecondsPassed() throws Exception {
+        Path root = tmp.getRoot().toPath();
+        Process child = netnsLab(
+                "-Xmx512m",
+                "run",
+                "load-tests/isolation-soak.conf",
+                "--scale",
+                "0.1",
+                "--set",
+                "designs=[kernel-4.18]",
+                "--out",
+                root.resolve("soak").toString());
+        StringBuilder err = new StringBuilder();
+        CountDownLatch inSoak = new CountDownLatch(1);
+        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[kernel-4.18] soak", inSoak));
+        reader.start();
+        try {
+            assertTrue("the soak phase started: " + err, inSoak.await(120, TimeUnit.SECONDS));
+            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(child.pid()))
+                    .inheritIO()
+                    .start();
+            assertEquals(0, kill.waitFor());
+            assertTrue("the child exited", child.waitFor(60, TimeUnit.SECONDS));
+        } finally {
+            child.destroyForcibly();
+        }
+        reader.join();
+        String text;
+        synchronized (err) {
+            text = err.toString();
+        }
+        assertEquals(text, Stops.EXIT_SIGTERM, child.exitValue());
+        List<String> lines = text.lines().filter(l -> l.contains("interrupted")).toList();
+        assertEquals(text, 1, lines.size());
+        Matcher m = Pattern.compile("netns-lab: interrupted \\(SIGTERM\\) in scenario isolation-soak, design"
+                        + " kernel-4\\.18, phase soak, (\\d+)% \\((\\d+) of 15 s\\); no results written")
+                .matcher(lines.get(0));
+        assertTrue(lines.get(0), m.matches());
+        assertEquals(lines.get(0), Long.parseLong(m.group(2)) * 100 / 15, Long.parseLong(m.group(1)));
+    }
+
     @Test
     public void anOutOfMemoryErrorEndsAVirtualRunWithExit1AndOneLine() throws Exception {
         Path root = tmp.getRoot().toPath();

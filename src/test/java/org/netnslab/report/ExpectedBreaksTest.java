@@ -153,6 +153,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                         List.of(),
                         TinyRun.oneReplicate(List.of()),
                         null,
+                        null,
                         null),
                 new RunRecord.Machine(2, "17", "2.6.21"));
         RunRecord two = new RunRecord(
@@ -172,7 +173,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.replicates(),
                 r.execution(),
                 r.sensitivity(),
-                r.shape());
+                r.shape(),
+                r.minScale());
         assertTrue(DesignsAlike.identicalPairs(two)
                 .get(0)
                 .text()
@@ -195,7 +197,8 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 r.replicates(),
                 r.execution(),
                 r.sensitivity(),
-                r.shape());
+                r.shape(),
+                r.minScale());
         assertTrue(DesignsAlike.identicalPairs(rcvbuf)
                 .get(0)
                 .text()
@@ -236,6 +239,7 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 List.of(),
                 List.of(new RunResult.Replicate(1, List.of(), List.of())),
                 new RunResult.ExecutionInfo("virtual", List.of(1, 2), true, 0.1, 1, null),
+                null,
                 null);
         Verdict v = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")));
         String line = v.lines().get(0).text();

@@ -64,6 +64,7 @@ public class HtmlReportTest extends JUnitSuite {
                 List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
                 TinyRun.oneReplicate(designs),
                 null,
+                null,
                 null);
         RunRecord record = RunRecord.of(r, new RunRecord.Machine(2, "17.0.15", "2.6.21"));
         String html = HtmlReport.render(record);

@@ -43,6 +43,7 @@ final class TinyRun {
                         new RunResult.DerivedRatio("busy(none) / busy(none)", Double.NaN, 1.5)),
                 oneReplicate(designs),
                 null,
+                null,
                 null);
     }
 
@@ -88,6 +89,7 @@ final class TinyRun {
                 List.of("workload.injectors=4"),
                 List.of(RunResult.DerivedRatio.over("busy(b) / busy(a)", 0.35, busy)),
                 reps,
+                null,
                 null,
                 null);
     }
@@ -151,6 +153,7 @@ final class TinyRun {
                 ratios,
                 oneReplicate(List.of()),
                 execution,
+                null,
                 null);
     }
 
@@ -159,7 +162,7 @@ final class TinyRun {
                 1, designs.stream().map(DesignResult::name).toList(), designs));
     }
 
-    private static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
+    static DesignResult design(String name, long base, long outOfOrder, long busyNanos) {
         LatencyRecorder tx = new LatencyRecorder();
         LatencyRecorder rx = new LatencyRecorder();
         for (int i = 1; i <= 1000; i++) {

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.uevent.SeqnumScope;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.workload.injection.UeventInjectionWorkload;
@@ -532,6 +533,29 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 "110 netns, 5000 counted injections per netns (after "
                         + ((UeventInjectionWorkload) s.workload()).warmupPerNetns(1) + " warm-up)",
                 s.workload().shape(s.scale()));
+    }
+
+    /** {@code min-scale}: the smallest --scale the verdict can judge at and why, checked as every key is. */
+    @Test
+    public void aMinimumScaleIsReadWithItsReasonAndChecked() throws Exception {
+        assertEquals(
+                null, new ScenarioLoader().load(write(GOOD), List.of(), 0.01).minScale());
+        Scenario s = new ScenarioLoader()
+                .load(write(GOOD + "min-scale { scale = 0.03, reason = \"three loops at least\" }\n"), List.of(), 0.01);
+        assertEquals(new MinScale(0.03, "three loops at least"), s.minScale());
+        assertEquals(
+                List.of("FILE:15: min-scale: must be an object { ... }, got number"),
+                problems(GOOD + "min-scale = 0.03\n", List.of(), 1));
+        assertEquals(
+                List.of(
+                        "FILE:15: min-scale.scale: must be a number > 0 (the smallest --scale the verdict can judge at)",
+                        "FILE:15: min-scale.reason: missing required key"),
+                problems(GOOD + "min-scale { scale = -1 }\n", List.of(), 1));
+        assertEquals(
+                List.of(
+                        "FILE:15: min-scale.why: unknown key; expected one of [reason, scale]",
+                        "FILE:15: min-scale.scale: must be at most 1000 (the largest --scale), got 2000.0"),
+                problems(GOOD + "min-scale { scale = 2000, reason = x, why = y }\n", List.of(), 1));
     }
 
     @Test

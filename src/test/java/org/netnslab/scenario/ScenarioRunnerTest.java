@@ -164,7 +164,8 @@ public class ScenarioRunnerTest extends JUnitSuite {
                 List.of(),
                 1,
                 Execution.LIVE,
-                Sensitivity.NONE);
+                Sensitivity.NONE,
+                null);
         TestProbe<Object> probe = testKit.createTestProbe(); // an actor too: created before listing
         Set<String> before = livePaths(testKit.system());
         try {

@@ -134,7 +134,8 @@ public class SlowModelTest extends JUnitSuite {
                 List.of(),
                 1,
                 Execution.LIVE,
-                Sensitivity.NONE);
+                Sensitivity.NONE,
+                null);
         try {
             new ScenarioRunner(testKit.system(), SHORT, RunObserver.SILENT).run(s);
             throw new AssertionError("the run should have failed");

@@ -29,14 +29,15 @@ import org.netnslab.proc.ProcSubscription;
 import org.netnslab.run.DesignResultBuilder;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
+import org.netnslab.run.Phases;
 import org.netnslab.run.RunFailure;
 import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 
 /**
  * Runs the {@code isolation-soak} workload for one design (live execution): rounds ({@link SoakRounds}) until
- * the scaled wall time has passed, churn tasks ({@link SoakChurn}) throughout, then everything dismantled,
- * awaited at net_free and checked.
+ * the scaled wall time has passed (the phase {@code soak}, its progress in seconds), churn tasks ({@link SoakChurn})
+ * throughout, then everything dismantled, awaited at net_free and checked.
  *
  * <p>Pass criteria, as invariants and counters: cross_netns_deliveries 0, eperm 0 (no unauthorised
  * injection sent, no authorised one refused) and unauthorised_delivered 0, lost_without_enobufs 0
@@ -96,10 +97,14 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
         HeapSamples heap = new HeapSamples(start, Math.max(1_000_000_000L, wall / 30));
         SoakTotals t = new SoakTotals();
         SoakRounds rounds = new SoakRounds(w, design, scope, supervisor, levels, leafChild, transactions, delivery);
+        Phases.Timed soak = scope.phases().timed("soak", start, wall); // its progress is time: a soak lasts a time
+        boolean over;
         do {
             rounds.next(t);
             heap.maybeSample(t.rounds == 1);
-        } while (System.nanoTime() - start < wall);
+            over = soak.step();
+        } while (!over);
+        soak.done();
         churn.forEach(c -> c.tell(SoakChurn.Stop.INSTANCE));
         long churnCreated = 0, churnFreed = 0, churnFailed = 0, procPublished = 0;
         for (CompletableFuture<SoakChurn.Tally> d : churnDone) {

@@ -1,0 +1,39 @@
+package org.netnslab.metrics;
+
+import java.util.Locale;
+
+/**
+ * The smallest {@code --scale} at which a scenario's verdict can judge what the scenario is for (its
+ * {@code min-scale} block, docs/scenarios.md): below it a comparison with a seed figure neither agrees nor
+ * disagrees, and "all held" is no all-clear; the verdict says so instead ({@link #tooSmall}).
+ *
+ * @param scale the smallest {@code --scale}, &gt; 0
+ * @param reason why a smaller scale cannot tell, one phrase (shown in the verdict)
+ */
+public record MinScale(double scale, String reason) {
+    /** Checks the scale. */
+    public MinScale {
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("min-scale must be > 0, got " + scale);
+        }
+    }
+
+    /**
+     * @param runScale a run's {@code --scale}
+     * @return whether the run is below the minimum, too small to judge
+     */
+    public boolean excludes(double runScale) {
+        return runScale < scale;
+    }
+
+    /** @return what the verdict says in place of a judgement, e.g. {@code too small a scale to compare: run at ...} */
+    public String tooSmall() {
+        return String.format(
+                Locale.ROOT, "too small a scale to compare: run at --scale >= %s (%s)", format(scale), reason);
+    }
+
+    /** @return the scale as written in a scenario: 0.03, 1 */
+    private static String format(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,46 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.ConfigObject;
+import java.util.Set;
+import org.netnslab.metrics.MinScale;
+import org.netnslab.settings.HoconChecker;
+
+/**
+ * A scenario's {@code min-scale} block: the smallest {@code --scale} at which its verdict can judge what the
+ * scenario is for, and why ({@code min-scale { scale = 0.03, reason = "..." }}; docs/scenarios.md).
+ */
+final class MinScaleReader {
+    private static final Set<String> KEYS = Set.of("scale", "reason");
+    /** The largest --scale a run accepts, so the largest minimum a scenario may set. */
+    private static final double MAX = 1000;
+
+    private MinScaleReader() {}
+
+    /**
+     * @param c the scenario's checker
+     * @return the block's minimum, or null when there is none or after a problem
+     */
+    static MinScale read(HoconChecker c) {
+        if (!c.conf().hasPath("min-scale")) {
+            return null;
+        }
+        ConfigObject block = c.object("min-scale");
+        if (block == null) {
+            return null;
+        }
+        int before = c.problems().size();
+        HoconChecker m = c.within(block, "min-scale."); // a key missing is said at the block's line
+        m.unknownKeys(block, KEYS, "");
+        Double scale = m.positive("scale", "the smallest --scale the verdict can judge at");
+        if (scale == null && !block.containsKey("scale")) {
+            m.problem("scale", "missing required key (the smallest --scale the verdict can judge at)");
+        } else if (scale != null && scale > MAX) {
+            m.problem("scale", "must be at most " + (int) MAX + " (the largest --scale), got " + scale);
+        }
+        String reason = m.string("reason", null);
+        if (reason != null && (reason.isBlank() || reason.contains("\n"))) {
+            m.problem("reason", "must be one line saying why a smaller scale cannot tell");
+        }
+        return c.problems().size() == before ? new MinScale(scale, reason) : null;
+    }
+}
