@@ -59,7 +59,7 @@ final class NetnsUevents {
                 return UeventRoute.charged(
                         (sender, payload, sentNanos, replyTo) ->
                                 self.tell(new NetNamespace.Inject(sender, payload, sentNanos, replyTo)),
-                        new UeventRoute.VirtualPath(net.ueventSocket, UeventRoute.ownLock(net.id()), false, costs));
+                        UeventRoute.VirtualPath.injection(net.ueventSocket, UeventRoute.ownLock(net.id()), costs));
             case LOCKLESS:
                 return UeventRoute.lockless(net.ueventSocket, costs);
             default:

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The one exception is {@link #underTwoLocks()}: the per-netns counter of the 2018 patch as
  * posted, a plain {@code u64} that {@code ++} bumps under whichever mutex the path took. Its
  * read-modify-write is shared on purpose between the netns actor and the global owner, unprotected,
- * as the posted patch left it.
+ * as the posted patch left it: live, two threads inside it at once hand out one number twice. In
+ * virtual execution a bump is one instant on the engine's thread, so it never repeats a number; the
+ * two locks show as SEQNUMs out of order instead.
  */
 public final class SeqnumCounter {
     private final AtomicLong last = new AtomicLong();

@@ -10,7 +10,8 @@ import org.netnslab.userns.Credentials;
 /**
  * The path an injected uevent takes from a sender to a netns's socket, fixed by the design when the
  * netns is created: through the global owner (uevent_sock_mutex), through the netns's own actor
- * (the 2018 per-netns lock), or straight from the sender's own context (v6.9 lockless).
+ * (the 2018 per-netns lock), or straight from the sender's own context (v6.9 lockless). In virtual
+ * execution the sender runs the send itself under the path's simulated lock ({@link VirtualPath}).
  * Implementations are immutable and safe to use from any actor.
  */
 public interface UeventRoute {
@@ -40,11 +41,10 @@ public interface UeventRoute {
     /**
      * @param socket the target netns's socket
      * @param costs the design's uevent costs
-     * @return {@link #lockless(UeventSocket)} that virtual execution charges as v6.9's send: no lock, the
-     *     SEQNUM taken before the copy and broadcast ({@link VirtualPath#split()})
+     * @return {@link #lockless(UeventSocket)} that virtual execution charges as v6.9's send: no lock
      */
     static UeventRoute lockless(UeventSocket socket, UeventCosts costs) {
-        return charged(lockless(socket), new VirtualPath(socket, m -> null, true, costs));
+        return charged(lockless(socket), VirtualPath.injection(socket, m -> null, costs));
     }
 
     /**
@@ -58,17 +58,52 @@ public interface UeventRoute {
     }
 
     /**
-     * What a send costs in virtual execution and under which lock; the injecting task runs the steps
-     * (send-outside on a CPU, the lock, the inside part, unlock, return).
+     * A send in virtual execution, split where lib/kobject_uevent.c splits it: the sending task runs
+     * send-outside, takes the lock, then {@code prepare} (the SEQNUM bump and the message built with it),
+     * the inside part ({@code send-inside}: the SEQNUM string and the skb copy; then netlink_broadcast's
+     * walk and deliveries), and at its end the broadcast ({@link UeventSocket#send}); unlock, return.
+     * Between the bump and the broadcast another task may run on another CPU: under the same lock it cannot
+     * bump the same counter, under another lock (or none) it can, and its broadcast may come first
+     * (docs/how-the-model-works.md, "Where each part takes simulated time").
      *
      * @param socket the target netns's socket: its listeners, the system-wide mc_list
-     * @param lock the lock the inside part holds, given the design run's machine; returning null: none
-     * @param split true for v6.9 lockless: {@link UeventSocket#prepareInject} at the start of the inside
-     *     part and {@link UeventSocket#send} at its end, straight on the socket as the sender's own context
-     *     does; false: the route's {@link #inject} (the owner or netns actor) runs both at the end, under the lock
+     * @param lock the lock the bump and the inside part hold, given the design run's machine; returning null:
+     *     none (v6.9)
+     * @param prepare the first half: {@link UeventSocket#prepareInject} for an injection, {@link
+     *     UeventSocket#prepareTagged} for a device's kernel uevent
      * @param costs the design's uevent costs
      */
-    record VirtualPath(UeventSocket socket, Function<Machine, Mutex> lock, boolean split, UeventCosts costs) {}
+    record VirtualPath(UeventSocket socket, Function<Machine, Mutex> lock, Prepare prepare, UeventCosts costs) {
+        /**
+         * An injection's path: uevent_net_rcv_skb -> uevent_net_broadcast (v4.17+), whose first half is
+         * {@link UeventSocket#prepareInject}.
+         *
+         * @param socket the target netns's socket (null for a netns whose pernet ops make none: a test's, which
+         *     sends nothing)
+         * @param lock the lock it holds, or a function returning null for none
+         * @param costs the design's uevent costs
+         * @return the path
+         */
+        public static VirtualPath injection(UeventSocket socket, Function<Machine, Mutex> lock, UeventCosts costs) {
+            return new VirtualPath(
+                    socket,
+                    lock,
+                    (sender, payload, sentNanos) -> socket.prepareInject(sender, payload, sentNanos),
+                    costs);
+        }
+    }
+
+    /** The first half of a send: the SEQNUM bump and the message that carries it, or the refusal. */
+    @FunctionalInterface
+    interface Prepare {
+        /**
+         * @param sender the sending task's credentials (null for a device's kernel uevent)
+         * @param payload the injected message without SEQNUM (unused by a kernel uevent)
+         * @param sentNanos {@link Clock#nanoTime()} at the send
+         * @return {@link UeventSocket.Ready} to broadcast, or {@link UeventSocket.Refused}
+         */
+        UeventSocket.Step prepare(Credentials sender, byte[] payload, long sentNanos);
+    }
 
     /**
      * @param live the route's send (the same actors in both executions)

@@ -14,9 +14,10 @@ import org.netnslab.userns.Credentials;
 
 /**
  * The global uevent owner: {@code uevent_sock_mutex} plus {@code uevent_sock_list} of
- * lib/kobject_uevent.c (v4.18..v6.8). Every send the design puts under the global lock is a message
- * to this one actor, so such sends are serialized exactly as the mutex serializes them, and its
- * mailbox is where contending senders wait.
+ * lib/kobject_uevent.c (v4.18..v6.8). In live execution every send the design puts under the global
+ * lock is a message to this one actor, so such sends are serialized exactly as the mutex serializes
+ * them, and its mailbox is where contending senders wait; in virtual execution the sender runs the send
+ * under the simulated uevent_sock_mutex instead ({@link UeventRoute.VirtualPath}).
  *
  * <p>It holds the sockets of every netns owned by the initial user namespace (the list untagged
  * kernel events are broadcast to). Its state is only that list; a failure stops it (the typed
@@ -116,7 +117,7 @@ public final class UeventSockOwner extends AbstractBehavior<UeventSockOwner.Comm
      */
     public static UeventRoute route(ActorRef<Command> owner, UeventSocket socket, UeventCosts costs) {
         return UeventRoute.charged(
-                route(owner, socket), new UeventRoute.VirtualPath(socket, UeventRoute.globalLock(), false, costs));
+                route(owner, socket), UeventRoute.VirtualPath.injection(socket, UeventRoute.globalLock(), costs));
     }
 
     @Override

@@ -25,9 +25,11 @@ import org.netnslab.userns.UserNamespace;
  * listeners are done by the netns actor alone.
  *
  * <p>A send is two halves, as in the kernel: take the SEQNUM ({@link #prepareInject},
- * {@link #prepareTagged}), then broadcast ({@link #send}). A lock (the owner actor) runs both halves
- * of one send before the next send's first; without one, sends interleave between the halves, which
- * is how a v6.9 listener sees SEQNUMs out of order. The class runs a little over 300 lines because it
+ * {@link #prepareTagged}), then broadcast ({@link #send}). Live, a lock (the owner actor) runs both
+ * halves of one send before the next send's first; in virtual execution the sending task runs them
+ * under a simulated mutex with the copy's CPU time between them ({@link UeventRoute.VirtualPath}).
+ * Sends that do not share a lock (v6.9, or the posted 2018 patch's two) interleave between the halves,
+ * which is how a listener sees SEQNUMs out of order. The class runs a little over 300 lines because it
  * holds both halves of both send paths beside the listener queues they feed.
  */
 public final class UeventSocket {
@@ -160,10 +162,11 @@ public final class UeventSocket {
      * The first half of uevent_net_rcv_skb() / uevent_net_broadcast() (lib/kobject_uevent.c, v4.17+):
      * checks the sender's CAP_SYS_ADMIN over the owning user namespace (EPERM, nothing sent and no
      * SEQNUM used), refuses an empty message (EINVAL), takes the next SEQNUM <em>before</em> the size
-     * check (a message too big burns a number) and appends {@code SEQNUM=n}. Under a lock (the global
-     * owner, a per-netns actor) the caller runs {@link #send} before anything else can take a number;
-     * without one (v6.9: atomic64_inc_return(&amp;uevent_seqnum), then skb_copy_expand, then
-     * netlink_broadcast) another sender may take and broadcast a later number in between.
+     * check (a message too big burns a number) and appends {@code SEQNUM=n}. The caller runs {@link #send}
+     * under the same lock (v4.18: ++uevent_seqnum, skb_copy_expand and netlink_broadcast all under
+     * uevent_sock_mutex), so no sender under that lock takes a number in between; a sender under another
+     * lock, or none (v6.9: atomic64_inc_return(&amp;uevent_seqnum) with no lock), may take and broadcast a
+     * later number in between.
      *
      * @param sender the injecting task's credentials
      * @param payload the message as sent

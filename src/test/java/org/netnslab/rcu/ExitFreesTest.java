@@ -5,17 +5,16 @@ import static org.junit.Assert.assertEquals;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 import org.netnslab.machine.CpuTask;
+import org.netnslab.machine.EngineFixture;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.MachineSettings;
 import org.netnslab.machine.Scheduling;
 import org.netnslab.machine.VirtualEngine;
-import org.netnslab.machine.VirtualSystem;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -36,6 +35,7 @@ public class ExitFreesTest extends JUnitSuite {
     private ActorRef<akka.Done> doneTo;
 
     private long doneAt = -1;
+    private EngineFixture fixture;
     private Machine machine;
     private VirtualEngine engine;
 
@@ -44,8 +44,9 @@ public class ExitFreesTest extends JUnitSuite {
         // the guardian creates the design run's RCU domain as NamespaceSupervisor does (once the machine is configured:
         // its set-up runs when the engine first runs), then runs what it is sent, on the engine's thread as the model's
         // actors do
-        system = VirtualSystem.create(
-                Behaviors.<Runnable>setup(ctx -> {
+        fixture = new EngineFixture(
+                "exit-frees",
+                ctx -> {
                     ActorRef<RcuDomain.Command> rcu = ctx.spawn(
                             RcuDomain.create(
                                     Duration.ofNanos(GP), Duration.ofNanos(EXPEDITED), Duration.ofNanos(GP_KTHREAD)),
@@ -57,32 +58,23 @@ public class ExitFreesTest extends JUnitSuite {
                                 return Behaviors.same();
                             }),
                             "done");
-                    return Behaviors.receiveMessage(r -> {
-                        r.run();
-                        return Behaviors.same();
-                    });
-                }),
-                "exit-frees",
-                ConfigFactory.load());
-        machine = Machine.get(system);
-        engine = machine.engine();
-        machine.configure(
+                },
                 new MachineSettings(
                         2, 0, 1, new Scheduling(Scheduling.Scheduler.FAIR, Scheduling.Preempt.NONE, 250, 0, 0)),
                 0);
+        system = fixture.system;
+        machine = fixture.machine;
+        engine = fixture.engine;
     }
 
     @After
     public void tearDown() throws Exception {
-        VirtualSystem.terminate(system, Duration.ofSeconds(5));
-        engine.unregister();
+        fixture.terminate();
     }
 
     /** Runs the engine until simulated time {@code at} (ns from now). */
     private void runFor(long at) throws Exception {
-        boolean[] reached = {false};
-        engine.schedule(at, () -> reached[0] = true);
-        engine.runUntil(() -> reached[0], t -> {}, 5_000_000_000L);
+        fixture.runFor(at);
     }
 
     /**

@@ -29,15 +29,14 @@ import org.netnslab.userns.Credentials;
  * counted transaction, send to acknowledgement, in ns, into the run's striped recorder, and keeps its
  * own counts, handed over when its phase is done.
  *
- * <p>Virtual execution: the injector is the injecting task on the simulated machine. Each send runs
- * send-outside on a CPU, takes the route's lock (uevent_sock_mutex, the netns's own, or none), runs the
- * inside part on a CPU while holding it, and at the inside part's end the route's own send (the owner or
- * netns actor, or the socket itself: the same code as live) puts the message on the listener queues; the
- * ack unlocks (hand-off to the next waiter), then {@code return} runs on a CPU and the transaction ends.
- * The state change sits at the end of the inside part because that is when netlink_broadcast has queued
- * the skb; under a lock nobody can take a SEQNUM in between, so taking it there too changes nothing seen.
- * Lockless (v6.9): the SEQNUM is taken at the start of the inside part and the broadcast at its end, so
- * two senders into one netns on two CPUs can deliver out of order. Live execution charges nothing.
+ * <p>Virtual execution: the injector is the injecting task on the simulated machine and runs the send itself, as
+ * the kernel runs uevent_net_rcv_skb in the sender's context ({@link UeventRoute.VirtualPath}). Each send runs
+ * send-outside on a CPU, takes the route's lock (uevent_sock_mutex, the netns's own, or none), bumps the SEQNUM,
+ * runs the inside part on a CPU and broadcasts at its end, still holding the lock; the ack unlocks (hand-off to the
+ * next waiter), then {@code return} runs on a CPU and the transaction ends. Between the bump and the broadcast
+ * another task may bump the same counter unless it waits for the same lock, so two senders into one netns under two
+ * locks (the posted 2018 patch) or none (v6.9) can deliver out of order. Live execution charges nothing and sends
+ * through the route's actors.
  *
  * <p>Under the fair scheduler ({@code machine.scheduler = fair}) the injector is a task ({@link CpuTask},
  * kind injector): before each send it runs {@code costs.uevent.injector-user} in user space; the send's
@@ -253,52 +252,54 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
     }
 
-    /** The virtual send's steps up to the state change; the ack continues in {@link #onAcked}. */
+    /** The virtual send's steps up to the broadcast; the ack continues in {@link #onAcked}. */
     private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
         UeventCosts c = p.costs();
-        UeventSocket socket = p.socket();
-        Mutex lock = p.split() ? null : p.lock().apply(machine);
+        Mutex lock = p.lock().apply(machine);
         held = null; // set once the send takes the lock
         kernel(lock == null ? Step.KERNEL : Step.MIGHT_SLEEP, c.sendOutside(), () -> {
-            if (p.split()) { // v6.9: atomic SEQNUM first, copy and broadcast after, no lock
-                UeventSocket.Step step = socket.prepareInject(target.credentials(), payload, sentNanos);
-                if (step instanceof UeventSocket.Refused r) {
-                    ackTo.tell(r.failed());
-                    return;
-                }
-                table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
-                kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-                    // the skb is queued before sk_data_ready wakes the listener: the wake-up is after the SEQNUM window
-                    wakeOwed = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
-                    ackTo.tell(socket.send((UeventSocket.Ready) step));
-                });
-                return;
-            }
             // an injection: uevent_net_rcv_skb checks the sender before it takes the lock (no lock, no broadcast when
             // refused); a device task's kernel uevent (no credentials) is checked by nobody
-            Errno refused = target.credentials() == null ? null : socket.refusal(target.credentials(), payload);
+            Errno refused = target.credentials() == null ? null : p.socket().refusal(target.credentials(), payload);
             if (refused != null) {
                 ackTo.tell(new InjectResult.Failed(refused, -1));
                 return;
             }
-            Runnable inside = () -> {
-                table.lock();
-                kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
-                    // under the design's lock, as netlink_broadcast wakes them; then netlink_unlock_table
-                    long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
-                    Runnable inject = () -> target.route().inject(target.credentials(), payload, sentNanos, ackTo);
-                    if (wake > 0) {
-                        kernel(Step.KERNEL, wake, inject);
-                    } else {
-                        inject.run();
-                    }
-                });
-            };
             held = lock;
             if (lock == null) {
-                inside.run();
+                seqnumWindow(target, p, false);
             } else {
-                lock.lock(task, inside);
+                lock.lock(task, () -> seqnumWindow(target, p, true));
+            }
+        });
+    }
+
+    /**
+     * From the SEQNUM bump to the broadcast, with the path's lock held (or none): the bump now, the inside part
+     * on a CPU, the broadcast at its end. Another task may bump the same counter meanwhile unless it needs the same
+     * lock; see {@link UeventRoute.VirtualPath}.
+     */
+    private void seqnumWindow(Target target, UeventRoute.VirtualPath p, boolean locked) {
+        UeventCosts c = p.costs();
+        UeventSocket socket = p.socket();
+        UeventSocket.Step step = p.prepare().prepare(target.credentials(), payload, sentNanos);
+        if (step instanceof UeventSocket.Refused r) { // a message too big burns its number: no copy, no broadcast
+            ackTo.tell(r.failed());
+            return;
+        }
+        UeventSocket.Ready ready = (UeventSocket.Ready) step;
+        table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
+        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+            // the listeners' recvmsg and the wake-ups this send owes them; then netlink_unlock_table
+            long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
+            Runnable broadcast = () -> ackTo.tell(socket.send(ready));
+            if (!locked) { // the skb is queued before sk_data_ready wakes the listener: the wake-up after the window
+                wakeOwed = wake;
+                broadcast.run();
+            } else if (wake > 0) { // under the design's lock, as netlink_broadcast wakes them
+                kernel(Step.KERNEL, wake, broadcast);
+            } else {
+                broadcast.run();
             }
         });
     }

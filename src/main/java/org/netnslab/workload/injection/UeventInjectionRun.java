@@ -32,6 +32,7 @@ import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
+import org.netnslab.uevent.UeventSocket;
 import org.netnslab.userns.Capability;
 import org.netnslab.userns.Credentials;
 import org.netnslab.workload.NetnsPopulation;
@@ -146,22 +147,31 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     /**
      * A device task's route: each send is a kernel-generated {@code change} uevent for the netns's
      * {@code veth0} (kobject_uevent_env, tagged for that netns), sent as the design sends tagged events.
+     * In virtual execution the device task runs it under the lock the design gives tagged events
+     * ({@link UeventSerialization#taggedUnderGlobalLock}): the SEQNUM from the netns's socket's counter
+     * ({@link UeventSocket#prepareTagged}), then uevent_net_broadcast_tagged's skb and broadcast.
      */
     private static UeventRoute taggedUevents(NetnsHandle h, Design design) {
-        UeventRoute live = (sender, payload, sentNanos, replyTo) -> h.actor()
-                .tell(new NetNamespace.EmitTaggedUevent(
-                        "change", "/devices/virtual/net/veth0", "net", Map.of("INTERFACE", "veth0"), replyTo));
+        String devpath = "/devices/virtual/net/veth0";
+        Map<String, String> keys = Map.of("INTERFACE", "veth0");
+        UeventRoute live = (sender, payload, sentNanos, replyTo) ->
+                h.actor().tell(new NetNamespace.EmitTaggedUevent("change", devpath, "net", keys, replyTo));
         UeventRoute.VirtualPath inject = h.injectRoute().virtualPath();
         if (inject == null) {
             return live;
         }
-        // kobject_uevent_env's send: the same broadcast work as an injection, under the lock the design
-        // gives tagged events (UeventSerialization.taggedUnderGlobalLock), the netns actor doing both halves.
         UeventSerialization s = design.model().uevent().serialization();
         Function<Machine, Mutex> lock = s.taggedUnderGlobalLock(h.initOwned())
                 ? UeventRoute.globalLock()
                 : s == UeventSerialization.LOCKLESS ? m -> null : inject.lock();
-        return UeventRoute.charged(live, new UeventRoute.VirtualPath(inject.socket(), lock, false, inject.costs()));
+        UeventSocket socket = inject.socket();
+        return UeventRoute.charged(
+                live,
+                new UeventRoute.VirtualPath(
+                        socket,
+                        lock,
+                        (sender, payload, sentNanos) -> socket.prepareTagged("change", devpath, "net", keys),
+                        inject.costs()));
     }
 
     /**

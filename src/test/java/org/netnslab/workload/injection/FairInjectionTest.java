@@ -2,6 +2,7 @@ package org.netnslab.workload.injection;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
 import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 
 import akka.actor.typed.ActorSystem;
@@ -10,7 +11,9 @@ import com.typesafe.config.ConfigFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.junit.AfterClass;
 import org.junit.Rule;
@@ -30,7 +33,8 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * The uevent send path under the fair scheduler ({@code machine.scheduler = fair}) on 2 CPUs: M senders
- * into one netns. Simulated figures are deterministic, so they are asserted exactly where they can be.
+ * into one netns; and load-tests/uevent-hazards.conf (64 CPUs). Simulated figures are deterministic, so they
+ * are asserted exactly where they can be.
  */
 public class FairInjectionTest extends JUnitSuite {
     @Rule
@@ -75,7 +79,11 @@ public class FairInjectionTest extends JUnitSuite {
                 "");
         Path file = tmp.newFile().toPath();
         Files.writeString(file, text);
-        Scenario s = new ScenarioLoader().load(file, List.of(), 1);
+        return run(file, 1);
+    }
+
+    private static RunResult run(Path file, double scale) throws Exception {
+        Scenario s = new ScenarioLoader().load(file, List.of(), scale);
         if (system == null) {
             system = VirtualSystem.create(Behaviors.empty(), "fair-injection", ConfigFactory.load());
         }
@@ -327,5 +335,40 @@ public class FairInjectionTest extends JUnitSuite {
                 b.recorders().get(UeventInjectionWorkload.TRANSACTION).meanNanos(),
                 0.0);
         assertEquals(a.invariants().get(SEQNUM_OUT_OF_ORDER), b.invariants().get(SEQNUM_OUT_OF_ORDER));
+    }
+
+    /** @return load-tests/uevent-hazards.conf as it stands at --scale 0.005, per design: {out of order, duplicates} */
+    private static Map<String, List<Long>> hazards() throws Exception {
+        Map<String, List<Long>> counts = new LinkedHashMap<>();
+        for (DesignResult d :
+                run(Path.of("load-tests/uevent-hazards.conf"), 0.005).designs()) {
+            counts.put(
+                    d.name(),
+                    List.of(
+                            d.invariants().get(SEQNUM_OUT_OF_ORDER),
+                            d.invariants().get(SEQNUM_DUPLICATES)));
+        }
+        return counts;
+    }
+
+    /**
+     * load-tests/uevent-hazards.conf (virtual, 64 CPUs, fair): kernel-4.18 bumps uevent_seqnum and broadcasts
+     * under uevent_sock_mutex on every path, in order. per-netns-2018 (the patch as posted): a
+     * user-namespace-owned netns's injections bump its counter under its own mutex, its device's tagged kernel
+     * uevents under uevent_sock_mutex; a bump under one lock falls between the other path's bump and broadcast and
+     * its broadcast comes first: out of order. The fixed form takes the netns's own mutex for both: in order.
+     * kernel-6.9: atomic64_inc_return and no lock, four injectors and a device task per netns: out of order most of
+     * all. No duplicates: a virtual bump is one instant, never two CPUs inside one {@code ++}. Twice: the same
+     * counts.
+     */
+    @Test
+    public void theTwoLockRaceAndTheLocklessReorderingShowOnEveryHazardsRun() throws Exception {
+        Map<String, List<Long>> expected = new LinkedHashMap<>();
+        expected.put("kernel-4.18", List.of(0L, 0L));
+        expected.put("per-netns-2018", List.of(3L, 0L));
+        expected.put("per-netns-2018-fixed", List.of(0L, 0L));
+        expected.put("kernel-6.9", List.of(206L, 0L));
+        assertEquals(expected, hazards());
+        assertEquals("the same inputs: the same counts", expected, hazards());
     }
 }

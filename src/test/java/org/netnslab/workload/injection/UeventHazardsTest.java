@@ -138,11 +138,11 @@ public class UeventHazardsTest extends JUnitSuite {
      * (seed 000, review objection 1): the same race, plus lost updates of the plain counter.
      * Reordering needs two threads inside the window between the SEQNUM and the broadcast at the same
      * moment: in a live run that depends on how the host schedules threads (a loaded 2-core machine
-     * can show none), so a unit test cannot promise a count above 0. The deterministic proof that the
-     * window is reachable is UeventSocketInterleavingTest, which interleaves the two halves of two
-     * sends by hand; load-tests/uevent-hazards.conf reports the counts a live run reaches. Here: under
-     * concurrent senders the lockless counter never repeats a number, and neither design loses a
-     * message silently or delivers across netns.
+     * can show none), so a live test cannot promise a count above 0. The deterministic counts are
+     * virtual time's (FairInjectionTest, SeqnumWindowTest; UeventSocketInterleavingTest
+     * interleaves the two halves of two sends by hand). Here: under concurrent senders the lockless
+     * counter never repeats a number, and neither design loses a message silently or delivers across
+     * netns.
      */
     @Test
     public void locklessAndThePostedPatchUnderConcurrentSendersLoseNothingSilently() throws Exception {
