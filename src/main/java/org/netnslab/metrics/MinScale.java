@@ -9,13 +9,41 @@ import java.util.Locale;
  *
  * @param scale the smallest {@code --scale}, &gt; 0
  * @param reason why a smaller scale cannot tell, one phrase (shown in the verdict)
+ * @param execution the one execution mode the minimum holds for ({@code live} or {@code virtual}), or null for
+ *     both: a race that virtual time shows on every run needs many sends only when threads must interleave by
+ *     chance
  */
-public record MinScale(double scale, String reason) {
-    /** Checks the scale. */
+public record MinScale(double scale, String reason, String execution) {
+    /**
+     * Checks the scale and the mode.
+     *
+     * @throws IllegalArgumentException when the scale is not &gt; 0 or the mode is neither live nor virtual
+     */
     public MinScale {
         if (!(scale > 0)) {
             throw new IllegalArgumentException("min-scale must be > 0, got " + scale);
         }
+        if (execution != null && !execution.equals("live") && !execution.equals("virtual")) {
+            throw new IllegalArgumentException("min-scale execution must be live or virtual, got " + execution);
+        }
+    }
+
+    /**
+     * A minimum for both execution modes.
+     *
+     * @param scale the smallest {@code --scale}, &gt; 0
+     * @param reason why a smaller scale cannot tell
+     */
+    public MinScale(double scale, String reason) {
+        this(scale, reason, null);
+    }
+
+    /**
+     * @param mode a run's execution mode, {@code live} or {@code virtual}
+     * @return whether this minimum holds for a run in that mode
+     */
+    public boolean appliesTo(String mode) {
+        return execution == null || execution.equals(mode);
     }
 
     /**

@@ -7,10 +7,11 @@ import org.netnslab.settings.HoconChecker;
 
 /**
  * A scenario's {@code min-scale} block: the smallest {@code --scale} at which its verdict can judge what the
- * scenario is for, and why ({@code min-scale { scale = 0.03, reason = "..." }}; docs/scenarios.md).
+ * scenario is for, and why ({@code min-scale { scale = 0.03, reason = "..." }}; docs/scenarios.md), for one execution mode only when
+ * it names one ({@code execution = live}).
  */
 final class MinScaleReader {
-    private static final Set<String> KEYS = Set.of("scale", "reason");
+    private static final Set<String> KEYS = Set.of("scale", "reason", "execution");
     /** The largest --scale a run accepts, so the largest minimum a scenario may set. */
     private static final double MAX = 1000;
 
@@ -41,6 +42,10 @@ final class MinScaleReader {
         if (reason != null && (reason.isBlank() || reason.contains("\n"))) {
             m.problem("reason", "must be one line saying why a smaller scale cannot tell");
         }
-        return c.problems().size() == before ? new MinScale(scale, reason) : null;
+        String execution = block.containsKey("execution") ? m.string("execution", "") : null;
+        if (execution != null && !execution.equals("live") && !execution.equals("virtual")) {
+            m.problem("execution", "must be live or virtual (the one mode the minimum holds for), got " + execution);
+        }
+        return c.problems().size() == before ? new MinScale(scale, reason, execution) : null;
     }
 }

@@ -13,6 +13,7 @@ import org.netnslab.design.Strategies;
 import org.netnslab.machine.MachineSettings;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RatioDefinition;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.Execution;
@@ -168,7 +169,13 @@ final class RunAssembly {
                                         .map(n -> ms.scheduling().sliceNanos(n))
                                         .toList())),
                 scenario.workload().shape(scenario.scale()),
-                scenario.minScale());
+                minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
+    }
+
+    /** @return the scenario's minimum scale when it holds for the run's execution mode, else null */
+    private static MinScale minScale(Scenario scenario, String mode) {
+        MinScale m = scenario.minScale();
+        return m != null && m.appliesTo(mode) ? m : null;
     }
 
     /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

@@ -553,9 +553,21 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 problems(GOOD + "min-scale { scale = -1 }\n", List.of(), 1));
         assertEquals(
                 List.of(
-                        "FILE:15: min-scale.why: unknown key; expected one of [reason, scale]",
+                        "FILE:15: min-scale.why: unknown key; expected one of [execution, reason, scale]",
                         "FILE:15: min-scale.scale: must be at most 1000 (the largest --scale), got 2000.0"),
                 problems(GOOD + "min-scale { scale = 2000, reason = x, why = y }\n", List.of(), 1));
+        assertEquals(
+                new MinScale(1, "races", "live"),
+                new ScenarioLoader()
+                        .load(
+                                write(GOOD + "min-scale { scale = 1, reason = races, execution = live }\n"),
+                                List.of(),
+                                0.01)
+                        .minScale());
+        assertEquals(
+                List.of("FILE:15: min-scale.execution: must be live or virtual (the one mode the minimum holds for),"
+                        + " got both"),
+                problems(GOOD + "min-scale { scale = 1, reason = x, execution = both }\n", List.of(), 1));
     }
 
     @Test
