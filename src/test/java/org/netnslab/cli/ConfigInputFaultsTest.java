@@ -207,7 +207,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 cli("validate", UNSHARE, "--set", name + "=1"),
                 "--set " + "a".repeat(60) + "... (100002 characters): " + "a".repeat(60)
                         + "... (100000 characters): unknown key; expected one of [baseline, custom-designs,"
-                        + " derived-ratios, description, designs, execution, machine, model, name, random-seed,"
+                        + " derived-ratios, description, designs, execution, machine, min-scale, model, name, random-seed,"
                         + " repeat, seed, seed-ratios, sensitivity, workload]");
     }
 
