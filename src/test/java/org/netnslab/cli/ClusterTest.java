@@ -116,7 +116,7 @@ public class ClusterTest extends JUnitSuite {
             b.directory(dir.toFile());
         }
         Process p = b.start();
-        Thread t = new Thread(() -> StopsTest.read(p.getErrorStream(), err, marker, seen));
+        Thread t = new Thread(() -> ChildStderr.copy(p.getErrorStream(), err, marker, seen));
         t.setDaemon(true);
         t.start();
         return p;

@@ -4,9 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -71,25 +66,7 @@ public class StopsTest extends JUnitSuite {
                 "designs=[kernel-4.18]",
                 "--out",
                 root.resolve("soak").toString());
-        StringBuilder err = new StringBuilder();
-        CountDownLatch inSoak = new CountDownLatch(1);
-        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[kernel-4.18] soak", inSoak));
-        reader.start();
-        try {
-            assertTrue("the soak phase started: " + err, inSoak.await(120, TimeUnit.SECONDS));
-            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(child.pid()))
-                    .inheritIO()
-                    .start();
-            assertEquals(0, kill.waitFor());
-            assertTrue("the child exited", child.waitFor(60, TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        reader.join();
-        String text;
-        synchronized (err) {
-            text = err.toString();
-        }
+        String text = ChildStderr.signalledAt(child, "[kernel-4.18] soak", "TERM");
         assertEquals(text, Stops.EXIT_SIGTERM, child.exitValue());
         List<String> lines = text.lines().filter(l -> l.contains("interrupted")).toList();
         assertEquals(text, 1, lines.size());
@@ -124,16 +101,7 @@ public class StopsTest extends JUnitSuite {
                 "workload.netns.userns-owned=20000",
                 "--out",
                 out.toString());
-        StringBuilder err = new StringBuilder();
-        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "", new CountDownLatch(1)));
-        reader.start();
-        try {
-            assertTrue("the child exited", child.waitFor(120, TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        reader.join();
-        String text = err.toString();
+        String text = ChildStderr.ended(child, 120);
         assertEquals(text, Main.EXIT_FAILED, child.exitValue());
         // One line: Main's (the OutOfMemoryError reached the run's thread first), or the exit hook's (an actor's came
         // first and Akka exited the JVM; its own report and stack trace are filtered out), or, when the heap ran out
@@ -213,25 +181,7 @@ public class StopsTest extends JUnitSuite {
                 "baseline=" + DESIGN,
                 "--out",
                 out.toString());
-        StringBuilder err = new StringBuilder();
-        CountDownLatch inLoops = new CountDownLatch(1);
-        Thread reader = new Thread(() -> read(child.getErrorStream(), err, "[" + DESIGN + "] loops", inLoops));
-        reader.start();
-        try {
-            assertTrue("the loops phase started: " + err, inLoops.await(120, TimeUnit.SECONDS));
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(child.pid()))
-                    .inheritIO()
-                    .start();
-            assertEquals(0, kill.waitFor());
-            assertTrue("the child exited", child.waitFor(60, TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        reader.join();
-        String text;
-        synchronized (err) {
-            text = err.toString();
-        }
+        String text = ChildStderr.signalledAt(child, "[" + DESIGN + "] loops", signal);
         assertEquals(text, status, child.exitValue());
         Pattern line =
                 Pattern.compile("netns-lab: interrupted \\(SIG" + signal + "\\) in scenario unshare-loop, design "
@@ -245,25 +195,6 @@ public class StopsTest extends JUnitSuite {
         assertTrue(lines.get(0), done <= 200);
         assertEquals("no stack trace: " + text, -1, text.indexOf("\tat "));
         assertEquals("--out byte for byte as it was, no temporary folder beside it", before, snapshot(root));
-    }
-
-    /** Copies the child's stderr into {@code into}, opening {@code seen} once it contains {@code marker}. */
-    static void read(InputStream in, StringBuilder into, String marker, CountDownLatch seen) {
-        try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
-            char[] buf = new char[4096];
-            for (int n; (n = r.read(buf)) >= 0; ) {
-                synchronized (into) {
-                    into.append(buf, 0, n);
-                    if (into.indexOf(marker) >= 0) {
-                        seen.countDown();
-                    }
-                }
-            }
-        } catch (IOException e) {
-            synchronized (into) {
-                into.append("[reading the child's stderr failed: ").append(e).append(']');
-            }
-        }
     }
 
     /** @return whether GNU env can reset a signal to its default for the child (coreutils 8.31 or later) */

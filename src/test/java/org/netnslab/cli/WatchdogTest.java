@@ -6,8 +6,6 @@ import static org.junit.Assert.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.Rule;
@@ -68,19 +66,7 @@ public class WatchdogTest extends JUnitSuite {
                         how)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        StringBuilder err = new StringBuilder();
-        Thread reader = new Thread(() -> StopsTest.read(child.getErrorStream(), err, "", new CountDownLatch(1)));
-        reader.start();
-        try {
-            assertTrue("the stuck child ended: " + err, child.waitFor(150, TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        reader.join();
-        String text;
-        synchronized (err) {
-            text = err.toString();
-        }
+        String text = ChildStderr.ended(child, 150);
         assertEquals(text, Main.EXIT_FAILED, child.exitValue());
         try (Stream<Path> left = Files.list(root)) {
             assertEquals("no temporary folder left", List.of(), left.toList());
