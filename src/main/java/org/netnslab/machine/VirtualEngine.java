@@ -1,7 +1,6 @@
 package org.netnslab.machine;
 
 import java.util.ArrayDeque;
-import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,7 +31,7 @@ public final class VirtualEngine {
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
     private final ArrayDeque<Runnable> quiescent = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<Runnable> external = new ConcurrentLinkedQueue<>();
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final EventHeap events = new EventHeap();
     private final Object signal = new Object();
     private volatile Thread driver;
     private volatile long now;
@@ -281,7 +280,7 @@ public final class VirtualEngine {
     }
 
     /** A timed step; cancel it to drop it without moving the clock. */
-    public static final class Event implements Comparable<Event> {
+    public static final class Event {
         final long time;
         final long seq;
         final Runnable task;
@@ -301,12 +300,6 @@ public final class VirtualEngine {
         /** @return whether {@link #cancel} was called */
         public boolean isCancelled() {
             return cancelled;
-        }
-
-        @Override
-        public int compareTo(Event o) {
-            int c = Long.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
         }
     }
 }
