@@ -3,15 +3,17 @@ package org.netnslab.machine;
 import java.util.Arrays;
 
 /**
- * The engine's timed events, ordered by (time, insertion sequence): a 4-ary min-heap over an array. Keys are
- * compared inline, and a 4-ary heap halves the levels a binary heap climbs and walks a node's children in one
- * cache line of references, so it beats {@link java.util.PriorityQueue} with {@link Comparable} events at the
- * tens of millions of events a design run schedules. Sequences are unique, so the order is total and the same as
- * any other correct priority queue's: a run's figures do not depend on the heap. Not thread-safe: the engine
- * guards it.
+ * The engine's timed events, ordered by (time, insertion sequence): a 4-ary min-heap whose keys sit in arrays of
+ * longs beside the events. A comparison reads two longs from one array rather than two objects, and a 4-ary heap
+ * climbs half the levels of a binary one, so it beats {@link java.util.PriorityQueue} of {@link Comparable} events
+ * at the tens of millions of events a design run schedules. Sequences are unique, so the order is total and the
+ * same as any other correct priority queue's: a run's figures do not depend on the heap. Not thread-safe: the
+ * engine guards it.
  */
 final class EventHeap {
-    private VirtualEngine.Event[] heap = new VirtualEngine.Event[1024];
+    private long[] times = new long[1024];
+    private long[] seqs = new long[1024];
+    private VirtualEngine.Event[] events = new VirtualEngine.Event[1024];
     private int size;
 
     /** @return whether no event is held */
@@ -21,20 +23,24 @@ final class EventHeap {
 
     /** @param e an event, kept until {@link #poll} returns it */
     void add(VirtualEngine.Event e) {
-        if (size == heap.length) {
-            heap = Arrays.copyOf(heap, size * 2);
+        if (size == events.length) {
+            times = Arrays.copyOf(times, size * 2);
+            seqs = Arrays.copyOf(seqs, size * 2);
+            events = Arrays.copyOf(events, size * 2);
         }
+        long t = e.time;
+        long q = e.seq;
         int i = size++;
         while (i > 0) {
             int parent = (i - 1) >>> 2;
-            VirtualEngine.Event p = heap[parent];
-            if (!before(e, p)) {
+            long pt = times[parent];
+            if (t > pt || (t == pt && q > seqs[parent])) {
                 break;
             }
-            heap[i] = p;
+            move(parent, i);
             i = parent;
         }
-        heap[i] = e;
+        put(i, e);
     }
 
     /** @return the earliest event, removed, or null when none is held */
@@ -42,9 +48,9 @@ final class EventHeap {
         if (size == 0) {
             return null;
         }
-        VirtualEngine.Event first = heap[0];
-        VirtualEngine.Event last = heap[--size];
-        heap[size] = null;
+        VirtualEngine.Event first = events[0];
+        VirtualEngine.Event last = events[--size];
+        events[size] = null;
         if (size > 0) {
             siftDown(last);
         }
@@ -53,6 +59,8 @@ final class EventHeap {
 
     /** Places {@code e} from the root down to where no child comes before it. */
     private void siftDown(VirtualEngine.Event e) {
+        long t = e.time;
+        long q = e.seq;
         int i = 0;
         while (true) {
             int c = (i << 2) + 1;
@@ -60,23 +68,35 @@ final class EventHeap {
                 break;
             }
             int best = c;
+            long bt = times[c];
+            long bq = seqs[c];
             int end = Math.min(c + 4, size);
             for (int k = c + 1; k < end; k++) {
-                if (before(heap[k], heap[best])) {
+                long kt = times[k];
+                if (kt < bt || (kt == bt && seqs[k] < bq)) {
                     best = k;
+                    bt = kt;
+                    bq = seqs[k];
                 }
             }
-            if (!before(heap[best], e)) {
+            if (t < bt || (t == bt && q < bq)) {
                 break;
             }
-            heap[i] = heap[best];
+            move(best, i);
             i = best;
         }
-        heap[i] = e;
+        put(i, e);
     }
 
-    /** @return whether {@code a} runs before {@code b}: earlier time, or the same time and scheduled first */
-    private static boolean before(VirtualEngine.Event a, VirtualEngine.Event b) {
-        return a.time < b.time || (a.time == b.time && a.seq < b.seq);
+    private void move(int from, int to) {
+        times[to] = times[from];
+        seqs[to] = seqs[from];
+        events[to] = events[from];
+    }
+
+    private void put(int i, VirtualEngine.Event e) {
+        times[i] = e.time;
+        seqs[i] = e.seq;
+        events[i] = e;
     }
 }
