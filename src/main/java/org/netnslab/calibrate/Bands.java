@@ -3,12 +3,18 @@ package org.netnslab.calibrate;
 import org.netnslab.calibrate.Predictions.Row;
 
 /**
- * The bands a prediction is judged against: a relative band ({@code +-25%}: throughput, means, CPU per message, loop
- * wall), a factor ({@code 2x}: p50 and p99, the out-of-order share and its growth, batch size, put-to-free) or an
- * absolute one ({@code +-0.1}: a share of the proc listeners' CPU).
+ * The bands a prediction is judged against, every one relative to the host's figure: {@code +-25%} (throughput,
+ * means, CPU per message, loop wall), a factor {@code 2x} (p50 and p99, the out-of-order share and its growth, batch
+ * size, put-to-free), and for a share of the proc listeners' CPU one of the two by the share's size ({@link #share}).
  */
 final class Bands {
     private Bands() {}
+
+    /** A share below this (a fraction of 1) is judged by a factor {@link #SMALL_SHARE_FACTOR}, else within +-25%. */
+    static final double SMALL_SHARE = 0.2;
+
+    /** The factor a small share is judged by: an absolute band would pass anything from 0 to 0.14 around 0.04. */
+    static final double SMALL_SHARE_FACTOR = 2;
 
     /**
      * @param rel the band's half-width, relative to the host's figure
@@ -39,14 +45,18 @@ final class Bands {
     }
 
     /**
-     * @param abs the band's half-width, in the figure's unit
+     * A share (a fraction of 1, e.g. one listener's CPU over another's): below {@link #SMALL_SHARE} (the host's
+     * median) within a factor {@link #SMALL_SHARE_FACTOR} either way, else within +-25%.
+     *
+     * @param measured the host's share
+     * @param predicted the model's share
      * @param miss said when the prediction falls outside
-     * @return the row of a figure the host measured once: predicted within {@code +-abs} of it
+     * @return the row
      */
-    static Row absolute(
-            String load, String measure, double measured, double predicted, double abs, MissReasons.Miss miss) {
-        boolean ok = Math.abs(predicted - measured) <= abs;
-        return row(load, measure, HostFigure.once(measured), predicted, "+-" + abs, ok, miss);
+    static Row share(String load, String measure, HostFigure measured, double predicted, MissReasons.Miss miss) {
+        return measured.median() < SMALL_SHARE
+                ? factor(load, measure, measured, predicted, SMALL_SHARE_FACTOR, miss)
+                : within(load, measure, measured, predicted, 0.25, miss);
     }
 
     private static Row row(

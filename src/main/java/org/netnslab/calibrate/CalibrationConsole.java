@@ -151,7 +151,7 @@ public final class CalibrationConsole {
                     r.within() ? "within" : "MISS " + r.reason()));
         }
         b.append("  within: the model's figure is inside the band around the host's (+-25%: that far either way;"
-                + " 2x: up to twice or half; +-0.1: in the figure's own unit)\n");
+                + " 2x: up to twice or half)\n");
         if (!reasons.isEmpty()) {
             b.append("  MISS: outside it, for the reason its code names (each in full in report.html):\n");
             for (String code : reasons) {

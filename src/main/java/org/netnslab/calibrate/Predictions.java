@@ -28,7 +28,7 @@ public final class Predictions {
      * @param measure what is compared, with its unit
      * @param measured the host's figure: the median over the load's runs
      * @param predicted the model's figure
-     * @param band the band, e.g. "+-25%", "2x", "+-0.1"
+     * @param band the band, e.g. "+-25%", "2x"
      * @param within whether predicted is inside the band around measured
      * @param reason for a miss, its reason's code (a few capitals, e.g. TAIL: {@link #legend}), else empty
      * @param whyMissed for a miss, why: the mechanism the model lacks, or what the measurement shows (else empty)

@@ -69,7 +69,8 @@ final class ProcRows {
     }
 
     /**
-     * The listeners' CPU, each filtered listener's over the one that takes every event, within +-0.1.
+     * The listeners' CPU, each filtered listener's over the one that takes every event, in the band of a share
+     * ({@link Bands#share}: 2x below 0.2, else +-25%).
      *
      * @param lines the listener lines of one run (one a filter)
      * @param rows receives the rows
@@ -110,8 +111,12 @@ final class ProcRows {
             if (cpu.containsKey(f) && cpu.containsKey("all")) {
                 double predicted = busy(d, f) / busy(d, "all");
                 double measured = cpu.get(f) / cpu.get("all");
-                rows.add(Bands.absolute(
-                        load, "listener CPU " + f + " / all", measured, predicted, 0.1, MissReasons.WAKEUP));
+                rows.add(Bands.share(
+                        load,
+                        "listener CPU " + f + " / all",
+                        HostFigure.once(measured),
+                        predicted,
+                        MissReasons.WAKEUP));
             }
         }
     }

@@ -121,9 +121,10 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 out.toString());
         assertEquals(p.err(), 0, p.status());
         List<String> lines = p.out().lines().toList();
+        // 27 since the listeners' exit / all (host 0.248, model 0.334: 1.35x) is judged within +-25%, not +-0.1
         assertEquals(
-                "28 of 31 predictions within their band on kernel 6.18.44-fc-v669: the calibrated model reproduces"
-                        + " most contended loads it was not fitted on; trust its figures for this kernel, except on the 3"
+                "27 of 31 predictions within their band on kernel 6.18.44-fc-v669: the calibrated model reproduces"
+                        + " most contended loads it was not fitted on; trust its figures for this kernel, except on the 4"
                         + " measures marked MISS.",
                 lines.get(0));
         String tail = lines.stream()
@@ -150,7 +151,7 @@ public class CalibrateFaultsTest extends JUnitSuite {
         assertFalse(p.out().contains(why)); // the paragraph is report.html's
         assertTrue(Files.readString(out.resolve("report.html")).contains("MISS TAIL: " + why.substring(0, 60)));
         for (String l : lines) { // one line a row: no row carries a paragraph
-            assertTrue(l, l.length() <= 200 || l.startsWith("28 of 31") || l.startsWith("  costs.netns.unshare"));
+            assertTrue(l, l.length() <= 200 || l.startsWith("27 of 31") || l.startsWith("  costs.netns.unshare"));
         }
         int beyond = lines.indexOf(lines.stream()
                 .filter(l -> l.startsWith("Beyond this kernel"))

@@ -1,0 +1,58 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Test;
+import org.netnslab.calibrate.Predictions.Row;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * Every band is relative to the host's figure: a share below 0.2 within a factor 2 either way, a larger one within
+ * +-25% (an absolute +-0.1 passed anything from 0 to 0.14 around a share of 0.04).
+ */
+public class BandsTest extends JUnitSuite {
+    private static Row share(double measured, double predicted) {
+        return Bands.share(
+                "proc listeners, 8000 processes",
+                "listener CPU exit / all",
+                HostFigure.once(measured),
+                predicted,
+                MissReasons.WAKEUP);
+    }
+
+    @Test
+    public void aSmallShareIsJudgedByAFactorOfTwo() {
+        Row far = share(0.04, 0.13);
+        assertFalse(far.toString(), far.within());
+        assertEquals("2x", far.band());
+        assertEquals("PACE", far.reason());
+        Row near = share(0.04, 0.06);
+        assertTrue(near.toString(), near.within());
+        assertEquals("2x", near.band());
+        assertFalse(share(0.04, 0.019).within());
+        assertTrue(share(0.04, 0.021).within());
+    }
+
+    @Test
+    public void aLargerShareIsJudgedWithinAQuarter() {
+        Row near = share(0.4, 0.45);
+        assertTrue(near.toString(), near.within());
+        assertEquals("+-25%", near.band());
+        Row far = share(0.4, 0.55);
+        assertFalse(far.toString(), far.within());
+        assertEquals("+-25%", far.band());
+        assertTrue(share(0.2, 0.16).within()); // 0.2 is no longer small: -20%
+        assertFalse(share(0.2, 0.14).within()); // -30%, which 2x would pass
+    }
+
+    @Test
+    public void theHostsSpreadStaysBesideTheBand() {
+        Row r = Bands.share("l", "m", new HostFigure(0.3, 0.2, 0.5, 3), 0.33, MissReasons.WAKEUP);
+        assertTrue(r.within());
+        assertEquals(3, r.runs());
+        assertEquals(0.2, r.low(), 0);
+        assertEquals(0.5, r.high(), 0);
+    }
+}
