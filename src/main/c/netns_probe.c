@@ -170,8 +170,10 @@ static void clean(void) {
     printf("}\n");
 }
 
-/* Sets up our tracefs instance; on any failure tracing stays off and `why` says why. */
-static void trace_start(char *why, size_t cap) {
+/* Sets up our tracefs instance for `lifecycles` lifecycles; on any failure tracing stays off and `why` says why. The
+ * per-CPU buffer grows with them (8 MiB, and 1 KiB more a lifecycle: its alloc, free and kworker switches), so the
+ * first events of a large ladder step are not overwritten before they are read. */
+static void trace_start(char *why, size_t cap, long lifecycles) {
     const char *root = TRACEFS;
     if (!tracefs_reachable(why, cap)) return;
     remove_stale_instances(root, 0);
@@ -183,7 +185,9 @@ static void trace_start(char *why, size_t cap) {
     probe_cleanup = trace_stop;
     tracing = 1;
     trace_write("trace_clock", "mono");
-    trace_write("buffer_size_kb", "8192");
+    char kb[32];
+    snprintf(kb, sizeof kb, "%ld", 8192 + lifecycles);
+    trace_write("buffer_size_kb", kb);
     trace_write("events/kmem/kmem_cache_free/filter", "name == \"net_namespace\"");
     trace_write("events/kmem/kmem_cache_alloc/filter", "name == \"net_namespace\"");
     if (fn != 0) {
@@ -398,8 +402,8 @@ static void trace_report(const iter_t *it, long total, trace_t tr) {
 static void run(const char *set, long loops, long iters) {
     need_userns = geteuid() != 0;   /* unshare(CLONE_NEWNET) alone needs CAP_SYS_ADMIN */
     char why[256] = "";
-    trace_start(why, sizeof why);
     long total = loops * iters;
+    trace_start(why, sizeof why, total);
     iter_t *it = shared_alloc(sizeof(iter_t) * (size_t) total);
     int64_t *loop_wall = shared_alloc(sizeof(int64_t) * (size_t) loops);
     gate_t go = gate_new();

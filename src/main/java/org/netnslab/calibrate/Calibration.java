@@ -1,9 +1,11 @@
 package org.netnslab.calibrate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,10 +27,30 @@ public final class Calibration {
      *
      * @param host the host measured
      * @param fit the fitted costs, the grace period refined
-     * @param rows the predictions against the host's figures
+     * @param rows the ladder's predictions against the host's figures
      * @param beyond the designs this kernel lacks on the calibrated machine (empty without a TC1 load)
+     * @param unseen the unseen shapes' predictions against the host's figures
+     * @param lowered a line for each ladder step a host limit lowered or left out
      */
-    public record Result(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {}
+    public record Result(
+            HostFacts host,
+            CostFit fit,
+            List<Predictions.Row> rows,
+            List<Beyond.Figure> beyond,
+            Unseen unseen,
+            List<String> lowered) {}
+
+    /**
+     * The unseen shapes of a calibration.
+     *
+     * @param seed the seed they were drawn with; null for a recording made before them
+     * @param shapes how many were run on the host (each once)
+     * @param rows their predictions against the host's figures
+     */
+    public record Unseen(Long seed, int shapes, List<Predictions.Row> rows) {
+        /** None: a recording made before the unseen shapes. */
+        public static final Unseen NONE = new Unseen(null, 0, List.of());
+    }
 
     /** Where the measurements come from. */
     public sealed interface Source permits Probes, Recording {}
@@ -38,6 +60,7 @@ public final class Calibration {
      *
      * @param quick smaller probes and loads, each run once
      * @param parts the parts to run, of {@link ProbeSet#PARTS}
+     * @param seed the unseen shapes' seed; null: one from the clock, printed
      * @param timeoutSeconds the longest one probe run may take, s
      * @param buildDir where the probe programs are built
      * @param compilerEnvironment the environment that finds the C compiler
@@ -46,6 +69,7 @@ public final class Calibration {
     public record Probes(
             boolean quick,
             Set<String> parts,
+            Long seed,
             long timeoutSeconds,
             Path buildDir,
             Map<String, String> compilerEnvironment,
@@ -107,10 +131,20 @@ public final class Calibration {
         HostFacts host;
         ProbeSet set;
         Path recording = null;
+        JsonNode ladderJson;
+        Long seed;
+        List<String> lowered = new ArrayList<>();
         if (source instanceof Recording r) {
             host = r.recorded().host();
             set = r.recorded().set();
             recording = r.file();
+            ladderJson = r.recorded().ladder();
+            seed = r.recorded().unseenSeed();
+            if (ladderJson != null) {
+                ladderJson
+                        .path("lowered")
+                        .forEach(x -> lowered.add(x.path("text").asText()));
+            }
             sayRecording(r.file(), host);
         } else {
             Probes probes = (Probes) source;
@@ -119,9 +153,22 @@ public final class Calibration {
             stage.accept("building the probes");
             Path bin = ProbeBuilder.build(probes.buildDir(), probes.compilerEnvironment());
             runner = new ProbeRunner(bin, probes.timeoutSeconds(), probes.probeEnvironment());
+            Ladder.Plan ladder = Ladder.plan(probes.quick(), HostLimits.read());
+            ladderJson = CalibrationJson.ladder(ladder);
+            ladder.lowered().forEach(l -> lowered.add(l.text()));
+            lowered.forEach(l -> progress.println("calibrate: " + l));
+            seed = probes.seed() != null ? probes.seed() : UnseenShapes.clockSeed();
+            List<UnseenShapes.Shape> shapes = UnseenShapes.draw(seed, ladder);
+            progress.println("calibrate: unseen shapes drawn with seed " + seed + " (--seed " + seed
+                    + " draws them again): "
+                    + String.join(
+                            ", ",
+                            shapes.stream()
+                                    .map(x -> x.kind().load + " " + x.size())
+                                    .toList()));
             BusyMeter busy = new BusyMeter();
             try {
-                set = ProbeSet.measure(runner, probes.quick(), probes.parts(), progress, stage, busy);
+                set = ProbeSet.measure(runner, ladder, shapes, probes.parts(), progress, stage, busy);
             } finally {
                 runner = null;
             }
@@ -135,7 +182,16 @@ public final class Calibration {
         stage.accept("fitting the costs");
         CostFit fit = CostFit.fit(set.fit(), host.kernelAtLeast(6, 9));
         try {
-            return predictAndWrite(folder, host, set, fit, recording, source instanceof Probes p && p.quick());
+            return predictAndWrite(
+                    folder,
+                    host,
+                    set,
+                    fit,
+                    recording,
+                    source instanceof Probes p && p.quick(),
+                    ladderJson,
+                    seed,
+                    lowered);
         } catch (ScenarioException e) {
             throw new ModelFailure(
                     "the calibrated configuration or a generated scenario is invalid: " + e.getMessage(), e);
@@ -175,7 +231,15 @@ public final class Calibration {
      * (and beyond this kernel), and writes calibration.json and report.html.
      */
     private Result predictAndWrite(
-            Path folder, HostFacts host, ProbeSet measured, CostFit fit, Path recording, boolean quick)
+            Path folder,
+            HostFacts host,
+            ProbeSet measured,
+            CostFit fit,
+            Path recording,
+            boolean quick,
+            JsonNode ladder,
+            Long seed,
+            List<String> lowered)
             throws IOException, ScenarioException, RunFailure {
         Path conf = folder.resolve("calibrated.conf");
         CalibratedConf.write(conf, host, fit, recording);
@@ -191,20 +255,30 @@ public final class Calibration {
             }
         }
         stage.accept("predicting with the model");
-        List<Predictions.Row> rows = new Predictions(system, host.eraName(), host.cpus(), folder, progress, stage)
-                .predict(measured.prediction());
+        Predictions model = new Predictions(system, host.eraName(), host.cpus(), folder, progress, stage);
+        List<Predictions.Row> rows = model.predict(measured.prediction());
+        Unseen unseen = measured.unseen().isEmpty() && seed == null
+                ? Unseen.NONE
+                : new Unseen(seed, UnseenShapes.count(measured.unseen()), model.predictShapes(measured.unseen()));
         List<Beyond.Figure> beyond = List.of();
+        // the TC1 shape with 100 injectors where the ladder has it (the smallest N of at least 100, else the largest)
         var tc1 = measured.prediction().stream()
                 .filter(l -> "tc1".equals(l.path("load").asText()))
-                .toList();
-        if (!tc1.isEmpty()) {
-            int n = tc1.get(tc1.size() / 2).path("injectors").asInt();
+                .mapToInt(l -> l.path("injectors").asInt())
+                .sorted()
+                .toArray();
+        if (tc1.length > 0) {
+            int n = java.util.Arrays.stream(tc1)
+                    .filter(x -> x >= 100)
+                    .findFirst()
+                    .orElse(tc1[tc1.length - 1]);
             stage.accept("model: beyond this kernel");
             beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), folder);
         }
-        CalibrationJson.write(folder.resolve("calibration.json"), tool, quick, host, measured, fit, rows, beyond);
-        CalibrationReport.html(folder.resolve("report.html"), host, fit, rows, beyond);
-        return new Result(host, fit, rows, beyond);
+        CalibrationJson.write(
+                folder.resolve("calibration.json"), tool, quick, host, measured, fit, rows, beyond, ladder, unseen);
+        CalibrationReport.html(folder.resolve("report.html"), host, fit, rows, beyond, unseen, lowered);
+        return new Result(host, fit, rows, beyond, unseen, lowered);
     }
 
     /** A model run failed, or a generated scenario or the calibrated configuration is invalid. */

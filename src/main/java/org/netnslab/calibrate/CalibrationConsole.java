@@ -2,6 +2,7 @@ package org.netnslab.calibrate;
 
 import static org.netnslab.calibrate.CalibrationReport.num;
 
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,13 +18,12 @@ public final class CalibrationConsole {
     private CalibrationConsole() {}
 
     /**
-     * @param host the host
-     * @param fit the fit
-     * @param rows measured vs predicted
-     * @param beyond other designs on the calibrated machine
+     * @param result what a calibration found
      * @return the console text
      */
-    public static String text(HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond) {
+    public static String text(Calibration.Result result) {
+        HostFacts host = result.host();
+        List<Predictions.Row> rows = result.rows();
         StringBuilder b = new StringBuilder(headline(host, rows)).append('\n');
         b.append(String.format(
                 "Host: kernel %s, %d CPUs, HZ %d, preempt %s%s.%n",
@@ -37,11 +37,62 @@ public final class CalibrationConsole {
                     "The machine was busy (load average %.2f over %d CPUs%s): the measurements are noisy.%n",
                     host.loadAverage1(), host.cpus(), CalibrationReport.busyText(host)));
         }
+        result.lowered().forEach(l -> b.append("The ladder: ").append(l).append(".\n"));
         b.append('\n');
-        fitted(b, fit);
+        fitted(b, result.fit());
+        b.append("\nPrediction set, the scale ladder (contended loads, never fitted on): the host's figure, the median"
+                + " of its runs, against the model's; each in the unit its measure names\n");
         table(b, rows);
-        beyond(b, beyond);
+        bySize(b, rows);
+        unseen(b, result.unseen());
+        beyond(b, result.beyond());
         return b.toString();
+    }
+
+    /**
+     * The ladder by size: for each kind of load, each size's rows within band of its rows.
+     */
+    private static void bySize(StringBuilder b, List<Predictions.Row> rows) {
+        Map<String, Map<String, long[]>> kinds = new java.util.LinkedHashMap<>(); // kind -> load -> {within, all}
+        for (Predictions.Row r : rows) {
+            long[] n = kinds.computeIfAbsent(r.load().replaceAll("[0-9][0-9.]*", "#"), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(r.load(), k -> new long[2]);
+            n[0] += r.within() ? 1 : 0;
+            n[1]++;
+        }
+        b.append("The ladder by size, rows within band of its rows:\n");
+        kinds.values()
+                .forEach(loads -> b.append("  ")
+                        .append(String.join(
+                                " | ",
+                                loads.entrySet().stream()
+                                        .map(e -> e.getKey() + " " + e.getValue()[0] + "/" + e.getValue()[1])
+                                        .toList()))
+                        .append('\n'));
+    }
+
+    /** The unseen shapes: their own table and count. */
+    private static void unseen(StringBuilder b, Calibration.Unseen unseen) {
+        if (unseen.seed() == null && unseen.rows().isEmpty()) {
+            b.append("\nUnseen shapes: none (a recording made before them)\n");
+            return;
+        }
+        b.append(String.format(
+                "%nUnseen shapes (%d drawn at random from the ladder's ranges with seed %s, each run once on the host;"
+                        + " never fitted on, never used to choose anything)%n",
+                unseen.shapes(),
+                unseen.seed() == null ? "unknown" : unseen.seed().toString()));
+        if (!unseen.rows().isEmpty()) {
+            table(b, unseen.rows());
+        }
+        b.append(unseenCount(unseen)).append('\n');
+    }
+
+    /** @return "unseen shapes: X of Y within band" and what they are rows of */
+    static String unseenCount(Calibration.Unseen unseen) {
+        long within = unseen.rows().stream().filter(Predictions.Row::within).count();
+        return "unseen shapes: " + within + " of " + unseen.rows().size() + " within band (the rows of "
+                + unseen.shapes() + " shape" + (unseen.shapes() == 1 ? "" : "s") + ")";
     }
 
     /**
@@ -111,11 +162,8 @@ public final class CalibrationConsole {
                         .toNanos())));
     }
 
-    /** The prediction set: one line a row, a miss's reason as its code, the codes explained under the table. */
+    /** A table of rows: one line a row, a miss's reason as its code, the codes explained under the table. */
     private static void table(StringBuilder b, List<Predictions.Row> rows) {
-        b.append(
-                "\nPrediction set (contended loads, never fitted on): the host's figure, the median of its runs, against"
-                        + " the model's; each in the unit its measure names\n");
         // the columns as wide as their longest entry (a load such as "proc listeners, 8000 processes")
         int loadWidth = Math.max(
                 26, rows.stream().mapToInt(r -> r.load().length()).max().orElse(0));

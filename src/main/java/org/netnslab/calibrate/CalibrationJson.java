@@ -12,9 +12,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code calibration.json} (schema 1): {@code host}, the two sets of probe lines kept apart ({@code fit_set},
- * {@code prediction_set}), the {@code fit} made from the fit set alone, the {@code predictions} (measured vs
- * predicted rows) and {@code beyond} (designs this kernel lacks, on the calibrated machine: predictions only).
+ * {@code calibration.json} (schema 1): {@code host}, the sets of probe lines kept apart ({@code fit_set},
+ * {@code prediction_set}: the ladder, {@code unseen_set}: the unseen shapes), the {@code fit} made from the fit set
+ * alone, the {@code predictions} (measured vs predicted rows of the ladder), {@code ladder} (the host limits read and
+ * the steps they lowered), {@code unseen} (the draw's seed and the shapes' rows) and {@code beyond} (designs this
+ * kernel lacks, on the calibrated machine: predictions only). A recording without {@code unseen_set} and
+ * {@code ladder} (made before them) still reads.
  */
 public final class CalibrationJson {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -28,8 +31,10 @@ public final class CalibrationJson {
      * @param host the host's facts
      * @param set the probe lines
      * @param fit the fit
-     * @param rows the predictions (may be empty)
+     * @param rows the ladder's predictions (may be empty)
      * @param beyond the other designs' figures (may be empty)
+     * @param ladder the ladder's limits and lowered steps ({@link #ladder}), or null (a recording without them)
+     * @param unseen the unseen shapes' seed and rows
      * @throws IOException the file cannot be written
      */
     public static void write(
@@ -40,7 +45,9 @@ public final class CalibrationJson {
             ProbeSet set,
             CostFit fit,
             List<Predictions.Row> rows,
-            List<Beyond.Figure> beyond)
+            List<Beyond.Figure> beyond,
+            JsonNode ladder,
+            Calibration.Unseen unseen)
             throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("schema", 1);
@@ -49,11 +56,29 @@ public final class CalibrationJson {
         root.set("host", JSON.valueToTree(host));
         root.set("fit_set", JSON.valueToTree(set.fit()));
         root.set("prediction_set", JSON.valueToTree(set.prediction()));
+        root.set("unseen_set", JSON.valueToTree(set.unseen()));
         ObjectNode f = root.putObject("fit");
         f.set("costs", fitted(fit.costs()));
         f.set("extras", fitted(fit.extras()));
         f.set("unfitted", JSON.valueToTree(fit.unfitted()));
-        ArrayNode p = root.putArray("predictions");
+        rows(root.putArray("predictions"), rows);
+        if (ladder != null) {
+            root.set("ladder", ladder);
+        }
+        ObjectNode u = root.putObject("unseen");
+        if (unseen.seed() == null) {
+            u.putNull("seed");
+        } else {
+            u.put("seed", unseen.seed());
+        }
+        u.put("shapes", unseen.shapes());
+        u.put("host_runs_each", 1);
+        rows(u.putArray("predictions"), unseen.rows());
+        root.set("beyond", JSON.valueToTree(beyond));
+        JSON.writeValue(file.toFile(), root);
+    }
+
+    private static void rows(ArrayNode p, List<Predictions.Row> rows) {
         for (Predictions.Row r : rows) {
             ObjectNode o = p.addObject();
             o.put("load", r.load());
@@ -69,8 +94,44 @@ public final class CalibrationJson {
             number(o, "measured_low", r.low());
             number(o, "measured_high", r.high());
         }
-        root.set("beyond", JSON.valueToTree(beyond));
-        JSON.writeValue(file.toFile(), root);
+    }
+
+    /**
+     * @param plan the ladder planned on this host
+     * @return its {@code ladder} object: each limit's value and room, the sizes run, each step a limit lowered
+     */
+    static ObjectNode ladder(Ladder.Plan plan) {
+        ObjectNode o = JSON.createObjectNode();
+        ObjectNode limits = o.putObject("limits");
+        for (HostLimits.Limit l : plan.limits().limits()) {
+            ObjectNode x = limits.putObject(l.name());
+            count(x, "value", l.value());
+            count(x, "room", l.room());
+        }
+        o.put("tasks_in_use", plan.limits().tasksInUse());
+        o.put("root", plan.limits().root());
+        ObjectNode sizes = o.putObject("sizes");
+        plan.sizes().forEach((k, v) -> sizes.set(k.load, JSON.valueToTree(v)));
+        ArrayNode lowered = o.putArray("lowered");
+        for (Ladder.Lowered l : plan.lowered()) {
+            lowered.addObject()
+                    .put("load", l.kind().load)
+                    .put("requested", l.requested())
+                    .put("planned", l.planned())
+                    .put("limit", l.limit())
+                    .put("limit_value", l.limitValue())
+                    .put("text", l.text());
+        }
+        return o;
+    }
+
+    /** A count, or the text "unlimited" for {@link HostLimits#UNLIMITED}. */
+    private static void count(ObjectNode o, String key, long v) {
+        if (v == HostLimits.UNLIMITED) {
+            o.put(key, "unlimited");
+        } else {
+            o.put(key, v);
+        }
     }
 
     /** A finite value, or null: NaN and infinity are not JSON numbers (a ratio over a measured 0). */
@@ -112,8 +173,18 @@ public final class CalibrationJson {
      *
      * @param host the host it was measured on
      * @param set its measurements
+     * @param ladder its {@code ladder} object (the host limits and lowered steps), or null when it has none
+     * @param unseenSeed the seed its unseen shapes were drawn with, or null when it has none
      */
-    public record Recorded(HostFacts host, ProbeSet set) {}
+    public record Recorded(HostFacts host, ProbeSet set, JsonNode ladder, Long unseenSeed) {
+        /**
+         * @param host the host it was measured on
+         * @param set its measurements
+         */
+        public Recorded(HostFacts host, ProbeSet set) {
+            this(host, set, null, null);
+        }
+    }
 
     /**
      * @param file a calibration.json
@@ -138,7 +209,11 @@ public final class CalibrationJson {
                 || !root.path("prediction_set").isArray()) {
             throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
         }
-        for (String set : List.of("fit_set", "prediction_set")) {
+        if (root.has("unseen_set") && !root.path("unseen_set").isArray()) {
+            throw new IOException(file + ": unseen_set must be an array of probe lines, got "
+                    + root.path("unseen_set").getNodeType());
+        }
+        for (String set : List.of("fit_set", "prediction_set", "unseen_set")) {
             for (JsonNode n : root.path(set)) {
                 if (!(n instanceof ObjectNode)) {
                     throw new IOException(
@@ -178,7 +253,12 @@ public final class CalibrationJson {
         if (root.path("schema").asInt() != 1) {
             throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
         }
-        ProbeSet set = new ProbeSet(objects(root.path("fit_set")), objects(root.path("prediction_set")));
+        ProbeSet set = new ProbeSet(
+                objects(root.path("fit_set")), objects(root.path("prediction_set")), objects(root.path("unseen_set")));
+        JsonNode seed = root.path("unseen").path("seed");
+        if (!seed.isMissingNode() && !seed.isNull() && !(seed.isIntegralNumber() && seed.canConvertToLong())) {
+            throw new IOException(file + ": unseen.seed must be a whole number (or null), got " + seed);
+        }
         if (set.fit().isEmpty() || set.prediction().isEmpty()) {
             throw new IOException(file + ": " + (set.fit().isEmpty() ? "fit_set" : "prediction_set")
                     + " is empty: nothing to " + (set.fit().isEmpty() ? "fit" : "predict"));
@@ -189,7 +269,11 @@ public final class CalibrationJson {
         if (problem != null) {
             throw new IOException(file + ": " + problem);
         }
-        return new Recorded(host, set);
+        return new Recorded(
+                host,
+                set,
+                root.path("ladder").isObject() ? root.path("ladder") : null,
+                seed.isIntegralNumber() ? seed.asLong() : null);
     }
 
     /** @return what a field of Java type {@code t} holds, in JSON's words */

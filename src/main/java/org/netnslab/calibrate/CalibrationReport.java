@@ -18,12 +18,20 @@ public final class CalibrationReport {
      * @param file where to write report.html
      * @param host the host
      * @param fit the fit
-     * @param rows measured vs predicted
+     * @param rows measured vs predicted, the ladder
      * @param beyond other designs
+     * @param unseen the unseen shapes
+     * @param lowered a line for each ladder step a host limit lowered or left out
      * @throws IOException it cannot be written
      */
     public static void html(
-            Path file, HostFacts host, CostFit fit, List<Predictions.Row> rows, List<Beyond.Figure> beyond)
+            Path file,
+            HostFacts host,
+            CostFit fit,
+            List<Predictions.Row> rows,
+            List<Beyond.Figure> beyond,
+            Calibration.Unseen unseen,
+            List<String> lowered)
             throws IOException {
         long met = rows.stream().filter(Predictions.Row::within).count();
         StringBuilder b = new StringBuilder(
@@ -79,23 +87,25 @@ public final class CalibrationReport {
                         "<p class=\"note\">The costs below were fitted on the <b>fit set</b> (nothing contending) only. The"
                                 + " <b>prediction set</b> (contended loads) was never used in the fit: each row is the model's prediction"
                                 + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
-        b.append("<h2>Prediction set: measured vs predicted</h2><p class=\"note\">A load the host ran several times is"
-                + " compared by its median; its runs' lowest and highest figures show how much the host itself varies.</p>"
-                + "<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
-                + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
-        for (Predictions.Row r : rows) {
-            b.append(row(
-                    r.within() ? "ok" : "miss",
-                    td(esc(r.load())),
-                    td(esc(r.measure())),
-                    figure(num(r.measured())),
-                    figure(esc(range(r))),
-                    figure(num(r.predicted())),
-                    figure(ratio(r.ratio())),
-                    td(esc(r.band())),
-                    td(r.within() ? "within" : "MISS " + esc(r.reason()) + ": " + esc(r.whyMissed()))));
+        b.append("<h2>Prediction set, the scale ladder: measured vs predicted</h2><p class=\"note\">A load the host ran"
+                + " several times is compared by its median; its runs' lowest and highest figures show how much the host"
+                + " itself varies.</p>");
+        for (String l : lowered) {
+            b.append("<p class=\"note\">The ladder: ").append(esc(l)).append(".</p>");
         }
-        b.append("</table><h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
+        rowsTable(b, rows);
+        b.append("<h2>Unseen shapes: measured vs predicted</h2><p class=\"note\">")
+                .append(
+                        unseen.seed() == null && unseen.rows().isEmpty()
+                                ? "None: a recording made before them."
+                                : unseen.shapes() + " loads drawn at random from the ladder's ranges with seed "
+                                        + unseen.seed() + ", each run once on the host; never fitted on, never used to"
+                                        + " choose anything. " + esc(CalibrationConsole.unseenCount(unseen)) + ".")
+                .append("</p>");
+        if (!unseen.rows().isEmpty()) {
+            rowsTable(b, unseen.rows());
+        }
+        b.append("<h2>Fit set: fitted costs</h2><table><tr><th>key (netns-lab.model.)</th><th>value</th>"
                 + "<th>residual</th><th>source</th></tr>");
         for (Map<String, CostFit.Fitted> m : List.of(fit.costs(), fit.extras())) {
             for (Map.Entry<String, CostFit.Fitted> e : m.entrySet()) {
@@ -136,10 +146,30 @@ public final class CalibrationReport {
             }
             b.append("</table>");
         }
-        b.append("<p class=\"note\">Files: calibration.json (both sets, the fit, these rows), calibrated.conf (use with"
-                + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
-                + "</body></html>\n");
+        b.append(
+                "<p class=\"note\">Files: calibration.json (the three sets, the fit, these rows), calibrated.conf (use with"
+                        + " --config), scenario-*.conf (the model's side of every row, runnable with --config calibrated.conf).</p>"
+                        + "</body></html>\n");
         Files.writeString(file, b.toString());
+    }
+
+    /** A table of measured-vs-predicted rows, a miss with its whole reason. */
+    private static void rowsTable(StringBuilder b, List<Predictions.Row> rows) {
+        b.append("<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
+                + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
+        for (Predictions.Row r : rows) {
+            b.append(row(
+                    r.within() ? "ok" : "miss",
+                    td(esc(r.load())),
+                    td(esc(r.measure())),
+                    figure(num(r.measured())),
+                    figure(esc(range(r))),
+                    figure(num(r.predicted())),
+                    figure(ratio(r.ratio())),
+                    td(esc(r.band())),
+                    td(r.within() ? "within" : "MISS " + esc(r.reason()) + ": " + esc(r.whyMissed()))));
+        }
+        b.append("</table>");
     }
 
     /**

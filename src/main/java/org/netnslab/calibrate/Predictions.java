@@ -87,22 +87,39 @@ public final class Predictions {
 
     /**
      * @param predictionSet the prediction-set lines
-     * @return a row per compared figure, in the lines' order
+     * @return a row per compared figure, in the lines' order, and the out-of-order share's growth from the smallest M
+     *     to the largest
      * @throws ScenarioException a generated scenario is invalid (a defect here)
      * @throws RunFailure a model run failed
      * @throws IOException a scenario file cannot be written
      */
     public List<Row> predict(List<ObjectNode> predictionSet) throws ScenarioException, RunFailure, IOException {
+        return rows(predictionSet, true);
+    }
+
+    /**
+     * @param unseen the unseen shapes' lines
+     * @return a row per compared figure, in the lines' order (no growth across shapes: each stands alone)
+     * @throws ScenarioException a generated scenario is invalid (a defect here)
+     * @throws RunFailure a model run failed
+     * @throws IOException a scenario file cannot be written
+     */
+    public List<Row> predictShapes(List<ObjectNode> unseen) throws ScenarioException, RunFailure, IOException {
+        return rows(unseen, false);
+    }
+
+    private List<Row> rows(List<ObjectNode> lines, boolean growth) throws ScenarioException, RunFailure, IOException {
         List<Row> rows = new ArrayList<>();
         List<double[]> reorder = new ArrayList<>(); // {M, measured share, predicted share}
         Set<String> done = new HashSet<>();
-        for (ObjectNode l : predictionSet) {
+        Set<Long> listenerRuns = new java.util.LinkedHashSet<>(); // the listener runs' process counts
+        for (ObjectNode l : lines) {
             String kind = l.path("probe").asText() + "/" + l.path("load").asText();
             switch (kind) {
                 case "uevent/tc1", "uevent/reorder", "proc/proc-scan", "lifecycle/unshare-loops" -> {
                     String key = repeatKey(l); // run several times: compared by their median
                     if (done.add(key)) {
-                        List<ObjectNode> runs = predictionSet.stream()
+                        List<ObjectNode> runs = lines.stream()
                                 .filter(r -> repeatKey(r).equals(key))
                                 .toList();
                         switch (kind) {
@@ -113,16 +130,20 @@ public final class Predictions {
                         }
                     }
                 }
-                case "proc/listener" -> {} // the three listeners of one run are compared together below
+                case "proc/listener" -> listenerRuns.add(l.path("processes").asLong()); // compared below
                 default ->
                     model.progress().println("calibrate: no model load for prediction line " + kind + "; skipped");
             }
         }
-        List<ObjectNode> listeners = CostFit.select(predictionSet, "proc", "listener");
-        if (!listeners.isEmpty()) {
-            ProcRows.listeners(model, listeners, rows);
+        for (long procs : listenerRuns) { // the three listeners of one run (one process count) are compared together
+            ProcRows.listeners(
+                    model,
+                    CostFit.select(lines, "proc", "listener").stream()
+                            .filter(r -> r.path("processes").asLong() == procs)
+                            .toList(),
+                    rows);
         }
-        if (reorder.size() >= 2) {
+        if (growth && reorder.size() >= 2) {
             rows.add(UeventRows.reorderGrowth(reorder.get(0), reorder.get(reorder.size() - 1)));
         }
         return rows;

@@ -120,13 +120,14 @@ public final class ProbeLines {
     private ProbeLines() {}
 
     /**
-     * @param set both sets
+     * @param set the sets
      * @return null when every line is usable, else what is wrong with the first that is not, e.g.
      *     {@code fit_set[3] (uevent broadcast-walk): send_p50_ns must be a number in 1..1e13, got -5}
      */
     public static String problem(ProbeSet set) {
         String p = problem("fit_set", "fit", set.fit());
-        return p != null ? p : problem("prediction_set", "prediction", set.prediction());
+        p = p != null ? p : problem("prediction_set", "prediction", set.prediction());
+        return p != null ? p : problem("unseen_set", "unseen", set.unseen());
     }
 
     private static String problem(String array, String expectedSet, List<ObjectNode> lines) {

@@ -5,18 +5,31 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Which probe runs make the two sets, and running them. The <em>fit set</em> has nothing contending (one task at
+ * Which probe runs make the three sets, and running them. The <em>fit set</em> has nothing contending (one task at
  * a time, or one injector and its listener alone): what {@link CostFit} may use. The <em>prediction set</em> is
- * contended (many injectors, listeners at once, 40 loops of {@code unshare -n}): {@link Predictions} compares the
- * model with it and nothing is ever fitted on it. Each part (uevent, proc, lifecycle) can be run alone ({@code --only}).
+ * contended, the scale ladder of each kind of load ({@link Ladder}: many injectors, listeners at once, parallel loops
+ * of {@code unshare -n}): {@link Predictions} compares the model with it and nothing is ever fitted on it. The
+ * <em>unseen</em> shapes ({@link UnseenShapes}) are contended loads drawn at random from the ladder's ranges, each run
+ * once: compared as the prediction set is, reported apart, never fitted on and never used to choose anything. Each
+ * part (uevent, proc, lifecycle) can be run alone ({@code --only}).
  *
  * @param fit the fit-set lines, in the order measured
- * @param prediction the prediction-set lines
+ * @param prediction the prediction-set lines (the ladder)
+ * @param unseen the unseen shapes' lines ({@code "set": "unseen"}); empty in a recording made before them
  */
-public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
+public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<ObjectNode> unseen) {
+    /**
+     * @param fit the fit-set lines
+     * @param prediction the prediction-set lines
+     */
+    public ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
+        this(fit, prediction, List.of());
+    }
+
     /** The parts {@code --only} can name. */
     public static final List<String> PARTS = List.of("uevent", "proc", "lifecycle");
     /** The sleeping processes of the fit set's second /proc scan. */
@@ -29,26 +42,33 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
     /** The probes' longest wait for a quiet machine before a contended load (probe.h settle), ms. */
     static final long SETTLE_CAP_MS = 5000;
 
-    /** One probe invocation: which set it belongs to, the probe and its arguments. */
-    record Step(boolean fitSet, String part, String probe, String... args) {
+    /** One probe invocation: which set it belongs to ("fit", "prediction", "unseen"), the probe and its arguments. */
+    record Step(String set, String part, String probe, String... args) {
+        Step(boolean fitSet, String part, String probe, String... args) {
+            this(fitSet ? "fit" : "prediction", part, probe, args);
+        }
+
         String label() {
-            return (fitSet ? "fit set" : "prediction set") + ": " + probe + " " + String.join(" ", args);
+            return set + (set.equals("unseen") ? " shape" : " set") + ": " + probe + " " + String.join(" ", args);
         }
     }
 
     /**
-     * @param quick the small version (CI): fewer sends, processes and loops; the same kinds of load
+     * @param ladder the prediction set's ladder; {@code ladder.quick()}: the small version (CI), fewer sends,
+     *     processes and loops, each load once
+     * @param unseen the unseen shapes to run after the sets, those of a part not run left out
      * @param parts the parts to run
-     * @return the probe runs, fit set first within each part
+     * @return the probe runs, fit set first within each part, the unseen shapes last
      */
-    static List<Step> plan(boolean quick, Set<String> parts) {
+    static List<Step> plan(Ladder.Plan ladder, List<UnseenShapes.Shape> unseen, Set<String> parts) {
+        boolean quick = ladder.quick();
+        Map<Ladder.Kind, List<Long>> sizes = ladder.sizes();
         List<Step> s = new ArrayList<>();
         // the host's task switch, whatever the parts: every contended load pays it
         s.add(new Step(true, "host", "sched_probe", "ctxsw", quick ? "20000" : "100000"));
         if (parts.contains("uevent")) {
             // the fit's medians move by up to a third between runs on a small VM (where the process lands, what the
-            // other
-            // vCPU does): the full fit takes its medians over RUNS runs of the walk
+            // other vCPU does): the full fit takes its medians over RUNS runs of the walk
             for (int run = 0; run < (quick ? 1 : RUNS); run++) {
                 s.add(new Step(
                         true,
@@ -71,20 +91,10 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             // the contended uevent loads vary from run to run on a small VM (TC1 N=10: 404k to 527k sends/s in
             // consecutive runs), so each runs RUNS times and is compared by its median (Predictions)
             for (int run = 0; run < (quick ? 1 : RUNS); run++) {
-                for (int[] nk : quick
-                        ? new int[][] {{10, 500}, {100, 100}}
-                        : new int[][] {{10, 5000}, {100, 1000}, {1000, 100}}) {
-                    s.add(new Step(
-                            false, "uevent", "uevent_probe", "tc1", Integer.toString(nk[0]), Integer.toString(nk[1])));
-                }
-                for (int m : quick ? new int[] {2, 4} : new int[] {2, 4, 8}) {
-                    s.add(new Step(
-                            false,
-                            "uevent",
-                            "uevent_probe",
-                            "reorder",
-                            Integer.toString(m),
-                            Integer.toString((quick ? 2000 : 20000) / m)));
+                for (Ladder.Kind k : List.of(Ladder.Kind.TC1, Ladder.Kind.REORDER)) {
+                    for (long size : sizes.get(k)) {
+                        s.add(ladderStep("prediction", "uevent", k, size, quick));
+                    }
                 }
             }
         }
@@ -92,38 +102,61 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             s.add(new Step(true, "proc", "proc_probe", "fit", quick ? "150" : "500"));
             s.add(new Step(true, "proc", "proc_probe", "pidfd", quick ? "200" : "1000"));
             // a scan's CPU per entry moves by up to a sixth between runs on a small VM (10-14 us): the full set runs
-            // the
-            // fit's two sizes and the contended sizes RUNS times, each round close together in time, and takes medians
+            // the fit's two sizes and the contended sizes RUNS times, each round close together in time, and takes
+            // medians
             for (int run = 0; run < (quick ? 1 : RUNS); run++) {
                 s.add(new Step(true, "proc", "proc_probe", "scan", "0", "10"));
                 // a second size: the marginal CPU of an entry once the task structs no longer stay in cache
                 s.add(new Step(true, "proc", "proc_probe", "scan", Integer.toString(SCAN_FIT_LIVE), "10", "fit"));
-                if (run == 0) { // once, after the first round's fit scans
-                    s.add(new Step(false, "proc", "proc_probe", "listeners", quick ? "1000" : "8000"));
+                if (run == 0) { // once each, after the first round's fit scans
+                    for (long procs : sizes.get(Ladder.Kind.LISTENERS)) {
+                        s.add(ladderStep("prediction", "proc", Ladder.Kind.LISTENERS, procs, quick));
+                    }
                 }
-                for (int live : quick ? new int[] {500} : new int[] {2000, 4000, 8000}) {
-                    s.add(new Step(false, "proc", "proc_probe", "scan", Integer.toString(live), "5"));
+                for (long live : sizes.get(Ladder.Kind.SCAN)) {
+                    s.add(ladderStep("prediction", "proc", Ladder.Kind.SCAN, live, quick));
                 }
             }
         }
         if (parts.contains("lifecycle")) {
             // the 40 loops' wall moves by a third between runs (3.2 to 4.3 s): the serial fit loop and the parallel
-            // loops
-            // alternate RUNS times in the full set, fitted and compared by their medians
+            // loops alternate RUNS times in the full set, fitted and compared by their medians
             for (int run = 0; run < (quick ? 1 : RUNS); run++) {
                 s.add(new Step(true, "lifecycle", "netns_probe", "serial", quick ? "30" : "200"));
-                s.add(new Step(
-                        false, "lifecycle", "netns_probe", "parallel", quick ? "8" : "40", quick ? "10" : "100"));
+                for (long loops : sizes.get(Ladder.Kind.LOOPS)) {
+                    s.add(ladderStep("prediction", "lifecycle", Ladder.Kind.LOOPS, loops, quick));
+                }
+            }
+        }
+        for (UnseenShapes.Shape shape : unseen) {
+            String part = part(shape.kind());
+            if (parts.contains(part)) {
+                s.add(ladderStep("unseen", part, shape.kind(), shape.size(), quick));
             }
         }
         return s;
+    }
+
+    /** @return the part that runs a kind of load */
+    static String part(Ladder.Kind k) {
+        return switch (k) {
+            case TC1, REORDER -> "uevent";
+            case LISTENERS, SCAN -> "proc";
+            case LOOPS -> "lifecycle";
+        };
+    }
+
+    private static Step ladderStep(String set, String part, Ladder.Kind k, long size, boolean quick) {
+        List<String> p = Ladder.probe(k, size, quick);
+        return new Step(set, part, p.get(0), p.subList(1, p.size()).toArray(String[]::new));
     }
 
     /**
      * Runs the plan, one probe at a time.
      *
      * @param runner the probe runner
-     * @param quick see {@link #plan}
+     * @param ladder see {@link #plan}
+     * @param unseen see {@link #plan}
      * @param parts see {@link #plan}
      * @param progress where a line per probe run goes
      * @param stage told what runs now (for the line a Ctrl-C prints)
@@ -134,7 +167,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
      */
     static ProbeSet measure(
             ProbeRunner runner,
-            boolean quick,
+            Ladder.Plan ladder,
+            List<UnseenShapes.Shape> unseen,
             Set<String> parts,
             PrintStream progress,
             java.util.function.Consumer<String> stage,
@@ -142,7 +176,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             throws ProbeException, IOException {
         List<ObjectNode> fit = new ArrayList<>();
         List<ObjectNode> prediction = new ArrayList<>();
-        List<Step> steps = plan(quick, parts);
+        List<ObjectNode> shapes = new ArrayList<>();
+        List<Step> steps = plan(ladder, unseen, parts);
         stage.accept("removing the tracefs instances of killed probes");
         removeStaleTracing(runner, progress);
         int i = 0;
@@ -153,7 +188,14 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             BusyMeter.Sample before = BusyMeter.sample();
             List<ObjectNode> lines = runner.run(step.probe(), step.args());
             busy.add(step.label(), before, BusyMeter.sample(), (System.nanoTime() - t0) / 1e9);
-            (step.fitSet() ? fit : prediction).addAll(lines);
+            switch (step.set()) {
+                case "fit" -> fit.addAll(lines);
+                case "prediction" -> prediction.addAll(lines);
+                default -> { // a shape's line says which set it is in: the probe prints the prediction set's
+                    lines.forEach(l -> l.put("set", "unseen"));
+                    shapes.addAll(lines);
+                }
+            }
             for (ObjectNode l : lines) {
                 if (l.path("settle_ms").asLong() >= SETTLE_CAP_MS) {
                     progress.printf(
@@ -164,7 +206,7 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction) {
             }
             progress.printf("calibrate:        %d line(s) in %.1f s%n", lines.size(), (System.nanoTime() - t0) / 1e9);
         }
-        return new ProbeSet(List.copyOf(fit), List.copyOf(prediction));
+        return new ProbeSet(List.copyOf(fit), List.copyOf(prediction), List.copyOf(shapes));
     }
 
     /**

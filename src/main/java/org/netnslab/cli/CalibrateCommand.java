@@ -62,6 +62,13 @@ final class CalibrateCommand implements Callable<Integer> {
     Path from;
 
     @Option(
+            names = "--seed",
+            paramLabel = "N",
+            description = "the seed the unseen shapes are drawn with (a whole number; default one from the clock,"
+                    + " printed and recorded in calibration.json as unseen.seed)")
+    Long seed;
+
+    @Option(
             names = "--timeout",
             paramLabel = "S",
             description = "the longest one probe run may take, 1..3600 s (default 300)")
@@ -124,9 +131,10 @@ final class CalibrateCommand implements Callable<Integer> {
         if (parts == null) {
             return Main.EXIT_CONFIG;
         }
-        if (from != null && (!only.isEmpty() || quick || timeoutSeconds != null)) {
-            System.err.println("netns-lab: calibrate --from re-fits saved measurements: --only, --quick and --timeout"
-                    + " apply to probe runs and cannot be given with it");
+        if (from != null && (!only.isEmpty() || quick || timeoutSeconds != null || seed != null)) {
+            System.err.println("netns-lab: calibrate --from re-fits saved measurements: --only, --quick, --timeout and"
+                    + " --seed apply to probe runs and cannot be given with it (a recording replays its own unseen"
+                    + " shapes)");
             return Main.EXIT_CONFIG;
         }
         long timeout = timeoutSeconds == null ? 300 : timeoutSeconds;
@@ -155,6 +163,7 @@ final class CalibrateCommand implements Callable<Integer> {
             source = new Calibration.Probes(
                     quick,
                     parts,
+                    seed,
                     timeout,
                     home().resolve("target").resolve("probes"),
                     compilerEnvironment(),
@@ -202,7 +211,7 @@ final class CalibrateCommand implements Callable<Integer> {
             Calibration.Result result = calibration.run(source, staged.temp());
             now.stage("writing the results");
             staged.commit();
-            System.out.print(CalibrationConsole.text(result.host(), result.fit(), result.rows(), result.beyond()));
+            System.out.print(CalibrationConsole.text(result));
             System.out.println("calibration: " + dir.resolve("calibration.json"));
             System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");
             System.out.println("report:      " + dir.resolve("report.html"));

@@ -289,7 +289,8 @@ public class CostFitTest extends JUnitSuite {
         CostFit fit = CostFit.fit(set.fit(), true);
         Path file = java.nio.file.Files.createTempFile("calibration", ".json");
         try {
-            CalibrationJson.write(file, "test", false, HOST_618, set, fit, List.of(), List.of());
+            CalibrationJson.write(
+                    file, "test", false, HOST_618, set, fit, List.of(), List.of(), null, Calibration.Unseen.NONE);
             com.fasterxml.jackson.databind.JsonNode jitter =
                     JSON.readTree(file.toFile()).path("fit").path("costs").path(CostFit.JITTER);
             assertTrue(jitter.toString(), jitter.has("value") && !jitter.has("value_ns"));
