@@ -191,7 +191,7 @@ public final class Calibration {
                     source instanceof Probes p && p.quick(),
                     ladderJson,
                     seed,
-                    lowered);
+                    List.copyOf(lowered));
         } catch (ScenarioException e) {
             throw new ModelFailure(
                     "the calibrated configuration or a generated scenario is invalid: " + e.getMessage(), e);
