@@ -66,6 +66,8 @@ final class WorkerCommand implements Callable<Integer> {
     private volatile boolean stopping;
 
     private final AtomicReference<WorkerNode> current = new AtomicReference<>();
+    /** Akka's warnings of a coordinator not there, said in words while a node waits for one. */
+    private WorkerWaitLog waitLog;
 
     @Override
     public Integer call() {
@@ -103,6 +105,7 @@ final class WorkerCommand implements Callable<Integer> {
             }
         }
         Stops.onStop = this::leave;
+        waitLog = WorkerWaitLog.install(ClusterCommands::say);
         try {
             int status = serve(system, b, j, giveUp);
             if (stopping) {
@@ -146,6 +149,8 @@ final class WorkerCommand implements Callable<Integer> {
         WorkerNode n =
                 WorkerNode.start(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once);
         current.set(n);
+        waitLog.waiting(n.system().address().toString(), j.toString());
+        n.onJoined(waitLog::joined);
         return n;
     }
 
