@@ -184,6 +184,10 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertEquals(p.err(), 0, p.status());
         assertTrue(p.err(), p.err().contains("cannot take the run: this worker could not load"));
         assertTrue(p.err(), p.err().contains("refused: it read other inputs"));
+        assertTrue(p.err(), p.err().contains("netns-lab: cluster: 2 workers joined and were refused (127.0.0.1:"));
+        assertTrue(
+                p.err(),
+                p.err().contains("), and no other within the wait (netns-lab.cluster.wait-for-workers): running the"));
         assertTrue(missing.waitFor(60, TimeUnit.SECONDS));
         assertTrue(refused.waitFor(60, TimeUnit.SECONDS));
         assertEquals(text(missingSaid), Main.EXIT_CONFIG, missing.exitValue());

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -254,8 +255,13 @@ public class ClusterTest extends JUnitSuite {
         assertTrue(lines, lines.contains("refused: it runs netns-lab 0.0.9, this coordinator " + Main.VERSION));
         assertTrue(
                 lines,
-                lines.contains("no worker joined within the wait (netns-lab.cluster.wait-for-workers): running"
-                        + " the 6 design runs left here"));
+                Pattern.compile("netns-lab: cluster: 1 worker joined and was refused \\(127\\.0\\.0\\.1:\\d+: it runs"
+                                + " netns-lab 0\\.0\\.9, this coordinator " + Pattern.quote(Main.VERSION)
+                                + "\\), and no"
+                                + " other within the wait \\(netns-lab\\.cluster\\.wait-for-workers\\): running the 6"
+                                + " design runs left here\\R")
+                        .matcher(lines)
+                        .find());
         VirtualRunTest.assertSame("", local, alone);
         other.system().getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS); // the refused worker ends
         assertEquals(WorkerNode.Ending.REFUSED, other.ending());
