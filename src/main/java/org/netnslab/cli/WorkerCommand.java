@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.netnslab.cluster.ClusterConfig;
+import org.netnslab.cluster.RunInputs;
 import org.netnslab.cluster.WorkerNode;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.SystemConfig;
@@ -102,6 +103,14 @@ final class WorkerCommand implements Callable<Integer> {
                                 ? "must be above 0"
                                 : "needs --once (without it the worker serves coordinators until stopped)"));
                 return Main.EXIT_CONFIG;
+            }
+        }
+        if (config != null) { // said once: the runs use the coordinator's configuration, not this --config's model
+            java.util.List<String> unused = RunInputs.modelDifferences(system, ConfigFactory.load());
+            if (!unused.isEmpty()) {
+                ClusterCommands.say("worker: --config " + config + " sets " + String.join(", ", unused)
+                        + ", which this worker does not use: each run uses the coordinator's configuration (its"
+                        + " --config, read here at the same path, over this host's conf/application.conf)");
             }
         }
         Stops.onStop = this::leave;

@@ -275,6 +275,33 @@ public class ClusterTest extends JUnitSuite {
     }
 
     /**
+     * A worker's own {@code --config} configures its node, not the runs (those use the coordinator's configuration):
+     * when it sets model keys, the worker says once that it does not use them.
+     */
+    @Test
+    public void aWorkersConfigWithModelKeysIsSaidToBeUnused() throws Exception {
+        Path conf = tmp.getRoot().toPath().resolve("model.conf");
+        Files.writeString(conf, "netns-lab.model.costs.uevent.send-inside = 20us\n");
+        CommandLineFaultsTest.Printed p = CommandLineFaultsTest.cli(
+                "worker", "--join", "127.0.0.1:1", "--once", "--wait", "1s", "--config", conf.toString());
+        assertEquals(p.err(), Main.EXIT_FAILED, p.status());
+        assertEquals(
+                p.err(),
+                1,
+                p.err()
+                        .lines()
+                        .filter(l -> l.equals("netns-lab: cluster: worker: --config " + conf + " sets netns-lab.model,"
+                                + " which this worker does not use: each run uses the coordinator's configuration (its"
+                                + " --config, read here at the same path, over this host's conf/application.conf)"))
+                        .count());
+        Path cluster = tmp.getRoot().toPath().resolve("cluster.conf");
+        Files.writeString(cluster, "netns-lab.cluster.wait-for-workers = 8s\n");
+        CommandLineFaultsTest.Printed quiet = CommandLineFaultsTest.cli(
+                "worker", "--join", "127.0.0.1:1", "--once", "--wait", "1s", "--config", cluster.toString());
+        assertTrue(quiet.err(), !quiet.err().contains("does not use"));
+    }
+
+    /**
      * {@code worker --once --wait D} gives up with exit 1 when no coordinator takes it within D (here none listens
      * at the address); {@code --wait} needs {@code --once} and a duration with its unit.
      */
