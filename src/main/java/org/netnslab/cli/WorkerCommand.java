@@ -79,7 +79,7 @@ final class WorkerCommand implements Callable<Integer> {
             system = SystemConfig.load(config);
             b = ClusterConfig.HostPort.parseBind(bind, "--bind");
             j = ClusterConfig.HostPort.parse(join, "--join");
-            ClusterConfig.of(system, b, j, "worker"); // the address checks, before anything starts
+            ClusterConfig.of(system, b, j, "worker", "--bind", "--join"); // the address checks, before anything starts
             ClusterConfig.checkCanListen(b, "--bind");
         } catch (ScenarioException e) {
             System.err.println("netns-lab: " + e.getMessage());
