@@ -56,6 +56,10 @@ final class ClusterCommands {
      *     scenario runs live
      */
     static ClusterRuns coordinator(String option, Config system, Scenario scenario, RunInputs inputs) {
+        if (option != null && option.isBlank()) {
+            throw new IllegalArgumentException(
+                    "--cluster: empty address; give the HOST:PORT to coordinate at, e.g. 127.0.0.1:2552");
+        }
         String at = option != null ? option : system.getString("netns-lab.cluster.coordinator");
         if (at.isEmpty()) {
             return null;

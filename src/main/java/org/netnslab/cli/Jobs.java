@@ -1,6 +1,7 @@
 package org.netnslab.cli;
 
 import java.io.PrintStream;
+import org.netnslab.scenario.DesignRun;
 import org.netnslab.scenario.HeapEstimate;
 import org.netnslab.scenario.Scenario;
 
@@ -8,8 +9,8 @@ import org.netnslab.scenario.Scenario;
  * {@code run --jobs N}: how many design runs run side by side. Default: the available processors. Live
  * execution keeps one at a time (its figures are the JVM's own threads and timing: two design runs at
  * once would measure each other); virtual execution runs N lanes, each its own actor system and engine,
- * with the figures of one lane. The heap check counts N populations at once and lowers N, saying so,
- * until they fit (the check of one run has already refused a scenario that does not fit once).
+ * with the figures of one lane. The heap check counts N populations at once (at most one per design run:
+ * no more lanes run than there are design runs) and lowers N, saying so, until they fit (the check of one run has already refused a scenario that does not fit once).
  */
 final class Jobs {
     private Jobs() {}
@@ -36,16 +37,18 @@ final class Jobs {
             return 1;
         }
         int jobs = requested != null ? requested : Runtime.getRuntime().availableProcessors();
-        if (heapCheck && jobs > 1) {
-            int fit = HeapEstimate.jobsThatFit(s, jobs, usableHeap);
-            if (fit < jobs) {
+        int runs = DesignRun.plan(s, s.sensitivity().samples()).size();
+        int atOnce = Math.min(jobs, runs); // no more lanes run than there are design runs
+        if (heapCheck && atOnce > 1) {
+            int fit = HeapEstimate.jobsThatFit(s, atOnce, usableHeap);
+            if (fit < atOnce) {
                 err.println("netns-lab: --jobs " + jobs + (requested == null ? " (the available processors)" : "")
                         + ": "
-                        + jobs + " design runs at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, jobs))
-                        + " MiB of heap,"
+                        + (atOnce < jobs ? "the " + runs + " design runs (all there are)" : jobs + " design runs")
+                        + " at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, atOnce)) + " MiB of heap,"
                         + " more than this JVM's usable " + HeapEstimate.mib(usableHeap) + " MiB; running --jobs " + fit
                         + " (about " + HeapEstimate.mib(HeapEstimate.bytes(s, fit)) + " MiB)");
-                jobs = fit;
+                return fit;
             }
         }
         return jobs;

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.text.DecimalFormat;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -14,7 +15,8 @@ import org.netnslab.run.RunObserver;
 
 /**
  * Progress on stderr. On a terminal: a progress bar per phase (me.tongfei:progressbar) with the
- * design and phase, done/total, rate and ETA (a soak's phase: seconds passed of its length, no rate). Elsewhere (CI logs): one line per finished phase only.
+ * design and phase, done/total, rate and ETA (a soak's phase: seconds passed of its length, no rate, the
+ * time left). Elsewhere (CI logs): one line per finished phase only.
  * A run of several replicates names the replicate in both ("replicate 2/5"). With design runs side by
  * side ({@code --jobs N}): the phase lines name each run by its label, and on a terminal one status line,
  * redrawn in place, shows every running design's phase and share done. Called one call at a time
@@ -107,11 +109,29 @@ final class ProgressDisplay implements RunObserver {
             String unit = units.get(design);
             bar = (unit == null
                             ? b.showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
-                            : b.setUnit(" " + unit, 1)) // time passed: a speed would say nothing
+                            : b.setUnit(" " + unit, 1) // time passed: a speed would say nothing
+                                    .setEtaFunction(st -> Optional.of(timeLeft(st.getMax(), st.getTotalElapsed()))))
                     .build();
             barKey = key;
         }
         bar.stepTo(done);
+    }
+
+    /**
+     * A timed phase's time left: it ends when its length has passed, whatever its progress so far (the rate a
+     * bar's own estimate extrapolates from says nothing here).
+     *
+     * @param lengthSeconds the phase's length, s
+     * @param elapsed the time passed since it started
+     * @return the time left, rounded up to whole seconds, never negative
+     */
+    static Duration timeLeft(long lengthSeconds, Duration elapsed) {
+        Duration left = Duration.ofSeconds(lengthSeconds).minus(elapsed);
+        if (left.isNegative()) {
+            return Duration.ZERO;
+        }
+        Duration whole = Duration.ofSeconds(left.getSeconds());
+        return whole.equals(left) ? whole : whole.plusSeconds(1);
     }
 
     /** One line before each phase, so a long warm-up is seen for what it is before it runs. */

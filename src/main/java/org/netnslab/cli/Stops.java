@@ -5,9 +5,10 @@ import org.netnslab.report.StagedOutput;
 import sun.misc.Signal;
 
 /**
- * How the {@code netns-lab} process ends when it is stopped from outside: SIGINT (Ctrl-C) and
- * SIGTERM print one line on stderr naming what was interrupted ({@link NowRunning}), remove the run's
- * temporary output folder (the previous results in {@code --out} stay untouched) and exit 130 / 143;
+ * How the {@code netns-lab} process ends when it is stopped from outside: SIGHUP (the terminal closed),
+ * SIGINT (Ctrl-C) and SIGTERM print one line on stderr naming what was interrupted ({@link NowRunning}),
+ * remove the run's temporary output folder (the previous results in {@code --out} stay untouched) and exit
+ * 129 / 130 / 143;
  * a JVM exit that netns-lab did not ask for (Akka's {@code jvm-exit-on-fatal-error} after an
  * OutOfMemoryError or another fatal error in an actor) prints one line and exits 1.
  *
@@ -20,6 +21,8 @@ import sun.misc.Signal;
  * is recorded here: an OutOfMemoryError reported, the exit begun, the run and its output.
  */
 final class Stops {
+    /** Exit status after SIGHUP: 128 + 1. */
+    static final int EXIT_SIGHUP = 129;
     /** Exit status after SIGINT: 128 + 2. */
     static final int EXIT_SIGINT = 130;
     /** Exit status after SIGTERM: 128 + 15. */
@@ -55,15 +58,19 @@ final class Stops {
 
     private Stops() {}
 
-    /** Installs the SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. */
+    /**
+     * Installs the SIGHUP, SIGINT and SIGTERM handlers and the hook for an exit netns-lab did not ask for. A signal
+     * the process was started with ignored ({@code nohup} for SIGHUP) stays ignored: the JVM does not replace that.
+     */
     static void install() {
         try {
+            Signal.handle(new Signal("HUP"), s -> stop("SIGHUP", EXIT_SIGHUP));
             Signal.handle(new Signal("INT"), s -> stop("SIGINT", EXIT_SIGINT));
             Signal.handle(new Signal("TERM"), s -> stop("SIGTERM", EXIT_SIGTERM));
         } catch (IllegalArgumentException e) {
-            // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 130 / 143, no
-            // line)
-            System.err.println("netns-lab: SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
+            // -Xrs: the user asked the JVM to leave these signals alone; the JVM's default stays (exit 129 / 130 / 143,
+            // no line)
+            System.err.println("netns-lab: SIGHUP/SIGINT/SIGTERM handlers not installed (" + e.getMessage() + ")");
         }
         // The hook's thread joins a group of its own whose member array exists already (a thread started and ended in
         // it

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.netnslab.cluster.ClusterConfig;
+import org.netnslab.cluster.RunInputs;
 import org.netnslab.cluster.WorkerNode;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.SystemConfig;
@@ -66,6 +67,8 @@ final class WorkerCommand implements Callable<Integer> {
     private volatile boolean stopping;
 
     private final AtomicReference<WorkerNode> current = new AtomicReference<>();
+    /** Akka's warnings of a coordinator not there, said in words while a node waits for one. */
+    private WorkerWaitLog waitLog;
 
     @Override
     public Integer call() {
@@ -76,7 +79,7 @@ final class WorkerCommand implements Callable<Integer> {
             system = SystemConfig.load(config);
             b = ClusterConfig.HostPort.parseBind(bind, "--bind");
             j = ClusterConfig.HostPort.parse(join, "--join");
-            ClusterConfig.of(system, b, j, "worker"); // the address checks, before anything starts
+            ClusterConfig.of(system, b, j, "worker", "--bind", "--join"); // the address checks, before anything starts
             ClusterConfig.checkCanListen(b, "--bind");
         } catch (ScenarioException e) {
             System.err.println("netns-lab: " + e.getMessage());
@@ -102,7 +105,16 @@ final class WorkerCommand implements Callable<Integer> {
                 return Main.EXIT_CONFIG;
             }
         }
+        if (config != null) { // said once: the runs use the coordinator's configuration, not this --config's model
+            java.util.List<String> unused = RunInputs.modelDifferences(system, ConfigFactory.load());
+            if (!unused.isEmpty()) {
+                ClusterCommands.say("worker: --config " + config + " sets " + String.join(", ", unused)
+                        + ", which this worker does not use: each run uses the coordinator's configuration (its"
+                        + " --config, read here at the same path, over this host's conf/application.conf)");
+            }
+        }
         Stops.onStop = this::leave;
+        waitLog = WorkerWaitLog.install(ClusterCommands::say);
         try {
             int status = serve(system, b, j, giveUp);
             if (stopping) {
@@ -146,6 +158,8 @@ final class WorkerCommand implements Callable<Integer> {
         WorkerNode n =
                 WorkerNode.start(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once);
         current.set(n);
+        waitLog.waiting(n.system().address().toString(), j.toString());
+        n.onJoined(waitLog::joined);
         return n;
     }
 

@@ -198,12 +198,30 @@ public final class ClusterConfig {
      * @throws IllegalArgumentException when an address is not loopback and TLS is not configured, naming why
      */
     public static Config of(Config base, HostPort bind, HostPort seed, String role) {
+        return of(base, bind, seed, role, null, null);
+    }
+
+    /**
+     * {@link #of(Config, HostPort, HostPort, String)}, its messages naming where each address came from.
+     *
+     * @param base the node's merged configuration
+     * @param bind where this node listens
+     * @param seed the coordinator's address (the coordinator passes its own)
+     * @param role "coordinator" or "worker"
+     * @param bindFrom the option or key {@code bind} came from, e.g. {@code --cluster}; null: none said
+     * @param seedFrom the option or key {@code seed} came from, e.g. {@code --join}; null: none said
+     * @return the cluster actor system's configuration
+     * @throws IllegalArgumentException when an address is not loopback and TLS is not configured, naming why
+     */
+    public static Config of(Config base, HostPort bind, HostPort seed, String role, String bindFrom, String seedFrom) {
         Config merged = withDefaults(base);
         boolean tls = "tls-tcp".equals(merged.getString("akka.remote.artery.transport"));
         for (HostPort a : List.of(bind, seed)) {
             if (!isLoopback(a.host()) && !tls) {
+                String from = a == bind ? bindFrom : seedFrom;
                 throw new IllegalArgumentException(
-                        a + " is not a loopback address: a cluster beyond this host needs Artery's"
+                        (from == null ? a + " is" : from + " " + a + ":")
+                                + " not a loopback address: a cluster beyond this host needs Artery's"
                                 + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
                                 + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to listen in clear text");
             }

@@ -72,7 +72,7 @@ public final class ClusterRuns implements RunDistributor {
             Duration waitForWorkers,
             Consumer<String> say,
             String option) {
-        Config c = ClusterConfig.of(base, bind, bind, "coordinator");
+        Config c = ClusterConfig.of(base, bind, bind, "coordinator", option, option);
         ClusterConfig.checkCanListen(bind, option);
         ActorSystem<Void> system = ClusterConfig.create(Behaviors.empty(), c, bind, option);
         system.systemActorOf(HandshakeReporter.printer(say), "tls-failures", Props.empty());

@@ -118,6 +118,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private final Map<ActorRef<Worker.Command>, Integer> running = new HashMap<>();
     private final ArrayDeque<ActorRef<Worker.Command>> idle = new ArrayDeque<>();
     private final Set<ActorRef<Worker.Command>> seen = new HashSet<>();
+    /** The workers refused (or that could not load the run): why, by address, in the order they were. */
+    private final Map<String, String> refused = new LinkedHashMap<>();
+
     private int finished;
 
     /**
@@ -216,6 +219,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                         : null;
         if (why != null) {
             say.accept("worker " + m.address() + " refused: " + why);
+            refused.put(m.address(), why);
             m.worker().tell(new Worker.Rejected(why, true));
             return this;
         }
@@ -227,6 +231,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
     private Behavior<Command> onRefused(Refused m) {
         offered.remove(m.worker());
         say.accept("worker " + m.address() + " cannot take the run: " + m.reason());
+        refused.put(m.address(), m.reason());
         return this;
     }
 
@@ -306,9 +311,24 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
 
     private Behavior<Command> onWaited() {
         if (accepted.isEmpty() && finished == 0) {
-            return leftLocally("no worker joined within the wait (netns-lab.cluster.wait-for-workers)");
+            return leftLocally(
+                    refused.isEmpty()
+                            ? "no worker joined within the wait (netns-lab.cluster.wait-for-workers)"
+                            : refusedOnly());
         }
         return this;
+    }
+
+    /** @return why no worker works when every one that joined was refused, e.g. {@code 1 worker joined and ...} */
+    private String refusedOnly() {
+        StringBuilder b = new StringBuilder();
+        refused.forEach((address, why) -> b.append(b.length() == 0 ? "" : "; ")
+                .append(address)
+                .append(": ")
+                .append(why));
+        return refused.size()
+                + (refused.size() == 1 ? " worker joined and was refused" : " workers joined and were" + " refused")
+                + " (" + b + "), and no other within the wait (netns-lab.cluster.wait-for-workers)";
     }
 
     private Behavior<Command> leftLocally(String why) {

@@ -51,14 +51,34 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
             inputs.update(Files.readAllBytes(Path.of(config)));
         }
         MessageDigest model = sha256();
-        Config lab = system.getConfig("netns-lab");
-        for (String key : List.of("model", "designs", "execution", "machine", "random-seed")) {
-            update(
-                    model,
-                    key + "=" + (lab.hasPath(key) ? lab.getValue(key).render(ConfigRenderOptions.concise()) : "-"));
+        for (String key : MODEL_KEYS) {
+            update(model, key + "=" + rendered(system, key));
         }
         return HexFormat.of().formatHex(inputs.digest(), 0, 8) + "/"
                 + HexFormat.of().formatHex(model.digest(), 0, 8);
+    }
+
+    /** The keys under {@code netns-lab} of the model's configuration, which a run's figures depend on. */
+    public static final List<String> MODEL_KEYS = List.of("model", "designs", "execution", "machine", "random-seed");
+
+    /**
+     * The model's configuration keys whose values differ between two merged configurations.
+     *
+     * @param a one
+     * @param b the other
+     * @return the keys that differ, each as {@code netns-lab.KEY}, in {@link #MODEL_KEYS} order
+     */
+    public static List<String> modelDifferences(Config a, Config b) {
+        return MODEL_KEYS.stream()
+                .filter(k -> !rendered(a, k).equals(rendered(b, k)))
+                .map(k -> "netns-lab." + k)
+                .toList();
+    }
+
+    /** @return the value of {@code netns-lab.KEY}, rendered in one line, or "-" when it is not set */
+    private static String rendered(Config system, String key) {
+        String path = "netns-lab." + key;
+        return system.hasPath(path) ? system.getValue(path).render(ConfigRenderOptions.concise()) : "-";
     }
 
     private static void update(MessageDigest d, String s) {

@@ -132,6 +132,15 @@ public final class WorkerNode {
     }
 
     /**
+     * Runs {@code then} once the node is a member of its coordinator's cluster (its own member status Up).
+     *
+     * @param then what to run, on one of Akka's threads
+     */
+    public void onJoined(Runnable then) {
+        akka.cluster.Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(then);
+    }
+
+    /**
      * Waits until the node is a member of its coordinator's cluster (its own member status Up, which the
      * coordinator, the cluster's leader, gives it once it has joined: Cluster.registerOnMemberUp), or the time is
      * out. Blocks the calling thread: the command line's, not a dispatcher's.

@@ -108,6 +108,26 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertNothingBeside("port-0");
     }
 
+    /** An empty --cluster is refused as an empty --out is, not taken for no cluster; an address names its option. */
+    @Test
+    public void anEmptyOrNonLoopbackClusterAddressIsRefusedNamingTheOption() throws Exception {
+        assertOneLine(
+                "netns-lab: --cluster: empty address; give the HOST:PORT to coordinate at, e.g. 127.0.0.1:2552",
+                run("empty", "--cluster", ""));
+        assertNothingBeside("empty");
+        CommandLineFaultsTest.Printed far = run("far", "--cluster", "8.8.8.8:25530");
+        assertEquals(far.err(), Main.EXIT_CONFIG, far.status());
+        assertTrue(
+                far.err(),
+                far.err()
+                        .startsWith("netns-lab: --cluster 8.8.8.8:25530: not a loopback address: a cluster beyond this"
+                                + " host needs Artery's TLS transport"));
+        assertNothingBeside("far");
+        CommandLineFaultsTest.Printed join = CommandLineFaultsTest.cli("worker", "--join", "8.8.8.8:25530");
+        assertEquals(join.err(), Main.EXIT_CONFIG, join.status());
+        assertTrue(join.err(), join.err().startsWith("netns-lab: worker: --join 8.8.8.8:25530: not a loopback"));
+    }
+
     @Test
     public void aHostThatDoesNotResolveIsSaidSo() throws Exception {
         assertOneLine(
@@ -184,6 +204,10 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertEquals(p.err(), 0, p.status());
         assertTrue(p.err(), p.err().contains("cannot take the run: this worker could not load"));
         assertTrue(p.err(), p.err().contains("refused: it read other inputs"));
+        assertTrue(p.err(), p.err().contains("netns-lab: cluster: 2 workers joined and were refused (127.0.0.1:"));
+        assertTrue(
+                p.err(),
+                p.err().contains("), and no other within the wait (netns-lab.cluster.wait-for-workers): running the"));
         assertTrue(missing.waitFor(60, TimeUnit.SECONDS));
         assertTrue(refused.waitFor(60, TimeUnit.SECONDS));
         assertEquals(text(missingSaid), Main.EXIT_CONFIG, missing.exitValue());

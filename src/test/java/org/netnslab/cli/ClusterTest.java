@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.After;
 import org.junit.Rule;
 import org.junit.Test;
@@ -254,8 +255,13 @@ public class ClusterTest extends JUnitSuite {
         assertTrue(lines, lines.contains("refused: it runs netns-lab 0.0.9, this coordinator " + Main.VERSION));
         assertTrue(
                 lines,
-                lines.contains("no worker joined within the wait (netns-lab.cluster.wait-for-workers): running"
-                        + " the 6 design runs left here"));
+                Pattern.compile("netns-lab: cluster: 1 worker joined and was refused \\(127\\.0\\.0\\.1:\\d+: it runs"
+                                + " netns-lab 0\\.0\\.9, this coordinator " + Pattern.quote(Main.VERSION)
+                                + "\\), and no"
+                                + " other within the wait \\(netns-lab\\.cluster\\.wait-for-workers\\): running the 6"
+                                + " design runs left here\\R")
+                        .matcher(lines)
+                        .find());
         VirtualRunTest.assertSame("", local, alone);
         other.system().getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS); // the refused worker ends
         assertEquals(WorkerNode.Ending.REFUSED, other.ending());
@@ -266,6 +272,33 @@ public class ClusterTest extends JUnitSuite {
                             .anyMatch(l ->
                                     l.contains("the coordinator refused this worker:" + " it runs netns-lab 0.0.9")));
         }
+    }
+
+    /**
+     * A worker's own {@code --config} configures its node, not the runs (those use the coordinator's configuration):
+     * when it sets model keys, the worker says once that it does not use them.
+     */
+    @Test
+    public void aWorkersConfigWithModelKeysIsSaidToBeUnused() throws Exception {
+        Path conf = tmp.getRoot().toPath().resolve("model.conf");
+        Files.writeString(conf, "netns-lab.model.costs.uevent.send-inside = 20us\n");
+        CommandLineFaultsTest.Printed p = CommandLineFaultsTest.cli(
+                "worker", "--join", "127.0.0.1:1", "--once", "--wait", "1s", "--config", conf.toString());
+        assertEquals(p.err(), Main.EXIT_FAILED, p.status());
+        assertEquals(
+                p.err(),
+                1,
+                p.err()
+                        .lines()
+                        .filter(l -> l.equals("netns-lab: cluster: worker: --config " + conf + " sets netns-lab.model,"
+                                + " which this worker does not use: each run uses the coordinator's configuration (its"
+                                + " --config, read here at the same path, over this host's conf/application.conf)"))
+                        .count());
+        Path cluster = tmp.getRoot().toPath().resolve("cluster.conf");
+        Files.writeString(cluster, "netns-lab.cluster.wait-for-workers = 8s\n");
+        CommandLineFaultsTest.Printed quiet = CommandLineFaultsTest.cli(
+                "worker", "--join", "127.0.0.1:1", "--once", "--wait", "1s", "--config", cluster.toString());
+        assertTrue(quiet.err(), !quiet.err().contains("does not use"));
     }
 
     /**

@@ -206,4 +206,27 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 "a bad command line keeps its status", Main.EXIT_CONFIG, Main.checkStdout(Main.EXIT_CONFIG, full, err));
         assertEquals(0, Main.checkStdout(0, new PrintStream(new ByteArrayOutputStream()), err));
     }
+
+    /**
+     * The launcher checks NETNS_LAB_JAVA_OPTS before it builds or runs anything: options the JVM refuses are one line
+     * naming the variable, with the JVM's own first line, and exit 2 (not the JVM's three lines and exit 1).
+     */
+    @Test
+    public void javaOptionsTheJvmRefusesAreOneLineFromTheLauncher() throws Exception {
+        ProcessBuilder b = new ProcessBuilder("./netns-lab", "list").redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        b.environment().put("NETNS_LAB_JAVA_OPTS", "-Xmxfoo");
+        b.environment()
+                .put(
+                        "PATH",
+                        Path.of(System.getProperty("java.home"), "bin")
+                                + java.io.File.pathSeparator
+                                + System.getenv("PATH"));
+        Process p = b.start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(err, 2, p.waitFor());
+        assertEquals(
+                "netns-lab: NETNS_LAB_JAVA_OPTS: the JVM refused these options: -Xmxfoo (Invalid maximum heap size:"
+                        + " -Xmxfoo)\n",
+                err);
+    }
 }

@@ -102,19 +102,45 @@ public class JobsTest extends JUnitSuite {
         long perRun = one - HeapEstimate.BASE_BYTES;
         assertTrue(perRun > 0);
         assertEquals(HeapEstimate.BASE_BYTES + 3 * perRun, HeapEstimate.bytes(s, 3));
+        Scenario nine = new ScenarioLoader() // 3 designs x 3 replicates: 9 design runs
+                .load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of("repeat=3"), 0.01);
         long heap = HeapEstimate.bytes(s, 3) + perRun / 2; // three fit, four do not
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            assertEquals(3, Jobs.choose(8, s, true, heap, err));
-            assertEquals(8, Jobs.choose(8, s, false, heap, err)); // heap-check = false: as asked
-            assertEquals(-1, Jobs.choose(0, s, true, heap, err));
+            assertEquals(3, Jobs.choose(8, nine, true, heap, err));
+            assertEquals(8, Jobs.choose(8, nine, false, heap, err)); // heap-check = false: as asked
+            assertEquals(-1, Jobs.choose(0, nine, true, heap, err));
         }
         String said = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(
                 said,
-                said.contains("--jobs 8: 8 design runs at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, 8))
+                said.contains("--jobs 8: 8 design runs at once need about "
+                        + HeapEstimate.mib(HeapEstimate.bytes(nine, 8))
                         + " MiB of heap, more than this JVM's usable " + HeapEstimate.mib(heap)
                         + " MiB; running --jobs 3"));
         assertTrue(said, said.contains("--jobs: must be in 1..1024, got 0"));
+    }
+
+    /** TC1 has 3 design runs: --jobs 8 runs 3 lanes at most, and the heap check weighs those 3, not 8. */
+    @Test
+    public void theHeapCheckWeighsNoMoreLanesThanThereAreDesignRuns() throws Exception {
+        Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 0.01);
+        long perRun = HeapEstimate.bytes(s, 1) - HeapEstimate.BASE_BYTES;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            assertEquals(
+                    "three fit: nothing lowered",
+                    8,
+                    Jobs.choose(8, s, true, HeapEstimate.bytes(s, 3) + perRun / 2, err));
+            assertEquals(2, Jobs.choose(8, s, true, HeapEstimate.bytes(s, 2) + perRun / 2, err));
+        }
+        assertEquals(
+                String.format(
+                        "netns-lab: --jobs 8: the 3 design runs (all there are) at once need about %d MiB of heap,"
+                                + " more than this JVM's usable %d MiB; running --jobs 2 (about %d MiB)%n",
+                        HeapEstimate.mib(HeapEstimate.bytes(s, 3)),
+                        HeapEstimate.mib(HeapEstimate.bytes(s, 2) + perRun / 2),
+                        HeapEstimate.mib(HeapEstimate.bytes(s, 2))),
+                bytes.toString(StandardCharsets.UTF_8));
     }
 }

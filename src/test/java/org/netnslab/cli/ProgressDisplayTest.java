@@ -1,12 +1,16 @@
 package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.Test;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -51,5 +55,29 @@ public class ProgressDisplayTest extends JUnitSuite {
     @Test
     public void aSingleRunKeepsItsPhaseLinesAsTheyWere() {
         assertEquals(String.format("[kernel-4.18] counted: 2,000 done in 2.00 s (1,000/s)%n"), lines(1));
+    }
+
+    /** A timed phase (a soak's seconds) ends when its length has passed: its time left is that, not a rate's guess. */
+    @Test
+    public void aTimedPhasesTimeLeftIsItsLengthLessTheTimePassed() {
+        assertEquals(Duration.ofSeconds(14), ProgressDisplay.timeLeft(15, Duration.ofMillis(1000)));
+        assertEquals(Duration.ofSeconds(9), ProgressDisplay.timeLeft(15, Duration.ofMillis(6400)));
+        assertEquals(Duration.ZERO, ProgressDisplay.timeLeft(15, Duration.ofMillis(15_200)));
+    }
+
+    /** The soak's bar: 6 of 15 s passed, its time passed and its time left add up to the phase's 15 s. */
+    @Test
+    public void aSoaksBarShowsTheTimeLeftOfItsLength() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
+            d.phaseStarting("kernel-4.18", "soak", 15, () -> 6, "s");
+            d.progress("kernel-4.18", "soak", 6, 15, 6_000_000_000L);
+            d.progress("kernel-4.18", "next", 0, 10, 0); // closes the soak's bar, drawing it a last time
+        }
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("6/15 s \\(0:00:0(\\d) / 0:00:(\\d\\d?)\\)").matcher(text);
+        assertTrue(text, m.find());
+        assertEquals(text, 15, Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(2)));
     }
 }

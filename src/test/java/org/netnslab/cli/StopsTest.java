@@ -21,8 +21,8 @@ import org.netnslab.report.OutputManifest;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * {@code netns-lab run} as a child process, stopped by SIGINT or SIGTERM in the middle of a phase: one
- * line on stderr naming the scenario, design, phase and progress, exit 130 / 143, the previous content
+ * {@code netns-lab run} as a child process, stopped by SIGHUP, SIGINT or SIGTERM in the middle of a phase: one
+ * line on stderr naming the scenario, design, phase and progress, exit 129 / 130 / 143, the previous content
  * of {@code --out} byte for byte as it was, and no temporary folder left beside it.
  *
  * <p>Also: an OutOfMemoryError in a virtual run (the model runs on the runner's thread) ends it with
@@ -47,6 +47,12 @@ public class StopsTest extends JUnitSuite {
     @Test
     public void sigtermPrintsOneLineLeavesThePreviousResultsAndExits143() throws Exception {
         interrupt("TERM", Stops.EXIT_SIGTERM);
+    }
+
+    /** The terminal closed (or the ssh session dropped): a stop like the others, not a fatal error. */
+    @Test
+    public void sighupPrintsOneLineLeavesThePreviousResultsAndExits129() throws Exception {
+        interrupt("HUP", Stops.EXIT_SIGHUP);
     }
 
     /**
@@ -140,12 +146,13 @@ public class StopsTest extends JUnitSuite {
         return out;
     }
 
-    /** Starts {@code netns-lab} as the launcher would, with this test's class path, SIGINT at its default. */
+    /** Starts {@code netns-lab} as the launcher would, with this test's class path, SIGINT and SIGHUP at their default. */
     private static Process netnsLab(String heap, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         if (resetsSignals()) {
             cmd.addAll(List.of(
-                    "env", "--default-signal=INT")); // a JVM started with SIGINT ignored (nohup, &) keeps it ignored
+                    "env",
+                    "--default-signal=INT,HUP")); // a JVM started with them ignored (nohup, &) keeps them ignored
         }
         cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
