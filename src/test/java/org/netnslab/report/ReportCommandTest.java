@@ -38,9 +38,9 @@ public class ReportCommandTest extends JUnitSuite {
     private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018");
 
     /** What a command printed and returned. */
-    private record Output(int status, String out, String err) {}
+    record Output(int status, String out, String err) {}
 
-    private static synchronized Output execute(String... args) {
+    static synchronized Output execute(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream();

@@ -1,0 +1,115 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@code report} on saved files a run never writes: JSON beyond the parser's limits, a file that is not a regular
+ * file (a device, a pipe, a folder), a byte order mark. Each is said in one line naming the file, exit status 2.
+ */
+public class SavedFileFaultsTest extends JUnitSuite {
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private Path saved() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.result(), null, dir);
+        return dir;
+    }
+
+    /** Asserts exit status 2, exactly {@code line} on stderr, and no report.html. */
+    private static void assertRefused(Path dir, String line) {
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals("netns-lab: " + line + System.lineSeparator(), o.err());
+        assertFalse(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, "{\"schema\": 2, \"wall_s\": 1" + "0".repeat(1500) + "}");
+        assertRefused(
+                dir,
+                json + ": not valid JSON (line 1, column 1526): a number 1501 characters long, more than the 1000"
+                        + " this reader takes (no netns-lab run writes one)");
+        Files.writeString(json, "{\"schema\": 2, \"wall_s\": " + "[".repeat(1200) + "]".repeat(1200) + "}");
+        assertRefused(
+                dir,
+                json + ": not valid JSON (line 1, column 1025): arrays or objects nested 1001 deep, more than the"
+                        + " 1000 this reader takes (no netns-lab run writes one)");
+    }
+
+    @Test
+    public void resultExtraJsonBeyondTheLimitsIsANoteAndTheReportIsStillWritten() throws Exception {
+        Path dir = saved();
+        Path extra = dir.resolve("result-extra.json");
+        Files.writeString(extra, "{\"schema\": 1, \"seed\": 1" + "0".repeat(1500) + "}");
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals(
+                "netns-lab: " + extra + ": not valid JSON (line 1, column 1524): a number 1501 characters long, more"
+                        + " than the 1000 this reader takes (no netns-lab run writes one); the report has no seed, seed"
+                        + " ratios, throughput units or throughput chart" + System.lineSeparator(),
+                o.err());
+        assertTrue(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void aResultJsonThatIsADeviceAPipeOrAFolderIsNotRead() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.delete(json);
+        Files.createSymbolicLink(json, Path.of("/dev/zero"));
+        assertRefused(dir, json + ": not a regular file (a device, pipe or socket), so not one netns-lab wrote");
+        Files.delete(json);
+        mkfifo(json);
+        assertRefused(dir, json + ": not a regular file (a device, pipe or socket), so not one netns-lab wrote");
+        Files.delete(json);
+        Files.createDirectory(json);
+        assertRefused(dir, json + ": is a folder, not a file");
+    }
+
+    @Test
+    public void anHgrmOrResultExtraJsonThatIsAPipeIsANote() throws Exception {
+        Path dir = saved();
+        Path extra = dir.resolve("result-extra.json");
+        Path hgrm = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
+        Files.delete(extra);
+        mkfifo(extra);
+        Files.delete(hgrm);
+        Files.createSymbolicLink(hgrm, Path.of("/dev/zero"));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        String notRegular = ": not a regular file (a device, pipe or socket), so not one netns-lab wrote";
+        assertTrue(o.err(), o.err().contains("netns-lab: " + extra + notRegular + "; the report has no seed"));
+        assertTrue(
+                o.err(),
+                o.err().contains("netns-lab: " + hgrm + notRegular + "; the uevent.transaction percentile chart"));
+        assertTrue(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void aByteOrderMarkBeforeResultJsonIsSkipped() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, "\uFEFF" + Files.readString(json));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 0, o.status());
+    }
+
+    private static void mkfifo(Path p) throws Exception {
+        assertEquals(
+                0,
+                new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
+    }
+}
