@@ -13,7 +13,8 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * {@code report} on saved files a run never writes: JSON beyond the parser's limits, a file that is not a regular
- * file (a device, a pipe, a folder), a byte order mark. Each is said in one line naming the file, exit status 2.
+ * file (a device, a pipe, a folder), a byte order mark; and on what stands at report.html: a link, replaced and never
+ * followed, or a folder. Each fault is said in one line naming the file, exit status 2.
  */
 public class SavedFileFaultsTest extends JUnitSuite {
     @Rule
@@ -105,6 +106,39 @@ public class SavedFileFaultsTest extends JUnitSuite {
         Files.writeString(json, "\uFEFF" + Files.readString(json));
         ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
         assertEquals(o.err(), 0, o.status());
+    }
+
+    @Test
+    public void aLinkNamedReportHtmlIsReplacedNeverFollowed() throws Exception {
+        Path dir = saved();
+        Path users = tmp.newFile("users.txt").toPath();
+        Files.writeString(users, "the user's own file");
+        Path html = dir.resolve("report.html");
+        Files.createSymbolicLink(html, users);
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 0, o.status());
+        assertEquals("the user's own file", Files.readString(users));
+        assertFalse(Files.isSymbolicLink(html));
+        assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"));
+        try (var names = Files.list(dir)) {
+            assertFalse(
+                    "no temporary file left",
+                    names.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")));
+        }
+    }
+
+    @Test
+    public void aFolderInTheWayOfReportHtmlIsRefusedInWords() throws Exception {
+        Path dir = saved();
+        Path html = dir.resolve("report.html");
+        Files.createDirectories(html.resolve("kept"));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals(
+                "netns-lab: " + html + ": a folder is in the way of the report this writes there; move it away"
+                        + System.lineSeparator(),
+                o.err());
+        assertTrue(Files.isDirectory(html.resolve("kept")));
     }
 
     private static void mkfifo(Path p) throws Exception {
