@@ -162,6 +162,16 @@ final class JsonFields {
         return number(field(obj, path, key), at(path, key));
     }
 
+    /** @return the number, which must be finite and above 0 (a scale) */
+    double positive(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        double d = number(v, at(path, key));
+        if (!(d > 0) || Double.isInfinite(d)) {
+            throw wrong(at(path, key), "expected a number above 0, found " + v);
+        }
+        return d;
+    }
+
     double number(JsonNode v, String path) throws ReportInputException {
         if (v.isNull()) {
             return Double.NaN;
