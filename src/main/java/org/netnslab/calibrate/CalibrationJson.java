@@ -177,6 +177,9 @@ public final class CalibrationJson {
             throw new IOException(
                     file + ": host: taskGroup must be root or session (or absent), got '" + host.taskGroup() + "'");
         }
+        if (root.has("quick") && !root.get("quick").isBoolean()) {
+            throw new IOException(file + ": quick must be true or false, got " + root.get("quick"));
+        }
         if (root.path("schema").asInt() != 1) {
             throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
         }

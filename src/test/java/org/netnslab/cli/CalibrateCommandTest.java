@@ -586,4 +586,27 @@ public class CalibrateCommandTest extends JUnitSuite {
                         + " netns-lab wrote" + System.lineSeparator(),
                 o.stderr());
     }
+
+    @Test
+    public void aRecordingsPreemptOrQuickOfAnotherTypeOrValueIsNamed() throws Exception {
+        UpFrontChecksTest.Outcome o =
+                fromEdited("banana", root -> ((ObjectNode) root.path("host")).put("preempt", "banana"));
+        assertRefused(o, ": host.preempt must be none, voluntary, full, lazy or unknown, got 'banana'");
+        o = fromEdited("quick-yes", root -> root.put("quick", "yes"));
+        assertRefused(o, ": quick must be true or false, got \"yes\"");
+    }
+
+    @Test
+    public void aReleaseWithANewlineQuoteOrBackslashStillMakesAValidCalibratedConf() throws Exception {
+        String release = "6.18.0\nfoo = {\\q\"";
+        UpFrontChecksTest.Outcome o =
+                fromEdited("release", root -> ((ObjectNode) root.path("host")).put("release", release));
+        assertEquals(o.stderr(), 0, o.exit());
+        Path conf = tmp.getRoot().toPath().resolve("o-release").resolve("calibrated.conf");
+        com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseFile(conf.toFile());
+        assertEquals(
+                "this host (6.18.0 foo = {\\q\", 2 CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM,"
+                        + " pernet_ops_rwsem) on the costs calibrate fitted",
+                c.getString("netns-lab.designs.\"host-6.18.0-foo-----q-\".description"));
+    }
 }
