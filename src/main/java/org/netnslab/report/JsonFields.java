@@ -165,7 +165,7 @@ final class JsonFields {
     /** @return the number, which must be finite and above 0 (a scale) */
     double positive(JsonNode obj, String path, String key) throws ReportInputException {
         JsonNode v = field(obj, path, key);
-        double d = number(v, at(path, key));
+        double d = v.isNumber() ? v.doubleValue() : Double.NaN;
         if (!(d > 0) || Double.isInfinite(d)) {
             throw wrong(at(path, key), "expected a number above 0, found " + v);
         }

@@ -360,7 +360,9 @@ public class ReportCommandTest extends JUnitSuite {
         Files.writeString(json, good.replaceFirst("\"count\" : 1000,", ""));
         assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
         Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
-        assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
+        assertRefused(dir, json + ": scale: expected a number above 0, found \"0.01\"");
+        Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : null,"));
+        assertRefused(dir, json + ": scale: expected a number above 0, found null");
         Files.writeString(json, good.replaceFirst("\"count\" : 1000,", "\"count\" : -5,"));
         assertRefused(
                 dir,

@@ -109,17 +109,6 @@ public class SavedFileFaultsTest extends JUnitSuite {
     }
 
     @Test
-    public void aScaleThatIsNullOrNotAboveZeroIsRefusedNamingTheKey() throws Exception {
-        Path dir = saved();
-        Path json = dir.resolve("result.json");
-        String good = Files.readString(json);
-        Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : null,"));
-        assertRefused(dir, json + ": scale: expected a number above 0, found null");
-        Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : -1,"));
-        assertRefused(dir, json + ": scale: expected a number above 0, found -1");
-    }
-
-    @Test
     public void aLinkNamedReportHtmlIsReplacedNeverFollowed() throws Exception {
         Path dir = saved();
         Path users = tmp.newFile("users.txt").toPath();
