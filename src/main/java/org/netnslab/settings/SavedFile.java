@@ -153,6 +153,9 @@ public final class SavedFile {
         if (unexpected.find()) {
             return "found " + unexpected.group(1) + " where JSON has none (" + what.replaceFirst("^[^:]*: ", "") + ")";
         }
+        if (what.startsWith("Trailing token")) {
+            return "more after the end of the JSON value (a file holds one value, here one object)";
+        }
         return what.replaceAll("\\s*\\n at \\[Source.*", "");
     }
 

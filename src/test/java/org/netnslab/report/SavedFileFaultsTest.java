@@ -51,6 +51,17 @@ public class SavedFileFaultsTest extends JUnitSuite {
     }
 
     @Test
+    public void textAfterTheJsonValueIsSaidInWords() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, "{\"schema\": 2}\n{\"a\": 1}\n");
+        assertRefused(
+                dir,
+                json + ": not valid JSON (line 2, column 1): more after the end of the JSON value (a file holds one"
+                        + " value, here one object)");
+    }
+
+    @Test
     public void resultExtraJsonBeyondTheLimitsIsANoteAndTheReportIsStillWritten() throws Exception {
         Path dir = saved();
         Path extra = dir.resolve("result-extra.json");
