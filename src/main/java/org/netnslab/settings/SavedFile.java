@@ -151,7 +151,7 @@ public final class SavedFile {
         }
         Matcher unexpected = UNEXPECTED.matcher(what);
         if (unexpected.find()) {
-            return "found " + unexpected.group(1) + " where JSON has none (" + what.replaceFirst("^[^:]*: ", "") + ")";
+            return "unexpected " + unexpected.group(1) + " (" + what.replaceFirst("^[^:]*: ", "") + ")";
         }
         if (what.startsWith("Trailing token")) {
             return "more after the end of the JSON value (a file holds one value, here one object)";

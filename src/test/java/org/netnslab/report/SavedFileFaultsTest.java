@@ -51,7 +51,7 @@ public class SavedFileFaultsTest extends JUnitSuite {
     }
 
     @Test
-    public void textAfterTheJsonValueIsSaidInWords() throws Exception {
+    public void textAfterTheJsonValueOrOutOfPlaceIsSaidInWords() throws Exception {
         Path dir = saved();
         Path json = dir.resolve("result.json");
         Files.writeString(json, "{\"schema\": 2}\n{\"a\": 1}\n");
@@ -59,6 +59,11 @@ public class SavedFileFaultsTest extends JUnitSuite {
                 dir,
                 json + ": not valid JSON (line 2, column 1): more after the end of the JSON value (a file holds one"
                         + " value, here one object)");
+        Files.writeString(json, "{\"schema\": 2, \"a\" 1}");
+        assertRefused(
+                dir,
+                json + ": not valid JSON (line 1, column 19): unexpected '1' (was expecting a colon to separate field"
+                        + " name and value)");
     }
 
     @Test
