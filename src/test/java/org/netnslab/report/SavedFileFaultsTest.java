@@ -34,36 +34,33 @@ public class SavedFileFaultsTest extends JUnitSuite {
         assertFalse(Files.exists(dir.resolve("report.html")));
     }
 
-    @Test
-    public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
+    /** Writes {@code text} as result.json and asserts that report refuses it as {@code not valid JSON (where): why}. */
+    private void assertNotValid(String text, String whereAndWhy) throws Exception {
         Path dir = saved();
         Path json = dir.resolve("result.json");
-        Files.writeString(json, "{\"schema\": 2, \"wall_s\": 1" + "0".repeat(1500) + "}");
-        assertRefused(
-                dir,
-                json + ": not valid JSON (line 1, column 1526): a number 1501 characters long, more than the 1000"
-                        + " this reader takes (no netns-lab run writes one)");
-        Files.writeString(json, "{\"schema\": 2, \"wall_s\": " + "[".repeat(1200) + "]".repeat(1200) + "}");
-        assertRefused(
-                dir,
-                json + ": not valid JSON (line 1, column 1025): arrays or objects nested 1001 deep, more than the"
-                        + " 1000 this reader takes (no netns-lab run writes one)");
+        Files.writeString(json, text);
+        assertRefused(dir, json + ": not valid JSON " + whereAndWhy);
+    }
+
+    @Test
+    public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
+        String beyond = " this reader takes (no netns-lab run writes one)";
+        assertNotValid(
+                "{\"schema\": 2, \"wall_s\": 1" + "0".repeat(1500) + "}",
+                "(line 1, column 1526): a number 1501 characters long, more than the 1000" + beyond);
+        assertNotValid(
+                "{\"schema\": 2, \"wall_s\": " + "[".repeat(1200) + "]".repeat(1200) + "}",
+                "(line 1, column 1025): arrays or objects nested 1001 deep, more than the 1000" + beyond);
     }
 
     @Test
     public void textAfterTheJsonValueOrOutOfPlaceIsSaidInWords() throws Exception {
-        Path dir = saved();
-        Path json = dir.resolve("result.json");
-        Files.writeString(json, "{\"schema\": 2}\n{\"a\": 1}\n");
-        assertRefused(
-                dir,
-                json + ": not valid JSON (line 2, column 1): more after the end of the JSON value (a file holds one"
-                        + " value, here one object)");
-        Files.writeString(json, "{\"schema\": 2, \"a\" 1}");
-        assertRefused(
-                dir,
-                json + ": not valid JSON (line 1, column 19): unexpected '1' (was expecting a colon to separate field"
-                        + " name and value)");
+        assertNotValid(
+                "{\"schema\": 2}\n{\"a\": 1}\n",
+                "(line 2, column 1): more after the end of the JSON value (a file holds one value, here one object)");
+        assertNotValid(
+                "{\"schema\": 2, \"a\" 1}",
+                "(line 1, column 19): unexpected '1' (was expecting a colon to separate field name and value)");
     }
 
     @Test
