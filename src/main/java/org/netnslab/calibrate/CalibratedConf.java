@@ -48,8 +48,8 @@ public final class CalibratedConf {
         String whose = recording == null ? "." : " (the recording's host).";
         b.append("# Written by `netns-lab calibrate" + from + "` on "
                 + Instant.now().toString().substring(0, 19)
-                + "Z for kernel " + host.release() + ", " + host.cpus() + " CPUs, HZ " + host.hz() + ", preempt "
-                + host.preempt() + whose + "\n");
+                + "Z for kernel " + comment(host.release()) + ", " + host.cpus() + " CPUs, HZ " + host.hz()
+                + ", preempt " + host.preempt() + whose + "\n");
         b.append("# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n");
         b.append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=" + host.cpus()
                 + " --set 'designs=[\"" + host.eraName() + "\"]' --set baseline=" + host.eraName() + "\n");
@@ -114,9 +114,12 @@ public final class CalibratedConf {
         }
         b.append("  }\n  designs {\n");
         b.append("    \"" + host.eraName() + "\" {\n");
-        b.append("      description = \"this host (" + comment(host.release()).replace("\"", "'") + ", " + host.cpus()
-                + " CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the costs"
-                + " calibrate fitted\"\n");
+        b.append("      description = "
+                + com.typesafe.config.ConfigUtil.quoteString(
+                        "this host (" + comment(host.release()) + ", " + host.cpus()
+                                + " CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the"
+                                + " costs calibrate fitted")
+                + "\n");
         b.append("      uevent { serialization = lockless, seqnum-scope = global }\n");
         b.append("      netns.lifecycle-lock = rwsem\n");
         if (host.kernelAtLeast(6, 9)) {

@@ -1,5 +1,6 @@
 package org.netnslab.calibrate;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.netnslab.settings.SavedFile;
 
 /**
  * {@code calibration.json} (schema 1): {@code host}, the sets of probe lines kept apart ({@code fit_set},
@@ -195,13 +197,13 @@ public final class CalibrationJson {
     public static Recorded readRecorded(Path file) throws IOException {
         JsonNode root;
         try {
-            root = JSON.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            var at = e.getLocation();
+            root = SavedFile.json(JSON, SavedFile.text(SavedFile.read(file)));
+        } catch (SavedFile.Problem e) {
             throw new IOException(
-                    file + ": not JSON"
-                            + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
-                            + ": " + e.getOriginalMessage(),
+                    file + ": " + e.getMessage()
+                            + (e.getCause() instanceof JsonProcessingException
+                                    ? ", so not a" + " calibration.json (the JSON calibrate writes)"
+                                    : ""),
                     e);
         }
         if (root == null
@@ -238,7 +240,7 @@ public final class CalibrationJson {
                     ? "must be " + expected(mi.getTargetType()) + ", got " + node(root.path("host"), e.getPath())
                     : e.getOriginalMessage();
             throw new IOException(file + ": " + at + ": " + why, e);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
         }
         if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
@@ -249,6 +251,9 @@ public final class CalibrationJson {
                 && !host.taskGroup().equals("session")) {
             throw new IOException(
                     file + ": host: taskGroup must be root or session (or absent), got '" + host.taskGroup() + "'");
+        }
+        if (root.has("quick") && !root.get("quick").isBoolean()) {
+            throw new IOException(file + ": quick must be true or false, got " + root.get("quick"));
         }
         if (root.path("schema").asInt() != 1) {
             throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");

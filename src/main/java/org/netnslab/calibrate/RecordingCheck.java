@@ -15,6 +15,10 @@ import org.netnslab.scenario.ModelKeys;
 final class RecordingCheck {
     private RecordingCheck() {}
 
+    /** The preemption models {@link HostFacts#read} records. */
+    private static final java.util.Set<String> PREEMPT =
+            java.util.Set.of("none", "voluntary", "full", "lazy", "unknown");
+
     /** Per (probe, load) kind: each field the fit takes as a key's value, and the key. */
     private static final Map<String, Map<String, String>> DIRECT = Map.of(
             "sched/context-switch", Map.of("context_switch_p50_ns", CostFit.CONTEXT_SWITCH),
@@ -36,6 +40,10 @@ final class RecordingCheck {
      * @return what the model cannot take of it, naming the field ({@code host.baseSliceNs: ...}), or null
      */
     static String host(HostFacts host) {
+        if (host.preempt() == null || !PREEMPT.contains(host.preempt())) {
+            return "host.preempt must be none, voluntary, full, lazy or unknown, got "
+                    + (host.preempt() == null ? "null" : "'" + host.preempt() + "'");
+        }
         if (!(host.loadAverage1() >= 0 && host.loadAverage1() < 1e6)) {
             return "host.loadAverage1 must be a number in 0..1,000,000, got " + host.loadAverage1();
         }

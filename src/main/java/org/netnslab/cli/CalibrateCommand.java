@@ -148,9 +148,8 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         Calibration.Source source;
         if (from != null) {
-            if (!Files.isRegularFile(from)) {
-                System.err.println("netns-lab: calibrate --from " + from + ": "
-                        + (Files.isDirectory(from) ? "is a folder; name its calibration.json" : "no such file"));
+            if (Files.isDirectory(from)) { // any other file that is not one is said by the reader
+                System.err.println("netns-lab: calibrate --from " + from + ": is a folder; name its calibration.json");
                 return Main.EXIT_CONFIG;
             }
             try {

@@ -1,6 +1,9 @@
 package org.netnslab.cli;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.netnslab.report.ConsoleReport;
@@ -8,6 +11,7 @@ import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ReportInputException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
+import org.netnslab.settings.SavedFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -16,8 +20,9 @@ import picocli.CommandLine.Parameters;
  * running anything (see {@link ResultsFolder}): writes {@code DIR/report.html} and prints the summary
  * the run printed. Exit status 2, with the file and the problem on stderr, when DIR or its
  * result.json is missing or does not parse; also 2 when result-extra.json or a {@code .hgrm} is, after
- * writing the report without that part and with a note naming the file; 1 when report.html cannot be
- * written.
+ * writing the report without that part and with a note naming the file, and when a folder is in the way of
+ * report.html or DIR may not be written to; 1 when report.html cannot be written otherwise. report.html is written
+ * beside and renamed to its name, so a link of that name is replaced, never followed.
  */
 @Command(
         name = "report",
@@ -59,11 +64,16 @@ final class ReportCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         Path html = dir.resolve(ResultsFolder.REPORT_HTML);
+        if (Files.isDirectory(html, LinkOption.NOFOLLOW_LINKS)) {
+            System.err.println("netns-lab: " + html + ": a folder is in the way of the report this writes there;"
+                    + " move it away");
+            return Main.EXIT_CONFIG;
+        }
         try {
             HtmlReport.write(record, html);
         } catch (IOException e) {
-            System.err.println("netns-lab: cannot write " + html + ": " + e);
-            return Main.EXIT_FAILED;
+            System.err.println("netns-lab: cannot write " + html + " (" + SavedFile.reason(e) + ")");
+            return e instanceof AccessDeniedException ? Main.EXIT_CONFIG : Main.EXIT_FAILED;
         }
         printSummary(record);
         System.out.println("report:  " + html);

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +13,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.settings.HoconSyntax;
+import org.netnslab.settings.SavedFile;
 
 /**
  * One HdrHistogram percentile distribution per design and measure, {@code <design>.<measure>.hgrm},
@@ -78,18 +78,16 @@ public final class HgrmFiles {
     public static PercentileDistribution read(Path file) throws ReportInputException {
         String text;
         try {
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes = SavedFile.read(file);
             String binary = HoconSyntax.notTextBecause(bytes);
             if (binary != null) {
                 throw new ReportInputException(
                         file,
                         "is not a text file (" + binary + "), so not the percentile table a netns-lab run writes");
             }
-            text = new String(bytes, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ReportInputException(file, "no such file", e);
-        } catch (IOException e) {
-            throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+            text = SavedFile.text(bytes);
+        } catch (SavedFile.Problem e) {
+            throw new ReportInputException(file, e.getMessage(), e);
         }
         return parse(text, file);
     }

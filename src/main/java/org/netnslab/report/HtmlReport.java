@@ -5,8 +5,11 @@ import static org.netnslab.report.Html.fmt;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.netnslab.metrics.MeasureDescriptions;
@@ -22,12 +25,27 @@ public final class HtmlReport {
     private HtmlReport() {}
 
     /**
+     * Writes the page to a temporary file beside {@code file}, then renames it to {@code file}: a link of that name is
+     * replaced, never followed, and no reader ever sees half a page.
+     *
      * @param r the run
      * @param file where to write
-     * @throws IOException when it cannot be written
+     * @throws IOException when it cannot be written (the temporary file is then removed)
      */
     public static void write(RunRecord r, Path file) throws IOException {
-        Files.writeString(file, render(r), StandardCharsets.UTF_8);
+        Path temp = file.resolveSibling(
+                "." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        Files.deleteIfExists(temp); // left by an earlier process of this pid: a link is deleted, not followed
+        try {
+            Files.writeString(temp, render(r), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
+            try {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
     }
 
     /**

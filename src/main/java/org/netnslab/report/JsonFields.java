@@ -1,13 +1,9 @@
 package org.netnslab.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.netnslab.settings.HoconSyntax;
+import org.netnslab.settings.SavedFile;
 
 /**
  * Reads the fields of one saved JSON file with errors that name the file and the field's path
@@ -46,31 +43,15 @@ final class JsonFields {
                 .collect(java.util.stream.Collectors.joining(" and "));
         JsonNode root;
         try {
-            byte[] bytes = Files.readAllBytes(file);
+            byte[] bytes = SavedFile.read(file);
             String binary = HoconSyntax.notTextBecause(bytes);
             if (binary != null) {
                 throw new ReportInputException(
                         file, "is not a text file (" + binary + "), so not the JSON a netns-lab run writes");
             }
-            root = mapper.readTree(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            throw new ReportInputException(file, "no such file", e);
-        } catch (JsonProcessingException e) {
-            String what = e.getOriginalMessage();
-            java.util.regex.Matcher nonNumeric = java.util.regex.Pattern.compile("Non-standard token '([^']*)'")
-                    .matcher(what);
-            if (nonNumeric.find()) { // Jackson's advice is for programmers: a reader of result.json wants what is wrong
-                what = nonNumeric.group(1)
-                        + " is not a JSON number (JSON has no NaN or Infinity: netns-lab writes a figure"
-                        + " it does not have as null)";
-            }
-            throw new ReportInputException(
-                    file,
-                    "not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                            + e.getLocation().getColumnNr() + "): " + what,
-                    e);
-        } catch (IOException e) {
-            throw new ReportInputException(file, "cannot read it (" + e + ")", e);
+            root = SavedFile.json(mapper, SavedFile.text(bytes));
+        } catch (SavedFile.Problem e) {
+            throw new ReportInputException(file, e.getMessage(), e);
         }
         JsonFields f = new JsonFields(file);
         if (root == null || !root.isObject()) {
@@ -179,6 +160,16 @@ final class JsonFields {
     /** @return the number, NaN for null (what {@link #num} writes for a value that is not finite) */
     double number(JsonNode obj, String path, String key) throws ReportInputException {
         return number(field(obj, path, key), at(path, key));
+    }
+
+    /** @return the number, which must be finite and above 0 (a scale) */
+    double positive(JsonNode obj, String path, String key) throws ReportInputException {
+        JsonNode v = field(obj, path, key);
+        double d = v.isNumber() ? v.doubleValue() : Double.NaN;
+        if (!(d > 0) || Double.isInfinite(d)) {
+            throw wrong(at(path, key), "expected a number above 0, found " + v);
+        }
+        return d;
     }
 
     double number(JsonNode v, String path) throws ReportInputException {

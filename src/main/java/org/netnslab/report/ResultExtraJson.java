@@ -120,11 +120,7 @@ public final class ResultExtraJson {
         MinScale minScale = null;
         if (root.has("min_scale")) { // written only for a scenario that has one
             JsonNode min = f.object(root, "", "min_scale");
-            double scale = f.number(min, "min_scale", "scale");
-            if (!(scale > 0)) {
-                throw f.wrong("min_scale.scale", "must be > 0, found " + scale);
-            }
-            minScale = new MinScale(scale, f.text(min, "min_scale", "reason"));
+            minScale = new MinScale(f.positive(min, "min_scale", "scale"), f.text(min, "min_scale", "reason"));
         }
         return new Extra(f.text(root, "", "seed"), seedRatios, designs, minScale);
     }

@@ -68,7 +68,7 @@ final class ResultJsonReader {
                 f.text(root, "", "scenario"),
                 f.text(root, "", "description"),
                 null,
-                f.number(root, "", "scale"),
+                f.positive(root, "", "scale"),
                 new RunRecord.Machine(
                         (int) f.whole(machine, "machine", "cpus"),
                         f.text(machine, "machine", "java"),

@@ -556,4 +556,57 @@ public class CalibrateCommandTest extends JUnitSuite {
                         tmp.getRoot().toPath().resolve("o2").toString()));
         assertTrue(!Files.exists(tmp.getRoot().toPath().resolve("o2")));
     }
+
+    @Test
+    public void aRecordingThatIsNotJsonOrBeyondTheParsersLimitsIsSaidInWords() throws Exception {
+        Path conf = tmp.newFile("scenario.conf").toPath();
+        Files.writeString(conf, "name = \"x\"\n");
+        String notCalibration = ", so not a calibration.json (the JSON calibrate writes)" + System.lineSeparator();
+        UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--from", conf.toString());
+        assertEquals(o.stderr(), 2, o.exit());
+        assertEquals(
+                "netns-lab: calibrate --from " + conf + ": not valid JSON (line 1, column 5): found 'name' where a"
+                        + " JSON value belongs (a string in double quotes, a number, an array, an object, true, false"
+                        + " or null)" + notCalibration,
+                o.stderr());
+        Path deep = tmp.newFile("deep.json").toPath();
+        Files.writeString(deep, "{\"host\": " + "[".repeat(1200) + "]".repeat(1200) + "}");
+        o = UpFrontChecksTest.cli("calibrate", "--from", deep.toString());
+        assertEquals(o.stderr(), 2, o.exit());
+        assertEquals(
+                "netns-lab: calibrate --from " + deep + ": not valid JSON (line 1, column 1010): arrays or objects"
+                        + " nested 1001 deep, more than the 1000 this reader takes (no netns-lab run writes one)"
+                        + notCalibration,
+                o.stderr());
+        Path fifo = tmp.getRoot().toPath().resolve("fifo.json");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        o = UpFrontChecksTest.cli("calibrate", "--from", fifo.toString());
+        assertEquals(
+                "netns-lab: calibrate --from " + fifo + ": not a regular file (a device, pipe or socket), so not one"
+                        + " netns-lab wrote" + System.lineSeparator(),
+                o.stderr());
+    }
+
+    @Test
+    public void aRecordingsPreemptOrQuickOfAnotherTypeOrValueIsNamed() throws Exception {
+        UpFrontChecksTest.Outcome o =
+                fromEdited("banana", root -> ((ObjectNode) root.path("host")).put("preempt", "banana"));
+        assertRefused(o, ": host.preempt must be none, voluntary, full, lazy or unknown, got 'banana'");
+        o = fromEdited("quick-yes", root -> root.put("quick", "yes"));
+        assertRefused(o, ": quick must be true or false, got \"yes\"");
+    }
+
+    @Test
+    public void aReleaseWithANewlineQuoteOrBackslashStillMakesAValidCalibratedConf() throws Exception {
+        String release = "6.18.0\nfoo = {\\q\"";
+        UpFrontChecksTest.Outcome o =
+                fromEdited("release", root -> ((ObjectNode) root.path("host")).put("release", release));
+        assertEquals(o.stderr(), 0, o.exit());
+        Path conf = tmp.getRoot().toPath().resolve("o-release").resolve("calibrated.conf");
+        com.typesafe.config.Config c = com.typesafe.config.ConfigFactory.parseFile(conf.toFile());
+        assertEquals(
+                "this host (6.18.0 foo = {\\q\", 2 CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM,"
+                        + " pernet_ops_rwsem) on the costs calibrate fitted",
+                c.getString("netns-lab.designs.\"host-6.18.0-foo-----q-\".description"));
+    }
 }

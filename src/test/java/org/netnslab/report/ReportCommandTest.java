@@ -38,9 +38,9 @@ public class ReportCommandTest extends JUnitSuite {
     private static final String SCENARIO = TinyScenario.tc2("kernel-4.18, per-netns-2018");
 
     /** What a command printed and returned. */
-    private record Output(int status, String out, String err) {}
+    record Output(int status, String out, String err) {}
 
-    private static synchronized Output execute(String... args) {
+    static synchronized Output execute(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream();
@@ -360,7 +360,9 @@ public class ReportCommandTest extends JUnitSuite {
         Files.writeString(json, good.replaceFirst("\"count\" : 1000,", ""));
         assertRefused(dir, json + ": designs[0].measures[\"uevent.transaction\"].count: missing");
         Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : \"0.01\","));
-        assertRefused(dir, json + ": scale: expected a number or null, found \"0.01\"");
+        assertRefused(dir, json + ": scale: expected a number above 0, found \"0.01\"");
+        Files.writeString(json, good.replace("\"scale\" : 0.01,", "\"scale\" : null,"));
+        assertRefused(dir, json + ": scale: expected a number above 0, found null");
         Files.writeString(json, good.replaceFirst("\"count\" : 1000,", "\"count\" : -5,"));
         assertRefused(
                 dir,

@@ -1,0 +1,162 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@code report} on saved files a run never writes: JSON beyond the parser's limits, a file that is not a regular
+ * file (a device, a pipe, a folder), a byte order mark; and on what stands at report.html: a link, replaced and never
+ * followed, or a folder. Each fault is said in one line naming the file, exit status 2.
+ */
+public class SavedFileFaultsTest extends JUnitSuite {
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private Path saved() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.result(), null, dir);
+        return dir;
+    }
+
+    /** Asserts exit status 2, exactly {@code line} on stderr, and no report.html. */
+    private static void assertRefused(Path dir, String line) {
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals("netns-lab: " + line + System.lineSeparator(), o.err());
+        assertFalse(Files.exists(dir.resolve("report.html")));
+    }
+
+    /** Writes {@code text} as result.json and asserts that report refuses it as {@code not valid JSON (where): why}. */
+    private void assertNotValid(String text, String whereAndWhy) throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, text);
+        assertRefused(dir, json + ": not valid JSON " + whereAndWhy);
+    }
+
+    @Test
+    public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
+        String beyond = " this reader takes (no netns-lab run writes one)";
+        assertNotValid(
+                "{\"schema\": 2, \"wall_s\": 1" + "0".repeat(1500) + "}",
+                "(line 1, column 1526): a number 1501 characters long, more than the 1000" + beyond);
+        assertNotValid(
+                "{\"schema\": 2, \"wall_s\": " + "[".repeat(1200) + "]".repeat(1200) + "}",
+                "(line 1, column 1025): arrays or objects nested 1001 deep, more than the 1000" + beyond);
+    }
+
+    @Test
+    public void textAfterTheJsonValueOrOutOfPlaceIsSaidInWords() throws Exception {
+        assertNotValid(
+                "{\"schema\": 2}\n{\"a\": 1}\n",
+                "(line 2, column 1): more after the end of the JSON value (a file holds one value, here one object)");
+        assertNotValid(
+                "{\"schema\": 2, \"a\" 1}",
+                "(line 1, column 19): unexpected '1' (was expecting a colon to separate field name and value)");
+    }
+
+    @Test
+    public void resultExtraJsonBeyondTheLimitsIsANoteAndTheReportIsStillWritten() throws Exception {
+        Path dir = saved();
+        Path extra = dir.resolve("result-extra.json");
+        Files.writeString(extra, "{\"schema\": 1, \"seed\": 1" + "0".repeat(1500) + "}");
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals(
+                "netns-lab: " + extra + ": not valid JSON (line 1, column 1524): a number 1501 characters long, more"
+                        + " than the 1000 this reader takes (no netns-lab run writes one); the report has no seed, seed"
+                        + " ratios, throughput units or throughput chart" + System.lineSeparator(),
+                o.err());
+        assertTrue(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void aResultJsonThatIsADeviceAPipeOrAFolderIsNotRead() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.delete(json);
+        Files.createSymbolicLink(json, Path.of("/dev/zero"));
+        assertRefused(dir, json + ": not a regular file (a device, pipe or socket), so not one netns-lab wrote");
+        Files.delete(json);
+        mkfifo(json);
+        assertRefused(dir, json + ": not a regular file (a device, pipe or socket), so not one netns-lab wrote");
+        Files.delete(json);
+        Files.createDirectory(json);
+        assertRefused(dir, json + ": is a folder, not a file");
+    }
+
+    @Test
+    public void anHgrmOrResultExtraJsonThatIsAPipeIsANote() throws Exception {
+        Path dir = saved();
+        Path extra = dir.resolve("result-extra.json");
+        Path hgrm = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
+        Files.delete(extra);
+        mkfifo(extra);
+        Files.delete(hgrm);
+        Files.createSymbolicLink(hgrm, Path.of("/dev/zero"));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        String notRegular = ": not a regular file (a device, pipe or socket), so not one netns-lab wrote";
+        assertTrue(o.err(), o.err().contains("netns-lab: " + extra + notRegular + "; the report has no seed"));
+        assertTrue(
+                o.err(),
+                o.err().contains("netns-lab: " + hgrm + notRegular + "; the uevent.transaction percentile chart"));
+        assertTrue(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void aByteOrderMarkBeforeResultJsonIsSkipped() throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        Files.writeString(json, "\uFEFF" + Files.readString(json));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 0, o.status());
+    }
+
+    @Test
+    public void aLinkNamedReportHtmlIsReplacedNeverFollowed() throws Exception {
+        Path dir = saved();
+        Path users = tmp.newFile("users.txt").toPath();
+        Files.writeString(users, "the user's own file");
+        Path html = dir.resolve("report.html");
+        Files.createSymbolicLink(html, users);
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 0, o.status());
+        assertEquals("the user's own file", Files.readString(users));
+        assertFalse(Files.isSymbolicLink(html));
+        assertTrue(Files.readString(html).startsWith("<!DOCTYPE html>"));
+        try (var names = Files.list(dir)) {
+            assertFalse(
+                    "no temporary file left",
+                    names.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")));
+        }
+    }
+
+    @Test
+    public void aFolderInTheWayOfReportHtmlIsRefusedInWords() throws Exception {
+        Path dir = saved();
+        Path html = dir.resolve("report.html");
+        Files.createDirectories(html.resolve("kept"));
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertEquals(
+                "netns-lab: " + html + ": a folder is in the way of the report this writes there; move it away"
+                        + System.lineSeparator(),
+                o.err());
+        assertTrue(Files.isDirectory(html.resolve("kept")));
+    }
+
+    private static void mkfifo(Path p) throws Exception {
+        assertEquals(
+                0,
+                new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
+    }
+}
