@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.settings.SavedFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,7 +40,7 @@ final class ListCommand implements Callable<Integer> {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.conf")) {
             ds.forEach(files::add);
         } catch (IOException e) {
-            System.err.println("netns-lab: cannot read " + dir + ": " + e);
+            System.err.println("netns-lab: cannot read " + dir + ": " + SavedFile.reason(e));
             return Main.EXIT_CONFIG;
         }
         files.sort(null);

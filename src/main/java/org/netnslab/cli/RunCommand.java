@@ -20,6 +20,7 @@ import org.netnslab.run.RunObserver;
 import org.netnslab.scenario.LoadedRun;
 import org.netnslab.scenario.ScenarioRun;
 import org.netnslab.scenario.ScenarioRunner;
+import org.netnslab.settings.SavedFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -229,7 +230,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("netns-lab: run failed: " + e.getMessage());
             return Main.EXIT_FAILED;
         } catch (IOException e) {
-            System.err.println("netns-lab: cannot write results to " + dir + ": " + e);
+            System.err.println("netns-lab: cannot write results to " + dir + ": " + SavedFile.reason(e));
             return Main.EXIT_FAILED;
         } catch (OutOfMemoryError e) {
             Stops.outOfMemory(e);

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.netnslab.settings.SavedFile;
 
 /**
  * One run at a time per output folder: a run's temporary folder holds a lock file the run keeps locked ({@link
@@ -55,7 +56,8 @@ final class OutputLock {
             try {
                 channel.close(); // releases the lock
             } catch (IOException e) {
-                System.err.println("netns-lab: could not release the lock " + temp.resolve(FILE_NAME) + ": " + e);
+                System.err.println("netns-lab: could not release the lock " + temp.resolve(FILE_NAME) + ": "
+                        + SavedFile.reason(e));
             }
             channel = null;
         }

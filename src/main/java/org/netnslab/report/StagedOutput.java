@@ -17,6 +17,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.netnslab.settings.SavedFile;
 
 /**
  * A run's output folder, written aside and put in place at the end: {@link #begin} checks the {@code --out} folder
@@ -366,7 +367,8 @@ public final class StagedOutput {
         } catch (NoSuchFileException e) {
             // already gone: nothing to remove
         } catch (IOException e) {
-            System.err.println("netns-lab: could not remove the temporary folder " + folder + ": " + e);
+            System.err.println(
+                    "netns-lab: could not remove the temporary folder " + folder + ": " + SavedFile.reason(e));
         }
     }
 }
