@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconSyntax;
+import org.netnslab.settings.ReferenceTypes;
 
 /**
  * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
@@ -39,7 +40,7 @@ public final class SystemConfig {
     public static Config load(Path config) throws ScenarioException {
         Config base = ConfigFactory.load();
         if (config == null) {
-            checkLogLevels(base);
+            checkKinds(base);
             return base;
         }
         Path extra = HoconSyntax.withFolder(config);
@@ -93,11 +94,30 @@ public final class SystemConfig {
                     throw new ScenarioException(bad);
                 }
             }
-            checkLogLevels(merged);
+            checkKinds(merged);
             return merged;
         } catch (ConfigException e) {
             throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
         }
+    }
+
+    /** The {@code netns-lab} blocks that the scenario's own readers check, with their scenario's keys. */
+    private static final Set<String> READ_WITH_SCENARIO = Set.of("model", "designs", "machine");
+
+    /**
+     * @throws ScenarioException naming every value that is not of the kind its reference.conf gives it, every Akka
+     *     setting Akka cannot start with ({@link AkkaChecks}), and a log level Akka does not know
+     */
+    private static void checkKinds(Config system) throws ScenarioException {
+        List<ConfigProblem> bad = new ArrayList<>();
+        ReferenceTypes.check(system, ConfigFactory.defaultReference(), "netns-lab", READ_WITH_SCENARIO, true, bad);
+        if (bad.isEmpty()) { // Akka's model dispatcher is read from netns-lab's
+            bad.addAll(AkkaChecks.problems(system));
+        }
+        if (!bad.isEmpty()) {
+            throw new ScenarioException(bad);
+        }
+        checkLogLevels(system);
     }
 
     /**
