@@ -2,7 +2,6 @@ package org.netnslab.scenario;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValue;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +42,7 @@ final class AkkaChecks {
      */
     static List<ConfigProblem> problems(Config system) {
         List<ConfigProblem> problems = new ArrayList<>();
-        ReferenceTypes.check(system, ConfigFactory.defaultReference(), "akka", Set.of(), false, problems);
+        ReferenceTypes.check(system, "akka", Set.of(), false, problems);
         if (!problems.isEmpty()) { // the checks below read values of these kinds
             return problems;
         }

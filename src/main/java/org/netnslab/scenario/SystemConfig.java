@@ -64,7 +64,14 @@ public final class SystemConfig {
             Config user = ConfigFactory.parseFile(
                     extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
             List<ConfigProblem> unknown = new ArrayList<>();
-            if (user.hasPath("netns-lab")) {
+            for (String root : List.of("netns-lab", "akka")) { // a number would hide under -D's block of the same key
+                ConfigValue v = user.root().get(root);
+                ConfigProblem notBlock = v == null ? null : ReferenceTypes.notABlock(v, root);
+                if (notBlock != null) {
+                    throw new ScenarioException(List.of(notBlock));
+                }
+            }
+            if (user.hasPath("netns-lab") && user.getValue("netns-lab").valueType() == ConfigValueType.OBJECT) {
                 Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
                 for (var e : user.getConfig("netns-lab").entrySet()) {
                     String key = e.getKey();
@@ -104,14 +111,28 @@ public final class SystemConfig {
     /** The {@code netns-lab} blocks that the scenario's own readers check, with their scenario's keys. */
     private static final Set<String> READ_WITH_SCENARIO = Set.of("model", "designs", "machine");
 
+    /** The runner's durations ({@code RunSettings}), each of which must be above 0. */
+    private static final List<String> RUN_DURATIONS =
+            List.of("netns-lab.run.ask-timeout", "netns-lab.run.stall-timeout", "netns-lab.run.progress-interval");
+
     /**
      * @throws ScenarioException naming every value that is not of the kind its reference.conf gives it, every Akka
      *     setting Akka cannot start with ({@link AkkaChecks}), and a log level Akka does not know
      */
     private static void checkKinds(Config system) throws ScenarioException {
         List<ConfigProblem> bad = new ArrayList<>();
-        ReferenceTypes.check(system, ConfigFactory.defaultReference(), "netns-lab", READ_WITH_SCENARIO, true, bad);
+        ReferenceTypes.check(system, "netns-lab", READ_WITH_SCENARIO, true, bad);
         if (bad.isEmpty()) { // Akka's model dispatcher is read from netns-lab's
+            for (String key : RUN_DURATIONS) {
+                if (system.hasPath(key)
+                        && (system.getDuration(key).isNegative()
+                                || system.getDuration(key).isZero())) {
+                    bad.add(ConfigProblem.at(
+                            system.getValue(key).origin(),
+                            key,
+                            "must be a duration > 0 (e.g. 60s), got " + HoconSyntax.shown(system.getValue(key))));
+                }
+            }
             bad.addAll(AkkaChecks.problems(system));
         }
         if (!bad.isEmpty()) {

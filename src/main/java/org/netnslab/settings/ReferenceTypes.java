@@ -2,6 +2,7 @@ package org.netnslab.settings;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.List;
@@ -27,7 +28,6 @@ public final class ReferenceTypes {
 
     /**
      * @param merged the resolved configuration
-     * @param reference the reference configuration of the same keys (reference.conf on the class path)
      * @param root the block checked, e.g. {@code akka}
      * @param skip first keys under {@code root} left to other checks, e.g. {@code model}
      * @param unitRequired whether a duration needs its unit ({@link HoconChecker#duration}); else a bare number is
@@ -35,22 +35,14 @@ public final class ReferenceTypes {
      * @param problems where each value of the wrong kind is added, at its origin, named by its full key
      */
     public static void check(
-            Config merged,
-            Config reference,
-            String root,
-            Set<String> skip,
-            boolean unitRequired,
-            List<ConfigProblem> problems) {
+            Config merged, String root, Set<String> skip, boolean unitRequired, List<ConfigProblem> problems) {
         if (!merged.hasPath(root)) {
             return;
         }
-        ConfigValue top = merged.getValue(root);
-        if (top.valueType() != ConfigValueType.OBJECT) {
-            problems.add(ConfigProblem.at(
-                    top.origin(),
-                    root,
-                    "must be a block of settings " + root + " { ... } (see its reference.conf), got "
-                            + HoconSyntax.shown(top)));
+        Config reference = reference();
+        ConfigProblem notBlock = notABlock(merged.getValue(root), root);
+        if (notBlock != null) {
+            problems.add(notBlock);
             return;
         }
         for (Map.Entry<String, ConfigValue> e : merged.getConfig(root).entrySet()) {
@@ -65,6 +57,34 @@ public final class ReferenceTypes {
                 problems.add(ConfigProblem.at(v.origin(), key, expected + ", got " + HoconSyntax.shown(v)));
             }
         }
+    }
+
+    /**
+     * @param top the value of a block of settings, e.g. a file's {@code akka}, resolved or not
+     * @param root its key
+     * @return the problem when it is not a block, or null (also when it is a substitution yet to be resolved)
+     */
+    public static ConfigProblem notABlock(ConfigValue top, String root) {
+        try {
+            return top.valueType() == ConfigValueType.OBJECT
+                    ? null
+                    : ConfigProblem.at(
+                            top.origin(),
+                            root,
+                            "must be a block of settings " + root + " { ... } (see its reference.conf), got "
+                                    + HoconSyntax.shown(top));
+        } catch (ConfigException.NotResolved e) {
+            return null;
+        }
+    }
+
+    /**
+     * @return the class path's reference.conf files, resolved without the system properties that
+     *     {@link ConfigFactory#defaultReference()} puts over them: a {@code -D} value is checked, not taken for the
+     *     reference
+     */
+    private static Config reference() {
+        return ConfigFactory.defaultReferenceUnresolved().resolve();
     }
 
     /** @return whether the value is a reference.conf's own (a library's default, never at fault) */
