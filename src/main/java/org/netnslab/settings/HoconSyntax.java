@@ -132,21 +132,37 @@ public final class HoconSyntax {
                     + " file this one includes needs it)";
         }
         if (e instanceof ConfigException.Parse) {
+            Path at = included(file, e);
             try {
-                Object[] brackets = bracketProblem(Files.readString(file), true);
+                ConfigProblem binary = at.equals(file) ? null : notText(at, key); // the file itself was checked
+                if (binary != null) {
+                    return binary;
+                }
+                Object[] brackets = bracketProblem(Files.readString(at), true);
                 if (brackets != null) {
-                    return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+                    return new ConfigProblem(at.toString(), (Integer) brackets[0], key, (String) brackets[1]);
                 }
             } catch (IOException | UncheckedIOException io) {
                 e.addSuppressed(io); // HOCON's own message below
             }
             message = HoconChecker.bare(e); // the origin gives file and line once
+            if (!at.equals(file)) {
+                return ConfigProblem.at(e.origin(), key, message);
+            }
         }
         return e.origin() != null
                         && e.origin().filename() != null
                         && file.toString().equals(e.origin().filename())
                 ? ConfigProblem.at(e.origin(), key, message)
                 : new ConfigProblem(file.toString(), -1, key, message);
+    }
+
+    /**
+     * @return the file a parse failure is in: a file {@code file} includes (directly or not), or {@code file} itself
+     */
+    private static Path included(Path file, ConfigException e) {
+        String at = e.origin() == null ? null : e.origin().filename();
+        return at != null && !at.equals(file.toString()) && Files.isRegularFile(Path.of(at)) ? Path.of(at) : file;
     }
 
     /**
