@@ -181,6 +181,11 @@ public final class HoconSyntax {
         if (Files.isDirectory(at)) {
             return "included " + target + " is a folder (" + at + "): include a HOCON file";
         }
+        if (Files.isRegularFile(at) && !at.getFileName().toString().contains(".")) {
+            return "included file " + target + " exists, but an include looks only for " + target + ".conf, "
+                    + target + ".json and " + target + ".properties when the name has no extension: rename it, e.g."
+                    + " to " + at.getFileName() + ".conf";
+        }
         return "included file " + target + " not found (no " + at + "; include required(...) needs it)";
     }
 

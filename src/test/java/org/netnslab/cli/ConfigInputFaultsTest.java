@@ -151,6 +151,17 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     }
 
     @Test
+    public void anIncludedFileWithoutAnExtensionIsSaidToExist() throws Exception {
+        Path noext = write("noext", "akka.loglevel = INFO\n");
+        Path inc = write("incnoext.conf", "include required(file(\"" + noext + "\"))\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", inc.toString()),
+                inc + ":1: include: included file " + noext + " exists, but an include looks only for " + noext
+                        + ".conf, " + noext + ".json and " + noext + ".properties when the name has no extension:"
+                        + " rename it, e.g. to noext.conf");
+    }
+
+    @Test
     public void reportOfABinaryResultJsonSaysItIsNotText() throws Exception {
         Path dir = tmp.newFolder("run").toPath();
         Files.write(dir.resolve("result.json"), new byte[] {'{', (byte) 0xff, (byte) 0xfe, 0x7f});
