@@ -104,4 +104,27 @@ public class ConfigValueKindsTest extends JUnitSuite {
                         + ": designs: must be a list [ ... ] of design names, got \"kernel-4.18\"\n",
                 p.err());
     }
+
+    /** validate refuses the scenario with one {@code --set} with {@code problem}. */
+    private static void setRefused(String set, String problem) {
+        Printed p = CommandLineFaultsTest.cli("validate", SCENARIO, "--set", set);
+        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+        assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
+    }
+
+    @Test
+    public void aSetOfNullALineBreakOrANegativeDurationIsNamedByTheSetAsTyped() {
+        setRefused(
+                "workload.injectors=null",
+                "--set workload.injectors=null: workload.injectors: null removes this required key (an integer in"
+                        + " 1..1000000000)");
+        setRefused(
+                "seed=\"a\"\nname=zzz",
+                "--set seed=\"a\"\\nname=zzz: seed: the value holds a line break, which would start another key:"
+                        + " give each key a --set of its own");
+        setRefused(
+                "workload.injector-start-interval=-5ms",
+                "--set workload.injector-start-interval=-5ms: workload.injector-start-interval: must be a duration in"
+                        + " 0..60s, got \"-5ms\"");
+    }
 }
