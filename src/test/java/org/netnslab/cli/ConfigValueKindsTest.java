@@ -127,4 +127,11 @@ public class ConfigValueKindsTest extends JUnitSuite {
                 "--set workload.injector-start-interval=-5ms: workload.injector-start-interval: must be a duration in"
                         + " 0..60s, got \"-5ms\"");
     }
+
+    @Test
+    public void aModelValueOfTheConfigIsNamedByItsKeyNotByTheDesignsThatInheritIt() throws Exception {
+        refused(
+                "netns-lab.model.uevent.listener-rcvbuf = -7",
+                "netns-lab.model.uevent.listener-rcvbuf: must be in 0..2147483647, got -7");
+    }
 }
