@@ -168,24 +168,21 @@ public final class ReferenceTypes {
 
     /** @return whether the reference's string is a duration with a unit, e.g. {@code 10ms} */
     private static boolean isDuration(Config reference, String key, String text) {
-        if (!text.matches("\\s*[0-9.]+\\s*[a-zA-Z]+\\s*")) {
-            return false;
-        }
-        try {
-            reference.getDuration(key);
-            return true;
-        } catch (ConfigException e) {
-            return false;
-        }
+        return withUnit(text, () -> reference.getDuration(key));
     }
 
     /** @return whether the reference's string is a size with a unit, e.g. {@code 256 KiB} */
     private static boolean isSize(Config reference, String key, String text) {
+        return withUnit(text, () -> reference.getBytes(key));
+    }
+
+    /** @return whether {@code text} is a number with a unit that {@code read} reads */
+    private static boolean withUnit(String text, java.util.function.Supplier<Object> read) {
         if (!text.matches("\\s*[0-9.]+\\s*[a-zA-Z]+\\s*")) {
             return false;
         }
         try {
-            reference.getBytes(key);
+            read.get();
             return true;
         } catch (ConfigException e) {
             return false;
