@@ -157,9 +157,7 @@ public final class HoconSyntax {
                 : new ConfigProblem(file.toString(), -1, key, message);
     }
 
-    /**
-     * @return the file a parse failure is in: a file {@code file} includes (directly or not), or {@code file} itself
-     */
+    /** @return the file a parse failure is in: a file {@code file} includes (directly or not), or {@code file} */
     private static Path included(Path file, ConfigException e) {
         String at = e.origin() == null ? null : e.origin().filename();
         return at != null && !at.equals(file.toString()) && Files.isRegularFile(Path.of(at)) ? Path.of(at) : file;
@@ -252,7 +250,11 @@ public final class HoconSyntax {
         if (brackets != null) {
             return (String) brackets[1];
         }
-        return HoconChecker.bare(e).replaceFirst(" \\(if you intended [^)]*\\)", "");
+        String m = HoconChecker.bare(e);
+        if (m.contains("string quote was still open")) {
+            return "the '\"' is never closed: a '\"' is missing";
+        }
+        return m.replaceFirst("(?s) \\(if you intended .*\\)$", "");
     }
 
     /**

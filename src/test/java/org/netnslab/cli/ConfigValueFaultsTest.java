@@ -216,6 +216,7 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                 "seed=\"a\"\nname=zzz",
                 "--set seed=\"a\"\\nname=zzz: seed: the value holds a line break, which would start another key:"
                         + " give each key a --set of its own");
+        setRefused("name=\"abc", "--set name=\"abc: name: the '\"' is never closed: a '\"' is missing");
         setRefused(
                 "workload.injector-start-interval=-5ms",
                 "--set workload.injector-start-interval=-5ms: workload.injector-start-interval: must be a duration in"
