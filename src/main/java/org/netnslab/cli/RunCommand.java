@@ -199,8 +199,8 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             return ScenarioRun.open(loaded, "netns-lab", coordinator);
-        } catch (ConfigException e) {
-            System.err.println("netns-lab: Akka configuration: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            System.err.println("netns-lab: " + e.getMessage());
             if (coordinator != null) {
                 Stops.onStop = null;
                 coordinator.close();

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.netnslab.scenario.ScenarioRun;
 
 /**
  * The configuration of a node's cluster actor system (Akka Cluster over Artery), built over the node's own
@@ -137,18 +138,19 @@ public final class ClusterConfig {
      * @param bind where the node listens
      * @param option the option {@code bind} came from, for the message
      * @return the system
-     * @throws IllegalArgumentException when it cannot listen at {@code bind}
+     * @throws IllegalArgumentException when it cannot listen at {@code bind}, or Akka cannot start with the
+     *     configuration ({@link ScenarioRun#cannotStart})
      */
     static <T> ActorSystem<T> create(Behavior<T> guardian, Config config, HostPort bind, String option) {
         try {
             return ActorSystem.create(guardian, SYSTEM, config);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Akka may throw a checked exception (a class not found) unchecked
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof BindException b) {
                     throw cannotListen(bind, option, b);
                 }
             }
-            throw e;
+            throw ScenarioRun.cannotStart(config, e);
         }
     }
 

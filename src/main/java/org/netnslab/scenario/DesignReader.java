@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -292,15 +293,32 @@ final class DesignReader {
         return designAt(name, model, pathPrefix, pathPrefix.isEmpty() ? "design " + name + ": " : "");
     }
 
+    /**
+     * @return whether the value at {@code key} of a design's model is the configuration's {@code netns-lab.model}
+     *     value, set over reference.conf (by conf/application.conf, {@code --config} or {@code -D}), not a design's
+     *     or the scenario's
+     */
+    private boolean configurations(Config model, String key) {
+        if (!model.hasPath(key) || !reference.hasPath("model." + key)) {
+            return false;
+        }
+        ConfigOrigin origin = model.getValue(key).origin();
+        return origin.equals(reference.getValue("model." + key).origin())
+                && (origin.resource() == null || !origin.resource().endsWith("reference.conf"));
+    }
+
     private Design designAt(String name, Config model, String pathPrefix, String where) {
         int before = c.problems().size();
         for (Strategies.Row<?> row : Strategies.ROWS) {
+            // a value every design inherits from the configuration's own model (--config) is that key's problem
+            boolean own = configurations(model, row.key());
+            String path = (own ? "netns-lab.model." : pathPrefix) + row.key();
             try {
                 row.setting().read(model);
             } catch (ConfigException e) {
-                c.problemAt(e.origin(), pathPrefix + row.key(), where + HoconChecker.bare(e));
+                c.problemAt(e.origin(), path, (own ? "" : where) + HoconChecker.bare(e));
             } catch (IllegalArgumentException e) {
-                c.problemAt(model.getValue(row.key()).origin(), pathPrefix + row.key(), where + e.getMessage());
+                c.problemAt(model.getValue(row.key()).origin(), path, (own ? "" : where) + e.getMessage());
             }
         }
         return c.problems().size() == before ? Design.fromConfig(name, model) : null;

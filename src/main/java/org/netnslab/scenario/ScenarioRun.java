@@ -1,8 +1,16 @@
 package org.netnslab.scenario;
 
 import akka.actor.typed.ActorSystem;
+import akka.actor.typed.DispatcherSelector;
 import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigValueType;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.machine.VirtualSystem;
 import org.netnslab.run.RunFailure;
 import org.netnslab.run.RunObserver;
@@ -37,21 +45,64 @@ public final class ScenarioRun implements AutoCloseable {
      * @param distributor where design runs go first (a cluster's workers), or null; closed with the run, or here
      *     when the actor system cannot be made
      * @return the run
-     * @throws com.typesafe.config.ConfigException when Akka's configuration is bad
+     * @throws IllegalArgumentException when Akka cannot start with the configuration ({@link #cannotStart})
      */
     public static ScenarioRun open(LoadedRun loaded, String name, RunDistributor distributor) {
-        ActorSystem<Void> system;
+        ActorSystem<Void> system = null;
         try {
             system = loaded.scenario().execution().isVirtual()
                     ? VirtualSystem.create(Behaviors.empty(), name, loaded.system())
                     : ActorSystem.create(Behaviors.empty(), name, loaded.system());
-        } catch (Throwable e) { // Akka may throw a checked exception (a class not found) unchecked
+            // the model's dispatcher is made at its first actor's spawn: a bad one is said here, not by a run that
+            // never gets going
+            system.dispatchers().lookup(DispatcherSelector.fromConfig(ModelDispatcher.id(loaded.system())));
+        } catch (Exception e) { // Akka may throw a checked exception (a class not found) unchecked
             if (distributor != null) {
                 distributor.close();
             }
-            throw e;
+            if (system != null) {
+                system.terminate();
+            }
+            throw cannotStart(loaded.system(), e);
         }
         return new ScenarioRun(loaded, name, system, distributor);
+    }
+
+    /**
+     * What to say when Akka cannot start an actor system with a configuration that passed the checks made before
+     * ({@link SystemConfig#load}): in one line, where the configuration's Akka settings came from and the cause's
+     * words.
+     *
+     * @param system the merged configuration the actor system was made with
+     * @param e what Akka threw while it started
+     * @return the exception to throw, with {@code e} as its cause
+     */
+    public static IllegalArgumentException cannotStart(Config system, Exception e) {
+        Set<String> sources = new TreeSet<>();
+        String confFile = System.getProperty("config.file");
+        for (String root : List.of("akka", "netns-lab")) {
+            if (!system.hasPath(root) || system.getValue(root).valueType() != ConfigValueType.OBJECT) {
+                continue;
+            }
+            for (var v : system.getConfig(root).entrySet()) {
+                ConfigOrigin o = v.getValue().origin();
+                if (o.filename() != null && o.resource() == null) { // a file, not the class path's reference.conf
+                    sources.add((o.filename().equals(confFile) ? "" : "--config ") + o.filename());
+                }
+            }
+        }
+        String why = null;
+        for (Throwable t = e; t != null && why == null; t = t.getCause()) {
+            why = t instanceof ClassNotFoundException ? "class not found: " + t.getMessage() : t.getMessage();
+        }
+        return new IllegalArgumentException(
+                "Akka cannot start with this configuration ("
+                        + (sources.isEmpty() ? "Akka's defaults" : String.join(", ", sources))
+                        + "): "
+                        + (why == null
+                                ? "no reason given"
+                                : why.replaceAll("\\s+", " ").trim()),
+                e);
     }
 
     /**

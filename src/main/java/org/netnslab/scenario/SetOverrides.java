@@ -26,6 +26,8 @@ final class SetOverrides {
 
     /** Each leaf path a {@code --set} gave, and which. */
     private final Map<String, String> setBy = new HashMap<>();
+    /** Each path a {@code --set} set to null (HOCON then drops the key), and which. */
+    private final Map<String, String> nullBy = new HashMap<>();
 
     /**
      * @param conf the scenario file's keys, unresolved
@@ -48,6 +50,15 @@ final class SetOverrides {
                         "--set " + set, -1, key, "no value after '=' (to set an" + " empty string, write \"\")"));
                 continue;
             }
+            if (value.contains("\n") || value.contains("\r")) {
+                problems.add(new ConfigProblem(
+                        "--set " + set.replace("\r", "\\r").replace("\n", "\\n"),
+                        -1,
+                        key,
+                        "the value holds a line break, which would start another key: give each key a --set of"
+                                + " its own"));
+                continue;
+            }
             try {
                 Config one = ConfigFactory.parseString(
                         key + " = " + value, ConfigParseOptions.defaults().setOriginDescription("--set " + set));
@@ -60,6 +71,9 @@ final class SetOverrides {
                                 + " (the last one given wins)");
                     }
                 }
+                if (isNull(one, key)) {
+                    nullBy.put(key, set);
+                }
                 conf = one.withFallback(conf);
             } catch (ConfigException e) {
                 problems.add(new ConfigProblem("--set " + set, -1, key, HoconSyntax.setProblem(value, e)));
@@ -68,14 +82,32 @@ final class SetOverrides {
         return conf;
     }
 
+    /** @return whether the --set gives its key null (a substitution, yet to be resolved, is not null) */
+    private static boolean isNull(Config one, String key) {
+        try {
+            return one.hasPathOrNull(key) && one.getIsNull(key);
+        } catch (ConfigException e) {
+            return false;
+        }
+    }
+
     /**
      * @param problems what the scenario's checks found
      * @return them, each whose value a {@code --set}'s substitution took from the environment named by that
-     *     {@code --set} and the variable
+     *     {@code --set} and the variable, and each required key a {@code --set} of null removed named by that
+     *     {@code --set}
      */
     List<ConfigProblem> attributed(List<ConfigProblem> problems) {
         return problems.stream()
                 .map(p -> {
+                    String nulled = nullBy.get(p.path());
+                    if (nulled != null && p.message().startsWith("missing required")) {
+                        return new ConfigProblem(
+                                "--set " + nulled,
+                                -1,
+                                p.path(),
+                                p.message().replaceFirst("^missing required (\\w+)", "null removes this required $1"));
+                    }
                     String set = p.source().equals(ENVIRONMENT) ? setBy.get(p.path()) : null;
                     if (set == null) {
                         return p;

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconSyntax;
+import org.netnslab.settings.ReferenceTypes;
 
 /**
  * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
@@ -39,7 +40,7 @@ public final class SystemConfig {
     public static Config load(Path config) throws ScenarioException {
         Config base = ConfigFactory.load();
         if (config == null) {
-            checkLogLevels(base);
+            checkKinds(base);
             return base;
         }
         Path extra = HoconSyntax.withFolder(config);
@@ -63,7 +64,14 @@ public final class SystemConfig {
             Config user = ConfigFactory.parseFile(
                     extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
             List<ConfigProblem> unknown = new ArrayList<>();
-            if (user.hasPath("netns-lab")) {
+            for (String root : List.of("netns-lab", "akka")) { // a number would hide under -D's block of the same key
+                ConfigValue v = user.root().get(root);
+                ConfigProblem notBlock = v == null ? null : ReferenceTypes.notABlock(v, root);
+                if (notBlock != null) {
+                    throw new ScenarioException(List.of(notBlock));
+                }
+            }
+            if (user.hasPath("netns-lab") && user.getValue("netns-lab").valueType() == ConfigValueType.OBJECT) {
                 Config known = ConfigFactory.defaultReference().getConfig("netns-lab");
                 for (var e : user.getConfig("netns-lab").entrySet()) {
                     String key = e.getKey();
@@ -93,11 +101,44 @@ public final class SystemConfig {
                     throw new ScenarioException(bad);
                 }
             }
-            checkLogLevels(merged);
+            checkKinds(merged);
             return merged;
         } catch (ConfigException e) {
             throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
         }
+    }
+
+    /** The {@code netns-lab} blocks that the scenario's own readers check, with their scenario's keys. */
+    private static final Set<String> READ_WITH_SCENARIO = Set.of("model", "designs", "machine");
+
+    /** The runner's durations ({@code RunSettings}), each of which must be above 0. */
+    private static final List<String> RUN_DURATIONS =
+            List.of("netns-lab.run.ask-timeout", "netns-lab.run.stall-timeout", "netns-lab.run.progress-interval");
+
+    /**
+     * @throws ScenarioException naming every value that is not of the kind its reference.conf gives it, every Akka
+     *     setting Akka cannot start with ({@link AkkaChecks}), and a log level Akka does not know
+     */
+    private static void checkKinds(Config system) throws ScenarioException {
+        List<ConfigProblem> bad = new ArrayList<>();
+        ReferenceTypes.check(system, "netns-lab", READ_WITH_SCENARIO, true, bad);
+        if (bad.isEmpty()) { // Akka's model dispatcher is read from netns-lab's
+            for (String key : RUN_DURATIONS) {
+                if (system.hasPath(key)
+                        && (system.getDuration(key).isNegative()
+                                || system.getDuration(key).isZero())) {
+                    bad.add(ConfigProblem.at(
+                            system.getValue(key).origin(),
+                            key,
+                            "must be a duration > 0 (e.g. 60s), got " + HoconSyntax.shown(system.getValue(key))));
+                }
+            }
+            bad.addAll(AkkaChecks.problems(system));
+        }
+        if (!bad.isEmpty()) {
+            throw new ScenarioException(bad);
+        }
+        checkLogLevels(system);
     }
 
     /**

@@ -201,7 +201,8 @@ public final class HoconChecker {
         try {
             return conf.getStringList(path);
         } catch (ConfigException e) {
-            problemAt(e.origin(), path, "must be a list of " + what + ": " + e.getMessage());
+            ConfigValue v = conf.getValue(path);
+            problemAt(v.origin(), path, "must be a list [ ... ] of " + what + ", got " + HoconSyntax.shown(v));
             return null;
         }
     }

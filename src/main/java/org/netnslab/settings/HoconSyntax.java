@@ -132,21 +132,35 @@ public final class HoconSyntax {
                     + " file this one includes needs it)";
         }
         if (e instanceof ConfigException.Parse) {
+            Path at = included(file, e);
             try {
-                Object[] brackets = bracketProblem(Files.readString(file), true);
+                ConfigProblem binary = at.equals(file) ? null : notText(at, key); // the file itself was checked
+                if (binary != null) {
+                    return binary;
+                }
+                Object[] brackets = bracketProblem(Files.readString(at), true);
                 if (brackets != null) {
-                    return new ConfigProblem(file.toString(), (Integer) brackets[0], key, (String) brackets[1]);
+                    return new ConfigProblem(at.toString(), (Integer) brackets[0], key, (String) brackets[1]);
                 }
             } catch (IOException | UncheckedIOException io) {
                 e.addSuppressed(io); // HOCON's own message below
             }
             message = HoconChecker.bare(e); // the origin gives file and line once
+            if (!at.equals(file)) {
+                return ConfigProblem.at(e.origin(), key, message);
+            }
         }
         return e.origin() != null
                         && e.origin().filename() != null
                         && file.toString().equals(e.origin().filename())
                 ? ConfigProblem.at(e.origin(), key, message)
                 : new ConfigProblem(file.toString(), -1, key, message);
+    }
+
+    /** @return the file a parse failure is in: a file {@code file} includes (directly or not), or {@code file} */
+    private static Path included(Path file, ConfigException e) {
+        String at = e.origin() == null ? null : e.origin().filename();
+        return at != null && !at.equals(file.toString()) && Files.isRegularFile(Path.of(at)) ? Path.of(at) : file;
     }
 
     /**
@@ -164,6 +178,11 @@ public final class HoconSyntax {
                 : file.toAbsolutePath().resolveSibling(target).normalize();
         if (Files.isDirectory(at)) {
             return "included " + target + " is a folder (" + at + "): include a HOCON file";
+        }
+        if (Files.isRegularFile(at) && !at.getFileName().toString().contains(".")) {
+            return "included file " + target + " exists, but an include looks only for " + target + ".conf, "
+                    + target + ".json and " + target + ".properties when the name has no extension: rename it, e.g."
+                    + " to " + at.getFileName() + ".conf";
         }
         return "included file " + target + " not found (no " + at + "; include required(...) needs it)";
     }
@@ -231,7 +250,11 @@ public final class HoconSyntax {
         if (brackets != null) {
             return (String) brackets[1];
         }
-        return HoconChecker.bare(e).replaceFirst(" \\(if you intended [^)]*\\)", "");
+        String m = HoconChecker.bare(e);
+        if (m.contains("string quote was still open")) {
+            return "the '\"' is never closed: a '\"' is missing";
+        }
+        return m.replaceFirst("(?s) \\(if you intended .*\\)$", "");
     }
 
     /**

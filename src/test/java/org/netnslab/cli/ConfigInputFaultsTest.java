@@ -130,6 +130,38 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     }
 
     @Test
+    public void aSyntaxErrorInAnIncludedFileIsSaidAtThatFilesLine() throws Exception {
+        Path syn1 = write("syn1.conf", "a = 1\nb {\n  c = 2\n}\nd {\n");
+        Path inc = write("incsyn.conf", "x = 1\ninclude \"syn1.conf\"\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", inc.toString()),
+                syn1 + ":5: --config: the '{' opened here is never closed: a '}' is missing (the file ends at line 5)");
+        Path syn2 = write("syn2.conf", "injectors = [1\n");
+        Path scenario = write("incsyn2.conf", "name = x\ninclude \"syn2.conf\"\n");
+        assertOneProblem(
+                cli("validate", scenario.toString()),
+                syn2 + ":1: the '[' opened here is never closed: a ']' is missing (the file ends at line 1)");
+        Path bin = tmp.getRoot().toPath().resolve("bin.conf");
+        Files.write(bin, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, '@', '@'});
+        Path incBin = write("incbin.conf", "include \"bin.conf\"\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", incBin.toString()),
+                bin + ": --config: is not a text file (byte 7 is NUL): a scenario or configuration is a HOCON text"
+                        + " file");
+    }
+
+    @Test
+    public void anIncludedFileWithoutAnExtensionIsSaidToExist() throws Exception {
+        Path noext = write("noext", "akka.loglevel = INFO\n");
+        Path inc = write("incnoext.conf", "include required(file(\"" + noext + "\"))\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", inc.toString()),
+                inc + ":1: include: included file " + noext + " exists, but an include looks only for " + noext
+                        + ".conf, " + noext + ".json and " + noext + ".properties when the name has no extension:"
+                        + " rename it, e.g. to noext.conf");
+    }
+
+    @Test
     public void reportOfABinaryResultJsonSaysItIsNotText() throws Exception {
         Path dir = tmp.newFolder("run").toPath();
         Files.write(dir.resolve("result.json"), new byte[] {'{', (byte) 0xff, (byte) 0xfe, 0x7f});

@@ -262,7 +262,7 @@ public class OutputFolderTest extends JUnitSuite {
         assertSucceeds(tiny(out, "kernel-6.9"));
         // the actor system cannot start: the run fails after the output folder was checked and staged
         Path bad = tmp.newFile("bad-akka.conf").toPath();
-        Files.writeString(bad, "akka.actor.provider = no.such.Provider\n");
+        Files.writeString(bad, "akka.actor.provider = java.lang.String\n"); // a class, no provider: passes the checks
         Map<String, String> before = snapshot(root);
         Output failed = execute(append(tiny(out, "kernel-4.18"), "--config", bad.toString()));
         assertTrue(failed.err(), failed.status() != 0);

@@ -46,20 +46,7 @@ public final class UeventInjectionParser extends WorkloadParser {
         long injectors = c.integer("workload.injectors", null, 1, MAX_POPULATION);
         long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
         boolean privileged = c.bool("workload.injectors-privileged", true);
-        long interval = 0;
-        if (c.conf().hasPath("workload.injector-start-interval")) {
-            try {
-                interval = HoconChecker.duration(c.conf(), "workload.injector-start-interval")
-                        .toNanos();
-                if (interval < 0 || interval > 60_000_000_000L) {
-                    c.problem(
-                            "workload.injector-start-interval", "must be a duration in 0..60s, got " + interval + "ns");
-                }
-            } catch (com.typesafe.config.ConfigException e) {
-                c.problem(
-                        "workload.injector-start-interval", "must be a duration (e.g. 500ms): " + HoconChecker.bare(e));
-            }
-        }
+        Long interval = c.nanos("workload.injector-start-interval", 0, 60_000_000_000L, "500ms");
         UeventInjectionWorkload w = new UeventInjectionWorkload(
                 (int) userns,
                 (int) init,
@@ -69,7 +56,7 @@ public final class UeventInjectionParser extends WorkloadParser {
                 (int) injectors,
                 kernel,
                 privileged,
-                interval);
+                interval == null ? 0 : interval);
         capScaled(
                 c,
                 scale,

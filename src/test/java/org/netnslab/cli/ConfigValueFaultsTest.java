@@ -1,0 +1,232 @@
+package org.netnslab.cli;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.cli.CommandLineFaultsTest.Printed;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * Values of the wrong kind or out of range in a {@code --config} file, a {@code -D} property, a scenario or a
+ * {@code --set}: one line in the documented {@code file:line: full.key: what is wrong, got VALUE} form, exit 2, from
+ * {@code validate} and {@code run} alike. Akka settings in a {@code --config} file that Akka cannot start with: {@code validate} and {@code run} (virtual,
+ * live, a cluster's coordinator) refuse each up front in one line naming the file, line and key, exit 2; what gets
+ * past those checks and still stops Akka from starting is said in one line too, never as a stack trace.
+ */
+public class ConfigValueFaultsTest extends JUnitSuite {
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
+
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private static final String SCENARIO = "load-tests/uevent-tc1-userns.conf";
+
+    private int configs;
+
+    private Path config(String text) throws Exception {
+        Path f = tmp.newFile("akka-" + ++configs + ".conf").toPath();
+        Files.writeString(f, text + "\n");
+        return f;
+    }
+
+    /** @return {@code run} of the scenario at a small scale into {@code out} with {@code --config f} and more options */
+    private static Printed run(Path f, Path out, String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                SCENARIO,
+                "--scale",
+                "0.001",
+                "--no-progress",
+                "--out",
+                out.toString(),
+                "--config",
+                f.toString()));
+        args.addAll(List.of(more));
+        return CommandLineFaultsTest.cli(args.toArray(String[]::new));
+    }
+
+    /** validate, a virtual run, a live run and a cluster's coordinator all refuse {@code text} with {@code problem}. */
+    private void refused(String text, String problem) throws Exception {
+        Path f = config(text);
+        String expected = "netns-lab: 1 configuration problem:\n  " + f + ":1: " + problem + "\n";
+        Printed validate = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", f.toString());
+        assertEquals(validate.err(), Main.EXIT_CONFIG, validate.status());
+        assertEquals(expected, validate.err());
+        Path out = tmp.getRoot().toPath().resolve("out");
+        for (String[] more : new String[][] {
+            {"--set", "execution=virtual"}, {"--set", "execution=live"}, {"--cluster", "127.0.0.1:25529"}
+        }) {
+            Printed run = run(f, out, more);
+            assertEquals(run.err(), Main.EXIT_CONFIG, run.status());
+            assertEquals(expected, run.err());
+            assertFalse(Files.exists(out));
+        }
+    }
+
+    @Test
+    public void anAkkaClassThatIsNotOnTheClassPathIsRefusedUpFront() throws Exception {
+        refused(
+                "akka.actor.provider = bogus",
+                "akka.actor.provider: no such class (expected one of cluster, local, remote, or a class on the class"
+                        + " path), got 'bogus'");
+        refused(
+                "akka.loggers = [\"no.such.Logger\"]",
+                "akka.loggers: no such class (expected a logger class, e.g. akka.event.slf4j.Slf4jLogger), got"
+                        + " 'no.such.Logger'");
+        refused(
+                "akka.actor.default-dispatcher.executor = \"no.such.Executor\"",
+                "akka.actor.default-dispatcher.executor: no such class (expected one of affinity-pool-executor,"
+                        + " default-executor, fork-join-executor, thread-pool-executor, or a class on the class path),"
+                        + " got 'no.such.Executor'");
+        refused(
+                "netns-lab.model-dispatcher.executor = \"no.such.Executor\"",
+                "netns-lab.model-dispatcher.executor: no such class (expected one of affinity-pool-executor,"
+                        + " default-executor, fork-join-executor, thread-pool-executor, or a class on the class path),"
+                        + " got 'no.such.Executor'");
+    }
+
+    @Test
+    public void anAkkaValueOutOfItsRangeIsRefusedUpFront() throws Exception {
+        refused(
+                "akka.actor.default-dispatcher.fork-join-executor.parallelism-max = -3",
+                "akka.actor.default-dispatcher.fork-join-executor.parallelism-max: must be an integer in 1..32767,"
+                        + " got -3");
+        refused(
+                "akka.scheduler.tick-duration = 0ms",
+                "akka.scheduler.tick-duration: must be a duration in 1ms..1s, got \"0ms\"");
+        refused(
+                "akka.scheduler.tick-duration = 1h",
+                "akka.scheduler.tick-duration: must be a duration in 1ms..1s, got \"1h\"");
+        refused(
+                "akka.remote.artery.advanced.maximum-frame-size = 10b",
+                "akka.remote.artery.advanced.maximum-frame-size: must be at least 32 KiB (Artery's least frame), got"
+                        + " \"10b\"");
+    }
+
+    @Test
+    public void anAkkaValueOfTheWrongKindIsRefusedUpFrontInEveryExecution() throws Exception {
+        refused(
+                "akka.cluster.split-brain-resolver.stable-after = banana",
+                "akka.cluster.split-brain-resolver.stable-after: must be a duration with its unit (e.g. 20s), got"
+                        + " \"banana\"");
+        refused("akka = 5", "akka: must be a block of settings akka { ... } (see its reference.conf), got 5");
+        refused(
+                "akka.actor.default-dispatcher.throughput = \"lots\"",
+                "akka.actor.default-dispatcher.throughput: must be an integer, got \"lots\"");
+        // Akka's own words for a switch are taken where it takes a number or a duration
+        Path off = config("akka.log-dead-letters = off\nakka.cluster.down-removal-margin = off");
+        assertEquals(
+                0,
+                CommandLineFaultsTest.cli("validate", SCENARIO, "--config", off.toString())
+                        .status());
+    }
+
+    @Test
+    public void whatStillStopsAkkaFromStartingIsOneLineNamingTheConfig() throws Exception {
+        Path f = config("akka.actor.provider = java.lang.String"); // a class, but no actor-ref provider
+        Path out = tmp.getRoot().toPath().resolve("out");
+        Printed run = run(f, out);
+        assertEquals(run.err(), Main.EXIT_CONFIG, run.status());
+        assertEquals(
+                "netns-lab: Akka cannot start with this configuration (--config " + f
+                        + "): interface akka.actor.ActorRefProvider is not assignable from class java.lang.String\n",
+                run.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    public void aRunSettingOfTheWrongKindIsNamedByItsFullKey() throws Exception {
+        refused(
+                "netns-lab.run.ask-timeout = banana",
+                "netns-lab.run.ask-timeout: must be a duration with its unit (e.g. 60s), got \"banana\"");
+        refused(
+                "netns-lab.run.heap-check = maybe",
+                "netns-lab.run.heap-check: must be on or off (true or false), got \"maybe\"");
+        refused(
+                "netns-lab = 5",
+                "netns-lab: must be a block of settings netns-lab { ... } (see its reference.conf), got 5");
+    }
+
+    @Test
+    public void aRunDurationThatIsNotAboveZeroIsNamedAlone() throws Exception {
+        refused(
+                "netns-lab.run.stall-timeout = -1s",
+                "netns-lab.run.stall-timeout: must be a duration > 0 (e.g. 60s), got \"-1s\"");
+    }
+
+    @Test
+    public void aSystemPropertyOfTheWrongKindIsNamedByItsKey() {
+        System.setProperty("netns-lab.run.ask-timeout", "zzz");
+        ConfigFactory.invalidateCaches();
+        try {
+            Printed p = CommandLineFaultsTest.cli("validate", SCENARIO);
+            assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+            assertEquals(
+                    "netns-lab: 1 configuration problem:\n  system properties: netns-lab.run.ask-timeout: must be a"
+                            + " duration with its unit (e.g. 60s), got \"zzz\"\n",
+                    p.err());
+        } finally {
+            System.clearProperty("netns-lab.run.ask-timeout");
+            ConfigFactory.invalidateCaches();
+        }
+    }
+
+    @Test
+    public void designsThatAreNotAListSayWhatTheyAre() throws Exception {
+        Path f = tmp.newFile("d1.conf").toPath();
+        Files.writeString(
+                f, Files.readString(Path.of(SCENARIO)).replaceFirst("(?m)^designs = .*$", "designs = \"kernel-4.18\""));
+        int line = 1
+                + (int) Files.readString(f)
+                        .lines()
+                        .takeWhile(l -> !l.startsWith("designs ="))
+                        .count();
+        Printed p = CommandLineFaultsTest.cli("validate", f.toString());
+        assertEquals(Main.EXIT_CONFIG, p.status());
+        assertEquals(
+                "netns-lab: 1 configuration problem:\n  " + f + ":" + line
+                        + ": designs: must be a list [ ... ] of design names, got \"kernel-4.18\"\n",
+                p.err());
+    }
+
+    /** validate refuses the scenario with one {@code --set} with {@code problem}. */
+    private static void setRefused(String set, String problem) {
+        Printed p = CommandLineFaultsTest.cli("validate", SCENARIO, "--set", set);
+        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+        assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
+    }
+
+    @Test
+    public void aSetOfNullALineBreakOrANegativeDurationIsNamedByTheSetAsTyped() {
+        setRefused(
+                "workload.injectors=null",
+                "--set workload.injectors=null: workload.injectors: null removes this required key (an integer in"
+                        + " 1..1000000000)");
+        setRefused(
+                "seed=\"a\"\nname=zzz",
+                "--set seed=\"a\"\\nname=zzz: seed: the value holds a line break, which would start another key:"
+                        + " give each key a --set of its own");
+        setRefused("name=\"abc", "--set name=\"abc: name: the '\"' is never closed: a '\"' is missing");
+        setRefused(
+                "workload.injector-start-interval=-5ms",
+                "--set workload.injector-start-interval=-5ms: workload.injector-start-interval: must be a duration in"
+                        + " 0..60s, got \"-5ms\"");
+    }
+
+    @Test
+    public void aModelValueOfTheConfigIsNamedByItsKeyNotByTheDesignsThatInheritIt() throws Exception {
+        refused(
+                "netns-lab.model.uevent.listener-rcvbuf = -7",
+                "netns-lab.model.uevent.listener-rcvbuf: must be in 0..2147483647, got -7");
+    }
+}
