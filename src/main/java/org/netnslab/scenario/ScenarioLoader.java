@@ -18,6 +18,7 @@ import org.netnslab.run.Execution;
 import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.settings.HoconSyntax;
+import org.netnslab.settings.SavedFile;
 import org.netnslab.workload.Workload;
 
 /**
@@ -170,7 +171,7 @@ public final class ScenarioLoader {
                 throw new ScenarioException(problems);
             }
         } catch (java.io.IOException e) {
-            problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (" + e + ")"));
+            problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file (" + SavedFile.reason(e) + ")"));
             throw new ScenarioException(problems);
         }
         try {

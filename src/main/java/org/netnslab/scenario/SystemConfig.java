@@ -22,6 +22,7 @@ import java.util.TreeSet;
 import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.ReferenceTypes;
+import org.netnslab.settings.SavedFile;
 
 /**
  * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
@@ -57,8 +58,8 @@ public final class SystemConfig {
                 throw new ScenarioException(List.of(notText));
             }
         } catch (IOException e) {
-            throw new ScenarioException(
-                    List.of(new ConfigProblem(extra.toString(), -1, "--config", "cannot read it (" + e + ")")));
+            throw new ScenarioException(List.of(new ConfigProblem(
+                    extra.toString(), -1, "--config", "cannot read it (" + SavedFile.reason(e) + ")")));
         }
         try {
             Config user = ConfigFactory.parseFile(
