@@ -46,9 +46,10 @@ public record SensitivityResult(
      * @param baseRatio the base run's ratio b/a (mean of its replicates' means)
      * @param seedRatio the seed's own ratio, or null when the seed gave none
      * @param ratios each sample's ratio b/a, in sample order
-     * @param conclusion the base run's conclusion, e.g. {@code b faster than a} (ratio &lt; 1) or
-     *     {@code b slower than a} (ratio &gt; 1)
-     * @param holdsShare the share of samples whose ratio is on the same side of 1 as the base run's
+     * @param conclusion the base run's conclusion: {@code b faster than a} (ratio &lt; 1), {@code b slower than a}
+     *     (ratio &gt; 1) or {@code no difference} (ratio exactly 1)
+     * @param holdsShare the share of samples whose ratio is on the same side of 1 as the base run's (exactly 1 for
+     *     no difference)
      * @param seedBandShare the share of samples whose ratio is inside the seed's band (NaN without a seed ratio)
      * @param spearman each key's rank correlation with the ratio, largest magnitude first (NaN when either
      *     does not vary)
@@ -98,8 +99,10 @@ public record SensitivityResult(
             double[] ratios =
                     perSample.stream().mapToDouble(s -> s.get(ci).ratioBOverA()).toArray();
             double r0 = cmp.ratioBOverA();
-            boolean faster = r0 < 1;
-            double holds = share(ratios, r -> faster ? r < 1 : r > 1);
+            // Two designs that behave alike give exactly 1 in the base run: the conclusion is then "no difference",
+            // and it holds in a sample that gives exactly 1 too.
+            String conclusion = r0 < 1 ? "b faster than a" : r0 > 1 ? "b slower than a" : "no difference";
+            double holds = share(ratios, r -> r0 < 1 ? r < 1 : r0 > 1 ? r > 1 : r == 1);
             Double seed = seedRatio.apply(cmp);
             double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
             Map<String, Double> rho = new LinkedHashMap<>();
@@ -123,7 +126,7 @@ public record SensitivityResult(
                     r0,
                     seed,
                     java.util.Arrays.stream(ratios).boxed().toList(),
-                    faster ? "b faster than a" : "b slower than a",
+                    conclusion,
                     holds,
                     inBand,
                     sorted));
