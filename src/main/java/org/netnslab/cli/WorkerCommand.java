@@ -79,6 +79,10 @@ final class WorkerCommand implements Callable<Integer> {
             system = SystemConfig.load(config);
             b = ClusterConfig.HostPort.parseBind(bind, "--bind");
             j = ClusterConfig.HostPort.parse(join, "--join");
+            if (sameAddress(b, j)) { // it would join itself and wait for no one
+                throw new IllegalArgumentException("--bind " + bind + " is the --join address: a worker listens at an"
+                        + " address of its own and joins the coordinator's (run X.conf --cluster " + join + ")");
+            }
             ClusterConfig.of(system, b, j, "worker", "--bind", "--join"); // the address checks, before anything starts
             ClusterConfig.checkCanListen(b, "--bind");
         } catch (ScenarioException e) {
@@ -174,6 +178,18 @@ final class WorkerCommand implements Callable<Integer> {
         if (n != null) {
             ClusterCommands.say("worker " + n.system().address() + ": leaving the cluster");
             n.stop(ClusterCommands.LEAVE);
+        }
+    }
+
+    /** @return whether two addresses name the same port on the same host (by its resolved address) */
+    private static boolean sameAddress(ClusterConfig.HostPort a, ClusterConfig.HostPort b) {
+        if (a.port() != b.port()) {
+            return false;
+        }
+        try {
+            return java.net.InetAddress.getByName(a.host()).equals(java.net.InetAddress.getByName(b.host()));
+        } catch (java.net.UnknownHostException e) { // parse resolved both already
+            return a.host().equals(b.host());
         }
     }
 }

@@ -128,6 +128,16 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertTrue(join.err(), join.err().startsWith("netns-lab: worker: --join 8.8.8.8:25530: not a loopback"));
     }
 
+    /** A worker bound at the address it joins would join itself and wait for ever, whatever its --wait. */
+    @Test
+    public void aWorkerBoundAtItsJoinAddressIsRefused() throws Exception {
+        assertOneLine(
+                "netns-lab: worker: --bind localhost:2998 is the --join address: a worker listens at an address of its"
+                        + " own and joins the coordinator's (run X.conf --cluster 127.0.0.1:2998)",
+                CommandLineFaultsTest.cli(
+                        "worker", "--join", "127.0.0.1:2998", "--bind", "localhost:2998", "--once", "--wait", "2s"));
+    }
+
     @Test
     public void aHostThatDoesNotResolveIsSaidSo() throws Exception {
         assertOneLine(

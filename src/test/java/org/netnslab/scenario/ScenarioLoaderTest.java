@@ -284,6 +284,11 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 got.get(0)
                         .endsWith("model.costs.uevent.send-inside: must be a duration with its unit in"
                                 + " 0..10ms (e.g. 5us, 1.5ms), got 5"));
+        // a unit Java's number parser would also take for a type suffix (7d, 7f) is a unit here: 1d is out of range
+        assertEquals(
+                List.of("--set model.costs.uevent.send-inside=1d:-1: model.costs.uevent.send-inside: must be a duration"
+                        + " in 0..10ms, got \"1d\""),
+                problems(GOOD, List.of("model.costs.uevent.send-inside=1d"), 1));
         got = problems(GOOD, List.of("model.costs.uevent.send-inside=\"5\""), 1); // a string that is a bare number
         assertTrue(
                 got.toString(),
