@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +112,7 @@ final class SeedFiguresReader {
             return out;
         }
         ConfigList list = (ConfigList) v;
+        Map<String, Integer> named = new HashMap<>(); // each name once: the console and result.json key by it
         for (int i = 0; i < list.size(); i++) {
             String at = "derived-ratios[" + i + "]";
             if (list.get(i).valueType() != ConfigValueType.OBJECT) {
@@ -118,6 +120,18 @@ final class SeedFiguresReader {
                 continue;
             }
             RatioDefinition r = ratio(c.within((ConfigObject) list.get(i), at + "."));
+            if (r != null && r.name().isBlank()) {
+                c.problemAt(list.get(i).origin(), at + ".name", "must not be empty (the ratio's name on the console)");
+                continue;
+            }
+            Integer first = r == null ? null : named.putIfAbsent(r.name(), i);
+            if (first != null) {
+                c.problemAt(
+                        list.get(i).origin(),
+                        at + ".name",
+                        "\"" + r.name() + "\" is derived-ratios[" + first + "]'s name already; each name once");
+                continue;
+            }
             if (r != null
                     && runDesigns.contains(r.numerator().design())
                     && runDesigns.contains(r.denominator().design())) {

@@ -291,7 +291,11 @@ public final class HoconChecker {
      */
     public Double positive(String path, String what) {
         return optional(
-                path, null, v -> number(v) > 0, v -> "must be a number > 0 (" + what + ")", HoconChecker::number);
+                path,
+                null,
+                v -> number(v) > 0 && Double.isFinite(number(v)), // 1e309 reads as infinity
+                v -> "must be a number > 0 (" + what + ")",
+                HoconChecker::number);
     }
 
     /**

@@ -497,6 +497,22 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 List.of("FILE:6: derived-ratios: must be a list of { name, numerator { design, measure },"
                         + " denominator { design, measure }, seed }"),
                 problems(PROC + "derived-ratios { a = 1 }\n", List.of(), 1));
+        String pair =
+                "numerator { design = pidfd, measure = proc.scan }, denominator { design = pidfd, measure = proc.scan }";
+        assertEquals(
+                List.of(
+                        "FILE:7: derived-ratios[0].seed: must be a number > 0 (the seed's value of this ratio)",
+                        "FILE:8: derived-ratios[1].name: must not be empty (the ratio's name on the console)",
+                        "FILE:10: derived-ratios[3].name: \"x\" is derived-ratios[2]'s name already; each name once"),
+                problems(
+                        PROC + "derived-ratios = [\n"
+                                + "  { name = inf, " + pair + ", seed = 1e309 }\n"
+                                + "  { name = \"\", " + pair + ", seed = 1 }\n"
+                                + "  { name = x, " + pair + ", seed = 1 }\n"
+                                + "  { name = x, " + pair + ", seed = 2 }\n"
+                                + "]\n",
+                        List.of(),
+                        1));
     }
 
     @Test
