@@ -45,7 +45,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(
             names = "--quick",
             description =
-                    "smaller probes and loads, each run once (about 8-20 s instead of 40-60 s on 2 vCPUs; for CI)")
+                    "smaller probes and loads, each run once (about 20-40 s instead of 4-7 min on 2 vCPUs; for CI)")
     boolean quick;
 
     @Option(

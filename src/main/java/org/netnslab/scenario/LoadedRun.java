@@ -50,8 +50,8 @@ public record LoadedRun(Config system, Scenario scenario, RunSettings settings, 
      * The command line's {@code --repeat} and {@code --sensitivity} applied over the scenario's own keys.
      *
      * @param repeat replicates, 1..{@value ScenarioLoader#MAX_REPEAT}, or null for the scenario's own
-     * @param samples sensitivity samples, 1..{@value Sensitivity#MAX_SAMPLES} (virtual execution only), or null for
-     *     the scenario's own
+     * @param samples sensitivity samples, 1..{@value Sensitivity#MAX_SAMPLES} (virtual execution only), 0 for no
+     *     study, or null for the scenario's own
      * @return the run with them
      * @throws IllegalArgumentException naming the option and what is wrong with its value
      */
@@ -64,14 +64,16 @@ public record LoadedRun(Config system, Scenario scenario, RunSettings settings, 
             }
             s = s.withRepeat(repeat);
         }
-        if (samples != null) {
+        if (samples != null && samples == 0) { // no study, whatever the scenario's block says
+            s = s.withSensitivity(s.sensitivity().withSamples(0));
+        } else if (samples != null) {
             if (samples < 1
                     || samples > Sensitivity.MAX_SAMPLES
                     || !s.execution().isVirtual()) {
                 throw new IllegalArgumentException(
                         "--sensitivity: "
                                 + (s.execution().isVirtual()
-                                        ? "must be in 1.." + Sensitivity.MAX_SAMPLES + ", got " + samples
+                                        ? "must be in 0.." + Sensitivity.MAX_SAMPLES + " (0: no study), got " + samples
                                         : "needs execution = virtual (the costs it varies are charged in virtual execution only)"));
             }
             s = s.withSensitivity(s.sensitivity().withSamples(samples));

@@ -88,6 +88,30 @@ public class SensitivityRunTest extends JUnitSuite {
         assertEquals(
                 Main.EXIT_CONFIG,
                 Main.execute("run", "load-tests/unshare-loop.conf", "--set", "execution=live", "--sensitivity", "3"));
-        assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--sensitivity", "0"));
+        assertEquals(Main.EXIT_CONFIG, Main.execute("run", "load-tests/uevent-tc1-userns.conf", "--sensitivity", "-1"));
+    }
+
+    /** --sensitivity 0 turns off the scenario's own study, as its block's samples = 0 does. */
+    @Test
+    public void sensitivityZeroTurnsTheScenariosStudyOff() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("off");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/uevent-tc1-userns.conf",
+                        "--scale",
+                        "0.001",
+                        "--no-progress",
+                        "--out",
+                        out.toString(),
+                        "--set",
+                        "sensitivity.samples=3",
+                        "--sensitivity",
+                        "0"));
+        assertTrue(new ObjectMapper()
+                .readTree(out.resolve(ResultsFolder.RESULT_JSON).toFile())
+                .path("sensitivity")
+                .isMissingNode());
     }
 }
