@@ -19,7 +19,6 @@ import org.netnslab.calibrate.ProbeLock;
 import org.netnslab.calibrate.ProbeSet;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.StagedOutput;
-import org.netnslab.run.RunObserver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -174,7 +173,7 @@ final class CalibrateCommand implements Callable<Integer> {
                         "target",
                         "netns-lab",
                         "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        NowRunning now = new NowRunning("calibrate", RunObserver.SILENT, false);
+        NowRunning now = NowRunning.calibrate();
         // one probing calibrate at a time, checked before anything is written; a --from run probes nothing
         try (ProbeLock lock = source instanceof Calibration.Probes ? ProbeLock.acquire(lockFile()) : null;
                 StagedRun staged = StagedRun.begin(dir, "calibrate", now)) { // written aside, put in place at the end

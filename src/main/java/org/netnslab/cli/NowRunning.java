@@ -25,7 +25,9 @@ final class NowRunning implements RunObserver {
      */
     private record State(String phase, long total, LongSupplier done, String unit, String stage) {}
 
+    /** What runs: {@code scenario X}, or {@code calibrate}. */
     private final String scenario;
+
     private final RunObserver display;
     private final boolean bars;
     /** e.g. "replicate 2/5", or "" for a run of one replicate or of design runs side by side. */
@@ -39,9 +41,19 @@ final class NowRunning implements RunObserver {
      * @param scenario the scenario's name
      * @param display the progress display, told everything
      * @param bars whether the display draws bars (a line of stderr may be left unfinished)
+     * @return the state of a scenario's run, said as {@code in scenario X, ...}
      */
-    NowRunning(String scenario, RunObserver display, boolean bars) {
-        this.scenario = scenario;
+    static NowRunning scenario(String scenario, RunObserver display, boolean bars) {
+        return new NowRunning("scenario " + scenario, display, bars);
+    }
+
+    /** @return the state of a calibrate run, said as {@code in calibrate, ...}: no scenario runs there */
+    static NowRunning calibrate() {
+        return new NowRunning("calibrate", RunObserver.SILENT, false);
+    }
+
+    private NowRunning(String where, RunObserver display, boolean bars) {
+        this.scenario = where;
         this.display = display;
         this.bars = bars;
     }
@@ -58,7 +70,7 @@ final class NowRunning implements RunObserver {
      *     (...); design b, starting}
      */
     synchronized String describe() {
-        StringBuilder b = new StringBuilder("in scenario ").append(scenario);
+        StringBuilder b = new StringBuilder("in ").append(scenario);
         if (!replicate.isEmpty()) {
             b.append(", ").append(replicate);
         }

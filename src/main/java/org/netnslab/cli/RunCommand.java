@@ -166,7 +166,7 @@ final class RunCommand implements Callable<Integer> {
                         name + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         boolean bars = !noProgress && stderrIsTerminal();
         String lanesFrom = Jobs.from(jobs, lanes, Runtime.getRuntime().availableProcessors());
-        NowRunning now = new NowRunning(
+        NowRunning now = NowRunning.scenario(
                 name, noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err, lanesFrom), bars);
         try (StagedRun staged = StagedRun.begin(dir, name, now)) {
             ScenarioRun run = open(loaded, all);

@@ -61,7 +61,7 @@ public class FatalTraceFilterTest extends JUnitSuite {
      */
     @Test
     public void akkasReportFreesTheHeapHeldForTheExit() {
-        Stops.running(new NowRunning("a scenario", RunObserver.SILENT, false), null);
+        Stops.running(NowRunning.scenario("a scenario", RunObserver.SILENT, false), null);
         try {
             PrintStream err =
                     new PrintStream(new FatalTraceFilter(new ByteArrayOutputStream()), true, StandardCharsets.UTF_8);

@@ -21,7 +21,7 @@ final class StuckRun {
     /** @param args the output folder and how to be stuck */
     public static void main(String[] args) throws Exception {
         Main.setUp();
-        NowRunning now = new NowRunning("stuck", RunObserver.SILENT, false);
+        NowRunning now = NowRunning.scenario("stuck", RunObserver.SILENT, false);
         try (StagedRun staged = StagedRun.begin(Path.of(args[0]), "stuck", now)) {
             now.designStarting("kernel-4.18");
             now.phaseStarting("kernel-4.18", "counted", 100, () -> 42);
