@@ -32,6 +32,10 @@ final class ListCommand implements Callable<Integer> {
             String home = System.getProperty("netns-lab.home");
             dir = home != null ? Path.of(home, "load-tests") : Path.of("load-tests");
         }
+        if (dir.toString().isEmpty()) {
+            System.err.println("netns-lab: --dir: an empty path; give a folder of scenario files, e.g. load-tests");
+            return Main.EXIT_CONFIG;
+        }
         if (!Files.isDirectory(dir)) {
             System.err.println("netns-lab: --dir " + dir + ": not a folder");
             return Main.EXIT_CONFIG;
@@ -48,13 +52,21 @@ final class ListCommand implements Callable<Integer> {
             System.err.println("netns-lab: no *.conf scenario in " + dir);
             return Main.EXIT_CONFIG;
         }
+        int invalid = 0;
         for (Path f : files) {
             try {
                 Scenario s = new ScenarioLoader().load(f, List.of(), 1.0);
                 System.out.printf("%s%n    name: %s%n    seed: %s%n    %s%n", f, s.name(), s.seed(), s.description());
             } catch (ScenarioException e) {
                 System.out.printf("%s%n    INVALID: %s%n", f, e.problems.get(0));
+                invalid++;
             }
+        }
+        if (invalid > 0) { // as validate would say of each: a script can tell
+            System.err.printf(
+                    "netns-lab: %d of %d scenario(s) in %s INVALID (validate FILE says why)%n",
+                    invalid, files.size(), dir);
+            return Main.EXIT_CONFIG;
         }
         return 0;
     }

@@ -153,9 +153,13 @@ public final class ScenarioLoader {
         if (!(scale > 0) || scale > 1000) {
             problems.add(new ConfigProblem("--scale", -1, "-", "must be a number > 0 and <= 1000, got " + scale));
         }
-        if (Files.isDirectory(file)) {
+        if (source.isEmpty() || Files.isDirectory(file)) { // an empty path names the current folder
             problems.add(new ConfigProblem(
-                    source, -1, "-", "is a directory, not a scenario file (e.g. load-tests/unshare-loop.conf)"));
+                    source.isEmpty() ? "''" : source,
+                    -1,
+                    "-",
+                    (source.isEmpty() ? "an empty path" : "is a directory")
+                            + ", not a scenario file (e.g. load-tests/unshare-loop.conf)"));
             throw new ScenarioException(problems);
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {

@@ -264,4 +264,31 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertEquals("--jobs 4", Jobs.from(4, 4, 2));
         assertEquals("--jobs 4, lowered to what the heap holds", Jobs.from(4, 2, 2));
     }
+
+    /** An empty path names the current folder to Java: it is said as an empty path, not as a folder. */
+    @Test
+    public void anEmptyPathIsSaidAsOne() {
+        Printed v = cli("validate", "");
+        assertEquals(v.err(), 2, v.status());
+        assertEquals(
+                "netns-lab: 1 configuration problem:\n  '': an empty path, not a scenario file (e.g."
+                        + " load-tests/unshare-loop.conf)\n",
+                v.err());
+        Printed l = cli("list", "--dir", "");
+        assertEquals(l.err(), 2, l.status());
+        assertEquals("netns-lab: --dir: an empty path; give a folder of scenario files, e.g. load-tests\n", l.err());
+    }
+
+    /** list says each INVALID file and then exits 2, so that a script can tell. */
+    @Test
+    public void listExitsTwoWhenAScenarioIsInvalid() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list");
+        java.nio.file.Files.writeString(dir.resolve("bad.conf"), "name = x\nworkload { type = nope }\n");
+        Printed l = cli("list", "--dir", dir.toString());
+        assertEquals(l.err(), 2, l.status());
+        assertTrue(l.out(), l.out().contains("bad.conf\n    INVALID: "));
+        assertEquals("netns-lab: 1 of 1 scenario(s) in " + dir + " INVALID (validate FILE says why)\n", l.err());
+        Printed ok = cli("list");
+        assertEquals(ok.err(), 0, ok.status());
+    }
 }
