@@ -255,8 +255,9 @@ public final class CalibrationJson {
         if (root.has("quick") && !root.get("quick").isBoolean()) {
             throw new IOException(file + ": quick must be true or false, got " + root.get("quick"));
         }
-        if (root.path("schema").asInt() != 1) {
-            throw new IOException(file + ": schema " + root.path("schema") + "; this netns-lab reads schema 1");
+        String shape = RecordingCheck.shape(root);
+        if (shape != null) {
+            throw new IOException(file + ": " + shape);
         }
         ProbeSet set = new ProbeSet(
                 objects(root.path("fit_set")), objects(root.path("prediction_set")), objects(root.path("unseen_set")));

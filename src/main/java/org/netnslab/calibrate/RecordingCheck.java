@@ -114,4 +114,59 @@ final class RecordingCheck {
     static String contextSwitch(double ns) {
         return machine(250, 0, Math.round(ns));
     }
+
+    /** The kinds of line the prediction set and the unseen shapes hold: contended loads only. */
+    private static final java.util.Set<String> CONTENDED = java.util.Set.of(
+            "uevent/tc1", "uevent/reorder", "proc/proc-scan", "proc/listener", "lifecycle/unshare-loops");
+
+    /**
+     * @param root a recording's JSON
+     * @return the first part of it that is not of the shape calibrate writes (schema, host.cpus, host.release, the
+     *     ladder and the unseen shapes' sections and lines), named by its JSON path, or null
+     */
+    static String shape(com.fasterxml.jackson.databind.JsonNode root) {
+        var schema = root.path("schema");
+        if (!schema.isIntegralNumber() || schema.asInt() != 1) {
+            return "schema " + schema + "; this netns-lab reads schema 1 (a whole number)";
+        }
+        var host = root.path("host");
+        if (!host.path("cpus").isIntegralNumber()) {
+            return "host.cpus must be a whole number in 1..4096, got " + host.path("cpus");
+        }
+        String release = host.path("release").asText("");
+        if (release.isBlank() || release.length() > 200 || !printable(release)) {
+            return "host.release must be the kernel's release on one line (uname -r), got " + host.path("release");
+        }
+        for (String section : java.util.List.of("ladder", "unseen")) {
+            if (root.has(section) && !root.path(section).isObject()) {
+                return section + " must be an object, as calibrate writes it, got "
+                        + root.path(section).getNodeType();
+            }
+        }
+        var lowered = root.path("ladder").path("lowered");
+        if (!lowered.isMissingNode() && !lowered.isArray()) {
+            return "ladder.lowered must be an array, got " + lowered.getNodeType();
+        }
+        for (int i = 0; i < lowered.size(); i++) {
+            var text = lowered.get(i).path("text");
+            if (!text.isTextual() || text.asText().length() > 500 || !printable(text.asText())) {
+                return "ladder.lowered[" + i + "].text must be one printable line of text, got " + text.getNodeType();
+            }
+        }
+        var unseen = root.path("unseen_set");
+        for (int i = 0; i < unseen.size(); i++) {
+            String kind = unseen.get(i).path("probe").asText() + "/"
+                    + unseen.get(i).path("load").asText();
+            if (!CONTENDED.contains(kind)) {
+                return "unseen_set[" + i + "]: a " + kind + " line is not a contended load (an unseen shape is one of "
+                        + new java.util.TreeSet<>(CONTENDED) + ")";
+            }
+        }
+        return null;
+    }
+
+    /** @return whether the text holds no control character (a terminal would act on it) */
+    private static boolean printable(String s) {
+        return s.chars().noneMatch(ch -> Character.isISOControl(ch));
+    }
 }

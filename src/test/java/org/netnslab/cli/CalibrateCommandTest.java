@@ -597,8 +597,8 @@ public class CalibrateCommandTest extends JUnitSuite {
     }
 
     @Test
-    public void aReleaseWithANewlineQuoteOrBackslashStillMakesAValidCalibratedConf() throws Exception {
-        String release = "6.18.0\nfoo = {\\q\"";
+    public void aReleaseWithAQuoteOrBackslashStillMakesAValidCalibratedConf() throws Exception {
+        String release = "6.18.0 foo = {\\q\"";
         UpFrontChecksTest.Outcome o =
                 fromEdited("release", root -> ((ObjectNode) root.path("host")).put("release", release));
         assertEquals(o.stderr(), 0, o.exit());
@@ -608,5 +608,51 @@ public class CalibrateCommandTest extends JUnitSuite {
                 "this host (6.18.0 foo = {\\q\", 2 CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM,"
                         + " pernet_ops_rwsem) on the costs calibrate fitted",
                 c.getString("netns-lab.designs.\"host-6.18.0-foo-----q-\".description"));
+    }
+
+    /** What calibrate never writes is refused up front, named by its JSON path: a terminal never gets it raw. */
+    @Test
+    public void aRecordingOfAnotherShapeIsNamedByItsPath() throws Exception {
+        assertRefused(
+                fromEdited("nl", root -> ((ObjectNode) root.path("host")).put("release", "6.18\n../x")),
+                ": host.release must be the kernel's release on one line (uname -r), got \"6.18\\n../x\"");
+        assertRefused(
+                fromEdited("empty", root -> ((ObjectNode) root.path("host")).put("release", "")),
+                ": host.release must be the kernel's release on one line (uname -r), got \"\"");
+        assertRefused(
+                fromEdited("cpus", root -> ((ObjectNode) root.path("host")).put("cpus", 2.5)),
+                ": host.cpus must be a whole number in 1..4096, got 2.5");
+        assertRefused(
+                fromEdited("schema", root -> root.put("schema", "1")),
+                ": schema \"1\"; this netns-lab reads schema 1 (a whole number)");
+        assertRefused(
+                fromEdited("ladder", root -> root.putArray("ladder").add(1)),
+                ": ladder must be an object, as calibrate writes it, got ARRAY");
+        assertRefused(
+                fromEdited(
+                        "lowered",
+                        root -> root.putObject("ladder")
+                                .putArray("lowered")
+                                .addObject()
+                                .put("text", 12345)),
+                ": ladder.lowered[0].text must be one printable line of text, got NUMBER");
+        assertRefused(
+                fromEdited(
+                        "esc",
+                        root -> root.putObject("ladder")
+                                .putArray("lowered")
+                                .addObject()
+                                .put("text", "\u001b[31m")),
+                ": ladder.lowered[0].text must be one printable line of text, got STRING");
+        assertRefused(
+                fromEdited("unseen", root -> root.putArray("unseen").add(1)),
+                ": unseen must be an object, as calibrate writes it, got ARRAY");
+        assertRefused(
+                fromEdited(
+                        "fitline",
+                        root -> root.putArray("unseen_set")
+                                .add(root.path("fit_set").get(0).deepCopy())),
+                "is not a contended load (an unseen shape is one of [lifecycle/unshare-loops, proc/listener,"
+                        + " proc/proc-scan, uevent/reorder, uevent/tc1])");
     }
 }
