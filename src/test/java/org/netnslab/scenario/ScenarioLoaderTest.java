@@ -393,7 +393,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
             "");
 
     private static String ratio(String numDesign, String numMeasure, String seed) {
-        return "  { name = r, numerator { design = " + numDesign + ", measure = \"" + numMeasure + "\" }\n"
+        return "  { name = \"" + numDesign + "/" + numMeasure + "\", numerator { design = " + numDesign
+                + ", measure = \"" + numMeasure + "\" }\n"
                 + "    denominator { design = per-listener, measure = \"proc.listener_busy.all\" }" + seed + " }\n";
     }
 
@@ -451,14 +452,14 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 "proc-scan-8k is known but not run: its ratio is left out",
                 List.of(
                         new org.netnslab.metrics.RatioDefinition(
-                                "r",
+                                "per-listener/proc.listener_busy.exit",
                                 new org.netnslab.metrics.RatioDefinition.MeasureOf(
                                         "per-listener", "proc.listener_busy.exit"),
                                 new org.netnslab.metrics.RatioDefinition.MeasureOf(
                                         "per-listener", "proc.listener_busy.all"),
                                 0.35),
                         new org.netnslab.metrics.RatioDefinition(
-                                "r",
+                                "pidfd/proc.listener_busy.pidfd",
                                 new org.netnslab.metrics.RatioDefinition.MeasureOf("pidfd", "proc.listener_busy.pidfd"),
                                 new org.netnslab.metrics.RatioDefinition.MeasureOf(
                                         "per-listener", "proc.listener_busy.all"),
