@@ -287,15 +287,11 @@ public final class HoconChecker {
     /**
      * @param path a key path of an optional number
      * @param what what the number is, for the message
-     * @return the number if present and &gt; 0; null if absent or after a problem
+     * @return the number if present, finite (1e309 reads as infinity) and &gt; 0; null if absent or after a problem
      */
     public Double positive(String path, String what) {
-        return optional(
-                path,
-                null,
-                v -> number(v) > 0 && Double.isFinite(number(v)), // 1e309 reads as infinity
-                v -> "must be a number > 0 (" + what + ")",
-                HoconChecker::number);
+        Predicate<ConfigValue> ok = v -> number(v) > 0 && Double.isFinite(number(v));
+        return optional(path, null, ok, v -> "must be a number > 0 (" + what + ")", HoconChecker::number);
     }
 
     /**
