@@ -43,6 +43,22 @@ public class SourceTextTest extends JUnitSuite {
         assertEquals("issue numbers or dates in src/main:\n" + String.join("\n", found), List.of(), found);
     }
 
+    /** A class a reader takes in at once: none in src/main over 400 lines, as formatted. */
+    @Test
+    public void noClassInSrcMainIsOver400Lines() throws IOException {
+        List<String> long_ = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                long n = Files.readAllLines(f).size();
+                if (n > 400) {
+                    long_.add(f + ": " + n + " lines");
+                }
+            }
+        }
+        assertEquals(List.of(), long_);
+    }
+
     @Test
     public void thePatternsFindIssueNumbersAndDatesButNotColoursOrKernelYears() {
         for (String s : List.of(
