@@ -46,17 +46,17 @@ public class SourceTextTest extends JUnitSuite {
     /** A class a reader takes in at once: none in src/main over 400 lines, as formatted. */
     @Test
     public void noClassInSrcMainIsOver400Lines() throws IOException {
-        List<String> long_ = new ArrayList<>();
+        List<String> tooLong = new ArrayList<>();
         try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
             for (Path f :
                     files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                 long n = Files.readAllLines(f).size();
                 if (n > 400) {
-                    long_.add(f + ": " + n + " lines");
+                    tooLong.add(f + ": " + n + " lines");
                 }
             }
         }
-        assertEquals(List.of(), long_);
+        assertEquals(List.of(), tooLong);
     }
 
     @Test
