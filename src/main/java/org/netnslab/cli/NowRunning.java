@@ -26,7 +26,7 @@ final class NowRunning implements RunObserver {
     private record State(String phase, long total, LongSupplier done, String unit, String stage) {}
 
     /** What runs: {@code scenario X}, or {@code calibrate}. */
-    private final String scenario;
+    private final String where;
 
     private final RunObserver display;
     private final boolean bars;
@@ -53,7 +53,7 @@ final class NowRunning implements RunObserver {
     }
 
     private NowRunning(String where, RunObserver display, boolean bars) {
-        this.scenario = where;
+        this.where = where;
         this.display = display;
         this.bars = bars;
     }
@@ -70,7 +70,7 @@ final class NowRunning implements RunObserver {
      *     (...); design b, starting}
      */
     synchronized String describe() {
-        StringBuilder b = new StringBuilder("in ").append(scenario);
+        StringBuilder b = new StringBuilder("in ").append(where);
         if (!replicate.isEmpty()) {
             b.append(", ").append(replicate);
         }

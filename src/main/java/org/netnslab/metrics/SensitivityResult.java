@@ -100,9 +100,10 @@ public record SensitivityResult(
                     perSample.stream().mapToDouble(s -> s.get(ci).ratioBOverA()).toArray();
             double r0 = cmp.ratioBOverA();
             // Two designs that behave alike give exactly 1 in the base run: the conclusion is then "no difference",
-            // and it holds in a sample that gives exactly 1 too.
-            String conclusion = r0 < 1 ? "b faster than a" : r0 > 1 ? "b slower than a" : "no difference";
-            double holds = share(ratios, r -> r0 < 1 ? r < 1 : r0 > 1 ? r > 1 : r == 1);
+            // and it holds in a sample that gives exactly 1 too (the same side of 1, counting 1 as its own side).
+            double side = Math.signum(r0 - 1);
+            String conclusion = side < 0 ? "b faster than a" : side > 0 ? "b slower than a" : "no difference";
+            double holds = share(ratios, r -> Math.signum(r - 1) == side);
             Double seed = seedRatio.apply(cmp);
             double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
             Map<String, Double> rho = new LinkedHashMap<>();

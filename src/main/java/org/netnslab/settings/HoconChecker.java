@@ -372,12 +372,11 @@ public final class HoconChecker {
     /** @return the number a string holds and nothing else, or 0 (a duration, or not a number at all) */
     private static double bareNumber(String s) {
         String t = s.trim(); // a decimal number alone: Double.parseDouble also takes "7d" and "7f", units here
-        try {
-            double d = t.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?") ? Double.parseDouble(t) : 0;
-            return Double.isFinite(d) ? d : 0;
-        } catch (NumberFormatException e) {
+        if (!t.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
             return 0; // "5us", "abc": getDuration decides
         }
+        double d = Double.parseDouble(t); // the pattern is a number Java parses
+        return Double.isFinite(d) ? d : 0;
     }
 
     /**
