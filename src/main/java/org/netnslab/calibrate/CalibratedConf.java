@@ -105,7 +105,7 @@ public final class CalibratedConf {
             }
             CostFit.Fitted f = e.getValue();
             String residual = Double.isNaN(f.residual()) ? "" : String.format("; residual %.1f%%", 100 * f.residual());
-            setting(b, comment(f.source()) + residual, e.getKey(), Math.round(f.value()) + "ns");
+            setting(b, comment(f.source()) + residual, e.getKey(), CostFit.hocon(e.getKey(), f.value()));
         }
         for (Map.Entry<String, String> e : fit.unfitted().entrySet()) { // a model key left at its default says why
             if (e.getKey().startsWith("costs.") || e.getKey().startsWith("rcu.")) {

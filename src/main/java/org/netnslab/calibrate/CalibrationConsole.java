@@ -243,7 +243,9 @@ public final class CalibrationConsole {
 
     /** @return a fitted key's value with its unit: the jitter as a share of each cost, else ns, us or ms */
     private static String value(String key, double v) {
-        return CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : CalibrationReport.ns(v);
+        return CostFit.count(key)
+                ? String.format("%.0f sockets", v)
+                : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : CalibrationReport.ns(v);
     }
 
     private static String residual(CostFit.Fitted f) {

@@ -200,7 +200,9 @@ public final class CalibrationReport {
 
     /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */
     static String value(String key, double v) {
-        return CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
+        return CostFit.count(key)
+                ? String.format("%.0f sockets", v)
+                : CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
     }
 
     static String ns(double v) {

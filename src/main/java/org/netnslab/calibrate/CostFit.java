@@ -36,7 +36,24 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
      * @return whether its value is a plain number (a fraction), not ns
      */
     public static boolean dimensionless(String key) {
-        return JITTER.equals(key);
+        return JITTER.equals(key) || count(key);
+    }
+
+    /**
+     * @param key a fitted key
+     * @return whether its value is a count (the walk's knee, in sockets), not a share
+     */
+    static boolean count(String key) {
+        return UeventFit.CACHED_SOCKETS.equals(key);
+    }
+
+    /**
+     * @param key a fitted model key (not {@link #JITTER})
+     * @param v its value: ns, or a count
+     * @return the value as HOCON: a whole count, or a duration in ns
+     */
+    static String hocon(String key, double v) {
+        return Math.round(v) + (count(key) ? "" : "ns");
     }
 
     /**
@@ -65,9 +82,21 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         Map<String, Fitted> costs = new LinkedHashMap<>();
         Map<String, Fitted> extras = new LinkedHashMap<>();
         Map<String, String> unfitted = new LinkedHashMap<>();
-        List<ObjectNode> walk = select(fitSet, "uevent", "broadcast-walk");
+        List<ObjectNode> walks = select(fitSet, "uevent", "broadcast-walk");
+        // the walk's linear form and its spread are fitted where the sockets stay in the caches; the larger walks
+        // give the knee and the uncached extra on top of that line
+        List<ObjectNode> walk = walks.stream()
+                .filter(l -> l.path("extra_sockets").asLong() <= UeventFit.CACHED_WALK)
+                .toList();
         UeventFit.fitWalk(walk, costs, extras);
         JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept
+        UeventFit.fitUncachedWalk(
+                walks.stream()
+                        .filter(l -> l.path("extra_sockets").asLong() > UeventFit.CACHED_WALK)
+                        .toList(),
+                !walk.isEmpty(),
+                costs,
+                unfitted);
         for (ObjectNode w : select(fitSet, "uevent", "wake")) {
             double awake = walk.stream()
                     .filter(l -> l.path("extra_sockets").asInt() == 0)
@@ -128,7 +157,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                         ? null
                         : e.getKey().equals(CONTEXT_SWITCH)
                                 ? RecordingCheck.contextSwitch(v)
-                                : ModelKeys.problem(e.getKey(), Math.round(v) + "ns");
+                                : ModelKeys.problem(e.getKey(), hocon(e.getKey(), v));
                 if (refused != null) {
                     unfitted.put(
                             e.getKey(),

@@ -53,6 +53,29 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         }
     }
 
+    /** The walk's sizes beyond {@link UeventFit#CACHED_WALK} extra sockets, where its footprint leaves the caches. */
+    static final List<Long> LONG_WALK = List.of(2000L, 4000L, 8000L, 16000L);
+
+    /** {@code --quick}'s: two sizes. */
+    static final List<Long> QUICK_LONG_WALK = List.of(2000L, 4000L);
+
+    /**
+     * @param quick whether it is {@code --quick}'s walk
+     * @param nofile RLIMIT_NOFILE (hard): the holder process of the extra sockets raises its limit to them plus
+     *     {@link Ladder#MAX_FDS_PER_PROCESS}, so a larger size is left out
+     * @return the walk's extra socket counts, comma separated, as uevent_probe fit takes them
+     */
+    static String walkSizes(boolean quick, long nofile) {
+        List<Long> sizes =
+                new ArrayList<>(quick ? List.of(0L, 250L, 500L, 1000L) : List.of(0L, 125L, 250L, 500L, 1000L));
+        for (long n : quick ? QUICK_LONG_WALK : LONG_WALK) {
+            if (n + Ladder.MAX_FDS_PER_PROCESS <= nofile) {
+                sizes.add(n);
+            }
+        }
+        return String.join(",", sizes.stream().map(String::valueOf).toList());
+    }
+
     /**
      * @param ladder the prediction set's ladder; {@code ladder.quick()}: the small version (CI), fewer sends,
      *     processes and loops, each load once
@@ -75,7 +98,7 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                         "uevent",
                         "uevent_probe",
                         "fit",
-                        quick ? "0,250,500,1000" : "0,125,250,500,1000",
+                        walkSizes(quick, ladder.limits().nofile()),
                         quick ? "500" : "2000"));
                 // the sender and its listener as two processes: what a send and a receive cost when the skb crosses
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));

@@ -68,6 +68,108 @@ final class UeventFit {
                         Double.NaN));
     }
 
+    /** The largest walk (extra sockets) fitted by the line: beyond it the walk's footprint may leave the caches. */
+    static final long CACHED_WALK = 1000;
+
+    /** The knee's key: bound sockets whose walk stays in the caches. */
+    static final String CACHED_SOCKETS = "costs.uevent.broadcast-cached-sockets";
+
+    /** The uncached extra's key: ns per bound socket beyond the knee. */
+    static final String UNCACHED_EXTRA = "costs.uevent.broadcast-uncached-extra";
+
+    /** Knees tried between the cached walk's end and the second largest walk, spaced evenly on a log scale. */
+    private static final int KNEES = 200;
+
+    /**
+     * The walk beyond the caches (netlink_broadcast's do_one_broadcast over the mc_list, net/netlink/af_netlink.c):
+     * with the line a + b x sockets fitted on the walks up to {@link #CACHED_WALK} extra sockets, the larger walks'
+     * send medians (the median per size over the runs) are fitted as a + b x s + e x max(0, s - k), least squares of
+     * relative residuals: e (ns) in closed form for each knee k tried ({@link #KNEES} on a log scale from the
+     * cached walk's end to the second largest size), the knee with the least residual kept. Fewer than two sizes
+     * beyond the cached walk (a recording made before the larger walks, or a descriptor limit that left them out),
+     * or an extra below 0 (the caches still hold the walk): both keys NOT FITTED, and the model's walk stays linear.
+     *
+     * @param lines the walk's lines beyond {@link #CACHED_WALK} extra sockets
+     * @param walked whether the cached walk was fitted
+     * @param costs holds the cached walk's fit; receives the two costs
+     * @param unfitted receives why not
+     */
+    static void fitUncachedWalk(
+            List<ObjectNode> lines, boolean walked, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        if (!walked) {
+            return;
+        }
+        java.util.TreeMap<Long, List<ObjectNode>> bySize = new java.util.TreeMap<>();
+        for (ObjectNode l : lines) {
+            bySize.computeIfAbsent(l.path("extra_sockets").asLong() + 1, k -> new java.util.ArrayList<>())
+                    .add(l);
+        }
+        if (bySize.size() < 2) {
+            String why = "fewer than two walk sizes beyond " + CACHED_WALK + " extra sockets in the fit set"
+                    + " (recorded before the larger walks, or left out by RLIMIT_NOFILE): the walk stays linear";
+            unfitted.put(UNCACHED_EXTRA, why);
+            unfitted.put(CACHED_SOCKETS, why);
+            return;
+        }
+        double slope = costs.get("costs.uevent.broadcast-per-socket").value();
+        double intercept = costs.get("costs.uevent.send-outside").value()
+                + costs.get("costs.uevent.send-inside").value()
+                + costs.get("costs.uevent.deliver-per-listener").value()
+                + costs.get("costs.uevent.return").value();
+        double[][] xy = bySize.entrySet().stream()
+                .map(e -> new double[] {e.getKey(), CostFit.median(e.getValue(), "send_p50_ns")})
+                .toArray(double[][]::new);
+        double[] best = knee(xy, intercept, slope, CACHED_WALK + 1, xy[xy.length - 2][0]);
+        String src = String.format(
+                "uevent_probe fit: send medians vs bound sockets %s (median per size over %d line(s)) over the line"
+                        + " fitted up to %d extra sockets, + extra x (sockets - knee): knee of least relative"
+                        + " residual, extra in closed form",
+                CostFit.xs(xy), lines.size(), CACHED_WALK);
+        if (!(best[1] >= 0)) {
+            String why = String.format(
+                    "%.1f ns a socket beyond %.0f, below 0, from %s: the caches still hold the walk",
+                    best[1], best[0], src);
+            unfitted.put(UNCACHED_EXTRA, why);
+            unfitted.put(CACHED_SOCKETS, why);
+            return;
+        }
+        costs.put(UNCACHED_EXTRA, new Fitted(best[1], src + " (extra)", lines.size(), best[2]));
+        costs.put(CACHED_SOCKETS, new Fitted(Math.round(best[0]), src + " (knee)", lines.size(), best[2]));
+    }
+
+    /**
+     * @param xy each size's sockets and send median, ns, by size
+     * @param a the cached line's intercept, ns
+     * @param b its slope, ns per socket
+     * @param from the least knee tried, sockets
+     * @param to the greatest
+     * @return {knee, extra in ns per socket, relative residual (RMS)}
+     */
+    static double[] knee(double[][] xy, double a, double b, double from, double to) {
+        double[] best = {from, Double.NaN, Double.POSITIVE_INFINITY};
+        for (int i = 0; i <= KNEES; i++) {
+            double k = Math.round(from * Math.pow(Math.max(to, from) / from, (double) i / KNEES));
+            double num = 0;
+            double den = 0;
+            for (double[] p : xy) {
+                double d = Math.max(0, p[0] - k) / p[1];
+                num += d * (1 - (a + b * p[0]) / p[1]);
+                den += d * d;
+            }
+            double e = den == 0 ? 0 : num / den;
+            double sum = 0;
+            for (double[] p : xy) {
+                double r = (a + b * p[0] + e * Math.max(0, p[0] - k)) / p[1] - 1;
+                sum += r * r;
+            }
+            double rms = Math.sqrt(sum / xy.length);
+            if (rms < best[2]) {
+                best = new double[] {k, e, rms};
+            }
+        }
+        return best;
+    }
+
     /**
      * {@code injector-exit}: the exit probe's median exit CPU (the child's wait4 rusage less its CPU clock just before
      * _exit: exit_mmap, netlink_release) plus its parent's median reaping CPU (around wait4), medians over the lines.

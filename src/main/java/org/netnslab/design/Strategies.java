@@ -99,6 +99,8 @@ public final class Strategies {
             checked(UeventCosts.SEND_OUTSIDE),
             checked(UeventCosts.SEND_INSIDE),
             checked(UeventCosts.BROADCAST_PER_SOCKET),
+            checked(UeventCosts.BROADCAST_UNCACHED_EXTRA),
+            checked(UeventCosts.BROADCAST_CACHED_SOCKETS),
             checked(UeventCosts.DELIVER_PER_LISTENER),
             checked(UeventCosts.RETURN),
             checked(UeventCosts.RECV),

@@ -59,7 +59,8 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             "uevent.injector-exit-vfree");
 
     /**
-     * @param key one of {@link #KEYS}
+     * @param key one of {@link #KEYS}, or {@code uevent.broadcast-uncached-extra} (a calibrated walk's knee extra,
+     *     kept out of KEYS so that a study's draws stay those of a model without it)
      * @return that cost, ns
      * @throws IllegalArgumentException for another key
      */
@@ -86,6 +87,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             case "uevent.table-waiter" -> uevent.tableWaiter();
             case "uevent.injector-exit-callbacks" -> uevent.injectorExitCallbacks();
             case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
+            case "uevent.broadcast-uncached-extra" -> uevent.broadcastUncachedExtra();
             case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
             case "proc.wakeup" -> proc.wakeup().toNanos();
             default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
@@ -100,10 +102,12 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
      * @throws IllegalArgumentException when a scaled cost leaves its key's range
      */
     public Costs scaled(java.util.function.ToDoubleFunction<String> factor) {
-        return of(cost -> {
-            String k = cost.key().substring("costs.".length());
-            return Duration.ofNanos(Math.round(nanos(k) * factor.applyAsDouble(k)));
-        });
+        return of(
+                cost -> {
+                    String k = cost.key().substring("costs.".length());
+                    return Duration.ofNanos(Math.round(nanos(k) * factor.applyAsDouble(k)));
+                },
+                count -> uevent.broadcastCachedSockets());
     }
 
     /**
@@ -113,11 +117,15 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
      * @throws IllegalArgumentException for a value out of range
      */
     public static Costs fromConfig(Config model) {
-        return of(cost -> cost.read(model));
+        return of(cost -> cost.read(model), count -> count.read(model));
     }
 
-    private static Costs of(Function<Setting<Duration>, Duration> value) {
+    private static Costs of(
+            Function<Setting<Duration>, Duration> value, java.util.function.ToIntFunction<Setting<Integer>> count) {
         return new Costs(
-                value.apply(MUTEX_HANDOFF), UeventCosts.of(value), LifecycleCosts.of(value), ProcCosts.of(value));
+                value.apply(MUTEX_HANDOFF),
+                UeventCosts.of(value, count),
+                LifecycleCosts.of(value),
+                ProcCosts.of(value));
     }
 }

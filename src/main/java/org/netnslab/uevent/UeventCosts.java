@@ -2,6 +2,7 @@ package org.netnslab.uevent;
 
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import org.netnslab.settings.Setting;
 
@@ -44,6 +45,12 @@ import org.netnslab.settings.Setting;
  * @param injectorExitVfree ns per injector exit: its thread stack's vfree, which thread_stack_free_rcu calls from
  *     that softirq and which is therefore deferred (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on
  *     that CPU's kworker; as {@code injectorExitCallbacks}
+ * @param broadcastUncachedExtra ns per bound socket beyond {@code broadcastCachedSockets}, on top of {@code
+ *     broadcastPerSocket}: once the walked sockets (each walk reads the socket's bind node, portid, groups bitmap
+ *     and netns in do_one_broadcast, net/netlink/af_netlink.c) no longer stay in the CPU's caches, each one is a
+ *     miss further out; 0 (the default) keeps the walk linear at every size
+ * @param broadcastCachedSockets bound sockets whose walk stays in the caches (the walk's knee), a count; with
+ *     {@code broadcastUncachedExtra} 0 it has no effect
  */
 public record UeventCosts(
         long sendOutside,
@@ -58,7 +65,9 @@ public record UeventCosts(
         long injectorExit,
         long tableWaiter,
         long injectorExitCallbacks,
-        long injectorExitVfree) {
+        long injectorExitVfree,
+        long broadcastUncachedExtra,
+        int broadcastCachedSockets) {
     private static final Duration MAX = Duration.ofMillis(10);
     /** {@code costs.uevent.send-outside}. */
     public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -91,6 +100,13 @@ public record UeventCosts(
     public static final Setting<Duration> INJECTOR_EXIT_VFREE =
             Setting.duration("costs.uevent.injector-exit-vfree", MAX);
 
+    /** {@code costs.uevent.broadcast-uncached-extra}. */
+    public static final Setting<Duration> BROADCAST_UNCACHED_EXTRA =
+            Setting.duration("costs.uevent.broadcast-uncached-extra", MAX);
+    /** {@code costs.uevent.broadcast-cached-sockets}. */
+    public static final Setting<Integer> BROADCAST_CACHED_SOCKETS =
+            Setting.integer("costs.uevent.broadcast-cached-sockets", 0, 10_000_000);
+
     /**
      * Kernel parts only, no user-space work.
      *
@@ -108,25 +124,47 @@ public record UeventCosts(
             long deliverPerListener,
             long sendReturn,
             long recv) {
-        this(sendOutside, sendInside, broadcastPerSocket, deliverPerListener, sendReturn, recv, 0, 0, 0, 0, 0, 0, 0);
+        this(
+                sendOutside,
+                sendInside,
+                broadcastPerSocket,
+                deliverPerListener,
+                sendReturn,
+                recv,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0);
     }
 
     /**
-     * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM).
+     * The CPU time of the part a send runs under the design's uevent lock (or, lockless, after its SEQNUM):
+     * uevent_net_broadcast's skb copy and netlink_broadcast's walk of the mc_list (every bound socket, plus the
+     * uncached extra for each beyond the cached ones) and deliveries (lib/kobject_uevent.c, net/netlink/af_netlink.c).
      *
      * @param boundSystemWide uevent listener sockets bound in the whole system (the mc_list walk)
      * @param receivers listeners of the target netns that get the message
      * @return ns
      */
     public long inside(int boundSystemWide, int receivers) {
-        return sendInside + boundSystemWide * broadcastPerSocket + receivers * deliverPerListener;
+        long uncached = Math.max(0, boundSystemWide - broadcastCachedSockets);
+        return sendInside
+                + boundSystemWide * broadcastPerSocket
+                + uncached * broadcastUncachedExtra
+                + receivers * deliverPerListener;
     }
 
     /**
      * @param value each cost's value, given its setting: read from a model config, or scaled (netns.Costs)
+     * @param count each count's value, given its setting
      * @return the costs, in ns
      */
-    public static UeventCosts of(Function<Setting<Duration>, Duration> value) {
+    public static UeventCosts of(Function<Setting<Duration>, Duration> value, ToIntFunction<Setting<Integer>> count) {
         ToLongFunction<Setting<Duration>> nanos = cost -> value.apply(cost).toNanos();
         return new UeventCosts(
                 nanos.applyAsLong(SEND_OUTSIDE),
@@ -141,6 +179,8 @@ public record UeventCosts(
                 nanos.applyAsLong(INJECTOR_EXIT),
                 nanos.applyAsLong(TABLE_WAITER),
                 nanos.applyAsLong(INJECTOR_EXIT_CALLBACKS),
-                nanos.applyAsLong(INJECTOR_EXIT_VFREE));
+                nanos.applyAsLong(INJECTOR_EXIT_VFREE),
+                nanos.applyAsLong(BROADCAST_UNCACHED_EXTRA),
+                count.applyAsInt(BROADCAST_CACHED_SOCKETS));
     }
 }
