@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,10 +19,17 @@ import java.util.Map;
  * 99.9% interval because the benchmarks run on a shared 2-core machine where another process can take
  * a core for a whole iteration.
  *
+ * <p>A benchmark class with a {@code bareLoop} method uses it as its anchor: a second table gives each other
+ * method's median divided by {@code bareLoop}'s at the same parameters (a plain number; for a throughput, the
+ * fraction of the anchor's rate kept).
+ *
  * <p>Usage: {@code JmhSummary result.json [summary.md]}; prints the table and, when a second path is
  * given, writes it there too.
  */
 public final class JmhSummary {
+    /** The method a benchmark class's other methods are compared with, when it has one. */
+    static final String ANCHOR = "bareLoop";
+
     private JmhSummary() {}
 
     /**
@@ -52,6 +60,8 @@ public final class JmhSummary {
         }
         StringBuilder out = new StringBuilder(
                 "| benchmark | params | median | min .. max | unit | iterations |\n|---|---|---:|---:|---|---:|\n");
+        Map<String, Double> anchors = new LinkedHashMap<>();
+        List<String[]> relative = new ArrayList<>();
         for (JsonNode r : results) {
             JsonNode metric = r.path("primaryMetric");
             JsonNode raw = metric.path("rawData");
@@ -73,6 +83,25 @@ public final class JmhSummary {
                     fmt(scores.get(scores.size() - 1)),
                     metric.path("scoreUnit").asText(),
                     scores.size()));
+            int dot = name.lastIndexOf('.');
+            String key = name.substring(0, dot + 1) + " " + params(r.path("params"));
+            if (name.endsWith("." + ANCHOR)) {
+                anchors.put(key, median(scores));
+            } else {
+                relative.add(new String[] {name, key, params(r.path("params")), Double.toString(median(scores))});
+            }
+        }
+        StringBuilder ratios = new StringBuilder();
+        for (String[] r : relative) {
+            Double anchor = anchors.get(r[1]);
+            if (anchor != null && anchor > 0) {
+                ratios.append(String.format(
+                        Locale.ROOT, "| %s | %s | %s |%n", r[0], r[2], fmt(Double.parseDouble(r[3]) / anchor)));
+            }
+        }
+        if (ratios.length() > 0) {
+            out.append("\n| benchmark | params | median / " + ANCHOR + "'s |\n|---|---|---:|\n")
+                    .append(ratios);
         }
         return out.toString();
     }
