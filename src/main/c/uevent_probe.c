@@ -254,104 +254,6 @@ __attribute__((noreturn)) static void inject(long id, long sends, int64_t *lat, 
     _exit(0);
 }
 
-/* N injectors each with its own user+net namespace and listener (tc1), or N injectors into one (reorder).
- * The listeners are the probe's own children that join the namespace: as root they keep CAP_NET_ADMIN in the
- * initial user namespace, so SO_RCVBUFFORCE raises their buffer (the socket is in our netns); unprivileged they
- * keep net.core.rmem_default and may drop under load, which the line reports. */
-static void tc1(long n, long sends, int one_netns, int pair) {
-    int64_t *lat = shared_alloc((size_t) n * (size_t) sends * sizeof(int64_t));
-    long groups = one_netns ? 1 : n;
-    inj_stat_t *st = shared_alloc((size_t) n * sizeof(inj_stat_t));
-    inj_stat_t *ls = shared_alloc((size_t) groups * sizeof(inj_stat_t));
-    int ready[2], nsready[2], stop[2];
-    if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(nsready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0)
-        fail_missing("pipes", "", "pipe: %s", strerror(errno));
-    gate_t go = gate_new();
-    raise_nofile(4 * n + 64);
-    pid_t *kids = calloc((size_t) groups, sizeof *kids), *lis = calloc((size_t) groups, sizeof *lis);
-    for (long g = 0; g < groups; g++) {
-        pid_t pid = fork_child();
-        if (pid == 0) {
-            close(stop[1]);
-            enter_userns_netns();
-            if (write(nsready[1], "n", 1) != 1) _exit(1);
-            if (!one_netns) inject(g, sends, lat, st, ready[1], go);   /* the netns's own process injects: one exit each */
-            /* reorder: M injectors into this one netns, each its own process */
-            pid_t *inj = calloc((size_t) n, sizeof *inj);
-            for (long k = 0; k < n; k++) {
-                inj[k] = fork_child();
-                if (inj[k] == 0) inject(k, sends, lat, st, ready[1], go);
-            }
-            close(go.wr); close(go.rd);
-            int bad = 0, s;
-            for (long k = 0; k < n; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
-            _exit(bad);
-        }
-        kids[g] = pid;
-    }
-    ready_wait(nsready[0], groups);
-    for (long g = 0; g < groups; g++) {
-        lis[g] = fork_child();
-        if (lis[g] == 0) {
-            close(stop[1]); close(go.wr);
-            join_namespaces_of(kids[g]);
-            int lfd = uevent_socket(1);
-            if (write(ready[1], "l", 1) != 1) _exit(1);
-            listener_loop(lfd, stop[0], &ls[g]);
-            _exit(0);
-        }
-    }
-    close(stop[0]);
-    ready_wait(ready[0], n + groups);
-    long settle_ms = settle(5000);   /* an earlier load's netns may still be being dismantled */
-    cpu_times_t m0 = { 0 }, m1 = { 0 };
-    int have_times = cpu_times(&m0);
-    int64_t t0 = now_ns();
-    gate_open(go);
-    int bad = 0, s;
-    for (long g = 0; g < groups; g++) { waitpid(kids[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
-    int64_t t1 = now_ns();
-    have_times = have_times && cpu_times(&m1);
-    close(stop[1]);   /* every send is done: the listeners drain what is queued and stop */
-    for (long g = 0; g < groups; g++) { waitpid(lis[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
-    if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
-    int64_t first = INT64_MAX, last = 0;
-    long received = 0, ooo = 0, wakeups = 0, sleeps = 0, overruns = 0;
-    int64_t lcpu = 0, icpu = 0;
-    for (long i = 0; i < n; i++) {
-        icpu += st[i].cpu;
-        if (st[i].start < first) first = st[i].start;
-        if (st[i].end > last) last = st[i].end;
-    }
-    for (long g = 0; g < groups; g++) {
-        received += ls[g].received; ooo += ls[g].out_of_order; wakeups += ls[g].listener_wakeups;
-        sleeps += ls[g].listener_sleeps;
-        overruns += ls[g].listener_overruns; lcpu += ls[g].listener_cpu;
-    }
-    long total = n * sends;
-    double wall = (double) (last - first) / 1e9;
-    printf("{\"probe\":\"uevent\",\"set\":\"%s\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
-           "\"sends\":%ld,\"received\":%ld,\"dropped\":%ld,\"listener_overruns\":%ld,\"out_of_order\":%ld,"
-           "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_sleeps\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
-           "\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
-           pair ? "fit" : "prediction", one_netns ? "reorder" : pair ? "pair" : "tc1",
-           one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
-           received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups, sleeps,
-           (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
-           wall > 0 ? total / wall : 0.0);
-    /* where the CPUs went from the release to the last injector's exit: the injectors' own CPU (sends and
-     * the user space between them), and the machine's busy, idle and stolen time (every process, kernel
-     * threads and interrupts included) */
-    printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld,\"settle_ms\":%ld", (long long) icpu, (long long) (t1 - t0),
-           settle_ms);
-    if (have_times)
-        printf(",\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld",
-               (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle), (long long) (m1.steal - m0.steal));
-    print_dist("send", "ns", lat, total);
-    printf("}\n");
-}
-
-/* ---- the kernel threads a process exit wakes ---- */
 /* A process exit frees through RCU (kernel/exit.c release_task -> put_task_struct_rcu_user -> call_rcu of
  * delayed_put_task_struct; kernel/fork.c thread_stack_delayed_free -> call_rcu of thread_stack_free_rcu; a netlink
  * socket's deferred_put_nlk_sk, ...). The grace-period kthread (rcu_preempt, kernel/rcu/tree.c rcu_gp_kthread: its
@@ -412,12 +314,12 @@ static int kthreads_read(kthreads_t *k) {
     }
     closedir(d);
     if (full) {
-        fprintf(stderr, "uevent_probe: exit: more than %d kernel threads of interest; their times are left out\n",
+        fprintf(stderr, "uevent_probe: more than %d kernel threads of interest; their times are left out\n",
                 KT_MAX);
         return 0;
     }
     if (k->n == 0)
-        fprintf(stderr, "uevent_probe: exit: no rcu_preempt, ksoftirqd or per-CPU kworker readable in /proc (a PID"
+        fprintf(stderr, "uevent_probe: no rcu_preempt, ksoftirqd or per-CPU kworker readable in /proc (a PID"
                 " namespace, or no /proc/PID/schedstat); the kernel threads' times are left out\n");
     return k->n > 0;
 }
@@ -448,6 +350,110 @@ static void print_kthreads(const char *prefix, const kthreads_t *a, const kthrea
                (long long) s.runs[c]);
 }
 
+/* N injectors each with its own user+net namespace and listener (tc1), or N injectors into one (reorder).
+ * The listeners are the probe's own children that join the namespace: as root they keep CAP_NET_ADMIN in the
+ * initial user namespace, so SO_RCVBUFFORCE raises their buffer (the socket is in our netns); unprivileged they
+ * keep net.core.rmem_default and may drop under load, which the line reports. */
+static void tc1(long n, long sends, int one_netns, int pair) {
+    int64_t *lat = shared_alloc((size_t) n * (size_t) sends * sizeof(int64_t));
+    long groups = one_netns ? 1 : n;
+    inj_stat_t *st = shared_alloc((size_t) n * sizeof(inj_stat_t));
+    inj_stat_t *ls = shared_alloc((size_t) groups * sizeof(inj_stat_t));
+    int ready[2], nsready[2], stop[2];
+    if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(nsready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0)
+        fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    gate_t go = gate_new();
+    raise_nofile(4 * n + 64);
+    pid_t *kids = calloc((size_t) groups, sizeof *kids), *lis = calloc((size_t) groups, sizeof *lis);
+    for (long g = 0; g < groups; g++) {
+        pid_t pid = fork_child();
+        if (pid == 0) {
+            close(stop[1]);
+            enter_userns_netns();
+            if (write(nsready[1], "n", 1) != 1) _exit(1);
+            if (!one_netns) inject(g, sends, lat, st, ready[1], go);   /* the netns's own process injects: one exit each */
+            /* reorder: M injectors into this one netns, each its own process */
+            pid_t *inj = calloc((size_t) n, sizeof *inj);
+            for (long k = 0; k < n; k++) {
+                inj[k] = fork_child();
+                if (inj[k] == 0) inject(k, sends, lat, st, ready[1], go);
+            }
+            close(go.wr); close(go.rd);
+            int bad = 0, s;
+            for (long k = 0; k < n; k++) { waitpid(inj[k], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+            _exit(bad);
+        }
+        kids[g] = pid;
+    }
+    ready_wait(nsready[0], groups);
+    for (long g = 0; g < groups; g++) {
+        lis[g] = fork_child();
+        if (lis[g] == 0) {
+            close(stop[1]); close(go.wr);
+            join_namespaces_of(kids[g]);
+            int lfd = uevent_socket(1);
+            if (write(ready[1], "l", 1) != 1) _exit(1);
+            listener_loop(lfd, stop[0], &ls[g]);
+            _exit(0);
+        }
+    }
+    close(stop[0]);
+    ready_wait(ready[0], n + groups);
+    long settle_ms = settle(5000);   /* an earlier load's netns may still be being dismantled */
+    cpu_times_t m0 = { 0 }, m1 = { 0 };
+    /* the kernel threads' share of the window (rcu_gp_kthread, ksoftirqd, the per-CPU kworkers: the injectors'
+     * exits' callbacks and frees), read outside it since a scan of /proc takes milliseconds at thousands of tasks */
+    static kthreads_t w0, w1;   /* static: 4096 threads' figures each */
+    int have_kt = !pair && kthreads_read(&w0);
+    int have_times = cpu_times(&m0);
+    int64_t t0 = now_ns();
+    gate_open(go);
+    int bad = 0, s;
+    for (long g = 0; g < groups; g++) { waitpid(kids[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+    int64_t t1 = now_ns();
+    have_times = have_times && cpu_times(&m1);
+    have_kt = have_kt && kthreads_read(&w1);
+    close(stop[1]);   /* every send is done: the listeners drain what is queued and stop */
+    for (long g = 0; g < groups; g++) { waitpid(lis[g], &s, 0); bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0; }
+    if (bad) fail_missing("injector processes", "see the lines above", "an injector or listener failed");
+    int64_t first = INT64_MAX, last = 0;
+    long received = 0, ooo = 0, wakeups = 0, sleeps = 0, overruns = 0;
+    int64_t lcpu = 0, icpu = 0;
+    for (long i = 0; i < n; i++) {
+        icpu += st[i].cpu;
+        if (st[i].start < first) first = st[i].start;
+        if (st[i].end > last) last = st[i].end;
+    }
+    for (long g = 0; g < groups; g++) {
+        received += ls[g].received; ooo += ls[g].out_of_order; wakeups += ls[g].listener_wakeups;
+        sleeps += ls[g].listener_sleeps;
+        overruns += ls[g].listener_overruns; lcpu += ls[g].listener_cpu;
+    }
+    long total = n * sends;
+    double wall = (double) (last - first) / 1e9;
+    printf("{\"probe\":\"uevent\",\"set\":\"%s\",\"load\":\"%s\",\"%s\":%ld,\"sends_per_injector\":%ld,"
+           "\"sends\":%ld,\"received\":%ld,\"dropped\":%ld,\"listener_overruns\":%ld,\"out_of_order\":%ld,"
+           "\"out_of_order_share\":%.6f,\"listener_wakeups\":%ld,\"listener_sleeps\":%ld,\"listener_cpu_ns\":%lld,\"listener_rcvbuf_forced\":%s,"
+           "\"wall_s\":%.6f,\"release_to_first_ns\":%lld,\"throughput_per_s\":%.1f",
+           pair ? "fit" : "prediction", one_netns ? "reorder" : pair ? "pair" : "tc1",
+           one_netns ? "injectors_into_one_netns" : "injectors", n, sends, total,
+           received, total - received, overruns, ooo, received > 0 ? (double) ooo / received : 0.0, wakeups, sleeps,
+           (long long) lcpu, geteuid() == 0 ? "true" : "false", wall, (long long) (first - t0),
+           wall > 0 ? total / wall : 0.0);
+    /* where the CPUs went from the release to the last injector's exit: the injectors' own CPU (sends and
+     * the user space between them), and the machine's busy, idle and stolen time (every process, kernel
+     * threads and interrupts included) */
+    printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld,\"settle_ms\":%ld", (long long) icpu, (long long) (t1 - t0),
+           settle_ms);
+    if (have_times)
+        printf(",\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld",
+               (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle), (long long) (m1.steal - m0.steal));
+    if (have_kt) print_kthreads("window", &w0, &w1);
+    print_dist("send", "ns", lat, total);
+    printf("}\n");
+}
+
+/* ---- the kernel threads a process exit wakes ---- */
 /* ---- exit: an injector's exit, one process at a time ---- */
 /* CHILDREN processes shaped as tc1's injectors (forked from this probe; a bound uevent socket, a message built, a
  * page of shared memory written), each reaped before the next is forked: the CPU of the child's exit (do_exit:
