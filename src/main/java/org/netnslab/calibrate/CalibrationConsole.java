@@ -134,7 +134,7 @@ public final class CalibrationConsole {
         b.append("Fitted on the fit set (nothing contending), the model's cost of each operation:\n");
         for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
             b.append(String.format(
-                    "  %-36s %12s%s%s%n",
+                    "  %-38s %12s%s%s%n",
                     e.getKey(),
                     value(e.getKey(), e.getValue().value()),
                     residual(e.getValue()),
@@ -144,18 +144,18 @@ public final class CalibrationConsole {
         }
         for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
             b.append(String.format(
-                    "  %-36s %12s%s  (no model key yet)%n",
+                    "  %-38s %12s%s  (no model key yet)%n",
                     e.getKey(), CalibrationReport.ns(e.getValue().value()), residual(e.getValue())));
         }
         fit.unfitted()
                 .forEach((k, why) -> b.append(String.format(
-                        "  %-36s NOT FITTED, the default stays: %s (in full in report.html)%n", k, shortly(why))));
+                        "  %-38s NOT FITTED, the default stays: %s (in full in report.html)%n", k, shortly(why))));
         b.append(String.format(
-                "  %-36s %12s  (not fitted: from a perf profile of this kernel, docs/calibrate.md)%n",
+                "  %-38s %12s  (not fitted: from a perf profile of this kernel, docs/calibrate.md)%n",
                 "netns.rtnl.setup-share / exit-share",
                 CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE + " of the CPU"));
         b.append(String.format(
-                "  %-36s %12s  (not fitted: no probe can; reference.conf's value)%n",
+                "  %-38s %12s  (not fitted: no probe can; reference.conf's value)%n",
                 "costs.netns.unshare-process-user",
                 CalibrationReport.ns(com.typesafe.config.ConfigFactory.defaultReference()
                         .getDuration("netns-lab.model.costs.netns.unshare-process-user")

@@ -89,7 +89,6 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                 .filter(l -> l.path("extra_sockets").asLong() <= UeventFit.CACHED_WALK)
                 .toList();
         UeventFit.fitWalk(walk, costs, extras);
-        JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept
         UeventFit.fitUncachedWalk(
                 walks.stream()
                         .filter(l -> l.path("extra_sockets").asLong() > UeventFit.CACHED_WALK)
@@ -97,6 +96,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                 !walk.isEmpty(),
                 costs,
                 unfitted);
+        JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept
         for (ObjectNode w : select(fitSet, "uevent", "wake")) {
             double awake = walk.stream()
                     .filter(l -> l.path("extra_sockets").asInt() == 0)

@@ -308,16 +308,22 @@ public final class ProbeLines {
         return null;
     }
 
+    /** Fields that count things the fit takes as a count: a fraction there is an edited line. */
+    private static final java.util.Set<String> WHOLE = java.util.Set.of("extra_sockets");
+
     private static String check(JsonNode v, Field f) {
+        boolean whole = WHOLE.contains(f.name());
         if (v == null
                 || !v.isNumber()
                 || !Double.isFinite(v.asDouble())
                 || v.asDouble() < f.min()
-                || v.asDouble() > f.max()) {
+                || v.asDouble() > f.max()
+                || (whole && v.asDouble() != Math.rint(v.asDouble()))) {
             return f.name()
                     + (f.min() == f.max()
                             ? " must be " + range(f.min()) // e.g. the pair probe's one injector
-                            : " must be a number in " + range(f.min()) + ".." + range(f.max()))
+                            : " must be a " + (whole ? "whole " : "") + "number in " + range(f.min()) + ".."
+                                    + range(f.max()))
                     + ", got " + (v == null ? "nothing" : v.toString());
         }
         return null;

@@ -56,8 +56,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
     /** The walk's sizes beyond {@link UeventFit#CACHED_WALK} extra sockets, where its footprint leaves the caches. */
     static final List<Long> LONG_WALK = List.of(2000L, 4000L, 8000L, 16000L);
 
-    /** {@code --quick}'s: two sizes. */
-    static final List<Long> QUICK_LONG_WALK = List.of(2000L, 4000L);
+    /** {@code --quick}'s: three sizes, one more than the knee and the extra it fits. */
+    static final List<Long> QUICK_LONG_WALK = List.of(2000L, 4000L, 8000L);
 
     /**
      * @param quick whether it is {@code --quick}'s walk

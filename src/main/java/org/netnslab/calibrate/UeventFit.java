@@ -85,7 +85,7 @@ final class UeventFit {
      * with the line a + b x sockets fitted on the walks up to {@link #CACHED_WALK} extra sockets, the larger walks'
      * send medians (the median per size over the runs) are fitted as a + b x s + e x max(0, s - k), least squares of
      * relative residuals: e (ns) in closed form for each knee k tried ({@link #KNEES} on a log scale from the
-     * cached walk's end to the second largest size), the knee with the least residual kept. Fewer than two sizes
+     * cached walk's end to the second largest size), the knee with the least residual kept; the sockets counted are the bound ones (the extra ones and the probe's own listener). Fewer than three sizes
      * beyond the cached walk (a recording made before the larger walks, or a descriptor limit that left them out),
      * or an extra below 0 (the caches still hold the walk): both keys NOT FITTED, and the model's walk stays linear.
      *
@@ -104,9 +104,9 @@ final class UeventFit {
             bySize.computeIfAbsent(l.path("extra_sockets").asLong() + 1, k -> new java.util.ArrayList<>())
                     .add(l);
         }
-        if (bySize.size() < 2) {
-            String why = "fewer than two walk sizes beyond " + CACHED_WALK + " extra sockets in the fit set"
-                    + " (recorded before the larger walks, or left out by RLIMIT_NOFILE): the walk stays linear";
+        if (bySize.size() < 3) { // the knee and the extra: two parameters, a residual only from a third size
+            String why = "fewer than 3 walk sizes beyond " + CACHED_WALK + " extra sockets, so the walk stays linear"
+                    + " (an older recording, or RLIMIT_NOFILE left the larger ones out)";
             unfitted.put(UNCACHED_EXTRA, why);
             unfitted.put(CACHED_SOCKETS, why);
             return;
@@ -127,7 +127,8 @@ final class UeventFit {
                 CostFit.xs(xy), lines.size(), CACHED_WALK);
         if (!(best[1] >= 0)) {
             String why = String.format(
-                    "%.1f ns a socket beyond %.0f, below 0, from %s: the caches still hold the walk",
+                    "%.1f ns a socket beyond %.0f bound sockets, below 0, from %s: the larger walks cost no more a"
+                            + " socket than the line (the caches still hold them, or the lines do not fit this form)",
                     best[1], best[0], src);
             unfitted.put(UNCACHED_EXTRA, why);
             unfitted.put(CACHED_SOCKETS, why);

@@ -63,9 +63,18 @@ public final class Setting<T> {
     public static Setting<Integer> integer(String key, int min, int max) {
         return new Setting<>(
                 key,
-                Config::getInt,
+                Setting::wholeInt,
                 (v, r) -> v < min || v > max ? "must be in " + min + ".." + max + ", got " + v : null,
                 "an integer in " + min + ".." + max);
+    }
+
+    /** Config::getInt, except that a fraction is refused rather than cut down (1.5 is not 1). */
+    private static int wholeInt(Config c, String key) {
+        double d = c.getNumber(key).doubleValue();
+        if (d != Math.rint(d) || d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
+            throw new ConfigException.BadValue(key, "not a whole number in the int range");
+        }
+        return (int) d;
     }
 
     /**

@@ -72,23 +72,32 @@ public class UncachedWalkFitTest extends JUnitSuite {
     }
 
     @Test
-    public void withoutTwoLargerWalksTheWalkStaysLinear() {
+    public void withoutThreeLargerWalksTheWalkStaysLinear() {
         for (List<ObjectNode> lines :
-                List.of(walks(0, 0, 0, 125, 250, 500, 1000), walks(1001, 14, 0, 500, 1000, 2000))) {
+                List.of(walks(0, 0, 0, 125, 250, 500, 1000), walks(1001, 14, 0, 500, 1000, 2000, 4000))) {
             CostFit fit = CostFit.fit(lines, false);
             assertFalse(fit.costs().containsKey(UeventFit.UNCACHED_EXTRA));
             assertFalse(fit.costs().containsKey(UeventFit.CACHED_SOCKETS));
-            assertTrue(
-                    fit.unfitted().get(UeventFit.UNCACHED_EXTRA).startsWith("fewer than two walk sizes beyond 1000"));
+            assertTrue(fit.unfitted().get(UeventFit.UNCACHED_EXTRA).startsWith("fewer than 3 walk sizes beyond 1000"));
         }
     }
 
     @Test
     public void cachesThatHoldTheWalkLeaveItLinear() {
         // the larger walks cost less than the line: a negative extra is not a cost
-        CostFit fit = CostFit.fit(walks(1001, -2, 0, 125, 250, 500, 1000, 2000, 4000), false);
+        CostFit fit = CostFit.fit(walks(1001, -2, 0, 125, 250, 500, 1000, 2000, 4000, 8000), false);
         assertFalse(fit.costs().containsKey(UeventFit.UNCACHED_EXTRA));
-        assertTrue(fit.unfitted().get(UeventFit.CACHED_SOCKETS).contains("the caches still hold the walk"));
+        assertTrue(fit.unfitted()
+                .get(UeventFit.CACHED_SOCKETS)
+                .contains("the larger walks cost no more a socket than the line"));
+    }
+
+    @Test
+    public void aFractionalSocketCountIsAnEditedLine() {
+        ProbeSet edited = new ProbeSet(List.of(walk(0, 1001, 0).put("extra_sockets", 3.7)), List.of());
+        String problem = ProbeLines.problem(edited);
+        assertTrue(problem, problem.contains("extra_sockets must be a whole number in 0..100,000, got 3.7"));
+        assertEquals(null, ProbeLines.problem(new ProbeSet(List.of(walk(16000, 1001, 14)), List.of())));
     }
 
     @Test
@@ -104,5 +113,6 @@ public class UncachedWalkFitTest extends JUnitSuite {
         assertEquals("0,125,250,500,1000,2000,4000,8000", ProbeSet.walkSizes(false, 16_063));
         assertEquals("0,125,250,500,1000,2000,4000,8000,16000", ProbeSet.walkSizes(false, 16_064));
         assertEquals("0,250,500,1000,2000", ProbeSet.walkSizes(true, 4063));
+        assertEquals("0,250,500,1000,2000,4000,8000", ProbeSet.walkSizes(true, Long.MAX_VALUE));
     }
 }

@@ -2,6 +2,7 @@ package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
 import com.typesafe.config.ConfigFactory;
@@ -204,6 +205,19 @@ public class ConfigValueFaultsTest extends JUnitSuite {
         Printed p = CommandLineFaultsTest.cli("validate", SCENARIO, "--set", set);
         assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
         assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
+    }
+
+    @Test
+    public void aFractionForAnIntegerModelKeyIsRefusedNotCutDown() {
+        Printed p = CommandLineFaultsTest.cli(
+                "validate", SCENARIO, "--set", "model.costs.uevent.broadcast-cached-sockets=1.5");
+        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+        assertTrue(
+                p.err(),
+                p.err().contains("costs.uevent.broadcast-cached-sockets: must be an integer in 0..10000000, got 1.5"));
+        Printed whole = CommandLineFaultsTest.cli(
+                "validate", SCENARIO, "--set", "model.costs.uevent.broadcast-cached-sockets=1500");
+        assertEquals(whole.err(), 0, whole.status());
     }
 
     @Test
