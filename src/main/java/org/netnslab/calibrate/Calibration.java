@@ -161,11 +161,7 @@ public final class Calibration {
             List<UnseenShapes.Shape> shapes = UnseenShapes.draw(seed, ladder);
             progress.println("calibrate: unseen shapes drawn with seed " + seed + " (--seed " + seed
                     + " draws them again): "
-                    + String.join(
-                            ", ",
-                            shapes.stream()
-                                    .map(x -> x.kind().load + " " + x.size())
-                                    .toList()));
+                    + shapesRun(shapes, probes.parts()));
             BusyMeter busy = new BusyMeter();
             try {
                 set = ProbeSet.measure(runner, ladder, shapes, probes.parts(), progress, stage, busy);
@@ -212,6 +208,20 @@ public final class Calibration {
                     + " recording older than the task-group field): the model takes machine.task-group = root; if its host ran"
                     + " sched_autogroup, as most distributions do, the 40 loops' cleanup_net rows will be far off");
         }
+    }
+
+    /**
+     * @param shapes the unseen shapes drawn
+     * @param parts the parts run ({@code --only})
+     * @return the shapes that run, as {@code load size}, comma separated: a shape of a part not run is not said
+     */
+    static String shapesRun(List<UnseenShapes.Shape> shapes, java.util.Set<String> parts) {
+        return String.join(
+                ", ",
+                shapes.stream()
+                        .filter(x -> parts.contains(ProbeSet.part(x.kind())))
+                        .map(x -> x.kind().load + " " + x.size())
+                        .toList());
     }
 
     /** Warns when the machine is busy before the probes: their figures will be noisy. */

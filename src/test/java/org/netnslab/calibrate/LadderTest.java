@@ -132,6 +132,15 @@ public class LadderTest extends JUnitSuite {
         }
     }
 
+    /** The shapes said on stderr are those that run: --only proc names no TC1 shape. */
+    @Test
+    public void theShapesSaidAreThoseOfThePartsRun() {
+        List<UnseenShapes.Shape> shapes =
+                List.of(new UnseenShapes.Shape(Kind.TC1, 13), new UnseenShapes.Shape(Kind.SCAN, 1320));
+        assertEquals("proc-scan 1320", Calibration.shapesRun(shapes, java.util.Set.of("proc")));
+        assertEquals("tc1 13, proc-scan 1320", Calibration.shapesRun(shapes, java.util.Set.of("uevent", "proc")));
+    }
+
     /** A lowered ladder narrows the range its shapes are drawn from; --quick draws a small TC1 and a small scan. */
     @Test
     public void theDrawFollowsTheLadderRun() {
