@@ -85,9 +85,10 @@ final class UeventFit {
      * with the line a + b x sockets fitted on the walks up to {@link #CACHED_WALK} extra sockets, the larger walks'
      * send medians (the median per size over the runs) are fitted as a + b x s + e x max(0, s - k), least squares of
      * relative residuals: e (ns) in closed form for each knee k tried ({@link #KNEES} on a log scale from the
-     * cached walk's end to the second largest size), the knee with the least residual kept; the sockets counted are the bound ones (the extra ones and the probe's own listener). Fewer than three sizes
-     * beyond the cached walk (a recording made before the larger walks, or a descriptor limit that left them out),
-     * or an extra below 0 (the caches still hold the walk): both keys NOT FITTED, and the model's walk stays linear.
+     * cached walk's end to the second largest size), the knee with the least residual kept. The sockets counted are
+     * the bound ones: the extra ones and the probe's own listener. Fewer than three sizes beyond the cached walk (a
+     * recording made before the larger walks, or a descriptor limit that left them out), or an extra below 0 (the
+     * larger walks cost no more a socket than the line): both keys NOT FITTED, and the model's walk stays linear.
      *
      * @param lines the walk's lines beyond {@link #CACHED_WALK} extra sockets
      * @param walked whether the cached walk was fitted
