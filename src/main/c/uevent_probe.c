@@ -97,21 +97,47 @@ static long long seqnum_of(const char *buf, ssize_t n) {
     return -1;
 }
 
+/* Opens and binds `n` uevent listener sockets to group 1 in the calling process, raising its descriptor limit. */
+static void bind_listeners(long n, long of) {
+    raise_nofile(n + 64);
+    for (long i = 0; i < n; i++) {
+        int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+        struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+        if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
+            fail_missing("file descriptors", "raise the hard limit of ulimit -n", "listener socket %ld of %ld: %s",
+                         i + 1, of, strerror(errno));
+        }
+    }
+}
+
 /* A process in a user+net namespace of its own holding `extra` uevent listener sockets bound to group 1: every
- * broadcast walks them (they sit on the one mc_list) and skips them (another netns). Returns once they are bound. */
+ * broadcast walks them (they sit on the one mc_list) and skips them (another netns). Where RLIMIT_NOFILE's hard limit
+ * is below `extra` + 64, it forks helpers in the same netns that hold the rest, each within that limit, so the walk's
+ * size does not depend on the limit. Returns once they are all bound; killing the holder kills its helpers
+ * (PR_SET_PDEATHSIG). */
 static pid_t hold_sockets(long extra, int ready[2]) {
     pid_t holder = fork_child();
     if (holder == 0) {
         enter_userns_netns();
-        raise_nofile(extra + 64);
-        for (long i = 0; i < extra; i++) {
-            int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-            struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-            if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof a) != 0) {
-                fail_missing("file descriptors", "raise the hard limit of ulimit -n", "listener socket %ld of %ld: %s",
-                             i + 1, extra, strerror(errno));
+        struct rlimit rl;
+        long per = extra;
+        if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY && (long) rl.rlim_max - 64 < per)
+            per = (long) rl.rlim_max - 64;
+        if (per < 1) fail_missing("file descriptors", "raise the hard limit of ulimit -n", "RLIMIT_NOFILE %ld",
+                                  (long) rl.rlim_max);
+        int helpers_ready[2];
+        if (pipe2(helpers_ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+        long helpers = 0;
+        for (long from = per; from < extra; from += per, helpers++) {
+            if (fork_child() == 0) {
+                bind_listeners(extra - from < per ? extra - from : per, extra);
+                if (write(helpers_ready[1], "h", 1) != 1) _exit(1);
+                pause();
+                _exit(0);
             }
         }
+        bind_listeners(per, extra);
+        ready_wait(helpers_ready[0], helpers);
         if (write(ready[1], "r", 1) != 1) _exit(1);
         pause();
         _exit(0);

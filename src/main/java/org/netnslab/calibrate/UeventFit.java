@@ -87,7 +87,7 @@ final class UeventFit {
      * relative residuals: e (ns) in closed form for each knee k tried ({@link #KNEES} on a log scale from the
      * cached walk's end to the second largest size), the knee with the least residual kept. The sockets counted are
      * the bound ones: the extra ones and the probe's own listener. Fewer than three sizes beyond the cached walk (a
-     * recording made before the larger walks, or a descriptor limit that left them out), or an extra below 0 (the
+     * recording made before the larger walks), or an extra below 0 (the
      * larger walks cost no more a socket than the line): both keys NOT FITTED, and the model's walk stays linear.
      *
      * @param lines the walk's lines beyond {@link #CACHED_WALK} extra sockets
@@ -107,7 +107,7 @@ final class UeventFit {
         }
         if (bySize.size() < 3) { // the knee and the extra: two parameters, a residual only from a third size
             String why = "fewer than 3 walk sizes beyond " + CACHED_WALK + " extra sockets, so the walk stays linear"
-                    + " (an older recording, or RLIMIT_NOFILE left the larger ones out)";
+                    + " (a recording made before the larger walks, or edited)";
             unfitted.put(UNCACHED_EXTRA, why);
             unfitted.put(CACHED_SOCKETS, why);
             return;
