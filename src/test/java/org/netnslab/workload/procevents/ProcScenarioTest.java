@@ -40,11 +40,35 @@ public class ProcScenarioTest extends JUnitSuite {
                                 "designs=[none, per-listener, pidfd, proc-scan-8k]"),
                         0.1)
                 .withExecution(Execution.LIVE);
+        List<String> phases = new java.util.concurrent.CopyOnWriteArrayList<>();
         RunResult r = new ScenarioRunner(
                         testKit.system(),
                         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)),
-                        RunObserver.SILENT)
+                        new RunObserver() {
+                            @Override
+                            public void phaseStarting(
+                                    String design, String phase, long total, java.util.function.LongSupplier done) {
+                                phases.add(design + " " + phase);
+                            }
+
+                            @Override
+                            public void progress(String design, String phase, long done, long total, long nanos) {}
+
+                            @Override
+                            public void phaseDone(String design, String phase, long total, long elapsedNanos) {}
+                        })
                 .run(s);
+        // live, each connector design first runs the events once untimed (the JIT's pass): the counts below are
+        // the counted pass's alone
+        assertEquals(
+                List.of(
+                        "none warm-up",
+                        "none events",
+                        "per-listener warm-up",
+                        "per-listener events",
+                        "pidfd events",
+                        "proc-scan-8k events and scans"),
+                phases);
         DesignResult none = r.designs().get(0);
         DesignResult filtered = r.designs().get(1);
         assertEquals(2400L, none.counters().get("events_generated").longValue());
