@@ -88,12 +88,12 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         List<ObjectNode> walk = walks.stream()
                 .filter(l -> l.path("extra_sockets").asLong() <= UeventFit.CACHED_WALK)
                 .toList();
-        UeventFit.fitWalk(walk, costs, extras);
+        double[] line = UeventFit.fitWalk(walk, costs, extras);
         UeventFit.fitUncachedWalk(
                 walks.stream()
                         .filter(l -> l.path("extra_sockets").asLong() > UeventFit.CACHED_WALK)
                         .toList(),
-                !walk.isEmpty(),
+                line,
                 costs,
                 unfitted);
         JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept

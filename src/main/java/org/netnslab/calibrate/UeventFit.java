@@ -19,10 +19,11 @@ final class UeventFit {
      * @param lines the walk's lines (uevent_probe fit)
      * @param costs receives the costs
      * @param extras receives figures no key charges
+     * @return the line fitted, {intercept in ns, slope in ns a socket}; null without lines
      */
-    static void fitWalk(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
+    static double[] fitWalk(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, Fitted> extras) {
         if (lines.isEmpty()) {
-            return;
+            return null;
         }
         double[][] xy = new double[lines.size()][];
         for (int i = 0; i < lines.size(); i++) {
@@ -66,6 +67,7 @@ final class UeventFit {
                         "uevent_probe fit: the injector's user-space time between sends (building the message), median",
                         lines.size(),
                         Double.NaN));
+        return ab;
     }
 
     /** The largest walk (extra sockets) fitted by the line: beyond it the walk's footprint may leave the caches. */
@@ -91,13 +93,13 @@ final class UeventFit {
      * larger walks cost no more a socket than the line): both keys NOT FITTED, and the model's walk stays linear.
      *
      * @param lines the walk's lines beyond {@link #CACHED_WALK} extra sockets
-     * @param walked whether the cached walk was fitted
-     * @param costs holds the cached walk's fit; receives the two costs
+     * @param line the cached walk's line ({@link #fitWalk}), or null when it was not fitted (nothing to do)
+     * @param costs receives the two costs
      * @param unfitted receives why not
      */
     static void fitUncachedWalk(
-            List<ObjectNode> lines, boolean walked, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        if (!walked) {
+            List<ObjectNode> lines, double[] line, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        if (line == null) {
             return;
         }
         java.util.TreeMap<Long, List<ObjectNode>> bySize = new java.util.TreeMap<>();
@@ -112,15 +114,10 @@ final class UeventFit {
             unfitted.put(CACHED_SOCKETS, why);
             return;
         }
-        double slope = costs.get("costs.uevent.broadcast-per-socket").value();
-        double intercept = costs.get("costs.uevent.send-outside").value()
-                + costs.get("costs.uevent.send-inside").value()
-                + costs.get("costs.uevent.deliver-per-listener").value()
-                + costs.get("costs.uevent.return").value();
         double[][] xy = bySize.entrySet().stream()
                 .map(e -> new double[] {e.getKey(), CostFit.median(e.getValue(), "send_p50_ns")})
                 .toArray(double[][]::new);
-        double[] best = knee(xy, intercept, slope, CACHED_WALK + 1, xy[xy.length - 2][0]);
+        double[] best = knee(xy, line[0], line[1], CACHED_WALK + 1, xy[xy.length - 2][0]);
         String src = String.format(
                 "uevent_probe fit: send medians vs bound sockets %s (median per size over %d line(s)) over the line"
                         + " fitted up to %d extra sockets, + extra x (sockets - knee): knee of least relative"
