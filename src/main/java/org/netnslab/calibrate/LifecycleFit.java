@@ -17,11 +17,16 @@ final class LifecycleFit {
     private LifecycleFit() {}
 
     /**
-     * setup-net and unshare-process from the serial loop's CPU medians (unshare-process: the child's CPU less the
-     * unshare call's, plus the loop's own per iteration, its fork and reaping, where the lines carry it); exit-per-netns and the grace period from
-     * its cleanup_net runs (the kworker's CPU in them where traced, else their wall against their netns). A loop run
-     * several times (the full set runs it three times) gives the medians of its runs' medians, and its runs' cleanup_net
-     * runs pooled.
+     * setup-net and unshare-process from the serial loop's mean CPU per iteration (unshare-process: the child's CPU
+     * less the unshare call's, plus the loop's own per iteration, its fork and reaping, where the lines carry it);
+     * exit-per-netns and the grace period from its cleanup_net runs (the kworker's CPU in them where traced, else their
+     * wall against their netns). A loop run several times (the full set runs it three times) gives the median of its
+     * runs' means, and its runs' cleanup_net runs pooled.
+     *
+     * <p>Means, not medians: the model charges each cost jittered symmetrically about it, so the cost is its mean, and
+     * loops that keep the CPUs busy finish as many lifecycles as the CPUs over the mean CPU of one. The host's CPU per
+     * child is skewed (a p99 three times its p50: page faults, interrupts, the odd slow exec), and its median leaves
+     * that tail's work out. A recording made before the probes wrote means gives the medians.
      *
      * @param lines the serial loop's lines
      * @param costs receives the costs
@@ -33,10 +38,16 @@ final class LifecycleFit {
         if (lines.isEmpty()) {
             return;
         }
+        boolean means = lines.stream()
+                .allMatch(l -> l.has("unshare_cpu_mean_ns")
+                        && l.has("child_cpu_mean_ns")
+                        && (!l.has("parent_cpu_p50_ns") || l.has("parent_cpu_mean_ns")));
+        String stat = means ? "_mean_ns" : "_p50_ns";
+        String each = means ? "mean" : "median";
         String of = lines.size() == 1
-                ? "median of " + lines.get(0).path("iterations").asInt()
-                : "median of " + lines.size() + " loops' medians";
-        double unshare = CostFit.median(lines, "unshare_cpu_p50_ns");
+                ? each + " of " + lines.get(0).path("iterations").asInt()
+                : "median of " + lines.size() + " loops' " + each + "s";
+        double unshare = CostFit.median(lines, "unshare_cpu" + stat);
         costs.put(
                 "costs.netns.setup-net",
                 new Fitted(
@@ -50,11 +61,11 @@ final class LifecycleFit {
                 "costs.netns.unshare-process",
                 new Fitted(
                         CostFit.medianOf(lines.stream()
-                                        .mapToDouble(l -> l.path("child_cpu_p50_ns")
+                                        .mapToDouble(l -> l.path("child_cpu" + stat)
                                                         .asDouble()
-                                                - l.path("unshare_cpu_p50_ns").asDouble())
+                                                - l.path("unshare_cpu" + stat).asDouble())
                                         .toArray())
-                                + (parent ? CostFit.median(lines, "parent_cpu_p50_ns") : 0),
+                                + (parent ? CostFit.median(lines, "parent_cpu" + stat) : 0),
                         "netns_probe serial: the child's CPU (wait4: unshare, execve, exit) less the unshare call's, "
                                 + of + (parent ? "; plus the loop's own CPU per iteration (fork, wait4), " + of : ""),
                         lines.size(),
