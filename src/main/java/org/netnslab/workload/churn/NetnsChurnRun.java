@@ -40,14 +40,18 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
 
     @Override
     public DesignResult run(Design design, DesignScope scope) throws RunFailure {
-        long warmup = w.scaledWarmup(scale);
+        long iterations = w.scaledIterations(scale);
+        long warmup = w.scaledWarmup(scale) * w.workers();
+        double warmupRate = 0;
         if (warmup > 0) {
-            loops(design, scope, warmup, new LifecycleRecorder(), "warm-up");
+            warmupRate = timedLoops(design, scope, w.scaledWarmup(scale), "warm-up");
+        }
+        if (!scope.machine().isVirtual() && iterations * w.workers() >= WARM_UP_FROM) {
+            warmup += jitWarmUp(design, scope, iterations, warmupRate);
         }
         LifecycleRecorder probe = new LifecycleRecorder();
-        long iterations = w.scaledIterations(scale);
         long start = scope.machine().nanoTime();
-        Loops loops = loops(design, scope, iterations, probe, "loops");
+        Loops loops = loops(design, scope, iterations, probe, "loops", "loops");
         double wallS = (scope.machine().nanoTime() - start) / 1e9;
         RcuDomain.Stats rcu = scope.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(
                 loops.supervisor(), NamespaceSupervisor.GetRcuStats::new, "reading RCU stats");
@@ -64,7 +68,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                 .measure(NetnsChurnWorkload.CLEANUP, probe.cleanup())
                 .measure(NetnsChurnWorkload.CLEANUP_BATCH, probe.batches())
                 .measure(NetnsChurnWorkload.CLEANUP_RUN, probe.cleanupRuns())
-                .counter("warmup_lifecycles", warmup * w.workers())
+                .counter("warmup_lifecycles", warmup)
                 .counter("netns_freed", probe.freed())
                 .counter("create_failures", failures)
                 .counter("cleanup_batches", probe.batchCount())
@@ -81,6 +85,69 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                 .build(lifecycles, "netns lifecycles", wallS);
     }
 
+    /** A JIT warm-up pass's intended length, s: long enough that spawning its workers is a small part of it. */
+    static final double WARM_UP_PASS_S = 0.5;
+
+    /**
+     * The counted lifecycles from which a live run warms the JIT up first: fewer make a counted phase too short for a
+     * rate (the run's note says so) and are a check or a test, not a measurement.
+     */
+    static final long WARM_UP_FROM = 1000;
+
+    /** The JIT warm-up's time at most, s, and its passes at most. */
+    static final double WARM_UP_MAX_S = 5;
+
+    static final int WARM_UP_PASSES = 30;
+
+    /** The JIT warm-up ends after this many passes in a row none of which beat the best rate by {@link #RISE}. */
+    static final int SETTLED_PASSES = 3;
+
+    static final double RISE = 1.10;
+
+    /**
+     * Live only, and from {@link #WARM_UP_FROM} counted lifecycles: untimed passes of the loops, each on a supervisor of its own and left out of every figure, until their
+     * rate settles ({@link #SETTLED_PASSES} passes without a new best), at most {@link #WARM_UP_MAX_S}. A lifecycle is
+     * a few us of Akka messages when no cost sleeps, and a fresh JVM runs its first few hundred thousand mostly before
+     * C2 has compiled them: on 2 cores, 0.5-s passes rose from 4k to 46k lifecycles/s over the first 3.7 s and to
+     * 90k-160k by 6 s, so without this the counted phase of a first run measures the JIT. Each pass is sized from
+     * the best rate so far to last about {@link #WARM_UP_PASS_S}, from 1 to the counted iterations per worker. None runs
+     * when one iteration per worker outlasts that, as where the costs sleep (a 105 ms exit a netns): the modelled costs
+     * set that rate, not the JIT; nor one that would end past {@link #WARM_UP_MAX_S}.
+     *
+     * @param iterations the counted iterations per worker (a pass's most)
+     * @param rate the configured warm-up's rate, lifecycles/s; 0 when there was none
+     * @return the lifecycles the passes ran
+     */
+    private long jitWarmUp(Design design, DesignScope scope, long iterations, double rate) throws RunFailure {
+        long ran = 0;
+        long start = System.nanoTime();
+        double best = rate;
+        int flat = 0;
+        for (int pass = 0; pass < WARM_UP_PASSES && flat < SETTLED_PASSES; pass++) {
+            long perWorker = Math.max(1, Math.min(iterations, Math.round(best * WARM_UP_PASS_S / w.workers())));
+            double expectedS = best > 0 ? perWorker * w.workers() / best : 0;
+            if ((best > 0 && w.workers() / best > WARM_UP_PASS_S)
+                    || (System.nanoTime() - start) / 1e9 + expectedS > WARM_UP_MAX_S) {
+                break; // the modelled costs set the rate (one iteration per worker outlasts a pass), or out of time
+            }
+            double next = timedLoops(design, scope, perWorker, "warm-up-" + (pass + 1));
+            ran += perWorker * w.workers();
+            flat = next > best * RISE ? 0 : flat + 1;
+            best = Math.max(best, next);
+        }
+        return ran;
+    }
+
+    /**
+     * @param name its actors' name (unique in the run)
+     * @return the rate of one untimed set of loops, lifecycles/s (on the machine's clock; net_free included)
+     */
+    private double timedLoops(Design design, DesignScope scope, long iterations, String name) throws RunFailure {
+        long t0 = scope.machine().nanoTime();
+        loops(design, scope, iterations, new LifecycleRecorder(), name, "warm-up");
+        return iterations * w.workers() / Math.max(1e-9, (scope.machine().nanoTime() - t0) / 1e9);
+    }
+
     /** What one set of loops leaves behind, once every netns it created has reached net_free. */
     private record Loops(
             ActorRef<NamespaceSupervisor.Command> supervisor,
@@ -89,13 +156,15 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
             List<double[]> series) {}
 
     /**
-     * Runs one set of loops on a supervisor of its own, then waits until every netns has reached
+     * Runs one set of loops on a supervisor of its own (actors named after {@code name}, progress shown as phase
+     * {@code label}), then waits until every netns has reached
      * net_free: as long as the cleanup progresses (netns exited or freed), however long it takes.
      */
-    private Loops loops(Design design, DesignScope scope, long iterations, LifecycleRecorder probe, String label)
+    private Loops loops(
+            Design design, DesignScope scope, long iterations, LifecycleRecorder probe, String name, String label)
             throws RunFailure {
         ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
-                NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor-" + label);
+                NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor-" + name);
         StripedRecorder loopWall = new StripedRecorder("s", 1e9);
         LongAdder progress = new LongAdder();
         LongAdder failures = new LongAdder();
@@ -114,7 +183,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                     design.model().costs().lifecycle().unshareUser(),
                     done::countDown));
         }
-        List<ActorRef<ChurnWorker.Command>> workers = scope.spawnEach(behaviors, "churn-" + label);
+        List<ActorRef<ChurnWorker.Command>> workers = scope.spawnEach(behaviors, "churn-" + name);
         List<double[]> series = new ArrayList<>();
         scope.phases()
                 .run(

@@ -37,6 +37,70 @@ public class ChurnScenarioTest extends JUnitSuite {
         return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
     }
 
+    /**
+     * Live, from {@link NetnsChurnRun#WARM_UP_FROM} counted lifecycles, the configured warm-up is followed by untimed
+     * JIT passes (each on a supervisor of its own) shown as phase
+     * {@code warm-up}; every figure is the counted loops' alone. Below it, only the configured warm-up runs.
+     */
+    @Test
+    public void liveRunsWarmTheJitUpWithPassesLeftOutOfEveryFigure() throws Exception {
+        List<String> phases = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RunObserver observer = new RunObserver() {
+            @Override
+            public void phaseStarting(String design, String phase, long total, java.util.function.LongSupplier done) {
+                phases.add(phase + " " + total);
+            }
+
+            @Override
+            public void progress(String design, String phase, long done, long total, long nanos) {}
+
+            @Override
+            public void phaseDone(String design, String phase, long total, long elapsedNanos) {}
+        };
+        String[] sets = {
+            "designs=[net-free-rwsem]",
+            "baseline=net-free-rwsem",
+            "model.netns.setup-cost=0ms",
+            "model.netns.exit-cost=0ms",
+            "model.rcu.grace-period=0ms",
+            "workload.workers=10"
+        };
+        // 10 workers x 100 iterations, after 1 configured warm-up iteration each
+        Scenario s = new ScenarioLoader()
+                .load(Path.of("load-tests/unshare-loop.conf"), List.of(sets), 1.0)
+                .withExecution(Execution.LIVE);
+        DesignResult d = new ScenarioRunner(testKit.system(), SETTINGS, observer)
+                .run(s)
+                .designs()
+                .get(0);
+        assertEquals(1000L, d.counters().get("netns_freed").longValue());
+        assertEquals(1000, d.recorders().get("netns.create").count());
+        assertEquals(0, d.invariants().leaked());
+        assertEquals("warm-up 10", phases.get(0));
+        assertEquals("loops 1000", phases.get(phases.size() - 1));
+        List<String> passes = phases.subList(1, phases.size() - 1);
+        assertTrue(phases.toString(), !passes.isEmpty());
+        long passed = 0;
+        for (String p : passes) {
+            assertTrue(p, p.startsWith("warm-up "));
+            long total = Long.parseLong(p.substring("warm-up ".length()));
+            assertTrue(p, total >= 10 && total <= 1000 && total % 10 == 0); // 1 to 100 iterations per worker
+            passed += total;
+        }
+        assertEquals(10 + passed, d.counters().get("warmup_lifecycles").longValue());
+
+        phases.clear();
+        Scenario small = new ScenarioLoader()
+                .load(Path.of("load-tests/unshare-loop.conf"), List.of(sets), 0.5)
+                .withExecution(Execution.LIVE);
+        DesignResult below = new ScenarioRunner(testKit.system(), SETTINGS, observer)
+                .run(small)
+                .designs()
+                .get(0);
+        assertEquals(List.of("warm-up 10", "loops 500"), phases);
+        assertEquals(10L, below.counters().get("warmup_lifecycles").longValue());
+    }
+
     @Test
     public void teardownScenarioFindsUseAfterFreeOnlyForExitUnsafe() throws Exception {
         // 4 workers x 5 iterations, 8 sockets each; 4 kernel sockets per netns, half RCU-freed
