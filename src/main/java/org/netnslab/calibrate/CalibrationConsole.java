@@ -130,7 +130,7 @@ public final class CalibrationConsole {
                 + " figures for this kernel.";
     }
 
-    private static void fitted(StringBuilder b, CostFit fit) {
+    static void fitted(StringBuilder b, CostFit fit) {
         b.append("Fitted on the fit set (nothing contending), the model's cost of each operation:\n");
         for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
             b.append(String.format(
@@ -150,6 +150,9 @@ public final class CalibrationConsole {
         fit.unfitted()
                 .forEach((k, why) -> b.append(String.format(
                         "  %-38s NOT FITTED, the default stays: %s (in full in report.html)%n", k, shortly(why))));
+        if (!fit.lifecycle()) {
+            return;
+        }
         b.append(String.format(
                 "  %-38s %12s  (not fitted: from a perf profile of this kernel, docs/calibrate.md)%n",
                 "netns.rtnl.setup-share / exit-share",

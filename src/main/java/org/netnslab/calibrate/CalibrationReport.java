@@ -121,12 +121,14 @@ public final class CalibrationReport {
         fit.unfitted()
                 .forEach((k, why) -> b.append(row(
                         "miss", td(esc(k)), "<td colspan=\"3\">NOT FITTED: " + esc(why) + "; the default stays</td>")));
-        b.append(row(
-                null,
-                td("netns.rtnl.setup-share / exit-share <i>(not fitted)</i>"),
-                figure(CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE),
-                td(""),
-                td(esc(CalibratedConf.RTNL_SOURCE))));
+        if (fit.lifecycle()) {
+            b.append(row(
+                    null,
+                    td("netns.rtnl.setup-share / exit-share <i>(not fitted)</i>"),
+                    figure(CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE),
+                    td(""),
+                    td(esc(CalibratedConf.RTNL_SOURCE))));
+        }
         b.append("</table>");
         if (!beyond.isEmpty()) {
             b.append(

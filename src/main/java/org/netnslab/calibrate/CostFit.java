@@ -32,6 +32,17 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
     public static final String JITTER = "machine.jitter";
 
     /**
+     * @return whether the fit set had the lifecycle's serial loop (fitted or not): only then do the lifecycle keys no
+     *     probe fits (the RTNL shares, {@code unshare-process-user}) belong beside the fitted ones
+     */
+    boolean lifecycle() {
+        return costs.containsKey(SETUP_NET) || unfitted.containsKey(SETUP_NET);
+    }
+
+    /** The lifecycle's first key, fitted whenever the serial loop ran. */
+    static final String SETUP_NET = "costs.netns.setup-net";
+
+    /**
      * @param key a fitted key
      * @return whether its value is a plain number (a fraction), not ns
      */

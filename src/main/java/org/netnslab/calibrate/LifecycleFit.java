@@ -49,7 +49,7 @@ final class LifecycleFit {
                 : "median of " + lines.size() + " loops' " + each + "s";
         double unshare = CostFit.median(lines, "unshare_cpu" + stat);
         costs.put(
-                "costs.netns.setup-net",
+                CostFit.SETUP_NET,
                 new Fitted(
                         unshare,
                         "netns_probe serial: the CPU of unshare(CLONE_NEWNET)" + " in the child, " + of,

@@ -862,6 +862,28 @@ public class CostFitTest extends JUnitSuite {
                 .put("child_cpu_p50_ns", childCpu);
     }
 
+    /**
+     * The lifecycle keys no probe fits (the RTNL shares, unshare-process-user) are listed beside the fitted ones only
+     * when the fit set had the serial loop: a {@code --only proc} calibration names none of them.
+     */
+    @Test
+    public void theLifecycleKeysNoProbeFitsAreListedOnlyWithTheSerialLoop() {
+        CostFit proc = CostFit.fit(List.of(listener(1000, 1000), listener(1000, 100)));
+        assertFalse(proc.lifecycle());
+        StringBuilder b = new StringBuilder();
+        CalibrationConsole.fitted(b, proc);
+        assertTrue(b.toString(), b.toString().contains("costs.proc.recvmsg"));
+        assertFalse(b.toString(), b.toString().contains("rtnl"));
+        assertFalse(b.toString(), b.toString().contains("unshare-process-user"));
+
+        CostFit loop = CostFit.fit(List.of(serial(200, 400_000, 1_400_000)));
+        assertTrue(loop.lifecycle());
+        StringBuilder c = new StringBuilder();
+        CalibrationConsole.fitted(c, loop);
+        assertTrue(c.toString(), c.toString().contains("netns.rtnl.setup-share / exit-share"));
+        assertTrue(c.toString(), c.toString().contains("costs.netns.unshare-process-user"));
+    }
+
     private static ObjectNode listener(long events, long wakeups) {
         return JSON.createObjectNode()
                 .put("probe", "proc")
