@@ -7,6 +7,8 @@ import static org.netnslab.metrics.Invariants.Counter.USE_AFTER_FREE;
 import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.Behavior;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -44,7 +46,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
         long warmup = w.scaledWarmup(scale) * w.workers();
         double warmupRate = 0;
         if (warmup > 0) {
-            warmupRate = timedLoops(design, scope, w.scaledWarmup(scale), "warm-up");
+            warmupRate = timedLoops(design, scope, w.scaledWarmup(scale), "warm-up", "warm-up");
         }
         if (!scope.machine().isVirtual() && iterations * w.workers() >= WARM_UP_FROM) {
             warmup += jitWarmUp(design, scope, iterations, warmupRate);
@@ -95,56 +97,86 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     static final long WARM_UP_FROM = 1000;
 
     /** The JIT warm-up's time at most, s, and its passes at most. */
-    static final double WARM_UP_MAX_S = 5;
+    static final double WARM_UP_MAX_S = 6;
 
-    static final int WARM_UP_PASSES = 30;
-
-    /** The JIT warm-up ends after this many passes in a row none of which beat the best rate by {@link #RISE}. */
-    static final int SETTLED_PASSES = 3;
-
-    static final double RISE = 1.10;
+    static final int WARM_UP_PASSES = 40;
 
     /**
-     * Live only, and from {@link #WARM_UP_FROM} counted lifecycles: untimed passes of the loops, each on a supervisor of its own and left out of every figure, until their
-     * rate settles ({@link #SETTLED_PASSES} passes without a new best), at most {@link #WARM_UP_MAX_S}. A lifecycle is
-     * a few us of Akka messages when no cost sleeps, and a fresh JVM runs its first few hundred thousand mostly before
-     * C2 has compiled them: on 2 cores, 0.5-s passes rose from 4k to 46k lifecycles/s over the first 3.7 s and to
-     * 90k-160k by 6 s, so without this the counted phase of a first run measures the JIT. Each pass is sized from
-     * the best rate so far to last about {@link #WARM_UP_PASS_S}, from 1 to the counted iterations per worker. None runs
-     * when one iteration per worker outlasts that, as where the costs sleep (a 105 ms exit a netns): the modelled costs
-     * set that rate, not the JIT; nor one that would end past {@link #WARM_UP_MAX_S}.
+     * The JIT warm-up ends after this many passes in a row during which the JIT compiled for under {@link #JIT_QUIET}
+     * of the pass's time (where the JVM cannot say, whose rate rose by under that share).
+     */
+    static final int SETTLED_PASSES = 2;
+
+    static final double JIT_QUIET = 0.10;
+
+    /**
+     * The warm-up a JVM runs before a quiet JIT may end it, s: C2 pauses between bursts while invocation counts
+     * build, so two quiet passes in the first seconds say little. Counted over the JVM's life ({@link #warmedNanos}),
+     * since the compiled code is the JVM's: a later design run or replicate needs only the quiet passes.
+     */
+    static final double WARM_UP_MIN_S = 4;
+
+    /** The JIT warm-up this JVM has run so far, ns: the JIT's state is the JVM's, not a design run's. */
+    private static final java.util.concurrent.atomic.AtomicLong warmedNanos =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Live only, and from {@link #WARM_UP_FROM} counted lifecycles: untimed passes of the loops, each on a supervisor of
+     * its own and left out of every figure, until the JIT has settled ({@link #SETTLED_PASSES} quiet passes, after
+     * {@link #WARM_UP_MIN_S} in the JVM), at most {@link #WARM_UP_MAX_S}. A lifecycle is a few us of Akka messages when no cost sleeps, and a fresh JVM runs its
+     * first few hundred thousand mostly before C2 has compiled them: on 2 cores, 0.5-s passes rose from 4k to 46k
+     * lifecycles/s over the first 3.7 s and to 90k-160k by 6 s, C2 compiling through nearly all of that time, so
+     * without this the counted phase of a first run measures the JIT. The rate alone is no sign: it stays flat for
+     * passes while C2 works. Each pass is sized from the best rate so far to last about {@link #WARM_UP_PASS_S}, from
+     * 1 to the counted iterations per worker. None runs when one iteration per worker outlasts that, as where the
+     * costs sleep (a 105 ms exit a netns): the modelled costs set that rate, not the JIT; nor one that would end past
+     * {@link #WARM_UP_MAX_S}.
      *
      * @param iterations the counted iterations per worker (a pass's most)
      * @param rate the configured warm-up's rate, lifecycles/s; 0 when there was none
      * @return the lifecycles the passes ran
      */
     private long jitWarmUp(Design design, DesignScope scope, long iterations, double rate) throws RunFailure {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
         long ran = 0;
         long start = System.nanoTime();
         double best = rate;
-        int flat = 0;
-        for (int pass = 0; pass < WARM_UP_PASSES && flat < SETTLED_PASSES; pass++) {
+        int quiet = 0;
+        double minS = Math.max(0, WARM_UP_MIN_S - warmedNanos.get() / 1e9);
+        for (int pass = 0;
+                pass < WARM_UP_PASSES && (quiet < SETTLED_PASSES || (System.nanoTime() - start) / 1e9 < minS);
+                pass++) {
             long perWorker = Math.max(1, Math.min(iterations, Math.round(best * WARM_UP_PASS_S / w.workers())));
             double expectedS = best > 0 ? perWorker * w.workers() / best : 0;
             if ((best > 0 && w.workers() / best > WARM_UP_PASS_S)
                     || (System.nanoTime() - start) / 1e9 + expectedS > WARM_UP_MAX_S) {
                 break; // the modelled costs set the rate (one iteration per worker outlasts a pass), or out of time
             }
-            double next = timedLoops(design, scope, perWorker, "warm-up-" + (pass + 1));
+            long compiledMs = jitTimed ? jit.getTotalCompilationTime() : 0;
+            long passStart = System.nanoTime();
+            double next = timedLoops(design, scope, perWorker, "warm-up-" + (pass + 1), "JIT warm-up " + (pass + 1));
+            double passMs = (System.nanoTime() - passStart) / 1e6;
+            boolean settled = jitTimed
+                    ? jit.getTotalCompilationTime() - compiledMs < JIT_QUIET * passMs
+                    : next < best * (1 + JIT_QUIET);
+            quiet = settled ? quiet + 1 : 0;
             ran += perWorker * w.workers();
-            flat = next > best * RISE ? 0 : flat + 1;
             best = Math.max(best, next);
         }
+        warmedNanos.addAndGet(System.nanoTime() - start);
         return ran;
     }
 
     /**
      * @param name its actors' name (unique in the run)
+     * @param label its phase, as progress shows it
      * @return the rate of one untimed set of loops, lifecycles/s (on the machine's clock; net_free included)
      */
-    private double timedLoops(Design design, DesignScope scope, long iterations, String name) throws RunFailure {
+    private double timedLoops(Design design, DesignScope scope, long iterations, String name, String label)
+            throws RunFailure {
         long t0 = scope.machine().nanoTime();
-        loops(design, scope, iterations, new LifecycleRecorder(), name, "warm-up");
+        loops(design, scope, iterations, new LifecycleRecorder(), name, label);
         return iterations * w.workers() / Math.max(1e-9, (scope.machine().nanoTime() - t0) / 1e9);
     }
 

@@ -39,8 +39,8 @@ public class ChurnScenarioTest extends JUnitSuite {
 
     /**
      * Live, from {@link NetnsChurnRun#WARM_UP_FROM} counted lifecycles, the configured warm-up is followed by untimed
-     * JIT passes (each on a supervisor of its own) shown as phase
-     * {@code warm-up}; every figure is the counted loops' alone. Below it, only the configured warm-up runs.
+     * JIT passes (each on a supervisor of its own) shown as phases
+     * {@code JIT warm-up 1, 2...}; every figure is the counted loops' alone. Below it, only the configured warm-up runs.
      */
     @Test
     public void liveRunsWarmTheJitUpWithPassesLeftOutOfEveryFigure() throws Exception {
@@ -81,9 +81,11 @@ public class ChurnScenarioTest extends JUnitSuite {
         List<String> passes = phases.subList(1, phases.size() - 1);
         assertTrue(phases.toString(), !passes.isEmpty());
         long passed = 0;
-        for (String p : passes) {
-            assertTrue(p, p.startsWith("warm-up "));
-            long total = Long.parseLong(p.substring("warm-up ".length()));
+        for (int i = 0; i < passes.size(); i++) {
+            String p = passes.get(i);
+            String label = "JIT warm-up " + (i + 1) + " ";
+            assertTrue(p, p.startsWith(label));
+            long total = Long.parseLong(p.substring(label.length()));
             assertTrue(p, total >= 10 && total <= 1000 && total % 10 == 0); // 1 to 100 iterations per worker
             passed += total;
         }
