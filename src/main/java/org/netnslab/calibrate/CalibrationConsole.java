@@ -131,7 +131,8 @@ public final class CalibrationConsole {
     }
 
     static void fitted(StringBuilder b, CostFit fit) {
-        b.append("Fitted on the fit set (nothing contending), the model's cost of each operation:\n");
+        b.append("Fitted on the fit set (nothing contending), the model's cost of each operation (a line saying NOT"
+                + " FITTED or not fitted keeps another source):\n");
         for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
             b.append(String.format(
                     "  %-38s %12s%s%s%n",

@@ -97,7 +97,7 @@ public final class ProbeLines {
 
     /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
      * times and settling, the listeners' sleeps, a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
-     * per iteration and a proc listener's fork-to-exec time (a recording made before the probes measured one has
+     * per iteration, its CPU means (the lifecycle fit takes them) and a proc listener's fork-to-exec time (a recording made before the probes measured one has
      * none). A waiters line's own figures are checked
      * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
     private static final List<Field> OPTIONAL = List.of(
@@ -113,6 +113,9 @@ public final class ProbeLines {
             new Field("listener_sleeps", 0, 1e10),
             new Field("send_p99_ns", 1, NS),
             new Field("parent_cpu_p50_ns", 0, NS),
+            new Field("unshare_cpu_mean_ns", 0, NS),
+            new Field("child_cpu_mean_ns", 0, NS),
+            new Field("parent_cpu_mean_ns", 0, NS),
             new Field("fork_to_exec_p50_ns", 0, NS));
 
     private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");

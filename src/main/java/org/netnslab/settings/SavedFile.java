@@ -133,7 +133,8 @@ public final class SavedFile {
 
     /** @return Jackson's reason for a person: what was found, not which Java setting allows it */
     private static String words(JsonProcessingException e) {
-        String what = e.getOriginalMessage() == null ? e.toString() : e.getOriginalMessage();
+        String what = (e.getOriginalMessage() == null ? e.toString() : e.getOriginalMessage())
+                .replaceAll("\\[Source: [^;\\]]*; ", "["); // Jackson's redacted-source note says nothing to a reader
         Matcher limit = LIMIT.matcher(what);
         if (e instanceof StreamConstraintsException && limit.find() && LIMITS.containsKey(limit.group(3))) {
             return String.format(LIMITS.get(limit.group(3)), Long.parseLong(limit.group(1))) + ", more than the "

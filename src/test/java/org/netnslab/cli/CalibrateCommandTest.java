@@ -310,6 +310,23 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertRefused(o, "(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13," + " got nothing");
     }
 
+    /** The serial loop's CPU means, which the lifecycle fit takes, are checked as its medians are. */
+    @Test
+    public void aSerialLoopsMeanThatIsNoCpuTimeIsRefused() throws Exception {
+        UpFrontChecksTest.Outcome o = firstLineEdited(
+                "calibration-6.18-2cpu-2026-12-01-sleeps.json",
+                "unshare-loops",
+                "mean-string",
+                line -> line.put("child_cpu_mean_ns", "lots"));
+        assertRefused(o, "(lifecycle unshare-loops): child_cpu_mean_ns must be a number in 0..1.00e+13, got \"lots\"");
+        o = firstLineEdited(
+                "calibration-6.18-2cpu-2026-12-01-sleeps.json",
+                "unshare-loops",
+                "mean-negative",
+                line -> line.put("parent_cpu_mean_ns", -5));
+        assertRefused(o, "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..1.00e+13, got -5");
+    }
+
     /**
      * A waiters line (appended to a recording made before the probe) must hold the fit's three figures, no more closers
      * queued than it started, or a non-empty reason it was skipped.

@@ -64,6 +64,14 @@ public class SavedFileFaultsTest extends JUnitSuite {
     }
 
     @Test
+    public void aTruncatedFileSaysWhereTheUnclosedObjectOpenedWithoutJacksonsSourceNote() throws Exception {
+        assertNotValid(
+                "{\"schema\": 2,\n \"a\": {\"b\": 1",
+                "(line 2, column 14): Unexpected end-of-input: expected close marker for Object (start marker at"
+                        + " [line: 2, column: 7])");
+    }
+
+    @Test
     public void resultExtraJsonBeyondTheLimitsIsANoteAndTheReportIsStillWritten() throws Exception {
         Path dir = saved();
         Path extra = dir.resolve("result-extra.json");
