@@ -28,6 +28,9 @@ final class ProgressDisplay implements RunObserver {
     /** Where the number of design runs side by side came from, e.g. {@code --jobs 4}. */
     private final String lanesFrom;
 
+    /** A phase gets a bar once it has run this long, ns: a shorter one is over before a bar could say anything. */
+    static final long BAR_AFTER_NANOS = 1_000_000_000L;
+
     private ProgressBar bar;
     private String barKey;
     private String replicate = "";
@@ -99,6 +102,9 @@ final class ProgressDisplay implements RunObserver {
         String key = design + " " + phase;
         if (!key.equals(barKey)) {
             closeBar();
+            if (elapsedNanos < BAR_AFTER_NANOS) {
+                return; // its two lines say enough, and a bar closed before its first drawing can land after them
+            }
             ProgressBarBuilder b = new ProgressBarBuilder()
                     .setTaskName("[" + design + replicate + "] " + phase)
                     .setInitialMax(total)

@@ -65,6 +65,35 @@ public class ProgressDisplayTest extends JUnitSuite {
         assertEquals(Duration.ZERO, ProgressDisplay.timeLeft(15, Duration.ofMillis(15_200)));
     }
 
+    /**
+     * A phase shorter than {@link ProgressDisplay#BAR_AFTER_NANOS} gets no bar on a terminal, only its two lines (a
+     * bar closed before its first drawing printed itself after the done line); a longer one gets one.
+     */
+    @Test
+    public void aShortPhaseGetsItsTwoLinesAndNoBar() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
+            d.phaseStarting("net-free", "JIT warm-up 1", 100, () -> 0);
+            d.progress("net-free", "JIT warm-up 1", 50, 100, 300_000_000L);
+            d.phaseDone("net-free", "JIT warm-up 1", 100, 400_000_000L);
+        }
+        assertEquals(
+                "[net-free] JIT warm-up 1: 100 to do%n[net-free] JIT warm-up 1: 100 done in 0.40 s (250/s)%n"
+                        .formatted(),
+                bytes.toString(StandardCharsets.UTF_8));
+        bytes.reset();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
+            d.phaseStarting("net-free", "loops", 100, () -> 0);
+            d.progress("net-free", "loops", 50, 100, 1_500_000_000L);
+            d.phaseDone("net-free", "loops", 100, 3_000_000_000L);
+        }
+        assertTrue(
+                bytes.toString(StandardCharsets.UTF_8),
+                bytes.toString(StandardCharsets.UTF_8).contains("100/100"));
+    }
+
     /** The soak's bar: 6 of 15 s passed, its time passed and its time left add up to the phase's 15 s. */
     @Test
     public void aSoaksBarShowsTheTimeLeftOfItsLength() {
