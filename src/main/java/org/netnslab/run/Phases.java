@@ -138,6 +138,38 @@ public final class Phases {
         return new Timed(label, startNanos, lengthNanos);
     }
 
+    /**
+     * Announces a wait the runner does itself (every net_free after a churn's loops) as a phase of its own: its two
+     * lines, and its share done in the line an interrupt prints, so the time after the last operation of the phase
+     * before is not taken for that phase's.
+     *
+     * @param label the phase's name
+     * @param total what the wait is for, counted
+     * @param done how much of it is done, readable from any thread
+     * @return the phase, running: {@link Waiting#done} when the wait is over
+     */
+    public Waiting waiting(String label, long total, java.util.function.LongSupplier done) {
+        return new Waiting(label, total, done);
+    }
+
+    /** A phase of {@link #waiting}. */
+    public final class Waiting {
+        private final String label;
+        private final long total;
+        private final long start = System.nanoTime();
+
+        private Waiting(String label, long total, java.util.function.LongSupplier done) {
+            this.label = label;
+            this.total = total;
+            observer.phaseStarting(design, label, total, done);
+        }
+
+        /** Ends the phase: its line, with the wall time it took. */
+        public void done() {
+            observer.phaseDone(design, label, total, System.nanoTime() - start);
+        }
+    }
+
     /** A phase of {@link #timed}: measured in whole seconds of wall time, at least one. */
     public final class Timed {
         private final String label;

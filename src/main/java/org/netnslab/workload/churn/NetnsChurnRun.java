@@ -24,6 +24,7 @@ import org.netnslab.rcu.RcuDomain;
 import org.netnslab.run.DesignResultBuilder;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
+import org.netnslab.run.Phases;
 import org.netnslab.run.RunFailure;
 
 /**
@@ -53,7 +54,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
         }
         LifecycleRecorder probe = new LifecycleRecorder();
         long start = scope.machine().nanoTime();
-        Loops loops = loops(design, scope, iterations, probe, "loops", "loops");
+        Loops loops = loops(design, scope, iterations, probe, COUNTED, COUNTED);
         double wallS = (scope.machine().nanoTime() - start) / 1e9;
         RcuDomain.Stats rcu = scope.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(
                 loops.supervisor(), NamespaceSupervisor.GetRcuStats::new, "reading RCU stats");
@@ -86,6 +87,9 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                 .throughputSeries(loops.series())
                 .build(lifecycles, "netns lifecycles", wallS);
     }
+
+    /** The counted loops' phase. */
+    static final String COUNTED = "loops";
 
     /** A JIT warm-up pass's intended length, s: long enough that spawning its workers is a small part of it. */
     static final double WARM_UP_PASS_S = 0.5;
@@ -225,7 +229,14 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                         progress,
                         iterations * w.workers(),
                         series);
+        // the counted loops' last net_free can come seconds after their last creation (a barrier per exit)
+        Phases.Waiting freeing = label.equals(COUNTED)
+                ? scope.phases().waiting("net_free", iterations * w.workers(), probe::freed)
+                : null;
         awaitFreedWhileProgressing(supervisor, scope);
+        if (freeing != null) {
+            freeing.done();
+        }
         workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
         return new Loops(supervisor, loopWall, failures, series);
     }
