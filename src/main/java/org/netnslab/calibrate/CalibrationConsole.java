@@ -137,7 +137,7 @@ public final class CalibrationConsole {
             b.append(String.format(
                     "  %-38s %12s%s%s%n",
                     e.getKey(),
-                    value(e.getKey(), e.getValue().value()),
+                    CalibrationReport.value(e.getKey(), e.getValue().value()),
                     residual(e.getValue()),
                     e.getValue().source().contains(JitterFit.WIDEST)
                             ? "  (the model's widest: the fit gave more)"
@@ -243,13 +243,6 @@ public final class CalibrationConsole {
         }
         cut = Math.min(cut, 100);
         return why.substring(0, cut) + (cut < why.length() ? " ..." : "");
-    }
-
-    /** @return a fitted key's value with its unit: the jitter as a share of each cost, else ns, us or ms */
-    private static String value(String key, double v) {
-        return CostFit.count(key)
-                ? String.format("%.0f sockets", v)
-                : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : CalibrationReport.ns(v);
     }
 
     private static String residual(CostFit.Fitted f) {

@@ -200,11 +200,14 @@ public final class CalibrationReport {
                 : String.format(", CPUs %.0f%% busy at the start", 100 * host.busyAtStart());
     }
 
-    /** @return a fitted key's value: a fraction as a plain number, else in ns, us or ms */
+    /**
+     * @return a fitted key's value with its unit, as the console and the page both show it: the walk's knee in sockets,
+     *     the jitter as a share of each cost, else ns, us or ms
+     */
     static String value(String key, double v) {
         return CostFit.count(key)
                 ? String.format("%.0f sockets", v)
-                : CostFit.dimensionless(key) ? String.format("%.3f", v) : ns(v);
+                : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : ns(v);
     }
 
     static String ns(double v) {
