@@ -59,6 +59,7 @@ final class RatioVerdict {
                 b.append(": ").append(c.a()).append(" wins");
             }
         }
+        b.append(throughputAgainst(r, c, same ? null : ratio < 1));
         RatioInterval ci = c.ratioCi();
         if (c.replicates() > 1) {
             b.append(
@@ -189,6 +190,44 @@ final class RatioVerdict {
                                 DERIVED_TOLERANCE,
                                 WHY));
         return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);
+    }
+
+    /** A throughput ratio beyond this (or under its inverse) against the measure's verdict is said beside it. */
+    static final double THROUGHPUT_AGAINST = 2;
+
+    /**
+     * @param bBetter whether the measure found b better than a; null when it found them alike
+     * @return {@code "; yet b's throughput is ..."} when b's throughput goes the other way by more than
+     *     {@link #THROUGHPUT_AGAINST}, or differs by that much from a's where the measure found them alike (a churn's
+     *     loop wall holds none of the waits for net_free that its lifecycles/s does), else ""
+     */
+    private static String throughputAgainst(RunRecord r, Comparison c, Boolean bBetter) {
+        DesignRecord a = null;
+        DesignRecord b = null;
+        for (DesignRecord d : r.designs()) {
+            a = d.name().equals(c.a()) ? d : a;
+            b = d.name().equals(c.b()) ? d : b;
+        }
+        if (a == null || b == null || !(a.throughputPerSec() > 0) || !(b.throughputPerSec() > 0)) {
+            return "";
+        }
+        double t = b.throughputPerSec() / a.throughputPerSec();
+        boolean against = bBetter == null
+                ? t < 1 / THROUGHPUT_AGAINST || t > THROUGHPUT_AGAINST
+                : bBetter ? t < 1 / THROUGHPUT_AGAINST : t > THROUGHPUT_AGAINST;
+        if (!against) {
+            return "";
+        }
+        return String.format(
+                Locale.ROOT,
+                "; yet %s's throughput is %sx %s's (%s vs %s %s/s): %s leaves out much of what they cost",
+                c.b(),
+                t < 0.1 ? String.format(Locale.ROOT, "%.2g", t) : fmt2(t),
+                c.a(),
+                num(b.throughputPerSec()),
+                num(a.throughputPerSec()),
+                b.throughputUnit(),
+                c.measure());
     }
 
     private static String fmt2(double v) {
