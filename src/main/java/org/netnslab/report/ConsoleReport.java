@@ -236,7 +236,8 @@ public final class ConsoleReport {
                 r.scenario(), fmtScale(r.scale()), r.shape(), r.description());
     }
 
-    private static String fmtScale(double s) {
-        return s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s);
+    /** @return the scale as a user writes it: 0.01, 10, 0.000000001 (never 1.0E-9) */
+    static String fmtScale(double s) {
+        return java.math.BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
     }
 }

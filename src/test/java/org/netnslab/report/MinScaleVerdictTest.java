@@ -185,4 +185,13 @@ public class MinScaleVerdictTest extends JUnitSuite {
                 d.counters(),
                 d.throughputSeries());
     }
+
+    /** The console header writes a scale as a user does: no exponent however small, no ".0" when whole. */
+    @Test
+    public void theHeaderWritesTheScaleAsAUserDoes() {
+        assertEquals("0.01", ConsoleReport.fmtScale(0.01));
+        assertEquals("10", ConsoleReport.fmtScale(10.0));
+        assertEquals("0.000000001", ConsoleReport.fmtScale(1e-9));
+        assertEquals("0.0001", ConsoleReport.fmtScale(1e-4));
+    }
 }
