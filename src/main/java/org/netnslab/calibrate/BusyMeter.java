@@ -23,9 +23,14 @@ final class BusyMeter {
      * @param busy /proc/stat: user + nice + system, every CPU
      * @param total /proc/stat: user .. steal, every CPU
      * @param ours this JVM's utime + stime + cutime + cstime (its reaped probes)
-     * @param kthreads every kernel thread's utime + stime
+     * @param kthreads each kernel thread's utime + stime, by PID
      */
-    record Sample(long busy, long total, long ours, long kthreads) {}
+    record Sample(long busy, long total, long ours, java.util.Map<Long, Long> kthreads) {
+        /** Copies the map. */
+        Sample {
+            kthreads = java.util.Map.copyOf(kthreads);
+        }
+    }
 
     private long other;
     private long total;
@@ -48,7 +53,7 @@ final class BusyMeter {
                 total += Long.parseLong(cpu[i]);
             }
             long[] self = times(Files.readString(Path.of("/proc/self/stat")));
-            long kthreads = 0;
+            java.util.Map<Long, Long> kthreads = new java.util.HashMap<>();
             try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
                 for (Path p : procs) {
                     long[] t;
@@ -57,7 +62,9 @@ final class BusyMeter {
                     } catch (IOException | RuntimeException e) {
                         continue; // the process ended between the listing and the read, or is not ours to read
                     }
-                    kthreads += (t[0] & PF_KTHREAD) != 0 ? t[1] + t[2] : 0;
+                    if ((t[0] & PF_KTHREAD) != 0) {
+                        kthreads.put(Long.parseLong(p.getFileName().toString()), t[1] + t[2]);
+                    }
                 }
             }
             return new Sample(
@@ -93,7 +100,12 @@ final class BusyMeter {
     static long[] other(Sample before, Sample after) {
         long busy = after.busy() - before.busy();
         long ours = after.ours() - before.ours();
-        long kthreads = after.kthreads() - before.kthreads();
+        // per kernel thread: one that exited in between (netns teardown's kworkers do) takes its whole time out of a
+        // plain sum, which made other work exceed the CPUs; its time in the window is lost to "other" instead
+        long kthreads = 0;
+        for (java.util.Map.Entry<Long, Long> k : after.kthreads().entrySet()) {
+            kthreads += Math.max(0, k.getValue() - before.kthreads().getOrDefault(k.getKey(), 0L));
+        }
         return new long[] {Math.max(0, busy - ours - kthreads), Math.max(0, after.total() - before.total())};
     }
 

@@ -422,11 +422,12 @@ public class CalibrateCommandTest extends JUnitSuite {
                         "busy-share",
                         root -> ((ObjectNode) root.path("host"))
                                 .putObject("busyDuringProbes")
-                                .put("share", 3)
+                                .put("share", -0.5)
                                 .put("seconds", 40)
                                 .put("busiest", "")
                                 .put("busiestShare", 0),
-                        "host.busyDuringProbes.share must be a number in 0..1, got 3.0"),
+                        "host.busyDuringProbes.share must be a number in 0..1 (up to 1000 in older recordings), got"
+                                + " -0.5"),
                 new Edit(
                         "busy-number",
                         root -> ((ObjectNode) root.path("host")).put("busyDuringProbes", 5),
