@@ -71,40 +71,39 @@ public class ProgressDisplayTest extends JUnitSuite {
      */
     @Test
     public void aShortPhaseGetsItsTwoLinesAndNoBar() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
-            d.phaseStarting("net-free", "JIT warm-up 1", 100, () -> 0);
-            d.progress("net-free", "JIT warm-up 1", 50, 100, 300_000_000L);
-            d.phaseDone("net-free", "JIT warm-up 1", 100, 400_000_000L);
-        }
         assertEquals(
                 "[net-free] JIT warm-up 1: 100 to do%n[net-free] JIT warm-up 1: 100 done in 0.40 s (250/s)%n"
                         .formatted(),
-                bytes.toString(StandardCharsets.UTF_8));
-        bytes.reset();
-        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
+                onTerminal(d -> {
+                    d.phaseStarting("net-free", "JIT warm-up 1", 100, () -> 0);
+                    d.progress("net-free", "JIT warm-up 1", 50, 100, 300_000_000L);
+                    d.phaseDone("net-free", "JIT warm-up 1", 100, 400_000_000L);
+                }));
+        String longer = onTerminal(d -> {
             d.phaseStarting("net-free", "loops", 100, () -> 0);
             d.progress("net-free", "loops", 50, 100, 1_500_000_000L);
             d.phaseDone("net-free", "loops", 100, 3_000_000_000L);
+        });
+        assertTrue(longer, longer.contains("100/100"));
+    }
+
+    /** @return what a display drawing bars (stderr a terminal), one run at a time, printed while {@code use} ran */
+    private static String onTerminal(java.util.function.Consumer<ProgressDisplay> use) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            use.accept(new ProgressDisplay(true, err, "--jobs 1"));
         }
-        assertTrue(
-                bytes.toString(StandardCharsets.UTF_8),
-                bytes.toString(StandardCharsets.UTF_8).contains("100/100"));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /** The soak's bar: 6 of 15 s passed, its time passed and its time left add up to the phase's 15 s. */
     @Test
     public void aSoaksBarShowsTheTimeLeftOfItsLength() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            ProgressDisplay d = new ProgressDisplay(true, err, "--jobs 1");
+        String text = onTerminal(d -> {
             d.phaseStarting("kernel-4.18", "soak", 15, () -> 6, "s");
             d.progress("kernel-4.18", "soak", 6, 15, 6_000_000_000L);
             d.progress("kernel-4.18", "next", 0, 10, 0); // closes the soak's bar, drawing it a last time
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
+        });
         Matcher m = Pattern.compile("6/15 s \\(0:00:0(\\d) / 0:00:(\\d\\d?)\\)").matcher(text);
         assertTrue(text, m.find());
         assertEquals(text, 15, Integer.parseInt(m.group(1)) + Integer.parseInt(m.group(2)));

@@ -158,9 +158,8 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                 break; // the modelled costs set the rate (one iteration per worker outlasts a pass), or out of time
             }
             long compiledMs = jitTimed ? jit.getTotalCompilationTime() : 0;
-            long passStart = System.nanoTime();
             double next = timedLoops(design, scope, perWorker, "warm-up-" + (pass + 1), "JIT warm-up " + (pass + 1));
-            double passMs = (System.nanoTime() - passStart) / 1e6;
+            double passMs = perWorker * w.workers() / next * 1e3; // the pass's time, from its rate
             boolean settled = jitTimed
                     ? jit.getTotalCompilationTime() - compiledMs < JIT_QUIET * passMs
                     : next < best * (1 + JIT_QUIET);

@@ -32,9 +32,13 @@ public class ChurnScenarioTest extends JUnitSuite {
             new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
     private static RunResult run(String file, double scale, String... sets) throws Exception {
+        return run(RunObserver.SILENT, file, scale, sets);
+    }
+
+    private static RunResult run(RunObserver observer, String file, double scale, String... sets) throws Exception {
         Scenario s =
                 new ScenarioLoader().load(Path.of(file), List.of(sets), scale).withExecution(Execution.LIVE);
-        return new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(s);
+        return new ScenarioRunner(testKit.system(), SETTINGS, observer).run(s);
     }
 
     /**
@@ -66,11 +70,7 @@ public class ChurnScenarioTest extends JUnitSuite {
             "workload.workers=10"
         };
         // 10 workers x 100 iterations, after 1 configured warm-up iteration each
-        Scenario s = new ScenarioLoader()
-                .load(Path.of("load-tests/unshare-loop.conf"), List.of(sets), 1.0)
-                .withExecution(Execution.LIVE);
-        DesignResult d = new ScenarioRunner(testKit.system(), SETTINGS, observer)
-                .run(s)
+        DesignResult d = run(observer, "load-tests/unshare-loop.conf", 1.0, sets)
                 .designs()
                 .get(0);
         assertEquals(1000L, d.counters().get("netns_freed").longValue());
@@ -93,11 +93,7 @@ public class ChurnScenarioTest extends JUnitSuite {
         assertEquals(10 + passed, d.counters().get("warmup_lifecycles").longValue());
 
         phases.clear();
-        Scenario small = new ScenarioLoader()
-                .load(Path.of("load-tests/unshare-loop.conf"), List.of(sets), 0.5)
-                .withExecution(Execution.LIVE);
-        DesignResult below = new ScenarioRunner(testKit.system(), SETTINGS, observer)
-                .run(small)
+        DesignResult below = run(observer, "load-tests/unshare-loop.conf", 0.5, sets)
                 .designs()
                 .get(0);
         assertEquals(List.of("warm-up 10", "loops 500", "net_free 500"), phases);
