@@ -43,6 +43,11 @@ final class EventHeap {
         put(i, e);
     }
 
+    /** @return the earliest event, left in place, or null when none is held */
+    VirtualEngine.Event peek() {
+        return size == 0 ? null : events[0];
+    }
+
     /** @return the earliest event, removed, or null when none is held */
     VirtualEngine.Event poll() {
         if (size == 0) {

@@ -29,6 +29,8 @@ public final class FairCpus extends AbstractCpus {
     private final VirtualEngine.Event[] completion;
     private final Runnable[] stepEnds;
     private boolean holdCheckArmed;
+    /** {@link #sleepHolders} as one Runnable, made once: a step's end arms it at most once an instant. */
+    private final Runnable sleepHoldersAtQuiescence = this::sleepHolders;
     /** The task whose step's continuation is running (it holds its CPU), or null: the waker of a wake-up. */
     private CpuTask waker;
 
@@ -315,7 +317,7 @@ public final class FairCpus extends AbstractCpus {
         completion[c] = null;
         if (!holdCheckArmed) {
             holdCheckArmed = true;
-            engine.atQuiescence(this::sleepHolders);
+            engine.atQuiescence(sleepHoldersAtQuiescence);
         }
         CpuTask outer = waker;
         waker = t; // the continuation runs on t's CPU: a wake-up it does is t's (a sync wake-up)

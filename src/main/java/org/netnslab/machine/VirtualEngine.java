@@ -31,7 +31,7 @@ public final class VirtualEngine {
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
     private final ArrayDeque<Runnable> quiescent = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<Runnable> external = new ConcurrentLinkedQueue<>();
-    private final EventHeap events = new EventHeap();
+    private final EventQueue events = new EventQueue();
     private final Object signal = new Object();
     private volatile Thread driver;
     private volatile long now;
@@ -131,9 +131,10 @@ public final class VirtualEngine {
      * @return a handle that can cancel it; a cancelled event does not move the clock
      */
     public Event schedule(long delayNanos, Runnable task) {
+        long delay = Math.max(0, delayNanos);
         synchronized (events) {
-            Event e = new Event(now + Math.max(0, delayNanos), sequence++, task);
-            events.add(e);
+            Event e = new Event(now + delay, sequence++, task);
+            events.add(e, delay);
             return e;
         }
     }
