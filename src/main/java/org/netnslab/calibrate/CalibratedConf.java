@@ -88,6 +88,19 @@ public final class CalibratedConf {
         if (csw != null) {
             setting(b, comment(csw.source()), "context-switch", Math.round(csw.value()) + "ns");
         }
+        CostFit.Fitted coldBase = fit.costs().get(SwitchFit.BASE);
+        if (coldBase != null) {
+            b.append("    # ").append(comment(coldBase.source())).append("\n");
+            b.append("    cold-switch { base = ")
+                    .append(Math.round(coldBase.value()))
+                    .append("ns, evicted = ")
+                    .append(Math.round(fit.costs().get(SwitchFit.EVICTED).value()))
+                    .append("ns, cached-tasks = ")
+                    .append(Math.round(fit.costs().get(SwitchFit.CACHED).value()))
+                    .append(" }\n");
+        } else if (fit.unfitted().containsKey(SwitchFit.BASE)) {
+            notFitted(b, "cold-switch", fit.unfitted().get(SwitchFit.BASE));
+        }
         CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
         if (jitter != null) {
             setting(

@@ -206,7 +206,7 @@ public final class CalibrationReport {
      */
     static String value(String key, double v) {
         return CostFit.count(key)
-                ? String.format("%.0f sockets", v)
+                ? String.format("%.0f %s", v, SwitchFit.CACHED.equals(key) ? "tasks" : "sockets")
                 : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : ns(v);
     }
 

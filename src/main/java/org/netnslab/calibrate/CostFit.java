@@ -55,7 +55,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
      * @return whether its value is a count (the walk's knee, in sockets), not a share
      */
     static boolean count(String key) {
-        return UeventFit.CACHED_SOCKETS.equals(key);
+        return UeventFit.CACHED_SOCKETS.equals(key) || SwitchFit.CACHED.equals(key);
     }
 
     /**
@@ -141,6 +141,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
             unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
         }
+        if (!fitSet.isEmpty()) {
+            SwitchFit.fit(select(fitSet, "sched", "ring"), costs, unfitted);
+        }
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
         UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
@@ -168,7 +171,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                         ? null
                         : e.getKey().equals(CONTEXT_SWITCH)
                                 ? RecordingCheck.contextSwitch(v)
-                                : ModelKeys.problem(e.getKey(), hocon(e.getKey(), v));
+                                : e.getKey().startsWith(SwitchFit.PREFIX)
+                                        ? null // SwitchFit checked the three together
+                                        : ModelKeys.problem(e.getKey(), hocon(e.getKey(), v));
                 if (refused != null) {
                     unfitted.put(
                             e.getKey(),

@@ -71,6 +71,35 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         return String.join(",", sizes.stream().map(String::valueOf).toList());
     }
 
+    /** The ring sizes of the full fit set and of {@code --quick}'s, before the host's limits. */
+    static final List<Long> RINGS = List.of(2L, 10L, 100L, 300L, 1000L, 3000L);
+
+    static final List<Long> QUICK_RINGS = List.of(2L, 10L, 100L, 1000L);
+
+    /**
+     * @param ladder the ladder, whose limits cap the rings as they cap the /proc scans' sleeping processes (one task
+     *     and 256 KiB a process, {@link Ladder#held}), and to 2K + 16 descriptors within RLIMIT_NOFILE (hard)
+     * @return the ring sizes, comma separated, as sched_probe ring takes them
+     */
+    static String ringSizes(Ladder.Plan ladder) {
+        long cap = Long.MAX_VALUE;
+        for (HostLimits.Limit l : ladder.limits().limits()) {
+            cap = Math.min(
+                    cap,
+                    l.name().equals("RLIMIT_NOFILE")
+                            ? (l.room() == HostLimits.UNLIMITED ? Long.MAX_VALUE : (l.room() - 16) / 2)
+                            : Ladder.held(Ladder.Kind.SCAN, l));
+        }
+        long max = cap;
+        return String.join(
+                ",",
+                (ladder.quick() ? QUICK_RINGS : RINGS)
+                        .stream()
+                                .filter(k -> k == 2 || k <= max)
+                                .map(String::valueOf)
+                                .toList());
+    }
+
     /**
      * @param ladder the prediction set's ladder; {@code ladder.quick()}: the small version (CI), fewer sends,
      *     processes and loops, each load once
@@ -84,6 +113,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         List<Step> s = new ArrayList<>();
         // the host's task switch, whatever the parts: every contended load pays it
         s.add(new Step(true, "host", "sched_probe", "ctxsw", quick ? "20000" : "100000"));
+        // and what a switch-in costs more when others ran since: rings up to as many tasks as the largest TC1 holds
+        s.add(new Step(true, "host", "sched_probe", "ring", ringSizes(ladder), quick ? "20000" : "60000"));
         if (parts.contains("uevent")) {
             // the fit's medians move by up to a third between runs on a small VM (where the process lands, what the
             // other vCPU does): the full fit takes its medians over RUNS runs of the walk

@@ -61,7 +61,7 @@ abstract class AbstractCpus implements Cpus {
 
     @Override
     public final CpuTask newTask(String name, CpuTask.Kind kind, boolean forked) {
-        return new CpuTask(name, kind, taskIds++, forked);
+        return stamped(new CpuTask(name, kind, taskIds++, forked));
     }
 
     @Override
@@ -75,7 +75,13 @@ abstract class AbstractCpus implements Cpus {
                     name + ": only a kernel thread (kworker, rcu, device) is bound to a CPU, got "
                             + kind.name().toLowerCase(Locale.ROOT));
         }
-        return new CpuTask(name, kind, taskIds++, forked, cpu);
+        return stamped(new CpuTask(name, kind, taskIds++, forked, cpu));
+    }
+
+    /** A new task last ran, for {@link ColdSwitch}, when it was made: its first switch-in counts the switches since. */
+    private CpuTask stamped(CpuTask t) {
+        t.switchStamp = counters.switches();
+        return t;
     }
 
     @Override

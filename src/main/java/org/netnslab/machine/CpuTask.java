@@ -85,6 +85,9 @@ public final class CpuTask {
     long kernelNanos;
     long waitNanos;
     long switchesIn;
+    /** The machine's switch count when this task last switched in, or when it was made ({@link ColdSwitch}). */
+    long switchStamp;
+
     long preemptions;
 
     /**

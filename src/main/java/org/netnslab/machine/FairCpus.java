@@ -281,10 +281,12 @@ public final class FairCpus extends AbstractCpus {
         t.cpu = c;
         long sw = 0;
         if (last[c] != t) {
-            sw = sched.contextSwitchNanos();
             last[c] = t;
             t.switchesIn++;
             counters.switched();
+            long switches = counters.switches();
+            sw = sched.contextSwitchNanos() + sched.coldSwitch().extraNanos(switches - t.switchStamp);
+            t.switchStamp = switches;
             fair.advance(t, sw);
             t.kernelNanos += sw;
             counters.busy(t.kind(), sw);

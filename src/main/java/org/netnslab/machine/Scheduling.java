@@ -17,6 +17,8 @@ import java.util.Locale;
  *     kernel time), ns; fair only
  * @param taskGroup where the load's processes are against the kernel threads ({@code machine.task-group}); fair
  *     only
+ * @param coldSwitch what a switch-in costs more when other tasks ran since the task last ran
+ *     ({@code machine.cold-switch}); fair only
  */
 public record Scheduling(
         Scheduler scheduler,
@@ -24,7 +26,8 @@ public record Scheduling(
         int hz,
         long baseSliceNanos,
         long contextSwitchNanos,
-        TaskGroup taskGroup) {
+        TaskGroup taskGroup,
+        ColdSwitch coldSwitch) {
 
     /**
      * The task group of the load's processes (CONFIG_FAIR_GROUP_SCHED, kernel/sched/fair.c's group entities).
@@ -67,6 +70,26 @@ public record Scheduling(
      */
     public Scheduling(Scheduler scheduler, Preempt preempt, int hz, long baseSliceNanos, long contextSwitchNanos) {
         this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, TaskGroup.ROOT);
+    }
+
+    /**
+     * The machine with no cold-switch extra.
+     *
+     * @param scheduler as the canonical constructor
+     * @param preempt as the canonical constructor
+     * @param hz as the canonical constructor
+     * @param baseSliceNanos as the canonical constructor
+     * @param contextSwitchNanos as the canonical constructor
+     * @param taskGroup as the canonical constructor
+     */
+    public Scheduling(
+            Scheduler scheduler,
+            Preempt preempt,
+            int hz,
+            long baseSliceNanos,
+            long contextSwitchNanos,
+            TaskGroup taskGroup) {
+        this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, taskGroup, ColdSwitch.NONE);
     }
 
     /** The run queue discipline. */
@@ -142,9 +165,9 @@ public record Scheduling(
 
     /** Checks the ranges. */
     public Scheduling {
-        if (scheduler == null || preempt == null || taskGroup == null) {
+        if (scheduler == null || preempt == null || taskGroup == null || coldSwitch == null) {
             throw new IllegalArgumentException(
-                    "machine.scheduler, machine.preempt and machine.task-group must be given");
+                    "machine.scheduler, machine.preempt, machine.task-group and machine.cold-switch must be given");
         }
         if (hz < 100 || hz > 1000) {
             throw new IllegalArgumentException("machine.hz must be in 100..1000, got " + hz);

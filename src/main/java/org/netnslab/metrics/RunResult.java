@@ -64,10 +64,40 @@ public record RunResult(
             long baseSliceNanos,
             long contextSwitchNanos,
             String taskGroup,
-            List<Long> sliceNanos) {
+            List<Long> sliceNanos,
+            long coldSwitchBaseNanos,
+            long coldSwitchEvictedNanos,
+            long coldSwitchCachedTasks) {
         /** Copies the list. */
         public SchedulingInfo {
             sliceNanos = List.copyOf(sliceNanos);
+        }
+
+        /**
+         * Without a cold-switch extra ({@code machine.cold-switch} all 0).
+         *
+         * @param scheduler as the canonical constructor
+         * @param preempt as the canonical constructor
+         * @param hz as the canonical constructor
+         * @param baseSliceNanos as the canonical constructor
+         * @param contextSwitchNanos as the canonical constructor
+         * @param taskGroup as the canonical constructor
+         * @param sliceNanos as the canonical constructor
+         */
+        public SchedulingInfo(
+                String scheduler,
+                String preempt,
+                int hz,
+                long baseSliceNanos,
+                long contextSwitchNanos,
+                String taskGroup,
+                List<Long> sliceNanos) {
+            this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, taskGroup, sliceNanos, 0, 0, 0);
+        }
+
+        /** @return whether {@code machine.cold-switch} adds anything (result.json then holds it) */
+        public boolean hasColdSwitch() {
+            return coldSwitchBaseNanos != 0 || coldSwitchEvictedNanos != 0;
         }
 
         /** The scheduling keys, as result.json's {@code execution.machine} names them. */

@@ -44,6 +44,12 @@ final class ExecutionJson {
             }
             mn.put("context_switch_ns", s.contextSwitchNanos());
             mn.put("task_group", s.taskGroup());
+            if (s.hasColdSwitch()) { // absent where it adds nothing, as in every run before the key
+                ObjectNode cold = mn.putObject("cold_switch");
+                cold.put("base_ns", s.coldSwitchBaseNanos());
+                cold.put("evicted_ns", s.coldSwitchEvictedNanos());
+                cold.put("cached_tasks", s.coldSwitchCachedTasks());
+            }
             // the keys are the run's inputs and stay recorded; this says which of them shaped nothing
             ArrayNode none = mn.putArray("no_effect");
             RunResult.SchedulingInfo.noEffect(
@@ -106,7 +112,14 @@ final class ExecutionJson {
                         f.whole(m, MACHINE, "base_slice_ns"),
                         f.whole(m, MACHINE, "context_switch_ns"),
                         m.has("task_group") ? f.text(m, MACHINE, "task_group") : "root",
-                        slices(f, m));
+                        slices(f, m),
+                        m.has("cold_switch") ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "base_ns") : 0,
+                        m.has("cold_switch")
+                                ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "evicted_ns")
+                                : 0,
+                        m.has("cold_switch")
+                                ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "cached_tasks")
+                                : 0);
         return new RunResult.ExecutionInfo(
                 f.text(e, "execution", "mode"),
                 cpus,

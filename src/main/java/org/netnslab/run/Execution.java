@@ -75,7 +75,11 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
                 machine.getInt("hz"),
                 HoconChecker.duration(machine, "base-slice").toNanos(),
                 HoconChecker.duration(machine, "context-switch").toNanos(),
-                org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")));
+                org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")),
+                new org.netnslab.machine.ColdSwitch(
+                        HoconChecker.duration(machine, "cold-switch.base").toNanos(),
+                        HoconChecker.duration(machine, "cold-switch.evicted").toNanos(),
+                        machine.getLong("cold-switch.cached-tasks")));
     }
 
     /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */

@@ -52,8 +52,15 @@ final class ExecutionReader {
                             "hz",
                             "base-slice",
                             "context-switch",
-                            "task-group"),
+                            "task-group",
+                            "cold-switch"),
                     "machine.");
+            if (conf.hasPath("machine.cold-switch")) {
+                ConfigObject cold = c.object("machine.cold-switch");
+                if (cold != null) {
+                    c.unknownKeys(cold, Set.of("base", "evicted", "cached-tasks"), "machine.cold-switch.");
+                }
+            }
         }
         List<Integer> sweep = cpuSweep(c, conf, m);
         boolean list =
@@ -121,7 +128,16 @@ final class ExecutionReader {
         int hz = (int) c.integer("machine.hz", (long) d.hz(), 100, 1000);
         long slice = nanosOf(c, "machine.base-slice", d.baseSliceNanos(), 1_000_000_000L);
         long csw = nanosOf(c, "machine.context-switch", d.contextSwitchNanos(), 1_000_000L);
-        return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group);
+        org.netnslab.machine.ColdSwitch dc = d.coldSwitch();
+        org.netnslab.machine.ColdSwitch cold = new org.netnslab.machine.ColdSwitch(
+                nanosOf(c, "machine.cold-switch.base", dc.baseNanos(), org.netnslab.machine.ColdSwitch.MAX_NANOS),
+                nanosOf(c, "machine.cold-switch.evicted", dc.evictedNanos(), org.netnslab.machine.ColdSwitch.MAX_NANOS),
+                c.integer(
+                        "machine.cold-switch.cached-tasks",
+                        dc.cachedTasks(),
+                        0,
+                        org.netnslab.machine.ColdSwitch.MAX_TASKS));
+        return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group, cold);
     }
 
     /**

@@ -167,7 +167,10 @@ final class RunAssembly {
                                 ms.scheduling().taskGroup().name().toLowerCase(Locale.ROOT),
                                 counts.stream()
                                         .map(n -> ms.scheduling().sliceNanos(n))
-                                        .toList())),
+                                        .toList(),
+                                ms.scheduling().coldSwitch().baseNanos(),
+                                ms.scheduling().coldSwitch().evictedNanos(),
+                                ms.scheduling().coldSwitch().cachedTasks())),
                 scenario.workload().shape(scenario.scale()),
                 minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
     }

@@ -802,8 +802,9 @@ public class CostFitTest extends JUnitSuite {
                 9_000_000.0 / 29,
                 withCpu.costs().get("costs.netns.exit-per-netns").value(),
                 1e-6);
-        assertEquals(
-                java.util.Set.of(CostFit.CONTEXT_SWITCH), withCpu.unfitted().keySet()); // no sched line given
+        assertEquals( // no sched line given
+                java.util.Set.of(CostFit.CONTEXT_SWITCH, SwitchFit.BASE, SwitchFit.EVICTED, SwitchFit.CACHED),
+                withCpu.unfitted().keySet());
         // traced, but no run held the loop's netns (a short --quick loop): said as such, not "no runs traced (null)"
         ObjectNode none = serial(30, 400_000, 1_500_000);
         none.putArray("cleanup_net_run_pairs");

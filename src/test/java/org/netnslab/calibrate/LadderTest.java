@@ -41,6 +41,23 @@ public class LadderTest extends JUnitSuite {
     }
 
     /**
+     * The fit set's task-switch rings: every size on a roomy host; within pid_max's room as a scan's sleeping processes
+     * (2000 with 300 in use leaves 1275 tasks, 1271 after the scan's four); within 2K + 16 descriptors of RLIMIT_NOFILE.
+     * The ring of 2, the one the others are measured from, always runs.
+     */
+    @Test
+    public void theRingsKeepWithinTheHostsLimits() {
+        assertEquals("2,10,100,300,1000,3000", ProbeSet.ringSizes(Ladder.plan(false, roomy())));
+        assertEquals("2,10,100,1000", ProbeSet.ringSizes(Ladder.plan(true, roomy())));
+        HostLimits pids = new HostLimits(NONE, 2_000, NONE, 23_000_000, 20_000, NONE, NONE, 300, true);
+        assertEquals("2,10,100,300,1000", ProbeSet.ringSizes(Ladder.plan(false, pids)));
+        HostLimits fds = new HostLimits(NONE, 4_194_304, NONE, 23_000_000, 1_000, NONE, NONE, 300, true);
+        assertEquals("2,10,100,300", ProbeSet.ringSizes(Ladder.plan(false, fds)));
+        HostLimits none = new HostLimits(NONE, 4_194_304, NONE, 23_000_000, 10, NONE, NONE, 300, true);
+        assertEquals("2", ProbeSet.ringSizes(Ladder.plan(false, none)));
+    }
+
+    /**
      * pid_max 20,000 with 1,000 tasks in use leaves a probe three quarters of 19,000: 14,250 tasks. The 16,000
      * sleeping processes of the largest /proc scan do not fit: that step runs at 14,000 (14,246 rounded down to two
      * digits) and says which limit lowered it; TC1 at N = 3000 (6008 tasks) still fits.

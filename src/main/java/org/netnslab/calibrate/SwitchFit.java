@@ -1,0 +1,137 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.netnslab.calibrate.CostFit.Fitted;
+import org.netnslab.machine.ColdSwitch;
+
+/**
+ * {@code machine.cold-switch} from sched_probe's ring: a hop at K tasks less a hop at K = 2 is what a switch-in pays
+ * when K switches ran since the task last ran ({@link ColdSwitch}, context_switch in kernel/sched/core.c). Stateless.
+ */
+final class SwitchFit {
+    /** The keys' common prefix. */
+    static final String PREFIX = "machine.cold-switch.";
+
+    static final String BASE = PREFIX + "base";
+    static final String EVICTED = PREFIX + "evicted";
+    static final String CACHED = PREFIX + "cached-tasks";
+
+    /** Ring sizes beyond K = 2 the fit needs: two parts and the knee. */
+    static final int MIN_SIZES = 3;
+
+    /** Candidate knees (cached-tasks) tried, on a log scale between 2 and the largest ring. */
+    static final int KNEES = 200;
+
+    private SwitchFit() {}
+
+    /**
+     * Fits {@code extra(K) = base + evicted x max(0, 1 - cached / K)} to the ring's extras by least squares (both
+     * parts at least 0), {@code cached} the best of {@link #KNEES} candidates on a log scale from 2 to the largest K
+     * (and 0): the hop's median per K, over every line of that K, less K = 2's. All three keys NOT FITTED without a
+     * K = 2 line, with fewer than {@link #MIN_SIZES} larger sizes, or with a value outside {@link ColdSwitch}'s
+     * ranges.
+     *
+     * @param lines the fit set's sched_probe ring lines ({@code tasks}, {@code hop_p50_ns})
+     * @param costs receives the three keys
+     * @param unfitted receives why not
+     */
+    static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        TreeMap<Long, List<Double>> byK = new TreeMap<>();
+        for (ObjectNode l : lines) {
+            byK.computeIfAbsent(l.path("tasks").asLong(), k -> new ArrayList<>())
+                    .add(l.path("hop_p50_ns").asDouble());
+        }
+        String why = null;
+        if (lines.isEmpty()) {
+            why = "no sched_probe ring line in the fit set (a calibration from before the ring)";
+        } else if (!byK.containsKey(2L)) {
+            why = "no ring of 2 tasks in the fit set: no hop to take the others' from";
+        } else if (byK.tailMap(2L, false).size() < MIN_SIZES) {
+            why = "rings of " + byK.keySet() + " tasks: the fit needs " + MIN_SIZES + " sizes above 2";
+        }
+        if (why != null) {
+            for (String k : List.of(BASE, EVICTED, CACHED)) {
+                unfitted.put(k, why);
+            }
+            return;
+        }
+        double hop2 = median(byK.get(2L));
+        int n = byK.size() - 1;
+        double[] ks = new double[n];
+        double[] xs = new double[n];
+        int i = 0;
+        for (Map.Entry<Long, List<Double>> e : byK.tailMap(2L, false).entrySet()) {
+            ks[i] = e.getKey();
+            xs[i++] = median(e.getValue()) - hop2;
+        }
+        double[] best = null;
+        double bestSse = Double.POSITIVE_INFINITY;
+        double top = ks[n - 1];
+        for (int g = -1; g < KNEES; g++) {
+            double knee = g < 0 ? 0 : Math.round(2 * Math.pow(top / 2, g / (double) (KNEES - 1)));
+            double[] f = fitAt(ks, xs, knee);
+            if (f[3] < bestSse) {
+                bestSse = f[3];
+                best = f;
+            }
+        }
+        String src = String.format(
+                "sched_probe ring: K processes on one CPU passing a byte round a ring of pipes, a hop at K less a hop"
+                        + " at 2 (%.0f ns; medians over %d lines) at K = %s, fitted as base + evicted x max(0, 1 -"
+                        + " cached-tasks / K) by least squares, cached-tasks the best of %d on a log scale",
+                hop2, lines.size(), byK.tailMap(2L, false).keySet(), KNEES + 1);
+        double rms = Math.sqrt(bestSse / n);
+        try {
+            new ColdSwitch(Math.round(best[0]), Math.round(best[1]), Math.round(best[2]));
+        } catch (IllegalArgumentException e) {
+            for (String k : List.of(BASE, EVICTED, CACHED)) {
+                unfitted.put(k, "outside what the model accepts (" + e.getMessage() + ") from " + src);
+            }
+            return;
+        }
+        costs.put(BASE, new Fitted(best[0], src, n, Double.NaN));
+        costs.put(EVICTED, new Fitted(best[1], src + String.format("; rms residual %.0f ns", rms), n, Double.NaN));
+        costs.put(CACHED, new Fitted(best[2], src, n, Double.NaN));
+    }
+
+    /**
+     * @return {base, evicted, knee, sum of squared residuals}: least squares of x = base + evicted x g(K), g(K) =
+     *     max(0, 1 - knee / K), both at least 0
+     */
+    static double[] fitAt(double[] ks, double[] xs, double knee) {
+        int n = ks.length;
+        double sg = 0, sgg = 0, sx = 0, sgx = 0;
+        double[] g = new double[n];
+        for (int i = 0; i < n; i++) {
+            g[i] = Math.max(0, 1 - knee / ks[i]);
+            sg += g[i];
+            sgg += g[i] * g[i];
+            sx += xs[i];
+            sgx += g[i] * xs[i];
+        }
+        double det = n * sgg - sg * sg;
+        double base = det > 0 ? (sgg * sx - sg * sgx) / det : sx / n;
+        double evicted = det > 0 ? (n * sgx - sg * sx) / det : 0;
+        if (base < 0) { // the evicted part alone
+            base = 0;
+            evicted = sgg > 0 ? Math.max(0, sgx / sgg) : 0;
+        } else if (evicted < 0) { // the base alone
+            evicted = 0;
+            base = Math.max(0, sx / n);
+        }
+        double sse = 0;
+        for (int i = 0; i < n; i++) {
+            double r = xs[i] - base - evicted * g[i];
+            sse += r * r;
+        }
+        return new double[] {base, evicted, knee, sse};
+    }
+
+    private static double median(List<Double> v) {
+        return CostFit.medianOf(v.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+}
