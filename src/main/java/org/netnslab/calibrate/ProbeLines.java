@@ -20,7 +20,12 @@ public final class ProbeLines {
 
     private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
             Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
-            Map.entry("sched/ring", List.of(new Field("tasks", 2, 20_000), new Field("hop_p50_ns", 0, NS))),
+            Map.entry(
+                    "sched/ring",
+                    List.of(
+                            new Field("tasks", 2, 20_000),
+                            new Field("hop_p50_ns", 0, NS),
+                            new Field("hop_min_ns", 0, NS))),
             Map.entry(
                     "uevent/broadcast-walk",
                     List.of(

@@ -35,7 +35,9 @@ final class SwitchFit {
      * K = 2 line, with fewer than {@link #MIN_SIZES} larger sizes, or with a value outside {@link ColdSwitch}'s
      * ranges.
      *
-     * @param lines the fit set's sched_probe ring lines ({@code tasks}, {@code hop_p50_ns})
+     * @param lines the fit set's sched_probe ring lines ({@code tasks}, {@code hop_min_ns}: the fastest of the
+     *     ring's five batches, as another task running on its CPU only slows a batch; {@code hop_p50_ns} in a line
+     *     without it)
      * @param costs receives the three keys
      * @param unfitted receives why not
      */
@@ -43,7 +45,10 @@ final class SwitchFit {
         TreeMap<Long, List<Double>> byK = new TreeMap<>();
         for (ObjectNode l : lines) {
             byK.computeIfAbsent(l.path("tasks").asLong(), k -> new ArrayList<>())
-                    .add(l.path("hop_p50_ns").asDouble());
+                    .add(
+                            l.has("hop_min_ns")
+                                    ? l.path("hop_min_ns").asDouble()
+                                    : l.path("hop_p50_ns").asDouble());
         }
         String why = null;
         if (lines.isEmpty()) {
@@ -80,8 +85,9 @@ final class SwitchFit {
             }
         }
         String src = String.format(
-                "sched_probe ring: K processes on one CPU passing a byte round a ring of pipes, a hop at K less a hop"
-                        + " at 2 (%.0f ns; medians over %d lines) at K = %s, fitted as base + evicted x max(0, 1 -"
+                "sched_probe ring: K processes on one CPU passing a byte round a ring of pipes, a hop at K (its"
+                        + " fastest batch: another task's run on that CPU only adds) less a hop at 2 (%.0f ns; medians"
+                        + " over %d lines) at K = %s, fitted as base + evicted x max(0, 1 -"
                         + " cached-tasks / K) by least squares, cached-tasks the best of %d on a log scale",
                 hop2, lines.size(), byK.tailMap(2L, false).keySet(), KNEES + 1);
         double rms = Math.sqrt(bestSse / n);
