@@ -23,7 +23,8 @@ public class SwitchFitTest extends JUnitSuite {
                 .put("set", "fit")
                 .put("load", "ring")
                 .put("tasks", k)
-                .put("hop_p50_ns", hopNs);
+                .put("hop_p50_ns", hopNs + 700);
+        l.put("hop_min_ns", hopNs); // the fit's figure: the p50 is there to be passed over
         return l;
     }
 
@@ -60,6 +61,23 @@ public class SwitchFitTest extends JUnitSuite {
             lines.add(ring(k, hop));
             lines.add(ring(k, hop));
             lines.add(ring(k, hop * 5)); // one slow run of each size
+        }
+        Map<String, Fitted> costs = new HashMap<>();
+        SwitchFit.fit(lines, costs, new HashMap<>());
+        assertEquals(
+                3_000,
+                costs.get(SwitchFit.BASE).value() + costs.get(SwitchFit.EVICTED).value(),
+                1e-6);
+    }
+
+    /** A line without the fastest batch (a recording before it) counts by its median batch. */
+    @Test
+    public void aLineWithoutItsFastestBatchCountsByItsMedian() {
+        List<ObjectNode> lines = new ArrayList<>();
+        for (long k : RINGS) {
+            ObjectNode l = ring(k, 2_500 + (k == 2 ? 0 : 3_000));
+            l.remove("hop_min_ns");
+            lines.add(l);
         }
         Map<String, Fitted> costs = new HashMap<>();
         SwitchFit.fit(lines, costs, new HashMap<>());
