@@ -57,9 +57,10 @@ public final class NetnsLab {
      *
      * @param system the application's actor system
      * @param config the application's configuration (with netns-lab's reference.conf)
-     * @param timeout longest wait of each {@link Client} request for its answer
+     * @param timeout longest wait of each {@link Client} request for its answer, above 0
      * @return the running instance: its supervisor, a client, and how to stop it
-     * @throws IllegalArgumentException see {@link #design(Config)}
+     * @throws IllegalArgumentException a timeout of 0 or below (every request would fail), and see
+     *     {@link #design(Config)}
      */
     public static Instance start(ActorSystem<?> system, Config config, Duration timeout) {
         return start(system, config, "netns-lab-" + INSTANCES.incrementAndGet(), timeout);
@@ -72,6 +73,10 @@ public final class NetnsLab {
      * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
+        }
         CompletableFuture<Done> terminated = new CompletableFuture<>();
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
                 NamespaceSupervisor.Command.class, supervisor(config), () -> terminated.complete(Done.getInstance()));
@@ -282,8 +287,13 @@ public final class NetnsLab {
          * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
          * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
          * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
+         * @throws NullPointerException naming the argument that is null, before anything is sent: a null payload
+         *     would otherwise fail the netns's actor
          */
         public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
+            java.util.Objects.requireNonNull(netns, "inject: netns is null");
+            java.util.Objects.requireNonNull(sender, "inject: sender is null");
+            java.util.Objects.requireNonNull(payload, "inject: payload is null");
             // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
             return guard.guarded(netns, () -> {
                 PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));

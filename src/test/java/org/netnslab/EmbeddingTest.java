@@ -78,6 +78,49 @@ public class EmbeddingTest extends JUnitSuite {
                 out);
     }
 
+    /**
+     * A null argument to inject is refused at the call, naming it, and the netns it named still works: before, a null
+     * payload reached the netns's actor and failed it.
+     */
+    @Test
+    public void aNullInjectArgumentIsRefusedAtTheCallAndTheNetnsLives() throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        NetnsLab.Client lab = NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
+        UserNamespace userns = UserNamespace.INIT.createChild(1, 1000);
+        NetnsHandle netns = lab.createNetns(userns).toCompletableFuture().get();
+        Credentials root = Credentials.root(userns, 1000);
+        byte[] payload = "add@/devices/virtual/net/veth0\0ACTION=add\0".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(
+                "inject: payload is null",
+                org.junit.Assert.assertThrows(NullPointerException.class, () -> lab.inject(netns, root, null))
+                        .getMessage());
+        assertEquals(
+                "inject: sender is null",
+                org.junit.Assert.assertThrows(NullPointerException.class, () -> lab.inject(netns, null, payload))
+                        .getMessage());
+        assertEquals(
+                "Sent[seqnum=1]",
+                lab.inject(netns, root, payload).toCompletableFuture().get().toString());
+        lab.releaseNetns(netns.id()).toCompletableFuture().get();
+    }
+
+    /** A request timeout of 0 or below is refused at start: every request would fail with it. */
+    @Test
+    public void aTimeoutThatIsNotAboveZeroIsRefusedAtStart() {
+        for (Duration d : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            assertEquals(
+                    "netns-lab: the request timeout must be above 0, got " + d + ": every request would fail",
+                    org.junit.Assert.assertThrows(
+                                    IllegalArgumentException.class,
+                                    () -> NetnsLab.start(
+                                            testKit.system(),
+                                            testKit.system().settings().config(),
+                                            d))
+                            .getMessage());
+        }
+    }
+
     @Test
     public void procConnectorSubscriptionThroughTheClientGetsWhatItsMaskAsksFor() throws Exception {
         ActorRef<NamespaceSupervisor.Command> supervisor =

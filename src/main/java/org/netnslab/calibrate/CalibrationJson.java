@@ -235,11 +235,28 @@ public final class CalibrationJson {
             for (var ref : e.getPath()) {
                 at.append(ref.getFieldName() != null ? "." + ref.getFieldName() : "[" + ref.getIndex() + "]");
             }
-            String why = e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
-                            && mi.getTargetType() != null
-                    ? "must be " + expected(mi.getTargetType()) + ", got " + node(root.path("host"), e.getPath())
-                    : e.getOriginalMessage();
+            String why = e instanceof com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException u
+                    ? "not a key of a calibration's host (its keys: "
+                            + String.join(
+                                    ", ",
+                                    u.getKnownPropertyIds().stream()
+                                            .map(String::valueOf)
+                                            .sorted()
+                                            .toList())
+                            + ")"
+                    : e.getCause() instanceof com.fasterxml.jackson.core.exc.InputCoercionException
+                            ? "out of range, got " + node(root.path("host"), e.getPath())
+                            : e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException mi
+                                            && mi.getTargetType() != null
+                                    ? "must be " + expected(mi.getTargetType()) + ", got "
+                                            + node(root.path("host"), e.getPath())
+                                    : e.getOriginalMessage();
             throw new IOException(file + ": " + at + ": " + why, e);
+        } catch (com.fasterxml.jackson.core.exc.InputCoercionException e) { // 1e12 for an int: Jackson's Java types
+            throw new IOException(
+                    file + ": host: a number out of range for its key: "
+                            + e.getOriginalMessage().replaceAll(" of int \\(.*\\)$", " of the key's type"),
+                    e);
         } catch (JsonProcessingException e) {
             throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
         }

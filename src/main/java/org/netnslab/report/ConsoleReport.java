@@ -96,7 +96,8 @@ public final class ConsoleReport {
                     arrivalBound ? " (arrival-bound: the same in every" + " design)" : "",
                     d.wallSeconds(),
                     r.repeat() > 1
-                            ? " (means over the replicates; counts, counters and invariants are their sums)"
+                            ? " (means over the replicates; counts, invariants and counters are their sums, but counted times *_us,"
+                                    + " rates and sizes their means)"
                             : ""));
             if (!d.counters().isEmpty()) {
                 sb.append("  counters:");
@@ -136,7 +137,11 @@ public final class ConsoleReport {
         }
         for (Comparison c : r.comparisons()) {
             Double seed = r.seedRatio(c.b());
-            String unit = r.designs().get(0).measures().get(c.measure()).unit();
+            String unit = r.designs().stream() // the reader made sure both compared designs have the measure
+                    .filter(d -> d.name().equals(c.a()))
+                    .findFirst()
+                    .map(d -> d.measures().get(c.measure()).unit())
+                    .orElse("");
             sb.append(String.format(
                     "%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n",
                     c.measure(),

@@ -50,6 +50,18 @@ final class ResultJsonReader {
         for (int i = 0; i < dn.size(); i++) {
             designs.add(design(f, f.objectAt(dn, "designs", i), at("designs", i)));
         }
+        if (designs.isEmpty()) {
+            throw f.wrong("designs", "no design saved (a run has at least one)");
+        }
+        Map<String, DesignRecord> byName = new LinkedHashMap<>();
+        for (int i = 0; i < designs.size(); i++) {
+            String name = designs.get(i).name();
+            // a design's name is part of its .hgrm files' names, which the report reads beside result.json
+            if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals("..")) {
+                throw f.wrong(at(at("designs", i), "name"), "'" + name + "' is not a design name");
+            }
+            byName.put(name, designs.get(i));
+        }
         List<RunResult.DerivedRatio> ratios = new ArrayList<>();
         JsonNode rn = f.array(root, "", "ratios");
         for (int i = 0; i < rn.size(); i++) {
@@ -60,8 +72,19 @@ final class ResultJsonReader {
         JsonNode cn = f.array(root, "", "comparisons");
         for (int i = 0; i < cn.size(); i++) {
             JsonNode c = f.objectAt(cn, "comparisons", i);
-            comparisons.add(
-                    v1 ? SchemaOneJson.comparison(f, c, at("comparisons", i)) : comparison(f, c, at("comparisons", i)));
+            Comparison cmp =
+                    v1 ? SchemaOneJson.comparison(f, c, at("comparisons", i)) : comparison(f, c, at("comparisons", i));
+            for (String d : List.of(cmp.a(), cmp.b())) {
+                if (!byName.containsKey(d)) {
+                    throw f.wrong(at("comparisons", i), "compares design '" + d + "', which designs does not hold");
+                }
+                if (!byName.get(d).measures().containsKey(cmp.measure())) {
+                    throw f.wrong(
+                            at("comparisons", i),
+                            "compares " + cmp.measure() + ", which design '" + d + "' has no measure of");
+                }
+            }
+            comparisons.add(cmp);
         }
         List<ReplicateRecord> replicates = v1 ? List.of(SchemaOneJson.replicate(designs)) : replicates(f, root);
         return new RunRecord(

@@ -223,8 +223,8 @@ public final class HoconChecker {
             return dflt;
         }
         ConfigValue v = conf.getValue(path);
-        Object raw = v.unwrapped();
-        if (v.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long)) {
+        Object raw = EnvNumbers.numberOf(v);
+        if (raw == null || !(raw instanceof Integer || raw instanceof Long)) {
             problemAt(
                     v.origin(),
                     path,
@@ -328,7 +328,8 @@ public final class HoconChecker {
 
     /** @return the value as a double, or NaN (which fails every range) when it is not a number */
     private static double number(ConfigValue v) {
-        return v.valueType() == ConfigValueType.NUMBER ? ((Number) v.unwrapped()).doubleValue() : Double.NaN;
+        Number n = EnvNumbers.numberOf(v);
+        return n != null ? n.doubleValue() : Double.NaN;
     }
 
     /**

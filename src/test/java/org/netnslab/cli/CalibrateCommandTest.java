@@ -216,6 +216,19 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertRefused(o, "host.taskGroup: must be text, got an array [\"session\"]");
     }
 
+    /** A misspelt host key and a number beyond its Java type are named in the recording's words, not Jackson's. */
+    @Test
+    public void aMisspeltHostKeyOrAHugeNumberIsNamedInTheRecordingsWords() throws Exception {
+        UpFrontChecksTest.Outcome o =
+                fromEdited("edited-host-key", root -> ((ObjectNode) root.path("host")).put("relese", "6.18"));
+        assertRefused(
+                o,
+                "host.relese: not a key of a calibration's host (its keys: baseSliceNs, baseSliceSource, busyAtStart,"
+                        + " busyDuringProbes, cpus, hz, loadAverage1, preempt, release, taskGroup, taskGroupSource)");
+        o = fromEdited("edited-host-hz", root -> ((ObjectNode) root.path("host")).put("hz", 1_000_000_000_000L));
+        assertRefused(o, "host.hz: out of range, got a number 1000000000000");
+    }
+
     /**
      * An exit line's kernel-thread figures come all together or not at all, each at least 0, the exits' span inside
      * their window: a line with some of them, or a span longer than its window, is refused naming the field.

@@ -42,6 +42,52 @@ public class SavedFileFaultsTest extends JUnitSuite {
         assertRefused(dir, json + ": not valid JSON " + whereAndWhy);
     }
 
+    /** Rewrites result.json through {@code edit} and asserts that report refuses it with {@code json: why}. */
+    private void assertEditRefused(
+            java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit, String why)
+            throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json.toFile());
+        edit.accept(root);
+        mapper.writeValue(json.toFile(), root);
+        assertRefused(dir, json + ": " + why);
+    }
+
+    /**
+     * Designs and comparisons that do not fit together are refused in one line, exit 2: no design, a design name that
+     * would reach outside the folder for its .hgrm files, a comparison of a design or a measure the file lacks.
+     */
+    @Test
+    public void designsAndComparisonsThatDoNotFitTogetherAreRefused() throws Exception {
+        assertEditRefused(r -> r.putArray("designs"), "designs: no design saved (a run has at least one)");
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("designs").get(0))
+                        .put("name", "../../x"),
+                "designs[0].name: '../../x' is not a design name");
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("comparisons").get(0))
+                        .put("b", "ghost"),
+                "comparisons[0]: compares design 'ghost', which designs does not hold");
+        Path dir = saved();
+        var root = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("result.json").toFile());
+        String a = root.get("comparisons").get(0).get("a").asText();
+        String measure = root.get("comparisons").get(0).get("measure").asText();
+        assertEditRefused(
+                r -> {
+                    for (var d : r.get("designs")) {
+                        if (d.get("name").asText().equals(a)) {
+                            ((com.fasterxml.jackson.databind.node.ObjectNode) d).putObject("measures");
+                        }
+                    }
+                },
+                "comparisons[0]: compares " + measure + ", which design '" + a + "' has no measure of");
+    }
+
     @Test
     public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
         String beyond = " this reader takes (no netns-lab run writes one)";
