@@ -90,14 +90,13 @@ public final class CalibratedConf {
         }
         CostFit.Fitted coldBase = fit.costs().get(SwitchFit.BASE);
         if (coldBase != null) {
-            b.append("    # ").append(comment(coldBase.source())).append("\n");
-            b.append("    cold-switch { base = ")
-                    .append(Math.round(coldBase.value()))
-                    .append("ns, evicted = ")
-                    .append(Math.round(fit.costs().get(SwitchFit.EVICTED).value()))
-                    .append("ns, cached-tasks = ")
-                    .append(Math.round(fit.costs().get(SwitchFit.CACHED).value()))
-                    .append(" }\n");
+            setting(
+                    b,
+                    comment(coldBase.source()),
+                    "cold-switch",
+                    "{ base = " + Math.round(coldBase.value()) + "ns, evicted = "
+                            + Math.round(fit.costs().get(SwitchFit.EVICTED).value()) + "ns, cached-tasks = "
+                            + Math.round(fit.costs().get(SwitchFit.CACHED).value()) + " }");
         } else if (fit.unfitted().containsKey(SwitchFit.BASE)) {
             notFitted(b, "cold-switch", fit.unfitted().get(SwitchFit.BASE));
         }

@@ -252,11 +252,6 @@ public final class CalibrationJson {
                                             + node(root.path("host"), e.getPath())
                                     : e.getOriginalMessage();
             throw new IOException(file + ": " + at + ": " + why, e);
-        } catch (com.fasterxml.jackson.core.exc.InputCoercionException e) { // 1e12 for an int: Jackson's Java types
-            throw new IOException(
-                    file + ": host: a number out of range for its key: "
-                            + e.getOriginalMessage().replaceAll(" of int \\(.*\\)$", " of the key's type"),
-                    e);
         } catch (JsonProcessingException e) {
             throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
         }

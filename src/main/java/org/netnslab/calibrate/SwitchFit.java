@@ -42,13 +42,10 @@ final class SwitchFit {
      * @param unfitted receives why not
      */
     static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        TreeMap<Long, List<Double>> byK = new TreeMap<>();
+        TreeMap<Long, List<ObjectNode>> byK = new TreeMap<>();
         for (ObjectNode l : lines) {
             byK.computeIfAbsent(l.path("tasks").asLong(), k -> new ArrayList<>())
-                    .add(
-                            l.has("hop_min_ns")
-                                    ? l.path("hop_min_ns").asDouble()
-                                    : l.path("hop_p50_ns").asDouble());
+                    .add(l);
         }
         String why = null;
         if (lines.isEmpty()) {
@@ -64,14 +61,14 @@ final class SwitchFit {
             }
             return;
         }
-        double hop2 = median(byK.get(2L));
+        double hop2 = hop(byK.get(2L));
         int n = byK.size() - 1;
         double[] ks = new double[n];
         double[] xs = new double[n];
         int i = 0;
-        for (Map.Entry<Long, List<Double>> e : byK.tailMap(2L, false).entrySet()) {
+        for (Map.Entry<Long, List<ObjectNode>> e : byK.tailMap(2L, false).entrySet()) {
             ks[i] = e.getKey();
-            xs[i++] = median(e.getValue()) - hop2;
+            xs[i++] = hop(e.getValue()) - hop2;
         }
         double[] best = null;
         double bestSse = Double.POSITIVE_INFINITY;
@@ -137,7 +134,11 @@ final class SwitchFit {
         return new double[] {base, evicted, knee, sse};
     }
 
-    private static double median(List<Double> v) {
-        return CostFit.medianOf(v.stream().mapToDouble(Double::doubleValue).toArray());
+    /** @return the median over one ring size's lines of each one's fastest batch (its median batch without it) */
+    private static double hop(List<ObjectNode> ring) {
+        return CostFit.medianOf(ring.stream()
+                .mapToDouble(l -> l.path(l.has("hop_min_ns") ? "hop_min_ns" : "hop_p50_ns")
+                        .asDouble())
+                .toArray());
     }
 }

@@ -103,6 +103,7 @@ final class ExecutionJson {
         for (int i = 0; i < cn.size(); i++) {
             cpus.add((int) f.number(cn.get(i), at(MACHINE + ".cpus", i)));
         }
+        long[] cold = coldSwitch(f, m);
         RunResult.SchedulingInfo scheduling = !m.has("scheduler")
                 ? null
                 : new RunResult.SchedulingInfo(
@@ -113,13 +114,9 @@ final class ExecutionJson {
                         f.whole(m, MACHINE, "context_switch_ns"),
                         m.has("task_group") ? f.text(m, MACHINE, "task_group") : "root",
                         slices(f, m),
-                        m.has("cold_switch") ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "base_ns") : 0,
-                        m.has("cold_switch")
-                                ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "evicted_ns")
-                                : 0,
-                        m.has("cold_switch")
-                                ? f.whole(m.get("cold_switch"), MACHINE + ".cold_switch", "cached_tasks")
-                                : 0);
+                        cold[0],
+                        cold[1],
+                        cold[2]);
         return new RunResult.ExecutionInfo(
                 f.text(e, "execution", "mode"),
                 cpus,
@@ -127,6 +124,16 @@ final class ExecutionJson {
                 f.number(m, MACHINE, "jitter"),
                 f.whole(m, MACHINE, "random_seed"),
                 scheduling);
+    }
+
+    /** @return {@code execution.machine.cold_switch}'s base_ns, evicted_ns and cached_tasks; 0s where it is absent */
+    private static long[] coldSwitch(JsonFields f, JsonNode m) throws ReportInputException {
+        if (!m.has("cold_switch")) {
+            return new long[3];
+        }
+        String p = MACHINE + ".cold_switch";
+        JsonNode c = f.object(m, MACHINE, "cold_switch");
+        return new long[] {f.whole(c, p, "base_ns"), f.whole(c, p, "evicted_ns"), f.whole(c, p, "cached_tasks")};
     }
 
     /** @return {@code execution.machine.slice_ns}, or empty in a file without it */

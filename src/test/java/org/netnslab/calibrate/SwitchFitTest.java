@@ -52,6 +52,29 @@ public class SwitchFitTest extends JUnitSuite {
         assertEquals(5, costs.get(SwitchFit.BASE).points());
     }
 
+    /**
+     * calibrated.conf carries the fitted values in the machine block, rounded, and the configuration reader gives them
+     * back as the machine's cold switch.
+     */
+    @Test
+    public void calibratedConfCarriesTheFitToTheMachine() {
+        double cached = knee(120, 3000);
+        List<ObjectNode> lines = new ArrayList<>();
+        for (long k : RINGS) {
+            lines.add(ring(k, 2_500 + (k == 2 ? 0 : 1_900.4 + 6_600 * Math.max(0, 1 - cached / k))));
+        }
+        HostFacts host =
+                new HostFacts("6.18.44-test", 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null, null);
+        com.typesafe.config.Config conf = com.typesafe.config.ConfigFactory.parseString(
+                        CalibratedConf.text(host, CostFit.fit(lines)))
+                .withFallback(com.typesafe.config.ConfigFactory.defaultReference())
+                .resolve();
+        assertEquals(
+                new org.netnslab.machine.ColdSwitch(1_900, 6_600, Math.round(cached)),
+                org.netnslab.run.Execution.scheduling(conf.getConfig("netns-lab.machine"))
+                        .coldSwitch());
+    }
+
     /** Several runs of one size count by their median; a size's outlier run does not move the fit. */
     @Test
     public void eachSizeCountsByItsMedian() {

@@ -19,6 +19,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.RunResult;
 import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ResultJson;
@@ -138,6 +139,25 @@ public class VirtualRunTest extends JUnitSuite {
         assertTrue(
                 "no slice where none shaped anything",
                 fifo.at("/execution/machine/slice_ns").isMissingNode());
+    }
+
+    /**
+     * machine.cold-switch reaches result.json only where it adds something, and reads back as it was written.
+     */
+    @Test
+    public void aColdSwitchIsRecordedAndReadBack() throws Exception {
+        Path dir =
+                run("cold", "--set", "machine.cold-switch.evicted=5us", "--set", "machine.cold-switch.cached-tasks=10");
+        JsonNode cold = withoutWallClock(dir);
+        assertEquals(
+                "{\"base_ns\":0,\"evicted_ns\":5000,\"cached_tasks\":10}",
+                cold.at("/execution/machine/cold_switch").toString());
+        RunResult.SchedulingInfo s = ResultsFolder.read(dir).execution().scheduling();
+        assertEquals(
+                List.of(0L, 5_000L, 10L),
+                List.of(s.coldSwitchBaseNanos(), s.coldSwitchEvictedNanos(), s.coldSwitchCachedTasks()));
+        JsonNode warm = withoutWallClock(run("warm"));
+        assertTrue(warm.at("/execution/machine/cold_switch").isMissingNode());
     }
 
     /**
