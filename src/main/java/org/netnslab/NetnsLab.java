@@ -73,10 +73,7 @@ public final class NetnsLab {
      * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
-        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException(
-                    "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
-        }
+        requireTimeout(timeout); // before the supervisor starts
         CompletableFuture<Done> terminated = new CompletableFuture<>();
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
                 NamespaceSupervisor.Command.class, supervisor(config), () -> terminated.complete(Done.getInstance()));
@@ -177,17 +174,27 @@ public final class NetnsLab {
         return NamespaceSupervisor.create(design(config).model());
     }
 
+    /** Refuses a request timeout with which every request would fail at once. */
+    private static void requireTimeout(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
+        }
+    }
+
     /**
      * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
      * pending then end by their timeout (an {@link Instance#client()} fails them at once).
      *
      * @param system the actor system the supervisor runs in
      * @param supervisor the supervisor
-     * @param timeout longest wait for each answer
+     * @param timeout longest wait for each answer, above 0
      * @return a facade for callers outside actors
+     * @throws IllegalArgumentException a timeout of 0 or below: every request would fail
      */
     public static Client client(
             ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
+        requireTimeout(timeout);
         return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
     }
 

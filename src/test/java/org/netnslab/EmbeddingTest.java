@@ -105,18 +105,27 @@ public class EmbeddingTest extends JUnitSuite {
         lab.releaseNetns(netns.id()).toCompletableFuture().get();
     }
 
-    /** A request timeout of 0 or below is refused at start: every request would fail with it. */
+    /** A request timeout of 0 or below is refused at start, and by a client for one's own supervisor. */
     @Test
     public void aTimeoutThatIsNotAboveZeroIsRefusedAtStart() {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
         for (Duration d : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+            String refused = "netns-lab: the request timeout must be above 0, got " + d + ": every request would fail";
             assertEquals(
-                    "netns-lab: the request timeout must be above 0, got " + d + ": every request would fail",
+                    refused,
                     org.junit.Assert.assertThrows(
                                     IllegalArgumentException.class,
                                     () -> NetnsLab.start(
                                             testKit.system(),
                                             testKit.system().settings().config(),
                                             d))
+                            .getMessage());
+            assertEquals(
+                    refused,
+                    org.junit.Assert.assertThrows(
+                                    IllegalArgumentException.class,
+                                    () -> NetnsLab.client(testKit.system(), supervisor, d))
                             .getMessage());
         }
     }

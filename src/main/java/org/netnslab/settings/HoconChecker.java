@@ -224,7 +224,7 @@ public final class HoconChecker {
         }
         ConfigValue v = conf.getValue(path);
         Object raw = EnvNumbers.numberOf(v);
-        if (raw == null || !(raw instanceof Integer || raw instanceof Long)) {
+        if (!(raw instanceof Integer || raw instanceof Long)) {
             problemAt(
                     v.origin(),
                     path,
