@@ -289,8 +289,11 @@ __attribute__((noreturn)) static void inject(long id, long sends, int64_t *lat, 
  * rcu_gp_init and rcu_gp_cleanup) runs the grace periods, ksoftirqd/N the callbacks (RCU_SOFTIRQ, rcu_do_batch) on
  * the CPU that queued them, and a stack the per-CPU cache does not take is vfree()d from that softirq, which defers
  * it (mm/vmalloc.c vfree -> vfree_atomic) to delayed_vfree_work on kworker/N. Their run time and runs
- * (/proc/PID/schedstat, CONFIG_SCHED_INFO), summed per class over the kernel threads (PF_KTHREAD). */
-enum { KT_GP, KT_SOFTIRQ, KT_KWORKER, KT_CLASSES };
+ * (/proc/PID/schedstat, CONFIG_SCHED_INFO), summed per class over the kernel threads (PF_KTHREAD).
+ * Two more classes are no netns work but share the CPUs with it: DAMON's monitor (mm/damon/core.c kdamond_fn, whose
+ * access checks walk the rmap of the pages it samples) and every thread of PID 1, the host's init (a VM's agent
+ * may run there), so that the line can say whose the machine's busy time outside the probe's processes is. */
+enum { KT_GP, KT_SOFTIRQ, KT_KWORKER, KT_KDAMOND, KT_INIT, KT_CLASSES };
 #define KT_MAX 4096
 typedef struct { int pid, cls; unsigned long long start; int64_t ns, runs; } kthread_t;
 typedef struct { int n; kthread_t k[KT_MAX]; } kthreads_t;
@@ -300,7 +303,36 @@ static int kthread_class(const char *comm) {
     if (strcmp(comm, "rcu_preempt") == 0 || strcmp(comm, "rcu_sched") == 0) return KT_GP;
     if (strncmp(comm, "ksoftirqd/", 10) == 0) return KT_SOFTIRQ;
     if (strncmp(comm, "kworker/", 8) == 0 && comm[8] >= '0' && comm[8] <= '9') return KT_KWORKER;   /* per-CPU */
+    if (strncmp(comm, "kdamond.", 8) == 0) return KT_KDAMOND;
     return -1;
+}
+
+/* One task's figures from DIR (/proc/PID or /proc/1/task/TID): its comm, flags and start time from stat, its run
+ * time and runs from schedstat. Returns 0 when either cannot be read (the task went away). */
+static int task_read(const char *dir, char *comm, size_t comm_len, unsigned long *flags, unsigned long long *start,
+                     unsigned long long *run, unsigned long long *slices) {
+    char path[300], buf[512];
+    snprintf(path, sizeof path, "%s/stat", dir);
+    FILE *f = fopen(path, "re");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+    if (!open || !close || close < open) return 0;
+    *close = 0;
+    snprintf(comm, comm_len, "%s", open + 1);
+    /* after ") ": state ppid pgrp session tty_nr tpgid flags, ..., starttime (field 22): a reused pid is another
+     * thread */
+    if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+               flags, start) != 2) return 0;
+    snprintf(path, sizeof path, "%s/schedstat", dir);
+    f = fopen(path, "re");
+    if (!f) return 0;
+    unsigned long long wait = 0;
+    int got = fscanf(f, "%llu %llu %llu", run, &wait, slices);
+    fclose(f);
+    return got == 3;
 }
 
 /* Returns 0, saying why on stderr, when no kernel thread of the three classes can be read (no CONFIG_SCHED_INFO, or
@@ -311,46 +343,39 @@ static int kthreads_read(kthreads_t *k) {
     if (!d) return 0;
     struct dirent *e;
     int full = 0;
+    char dir[300], comm[64];
+    unsigned long flags;
+    unsigned long long start, run, slices;
     while ((e = readdir(d)) != NULL) {
         if (k->n == KT_MAX) { full = 1; break; }
         if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f) continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-        if (!open || !close || close < open) continue;
-        *close = 0;
-        unsigned long flags = 0;
-        unsigned long long start = 0;
-        /* after ") ": state ppid pgrp session tty_nr tpgid flags, ..., starttime (field 22): a reused pid is
-         * another thread */
-        if (sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-                   &flags, &start) != 2 || !(flags & 0x00200000UL)) continue;
-        int c = kthread_class(open + 1);
+        snprintf(dir, sizeof dir, "/proc/%s", e->d_name);
+        if (!task_read(dir, comm, sizeof comm, &flags, &start, &run, &slices) || !(flags & 0x00200000UL)) continue;
+        int c = kthread_class(comm);
         if (c < 0) continue;
-        snprintf(path, sizeof path, "/proc/%s/schedstat", e->d_name);
-        f = fopen(path, "re");
-        if (!f) continue;
-        unsigned long long run = 0, wait = 0, slices = 0;
-        int got = fscanf(f, "%llu %llu %llu", &run, &wait, &slices);
-        fclose(f);
-        if (got != 3) continue;
         k->k[k->n++] = (kthread_t) { atoi(e->d_name), c, start, (int64_t) run, (int64_t) slices };
     }
     closedir(d);
+    int kernel_threads = k->n;
+    /* PID 1's threads, each on its own: a thread may come and go between two reads */
+    d = opendir("/proc/1/task");
+    while (d && (e = readdir(d)) != NULL) {
+        if (k->n == KT_MAX) { full = 1; break; }
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        snprintf(dir, sizeof dir, "/proc/1/task/%s", e->d_name);
+        if (!task_read(dir, comm, sizeof comm, &flags, &start, &run, &slices)) continue;
+        k->k[k->n++] = (kthread_t) { atoi(e->d_name), KT_INIT, start, (int64_t) run, (int64_t) slices };
+    }
+    if (d) closedir(d);
     if (full) {
         fprintf(stderr, "uevent_probe: more than %d kernel threads of interest; their times are left out\n",
                 KT_MAX);
         return 0;
     }
-    if (k->n == 0)
+    if (kernel_threads == 0)
         fprintf(stderr, "uevent_probe: no rcu_preempt, ksoftirqd or per-CPU kworker readable in /proc (a PID"
                 " namespace, or no /proc/PID/schedstat); the kernel threads' times are left out\n");
-    return k->n > 0;
+    return kernel_threads > 0;
 }
 
 /* What the kernel threads of each class ran between two reads: a thread in both counts its difference, one that
@@ -372,7 +397,7 @@ static kthread_sums_t kthreads_diff(const kthreads_t *a, const kthreads_t *b) {
 }
 
 static void print_kthreads(const char *prefix, const kthreads_t *a, const kthreads_t *b) {
-    static const char *name[KT_CLASSES] = { "rcu_gp_kthread", "ksoftirqd", "kworker" };
+    static const char *name[KT_CLASSES] = { "rcu_gp_kthread", "ksoftirqd", "kworker", "kdamond", "init" };
     kthread_sums_t s = kthreads_diff(a, b);
     for (int c = 0; c < KT_CLASSES; c++)
         printf(",\"%s_%s_ns\":%lld,\"%s_%s_runs\":%lld", prefix, name[c], (long long) s.ns[c], prefix, name[c],

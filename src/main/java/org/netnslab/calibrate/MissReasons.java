@@ -153,14 +153,49 @@ final class MissReasons {
                 r -> (r.path("injector_cpu_ns").asDouble()
                                 + r.path("listener_cpu_ns").asDouble())
                         / Math.max(1, r.path("machine_busy_ns").asDouble()));
+        if (!runs.stream().allMatch(r -> OUTSIDE.stream().allMatch(k -> r.has("window_" + k + "_ns")))) {
+            return throughput(String.format(
+                    java.util.Locale.ROOT,
+                    "%s; the probe's own processes account for %.0f%% of the machine's"
+                            + " busy time (median), the rest is kernel and other work (interrupts, kworkers, task switches,"
+                            + " exits) the model does not run",
+                    head,
+                    100 * own.median()));
+        }
+        double init = outsideShare(runs, List.of("init"));
+        double kdamond = outsideShare(runs, List.of("kdamond"));
+        double kthreads = outsideShare(runs, OUTSIDE.subList(0, 3));
         return throughput(String.format(
                 java.util.Locale.ROOT,
-                "%s; the probe's own processes account for %.0f%% of the machine's"
-                        + " busy time (median), the rest is kernel and other work (interrupts, kworkers, task switches, exits) the"
-                        + " model does not run",
+                "%s; of the machine's busy time (medians) the probe's own processes took %.0f%%, PID 1's threads"
+                        + " (the host's init: on a VM, its agent) %.0f%%, DAMON's kdamond %.0f%%, the RCU grace-period"
+                        + " kthread, ksoftirqd and the per-CPU kworkers %.0f%%: the model runs none of PID 1's or kdamond's"
+                        + " work, which is the host's and not the kernel's netns work",
                 head,
-                100 * own.median()));
+                100 * own.median(),
+                100 * init,
+                100 * kdamond,
+                100 * kthreads));
     }
+
+    /** @return the median over the runs of the named classes' summed window time over the machine's busy time */
+    private static double outsideShare(List<ObjectNode> runs, List<String> classes) {
+        return HostFigure.of(
+                        runs,
+                        r -> classes.stream()
+                                        .mapToDouble(k ->
+                                                r.path("window_" + k + "_ns").asDouble())
+                                        .sum()
+                                / Math.max(1, r.path("machine_busy_ns").asDouble()))
+                .median();
+    }
+
+    /**
+     * The window's figures of the tasks outside the probe (uevent_probe's kthreads_read classes, in its field names
+     * {@code window_<class>_ns}): the RCU grace-period kthread, ksoftirqd, the per-CPU kworkers, DAMON's kdamond and
+     * PID 1's threads. A line of an older probe has only the first three, and the text then gives no split.
+     */
+    static final List<String> OUTSIDE = List.of("rcu_gp_kthread", "ksoftirqd", "kworker", "kdamond", "init");
 
     /**
      * @param code a reason's code
