@@ -25,6 +25,10 @@
  *                                       during the load, not 2N.
  *   uevent_probe reorder M SENDS        prediction set: M injectors into ONE netns with one listener: the
  *                                       share of messages received with a SEQNUM lower than one seen before.
+ *   uevent_probe idle K1,K2,.. SECONDS  fit set: for each K, K processes asleep, each in its own user+net
+ *                                       namespace, and the machine's busy time over SECONDS (/proc/stat): what
+ *                                       the host runs beside a load for the netns alive (an agent, a monitor),
+ *                                       with the kernel threads', kdamond's and PID 1's share.
  *
  * The injected message: a 16-byte nlmsghdr (NLM_F_REQUEST, type >= NLMSG_MIN_TYPE, so netlink_rcv_skb
  * hands it to uevent_net_rcv_skb) and "add@/devices/virtual/net/probeN\0ACTION=add\0...". The kernel
@@ -759,13 +763,73 @@ static void wake(long sends) {
     printf("}\n");
 }
 
+/* K processes asleep, each in its own user+net namespace, while the machine's busy time is read over `seconds`:
+ * the host's work for the netns alive when nothing else runs. The holders die with us (PR_SET_PDEATHSIG) and are
+ * killed and reaped before the line is printed; the next size waits for their netns's cleanup_net (settle). */
+static void idle(long k, long seconds) {
+    raise_nofile(k + 64);
+    int ready[2];
+    if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+    pid_t *holders = calloc((size_t) (k > 0 ? k : 1), sizeof *holders);
+    if (holders == NULL) fail_missing("memory", "run a smaller probe", "%ld holders", k);
+    for (long i = 0; i < k; i++) {
+        holders[i] = fork_child();
+        if (holders[i] == 0) {
+            close(ready[0]);
+            enter_userns_netns();
+            if (write(ready[1], "h", 1) != 1) _exit(1);
+            pause();
+            _exit(0);
+        }
+    }
+    close(ready[1]);
+    ready_wait(ready[0], k);
+    close(ready[0]);
+    long settle_ms = settle(10000);   /* the last size's netns may still be being dismantled */
+    static kthreads_t w0, w1;
+    int have_kt = kthreads_read(&w0);
+    cpu_times_t m0 = { 0 }, m1 = { 0 };
+    int have_times = cpu_times(&m0);
+    int64_t t0 = now_ns();
+    struct timespec ts = { seconds, 0 };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+    int64_t window = now_ns() - t0;
+    have_times = have_times && cpu_times(&m1);
+    have_kt = have_kt && kthreads_read(&w1);
+    for (long i = 0; i < k; i++) kill(holders[i], SIGKILL);
+    for (long i = 0; i < k; i++) waitpid(holders[i], NULL, 0);
+    free(holders);
+    if (!have_times) fail_missing("/proc/stat", "", "the machine's busy time cannot be read");
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"idle\",\"netns\":%ld,\"window_ns\":%lld,"
+           "\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld,\"settle_ms\":%ld",
+           k, (long long) window, (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle),
+           (long long) (m1.steal - m0.steal), settle_ms);
+    if (have_kt) print_kthreads("window", &w0, &w1);
+    printf("}\n");
+    fflush(stdout);
+}
+
 int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage =
         "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | waiters CLOSERS SENDS"
-        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS";
-    usage_mode(usage, argc, argv, (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", NULL });
+        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS";
+    usage_mode(usage, argc, argv,
+               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
+    if (strcmp(argv[1], "idle") == 0) {
+        /* every K is checked before anything is measured */
+        long ks[16];
+        int nk = 0;
+        char *list = strdup(argv[2]), *rest = list, *tok;
+        while ((tok = strsep(&rest, ",")) != NULL) {
+            if (nk == 16) fail_missing("arguments", "", "at most 16 values of K");
+            ks[nk++] = arg_long(tok, 0, 20000, "K");
+        }
+        long seconds = arg_long(argv[3], 1, 60, "SECONDS");
+        for (int i = 0; i < nk; i++) idle(ks[i], seconds);
+        return 0;
+    }
     if (strcmp(argv[1], "exit") == 0) {
         if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'exit' takes '-' before CHILDREN, got '%s'", argv[2]);
         exit_cost(arg_long(argv[3], 1, 10000, "CHILDREN"));

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import org.netnslab.machine.HostBackground;
 
 /**
  * {@code DIR/calibrated.conf}: a HOCON file for {@code --config} holding this host's machine (the fair scheduler
@@ -99,6 +100,18 @@ public final class CalibratedConf {
                             + Math.round(fit.costs().get(SwitchFit.CACHED).value()) + " }");
         } else if (fit.unfitted().containsKey(SwitchFit.BASE)) {
             notFitted(b, "cold-switch", fit.unfitted().get(SwitchFit.BASE));
+        }
+        CostFit.Fitted perNetns = fit.costs().get(BackgroundFit.PER_NETNS);
+        if (perNetns != null) {
+            setting(
+                    b,
+                    comment(perNetns.source()),
+                    "host-background",
+                    "{ period = " + HostBackground.NONE.periodNanos() / 1_000_000 + "ms, per-netns = "
+                            + Math.round(perNetns.value()) + "ns, doubling-netns = "
+                            + Math.round(fit.costs().get(BackgroundFit.DOUBLING).value()) + " }");
+        } else if (fit.unfitted().containsKey(BackgroundFit.PER_NETNS)) {
+            notFitted(b, "host-background", fit.unfitted().get(BackgroundFit.PER_NETNS));
         }
         CostFit.Fitted jitter = fit.costs().get(CostFit.JITTER);
         if (jitter != null) {

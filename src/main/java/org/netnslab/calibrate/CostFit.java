@@ -144,6 +144,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         if (!fitSet.isEmpty()) {
             SwitchFit.fit(select(fitSet, "sched", "ring"), costs, unfitted);
         }
+        if (!walk.isEmpty()) { // the host's work for the netns alive: measured with the uevent part
+            BackgroundFit.fit(select(fitSet, "uevent", "idle"), costs, unfitted);
+        }
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
         UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);

@@ -36,6 +36,12 @@ public final class ProbeLines {
                             new Field("user_p50_ns", 0, NS))),
             Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
             Map.entry(
+                    "uevent/idle",
+                    List.of(
+                            new Field("netns", 0, 20_000),
+                            new Field("window_ns", 1, NS),
+                            new Field("machine_busy_ns", 0, NS))),
+            Map.entry(
                     "uevent/exit",
                     List.of(
                             new Field("children", 1, 10_000),

@@ -71,6 +71,30 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         return String.join(",", sizes.stream().map(String::valueOf).toList());
     }
 
+    /** The idle probe's window, s: about six of our VM's init's one-second bursts. */
+    static final long IDLE_SECONDS = 6;
+
+    /**
+     * @param ladder the ladder, whose TC1 sizes bound the idle netns
+     * @return the idle probe's netns counts, comma separated: 0, then a third, two thirds and all of the largest TC1
+     *     N, rounded down to ten (quick: 0, a half and all)
+     */
+    static String idleSizes(Ladder.Plan ladder) {
+        long top = ladder.sizes().get(Ladder.Kind.TC1).stream()
+                .mapToLong(Long::longValue)
+                .max()
+                .orElse(0);
+        int parts = ladder.quick() ? 2 : 3;
+        List<Long> sizes = new ArrayList<>(List.of(0L));
+        for (int p = 1; p <= parts; p++) {
+            long k = p == parts ? top : top * p / parts / 10 * 10;
+            if (k > 0 && !sizes.contains(k)) {
+                sizes.add(k);
+            }
+        }
+        return String.join(",", sizes.stream().map(String::valueOf).toList());
+    }
+
     /** The ring sizes of the full fit set and of {@code --quick}'s, before the host's limits. */
     static final List<Long> RINGS = List.of(2L, 10L, 100L, 300L, 1000L, 3000L);
 
@@ -124,6 +148,14 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
             }
             s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
+            // what the host runs beside a load for the netns alive, with nothing else running: up to the largest TC1
+            s.add(new Step(
+                    true,
+                    "uevent",
+                    "uevent_probe",
+                    "idle",
+                    idleSizes(ladder),
+                    quick ? "2" : Long.toString(IDLE_SECONDS)));
             // a finished injector's exit and reaping, which the contended loads pay while the others still send
             // 2000 exits (about 0.5 s) so that the kernel threads they wake stand out of the machine's background
             s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "200" : "2000"));

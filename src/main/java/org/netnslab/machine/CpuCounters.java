@@ -11,12 +11,21 @@ public final class CpuCounters {
     private long busyNanos;
     private final long[] busyByKind = new long[CpuTask.Kind.values().length];
     private long steps;
+    private long hostSteps;
     private long switches;
     private long preemptions;
 
     /** A step started (a preempted step counts again when it resumes). */
     void step() {
         steps++;
+    }
+
+    /** A step of a task of kind {@code kind} started (a preempted step counts again when it resumes). */
+    void step(CpuTask.Kind kind) {
+        steps++;
+        if (kind == CpuTask.Kind.HOST) {
+            hostSteps++;
+        }
     }
 
     /** {@code nanos} of CPU time spent with no task to charge (fifo). */
@@ -57,6 +66,11 @@ public final class CpuCounters {
     /** @return steps started so far (fair: a preempted step counts again when it resumes) */
     public long steps() {
         return steps;
+    }
+
+    /** @return the steps of {@link CpuTask.Kind#HOST} tasks among {@link #steps()}: the host's, not the model's */
+    public long hostSteps() {
+        return hostSteps;
     }
 
     /** @return context switches so far (fair) */

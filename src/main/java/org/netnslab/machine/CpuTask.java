@@ -33,14 +33,17 @@ public final class CpuTask {
         /** A proc monitor (pidfd poller, /proc scanner). */
         MONITOR,
         /** Anything else: a test's task, or a one-off step with no task of its own. */
-        OTHER;
+        OTHER,
+        /** The host's own work beside the load ({@link HostBackground}): its init or an agent, not the model's. */
+        HOST;
 
         /**
          * @return true for a kernel thread (kworker, RCU, device task): in the root task group, whatever the
          *     load's group ({@link Scheduling.TaskGroup})
          */
         public boolean kernelThread() {
-            return this == KWORKER || this == RCU || this == DEVICE;
+            // the host's task sits outside the load's session as the kernel threads do
+            return this == KWORKER || this == RCU || this == DEVICE || this == HOST;
         }
     }
 

@@ -298,7 +298,7 @@ public final class FairCpus extends AbstractCpus {
 
     private void startStep(int c, long delay) {
         CpuTask t = current[c];
-        counters.step();
+        counters.step(t.kind());
         fair.off(c);
         accountedAt[c] = engine.now() + delay;
         fair.on(c);

@@ -87,10 +87,11 @@ public final class Machine implements Extension {
 
     /**
      * @return model steps started so far: timed steps ({@link #timedStep}) plus, in virtual execution, CPU
-     *     steps. A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
+     *     steps other than the host's ({@link HostBackgroundTask}). A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
      */
     public long modelSteps() {
-        return timedSteps.get() + (cpus != null ? cpus.counters().steps() : 0);
+        return timedSteps.get()
+                + (cpus != null ? cpus.counters().steps() - cpus.counters().hostSteps() : 0);
     }
 
     /** @return when the last-ending timed step started so far ends, on {@link #nanoTime()} (MIN_VALUE: none) */

@@ -11,8 +11,10 @@ package org.netnslab.machine;
  * @param randomSeed seeds the jitter (scenario key {@code random-seed}): same seed, same figures
  * @param scheduling how the CPUs schedule tasks ({@code machine.scheduler}, {@code preempt}, {@code hz},
  *     {@code base-slice}, {@code context-switch})
+ * @param hostBackground the host's work beside the load ({@code machine.host-background}; fair, virtual only)
  */
-public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduling scheduling) {
+public record MachineSettings(
+        int cpus, double jitter, long randomSeed, Scheduling scheduling, HostBackground hostBackground) {
     /** Checks the ranges. */
     public MachineSettings {
         if (cpus < 1 || cpus > 4096) {
@@ -24,6 +26,21 @@ public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduli
         if (scheduling == null) {
             throw new IllegalArgumentException("machine scheduling must be given");
         }
+        if (hostBackground == null) {
+            throw new IllegalArgumentException("machine host-background must be given");
+        }
+    }
+
+    /**
+     * No host background ({@link HostBackground#NONE}).
+     *
+     * @param cpus simulated CPUs
+     * @param jitter the cost jitter
+     * @param randomSeed the jitter's seed
+     * @param scheduling how the CPUs schedule tasks
+     */
+    public MachineSettings(int cpus, double jitter, long randomSeed, Scheduling scheduling) {
+        this(cpus, jitter, randomSeed, scheduling, HostBackground.NONE);
     }
 
     /**
@@ -39,6 +56,6 @@ public record MachineSettings(int cpus, double jitter, long randomSeed, Scheduli
 
     /** @return these settings with {@code n} CPUs */
     public MachineSettings withCpus(int n) {
-        return new MachineSettings(n, jitter, randomSeed, scheduling);
+        return new MachineSettings(n, jitter, randomSeed, scheduling, hostBackground);
     }
 }

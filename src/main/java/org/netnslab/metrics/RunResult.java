@@ -67,10 +67,59 @@ public record RunResult(
             List<Long> sliceNanos,
             long coldSwitchBaseNanos,
             long coldSwitchEvictedNanos,
-            long coldSwitchCachedTasks) {
+            long coldSwitchCachedTasks,
+            long hostBackgroundPeriodNanos,
+            long hostBackgroundPerNetnsNanos,
+            long hostBackgroundDoublingNetns) {
         /** Copies the list. */
         public SchedulingInfo {
             sliceNanos = List.copyOf(sliceNanos);
+        }
+
+        /**
+         * Without a host background ({@code machine.host-background.per-netns} 0).
+         *
+         * @param scheduler as the canonical constructor
+         * @param preempt as the canonical constructor
+         * @param hz as the canonical constructor
+         * @param baseSliceNanos as the canonical constructor
+         * @param contextSwitchNanos as the canonical constructor
+         * @param taskGroup as the canonical constructor
+         * @param sliceNanos as the canonical constructor
+         * @param coldSwitchBaseNanos as the canonical constructor
+         * @param coldSwitchEvictedNanos as the canonical constructor
+         * @param coldSwitchCachedTasks as the canonical constructor
+         */
+        public SchedulingInfo(
+                String scheduler,
+                String preempt,
+                int hz,
+                long baseSliceNanos,
+                long contextSwitchNanos,
+                String taskGroup,
+                List<Long> sliceNanos,
+                long coldSwitchBaseNanos,
+                long coldSwitchEvictedNanos,
+                long coldSwitchCachedTasks) {
+            this(
+                    scheduler,
+                    preempt,
+                    hz,
+                    baseSliceNanos,
+                    contextSwitchNanos,
+                    taskGroup,
+                    sliceNanos,
+                    coldSwitchBaseNanos,
+                    coldSwitchEvictedNanos,
+                    coldSwitchCachedTasks,
+                    0,
+                    0,
+                    0);
+        }
+
+        /** @return whether {@code machine.host-background} runs anything (result.json then holds it) */
+        public boolean hasHostBackground() {
+            return hostBackgroundPerNetnsNanos != 0;
         }
 
         /**

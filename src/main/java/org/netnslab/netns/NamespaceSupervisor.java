@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import org.netnslab.fault.Faults;
+import org.netnslab.machine.HostBackgroundTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.proc.ProcConnector;
@@ -158,6 +159,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     private final ActorRef<CleanupWorker.Command> cleanup;
     /** Every netns alive or being set up, by id, with the group that holds it. */
     private final NetnsGroups netns;
+
+    private final HostBackgroundTask background; // the host's work beside the load: reads netns on the engine
     /** Creations, through the lifecycle lock to setup_net. */
     private final NetnsCreations creations;
 
@@ -228,6 +231,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
         if (machine.isVirtual()) { // a process exit's frees (rcu.ExitFrees) share its grace periods
             RcuDomain.register(machine, rcu);
         }
+        this.background = HostBackgroundTask.start(machine, netns::netnsCount);
         ActorRef<UeventSockOwner.Command> owner =
                 ModelDispatcher.spawn(ctx, UeventSockOwner.create(globalSeqnum), "uevent-sock-owner");
         IntFunction<Duration> timeout = n -> undoTimeout.orElseGet(() -> OpsUndo.defaultTimeout(
@@ -335,6 +339,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                 })
                 .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
                 .onSignal(PostStop.class, s -> {
+                    background.stop();
                     creations.failPending();
                     return this;
                 })

@@ -50,6 +50,12 @@ final class ExecutionJson {
                 cold.put("evicted_ns", s.coldSwitchEvictedNanos());
                 cold.put("cached_tasks", s.coldSwitchCachedTasks());
             }
+            if (s.hasHostBackground()) { // absent where it runs nothing, as in every run before the key
+                ObjectNode hb = mn.putObject("host_background");
+                hb.put("period_ns", s.hostBackgroundPeriodNanos());
+                hb.put("per_netns_ns", s.hostBackgroundPerNetnsNanos());
+                hb.put("doubling_netns", s.hostBackgroundDoublingNetns());
+            }
             // the keys are the run's inputs and stay recorded; this says which of them shaped nothing
             ArrayNode none = mn.putArray("no_effect");
             RunResult.SchedulingInfo.noEffect(
@@ -104,6 +110,7 @@ final class ExecutionJson {
             cpus.add((int) f.number(cn.get(i), at(MACHINE + ".cpus", i)));
         }
         long[] cold = coldSwitch(f, m);
+        long[] hb = hostBackground(f, m);
         RunResult.SchedulingInfo scheduling = !m.has("scheduler")
                 ? null
                 : new RunResult.SchedulingInfo(
@@ -116,7 +123,10 @@ final class ExecutionJson {
                         slices(f, m),
                         cold[0],
                         cold[1],
-                        cold[2]);
+                        cold[2],
+                        hb[0],
+                        hb[1],
+                        hb[2]);
         return new RunResult.ExecutionInfo(
                 f.text(e, "execution", "mode"),
                 cpus,
@@ -134,6 +144,19 @@ final class ExecutionJson {
         String p = MACHINE + ".cold_switch";
         JsonNode c = f.object(m, MACHINE, "cold_switch");
         return new long[] {f.whole(c, p, "base_ns"), f.whole(c, p, "evicted_ns"), f.whole(c, p, "cached_tasks")};
+    }
+
+    /**
+     * @return {@code execution.machine.host_background}'s period_ns, per_netns_ns and doubling_netns; 0s where it is
+     *     absent
+     */
+    private static long[] hostBackground(JsonFields f, JsonNode m) throws ReportInputException {
+        if (!m.has("host_background")) {
+            return new long[3];
+        }
+        String p = MACHINE + ".host_background";
+        JsonNode h = f.object(m, MACHINE, "host_background");
+        return new long[] {f.whole(h, p, "period_ns"), f.whole(h, p, "per_netns_ns"), f.whole(h, p, "doubling_netns")};
     }
 
     /** @return {@code execution.machine.slice_ns}, or empty in a file without it */

@@ -60,7 +60,20 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
                         netnsLab.getInt("machine.cpus"),
                         netnsLab.getDouble("machine.jitter"),
                         netnsLab.getLong("random-seed"),
-                        scheduling(netnsLab.getConfig("machine"))));
+                        scheduling(netnsLab.getConfig("machine")),
+                        hostBackground(netnsLab.getConfig("machine"))));
+    }
+
+    /**
+     * @param machine a {@code machine} block with every key (reference.conf's, or a scenario's merged on it)
+     * @return its {@code host-background}
+     * @throws IllegalArgumentException naming the key at fault
+     */
+    public static org.netnslab.machine.HostBackground hostBackground(Config machine) {
+        return new org.netnslab.machine.HostBackground(
+                HoconChecker.duration(machine, "host-background.period").toNanos(),
+                HoconChecker.duration(machine, "host-background.per-netns").toNanos(),
+                machine.getLong("host-background.doubling-netns"));
     }
 
     /**
@@ -103,6 +116,11 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
      *     same at every count, so a sweep's counts differ in CPUs only
      */
     public MachineSettings machineFor(int replicate, int cpus) {
-        return new MachineSettings(cpus, machine.jitter(), machine.randomSeed() + replicate, machine.scheduling());
+        return new MachineSettings(
+                cpus,
+                machine.jitter(),
+                machine.randomSeed() + replicate,
+                machine.scheduling(),
+                machine.hostBackground());
     }
 }

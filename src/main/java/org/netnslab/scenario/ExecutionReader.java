@@ -53,12 +53,19 @@ final class ExecutionReader {
                             "base-slice",
                             "context-switch",
                             "task-group",
-                            "cold-switch"),
+                            "cold-switch",
+                            "host-background"),
                     "machine.");
             if (conf.hasPath("machine.cold-switch")) {
                 ConfigObject cold = c.object("machine.cold-switch");
                 if (cold != null) {
                     c.unknownKeys(cold, Set.of("base", "evicted", "cached-tasks"), "machine.cold-switch.");
+                }
+            }
+            if (conf.hasPath("machine.host-background")) {
+                ConfigObject hb = c.object("machine.host-background");
+                if (hb != null) {
+                    c.unknownKeys(hb, Set.of("period", "per-netns", "doubling-netns"), "machine.host-background.");
                 }
             }
         }
@@ -82,7 +89,7 @@ final class ExecutionReader {
         long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
         org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
         warnNoEffect(conf, m, scheduling.scheduler());
-        return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling), sweep);
+        return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, dflt)), sweep);
     }
 
     /**
@@ -138,6 +145,32 @@ final class ExecutionReader {
                         0,
                         org.netnslab.machine.ColdSwitch.MAX_TASKS));
         return new org.netnslab.machine.Scheduling(scheduler, preempt, hz, slice, csw, group, cold);
+    }
+
+    /** The machine's host-background keys, each checked with a message naming it; a bad one keeps the default. */
+    private static org.netnslab.machine.HostBackground hostBackground(HoconChecker c, Execution dflt) {
+        org.netnslab.machine.HostBackground d = dflt.machine().hostBackground();
+        long period = nanosOf(
+                c,
+                "machine.host-background.period",
+                d.periodNanos(),
+                org.netnslab.machine.HostBackground.MAX_PERIOD_NANOS);
+        if (period < org.netnslab.machine.HostBackground.MIN_PERIOD_NANOS) {
+            c.problem("machine.host-background.period", "must be at least 1ms, got " + period + " ns");
+            period = d.periodNanos();
+        }
+        return new org.netnslab.machine.HostBackground(
+                period,
+                nanosOf(
+                        c,
+                        "machine.host-background.per-netns",
+                        d.perNetnsNanos(),
+                        org.netnslab.machine.HostBackground.MAX_PER_NETNS_NANOS),
+                c.integer(
+                        "machine.host-background.doubling-netns",
+                        d.doublingNetns(),
+                        0,
+                        org.netnslab.machine.HostBackground.MAX_DOUBLING));
     }
 
     /**

@@ -170,7 +170,10 @@ final class RunAssembly {
                                         .toList(),
                                 ms.scheduling().coldSwitch().baseNanos(),
                                 ms.scheduling().coldSwitch().evictedNanos(),
-                                ms.scheduling().coldSwitch().cachedTasks())),
+                                ms.scheduling().coldSwitch().cachedTasks(),
+                                ms.hostBackground().periodNanos(),
+                                ms.hostBackground().perNetnsNanos(),
+                                ms.hostBackground().doublingNetns())),
                 scenario.workload().shape(scenario.scale()),
                 minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
     }
