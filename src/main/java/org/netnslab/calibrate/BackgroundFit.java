@@ -23,16 +23,18 @@ final class BackgroundFit {
     /** Sizes beyond K = 0 the fit needs: two terms. */
     static final int MIN_SIZES = 2;
 
+    /** Candidate doubling counts tried beside 0 (linear), on a log scale from 1 to 10^6. */
+    static final int DOUBLINGS = 200;
+
     private BackgroundFit() {}
 
     /**
-     * Fits {@code cpu(K) - cpu(0) = b K + c K^2} (ns of CPU a second) by least squares through the origin over the
-     * sizes' medians, both terms at least 0 (a negative one is dropped and the other refitted alone): {@code per-netns
-     * = b}, {@code doubling-netns = b / c} (0 where c is 0). Both keys NOT FITTED without a K = 0 line, with fewer than
-     * {@link #MIN_SIZES} larger sizes, where b comes out 0 or below, or outside {@link HostBackground}'s ranges.
+     * Fits {@code cpu(K) - cpu(0) = per-netns x K x (1 + K / doubling-netns)} (ns of CPU a second) over the sizes'
+     * medians by least squares ({@link #fitAt}). Both keys NOT FITTED without a K = 0 line, with fewer than {@link
+     * #MIN_SIZES} larger sizes, where per-netns comes out 0, or outside {@link HostBackground}'s ranges.
      *
      * @param lines the fit set's uevent_probe idle lines ({@code netns}, {@code window_ns}, {@code machine_busy_ns})
-     * @param costs receives the two keys
+     * @param costs receives the two keys (calibrate passes its extras: measured, not charged; see docs/calibrate.md)
      * @param unfitted receives why not
      */
     static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
@@ -50,8 +52,8 @@ final class BackgroundFit {
             why = "idle lines at " + byK.keySet() + " netns: the fit needs " + MIN_SIZES + " sizes above 0";
         }
         double base = why == null ? rate(byK.get(0L)) : 0;
-        int n = byK.size() - 1;
-        double[] ks = new double[Math.max(0, n)];
+        int n = byK.tailMap(0L, false).size();
+        double[] ks = new double[n];
         double[] ys = new double[ks.length];
         int i = 0;
         for (Map.Entry<Long, List<ObjectNode>> e : byK.tailMap(0L, false).entrySet()) {
@@ -61,18 +63,17 @@ final class BackgroundFit {
         double[] bc = why == null ? fitAt(ks, ys) : new double[2];
         if (why == null && bc[0] <= 0) {
             why = String.format(
-                    "no growth with the netns alive in the model's form: its linear part came out %.1f ns a second a"
-                            + " netns over K = %s",
+                    "no growth with the netns alive: per-netns came out %.1f ns a second over K = %s",
                     bc[0], byK.tailMap(0L, false).keySet());
         }
         String src = String.format(
                 "uevent_probe idle: the machine's busy time a second (/proc/stat) with K processes asleep, each in its"
                         + " own user+net namespace, less K = 0's (%.1f ms a second), at K = %s (medians over %d"
-                        + " lines), fitted as per-netns x K x (1 + K / doubling-netns) by least squares; the period"
-                        + " is not fitted",
-                base / 1e6, byK.tailMap(0L, false).keySet(), lines.size());
+                        + " lines), fitted as per-netns x K x (1 + K / doubling-netns) by least squares, doubling-netns"
+                        + " the best of %d on a log scale and 0; the period is not fitted",
+                base / 1e6, byK.tailMap(0L, false).keySet(), lines.size(), DOUBLINGS);
         long perNetns = Math.round(bc[0]);
-        long doubling = bc[1] > 0 ? Math.round(bc[0] / bc[1]) : 0;
+        long doubling = Math.round(bc[1]);
         if (why == null) {
             try {
                 new HostBackground(HostBackground.NONE.periodNanos(), perNetns, doubling);
@@ -89,27 +90,34 @@ final class BackgroundFit {
         costs.put(DOUBLING, new Fitted(doubling, src, n, Double.NaN));
     }
 
-    /** @return {b, c}: least squares of y = b K + c K^2 through the origin, both at least 0 */
+    /**
+     * @return {per-netns, doubling-netns}: for each doubling count D on the grid (0, linear, and {@link #DOUBLINGS} on
+     *     a log scale from 1 to 10^6), least squares of y = b g(K), g(K) = K (1 + K / D), b at least 0; the D with the
+     *     least squared residual
+     */
     static double[] fitAt(double[] ks, double[] ys) {
-        double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
-        for (int i = 0; i < ks.length; i++) {
-            double k = ks[i], k2 = k * k;
-            s11 += k * k;
-            s12 += k * k2;
-            s22 += k2 * k2;
-            s1y += k * ys[i];
-            s2y += k2 * ys[i];
+        double[] best = {0, 0};
+        double bestSse = Double.POSITIVE_INFINITY;
+        for (int i = -1; i < DOUBLINGS; i++) {
+            double d = i < 0 ? 0 : Math.round(Math.pow(1e6, i / (double) (DOUBLINGS - 1)));
+            double sgg = 0, sgy = 0;
+            for (int j = 0; j < ks.length; j++) {
+                double g = ks[j] * (d == 0 ? 1 : 1 + ks[j] / d);
+                sgg += g * g;
+                sgy += g * ys[j];
+            }
+            double b = sgg > 0 ? Math.max(0, sgy / sgg) : 0;
+            double sse = 0;
+            for (int j = 0; j < ks.length; j++) {
+                double r = ys[j] - b * ks[j] * (d == 0 ? 1 : 1 + ks[j] / d);
+                sse += r * r;
+            }
+            if (sse < bestSse) {
+                bestSse = sse;
+                best = new double[] {b, d};
+            }
         }
-        double det = s11 * s22 - s12 * s12;
-        double b = det > 0 ? (s22 * s1y - s12 * s2y) / det : 0;
-        double c = det > 0 ? (s11 * s2y - s12 * s1y) / det : 0;
-        if (c < 0 || det <= 0) { // linear alone
-            return new double[] {s11 > 0 ? s1y / s11 : 0, 0};
-        }
-        if (b < 0) { // the model's form needs a linear part: none means no fit
-            return new double[] {0, c};
-        }
-        return new double[] {b, c};
+        return best;
     }
 
     /** @return the median over one size's lines of the machine's busy ns a second */

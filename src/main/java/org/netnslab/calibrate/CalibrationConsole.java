@@ -145,8 +145,8 @@ public final class CalibrationConsole {
         }
         for (Map.Entry<String, CostFit.Fitted> e : fit.extras().entrySet()) {
             b.append(String.format(
-                    "  %-38s %12s%s  (no model key yet)%n",
-                    e.getKey(), CalibrationReport.ns(e.getValue().value()), residual(e.getValue())));
+                    "  %-38s %12s%s  (measured, not charged)%n",
+                    e.getKey(), CalibrationReport.value(e.getKey(), e.getValue().value()), residual(e.getValue())));
         }
         fit.unfitted()
                 .forEach((k, why) -> b.append(String.format(

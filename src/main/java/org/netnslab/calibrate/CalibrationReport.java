@@ -112,7 +112,7 @@ public final class CalibrationReport {
                 CostFit.Fitted f = e.getValue();
                 b.append(row(
                         null,
-                        td(esc(e.getKey()) + (m == fit.extras() ? " <i>(no model key yet)</i>" : "")),
+                        td(esc(e.getKey()) + (m == fit.extras() ? " <i>(measured, not charged)</i>" : "")),
                         figure(value(e.getKey(), f.value())),
                         figure(Double.isNaN(f.residual()) ? "" : String.format("%.1f%%", 100 * f.residual())),
                         td(esc(f.source()))));
@@ -206,7 +206,12 @@ public final class CalibrationReport {
      */
     static String value(String key, double v) {
         return CostFit.count(key)
-                ? String.format("%.0f %s", v, SwitchFit.CACHED.equals(key) ? "tasks" : "sockets")
+                ? String.format(
+                        "%.0f %s",
+                        v,
+                        SwitchFit.CACHED.equals(key)
+                                ? "tasks"
+                                : BackgroundFit.DOUBLING.equals(key) ? "netns" : "sockets")
                 : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : ns(v);
     }
 

@@ -55,7 +55,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
      * @return whether its value is a count (the walk's knee, in sockets), not a share
      */
     static boolean count(String key) {
-        return UeventFit.CACHED_SOCKETS.equals(key) || SwitchFit.CACHED.equals(key);
+        return UeventFit.CACHED_SOCKETS.equals(key)
+                || SwitchFit.CACHED.equals(key)
+                || BackgroundFit.DOUBLING.equals(key);
     }
 
     /**
@@ -145,7 +147,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
             SwitchFit.fit(select(fitSet, "sched", "ring"), costs, unfitted);
         }
         if (!walk.isEmpty()) { // the host's work for the netns alive: measured with the uevent part
-            BackgroundFit.fit(select(fitSet, "uevent", "idle"), costs, unfitted);
+            BackgroundFit.fit(select(fitSet, "uevent", "idle"), extras, unfitted);
         }
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);

@@ -161,6 +161,37 @@ public class VirtualRunTest extends JUnitSuite {
     }
 
     /**
+     * machine.host-background reaches result.json only where it runs something, reads back as it was written, and
+     * takes CPU from the load: with a wake-up every millisecond, some figure moves.
+     */
+    @Test
+    public void aHostBackgroundIsRecordedReadBackAndTakesCpu() throws Exception {
+        Path dir = run(
+                "host",
+                "--set",
+                "machine.host-background.period=1ms",
+                "--set",
+                "machine.host-background.per-netns=1ms");
+        JsonNode host = withoutWallClock(dir);
+        assertEquals(
+                "{\"period_ns\":1000000,\"per_netns_ns\":1000000,\"doubling_netns\":0}",
+                host.at("/execution/machine/host_background").toString());
+        RunResult.SchedulingInfo s = ResultsFolder.read(dir).execution().scheduling();
+        assertEquals(
+                List.of(1_000_000L, 1_000_000L, 0L),
+                List.of(
+                        s.hostBackgroundPeriodNanos(),
+                        s.hostBackgroundPerNetnsNanos(),
+                        s.hostBackgroundDoublingNetns()));
+        JsonNode none = withoutWallClock(run("nohost"));
+        assertTrue(none.at("/execution/machine/host_background").isMissingNode());
+        ((ObjectNode) host).remove("overrides");
+        ((ObjectNode) none).remove("overrides");
+        ((ObjectNode) host.get("execution").get("machine")).remove("host_background");
+        assertFalse("the host's task took CPU from the load: some figure must move", host.equals(none));
+    }
+
+    /**
      * Another random seed draws other jitter factors for every charged cost (costs.netns here), so some figure
      * moves.
      */

@@ -310,6 +310,25 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 got.toString(),
                 got.get(0).endsWith("machine.base-slice: must be a duration in 0..1s, got \"2s\"")
                         && got.get(1).endsWith("machine.context-switch: must be a duration in 0..1ms, got \"-1us\""));
+        got = problems(
+                GOOD,
+                List.of(
+                        "machine.host-background.period=10us",
+                        "machine.host-background.per-netns=2ms",
+                        "machine.host-background.doubling=5"),
+                1);
+        assertEquals(3, got.size());
+        assertTrue(
+                got.get(0),
+                got.get(0)
+                        .endsWith("machine.host-background.doubling: unknown key; expected one of"
+                                + " [doubling-netns, per-netns, period]"));
+        assertTrue(
+                got.get(1), got.get(1).endsWith("machine.host-background.period: must be at least 1ms, got 10000 ns"));
+        assertTrue(
+                got.get(2),
+                got.get(2)
+                        .endsWith("machine.host-background.per-netns: must be a duration in 0..1ms," + " got \"2ms\""));
         got = problems(GOOD, List.of("execution="), 1);
         assertEquals(
                 List.of("--set execution=:-1: execution: no value after '=' (to set an empty string, write \"\")"),
