@@ -99,9 +99,15 @@ final class ExecutionReader {
      */
     private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
         boolean live = m != Execution.Mode.VIRTUAL;
-        for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(
-                live, s == org.netnslab.machine.Scheduling.Scheduler.FIFO)) {
-            String k = "machine." + field.replace("_ns", "").replace('_', '-');
+        boolean fifo = s == org.netnslab.machine.Scheduling.Scheduler.FIFO;
+        List<String> keys = new java.util.ArrayList<>();
+        for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(live, fifo)) {
+            keys.add("machine." + field.replace("_ns", "").replace('_', '-'));
+        }
+        if (live || fifo) { // charged by the fair CPUs of virtual time only
+            keys.addAll(List.of("machine.cold-switch", "machine.host-background"));
+        }
+        for (String k : keys) {
             if (conf.hasPath(k)) {
                 System.err.println("netns-lab: warning: " + k + " has no effect: "
                         + (live

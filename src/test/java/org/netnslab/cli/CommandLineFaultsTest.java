@@ -151,7 +151,25 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 live.err()
                         .contains("netns-lab: warning: machine.scheduler has no effect: live execution"
                                 + " runs on the host's own scheduler"));
-        Printed fair = cli("validate", "load-tests/unshare-loop.conf", "--set", "machine.task-group=session");
+        Printed hostLive = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "execution=live",
+                "--set",
+                "machine.host-background.per-netns=20us");
+        assertTrue(
+                hostLive.err(),
+                hostLive.err()
+                        .contains("netns-lab: warning: machine.host-background has no effect: live execution"
+                                + " runs on the host's own scheduler"));
+        Printed fair = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "machine.task-group=session",
+                "--set",
+                "machine.host-background.per-netns=20us");
         assertFalse(fair.err(), fair.err().contains("warning"));
     }
 
