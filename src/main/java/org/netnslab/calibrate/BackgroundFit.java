@@ -23,6 +23,9 @@ final class BackgroundFit {
     /** Sizes beyond K = 0 the fit needs: two terms. */
     static final int MIN_SIZES = 2;
 
+    /** The least growth of the busy time at the largest K over its window the fit takes, ns: 10 ticks of 10 ms. */
+    static final long MIN_GROWTH_NS = 100_000_000L;
+
     /** Candidate doubling counts tried beside 0 (linear), on a log scale from 1 to 10^6. */
     static final int DOUBLINGS = 200;
 
@@ -60,6 +63,19 @@ final class BackgroundFit {
             ks[i] = e.getKey();
             ys[i++] = rate(e.getValue()) - base;
         }
+        if (why == null) { // /proc/stat counts whole 10 ms ticks: a growth of a few is no measurement
+            List<ObjectNode> top = byK.lastEntry().getValue();
+            double grown = ys[n - 1] * top.get(0).path("window_ns").asDouble() / 1e9;
+            if (grown < MIN_GROWTH_NS) {
+                why = String.format(
+                        "the busy time at K = %d grew by %.0f ms over its %.0f s window, under %d of /proc/stat's 10 ms"
+                                + " ticks (a --quick calibration's few netns and short window)",
+                        byK.lastKey(),
+                        grown / 1e6,
+                        top.get(0).path("window_ns").asDouble() / 1e9,
+                        MIN_GROWTH_NS / 10_000_000);
+            }
+        }
         double[] bc = why == null ? fitAt(ks, ys) : new double[2];
         if (why == null && bc[0] <= 0) {
             why = String.format(
@@ -68,9 +84,10 @@ final class BackgroundFit {
         }
         String src = String.format(
                 "uevent_probe idle: the machine's busy time a second (/proc/stat) with K processes asleep, each in its"
-                        + " own user+net namespace, less K = 0's (%.1f ms a second), at K = %s (medians over %d"
-                        + " lines), fitted as per-netns x K x (1 + K / doubling-netns) by least squares, doubling-netns"
-                        + " the best of %d on a log scale and 0; the period is not fitted",
+                        + " own user+net namespace, less K = 0's (%.1f ms a second), at K = %s (%d lines, a K's median"
+                        + " where it has several), fitted as per-netns (CPU a second for each netns) x K x (1 + K /"
+                        + " doubling-netns) by least squares, doubling-netns the best of %d on a log scale, or 0 for"
+                        + " linear; the period is not fitted",
                 base / 1e6, byK.tailMap(0L, false).keySet(), lines.size(), DOUBLINGS);
         long perNetns = Math.round(bc[0]);
         long doubling = Math.round(bc[1]);

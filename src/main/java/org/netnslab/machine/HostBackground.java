@@ -12,7 +12,7 @@ package org.netnslab.machine;
  * {@code perNetns x K x (1 + K / doublingNetns)} of CPU for each second of the period ({@code doublingNetns} 0: no
  * growth beyond linear), so its CPU a second at K is that, and the CPU per netns doubles at K = doublingNetns.
  *
- * @param periodNanos how often the task wakes, ns, 1 ms..1 min
+ * @param periodNanos how often the task wakes, ns, 1 ms..60 s
  * @param perNetnsNanos CPU a second for each netns alive, ns, 0..1 ms
  * @param doublingNetns the netns alive at which the CPU per netns has doubled, 0..10^9 (0: it does not grow)
  */
@@ -36,7 +36,7 @@ public record HostBackground(long periodNanos, long perNetnsNanos, long doubling
     public HostBackground {
         if (periodNanos < MIN_PERIOD_NANOS || periodNanos > MAX_PERIOD_NANOS) {
             throw new IllegalArgumentException(
-                    "machine.host-background.period must be in 1ms..1min, got " + periodNanos + " ns");
+                    "machine.host-background.period must be in 1ms..60s, got " + periodNanos + " ns");
         }
         if (perNetnsNanos < 0 || perNetnsNanos > MAX_PER_NETNS_NANOS) {
             throw new IllegalArgumentException(

@@ -70,10 +70,37 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
      * @throws IllegalArgumentException naming the key at fault
      */
     public static org.netnslab.machine.HostBackground hostBackground(Config machine) {
-        return new org.netnslab.machine.HostBackground(
-                HoconChecker.duration(machine, "host-background.period").toNanos(),
-                HoconChecker.duration(machine, "host-background.per-netns").toNanos(),
-                machine.getLong("host-background.doubling-netns"));
+        long period = HoconChecker.duration(machine, "host-background.period").toNanos();
+        long perNetns =
+                HoconChecker.duration(machine, "host-background.per-netns").toNanos();
+        long doubling = whole(machine, "host-background.doubling-netns");
+        try {
+            return new org.netnslab.machine.HostBackground(period, perNetns, doubling);
+        } catch (IllegalArgumentException e) { // the message starts with the key out of range: say where it was set
+            String key =
+                    e.getMessage().substring("machine.".length(), e.getMessage().indexOf(' '));
+            throw new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return the whole number at {@code path} of the machine block
+     * @throws IllegalArgumentException for one with a fraction (Typesafe Config's getLong would cut 1.5 to 1)
+     */
+    private static long whole(Config machine, String path) {
+        com.typesafe.config.ConfigValue v = machine.getValue(path);
+        if (v.valueType() == com.typesafe.config.ConfigValueType.NUMBER
+                && !(v.unwrapped() instanceof Integer || v.unwrapped() instanceof Long)) {
+            throw new IllegalArgumentException(
+                    where(machine, path) + "machine." + path + " must be a whole number, got " + v.render());
+        }
+        return machine.getLong(path);
+    }
+
+    /** @return "FILE:LINE: " of the key at {@code path} in the machine block, where it came from a file, else "" */
+    private static String where(Config machine, String path) {
+        com.typesafe.config.ConfigOrigin o = machine.getValue(path).origin();
+        return o.filename() == null ? "" : o.filename() + ":" + o.lineNumber() + ": ";
     }
 
     /**
@@ -85,14 +112,14 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
         return new org.netnslab.machine.Scheduling(
                 org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
                 org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")),
-                machine.getInt("hz"),
+                (int) whole(machine, "hz"),
                 HoconChecker.duration(machine, "base-slice").toNanos(),
                 HoconChecker.duration(machine, "context-switch").toNanos(),
                 org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")),
                 new org.netnslab.machine.ColdSwitch(
                         HoconChecker.duration(machine, "cold-switch.base").toNanos(),
                         HoconChecker.duration(machine, "cold-switch.evicted").toNanos(),
-                        machine.getLong("cold-switch.cached-tasks")));
+                        whole(machine, "cold-switch.cached-tasks")));
     }
 
     /** Live execution with reference.conf's machine (what tests and the embedding API get by default). */

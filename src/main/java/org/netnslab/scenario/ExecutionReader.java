@@ -89,7 +89,8 @@ final class ExecutionReader {
         long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);
         org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
         warnNoEffect(conf, m, scheduling.scheduler());
-        return new Execution(m, new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, dflt)), sweep);
+        return new Execution(
+                m, new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, conf, dflt)), sweep);
     }
 
     /**
@@ -154,16 +155,24 @@ final class ExecutionReader {
     }
 
     /** The machine's host-background keys, each checked with a message naming it; a bad one keeps the default. */
-    private static org.netnslab.machine.HostBackground hostBackground(HoconChecker c, Execution dflt) {
+    private static org.netnslab.machine.HostBackground hostBackground(HoconChecker c, Config conf, Execution dflt) {
         org.netnslab.machine.HostBackground d = dflt.machine().hostBackground();
-        long period = nanosOf(
-                c,
-                "machine.host-background.period",
-                d.periodNanos(),
-                org.netnslab.machine.HostBackground.MAX_PERIOD_NANOS);
-        if (period < org.netnslab.machine.HostBackground.MIN_PERIOD_NANOS) {
-            c.problem("machine.host-background.period", "must be at least 1ms, got " + period + " ns");
-            period = d.periodNanos();
+        String key = "machine.host-background.period";
+        long period = d.periodNanos();
+        if (conf.hasPath(key)) { // its range starts at 1ms, not 0: checked here with the range it has
+            try {
+                long n = HoconChecker.duration(conf, key).toNanos();
+                if (n >= org.netnslab.machine.HostBackground.MIN_PERIOD_NANOS
+                        && n <= org.netnslab.machine.HostBackground.MAX_PERIOD_NANOS) {
+                    period = n;
+                } else {
+                    c.problem(key, "must be a duration in 1ms..60s, got " + HoconSyntax.shown(conf.getValue(key)));
+                }
+            } catch (com.typesafe.config.ConfigException e) {
+                c.problem(
+                        key,
+                        "must be a duration with its unit (e.g. 1s), got " + HoconSyntax.shown(conf.getValue(key)));
+            }
         }
         return new org.netnslab.machine.HostBackground(
                 period,

@@ -96,7 +96,14 @@ public class BackgroundFitTest extends JUnitSuite {
         u.clear();
         assertTrue(fit(lines(5e6, 0, 0, 1000, 2000), u).isEmpty());
         assertEquals(
-                "no growth with the netns alive: per-netns came out 0.0 ns a second over K = [1000, 2000]",
+                "the busy time at K = 2000 grew by 0 ms over its 6 s window, under 10 of /proc/stat's 10 ms ticks (a"
+                        + " --quick calibration's few netns and short window)",
+                u.get(BackgroundFit.PER_NETNS));
+        u.clear(); // grown at the top, less than at K = 0 below it: no per-netns cost fits
+        assertTrue(fit(List.of(idle(0, 5e8), idle(1000, 2e8), idle(2000, 2e8), idle(3000, 5.2e8)), u)
+                .isEmpty());
+        assertEquals(
+                "no growth with the netns alive: per-netns came out 0.0 ns a second over K = [1000, 2000, 3000]",
                 u.get(BackgroundFit.PER_NETNS));
         assertFalse(u.containsKey("machine.host-background.period"));
     }

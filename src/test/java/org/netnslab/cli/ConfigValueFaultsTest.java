@@ -96,6 +96,27 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                         + " got 'no.such.Executor'");
     }
 
+    /**
+     * A machine key of a --config file that is out of range, or a count with a fraction (which Typesafe Config would
+     * cut to a whole one), is refused with its file and line.
+     */
+    @Test
+    public void aMachineValueOfAConfigFileIsRefusedWithItsPlace() throws Exception {
+        for (String[] c : new String[][] {
+            {
+                "host-background.doubling-netns = 1.5",
+                "machine.host-background.doubling-netns must be a whole number," + " got 1.5"
+            },
+            {"host-background.period = 10us", "machine.host-background.period must be in 1ms..60s, got 10000 ns"},
+            {"cold-switch.cached-tasks = 102.7", "machine.cold-switch.cached-tasks must be a whole number, got 102.7"}
+        }) {
+            Path f = config("netns-lab.machine." + c[0]);
+            Printed validate = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", f.toString());
+            assertEquals(validate.err(), Main.EXIT_CONFIG, validate.status());
+            assertEquals("netns-lab: configuration: " + f + ":1: " + c[1] + "\n", validate.err());
+        }
+    }
+
     @Test
     public void anAkkaValueOutOfItsRangeIsRefusedUpFront() throws Exception {
         refused(

@@ -46,7 +46,7 @@ public class HostBackgroundTest extends JUnitSuite {
     @Test
     public void outOfRangePartsAreRefusedByName() {
         assertEquals(
-                "machine.host-background.period must be in 1ms..1min, got 999999 ns",
+                "machine.host-background.period must be in 1ms..60s, got 999999 ns",
                 org.junit.Assert.assertThrows(IllegalArgumentException.class, () -> new HostBackground(999_999, 0, 0))
                         .getMessage());
         assertEquals(

@@ -324,7 +324,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         .endsWith("machine.host-background.doubling: unknown key; expected one of"
                                 + " [doubling-netns, per-netns, period]"));
         assertTrue(
-                got.get(1), got.get(1).endsWith("machine.host-background.period: must be at least 1ms, got 10000 ns"));
+                got.get(1),
+                got.get(1).endsWith("machine.host-background.period: must be a duration in 1ms..60s, got \"10us\""));
         assertTrue(
                 got.get(2),
                 got.get(2)
