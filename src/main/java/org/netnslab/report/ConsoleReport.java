@@ -33,15 +33,40 @@ public final class ConsoleReport {
         }
         String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
         return String.format(
-                "execution virtual, %s, jitter %s, random-seed %d: wall %.2f s, simulated %.6f s,"
+                "execution virtual, %s, jitter %s, random-seed %d%s: wall %.2f s, simulated %.6f s,"
                         + " %,d events, %,.0f events per wall s",
                 cpus,
                 e.jitter(),
                 e.randomSeed(),
+                machineExtras(e.scheduling()),
                 r.wallSeconds(),
                 c.simulatedSeconds(),
                 c.simulatedEvents(),
                 c.eventsPerWallSecond());
+    }
+
+    /**
+     * @return ", cold-switch ..." and ", host-background ..." where the run's machine charged them (result.json has
+     *     them then), else ""
+     */
+    static String machineExtras(RunResult.SchedulingInfo s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (s.hasColdSwitch()) {
+            b.append(String.format(
+                    ", cold-switch base %d ns, evicted %d ns, cached-tasks %d",
+                    s.coldSwitchBaseNanos(), s.coldSwitchEvictedNanos(), s.coldSwitchCachedTasks()));
+        }
+        if (s.hasHostBackground()) {
+            b.append(String.format(
+                    ", host-background %d ns a second a netns, doubling-netns %d, every %d ms",
+                    s.hostBackgroundPerNetnsNanos(),
+                    s.hostBackgroundDoublingNetns(),
+                    s.hostBackgroundPeriodNanos() / 1_000_000));
+        }
+        return b.toString();
     }
 
     /**

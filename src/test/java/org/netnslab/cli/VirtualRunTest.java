@@ -183,8 +183,16 @@ public class VirtualRunTest extends JUnitSuite {
                         s.hostBackgroundPeriodNanos(),
                         s.hostBackgroundPerNetnsNanos(),
                         s.hostBackgroundDoublingNetns()));
+        String clocks = org.netnslab.report.ConsoleReport.clocks(ResultsFolder.read(dir));
+        assertTrue(
+                clocks,
+                clocks.contains(
+                        "random-seed 1, host-background 1000000 ns a second a netns, doubling-netns 0, every 1 ms:"));
         JsonNode none = withoutWallClock(run("nohost"));
         assertTrue(none.at("/execution/machine/host_background").isMissingNode());
+        String plain = org.netnslab.report.ConsoleReport.clocks(
+                ResultsFolder.read(tmp.getRoot().toPath().resolve("nohost")));
+        assertFalse(plain, plain.contains("host-background"));
         ((ObjectNode) host).remove("overrides");
         ((ObjectNode) none).remove("overrides");
         ((ObjectNode) host.get("execution").get("machine")).remove("host_background");
