@@ -284,6 +284,7 @@ public final class CalibrationJson {
         String problem = ProbeLines.problem(set);
         problem = problem != null ? problem : RecordingCheck.host(host);
         problem = problem != null ? problem : RecordingCheck.direct(set);
+        problem = problem != null ? problem : RecordingCheck.idleBusy(set, host.cpus());
         if (problem != null) {
             throw new IOException(file + ": " + problem);
         }

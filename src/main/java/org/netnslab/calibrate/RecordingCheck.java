@@ -72,6 +72,32 @@ final class RecordingCheck {
      * @param set a recording's lines, within their probes' bounds
      * @return the first line field the model cannot take as its key's value, named by its JSON path, or null
      */
+    /**
+     * @param set a recording's lines
+     * @param cpus the host's CPUs
+     * @return the first idle line whose machine was busy longer than its CPUs could be over its window (two
+     *     /proc/stat ticks of slack a CPU), named by its place, or null
+     */
+    static String idleBusy(ProbeSet set, int cpus) {
+        for (int i = 0; i < set.fit().size(); i++) {
+            ObjectNode l = set.fit().get(i);
+            if (!"idle".equals(l.path("load").asText())) {
+                continue;
+            }
+            double most = (l.path("window_ns").asDouble() + 20e6) * cpus;
+            if (l.path("machine_busy_ns").asDouble() > most) {
+                return String.format(
+                        "fit_set[%d].machine_busy_ns (uevent idle): %.0f ns is more than %d CPUs can be busy in its"
+                                + " window_ns of %.0f",
+                        i,
+                        l.path("machine_busy_ns").asDouble(),
+                        cpus,
+                        l.path("window_ns").asDouble());
+            }
+        }
+        return null;
+    }
+
     static String direct(ProbeSet set) {
         for (int i = 0; i < set.fit().size(); i++) { // a prediction-set line is only compared with, never taken
             ObjectNode l = set.fit().get(i);

@@ -229,6 +229,25 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertRefused(o, "host.hz: out of range, got a number 1000000000000");
     }
 
+    /** An idle line whose machine was busy longer than the host's CPUs could be in its window is refused by place. */
+    @Test
+    public void anIdleLineBusierThanItsMachineIsRefused() throws Exception {
+        UpFrontChecksTest.Outcome o = fromEdited("idle-busy", root -> {
+            ObjectNode idle = ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).addObject();
+            idle.put("probe", "uevent").put("set", "fit").put("load", "idle").put("netns", 1000);
+            idle.put("window_ns", 6_000_000_000L).put("machine_busy_ns", 9_000_000_000_000L);
+        });
+        assertRefused(
+                o,
+                ".machine_busy_ns (uevent idle): 9000000000000 ns is more than "
+                        + JSON.readTree(Path.of("src/test/resources/calibration/calibration-6.18-2cpu-2026-12-01.json")
+                                        .toFile())
+                                .path("host")
+                                .path("cpus")
+                                .asInt()
+                        + " CPUs can be busy in its window_ns of 6000000000");
+    }
+
     /**
      * An exit line's kernel-thread figures come all together or not at all, each at least 0, the exits' span inside
      * their window: a line with some of them, or a span longer than its window, is refused naming the field.
