@@ -55,9 +55,8 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
      * @return whether its value is a count (the walk's knee, in sockets), not a share
      */
     static boolean count(String key) {
-        return UeventFit.CACHED_SOCKETS.equals(key)
-                || SwitchFit.CACHED.equals(key)
-                || BackgroundFit.DOUBLING.equals(key);
+        return java.util.Set.of(UeventFit.CACHED_SOCKETS, SwitchFit.CACHED, BackgroundFit.DOUBLING, RecvFit.CACHED)
+                .contains(key);
     }
 
     /**
@@ -146,8 +145,9 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         if (!fitSet.isEmpty()) {
             SwitchFit.fit(select(fitSet, "sched", "ring"), costs, unfitted);
         }
-        if (!walk.isEmpty()) { // the host's work for the netns alive: measured with the uevent part
+        if (!walk.isEmpty()) { // with the uevent part: the host's work for the netns alive, a recv after walks
             BackgroundFit.fit(select(fitSet, "uevent", "idle"), extras, unfitted);
+            RecvFit.fit(walks, costs, unfitted);
         }
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);

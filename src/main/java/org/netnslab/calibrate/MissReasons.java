@@ -129,7 +129,9 @@ final class MissReasons {
             "the host's listener reads skbs that waited in its queue: more CPU per message with more processes",
             "the host's listener reads skbs that waited in its queue while other tasks ran, and its cost per"
                     + " message grows with the processes about as the sender's does; the model charges the pair probe's recvmsg"
-                    + " and handling, and a task switch per wake-up");
+                    + " and handling, a task switch per wake-up, and what the walks since a message was queued evicted"
+                    + " (costs.uevent.recv-evicted, from the walk lines: up to 0.4 us), not the rest of what other tasks"
+                    + " evicted");
 
     /**
      * @return why the host sends fewer per second, from its own CPU clocks and the machine's busy time; the shares

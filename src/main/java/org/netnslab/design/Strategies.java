@@ -101,6 +101,8 @@ public final class Strategies {
             checked(UeventCosts.BROADCAST_PER_SOCKET),
             checked(UeventCosts.BROADCAST_UNCACHED_EXTRA),
             checked(UeventCosts.BROADCAST_CACHED_SOCKETS),
+            checked(UeventCosts.RECV_EVICTED),
+            checked(UeventCosts.RECV_CACHED_SOCKETS),
             checked(UeventCosts.DELIVER_PER_LISTENER),
             checked(UeventCosts.RETURN),
             checked(UeventCosts.RECV),

@@ -76,7 +76,8 @@ public final class CpuTask {
     /** The kind of the last step that ended (its end is the current boundary). */
     Step lastStep = Step.USER;
     /** A step asked for while another of the task's was in progress or waiting. */
-    record Request(Step step, long nanos, Runnable then) {}
+    /** A step asked for while the task had one: its cost, plus {@code extra}'s at its start where that is set. */
+    record Request(Step step, long nanos, Runnable then, java.util.function.LongSupplier extra) {}
 
     /** Steps asked for while one was in progress (a task's requests run in order). */
     final ArrayDeque<Request> pending = new ArrayDeque<>(2);

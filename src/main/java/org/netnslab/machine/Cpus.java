@@ -81,6 +81,18 @@ public interface Cpus {
     void run(CpuTask task, Step step, long nanos, Runnable then);
 
     /**
+     * As {@link #run(CpuTask, Step, long, Runnable)}, plus {@code extra}'s ns read when the step starts: what the step
+     * costs more by what ran while it waited behind the task's earlier steps (fifo: read at once).
+     *
+     * @param task the task doing the work
+     * @param step what kind of work
+     * @param nanos its CPU time known now, ns (negative counts as 0)
+     * @param extra its CPU time more, ns, read at its start (negative counts as 0)
+     * @param then what follows the step
+     */
+    void run(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then);
+
+    /**
      * Whether {@code task}, whose step has just ended (called from the step's continuation), would go on at once with
      * a step of kind {@code next}: false when it is marked need_resched and the boundary is a preemption point, i.e. it
      * would wait for a CPU first. A task times its system call up to its return to user space; when this is false for

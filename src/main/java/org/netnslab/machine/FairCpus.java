@@ -88,10 +88,20 @@ public final class FairCpus extends AbstractCpus {
     public void run(CpuTask task, Step step, long nanos, Runnable then) {
         long n = Math.max(0, nanos);
         if (task.step != null || task.queued || !task.pending.isEmpty()) {
-            task.pending.add(new CpuTask.Request(step, n, then));
+            task.pending.add(new CpuTask.Request(step, n, then, null));
             return;
         }
         begin(task, step, n, then);
+    }
+
+    @Override
+    public void run(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then) {
+        long n = Math.max(0, nanos);
+        if (task.step != null || task.queued || !task.pending.isEmpty()) {
+            task.pending.add(new CpuTask.Request(step, n, then, extra));
+            return;
+        }
+        begin(task, step, n + Math.max(0, extra.getAsLong()), then);
     }
 
     @Override
@@ -330,7 +340,13 @@ public final class FairCpus extends AbstractCpus {
         }
         if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
             CpuTask.Request r = t.pending.poll(); // the oldest request goes first, however many wait behind it
-            begin(t, r.step(), r.nanos(), r.then());
+            begin(
+                    t,
+                    r.step(),
+                    r.extra() == null
+                            ? r.nanos()
+                            : r.nanos() + Math.max(0, r.extra().getAsLong()),
+                    r.then());
         }
     }
 

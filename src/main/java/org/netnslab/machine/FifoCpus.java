@@ -56,6 +56,11 @@ public final class FifoCpus extends AbstractCpus {
         run(nanos, then);
     }
 
+    @Override
+    public void run(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then) {
+        run(nanos + Math.max(0, extra.getAsLong()), then);
+    }
+
     private void start(FifoStep s) {
         counters.step();
         counters.busy(s.nanos);

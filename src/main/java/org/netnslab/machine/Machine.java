@@ -228,6 +228,50 @@ public final class Machine implements Extension {
     }
 
     /**
+     * Runs a step of {@code task} costing {@code nanos} (jittered now) plus {@code extra}'s ns read when the step
+     * starts (not jittered), then {@code then} ({@link Cpus#run(CpuTask, Step, long, java.util.function.LongSupplier,
+     * Runnable)}).
+     *
+     * @param task the task doing the work
+     * @param step user or kernel work
+     * @param nanos the cost known now, ns
+     * @param extra the cost more at its start, ns
+     * @param then what follows, on the engine
+     */
+    public void compute(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then) {
+        cpus().run(task, step, jittered(nanos), extra, then);
+    }
+
+    /**
+     * Runs a step of {@code task} costing {@code nanos} (jittered now) plus {@code extra} of the sockets the broadcasts
+     * walked between now and the step's start ({@link #walked}), then {@code then}: a receive whose message waited.
+     *
+     * @param task the task doing the work
+     * @param step user or kernel work
+     * @param nanos the cost known now, ns
+     * @param extra the cost more, ns, of the sockets walked while the step waited
+     * @param then what follows, on the engine
+     */
+    public void computeAfterWalks(
+            CpuTask task, Step step, long nanos, java.util.function.LongUnaryOperator extra, Runnable then) {
+        long queued = socketsWalked;
+        compute(task, step, nanos, () -> extra.applyAsLong(socketsWalked - queued), then);
+    }
+
+    /** Sockets the broadcasts have walked on this machine so far (virtual: driven by the engine's thread). */
+    private long socketsWalked;
+
+    /** @param n bound sockets a broadcast walks (netlink_broadcast's mc_list walk) */
+    public void walked(long n) {
+        socketsWalked += n;
+    }
+
+    /** @return the sockets the broadcasts have walked so far, over the whole machine */
+    public long socketsWalked() {
+        return socketsWalked;
+    }
+
+    /**
      * @param name the task's name, e.g. {@code injector-3}
      * @param kind what it is
      * @return a new task on the current design run's CPUs (virtual execution)

@@ -88,6 +88,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             case "uevent.injector-exit-callbacks" -> uevent.injectorExitCallbacks();
             case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
             case "uevent.broadcast-uncached-extra" -> uevent.broadcastUncachedExtra();
+            case "uevent.recv-evicted" -> uevent.recvEvicted();
             case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
             case "proc.wakeup" -> proc.wakeup().toNanos();
             default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
@@ -107,7 +108,9 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
                     String k = cost.key().substring("costs.".length());
                     return Duration.ofNanos(Math.round(nanos(k) * factor.applyAsDouble(k)));
                 },
-                count -> uevent.broadcastCachedSockets());
+                count -> count == UeventCosts.RECV_CACHED_SOCKETS
+                        ? uevent.recvCachedSockets()
+                        : uevent.broadcastCachedSockets());
     }
 
     /**

@@ -51,6 +51,12 @@ import org.netnslab.settings.Setting;
  *     miss further out; 0 (the default) keeps the walk linear at every size
  * @param broadcastCachedSockets bound sockets whose walk stays in the caches (the walk's knee), a count; with
  *     {@code broadcastUncachedExtra} 0 it has no effect
+ * @param recvEvicted ns a listener's recvmsg costs more once its message waited in the queue while the broadcasts
+ *     walked many sockets: netlink_recvmsg (net/netlink/af_netlink.c) reads the skb, its shared info and data and
+ *     the socket's queue that the walks (each do_one_broadcast reads every bound socket) evicted; {@code
+ *     recvEvicted x max(0, 1 - recvCachedSockets / K)} with K the sockets walked since the message was queued; 0
+ *     (the default): a receive costs {@code recv} however long it waited
+ * @param recvCachedSockets the sockets walked after which a queued message's lines start to be evicted, a count
  */
 public record UeventCosts(
         long sendOutside,
@@ -67,7 +73,9 @@ public record UeventCosts(
         long injectorExitCallbacks,
         long injectorExitVfree,
         long broadcastUncachedExtra,
-        int broadcastCachedSockets) {
+        int broadcastCachedSockets,
+        long recvEvicted,
+        int recvCachedSockets) {
     private static final Duration MAX = Duration.ofMillis(10);
     /** {@code costs.uevent.send-outside}. */
     public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -106,6 +114,81 @@ public record UeventCosts(
     /** {@code costs.uevent.broadcast-cached-sockets}. */
     public static final Setting<Integer> BROADCAST_CACHED_SOCKETS =
             Setting.integer("costs.uevent.broadcast-cached-sockets", 0, 10_000_000);
+
+    /** {@code costs.uevent.recv-evicted}. */
+    public static final Setting<Duration> RECV_EVICTED = Setting.duration("costs.uevent.recv-evicted", MAX);
+    /** {@code costs.uevent.recv-cached-sockets}. */
+    public static final Setting<Integer> RECV_CACHED_SOCKETS =
+            Setting.integer("costs.uevent.recv-cached-sockets", 0, 10_000_000);
+
+    /**
+     * 15 parts: no receive that costs more after the walks ({@code recvEvicted} 0).
+     *
+     * @param sendOutside ns
+     * @param sendInside ns
+     * @param broadcastPerSocket ns
+     * @param deliverPerListener ns
+     * @param sendReturn ns
+     * @param recv ns
+     * @param injectorUser ns
+     * @param listenerUser ns
+     * @param wakeListener ns
+     * @param injectorExit ns
+     * @param tableWaiter ns
+     * @param injectorExitCallbacks ns
+     * @param injectorExitVfree ns
+     * @param broadcastUncachedExtra ns
+     * @param broadcastCachedSockets a count
+     */
+    public UeventCosts(
+            long sendOutside,
+            long sendInside,
+            long broadcastPerSocket,
+            long deliverPerListener,
+            long sendReturn,
+            long recv,
+            long injectorUser,
+            long listenerUser,
+            long wakeListener,
+            long injectorExit,
+            long tableWaiter,
+            long injectorExitCallbacks,
+            long injectorExitVfree,
+            long broadcastUncachedExtra,
+            int broadcastCachedSockets) {
+        this(
+                sendOutside,
+                sendInside,
+                broadcastPerSocket,
+                deliverPerListener,
+                sendReturn,
+                recv,
+                injectorUser,
+                listenerUser,
+                wakeListener,
+                injectorExit,
+                tableWaiter,
+                injectorExitCallbacks,
+                injectorExitVfree,
+                broadcastUncachedExtra,
+                broadcastCachedSockets,
+                0,
+                0);
+    }
+
+    /**
+     * @param bound the uevent sockets bound on the machine: walking the same ones again evicts nothing more
+     * @param walkedSince the sockets the machine's broadcasts walked since the message was queued
+     * @return what its recvmsg costs more than {@code recv}, ns: {@code recvEvicted x max(0, 1 - recvCachedSockets /
+     *     K)}, K the lesser of the two counts
+     */
+    public long recvAfterWalk(int bound, long walkedSince) {
+        long k = Math.min(bound, walkedSince);
+        if (recvEvicted == 0 || k <= recvCachedSockets) {
+            return 0;
+        }
+        return Math.round(recvEvicted * (1 - recvCachedSockets / (double) k));
+    }
 
     /**
      * Kernel parts only, no user-space work.
@@ -181,6 +264,8 @@ public record UeventCosts(
                 nanos.applyAsLong(INJECTOR_EXIT_CALLBACKS),
                 nanos.applyAsLong(INJECTOR_EXIT_VFREE),
                 nanos.applyAsLong(BROADCAST_UNCACHED_EXTRA),
-                count.applyAsInt(BROADCAST_CACHED_SOCKETS));
+                count.applyAsInt(BROADCAST_CACHED_SOCKETS),
+                nanos.applyAsLong(RECV_EVICTED),
+                count.applyAsInt(RECV_CACHED_SOCKETS));
     }
 }

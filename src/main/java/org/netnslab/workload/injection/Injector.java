@@ -289,6 +289,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
         UeventSocket.Ready ready = (UeventSocket.Ready) step;
         table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
+        machine.walked(socket.mcList().bound());
         kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
             // the listeners' recvmsg and the wake-ups this send owes them; then netlink_unlock_table
             long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
@@ -334,11 +335,13 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
                 asleep++;
             }
             long user = c.listenerUser();
-            machine.compute(
-                    listener,
-                    Step.KERNEL,
-                    c.recv(),
-                    user == 0 ? NOTHING : () -> machine.compute(listener, Step.USER, user, NOTHING));
+            Runnable then = user == 0 ? NOTHING : () -> machine.compute(listener, Step.USER, user, NOTHING);
+            if (c.recvEvicted() == 0) {
+                machine.compute(listener, Step.KERNEL, c.recv(), then);
+            } else { // what the walks until the receive starts evict of this message (at most the sockets bound)
+                int bound = socket.mcList().bound();
+                machine.computeAfterWalks(listener, Step.KERNEL, c.recv(), w -> c.recvAfterWalk(bound, w), then);
+            }
         }
         return asleep;
     }
