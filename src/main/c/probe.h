@@ -335,4 +335,17 @@ static inline long arg_long(const char *s, long lo, long hi, const char *what) {
     return v;
 }
 
+/* A comma-separated list of integers in lo..hi into out (at most max of them), every one checked before the probe
+ * measures anything; an empty item is an error, not skipped. Returns how many. */
+static inline int arg_list(const char *s, long *out, int max, long lo, long hi, const char *what) {
+    int n = 0;
+    char *list = strdup(s), *rest = list, *tok;
+    while ((tok = strsep(&rest, ",")) != NULL) {
+        if (n == max) fail_missing("arguments", "", "at most %d values of %s", max, what);
+        out[n++] = arg_long(tok, lo, hi, what);
+    }
+    free(list);
+    return n;
+}
+
 #endif

@@ -139,12 +139,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "ring") == 0) {
         if (argc != 4) usage_fail(usage, "'ring' takes K1,K2,... and HOPS, got %s", arg_count(argc));
         long ks[16];
-        int nk = 0;
-        char *list = strdup(argv[2]), *rest = list, *tok;
-        while ((tok = strsep(&rest, ",")) != NULL) {   /* every K checked before anything runs */
-            if (nk == 16) fail_missing("arguments", "", "at most 16 ring sizes");
-            ks[nk++] = arg_long(tok, 2, 20000, "K");
-        }
+        int nk = arg_list(argv[2], ks, 16, 2, 20000, "K");
         long hops = arg_long(argv[3], 100, 10000000, "HOPS");
         int cpu = sched_getcpu();
         if (cpu < 0) cpu = 0;

@@ -818,14 +818,8 @@ int main(int argc, char **argv) {
                (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     if (strcmp(argv[1], "idle") == 0) {
-        /* every K is checked before anything is measured */
         long ks[16];
-        int nk = 0;
-        char *list = strdup(argv[2]), *rest = list, *tok;
-        while ((tok = strsep(&rest, ",")) != NULL) {
-            if (nk == 16) fail_missing("arguments", "", "at most 16 values of K");
-            ks[nk++] = arg_long(tok, 0, 20000, "K");
-        }
+        int nk = arg_list(argv[2], ks, 16, 0, 20000, "K");
         long seconds = arg_long(argv[3], 1, 60, "SECONDS");
         for (int i = 0; i < nk; i++) idle(ks[i], seconds);
         return 0;
@@ -839,14 +833,8 @@ int main(int argc, char **argv) {
     if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
         usage_fail(usage, "'%s' takes '-' before SENDS, got '%s'", argv[1], argv[2]);
     if (strcmp(argv[1], "fit") == 0) {
-        /* every L is checked before anything is measured; an empty item is an error, not skipped */
         long ls[64];
-        int nl = 0;
-        char *list = strdup(argv[2]), *rest = list, *tok;
-        while ((tok = strsep(&rest, ",")) != NULL) {
-            if (nl == 64) fail_missing("arguments", "", "at most 64 values of L");
-            ls[nl++] = arg_long(tok, 0, 100000, "L");
-        }
+        int nl = arg_list(argv[2], ls, 64, 0, 100000, "L");
         for (int i = 0; i < nl; i++) fit_one(ls[i], sends);
     } else if (strcmp(argv[1], "wake") == 0) {
         wake(sends);

@@ -1,7 +1,6 @@
 package org.netnslab.calibrate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,11 +40,7 @@ final class BackgroundFit {
      * @param unfitted receives why not
      */
     static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        TreeMap<Long, List<ObjectNode>> byK = new TreeMap<>();
-        for (ObjectNode l : lines) {
-            byK.computeIfAbsent(l.path("netns").asLong(), k -> new ArrayList<>())
-                    .add(l);
-        }
+        TreeMap<Long, List<ObjectNode>> byK = SizeFit.bySize(lines, "netns");
         String why = null;
         if (lines.isEmpty()) {
             why = "no uevent_probe idle line in the fit set (a calibration from before it)";
@@ -113,28 +108,8 @@ final class BackgroundFit {
      *     least squared residual
      */
     static double[] fitAt(double[] ks, double[] ys) {
-        double[] best = {0, 0};
-        double bestSse = Double.POSITIVE_INFINITY;
-        for (int i = -1; i < DOUBLINGS; i++) {
-            double d = i < 0 ? 0 : Math.round(Math.pow(1e6, i / (double) (DOUBLINGS - 1)));
-            double sgg = 0, sgy = 0;
-            for (int j = 0; j < ks.length; j++) {
-                double g = ks[j] * (d == 0 ? 1 : 1 + ks[j] / d);
-                sgg += g * g;
-                sgy += g * ys[j];
-            }
-            double b = sgg > 0 ? Math.max(0, sgy / sgg) : 0;
-            double sse = 0;
-            for (int j = 0; j < ks.length; j++) {
-                double r = ys[j] - b * ks[j] * (d == 0 ? 1 : 1 + ks[j] / d);
-                sse += r * r;
-            }
-            if (sse < bestSse) {
-                bestSse = sse;
-                best = new double[] {b, d};
-            }
-        }
-        return best;
+        return SizeFit.bestScale(
+                ks, ys, SizeFit.zeroAndLogGrid(1e6, DOUBLINGS), (d, k) -> k * (d == 0 ? 1 : 1 + k / d));
     }
 
     /** @return the median over one size's lines of the machine's busy ns a second */

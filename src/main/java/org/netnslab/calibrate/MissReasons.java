@@ -166,7 +166,7 @@ final class MissReasons {
         }
         double init = outsideShare(runs, List.of("init"));
         double kdamond = outsideShare(runs, List.of("kdamond"));
-        double kthreads = outsideShare(runs, OUTSIDE.subList(0, 3));
+        double kthreads = outsideShare(runs, ProbeLines.KTHREADS);
         return throughput(String.format(
                 java.util.Locale.ROOT,
                 "%s; of the machine's busy time (medians) the probe's own processes took %.0f%%, PID 1's threads"
@@ -197,7 +197,9 @@ final class MissReasons {
      * {@code window_<class>_ns}): the RCU grace-period kthread, ksoftirqd, the per-CPU kworkers, DAMON's kdamond and
      * PID 1's threads. A line of an older probe has only the first three, and the text then gives no split.
      */
-    static final List<String> OUTSIDE = List.of("rcu_gp_kthread", "ksoftirqd", "kworker", "kdamond", "init");
+    static final List<String> OUTSIDE = java.util.stream.Stream.concat(
+                    ProbeLines.KTHREADS.stream(), java.util.stream.Stream.of("kdamond", "init"))
+            .toList();
 
     /**
      * @param code a reason's code

@@ -1,7 +1,6 @@
 package org.netnslab.calibrate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,11 +38,7 @@ final class RecvFit {
      * @param unfitted receives why not
      */
     static void fit(List<ObjectNode> walks, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        TreeMap<Long, List<Double>> byL = new TreeMap<>();
-        for (ObjectNode l : walks) {
-            byL.computeIfAbsent(l.path("extra_sockets").asLong(), k -> new ArrayList<>())
-                    .add(l.path("recv_p50_ns").asDouble());
-        }
+        TreeMap<Long, List<ObjectNode>> byL = SizeFit.bySize(walks, "extra_sockets");
         String why = !byL.containsKey(0L)
                 ? "no walk line at 0 extra sockets: no receive to take the others' from"
                 : byL.tailMap(0L, false).size() < MIN_SIZES
@@ -54,35 +49,17 @@ final class RecvFit {
                                 : null;
         double[] best = {0, 0};
         if (why == null) {
-            double base = median(byL.get(0L));
+            double base = recv(byL.get(0L));
             int n = byL.tailMap(0L, false).size();
             double[] ls = new double[n];
             double[] xs = new double[n];
             int i = 0;
-            for (Map.Entry<Long, List<Double>> e : byL.tailMap(0L, false).entrySet()) {
+            for (Map.Entry<Long, List<ObjectNode>> e : byL.tailMap(0L, false).entrySet()) {
                 ls[i] = e.getKey();
-                xs[i++] = median(e.getValue()) - base;
+                xs[i++] = recv(e.getValue()) - base;
             }
-            double bestSse = Double.POSITIVE_INFINITY;
-            for (int g = -1; g < KNEES; g++) {
-                double knee = g < 0 ? 0 : Math.round(Math.pow(ls[n - 1], g / (double) (KNEES - 1)));
-                double sgg = 0, sgx = 0;
-                for (int j = 0; j < n; j++) {
-                    double w = Math.max(0, 1 - knee / ls[j]);
-                    sgg += w * w;
-                    sgx += w * xs[j];
-                }
-                double evicted = sgg > 0 ? Math.max(0, sgx / sgg) : 0;
-                double sse = 0;
-                for (int j = 0; j < n; j++) {
-                    double r = xs[j] - evicted * Math.max(0, 1 - knee / ls[j]);
-                    sse += r * r;
-                }
-                if (sse < bestSse) {
-                    bestSse = sse;
-                    best = new double[] {evicted, knee};
-                }
-            }
+            best = SizeFit.bestScale(
+                    ls, xs, SizeFit.zeroAndLogGrid(ls[n - 1], KNEES), (knee, l) -> Math.max(0, 1 - knee / l));
             if (best[0] <= 0) {
                 why = "the walk lines' receive does not grow with the sockets walked (L = " + byL.keySet() + ")";
             }
@@ -102,7 +79,10 @@ final class RecvFit {
         costs.put(CACHED, new Fitted(best[1], src, byL.size() - 1, Double.NaN));
     }
 
-    private static double median(List<Double> v) {
-        return CostFit.medianOf(v.stream().mapToDouble(Double::doubleValue).toArray());
+    /** @return the median over one size's lines of their receive's p50, ns */
+    private static double recv(List<ObjectNode> lines) {
+        return CostFit.medianOf(lines.stream()
+                .mapToDouble(l -> l.path("recv_p50_ns").asDouble())
+                .toArray());
     }
 }

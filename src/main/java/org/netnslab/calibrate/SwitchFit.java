@@ -1,7 +1,6 @@
 package org.netnslab.calibrate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,11 +41,7 @@ final class SwitchFit {
      * @param unfitted receives why not
      */
     static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        TreeMap<Long, List<ObjectNode>> byK = new TreeMap<>();
-        for (ObjectNode l : lines) {
-            byK.computeIfAbsent(l.path("tasks").asLong(), k -> new ArrayList<>())
-                    .add(l);
-        }
+        TreeMap<Long, List<ObjectNode>> byK = SizeFit.bySize(lines, "tasks");
         String why = null;
         if (lines.isEmpty()) {
             why = "no sched_probe ring line in the fit set (a calibration from before the ring)";

@@ -86,12 +86,7 @@ public final class FairCpus extends AbstractCpus {
 
     @Override
     public void run(CpuTask task, Step step, long nanos, Runnable then) {
-        long n = Math.max(0, nanos);
-        if (task.step != null || task.queued || !task.pending.isEmpty()) {
-            task.pending.add(new CpuTask.Request(step, n, then, null));
-            return;
-        }
-        begin(task, step, n, then);
+        run(task, step, nanos, null, then);
     }
 
     @Override
@@ -101,7 +96,12 @@ public final class FairCpus extends AbstractCpus {
             task.pending.add(new CpuTask.Request(step, n, then, extra));
             return;
         }
-        begin(task, step, n + Math.max(0, extra.getAsLong()), then);
+        begin(task, step, n + extraNanos(extra), then);
+    }
+
+    /** @return what a step costs more when it starts ({@link CpuTask.Request#extra}), ns; 0 for none */
+    private static long extraNanos(java.util.function.LongSupplier extra) {
+        return extra == null ? 0 : Math.max(0, extra.getAsLong());
     }
 
     @Override
@@ -340,13 +340,7 @@ public final class FairCpus extends AbstractCpus {
         }
         if (t.step == null && !t.queued && t.cpu == c && !t.pending.isEmpty()) {
             CpuTask.Request r = t.pending.poll(); // the oldest request goes first, however many wait behind it
-            begin(
-                    t,
-                    r.step(),
-                    r.extra() == null
-                            ? r.nanos()
-                            : r.nanos() + Math.max(0, r.extra().getAsLong()),
-                    r.then());
+            begin(t, r.step(), r.nanos() + extraNanos(r.extra()), r.then());
         }
     }
 

@@ -41,6 +41,8 @@ public final class Machine implements Extension {
     private final AtomicLong timedSteps = new AtomicLong();
     /** When the latest-ending timed step started so far ends, on {@link #nanoTime()}. */
     private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
+    /** Sockets the broadcasts have walked on this machine so far (virtual: driven by the engine's thread). */
+    private long socketsWalked;
 
     private Machine(VirtualEngine engine) {
         this.engine = engine;
@@ -87,7 +89,8 @@ public final class Machine implements Extension {
 
     /**
      * @return model steps started so far: timed steps ({@link #timedStep}) plus, in virtual execution, CPU
-     *     steps other than the host's ({@link HostBackgroundTask}). A runner's wait sees progress when this moves. Virtual: read on the engine's driver thread.
+     *     steps other than the host's ({@link HostBackgroundTask}). A runner's wait sees progress when this moves.
+     *     Virtual: read on the engine's driver thread.
      */
     public long modelSteps() {
         return timedSteps.get()
@@ -228,21 +231,6 @@ public final class Machine implements Extension {
     }
 
     /**
-     * Runs a step of {@code task} costing {@code nanos} (jittered now) plus {@code extra}'s ns read when the step
-     * starts (not jittered), then {@code then} ({@link Cpus#run(CpuTask, Step, long, java.util.function.LongSupplier,
-     * Runnable)}).
-     *
-     * @param task the task doing the work
-     * @param step user or kernel work
-     * @param nanos the cost known now, ns
-     * @param extra the cost more at its start, ns
-     * @param then what follows, on the engine
-     */
-    public void compute(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then) {
-        cpus().run(task, step, jittered(nanos), extra, then);
-    }
-
-    /**
      * Runs a step of {@code task} costing {@code nanos} (jittered now) plus {@code extra} of the sockets the broadcasts
      * walked between now and the step's start ({@link #walked}), then {@code then}: a receive whose message waited.
      *
@@ -255,11 +243,8 @@ public final class Machine implements Extension {
     public void computeAfterWalks(
             CpuTask task, Step step, long nanos, java.util.function.LongUnaryOperator extra, Runnable then) {
         long queued = socketsWalked;
-        compute(task, step, nanos, () -> extra.applyAsLong(socketsWalked - queued), then);
+        cpus().run(task, step, jittered(nanos), () -> extra.applyAsLong(socketsWalked - queued), then);
     }
-
-    /** Sockets the broadcasts have walked on this machine so far (virtual: driven by the engine's thread). */
-    private long socketsWalked;
 
     /** @param n bound sockets a broadcast walks (netlink_broadcast's mc_list walk) */
     public void walked(long n) {

@@ -56,6 +56,12 @@ public record RunResult(
      *     without it)
      * @param sliceNanos the base slice each simulated CPU count ran with, ns, in {@code cpus}'s order: the configured
      *     one, or the one derived from the count as Linux derives it (empty read from a file without it)
+     * @param coldSwitchBaseNanos {@code machine.cold-switch.base}, ns (0 read from a file without it)
+     * @param coldSwitchEvictedNanos {@code machine.cold-switch.evicted}, ns
+     * @param coldSwitchCachedTasks {@code machine.cold-switch.cached-tasks}
+     * @param hostBackgroundPeriodNanos {@code machine.host-background.period}, ns (0 read from a file without it)
+     * @param hostBackgroundPerNetnsNanos {@code machine.host-background.per-netns}, ns of CPU a second a netns
+     * @param hostBackgroundDoublingNetns {@code machine.host-background.doubling-netns}
      */
     public record SchedulingInfo(
             String scheduler,
@@ -76,72 +82,9 @@ public record RunResult(
             sliceNanos = List.copyOf(sliceNanos);
         }
 
-        /**
-         * Without a host background ({@code machine.host-background.per-netns} 0).
-         *
-         * @param scheduler as the canonical constructor
-         * @param preempt as the canonical constructor
-         * @param hz as the canonical constructor
-         * @param baseSliceNanos as the canonical constructor
-         * @param contextSwitchNanos as the canonical constructor
-         * @param taskGroup as the canonical constructor
-         * @param sliceNanos as the canonical constructor
-         * @param coldSwitchBaseNanos as the canonical constructor
-         * @param coldSwitchEvictedNanos as the canonical constructor
-         * @param coldSwitchCachedTasks as the canonical constructor
-         */
-        public SchedulingInfo(
-                String scheduler,
-                String preempt,
-                int hz,
-                long baseSliceNanos,
-                long contextSwitchNanos,
-                String taskGroup,
-                List<Long> sliceNanos,
-                long coldSwitchBaseNanos,
-                long coldSwitchEvictedNanos,
-                long coldSwitchCachedTasks) {
-            this(
-                    scheduler,
-                    preempt,
-                    hz,
-                    baseSliceNanos,
-                    contextSwitchNanos,
-                    taskGroup,
-                    sliceNanos,
-                    coldSwitchBaseNanos,
-                    coldSwitchEvictedNanos,
-                    coldSwitchCachedTasks,
-                    0,
-                    0,
-                    0);
-        }
-
         /** @return whether {@code machine.host-background} runs anything (result.json then holds it) */
         public boolean hasHostBackground() {
             return hostBackgroundPerNetnsNanos != 0;
-        }
-
-        /**
-         * Without a cold-switch extra ({@code machine.cold-switch} all 0).
-         *
-         * @param scheduler as the canonical constructor
-         * @param preempt as the canonical constructor
-         * @param hz as the canonical constructor
-         * @param baseSliceNanos as the canonical constructor
-         * @param contextSwitchNanos as the canonical constructor
-         * @param taskGroup as the canonical constructor
-         * @param sliceNanos as the canonical constructor
-         */
-        public SchedulingInfo(
-                String scheduler,
-                String preempt,
-                int hz,
-                long baseSliceNanos,
-                long contextSwitchNanos,
-                String taskGroup,
-                List<Long> sliceNanos) {
-            this(scheduler, preempt, hz, baseSliceNanos, contextSwitchNanos, taskGroup, sliceNanos, 0, 0, 0);
         }
 
         /** @return whether {@code machine.cold-switch} adds anything (result.json then holds it) */

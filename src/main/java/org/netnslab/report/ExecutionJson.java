@@ -109,8 +109,8 @@ final class ExecutionJson {
         for (int i = 0; i < cn.size(); i++) {
             cpus.add((int) f.number(cn.get(i), at(MACHINE + ".cpus", i)));
         }
-        long[] cold = coldSwitch(f, m);
-        long[] hb = hostBackground(f, m);
+        long[] cold = wholes(f, m, "cold_switch", "base_ns", "evicted_ns", "cached_tasks");
+        long[] hb = wholes(f, m, "host_background", "period_ns", "per_netns_ns", "doubling_netns");
         RunResult.SchedulingInfo scheduling = !m.has("scheduler")
                 ? null
                 : new RunResult.SchedulingInfo(
@@ -136,27 +136,19 @@ final class ExecutionJson {
                 scheduling);
     }
 
-    /** @return {@code execution.machine.cold_switch}'s base_ns, evicted_ns and cached_tasks; 0s where it is absent */
-    private static long[] coldSwitch(JsonFields f, JsonNode m) throws ReportInputException {
-        if (!m.has("cold_switch")) {
-            return new long[3];
-        }
-        String p = MACHINE + ".cold_switch";
-        JsonNode c = f.object(m, MACHINE, "cold_switch");
-        return new long[] {f.whole(c, p, "base_ns"), f.whole(c, p, "evicted_ns"), f.whole(c, p, "cached_tasks")};
-    }
-
     /**
-     * @return {@code execution.machine.host_background}'s period_ns, per_netns_ns and doubling_netns; 0s where it is
-     *     absent
+     * @return the whole numbers {@code fields} of the optional object {@code execution.machine.<key>} (cold_switch,
+     *     host_background: written only where they add something); 0s where it is absent
      */
-    private static long[] hostBackground(JsonFields f, JsonNode m) throws ReportInputException {
-        if (!m.has("host_background")) {
-            return new long[3];
+    private static long[] wholes(JsonFields f, JsonNode m, String key, String... fields) throws ReportInputException {
+        long[] v = new long[fields.length];
+        if (m.has(key)) {
+            JsonNode o = f.object(m, MACHINE, key);
+            for (int i = 0; i < fields.length; i++) {
+                v[i] = f.whole(o, MACHINE + "." + key, fields[i]);
+            }
         }
-        String p = MACHINE + ".host_background";
-        JsonNode h = f.object(m, MACHINE, "host_background");
-        return new long[] {f.whole(h, p, "period_ns"), f.whole(h, p, "per_netns_ns"), f.whole(h, p, "doubling_netns")};
+        return v;
     }
 
     /** @return {@code execution.machine.slice_ns}, or empty in a file without it */

@@ -122,61 +122,6 @@ public record UeventCosts(
             Setting.integer("costs.uevent.recv-cached-sockets", 0, 10_000_000);
 
     /**
-     * 15 parts: no receive that costs more after the walks ({@code recvEvicted} 0).
-     *
-     * @param sendOutside ns
-     * @param sendInside ns
-     * @param broadcastPerSocket ns
-     * @param deliverPerListener ns
-     * @param sendReturn ns
-     * @param recv ns
-     * @param injectorUser ns
-     * @param listenerUser ns
-     * @param wakeListener ns
-     * @param injectorExit ns
-     * @param tableWaiter ns
-     * @param injectorExitCallbacks ns
-     * @param injectorExitVfree ns
-     * @param broadcastUncachedExtra ns
-     * @param broadcastCachedSockets a count
-     */
-    public UeventCosts(
-            long sendOutside,
-            long sendInside,
-            long broadcastPerSocket,
-            long deliverPerListener,
-            long sendReturn,
-            long recv,
-            long injectorUser,
-            long listenerUser,
-            long wakeListener,
-            long injectorExit,
-            long tableWaiter,
-            long injectorExitCallbacks,
-            long injectorExitVfree,
-            long broadcastUncachedExtra,
-            int broadcastCachedSockets) {
-        this(
-                sendOutside,
-                sendInside,
-                broadcastPerSocket,
-                deliverPerListener,
-                sendReturn,
-                recv,
-                injectorUser,
-                listenerUser,
-                wakeListener,
-                injectorExit,
-                tableWaiter,
-                injectorExitCallbacks,
-                injectorExitVfree,
-                broadcastUncachedExtra,
-                broadcastCachedSockets,
-                0,
-                0);
-    }
-
-    /**
      * @param bound the uevent sockets bound on the machine: walking the same ones again evicts nothing more
      * @param walkedSince the sockets the machine's broadcasts walked since the message was queued
      * @return what its recvmsg costs more than {@code recv}, ns: {@code recvEvicted x max(0, 1 - recvCachedSockets /
@@ -214,6 +159,8 @@ public record UeventCosts(
                 deliverPerListener,
                 sendReturn,
                 recv,
+                0,
+                0,
                 0,
                 0,
                 0,

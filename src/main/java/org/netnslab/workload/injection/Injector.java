@@ -289,8 +289,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
         UeventSocket.Ready ready = (UeventSocket.Ready) step;
         table.lock(); // netlink_broadcast's walk of the mc_list counts in nl_table_users
-        machine.walked(socket.mcList().bound());
-        kernel(Step.KERNEL, c.inside(socket.mcList().bound(), socket.listenerCount()), () -> {
+        int bound = socket.mcList().bound();
+        machine.walked(bound);
+        kernel(Step.KERNEL, c.inside(bound, socket.listenerCount()), () -> {
             // the listeners' recvmsg and the wake-ups this send owes them; then netlink_unlock_table
             long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
             Runnable broadcast = () -> ackTo.tell(socket.send(ready));
