@@ -13,6 +13,7 @@ import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Mutex;
 import org.netnslab.machine.Step;
+import org.netnslab.machine.VirtualEngine;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.NlTable;
 import org.netnslab.rcu.ExitFrees;
@@ -50,13 +51,15 @@ import org.netnslab.userns.Credentials;
  * nl_table_users for its inside part ({@link NlTable}, {@code costs.uevent.table-waiter}). The task is a process set
  * up before the run starts it: its first step is a wake-up with a whole slice, not a fork's half.
  *
- * <p>Longer than ~300 lines: the send's virtual steps (fifo and fair, locked and lockless, the listeners' receives,
- * the wake-ups and the exit) are one state machine over one send's fields, read best together.
+ * <p>Longer than ~300 lines: the send's virtual steps (fifo and fair, locked and lockless, the wake-ups and the
+ * exit) are one state machine over one send's fields, read best together; the listeners' receives are
+ * {@link ListenerReceives}. In virtual execution a send's answer and its return are engine runs of their own, where a
+ * tell to this actor's idle mailbox would run, without the mailbox.
  */
 public final class Injector extends AbstractBehavior<Injector.Command> {
 
     /** The injector's protocol. */
-    public sealed interface Command permits Start, Acked, Returned, Stop {}
+    public sealed interface Command permits Start, Acked, Stop {}
 
     /** Starts a phase: the warm-up or the counted injections. */
     public record Start(Phase phase) implements Command {}
@@ -67,9 +70,6 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     }
 
     private record Acked(InjectResult result) implements Command {}
-
-    /** Virtual execution: the send's {@code return} step has run; the transaction ends. */
-    private record Returned(InjectResult result) implements Command {}
 
     /** Phases of an injection run. */
     public enum Phase {
@@ -113,6 +113,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     private final LongAdder progress;
     private final int netnsCount;
     private final ActorRef<InjectResult> ackTo;
+    private final VirtualEngine engine;
+    private boolean stopped;
     private final Machine machine;
     /** Virtual execution under the fair scheduler: this injector's task; null otherwise. */
     private final CpuTask task;
@@ -175,6 +177,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         this.progress = progress;
         this.ackTo = ctx.messageAdapter(InjectResult.class, Acked::new);
         this.machine = Machine.get(ctx.getSystem());
+        this.engine = machine.engine();
         // set up before the run starts it (the probes' injectors wait at a gate): its first step is a wake-up, not a
         // fork
         this.task = machine.fair() ? machine.newTask(ctx.getSelf().path().name(), CpuTask.Kind.INJECTOR, false) : null;
@@ -185,9 +188,11 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Start.class, this::onStart)
-                .onMessage(Acked.class, this::onAcked)
-                .onMessage(Returned.class, m -> onReturned(m.result()))
-                .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+                .onMessage(Acked.class, m -> onReturned(m.result())) // a route's actors answered (no virtual path)
+                .onMessageEquals(Stop.INSTANCE, () -> {
+                    stopped = true;
+                    return Behaviors.stopped();
+                })
                 .build();
     }
 
@@ -252,7 +257,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
     }
 
-    /** The virtual send's steps up to the broadcast; the ack continues in {@link #onAcked}. */
+    /** The virtual send's steps up to the broadcast; the answer continues in {@link #acked}. */
     private void sendVirtual(Target target, UeventRoute.VirtualPath p) {
         UeventCosts c = p.costs();
         Mutex lock = p.lock().apply(machine);
@@ -262,7 +267,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
             // refused); a device task's kernel uevent (no credentials) is checked by nobody
             Errno refused = target.credentials() == null ? null : p.socket().refusal(target.credentials(), payload);
             if (refused != null) {
-                ackTo.tell(new InjectResult.Failed(refused, -1));
+                answer(new InjectResult.Failed(refused, -1));
                 return;
             }
             held = lock;
@@ -284,7 +289,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         UeventSocket socket = p.socket();
         UeventSocket.Step step = p.prepare().prepare(target.credentials(), payload, sentNanos);
         if (step instanceof UeventSocket.Refused r) { // a message too big burns its number: no copy, no broadcast
-            ackTo.tell(r.failed());
+            answer(r.failed());
             return;
         }
         UeventSocket.Ready ready = (UeventSocket.Ready) step;
@@ -293,8 +298,9 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         machine.walked(bound);
         kernel(Step.KERNEL, c.inside(bound, socket.listenerCount()), () -> {
             // the listeners' recvmsg and the wake-ups this send owes them; then netlink_unlock_table
-            long wake = chargeReceives(c, socket) * c.wakeListener() + table.unlock(c.tableWaiter());
-            Runnable broadcast = () -> ackTo.tell(socket.send(ready));
+            long wake = ListenerReceives.charge(machine, task, c, socket) * c.wakeListener()
+                    + table.unlock(c.tableWaiter());
+            Runnable broadcast = () -> answer(socket.send(ready));
             if (!locked) { // the skb is queued before sk_data_ready wakes the listener: the wake-up after the window
                 wakeOwed = wake;
                 broadcast.run();
@@ -315,60 +321,45 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
     }
 
-    /**
-     * Each receiving listener's recvmsg, on its own task: CPU time that competes with the senders. Fair: the
-     * listener's task runs recvmsg (kernel) then its handling ({@code listener-user}, user space).
-     *
-     * @return how many of the listeners were asleep, so that this send wakes them (fair; 0 under fifo)
-     */
-    private int chargeReceives(UeventCosts c, UeventSocket socket) {
-        if (task == null) {
-            for (int i = socket.listenerCount(); i > 0; i--) {
-                machine.compute(c.recv(), NOTHING);
-            }
-            return 0;
-        }
-        int asleep = 0;
-        for (int i = socket.listenerCount() - 1; i >= 0; i--) {
-            CpuTask listener = machine.taskFor(
-                    socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i, CpuTask.Kind.LISTENER);
-            if (machine.cpus().asleep(listener)) {
-                asleep++;
-            }
-            long user = c.listenerUser();
-            Runnable then = user == 0 ? NOTHING : () -> machine.compute(listener, Step.USER, user, NOTHING);
-            if (c.recvEvicted() == 0) {
-                machine.compute(listener, Step.KERNEL, c.recv(), then);
-            } else { // what the walks until the receive starts evict of this message (at most the sockets bound)
-                int bound = socket.mcList().bound();
-                machine.computeAfterWalks(listener, Step.KERNEL, c.recv(), w -> c.recvAfterWalk(bound, w), then);
-            }
-        }
-        return asleep;
-    }
-
     private static final Runnable NOTHING = () -> {};
 
-    private Behavior<Command> onAcked(Acked m) {
-        if (path == null) {
-            return onReturned(m.result());
-        }
+    /**
+     * A virtual send's answer, handled as its own run on the engine at the current instant: where a tell to this
+     * actor's idle mailbox would run it, without the mailbox (the injector has one send in flight, so its mailbox is
+     * idle until the answer).
+     */
+    private void answer(InjectResult result) {
+        engine.execute(() -> {
+            if (!stopped) {
+                acked(result);
+            }
+        });
+    }
+
+    private void acked(InjectResult result) {
         if (held != null) {
             held.unlock();
             held = null;
         }
-        ActorRef<Command> self = getContext().getSelf();
         long wake = wakeOwed;
         wakeOwed = 0;
         kernel(Step.KERNEL, path.costs().sendReturn() + wake, () -> {
             if (task != null && !machine.cpus().continuesNow(task, Step.USER)) {
                 // preempted at the return to user space: the call ends when the task runs again
-                machine.compute(task, Step.USER, 0, () -> self.tell(new Returned(m.result())));
+                machine.compute(task, Step.USER, 0, () -> returned(result));
             } else {
-                self.tell(new Returned(m.result()));
+                returned(result);
             }
         });
-        return this;
+    }
+
+    /** The system call's return to user space, as {@link #answer} an engine run of its own. */
+    private void returned(InjectResult result) {
+        engine.execute(() -> {
+            if (!stopped) {
+                onReturned(result);
+            }
+        });
     }
 
     private Behavior<Command> onReturned(InjectResult result) {
