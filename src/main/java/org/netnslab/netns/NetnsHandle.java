@@ -2,9 +2,13 @@ package org.netnslab.netns;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
+import akka.japi.Pair;
 import akka.stream.javadsl.Source;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.netnslab.netlink.DirectReader;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.uevent.Enobufs;
@@ -72,20 +76,44 @@ public record NetnsHandle(
         }
         // A new socket per materialization, opened as the stream is materialized, in the reader's own stage
         // (Source.fromMaterializer would cost two sub-stream hops per message).
-        return ReceiveQueue.opening(() -> {
-            ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
-            CompletableFuture<Done> bound = new CompletableFuture<>();
-            actor.tell(new NetNamespace.AttachListener(socket, bound));
-            // Freed before the actor bound it (or the AttachListener met a stopped actor): fail now, not never.
-            freed.thenRun(() -> {
-                if (bound.completeExceptionally(freedError())) {
-                    socket.fail(freedError());
-                }
-            });
-            // close(2) of the socket: cancelled, completed or failed, the reference goes
-            return new ReceiveQueue.Opening<Received, CompletionStage<ReceiveQueue<Received>>>(
-                    socket, () -> actor.tell(new NetNamespace.ListenerClosed(socket)), bound.thenApply(d -> socket));
+        return ReceiveQueue.opening(() -> open(options));
+    }
+
+    /**
+     * A listener process as {@link #uevents(SocketOptions)} binds, reading its socket without a stream
+     * ({@link DirectReader}): for the model's own workloads in virtual execution, where each wake-up is one engine run
+     * instead of one run of a stream actor's mailbox. The same binding, netns reference, ends and faults.
+     *
+     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
+     * @param executor runs the reader's drains one at a time, in submission order (the virtual engine)
+     * @param onReceive handles each {@link Received} item, in order
+     * @return completes with the socket once bound; and completes once the reader has stopped (exceptionally with
+     *     the failure that stopped it, e.g. {@link #freedError()} when the netns is freed before it is bound)
+     */
+    public Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> listen(
+            SocketOptions options, Executor executor, Consumer<Received> onReceive) {
+        if (isFreed()) {
+            IllegalStateException e = freedError();
+            return Pair.create(CompletableFuture.failedFuture(e), CompletableFuture.failedFuture(e));
+        }
+        ReceiveQueue.Opening<Received, CompletionStage<ReceiveQueue<Received>>> opened = open(options);
+        return Pair.create(opened.value(), DirectReader.start(opened.socket(), opened.closed(), executor, onReceive));
+    }
+
+    /** socket() and bind() of one listener: tells the netns to bind it; its close tells the netns it is gone. */
+    private ReceiveQueue.Opening<Received, CompletionStage<ReceiveQueue<Received>>> open(SocketOptions options) {
+        ReceiveQueue<Received> socket = new ReceiveQueue<>(options, Enobufs::new);
+        CompletableFuture<Done> bound = new CompletableFuture<>();
+        actor.tell(new NetNamespace.AttachListener(socket, bound));
+        // Freed before the actor bound it (or the AttachListener met a stopped actor): fail now, not never.
+        freed.thenRun(() -> {
+            if (bound.completeExceptionally(freedError())) {
+                socket.fail(freedError());
+            }
         });
+        // close(2) of the socket: cancelled, completed or failed, the reference goes
+        return new ReceiveQueue.Opening<>(
+                socket, () -> actor.tell(new NetNamespace.ListenerClosed(socket)), bound.thenApply(d -> socket));
     }
 
     /**

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import org.netnslab.machine.Machine;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.NamespaceSupervisor;
@@ -134,6 +136,27 @@ public final class NetnsPopulation {
             NetnsHandle h, SocketOptions options, Procedure<Received> onReceive, Materializer materializer) {
         Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p =
                 h.uevents(options).toMat(Sink.foreach(onReceive), Keep.both()).run(materializer);
+        return new Listener(p.first(), p.second());
+    }
+
+    /**
+     * Binds one NETLINK_KOBJECT_UEVENT listener to {@code h}'s uevent socket as {@link #bind(NetnsHandle,
+     * SocketOptions, Procedure, Materializer)} does; in virtual execution its reader runs on the engine without a
+     * stream ({@link NetnsHandle#listen}), receiving the same messages at the same simulated instants. Not awaited.
+     *
+     * @param h the netns
+     * @param options its receive buffer and NETLINK_NO_ENOBUFS
+     * @param onReceive called for each receive, in order
+     * @param scope the design's scope (its machine and materializer)
+     * @return the listener
+     */
+    public static Listener bind(NetnsHandle h, SocketOptions options, Consumer<Received> onReceive, DesignScope scope) {
+        Machine machine = scope.machine();
+        if (!machine.isVirtual()) {
+            return bind(h, options, onReceive::accept, scope.materializer());
+        }
+        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p =
+                h.listen(options, machine.engine()::execute, onReceive);
         return new Listener(p.first(), p.second());
     }
 

@@ -72,8 +72,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
             NetnsHandle h = netns.get(i);
             for (int l = 0; l < w.listenersPerNetns(); l++) {
                 ListenerCheck check = new ListenerCheck(i, h.id(), h.initOwned(), clock, delivery);
-                NetnsPopulation.Listener listener = NetnsPopulation.bind(
-                        h, design.model().uevent().listener(), check::onReceive, scope.materializer());
+                NetnsPopulation.Listener listener =
+                        NetnsPopulation.bind(h, design.model().uevent().listener(), check::onReceive, scope);
                 checks.add(check);
                 finished.add(listener.finished());
                 check.bound(scope.await(listener.bound(), "binding listeners"));
