@@ -31,10 +31,21 @@ public final class VirtualEngine {
     private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
     private final ArrayDeque<Runnable> quiescent = new ArrayDeque<>();
     private final ConcurrentLinkedQueue<Runnable> external = new ConcurrentLinkedQueue<>();
+    /** Events other threads scheduled, numbered and added to {@link #events} by the driver, in the order of the calls. */
+    private final ConcurrentLinkedQueue<Event> externalEvents = new ConcurrentLinkedQueue<>();
+    /** Set after another thread adds to {@link #external} or {@link #externalEvents}; the driver clears it. */
+    private volatile boolean externalPending;
+    /** The driver's alone: other threads' events wait in {@link #externalEvents}. */
     private final EventQueue events = new EventQueue();
+
     private final Object signal = new Object();
     private volatile Thread driver;
-    private volatile long now;
+    /**
+     * Written by the driver only, without a fence per event; other threads read it (the Akka scheduler's timers) and
+     * may see an older value, as they always could (a long field is read whole on the 64-bit JVMs this runs on).
+     */
+    private long now;
+
     private long sequence;
     private long eventsRun;
     private long runnablesRun;
@@ -106,6 +117,7 @@ public final class VirtualEngine {
             ready.add(task);
         } else {
             external.add(task);
+            externalPending = true;
             synchronized (signal) {
                 signal.notifyAll();
             }
@@ -132,11 +144,20 @@ public final class VirtualEngine {
      */
     public Event schedule(long delayNanos, Runnable task) {
         long delay = Math.max(0, delayNanos);
-        synchronized (events) {
+        if (Thread.currentThread() == driver) {
             Event e = new Event(now + delay, sequence++, task);
             events.add(e, delay);
             return e;
         }
+        // Another thread (a runner between its runs, an Akka timer): the driver numbers it at its next step, after
+        // every event scheduled before this call and before any scheduled after it by the driver.
+        Event e = new Event(now + delay, -1, task);
+        externalEvents.add(e);
+        externalPending = true;
+        synchronized (signal) {
+            signal.notifyAll();
+        }
+        return e;
     }
 
     /** Why a {@link #runUntil} stopped without its condition holding. */
@@ -233,6 +254,15 @@ public final class VirtualEngine {
     }
 
     private void takeExternal() {
+        if (!externalPending) {
+            return;
+        }
+        externalPending = false; // before the polls: what is added after them sets it again
+        Event e;
+        while ((e = externalEvents.poll()) != null) {
+            e.seq = sequence++;
+            events.add(e, e.time - now);
+        }
         Runnable r;
         while ((r = external.poll()) != null) {
             ready.add(r);
@@ -240,15 +270,13 @@ public final class VirtualEngine {
     }
 
     private Event nextEvent() {
-        synchronized (events) {
-            Event e;
-            while ((e = events.poll()) != null) {
-                if (!e.cancelled) {
-                    return e;
-                }
+        Event e;
+        while ((e = events.poll()) != null) {
+            if (!e.cancelled) {
+                return e;
             }
-            return null;
         }
+        return null;
     }
 
     /**
@@ -275,15 +303,15 @@ public final class VirtualEngine {
     }
 
     private boolean hasEvents() {
-        synchronized (events) {
-            return !events.isEmpty();
-        }
+        return !events.isEmpty() || !externalEvents.isEmpty();
     }
 
     /** A timed step; cancel it to drop it without moving the clock. */
     public static final class Event {
         final long time;
-        final long seq;
+        /** The tie-break among equal times: the order of scheduling (numbered by the driver). */
+        long seq;
+
         final Runnable task;
         volatile boolean cancelled;
 
