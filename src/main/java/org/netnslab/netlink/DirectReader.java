@@ -4,6 +4,7 @@ import akka.Done;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +20,9 @@ import java.util.function.Consumer;
  * it runs {@code closed} and fails with that exception (a fault or a throwing handler also purge the socket, as a
  * dead process's close does).
  *
- * <p>Threading: the executor must run its tasks one at a time (no two drains at once).
+ * <p>Threading: the drains never overlap, whatever the executor (a thread pool in live execution): a wake-up while a
+ * drain is queued or running makes that drain go round once more instead of queueing another (the work-in-progress
+ * count). The handler runs on the executor's threads, one call at a time.
  *
  * @param <T> what the reader receives
  */
@@ -27,11 +30,15 @@ public final class DirectReader<T> {
     private final ReceiveQueue<T> socket;
     private final Runnable closed;
     private final Consumer<? super T> onReceive;
+    private final Executor executor;
     private final CompletableFuture<Done> finished = new CompletableFuture<>();
+    /** Wake-ups not yet drained for: a drain is queued or running while it is above 0. */
+    private final AtomicInteger wip = new AtomicInteger();
 
-    private DirectReader(ReceiveQueue<T> socket, Runnable closed, Consumer<? super T> onReceive) {
+    private DirectReader(ReceiveQueue<T> socket, Runnable closed, Executor executor, Consumer<? super T> onReceive) {
         this.socket = socket;
         this.closed = closed;
+        this.executor = executor;
         this.onReceive = onReceive;
     }
 
@@ -40,7 +47,7 @@ public final class DirectReader<T> {
      *
      * @param socket the socket read
      * @param closed what the socket's close does (see {@link ReceiveQueue#source(Runnable)})
-     * @param executor runs each drain; one at a time, in submission order
+     * @param executor runs the drains (the virtual engine: in submission order, so at the instant of the wake-up)
      * @param onReceive handles each message or error item, in order
      * @param <T> what the reader receives
      * @return completes when the reader has stopped: normally once the socket was closed and drained, exceptionally
@@ -50,10 +57,24 @@ public final class DirectReader<T> {
     public static <T> CompletionStage<Done> start(
             ReceiveQueue<T> socket, Runnable closed, Executor executor, Consumer<? super T> onReceive) {
         socket.claimReader();
-        DirectReader<T> r = new DirectReader<>(socket, closed, onReceive);
-        socket.reader(() -> executor.execute(r::drain));
-        executor.execute(r::drain);
+        DirectReader<T> r = new DirectReader<>(socket, closed, executor, onReceive);
+        socket.reader(r::wake);
+        r.wake();
         return r.finished;
+    }
+
+    private void wake() {
+        if (wip.getAndIncrement() == 0) {
+            executor.execute(this::drainAll);
+        }
+    }
+
+    private void drainAll() {
+        int missed = 1;
+        do {
+            drain();
+            missed = wip.addAndGet(-missed);
+        } while (missed != 0);
     }
 
     @SuppressWarnings("unchecked")

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import org.netnslab.machine.Machine;
 import org.netnslab.netlink.ReceiveQueue;
@@ -140,23 +141,23 @@ public final class NetnsPopulation {
     }
 
     /**
-     * Binds one NETLINK_KOBJECT_UEVENT listener to {@code h}'s uevent socket as {@link #bind(NetnsHandle,
-     * SocketOptions, Procedure, Materializer)} does; in virtual execution its reader runs on the engine without a
-     * stream ({@link NetnsHandle#listen}), receiving the same messages at the same simulated instants. Not awaited.
+     * Binds one NETLINK_KOBJECT_UEVENT listener to {@code h}'s uevent socket, its reader without a stream
+     * ({@link NetnsHandle#listen}): in virtual execution each wake-up is one engine run at the simulated instant of
+     * the delivery; live, one task on the materializer's dispatcher, where the stream reader's actor ran. It receives
+     * what {@link #bind(NetnsHandle, SocketOptions, Procedure, Materializer)}'s stream would. Not awaited.
      *
      * @param h the netns
      * @param options its receive buffer and NETLINK_NO_ENOBUFS
-     * @param onReceive called for each receive, in order
+     * @param onReceive called for each receive, in order, one call at a time
      * @param scope the design's scope (its machine and materializer)
      * @return the listener
      */
     public static Listener bind(NetnsHandle h, SocketOptions options, Consumer<Received> onReceive, DesignScope scope) {
         Machine machine = scope.machine();
-        if (!machine.isVirtual()) {
-            return bind(h, options, onReceive::accept, scope.materializer());
-        }
-        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p =
-                h.listen(options, machine.engine()::execute, onReceive);
+        Executor executor = machine.isVirtual()
+                ? machine.engine()::execute
+                : scope.materializer().executionContext();
+        Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p = h.listen(options, executor, onReceive);
         return new Listener(p.first(), p.second());
     }
 

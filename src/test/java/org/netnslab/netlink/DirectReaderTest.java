@@ -150,6 +150,53 @@ public class DirectReaderTest extends JUnitSuite {
         }
     }
 
+    /** A wake-up while a drain is queued does not queue another: that drain goes round once more. */
+    @Test
+    public void wakeUpsWhileADrainIsQueuedShareIt() {
+        ReceiveQueue<Long> q = socket();
+        CompletableFuture<Done> finished = start(q).toCompletableFuture();
+        deliver(q, 1, 1); // the first recvmsg is still queued: no wake-up needed yet
+        q.close(); // wakes the reader: the queued drain takes it
+        assertEquals(1, tasks.size());
+        assertEquals(1, runAll());
+        assertEquals(List.of(1L), got);
+        assertTrue(finished.isDone() && !finished.isCompletedExceptionally());
+    }
+
+    /**
+     * Live: the sender delivers from its thread while the reader drains on a pool of two threads; the handler never
+     * runs twice at once, and every message arrives, in order.
+     */
+    @Test
+    public void onAPoolTheDrainsNeverOverlap() throws Exception {
+        ReceiveQueue<Long> q = new ReceiveQueue<>(SocketOptions.holding(1_000_000), drops -> -drops);
+        q.bind(NetlinkSettings.KERNEL);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.atomic.AtomicBoolean inHandler = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicInteger overlaps = new AtomicInteger();
+            List<Long> received = java.util.Collections.synchronizedList(new ArrayList<>());
+            CompletionStage<Done> finished = DirectReader.<Long>start(q, closes::incrementAndGet, pool, m -> {
+                if (!inHandler.compareAndSet(false, true)) {
+                    overlaps.incrementAndGet();
+                }
+                received.add(m);
+                inHandler.set(false);
+            });
+            deliver(q, 1, 200_000);
+            q.close();
+            finished.toCompletableFuture().get(30, TimeUnit.SECONDS);
+            assertEquals(0, overlaps.get());
+            assertEquals(200_000, received.size());
+            for (int i = 0; i < received.size(); i++) {
+                assertEquals(i + 1, received.get(i).longValue());
+            }
+            assertEquals(1, closes.get());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /**
      * The same deliveries, overruns included, before either reader starts, then the close: the stream reader
      * receives the same items in the same order.
