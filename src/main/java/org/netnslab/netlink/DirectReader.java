@@ -8,17 +8,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * A {@link ReceiveQueue}'s reader without a stream: a listener process that receives each message as soon as it is
- * woken, for the model's own workloads in virtual execution. Each wake-up is one task on the given executor, where
- * the stream reader's wake-up ({@link RecvStage}) is one run of its stream actor's mailbox; that task drains the
- * socket as the stream does (recvmsg, then the handler, until nothing is left), so with an executor that runs tasks
- * in submission order on one thread (the virtual engine) the listener receives the same messages at the same
- * simulated instants, in the same order.
+ * A {@link ReceiveQueue}'s reader without a stream: a listener process (netlink_recvmsg in a loop) that receives each
+ * message as soon as it is woken, for the model's own workloads, virtual and live. Each wake-up is one task on the
+ * given executor, where the stream reader's wake-up ({@link RecvStage}) is one run of its stream actor's mailbox; that
+ * task drains the socket as the stream does (recvmsg, then the handler, until nothing is left). With the virtual
+ * engine as the executor (tasks in submission order on one thread) the listener receives the same messages at the
+ * same simulated instants, in the same order, as the stream reader; live, any executor will do (below).
  *
  * <p>It ends as the stream reader does: once the socket is closed and drained it runs {@code closed} (close(2)) and
  * completes; once its owner failed, or a receive fault hits ({@link ReceiveQueue#recvFault}), or the handler throws,
- * it runs {@code closed} and fails with that exception (a fault or a throwing handler also purge the socket, as a
- * dead process's close does).
+ * it runs {@code closed} and fails with that exception. A fault or a throwing handler also purges the socket, as a
+ * dead process's close does; so does an executor that refuses a drain, and the reader fails with the refusal.
  *
  * <p>Threading: the drains never overlap, whatever the executor (a thread pool in live execution): a wake-up while a
  * drain is queued or running makes that drain go round once more instead of queueing another (the work-in-progress
@@ -51,7 +51,7 @@ public final class DirectReader<T> {
      * @param onReceive handles each message or error item, in order
      * @param <T> what the reader receives
      * @return completes when the reader has stopped: normally once the socket was closed and drained, exceptionally
-     *     with the owner's failure, the receive fault or the handler's exception
+     *     with the owner's failure, the receive fault, the handler's exception or the executor's refusal
      * @throws IllegalStateException when the socket already has a reader
      */
     public static <T> CompletionStage<Done> start(
@@ -65,7 +65,12 @@ public final class DirectReader<T> {
 
     private void wake() {
         if (wip.getAndIncrement() == 0) {
-            executor.execute(this::drainAll);
+            try {
+                executor.execute(this::drainAll);
+            } catch (java.util.concurrent.RejectedExecutionException e) { // a pool shut down: nobody will read
+                socket.readerGone();
+                stop(e);
+            }
         }
     }
 
@@ -103,13 +108,13 @@ public final class DirectReader<T> {
     private void handle(T got) {
         try {
             onReceive.accept(got);
-        } catch (RuntimeException e) { // the process dies in its handler: its socket closes
-            socket.readerGone();
+        } catch (RuntimeException | LinkageError | AssertionError e) { // the process dies in its handler: its socket
+            socket.readerGone(); // closes
             stop(e);
         }
     }
 
-    private void stop(RuntimeException cause) {
+    private void stop(Throwable cause) {
         closed.run();
         if (cause == null) {
             finished.complete(Done.getInstance());

@@ -81,14 +81,22 @@ public record NetnsHandle(
 
     /**
      * A listener process as {@link #uevents(SocketOptions)} binds, reading its socket without a stream
-     * ({@link DirectReader}): for the model's own workloads in virtual execution, where each wake-up is one engine run
-     * instead of one run of a stream actor's mailbox. The same binding, netns reference, ends and faults.
+     * ({@link DirectReader}): the model's own workloads use it (each wake-up is one engine run in virtual execution,
+     * one task on a thread pool live, instead of one run of a stream actor's mailbox); embedders who want a Source
+     * use {@link #uevents(SocketOptions)}. The same binding, netns reference, ends and faults as that Source's.
      *
-     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
-     * @param executor runs the reader's drains one at a time, in submission order (the virtual engine)
-     * @param onReceive handles each {@link Received} item, in order
-     * @return completes with the socket once bound; and completes once the reader has stopped (exceptionally with
-     *     the failure that stopped it, e.g. {@link #freedError()} when the netns is freed before it is bound)
+     * <p>Threading: {@code onReceive} and the socket's close run on {@code executor}'s threads, one at a time; a
+     * handler that blocks holds up that executor (in virtual execution, the whole simulated machine).
+     *
+     * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS
+     * @param executor runs the reader's drains (the virtual engine: in submission order, so at the simulated instant
+     *     of each wake-up)
+     * @param onReceive handles each {@link Received} item, a message or an ENOBUFS, in order
+     * @return first: completes with the socket once bound, or fails (the netns being dismantled: its socket is closed
+     *     at once; freed: {@link #freedError()}); second: completes once the reader has stopped, normally after its
+     *     socket was closed and drained (at once, empty, when the netns was being dismantled), exceptionally with what
+     *     stopped it (the netns freed, or the model stopped, with the listener open; a receive fault; the handler's
+     *     exception)
      */
     public Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> listen(
             SocketOptions options, Executor executor, Consumer<Received> onReceive) {

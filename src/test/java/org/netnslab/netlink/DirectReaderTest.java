@@ -150,6 +150,26 @@ public class DirectReaderTest extends JUnitSuite {
         }
     }
 
+    /** An executor that refuses the drain (a pool shut down): the reader fails with the refusal, its socket closed. */
+    @Test
+    public void aRefusedDrainEndsTheReader() {
+        ReceiveQueue<Long> q = socket();
+        java.util.concurrent.RejectedExecutionException refused =
+                new java.util.concurrent.RejectedExecutionException("pool shut down");
+        CompletableFuture<Done> finished = DirectReader.<Long>start(
+                        q,
+                        closes::incrementAndGet,
+                        task -> {
+                            throw refused;
+                        },
+                        got::add)
+                .toCompletableFuture();
+        assertSame(refused, cause(finished));
+        assertTrue(q.isClosed());
+        assertEquals(ReceiveQueue.Delivery.CLOSED, q.deliver(1L, T));
+        assertEquals(1, closes.get());
+    }
+
     /** A wake-up while a drain is queued does not queue another: that drain goes round once more. */
     @Test
     public void wakeUpsWhileADrainIsQueuedShareIt() {
