@@ -50,14 +50,10 @@ final class BackgroundFit {
             why = "idle lines at " + byK.keySet() + " netns: the fit needs " + MIN_SIZES + " sizes above 0";
         }
         double base = why == null ? rate(byK.get(0L)) : 0;
-        int n = byK.tailMap(0L, false).size();
-        double[] ks = new double[n];
-        double[] ys = new double[ks.length];
-        int i = 0;
-        for (Map.Entry<Long, List<ObjectNode>> e : byK.tailMap(0L, false).entrySet()) {
-            ks[i] = e.getKey();
-            ys[i++] = rate(e.getValue()) - base;
-        }
+        double[][] ky = SizeFit.lessBase(byK.tailMap(0L, false), base, BackgroundFit::rate);
+        double[] ks = ky[0];
+        double[] ys = ky[1];
+        int n = ks.length;
         if (why == null) { // /proc/stat counts whole 10 ms ticks: a growth of a few is no measurement
             List<ObjectNode> top = byK.lastEntry().getValue();
             double grown = ys[n - 1] * top.get(0).path("window_ns").asDouble() / 1e9;

@@ -49,17 +49,13 @@ final class RecvFit {
                                 : null;
         double[] best = {0, 0};
         if (why == null) {
-            double base = recv(byL.get(0L));
-            int n = byL.tailMap(0L, false).size();
-            double[] ls = new double[n];
-            double[] xs = new double[n];
-            int i = 0;
-            for (Map.Entry<Long, List<ObjectNode>> e : byL.tailMap(0L, false).entrySet()) {
-                ls[i] = e.getKey();
-                xs[i++] = recv(e.getValue()) - base;
-            }
+            double[][] lx = SizeFit.lessBase(byL.tailMap(0L, false), recv(byL.get(0L)), RecvFit::recv);
+            double[] ls = lx[0];
             best = SizeFit.bestScale(
-                    ls, xs, SizeFit.zeroAndLogGrid(ls[n - 1], KNEES), (knee, l) -> Math.max(0, 1 - knee / l));
+                    ls,
+                    lx[1],
+                    SizeFit.zeroAndLogGrid(ls[ls.length - 1], KNEES),
+                    (knee, l) -> Math.max(0, 1 - knee / l));
             if (best[0] <= 0) {
                 why = "the walk lines' receive does not grow with the sockets walked (L = " + byL.keySet() + ")";
             }

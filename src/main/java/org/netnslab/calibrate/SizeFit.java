@@ -3,8 +3,11 @@ package org.netnslab.calibrate;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.DoubleBinaryOperator;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What the fits over a probe's sizes share ({@link SwitchFit}, {@link BackgroundFit}, {@link RecvFit}): the lines by
@@ -20,6 +23,26 @@ final class SizeFit {
             by.computeIfAbsent(l.path(field).asLong(), k -> new ArrayList<>()).add(l);
         }
         return by;
+    }
+
+    /**
+     * The sizes above a base size and what each adds to the base's figure: the points the fits are made on.
+     *
+     * @param above the sizes above the base, each with its lines ({@link #bySize}'s tail)
+     * @param base the figure at the base size
+     * @param figure a size's figure from its lines (a median over them)
+     * @return {the sizes, ascending; each one's figure less {@code base}}
+     */
+    static double[][] lessBase(
+            SortedMap<Long, List<ObjectNode>> above, double base, ToDoubleFunction<List<ObjectNode>> figure) {
+        double[] ks = new double[above.size()];
+        double[] ys = new double[ks.length];
+        int i = 0;
+        for (Map.Entry<Long, List<ObjectNode>> e : above.entrySet()) {
+            ks[i] = e.getKey();
+            ys[i++] = figure.applyAsDouble(e.getValue()) - base;
+        }
+        return new double[][] {ks, ys};
     }
 
     /**

@@ -57,14 +57,10 @@ final class SwitchFit {
             return;
         }
         double hop2 = hop(byK.get(2L));
-        int n = byK.size() - 1;
-        double[] ks = new double[n];
-        double[] xs = new double[n];
-        int i = 0;
-        for (Map.Entry<Long, List<ObjectNode>> e : byK.tailMap(2L, false).entrySet()) {
-            ks[i] = e.getKey();
-            xs[i++] = hop(e.getValue()) - hop2;
-        }
+        double[][] kx = SizeFit.lessBase(byK.tailMap(2L, false), hop2, SwitchFit::hop);
+        double[] ks = kx[0];
+        double[] xs = kx[1];
+        int n = ks.length;
         double[] best = null;
         double bestSse = Double.POSITIVE_INFINITY;
         double top = ks[n - 1];

@@ -329,11 +329,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
      * idle until the answer).
      */
     private void answer(InjectResult result) {
-        engine.execute(() -> {
-            if (!stopped) {
-                acked(result);
-            }
-        });
+        onEngine(() -> acked(result));
     }
 
     private void acked(InjectResult result) {
@@ -355,9 +351,14 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
 
     /** The system call's return to user space, as {@link #answer} an engine run of its own. */
     private void returned(InjectResult result) {
+        onEngine(() -> onReturned(result));
+    }
+
+    /** Runs {@code step} as the engine's next run at this instant, unless the injector has stopped meanwhile. */
+    private void onEngine(Runnable step) {
         engine.execute(() -> {
             if (!stopped) {
-                onReturned(result);
+                step.run();
             }
         });
     }
