@@ -89,18 +89,11 @@ public final class DirectReader<T> {
             if (got == null) {
                 return; // woken again at the next delivery
             }
-            if (got == ReceiveQueue.END) {
-                stop(null);
-            } else if (got instanceof RuntimeException failed && failed == socket.failure()) {
-                stop(failed);
+            Object end = socket.readerEnd(got);
+            if (end == null) {
+                handle((T) got);
             } else {
-                RuntimeException fault = socket.nextRecvFault();
-                if (fault != null) { // the listener process dies with the message in hand: its socket closes
-                    socket.readerGone();
-                    stop(fault);
-                } else {
-                    handle((T) got);
-                }
+                stop(end == ReceiveQueue.END ? null : (RuntimeException) end);
             }
         }
     }

@@ -189,6 +189,25 @@ public final class ReceiveQueue<T> {
     static final Object END = new Object();
 
     /**
+     * Whether one recvmsg's result ends its reader ({@link RecvStage}, {@link DirectReader}), and how.
+     *
+     * @param got what {@link #recv} or {@link #ending} returned, not null
+     * @return null for a message or an error item to hand on; {@link #END} once closed and drained; else the exception
+     *     the reader fails with: its owner's failure, or a receive fault, the listener process dying with the message
+     *     in hand, whose socket is then closed ({@link #readerGone})
+     */
+    Object readerEnd(Object got) {
+        if (got == END || (got instanceof RuntimeException failed && failed == failure())) {
+            return got;
+        }
+        RuntimeException fault = nextRecvFault();
+        if (fault != null) {
+            readerGone();
+        }
+        return fault;
+    }
+
+    /**
      * Closes the socket to new messages: the reader still receives a pending error and every queued
      * message, then its stream completes.
      */
@@ -233,7 +252,7 @@ public final class ReceiveQueue<T> {
     }
 
     /** @return the fault the reader fails with on this receive, or null */
-    RuntimeException nextRecvFault() {
+    private RuntimeException nextRecvFault() {
         return recvFault.get();
     }
 
@@ -258,7 +277,7 @@ public final class ReceiveQueue<T> {
         return failure != null ? failure : closed ? END : null;
     }
 
-    synchronized RuntimeException failure() {
+    private synchronized RuntimeException failure() {
         return failure;
     }
 

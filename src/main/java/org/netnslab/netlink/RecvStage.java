@@ -88,18 +88,16 @@ final class RecvStage<T> extends GraphStage<SourceShape<T>> {
             @SuppressWarnings("unchecked")
             private void receive() {
                 Object got = isAvailable(out) ? socket.recv() : socket.ending();
-                if (got == ReceiveQueue.END) {
+                if (got == null) {
+                    return; // woken at the next delivery
+                }
+                Object end = socket.readerEnd(got);
+                if (end == null) {
+                    push(out, (T) got);
+                } else if (end == ReceiveQueue.END) {
                     completeStage();
-                } else if (got instanceof RuntimeException failed && failed == socket.failure()) {
-                    failStage(failed);
-                } else if (got != null) {
-                    RuntimeException fault = socket.nextRecvFault();
-                    if (fault != null) { // the listener process dies with the message in hand: its socket closes
-                        socket.readerGone();
-                        failStage(fault);
-                    } else {
-                        push(out, (T) got);
-                    }
+                } else {
+                    failStage((RuntimeException) end);
                 }
             }
         };
