@@ -9,9 +9,12 @@ import akka.actor.testkit.typed.javadsl.LogCapturing;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
+import akka.actor.typed.DispatcherSelector;
 import akka.actor.typed.Props;
 import akka.actor.typed.javadsl.Behaviors;
+import akka.dispatch.MessageDispatcher;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.List;
@@ -203,5 +206,45 @@ public class ModelDispatcherTest extends JUnitSuite {
         long started = threads.getTotalStartedThreadCount() - startedBefore;
         assertTrue(started + " threads started for 200 calls", started < 20);
         lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The model's executor runs a task on the model dispatcher's threads without counting it as an inhabitant: the
+     * count is one atomic every thread of the pool updates, which cost live TC1 a cache-line bounce per wake-up.
+     */
+    @Test
+    public void theModelExecutorRunsOnTheModelsThreadsWithoutCountingTheTask() throws Exception {
+        ActorSystem<Void> system = ActorSystem.create(
+                Behaviors.empty(), "executor-test", testKit.system().settings().config());
+        try {
+            MessageDispatcher dispatcher = (MessageDispatcher) system.dispatchers()
+                    .lookup(DispatcherSelector.fromConfig(
+                            ModelDispatcher.id(system.settings().config())));
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<String> ran = new CompletableFuture<>();
+            CompletableFuture<Long> inhabitantsWhileRunning = new CompletableFuture<>();
+            ModelDispatcher.executor(system).execute(() -> {
+                inhabitantsWhileRunning.complete(dispatcher.inhabitants());
+                ran.complete(Thread.currentThread().getName());
+                try {
+                    release.await(); // holds the task while the test reads the count
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            String thread = ran.get(10, TimeUnit.SECONDS);
+            long counted = dispatcher.inhabitants();
+            release.countDown();
+            assertTrue(thread, thread.startsWith("executor-test-netns-lab.model-dispatcher-"));
+            assertEquals(0L, (long) inhabitantsWhileRunning.get());
+            assertEquals(0L, counted);
+            // the dispatcher's own execute counts it: the count the executor leaves out
+            CompletableFuture<Long> viaDispatcher = new CompletableFuture<>();
+            dispatcher.execute(() -> viaDispatcher.complete(dispatcher.inhabitants()));
+            assertEquals(1L, (long) viaDispatcher.get(10, TimeUnit.SECONDS));
+        } finally {
+            system.terminate();
+            system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
     }
 }

@@ -28,17 +28,12 @@ public final class DesignGuardian extends AbstractBehavior<DesignGuardian.Comman
      *
      * @param behavior the child's behaviour
      * @param name its name, unique among the design's actors
-     * @param props its props (the model's dispatcher for a model actor)
+     * @param props its props (the model's dispatcher)
      * @param replyTo gets the child's ref
      * @param <T> the child's protocol
      */
     public record Spawn<T>(Behavior<T> behavior, String name, Props props, ActorRef<ActorRef<T>> replyTo)
-            implements Command {
-        /** A child on the default dispatcher. */
-        public Spawn(Behavior<T> behavior, String name, ActorRef<ActorRef<T>> replyTo) {
-            this(behavior, name, Props.empty(), replyTo);
-        }
-    }
+            implements Command {}
 
     /** @param replyTo gets the materializer whose streams stop with the guardian */
     public record GetMaterializer(ActorRef<Materializer> replyTo) implements Command {}

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.netnslab.machine.Machine;
@@ -96,7 +97,10 @@ public final class DesignScope implements AutoCloseable {
     }
 
     /**
-     * Spawns an actor under the design's guardian.
+     * Spawns an actor under the design's guardian, on the model's dispatcher ({@link ModelDispatcher}): the
+     * workload's actors too, so that a design run's actors share one pool of one thread per core, as the kernel's
+     * work and the processes' share the CPUs. Live, a second pool put twice the threads on the cores and made every
+     * send between a workload actor and the model a wake-up of the other pool (live TC1 went 2x slower).
      *
      * @param behavior its behaviour
      * @param name its name, unique among the design's actors
@@ -105,20 +109,6 @@ public final class DesignScope implements AutoCloseable {
      * @throws RunFailure when the guardian does not answer in time
      */
     public <T> ActorRef<T> spawn(Behavior<T> behavior, String name) throws RunFailure {
-        return ask(guardian, r -> new DesignGuardian.Spawn<>(behavior, name, r), "spawning " + name);
-    }
-
-    /**
-     * Spawns a model actor (a supervisor, a proc connector) under the design's guardian, on the model's
-     * dispatcher ({@link ModelDispatcher}).
-     *
-     * @param behavior its behaviour
-     * @param name its name, unique among the design's actors
-     * @param <T> its protocol
-     * @return its ref
-     * @throws RunFailure when the guardian does not answer in time
-     */
-    public <T> ActorRef<T> spawnModel(Behavior<T> behavior, String name) throws RunFailure {
         return ask(
                 guardian,
                 r -> new DesignGuardian.Spawn<>(behavior, name, ModelDispatcher.props(system), r),
@@ -126,7 +116,15 @@ public final class DesignScope implements AutoCloseable {
     }
 
     /**
-     * Spawns several actors under the design's guardian, named {@code prefix-0}, {@code prefix-1}, ...
+     * @return the model dispatcher's threads as an executor ({@link ModelDispatcher#executor}), for a listener's
+     *     reads without a mailbox in live execution
+     */
+    public Executor modelExecutor() {
+        return ModelDispatcher.executor(system);
+    }
+
+    /**
+     * Spawns several actors under the design's guardian, on the model's dispatcher as {@link #spawn}, named {@code prefix-0}, {@code prefix-1}, ...
      *
      * @param behaviors their behaviours, in order
      * @param prefix their names' prefix
@@ -139,7 +137,7 @@ public final class DesignScope implements AutoCloseable {
         for (int k = 0; k < behaviors.size(); k++) {
             Behavior<T> b = behaviors.get(k);
             String name = prefix + "-" + k;
-            spawning.add(request(guardian, r -> new DesignGuardian.Spawn<>(b, name, r)));
+            spawning.add(request(guardian, r -> new DesignGuardian.Spawn<>(b, name, ModelDispatcher.props(system), r)));
         }
         List<ActorRef<T>> refs = new ArrayList<>();
         for (CompletionStage<ActorRef<T>> s : spawning) {

@@ -143,7 +143,7 @@ public final class NetnsPopulation {
     /**
      * Binds one NETLINK_KOBJECT_UEVENT listener to {@code h}'s uevent socket, its reader without a stream
      * ({@link NetnsHandle#listen}): in virtual execution each wake-up is one engine run at the simulated instant of
-     * the delivery; live, one task on the materializer's dispatcher, where the stream reader's actor ran. It receives
+     * the delivery; live, one task on the model's dispatcher ({@link DesignScope#modelExecutor}). It receives
      * what {@link #bind(NetnsHandle, SocketOptions, Procedure, Materializer)}'s stream would. Not awaited.
      *
      * @param h the netns
@@ -154,9 +154,7 @@ public final class NetnsPopulation {
      */
     public static Listener bind(NetnsHandle h, SocketOptions options, Consumer<Received> onReceive, DesignScope scope) {
         Machine machine = scope.machine();
-        Executor executor = machine.isVirtual()
-                ? machine.engine()::execute
-                : scope.materializer().executionContext();
+        Executor executor = machine.isVirtual() ? machine.engine()::execute : scope.modelExecutor();
         Pair<CompletionStage<ReceiveQueue<Received>>, CompletionStage<Done>> p = h.listen(options, executor, onReceive);
         return new Listener(p.first(), p.second());
     }

@@ -198,7 +198,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
     private Loops loops(
             Design design, DesignScope scope, long iterations, LifecycleRecorder probe, String name, String label)
             throws RunFailure {
-        ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
+        ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawn(
                 NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor-" + name);
         StripedRecorder loopWall = new StripedRecorder("s", 1e9);
         LongAdder progress = new LongAdder();

@@ -58,7 +58,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
     @Override
     public DesignResult run(Design design, DesignScope scope) throws RunFailure {
         ActorRef<NamespaceSupervisor.Command> supervisor =
-                scope.spawnModel(NamespaceSupervisor.create(design.model()), "supervisor");
+                scope.spawn(NamespaceSupervisor.create(design.model()), "supervisor");
         int n = w.netnsCount();
         long counted = w.countedPerNetns(scale);
         List<NetnsHandle> netns = createNetns(supervisor, scope);

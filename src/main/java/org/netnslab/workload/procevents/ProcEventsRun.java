@@ -96,7 +96,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
             String phase)
             throws RunFailure {
         ProcSettings ps = design.model().proc();
-        ActorRef<ProcConnector.Command> pc = scope.spawnModel(
+        ActorRef<ProcConnector.Command> pc = scope.spawn(
                 ProcConnector.create(
                         ps.filter(),
                         ps.accounting(),

@@ -73,8 +73,8 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
             freedProgress.increment();
             allFreed.countDown();
         });
-        ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
-                NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), rec), "supervisor");
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                scope.spawn(NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), rec), "supervisor");
         long heapBefore = heapAfterGc();
 
         // create: the whole population requested at once from inside the actor system

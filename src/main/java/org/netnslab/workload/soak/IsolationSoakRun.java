@@ -55,8 +55,8 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
                     scope.design() + ": isolation-soak runs in live execution only (its soak time is wall time)");
         }
         LifecycleRecorder probe = new LifecycleRecorder(); // netns created and freed, sock_inuse at net_free, faults
-        ActorRef<NamespaceSupervisor.Command> supervisor = scope.spawnModel(
-                NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor");
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                scope.spawn(NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor");
         List<UserNamespace> levels = new ArrayList<>();
         levels.add(UserNamespace.INIT);
         for (int l = 1; l <= w.usernsDepth(); l++) {
