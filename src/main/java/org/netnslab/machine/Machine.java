@@ -139,13 +139,18 @@ public final class Machine implements Extension {
      * about 114 ms, where the host's probe begins 12, one after another).
      *
      * @param owner the object (identity)
-     * @param name the task's name if it is new
+     * @param name the task's name, asked only if it is new
      * @param kind its kind if it is new
      * @return the task
      */
-    public CpuTask taskFor(Object owner, String name, CpuTask.Kind kind) {
+    public CpuTask taskFor(Object owner, Supplier<String> name, CpuTask.Kind kind) {
         requireVirtual();
-        return tasks.computeIfAbsent(owner, o -> cpus.newTask(name, kind, false));
+        CpuTask task = tasks.get(owner);
+        if (task == null) { // the name is built once: this runs at every receive of every listener
+            task = cpus.newTask(name.get(), kind, false);
+            tasks.put(owner, task);
+        }
+        return task;
     }
 
     /** @return the current design run's machine settings (virtual execution) */

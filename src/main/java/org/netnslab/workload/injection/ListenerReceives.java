@@ -36,8 +36,11 @@ final class ListenerReceives {
         }
         int asleep = 0;
         for (int i = socket.listenerCount() - 1; i >= 0; i--) {
+            int index = i;
             CpuTask listener = machine.taskFor(
-                    socket.listener(i), "uevent-listener-" + socket.netnsId() + "-" + i, CpuTask.Kind.LISTENER);
+                    socket.listener(i),
+                    () -> "uevent-listener-" + socket.netnsId() + "-" + index,
+                    CpuTask.Kind.LISTENER);
             if (machine.cpus().asleep(listener)) {
                 asleep++;
             }

@@ -61,7 +61,7 @@ final class MonitorSinks {
                         if (owner != null && machine.fair()) {
                             machine.cpus()
                                     .run(
-                                            machine.taskFor(owner, name, CpuTask.Kind.LISTENER),
+                                            machine.taskFor(owner, () -> name, CpuTask.Kind.LISTENER),
                                             Step.KERNEL,
                                             charged,
                                             end);
