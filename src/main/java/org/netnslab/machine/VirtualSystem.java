@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds an actor system for virtual execution: its default dispatcher and the model's
@@ -66,13 +67,17 @@ public final class VirtualSystem {
      * engine runs, so the engine is driven until then; a live one is simply awaited.
      *
      * @param system the system, live or virtual
-     * @param idleWall how long a virtual engine with nothing to run waits for Akka's own threads, wall time
+     * @param idleWall how long a virtual engine with nothing to run waits for Akka's own threads, wall time; live,
+     *     how long the termination is awaited
      * @throws VirtualEngine.Stalled when the virtual engine runs out of work before the system terminated
      * @throws java.util.concurrent.ExecutionException when termination failed
+     * @throws java.util.concurrent.TimeoutException when a live system has not terminated within {@code idleWall}
+     *     (an actor that never stops, a dispatcher that cannot start a thread)
      * @throws InterruptedException when interrupted while waiting
      */
     public static void terminate(ActorSystem<?> system, Duration idleWall)
-            throws VirtualEngine.Stalled, java.util.concurrent.ExecutionException, InterruptedException {
+            throws VirtualEngine.Stalled, java.util.concurrent.ExecutionException,
+                    java.util.concurrent.TimeoutException, InterruptedException {
         system.terminate();
         Machine machine = Machine.get(system);
         if (machine.isVirtual()) {
@@ -84,6 +89,12 @@ public final class VirtualSystem {
                             t -> {},
                             idleWall.toNanos());
         }
-        system.getWhenTerminated().toCompletableFuture().get();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(idleWall.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            String bound = idleWall.toMillis() % 1000 == 0 ? idleWall.toSeconds() + " s" : idleWall.toMillis() + " ms";
+            throw new java.util.concurrent.TimeoutException(
+                    "actor system " + system.name() + " has not terminated " + bound + " after it was told to");
+        }
     }
 }

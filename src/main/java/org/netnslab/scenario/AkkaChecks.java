@@ -3,6 +3,7 @@ package org.netnslab.scenario;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -71,7 +72,16 @@ final class AkkaChecks {
                         problem(system, dispatcher + ".fork-join-executor.parallelism-factor", "must be a number > 0"));
             }
             atLeast(system, dispatcher + ".throughput", 1, Integer.MAX_VALUE, problems);
+            // a ThreadPoolExecutor needs a thread (fixed-pool-size is "off" unless a number is given)
+            String fixed = dispatcher + ".thread-pool-executor.fixed-pool-size";
+            if (system.hasPath(fixed) && system.getValue(fixed).valueType() == ConfigValueType.NUMBER) {
+                atLeast(system, fixed, 1, Integer.MAX_VALUE, problems);
+            }
+            for (String n : List.of("max-pool-size-min", "max-pool-size-max")) {
+                atLeast(system, dispatcher + ".thread-pool-executor." + n, 1, Integer.MAX_VALUE, problems);
+            }
         }
+        modelDispatcher(system, problems);
         String frame = "akka.remote.artery.advanced.maximum-frame-size";
         if (system.hasPath(frame) && system.getBytes(frame) < FRAME_MIN_BYTES) {
             problems.add(problem(system, frame, "must be at least 32 KiB (Artery's least frame)"));
@@ -90,6 +100,35 @@ final class AkkaChecks {
         } catch (ConfigException e) { // netns-lab.dispatcher not a string: the netns-lab keys' check says so
         }
         return out;
+    }
+
+    /**
+     * Adds a problem when {@code netns-lab.dispatcher} does not name a dispatcher block: Akka would refuse an
+     * unknown name only at the model's first spawn, and run a block of other settings as a default pool.
+     */
+    private static void modelDispatcher(Config system, List<ConfigProblem> problems) {
+        String key = ModelDispatcher.KEY;
+        if (!system.hasPath(key) || system.getValue(key).valueType() != ConfigValueType.STRING) {
+            return; // unset: Akka's default dispatcher; not a string: the netns-lab keys' check says so
+        }
+        String id = system.getString(key);
+        String wrong;
+        try {
+            if (!system.hasPath(id)) {
+                wrong = "must name a dispatcher block (netns-lab.model-dispatcher, akka.actor.default-dispatcher or"
+                        + " one of your own); there is none at that path";
+            } else if (system.getValue(id).valueType() != ConfigValueType.OBJECT) {
+                wrong = "must name a dispatcher block; the value at that path is not a block";
+            } else if (!system.getConfig(id).hasPath("type")
+                    && !system.getConfig(id).hasPath("executor")) {
+                wrong = "must name a dispatcher block; the block at that path sets neither type nor executor";
+            } else {
+                return;
+            }
+        } catch (ConfigException e) { // an empty or malformed path
+            wrong = "must name a dispatcher block by its path, e.g. netns-lab.model-dispatcher";
+        }
+        problems.add(problem(system, key, wrong));
     }
 
     /** Adds a problem when the value at {@code key}, if set, is neither one of {@code aliases} nor a loadable class. */

@@ -135,6 +135,24 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                         + " \"10b\"");
     }
 
+    /** Akka would refuse these only at the model's first spawn, or run on a pool that cannot start a thread. */
+    @Test
+    public void aModelDispatcherAkkaCannotRunIsRefusedUpFront() throws Exception {
+        refused(
+                "netns-lab.dispatcher = no-such.dispatcher",
+                "netns-lab.dispatcher: must name a dispatcher block (netns-lab.model-dispatcher,"
+                        + " akka.actor.default-dispatcher or one of your own); there is none at that path, got"
+                        + " \"no-such.dispatcher\"");
+        refused(
+                "netns-lab.dispatcher = netns-lab.run",
+                "netns-lab.dispatcher: must name a dispatcher block; the block at that path sets neither type nor"
+                        + " executor, got \"netns-lab.run\"");
+        refused(
+                "x { executor = thread-pool-executor, thread-pool-executor.fixed-pool-size = 0 }\n"
+                        + "netns-lab.dispatcher = x",
+                "x.thread-pool-executor.fixed-pool-size: must be an integer in 1..2147483647, got 0");
+    }
+
     @Test
     public void anAkkaValueOfTheWrongKindIsRefusedUpFrontInEveryExecution() throws Exception {
         refused(
