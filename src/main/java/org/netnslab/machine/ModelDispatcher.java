@@ -42,7 +42,10 @@ public final class ModelDispatcher {
             // the dispatcher replaces it when it shuts down idle, is the same pool without the count. The count
             // only delays that shutdown, and the model's actors, which make every such task, inhabit the pool.
             Executor executor = dispatcher instanceof Dispatcher d
-                    ? task -> d.executorService().execute(task)
+                    ? task -> {
+                        d.executorService().execute(task);
+                        ParkedWorkers.wakeOneIfQueued();
+                    }
                     : dispatcher;
             return new Cached(selector, executor);
         }
@@ -70,7 +73,8 @@ public final class ModelDispatcher {
     /**
      * The model dispatcher's threads as an executor, for work that runs as the model's actors do but without a
      * mailbox (a listener's reads: {@code netlink.DirectReader}). Live only: virtual execution runs such work on its
-     * engine. Tasks run in no particular order; a task may run on the submitting thread's own queue first.
+     * engine. Tasks run in no particular order; a task may run on the submitting thread's own queue first. On a
+     * fork-join pool it keeps the pool's workers busy while work is queued ({@link ParkedWorkers}).
      *
      * @param system the actor system the model runs in
      * @return the executor; it throws {@link java.util.concurrent.RejectedExecutionException} once the system is
