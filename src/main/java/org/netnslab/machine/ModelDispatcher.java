@@ -85,6 +85,27 @@ public final class ModelDispatcher {
     }
 
     /**
+     * @param system a live actor system
+     * @return the model dispatcher's threads: a fork-join pool's parallelism, a thread pool's largest size; -1 for
+     *     any other executor
+     */
+    public static int threads(ActorSystem<?> system) {
+        Executor d = system.dispatchers()
+                .lookup(DispatcherSelector.fromConfig(id(system.settings().config())));
+        if (d instanceof Dispatcher dispatcher) {
+            java.util.concurrent.ExecutorService pool =
+                    dispatcher.executorService().executor();
+            if (pool instanceof java.util.concurrent.ForkJoinPool fj) {
+                return fj.getParallelism();
+            }
+            if (pool instanceof java.util.concurrent.ThreadPoolExecutor tp) {
+                return tp.getMaximumPoolSize();
+            }
+        }
+        return -1;
+    }
+
+    /**
      * Spawns a model actor as a child of {@code ctx}'s actor, on the model's dispatcher.
      *
      * @param ctx the parent's context

@@ -120,12 +120,39 @@ public record RunResult(
      * @param randomSeed the random seed of replicate 1 (replicate i uses seed + i - 1)
      * @param scheduling the simulated CPUs' scheduling ({@code machine.scheduler}, {@code preempt}, {@code hz},
      *     {@code base-slice}, {@code context-switch}, {@code task-group}); null read from a file without it
+     * @param dispatcher the threads a live run ran on; null in virtual execution or read from a file without it
      */
     public record ExecutionInfo(
-            String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed, SchedulingInfo scheduling) {
+            String mode,
+            List<Integer> cpus,
+            boolean sweep,
+            double jitter,
+            long randomSeed,
+            SchedulingInfo scheduling,
+            DispatcherInfo dispatcher) {
         /** Copies the list. */
         public ExecutionInfo {
             cpus = List.copyOf(cpus);
+        }
+
+        /**
+         * Without the dispatcher (virtual execution, or a file without it).
+         *
+         * @param mode live or virtual
+         * @param cpus the CPU counts
+         * @param sweep whether a sweep
+         * @param jitter the jitter
+         * @param randomSeed the seed
+         * @param scheduling the scheduling, or null
+         */
+        public ExecutionInfo(
+                String mode,
+                List<Integer> cpus,
+                boolean sweep,
+                double jitter,
+                long randomSeed,
+                SchedulingInfo scheduling) {
+            this(mode, cpus, sweep, jitter, randomSeed, scheduling, null);
         }
 
         /**
@@ -155,6 +182,16 @@ public record RunResult(
             return design + "@" + cpus + "cpu";
         }
     }
+
+    /**
+     * The model's dispatcher of a live run ({@code netns-lab.dispatcher}): live figures are the JVM's threads, so
+     * they depend on it.
+     *
+     * @param id the dispatcher's configuration path
+     * @param executor its {@code executor} setting (fork-join-executor, thread-pool-executor, ...)
+     * @param threads the pool's parallelism (fork-join) or largest size (thread pool); -1 for another executor
+     */
+    public record DispatcherInfo(String id, String executor, int threads) {}
 
     /**
      * One design run's two clocks.

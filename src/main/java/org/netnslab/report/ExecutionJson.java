@@ -62,6 +62,12 @@ final class ExecutionJson {
                             !e.mode().equals("virtual"), s.scheduler().equals("fifo"))
                     .forEach(none::add);
         }
+        if (e.dispatcher() != null) { // live: the threads the figures were measured on
+            ObjectNode dn = en.putObject("dispatcher");
+            dn.put("id", e.dispatcher().id());
+            dn.put("executor", e.dispatcher().executor());
+            dn.put("threads", e.dispatcher().threads());
+        }
         if (e.sweep()) {
             ObjectNode sn = en.putObject("sweep");
             sn.put("key", "machine.cpus");
@@ -127,13 +133,21 @@ final class ExecutionJson {
                         hb[0],
                         hb[1],
                         hb[2]);
+        RunResult.DispatcherInfo dispatcher = null;
+        if (e.has("dispatcher")) { // live runs since the key
+            JsonNode d = f.object(e, "execution", "dispatcher");
+            dispatcher = new RunResult.DispatcherInfo(
+                    f.text(d, "execution.dispatcher", "id"), f.text(d, "execution.dispatcher", "executor"), (int)
+                            f.whole(d, "execution.dispatcher", "threads"));
+        }
         return new RunResult.ExecutionInfo(
                 f.text(e, "execution", "mode"),
                 cpus,
                 !f.field(e, "execution", "sweep").isNull(),
                 f.number(m, MACHINE, "jitter"),
                 f.whole(m, MACHINE, "random_seed"),
-                scheduling);
+                scheduling,
+                dispatcher);
     }
 
     /**

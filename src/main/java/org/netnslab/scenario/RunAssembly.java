@@ -34,6 +34,7 @@ final class RunAssembly {
      * @param repeat that sample's replicates
      * @param started when the run started
      * @param t0 {@link System#nanoTime()} when it started, for its wall time
+     * @param dispatcher the model's dispatcher of a live run; null in virtual execution
      * @return the run's result for that sample
      */
     static RunResult assemble(
@@ -43,7 +44,8 @@ final class RunAssembly {
             int sample,
             int repeat,
             Instant started,
-            long t0) {
+            long t0,
+            RunResult.DispatcherInfo dispatcher) {
         Execution execution = scenario.execution();
         boolean sweep = execution.isSweep();
         List<Integer> counts = execution.cpuCounts();
@@ -173,7 +175,8 @@ final class RunAssembly {
                                 ms.scheduling().coldSwitch().cachedTasks(),
                                 ms.hostBackground().periodNanos(),
                                 ms.hostBackground().perNetnsNanos(),
-                                ms.hostBackground().doublingNetns())),
+                                ms.hostBackground().doublingNetns()),
+                        dispatcher),
                 scenario.workload().shape(scenario.scale()),
                 minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
     }

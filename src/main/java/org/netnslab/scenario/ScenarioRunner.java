@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
@@ -131,6 +132,8 @@ public final class ScenarioRunner {
                     + (execution.isVirtual() ? "live (build it with machine.VirtualSystem)" : "virtual")
                     + "; set execution to match (--set execution=...)");
         }
+        // live figures are the JVM's threads: the result says which
+        RunResult.DispatcherInfo dispatcher = execution.isVirtual() ? null : dispatcherInfo(system);
         Sensitivity study = scenario.sensitivity();
         int samples = study.samples();
         List<DesignRun> plan = DesignRun.plan(scenario, samples);
@@ -169,14 +172,15 @@ public final class ScenarioRunner {
                     });
         };
         DesignRunOutcome[] outcomes = distributor != null ? distributor.run(scenario, plan, local) : local.run(plan);
-        RunResult result = RunAssembly.assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0);
+        RunResult result =
+                RunAssembly.assemble(scenario, plan, outcomes, 0, scenario.repeat(), started, t0, dispatcher);
         if (samples == 0) {
             return new Outcome(result, null);
         }
         List<List<Comparison>> perSample = new ArrayList<>();
         for (int k = 1; k <= samples; k++) {
             Map<String, Comparison> byPair = new LinkedHashMap<>();
-            RunAssembly.assemble(scenario, plan, outcomes, k, 1, started, t0)
+            RunAssembly.assemble(scenario, plan, outcomes, k, 1, started, t0, dispatcher)
                     .comparisons()
                     .forEach(c -> byPair.put(c.measure() + " " + c.a() + " " + c.b(), c));
             perSample.add(result.comparisons().stream()
@@ -199,5 +203,13 @@ public final class ScenarioRunner {
                         study.spread(),
                         study.seedBand(),
                         execution.machine().randomSeed()));
+    }
+
+    /** @return the model dispatcher of a live system: its id, executor setting and threads */
+    private static RunResult.DispatcherInfo dispatcherInfo(ActorSystem<?> system) {
+        com.typesafe.config.Config config = system.settings().config();
+        String id = ModelDispatcher.id(config);
+        String executor = config.hasPath(id + ".executor") ? config.getString(id + ".executor") : "default-executor";
+        return new RunResult.DispatcherInfo(id, executor, ModelDispatcher.threads(system));
     }
 }

@@ -21,6 +21,7 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.cli.Main;
+import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
 import org.netnslab.scenario.TinyScenario;
 import org.scalatestplus.junit.JUnitSuite;
@@ -175,6 +176,35 @@ public class ReportCommandTest extends JUnitSuite {
         assertTrue(console, console.contains("ratio 95% interval: "));
         assertFalse(console, console.contains("no significance can be claimed"));
         assertTrue(HtmlReport.render(read).contains("<h2>Replicates</h2>"));
+    }
+
+    /** A live run's result.json says which threads its figures were measured on, and reads back to the same. */
+    @Test
+    public void aLiveRunsDispatcherIsWrittenAndReadBack() throws Exception {
+        RunResult.DispatcherInfo pool = new RunResult.DispatcherInfo("my-pool", "thread-pool-executor", 1);
+        RunResult r = TinyRun.result();
+        RoundTrip trip = savedAndReadBack(new RunResult(
+                r.scenario(),
+                r.description(),
+                r.seed(),
+                r.scale(),
+                r.started(),
+                r.wallSeconds(),
+                r.designs(),
+                r.comparisons(),
+                r.seedRatios(),
+                r.overrides(),
+                r.ratios(),
+                r.replicates(),
+                new RunResult.ExecutionInfo("live", List.of(2), false, 0.1, 1, null, pool),
+                r.shape(),
+                r.minScale()));
+        assertEquals(pool, trip.read().execution().dispatcher());
+        com.fasterxml.jackson.databind.JsonNode d =
+                ResultJson.toJson(trip.written()).path("execution").path("dispatcher");
+        assertEquals("my-pool", d.path("id").asText());
+        assertEquals("thread-pool-executor", d.path("executor").asText());
+        assertEquals(1, d.path("threads").asInt());
     }
 
     @Test
