@@ -26,9 +26,9 @@ public final class ModelDispatcher {
 
     /**
      * The props, built once per actor system: building them reads the configuration (a path parse and
-     * lookup), which the churn profile showed on every netns spawn.
+     * lookup), which the churn profile showed on every netns spawn; and the dispatcher they select, looked up once.
      */
-    private record Cached(Props props, Executor executor) implements Extension {}
+    private record Cached(Props props, Executor dispatcher, Executor executor) implements Extension {}
 
     private static final ExtensionId<Cached> CACHED = new ExtensionId<>() {
         @Override
@@ -47,7 +47,7 @@ public final class ModelDispatcher {
                         ParkedWorkers.wakeOneIfQueued();
                     }
                     : dispatcher;
-            return new Cached(selector, executor);
+            return new Cached(selector, dispatcher, executor);
         }
     };
 
@@ -90,9 +90,7 @@ public final class ModelDispatcher {
      *     any other executor
      */
     public static int threads(ActorSystem<?> system) {
-        Executor d = system.dispatchers()
-                .lookup(DispatcherSelector.fromConfig(id(system.settings().config())));
-        if (d instanceof Dispatcher dispatcher) {
+        if (CACHED.apply(system).dispatcher() instanceof Dispatcher dispatcher) {
             java.util.concurrent.ExecutorService pool =
                     dispatcher.executorService().executor();
             if (pool instanceof java.util.concurrent.ForkJoinPool fj) {

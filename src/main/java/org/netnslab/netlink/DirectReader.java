@@ -101,8 +101,9 @@ public final class DirectReader<T> {
     private void handle(T got) {
         try {
             onReceive.accept(got);
-        } catch (RuntimeException | LinkageError | AssertionError e) { // the process dies in its handler: its socket
-            socket.readerGone(); // closes
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+            // the process dies in its handler: its socket closes
+            socket.readerGone();
             stop(e);
         }
     }

@@ -124,7 +124,8 @@ public final class DesignScope implements AutoCloseable {
     }
 
     /**
-     * Spawns several actors under the design's guardian, on the model's dispatcher as {@link #spawn}, named {@code prefix-0}, {@code prefix-1}, ...
+     * Spawns several actors under the design's guardian, on the model's dispatcher as {@link #spawn}, named
+     * {@code prefix-0}, {@code prefix-1}, ...
      *
      * @param behaviors their behaviours, in order
      * @param prefix their names' prefix

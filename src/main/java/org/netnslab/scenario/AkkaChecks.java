@@ -119,8 +119,7 @@ final class AkkaChecks {
                         + " one of your own); there is none at that path";
             } else if (system.getValue(id).valueType() != ConfigValueType.OBJECT) {
                 wrong = "must name a dispatcher block; the value at that path is not a block";
-            } else if (!system.getConfig(id).hasPath("type")
-                    && !system.getConfig(id).hasPath("executor")) {
+            } else if (!isDispatcherBlock(system.getConfig(id))) {
                 wrong = "must name a dispatcher block; the block at that path sets neither type nor executor";
             } else {
                 return;
@@ -129,6 +128,11 @@ final class AkkaChecks {
             wrong = "must name a dispatcher block by its path, e.g. netns-lab.model-dispatcher";
         }
         problems.add(problem(system, key, wrong));
+    }
+
+    /** @return whether {@code block} sets what makes a block a dispatcher's, its type or its executor */
+    private static boolean isDispatcherBlock(Config block) {
+        return block.hasPath("type") || block.hasPath("executor");
     }
 
     /** Adds a problem when the value at {@code key}, if set, is neither one of {@code aliases} nor a loadable class. */
