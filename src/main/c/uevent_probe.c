@@ -25,6 +25,11 @@
  *                                       during the load, not 2N.
  *   uevent_probe reorder M SENDS        prediction set: M injectors into ONE netns with one listener: the
  *                                       share of messages received with a SEQNUM lower than one seen before.
+ *   uevent_probe stop - ROUNDS          fit set: tc1's listener loop alone, ROUNDS times: a listener process in
+ *                                       its own user+net namespace receives one uevent, falls asleep in poll
+ *                                       again, and is woken by the close of the stop pipe it polls too (tc1's
+ *                                       end: pipe_release -> wake_up_interruptible_sync_poll on the pipe's
+ *                                       rd_wait): its CPU from just before that last poll to the loop's end.
  *   uevent_probe idle K1,K2,.. SECONDS  fit set: for each K, K processes asleep, each in its own user+net
  *                                       namespace, and the machine's busy time over SECONDS (/proc/stat): what
  *                                       the host runs beside a load for the netns alive (an agent, a monitor),
@@ -211,8 +216,10 @@ static long voluntary_switches(void) {
 
 /* A listener process: reads uevents until `stop` reaches EOF (every injector done) and its queue is empty:
  * poll, then recv until EAGAIN (one wake-up per poll that found data); counts the ones whose SEQNUM is below
- * the highest seen, and the overruns recv reports (ENOBUFS: the socket dropped messages). */
-static void listener_loop(int fd, int stop, inj_stat_t *st) {
+ * the highest seen, and the overruns recv reports (ENOBUFS: the socket dropped messages). With `stop_cpu` not
+ * NULL (the stop mode only: tc1 reads no clock in its loop), *stop_cpu is its CPU from just before the last
+ * poll that slept to the end: the wake-up by the stop. */
+static void listener_loop(int fd, int stop, inj_stat_t *st, int64_t *stop_cpu) {
     char buf[4096];
     long long hi = -1;
     int64_t c0 = cpu_ns();
@@ -224,6 +231,7 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     int stopping = 0, stop_woke = 0;
     for (;;) {
         struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = stop, .events = POLLIN } };
+        if (stop_cpu != NULL && !stopping) *stop_cpu = cpu_ns();
         if (poll(p, stopping ? 1 : 2, stopping ? 0 : -1) < 0) { if (errno == EINTR) continue; break; }
         if (!stopping && (p[1].revents & (POLLIN | POLLHUP))) {
             stopping = 1;
@@ -244,7 +252,9 @@ static void listener_loop(int fd, int stop, inj_stat_t *st) {
     st->out_of_order = ooo;
     st->listener_wakeups = wakeups;
     st->listener_overruns = overruns;
-    st->listener_cpu = cpu_ns() - c0;
+    int64_t c1 = cpu_ns();
+    st->listener_cpu = c1 - c0;
+    if (stop_cpu != NULL) *stop_cpu = c1 - *stop_cpu;
     long sleeps = voluntary_switches() - nv0 - stop_woke;
     st->listener_sleeps = sleeps < 0 ? 0 : sleeps;
 }
@@ -451,7 +461,7 @@ static void tc1(long n, long sends, int one_netns, int pair) {
             join_namespaces_of(kids[g]);
             int lfd = uevent_socket(1);
             if (write(ready[1], "l", 1) != 1) _exit(1);
-            listener_loop(lfd, stop[0], &ls[g]);
+            listener_loop(lfd, stop[0], &ls[g], NULL);
             _exit(0);
         }
     }
@@ -763,6 +773,51 @@ static void wake(long sends) {
     printf("}\n");
 }
 
+/* ---- stop: tc1's listener woken by the stop pipe's close, alone ---- */
+static void stop_cost(long rounds) {
+    int64_t *cpu = shared_alloc((size_t) rounds * sizeof(int64_t));
+    inj_stat_t *st = shared_alloc(sizeof(inj_stat_t));
+    pid_t pid = fork_child();
+    if (pid == 0) {
+        enter_userns_netns();
+        int sfd = uevent_socket(0);
+        char msg[512];
+        for (long r = 0; r < rounds; r++) {
+            int ready[2], stop[2];
+            if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0)
+                fail_missing("pipes", "", "pipe: %s", strerror(errno));
+            pid_t lis = fork_child();
+            if (lis == 0) {
+                close(stop[1]); close(ready[0]);
+                int lfd = uevent_socket(1);
+                if (write(ready[1], "l", 1) != 1) _exit(1);
+                listener_loop(lfd, stop[0], st, &cpu[r]);
+                _exit(st->received == 1 ? 0 : 1);
+            }
+            close(stop[0]); close(ready[1]);
+            ready_wait(ready[0], 1);
+            close(ready[0]);
+            /* one message first, so that the stop wakes a listener that has run a drain, as tc1's do */
+            send_one(sfd, msg, build_message(msg, sizeof msg, 0, r));
+            /* 2 ms, spinning: the listener has drained and sleeps in poll again, and this CPU stays out of idle (a
+             * CPU woken from idle starts cold, and tc1's listeners are woken on busy CPUs) */
+            for (int64_t t = now_ns() + 2000000; now_ns() < t;) {}
+            close(stop[1]);
+            int s;
+            waitpid(lis, &s, 0);
+            if (!WIFEXITED(s) || WEXITSTATUS(s) != 0)
+                fail_missing("uevent delivery", "", "the stop round's listener did not receive its one uevent");
+        }
+        _exit(0);
+    }
+    int s;
+    waitpid(pid, &s, 0);
+    if (!WIFEXITED(s) || WEXITSTATUS(s) != 0) exit(WIFEXITED(s) ? WEXITSTATUS(s) : 1);
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"stop\",\"rounds\":%ld", rounds);
+    print_dist("stop_cpu", "ns", cpu, rounds);
+    printf("}\n");
+}
+
 /* K processes asleep, each in its own user+net namespace, while the machine's busy time is read over `seconds`:
  * the host's work for the netns alive when nothing else runs. The holders die with us (PR_SET_PDEATHSIG) and are
  * killed and reaped before the line is printed; the next size waits for their netns's cleanup_net (settle). */
@@ -813,9 +868,9 @@ int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage =
         "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | waiters CLOSERS SENDS"
-        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS";
+        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS | stop - ROUNDS";
     usage_mode(usage, argc, argv,
-               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", NULL });
+               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", "stop", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     if (strcmp(argv[1], "idle") == 0) {
         long ks[16];
@@ -827,6 +882,11 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "exit") == 0) {
         if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'exit' takes '-' before CHILDREN, got '%s'", argv[2]);
         exit_cost(arg_long(argv[3], 1, 10000, "CHILDREN"));
+        return 0;
+    }
+    if (strcmp(argv[1], "stop") == 0) {
+        if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'stop' takes '-' before ROUNDS, got '%s'", argv[2]);
+        stop_cost(arg_long(argv[3], 1, 1000, "ROUNDS"));
         return 0;
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");

@@ -15,9 +15,9 @@ import org.netnslab.scenario.ModelKeys;
  * regression, its residual (root mean square of the points' relative residuals). Medians of uncontended runs, and CPU
  * clocks where a probe can read them: on a shared machine a mean or a wall time takes in preemptions by unrelated
  * work. Each key's fit and why it has its form: docs/calibrate.md, "The fit"; the uevent keys are fitted by
- * {@link UeventFit}, {@link JitterFit} and {@link PairFit}, the kernel threads by {@link KthreadFit}, the lifecycle by
- * {@link LifecycleFit}. {@code netns.unshare-process-user} is not fitted: no probe separates a 1 ms process's user
- * and system time, sampled at the tick.
+ * {@link UeventFit}, {@link JitterFit}, {@link PairFit} and {@link StopFit}, the kernel threads by {@link KthreadFit},
+ * the lifecycle by {@link LifecycleFit}. {@code netns.unshare-process-user} is not fitted: no probe separates a 1 ms
+ * process's user and system time, sampled at the tick.
  *
  * @param costs key to fitted cost, every value finite and not negative: {@code machine.*} keys are under
  *     {@code netns-lab}, the others under {@code netns-lab.model}
@@ -95,8 +95,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         Map<String, Fitted> extras = new LinkedHashMap<>();
         Map<String, String> unfitted = new LinkedHashMap<>();
         List<ObjectNode> walks = select(fitSet, "uevent", "broadcast-walk");
-        // the walk's linear form and its spread are fitted where the sockets stay in the caches; the larger walks
-        // give the knee and the uncached extra on top of that line
+        // the walk's line and spread where the sockets stay in the caches; the larger walks: the knee and extra
         List<ObjectNode> walk = walks.stream()
                 .filter(l -> l.path("extra_sockets").asLong() <= UeventFit.CACHED_WALK)
                 .toList();
@@ -145,9 +144,10 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         if (!fitSet.isEmpty()) {
             SwitchFit.fit(select(fitSet, "sched", "ring"), costs, unfitted);
         }
-        if (!walk.isEmpty()) { // with the uevent part: the host's work for the netns alive, a recv after walks
+        if (!walk.isEmpty()) { // the uevent part: the host's work for the netns alive, a recv after walks, the stop
             BackgroundFit.fit(select(fitSet, "uevent", "idle"), extras, unfitted);
             RecvFit.fit(walks, costs, unfitted);
+            StopFit.fit(select(fitSet, "uevent", "stop"), costs, unfitted);
         }
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);

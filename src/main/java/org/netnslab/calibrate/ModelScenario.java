@@ -66,7 +66,8 @@ record ModelScenario(
      * @param netns user-namespace-owned netns, one listener each
      * @param injectors injectors, all started at once
      * @param perNetns counted injections into each netns (no warm-up)
-     * @return the workload of a TC1-shaped uevent-injection scenario
+     * @return the workload of a TC1-shaped uevent-injection scenario, its listeners woken at the end as the probe's
+     *     stop pipe wakes them
      */
     static Map<String, Object> injection(int netns, int injectors, long perNetns) {
         return keys(
@@ -76,7 +77,8 @@ record ModelScenario(
                 entry("injections-per-netns", perNetns),
                 entry("warmup-per-netns", 0),
                 entry("injectors", injectors),
-                entry("injector-start-interval", "0ms"));
+                entry("injector-start-interval", "0ms"),
+                entry("listeners-woken-at-end", true));
     }
 
     /**

@@ -36,6 +36,12 @@ public final class ProbeLines {
                             new Field("user_p50_ns", 0, NS))),
             Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
             Map.entry(
+                    "uevent/stop",
+                    List.of(
+                            new Field("rounds", 1, 1000),
+                            new Field("stop_cpu_count", 1, 1000),
+                            new Field("stop_cpu_mean_ns", 0, NS))),
+            Map.entry(
                     "uevent/idle",
                     List.of(
                             new Field("netns", 0, 20_000),

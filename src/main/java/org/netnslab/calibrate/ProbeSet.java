@@ -124,6 +124,9 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                                 .toList());
     }
 
+    /** Rounds of {@code uevent_probe stop} in a full calibration: its mean over about 0.6 s. */
+    static final long STOP_ROUNDS = 200;
+
     /**
      * @param ladder the prediction set's ladder; {@code ladder.quick()}: the small version (CI), fewer sends,
      *     processes and loops, each load once
@@ -148,6 +151,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
             }
             s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
+            // the listener's last wake-up, by the stop pipe that ends every TC1 and reorder load
+            s.add(new Step(true, "uevent", "uevent_probe", "stop", "-", quick ? "50" : Long.toString(STOP_ROUNDS)));
             // what the host runs beside a load for the netns alive, with nothing else running: up to the largest TC1
             s.add(new Step(
                     true,

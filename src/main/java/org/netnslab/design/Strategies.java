@@ -103,6 +103,7 @@ public final class Strategies {
             checked(UeventCosts.BROADCAST_CACHED_SOCKETS),
             checked(UeventCosts.RECV_EVICTED),
             checked(UeventCosts.RECV_CACHED_SOCKETS),
+            checked(UeventCosts.LISTENER_STOP),
             checked(UeventCosts.DELIVER_PER_LISTENER),
             checked(UeventCosts.RETURN),
             checked(UeventCosts.RECV),

@@ -89,6 +89,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             case "uevent.injector-exit-vfree" -> uevent.injectorExitVfree();
             case "uevent.broadcast-uncached-extra" -> uevent.broadcastUncachedExtra();
             case "uevent.recv-evicted" -> uevent.recvEvicted();
+            case "uevent.listener-stop" -> uevent.listenerStop();
             case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
             case "proc.wakeup" -> proc.wakeup().toNanos();
             default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);

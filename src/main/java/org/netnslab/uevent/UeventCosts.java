@@ -57,6 +57,11 @@ import org.netnslab.settings.Setting;
  *     recvEvicted x max(0, 1 - recvCachedSockets / K)} with K the sockets walked since the message was queued; 0
  *     (the default): a receive costs {@code recv} however long it waited
  * @param recvCachedSockets the sockets walked after which a queued message's lines start to be evicted, a count
+ * @param listenerStop ns: a listener's last wake-up, when the load's end wakes it asleep in poll (the calibrate
+ *     probe closes a pipe every listener polls beside its socket: pipe_release -> wake_up_interruptible_sync_poll,
+ *     fs/pipe.c): poll's return (do_sys_poll -> poll_freewait), a poll that finds nothing and the loop's end, on the
+ *     listener's own task after its switch-in; charged only by a workload with {@code listeners-woken-at-end};
+ *     fair scheduler only
  */
 public record UeventCosts(
         long sendOutside,
@@ -75,7 +80,8 @@ public record UeventCosts(
         long broadcastUncachedExtra,
         int broadcastCachedSockets,
         long recvEvicted,
-        int recvCachedSockets) {
+        int recvCachedSockets,
+        long listenerStop) {
     private static final Duration MAX = Duration.ofMillis(10);
     /** {@code costs.uevent.send-outside}. */
     public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -121,6 +127,9 @@ public record UeventCosts(
     public static final Setting<Integer> RECV_CACHED_SOCKETS =
             Setting.integer("costs.uevent.recv-cached-sockets", 0, 10_000_000);
 
+    /** {@code costs.uevent.listener-stop}. */
+    public static final Setting<Duration> LISTENER_STOP = Setting.duration("costs.uevent.listener-stop", MAX);
+
     /**
      * @param bound the uevent sockets bound on the machine: walking the same ones again evicts nothing more
      * @param walkedSince the sockets the machine's broadcasts walked since the message was queued
@@ -159,6 +168,7 @@ public record UeventCosts(
                 deliverPerListener,
                 sendReturn,
                 recv,
+                0,
                 0,
                 0,
                 0,
@@ -213,6 +223,7 @@ public record UeventCosts(
                 nanos.applyAsLong(BROADCAST_UNCACHED_EXTRA),
                 count.applyAsInt(BROADCAST_CACHED_SOCKETS),
                 nanos.applyAsLong(RECV_EVICTED),
-                count.applyAsInt(RECV_CACHED_SOCKETS));
+                count.applyAsInt(RECV_CACHED_SOCKETS),
+                nanos.applyAsLong(LISTENER_STOP));
     }
 }

@@ -2,6 +2,7 @@ package org.netnslab.calibrate;
 
 import static java.util.Map.entry;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 import static org.netnslab.calibrate.ModelScenario.keys;
 
 import com.typesafe.config.Config;
@@ -15,6 +16,7 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.workload.injection.UeventInjectionWorkload;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -83,6 +85,9 @@ public class ModelScenarioTest extends JUnitSuite {
             assertEquals(s.name(), read, built);
             assertEquals("calib-" + s.name(), built.name());
             assertEquals(s.designs().size(), built.designs().size());
+            if (built.workload() instanceof UeventInjectionWorkload w) { // the probe's stop pipe wakes its listeners
+                assertTrue(w.listenersWokenAtEnd());
+            }
         }
     }
 

@@ -98,7 +98,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         "--scale:-1: -: must be a number > 0 and <= 1000, got 0.0",
                         "FILE:-1: description: missing required key",
                         "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns,"
-                                + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, netns, type, warmup-per-netns]",
+                                + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, listeners-woken-at-end, netns, type, warmup-per-netns]",
                         "FILE:-1: workload.injections-per-netns: missing required key (an integer in 1..1000000000000)",
                         "FILE:8: workload.warmup-per-netns: must be in 0..1000000000000, got -1",
                         "FILE:9: workload.injectors: must be an integer in 1..1000000000, got \"four\"",

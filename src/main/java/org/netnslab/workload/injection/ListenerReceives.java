@@ -1,5 +1,7 @@
 package org.netnslab.workload.injection;
 
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Step;
@@ -37,10 +39,7 @@ final class ListenerReceives {
         int asleep = 0;
         for (int i = socket.listenerCount() - 1; i >= 0; i--) {
             int index = i;
-            CpuTask listener = machine.taskFor(
-                    socket.listener(i),
-                    () -> "uevent-listener-" + socket.netnsId() + "-" + index,
-                    CpuTask.Kind.LISTENER);
+            CpuTask listener = task(machine, socket.listener(i), socket.netnsId(), index);
             if (machine.cpus().asleep(listener)) {
                 asleep++;
             }
@@ -54,5 +53,40 @@ final class ListenerReceives {
             }
         }
         return asleep;
+    }
+
+    /** A bound listener: its receive queue (its task's key), its netns and its place among that netns's listeners. */
+    record Bound(Object queue, long netnsId, int index) {}
+
+    /**
+     * The load's end as the calibrate probe makes it: closing the stop pipe every listener polls beside its socket
+     * wakes each one (pipe_release -> wake_up_interruptible_sync_poll, fs/pipe.c), which returns from poll, polls
+     * once more and leaves its loop: {@code costs.uevent.listener-stop} on its own task, after the switch-in the
+     * machine charges a task woken from its sleep. Call from outside the engine, which runs it at its next run, in
+     * the listeners' order.
+     *
+     * @param machine the simulated machine (virtual, fair scheduler)
+     * @param listeners every listener bound, in binding order
+     * @param stopNanos {@code costs.uevent.listener-stop}, ns
+     * @return completes when every listener has run its last wake-up
+     */
+    static CompletableFuture<Void> stop(Machine machine, List<Bound> listeners, long stopNanos) {
+        CompletableFuture<?>[] done = new CompletableFuture<?>[listeners.size()];
+        for (int i = 0; i < done.length; i++) {
+            Bound b = listeners.get(i);
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            done[i] = f;
+            machine.engine()
+                    .execute(() -> machine.compute(
+                            task(machine, b.queue(), b.netnsId(), b.index()),
+                            Step.KERNEL,
+                            stopNanos,
+                            () -> f.complete(null)));
+        }
+        return CompletableFuture.allOf(done);
+    }
+
+    private static CpuTask task(Machine machine, Object queue, long netnsId, int index) {
+        return machine.taskFor(queue, () -> "uevent-listener-" + netnsId + "-" + index, CpuTask.Kind.LISTENER);
     }
 }

@@ -8,7 +8,8 @@ import org.netnslab.workload.WorkloadParser;
  * Reads a {@code uevent-injection} workload: {@code netns { userns-owned, init-owned }},
  * {@code listeners-per-netns}, {@code injections-per-netns}, {@code warmup-per-netns}, {@code injectors},
  * {@code kernel-uevents-per-netns} (default 0), {@code injectors-privileged} (default true),
- * {@code injector-start-interval} (default 0: all at once; virtual execution only).
+ * {@code injector-start-interval} (default 0: all at once; virtual execution only), {@code listeners-woken-at-end}
+ * (default false; the fair scheduler only).
  */
 public final class UeventInjectionParser extends WorkloadParser {
     /** Reads {@code workload.type = uevent-injection}. */
@@ -22,7 +23,8 @@ public final class UeventInjectionParser extends WorkloadParser {
                 "injectors",
                 "kernel-uevents-per-netns",
                 "injectors-privileged",
-                "injector-start-interval");
+                "injector-start-interval",
+                "listeners-woken-at-end");
     }
 
     @Override
@@ -47,6 +49,7 @@ public final class UeventInjectionParser extends WorkloadParser {
         long kernel = c.integer("workload.kernel-uevents-per-netns", 0L, 0, MAX_SCALED);
         boolean privileged = c.bool("workload.injectors-privileged", true);
         Long interval = c.nanos("workload.injector-start-interval", 0, 60_000_000_000L, "500ms");
+        boolean wokenAtEnd = c.bool("workload.listeners-woken-at-end", false);
         UeventInjectionWorkload w = new UeventInjectionWorkload(
                 (int) userns,
                 (int) init,
@@ -56,7 +59,8 @@ public final class UeventInjectionParser extends WorkloadParser {
                 (int) injectors,
                 kernel,
                 privileged,
-                interval == null ? 0 : interval);
+                interval == null ? 0 : interval,
+                wokenAtEnd);
         capScaled(
                 c,
                 scale,

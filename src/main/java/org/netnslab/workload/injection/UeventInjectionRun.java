@@ -22,6 +22,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.StripedRecorder;
+import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
@@ -30,6 +31,7 @@ import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
 import org.netnslab.run.PhaseClock;
 import org.netnslab.run.RunFailure;
+import org.netnslab.uevent.Received;
 import org.netnslab.uevent.UeventRoute;
 import org.netnslab.uevent.UeventSerialization;
 import org.netnslab.uevent.UeventSocket;
@@ -68,6 +70,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         StripedRecorder transactions = new StripedRecorder();
         List<ListenerCheck> checks = new ArrayList<>();
         List<CompletionStage<Done>> finished = new ArrayList<>();
+        List<ListenerReceives.Bound> bound = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             NetnsHandle h = netns.get(i);
             for (int l = 0; l < w.listenersPerNetns(); l++) {
@@ -76,7 +79,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
                         NetnsPopulation.bind(h, design.model().uevent().listener(), check::onReceive, scope);
                 checks.add(check);
                 finished.add(listener.finished());
-                check.bound(scope.await(listener.bound(), "binding listeners"));
+                ReceiveQueue<Received> queue = scope.await(listener.bound(), "binding listeners");
+                check.bound(queue);
+                bound.add(new ListenerReceives.Bound(queue, h.id(), l));
             }
         }
 
@@ -120,6 +125,10 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         long wallNanos = machine.nanoTime() - start;
         long injectorCpu = collector.countedCpuNanos; // each injector's own, to its last send (not its exit)
         injectors.forEach(i -> i.tell(Injector.Stop.INSTANCE));
+        if (fair && w.listenersWokenAtEnd()) {
+            long stop = design.model().costs().uevent().listenerStop();
+            scope.await(ListenerReceives.stop(machine, bound, stop), "waking the listeners at the end");
+        }
 
         // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
         // it held; then the creators release every netns (NetnsPopulation.dismantle).

@@ -27,6 +27,10 @@ import org.netnslab.workload.Workload;
  * @param injectorStartIntervalNanos simulated ns between one injector's start and the next's, in each phase
  *     ({@code workload.injector-start-interval}; 0: all at once): the seed's shell loop forked its
  *     injectors one after another, so their overlap is a workload property. Virtual execution only.
+ * @param listenersWokenAtEnd whether each listener is woken once more when the counted sends are done ({@code
+ *     workload.listeners-woken-at-end}): the calibrate probe ends its load by closing a pipe its listeners poll
+ *     beside their sockets, so each listener's CPU clock holds that wake-up ({@code costs.uevent.listener-stop}
+ *     after its switch-in). Virtual execution with the fair scheduler only.
  */
 public record UeventInjectionWorkload(
         int usernsOwned,
@@ -37,7 +41,8 @@ public record UeventInjectionWorkload(
         int injectors,
         long kernelUeventsPerNetns,
         boolean injectorsPrivileged,
-        long injectorStartIntervalNanos)
+        long injectorStartIntervalNanos,
+        boolean listenersWokenAtEnd)
         implements Workload {
     /**
      * Measure: injector send to acknowledgement (the sendmsg analog), ns, counted phase only. Under the fair

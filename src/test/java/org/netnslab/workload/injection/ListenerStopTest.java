@@ -1,0 +1,107 @@
+package org.netnslab.workload.injection;
+
+import static org.junit.Assert.assertEquals;
+
+import akka.actor.typed.ActorSystem;
+import akka.actor.typed.javadsl.Behaviors;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.AfterClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.machine.Machine;
+import org.netnslab.machine.VirtualEngine;
+import org.netnslab.machine.VirtualSystem;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.netnslab.run.RunObserver;
+import org.netnslab.run.RunSettings;
+import org.netnslab.scenario.Scenario;
+import org.netnslab.scenario.ScenarioLoader;
+import org.netnslab.scenario.ScenarioRunner;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * {@code workload.listeners-woken-at-end} and {@code costs.uevent.listener-stop}: the calibrate probe's end, whose
+ * stop pipe wakes every listener once more. Every listener cost here is whole microseconds and jitter is 0, so the
+ * listeners' CPU counter (us) moves by exactly what the end charges.
+ */
+public class ListenerStopTest extends JUnitSuite {
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private static ActorSystem<Void> system;
+    private static final RunSettings SETTINGS =
+            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+
+    @AfterClass
+    public static void stop() throws Exception {
+        if (system != null) {
+            VirtualEngine engine = Machine.get(system).engine();
+            VirtualSystem.terminate(system, Duration.ofSeconds(5));
+            engine.unregister();
+            system = null;
+        }
+    }
+
+    /** Three netns with a listener each and their injectors on 2 CPUs; the listeners' CPU counter of each design. */
+    private long[] listenerCpu(boolean wokenAtEnd) throws Exception {
+        String text = String.join(
+                "\n",
+                "name = listener-stop",
+                "description = \"three netns, a listener and an injector each, fair scheduler\"",
+                "seed = \"none\"",
+                "workload {",
+                "  type = uevent-injection",
+                "  netns { userns-owned = 3 }",
+                "  listeners-per-netns = 1",
+                "  injections-per-netns = 200",
+                "  injectors = 3",
+                "  listeners-woken-at-end = " + wokenAtEnd,
+                "}",
+                "execution = virtual",
+                "machine { cpus = 2, scheduler = fair, preempt = none, jitter = 0, context-switch = 2us }",
+                "designs = [plain, stopping]",
+                "custom-designs {",
+                "  plain { uevent { serialization = lockless, seqnum-scope = global },"
+                        + " costs.uevent { recv = 1us, listener-user = 1us } }",
+                "  stopping { uevent { serialization = lockless, seqnum-scope = global },"
+                        + " costs.uevent { recv = 1us, listener-user = 1us, listener-stop = 7us } }",
+                "}",
+                "");
+        Path file = tmp.newFile().toPath();
+        Files.writeString(file, text);
+        Scenario s = new ScenarioLoader().load(file, List.of(), 1);
+        if (system == null) {
+            system = VirtualSystem.create(Behaviors.empty(), "listener-stop", ConfigFactory.load());
+        }
+        RunResult r = new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+        return new long[] {cpu(r, "plain"), cpu(r, "stopping")};
+    }
+
+    private static long cpu(RunResult r, String design) {
+        DesignResult d = r.designs().stream()
+                .filter(x -> x.name().equals(design))
+                .findFirst()
+                .orElseThrow();
+        return d.counters().get("listener_cpu_us");
+    }
+
+    /**
+     * Woken at the end, each of the three listeners runs its stop (7 us: 21 us between the two designs), and one
+     * that another task followed on its CPU pays a switch-in (2 us) too. Not woken, the stop's cost changes nothing.
+     */
+    @Test
+    public void eachListenerPaysOneSwitchInAndItsStopAtTheEnd() throws Exception {
+        long[] without = listenerCpu(false);
+        long[] with = listenerCpu(true);
+        assertEquals("not woken: the stop's cost is never charged", without[0], without[1]);
+        assertEquals("woken: the stop's 7 us on each of the three", 3 * 7, with[1] - with[0]);
+        // the two listeners that drained last on their CPUs are woken there with no other task in between: no switch
+        assertEquals("woken, no stop cost: one switch-in (2 us)", 2, with[0] - without[0]);
+    }
+}
