@@ -106,7 +106,7 @@ final class ExecutionReader {
             keys.add("machine." + field.replace("_ns", "").replace('_', '-'));
         }
         if (live || fifo) { // charged by the fair CPUs of virtual time only
-            keys.addAll(List.of("machine.cold-switch", "machine.host-background"));
+            keys.addAll(List.of("machine.cold-switch", "machine.host-background", "workload.listeners-woken-at-end"));
         }
         for (String k : keys) {
             if (conf.hasPath(k)) {

@@ -163,6 +163,19 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 hostLive.err()
                         .contains("netns-lab: warning: machine.host-background has no effect: live execution"
                                 + " runs on the host's own scheduler"));
+        Printed wokenLive = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--set",
+                "execution=live",
+                "--set",
+                "workload.listeners-woken-at-end=true");
+        assertTrue(
+                wokenLive.err(),
+                wokenLive
+                        .err()
+                        .contains("netns-lab: warning: workload.listeners-woken-at-end has no effect: live execution"
+                                + " runs on the host's own scheduler"));
         Printed fair = cli(
                 "validate",
                 "load-tests/unshare-loop.conf",
