@@ -95,8 +95,9 @@ final class ExecutionReader {
 
     /**
      * A scheduling key the scenario or a --set gives that the run will not use gets a warning on stderr (result.json
-     * lists it too, in execution.machine.no_effect): under fifo (steps, not tasks) all but the scheduler, in live
-     * execution all of them.
+     * lists the scheduling keys among them in execution.machine.no_effect): under fifo (steps, not tasks) all but the
+     * scheduler, in live execution all of them; so do the fair machine's own keys ({@code machine.cold-switch},
+     * {@code machine.host-background}) and {@code workload.listeners-woken-at-end} set to true.
      */
     private static void warnNoEffect(Config conf, Execution.Mode m, org.netnslab.machine.Scheduling.Scheduler s) {
         boolean live = m != Execution.Mode.VIRTUAL;
@@ -106,7 +107,12 @@ final class ExecutionReader {
             keys.add("machine." + field.replace("_ns", "").replace('_', '-'));
         }
         if (live || fifo) { // charged by the fair CPUs of virtual time only
-            keys.addAll(List.of("machine.cold-switch", "machine.host-background", "workload.listeners-woken-at-end"));
+            keys.addAll(List.of("machine.cold-switch", "machine.host-background"));
+            String woken = "workload.listeners-woken-at-end"; // false asks for nothing: no warning
+            if (conf.hasPath(woken)
+                    && "true".equals(String.valueOf(conf.getValue(woken).unwrapped()))) {
+                keys.add(woken);
+            }
         }
         for (String k : keys) {
             if (conf.hasPath(k)) {

@@ -176,6 +176,14 @@ public class CommandLineFaultsTest extends JUnitSuite {
                         .err()
                         .contains("netns-lab: warning: workload.listeners-woken-at-end has no effect: live execution"
                                 + " runs on the host's own scheduler"));
+        Printed notWoken = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--set",
+                "execution=live",
+                "--set",
+                "workload.listeners-woken-at-end=false");
+        assertFalse(notWoken.err(), notWoken.err().contains("listeners-woken-at-end"));
         Printed fair = cli(
                 "validate",
                 "load-tests/unshare-loop.conf",
