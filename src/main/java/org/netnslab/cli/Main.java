@@ -65,6 +65,7 @@ public final class Main implements Callable<Integer> {
         }
         Stops.exiting(status, outOfMemory);
         if (outOfMemory) { // its one line is said; the model's threads may hold anything: no shutdown hooks to wait on
+            Stops.awaitFatalLine(); // when the exit hook claimed the line first, it is out before the halt
             System.out.flush();
             System.err.flush();
             Runtime.getRuntime().halt(status);

@@ -134,14 +134,38 @@ final class Stops {
         }
         try {
             System.err.println(line.get());
+            fatalOut = true;
             return true;
         } catch (Throwable e) {
             try {
                 RAW_ERR.write(OUT_OF_MEMORY_LINE); // bytes made beforehand: PrintStream's encoder would allocate
+                fatalOut = true;
                 return true;
             } catch (Throwable again) {
                 FATAL_SAID.set(false);
                 return false;
+            }
+        }
+    }
+
+    /** Set once the claimed fatal line is printed (by {@link #sayFatal(java.util.function.Supplier)} or the hook). */
+    private static volatile boolean fatalOut;
+
+    /** How long the exit hook waits for a line another thread claimed before it halts: 2 s, in ns. */
+    private static final long FATAL_WAIT_NANOS = 2_000_000_000L;
+
+    /**
+     * Waits, at most {@link #FATAL_WAIT_NANOS}, while another thread that claimed the fatal line builds and prints it:
+     * the halt that follows would otherwise end the JVM before the line is out. Allocates nothing.
+     */
+    static void awaitFatalLine() {
+        long end = System.nanoTime() + FATAL_WAIT_NANOS;
+        while (!fatalOut && FATAL_SAID.get() && System.nanoTime() - end < 0) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the halt below follows at once
+                return;
             }
         }
     }
@@ -268,14 +292,17 @@ final class Stops {
         releaseReserve();
         try {
             if (!sayFatal()) {
-                where(); // Main said it (its catch ran first); the temporary folder still goes
+                where(); // Main says it (its catch ran first); the temporary folder still goes
+                awaitFatalLine(); // and its line must be out before the halt below
                 return;
             }
             System.err.println("netns-lab: the JVM is exiting on a fatal error in an actor " + where() + "; " + FATAL);
+            fatalOut = true;
         } catch (
                 Throwable e) { // out of memory again, as the model's threads still allocate: the constant line at least
             try {
                 RAW_ERR.write(FATAL_LINE);
+                fatalOut = true;
             } catch (Throwable again) {
                 // nothing can be printed: the status below is all that is left to say (not rethrown: it would end this
                 // hook before the halt, and the JVM would exit with Akka's 255)
