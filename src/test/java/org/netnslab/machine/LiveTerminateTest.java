@@ -23,19 +23,25 @@ public class LiveTerminateTest extends JUnitSuite {
 
     @Test
     public void aLiveSystemThatDoesNotTerminateIsGivenUpOnAfterItsBound() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch stopping = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         // the guardian's PostStop holds its thread: the system cannot finish terminating until it is released
         ActorSystem<Void> system = ActorSystem.create(
-                Behaviors.receive(Void.class)
-                        .onSignal(PostStop.class, s -> {
-                            stopping.countDown();
-                            release.await(); // the point of the test: an actor that does not stop
-                            return Behaviors.same();
-                        })
-                        .build(),
+                Behaviors.setup(ctx -> {
+                    started.countDown();
+                    return Behaviors.receive(Void.class)
+                            .onSignal(PostStop.class, s -> {
+                                stopping.countDown();
+                                release.await(); // the point of the test: an actor that does not stop
+                                return Behaviors.same();
+                            })
+                            .build();
+                }),
                 "stuck",
                 ConfigFactory.load());
+        // a guardian told to stop before it started gets no PostStop, and the system would terminate at once
+        assertTrue("the guardian started", started.await(10, TimeUnit.SECONDS));
         try {
             TimeoutException e = org.junit.Assert.assertThrows(
                     TimeoutException.class, () -> VirtualSystem.terminate(system, Duration.ofMillis(300)));
