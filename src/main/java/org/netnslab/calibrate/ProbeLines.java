@@ -212,8 +212,16 @@ public final class ProbeLines {
                     && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
                 return where + ": loops x iterations over 100,000";
             }
-            String own =
-                    kind.equals("uevent/waiters") ? waiters(l) : kind.equals("uevent/exit") ? exitKthreads(l) : null;
+            String own = kind.equals("uevent/waiters")
+                    ? waiters(l)
+                    : kind.equals("uevent/exit")
+                            ? exitKthreads(l)
+                            : kind.equals("uevent/stop")
+                                            && l.path("stop_cpu_count").asLong()
+                                                    != l.path("rounds").asLong()
+                                    ? "stop_cpu_count must be its rounds (" + l.get("rounds") + "), got "
+                                            + l.get("stop_cpu_count")
+                                    : null;
             if (own != null) {
                 return where + ": " + own;
             }

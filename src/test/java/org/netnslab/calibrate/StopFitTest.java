@@ -82,4 +82,12 @@ public class StopFitTest extends JUnitSuite {
         assertTrue(
                 fit.unfitted().get(StopFit.KEY), fit.unfitted().get(StopFit.KEY).startsWith("-400 ns, below 0"));
     }
+
+    /** A recorded stop line whose count is not its rounds was edited: refused, naming the entry and the field. */
+    @Test
+    public void aStopLineWhoseCountIsNotItsRoundsIsRefused() {
+        assertEquals(null, ProbeLines.problem(new ProbeSet(List.of(stop(200, 9000)), List.of())));
+        String problem = ProbeLines.problem(new ProbeSet(List.of(stop(200, 9000).put("stop_cpu_count", 7)), List.of()));
+        assertEquals("fit_set[0] (uevent stop): stop_cpu_count must be its rounds (200), got 7", problem);
+    }
 }
