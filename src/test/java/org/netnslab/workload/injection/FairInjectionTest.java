@@ -5,12 +5,7 @@ import static org.junit.Assert.assertTrue;
 import static org.netnslab.metrics.Invariants.Counter.SEQNUM_DUPLICATES;
 import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,15 +15,8 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.machine.Machine;
-import org.netnslab.machine.VirtualEngine;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunSettings;
-import org.netnslab.scenario.Scenario;
-import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -40,18 +28,11 @@ public class FairInjectionTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static ActorSystem<Void> system;
-    private static final RunSettings SETTINGS =
-            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    private static final VirtualRuns RUNS = new VirtualRuns("fair-injection");
 
     @AfterClass
     public static void stop() throws Exception {
-        if (system != null) {
-            VirtualEngine engine = Machine.get(system).engine();
-            VirtualSystem.terminate(system, Duration.ofSeconds(5));
-            engine.unregister();
-            system = null;
-        }
+        RUNS.close();
     }
 
     private RunResult run(int senders, String designs) throws Exception {
@@ -77,24 +58,15 @@ public class FairInjectionTest extends JUnitSuite {
                 "designs = [" + designs + "]",
                 more,
                 "");
-        Path file = tmp.newFile().toPath();
-        Files.writeString(file, text);
-        return run(file, 1);
+        return RUNS.run(tmp, text);
     }
 
     private static RunResult run(Path file, double scale) throws Exception {
-        Scenario s = new ScenarioLoader().load(file, List.of(), scale);
-        if (system == null) {
-            system = VirtualSystem.create(Behaviors.empty(), "fair-injection", ConfigFactory.load());
-        }
-        return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+        return RUNS.run(file, scale);
     }
 
     private static DesignResult design(RunResult r, String name) {
-        return r.designs().stream()
-                .filter(d -> d.name().equals(name))
-                .findFirst()
-                .orElseThrow();
+        return VirtualRuns.design(r, name);
     }
 
     /**
@@ -234,7 +206,7 @@ public class FairInjectionTest extends JUnitSuite {
                                     + " costs.uevent.injector-exit = 100us" + costs + " }",
                             "machine.jitter = 0",
                             "machine.context-switch = 0"));
-            Machine m = Machine.get(system); // the design run's machine, as the run left it
+            Machine m = Machine.get(RUNS.system()); // the design run's machine, as the run left it
             rcu[i] = m.cpuNanos(org.netnslab.machine.CpuTask.Kind.RCU);
             kworker[i] = m.cpuNanos(org.netnslab.machine.CpuTask.Kind.KWORKER);
         }

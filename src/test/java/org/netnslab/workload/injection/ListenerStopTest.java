@@ -2,27 +2,11 @@ package org.netnslab.workload.injection;
 
 import static org.junit.Assert.assertEquals;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.AfterClass;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
-import org.netnslab.machine.Machine;
-import org.netnslab.machine.VirtualEngine;
-import org.netnslab.machine.VirtualSystem;
-import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunSettings;
-import org.netnslab.scenario.Scenario;
-import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -34,18 +18,11 @@ public class ListenerStopTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static ActorSystem<Void> system;
-    private static final RunSettings SETTINGS =
-            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    private static final VirtualRuns RUNS = new VirtualRuns("listener-stop");
 
     @AfterClass
     public static void stop() throws Exception {
-        if (system != null) {
-            VirtualEngine engine = Machine.get(system).engine();
-            VirtualSystem.terminate(system, Duration.ofSeconds(5));
-            engine.unregister();
-            system = null;
-        }
+        RUNS.close();
     }
 
     /** Three netns with a listener each and their injectors on 2 CPUs; the listeners' CPU counter of each design. */
@@ -73,22 +50,12 @@ public class ListenerStopTest extends JUnitSuite {
                         + " costs.uevent { recv = 1us, listener-user = 1us, listener-stop = 7us } }",
                 "}",
                 "");
-        Path file = tmp.newFile().toPath();
-        Files.writeString(file, text);
-        Scenario s = new ScenarioLoader().load(file, List.of(), 1);
-        if (system == null) {
-            system = VirtualSystem.create(Behaviors.empty(), "listener-stop", ConfigFactory.load());
-        }
-        RunResult r = new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+        RunResult r = RUNS.run(tmp, text);
         return new long[] {cpu(r, "plain"), cpu(r, "stopping")};
     }
 
     private static long cpu(RunResult r, String design) {
-        DesignResult d = r.designs().stream()
-                .filter(x -> x.name().equals(design))
-                .findFirst()
-                .orElseThrow();
-        return d.counters().get("listener_cpu_us");
+        return VirtualRuns.design(r, design).counters().get("listener_cpu_us");
     }
 
     /**

@@ -4,28 +4,14 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.AfterClass;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Mutex;
-import org.netnslab.machine.VirtualEngine;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.run.RunObserver;
-import org.netnslab.run.RunSettings;
-import org.netnslab.scenario.Scenario;
-import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.netnslab.uevent.UeventCosts;
 import org.scalatestplus.junit.JUnitSuite;
 
@@ -37,24 +23,11 @@ public class UeventVirtualTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
     /** The class's virtual system; its machine's locks are read after a run. */
-    private static ActorSystem<Void> system;
-
-    private static final RunSettings SETTINGS =
-            new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
+    private static final VirtualRuns RUNS = new VirtualRuns("uevent-virtual");
 
     @AfterClass
     public static void stop() throws Exception {
-        terminate();
-    }
-
-    private static void terminate() throws Exception {
-        if (system == null) {
-            return;
-        }
-        VirtualEngine engine = Machine.get(system).engine();
-        VirtualSystem.terminate(system, Duration.ofSeconds(5));
-        engine.unregister();
-        system = null;
+        RUNS.close();
     }
 
     private RunResult run(String netns, int listeners, int injectors, int cpus, String designs) throws Exception {
@@ -77,20 +50,11 @@ public class UeventVirtualTest extends JUnitSuite {
                 "machine { cpus = " + cpus + ", scheduler = fifo }",
                 "designs = [" + designs + "]",
                 "");
-        Path file = tmp.newFile().toPath();
-        Files.writeString(file, text);
-        Scenario s = new ScenarioLoader().load(file, List.of(), 1);
-        if (system == null) { // one system for the class (a fresh machine per design run all the same)
-            system = VirtualSystem.create(Behaviors.empty(), "uevent-virtual", ConfigFactory.load());
-        }
-        return new ScenarioRunner(system, SETTINGS, RunObserver.SILENT).run(s);
+        return RUNS.run(tmp, text);
     }
 
     private static DesignResult design(RunResult r, String name) {
-        return r.designs().stream()
-                .filter(d -> d.name().equals(name))
-                .findFirst()
-                .orElseThrow();
+        return VirtualRuns.design(r, name);
     }
 
     private static double mean(RunResult r, String name) {
@@ -146,11 +110,11 @@ public class UeventVirtualTest extends JUnitSuite {
     @Test
     public void globalMutexContendedOnlyUnderKernel418() throws Exception {
         run("userns-owned = 8", 1, 8, 8, "kernel-4.18");
-        Mutex global = Machine.get(system).mutex("uevent_sock_mutex");
+        Mutex global = Machine.get(RUNS.system()).mutex("uevent_sock_mutex");
         assertTrue("acquisitions " + global.acquisitions(), global.acquisitions() >= 8 * 420);
         assertTrue("contended " + global.contended(), global.contended() > global.acquisitions() / 2);
         run("userns-owned = 8", 1, 8, 8, "per-netns-2018");
-        Mutex again = Machine.get(system).mutex("uevent_sock_mutex");
+        Mutex again = Machine.get(RUNS.system()).mutex("uevent_sock_mutex");
         assertEquals(0, again.acquisitions());
         assertEquals(0, again.contended());
     }
