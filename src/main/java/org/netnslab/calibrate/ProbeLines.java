@@ -212,16 +212,12 @@ public final class ProbeLines {
                     && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
                 return where + ": loops x iterations over 100,000";
             }
-            String own = kind.equals("uevent/waiters")
-                    ? waiters(l)
-                    : kind.equals("uevent/exit")
-                            ? exitKthreads(l)
-                            : kind.equals("uevent/stop")
-                                            && l.path("stop_cpu_count").asLong()
-                                                    != l.path("rounds").asLong()
-                                    ? "stop_cpu_count must be its rounds (" + l.get("rounds") + "), got "
-                                            + l.get("stop_cpu_count")
-                                    : null;
+            String own = switch (kind) {
+                case "uevent/waiters" -> waiters(l);
+                case "uevent/exit" -> exitKthreads(l);
+                case "uevent/stop" -> stopRounds(l);
+                default -> null;
+            };
             if (own != null) {
                 return where + ": " + own;
             }
@@ -273,6 +269,13 @@ public final class ProbeLines {
             }
         }
         return null;
+    }
+
+    /** @return why a stop line's count of timed wake-ups is not its rounds, or null */
+    private static String stopRounds(ObjectNode l) {
+        return l.path("stop_cpu_count").asLong() == l.path("rounds").asLong()
+                ? null
+                : "stop_cpu_count must be its rounds (" + l.get("rounds") + "), got " + l.get("stop_cpu_count");
     }
 
     /** The kernel threads' classes an exit line times (uevent_probe's kthreads_read), in its field names. */
