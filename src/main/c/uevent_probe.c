@@ -30,6 +30,10 @@
  *                                       again, and is woken by the close of the stop pipe it polls too (tc1's
  *                                       end: pipe_release -> wake_up_interruptible_sync_poll on the pipe's
  *                                       rd_wait): its CPU from just before that last poll to the loop's end.
+ *   uevent_probe remote - SENDS         fit set: one injector pinned to a CPU and a reader pinned to another that
+ *                                       drains without sleeping, in their own user+net namespace: the send's
+ *                                       spread when its skbs are freed on another CPU, as every contended load's
+ *                                       listeners free them (the walk above frees each at once where it was made).
  *   uevent_probe idle K1,K2,.. SECONDS  fit set: for each K, K processes asleep, each in its own user+net
  *                                       namespace, and the machine's busy time over SECONDS (/proc/stat): what
  *                                       the host runs beside a load for the netns alive (an agent, a monitor),
@@ -773,6 +777,65 @@ static void wake(long sends) {
     printf("}\n");
 }
 
+/* ---- remote: the send whose skbs another CPU frees ---- */
+static void remote(long sends) {
+    cpu_set_t mine;
+    int cpus[2], found = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
+            if (CPU_ISSET(c, &mine)) cpus[found++] = c;
+    if (found < 2) {
+        printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"remote\",\"sends\":%ld,\"skipped\":\"needs two CPUs\"}\n",
+               sends);
+        return;
+    }
+    int64_t *lat = shared_alloc((size_t) sends * sizeof(int64_t));
+    volatile long *shared = shared_alloc(4 * sizeof(long));   /* [0] sends done, [1] received, [2] overruns */
+    pid_t pid = fork_child();
+    if (pid == 0) {
+        enter_userns_netns();
+        int sfd = uevent_socket(0), ready[2];
+        if (pipe2(ready, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
+        pid_t reader = fork_child();
+        if (reader == 0) {
+            /* the other CPU drains without sleeping: no send wakes it, and it frees every skb there */
+            pin_to(cpus[1]);
+            int lfd = uevent_socket(1);
+            if (write(ready[1], "r", 1) != 1) _exit(1);
+            char buf[4096];
+            for (;;) {
+                ssize_t r = recv(lfd, buf, sizeof buf, MSG_DONTWAIT);
+                if (r > 0) shared[1]++;
+                else if (r < 0 && errno == ENOBUFS) shared[2]++;
+                else if (shared[0]) break;
+            }
+            _exit(0);
+        }
+        ready_wait(ready[0], 1);
+        pin_to(cpus[0]);
+        char msg[512];
+        long warm = sends / 10 + 10;
+        for (long i = -warm; i < sends; i++) {
+            size_t len = build_message(msg, sizeof msg, 0, i);
+            int64_t t0 = now_ns();
+            send_one(sfd, msg, len);
+            int64_t t1 = now_ns();
+            if (i >= 0) lat[i] = t1 - t0;
+        }
+        shared[0] = 1;
+        int s;
+        waitpid(reader, &s, 0);
+        _exit(WIFEXITED(s) && WEXITSTATUS(s) == 0 ? 0 : 1);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"remote\",\"sends\":%ld,\"received\":%ld,"
+           "\"listener_overruns\":%ld,\"sender_cpu\":%d,\"reader_cpu\":%d", sends, shared[1], shared[2], cpus[0], cpus[1]);
+    print_dist("send", "ns", lat, sends);
+    printf("}\n");
+}
+
 /* ---- stop: tc1's listener woken by the stop pipe's close, alone ---- */
 static void stop_cost(long rounds) {
     int64_t *cpu = shared_alloc((size_t) rounds * sizeof(int64_t));
@@ -868,9 +931,9 @@ int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage =
         "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | waiters CLOSERS SENDS"
-        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS | stop - ROUNDS";
+        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS | stop - ROUNDS | remote - SENDS";
     usage_mode(usage, argc, argv,
-               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", "stop", NULL });
+               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", "stop", "remote", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     if (strcmp(argv[1], "idle") == 0) {
         long ks[16];
@@ -890,7 +953,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     long sends = arg_long(argv[3], 1, 1000000, "SENDS");
-    if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0) && strcmp(argv[2], "-") != 0)
+    if ((strcmp(argv[1], "wake") == 0 || strcmp(argv[1], "pair") == 0 || strcmp(argv[1], "remote") == 0)
+        && strcmp(argv[2], "-") != 0)
         usage_fail(usage, "'%s' takes '-' before SENDS, got '%s'", argv[1], argv[2]);
     if (strcmp(argv[1], "fit") == 0) {
         long ls[64];
@@ -898,6 +962,8 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nl; i++) fit_one(ls[i], sends);
     } else if (strcmp(argv[1], "wake") == 0) {
         wake(sends);
+    } else if (strcmp(argv[1], "remote") == 0) {
+        remote(sends);
     } else if (strcmp(argv[1], "waiters") == 0) {
         long closers = arg_long(argv[2], 1, 2000, "CLOSERS");
         waiters(closers, arg_long(argv[3], WAITERS_MIN_SENDS, WAITERS_MAX_SENDS, "SENDS"));

@@ -107,7 +107,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                 line,
                 costs,
                 unfitted);
-        JitterFit.fit(walk, costs, unfitted); // before the pair replaces the walk's intercept
+        JitterFit.fit(walk, select(fitSet, "uevent", "remote"), costs, unfitted); // before the pair's intercept
         for (ObjectNode w : select(fitSet, "uevent", "wake")) {
             double awake = walk.stream()
                     .filter(l -> l.path("extra_sockets").asInt() == 0)

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.netnslab.calibrate.CostFit.Fitted;
 
 /**
- * {@code machine.jitter} from the broadcast walk's spread: the model multiplies each step's cost by a factor drawn
+ * {@code machine.jitter} from a lone send's spread: the model multiplies each step's cost by a factor drawn
  * uniformly from [1 - j, 1 + j], so j follows from a send's p99 over its median and the exact 99th percentile of a
  * weighted sum of uniforms. Stateless.
  */
@@ -20,8 +20,12 @@ final class JitterFit {
     private JitterFit() {}
 
     /**
-     * {@code machine.jitter} from the walk's spread: each walk line's send p99 over its p50, against what the model's
-     * send at that line gives. The model's send is three steps (send-outside, the inside part with the walk of the
+     * {@code machine.jitter} from a lone send's spread: each line's send p99 over its p50, against what the model's
+     * send at that line gives. The lines are the remote probe's where the fit set has them (a sender on one CPU
+     * whose skbs a reader frees on another, as every contended load's listeners free them: on the 6.18 host its p99
+     * is 1.1-2.0x its median, against the walk's 1.02-1.15x, for the slow path of the window's allocations in
+     * mm/slub.c ___slab_alloc that a hot free on the same CPU avoids), else the walk's (recordings made before the
+     * remote probe). The model's send is three steps (send-outside, the inside part with the walk of the
      * line's bound sockets, return: the walk's intercept split 3:3:1 plus the sockets' walk), each multiplied by its
      * own factor drawn uniformly from [1 - j, 1 + j]; its median is the steps' sum and its p99 is the sum plus
      * j x the 99th percentile of the weighted sum of three uniforms on [-1, 1] (z, exact), so a
@@ -33,16 +37,24 @@ final class JitterFit {
      * not the interquartile range: a uniform factor cannot match both (the lone send's core is tighter and its tail
      * longer), and a jitter as wide as the core's would make some modelled sends shorter than the host's ever are.
      *
-     * @param lines the walk's lines
+     * @param walk the walk's lines
+     * @param remote the remote probe's lines ({@code uevent_probe remote}); one that says why it was skipped (a
+     *     host of one CPU) is left out
      * @param costs holds the walk's fit; receives {@link CostFit#JITTER}
      * @param unfitted receives why not
      */
-    static void fit(List<ObjectNode> lines, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        if (lines.isEmpty()) {
+    static void fit(
+            List<ObjectNode> walk, List<ObjectNode> remote, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        List<ObjectNode> spread = remote.stream().filter(l -> !l.has("skipped")).toList();
+        boolean remoteLines = !spread.isEmpty();
+        List<ObjectNode> lines = remoteLines ? spread : walk;
+        if (walk.isEmpty()) { // the model's send needs the walk's steps
             return;
         }
         if (!lines.stream().allMatch(l -> l.has("send_p99_ns"))) {
-            unfitted.put(CostFit.JITTER, "a uevent_probe fit (broadcast-walk) line has no send_p99_ns");
+            unfitted.put(
+                    CostFit.JITTER,
+                    "a uevent_probe " + (remoteLines ? "remote" : "fit (broadcast-walk)") + " line has no send_p99_ns");
             return;
         }
         // the walk's own costs: the spread is the walk's sends', whatever the pair later makes of the intercept
@@ -61,16 +73,21 @@ final class JitterFit {
         double[] ratios = new double[lines.size()];
         for (int i = 0; i < lines.size(); i++) {
             ObjectNode l = lines.get(i);
-            double sockets = l.path("extra_sockets").asDouble() + 1;
+            double sockets = l.path("extra_sockets").asDouble() + 1; // the remote probe's netns: its reader's socket
             double[] w = {a * 3 / 7, a * 3 / 7 + sockets * b, a / 7};
             ratios[i] = l.path("send_p99_ns").asDouble() / l.path("send_p50_ns").asDouble();
             js[i] = (ratios[i] - 1) / (p99OfUniformSum(w) / (w[0] + w[1] + w[2]));
         }
         double j = CostFit.medianOf(js);
         String src = String.format(
-                "uevent_probe fit: the send's p99 / p50 over %d walk line(s) (median %.3f) against the"
-                        + " model's send of three jittered steps: the median of the lines' jitters",
-                lines.size(), CostFit.medianOf(ratios));
+                remoteLines
+                        ? "uevent_probe remote: the send's p99 / p50 over %d line(s) (median %.3f; its skbs freed by a"
+                                + " reader on another CPU) against the model's send of three jittered steps: the"
+                                + " median of the lines' jitters"
+                        : "uevent_probe fit: the send's p99 / p50 over %d walk line(s) (median %.3f) against the"
+                                + " model's send of three jittered steps: the median of the lines' jitters",
+                lines.size(),
+                CostFit.medianOf(ratios));
         if (j > MAX_JITTER) { // the model's widest: its uniform factor would otherwise reach 0
             src += String.format(" (%.3f, %s: %.1f)", j, WIDEST, MAX_JITTER);
             j = MAX_JITTER;

@@ -35,6 +35,7 @@ public final class ProbeLines {
                             new Field("recv_p50_ns", 0, NS),
                             new Field("user_p50_ns", 0, NS))),
             Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
+            Map.entry("uevent/remote", List.of(new Field("sends", 1, 1_000_000))),
             Map.entry(
                     "uevent/stop",
                     List.of(
@@ -216,6 +217,7 @@ public final class ProbeLines {
                 case "uevent/waiters" -> waiters(l);
                 case "uevent/exit" -> exitKthreads(l);
                 case "uevent/stop" -> stopRounds(l);
+                case "uevent/remote" -> remote(l);
                 default -> null;
             };
             if (own != null) {
@@ -249,15 +251,39 @@ public final class ProbeLines {
         return null;
     }
 
+    /** @return why a line's {@code skipped} does not say why the probe skipped it (a non-empty text), or null */
+    private static String skipped(ObjectNode l) {
+        return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank()
+                ? null
+                : "skipped must say why the probe skipped the line, got " + l.get("skipped");
+    }
+
+    /**
+     * A remote line either says why the probe skipped it or holds the send's median and p99 (which fit
+     * machine.jitter), one timed send for each of its sends.
+     */
+    private static String remote(ObjectNode l) {
+        if (l.has("skipped")) {
+            return skipped(l);
+        }
+        for (Field f : List.of(new Field("send_p50_ns", 1, NS), new Field("send_p99_ns", 1, NS))) {
+            String bad = check(l.get(f.name()), f);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        return l.path("send_count").asLong() == l.path("sends").asLong()
+                ? null
+                : "send_count must be its sends (" + l.get("sends") + "), got " + l.get("send_count");
+    }
+
     /**
      * A waiters line either says why the probe skipped it (a non-empty text) or holds the three figures the fit uses,
      * with no more closers queued than it started.
      */
     private static String waiters(ObjectNode l) {
         if (l.has("skipped")) {
-            return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank()
-                    ? null
-                    : "skipped must say why the probe skipped the line, got " + l.get("skipped");
+            return skipped(l);
         }
         for (Field f : List.of(
                 new Field("before_send_p50_ns", 1, NS),

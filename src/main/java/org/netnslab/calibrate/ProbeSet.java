@@ -149,6 +149,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                 s.add(new Step(true, "uevent", "uevent_probe", "fit", walkSizes(quick), quick ? "500" : "2000"));
                 // the sender and its listener as two processes: what a send and a receive cost when the skb crosses
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
+                // a lone sender whose skbs a reader frees on the other CPU: the send's spread in the contended loads
+                s.add(new Step(true, "uevent", "uevent_probe", "remote", "-", quick ? "5000" : "20000"));
             }
             s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
             // the listener's last wake-up, by the stop pipe that ends every TC1 and reorder load

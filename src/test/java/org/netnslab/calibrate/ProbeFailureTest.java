@@ -139,6 +139,8 @@ public class ProbeFailureTest extends JUnitSuite {
                 usage("sched_probe", "ctxsw").startsWith("sched_probe: 'ctxsw' takes ROUNDS, got 0 arguments\n"));
         assertTrue(usage("uevent_probe", "pair", "x", "100")
                 .startsWith("uevent_probe: 'pair' takes '-' before SENDS, got 'x'\n"));
+        assertTrue(usage("uevent_probe", "remote", "x", "100")
+                .startsWith("uevent_probe: 'remote' takes '-' before SENDS, got 'x'\n"));
         // --help is no mistake: the usage on stdout, exit 0
         Process p = new ProcessBuilder(bin.resolve("netns_probe").toString(), "--help").start();
         assertEquals(
