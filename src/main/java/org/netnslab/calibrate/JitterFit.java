@@ -31,8 +31,8 @@ final class JitterFit {
      * j x the 99th percentile of the weighted sum of three uniforms on [-1, 1] (z, exact), so a
      * line's j = (p99 / p50 - 1) / (z / the sum). The fit is the median over the lines: the uncontended send's own
      * spread (cache state, interrupts, the VM's exits), which the jitter stands for on every modelled step. A median
-     * above {@link #MAX_JITTER} (0.51 and 0.58 in two of eight full runs on the 6.18 host) gives the model's widest,
-     * said in the source. NOT FITTED (the default stays) where a walk line has no {@code send_p99_ns} (calibrate
+     * above {@link #MAX_JITTER} (the remote probe's 0.71 and 1.06 in two of six full runs on the 6.18 host) gives the
+     * model's widest, said in the source. NOT FITTED (the default stays) where a walk line has no {@code send_p99_ns} (calibrate
      * refuses such a line, ProbeLines; a direct call may pass one) or the walk's fit has a step of no cost. The p99,
      * not the interquartile range: a uniform factor cannot match both (the lone send's core is tighter and its tail
      * longer), and a jitter as wide as the core's would make some modelled sends shorter than the host's ever are.
@@ -45,9 +45,13 @@ final class JitterFit {
      */
     static void fit(
             List<ObjectNode> walk, List<ObjectNode> remote, Map<String, Fitted> costs, Map<String, String> unfitted) {
-        List<ObjectNode> spread = remote.stream().filter(l -> !l.has("skipped")).toList();
+        // a line whose reader fell behind (the socket overran) had its skbs freed late, its queue grown: left out
+        List<ObjectNode> spread = remote.stream()
+                .filter(l -> !l.has("skipped") && l.path("listener_overruns").asLong() == 0)
+                .toList();
         boolean remoteLines = !spread.isEmpty();
         List<ObjectNode> lines = remoteLines ? spread : walk;
+        String left = leftOut(remote, spread.size());
         if (walk.isEmpty()) { // the model's send needs the walk's steps
             return;
         }
@@ -88,11 +92,39 @@ final class JitterFit {
                                 + " model's send of three jittered steps: the median of the lines' jitters",
                 lines.size(),
                 CostFit.medianOf(ratios));
+        src += left;
         if (j > MAX_JITTER) { // the model's widest: its uniform factor would otherwise reach 0
             src += String.format(" (%.3f, %s: %.1f)", j, WIDEST, MAX_JITTER);
             j = MAX_JITTER;
         }
         costs.put(CostFit.JITTER, new Fitted(j, src, lines.size(), Double.NaN));
+    }
+
+    /**
+     * @param remote the remote probe's lines
+     * @param used how many of them the fit takes
+     * @return what the source says of the others (empty when none was left out): skipped, with the probe's reason, or
+     *     their reader fell behind
+     */
+    private static String leftOut(List<ObjectNode> remote, int used) {
+        if (used == remote.size()) {
+            return "";
+        }
+        long skipped = remote.stream().filter(l -> l.has("skipped")).count();
+        List<String> why = new java.util.ArrayList<>();
+        if (skipped > 0) {
+            why.add(skipped + " skipped ("
+                    + remote.stream()
+                            .filter(l -> l.has("skipped"))
+                            .map(l -> l.path("skipped").asText())
+                            .distinct()
+                            .collect(java.util.stream.Collectors.joining("; "))
+                    + ")");
+        }
+        if (remote.size() - used - skipped > 0) {
+            why.add((remote.size() - used - skipped) + " whose reader fell behind (listener_overruns)");
+        }
+        return "; uevent_probe remote line(s) left out: " + String.join(", ", why);
     }
 
     /**

@@ -66,8 +66,33 @@ public class RemoteJitterTest extends JUnitSuite {
             assertEquals(0.25, fit.costs().get(CostFit.JITTER).value(), 0.0002);
             assertTrue(fit.costs().get(CostFit.JITTER).source().startsWith("uevent_probe fit: the send's p99 / p50"));
         }
+        // the skip is said in the source
+        assertTrue(CostFit.fit(List.of(walk(1 + 0.25 * Z), skipped()))
+                .costs()
+                .get(CostFit.JITTER)
+                .source()
+                .endsWith("; uevent_probe remote line(s) left out: 1 skipped (needs two CPUs)"));
         // remote lines alone: no walk, so no model send to spread; nothing fitted from them
         assertTrue(CostFit.fit(List.of(remote(1.3))).costs().get(CostFit.JITTER) == null);
+    }
+
+    /** A line whose reader fell behind (its socket overran) is left out of the fit, and the source says so. */
+    @Test
+    public void aLineWhoseReaderFellBehindIsLeftOut() {
+        CostFit fit = CostFit.fit(List.of(
+                walk(1 + 0.25 * Z),
+                remote(1 + 0.2 * Z),
+                remote(1 + 0.3 * Z),
+                remote(1 + 0.5 * Z).put("listener_overruns", 1)));
+        assertEquals(0.25, fit.costs().get(CostFit.JITTER).value(), 0.0002); // the median of 0.2 and 0.3
+        assertEquals(2, fit.costs().get(CostFit.JITTER).points());
+        assertTrue(
+                fit.costs().get(CostFit.JITTER).source(),
+                fit.costs()
+                        .get(CostFit.JITTER)
+                        .source()
+                        .endsWith(
+                                "; uevent_probe remote line(s) left out: 1 whose reader fell behind (listener_overruns)"));
     }
 
     /** A remote line is a skip with its reason, or a send's median and p99 over one timed send per send. */
@@ -82,6 +107,19 @@ public class RemoteJitterTest extends JUnitSuite {
                 ProbeLines.problem(new ProbeSet(List.of(skipped().put("skipped", "")), List.of())));
         String below = ProbeLines.problem(new ProbeSet(List.of(remote(1.3).put("send_p99_ns", 1000)), List.of()));
         assertTrue(below, below.endsWith("send_p99_ns (1000) cannot be below send_p50_ns (1700)"));
+        assertEquals(
+                "fit_set[0] (uevent remote): a skipped line holds no send figures, got send_p50_ns",
+                ProbeLines.problem(new ProbeSet(List.of(skipped().put("send_p50_ns", 1700)), List.of())));
+        assertTrue(ProbeLines.problem(new ProbeSet(List.of(remote(1.3).put("send_count", "20000")), List.of()))
+                .startsWith("fit_set[0] (uevent remote): send_count must be a number"));
+        assertTrue(ProbeLines.problem(new ProbeSet(List.of(remote(1.3).put("listener_overruns", -3)), List.of()))
+                .startsWith("fit_set[0] (uevent remote): listener_overruns must be a number in 0.."));
+        // a fit-set line is no prediction, whatever its set says
+        assertEquals(
+                "prediction_set[0] (uevent remote): a fit-set line, which the model does not predict (a prediction or"
+                        + " unseen line is one of lifecycle/unshare-loops, proc/listener, proc/proc-scan, uevent/reorder,"
+                        + " uevent/tc1)",
+                ProbeLines.problem(new ProbeSet(List.of(), List.of(remote(1.3).put("set", "prediction")))));
         String none =
                 ProbeLines.problem(new ProbeSet(List.of((ObjectNode) remote(1.3).without("send_p99_ns")), List.of()));
         assertTrue(none, none.startsWith("fit_set[0] (uevent remote): send_p99_ns must be a number"));

@@ -1,0 +1,68 @@
+package org.netnslab.calibrate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * {@link ProbeLines}' checks of one line kind's own figures beyond its fields' ranges: a skip's reason, counts that
+ * must match. Stateless.
+ */
+final class KindChecks {
+    private KindChecks() {}
+
+    /** @return why a line's {@code skipped} does not say why the probe skipped it (a non-empty text), or null */
+    private static String skipped(ObjectNode l) {
+        return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank()
+                ? null
+                : "skipped must say why the probe skipped the line, got " + l.get("skipped");
+    }
+
+    /**
+     * A remote line either says why the probe skipped it, and holds no figures, or holds the send's median and p99
+     * (which fit machine.jitter), one timed send for each of its sends.
+     */
+    static String remote(ObjectNode l) {
+        if (l.has("skipped")) {
+            return l.has("send_p50_ns") ? "a skipped line holds no send figures, got send_p50_ns" : skipped(l);
+        }
+        for (ProbeLines.Field f : List.of(
+                new ProbeLines.Field("send_count", 1, 1_000_000),
+                new ProbeLines.Field("send_p50_ns", 1, ProbeLines.NS),
+                new ProbeLines.Field("send_p99_ns", 1, ProbeLines.NS))) {
+            String bad = ProbeLines.check(l.get(f.name()), f);
+            if (bad != null) {
+                return bad;
+            }
+        }
+        return l.path("send_count").asDouble() == l.path("sends").asDouble()
+                ? null
+                : "send_count must be its sends (" + l.get("sends") + "), got " + l.get("send_count");
+    }
+
+    /**
+     * A waiters line either says why the probe skipped it (a non-empty text) or holds the three figures the fit uses,
+     * with no more closers queued than it started.
+     */
+    static String waiters(ObjectNode l) {
+        if (l.has("skipped")) {
+            return skipped(l);
+        }
+        for (ProbeLines.Field f : List.of(
+                new ProbeLines.Field("before_send_p50_ns", 1, ProbeLines.NS),
+                new ProbeLines.Field("queued_send_p50_ns", 1, ProbeLines.NS),
+                new ProbeLines.Field("queued_waiters_mean", 0, l.path("closers").asDouble()))) {
+            String bad = ProbeLines.check(l.get(f.name()), f);
+            if (bad != null) {
+                return bad + (f.name().equals("queued_waiters_mean") ? " (at most its closers)" : "");
+            }
+        }
+        return null;
+    }
+
+    /** @return why a stop line's count of timed wake-ups is not its rounds, or null */
+    static String stopRounds(ObjectNode l) {
+        return l.path("stop_cpu_count").asLong() == l.path("rounds").asLong()
+                ? null
+                : "stop_cpu_count must be its rounds (" + l.get("rounds") + "), got " + l.get("stop_cpu_count");
+    }
+}
