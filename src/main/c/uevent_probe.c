@@ -628,6 +628,16 @@ static void exit_cost(long children) {
 #define WAITERS_MIN_SENDS 2000
 #define WAITERS_MAX_SENDS 50000
 
+/* The first two CPUs this process may run on, into cpus; 0 when it may run on fewer. */
+static int two_cpus(int cpus[2]) {
+    cpu_set_t mine;
+    int found = 0;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
+        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
+            if (CPU_ISSET(c, &mine)) cpus[found++] = c;
+    return found == 2;
+}
+
 static void pin_to(int cpu) {
     if (pin_to_cpu(cpu) != 0) _exit(2);
 }
@@ -640,12 +650,8 @@ static void waiters_skipped(long closers, long sends, const char *why) {
 }
 
 static void waiters(long closers, long sends) {
-    cpu_set_t mine;
-    int cpus[2], found = 0;
-    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
-        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-            if (CPU_ISSET(c, &mine)) cpus[found++] = c;
-    if (found < 2) { waiters_skipped(closers, sends, "needs two CPUs"); return; }
+    int cpus[2];
+    if (!two_cpus(cpus)) { waiters_skipped(closers, sends, "needs two CPUs"); return; }
     struct sched_param fifo = { .sched_priority = 1 };
     pid_t t = fork_child();
     if (t == 0) _exit(sched_setscheduler(0, SCHED_FIFO, &fifo) == 0 ? 0 : 1);
@@ -779,12 +785,8 @@ static void wake(long sends) {
 
 /* ---- remote: the send whose skbs another CPU frees ---- */
 static void remote(long sends) {
-    cpu_set_t mine;
-    int cpus[2], found = 0;
-    if (sched_getaffinity(0, sizeof mine, &mine) == 0)
-        for (int c = 0; c < CPU_SETSIZE && found < 2; c++)
-            if (CPU_ISSET(c, &mine)) cpus[found++] = c;
-    if (found < 2) {
+    int cpus[2];
+    if (!two_cpus(cpus)) {
         printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"remote\",\"sends\":%ld,\"skipped\":\"needs two CPUs\"}\n",
                sends);
         return;

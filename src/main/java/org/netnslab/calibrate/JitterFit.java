@@ -45,16 +45,15 @@ final class JitterFit {
      */
     static void fit(
             List<ObjectNode> walk, List<ObjectNode> remote, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        if (walk.isEmpty()) { // the model's send needs the walk's steps
+            return;
+        }
         // a line whose reader fell behind (the socket overran) had its skbs freed late, its queue grown: left out
         List<ObjectNode> spread = remote.stream()
                 .filter(l -> !l.has("skipped") && l.path("listener_overruns").asLong() == 0)
                 .toList();
         boolean remoteLines = !spread.isEmpty();
         List<ObjectNode> lines = remoteLines ? spread : walk;
-        String left = leftOut(remote, spread.size());
-        if (walk.isEmpty()) { // the model's send needs the walk's steps
-            return;
-        }
         if (!lines.stream().allMatch(l -> l.has("send_p99_ns"))) {
             unfitted.put(
                     CostFit.JITTER,
@@ -92,7 +91,7 @@ final class JitterFit {
                                 + " model's send of three jittered steps: the median of the lines' jitters",
                 lines.size(),
                 CostFit.medianOf(ratios));
-        src += left;
+        src += leftOut(remote, spread.size());
         if (j > MAX_JITTER) { // the model's widest: its uniform factor would otherwise reach 0
             src += String.format(" (%.3f, %s: %.1f)", j, WIDEST, MAX_JITTER);
             j = MAX_JITTER;
@@ -110,16 +109,14 @@ final class JitterFit {
         if (used == remote.size()) {
             return "";
         }
-        long skipped = remote.stream().filter(l -> l.has("skipped")).count();
+        List<String> reasons = remote.stream()
+                .filter(l -> l.has("skipped"))
+                .map(l -> l.path("skipped").asText())
+                .toList();
+        long skipped = reasons.size();
         List<String> why = new java.util.ArrayList<>();
         if (skipped > 0) {
-            why.add(skipped + " skipped ("
-                    + remote.stream()
-                            .filter(l -> l.has("skipped"))
-                            .map(l -> l.path("skipped").asText())
-                            .distinct()
-                            .collect(java.util.stream.Collectors.joining("; "))
-                    + ")");
+            why.add(skipped + " skipped (" + String.join("; ", new java.util.LinkedHashSet<>(reasons)) + ")");
         }
         if (remote.size() - used - skipped > 0) {
             why.add((remote.size() - used - skipped) + " whose reader fell behind (listener_overruns)");

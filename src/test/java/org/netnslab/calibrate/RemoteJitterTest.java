@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.junit.Test;
+import org.netnslab.calibrate.CostFit.Fitted;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -42,18 +43,20 @@ public class RemoteJitterTest extends JUnitSuite {
                 .put("skipped", "needs two CPUs");
     }
 
+    /** @return the jitter CostFit fits on {@code lines}, or null when it fits none */
+    private static Fitted jitter(List<ObjectNode> lines) {
+        return CostFit.fit(lines).costs().get(CostFit.JITTER);
+    }
+
     /** The remote lines' median spread (0.2, 0.4, 0.45 as jitters) gives 0.4; the walk's 0.25 is not used. */
     @Test
     public void theRemoteSendsSpreadGivesTheJitter() {
-        CostFit fit = CostFit.fit(
-                List.of(walk(1 + 0.25 * Z), remote(1 + 0.2 * Z), remote(1 + 0.45 * Z), remote(1 + 0.4 * Z)));
-        assertEquals(0.4, fit.costs().get(CostFit.JITTER).value(), 0.0002);
-        assertEquals(3, fit.costs().get(CostFit.JITTER).points());
+        Fitted j = jitter(List.of(walk(1 + 0.25 * Z), remote(1 + 0.2 * Z), remote(1 + 0.45 * Z), remote(1 + 0.4 * Z)));
+        assertEquals(0.4, j.value(), 0.0002);
+        assertEquals(3, j.points());
         assertTrue(
-                fit.costs().get(CostFit.JITTER).source(),
-                fit.costs()
-                        .get(CostFit.JITTER)
-                        .source()
+                j.source(),
+                j.source()
                         .startsWith(
                                 "uevent_probe remote: the send's p99 / p50 over 3 line(s) (median 1.307; its skbs freed"));
     }
@@ -62,35 +65,31 @@ public class RemoteJitterTest extends JUnitSuite {
     @Test
     public void withoutRemoteLinesTheWalkGivesIt() {
         for (List<ObjectNode> lines : List.of(List.of(walk(1 + 0.25 * Z)), List.of(walk(1 + 0.25 * Z), skipped()))) {
-            CostFit fit = CostFit.fit(lines);
-            assertEquals(0.25, fit.costs().get(CostFit.JITTER).value(), 0.0002);
-            assertTrue(fit.costs().get(CostFit.JITTER).source().startsWith("uevent_probe fit: the send's p99 / p50"));
+            Fitted j = jitter(lines);
+            assertEquals(0.25, j.value(), 0.0002);
+            assertTrue(j.source().startsWith("uevent_probe fit: the send's p99 / p50"));
         }
         // the skip is said in the source
-        assertTrue(CostFit.fit(List.of(walk(1 + 0.25 * Z), skipped()))
-                .costs()
-                .get(CostFit.JITTER)
+        assertTrue(jitter(List.of(walk(1 + 0.25 * Z), skipped()))
                 .source()
                 .endsWith("; uevent_probe remote line(s) left out: 1 skipped (needs two CPUs)"));
         // remote lines alone: no walk, so no model send to spread; nothing fitted from them
-        assertTrue(CostFit.fit(List.of(remote(1.3))).costs().get(CostFit.JITTER) == null);
+        assertTrue(jitter(List.of(remote(1.3))) == null);
     }
 
     /** A line whose reader fell behind (its socket overran) is left out of the fit, and the source says so. */
     @Test
     public void aLineWhoseReaderFellBehindIsLeftOut() {
-        CostFit fit = CostFit.fit(List.of(
+        Fitted j = jitter(List.of(
                 walk(1 + 0.25 * Z),
                 remote(1 + 0.2 * Z),
                 remote(1 + 0.3 * Z),
                 remote(1 + 0.5 * Z).put("listener_overruns", 1)));
-        assertEquals(0.25, fit.costs().get(CostFit.JITTER).value(), 0.0002); // the median of 0.2 and 0.3
-        assertEquals(2, fit.costs().get(CostFit.JITTER).points());
+        assertEquals(0.25, j.value(), 0.0002); // the median of 0.2 and 0.3
+        assertEquals(2, j.points());
         assertTrue(
-                fit.costs().get(CostFit.JITTER).source(),
-                fit.costs()
-                        .get(CostFit.JITTER)
-                        .source()
+                j.source(),
+                j.source()
                         .endsWith(
                                 "; uevent_probe remote line(s) left out: 1 whose reader fell behind (listener_overruns)"));
     }
