@@ -62,6 +62,22 @@ public class LadderTest extends JUnitSuite {
      * sleeping processes of the largest /proc scan do not fit: that step runs at 14,000 (14,246 rounded down to two
      * digits) and says which limit lowered it; TC1 at N = 3000 (6008 tasks) still fits.
      */
+    /**
+     * The exit probe runs before the idle probe: after the idle probe's thousands of sleepers exit, the same 2000 exits
+     * made the per-CPU kworkers run about twenty times as often, which the exit probe's fit would charge to the exits.
+     */
+    @Test
+    public void theExitProbeRunsBeforeTheIdleProbe() {
+        for (boolean quick : new boolean[] {false, true}) {
+            List<String> modes = ProbeSet.plan(Ladder.plan(quick, roomy()), List.of(), Set.of("uevent")).stream()
+                    .filter(st -> st.probe().equals("uevent_probe"))
+                    .map(st -> st.args()[0])
+                    .toList();
+            assertTrue(modes.toString(), modes.indexOf("exit") >= 0 && modes.indexOf("idle") >= 0);
+            assertTrue(modes.toString(), modes.indexOf("exit") < modes.indexOf("idle"));
+        }
+    }
+
     @Test
     public void aPidLimitThatBitesLowersTheLargestScan() {
         HostLimits h = new HostLimits(NONE, 20_000, 192_739, 23_000_000, 20_000, NONE, NONE, 1000, true);
