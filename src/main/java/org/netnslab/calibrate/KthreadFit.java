@@ -58,23 +58,25 @@ final class KthreadFit {
                 : String.format(
                         "uevent_probe exit (%d lines of %d children, /proc/PID/schedstat, medians)",
                         timed.size(), children);
-        costs.put(
+        put(
                 CALLBACKS,
-                new Fitted(
-                        callbacks,
-                        from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
-                                + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
-                                + " callbacks: rcu_do_batch)",
-                        timed.size(),
-                        Double.NaN));
-        costs.put(
+                callbacks,
+                "ksoftirqd/N",
+                from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
+                        + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
+                        + " callbacks: rcu_do_batch)",
+                timed,
+                costs,
+                unfitted);
+        put(
                 VFREE,
-                new Fitted(
-                        vfree,
-                        from + ": kworker/N's runs over the same window, less their quiet rate, times"
-                                + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
-                        timed.size(),
-                        Double.NaN));
+                vfree,
+                "kworker/N",
+                from + ": kworker/N's runs over the same window, less their quiet rate, times"
+                        + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
+                timed,
+                costs,
+                unfitted);
         if (Double.isNaN(gp)) {
             unfitted.put(
                     GP_KTHREAD,
@@ -90,6 +92,42 @@ final class KthreadFit {
                             timed.size(),
                             Double.NaN));
         }
+    }
+
+    /**
+     * A class's cost per exit, or why not: when its runs over the exits do not stand out of its quiet rate (the median is
+     * not above 0), the exits' work does not show against the machine's background at this many children (200 under
+     * {@code --quick}); NOT FITTED then, with the runs that say so, rather than a negative figure.
+     */
+    private static void put(
+            String key,
+            double perExit,
+            String thread,
+            String source,
+            List<ObjectNode> timed,
+            Map<String, Fitted> costs,
+            Map<String, String> unfitted) {
+        if (perExit > 0 || Double.isNaN(perExit)) {
+            costs.put(key, new Fitted(perExit, source, timed.size(), Double.NaN));
+            return;
+        }
+        String cls = thread.startsWith("kworker") ? "kworker" : "ksoftirqd";
+        ObjectNode l = timed.get(0);
+        double expected = l.path("quiet_" + cls + "_runs").asDouble()
+                / l.path("quiet_window_ns").asDouble()
+                * l.path("exits_window_ns").asDouble();
+        unfitted.put(
+                key,
+                String.format(
+                        "%s ran %d times over the %d exits' window, where its quiet rate gives %.0f: the exits' work does"
+                                + " not stand out of the machine's background at %d children (a full calibrate runs 2000)"
+                                + "; the exits wake no %s in the model",
+                        thread,
+                        l.path("exits_" + cls + "_runs").asLong(),
+                        l.path("children").asLong(),
+                        expected,
+                        l.path("children").asLong(),
+                        thread));
     }
 
     /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
