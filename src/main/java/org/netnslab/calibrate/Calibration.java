@@ -184,7 +184,10 @@ public final class Calibration {
                     set,
                     fit,
                     recording,
-                    source instanceof Probes p && p.quick(),
+                    // a replay keeps what it replays: a --quick recording stays one
+                    source instanceof Probes p
+                            ? p.quick()
+                            : source instanceof Recording r && r.recorded().quick(),
                     ladderJson,
                     seed,
                     List.copyOf(lowered));

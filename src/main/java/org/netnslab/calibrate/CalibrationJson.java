@@ -177,14 +177,15 @@ public final class CalibrationJson {
      * @param set its measurements
      * @param ladder its {@code ladder} object (the host limits and lowered steps), or null when it has none
      * @param unseenSeed the seed its unseen shapes were drawn with, or null when it has none
+     * @param quick whether it was a {@code --quick} calibration (false when the file does not say)
      */
-    public record Recorded(HostFacts host, ProbeSet set, JsonNode ladder, Long unseenSeed) {
+    public record Recorded(HostFacts host, ProbeSet set, JsonNode ladder, Long unseenSeed, boolean quick) {
         /**
          * @param host the host it was measured on
          * @param set its measurements
          */
         public Recorded(HostFacts host, ProbeSet set) {
-            this(host, set, null, null);
+            this(host, set, null, null, false);
         }
     }
 
@@ -292,7 +293,8 @@ public final class CalibrationJson {
                 host,
                 set,
                 root.path("ladder").isObject() ? root.path("ladder") : null,
-                seed.isIntegralNumber() ? seed.asLong() : null);
+                seed.isIntegralNumber() ? seed.asLong() : null,
+                root.path("quick").asBoolean(false));
     }
 
     /** @return what a field of Java type {@code t} holds, in JSON's words */

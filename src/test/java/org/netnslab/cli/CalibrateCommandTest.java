@@ -53,6 +53,25 @@ public class CalibrateCommandTest extends JUnitSuite {
                         out.resolve("calibrated.conf").toString()));
     }
 
+    /** A replay keeps what it replays: a --quick recording's replay says quick too, a full one's does not. */
+    @Test
+    public void aReplayOfAQuickRecordingStaysQuick() throws Exception {
+        Path src = Path.of("src/test/resources/calibration/calibration-6.18-2cpu.json");
+        com.fasterxml.jackson.databind.node.ObjectNode rec =
+                (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(src.toFile());
+        for (boolean quick : new boolean[] {true, false}) {
+            Path in = tmp.getRoot().toPath().resolve("rec-" + quick + ".json");
+            Files.writeString(in, JSON.writeValueAsString(rec.put("quick", quick)));
+            Path out = tmp.getRoot().toPath().resolve("replay-" + quick);
+            assertEquals(0, Main.execute("calibrate", "--from", in.toString(), "--out", out.toString()));
+            assertEquals(
+                    quick,
+                    JSON.readTree(out.resolve("calibration.json").toFile())
+                            .path("quick")
+                            .asBoolean(!quick));
+        }
+    }
+
     @Test
     public void userNamespacesRefusedIsOneLineAndExit2() throws Exception {
         System.setProperty("netns-lab.probe-fail", "userns");
