@@ -207,20 +207,37 @@ public final class CalibrationJson {
                                     : ""),
                     e);
         }
-        if (root == null
-                || !root.path("fit_set").isArray()
-                || !root.path("prediction_set").isArray()) {
-            throw new IOException(file + ": not a calibration.json (no fit_set and prediction_set arrays)");
+        if (root == null || root.isMissingNode()) {
+            throw new IOException(file + ": is empty, so not a calibration.json (the JSON calibrate writes)");
+        }
+        if (!root.isObject()) {
+            throw new IOException(
+                    file + ": holds a JSON " + root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+                            + ", not a calibration.json (an object with fit_set and prediction_set arrays)");
+        }
+        for (String set : List.of("fit_set", "prediction_set")) {
+            if (!root.path(set).isArray()) {
+                throw new IOException(file + ": not a calibration.json: "
+                        + (root.has(set)
+                                ? set + " must be an array of probe lines, got "
+                                        + root.path(set)
+                                                .getNodeType()
+                                                .toString()
+                                                .toLowerCase(java.util.Locale.ROOT)
+                                : "no " + set + " array"));
+            }
         }
         if (root.has("unseen_set") && !root.path("unseen_set").isArray()) {
             throw new IOException(file + ": unseen_set must be an array of probe lines, got "
                     + root.path("unseen_set").getNodeType());
         }
         for (String set : List.of("fit_set", "prediction_set", "unseen_set")) {
-            for (JsonNode n : root.path(set)) {
+            for (int i = 0; i < root.path(set).size(); i++) {
+                JsonNode n = root.path(set).get(i);
                 if (!(n instanceof ObjectNode)) {
-                    throw new IOException(
-                            file + ": " + set + " holds " + n.getNodeType() + ", not probe lines (objects)");
+                    throw new IOException(file + ": " + set + "[" + i + "] is a "
+                            + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+                            + ", not a probe line (an object)");
                 }
             }
         }

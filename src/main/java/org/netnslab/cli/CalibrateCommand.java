@@ -147,6 +147,10 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         Calibration.Source source;
         if (from != null) {
+            if (from.toString().isBlank()) {
+                System.err.println("netns-lab: calibrate --from: empty file name; name a calibration.json");
+                return Main.EXIT_CONFIG;
+            }
             if (Files.isDirectory(from)) { // any other file that is not one is said by the reader
                 System.err.println("netns-lab: calibrate --from " + from + ": is a folder; name its calibration.json");
                 return Main.EXIT_CONFIG;

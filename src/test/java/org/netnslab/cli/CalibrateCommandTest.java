@@ -656,6 +656,38 @@ public class CalibrateCommandTest extends JUnitSuite {
                 o.stderr());
     }
 
+    /** Each way a file misses calibration.json's shape is named: the field, or the index of the line at fault. */
+    @Test
+    public void aRecordingOfTheWrongShapeSaysWhatIsWrong() throws Exception {
+        assertRefused(
+                fromEdited("no-fit", root -> root.remove("fit_set")), ": not a calibration.json: no fit_set array");
+        assertRefused(
+                fromEdited("fit-object", root -> root.putObject("fit_set")),
+                ": not a calibration.json: fit_set must be an array of probe lines, got object");
+        assertRefused(
+                fromEdited("no-prediction", root -> root.remove("prediction_set")),
+                ": not a calibration.json: no prediction_set array");
+        assertRefused(
+                fromEdited(
+                        "line-number",
+                        root -> ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set"))
+                                .set(3, JSON.getNodeFactory().numberNode(42))),
+                ": fit_set[3] is a number, not a probe line (an object)");
+        assertRefused(
+                UpFrontChecksTest.cli("calibrate", "--from="),
+                "netns-lab: calibrate --from: empty file name; name a calibration.json");
+        Path empty = tmp.newFile("empty.json").toPath();
+        UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--from", empty.toString());
+        assertEquals(o.stderr(), 2, o.exit());
+        assertTrue(o.stderr(), o.stderr().contains(empty + ": is empty"));
+        Path array = tmp.newFile("array.json").toPath();
+        Files.writeString(array, "[1, 2]");
+        assertRefused(
+                UpFrontChecksTest.cli("calibrate", "--from", array.toString()),
+                array + ": holds a JSON array, not a calibration.json (an object with fit_set and prediction_set"
+                        + " arrays)");
+    }
+
     @Test
     public void aRecordingsPreemptOrQuickOfAnotherTypeOrValueIsNamed() throws Exception {
         UpFrontChecksTest.Outcome o =
