@@ -211,19 +211,14 @@ public final class CalibrationJson {
             throw new IOException(file + ": is empty, so not a calibration.json (the JSON calibrate writes)");
         }
         if (!root.isObject()) {
-            throw new IOException(
-                    file + ": holds a JSON " + root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
-                            + ", not a calibration.json (an object with fit_set and prediction_set arrays)");
+            throw new IOException(file + ": holds " + kind(root)
+                    + ", not a calibration.json (an object with fit_set and prediction_set arrays)");
         }
         for (String set : List.of("fit_set", "prediction_set")) {
             if (!root.path(set).isArray()) {
                 throw new IOException(file + ": not a calibration.json: "
                         + (root.has(set)
-                                ? set + " must be an array of probe lines, got "
-                                        + root.path(set)
-                                                .getNodeType()
-                                                .toString()
-                                                .toLowerCase(java.util.Locale.ROOT)
+                                ? set + " must be an array of probe lines, got " + kind(root.path(set))
                                 : "no " + set + " array"));
             }
         }
@@ -235,9 +230,8 @@ public final class CalibrationJson {
             for (int i = 0; i < root.path(set).size(); i++) {
                 JsonNode n = root.path(set).get(i);
                 if (!(n instanceof ObjectNode)) {
-                    throw new IOException(file + ": " + set + "[" + i + "] is a "
-                            + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
-                            + ", not a probe line (an object)");
+                    throw new IOException(
+                            file + ": " + set + "[" + i + "] is " + kind(n) + ", not a probe line (an object)");
                 }
             }
         }
@@ -333,12 +327,16 @@ public final class CalibrationJson {
         for (var ref : path) {
             n = ref.getFieldName() != null ? n.path(ref.getFieldName()) : n.path(ref.getIndex());
         }
-        String kind = n.isArray()
+        return kind(n) + " " + n;
+    }
+
+    /** @return what {@code n} is, in JSON's words: an array, an object, text, a number, a boolean or null */
+    private static String kind(JsonNode n) {
+        return n.isArray()
                 ? "an array"
                 : n.isObject()
                         ? "an object"
                         : n.isTextual() ? "text" : n.isNumber() ? "a number" : n.isBoolean() ? "a boolean" : "null";
-        return kind + " " + n;
     }
 
     /**

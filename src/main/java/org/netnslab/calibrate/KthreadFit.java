@@ -61,7 +61,7 @@ final class KthreadFit {
         put(
                 CALLBACKS,
                 callbacks,
-                "ksoftirqd/N",
+                "ksoftirqd",
                 from + ": ksoftirqd/N's runs from the first fork to 200 ms after the"
                         + " last reap, less their rate over 200 ms before, times its CPU per run there, per exit (the exits' RCU"
                         + " callbacks: rcu_do_batch)",
@@ -71,7 +71,7 @@ final class KthreadFit {
         put(
                 VFREE,
                 vfree,
-                "kworker/N",
+                "kworker",
                 from + ": kworker/N's runs over the same window, less their quiet rate, times"
                         + " its CPU per run there, per exit (delayed_vfree_work: the stacks thread_stack_free_rcu could not cache)",
                 timed,
@@ -97,12 +97,14 @@ final class KthreadFit {
     /**
      * A class's cost per exit, or why not: when its runs over the exits do not stand out of its quiet rate (the median is
      * not above 0), the exits' work does not show against the machine's background at this many children (200 under
-     * {@code --quick}); NOT FITTED then, with the runs that say so, rather than a negative figure.
+     * {@code --quick}); NOT FITTED then, with the first line's runs that say so, rather than a negative figure.
+     *
+     * @param cls the class as the line's fields name it ({@code kworker}, {@code ksoftirqd})
      */
     private static void put(
             String key,
             double perExit,
-            String thread,
+            String cls,
             String source,
             List<ObjectNode> timed,
             Map<String, Fitted> costs,
@@ -111,11 +113,8 @@ final class KthreadFit {
             costs.put(key, new Fitted(perExit, source, timed.size(), Double.NaN));
             return;
         }
-        String cls = thread.startsWith("kworker") ? "kworker" : "ksoftirqd";
         ObjectNode l = timed.get(0);
-        double expected = l.path("quiet_" + cls + "_runs").asDouble()
-                / l.path("quiet_window_ns").asDouble()
-                * l.path("exits_window_ns").asDouble();
+        String thread = cls + "/N";
         unfitted.put(
                 key,
                 String.format(
@@ -125,7 +124,7 @@ final class KthreadFit {
                         thread,
                         l.path("exits_" + cls + "_runs").asLong(),
                         l.path("children").asLong(),
-                        expected,
+                        quietRuns(l, cls),
                         l.path("children").asLong(),
                         thread));
     }
@@ -133,11 +132,16 @@ final class KthreadFit {
     /** @return a class's runs over the exits' window less its quiet rate there, times its CPU per run, per child, ns */
     static double perExit(ObjectNode l, String cls) {
         double runs = l.path("exits_" + cls + "_runs").asDouble();
-        double quietRate = l.path("quiet_" + cls + "_runs").asDouble()
-                / l.path("quiet_window_ns").asDouble();
-        double net = runs - quietRate * l.path("exits_window_ns").asDouble();
+        double net = runs - quietRuns(l, cls);
         double perRun = runs > 0 ? l.path("exits_" + cls + "_ns").asDouble() / runs : 0;
         return net * perRun / l.path("children").asDouble() + 0.0; // + 0.0: no -0.0 when the thread never ran
+    }
+
+    /** @return the runs a class's quiet rate gives over the exits' window: the machine's background there */
+    private static double quietRuns(ObjectNode l, String cls) {
+        return l.path("quiet_" + cls + "_runs").asDouble()
+                / l.path("quiet_window_ns").asDouble()
+                * l.path("exits_window_ns").asDouble();
     }
 
     static final String CALLBACKS = "costs.uevent.injector-exit-callbacks";

@@ -157,9 +157,8 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
             s.add(new Step(true, "uevent", "uevent_probe", "stop", "-", quick ? "50" : Long.toString(STOP_ROUNDS)));
             // a finished injector's exit and reaping, which the contended loads pay while the others still send
             // 2000 exits (about 0.5 s) so that the kernel threads they wake stand out of the machine's background.
-            // Before
-            // the idle probe: after its thousands of sleepers have exited, the same 2000 exits made the per-CPU
-            // kworkers run 6017 times instead of 10-295 (one sitting), which the fit would charge to the exits
+            // Before the idle probe: after its thousands of sleepers have exited, the same 2000 exits made the
+            // per-CPU kworkers run 6017 times instead of 10-295 (one sitting), which the fit would charge to the exits
             s.add(new Step(true, "uevent", "uevent_probe", "exit", "-", quick ? "200" : "2000"));
             // what the host runs beside a load for the netns alive, with nothing else running: up to the largest TC1
             s.add(new Step(

@@ -663,7 +663,7 @@ public class CalibrateCommandTest extends JUnitSuite {
                 fromEdited("no-fit", root -> root.remove("fit_set")), ": not a calibration.json: no fit_set array");
         assertRefused(
                 fromEdited("fit-object", root -> root.putObject("fit_set")),
-                ": not a calibration.json: fit_set must be an array of probe lines, got object");
+                ": not a calibration.json: fit_set must be an array of probe lines, got an object");
         assertRefused(
                 fromEdited("no-prediction", root -> root.remove("prediction_set")),
                 ": not a calibration.json: no prediction_set array");
@@ -684,7 +684,7 @@ public class CalibrateCommandTest extends JUnitSuite {
         Files.writeString(array, "[1, 2]");
         assertRefused(
                 UpFrontChecksTest.cli("calibrate", "--from", array.toString()),
-                array + ": holds a JSON array, not a calibration.json (an object with fit_set and prediction_set"
+                array + ": holds an array, not a calibration.json (an object with fit_set and prediction_set"
                         + " arrays)");
     }
 
