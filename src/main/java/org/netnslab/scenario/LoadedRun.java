@@ -89,10 +89,14 @@ public record LoadedRun(Config system, Scenario scenario, RunSettings settings, 
                 : Long.parseLong(hotspot.getVMOption("MaxHeapSize").getValue());
     }
 
-    /** The JVM's -X options but -Xmx (the collector decides how much of -Xmx is usable). */
+    /**
+     * The JVM's -X options but -Xmx (the collector decides how much of -Xmx is usable) and the launcher's class-data
+     * archive, which the launcher adds itself and which a copied option would pin to one jar's build.
+     */
     private static List<String> otherHeapOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-X") && !a.startsWith("-Xmx"))
+                .filter(a -> !a.startsWith("-XX:SharedArchiveFile=") && !a.startsWith("-XX:+VerifySharedSpaces"))
                 .toList();
     }
 }

@@ -283,8 +283,15 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     @Test
     public void listExitsTwoWhenAScenarioIsInvalid() throws Exception {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list");
-        java.nio.file.Files.writeString(dir.resolve("bad.conf"), "name = x\nworkload { type = nope }\n");
-        Printed l = cli("list", "--dir", dir.toString());
+        java.nio.file.Path bad =
+                java.nio.file.Files.writeString(dir.resolve("bad.conf"), "name = x\nworkload { type = nope }\n");
+        Printed l;
+        try {
+            l = cli("list", "--dir", dir.toString());
+        } finally {
+            java.nio.file.Files.delete(bad);
+            java.nio.file.Files.delete(dir);
+        }
         assertEquals(l.err(), 2, l.status());
         assertTrue(l.out(), l.out().contains("bad.conf\n    INVALID: "));
         assertEquals("netns-lab: 1 of 1 scenario(s) in " + dir + " INVALID (validate FILE says why)\n", l.err());
