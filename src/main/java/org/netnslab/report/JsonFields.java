@@ -54,7 +54,10 @@ final class JsonFields {
             throw new ReportInputException(file, e.getMessage(), e);
         }
         JsonFields f = new JsonFields(file);
-        if (root == null || !root.isObject()) {
+        if (root == null || root.isMissingNode()) {
+            throw f.wrong("", "is empty, so not the JSON a netns-lab run writes");
+        }
+        if (!root.isObject()) {
             throw f.wrong("", "expected a JSON object at the top");
         }
         JsonNode version = root.get("schema");

@@ -163,8 +163,12 @@ public final class ScenarioLoader {
             throw new ScenarioException(problems);
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            problems.add(
-                    new ConfigProblem(source, -1, "-", "cannot read scenario file (missing or not a readable file)"));
+            String why = !Files.exists(file)
+                    ? "no such file"
+                    : !Files.isRegularFile(file)
+                            ? "not a regular file (a device, a pipe or a socket)"
+                            : "permission denied";
+            problems.add(new ConfigProblem(source, -1, "-", "cannot read scenario file: " + why));
             throw new ScenarioException(problems);
         }
         Config conf;

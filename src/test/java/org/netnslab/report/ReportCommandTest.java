@@ -370,6 +370,8 @@ public class ReportCommandTest extends JUnitSuite {
         assertRefused(dir, dir.resolve("result.json") + ": not valid JSON (line 4, column 1)");
         Files.writeString(dir.resolve("result.json"), "[1, 2]");
         assertRefused(dir, dir.resolve("result.json") + ": expected a JSON object at the top");
+        Files.writeString(dir.resolve("result.json"), "");
+        assertRefused(dir, dir.resolve("result.json") + ": is empty, so not the JSON a netns-lab run writes");
     }
 
     @Test

@@ -393,7 +393,17 @@ public class ScenarioLoaderTest extends JUnitSuite {
         ScenarioException missing = org.junit.Assert.assertThrows(
                 ScenarioException.class,
                 () -> new ScenarioLoader().load(tmp.getRoot().toPath().resolve("nope.conf"), List.of(), 1));
-        assertTrue(missing.getMessage(), missing.getMessage().contains("nope.conf: cannot read scenario file"));
+        assertTrue(
+                missing.getMessage(),
+                missing.getMessage().contains("nope.conf: cannot read scenario file: no such file"));
+        ScenarioException device = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader().load(java.nio.file.Path.of("/dev/null"), List.of(), 1));
+        assertTrue(
+                device.getMessage(),
+                device.getMessage()
+                        .contains(
+                                "/dev/null: cannot read scenario file: not a regular file (a device, a pipe or a socket)"));
         List<String> syntax = problems("name = {", List.of(), 1);
         assertEquals(1, syntax.size());
         assertEquals(
