@@ -58,11 +58,6 @@ public class LadderTest extends JUnitSuite {
     }
 
     /**
-     * pid_max 20,000 with 1,000 tasks in use leaves a probe three quarters of 19,000: 14,250 tasks. The 16,000
-     * sleeping processes of the largest /proc scan do not fit: that step runs at 14,000 (14,246 rounded down to two
-     * digits) and says which limit lowered it; TC1 at N = 3000 (6008 tasks) still fits.
-     */
-    /**
      * The exit probe runs before the idle probe: after the idle probe's thousands of sleepers exit, the same 2000 exits
      * made the per-CPU kworkers run about twenty times as often, which the exit probe's fit would charge to the exits.
      */
@@ -78,6 +73,11 @@ public class LadderTest extends JUnitSuite {
         }
     }
 
+    /**
+     * pid_max 20,000 with 1,000 tasks in use leaves a probe three quarters of 19,000: 14,250 tasks. The 16,000
+     * sleeping processes of the largest /proc scan do not fit: that step runs at 14,000 (14,246 rounded down to two
+     * digits) and says which limit lowered it; TC1 at N = 3000 (6008 tasks) still fits.
+     */
     @Test
     public void aPidLimitThatBitesLowersTheLargestScan() {
         HostLimits h = new HostLimits(NONE, 20_000, 192_739, 23_000_000, 20_000, NONE, NONE, 1000, true);
