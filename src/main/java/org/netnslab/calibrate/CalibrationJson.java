@@ -223,8 +223,8 @@ public final class CalibrationJson {
             }
         }
         if (root.has("unseen_set") && !root.path("unseen_set").isArray()) {
-            throw new IOException(file + ": unseen_set must be an array of probe lines, got "
-                    + root.path("unseen_set").getNodeType());
+            throw new IOException(
+                    file + ": unseen_set must be an array of probe lines, got " + kind(root.path("unseen_set")));
         }
         for (String set : List.of("fit_set", "prediction_set", "unseen_set")) {
             for (int i = 0; i < root.path(set).size(); i++) {

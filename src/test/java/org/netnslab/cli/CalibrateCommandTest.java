@@ -668,6 +668,9 @@ public class CalibrateCommandTest extends JUnitSuite {
                 fromEdited("no-prediction", root -> root.remove("prediction_set")),
                 ": not a calibration.json: no prediction_set array");
         assertRefused(
+                fromEdited("unseen-object", root -> root.putObject("unseen_set")),
+                ": unseen_set must be an array of probe lines, got an object");
+        assertRefused(
                 fromEdited(
                         "line-number",
                         root -> ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set"))
