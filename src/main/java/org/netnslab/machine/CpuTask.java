@@ -65,6 +65,12 @@ public final class CpuTask {
     int cpu = -1;
     /** The one CPU it may run on (a per-CPU kernel thread, kthread_bind), -1: any. */
     final int bound;
+    /**
+     * The CPU whose run queue a sync wake-up put it on (wake_affine_idle), until it next runs; -1: none. The kernel
+     * queues such a wakee behind its waker, and another CPU takes it only when it would otherwise go idle
+     * (sched_balance_newidle).
+     */
+    int wokenOn = -1;
 
     boolean queued;
     boolean needResched;

@@ -29,8 +29,13 @@ final class EevdfQueue {
         sumVruntime -= t.vruntime;
     }
 
-    /** @return whether {@code t} may run on CPU {@code c}: it is not bound to another CPU */
+    /** @return whether {@code t} is on CPU {@code c}'s queue: it is neither bound to nor woken onto another CPU */
     private static boolean allowed(CpuTask t, int c) {
+        return pullable(t, c) && (t.wokenOn < 0 || t.wokenOn == c);
+    }
+
+    /** @return whether {@code t} may run on CPU {@code c}: it is not bound to another CPU */
+    private static boolean pullable(CpuTask t, int c) {
         return t.bound < 0 || t.bound == c;
     }
 
@@ -62,18 +67,33 @@ final class EevdfQueue {
     }
 
     /**
-     * pick_eevdf on CPU {@code c}'s queue: over the tasks that may run there (a task bound to another CPU is on that
-     * CPU's queue in the kernel), the eligible one (vruntime <= the average V) with the earliest virtual deadline;
-     * when none is eligible (the eligible ones are running), the earliest deadline.
+     * pick_eevdf on CPU {@code c}'s queue: over the tasks on it (a task bound to another CPU, or woken onto another
+     * CPU's queue, is on that CPU's queue in the kernel), the eligible one (vruntime <= the average V) with the
+     * earliest virtual deadline; when none is eligible (the eligible ones are running), the earliest deadline.
      *
      * @param avgVruntime V, the weighted average virtual runtime of all runnable tasks
      * @param c the CPU
-     * @return the task, or null when none queued may run on {@code c}
+     * @return the task, or null when none queued is on {@code c}'s queue
      */
     CpuTask pick(long avgVruntime, int c) {
+        return pick(avgVruntime, c, false);
+    }
+
+    /**
+     * {@link #pick}, and when it finds none, sched_balance_newidle's pull (kernel/sched/fair.c): the CPU that would
+     * otherwise go idle takes a task woken onto another CPU's queue, by the same pick.
+     *
+     * @return the task, or null when none queued may run on {@code c}
+     */
+    CpuTask pickOrPull(long avgVruntime, int c) {
+        CpuTask t = pick(avgVruntime, c, false);
+        return t != null ? t : pick(avgVruntime, c, true);
+    }
+
+    private CpuTask pick(long avgVruntime, int c, boolean pull) {
         CpuTask earliest = null;
         for (CpuTask t : tree) {
-            if (!allowed(t, c)) {
+            if (!(pull ? pullable(t, c) : allowed(t, c))) {
                 continue;
             }
             if (t.vruntime <= avgVruntime) {

@@ -171,7 +171,7 @@ final class FairClass {
 
     /**
      * pick_next_entity down the levels for CPU {@code c}: at the root a kernel thread or the load's group, then in the
-     * group.
+     * group; with nothing on {@code c}'s queues, a task woken onto another CPU's (sched_balance_newidle's pull).
      *
      * @return the task, taken off its queue, or null when none queued may run on {@code c}
      */
@@ -183,10 +183,12 @@ final class FairClass {
                 return k;
             }
         }
-        CpuTask t = queue.pick(avgVruntime(), c);
+        CpuTask t = queue.pickOrPull(avgVruntime(), c);
         if (t != null) {
             queue.remove(t);
             syncGroupQueued();
+        } else if (grouped) {
+            t = level.pullThread(c);
         }
         return t;
     }

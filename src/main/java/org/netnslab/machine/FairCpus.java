@@ -164,7 +164,9 @@ public final class FairCpus extends AbstractCpus {
             return;
         }
         if (waker != null && waker.cpu >= 0 && current[waker.cpu] == waker) {
-            preemptOnWakeup(waker.cpu, t); // a sync wake-up: the wakee joins the waker's CPU (wake_affine)
+            // a sync wake-up: the wakee joins the waker's CPU queue (wake_affine_idle), which another CPU leaves to it
+            t.wokenOn = waker.cpu;
+            preemptOnWakeup(waker.cpu, t);
             return;
         }
         // no waker on a CPU (a timer, a grace period's end): the first CPU that yields
@@ -283,6 +285,7 @@ public final class FairCpus extends AbstractCpus {
     }
 
     private void runOn(int c, CpuTask t) {
+        t.wokenOn = -1;
         t.waitNanos += engine.now() - t.runnableSince;
         fair.off(c);
         current[c] = t;

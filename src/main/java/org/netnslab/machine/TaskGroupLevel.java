@@ -120,7 +120,18 @@ final class TaskGroupLevel {
      * load's group (or nothing), whose own queue is then picked from.
      */
     CpuTask pickThread(int c) {
-        CpuTask e = rootQueue.pick(avg(), c);
+        return take(rootQueue.pick(avg(), c));
+    }
+
+    /**
+     * {@link #pickThread}, for a CPU that found nothing on its own queues: it pulls a kernel thread woken onto another
+     * CPU's queue (sched_balance_newidle).
+     */
+    CpuTask pullThread(int c) {
+        return take(rootQueue.pickOrPull(avg(), c));
+    }
+
+    private CpuTask take(CpuTask e) {
         if (e != null && e != group) {
             rootQueue.remove(e);
             return e;

@@ -133,7 +133,7 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 .orElseThrow();
         assertTrue(
                 tail,
-                tail.matches("  tc1 N=1000 +send mean, us +649\\.2 +3 runs: 580\\.0\\.\\.740\\.0 +46\\.29"
+                tail.matches("  tc1 N=1000 +send mean, us +649\\.2 +3 runs: 580\\.0\\.\\.740\\.0 +46\\.25"
                         + " +0\\.07x +\\+-25% +MISS TAIL"));
         assertTrue(
                 p.out(),
@@ -163,7 +163,7 @@ public class CalibrateFaultsTest extends JUnitSuite {
                         .matches("  design +send mean, us +mean / the host era's +send p99, us +throughput, sends/s"));
         assertTrue(
                 lines.get(beyond + 3),
-                lines.get(beyond + 3).matches("  kernel-4.18 +729\\.80 +217\\.24x +1742\\.85" + " +130,748"));
+                lines.get(beyond + 3).matches("  kernel-4.18 +733\\.92 +218\\.47x +1882\\.11" + " +130,718"));
         assertFalse(p.out(), p.out().matches("(?s).*\\(x\\d.*")); // no bare "(x217.24)"
     }
 }
