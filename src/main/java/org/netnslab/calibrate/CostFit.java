@@ -127,18 +127,11 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         fitProc(fitSet, costs, extras);
         LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, unfitted, expeditedCleanup);
         for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
-            costs.put(
-                    CONTEXT_SWITCH,
-                    new Fitted(
-                            l.path("context_switch_p50_ns").asDouble(),
-                            "sched_probe ctxsw: two"
-                                    + " processes on one CPU passing a byte over pipes (lat_ctx), round trip less two pipe write + read, / 2,"
-                                    + " median of "
-                                    + l.path("context_switch_count").asInt() + " batches",
-                            1,
-                            Double.NaN));
+            SwitchFit.contextSwitch(l, costs, unfitted);
         }
-        if (!fitSet.isEmpty() && !costs.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
+        if (!fitSet.isEmpty()
+                && !costs.containsKey(CONTEXT_SWITCH)
+                && !unfitted.containsKey(CONTEXT_SWITCH)) { // every calibration runs it, whatever the parts
             unfitted.put(CONTEXT_SWITCH, "no sched_probe ctxsw line in the fit set");
         }
         if (!fitSet.isEmpty()) {

@@ -28,6 +28,33 @@ final class SwitchFit {
     private SwitchFit() {}
 
     /**
+     * {@code machine.context-switch} from sched_probe's ctxsw line, before the fits that take it off their own
+     * figures ({@link StopFit}, {@link PairFit}): a median below 0 (the round trip less the pipe's own cost can come
+     * out so) is NOT FITTED here, so that none of them takes a negative switch off.
+     *
+     * @param line the fit set's ctxsw line
+     * @param costs receives the key when the median is at least 0
+     * @param unfitted receives why not, otherwise
+     */
+    static void contextSwitch(ObjectNode line, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        double ns = line.path("context_switch_p50_ns").asDouble();
+        String source = "sched_probe ctxsw: two processes on one CPU passing a byte over pipes (lat_ctx), round trip"
+                + " less two pipe write + read, / 2, median of "
+                + line.path("context_switch_count").asInt()
+                + " batches";
+        if (ns < 0) {
+            costs.remove(CostFit.CONTEXT_SWITCH);
+            unfitted.put(
+                    CostFit.CONTEXT_SWITCH,
+                    String.format(
+                            "%.0f ns, below 0, from %s: the fit's form does not hold on these measurements",
+                            ns, source));
+            return;
+        }
+        costs.put(CostFit.CONTEXT_SWITCH, new Fitted(ns, source, 1, Double.NaN));
+    }
+
+    /**
      * Fits {@code extra(K) = base + evicted x max(0, 1 - cached / K)} to the ring's extras by least squares (both
      * parts at least 0), {@code cached} the best of {@link #KNEES} candidates on a log scale from 2 to the largest K
      * (and 0): the hop's median per K, over every line of that K, less K = 2's. All three keys NOT FITTED without a

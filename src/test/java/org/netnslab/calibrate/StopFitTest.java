@@ -83,6 +83,26 @@ public class StopFitTest extends JUnitSuite {
                 fit.unfitted().get(StopFit.KEY), fit.unfitted().get(StopFit.KEY).startsWith("-400 ns, below 0"));
     }
 
+    /**
+     * Through CostFit: a task switch's median below 0 is NOT FITTED before the stop takes it off, so the stop is not
+     * raised by a negative switch (9000 - (-5) ns): it says there is no switch to take off, and the default stays.
+     */
+    @Test
+    public void aNegativeTaskSwitchIsNotTakenOffTheStop() {
+        ObjectNode ctxsw = JSON.createObjectNode();
+        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
+        ctxsw.put("context_switch_p50_ns", -5).put("context_switch_count", 5);
+        CostFit fit = CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, 9000)));
+        assertFalse(fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
+        assertTrue(
+                fit.unfitted().get(CostFit.CONTEXT_SWITCH),
+                fit.unfitted().get(CostFit.CONTEXT_SWITCH).startsWith("-5 ns, below 0, from sched_probe ctxsw"));
+        assertFalse(fit.costs().containsKey(StopFit.KEY));
+        assertEquals(
+                "no machine.context-switch: the stop's switch-in is charged as one",
+                fit.unfitted().get(StopFit.KEY));
+    }
+
     /** A recorded stop line whose count is not its rounds was edited: refused, naming the entry and the field. */
     @Test
     public void aStopLineWhoseCountIsNotItsRoundsIsRefused() {
