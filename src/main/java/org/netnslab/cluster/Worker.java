@@ -168,7 +168,17 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                         throw new IllegalStateException("cannot read " + e.getMessage(), e);
                     }
                     ScenarioRun r = ScenarioRun.open(p, "netns-lab-worker", null);
-                    return new Loaded(r, r.lane(RunObserver.SILENT), fp, null);
+                    try {
+                        return new Loaded(r, r.lane(RunObserver.SILENT), fp, null);
+                    } catch (org.netnslab.run.RunFailure e) { // refused with its message, as a failed load is
+                        IllegalStateException refused = new IllegalStateException(e.getMessage(), e);
+                        try {
+                            r.close();
+                        } catch (Exception closing) {
+                            refused.addSuppressed(closing);
+                        }
+                        throw refused;
+                    }
                 },
                 laneThread);
         getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, null, e));

@@ -32,9 +32,9 @@ public final class RunScope implements AutoCloseable {
      * @param system the actor system the model runs on
      * @param settings the runner's settings
      * @param observer told of progress
-     * @throws IllegalStateException when the guardian does not start in time
+     * @throws RunFailure when the guardian does not start within {@code netns-lab.run.ask-timeout}
      */
-    public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    public RunScope(ActorSystem<?> system, RunSettings settings, RunObserver observer) throws RunFailure {
         this.system = system;
         this.settings = settings;
         this.observer = observer;
@@ -45,11 +45,7 @@ public final class RunScope implements AutoCloseable {
         // dispatcher (real threads). Virtual, a first ask could otherwise meet an engine with nothing to run
         // but that ask's own timeout, which it would fire at once: wait until the guardian has started
         // (no timed event is pending here, so the engine waits for the internal thread).
-        try {
-            awaitGuardian(started, "starting the run's guardian");
-        } catch (RunFailure e) {
-            throw new IllegalStateException(e.getMessage(), e.getCause());
-        }
+        awaitGuardian(started, "starting the run's guardian");
     }
 
     /**
@@ -81,7 +77,12 @@ public final class RunScope implements AutoCloseable {
     private void awaitGuardian(CompletableFuture<Done> f, String what) throws RunFailure {
         try {
             Driver.get(Machine.get(system), f, settings.askTimeout());
-        } catch (TimeoutException | ExecutionException | VirtualEngine.Stalled e) {
+        } catch (TimeoutException e) {
+            throw new RunFailure(
+                    what + " failed: no answer within " + settings.askTimeout().toMillis()
+                            + " ms (netns-lab.run.ask-timeout; raise it on a slow or busy machine)",
+                    e);
+        } catch (ExecutionException | VirtualEngine.Stalled e) {
             throw new RunFailure(what + " failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

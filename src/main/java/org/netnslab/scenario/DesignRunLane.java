@@ -34,8 +34,10 @@ public final class DesignRunLane implements AutoCloseable {
      * @param system the lane's actor system, of the scenario's execution
      * @param settings the runner's settings
      * @param observer told of each run's progress
+     * @throws RunFailure when the run guardian does not start in time
      */
-    public DesignRunLane(Scenario scenario, ActorSystem<?> system, RunSettings settings, RunObserver observer) {
+    public DesignRunLane(Scenario scenario, ActorSystem<?> system, RunSettings settings, RunObserver observer)
+            throws RunFailure {
         this.scenario = scenario;
         this.system = system;
         this.observer = observer;

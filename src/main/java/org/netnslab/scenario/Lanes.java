@@ -37,6 +37,17 @@ final class Lanes {
         DesignRunOutcome run(DesignRunLane lane, DesignRun run) throws RunFailure;
     }
 
+    /** Opens a lane on an actor system. */
+    @FunctionalInterface
+    interface Opener {
+        /**
+         * @param system the lane's actor system
+         * @return the lane
+         * @throws RunFailure when its run guardian does not start in time
+         */
+        DesignRunLane open(ActorSystem<?> system) throws RunFailure;
+    }
+
     private Lanes() {}
 
     /**
@@ -56,13 +67,13 @@ final class Lanes {
             int jobs,
             ActorSystem<?> primary,
             IntFunction<ActorSystem<?>> newSystem,
-            java.util.function.Function<ActorSystem<?>, DesignRunLane> open,
+            Opener open,
             Body body)
             throws RunFailure {
         DesignRunOutcome[] out = new DesignRunOutcome[planSize];
         int lanes = Math.max(1, Math.min(jobs, runs.size()));
         if (lanes == 1) {
-            try (DesignRunLane lane = open.apply(primary)) {
+            try (DesignRunLane lane = open.open(primary)) {
                 for (DesignRun r : runs) {
                     out[r.index()] = body.run(lane, r);
                 }
@@ -124,11 +135,11 @@ final class Lanes {
             AtomicInteger next,
             AtomicReference<Throwable> failed,
             DesignRunOutcome[] out,
-            java.util.function.Function<ActorSystem<?>, DesignRunLane> open,
+            Opener open,
             Body body)
             throws Exception {
         try {
-            try (DesignRunLane lane = open.apply(system)) {
+            try (DesignRunLane lane = open.open(system)) {
                 int i;
                 while (failed.get() == null && (i = next.getAndIncrement()) < runs.size()) {
                     DesignRun r = runs.get(i);

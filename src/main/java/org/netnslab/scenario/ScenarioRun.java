@@ -130,8 +130,9 @@ public final class ScenarioRun implements AutoCloseable {
      *
      * @param observer told of each design run's progress
      * @return the lane
+     * @throws RunFailure when its run guardian does not start in time
      */
-    public DesignRunLane lane(RunObserver observer) {
+    public DesignRunLane lane(RunObserver observer) throws RunFailure {
         return new DesignRunLane(loaded.scenario(), system, loaded.settings(), observer);
     }
 
