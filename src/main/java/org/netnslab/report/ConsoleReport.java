@@ -254,16 +254,26 @@ public final class ConsoleReport {
 
     /**
      * @param r the run
-     * @return its first line: the scenario, its scale and its description; at a scale other than 1, the counts
-     *     the run made (its description gives those of scale 1) and then the description, marked as such
+     * @return its first line: the scenario, its scale and its description; at a scale other than 1 or with
+     *     {@code --set} overrides, the counts the run made (its description gives those of the file at scale 1) and
+     *     then the description, marked as such
      */
     static String header(RunRecord r) {
-        if (r.scale() == 1 || r.shape() == null) {
+        if (!showsShape(r)) {
             return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), r.description());
         }
         return String.format(
-                "scenario %s (scale %s): %s%n  at scale 1: %s",
-                r.scenario(), fmtScale(r.scale()), r.shape(), r.description());
+                "scenario %s (scale %s): %s%n  %s: %s",
+                r.scenario(),
+                fmtScale(r.scale()),
+                r.shape(),
+                r.overrides().isEmpty() ? "at scale 1" : "as the file describes it at scale 1",
+                r.description());
+    }
+
+    /** @return whether the run's counts differ from those its description gives: scaled, or set by --set */
+    static boolean showsShape(RunRecord r) {
+        return r.shape() != null && (r.scale() != 1 || !r.overrides().isEmpty());
     }
 
     /** @return the scale as a user writes it: 0.01, 10, 0.000000001 (never 1.0E-9) */

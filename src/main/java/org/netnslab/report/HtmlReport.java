@@ -71,9 +71,10 @@ public final class HtmlReport {
                 .append("</h1>\n<p>")
                 .append(esc(r.description()))
                 .append("</p>\n");
-        if (r.scale() != 1 && r.shape() != null) { // the description gives the counts of scale 1
+        if (ConsoleReport.showsShape(r)) { // the description gives the file's counts at scale 1
             h.append("<p>This run, at scale ")
-                    .append(r.scale())
+                    .append(ConsoleReport.fmtScale(r.scale()))
+                    .append(r.overrides().isEmpty() ? "" : " with its --set overrides")
                     .append(": ")
                     .append(esc(r.shape()))
                     .append("</p>\n");

@@ -255,6 +255,30 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(cli("report", out.toString()).out().startsWith(header));
     }
 
+    /** At scale 1 with --set, the counts run differ from the description's too: the header gives both. */
+    @Test
+    public void theHeaderWithOverridesGivesTheCountsRunAndTheFilesDescription() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("set");
+        Printed run = cli(
+                "run",
+                UNSHARE,
+                "--scale",
+                "0.01",
+                "--set",
+                "workload.workers=3",
+                "--jobs",
+                "1",
+                "--out",
+                out.toString(),
+                "--no-progress");
+        assertEquals(run.err(), 0, run.status());
+        String header = "\nscenario unshare-loop (scale 0.01): 3 workers x 1 iterations (after 1 warm-up)\n"
+                + "  as the file describes it at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by";
+        assertTrue(run.out(), run.out().startsWith(header));
+        assertTrue(Files.readString(out.resolve("report.html"))
+                .contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iterations"));
+    }
+
     @Test
     public void theLanesLineSaysWhetherTheyAreTheDefault() {
         assertEquals("the default: the available processors, 2; --jobs N sets it", Jobs.from(null, 2, 2));
