@@ -14,10 +14,16 @@ public final class ScenarioException extends Exception {
     /** Every problem found, in the order the checks met them. */
     public final transient List<ConfigProblem> problems;
 
+    /** The problems the message lists at most; the rest are counted (all stay in {@link #problems}). */
+    static final int LISTED = 50;
+
     /** @param problems at least one problem */
     public ScenarioException(List<ConfigProblem> problems) {
         super(problems.size() + " configuration problem" + (problems.size() == 1 ? "" : "s") + ":\n  "
-                + problems.stream().map(ConfigProblem::toString).collect(Collectors.joining("\n  ")));
+                + problems.stream().limit(LISTED).map(ConfigProblem::toString).collect(Collectors.joining("\n  "))
+                + (problems.size() > LISTED
+                        ? "\n  ... and " + (problems.size() - LISTED) + " more (the first " + LISTED + " shown)"
+                        : ""));
         this.problems = List.copyOf(problems);
     }
 }

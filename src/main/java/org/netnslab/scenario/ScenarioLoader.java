@@ -29,6 +29,9 @@ import org.netnslab.workload.Workload;
  * figures by {@link SeedFiguresReader}.
  */
 public final class ScenarioLoader {
+    /** The largest scenario file read, bytes: 1 MiB, a hundred times load-tests' largest. */
+    static final long MAX_FILE_BYTES = 1L << 20;
+
     private static final Set<String> TOP_LEVEL = Set.of(
             "name",
             "description",
@@ -173,6 +176,16 @@ public final class ScenarioLoader {
         }
         Config conf;
         try {
+            if (Files.size(file) > MAX_FILE_BYTES) { // before parsing: a huge file would fill the heap first
+                problems.add(new ConfigProblem(
+                        source,
+                        -1,
+                        "-",
+                        String.format(
+                                "is %,d bytes; a scenario file is at most %,d (load-tests' are under 10 KB)",
+                                Files.size(file), MAX_FILE_BYTES)));
+                throw new ScenarioException(problems);
+            }
             ConfigProblem notText = HoconSyntax.notText(file, "-");
             if (notText != null) {
                 problems.add(notText);

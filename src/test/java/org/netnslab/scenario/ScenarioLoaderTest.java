@@ -114,6 +114,32 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 got);
     }
 
+    /**
+     * A file over 1 MiB is refused before it is parsed (a 55 MB one filled the heap); past 50 problems the message
+     * counts the rest, and every one stays in the exception.
+     */
+    @Test
+    public void aHugeFileIsRefusedUnreadAndALongListIsCounted() throws Exception {
+        String huge = GOOD + "x = \"" + "a".repeat(1 << 20) + "\"\n";
+        assertEquals(
+                List.of(String.format(
+                        "FILE:-1: -: is %,d bytes; a scenario file is at most 1,048,576 (load-tests' are under 10 KB)",
+                        huge.length())),
+                problems(huge, List.of(), 0.01));
+        StringBuilder many = new StringBuilder(GOOD);
+        for (int i = 0; i < 60; i++) {
+            many.append("workload.k").append(i).append(" = 1\n");
+        }
+        Path f = write(many.toString());
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> new ScenarioLoader().load(f, List.of(), 0.01));
+        assertEquals(60, e.problems.size());
+        List<String> lines = e.getMessage().lines().toList();
+        assertEquals("60 configuration problems:", lines.get(0));
+        assertEquals(52, lines.size());
+        assertEquals("  ... and 10 more (the first 50 shown)", lines.get(51));
+    }
+
     @Test
     public void unsafeNamesShadowingDesignsAndOverflowingScalesAreRefused() throws Exception {
         String bad = GOOD.replace("name = tiny", "name = \"../../esc\"")
