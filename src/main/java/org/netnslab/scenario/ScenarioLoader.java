@@ -209,7 +209,7 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(
                     e.origin(),
                     "-",
-                    HoconChecker.bare(e)
+                    cycle(HoconChecker.bare(e))
                             .replaceFirst(
                                     "Could not resolve substitution to a value: (.*)",
                                     "$1 is neither a key of the scenario nor an environment variable")));
@@ -219,6 +219,19 @@ public final class ScenarioLoader {
             throw new ScenarioException(problems);
         }
         return conf;
+    }
+
+    /**
+     * @param message Typesafe Config's unresolved-substitution text
+     * @return a cycle's in the scenario's words ("substitutions that refer to each other in a cycle: ..."), else
+     *     {@code message}
+     */
+    static String cycle(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "Could not resolve substitution to a value: (\\$\\{[^}]*\\}) was part of a cycle of"
+                                + " substitutions involving (.*)")
+                .matcher(message);
+        return m.matches() ? "substitutions that refer to each other in a cycle: " + m.group(2) : message;
     }
 
     /**

@@ -140,6 +140,19 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals("  ... and 10 more (the first 50 shown)", lines.get(51));
     }
 
+    /** Two substitutions that refer to each other are called a cycle, not a key that is missing. */
+    @Test
+    public void aCycleOfSubstitutionsIsCalledOne() throws Exception {
+        assertEquals(
+                List.of("FILE:" + (GOOD.split("\n").length + 2)
+                        + ": -: substitutions that refer to each other in a cycle: ${b}, ${a}, ${b}"),
+                problems(GOOD + "a = ${b}\nb = ${a}\n", List.of(), 0.01));
+        assertEquals(
+                List.of("FILE:" + (GOOD.split("\n").length + 1)
+                        + ": -: ${nope} is neither a key of the scenario nor an environment variable"),
+                problems(GOOD + "a = ${nope}\n", List.of(), 0.01));
+    }
+
     @Test
     public void unsafeNamesShadowingDesignsAndOverflowingScalesAreRefused() throws Exception {
         String bad = GOOD.replace("name = tiny", "name = \"../../esc\"")
