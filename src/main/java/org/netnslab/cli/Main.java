@@ -207,7 +207,10 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** A command line picocli cannot parse: an unknown command gets the list of commands, the rest picocli's message. */
+    /**
+     * A command line picocli cannot parse: an unknown command gets the list of commands, the rest picocli's message on
+     * one line with where the options are listed.
+     */
     private static int badArguments(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
         if (e instanceof CommandLine.UnmatchedArgumentException u
@@ -226,11 +229,12 @@ public final class Main implements Callable<Integer> {
                     + cmd.getCommandSpec().qualifiedName() + " --help lists the options)");
             return EXIT_CONFIG;
         }
-        System.err.println("netns-lab: " + e.getMessage());
+        // one line, as every other refused input: the options are a --help away, not a screenful under the error
+        System.err.println("netns-lab: " + e.getMessage() + " ("
+                + cmd.getCommandSpec().qualifiedName() + " --help lists the options)");
         if (e instanceof CommandLine.UnmatchedArgumentException u) {
             CommandLine.UnmatchedArgumentException.printSuggestions(u, System.err);
         }
-        System.err.println(HelpText.usage(cmd));
         return EXIT_CONFIG;
     }
 

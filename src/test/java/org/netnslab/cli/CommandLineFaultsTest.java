@@ -75,6 +75,26 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertTrue(run, run.startsWith("Usage: netns-lab run [-hV]"));
     }
 
+    /** A misspelt, missing or repeated option is one line naming it and where the options are, and a close match. */
+    @Test
+    public void aBadOptionIsOneLineWithTheHelpToRead() {
+        Printed p = cli("run", "load-tests/unshare-loop.conf", "--scael", "2");
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: Unknown options: '--scael', '2' (netns-lab run --help lists the options)\n"
+                        + "Possible solutions: --scale\n",
+                p.err());
+        p = cli("validate");
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: Missing required parameter: 'FILE' (netns-lab validate --help lists the options)\n",
+                p.err());
+        p = cli("run", "x.conf", "--scale", "1", "--scale", "2");
+        assertEquals(
+                "netns-lab: option '--scale' (F) should be specified only once (netns-lab run --help lists the options)\n",
+                p.err());
+    }
+
     @Test
     public void anUnknownCommandListsTheCommandsAndSuggestsOnlyACloseOne() {
         Printed p = cli("foo", "x");
