@@ -98,7 +98,8 @@ public final class HgrmFiles {
      * @param text the text
      * @param file where it came from, for messages
      * @return the distribution, the 100% row left out
-     * @throws ReportInputException naming the line when the header is missing or a row is not numbers
+     * @throws ReportInputException naming the line when the header is missing or a row is not numbers; when the
+     *     closing summary line is missing
      */
     public static PercentileDistribution parse(String text, Path file) throws ReportInputException {
         List<PercentileDistribution.Point> points = new ArrayList<>();
@@ -148,6 +149,12 @@ public final class HgrmFiles {
             throw new ReportInputException(
                     file,
                     "empty, or not an HdrHistogram percentile distribution (no" + " \"Value Percentile\" header)");
+        }
+        if (!text.contains("\n#[Buckets")) { // the last summary line: a file cut at a row's end still parses
+            throw new ReportInputException(
+                    file,
+                    "ends before HdrHistogram's closing \"#[Buckets = ...]\" line (cut short?): its percentiles may be"
+                            + " a part only");
         }
         return new PercentileDistribution(points);
     }

@@ -440,6 +440,22 @@ public class ReportCommandTest extends JUnitSuite {
         assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
     }
 
+    /** A .hgrm cut at a row's end parses row by row; its missing summary lines say it was cut. */
+    @Test
+    public void anHgrmCutAtARowsEndIsNoted() throws Exception {
+        Path dir = savedFolder();
+        Path cut = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
+        List<String> lines = Files.readAllLines(cut);
+        Files.writeString(cut, String.join("\n", lines.subList(0, 4)) + "\n");
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(
+                o.err(),
+                o.err()
+                        .contains("netns-lab: " + cut + ": ends before HdrHistogram's closing \"#[Buckets = ...]\" line"
+                                + " (cut short?)"));
+    }
+
     @Test
     public void aMissingResultExtraJsonLeavesSeedAndThroughputOutWithANoteAndExitsTwo() throws Exception {
         Path dir = savedFolder();
