@@ -114,13 +114,46 @@ final class ProgressDisplay implements RunObserver {
                     .setConsumer(new ConsoleProgressBarConsumer(err, width()));
             String unit = units.get(design);
             bar = (unit == null
-                            ? b.showSpeed(new DecimalFormat("#,##0")).setSpeedUnit(ChronoUnit.SECONDS)
+                            ? b.showSpeed(new DecimalFormat("#,##0"))
+                                    .setSpeedUnit(ChronoUnit.SECONDS)
+                                    .setEtaFunction(ProgressDisplay::eta)
                             : b.setUnit(" " + unit, 1) // time passed: a speed would say nothing
                                     .setEtaFunction(st -> Optional.of(timeLeft(st.getMax(), st.getTotalElapsed()))))
                     .build();
             barKey = key;
         }
         bar.stepTo(done);
+    }
+
+    /**
+     * A counted phase's time left at its rate so far: since the bar was drawn once there is progress since then,
+     * else over the whole phase (a bar drawn late in a phase has none yet, and the library's own estimate is then
+     * {@code ?}).
+     *
+     * @param st the bar's state
+     * @return the time left, or empty with no progress at all yet
+     */
+    static Optional<Duration> eta(me.tongfei.progressbar.ProgressState st) {
+        return eta(st.getStart(), st.getCurrent(), st.getMax(), st.getElapsedAfterStart(), st.getTotalElapsed());
+    }
+
+    /**
+     * @param start done when the bar was drawn first
+     * @param current done now
+     * @param max the phase's total
+     * @param sinceBar time since the bar was drawn first
+     * @param sincePhase time since the phase began
+     * @return the time left, or empty with no progress at all yet
+     */
+    static Optional<Duration> eta(long start, long current, long max, Duration sinceBar, Duration sincePhase) {
+        boolean recent = current > start && !sinceBar.isZero();
+        long done = recent ? current - start : current;
+        Duration took = recent ? sinceBar : sincePhase;
+        if (done <= 0 || took.isZero()) {
+            return Optional.empty();
+        }
+        long left = Math.max(0, max - current);
+        return Optional.of(Duration.ofNanos((long) ((double) took.toNanos() * left / done)));
     }
 
     /**

@@ -58,6 +58,21 @@ public class ProgressDisplayTest extends JUnitSuite {
     }
 
     /** A timed phase (a soak's seconds) ends when its length has passed: its time left is that, not a rate's guess. */
+    /**
+     * A counted phase's time left: at the rate since the bar was first drawn once it has progress, before that at the
+     * whole phase's (a bar first drawn at 438,526 of 500,000, one second into the phase, is not a "?").
+     */
+    @Test
+    public void aCountedPhasesTimeLeftNeedsNoProgressSinceTheBarWasDrawn() {
+        assertEquals(
+                java.util.Optional.of(Duration.ofNanos(140_183_250L)),
+                ProgressDisplay.eta(438_526, 438_526, 500_000, Duration.ZERO, Duration.ofSeconds(1)));
+        assertEquals(
+                java.util.Optional.of(Duration.ofMillis(250)),
+                ProgressDisplay.eta(100, 300, 400, Duration.ofMillis(500), Duration.ofSeconds(10)));
+        assertEquals(java.util.Optional.empty(), ProgressDisplay.eta(0, 0, 400, Duration.ZERO, Duration.ofSeconds(1)));
+    }
+
     @Test
     public void aTimedPhasesTimeLeftIsItsLengthLessTheTimePassed() {
         assertEquals(Duration.ofSeconds(14), ProgressDisplay.timeLeft(15, Duration.ofMillis(1000)));
