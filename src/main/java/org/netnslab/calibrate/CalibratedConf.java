@@ -88,6 +88,8 @@ public final class CalibratedConf {
         CostFit.Fitted csw = fit.costs().get(CostFit.CONTEXT_SWITCH);
         if (csw != null) {
             setting(b, comment(csw.source()), "context-switch", Math.round(csw.value()) + "ns");
+        } else if (fit.unfitted().containsKey(CostFit.CONTEXT_SWITCH)) {
+            notFitted(b, "context-switch", fit.unfitted().get(CostFit.CONTEXT_SWITCH));
         }
         CostFit.Fitted coldBase = fit.costs().get(SwitchFit.BASE);
         if (coldBase != null) {

@@ -37,7 +37,8 @@ final class PairFit {
      *       or over {@link #MAX_WAKES} of the sends, when the excess is negative, or when the wake-up falls outside
      *       the key's range;</li>
      *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
-     *       model charges a switch per wake-up) - {@code listener-user}.</li>
+     *       model charges a switch per wake-up) - {@code listener-user}; without a fitted switch the walk lines'
+     *       {@code recv} stays, as the model then charges its configured switch.</li>
      * </ul>
      * A wake-up is one of the listener's sleeps ({@code listener_sleeps}: its voluntary context switches, each a
      * send waking it from poll) where the lines carry them, else one of its drain cycles ({@code listener_wakeups},
@@ -166,7 +167,10 @@ final class PairFit {
         costs.put("costs.uevent.send-inside", new Fitted(intercept * 2 / 7, src, pairs.size(), Double.NaN));
         costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
         costs.put("costs.uevent.return", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
-        double switches = ctx == null ? 0 : wakes * ctx.value();
+        if (ctx == null) { // the model charges its configured switch at each wake-up: the walk lines' recv stays
+            return;
+        }
+        double switches = wakes * ctx.value();
         costs.put(
                 "costs.uevent.recv",
                 new Fitted(
@@ -174,12 +178,8 @@ final class PairFit {
                         String.format(
                                 "uevent_probe pair (%d run(s),"
                                         + " medians): the listener's CPU per message %.0f ns less %.3f %s per message x machine.context-switch"
-                                        + "%s and listener-user",
-                                pairs.size(),
-                                lis,
-                                wakes,
-                                sleeps ? "sleeps" : "drain cycles",
-                                ctx == null ? " (not measured: 0)" : ""),
+                                        + " and listener-user",
+                                pairs.size(), lis, wakes, sleeps ? "sleeps" : "drain cycles"),
                         pairs.size(),
                         Double.NaN));
     }

@@ -45,10 +45,7 @@ final class SwitchFit {
         if (ns < 0) {
             costs.remove(CostFit.CONTEXT_SWITCH);
             unfitted.put(
-                    CostFit.CONTEXT_SWITCH,
-                    String.format(
-                            "%.0f ns, below 0, from %s: the fit's form does not hold on these measurements",
-                            ns, source));
+                    CostFit.CONTEXT_SWITCH, String.format("the probe's median is %.0f ns, below 0 (%s)", ns, source));
             return;
         }
         costs.put(CostFit.CONTEXT_SWITCH, new Fitted(ns, source, 1, Double.NaN));

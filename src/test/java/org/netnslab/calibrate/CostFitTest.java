@@ -394,6 +394,31 @@ public class CostFitTest extends JUnitSuite {
         assertEquals(700.0, fit.costs().get("costs.uevent.recv").value(), 0.0);
     }
 
+    /**
+     * Without a fitted task switch (its line edited to -5 ns) the pair lines do not refit recv, which would leave in it
+     * the switch the model then charges at its configured value: the walk lines' recv stays.
+     */
+    @Test
+    public void withoutATaskSwitchRecvIsTheWalksNotThePairs() throws Exception {
+        List<ObjectNode> lines = new java.util.ArrayList<>(
+                CalibrationJson.readSets(RECORDED_PAIR).fit());
+        assertTrue(lines.stream().anyMatch(l -> l.path("load").asText().equals("context-switch")));
+        lines.replaceAll(l ->
+                l.path("load").asText().equals("context-switch") ? l.deepCopy().put("context_switch_p50_ns", -5) : l);
+        CostFit edited = CostFit.fit(lines, true);
+        CostFit walkOnly = CostFit.fit(
+                lines.stream()
+                        .filter(l -> !l.path("load").asText().equals("pair"))
+                        .toList(),
+                true);
+        assertEquals(
+                walkOnly.costs().get("costs.uevent.recv").value(),
+                edited.costs().get("costs.uevent.recv").value(),
+                0.0);
+        assertTrue(edited.costs().get("costs.uevent.recv").source().startsWith("uevent_probe fit: the listener's"));
+        assertTrue(edited.costs().get("costs.uevent.send-outside").source().startsWith("uevent_probe pair"));
+    }
+
     /** @return a sched_probe ctxsw line: the task switch's median over {@code batches} batches, ns */
     private static ObjectNode contextSwitch(long ns, int batches) {
         return JSON.createObjectNode()

@@ -96,7 +96,9 @@ public class StopFitTest extends JUnitSuite {
         assertFalse(fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
         assertTrue(
                 fit.unfitted().get(CostFit.CONTEXT_SWITCH),
-                fit.unfitted().get(CostFit.CONTEXT_SWITCH).startsWith("-5 ns, below 0, from sched_probe ctxsw"));
+                fit.unfitted()
+                        .get(CostFit.CONTEXT_SWITCH)
+                        .startsWith("the probe's median is -5 ns, below 0 (sched_probe ctxsw"));
         assertFalse(fit.costs().containsKey(StopFit.KEY));
         assertEquals(
                 "no machine.context-switch: the stop's switch-in is charged as one",
