@@ -231,7 +231,14 @@ public final class ScenarioLoader {
                         "Could not resolve substitution to a value: (\\$\\{[^}]*\\}) was part of a cycle of"
                                 + " substitutions involving (.*)")
                 .matcher(message);
-        return m.matches() ? "substitutions that refer to each other in a cycle: " + m.group(2) : message;
+        if (!m.matches()) {
+            return message;
+        }
+        // Typesafe Config lists the substitutions it walked, round the cycle as often as it went: once round is enough
+        List<String> walked = List.of(m.group(2).split(", "));
+        int again = walked.subList(1, walked.size()).indexOf(walked.get(0)) + 1;
+        return "substitutions that refer to each other in a cycle: "
+                + String.join(" -> ", again > 0 ? walked.subList(0, again + 1) : walked);
     }
 
     /**

@@ -124,7 +124,10 @@ public final class HoconChecker {
      * @param at its path with a trailing '.', or "" for the root
      */
     public void unknownKeys(ConfigObject obj, Set<String> allowed, String at) {
-        for (Map.Entry<String, ConfigValue> e : obj.entrySet()) {
+        List<Map.Entry<String, ConfigValue>> entries = new java.util.ArrayList<>(obj.entrySet()); // in file order
+        entries.sort(
+                java.util.Comparator.comparingInt(e -> e.getValue().origin().lineNumber()));
+        for (Map.Entry<String, ConfigValue> e : entries) {
             if (!allowed.contains(e.getKey())) {
                 problemAt(
                         e.getValue().origin(),

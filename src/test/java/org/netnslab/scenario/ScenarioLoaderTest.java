@@ -138,6 +138,9 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals("60 configuration problems:", lines.get(0));
         assertEquals(52, lines.size());
         assertEquals("  ... and 10 more (the first 50 shown)", lines.get(51));
+        for (int i = 0; i < 50; i++) { // in the file's order: the first 50 are the file's first
+            assertTrue(lines.get(i + 1), lines.get(i + 1).contains(": workload.k" + i + ": unknown key"));
+        }
     }
 
     /** Two substitutions that refer to each other are called a cycle, not a key that is missing. */
@@ -145,8 +148,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
     public void aCycleOfSubstitutionsIsCalledOne() throws Exception {
         assertEquals(
                 List.of("FILE:" + (GOOD.split("\n").length + 2)
-                        + ": -: substitutions that refer to each other in a cycle: ${b}, ${a}, ${b}"),
+                        + ": -: substitutions that refer to each other in a cycle: ${b} -> ${a} -> ${b}"),
                 problems(GOOD + "a = ${b}\nb = ${a}\n", List.of(), 0.01));
+        assertEquals(
+                List.of("FILE:" + (GOOD.split("\n").length + 3)
+                        + ": -: substitutions that refer to each other in a cycle: ${n} -> ${m} -> ${n}"),
+                problems(GOOD + "c = ${n}\nn = ${m}\nm = ${n}\n", List.of(), 0.01));
         assertEquals(
                 List.of("FILE:" + (GOOD.split("\n").length + 1)
                         + ": -: ${nope} is neither a key of the scenario nor an environment variable"),
