@@ -83,7 +83,7 @@ final class RatioVerdict {
         if (seed == null) {
             return new Verdict.Line(b + ".", null, Double.NaN);
         }
-        if (r.seedNotJudged()) {
+        if (r.belowMinScale()) {
             return new Verdict.Line(b + tooSmall(r, seed), null, DESIGN_TOLERANCE);
         }
         double lo = ratio;
@@ -153,9 +153,9 @@ final class RatioVerdict {
                 WHY);
     }
 
-    /** @return the verdict's end of a sentence whose seed figure this run does not judge ({@link RunRecord#notJudged}) */
+    /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */
     private static String tooSmall(RunRecord r, double seed) {
-        return String.format(Locale.ROOT, "; seed %.2f: %s.", seed, r.notJudged());
+        return String.format(Locale.ROOT, "; seed %.2f: %s.", seed, r.minScale().tooSmall());
     }
 
     /** @return the sentence for a seed ratio across measures ({@code derived-ratios}) */
@@ -172,7 +172,7 @@ final class RatioVerdict {
                 d.name(),
                 d.model(),
                 interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
-        if (r.seedNotJudged()) {
+        if (r.belowMinScale()) {
             return new Verdict.Line(text + tooSmall(r, d.seed()), null, DERIVED_TOLERANCE);
         }
         boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;

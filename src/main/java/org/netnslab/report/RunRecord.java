@@ -65,21 +65,6 @@ public record RunRecord(
         return minScale != null && minScale.excludes(scale);
     }
 
-    /**
-     * @return whether the verdict leaves the seed figures unjudged: below the {@link MinScale}, or with a {@code --set}
-     *     that changed the workload the seed figures were measured on
-     */
-    public boolean seedNotJudged() {
-        return belowMinScale() || overrides.stream().anyMatch(o -> o.trim().startsWith("workload"));
-    }
-
-    /** @return what the verdict says in place of judging a seed figure ({@link #seedNotJudged}) */
-    public String notJudged() {
-        return belowMinScale()
-                ? minScale.tooSmall()
-                : "not compared: --set changed the workload the seed figure was measured on";
-    }
-
     /** @return true when this run swept the CPU count (designs keyed {@code <design>@<n>cpu}) */
     public boolean isSweep() {
         return execution != null && execution.sweep();

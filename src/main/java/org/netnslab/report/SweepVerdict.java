@@ -78,8 +78,9 @@ final class SweepVerdict {
                                                 : " where it decides; no verdict at " + String.join(", ", undecided)
                                                         + " CPUs (the interval unbounded or too wide)")
                                 : "DISAGREES at " + String.join(", ", disagree) + " CPUs (why: " + Verdict.WHY + ")"));
-            } else if (seed != null && r.seedNotJudged()) {
-                b.append(String.format(Locale.ROOT, ". Seed %.2f: %s", seed, r.notJudged()));
+            } else if (seed != null && r.belowMinScale()) {
+                b.append(String.format(
+                        Locale.ROOT, ". Seed %.2f: %s", seed, r.minScale().tooSmall()));
             }
             out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));
         });

@@ -279,46 +279,6 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 .contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iterations"));
     }
 
-    /**
-     * A seed figure belongs to the load it was measured on: with the workload changed by --set (TC1 shrunk to 2 netns
-     * and one send each, at scale 1) it is not judged, result.json says neither, and --check passes.
-     */
-    @Test
-    public void aWorkloadChangedBySetLeavesTheSeedFigureUnjudged() throws Exception {
-        Path out = tmp.getRoot().toPath().resolve("tiny-tc1");
-        Printed run = cli(
-                "run",
-                "load-tests/uevent-tc1-userns.conf",
-                "--set",
-                "workload.netns.userns-owned=2",
-                "--set",
-                "workload.injectors=2",
-                "--set",
-                "workload.injections-per-netns=1",
-                "--set",
-                "workload.warmup-per-netns=0",
-                "--check",
-                "--jobs",
-                "1",
-                "--out",
-                out.toString(),
-                "--no-progress");
-        assertEquals(run.err(), 0, run.status());
-        assertTrue(
-                run.out(),
-                run.out()
-                        .contains("; seed 0.82: not compared: --set changed the workload the seed figure"
-                                + " was measured on."));
-        assertFalse(run.out(), run.out().contains("DISAGREES"));
-        com.fasterxml.jackson.databind.JsonNode c = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(out.resolve("result.json").toFile())
-                .path("comparisons")
-                .get(0);
-        assertEquals(0.82, c.path("seed").asDouble(), 0.0);
-        assertTrue(c.toString(), c.path("agrees_with_seed").isNull());
-        assertEquals(0, cli("report", out.toString(), "--check").status());
-    }
-
     @Test
     public void theLanesLineSaysWhetherTheyAreTheDefault() {
         assertEquals("the default: the available processors, 2; --jobs N sets it", Jobs.from(null, 2, 2));
