@@ -103,6 +103,7 @@ public final class HgrmFiles {
      */
     public static PercentileDistribution parse(String text, Path file) throws ReportInputException {
         List<PercentileDistribution.Point> points = new ArrayList<>();
+        long lastCount = 0;
         String[] lines = text.split("\n", -1);
         boolean header = false;
         for (int i = 0; i < lines.length; i++) {
@@ -129,6 +130,7 @@ public final class HgrmFiles {
                 }
                 value = Double.parseDouble(cols[0]);
                 percentile = Double.parseDouble(cols[1]);
+                lastCount = (long) Double.parseDouble(cols[2]);
             } catch (NumberFormatException e) {
                 throw new ReportInputException(
                         file,
@@ -149,6 +151,14 @@ public final class HgrmFiles {
             throw new ReportInputException(
                     file,
                     "empty, or not an HdrHistogram percentile distribution (no" + " \"Value Percentile\" header)");
+        }
+        java.util.regex.Matcher total =
+                java.util.regex.Pattern.compile("Total count\\s*=\\s*(\\d+)").matcher(text);
+        if (total.find() && Long.parseLong(total.group(1)) > 0 && lastCount != Long.parseLong(total.group(1))) {
+            throw new ReportInputException(
+                    file,
+                    "its last row's count (" + lastCount + ") is not its Total count (" + total.group(1)
+                            + "): rows are missing at its end");
         }
         if (!text.contains("\n#[Buckets")) { // the last summary line: a file cut at a row's end still parses
             throw new ReportInputException(

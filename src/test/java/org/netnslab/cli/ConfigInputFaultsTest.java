@@ -275,8 +275,9 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         String header = "\nscenario unshare-loop (scale 0.01): 3 workers x 1 iterations (after 1 warm-up)\n"
                 + "  as the file describes it at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by";
         assertTrue(run.out(), run.out().startsWith(header));
-        assertTrue(Files.readString(out.resolve("report.html"))
-                .contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iterations"));
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iterations"));
+        assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 
     @Test

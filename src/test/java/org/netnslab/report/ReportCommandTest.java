@@ -454,6 +454,18 @@ public class ReportCommandTest extends JUnitSuite {
                 o.err()
                         .contains("netns-lab: " + cut + ": ends before HdrHistogram's closing \"#[Buckets = ...]\" line"
                                 + " (cut short?)"));
+        // its rows cut at the end but its summary lines kept: the last row's count falls short of the total
+        List<String> kept = new java.util.ArrayList<>(lines.subList(0, 4));
+        kept.addAll(lines.subList(lines.size() - 3, lines.size()));
+        Files.writeString(cut, String.join("\n", kept) + "\n");
+        o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(
+                o.err(),
+                o.err()
+                        .matches("(?s).*netns-lab: " + java.util.regex.Pattern.quote(cut.toString())
+                                + ": its last row's count \\(\\d+\\) is not its Total count \\(\\d+\\): rows are missing at its"
+                                + " end.*"));
     }
 
     @Test
