@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The ceiling TC1 live runs are compared with (issue #12): TC1's message shape with plain Akka Typed
+ * The ceiling TC1 live runs are compared with: TC1's message shape with plain Akka Typed
  * actors and no model (no SEQNUM, no socket, no receive queue, no recorder). Not a test and not run in
  * CI: a benchmark main, run by hand.
  *

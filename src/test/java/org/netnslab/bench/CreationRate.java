@@ -22,7 +22,7 @@ import org.netnslab.netns.NetnsHandle;
 import org.netnslab.userns.UserNamespace;
 
 /**
- * Netns creations per second through the real {@link NamespaceSupervisor} (issue #12's "netns
+ * Netns creations per second through the real {@link NamespaceSupervisor} (the "netns
  * creations per second"), live execution: copy_net_ns + setup_net of N init-owned netns, all asked
  * at once, timed from the first request to the last handle; then every netns is released (put_net)
  * and the time until the supervisor reports none left gives the dismantle rate. The design is the

@@ -233,7 +233,7 @@ public class VirtualRunTest extends JUnitSuite {
                 .designs()
                 .forEach(d -> assertTrue(d.name(), d.clocks().simulatedEvents() > 0));
         assertTrue(ConsoleReport.clocks(r), ConsoleReport.clocks(r).startsWith("execution virtual, cpus sweep [1, 4]"));
-        // issue #22: one verdict sentence per design across the counts, not one per design and count
+        // one verdict sentence per design across the counts, not one per design and count
         String console = ConsoleReport.render(r);
         assertTrue(
                 console,

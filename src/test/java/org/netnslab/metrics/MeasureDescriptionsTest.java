@@ -16,7 +16,7 @@ import org.netnslab.workload.scale.NetnsScaleWorkload;
 import org.netnslab.workload.soak.IsolationSoakWorkload;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** Every measure a workload records says what it times (issue #20: the timing boundary in the description). */
+/** Every measure a workload records says what it times (the timing boundary in the description). */
 public class MeasureDescriptionsTest extends JUnitSuite {
 
     /** @return the values of a workload's public static String constants that name a measure ("family.name") */
