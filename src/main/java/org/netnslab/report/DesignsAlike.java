@@ -84,12 +84,14 @@ final class DesignsAlike {
             return null;
         }
         String unit = r.designs().get(0).throughputUnit();
+        String lo = String.format(Locale.ROOT, "%,.0f", min);
+        String hi = String.format(Locale.ROOT, "%,.0f", max);
         return String.format(
                 Locale.ROOT,
-                "Throughput is the same for every design (%,.0f %s/s): the load is"
+                "Throughput is the same for every design (%s %s/s): the load is"
                         + " arrival-bound (the injectors' schedule sets the rate, not the kernel design), so the designs differ in"
                         + " latency only.",
-                max,
+                lo.equals(hi) ? hi : lo + " to " + hi, // within 0.1%: each design's own line gives its figure
                 unit == null ? "operations" : unit);
     }
 }

@@ -280,6 +280,36 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 
+    /**
+     * README's first command: its verdict as README shows it, the arrival-bound line giving the designs' throughputs
+     * (within 0.1% of each other) as the range they span rather than one design's figure.
+     */
+    @Test
+    public void readmesFirstCommandGivesReadmesVerdict() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("readme");
+        Printed run = cli(
+                "run",
+                "load-tests/uevent-tc1-userns.conf",
+                "--scale",
+                "0.01",
+                "--out",
+                out.toString(),
+                "--no-progress");
+        assertEquals(run.err(), 0, run.status());
+        assertTrue(
+                run.out(),
+                run.out()
+                        .contains("\n  per-netns-2018 cuts the mean uevent.transaction 18% against"
+                                + " kernel-4.18 (52.0 vs 63.8 us, lower is better); ratio 0.815, one run; seed: 18% (0.82): AGREES"
+                                + " within +-0.05.\n"));
+        assertTrue(
+                run.out(),
+                run.out()
+                        .contains("\n  Throughput is the same for every design (19,058 to 19,062"
+                                + " transactions/s): the load is arrival-bound"));
+        assertTrue(run.out(), run.out().contains("\n  throughput 19,058 transactions/s (arrival-bound"));
+    }
+
     @Test
     public void theLanesLineSaysWhetherTheyAreTheDefault() {
         assertEquals("the default: the available processors, 2; --jobs N sets it", Jobs.from(null, 2, 2));
