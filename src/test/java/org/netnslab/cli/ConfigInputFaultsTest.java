@@ -248,7 +248,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         Path out = tmp.getRoot().toPath().resolve("out");
         Printed run = cli("run", UNSHARE, "--scale", "0.01", "--jobs", "1", "--out", out.toString(), "--no-progress");
         assertEquals(run.err(), 0, run.status());
-        String header = "\nscenario unshare-loop (scale 0.01): 40 workers x 1 iterations (after 1 warm-up)\n"
+        String header = "\nscenario unshare-loop (scale 0.01): 40 workers x 1 iteration (after 1 warm-up)\n"
                 + "  at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by its owner's exit, in"
                 + " net_free, after a per-exit RCU barrier, or unsafely\nseed: ";
         assertTrue(run.out(), run.out().startsWith(header));
@@ -272,11 +272,11 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 out.toString(),
                 "--no-progress");
         assertEquals(run.err(), 0, run.status());
-        String header = "\nscenario unshare-loop (scale 0.01): 3 workers x 1 iterations (after 1 warm-up)\n"
+        String header = "\nscenario unshare-loop (scale 0.01): 3 workers x 1 iteration (after 1 warm-up)\n"
                 + "  as the file describes it at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by";
         assertTrue(run.out(), run.out().startsWith(header));
         String html = Files.readString(out.resolve("report.html"));
-        assertTrue(html.contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iterations"));
+        assertTrue(html.contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iteration"));
         assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 

@@ -49,7 +49,8 @@ public record NetnsChurnWorkload(int workers, long iterations, boolean newUserns
 
     @Override
     public String shape(double scale) {
-        return workers + " workers x " + scaledIterations(scale) + " iterations (after " + scaledWarmup(scale)
+        long n = scaledIterations(scale);
+        return workers + " workers x " + n + (n == 1 ? " iteration" : " iterations") + " (after " + scaledWarmup(scale)
                 + " warm-up)";
     }
 

@@ -72,7 +72,9 @@ public record UeventInjectionWorkload(
 
     @Override
     public String shape(double scale) {
-        return netnsCount() + " netns, " + countedPerNetns(scale) + " counted injections per netns (after "
+        long counted = countedPerNetns(scale);
+        return netnsCount() + " netns, " + counted + (counted == 1 ? " counted injection" : " counted injections")
+                + " per netns (after "
                 + warmupPerNetns(scale) + " warm-up)"
                 + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
     }
