@@ -267,9 +267,12 @@ public final class ConsoleReport {
                 r.scenario(),
                 fmtScale(r.scale()),
                 r.shape(),
-                r.overrides().isEmpty() ? "at scale 1" : "as the file describes it at scale 1",
+                r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE,
                 r.description());
     }
+
+    /** What marks the description when --set changed the counts run (report.html capitalises it). */
+    static final String AS_THE_FILE = "as the file describes it at scale 1";
 
     /** @return whether the run's counts differ from those its description gives: scaled, or set by --set */
     static boolean showsShape(RunRecord r) {

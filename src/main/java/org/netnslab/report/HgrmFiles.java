@@ -27,6 +27,10 @@ import org.netnslab.settings.SavedFile;
  * column, and {@code #[...]} summary lines.
  */
 public final class HgrmFiles {
+    /** The {@code #[Max = ..., Total count = N]} summary line's count. */
+    private static final java.util.regex.Pattern TOTAL_COUNT =
+            java.util.regex.Pattern.compile("Total count\\s*=\\s*(\\d+)");
+
     private HgrmFiles() {}
 
     /**
@@ -152,12 +156,12 @@ public final class HgrmFiles {
                     file,
                     "empty, or not an HdrHistogram percentile distribution (no" + " \"Value Percentile\" header)");
         }
-        java.util.regex.Matcher total =
-                java.util.regex.Pattern.compile("Total count\\s*=\\s*(\\d+)").matcher(text);
-        if (total.find() && Long.parseLong(total.group(1)) > 0 && lastCount != Long.parseLong(total.group(1))) {
+        java.util.regex.Matcher total = TOTAL_COUNT.matcher(text);
+        long totalCount = total.find() ? Long.parseLong(total.group(1)) : 0;
+        if (totalCount > 0 && lastCount != totalCount) {
             throw new ReportInputException(
                     file,
-                    "its last row's count (" + lastCount + ") is not its Total count (" + total.group(1)
+                    "its last row's count (" + lastCount + ") is not its Total count (" + totalCount
                             + "): rows are missing at its end");
         }
         if (!text.contains("\n#[Buckets")) { // the last summary line: a file cut at a row's end still parses

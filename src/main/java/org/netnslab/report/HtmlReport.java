@@ -69,7 +69,11 @@ public final class HtmlReport {
         h.append("<h1>")
                 .append(esc(r.scenario()))
                 .append("</h1>\n<p>")
-                .append(r.overrides().isEmpty() ? "" : "As the file describes it at scale 1: ")
+                .append(
+                        r.overrides().isEmpty()
+                                ? ""
+                                : Character.toUpperCase(ConsoleReport.AS_THE_FILE.charAt(0))
+                                        + ConsoleReport.AS_THE_FILE.substring(1) + ": ")
                 .append(esc(r.description()))
                 .append("</p>\n");
         if (ConsoleReport.showsShape(r)) { // the description gives the file's counts at scale 1

@@ -32,6 +32,11 @@ public final class ScenarioLoader {
     /** The largest scenario file read, bytes: 1 MiB, a hundred times load-tests' largest. */
     static final long MAX_FILE_BYTES = 1L << 20;
 
+    /** Typesafe Config's words for a cycle of substitutions: the one it stopped at, then those it walked. */
+    private static final java.util.regex.Pattern CYCLE = java.util.regex.Pattern.compile(
+            "Could not resolve substitution to a value: (\\$\\{[^}]*\\}) was part of a cycle of substitutions"
+                    + " involving (.*)");
+
     private static final Set<String> TOP_LEVEL = Set.of(
             "name",
             "description",
@@ -176,14 +181,15 @@ public final class ScenarioLoader {
         }
         Config conf;
         try {
-            if (Files.size(file) > MAX_FILE_BYTES) { // before parsing: a huge file would fill the heap first
+            long bytes = Files.size(file);
+            if (bytes > MAX_FILE_BYTES) { // before parsing: a huge file would fill the heap first
                 problems.add(new ConfigProblem(
                         source,
                         -1,
                         "-",
                         String.format(
                                 "is %,d bytes; a scenario file is at most %,d (load-tests' are under 10 KB)",
-                                Files.size(file), MAX_FILE_BYTES)));
+                                bytes, MAX_FILE_BYTES)));
                 throw new ScenarioException(problems);
             }
             ConfigProblem notText = HoconSyntax.notText(file, "-");
@@ -227,10 +233,7 @@ public final class ScenarioLoader {
      *     {@code message}
      */
     static String cycle(String message) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                        "Could not resolve substitution to a value: (\\$\\{[^}]*\\}) was part of a cycle of"
-                                + " substitutions involving (.*)")
-                .matcher(message);
+        java.util.regex.Matcher m = CYCLE.matcher(message);
         if (!m.matches()) {
             return message;
         }
