@@ -56,10 +56,12 @@ final class MissReasons {
                     + " how much of the task list stays in cache, which moves with the PIDs and from run to run (10-14 us an"
                     + " entry on our 2-vCPU VM)");
     static final Miss WAKEUP = new Miss(
-            "PACE",
-            "the host's listener wake-ups follow how it spaced its events; the model spaces them evenly",
-            "a listener's wake-ups depend on how the host spaced its events; the model"
-                    + " paces the processes evenly at the probe's mean interval and charges each wake-up the fitted cost");
+            "WAKR",
+            "the host charges a woken listener its waker's remaining system call; the model's events have no waker",
+            "a wake-up that preempts its waker skips the next clock update (wakeup_preempt -> rq_clock_skip_update), so"
+                    + " the first listener to run pays for the rest of the waker's do_exit, execve or fork, and which"
+                    + " listener that is sets the host's mode; the model's events come from timers and each wake-up"
+                    + " costs the fitted mean");
     static final Miss LIFECYCLE = new Miss(
             "BTCH",
             "a cleanup_net batch follows the loops' creation rate, which the model overestimates",

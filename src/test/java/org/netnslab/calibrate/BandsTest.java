@@ -27,7 +27,7 @@ public class BandsTest extends JUnitSuite {
         Row far = share(0.04, 0.13);
         assertFalse(far.toString(), far.within());
         assertEquals("2x", far.band());
-        assertEquals("PACE", far.reason());
+        assertEquals("WAKR", far.reason());
         Row near = share(0.04, 0.06);
         assertTrue(near.toString(), near.within());
         assertEquals("2x", near.band());
