@@ -145,7 +145,7 @@ public final class HoconSyntax {
             } catch (IOException | UncheckedIOException io) {
                 e.addSuppressed(io); // HOCON's own message below
             }
-            message = HoconChecker.bare(e); // the origin gives file and line once
+            message = words(e); // the origin gives file and line once
             if (!at.equals(file)) {
                 return ConfigProblem.at(e.origin(), key, message);
             }
@@ -247,11 +247,13 @@ public final class HoconSyntax {
      */
     public static String setProblem(String value, ConfigException e) {
         Object[] brackets = e instanceof ConfigException.Parse ? bracketProblem(value, false) : null;
-        if (brackets != null) {
-            return (String) brackets[1];
-        }
+        return brackets != null ? (String) brackets[1] : words(e);
+    }
+
+    /** @return a parse failure in Typesafe Config's words without its advice; a quote left open said so */
+    static String words(ConfigException e) {
         String m = HoconChecker.bare(e);
-        if (m.contains("string quote was still open")) {
+        if (m.contains("string quote was still open") || m.contains("unescaped newline in quoted strings")) {
             return "the '\"' is never closed: a '\"' is missing";
         }
         return m.replaceFirst("(?s) \\(if you intended .*\\)$", "");
@@ -335,8 +337,7 @@ public final class HoconSyntax {
 
     /**
      * @param v a value a message echoes
-     * @return it on one line, in HOCON's concise JSON ({@code [1,2]}, {@code {"a":1}}, {@code "abc"}), without the
-     *     origin comments and line breaks a list or object renders with by default
+     * @return it on one line in HOCON's concise JSON ({@code [1,2]}, {@code {"a":1}}, {@code "abc"}), no comments
      */
     public static String shown(ConfigValue v) {
         return v.render(ConfigRenderOptions.concise());

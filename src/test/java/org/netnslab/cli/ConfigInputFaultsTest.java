@@ -141,6 +141,11 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertOneProblem(
                 cli("validate", scenario.toString()),
                 syn2 + ":1: the '[' opened here is never closed: a ']' is missing (the file ends at line 1)");
+        // Typesafe Config's own words here run to five lines of advice about .properties files
+        Path quote = write("quote.conf", "name = x\ndescription = \"an open quote\nseed = 1\n");
+        assertOneProblem(cli("validate", quote.toString()), quote + ":2: the '\"' is never closed: a '\"' is missing");
+        Path colon = write("colon.conf", "name : : 3\n");
+        assertOneProblem(cli("validate", colon.toString()), colon + ":1: Expecting a value but got wrong token: ':'");
         Path bin = tmp.getRoot().toPath().resolve("bin.conf");
         Files.write(bin, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, '@', '@'});
         Path incBin = write("incbin.conf", "include \"bin.conf\"\n");
