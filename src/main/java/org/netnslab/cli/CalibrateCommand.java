@@ -3,8 +3,6 @@ package org.netnslab.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -171,17 +169,14 @@ final class CalibrateCommand implements Callable<Integer> {
                     compilerEnvironment(),
                     probeEnvironment());
         }
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        "target",
-                        "netns-lab",
-                        "calibrate-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+
         NowRunning now = NowRunning.calibrate();
         // one probing calibrate at a time, checked before anything is written; a --from run probes nothing
         try (ProbeLock lock = source instanceof Calibration.Probes ? ProbeLock.acquire(lockFile()) : null;
-                StagedRun staged = StagedRun.begin(dir, "calibrate", now)) { // written aside, put in place at the end
-            return calibrate(source, staged.output(), now, dir);
+                StagedRun staged =
+                        StagedRun.begin(out, Path.of("target", "netns-lab"), "calibrate", "calibrate", now)) {
+            return calibrate(
+                    source, staged.output(), now, staged.output().dir()); // written aside, put in place at the end
         } catch (ProbeLock.Held e) {
             System.err.println("netns-lab: calibrate: " + e.getMessage());
             return Main.EXIT_CONFIG;

@@ -4,8 +4,6 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -159,18 +157,16 @@ final class RunCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         String name = loaded.scenario().name();
-        Path dir = out != null
-                ? out
-                : Path.of(
-                        loaded.outDir(),
-                        name + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+
         boolean bars = !noProgress && stderrIsTerminal();
         String lanesFrom = Jobs.from(jobs, lanes, Runtime.getRuntime().availableProcessors());
         NowRunning now = NowRunning.scenario(
                 name, noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err, lanesFrom), bars);
-        try (StagedRun staged = StagedRun.begin(dir, name, now)) {
+        try (StagedRun staged = StagedRun.begin(out, Path.of(loaded.outDir()), name, name, now)) {
             ScenarioRun run = open(loaded, all);
-            return run == null ? Main.EXIT_CONFIG : run(run, lanes, staged.output(), now, dir);
+            return run == null
+                    ? Main.EXIT_CONFIG
+                    : run(run, lanes, staged.output(), now, staged.output().dir());
         } catch (OutputFolderException e) {
             System.err.println("netns-lab: output folder " + e.getMessage());
             return Main.EXIT_CONFIG;
