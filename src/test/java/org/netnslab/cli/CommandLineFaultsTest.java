@@ -268,12 +268,27 @@ public class CommandLineFaultsTest extends JUnitSuite {
 
     /**
      * The launcher checks NETNS_LAB_JAVA_OPTS before it builds or runs anything: options the JVM refuses are one line
-     * naming the variable, with the JVM's own first line, and exit 2 (not the JVM's three lines and exit 1).
+     * naming the variable, with the JVM's reason (on stderr or stdout, between its lines that say only that it
+     * stopped), and exit 2 (not the JVM's three lines and exit 1); an option that makes java print and stop is named.
      */
     @Test
     public void javaOptionsTheJvmRefusesAreOneLineFromTheLauncher() throws Exception {
+        String refused = "netns-lab: NETNS_LAB_JAVA_OPTS: the JVM refused these options: ";
+        assertEquals(refused + "-Xmxfoo (Invalid maximum heap size: -Xmxfoo)\n", launcherWith("-Xmxfoo"));
+        assertEquals(refused + "-Xmx1m (Too small maximum heap)\n", launcherWith("-Xmx1m"));
+        assertEquals(
+                refused + "-Xmx64m -Xms128m (Initial heap size set to a larger value than the maximum heap size)\n",
+                launcherWith("-Xmx64m -Xms128m"));
+        assertEquals(
+                "netns-lab: NETNS_LAB_JAVA_OPTS: -version makes java print and stop without running netns-lab; leave it"
+                        + " out\n",
+                launcherWith("-Xmx1g -version"));
+    }
+
+    /** @return what {@code ./netns-lab list} prints on stderr with these options, after checking it exits 2 */
+    private static String launcherWith(String options) throws Exception {
         ProcessBuilder b = new ProcessBuilder("./netns-lab", "list").redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        b.environment().put("NETNS_LAB_JAVA_OPTS", "-Xmxfoo");
+        b.environment().put("NETNS_LAB_JAVA_OPTS", options);
         b.environment()
                 .put(
                         "PATH",
@@ -283,9 +298,6 @@ public class CommandLineFaultsTest extends JUnitSuite {
         Process p = b.start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(err, 2, p.waitFor());
-        assertEquals(
-                "netns-lab: NETNS_LAB_JAVA_OPTS: the JVM refused these options: -Xmxfoo (Invalid maximum heap size:"
-                        + " -Xmxfoo)\n",
-                err);
+        return err;
     }
 }
