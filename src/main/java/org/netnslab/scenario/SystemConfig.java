@@ -50,7 +50,11 @@ public final class SystemConfig {
                     List.of(new ConfigProblem(extra.toString(), -1, "--config", "is a directory, not a HOCON file")));
         }
         if (!Files.isRegularFile(extra)) {
-            throw new ScenarioException(List.of(new ConfigProblem(extra.toString(), -1, "--config", "no such file")));
+            throw new ScenarioException(List.of(new ConfigProblem(
+                    extra.toString(),
+                    -1,
+                    "--config",
+                    Files.exists(extra) ? "not a regular file (a device, a pipe or a socket)" : "no such file")));
         }
         try {
             ConfigProblem notText = HoconSyntax.notText(extra, "--config");
@@ -64,7 +68,7 @@ public final class SystemConfig {
         try {
             Config user = ConfigFactory.parseFile(
                     extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
-            List<ConfigProblem> unknown = new ArrayList<>();
+            List<ConfigProblem> unknown = ScenarioKeysInConfig.check(user, extra);
             for (String root : List.of("netns-lab", "akka")) { // a number would hide under -D's block of the same key
                 ConfigValue v = user.root().get(root);
                 ConfigProblem notBlock = v == null ? null : ReferenceTypes.notABlock(v, root);

@@ -135,6 +135,33 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                         + " \"10b\"");
     }
 
+    /**
+     * A --config key nothing reads is refused, not ignored: a misspelt netns-lab, a bare value at the top, a scenario
+     * given as --config. A block of one's own (a dispatcher netns-lab.dispatcher names) stays welcome.
+     */
+    @Test
+    public void aTopLevelKeyNothingReadsIsRefused() throws Exception {
+        String sets = " (a --config file sets netns-lab.*, akka.* and blocks they name by path, such as a dispatcher)";
+        refused("netnslab.run.ask-timeout = 1s", "netnslab: nothing reads it: did you mean netns-lab or akka?" + sets);
+        refused("foo = 1", "foo: a value nothing reads" + sets);
+        Path scenario = config("name = x\ndesigns = [kernel-4.18]\nworkload { kind = uevent-injection }\n");
+        Printed v = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", scenario.toString());
+        assertEquals(v.err(), Main.EXIT_CONFIG, v.status());
+        assertEquals(
+                "netns-lab: 1 configuration problem:\n  " + scenario + ": --config: looks like a scenario file (it has"
+                        + " name, designs, workload): give it as the scenario (netns-lab run " + scenario + ");"
+                        + " --config takes netns-lab.* and akka.* settings\n",
+                v.err());
+        Printed device = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", "/dev/null");
+        assertEquals(
+                "netns-lab: 1 configuration problem:\n  /dev/null: --config: not a regular file (a device, a pipe or a"
+                        + " socket)\n",
+                device.err());
+        Path own = config("mine { type = Dispatcher, executor = fork-join-executor }\nnetns-lab.dispatcher = mine\n");
+        Printed ok = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", own.toString());
+        assertEquals(ok.err(), 0, ok.status());
+    }
+
     /** Akka would refuse these only at the model's first spawn, or run on a pool that cannot start a thread. */
     @Test
     public void aModelDispatcherAkkaCannotRunIsRefusedUpFront() throws Exception {
