@@ -198,13 +198,13 @@ public final class CalibrationJson {
     public static Recorded readRecorded(Path file) throws IOException {
         JsonNode root;
         try {
-            root = SavedFile.json(JSON, SavedFile.text(SavedFile.read(file)));
+            root = SavedFile.json(JSON, SavedFile.utf8(SavedFile.read(file)));
         } catch (SavedFile.Problem e) {
+            boolean notOurs = e.getCause() instanceof JsonProcessingException
+                    || e.getMessage().startsWith("is not a text");
             throw new IOException(
                     file + ": " + e.getMessage()
-                            + (e.getCause() instanceof JsonProcessingException
-                                    ? ", so not a" + " calibration.json (the JSON calibrate writes)"
-                                    : ""),
+                            + (notOurs ? ", so not a calibration.json (the JSON calibrate writes)" : ""),
                     e);
         }
         if (root == null || root.isMissingNode()) {

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.SavedFile;
 
 /**
@@ -43,15 +42,11 @@ final class JsonFields {
                 .collect(java.util.stream.Collectors.joining(" and "));
         JsonNode root;
         try {
-            byte[] bytes = SavedFile.read(file);
-            String binary = HoconSyntax.notTextBecause(bytes);
-            if (binary != null) {
-                throw new ReportInputException(
-                        file, "is not a text file (" + binary + "), so not the JSON a netns-lab run writes");
-            }
-            root = SavedFile.json(mapper, SavedFile.text(bytes));
+            root = SavedFile.json(mapper, SavedFile.utf8(SavedFile.read(file)));
         } catch (SavedFile.Problem e) {
-            throw new ReportInputException(file, e.getMessage(), e);
+            String m = e.getMessage();
+            throw new ReportInputException(
+                    file, m.startsWith("is not a text file") ? m + ", so not the JSON a netns-lab run writes" : m, e);
         }
         JsonFields f = new JsonFields(file);
         if (root == null || root.isMissingNode()) {

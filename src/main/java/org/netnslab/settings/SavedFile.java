@@ -184,4 +184,17 @@ public final class SavedFile {
     public static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
+
+    /**
+     * @param bytes a saved file's bytes, which must be UTF-8 text
+     * @return them as text
+     * @throws Problem {@code is not a text file (byte N is NUL)} or {@code (byte N is not UTF-8)}
+     */
+    public static String utf8(byte[] bytes) throws Problem {
+        String binary = HoconSyntax.notTextBecause(bytes);
+        if (binary != null) {
+            throw new Problem("is not a text file (" + binary + ")", null);
+        }
+        return text(bytes);
+    }
 }

@@ -647,6 +647,19 @@ public class CalibrateCommandTest extends JUnitSuite {
                         + " nested 1001 deep, more than the 1000 this reader takes (no netns-lab run writes one)"
                         + notCalibration,
                 o.stderr());
+        Path binary = tmp.newFile("binary.json").toPath();
+        Files.write(binary, new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0});
+        o = UpFrontChecksTest.cli("calibrate", "--from", binary.toString());
+        assertEquals(
+                "netns-lab: calibrate --from " + binary + ": is not a text file (byte 7 is NUL)" + notCalibration,
+                o.stderr());
+        Path latin1 = tmp.newFile("latin1.json").toPath();
+        Files.write(latin1, "{\"host\": \"caf\u00e9\"}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        o = UpFrontChecksTest.cli("calibrate", "--from", latin1.toString());
+        assertEquals(
+                "netns-lab: calibrate --from " + latin1 + ": is not a text file (byte 13 is not UTF-8)"
+                        + notCalibration,
+                o.stderr());
         Path fifo = tmp.getRoot().toPath().resolve("fifo.json");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         o = UpFrontChecksTest.cli("calibrate", "--from", fifo.toString());
