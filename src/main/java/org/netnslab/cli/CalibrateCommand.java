@@ -208,6 +208,7 @@ final class CalibrateCommand implements Callable<Integer> {
             Calibration.Result result = calibration.run(source, staged.temp());
             now.stage("writing the results");
             staged.commit();
+            Main.savedIn = dir;
             System.out.print(CalibrationConsole.text(result));
             System.out.println("calibration: " + dir.resolve("calibration.json"));
             System.out.println("config:      " + dir.resolve("calibrated.conf") + "   (use with --config)");

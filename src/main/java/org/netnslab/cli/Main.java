@@ -89,6 +89,9 @@ public final class Main implements Callable<Integer> {
         Watchdog.start(); // ends a process the heap's exhaustion or a stalled exit would leave hanging
     }
 
+    /** The folder a command's results were put in (set once they are), for the line a lost stdout prints. */
+    static volatile Path savedIn;
+
     /** Set when a run ended on an OutOfMemoryError: the JVM then halts after its one line, hooks not run. */
     static volatile boolean outOfMemory;
 
@@ -105,8 +108,10 @@ public final class Main implements Callable<Integer> {
         if (!out.checkError()) {
             return status;
         }
+        Path saved = savedIn;
         err.println("netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
-                + " printed there is lost" + (status == 0 ? "" : "; it had ended with status " + status));
+                + " printed there is lost" + (saved == null ? "" : "; its results are written and kept in " + saved)
+                + (status == 0 ? "" : "; it had ended with status " + status));
         return status == 0 ? EXIT_FAILED : status;
     }
 

@@ -212,6 +212,7 @@ final class RunCommand implements Callable<Integer> {
             now.stage("writing the results");
             RunRecord record = write(staged, outcome);
             Path kept = staged.commit();
+            Main.savedIn = dir;
             now.stage("after writing the results");
             if (kept != null) {
                 System.err.println(

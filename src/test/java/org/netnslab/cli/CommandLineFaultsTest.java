@@ -261,6 +261,17 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 "netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
                         + " printed there is lost\n",
                 e.toString(StandardCharsets.UTF_8));
+        e.reset();
+        Main.savedIn = Path.of("out", "tc1");
+        try {
+            assertEquals(Main.EXIT_FAILED, Main.checkStdout(0, full, err));
+        } finally {
+            Main.savedIn = null;
+        }
+        assertEquals(
+                "netns-lab: could not write to standard output (a full disk or a closed pipe?): what the command"
+                        + " printed there is lost; its results are written and kept in out/tc1\n",
+                e.toString(StandardCharsets.UTF_8));
         assertEquals(
                 "a bad command line keeps its status", Main.EXIT_CONFIG, Main.checkStdout(Main.EXIT_CONFIG, full, err));
         assertEquals(0, Main.checkStdout(0, new PrintStream(new ByteArrayOutputStream()), err));
