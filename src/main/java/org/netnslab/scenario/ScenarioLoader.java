@@ -147,6 +147,19 @@ public final class ScenarioLoader {
         return read(conf, source, null, List.of(), 1.0, problems);
     }
 
+    /** @return {@code "; did you mean X?"} for a scenario file the name leaves its folder or .conf off, else "" */
+    private static String meant(Path file) {
+        Path f = file.normalize();
+        for (Path folder : List.of(Path.of(""), Path.of(System.getProperty("netns-lab.home", ".")))) {
+            for (String name : List.of(f + ".conf", "load-tests/" + f, "load-tests/" + f + ".conf")) {
+                if (!f.isAbsolute() && Files.isRegularFile(folder.resolve(name))) {
+                    return "; did you mean " + folder.resolve(name) + "?";
+                }
+            }
+        }
+        return "";
+    }
+
     /**
      * Reads the file and applies the {@code --set} overrides over it.
      *
@@ -172,7 +185,7 @@ public final class ScenarioLoader {
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             String why = !Files.exists(file)
-                    ? "no such file"
+                    ? "no such file" + meant(file)
                     : !Files.isRegularFile(file)
                             ? "not a regular file (a device, a pipe or a socket)"
                             : "permission denied";

@@ -442,6 +442,15 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertTrue(
                 missing.getMessage(),
                 missing.getMessage().contains("nope.conf: cannot read scenario file: no such file"));
+        assertFalse(missing.getMessage(), missing.getMessage().contains("did you mean"));
+        // a load-tests scenario named without its folder or .conf (tests run in the project's folder)
+        ScenarioException bare = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> new ScenarioLoader().load(Path.of("uevent-tc1-userns"), List.of(), 1));
+        assertTrue(
+                bare.getMessage(),
+                bare.getMessage()
+                        .contains("uevent-tc1-userns: cannot read scenario file: no such file; did you mean"
+                                + " load-tests/uevent-tc1-userns.conf?"));
         ScenarioException device = org.junit.Assert.assertThrows(
                 ScenarioException.class,
                 () -> new ScenarioLoader().load(java.nio.file.Path.of("/dev/null"), List.of(), 1));
