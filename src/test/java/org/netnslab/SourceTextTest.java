@@ -43,6 +43,32 @@ public class SourceTextTest extends JUnitSuite {
         assertEquals("issue numbers or dates in src/main:\n" + String.join("\n", found), List.of(), found);
     }
 
+    /**
+     * The tests, the scenarios and the configuration too name no issue: a test's Javadoc says what it pins down.
+     * (Dates stay allowed there: recordings are named by the day they were measured.)
+     */
+    @Test
+    public void testsScenariosAndConfNameNoIssueNumber() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (String root : List.of("src/test", "load-tests", "conf")) {
+            try (Stream<Path> files = Files.walk(Path.of(root))) {
+                for (Path f : files.filter(Files::isRegularFile)
+                        .filter(p -> !p.endsWith("SourceTextTest.java")
+                                && !p.toString().endsWith(".json"))
+                        .sorted()
+                        .toList()) {
+                    List<String> lines = Files.readAllLines(f);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (ISSUE.matcher(lines.get(i)).find()) {
+                            found.add(f + ":" + (i + 1) + ": " + lines.get(i).strip());
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals("issue numbers:\n" + String.join("\n", found), List.of(), found);
+    }
+
     /** A class a reader takes in at once: none in src/main over 400 lines, as formatted. */
     @Test
     public void noClassInSrcMainIsOver400Lines() throws IOException {

@@ -27,9 +27,9 @@ public class HostFactsTest extends JUnitSuite {
 
     @Test
     public void theEraIsNamedAfterTheReleaseWithSafeCharacters() {
-        HostFacts h =
-                new HostFacts("6.18.44-fc+v669 #1", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null, null);
-        assertEquals("host-6.18.44-fc-v669--1", h.eraName());
+        HostFacts h = new HostFacts(
+                "6.18.44-fc+v669 #smp", 2, 250, "none", 1_500_000, "derived", 0.1, null, null, null, null);
+        assertEquals("host-6.18.44-fc-v669--smp", h.eraName());
     }
 
     @Test

@@ -74,7 +74,7 @@ public class PredictionsTest extends JUnitSuite {
     }
 
     /**
-     * Issue #20's "lockless reordering grows with M at 2 CPUs", on the costs a full calibration of our 2-vCPU 6.18 VM
+     * "Lockless reordering grows with M at 2 CPUs", on the costs a full calibration of our 2-vCPU 6.18 VM
      * fitted (docs/measurements, fqs7): the model's out-of-order share grows from M = 2 to M = 8 senders and every
      * reorder row, the growth's included, is within its band of the host's.
      */

@@ -21,7 +21,7 @@ import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** Issue #22's command-line faults: -V, --help's wrapping and defaults, unknown commands, --sweep, heap figures, stdout. */
+/** Command-line faults: -V, --help's wrapping and defaults, unknown commands, --sweep, heap figures, stdout. */
 public class CommandLineFaultsTest extends JUnitSuite {
     /** What a command printed and returned. */
     record Printed(int status, String out, String err) {}

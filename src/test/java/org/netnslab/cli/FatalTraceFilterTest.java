@@ -9,7 +9,7 @@ import org.junit.Test;
 import org.netnslab.run.RunObserver;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** Issue #22: with the heap check off, an OutOfMemoryError in an actor prints netns-lab's one line, not Akka's trace. */
+/** With the heap check off, an OutOfMemoryError in an actor prints netns-lab's one line, not Akka's trace. */
 public class FatalTraceFilterTest extends JUnitSuite {
     private static final String NETNS_LAB = "netns-lab: the JVM is exiting on a fatal error in an actor in scenario"
             + " scale-1m-netns, design kernel-6.9, phase create, 27% (55,758 of 200,000); no results written; if it was an"

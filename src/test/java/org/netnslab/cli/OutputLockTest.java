@@ -17,7 +17,7 @@ import org.netnslab.report.StagedOutput;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * Issue #22: two runs into the same --out at once (the second is refused, exit 2, naming the first's pid),
+ * Two runs into the same --out at once (the second is refused, exit 2, naming the first's pid),
  * and a SIGKILLed run's temporary folder (the next run removes it and says so).
  */
 public class OutputLockTest extends JUnitSuite {

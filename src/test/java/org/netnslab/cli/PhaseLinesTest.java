@@ -12,7 +12,7 @@ import org.junit.rules.TemporaryFolder;
 import org.netnslab.report.ResultsFolder;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** Issue #11: the warm-up follows --scale and is announced before it runs; proc-events runs have phase lines. */
+/** The warm-up follows --scale and is announced before it runs; proc-events runs have phase lines. */
 public class PhaseLinesTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();

@@ -20,7 +20,7 @@ import org.netnslab.report.ResultsFolder;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * Issue #11: kernel-4.18 and per-netns-2018 differ only in uevent keys, which a churn run never reads; a
+ * kernel-4.18 and per-netns-2018 differ only in uevent keys, which a churn run never reads; a
  * churn comparison between them is noise however small its p-value, and says so. An injection run reads
  * them: no warning there.
  */

@@ -19,7 +19,7 @@ import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** Issue #11, "check everything up front": what validate and run refuse before any work, exit 2. */
+/** "Check everything up front": what validate and run refuse before any work, exit 2. */
 public class UpFrontChecksTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
@@ -48,7 +48,7 @@ public class UpFrontChecksTest extends JUnitSuite {
                         "\n",
                         "name = huge",
                         "description = \"100,000 netns, 100,000 injectors\"",
-                        "seed = \"issue 11\"",
+                        "seed = \"up front\"",
                         "workload {",
                         "  type = uevent-injection",
                         "  netns { userns-owned = 100000, init-owned = 0 }",

@@ -16,7 +16,7 @@ import org.netnslab.report.Verdict;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * Issue #22: the verdict comes first (console, report.html, result.json), a disagreeing seed figure (TC3) says
+ * The verdict comes first (console, report.html, result.json), a disagreeing seed figure (TC3) says
  * DISAGREES in all three, and {@code --check} exits 3 on it.
  */
 public class VerdictTest extends JUnitSuite {

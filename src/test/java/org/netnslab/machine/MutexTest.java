@@ -120,7 +120,7 @@ public class MutexTest extends JUnitSuite {
         }
     }
 
-    /** Without tasks (or under fifo) the first waiter owns the lock at the unlock, as the machine before #20. */
+    /** Without tasks (or under fifo) the first waiter owns the lock at the unlock. */
     @Test
     public void withoutATaskTheFirstWaiterIsHandedTheLock() throws Exception {
         VirtualEngine e = VirtualEngine.create();

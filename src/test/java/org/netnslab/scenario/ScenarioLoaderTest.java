@@ -400,7 +400,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 got.get(1));
     }
 
-    /** Issue #22: what is missing and where, once; a binary file is said to be one, its bytes never echoed. */
+    /** What is missing and where, once; a binary file is said to be one, its bytes never echoed. */
     @Test
     public void syntaxErrorsSayWhatIsMissingAndWhereOnce() throws Exception {
         assertEquals(

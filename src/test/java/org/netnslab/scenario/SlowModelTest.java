@@ -30,7 +30,7 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * A slow model is waited for, a stalled one is named: waits follow the model's progress (steps started,
- * timed steps running), not a fixed ask timeout. Issue #11: grace period 10 s and exit cost 10 s (both in
+ * timed steps running), not a fixed ask timeout. A grace period of 10 s and an exit cost of 10 s (both in
  * range) used to fail with "Ask timed out" after the ask timeout.
  */
 public class SlowModelTest extends JUnitSuite {
