@@ -259,17 +259,20 @@ public final class ConsoleReport {
      *     then the description, marked as such
      */
     static String header(RunRecord r) {
+        String d = r.description() == null || r.description().length() <= LONGEST_DESCRIPTION
+                ? r.description()
+                : r.description().substring(0, LONGEST_DESCRIPTION) + "... ("
+                        + r.description().length() + " characters; whole in result.json and report.html)";
         if (!showsShape(r)) {
-            return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), r.description());
+            return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), d);
         }
         return String.format(
                 "scenario %s (scale %s): %s%n  %s: %s",
-                r.scenario(),
-                fmtScale(r.scale()),
-                r.shape(),
-                r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE,
-                r.description());
+                r.scenario(), fmtScale(r.scale()), r.shape(), r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE, d);
     }
+
+    /** The most of a description the console's first line shows, characters (load-tests' are under 200). */
+    static final int LONGEST_DESCRIPTION = 400;
 
     /** What marks the description when --set changed the counts run (report.html capitalises it). */
     static final String AS_THE_FILE = "as the file describes it at scale 1";
