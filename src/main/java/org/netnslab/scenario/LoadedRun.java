@@ -90,15 +90,13 @@ public record LoadedRun(Config system, Scenario scenario, RunSettings settings, 
     }
 
     /**
-     * The JVM's -X options but -Xmx (the collector decides how much of -Xmx is usable) and those the launcher adds
-     * itself besides NETNS_LAB_JAVA_OPTS: its class-data archive (a copied option would pin it to one jar's build) and
-     * its C2 thresholds ({@code -XX:Tier4...}).
+     * The JVM's -X options but -Xmx (the collector decides how much of -Xmx is usable) and the launcher's class-data
+     * archive, which the launcher adds itself and which a copied option would pin to one jar's build.
      */
     private static List<String> otherHeapOptions() {
         return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-X") && !a.startsWith("-Xmx"))
                 .filter(a -> !a.startsWith("-XX:SharedArchiveFile=") && !a.startsWith("-XX:+VerifySharedSpaces"))
-                .filter(a -> !a.startsWith("-XX:Tier4"))
                 .toList();
     }
 }
