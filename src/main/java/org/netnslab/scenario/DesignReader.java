@@ -107,8 +107,8 @@ final class DesignReader {
     }
 
     /**
-     * Checks the named designs a configuration file adds or changes ({@code netns-lab.designs} of a
-     * {@code --config} file), every one whether or not a scenario runs it: each must be an object of
+     * Checks the merged {@code netns-lab.model} once, and the named designs a configuration file adds or changes
+     * ({@code netns-lab.designs} of a {@code --config} file), every one whether or not a scenario runs it: each must be an object of
      * known model keys (and a {@code description}) whose values, over the merged {@code netns-lab.model},
      * read as every row of {@link Strategies#ROWS} does; none may redefine a design of reference.conf.
      *
@@ -123,9 +123,6 @@ final class DesignReader {
     static List<org.netnslab.settings.ConfigProblem> namedDesignProblems(
             Map<String, com.typesafe.config.ConfigOrigin> names, Config merged, String source) {
         List<org.netnslab.settings.ConfigProblem> problems = new java.util.ArrayList<>();
-        if (names.isEmpty()) {
-            return problems;
-        }
         HoconChecker c = new HoconChecker(merged, source, problems);
         Config known = ConfigFactory.defaultReference().getConfig("netns-lab.model");
         DesignReader reader = new DesignReader(merged, c);

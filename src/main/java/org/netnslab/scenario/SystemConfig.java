@@ -99,7 +99,8 @@ public final class SystemConfig {
             // its designs are checked here, not only when a scenario selects one; the file itself is not resolved (its
             // substitutions may need the rest), so its design names come from its unresolved tree
             Map<String, ConfigOrigin> names = ownDesigns(user, merged);
-            if (!names.isEmpty()) {
+            // its model keys too, even when every design a scenario runs overrides them: a bad value is said here
+            if (!names.isEmpty() || user.hasPath("netns-lab.model")) {
                 List<ConfigProblem> bad =
                         ScenarioLoader.namedDesignProblems(names, merged.getConfig("netns-lab"), extra.toString());
                 if (!bad.isEmpty()) {

@@ -152,6 +152,11 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                         + " name, designs, workload): give it as the scenario (netns-lab run " + scenario + ");"
                         + " --config takes netns-lab.* and akka.* settings\n",
                 v.err());
+        // a model value is checked though every design a scenario runs sets its own
+        refused(
+                "netns-lab.model.uevent.serialization = nope",
+                "netns-lab.model.uevent.serialization: unknown uevent.serialization 'nope'; expected one of"
+                        + " global-owner, per-netns-owner, per-netns-owner-fixed, lockless");
         Printed device = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", "/dev/null");
         assertEquals(
                 "netns-lab: 1 configuration problem:\n  /dev/null: --config: not a regular file (a device, a pipe or a"
