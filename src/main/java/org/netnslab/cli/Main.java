@@ -150,6 +150,7 @@ public final class Main implements Callable<Integer> {
      * @return the exit status
      */
     public static int execute(String... args) {
+        savedIn = null; // this command's, not an earlier one's in the same JVM (tests run many)
         CommandLine cl = new CommandLine(new Main());
         cl.setUsageHelpWidth(HelpText.UNWRAPPED); // wrapped by HelpText, at spaces only
         cl.setExecutionStrategy(Main::helpOrRun);

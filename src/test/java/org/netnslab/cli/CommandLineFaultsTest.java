@@ -254,6 +254,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 },
                 true);
         full.println("results: x/result.json");
+        Main.savedIn = null; // as a command that wrote no results leaves it
         ByteArrayOutputStream e = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(e, true, StandardCharsets.UTF_8);
         assertEquals(Main.EXIT_FAILED, Main.checkStdout(0, full, err));
