@@ -220,6 +220,9 @@ public final class ScenarioLoader {
         } catch (ConfigException e) {
             problems.add(HoconSyntax.parseProblem(file, e, "-"));
             throw new ScenarioException(problems);
+        } catch (StackOverflowError e) {
+            problems.add(new ConfigProblem(source, -1, "-", ConfigProblem.TOO_DEEP));
+            throw new ScenarioException(problems);
         }
         conf = overrides.apply(conf, sets, problems);
         try {
@@ -235,6 +238,9 @@ public final class ScenarioLoader {
             throw new ScenarioException(problems);
         } catch (ConfigException e) {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
+            throw new ScenarioException(problems);
+        } catch (StackOverflowError e) {
+            problems.add(new ConfigProblem(source, -1, "-", ConfigProblem.TOO_DEEP));
             throw new ScenarioException(problems);
         }
         return conf;

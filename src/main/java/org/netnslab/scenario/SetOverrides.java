@@ -77,6 +77,8 @@ final class SetOverrides {
                 conf = one.withFallback(conf);
             } catch (ConfigException e) {
                 problems.add(new ConfigProblem("--set " + set, -1, key, HoconSyntax.setProblem(value, e)));
+            } catch (StackOverflowError e) {
+                problems.add(new ConfigProblem("--set " + HoconSyntax.cut(set), -1, key, ConfigProblem.TOO_DEEP));
             }
         }
         return conf;

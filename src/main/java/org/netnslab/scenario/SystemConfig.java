@@ -111,6 +111,9 @@ public final class SystemConfig {
             return merged;
         } catch (ConfigException e) {
             throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
+        } catch (StackOverflowError e) {
+            throw new ScenarioException(
+                    List.of(new ConfigProblem(extra.toString(), -1, "--config", ConfigProblem.TOO_DEEP)));
         }
     }
 

@@ -12,6 +12,13 @@ import com.typesafe.config.ConfigOrigin;
  */
 public record ConfigProblem(String source, int line, String path, String message) {
     /**
+     * What a text nested deeper than Typesafe Config's recursive reader can follow is (its StackOverflowError,
+     * caught where a file or value is parsed or resolved): thousands of open brackets.
+     */
+    public static final String TOO_DEEP =
+            "nested too deep to read (thousands of '[' or '{' inside each other); a scenario nests a few levels";
+
+    /**
      * Non-printable characters (bytes of a binary file, a terminal's escape codes) are escaped, never echoed; a
      * word too long to read is cut ({@link HoconSyntax#cut}).
      */

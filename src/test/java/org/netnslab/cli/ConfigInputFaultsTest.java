@@ -285,6 +285,20 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 
+    /** Brackets nested deeper than Typesafe Config's recursive reader follows: one line, not its stack overflow. */
+    @Test
+    public void aFileNestedThousandsDeepIsOneLine() throws Exception {
+        String deep = "[".repeat(20_000) + "]".repeat(20_000);
+        Path f = write("deep.conf", "name = x\na = " + deep + "\n");
+        String tooDeep = "nested too deep to read (thousands of '[' or '{' inside each other); a scenario nests a few"
+                + " levels";
+        assertOneProblem(cli("validate", f.toString()), f + ": " + tooDeep);
+        assertOneProblem(cli("validate", UNSHARE, "--config", f.toString()), f + ": --config: " + tooDeep);
+        assertOneProblem(
+                cli("validate", UNSHARE, "--set", "designs=" + deep),
+                "--set designs=" + "[".repeat(52) + "... (40008 characters): designs: " + tooDeep);
+    }
+
     /** A description of a thousand characters is cut in the console's header, kept whole in result.json. */
     @Test
     public void aLongDescriptionIsCutInTheHeaderOnly() throws Exception {
