@@ -48,7 +48,6 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(
             names = "--only",
             paramLabel = "PARTS",
-            split = ",",
             description = "run only these parts: uevent, proc, lifecycle (default all)")
     List<String> only = new ArrayList<>();
 
@@ -109,7 +108,10 @@ final class CalibrateCommand implements Callable<Integer> {
             return new LinkedHashSet<>(ProbeSet.PARTS);
         }
         Set<String> parts = new LinkedHashSet<>();
-        for (String raw : only) {
+        // split here, not by picocli, which drops empty parts: ',,' would read as no --only at all
+        for (String raw : only.stream()
+                .flatMap(o -> java.util.Arrays.stream(o.split(",", -1)))
+                .toList()) {
             String p = raw.trim();
             if (p.isEmpty() || !ProbeSet.PARTS.contains(p)) {
                 System.err.println(

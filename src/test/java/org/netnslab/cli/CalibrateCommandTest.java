@@ -595,6 +595,15 @@ public class CalibrateCommandTest extends JUnitSuite {
                         "uevent,bogus",
                         "--out",
                         tmp.getRoot().toString()));
+        // empty parts are said so, not read as no --only (which would run every probe)
+        for (String only : new String[] {",,", "proc,,uevent", ""}) {
+            UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--quick", "--only", only);
+            assertEquals(o.stderr(), 2, o.exit());
+            assertEquals(
+                    "netns-lab: calibrate --only: an empty part in '" + only + "'; parts: uevent, proc, lifecycle"
+                            + System.lineSeparator(),
+                    o.stderr());
+        }
     }
 
     @Test
