@@ -7,6 +7,7 @@ import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.settings.HoconSyntax;
 
 /**
  * The console summary of a run, rendered from a {@link RunRecord} only, so that a run prints the same summary as
@@ -77,7 +78,13 @@ public final class ConsoleReport {
     public static String render(RunRecord r) {
         StringBuilder sb = new StringBuilder(summary(r)).append('\n');
         if (!r.overrides().isEmpty()) {
-            sb.append("overrides: ").append(String.join(" ", r.overrides())).append('\n');
+            sb.append("overrides: ")
+                    .append(String.join(
+                            " ",
+                            r.overrides().stream()
+                                    .map(o -> HoconSyntax.cut(oneLine(o)))
+                                    .toList()))
+                    .append('\n');
         }
         if (r.sensitivity() != null) {
             sb.append('\n').append(SensitivityReport.console(r.sensitivity())).append('\n');
@@ -259,16 +266,26 @@ public final class ConsoleReport {
      *     then the description, marked as such
      */
     static String header(RunRecord r) {
-        String d = r.description() == null || r.description().length() <= LONGEST_DESCRIPTION
-                ? r.description()
-                : r.description().substring(0, LONGEST_DESCRIPTION) + "... ("
-                        + r.description().length() + " characters; whole in result.json and report.html)";
+        // on one line, control characters escaped: a description's ESC or line break would reach the terminal raw
+        String d = r.description() == null
+                ? null
+                : oneLine(
+                        r.description().length() <= LONGEST_DESCRIPTION
+                                ? r.description()
+                                : r.description().substring(0, LONGEST_DESCRIPTION) + "... ("
+                                        + r.description().length()
+                                        + " characters; whole in result.json and report.html)");
         if (!showsShape(r)) {
             return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), d);
         }
         return String.format(
                 "scenario %s (scale %s): %s%n  %s: %s",
                 r.scenario(), fmtScale(r.scale()), r.shape(), r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE, d);
+    }
+
+    /** @return {@code s} with line breaks and other control characters escaped ({@code \n}, {@code \x1b}) */
+    static String oneLine(String s) {
+        return HoconSyntax.printable(s.replace("\r", "\\r").replace("\n", "\\n"));
     }
 
     /** The most of a description the console's first line shows, characters (load-tests' are under 200). */

@@ -285,46 +285,6 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 
-    /** Brackets nested deeper than Typesafe Config's recursive reader follows: one line, not its stack overflow. */
-    @Test
-    public void aFileNestedThousandsDeepIsOneLine() throws Exception {
-        String deep = "[".repeat(20_000) + "]".repeat(20_000);
-        Path f = write("deep.conf", "name = x\na = " + deep + "\n");
-        String tooDeep = "nested too deep to read (thousands of '[' or '{' inside each other); a scenario nests a few"
-                + " levels";
-        assertOneProblem(cli("validate", f.toString()), f + ": " + tooDeep);
-        assertOneProblem(cli("validate", UNSHARE, "--config", f.toString()), f + ": --config: " + tooDeep);
-        assertOneProblem(
-                cli("validate", UNSHARE, "--set", "designs=" + deep),
-                "--set designs=" + "[".repeat(52) + "... (40008 characters): designs: " + tooDeep);
-    }
-
-    /** A description of a thousand characters is cut in the console's header, kept whole in result.json. */
-    @Test
-    public void aLongDescriptionIsCutInTheHeaderOnly() throws Exception {
-        Path out = tmp.getRoot().toPath().resolve("long");
-        String d = "word ".repeat(200).strip();
-        Printed run = cli(
-                "run",
-                UNSHARE,
-                "--scale",
-                "0.01",
-                "--set",
-                "description=\"" + d + "\"",
-                "--jobs",
-                "1",
-                "--out",
-                out.toString(),
-                "--no-progress");
-        assertEquals(run.err(), 0, run.status());
-        assertTrue(
-                run.out(),
-                run.out()
-                        .contains(": " + d.substring(0, 400) + "... (999 characters; whole in result.json and"
-                                + " report.html)\n"));
-        assertTrue(Files.readString(out.resolve("result.json")).contains("\"" + d + "\""));
-    }
-
     /**
      * README's first command: its verdict as README shows it, the arrival-bound line giving the designs' throughputs
      * (within 0.1% of each other) as the range they span rather than one design's figure.
