@@ -136,10 +136,18 @@ final class ResultJsonReader {
                     f.map(d, dp, "means", f::number),
                     f.number(d, dp, "throughput_per_s"),
                     f.number(d, dp, "wall_s"),
-                    f.map(d, dp, "invariants", f::whole),
+                    f.map(d, dp, "invariants", invariant(f)),
                     ExecutionJson.clocks(f, d, dp)));
         }
         return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
+    }
+
+    /**
+     * @return an invariant counter's reader: a count (0 or more), but for sock_inuse_sum, the per-CPU counters'
+     *     sum at net_free, whose sign says which way a socket was miscounted
+     */
+    private static JsonFields.Field<Long> invariant(JsonFields f) {
+        return (o, path, key) -> key.equals("sock_inuse_sum") ? f.whole(o, path, key) : f.count(o, path, key);
     }
 
     private static DesignRecord design(JsonFields f, JsonNode d, String p) throws ReportInputException {
@@ -171,7 +179,7 @@ final class ResultJsonReader {
                 f.number(d, p, "throughput_per_s"),
                 null,
                 f.number(d, p, "wall_s"),
-                f.map(d, p, "invariants", f::whole),
+                f.map(d, p, "invariants", invariant(f)),
                 f.map(d, p, "counters", f::whole),
                 List.of(),
                 Map.of());

@@ -399,6 +399,14 @@ public class ReportCommandTest extends JUnitSuite {
         assertRefused(
                 dir,
                 json + ": designs[0].measures[\"uevent.transaction\"].count: expected a count (0 or more), found -5");
+        Files.writeString(json, good.replaceFirst("\"seqnum_duplicates\" : 0", "\"seqnum_duplicates\" : -7"));
+        assertRefused(
+                dir,
+                json
+                        + ": replicates[0].designs[0].invariants.seqnum_duplicates: expected a count (0 or more), found -7");
+        Files.writeString(json, good.replaceFirst("\"sock_inuse_sum\" : 0", "\"sock_inuse_sum\" : -2"));
+        assertEquals(0, execute("report", dir.toString()).status()); // a sum: its sign says which way it was miscounted
+        Files.delete(dir.resolve("report.html"));
         Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
         assertRefused(dir, json + ": not valid JSON (line ");
         org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
