@@ -3,7 +3,9 @@ package org.netnslab.scenario;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.util.HashMap;
 import java.util.List;
@@ -36,6 +38,7 @@ final class SetOverrides {
      * @return the keys with the overrides over them, unresolved
      */
     Config apply(Config conf, List<String> sets, List<ConfigProblem> problems) {
+        file = conf;
         for (String set : sets) {
             int eq = set.indexOf('=');
             if (eq <= 0) {
@@ -112,7 +115,7 @@ final class SetOverrides {
                     }
                     String set = p.source().equals(ENVIRONMENT) ? setBy.get(p.path()) : null;
                     if (set == null) {
-                        return p;
+                        return p.source().equals(ENVIRONMENT) ? inFile(p) : p;
                     }
                     Matcher m = SUBSTITUTION.matcher(set);
                     return new ConfigProblem(
@@ -123,6 +126,30 @@ final class SetOverrides {
                                     + (m.find() ? " " + m.group(2) : " its substitution names") + ")");
                 })
                 .toList();
+    }
+
+    /** The scenario file's keys as written (substitutions unresolved), or null before {@link #apply}. */
+    private Config file;
+
+    /** @return a problem with a value from the environment, at the file's line that substitutes it, naming it */
+    private ConfigProblem inFile(ConfigProblem p) {
+        ConfigValue v = file == null ? null : file.root();
+        try {
+            for (String k : ConfigUtil.splitPath(p.path())) {
+                v = v instanceof ConfigObject o ? o.get(k) : null;
+            }
+        } catch (ConfigException e) { // a path HOCON cannot split: the problem as it was
+            return p;
+        }
+        Matcher m = v == null ? null : SUBSTITUTION.matcher(v.render());
+        if (m == null || !m.find() || v.origin().filename() == null) {
+            return p;
+        }
+        return new ConfigProblem(
+                v.origin().filename(),
+                v.origin().lineNumber(),
+                p.path(),
+                p.message() + " (from the environment variable " + m.group(2) + ")");
     }
 
     /**

@@ -434,6 +434,24 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals("a\\x1b[31m", org.netnslab.settings.HoconSyntax.printable("a\u001b[31m"));
     }
 
+    /** A bad value an environment variable gave is located at the file's line that substitutes it, and named. */
+    @Test
+    public void aBadValueFromTheEnvironmentIsSaidAtItsLine() throws Exception {
+        String home = System.getenv("HOME"); // set wherever the tests run; a path, never a whole number
+        org.junit.Assume.assumeTrue(home != null && !home.matches("\\d+"));
+        String text = Files.readString(Path.of("load-tests/uevent-tc1-userns.conf"));
+        assertTrue(text.contains("\n  injectors = 1000\n"));
+        Path f = write(text.replace("\n  injectors = 1000\n", "\n  injectors = ${HOME}\n"));
+        int line = text.substring(0, text.indexOf("\n  injectors = 1000\n") + 1).split("\n", -1).length;
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> new ScenarioLoader().load(f, List.of(), 1));
+        assertTrue(
+                e.getMessage(),
+                e.getMessage()
+                        .contains(f + ":" + line + ": workload.injectors: must be an integer in 1..1000000000, got \""
+                                + home + "\" (from the environment variable HOME)"));
+    }
+
     @Test
     public void missingFileAndBrokenSyntaxAndBadSetAreConfigurationErrors() throws Exception {
         ScenarioException missing = org.junit.Assert.assertThrows(
