@@ -60,7 +60,9 @@ final class ResultJsonReader {
             if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.equals("..")) {
                 throw f.wrong(at(at("designs", i), "name"), "'" + name + "' is not a design name");
             }
-            byName.put(name, designs.get(i));
+            if (byName.put(name, designs.get(i)) != null) { // a run runs each design once
+                throw f.wrong(at(at("designs", i), "name"), "'" + name + "' is listed twice");
+            }
         }
         List<RunResult.DerivedRatio> ratios = new ArrayList<>();
         JsonNode rn = f.array(root, "", "ratios");

@@ -407,6 +407,14 @@ public class ReportCommandTest extends JUnitSuite {
         Files.writeString(json, good.replaceFirst("\"sock_inuse_sum\" : 0", "\"sock_inuse_sum\" : -2"));
         assertEquals(0, execute("report", dir.toString()).status()); // a sum: its sign says which way it was miscounted
         Files.delete(dir.resolve("report.html"));
+        // the second design renamed as the first: its tables would be printed twice
+        int at = good.indexOf("\n  \"designs\" : [");
+        Files.writeString(
+                json,
+                good.substring(0, at)
+                        + good.substring(at)
+                                .replaceFirst("\"name\" : \"per-netns-2018\"", "\"name\" : \"kernel-4.18\""));
+        assertRefused(dir, json + ": designs[1].name: 'kernel-4.18' is listed twice");
         Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
         assertRefused(dir, json + ": not valid JSON (line ");
         org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
