@@ -200,8 +200,7 @@ public final class CalibrationJson {
         try {
             root = SavedFile.json(JSON, SavedFile.utf8(SavedFile.read(file)));
         } catch (SavedFile.Problem e) {
-            boolean notOurs = e.getCause() instanceof JsonProcessingException
-                    || e.getMessage().startsWith("is not a text");
+            boolean notOurs = e.getCause() instanceof JsonProcessingException || e.notText();
             throw new IOException(
                     file + ": " + e.getMessage()
                             + (notOurs ? ", so not a calibration.json (the JSON calibrate writes)" : ""),

@@ -12,7 +12,6 @@ import java.util.Map;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.SavedFile;
 
 /**
@@ -82,16 +81,12 @@ public final class HgrmFiles {
     public static PercentileDistribution read(Path file) throws ReportInputException {
         String text;
         try {
-            byte[] bytes = SavedFile.read(file);
-            String binary = HoconSyntax.notTextBecause(bytes);
-            if (binary != null) {
-                throw new ReportInputException(
-                        file,
-                        "is not a text file (" + binary + "), so not the percentile table a netns-lab run writes");
-            }
-            text = SavedFile.text(bytes);
+            text = SavedFile.utf8(SavedFile.read(file));
         } catch (SavedFile.Problem e) {
-            throw new ReportInputException(file, e.getMessage(), e);
+            throw new ReportInputException(
+                    file,
+                    e.getMessage() + (e.notText() ? ", so not the percentile table a netns-lab run writes" : ""),
+                    e);
         }
         return parse(text, file);
     }

@@ -44,9 +44,8 @@ final class JsonFields {
         try {
             root = SavedFile.json(mapper, SavedFile.utf8(SavedFile.read(file)));
         } catch (SavedFile.Problem e) {
-            String m = e.getMessage();
             throw new ReportInputException(
-                    file, m.startsWith("is not a text file") ? m + ", so not the JSON a netns-lab run writes" : m, e);
+                    file, e.getMessage() + (e.notText() ? ", so not the JSON a netns-lab run writes" : ""), e);
         }
         JsonFields f = new JsonFields(file);
         if (root == null || root.isMissingNode()) {

@@ -48,9 +48,20 @@ public final class SavedFile {
     /** What is wrong with a saved file, in words, without the file's name (the caller names it). */
     public static final class Problem extends IOException {
         private static final long serialVersionUID = 1L;
+        private final boolean notText;
 
         Problem(String words, Throwable cause) {
+            this(words, cause, false);
+        }
+
+        private Problem(String words, Throwable cause, boolean notText) {
             super(words, cause);
+            this.notText = notText;
+        }
+
+        /** @return whether the file's bytes are not UTF-8 text ({@link #utf8}): so not a file netns-lab wrote */
+        public boolean notText() {
+            return notText;
         }
     }
 
@@ -193,7 +204,7 @@ public final class SavedFile {
     public static String utf8(byte[] bytes) throws Problem {
         String binary = HoconSyntax.notTextBecause(bytes);
         if (binary != null) {
-            throw new Problem("is not a text file (" + binary + ")", null);
+            throw new Problem("is not a text file (" + binary + ")", null, true);
         }
         return text(bytes);
     }
