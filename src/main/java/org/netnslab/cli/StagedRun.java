@@ -61,9 +61,7 @@ final class StagedRun implements AutoCloseable {
             try {
                 return begin(dir, scenario, now);
             } catch (OutputFolderException e) {
-                boolean taken = Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
-                        || staging(parent, dir.getFileName().toString());
-                if (!taken || tries == 10) {
+                if (!taken(dir) || tries == 10) {
                     throw e;
                 }
             }
@@ -88,19 +86,25 @@ final class StagedRun implements AutoCloseable {
         String base = name + "-" + now.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         for (int i = 1; ; i++) {
             Path dir = parent.resolve(i == 1 ? base : base + "-" + i);
-            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
-                    && !staging(parent, dir.getFileName().toString())) {
+            if (!taken(dir)) {
                 return dir;
             }
         }
     }
 
-    /** @return whether a run writes aside for {@code parent/name} now: a {@code .<name>.tmp-<pid>} beside it */
-    private static boolean staging(Path parent, String name) {
+    /**
+     * @return whether another run has {@code dir}: its folder exists, or a run writes aside for it now (a
+     *     {@code .<name>.tmp-<pid>} beside it)
+     */
+    private static boolean taken(Path dir) {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        Path parent = dir.toAbsolutePath().getParent();
         if (!Files.isDirectory(parent)) {
             return false;
         }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, "." + name + ".tmp-*")) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent, "." + dir.getFileName() + ".tmp-*")) {
             return ds.iterator().hasNext();
         } catch (IOException e) { // cannot list: StagedOutput.begin says why when it tries the folder
             return false;
