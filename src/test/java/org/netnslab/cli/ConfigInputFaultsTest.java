@@ -60,7 +60,15 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         return f;
     }
 
-    private static void assertOneProblem(Printed p, String problem) {
+    /** @return unshare-loop run at {@code --scale 0.01} on one lane into {@code out}, with more options */
+    static Printed unshareRun(Path out, String... more) {
+        List<String> args = new java.util.ArrayList<>(
+                List.of("run", UNSHARE, "--scale", "0.01", "--jobs", "1", "--out", out.toString(), "--no-progress"));
+        args.addAll(List.of(more));
+        return cli(args.toArray(String[]::new));
+    }
+
+    static void assertOneProblem(Printed p, String problem) {
         assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
         assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
     }
@@ -251,7 +259,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     @Test
     public void theHeaderAtAScaleGivesTheCountsRunAndTheDescriptionAsOfScaleOne() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("out");
-        Printed run = cli("run", UNSHARE, "--scale", "0.01", "--jobs", "1", "--out", out.toString(), "--no-progress");
+        Printed run = unshareRun(out);
         assertEquals(run.err(), 0, run.status());
         String header = "\nscenario unshare-loop (scale 0.01): 40 workers x 1 iteration (after 1 warm-up)\n"
                 + "  at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by its owner's exit, in"
@@ -264,18 +272,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     @Test
     public void theHeaderWithOverridesGivesTheCountsRunAndTheFilesDescription() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("set");
-        Printed run = cli(
-                "run",
-                UNSHARE,
-                "--scale",
-                "0.01",
-                "--set",
-                "workload.workers=3",
-                "--jobs",
-                "1",
-                "--out",
-                out.toString(),
-                "--no-progress");
+        Printed run = unshareRun(out, "--set", "workload.workers=3");
         assertEquals(run.err(), 0, run.status());
         String header = "\nscenario unshare-loop (scale 0.01): 3 workers x 1 iteration (after 1 warm-up)\n"
                 + "  as the file describes it at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by";

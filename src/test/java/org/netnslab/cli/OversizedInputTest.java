@@ -2,6 +2,9 @@ package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.netnslab.cli.CommandLineFaultsTest.cli;
+import static org.netnslab.cli.ConfigInputFaultsTest.assertOneProblem;
+import static org.netnslab.cli.ConfigInputFaultsTest.unshareRun;
 
 import akka.actor.testkit.typed.javadsl.LogCapturing;
 import java.nio.file.Files;
@@ -25,26 +28,12 @@ public class OversizedInputTest extends JUnitSuite {
 
     private static final String UNSHARE = "load-tests/unshare-loop.conf";
 
-    private static Printed cli(String... args) {
-        return CommandLineFaultsTest.cli(args);
-    }
-
-    private Path write(String name, String text) throws Exception {
-        Path f = tmp.getRoot().toPath().resolve(name);
-        Files.writeString(f, text);
-        return f;
-    }
-
-    private static void assertOneProblem(Printed p, String problem) {
-        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
-        assertEquals("netns-lab: 1 configuration problem:\n  " + problem + "\n", p.err());
-    }
-
     /** Brackets nested deeper than Typesafe Config's recursive reader follows: one line, not its stack overflow. */
     @Test
     public void aFileNestedThousandsDeepIsOneLine() throws Exception {
         String deep = "[".repeat(20_000) + "]".repeat(20_000);
-        Path f = write("deep.conf", "name = x\na = " + deep + "\n");
+        Path f = tmp.getRoot().toPath().resolve("deep.conf");
+        Files.writeString(f, "name = x\na = " + deep + "\n");
         String tooDeep = "nested too deep to read (thousands of '[' or '{' inside each other); a scenario nests a few"
                 + " levels";
         assertOneProblem(cli("validate", f.toString()), f + ": " + tooDeep);
@@ -59,18 +48,7 @@ public class OversizedInputTest extends JUnitSuite {
     public void aLongDescriptionIsCutInTheHeaderOnly() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("long");
         String d = "word ".repeat(200).strip();
-        Printed run = cli(
-                "run",
-                UNSHARE,
-                "--scale",
-                "0.01",
-                "--set",
-                "description=\"" + d + "\"",
-                "--jobs",
-                "1",
-                "--out",
-                out.toString(),
-                "--no-progress");
+        Printed run = unshareRun(out, "--set", "description=\"" + d + "\"");
         assertEquals(run.err(), 0, run.status());
         assertTrue(
                 run.out(),
@@ -79,18 +57,7 @@ public class OversizedInputTest extends JUnitSuite {
                                 + " report.html)\n"));
         assertTrue(Files.readString(out.resolve("result.json")).contains("\"" + d + "\""));
         // an ESC or a line break in it is escaped, not written to the terminal
-        Printed esc = cli(
-                "run",
-                UNSHARE,
-                "--scale",
-                "0.01",
-                "--set",
-                "description=\"x\\u001b[31mRED\\ny\"",
-                "--jobs",
-                "1",
-                "--out",
-                tmp.getRoot().toPath().resolve("esc").toString(),
-                "--no-progress");
+        Printed esc = unshareRun(tmp.getRoot().toPath().resolve("esc"), "--set", "description=\"x\\u001b[31mRED\\ny\"");
         assertTrue(esc.out(), esc.out().contains(": x\\x1b[31mRED\\ny\n"));
     }
 }
