@@ -34,13 +34,6 @@
  *                                       drains without sleeping, in their own user+net namespace: the send's
  *                                       spread when its skbs are freed on another CPU, as every contended load's
  *                                       listeners free them (the walk above frees each at once where it was made).
- *   uevent_probe backlog M1,M2,.. ROUNDS fit set: one process pinned to a CPU, in its own user+net namespace,
- *                                       queues BACKLOG_K uevents on its listener, then M more on listeners in other
- *                                       netns (their skbs allocated on the same CPU), then drains its K: the
- *                                       receive of a message after M other skbs were queued on its CPU since
- *                                       (netlink_recvmsg reads an skb the later allocations evicted from the
- *                                       core's caches); per round, a last line with M = 0 read by a process pinned
- *                                       to the other CPU (the skb made and freed on two CPUs).
  *   uevent_probe idle K1,K2,.. SECONDS  fit set: for each K, K processes asleep, each in its own user+net
  *                                       namespace, and the machine's busy time over SECONDS (/proc/stat): what
  *                                       the host runs beside a load for the netns alive (an agent, a monitor),
@@ -849,105 +842,6 @@ static void remote(long sends) {
     printf("}\n");
 }
 
-/* ---- backlog: a queued message's receive after other skbs were queued on its CPU ---- */
-#define BACKLOG_K 25
-
-static void backlog_one(long m, long rounds, int cpu, int reader_cpu) {
-    int64_t *per = shared_alloc((size_t) rounds * sizeof(int64_t));
-    pid_t pid = fork_child();
-    if (pid == 0) {
-        enter_userns_netns();
-        pin_to(cpu);
-        int la = uevent_socket(1), sa = uevent_socket(0);
-        /* the M others spread over netns whose listener holds what its receive buffer takes (rmem_max bounds it
-         * outside the initial user namespace): an skb's truesize is under 1 KiB */
-        int rb = 0;
-        socklen_t rbl = sizeof rb;
-        getsockopt(la, SOL_SOCKET, SO_RCVBUF, &rb, &rbl);
-        long chunk = rb / 2048 > 50 ? rb / 2048 : 50;
-        long nb = m > 0 ? (m + chunk - 1) / chunk : 0;
-        int *lb = calloc((size_t) nb + 1, sizeof *lb), *sb = calloc((size_t) nb + 1, sizeof *sb);
-        for (long j = 0; j < nb; j++) {
-            if (unshare(CLONE_NEWNET) != 0) fail_missing("network namespaces", "", "unshare(CLONE_NEWNET): %s", strerror(errno));
-            lb[j] = uevent_socket(1);
-            sb[j] = uevent_socket(0);
-        }
-        int go[2], back[2];
-        if (pipe2(go, O_CLOEXEC) != 0 || pipe2(back, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
-        long warm = rounds / 5 + 2;
-        pid_t reader = 0;
-        if (reader_cpu >= 0) {
-            reader = fork_child();
-            if (reader == 0) {
-                pin_to(reader_cpu);
-                char buf[4096], c;
-                for (long r = -warm; r < rounds; r++) {
-                    if (read(go[0], &c, 1) != 1) _exit(1);
-                    int64_t c0 = cpu_ns();
-                    for (long k = 0; k < BACKLOG_K; k++)
-                        if (recv(la, buf, sizeof buf, MSG_DONTWAIT) <= 0) _exit(1);
-                    int64_t c1 = cpu_ns();
-                    if (r >= 0) per[r] = (c1 - c0) / BACKLOG_K;
-                    if (write(back[1], "b", 1) != 1) _exit(1);
-                }
-                _exit(0);
-            }
-        }
-        char msg[512], buf[4096], c;
-        for (long r = -warm; r < rounds; r++) {
-            for (long k = 0; k < BACKLOG_K; k++) {
-                size_t len = build_message(msg, sizeof msg, 0, k);
-                send_one(sa, msg, len);
-            }
-            for (long i = 0; i < m; i++) {
-                size_t len = build_message(msg, sizeof msg, 1, i);
-                send_one(sb[i / chunk], msg, len);
-            }
-            if (reader_cpu >= 0) {
-                if (write(go[1], "g", 1) != 1 || read(back[0], &c, 1) != 1) _exit(1);
-            } else {
-                int64_t c0 = cpu_ns();
-                for (long k = 0; k < BACKLOG_K; k++)
-                    if (recv(la, buf, sizeof buf, MSG_DONTWAIT) <= 0) fail_missing("uevent delivery", "", "recv: %s", strerror(errno));
-                int64_t c1 = cpu_ns();
-                if (r >= 0) per[r] = (c1 - c0) / BACKLOG_K;
-            }
-            for (long i = 0; i < m; i++)
-                if (recv(lb[i / chunk], buf, sizeof buf, MSG_DONTWAIT) <= 0)
-                    fail_missing("uevent delivery", "", "recv of the backlog: %s", strerror(errno));
-        }
-        if (reader > 0) {
-            int s;
-            waitpid(reader, &s, 0);
-            if (!WIFEXITED(s) || WEXITSTATUS(s) != 0) _exit(1);
-        }
-        _exit(0);
-    }
-    int st;
-    waitpid(pid, &st, 0);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
-    printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"backlog\",\"queued_since\":%ld,\"reader\":\"%s\",\"queued\":%d,"
-           "\"rounds\":%ld", m, reader_cpu >= 0 ? "other-cpu" : "same-cpu", BACKLOG_K, rounds);
-    print_dist("recv", "ns", per, rounds);
-    printf("}\n");
-    fflush(stdout);
-}
-
-static void backlog(const long *ms, int nm, long rounds) {
-    int cpus[2];
-    int two = two_cpus(cpus);
-    if (!two) {
-        cpu_set_t mine;
-        cpus[0] = 0;
-        if (sched_getaffinity(0, sizeof mine, &mine) == 0)
-            for (int c = CPU_SETSIZE - 1; c >= 0; c--)
-                if (CPU_ISSET(c, &mine)) cpus[0] = c;
-    }
-    for (int i = 0; i < nm; i++) backlog_one(ms[i], rounds, cpus[0], -1);
-    if (two) backlog_one(0, rounds, cpus[0], cpus[1]);
-    else printf("{\"probe\":\"uevent\",\"set\":\"fit\",\"load\":\"backlog\",\"queued_since\":0,\"reader\":\"other-cpu\",\"skipped\":\"needs two CPUs\"}\n");
-}
-
 /* ---- stop: tc1's listener woken by the stop pipe's close, alone ---- */
 static void stop_cost(long rounds) {
     int64_t *cpu = shared_alloc((size_t) rounds * sizeof(int64_t));
@@ -1043,10 +937,9 @@ int main(int argc, char **argv) {
     probe_init("uevent");
     static const char *usage =
         "uevent_probe fit L1,L2,... SENDS | wake - SENDS | pair - SENDS | exit - CHILDREN | waiters CLOSERS SENDS"
-        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS | stop - ROUNDS | remote - SENDS"
-        " | backlog M1,M2,... ROUNDS";
+        " (SENDS 2000..50000) | tc1 N SENDS | reorder M SENDS | idle K1,K2,... SECONDS | stop - ROUNDS | remote - SENDS";
     usage_mode(usage, argc, argv,
-               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", "stop", "remote", "backlog", NULL });
+               (const char *const[]) { "fit", "wake", "pair", "exit", "waiters", "tc1", "reorder", "idle", "stop", "remote", NULL });
     if (argc != 4) usage_fail(usage, "'%s' takes 2 arguments, got %s", argv[1], arg_count(argc));
     if (strcmp(argv[1], "idle") == 0) {
         long ks[16];
@@ -1058,12 +951,6 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "exit") == 0) {
         if (strcmp(argv[2], "-") != 0) usage_fail(usage, "'exit' takes '-' before CHILDREN, got '%s'", argv[2]);
         exit_cost(arg_long(argv[3], 1, 10000, "CHILDREN"));
-        return 0;
-    }
-    if (strcmp(argv[1], "backlog") == 0) {
-        long ms[16];
-        int nm = arg_list(argv[2], ms, 16, 0, 50000, "M");
-        backlog(ms, nm, arg_long(argv[3], 5, 1000, "ROUNDS"));
         return 0;
     }
     if (strcmp(argv[1], "stop") == 0) {

@@ -55,12 +55,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
      * @return whether its value is a count (the walk's knee, in sockets), not a share
      */
     static boolean count(String key) {
-        return java.util.Set.of(
-                        UeventFit.CACHED_SOCKETS,
-                        SwitchFit.CACHED,
-                        BackgroundFit.DOUBLING,
-                        RecvFit.CACHED,
-                        BacklogFit.CACHED)
+        return java.util.Set.of(UeventFit.CACHED_SOCKETS, SwitchFit.CACHED, BackgroundFit.DOUBLING, RecvFit.CACHED)
                 .contains(key);
     }
 
@@ -150,11 +145,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         UeventFit.fitExit(select(fitSet, "uevent", "exit"), !walk.isEmpty(), costs, unfitted);
         KthreadFit.fit(select(fitSet, "uevent", "exit"), costs, unfitted);
         UeventFit.fitTableWaiter(select(fitSet, "uevent", "waiters"), !walk.isEmpty(), costs, unfitted);
-        List<ObjectNode> backlog = select(fitSet, "uevent", "backlog");
-        if (!walk.isEmpty()) {
-            BacklogFit.fit(backlog, costs, unfitted);
-        }
-        PairFit.fit(select(fitSet, "uevent", "pair"), costs, extras, unfitted, BacklogFit.present(backlog));
+        PairFit.fit(select(fitSet, "uevent", "pair"), costs, extras, unfitted);
         for (Map<String, Fitted> m : List.of(costs, extras)) {
             m.entrySet().removeIf(e -> {
                 double v = e.getValue().value();

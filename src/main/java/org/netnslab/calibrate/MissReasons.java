@@ -130,10 +130,9 @@ final class MissReasons {
             "LCPU",
             "the host's listener reads skbs that waited in its queue: more CPU per message with more processes",
             "the host's listener reads skbs that waited in its queue while other tasks ran, and its cost per"
-                    + " message grows with the processes about as the sender's does; the model charges a recvmsg and its"
-                    + " handling, a task switch and a drain cycle per wake-up, and the largest of what the walks"
-                    + " (costs.uevent.recv-evicted) and the skbs queued on its CPU (recv-backlog-evicted) evicted since a"
-                    + " message was queued, or recv-remote on another CPU: up to 0.4-0.7 us, not the rest of what other tasks"
+                    + " message grows with the processes about as the sender's does; the model charges the pair probe's recvmsg"
+                    + " and handling, a task switch per wake-up, and what the walks since a message was queued evicted"
+                    + " (costs.uevent.recv-evicted, from the walk lines: up to 0.4 us), not the rest of what other tasks"
                     + " evicted");
 
     /**

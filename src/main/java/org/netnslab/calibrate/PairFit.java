@@ -38,13 +38,7 @@ final class PairFit {
      *       the key's range;</li>
      *   <li>{@code recv} = listener CPU per message - its wake-ups per message x {@code machine.context-switch} (the
      *       model charges a switch per wake-up) - {@code listener-user}; without a fitted switch the walk lines'
-     *       {@code recv} stays, as the model then charges its configured switch. Where the fit set has backlog lines
-     *       ({@link BacklogFit}) the walk's {@code recv} stays instead and the rest of the listener's CPU is its drain
-     *       cycles: {@code drain-cycle} = (listener CPU per message - {@code recv} - {@code listener-user} - its
-     *       sleeps per message x {@code machine.context-switch}) / its drain cycles per message ({@code
-     *       listener_wakeups}: poll returned with data, whether it slept or not). Over the 6.18 host's recordings
-     *       that comes out 3.1-5.2 us a cycle at 0.11-0.28 cycles a message, where the pair's CPU per message does not
-     *       follow its sleeps.</li>
+     *       {@code recv} stays, as the model then charges its configured switch.</li>
      * </ul>
      * A wake-up is one of the listener's sleeps ({@code listener_sleeps}: its voluntary context switches, each a
      * send waking it from poll) where the lines carry them, else one of its drain cycles ({@code listener_wakeups},
@@ -56,8 +50,7 @@ final class PairFit {
             List<ObjectNode> lines,
             Map<String, Fitted> costs,
             Map<String, Fitted> extras,
-            Map<String, String> unfitted,
-            boolean backlog) {
+            Map<String, String> unfitted) {
         boolean walked = costs.containsKey("costs.uevent.send-outside"); // the walk's lines were fitted
         if (lines.isEmpty() && walked) {
             unfitted.put(
@@ -175,17 +168,8 @@ final class PairFit {
         costs.put("costs.uevent.deliver-per-listener", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
         costs.put("costs.uevent.return", new Fitted(intercept / 7, src, pairs.size(), Double.NaN));
         if (ctx == null) { // the model charges its configured switch at each wake-up: the walk lines' recv stays
-            unfitted.put("costs.uevent.drain-cycle", "no machine.context-switch fitted: the walk lines' recv stays");
             return;
         }
-        if (backlog) {
-            drainCycle(pairs, costs, unfitted, lis, wakes, sleeps, lisUser, ctx.value());
-            return;
-        }
-        unfitted.put(
-                "costs.uevent.drain-cycle",
-                "no uevent_probe backlog line in the fit set: recv is the pair's, drain cycles included (a calibration"
-                        + " from before it)");
         double switches = wakes * ctx.value();
         costs.put(
                 "costs.uevent.recv",
@@ -196,47 +180,6 @@ final class PairFit {
                                         + " medians): the listener's CPU per message %.0f ns less %.3f %s per message x machine.context-switch"
                                         + " and listener-user",
                                 pairs.size(), lis, wakes, sleeps ? "sleeps" : "drain cycles"),
-                        pairs.size(),
-                        Double.NaN));
-    }
-
-    /** {@code drain-cycle} from the pair's listener over the walk's {@code recv}, which stays. */
-    private static void drainCycle(
-            List<ObjectNode> pairs,
-            Map<String, Fitted> costs,
-            Map<String, String> unfitted,
-            double lis,
-            double wakes,
-            boolean sleeps,
-            double lisUser,
-            double ctx) {
-        String key = "costs.uevent.drain-cycle";
-        double cycles = CostFit.medianOf(pairs.stream()
-                .mapToDouble(l ->
-                        l.path("listener_wakeups").asDouble() / l.path("sends").asDouble())
-                .toArray());
-        double recv = costs.get("costs.uevent.recv").value();
-        double rest = lis - recv - lisUser - (sleeps ? wakes : 0) * ctx;
-        if (!(cycles > 0) || rest < 0) {
-            unfitted.put(
-                    key,
-                    !(cycles > 0)
-                            ? "the pair probe's listener has no drain cycles (listener_wakeups)"
-                            : String.format(
-                                    "the pair's listener CPU per message (%.0f ns) is below the walk's recv, listener-user"
-                                            + " and its switches",
-                                    lis));
-            return;
-        }
-        costs.put(
-                key,
-                new Fitted(
-                        rest / cycles,
-                        String.format(
-                                "uevent_probe pair (%d run(s), medians): the listener's CPU per message %.0f ns less"
-                                        + " the walk's recv %.0f ns, listener-user and %.3f sleeps per message x"
-                                        + " machine.context-switch, over %.3f drain cycles per message",
-                                pairs.size(), lis, recv, sleeps ? wakes : 0, cycles),
                         pairs.size(),
                         Double.NaN));
     }

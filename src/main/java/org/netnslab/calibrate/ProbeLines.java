@@ -36,7 +36,6 @@ public final class ProbeLines {
                             new Field("user_p50_ns", 0, NS))),
             Map.entry("uevent/wake", List.of(new Field("send_p50_ns", 1, NS))),
             Map.entry("uevent/remote", List.of(new Field("sends", 1, 1_000_000))),
-            Map.entry("uevent/backlog", List.of(new Field("queued_since", 0, 50_000))),
             Map.entry(
                     "uevent/stop",
                     List.of(
@@ -133,7 +132,6 @@ public final class ProbeLines {
             new Field("settle_ms", -1, 1e7),
             new Field("listener_sleeps", 0, 1e10),
             new Field("send_p99_ns", 1, NS),
-            new Field("recv_p50_ns", 0, NS),
             new Field("parent_cpu_p50_ns", 0, NS),
             new Field("unshare_cpu_mean_ns", 0, NS),
             new Field("child_cpu_mean_ns", 0, NS),

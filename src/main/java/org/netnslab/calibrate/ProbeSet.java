@@ -124,12 +124,6 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                                 .toList());
     }
 
-    /**
-     * The skbs {@code uevent_probe backlog} queues on the CPU between a message and its receive: from none to four
-     * times an L2's worth (skbs of under 1 KiB), where the receive's extra levels off.
-     */
-    static final String BACKLOG_SIZES = "0,300,1000,4000,16000";
-
     /** Rounds of {@code uevent_probe stop} in a full calibration: its mean over about 0.6 s. */
     static final long STOP_ROUNDS = 200;
 
@@ -157,10 +151,6 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
                 // a lone sender whose skbs a reader frees on the other CPU: the send's spread in the contended loads
                 s.add(new Step(true, "uevent", "uevent_probe", "remote", "-", quick ? "5000" : "20000"));
-            }
-            // a queued message's receive after other skbs were queued on its CPU, and on the other CPU
-            for (int run = 0; run < (quick ? 1 : RUNS); run++) {
-                s.add(new Step(true, "uevent", "uevent_probe", "backlog", BACKLOG_SIZES, quick ? "10" : "40"));
             }
             s.add(new Step(true, "uevent", "uevent_probe", "wake", "-", quick ? "300" : "2000"));
             // the listener's last wake-up, by the stop pipe that ends every TC1 and reorder load

@@ -43,8 +43,6 @@ public final class Machine implements Extension {
     private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
     /** Sockets the broadcasts have walked on this machine so far (virtual: driven by the engine's thread). */
     private long socketsWalked;
-    /** Skbs queued by the sends on each CPU so far, by CPU (virtual: driven by the engine's thread). */
-    private long[] skbsQueued = new long[0];
 
     private Machine(VirtualEngine engine) {
         this.engine = engine;
@@ -251,31 +249,6 @@ public final class Machine implements Extension {
             CpuTask task, Step step, long nanos, java.util.function.LongUnaryOperator extra, Runnable then) {
         long queued = socketsWalked;
         cpus().run(task, step, jittered(nanos), () -> extra.applyAsLong(socketsWalked - queued), then);
-    }
-
-    /**
-     * Counts the skbs a send queued, allocated on its CPU (alloc_skb in its system call): what evicts earlier queued
-     * messages from that core's caches ({@link #skbsQueuedOn}).
-     *
-     * @param cpu the CPU the send runs on ({@link CpuTask#cpu()}); below 0 counts nothing
-     * @param n skbs queued, one per receiving listener
-     */
-    public void queuedSkbs(int cpu, long n) {
-        if (cpu < 0) {
-            return;
-        }
-        if (cpu >= skbsQueued.length) {
-            skbsQueued = java.util.Arrays.copyOf(skbsQueued, Math.max(cpu + 1, cpus().count()));
-        }
-        skbsQueued[cpu] += n;
-    }
-
-    /**
-     * @param cpu a CPU, 0..count-1
-     * @return the skbs sends on that CPU have queued so far
-     */
-    public long skbsQueuedOn(int cpu) {
-        return cpu >= 0 && cpu < skbsQueued.length ? skbsQueued[cpu] : 0;
     }
 
     /** @param n bound sockets a broadcast walks (netlink_broadcast's mc_list walk) */

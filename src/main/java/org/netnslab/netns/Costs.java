@@ -90,9 +90,6 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             case "uevent.broadcast-uncached-extra" -> uevent.broadcastUncachedExtra();
             case "uevent.recv-evicted" -> uevent.recvEvicted();
             case "uevent.listener-stop" -> uevent.listenerStop();
-            case "uevent.drain-cycle" -> uevent.drainCycle();
-            case "uevent.recv-backlog-evicted" -> uevent.recvBacklogEvicted();
-            case "uevent.recv-remote" -> uevent.recvRemote();
             case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
             case "proc.wakeup" -> proc.wakeup().toNanos();
             default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
@@ -114,9 +111,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
                 },
                 count -> count == UeventCosts.RECV_CACHED_SOCKETS
                         ? uevent.recvCachedSockets()
-                        : count == UeventCosts.RECV_BACKLOG_CACHED
-                                ? uevent.recvBacklogCached()
-                                : uevent.broadcastCachedSockets());
+                        : uevent.broadcastCachedSockets());
     }
 
     /**

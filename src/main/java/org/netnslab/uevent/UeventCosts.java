@@ -62,19 +62,6 @@ import org.netnslab.settings.Setting;
  *     fs/pipe.c): poll's return (do_sys_poll -> poll_freewait), a poll that finds nothing and the loop's end, on the
  *     listener's own task after its switch-in; charged only by a workload with {@code listeners-woken-at-end};
  *     fair scheduler only
- * @param drainCycle ns: a listener's CPU per drain cycle beyond its recvmsgs, charged with the first message a
- *     listener asleep is woken for: poll's return (do_sys_poll -> poll_freewait), the recvmsg that finds the queue
- *     empty (netlink_recvmsg -> skb_recv_datagram's -EAGAIN) and the next poll, up to its sleep; fair scheduler only
- * @param recvBacklogEvicted ns a listener's recvmsg costs more once other skbs were queued on its CPU after its
- *     message: each send allocates its skbs (alloc_skb in uevent_net_broadcast, a clone per receiver in
- *     netlink_broadcast) on the sender's CPU, and the later ones evict the earlier ones from that core's caches;
- *     {@code recvBacklogEvicted x max(0, 1 - recvBacklogCached / M)}, M the skbs queued on the CPU since, when
- *     the listener reads on the CPU that made the message; fair scheduler only
- * @param recvBacklogCached the skbs queued on a CPU after a message before its lines start to be evicted, a count
- * @param recvRemote ns a listener's recvmsg costs more when it reads, on another CPU than the one that made it, a
- *     message whose lines that CPU's core holds (netlink_recvmsg's reads, and the free of an skb another CPU's
- *     slab allocated); fair scheduler only. The three receive extras (the walks', the backlog's, this one) are not
- *     added: each is the message being out of the reading core's caches, and the largest is charged
  */
 public record UeventCosts(
         long sendOutside,
@@ -94,11 +81,7 @@ public record UeventCosts(
         int broadcastCachedSockets,
         long recvEvicted,
         int recvCachedSockets,
-        long listenerStop,
-        long drainCycle,
-        long recvBacklogEvicted,
-        int recvBacklogCached,
-        long recvRemote) {
+        long listenerStop) {
     private static final Duration MAX = Duration.ofMillis(10);
     /** {@code costs.uevent.send-outside}. */
     public static final Setting<Duration> SEND_OUTSIDE = Setting.duration("costs.uevent.send-outside", MAX);
@@ -146,16 +129,6 @@ public record UeventCosts(
 
     /** {@code costs.uevent.listener-stop}. */
     public static final Setting<Duration> LISTENER_STOP = Setting.duration("costs.uevent.listener-stop", MAX);
-    /** {@code costs.uevent.drain-cycle}. */
-    public static final Setting<Duration> DRAIN_CYCLE = Setting.duration("costs.uevent.drain-cycle", MAX);
-    /** {@code costs.uevent.recv-backlog-evicted}. */
-    public static final Setting<Duration> RECV_BACKLOG_EVICTED =
-            Setting.duration("costs.uevent.recv-backlog-evicted", MAX);
-    /** {@code costs.uevent.recv-backlog-cached}. */
-    public static final Setting<Integer> RECV_BACKLOG_CACHED =
-            Setting.integer("costs.uevent.recv-backlog-cached", 0, 10_000_000);
-    /** {@code costs.uevent.recv-remote}. */
-    public static final Setting<Duration> RECV_REMOTE = Setting.duration("costs.uevent.recv-remote", MAX);
 
     /**
      * @param bound the uevent sockets bound on the machine: walking the same ones again evicts nothing more
@@ -169,23 +142,6 @@ public record UeventCosts(
             return 0;
         }
         return Math.round(recvEvicted * (1 - recvCachedSockets / (double) k));
-    }
-
-    /**
-     * @param queuedSince the skbs queued by sends on the reading CPU since the message was
-     * @return what its recvmsg costs more than {@code recv} when read on the CPU that made it, ns: {@code
-     *     recvBacklogEvicted x max(0, 1 - recvBacklogCached / M)}
-     */
-    public long recvAfterBacklog(long queuedSince) {
-        if (recvBacklogEvicted == 0 || queuedSince <= recvBacklogCached) {
-            return 0;
-        }
-        return Math.round(recvBacklogEvicted * (1 - recvBacklogCached / (double) queuedSince));
-    }
-
-    /** @return whether a receive's CPU time depends on where and when its message was queued */
-    public boolean recvHasExtras() {
-        return recvEvicted != 0 || recvBacklogEvicted != 0 || recvRemote != 0;
     }
 
     /**
@@ -212,10 +168,6 @@ public record UeventCosts(
                 deliverPerListener,
                 sendReturn,
                 recv,
-                0,
-                0,
-                0,
-                0,
                 0,
                 0,
                 0,
@@ -272,10 +224,6 @@ public record UeventCosts(
                 count.applyAsInt(BROADCAST_CACHED_SOCKETS),
                 nanos.applyAsLong(RECV_EVICTED),
                 count.applyAsInt(RECV_CACHED_SOCKETS),
-                nanos.applyAsLong(LISTENER_STOP),
-                nanos.applyAsLong(DRAIN_CYCLE),
-                nanos.applyAsLong(RECV_BACKLOG_EVICTED),
-                count.applyAsInt(RECV_BACKLOG_CACHED),
-                nanos.applyAsLong(RECV_REMOTE));
+                nanos.applyAsLong(LISTENER_STOP));
     }
 }

@@ -70,7 +70,7 @@ public class RecvFitTest extends JUnitSuite {
     /** The model's charge: 0 up to the cached sockets, then the evicted share, of at most the sockets bound. */
     @Test
     public void theChargeFollowsItsForm() {
-        UeventCosts c = new UeventCosts(0, 0, 0, 0, 0, 700, 0, 0, 0, 0, 0, 0, 0, 0, 0, 460, 1549, 0, 0, 0, 0, 0);
+        UeventCosts c = new UeventCosts(0, 0, 0, 0, 0, 700, 0, 0, 0, 0, 0, 0, 0, 0, 0, 460, 1549, 0);
         assertEquals(0, c.recvAfterWalk(3000, 1549));
         assertEquals(Math.round(460 * (1 - 1549 / 2000.0)), c.recvAfterWalk(3000, 2000)); // 104
         assertEquals(Math.round(460 * (1 - 1549 / 3000.0)), c.recvAfterWalk(3000, 1_000_000)); // 222: at most the bound

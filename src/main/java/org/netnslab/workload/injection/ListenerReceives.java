@@ -20,11 +20,8 @@ final class ListenerReceives {
 
     /**
      * Charges each listener of {@code socket} its receive. Fair ({@code sender} not null): the listener's task runs
-     * {@code costs.uevent.recv} (kernel; plus {@code drain-cycle} when this message wakes it; plus, when the step
-     * starts, the largest of what the walks since evicted of the message ({@link UeventCosts#recvAfterWalk}), what the
-     * skbs queued on its CPU since evicted ({@link UeventCosts#recvAfterBacklog}) when it reads on the sender's CPU,
-     * and {@code recv-remote} when it reads on another) then {@code listener-user} (user space). Fifo: one {@code
-     * recv} step per listener.
+     * {@code costs.uevent.recv} (kernel; more after walks that evicted the message, {@link UeventCosts#recvAfterWalk})
+     * then {@code listener-user} (user space). Fifo: one {@code recv} step per listener.
      *
      * @param machine the simulated machine
      * @param sender the sending task, or null under the fifo machine
@@ -40,45 +37,22 @@ final class ListenerReceives {
             return 0;
         }
         int asleep = 0;
-        int made = sender.cpu(); // the send's skbs are allocated on its CPU
-        machine.queuedSkbs(made, socket.listenerCount());
-        long queued = machine.skbsQueuedOn(made);
         for (int i = socket.listenerCount() - 1; i >= 0; i--) {
             int index = i;
             CpuTask listener = task(machine, socket.listener(i), socket.netnsId(), index);
-            long recv = c.recv();
             if (machine.cpus().asleep(listener)) {
                 asleep++;
-                recv += c.drainCycle(); // it wakes for this one: poll's return, the empty recvmsg, the next poll
             }
             long user = c.listenerUser();
             Runnable then = user == 0 ? NOTHING : () -> machine.compute(listener, Step.USER, user, NOTHING);
-            if (!c.recvHasExtras()) {
-                machine.compute(listener, Step.KERNEL, recv, then);
-            } else { // what evicted the message from the reading core's caches by the time the receive starts
+            if (c.recvEvicted() == 0) {
+                machine.compute(listener, Step.KERNEL, c.recv(), then);
+            } else { // what the walks until the receive starts evict of this message (at most the sockets bound)
                 int bound = socket.mcList().bound();
-                machine.computeAfterWalks(
-                        listener,
-                        Step.KERNEL,
-                        recv,
-                        w -> Math.max(c.recvAfterWalk(bound, w), fromCpu(machine, c, listener, made, queued)),
-                        then);
+                machine.computeAfterWalks(listener, Step.KERNEL, c.recv(), w -> c.recvAfterWalk(bound, w), then);
             }
         }
         return asleep;
-    }
-
-    /**
-     * @return what a receive starting now costs more for where its message was made: after the skbs queued on its CPU
-     *     since when the listener reads there, {@code recv-remote} on another CPU, 0 before it has a CPU (the message
-     *     that wakes it, read at once)
-     */
-    private static long fromCpu(Machine machine, UeventCosts c, CpuTask listener, int made, long queued) {
-        int on = listener.cpu();
-        if (on < 0 || made < 0) {
-            return 0;
-        }
-        return on == made ? c.recvAfterBacklog(machine.skbsQueuedOn(on) - queued) : c.recvRemote();
     }
 
     /** A bound listener: its receive queue (its task's key), its netns and its place among that netns's listeners. */

@@ -130,12 +130,11 @@ public class UeventVirtualTest extends JUnitSuite {
     /** Beyond the cached sockets each bound socket costs the uncached extra on top of the per-socket walk. */
     @Test
     public void insideCostAddsTheUncachedExtraBeyondTheKnee() {
-        UeventCosts c = new UeventCosts(
-                3_000, 2_000, 8, 1_000, 1_000, 2_000, 0, 0, 0, 0, 0, 0, 0, 14, 1_000, 0, 0, 0, 0, 0, 0, 0);
+        UeventCosts c = new UeventCosts(3_000, 2_000, 8, 1_000, 1_000, 2_000, 0, 0, 0, 0, 0, 0, 0, 14, 1_000, 0, 0, 0);
         assertEquals(2_000 + 3_000 * 8 + 2_000 * 14 + 1_000, c.inside(3_000, 1));
         assertEquals(2_000 + 1_000 * 8 + 1_000, c.inside(1_000, 1)); // at the knee: no extra yet
-        UeventCosts linear = new UeventCosts(
-                3_000, 2_000, 8, 1_000, 1_000, 2_000, 0, 0, 0, 0, 0, 0, 0, 0, 1_000, 0, 0, 0, 0, 0, 0, 0);
+        UeventCosts linear =
+                new UeventCosts(3_000, 2_000, 8, 1_000, 1_000, 2_000, 0, 0, 0, 0, 0, 0, 0, 0, 1_000, 0, 0, 0);
         assertEquals(2_000 + 3_000 * 8 + 1_000, linear.inside(3_000, 1));
     }
 }
