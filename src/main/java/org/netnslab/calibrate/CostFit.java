@@ -124,7 +124,7 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
                             1,
                             Double.NaN));
         }
-        fitProc(fitSet, costs, extras);
+        fitProc(fitSet, costs, extras, unfitted);
         LifecycleFit.fit(select(fitSet, "lifecycle", "unshare-loops"), costs, unfitted, expeditedCleanup);
         for (ObjectNode l : select(fitSet, "sched", "context-switch")) {
             SwitchFit.contextSwitch(l, costs, unfitted);
@@ -219,60 +219,12 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
         return ols.estimateRegressionParameters();
     }
 
-    private static void fitProc(List<ObjectNode> fitSet, Map<String, Fitted> costs, Map<String, Fitted> extras) {
-        List<ObjectNode> lis = select(fitSet, "proc", "listener");
-        if (!lis.isEmpty()) {
-            double sxy = 0;
-            double sxx = 0;
-            double[][] xy = new double[lis.size()][];
-            for (int i = 0; i < lis.size(); i++) {
-                xy[i] = new double[] {
-                    lis.get(i).path("events").asDouble(),
-                    lis.get(i).path("cpu_ns").asDouble()
-                };
-                sxy += xy[i][0] * xy[i][1];
-                sxx += xy[i][0] * xy[i][0];
-            }
-            double r = sxx > 0 ? sxy / sxx : 0;
-            costs.put(
-                    "costs.proc.recvmsg",
-                    new Fitted(
-                            r,
-                            "proc_probe fit: listener CPU vs events received ("
-                                    + lis.size()
-                                    + " listener runs: all events and EXIT only, each drained at every wake-up and at most"
-                                    + " every 2 ms), least squares through the origin",
-                            lis.size(),
-                            residual(xy, r, 0)));
-            if (lis.size() >= 3) {
-                double[] y = new double[lis.size()];
-                double[][] x = new double[lis.size()][];
-                for (int i = 0; i < lis.size(); i++) {
-                    y[i] = lis.get(i).path("cpu_ns").asDouble();
-                    x[i] = new double[] {
-                        lis.get(i).path("events").asDouble(),
-                        lis.get(i).path("wakeups").asDouble()
-                    };
-                }
-                OLSMultipleLinearRegression ols = new OLSMultipleLinearRegression();
-                ols.setNoIntercept(true);
-                ols.newSampleData(y, x);
-                double[] b = ols.estimateRegressionParameters();
-                double rel = 0;
-                for (int i = 0; i < y.length; i++) {
-                    double e = (y[i] - b[0] * x[i][0] - b[1] * x[i][1]) / y[i];
-                    rel += e * e;
-                }
-                rel = Math.sqrt(rel / y.length);
-                String src =
-                        "proc_probe fit: listener CPU = e x events + w x wake-ups over " + lis.size() + " listener runs"
-                                + " (all events and EXIT only, each drained at every wake-up and at most every 2 ms), least squares";
-                // the model charges both a message and a wake-up: the two-term fit replaces the per-event-only one
-                extras.put("proc-recvmsg-per-event-only", costs.get("costs.proc.recvmsg"));
-                costs.put("costs.proc.recvmsg", new Fitted(b[0], src + " (e)", lis.size(), rel));
-                costs.put("costs.proc.wakeup", new Fitted(b[1], src + " (w)", lis.size(), rel));
-            }
-        }
+    private static void fitProc(
+            List<ObjectNode> fitSet,
+            Map<String, Fitted> costs,
+            Map<String, Fitted> extras,
+            Map<String, String> unfitted) {
+        ProcFit.listeners(select(fitSet, "proc", "listener"), costs, extras, unfitted);
         for (ObjectNode l : select(fitSet, "proc", "pidfd")) {
             String src = "proc_probe pidfd: the monitor thread's CPU around its pidfd calls, median of "
                     + l.path("processes").asInt() + " processes";

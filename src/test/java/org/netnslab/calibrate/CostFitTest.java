@@ -578,6 +578,19 @@ public class CostFitTest extends JUnitSuite {
         assertEquals(8640.0, fit.extras().get("proc-recvmsg-per-event-only").value(), 1e-6);
     }
 
+    /** Runs whose events and wake-ups are in one proportion cannot split them: the per-event fit stays, no crash. */
+    @Test
+    public void procListenerRunsWithoutASecondTermKeepThePerEventFit() throws Exception {
+        List<ObjectNode> lines = List.of(listener(300, 0), listener(100, 0), listener(200, 0), listener(50, 0));
+        CostFit fit = CostFit.fit(lines);
+        assertTrue(fit.costs().containsKey("costs.proc.recvmsg"));
+        assertFalse(fit.costs().containsKey("costs.proc.wakeup"));
+        assertEquals(
+                "proc_probe fit: the 4 listener runs' events and wake-ups are in one proportion, so a wake-up's cost"
+                        + " cannot be told from an event's (recvmsg is the per-event fit, wake-ups included)",
+                fit.unfitted().get("costs.proc.wakeup"));
+    }
+
     @Test
     public void cleanupNetRunsGiveExitPerNetnsAndTwoGracePeriods() throws Exception {
         ObjectNode l = serial(100, 400_000, 1_500_000);
