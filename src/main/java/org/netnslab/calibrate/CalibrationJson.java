@@ -22,7 +22,11 @@ import org.netnslab.settings.SavedFile;
  * {@code ladder} (made before them) still reads.
  */
 public final class CalibrationJson {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    // read: one object, each key once (a second value after the first, or a key given twice, is refused, not replayed)
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private CalibrationJson() {}
 

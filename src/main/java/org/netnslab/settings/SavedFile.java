@@ -33,6 +33,7 @@ public final class SavedFile {
     private static final Pattern NON_NUMERIC = Pattern.compile("Non-standard token '([^']*)'");
     private static final Pattern UNRECOGNIZED = Pattern.compile("^Unrecognized token '([^']*)'");
     private static final Pattern UNEXPECTED = Pattern.compile("^Unexpected character \\(('[^']*')");
+    private static final Pattern DUPLICATE = Pattern.compile("^Duplicate field '([^']*)'");
     private static final Pattern LIMIT = Pattern.compile(
             "\\((\\d+)\\) exceeds the maximum[^(]*\\((\\d+), from `StreamReadConstraints\\.getMax(\\w+)");
     private static final Map<String, String> LIMITS = Map.of(
@@ -164,6 +165,10 @@ public final class SavedFile {
         Matcher unexpected = UNEXPECTED.matcher(what);
         if (unexpected.find()) {
             return "unexpected " + unexpected.group(1) + " (" + what.replaceFirst("^[^:]*: ", "") + ")";
+        }
+        Matcher duplicate = DUPLICATE.matcher(what);
+        if (duplicate.find()) {
+            return "the key \"" + duplicate.group(1) + "\" appears twice in one object (which one would count?)";
         }
         if (what.startsWith("Trailing token")) {
             return "more after the end of the JSON value (a file holds one value, here one object)";

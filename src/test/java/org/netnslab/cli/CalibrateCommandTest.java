@@ -635,6 +635,28 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertTrue(!Files.exists(tmp.getRoot().toPath().resolve("o2")));
     }
 
+    /** A second value after the recording, or a key given twice (which would count?), is refused, not replayed. */
+    @Test
+    public void aRecordingWithMoreAfterItOrAKeyTwiceIsRefused() throws Exception {
+        String notCalibration = ", so not a calibration.json (the JSON calibrate writes)" + System.lineSeparator();
+        Path twice = tmp.newFile("twice.json").toPath();
+        Files.writeString(twice, "{\"schema\": 1}\n{\"schema\": 1}\n");
+        UpFrontChecksTest.Outcome o = UpFrontChecksTest.cli("calibrate", "--from", twice.toString());
+        assertEquals(o.stderr(), 2, o.exit());
+        assertEquals(
+                "netns-lab: calibrate --from " + twice + ": not valid JSON (line 2, column 1): more after the end of"
+                        + " the JSON value (a file holds one value, here one object)" + notCalibration,
+                o.stderr());
+        Path dup = tmp.newFile("dup.json").toPath();
+        Files.writeString(dup, "{\"host\": {\"cpus\": 2, \"cpus\": 64}}");
+        o = UpFrontChecksTest.cli("calibrate", "--from", dup.toString());
+        assertEquals(o.stderr(), 2, o.exit());
+        assertEquals(
+                "netns-lab: calibrate --from " + dup + ": not valid JSON (line 1, column 28): the key \"cpus\" appears"
+                        + " twice in one object (which one would count?)" + notCalibration,
+                o.stderr());
+    }
+
     @Test
     public void aRecordingThatIsNotJsonOrBeyondTheParsersLimitsIsSaidInWords() throws Exception {
         Path conf = tmp.newFile("scenario.conf").toPath();

@@ -105,6 +105,9 @@ public class SavedFileFaultsTest extends JUnitSuite {
                 "{\"schema\": 2}\n{\"a\": 1}\n",
                 "(line 2, column 1): more after the end of the JSON value (a file holds one value, here one object)");
         assertNotValid(
+                "{\"schema\": 2, \"schema\": 1}",
+                "(line 1, column 23): the key \"schema\" appears twice in one object (which one would count?)");
+        assertNotValid(
                 "{\"schema\": 2, \"a\" 1}",
                 "(line 1, column 19): unexpected '1' (was expecting a colon to separate field name and value)");
     }
