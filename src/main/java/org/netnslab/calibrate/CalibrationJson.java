@@ -300,6 +300,7 @@ public final class CalibrationJson {
         problem = problem != null ? problem : RecordingCheck.host(host);
         problem = problem != null ? problem : RecordingCheck.direct(set);
         problem = problem != null ? problem : RecordingCheck.idleBusy(set, host.cpus());
+        problem = problem != null ? problem : RecordingCheck.cpuNumbers(set, host.cpus());
         if (problem != null) {
             throw new IOException(file + ": " + problem);
         }

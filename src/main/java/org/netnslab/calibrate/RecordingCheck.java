@@ -1,6 +1,7 @@
 package org.netnslab.calibrate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Map;
 import org.netnslab.machine.Scheduling;
 import org.netnslab.scenario.ModelKeys;
@@ -93,6 +94,39 @@ final class RecordingCheck {
                         l.path("machine_busy_ns").asDouble(),
                         cpus,
                         l.path("window_ns").asDouble());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param set a recording's sets
+     * @param cpus its host's CPU count
+     * @return the first line that names a CPU the host does not have (a probe pins to CPUs 0..cpus-1: a recording
+     *     whose host was edited to fewer CPUs than its lines ran on contradicts itself), named by its place, or null
+     */
+    static String cpuNumbers(ProbeSet set, int cpus) {
+        for (String name : List.of("fit_set", "prediction_set", "unseen_set")) {
+            List<ObjectNode> lines = name.equals("fit_set")
+                    ? set.fit()
+                    : name.equals("prediction_set") ? set.prediction() : set.unseen();
+            for (int i = 0; i < lines.size(); i++) {
+                ObjectNode l = lines.get(i);
+                for (String f : List.of("cpu", "sender_cpu", "reader_cpu")) {
+                    if (l.path(f).isNumber() && l.path(f).asDouble() >= cpus) {
+                        return String.format(
+                                "%s[%d].%s (%s %s): CPU %s, but host.cpus is %d (CPUs 0..%d): the lines ran on"
+                                        + " more CPUs than the host says it has",
+                                name,
+                                i,
+                                f,
+                                l.path("probe").asText(),
+                                l.path("load").asText(),
+                                l.path(f).asText(),
+                                cpus,
+                                cpus - 1);
+                    }
+                }
             }
         }
         return null;

@@ -735,6 +735,19 @@ public class CalibrateCommandTest extends JUnitSuite {
                         + " arrays)");
     }
 
+    /** A host edited to fewer CPUs than its lines ran on contradicts them: the first such line is named. */
+    @Test
+    public void aRecordingWhoseLinesRanOnMoreCpusThanItsHostIsNamed() throws Exception {
+        UpFrontChecksTest.Outcome o = fromEdited("one-cpu", root -> {
+            ((ObjectNode) root.path("host")).put("cpus", 1);
+            ((ObjectNode) root.path("fit_set").get(0)).put("cpu", 1); // its task switch timed on the second CPU
+        });
+        assertRefused(
+                o,
+                ": fit_set[0].cpu (sched context-switch): CPU 1, but host.cpus is 1 (CPUs 0..0): the lines ran on more"
+                        + " CPUs than the host says it has");
+    }
+
     @Test
     public void aRecordingsPreemptOrQuickOfAnotherTypeOrValueIsNamed() throws Exception {
         UpFrontChecksTest.Outcome o =
