@@ -59,7 +59,7 @@ final class BackgroundFit {
             double grown = ys[n - 1] * top.get(0).path("window_ns").asDouble() / 1e9;
             if (grown < MIN_GROWTH_NS) {
                 why = String.format(
-                        "the busy time at K = %d grew by %.0f ms over its %.0f s window, under %d of /proc/stat's 10 ms"
+                        "the busy time at K = %d changed by %.0f ms over its %.0f s window, under %d of /proc/stat's 10 ms"
                                 + " ticks (a --quick calibration's few netns and short window)",
                         byK.lastKey(),
                         grown / 1e6,

@@ -270,8 +270,14 @@ public final class CalibrationJson {
         } catch (JsonProcessingException e) {
             throw new IOException(file + ": host: " + e.getOriginalMessage(), e);
         }
-        if (host.cpus() < 1 || host.cpus() > 4096 || host.release() == null) {
-            throw new IOException(file + ": host: needs release and cpus in 1..4096");
+        if (host.release() == null) {
+            throw new IOException(file + ": host.release is missing (the kernel the lines were measured on)");
+        }
+        if (host.cpus() < 1 || host.cpus() > 4096) {
+            throw new IOException(file + ": host.cpus must be a whole number in 1..4096, got "
+                    + (root.path("host").has("cpus")
+                            ? root.path("host").path("cpus").toString()
+                            : "none"));
         }
         if (host.taskGroup() != null
                 && !host.taskGroup().equals("root")

@@ -96,7 +96,7 @@ public class BackgroundFitTest extends JUnitSuite {
         u.clear();
         assertTrue(fit(lines(5e6, 0, 0, 1000, 2000), u).isEmpty());
         assertEquals(
-                "the busy time at K = 2000 grew by 0 ms over its 6 s window, under 10 of /proc/stat's 10 ms ticks (a"
+                "the busy time at K = 2000 changed by 0 ms over its 6 s window, under 10 of /proc/stat's 10 ms ticks (a"
                         + " --quick calibration's few netns and short window)",
                 u.get(BackgroundFit.PER_NETNS));
         u.clear(); // grown at the top, less than at K = 0 below it: no per-netns cost fits

@@ -735,6 +735,20 @@ public class CalibrateCommandTest extends JUnitSuite {
                         + " arrays)");
     }
 
+    /** A host's CPU count out of range, or no kernel release, is named with what the file holds. */
+    @Test
+    public void aRecordingsHostCpusOrReleaseIsNamed() throws Exception {
+        assertRefused(
+                fromEdited("cpus-0", root -> ((ObjectNode) root.path("host")).put("cpus", 0)),
+                ": host.cpus must be a whole number in 1..4096, got 0");
+        assertRefused(
+                fromEdited("cpus-none", root -> ((ObjectNode) root.path("host")).remove("cpus")),
+                ": host.cpus must be a whole number in 1..4096, got none");
+        assertRefused(
+                fromEdited("no-release", root -> ((ObjectNode) root.path("host")).remove("release")),
+                ": host.release is missing (the kernel the lines were measured on)");
+    }
+
     /** A host edited to fewer CPUs than its lines ran on contradicts them: the first such line is named. */
     @Test
     public void aRecordingWhoseLinesRanOnMoreCpusThanItsHostIsNamed() throws Exception {
