@@ -162,6 +162,12 @@ public final class ProbeLines {
             ObjectNode l = lines.get(i);
             String kind = l.path("probe").asText() + "/" + l.path("load").asText();
             String where = array + "[" + i + "] (" + kind.replace('/', ' ') + ")";
+            for (String key : List.of("probe", "load")) {
+                if (!l.path(key).isTextual() || l.path(key).asText().isBlank()) {
+                    return array + "[" + i + "]." + key + ": each probe line names its " + key + " (a string), got "
+                            + (l.has(key) ? l.get(key).toString() : "none");
+                }
+            }
             List<Field> fields = FIELDS.get(kind);
             if (fields == null) {
                 return where + ": not a line any probe prints (probe and load: "

@@ -60,7 +60,13 @@ final class ReportCommand implements Callable<Integer> {
         try {
             record = ResultsFolder.read(dir);
         } catch (ReportInputException e) {
-            System.err.println("netns-lab: " + e.getMessage());
+            boolean calibration =
+                    !Files.exists(dir.resolve("result.json")) && Files.isRegularFile(dir.resolve("calibration.json"));
+            System.err.println("netns-lab: " + e.getMessage()
+                    + (calibration
+                            ? " (" + dir + " holds a calibrate run: its report.html is written by calibrate; calibrate"
+                                    + " --from " + dir.resolve("calibration.json") + " writes it again)"
+                            : ""));
             return Main.EXIT_CONFIG;
         }
         Path html = dir.resolve(ResultsFolder.REPORT_HTML);

@@ -162,6 +162,9 @@ public final class SavedFile {
             return "found '" + token.group(1) + "' where a JSON value belongs (a string in double quotes, a number,"
                     + " an array, an object, true, false or null)";
         }
+        if (what.contains("'ALLOW_COMMENTS' not enabled")) {
+            return "a comment, which JSON does not have";
+        }
         Matcher unexpected = UNEXPECTED.matcher(what);
         if (unexpected.find()) {
             return "unexpected " + unexpected.group(1) + " (" + what.replaceFirst("^[^:]*: ", "") + ")";

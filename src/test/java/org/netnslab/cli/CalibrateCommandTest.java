@@ -735,6 +735,20 @@ public class CalibrateCommandTest extends JUnitSuite {
                         + " arrays)");
     }
 
+    /** A line without its probe's or load's name is named by its place and the key, not as an unknown kind. */
+    @Test
+    public void aLineWithoutItsProbeOrLoadIsNamed() throws Exception {
+        assertRefused(
+                fromEdited(
+                        "no-probe", root -> ((ObjectNode) root.path("fit_set").get(0)).remove("probe")),
+                ": fit_set[0].probe: each probe line names its probe (a string), got none");
+        assertRefused(
+                fromEdited(
+                        "load-number",
+                        root -> ((ObjectNode) root.path("fit_set").get(0)).put("load", 7)),
+                ": fit_set[0].load: each probe line names its load (a string), got 7");
+    }
+
     /** A host's CPU count out of range, or no kernel release, is named with what the file holds. */
     @Test
     public void aRecordingsHostCpusOrReleaseIsNamed() throws Exception {

@@ -363,6 +363,18 @@ public class ReportCommandTest extends JUnitSuite {
         assertRefused(dir, dir.resolve("result.json") + ": no such file");
     }
 
+    /** A calibrate folder (calibration.json, no result.json) is said to be one, with the command that reports it. */
+    @Test
+    public void reportOfACalibrateFolderSaysWhatWritesItsReport() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        Files.writeString(dir.resolve("calibration.json"), "{}");
+        assertRefused(
+                dir,
+                dir.resolve("result.json") + ": no such file (" + dir + " holds a calibrate run: its report.html is"
+                        + " written by calibrate; calibrate --from " + dir.resolve("calibration.json")
+                        + " writes it again)");
+    }
+
     @Test
     public void resultJsonThatDoesNotParseExitsTwoNamingFileAndLine() throws Exception {
         Path dir = savedFolder();

@@ -104,6 +104,7 @@ public class SavedFileFaultsTest extends JUnitSuite {
         assertNotValid(
                 "{\"schema\": 2}\n{\"a\": 1}\n",
                 "(line 2, column 1): more after the end of the JSON value (a file holds one value, here one object)");
+        assertNotValid("{\"schema\": 2, // two\n}", "(line 1, column 15): a comment, which JSON does not have");
         assertNotValid(
                 "{\"schema\": 2, \"schema\": 1}",
                 "(line 1, column 23): the key \"schema\" appears twice in one object (which one would count?)");
