@@ -344,7 +344,12 @@ public final class ProbeLines {
                             ? " must be " + range(f.min()) // e.g. the pair probe's one injector
                             : " must be a " + (whole ? "whole " : "") + "number in " + range(f.min()) + ".."
                                     + range(f.max()))
-                    + ", got " + (v == null ? "nothing" : v.toString());
+                    + ", got "
+                    + (v == null
+                            ? "nothing"
+                            : v.isNumber() && !Double.isFinite(v.asDouble())
+                                    ? "a number beyond a double's range"
+                                    : v.toString());
         }
         return null;
     }

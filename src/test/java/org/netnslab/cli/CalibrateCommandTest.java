@@ -376,6 +376,15 @@ public class CalibrateCommandTest extends JUnitSuite {
                 "mean-negative",
                 line -> line.put("parent_cpu_mean_ns", -5));
         assertRefused(o, "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..1.00e+13, got -5");
+        o = firstLineEdited(
+                "calibration-6.18-2cpu-2026-12-01-sleeps.json",
+                "unshare-loops",
+                "mean-huge",
+                line -> line.put("parent_cpu_mean_ns", new java.math.BigDecimal("1e400")));
+        assertRefused(
+                o,
+                "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..1.00e+13, got a number beyond a"
+                        + " double's range");
     }
 
     /**
