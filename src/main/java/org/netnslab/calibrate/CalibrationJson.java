@@ -3,7 +3,6 @@ package org.netnslab.calibrate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -22,11 +21,7 @@ import org.netnslab.settings.SavedFile;
  * {@code ladder} (made before them) still reads.
  */
 public final class CalibrationJson {
-    // read: one object, each key once (a second value after the first, or a key given twice, is refused, not replayed)
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper JSON = SavedFile.mapper();
 
     private CalibrationJson() {}
 

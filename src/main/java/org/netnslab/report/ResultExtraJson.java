@@ -1,9 +1,7 @@
 package org.netnslab.report;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -16,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.netnslab.metrics.MinScale;
+import org.netnslab.settings.SavedFile;
 
 /**
  * {@code result-extra.json}, result.json's companion: what the reports show that result.json has no key for (the
@@ -27,10 +26,7 @@ public final class ResultExtraJson {
     /** The schema version written, and the only one read. */
     public static final int SCHEMA = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectMapper MAPPER = SavedFile.mapper();
 
     private ResultExtraJson() {}
 

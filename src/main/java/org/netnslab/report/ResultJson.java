@@ -4,9 +4,7 @@ import static org.netnslab.report.JsonFields.num;
 import static org.netnslab.report.JsonFields.numbers;
 import static org.netnslab.report.JsonFields.pair;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -18,6 +16,7 @@ import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.WelchTest;
+import org.netnslab.settings.SavedFile;
 
 /**
  * result.json, schema 2, written from a {@link RunRecord} in the order of docs/reading-results.md ("result.json"),
@@ -29,10 +28,7 @@ public final class ResultJson {
     /** The schema of files without replicates, which is still read. */
     public static final int SCHEMA_1 = 1;
 
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    static final ObjectMapper MAPPER = SavedFile.mapper();
 
     private ResultJson() {}
 

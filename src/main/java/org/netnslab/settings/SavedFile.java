@@ -108,6 +108,20 @@ public final class SavedFile {
     }
 
     /**
+     * The mapper for a JSON file netns-lab writes and reads back (result.json, result-extra.json, calibration.json):
+     * written indented; read as one value with each key once, so a second value after it or a key given twice is said
+     * ({@link #json}), not read past or taken last.
+     *
+     * @return a new mapper so configured
+     */
+    public static ObjectMapper mapper() {
+        return new ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /**
      * @param mapper the mapper to parse with (its features, e.g. trailing tokens refused, apply)
      * @param text a file's text, a byte order mark at its start skipped
      * @return its root, or null when it is empty
