@@ -106,26 +106,27 @@ final class RecordingCheck {
      *     whose host was edited to fewer CPUs than its lines ran on contradicts itself), named by its place, or null
      */
     static String cpuNumbers(ProbeSet set, int cpus) {
-        for (String name : List.of("fit_set", "prediction_set", "unseen_set")) {
-            List<ObjectNode> lines = name.equals("fit_set")
-                    ? set.fit()
-                    : name.equals("prediction_set") ? set.prediction() : set.unseen();
-            for (int i = 0; i < lines.size(); i++) {
-                ObjectNode l = lines.get(i);
-                for (String f : List.of("cpu", "sender_cpu", "reader_cpu")) {
-                    if (l.path(f).isNumber() && l.path(f).asDouble() >= cpus) {
-                        return String.format(
-                                "%s[%d].%s (%s %s): CPU %s, but host.cpus is %d (CPUs 0..%d): the lines ran on"
-                                        + " more CPUs than the host says it has",
-                                name,
-                                i,
-                                f,
-                                l.path("probe").asText(),
-                                l.path("load").asText(),
-                                l.path(f).asText(),
-                                cpus,
-                                cpus - 1);
-                    }
+        String p = cpuNumbers("fit_set", set.fit(), cpus);
+        p = p != null ? p : cpuNumbers("prediction_set", set.prediction(), cpus);
+        return p != null ? p : cpuNumbers("unseen_set", set.unseen(), cpus);
+    }
+
+    private static String cpuNumbers(String array, List<ObjectNode> lines, int cpus) {
+        for (int i = 0; i < lines.size(); i++) {
+            ObjectNode l = lines.get(i);
+            for (String f : List.of("cpu", "sender_cpu", "reader_cpu")) {
+                if (l.path(f).isNumber() && l.path(f).asDouble() >= cpus) {
+                    return String.format(
+                            "%s[%d].%s (%s %s): CPU %s, but host.cpus is %d (CPUs 0..%d): the lines ran on more CPUs"
+                                    + " than the host says it has",
+                            array,
+                            i,
+                            f,
+                            l.path("probe").asText(),
+                            l.path("load").asText(),
+                            l.path(f).asText(),
+                            cpus,
+                            cpus - 1);
                 }
             }
         }
