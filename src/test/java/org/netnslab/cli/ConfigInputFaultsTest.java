@@ -27,7 +27,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final String UNSHARE = "load-tests/unshare-loop.conf";
+    static final String UNSHARE = "load-tests/unshare-loop.conf";
     private static final String SEED_RATIOS = "seed-ratios { \"exit-barrier-4.16\" = 1.067 }";
 
     private static Printed cli(String... args) {

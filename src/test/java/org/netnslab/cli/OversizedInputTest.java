@@ -26,8 +26,6 @@ public class OversizedInputTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final String UNSHARE = "load-tests/unshare-loop.conf";
-
     /** Brackets nested deeper than Typesafe Config's recursive reader follows: one line, not its stack overflow. */
     @Test
     public void aFileNestedThousandsDeepIsOneLine() throws Exception {
@@ -37,9 +35,10 @@ public class OversizedInputTest extends JUnitSuite {
         String tooDeep = "nested too deep to read (thousands of '[' or '{' inside each other); a scenario nests a few"
                 + " levels";
         assertOneProblem(cli("validate", f.toString()), f + ": " + tooDeep);
-        assertOneProblem(cli("validate", UNSHARE, "--config", f.toString()), f + ": --config: " + tooDeep);
         assertOneProblem(
-                cli("validate", UNSHARE, "--set", "designs=" + deep),
+                cli("validate", ConfigInputFaultsTest.UNSHARE, "--config", f.toString()), f + ": --config: " + tooDeep);
+        assertOneProblem(
+                cli("validate", ConfigInputFaultsTest.UNSHARE, "--set", "designs=" + deep),
                 "--set designs=" + "[".repeat(52) + "... (40008 characters): designs: " + tooDeep);
     }
 
