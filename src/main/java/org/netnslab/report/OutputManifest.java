@@ -2,7 +2,6 @@ package org.netnslab.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -14,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.netnslab.settings.SavedFile;
 
 /**
  * The list of files a run wrote into its output folder, saved beside them as
@@ -36,7 +36,8 @@ public record OutputManifest(String tool, String scenario, String written, List<
     /** How many unexpected entries a refusal names before "and N more". */
     static final int NAMED = 5;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Strict as the other files a run writes and reads back: a key given twice or a second value is said. */
+    private static final ObjectMapper MAPPER = SavedFile.mapper();
 
     /**
      * @param tool the tool and version
@@ -82,11 +83,11 @@ public record OutputManifest(String tool, String scenario, String written, List<
         }
         JsonNode root;
         try {
-            root = MAPPER.readTree(file.toFile());
-        } catch (IOException e) {
+            root = SavedFile.json(MAPPER, SavedFile.utf8(SavedFile.read(file)));
+        } catch (SavedFile.Problem e) {
             throw new OutputFolderException(
-                    file + ": cannot read it as a netns-lab manifest ("
-                            + e.getMessage().lines().findFirst().orElse("") + "); choose another --out or empty " + dir,
+                    file + ": cannot read it as a netns-lab manifest (" + e.getMessage() + "); choose another --out or"
+                            + " empty " + dir,
                     e);
         }
         JsonNode list = root == null ? null : root.get("files");

@@ -109,4 +109,21 @@ public class StagedOutputTest extends JUnitSuite {
         assertTrue(Files.exists(outside));
         assertEquals(List.of("out", "outside.txt"), names(tmp.getRoot().toPath()));
     }
+
+    @Test
+    public void aManifestGivingItsFilesTwiceIsRefusedNotReadLast() throws Exception {
+        Path out = tmp.newFolder("out").toPath();
+        Files.writeString(out.resolve("mine.txt"), "a user's own file");
+        Files.writeString(
+                out.resolve(OutputManifest.FILE_NAME), "{\"files\": [\"result.json\"],\n \"files\": [\"mine.txt\"]}");
+        OutputFolderException e = org.junit.Assert.assertThrows(
+                OutputFolderException.class, () -> StagedOutput.begin(out, "netns-lab test", "s"));
+        assertEquals(
+                out.resolve(OutputManifest.FILE_NAME)
+                        + ": cannot read it as a netns-lab manifest (not valid JSON (line 2,"
+                        + " column 9): the key \"files\" appears twice in one object (which one would count?)); choose another --out or empty "
+                        + out,
+                e.getMessage());
+        assertEquals("a user's own file", Files.readString(out.resolve("mine.txt")));
+    }
 }
