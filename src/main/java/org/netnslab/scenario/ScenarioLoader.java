@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.netnslab.design.Design;
 import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RatioDefinition;
@@ -33,7 +35,7 @@ public final class ScenarioLoader {
     static final long MAX_FILE_BYTES = 1L << 20;
 
     /** Typesafe Config's words for a cycle of substitutions: the one it stopped at, then those it walked. */
-    private static final java.util.regex.Pattern CYCLE = java.util.regex.Pattern.compile(
+    private static final Pattern CYCLE = Pattern.compile(
             "Could not resolve substitution to a value: (\\$\\{[^}]*\\}) was part of a cycle of substitutions"
                     + " involving (.*)");
 
@@ -84,28 +86,7 @@ public final class ScenarioLoader {
     }
 
     /** DesignReader's problem for a design the scenario names that no configuration defines. */
-    private static final java.util.regex.Pattern UNKNOWN_DESIGN =
-            java.util.regex.Pattern.compile("^unknown design '(.*?)'");
-
-    /**
-     * @param scenario a scenario file
-     * @return the designs a calibrated.conf beside it defines (the folder {@code netns-lab calibrate} writes), or
-     *     none when there is no such file or it does not parse (it is then no help for a hint)
-     */
-    private static Set<String> calibratedDesignsBeside(Path scenario) {
-        Path calibrated = scenario.toAbsolutePath().resolveSibling("calibrated.conf");
-        if (!Files.isRegularFile(calibrated)) {
-            return Set.of();
-        }
-        try {
-            Config c = ConfigFactory.parseFile(calibrated.toFile());
-            return c.hasPath("netns-lab.designs")
-                    ? c.getObject("netns-lab.designs").keySet()
-                    : Set.of();
-        } catch (ConfigException e) { // a broken file beside the scenario: no hint, the unknown design is still said
-            return Set.of();
-        }
-    }
+    private static final Pattern UNKNOWN_DESIGN = Pattern.compile("^unknown design '(.*?)'");
 
     /**
      * @param file the scenario file
@@ -147,19 +128,6 @@ public final class ScenarioLoader {
         return read(conf, source, null, List.of(), 1.0, problems);
     }
 
-    /** @return {@code "; did you mean X?"} for a scenario file the name leaves its folder or .conf off, else "" */
-    private static String meant(Path file) {
-        Path f = file.normalize();
-        for (Path folder : List.of(Path.of(""), Path.of(System.getProperty("netns-lab.home", ".")))) {
-            for (String name : List.of(f + ".conf", "load-tests/" + f, "load-tests/" + f + ".conf")) {
-                if (!f.isAbsolute() && Files.isRegularFile(folder.resolve(name))) {
-                    return "; did you mean " + folder.resolve(name) + "?";
-                }
-            }
-        }
-        return "";
-    }
-
     /**
      * Reads the file and applies the {@code --set} overrides over it.
      *
@@ -185,7 +153,7 @@ public final class ScenarioLoader {
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             String why = !Files.exists(file)
-                    ? "no such file" + meant(file)
+                    ? "no such file" + ScenarioFileHints.meant(file)
                     : !Files.isRegularFile(file)
                             ? "not a regular file (a device, a pipe or a socket)"
                             : "permission denied";
@@ -252,7 +220,7 @@ public final class ScenarioLoader {
      *     {@code message}
      */
     static String cycle(String message) {
-        java.util.regex.Matcher m = CYCLE.matcher(message);
+        Matcher m = CYCLE.matcher(message);
         if (!m.matches()) {
             return message;
         }
@@ -299,12 +267,12 @@ public final class ScenarioLoader {
         Set<String> besideDesigns = null; // read only when a design is unknown
         for (int i = before; i < problems.size(); i++) {
             ConfigProblem p = problems.get(i);
-            java.util.regex.Matcher m = UNKNOWN_DESIGN.matcher(p.message());
+            Matcher m = UNKNOWN_DESIGN.matcher(p.message());
             if (!p.path().equals("designs") || !m.find()) {
                 continue;
             }
             if (besideDesigns == null) {
-                besideDesigns = file == null ? Set.of() : calibratedDesignsBeside(file);
+                besideDesigns = file == null ? Set.of() : ScenarioFileHints.calibratedDesignsBeside(file);
             }
             if (besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
                 problems.set(

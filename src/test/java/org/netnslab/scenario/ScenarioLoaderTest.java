@@ -469,6 +469,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 bare.getMessage()
                         .contains("uevent-tc1-userns: cannot read scenario file: no such file; did you mean"
                                 + " load-tests/uevent-tc1-userns.conf?"));
+        // a full path with its .conf left off
+        Path full = tmp.newFile("mine.conf").toPath();
+        String noExtension = full.toString().replaceAll("\\.conf$", "");
+        ScenarioException absolute = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> new ScenarioLoader().load(Path.of(noExtension), List.of(), 1));
+        assertTrue(absolute.getMessage(), absolute.getMessage().contains("no such file; did you mean " + full + "?"));
         ScenarioException device = org.junit.Assert.assertThrows(
                 ScenarioException.class,
                 () -> new ScenarioLoader().load(java.nio.file.Path.of("/dev/null"), List.of(), 1));
