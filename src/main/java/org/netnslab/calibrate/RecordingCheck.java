@@ -197,9 +197,10 @@ final class RecordingCheck {
         if (!host.path("cpus").isIntegralNumber()) {
             return "host.cpus must be a whole number in 1..4096, got " + host.path("cpus");
         }
-        String release = host.path("release").asText("");
+        String release = host.path("release").isTextual() ? host.path("release").asText() : ""; // uname -r: text
         if (release.isBlank() || release.length() > 200 || !printable(release)) {
-            return "host.release must be the kernel's release on one line (uname -r), got " + host.path("release");
+            return "host.release must be the kernel's release as text on one line (uname -r), got "
+                    + host.path("release");
         }
         for (String section : java.util.List.of("ladder", "unseen")) {
             if (root.has(section) && !root.path(section).isObject()) {

@@ -160,19 +160,24 @@ final class ResultJsonReader {
             String k = it.next();
             String mp = at(at(p, "measures"), k);
             JsonNode m = f.object(mn, at(p, "measures"), k);
-            measures.put(
-                    k,
-                    new MeasureSummary(
-                            f.text(m, mp, "unit"),
-                            f.count(m, mp, "count"),
-                            f.number(m, mp, "mean"),
-                            f.number(m, mp, "sd"),
-                            f.number(m, mp, "p50"),
-                            f.number(m, mp, "p90"),
-                            f.number(m, mp, "p99"),
-                            f.number(m, mp, "p999"),
-                            f.number(m, mp, "max"),
-                            f.pair(m, mp, "ci95")));
+            MeasureSummary s = new MeasureSummary(
+                    f.text(m, mp, "unit"),
+                    f.count(m, mp, "count"),
+                    f.number(m, mp, "mean"),
+                    f.number(m, mp, "sd"),
+                    f.number(m, mp, "p50"),
+                    f.number(m, mp, "p90"),
+                    f.number(m, mp, "p99"),
+                    f.number(m, mp, "p999"),
+                    f.number(m, mp, "max"),
+                    f.pair(m, mp, "ci95"));
+            if (s.mean() > s.max() || s.p50() > s.max() || s.p99() > s.max()) { // a run's figures never are
+                throw f.wrong(
+                        mp,
+                        "mean " + s.mean() + ", p50 " + s.p50() + " or p99 " + s.p99() + " above max " + s.max()
+                                + ": not the figures a run wrote (was the file edited?)");
+            }
+            measures.put(k, s);
         }
         return new DesignRecord(
                 f.text(d, p, "name"),

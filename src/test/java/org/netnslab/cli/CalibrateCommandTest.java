@@ -813,10 +813,13 @@ public class CalibrateCommandTest extends JUnitSuite {
     public void aRecordingOfAnotherShapeIsNamedByItsPath() throws Exception {
         assertRefused(
                 fromEdited("nl", root -> ((ObjectNode) root.path("host")).put("release", "6.18\n../x")),
-                ": host.release must be the kernel's release on one line (uname -r), got \"6.18\\n../x\"");
+                ": host.release must be the kernel's release as text on one line (uname -r), got \"6.18\\n../x\"");
         assertRefused(
                 fromEdited("empty", root -> ((ObjectNode) root.path("host")).put("release", "")),
-                ": host.release must be the kernel's release on one line (uname -r), got \"\"");
+                ": host.release must be the kernel's release as text on one line (uname -r), got \"\"");
+        assertRefused(
+                fromEdited("number", root -> ((ObjectNode) root.path("host")).put("release", 6.18)),
+                ": host.release must be the kernel's release as text on one line (uname -r), got 6.18");
         assertRefused(
                 fromEdited("cpus", root -> ((ObjectNode) root.path("host")).put("cpus", 2.5)),
                 ": host.cpus must be a whole number in 1..4096, got 2.5");

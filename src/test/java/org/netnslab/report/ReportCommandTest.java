@@ -427,6 +427,11 @@ public class ReportCommandTest extends JUnitSuite {
                         + good.substring(at)
                                 .replaceFirst("\"name\" : \"per-netns-2018\"", "\"name\" : \"kernel-4.18\""));
         assertRefused(dir, json + ": designs[1].name: 'kernel-4.18' is listed twice");
+        // a figure edited past what a run writes: a mean above its own max
+        Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : 1e308"));
+        assertRefused(dir, ": mean 1.0E308, p50 ");
+        assertRefused(dir, " above max ");
+        assertRefused(dir, ": not the figures a run wrote (was the file edited?)");
         Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : NaN"));
         assertRefused(dir, json + ": not valid JSON (line ");
         org.junit.Assert.assertFalse(execute("report", dir.toString()).err().contains("ALLOW_NON_NUMERIC"));
