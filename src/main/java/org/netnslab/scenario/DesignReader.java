@@ -67,6 +67,7 @@ final class DesignReader {
         }
         Config named = reference.getConfig("designs");
         Set<String> seen = new LinkedHashSet<>();
+        Map<String, Config> owns = new LinkedHashMap<>();
         for (String name : names) {
             String key = ConfigUtil.joinPath(name);
             if (!seen.add(name)) {
@@ -92,7 +93,11 @@ final class DesignReader {
             Design d = design(name, own.withoutPath("description").withFallback(model), "");
             if (d != null) {
                 out.put(name, d);
+                owns.put(name, own);
             }
+        }
+        if (conf.hasPath("model") && c.object("model") != null) {
+            warnShadowed(conf.getConfig("model"), owns);
         }
         // a custom design the list does not run is checked all the same: a --set of designs may run it later
         for (String name : custom.root().keySet()) {
@@ -104,6 +109,36 @@ final class DesignReader {
             }
         }
         return out;
+    }
+
+    /**
+     * A {@code model} key (the scenario's block or a --set) that a design run sets itself does not reach that design:
+     * the design's own value wins. Said on stderr, naming the designs and their values, so that a run is not read as
+     * the key's effect when it had none.
+     *
+     * @param model the scenario's own {@code model} block
+     * @param owns each design run's own keys, by name
+     */
+    private static void warnShadowed(Config model, Map<String, Config> owns) {
+        for (Map.Entry<String, com.typesafe.config.ConfigValue> e : model.entrySet()) {
+            String key = e.getKey();
+            List<String> shadowing = new java.util.ArrayList<>();
+            owns.forEach((name, own) -> {
+                if (own.hasPath(key)) {
+                    shadowing.add(name + ": " + own.getValue(key).unwrapped());
+                }
+            });
+            if (shadowing.isEmpty()) {
+                continue;
+            }
+            boolean all = shadowing.size() == owns.size();
+            System.err.println("netns-lab: warning: model." + key
+                    + (all ? " has no effect: every design run sets its own (" : " does not reach ")
+                    + String.join(", ", shadowing)
+                    + (all
+                            ? "); a custom design (custom-designs) runs another value"
+                            : shadowing.size() == 1 ? ", which sets its own" : ", which set their own"));
+        }
     }
 
     /**

@@ -143,6 +143,38 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(p.err(), p.err().contains("--set machine.cpus"));
     }
 
+    /** A model key every design run (or some) sets itself is said on stderr, with the designs and their values. */
+    @Test
+    public void aModelKeyTheDesignsSetThemselvesIsWarnedOf() {
+        Printed all =
+                cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "model.uevent.serialization=lockless");
+        assertEquals(all.err(), 0, all.status());
+        assertTrue(
+                all.err(),
+                all.err()
+                        .contains("netns-lab: warning: model.uevent.serialization has no effect: every design run sets"
+                                + " its own (kernel-4.18: global-owner, per-netns-2018: per-netns-owner, kernel-6.9:"
+                                + " lockless); a custom design (custom-designs) runs another value"));
+        Printed some = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--set",
+                "designs=[kernel-4.18, mine]",
+                "--set",
+                "custom-designs.mine.uevent.listener-rcvbuf=4096",
+                "--set",
+                "model.uevent.seqnum-scope=per-netns");
+        assertEquals(some.err(), 0, some.status());
+        assertTrue(
+                some.err(),
+                some.err()
+                        .contains("netns-lab: warning: model.uevent.seqnum-scope does not reach kernel-4.18: global,"
+                                + " which sets its own"));
+        Printed none =
+                cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "model.uevent.listener-rcvbuf=4096");
+        assertFalse(none.err(), none.err().contains("warning"));
+    }
+
     /** A scheduling key that the run will not use is said on stderr: under fifo, and in live execution. */
     @Test
     public void aSchedulingKeyWithoutEffectIsWarnedOf() {
