@@ -179,10 +179,10 @@ public final class HoconSyntax {
         if (Files.isDirectory(at)) {
             return "included " + target + " is a folder (" + at + "): include a HOCON file";
         }
-        if (Files.isRegularFile(at) && !at.getFileName().toString().contains(".")) {
+        if (Files.isRegularFile(at) && !at.getFileName().toString().matches(".*\\.(conf|json|properties)")) {
             return "included file " + target + " exists, but an include looks only for " + target + ".conf, "
-                    + target + ".json and " + target + ".properties when the name has no extension: rename it, e.g."
-                    + " to " + at.getFileName() + ".conf";
+                    + target + ".json and " + target + ".properties when the name does not end in one of those:"
+                    + " rename it, e.g. to " + at.getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".conf";
         }
         return "included file " + target + " not found (no " + at + "; include required(...) needs it)";
     }

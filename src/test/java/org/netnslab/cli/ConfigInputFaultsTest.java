@@ -170,8 +170,16 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertOneProblem(
                 cli("validate", UNSHARE, "--config", inc.toString()),
                 inc + ":1: include: included file " + noext + " exists, but an include looks only for " + noext
-                        + ".conf, " + noext + ".json and " + noext + ".properties when the name has no extension:"
-                        + " rename it, e.g. to noext.conf");
+                        + ".conf, " + noext + ".json and " + noext + ".properties when the name does not end in one"
+                        + " of those: rename it, e.g. to noext.conf");
+        Path txt = write("part.txt", "akka.loglevel = INFO\n");
+        Path incTxt = write("inctxt.conf", "include required(\"part.txt\")\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", incTxt.toString()),
+                incTxt + ":1: include: included file part.txt exists, but an include looks only for part.txt.conf,"
+                        + " part.txt.json and part.txt.properties when the name does not end in one of those: rename"
+                        + " it, e.g. to part.conf");
+        assertTrue(Files.exists(txt));
     }
 
     @Test
