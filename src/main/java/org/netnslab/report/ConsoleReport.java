@@ -21,7 +21,8 @@ public final class ConsoleReport {
     /**
      * @param r the run
      * @return one line: execution mode, simulated machine, the run's wall time and, in virtual execution, the
-     *     simulated time, engine events and events per wall second summed over the design runs
+     *     simulated time, engine events and events per second of the design runs' summed wall time (a lane's
+     *     rate: with --jobs 2 the runs' walls add up to more than the run's)
      */
     public static String clocks(RunRecord r) {
         RunResult.ExecutionInfo e = r.execution();
@@ -35,7 +36,7 @@ public final class ConsoleReport {
         String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
         return String.format(
                 "execution virtual, %s, jitter %s, random-seed %d%s: wall %.2f s, simulated %.6f s,"
-                        + " %,d events, %,.0f events per wall s",
+                        + " %,d events, %,.0f events per design-run wall s",
                 cpus,
                 e.jitter(),
                 e.randomSeed(),
