@@ -1,7 +1,6 @@
 package org.netnslab.cli;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -75,13 +74,15 @@ final class ReportCommand implements Callable<Integer> {
                     + " move it away");
             return Main.EXIT_CONFIG;
         }
+        printSummary(record); // read from result.json: said even where report.html cannot be written
         try {
             HtmlReport.write(record, html);
-        } catch (IOException e) {
-            System.err.println("netns-lab: cannot write " + html + " (" + SavedFile.reason(e) + ")");
-            return e instanceof AccessDeniedException ? Main.EXIT_CONFIG : Main.EXIT_FAILED;
+        } catch (IOException e) { // a read-only copy or a folder of another user's: the summary above stands
+            System.err.println("netns-lab: cannot write " + html + " (" + SavedFile.reason(e) + "); the summary"
+                    + " above is read from " + dir.resolve("result.json") + ": copy the folder somewhere writable for"
+                    + " the page");
+            return Main.EXIT_CONFIG;
         }
-        printSummary(record);
         System.out.println("report:  " + html);
         record.notes().forEach(n -> System.err.println("netns-lab: " + n));
         if (!record.notes().isEmpty()) {

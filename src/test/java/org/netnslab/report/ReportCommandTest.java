@@ -332,6 +332,25 @@ public class ReportCommandTest extends JUnitSuite {
     }
 
     /** Asserts exit status 2, that stderr says {@code message}, and that no report was written. */
+    /** A folder where report.html cannot be written still gets its summary, read from result.json. */
+    @Test
+    public void aReportThatCannotBeWrittenStillPrintsTheSummary() throws Exception {
+        Path dir = savedFolder();
+        // the page's temporary file is in the way (a folder with an entry): its write fails as on a read-only copy
+        Path temp = dir.resolve(".report.html." + ProcessHandle.current().pid() + ".tmp");
+        Files.createDirectories(temp.resolve("in-the-way"));
+        Output o = execute("report", dir.toString());
+        assertEquals(o.err(), 2, o.status());
+        assertTrue(o.out(), o.out().contains("verdict:"));
+        assertTrue(o.err(), o.err().contains("netns-lab: cannot write " + dir.resolve("report.html") + " ("));
+        assertTrue(
+                o.err(),
+                o.err()
+                        .contains("; the summary above is read from " + dir.resolve("result.json")
+                                + ": copy the folder somewhere writable for the page"));
+        assertFalse(Files.exists(dir.resolve("report.html")));
+    }
+
     private static void assertRefused(Path dir, String message) {
         Output o = execute("report", dir.toString());
         assertEquals(o.err(), 2, o.status());
