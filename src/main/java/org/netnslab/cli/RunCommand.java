@@ -226,6 +226,8 @@ final class RunCommand implements Callable<Integer> {
         } catch (RunFailure e) {
             System.err.println("netns-lab: run failed: " + e.getMessage());
             return Main.EXIT_FAILED;
+        } catch (java.io.InterruptedIOException e) { // a stop while writing: the stop's own line says so, once
+            return Main.EXIT_FAILED;
         } catch (IOException e) {
             System.err.println("netns-lab: cannot write results to " + dir + ": " + SavedFile.reason(e));
             return Main.EXIT_FAILED;
