@@ -10,7 +10,7 @@ import org.netnslab.cluster.RunInputs;
 import org.netnslab.cluster.RunLoader;
 import org.netnslab.scenario.LoadedRun;
 import org.netnslab.scenario.Scenario;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 
 /**
  * The command line's side of a cluster: the coordinator that {@code run --cluster HOST:PORT} (or
@@ -77,7 +77,7 @@ final class ClusterCommands {
                     bind,
                     inputs,
                     Main.VERSION,
-                    HoconChecker.duration(system, "netns-lab.cluster.wait-for-workers"),
+                    HoconDurations.duration(system, "netns-lab.cluster.wait-for-workers"),
                     ClusterCommands::say,
                     name);
         } catch (ConfigException e) {

@@ -13,7 +13,7 @@ import org.netnslab.cluster.RunInputs;
 import org.netnslab.cluster.WorkerNode;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.SystemConfig;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -95,7 +95,7 @@ final class WorkerCommand implements Callable<Integer> {
         Duration giveUp = null;
         if (wait != null) {
             try {
-                giveUp = HoconChecker.duration(ConfigFactory.parseString("wait = \"" + wait + "\""), "wait");
+                giveUp = HoconDurations.duration(ConfigFactory.parseString("wait = \"" + wait + "\""), "wait");
             } catch (ConfigException e) {
                 System.err.println(
                         "netns-lab: worker: --wait " + wait + ": must be a duration with its unit, e.g. 60s");

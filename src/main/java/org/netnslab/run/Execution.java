@@ -2,7 +2,7 @@ package org.netnslab.run;
 
 import com.typesafe.config.Config;
 import org.netnslab.machine.MachineSettings;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 
 /**
  * How a scenario runs (scenario keys {@code execution}, {@code machine}, {@code random-seed}; defaults in
@@ -70,9 +70,9 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
      * @throws IllegalArgumentException naming the key at fault
      */
     public static org.netnslab.machine.HostBackground hostBackground(Config machine) {
-        long period = HoconChecker.duration(machine, "host-background.period").toNanos();
+        long period = HoconDurations.duration(machine, "host-background.period").toNanos();
         long perNetns =
-                HoconChecker.duration(machine, "host-background.per-netns").toNanos();
+                HoconDurations.duration(machine, "host-background.per-netns").toNanos();
         long doubling = whole(machine, "host-background.doubling-netns");
         try {
             return new org.netnslab.machine.HostBackground(period, perNetns, doubling);
@@ -113,12 +113,12 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
                 org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
                 org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")),
                 (int) whole(machine, "hz"),
-                HoconChecker.duration(machine, "base-slice").toNanos(),
-                HoconChecker.duration(machine, "context-switch").toNanos(),
+                HoconDurations.duration(machine, "base-slice").toNanos(),
+                HoconDurations.duration(machine, "context-switch").toNanos(),
                 org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")),
                 new org.netnslab.machine.ColdSwitch(
-                        HoconChecker.duration(machine, "cold-switch.base").toNanos(),
-                        HoconChecker.duration(machine, "cold-switch.evicted").toNanos(),
+                        HoconDurations.duration(machine, "cold-switch.base").toNanos(),
+                        HoconDurations.duration(machine, "cold-switch.evicted").toNanos(),
                         whole(machine, "cold-switch.cached-tasks")));
     }
 

@@ -2,7 +2,7 @@ package org.netnslab.run;
 
 import com.typesafe.config.Config;
 import java.time.Duration;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 
 /**
  * The runner's own settings ({@code netns-lab.run} in reference.conf).
@@ -19,9 +19,9 @@ public record RunSettings(Duration askTimeout, Duration stallTimeout, Duration p
      */
     public static RunSettings fromConfig(Config netnsLab) {
         return new RunSettings(
-                HoconChecker.duration(netnsLab, "run.ask-timeout"),
-                HoconChecker.duration(netnsLab, "run.stall-timeout"),
-                HoconChecker.duration(netnsLab, "run.progress-interval"));
+                HoconDurations.duration(netnsLab, "run.ask-timeout"),
+                HoconDurations.duration(netnsLab, "run.stall-timeout"),
+                HoconDurations.duration(netnsLab, "run.progress-interval"));
     }
 
     /** Checks every duration is positive. */

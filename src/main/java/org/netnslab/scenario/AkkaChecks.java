@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.settings.ConfigProblem;
-import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.ReferenceTypes;
 
@@ -180,8 +180,8 @@ final class AkkaChecks {
             problems.add(problem(
                     system,
                     key,
-                    "must be a duration in " + HoconChecker.durationText(minNanos) + ".."
-                            + HoconChecker.durationText(maxNanos)));
+                    "must be a duration in " + HoconDurations.durationText(minNanos) + ".."
+                            + HoconDurations.durationText(maxNanos)));
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.netnslab.machine.MachineSettings;
 import org.netnslab.run.Execution;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 import org.netnslab.settings.HoconSyntax;
 
 /**
@@ -167,7 +168,7 @@ final class ExecutionReader {
         long period = d.periodNanos();
         if (conf.hasPath(key)) { // its range starts at 1ms, not 0: checked here with the range it has
             try {
-                long n = HoconChecker.duration(conf, key).toNanos();
+                long n = HoconDurations.duration(conf, key).toNanos();
                 if (n >= org.netnslab.machine.HostBackground.MIN_PERIOD_NANOS
                         && n <= org.netnslab.machine.HostBackground.MAX_PERIOD_NANOS) {
                     period = n;

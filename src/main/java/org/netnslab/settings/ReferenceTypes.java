@@ -139,7 +139,7 @@ public final class ReferenceTypes {
         if (isDuration(reference, key, example)) {
             try {
                 if (unitRequired) {
-                    HoconChecker.duration(merged, key);
+                    HoconDurations.duration(merged, key);
                 } else {
                     merged.getDuration(key);
                 }

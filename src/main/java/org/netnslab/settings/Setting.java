@@ -83,10 +83,10 @@ public final class Setting<T> {
      * @return a duration setting in {@code 0..max}
      */
     public static Setting<Duration> duration(String key, Duration max) {
-        String maxText = HoconChecker.durationText(max.toNanos());
+        String maxText = HoconDurations.durationText(max.toNanos());
         return new Setting<>(
                 key,
-                HoconChecker::duration,
+                HoconDurations::duration,
                 (v, r) -> v.isNegative() || v.compareTo(max) > 0
                         ? "must be a duration in 0.." + maxText + ", got " + r
                         : null,

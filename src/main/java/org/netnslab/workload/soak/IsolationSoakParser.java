@@ -3,6 +3,7 @@ package org.netnslab.workload.soak;
 import java.time.Duration;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.HoconDurations;
 import org.netnslab.settings.HoconSyntax;
 import org.netnslab.workload.WorkloadParser;
 
@@ -39,7 +40,7 @@ public final class IsolationSoakParser extends WorkloadParser {
             c.problem("workload.duration", "missing: the soak's wall time per design at scale 1 (e.g. 300s)");
         } else {
             try {
-                duration = HoconChecker.duration(c.conf(), "workload.duration");
+                duration = HoconDurations.duration(c.conf(), "workload.duration");
                 if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(MAX_DURATION) > 0) {
                     c.problem(
                             "workload.duration",
