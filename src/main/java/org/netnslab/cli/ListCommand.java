@@ -37,7 +37,8 @@ final class ListCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         if (!Files.isDirectory(dir)) {
-            System.err.println("netns-lab: --dir " + dir + ": not a folder");
+            System.err.println(
+                    "netns-lab: --dir " + dir + ": " + (Files.exists(dir) ? "not a folder" : "no such folder"));
             return Main.EXIT_CONFIG;
         }
         List<Path> files = new ArrayList<>();

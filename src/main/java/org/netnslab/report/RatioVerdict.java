@@ -117,9 +117,9 @@ final class RatioVerdict {
     private static String wide(double seed, double tol, boolean virtual) {
         return String.format(
                 Locale.ROOT,
-                "; seed %.2f: no verdict (the interval is wider than the +-%.2f the seed is"
+                "; seed %s: no verdict (the interval is wider than the +-%.2f the seed is"
                         + " checked within: run more replicates%s).",
-                seed,
+                Verdict.seed(seed),
                 tol,
                 virtual ? "" : ", or virtual execution");
     }
@@ -132,22 +132,22 @@ final class RatioVerdict {
     private static String seedPart(double model, double seed, Boolean agrees, double tol, boolean interval) {
         String t = String.format(Locale.ROOT, "+-%.2f", tol);
         if (agrees == null) {
-            return String.format(Locale.ROOT, "; seed %.2f: no verdict (the interval is unbounded).", seed);
+            return String.format(Locale.ROOT, "; seed %s: no verdict (the interval is unbounded).", Verdict.seed(seed));
         }
         if (agrees) {
             return String.format(
                     Locale.ROOT,
-                    "; seed: %s (%.2f): AGREES within %s%s.",
+                    "; seed: %s (%s): AGREES within %s%s.",
                     seed < 1 ? pct(seed) : "x" + fmt2(seed),
-                    seed,
+                    Verdict.seed(seed),
                     t,
                     interval ? " of the interval" : "");
         }
         return String.format(
                 Locale.ROOT,
-                "; model %.2f, seed %.2f: DISAGREES by more than %s%s (why: %s).",
+                "; model %.2f, seed %s: DISAGREES by more than %s%s (why: %s).",
                 model,
-                seed,
+                Verdict.seed(seed),
                 t,
                 interval ? " of the interval" : "",
                 WHY);
@@ -155,7 +155,8 @@ final class RatioVerdict {
 
     /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */
     private static String tooSmall(RunRecord r, double seed) {
-        return String.format(Locale.ROOT, "; seed %.2f: %s.", seed, r.minScale().tooSmall());
+        return String.format(
+                Locale.ROOT, "; seed %s: %s.", Verdict.seed(seed), r.minScale().tooSmall());
     }
 
     /** @return the sentence for a seed ratio across measures ({@code derived-ratios}) */
@@ -181,12 +182,16 @@ final class RatioVerdict {
         }
         text = text
                 + (agrees
-                        ? String.format(Locale.ROOT, "; seed %.2f: AGREES within +-%.2f.", d.seed(), DERIVED_TOLERANCE)
+                        ? String.format(
+                                Locale.ROOT,
+                                "; seed %s: AGREES within +-%.2f.",
+                                Verdict.seed(d.seed()),
+                                DERIVED_TOLERANCE)
                         : String.format(
                                 Locale.ROOT,
-                                "; model %.2f, seed %.2f: DISAGREES by more than +-%.2f (why: %s).",
+                                "; model %.2f, seed %s: DISAGREES by more than +-%.2f (why: %s).",
                                 d.model(),
-                                d.seed(),
+                                Verdict.seed(d.seed()),
                                 DERIVED_TOLERANCE,
                                 WHY));
         return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);

@@ -31,9 +31,10 @@ public final class SensitivityReport {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
                 Locale.ROOT,
-                "sensitivity: %d samples of the cost block, each cost x [%.2f, %.2f] (Latin"
+                "sensitivity: %d sample%s of the cost block, each cost x [%.2f, %.2f] (Latin"
                         + " hypercube, random-seed %d); varied: %s%n",
                 s.samples(),
+                s.samples() == 1 ? "" : "s",
                 1 - s.spread(),
                 1 + s.spread(),
                 s.randomSeed(),

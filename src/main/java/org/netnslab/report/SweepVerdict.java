@@ -69,18 +69,22 @@ final class SweepVerdict {
             if (seed != null && agrees != null) {
                 b.append(String.format(
                         Locale.ROOT,
-                        ". Seed %.2f: %s",
-                        seed,
+                        ". Seed %s: %s",
+                        Verdict.seed(seed),
                         disagree.isEmpty()
                                 ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE)
                                         + (undecided.isEmpty()
                                                 ? " at every count"
                                                 : " where it decides; no verdict at " + String.join(", ", undecided)
-                                                        + " CPUs (the interval unbounded or too wide)")
-                                : "DISAGREES at " + String.join(", ", disagree) + " CPUs (why: " + Verdict.WHY + ")"));
+                                                        + cpus(undecided) + " (the interval unbounded or too wide)")
+                                : "DISAGREES at " + String.join(", ", disagree) + cpus(disagree) + " (why: "
+                                        + Verdict.WHY + ")"));
             } else if (seed != null && r.belowMinScale()) {
                 b.append(String.format(
-                        Locale.ROOT, ". Seed %.2f: %s", seed, r.minScale().tooSmall()));
+                        Locale.ROOT,
+                        ". Seed %s: %s",
+                        Verdict.seed(seed),
+                        r.minScale().tooSmall()));
             }
             out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));
         });
@@ -115,5 +119,10 @@ final class SweepVerdict {
     private static String cpus(String key) {
         Matcher m = KEY.matcher(key);
         return m.matches() ? m.group(2) : "?";
+    }
+
+    /** @return " CPU" after the count 1 alone, else " CPUs" */
+    private static String cpus(List<String> counts) {
+        return counts.size() == 1 && counts.get(0).equals("1") ? " CPU" : " CPUs";
     }
 }

@@ -156,4 +156,19 @@ public final class Verdict {
         sb.append("  ").append(invariants).append('\n');
         return sb.toString();
     }
+
+    /**
+     * @param seed a seed figure
+     * @return it with 2 decimals, or 3 where the third is not 0 (0.80, 1.067), so a verdict shows the digits the
+     *     ratio line does
+     */
+    static String seed(double seed) {
+        if (!Double.isFinite(seed)) {
+            return String.valueOf(seed);
+        }
+        java.math.BigDecimal d = java.math.BigDecimal.valueOf(seed)
+                .setScale(3, java.math.RoundingMode.HALF_UP)
+                .stripTrailingZeros();
+        return (d.scale() < 2 ? d.setScale(2) : d).toPlainString();
+    }
 }

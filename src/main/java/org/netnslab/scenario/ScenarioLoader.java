@@ -140,7 +140,8 @@ public final class ScenarioLoader {
             throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
-            problems.add(new ConfigProblem("--scale", -1, "-", "must be a number > 0 and <= 1000, got " + scale));
+            problems.add(
+                    new ConfigProblem("--scale", -1, "-", "must be a number > 0 and <= 1000, got " + typed(scale)));
         }
         if (source.isEmpty() || Files.isDirectory(file)) { // an empty path names the current folder
             problems.add(new ConfigProblem(
@@ -364,5 +365,12 @@ public final class ScenarioLoader {
             }
         }
         return out;
+    }
+
+    /** @return a --scale as a user would type it back: 0 for 0.0, 1000000000 for 1.0E9; NaN and Infinity as they are */
+    static String typed(double scale) {
+        return Double.isFinite(scale) && (scale == 0 || Math.abs(scale) >= 1e-6 && Math.abs(scale) < 1e15)
+                ? java.math.BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString()
+                : String.valueOf(scale);
     }
 }

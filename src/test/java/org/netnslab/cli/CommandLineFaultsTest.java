@@ -143,6 +143,16 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(p.err(), p.err().contains("--set machine.cpus"));
     }
 
+    /** list --dir names a missing folder as missing, a file as not a folder. */
+    @Test
+    public void listOfAMissingFolderSaysItIsMissing() throws Exception {
+        Printed missing = cli("list", "--dir", "/nonexistent-netns-lab-folder");
+        assertEquals(missing.err(), 2, missing.status());
+        assertTrue(missing.err(), missing.err().contains("--dir /nonexistent-netns-lab-folder: no such folder"));
+        Printed file = cli("list", "--dir", "README.md");
+        assertTrue(file.err(), file.err().contains("--dir README.md: not a folder"));
+    }
+
     /** A model key every design run (or some) sets itself is said on stderr, with the designs and their values. */
     @Test
     public void aModelKeyTheDesignsSetThemselvesIsWarnedOf() {

@@ -55,7 +55,7 @@ public class MinScaleTest extends JUnitSuite {
         String line = exitBarrier(p);
         assertTrue(
                 line,
-                line.endsWith("; seed 1.07: too small a scale to compare: run at --scale >= 0.03 (below 3 iterations"
+                line.endsWith("; seed 1.067: too small a scale to compare: run at --scale >= 0.03 (below 3 iterations"
                         + " per loop no exit's cost falls inside a loop)."));
         assertFalse(line, line.contains("DISAGREES"));
     }
@@ -65,11 +65,11 @@ public class MinScaleTest extends JUnitSuite {
     public void unshareLoopsMinimumIsTheSmallestScaleWhereItsSeedFigureAgrees() {
         CommandLineFaultsTest.Printed at = run("unshare-loop", "0.03", "--check");
         assertEquals(at.err(), 0, at.status());
-        assertTrue(exitBarrier(at), exitBarrier(at).endsWith("; seed: x1.07 (1.07): AGREES within +-0.05."));
+        assertTrue(exitBarrier(at), exitBarrier(at).endsWith("; seed: x1.07 (1.067): AGREES within +-0.05."));
 
         CommandLineFaultsTest.Printed below = run("unshare-loop", "0.02", "--set", "min-scale.scale=0.02");
         assertEquals(below.err(), 0, below.status());
-        assertTrue(exitBarrier(below), exitBarrier(below).contains("model 1.01, seed 1.07: DISAGREES"));
+        assertTrue(exitBarrier(below), exitBarrier(below).contains("model 1.01, seed 1.067: DISAGREES"));
     }
 
     /**

@@ -95,7 +95,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals(
                 String.join("\n", got),
                 List.of(
-                        "--scale:-1: -: must be a number > 0 and <= 1000, got 0.0",
+                        "--scale:-1: -: must be a number > 0 and <= 1000, got 0",
                         "FILE:-1: description: missing required key",
                         "FILE:7: workload.injections-per-nets: unknown key; expected one of [injections-per-netns,"
                                 + " injector-start-interval, injectors, injectors-privileged, kernel-uevents-per-netns, listeners-per-netns, listeners-woken-at-end, netns, type, warmup-per-netns]",
@@ -600,7 +600,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
                                 + " records [proc.event, proc.listener_busy.all, proc.listener_busy.exit, proc.listener_busy.pidfd,"
                                 + " proc.listener_busy.proc-scan, proc.scan]",
                         "FILE:11: derived-ratios[2].seed: missing required key (the seed's value of this ratio, a number > 0)",
-                        "FILE:14: derived-ratios[3].seed: must be a number > 0 (the seed's value of this ratio)",
+                        "FILE:14: derived-ratios[3].seed: must be a number > 0 (the seed's value of this ratio), got -1",
                         "FILE:15: derived-ratios[4].numerator.measure: missing required key"),
                 got);
         assertEquals(
@@ -611,7 +611,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 "numerator { design = pidfd, measure = proc.scan }, denominator { design = pidfd, measure = proc.scan }";
         assertEquals(
                 List.of(
-                        "FILE:7: derived-ratios[0].seed: must be a number > 0 (the seed's value of this ratio)",
+                        "FILE:7: derived-ratios[0].seed: must be a number > 0 (the seed's value of this ratio), got a"
+                                + " number beyond a double's range",
                         "FILE:8: derived-ratios[1].name: must not be empty (the ratio's name on the console)",
                         "FILE:10: derived-ratios[3].name: \"x\" is derived-ratios[2]'s name already; each name once"),
                 problems(
@@ -679,7 +680,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 problems(GOOD + "min-scale = 0.03\n", List.of(), 1));
         assertEquals(
                 List.of(
-                        "FILE:15: min-scale.scale: must be a number > 0 (the smallest --scale the verdict can judge at)",
+                        "FILE:15: min-scale.scale: must be a number > 0 (the smallest --scale the verdict can judge at), got"
+                                + " -1",
                         "FILE:15: min-scale.reason: missing required key"),
                 problems(GOOD + "min-scale { scale = -1 }\n", List.of(), 1));
         assertEquals(
@@ -712,5 +714,16 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 assertEquals(p + " name matches its file", p.getFileName().toString(), s.name() + ".conf");
             }
         }
+    }
+
+    @Test
+    public void aScaleIsEchoedAsAUserTypesIt() {
+        assertEquals("0", ScenarioLoader.typed(0.0));
+        assertEquals("-1", ScenarioLoader.typed(-1.0));
+        assertEquals("1000000000", ScenarioLoader.typed(1e9));
+        assertEquals("0.05", ScenarioLoader.typed(0.05));
+        assertEquals("NaN", ScenarioLoader.typed(Double.NaN));
+        assertEquals("Infinity", ScenarioLoader.typed(Double.POSITIVE_INFINITY));
+        assertEquals("1.0E-300", ScenarioLoader.typed(1e-300)); // not three hundred zeros
     }
 }

@@ -1,0 +1,19 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/** Figures echoed in a verdict are written with the digits a user gave or reads elsewhere in the report. */
+public class FigureTextTest extends JUnitSuite {
+    @Test
+    public void aSeedKeepsItsThirdDecimalAndAtLeastTwo() {
+        assertEquals("1.067", Verdict.seed(1.067)); // the unshare loop's seed, printed 1.067 by its ratio line too
+        assertEquals("0.82", Verdict.seed(0.82));
+        assertEquals("0.80", Verdict.seed(0.8));
+        assertEquals("1.00", Verdict.seed(1));
+        assertEquals("0.124", Verdict.seed(0.12449)); // three decimals at most, rounded half up
+        assertEquals("NaN", Verdict.seed(Double.NaN));
+    }
+}
