@@ -236,10 +236,23 @@ public final class Main implements Callable<Integer> {
             return EXIT_CONFIG;
         }
         // one line, as every other refused input: the options are a --help away, not a screenful under the error
-        System.err.println("netns-lab: " + e.getMessage() + " ("
-                + cmd.getCommandSpec().qualifiedName() + " --help lists the options)");
-        if (e instanceof CommandLine.UnmatchedArgumentException u) {
-            CommandLine.UnmatchedArgumentException.printSuggestions(u, System.err);
+        String what = e.getMessage();
+        boolean option = false;
+        if (e instanceof CommandLine.UnmatchedArgumentException u
+                && !u.getUnmatched().isEmpty()) {
+            // picocli lists an unknown option's value as an option too ("Unknown options: '--scal', '0.1'")
+            String first = u.getUnmatched().get(0);
+            option = first.startsWith("-");
+            what = option
+                    ? "unknown option '" + first + "'"
+                    : "'" + first + "' is one argument more than "
+                            + cmd.getCommandSpec().qualifiedName() + " takes";
+        }
+        System.err.println(
+                "netns-lab: " + what + " (" + cmd.getCommandSpec().qualifiedName() + " --help lists the" + " options)");
+        if (option) {
+            CommandLine.UnmatchedArgumentException.printSuggestions(
+                    (CommandLine.UnmatchedArgumentException) e, System.err);
         }
         return EXIT_CONFIG;
     }

@@ -81,8 +81,14 @@ public class CommandLineFaultsTest extends JUnitSuite {
         Printed p = cli("run", "load-tests/unshare-loop.conf", "--scael", "2");
         assertEquals(2, p.status());
         assertEquals(
-                "netns-lab: Unknown options: '--scael', '2' (netns-lab run --help lists the options)\n"
+                "netns-lab: unknown option '--scael' (netns-lab run --help lists the options)\n"
                         + "Possible solutions: --scale\n",
+                p.err());
+        p = cli("run", "load-tests/unshare-loop.conf", "extra.conf");
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: 'extra.conf' is one argument more than netns-lab run takes (netns-lab run --help lists the"
+                        + " options)\n",
                 p.err());
         p = cli("validate");
         assertEquals(2, p.status());
