@@ -213,6 +213,22 @@ final class ResultJsonReader {
                     at(p, "replicate_means_b"), "expected as many replicate means as replicate_means_a, at least one");
         }
         double ratio = f.number(c, p, "ratio_b_over_a");
+        // what a run derives, it writes as derived: a figure edited alone would print beside the ones it came from
+        agrees(
+                f,
+                at(p, "mean_a"),
+                meanA,
+                ma.stream().mapToDouble(Double::doubleValue).average().orElse(0),
+                "the mean of replicate_means_a");
+        agrees(
+                f,
+                at(p, "mean_b"),
+                meanB,
+                mb.stream().mapToDouble(Double::doubleValue).average().orElse(0),
+                "the mean of replicate_means_b");
+        if (meanA != 0) {
+            agrees(f, at(p, "ratio_b_over_a"), ratio, meanB / meanA, "mean_b / mean_a");
+        }
         RatioInterval ci = null;
         JsonNode in = f.field(c, p, "ratio_ci95");
         if (!in.isNull()) {
@@ -255,5 +271,16 @@ final class ResultJsonReader {
                 welch,
                 ci,
                 note);
+    }
+
+    /** @throws ReportInputException when {@code saved} is not {@code derived} to 1e-9 of it (a run wrote both) */
+    private static void agrees(JsonFields f, String path, double saved, double derived, String what)
+            throws ReportInputException {
+        if (Math.abs(saved - derived) > 1e-9 * Math.max(Math.abs(saved), Math.abs(derived))) {
+            throw f.wrong(
+                    path,
+                    saved + " is not " + what + " (" + derived + "): not the figures a run wrote (was the"
+                            + " file edited?)");
+        }
     }
 }

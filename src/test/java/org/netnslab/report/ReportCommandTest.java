@@ -446,6 +446,11 @@ public class ReportCommandTest extends JUnitSuite {
                         + good.substring(at)
                                 .replaceFirst("\"name\" : \"per-netns-2018\"", "\"name\" : \"kernel-4.18\""));
         assertRefused(dir, json + ": designs[1].name: 'kernel-4.18' is listed twice");
+        // a derived figure edited alone: it would print beside the figures it came from
+        Files.writeString(json, good.replaceFirst("\"mean_b\" : [0-9.]+", "\"mean_b\" : 60"));
+        assertRefused(dir, ".mean_b: 60.0 is not the mean of replicate_means_b (");
+        Files.writeString(json, good.replaceFirst("\"ratio_b_over_a\" : [0-9.]+", "\"ratio_b_over_a\" : 0.5"));
+        assertRefused(dir, ".ratio_b_over_a: 0.5 is not mean_b / mean_a (");
         // a figure edited past what a run writes: a mean above its own max
         Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : 1e308"));
         assertRefused(dir, ": mean 1.0E308, p50 ");
