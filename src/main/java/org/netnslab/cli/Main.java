@@ -249,7 +249,7 @@ public final class Main implements Callable<Integer> {
                             + cmd.getCommandSpec().qualifiedName() + " takes";
         }
         System.err.println(
-                "netns-lab: " + what + " (" + cmd.getCommandSpec().qualifiedName() + " --help lists the" + " options)");
+                "netns-lab: " + what + " (" + cmd.getCommandSpec().qualifiedName() + " --help lists the options)");
         if (option) {
             CommandLine.UnmatchedArgumentException.printSuggestions(
                     (CommandLine.UnmatchedArgumentException) e, System.err);

@@ -57,11 +57,14 @@ public record MinScale(double scale, String reason, String execution) {
     /** @return what the verdict says in place of a judgement, e.g. {@code too small a scale to compare: run at ...} */
     public String tooSmall() {
         return String.format(
-                Locale.ROOT, "too small a scale to compare: run at --scale >= %s (%s)", format(scale), reason);
+                Locale.ROOT, "too small a scale to compare: run at --scale >= %s (%s)", text(scale), reason);
     }
 
-    /** @return the scale as written in a scenario: 0.03, 1 */
-    private static String format(double v) {
+    /**
+     * @param v a scale, finite
+     * @return it as written in a scenario or on the command line: 0.03, 1, 1000000000 (not 1.0E9)
+     */
+    public static String text(double v) {
         return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

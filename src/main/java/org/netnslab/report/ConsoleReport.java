@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.settings.HoconSyntax;
@@ -277,11 +278,15 @@ public final class ConsoleReport {
                                         + r.description().length()
                                         + " characters; whole in result.json and report.html)");
         if (!showsShape(r)) {
-            return String.format("scenario %s (scale %s): %s", r.scenario(), fmtScale(r.scale()), d);
+            return String.format("scenario %s (scale %s): %s", r.scenario(), MinScale.text(r.scale()), d);
         }
         return String.format(
                 "scenario %s (scale %s): %s%n  %s: %s",
-                r.scenario(), fmtScale(r.scale()), r.shape(), r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE, d);
+                r.scenario(),
+                MinScale.text(r.scale()),
+                r.shape(),
+                r.overrides().isEmpty() ? "at scale 1" : AS_THE_FILE,
+                d);
     }
 
     /** @return {@code s} with line breaks and other control characters escaped ({@code \n}, {@code \x1b}) */
@@ -298,10 +303,5 @@ public final class ConsoleReport {
     /** @return whether the run's counts differ from those its description gives: scaled, or set by --set */
     static boolean showsShape(RunRecord r) {
         return r.shape() != null && (r.scale() != 1 || !r.overrides().isEmpty());
-    }
-
-    /** @return the scale as a user writes it: 0.01, 10, 0.000000001 (never 1.0E-9) */
-    static String fmtScale(double s) {
-        return java.math.BigDecimal.valueOf(s).stripTrailingZeros().toPlainString();
     }
 }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.netnslab.metrics.MeasureDescriptions;
+import org.netnslab.metrics.MinScale;
 import org.netnslab.metrics.RunResult;
 
 /**
@@ -78,7 +79,7 @@ public final class HtmlReport {
                 .append("</p>\n");
         if (ConsoleReport.showsShape(r)) { // the description gives the file's counts at scale 1
             h.append("<p>This run, at scale ")
-                    .append(ConsoleReport.fmtScale(r.scale()))
+                    .append(MinScale.text(r.scale()))
                     .append(r.overrides().isEmpty() ? "" : " with its --set overrides")
                     .append(": ")
                     .append(esc(r.shape()))

@@ -23,6 +23,9 @@ import org.netnslab.metrics.WelchTest;
  * distributions, which {@link ResultsFolder} fills in from the other files.
  */
 final class ResultJsonReader {
+    /** How a figure that no run would write is said. */
+    private static final String EDITED = ": not the figures a run wrote (was the file edited?)";
+
     private ResultJsonReader() {}
 
     /**
@@ -175,7 +178,7 @@ final class ResultJsonReader {
                 throw f.wrong(
                         mp,
                         "mean " + s.mean() + ", p50 " + s.p50() + " or p99 " + s.p99() + " above max " + s.max()
-                                + ": not the figures a run wrote (was the file edited?)");
+                                + EDITED);
             }
             measures.put(k, s);
         }
@@ -277,10 +280,7 @@ final class ResultJsonReader {
     private static void agrees(JsonFields f, String path, double saved, double derived, String what)
             throws ReportInputException {
         if (Math.abs(saved - derived) > 1e-9 * Math.max(Math.abs(saved), Math.abs(derived))) {
-            throw f.wrong(
-                    path,
-                    saved + " is not " + what + " (" + derived + "): not the figures a run wrote (was the"
-                            + " file edited?)");
+            throw f.wrong(path, saved + " is not " + what + " (" + derived + ")" + EDITED);
         }
     }
 }

@@ -370,7 +370,7 @@ public final class ScenarioLoader {
     /** @return a --scale as a user would type it back: 0 for 0.0, 1000000000 for 1.0E9; NaN and Infinity as they are */
     static String typed(double scale) {
         return Double.isFinite(scale) && (scale == 0 || Math.abs(scale) >= 1e-6 && Math.abs(scale) < 1e15)
-                ? java.math.BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString()
+                ? MinScale.text(scale)
                 : String.valueOf(scale);
     }
 }

@@ -189,9 +189,9 @@ public class MinScaleVerdictTest extends JUnitSuite {
     /** The console header writes a scale as a user does: no exponent however small, no ".0" when whole. */
     @Test
     public void theHeaderWritesTheScaleAsAUserDoes() {
-        assertEquals("0.01", ConsoleReport.fmtScale(0.01));
-        assertEquals("10", ConsoleReport.fmtScale(10.0));
-        assertEquals("0.000000001", ConsoleReport.fmtScale(1e-9));
-        assertEquals("0.0001", ConsoleReport.fmtScale(1e-4));
+        assertEquals("0.01", MinScale.text(0.01));
+        assertEquals("10", MinScale.text(10.0));
+        assertEquals("0.000000001", MinScale.text(1e-9));
+        assertEquals("0.0001", MinScale.text(1e-4));
     }
 }
