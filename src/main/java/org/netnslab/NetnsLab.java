@@ -215,6 +215,8 @@ public final class NetnsLab {
         private final Duration timeout;
         private final StopGuard guard;
         private final ProcConnectorLink procConnector;
+        /** Netns whose release through this client is pending. */
+        private final java.util.Set<Long> releasing = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         private Client(
                 ActorSystem<?> system,
@@ -248,17 +250,26 @@ public final class NetnsLab {
         }
 
         /**
-         * Drops the caller's reference to netns {@code id} (put_net).
+         * Drops the caller's reference to netns {@code id} (put_net), once: a second release is refused and
+         * never takes a reference a socket or listener holds.
          *
          * @return Done when the netns has reached net_free, which waits for every socket and uevent
-         *     listener still open in it (each holds a reference) to be closed
+         *     listener still open in it (each holds a reference) to be closed; at once for an id with no netns
+         *     (freed already, or never created). Fails with {@link IllegalStateException} while an earlier
+         *     release of the same netns through this client is pending.
          */
         public CompletionStage<Done> releaseNetns(long id) {
-            return guard.guarded(AskPattern.ask(
+            if (!releasing.add(id)) {
+                return CompletableFuture.failedFuture(new IllegalStateException("netns " + id
+                        + ": released already; the creator's reference is dropped once (that release completes"
+                        + " at net_free, when its sockets and listeners are closed)"));
+            }
+            CompletionStage<Done> r = guard.guarded(AskPattern.ask(
                     supervisor,
                     replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
                     timeout,
                     system.scheduler()));
+            return r.whenComplete((d, e) -> releasing.remove(id));
         }
 
         /**

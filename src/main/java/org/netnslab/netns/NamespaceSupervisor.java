@@ -101,8 +101,8 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
     }
 
     /**
-     * The creating process drops its reference to netns {@code id} (put_net); {@code replyTo} gets Done
-     * when that netns has reached net_free (at once for an unknown id).
+     * The creating process drops its reference to netns {@code id} (put_net; a second time, the netns refuses it with
+     * a warning); {@code replyTo} gets Done when that netns has reached net_free (at once for an unknown id).
      */
     public record ReleaseNetns(long id, ActorRef<Done> replyTo) implements Command {}
 
@@ -359,7 +359,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
             m.replyTo().tell(Done.getInstance());
         } else {
             releaseWaiters.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(m.replyTo());
-            group.tell(new NetnsGroup.Deliver(m.id(), NetNamespace.Put.INSTANCE));
+            group.tell(new NetnsGroup.Deliver(m.id(), NetNamespace.Put.CREATOR));
         }
         return this;
     }

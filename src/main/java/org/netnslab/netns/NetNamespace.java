@@ -100,9 +100,14 @@ public final class NetNamespace {
         INSTANCE
     }
 
-    /** put_net: one active reference less; at 0 the netns goes to the cleanup worker. */
+    /**
+     * put_net: one active reference less; at 0 the netns goes to the cleanup worker. {@code CREATOR} is the creating
+     * process's own reference, which it drops once: a second one is refused with a warning (as refcount_t refuses the
+     * underflow it would become, lib/refcount.c), so it cannot take a reference a socket still holds.
+     */
     public enum Put implements Command {
-        INSTANCE
+        INSTANCE,
+        CREATOR
     }
 
     /**

@@ -50,6 +50,9 @@ final class NetnsActor {
     private final CompletableFuture<Done> freed = new CompletableFuture<>();
 
     private int active = 1;
+    /** Whether the creating process has dropped its reference ({@link NetNamespace.Put#CREATOR}). */
+    private boolean creatorPut;
+
     private UeventRoute route;
     /** Messages stashed during setup_net are being handled: never eligible for a fault. */
     private boolean unstashing;
@@ -170,6 +173,8 @@ final class NetnsActor {
             uevents.emitTagged(t);
         } else if (m == NetNamespace.Put.INSTANCE) {
             return onPut();
+        } else if (m == NetNamespace.Put.CREATOR) {
+            return onCreatorPut();
         } else if (m instanceof NetNamespace.ListenerClosed c) {
             return uevents.closed(c) ? onPut() : Behaviors.same();
         } else if (m instanceof NetNamespace.CloseListeners c) {
@@ -260,6 +265,19 @@ final class NetnsActor {
         long lastRefNanos = Clock.nanoTime();
         env.parent().cleanupListAdd(net.id(), ctx.getSelf());
         return new NetnsTeardown(ctx, net, ops, lastRefNanos).dismantling(this::dismantling);
+    }
+
+    /** The creating process's put_net, once: a second one would take a reference someone else holds. */
+    private Behavior<Command> onCreatorPut() {
+        if (creatorPut) {
+            ctx.getLog()
+                    .warn(
+                            "netns {}: its creating process's reference was dropped already; this put_net is refused",
+                            net.id());
+            return Behaviors.same();
+        }
+        creatorPut = true;
+        return onPut();
     }
 
     /** sk_free (see {@link NetnsSockets#close}): the reference goes now, or later from RCU. */

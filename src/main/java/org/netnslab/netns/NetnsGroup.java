@@ -38,7 +38,7 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
      */
     record Deliver(long id, NetNamespace.Command message) implements Command {}
 
-    /** put_net on every netns of the group (the supervisor's ReleaseAll). */
+    /** The creating process's put_net on every netns of the group (the supervisor's ReleaseAll). */
     enum PutAll implements Command {
         INSTANCE
     }
@@ -69,7 +69,7 @@ final class NetnsGroup extends AbstractBehavior<NetnsGroup.Command> {
                 })
                 .onMessage(Deliver.class, this::onDeliver)
                 .onMessageEquals(PutAll.INSTANCE, () -> {
-                    getContext().getChildren().forEach(c -> netns(c).tell(NetNamespace.Put.INSTANCE));
+                    getContext().getChildren().forEach(c -> netns(c).tell(NetNamespace.Put.CREATOR));
                     return this;
                 })
                 .onSignal(

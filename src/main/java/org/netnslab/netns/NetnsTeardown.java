@@ -204,6 +204,7 @@ final class NetnsTeardown {
         ReceiveBuilder<Command> meanwhile(ReceiveBuilder<Command> b) {
             // Never published, so only the supervisor's fan-outs can reach it.
             return b.onMessageEquals(NetNamespace.Put.INSTANCE, this::ignoreReference)
+                    .onMessageEquals(NetNamespace.Put.CREATOR, this::ignoreReference)
                     .onMessageEquals(NetNamespace.Get.INSTANCE, this::ignoreReference)
                     .onMessage(NetNamespace.EmitTaggedUevent.class, m -> {
                         m.replyTo().tell(new InjectResult.Failed(Errno.EINVAL, -1));

@@ -223,7 +223,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
 
     /** The process exits: its reference to the netns is dropped (put_net from exit_task_namespaces). */
     private Behavior<Command> exitProcess() {
-        netns.actor().tell(NetNamespace.Put.INSTANCE);
+        netns.actor().tell(NetNamespace.Put.CREATOR);
         netns = null;
         iteration++;
         progress.increment();

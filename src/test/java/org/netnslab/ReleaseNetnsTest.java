@@ -1,0 +1,120 @@
+package org.netnslab;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import akka.Done;
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.LoggingTestKit;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import akka.actor.testkit.typed.javadsl.TestProbe;
+import akka.actor.typed.ActorRef;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.netns.NamespaceSupervisor;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.userns.UserNamespace;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * The creating process's reference is dropped once: a second release, through the client or the supervisor, never
+ * takes the reference an open socket holds (the netns lives until the socket closes).
+ */
+public class ReleaseNetnsTest extends JUnitSuite {
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
+
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
+
+    private static final UserNamespace USERNS = UserNamespace.INIT.createChild(1, 1000);
+
+    private static NetnsLab.Client client(ActorRef<NamespaceSupervisor.Command> supervisor) {
+        return NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
+    }
+
+    @Test
+    public void aSecondReleaseThroughTheClientFailsAndTheSocketKeepsItsNetns() throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        NetnsLab.Client lab = client(supervisor);
+        NetnsHandle netns = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long socket = lab.openSocket(netns).toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        CompletableFuture<Done> first = lab.releaseNetns(netns.id()).toCompletableFuture();
+        ExecutionException second = org.junit.Assert.assertThrows(
+                ExecutionException.class,
+                () -> lab.releaseNetns(netns.id()).toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(IllegalStateException.class, second.getCause().getClass());
+        assertEquals(
+                "netns " + netns.id() + ": released already; the creator's reference is dropped once (that release"
+                        + " completes at net_free, when its sockets and listeners are closed)",
+                second.getCause().getMessage());
+
+        assertFalse(first.isDone());
+        assertFalse(netns.isFreed());
+        lab.closeSocket(netns, socket).toCompletableFuture().get(5, TimeUnit.SECONDS); // the netns is still there
+        assertEquals(Done.getInstance(), first.get(5, TimeUnit.SECONDS)); // its last reference: net_free
+        assertTrue(netns.isFreed());
+    }
+
+    @Test
+    public void aSecondReleaseThroughTheSupervisorIsRefusedByTheNetns() throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        NetnsLab.Client lab = client(supervisor);
+        NetnsHandle netns = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long socket = lab.openSocket(netns).toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        TestProbe<Done> first = testKit.createTestProbe();
+        TestProbe<Done> second = testKit.createTestProbe();
+        LoggingTestKit.warn("netns " + netns.id()
+                        + ": its creating process's reference was dropped already; this put_net is refused")
+                .expect(testKit.system(), () -> {
+                    supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), first.ref()));
+                    supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), second.ref()));
+                    return null;
+                });
+        assertFalse(netns.isFreed());
+
+        lab.closeSocket(netns, socket).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        first.expectMessage(Done.getInstance());
+        second.expectMessage(Done.getInstance()); // both wait for net_free
+        assertTrue(netns.isFreed());
+    }
+
+    @Test
+    public void releaseAllAfterOneReleaseLeavesTheSocketsReference() throws Exception {
+        ActorRef<NamespaceSupervisor.Command> supervisor =
+                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        NetnsLab.Client lab = client(supervisor);
+        NetnsHandle held = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        NetnsHandle other = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        long socket = lab.openSocket(held).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        CompletableFuture<Done> released = lab.releaseNetns(held.id()).toCompletableFuture();
+
+        TestProbe<Done> all = testKit.createTestProbe();
+        LoggingTestKit.warn("netns " + held.id()
+                        + ": its creating process's reference was dropped already; this put_net is refused")
+                .expect(testKit.system(), () -> {
+                    supervisor.tell(new NamespaceSupervisor.ReleaseAll(all.ref()));
+                    return null;
+                });
+        assertEquals(
+                Done.getInstance(),
+                lab.releaseNetns(other.id()).toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertTrue(other.isFreed()); // ReleaseAll dropped its creator's reference: net_free
+        assertFalse(held.isFreed());
+
+        lab.closeSocket(held, socket).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertEquals(Done.getInstance(), released.get(5, TimeUnit.SECONDS));
+        all.expectMessage(Done.getInstance());
+        assertTrue(held.isFreed());
+    }
+}
