@@ -170,6 +170,10 @@ public final class ConsoleReport {
             sb.append(String.format("%n%s%n", oneRun()));
         }
         for (Comparison c : r.comparisons()) {
+            if (!RatioVerdict.recorded(r, c)) {
+                sb.append(String.format("%n%s%n", RatioVerdict.nothingRecorded(r, c)));
+                continue;
+            }
             Double seed = r.seedRatio(c.b());
             String unit = r.designs().stream() // the reader made sure both compared designs have the measure
                     .filter(d -> d.name().equals(c.a()))

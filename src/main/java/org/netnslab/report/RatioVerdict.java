@@ -5,6 +5,7 @@ import static org.netnslab.report.Verdict.DESIGN_TOLERANCE;
 import static org.netnslab.report.Verdict.WHY;
 import static org.netnslab.report.Verdict.pct;
 
+import java.util.List;
 import java.util.Locale;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.RatioInterval;
@@ -26,6 +27,9 @@ final class RatioVerdict {
                 .map(d -> d.measures().get(c.measure()).unit())
                 .orElse("");
         double ratio = c.ratioBOverA();
+        if (!recorded(r, c)) { // 0 / 0: no figure to compare, and no claim that the two designs are alike
+            return new Verdict.Line(nothingRecorded(r, c) + ".", null, Double.NaN);
+        }
         StringBuilder b = new StringBuilder();
         boolean same = c.meanA() == c.meanB() || Math.abs(ratio - 1) < 0.0005;
         if (same) {
@@ -102,6 +106,35 @@ final class RatioVerdict {
         }
         b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1));
         return new Verdict.Line(b.toString(), agrees, DESIGN_TOLERANCE);
+    }
+
+    /** @return whether both designs recorded at least one value of the compared measure */
+    static boolean recorded(RunRecord r, Comparison c) {
+        return r.designs().stream()
+                .filter(d -> d.name().equals(c.a()) || d.name().equals(c.b()))
+                .allMatch(d -> d.measures().containsKey(c.measure())
+                        && d.measures().get(c.measure()).count() > 0);
+    }
+
+    /**
+     * @return the sentence for a comparison with a design that recorded nothing of its measure (run by {@code r})
+     */
+    static String nothingRecorded(RunRecord r, Comparison c) {
+        List<String> none = r.designs().stream()
+                .filter(d -> d.name().equals(c.a()) || d.name().equals(c.b()))
+                .filter(d -> !d.measures().containsKey(c.measure())
+                        || d.measures().get(c.measure()).count() == 0)
+                .map(d -> d.name())
+                .toList();
+        return String.format(
+                Locale.ROOT,
+                "%s: %s recorded no %s (count 0), so %s / %s has no figure: every such request failed or none"
+                        + " was made (see each design's counters: refused_eperm counts the injections the capability rule refused)",
+                c.measure(),
+                String.join(" and ", none),
+                c.measure(),
+                c.b(),
+                c.a());
     }
 
     /**

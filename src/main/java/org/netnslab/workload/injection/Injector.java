@@ -100,10 +100,13 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
          * @param permissionViolations injections sent without the permission to, or refused with EPERM
          *     with it, in this phase (the {@code eperm} invariant: must be 0)
          * @param einval injections refused with EINVAL in this phase
+         * @param refused injections refused with EPERM as the capability rule says (the sender has no CAP_SYS_ADMIN
+         *     over the netns's owner), in this phase
          * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
          *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
          */
-        void phaseDone(Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long cpuNanos);
+        void phaseDone(
+                Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long refused, long cpuNanos);
     }
 
     private final Target[] targets;
@@ -136,6 +139,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     private long[] sent;
     private long permissionViolations;
     private long einval;
+    private long refused;
     /** The task's CPU when the phase started, ns (fair). */
     private long cpuAtStart;
 
@@ -204,6 +208,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         sent = new long[netnsCount];
         permissionViolations = 0;
         einval = 0;
+        refused = 0;
         cpuAtStart = task == null ? 0 : task.cpuNanos();
         sendNext();
         return this;
@@ -233,7 +238,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
             }
         }
         long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
-        listener.phaseDone(phase, sent, permissionViolations, einval, cpu);
+        listener.phaseDone(phase, sent, permissionViolations, einval, refused, cpu);
         long exit = path == null ? 0 : path.costs().injectorExit();
         // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
         if (phase == Phase.COUNTED
@@ -378,6 +383,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         } else if (((InjectResult.Failed) result).errno() == Errno.EPERM) {
             if (permitted) {
                 permissionViolations++; // refused although the task holds CAP_SYS_ADMIN over the owner
+            } else {
+                refused++;
             }
         } else {
             einval++;

@@ -144,6 +144,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
             result.measure(UeventInjectionWorkload.DELIVERY, rx);
         }
         result.counter("warmup_injections", warmup);
+        if (collector.refused > 0) { // only where the scenario sends without the capability: other results unchanged
+            result.counter("refused_eperm", collector.refused);
+        }
         if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
             result.counter("injector_cpu_us", injectorCpu / 1_000);
             result.counter("listener_cpu_us", listenerCpu / 1_000);
@@ -283,6 +286,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         final long[] sentPerNetns;
         /** Injections whose EPERM outcome disagrees with the capability rule: the {@code eperm} invariant. */
         long eperm;
+        /** Injections refused with EPERM as the capability rule says, over both phases. */
+        long refused;
 
         private CountDownLatch latch;
 
@@ -300,7 +305,12 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
 
         @Override
         public synchronized void phaseDone(
-                Injector.Phase phase, long[] sent, long permissionViolations, long einval, long cpuNanos) {
+                Injector.Phase phase,
+                long[] sent,
+                long permissionViolations,
+                long einval,
+                long refused,
+                long cpuNanos) {
             if (phase == Injector.Phase.COUNTED) {
                 countedCpuNanos += cpuNanos;
             }
@@ -308,6 +318,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
                 sentPerNetns[i] += sent[i];
             }
             this.eperm += permissionViolations;
+            this.refused += refused;
             latch.countDown();
         }
     }

@@ -119,7 +119,7 @@ public class SeqnumWindowTest extends JUnitSuite {
                         List.of(t),
                         PAYLOAD,
                         1,
-                        (phase, sent, eperm, einval, cpu) -> {},
+                        (phase, sent, eperm, einval, refused, cpu) -> {},
                         new LongAdder(),
                         new StripedRecorder()));
                 sender.tell(new Injector.Start(Injector.Phase.COUNTED));
