@@ -180,6 +180,17 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertTrue(got.get(3), got.get(3).contains("seed-ratios.per-netns-2018: must be a number > 0"));
     }
 
+    /** At --scale 1 the counted injections fit the limit; the warm-up's 5 more do not, and it is named. */
+    @Test
+    public void aWarmUpThatTakesTheInjectionsPastTheLimitIsNamed() throws Exception {
+        String text = GOOD.replace(
+                "injections-per-netns = 1000", "injections-per-netns = 1000000000000, warmup-per-netns = 1");
+        assertEquals(
+                List.of("FILE:8: workload.injections-per-netns: times --scale 1.0, plus workload.warmup-per-netns (5),"
+                        + " exceeds 1000000000000 injections per netns"),
+                problems(text, List.of(), 1));
+    }
+
     @Test
     public void anUnusedCustomDesignWithABadValueIsReportedToo() throws Exception {
         String text = GOOD.replace("per-netns-2018, mine]", "per-netns-2018]")
