@@ -62,6 +62,27 @@ final class SeedFiguresReader {
         this.baselineBySet = baselineBySet;
     }
 
+    /**
+     * @return the known design an unquoted dotted key stands for ({@code kernel-4.18 = 0.5} reads as {@code kernel-4
+     *     { 18 = 0.5 }}), or null
+     */
+    private String dotted(String name, com.typesafe.config.ConfigValue v) {
+        while (v instanceof ConfigObject o && o.size() == 1) {
+            String k = o.keySet().iterator().next();
+            name = name + "." + k;
+            v = o.get(k);
+        }
+        return knownDesigns.contains(name) ? name : null;
+    }
+
+    /** @return the value at the end of a chain of one-key objects, as written */
+    private static String leaf(com.typesafe.config.ConfigValue v) {
+        while (v instanceof ConfigObject o && o.size() == 1) {
+            v = o.get(o.keySet().iterator().next());
+        }
+        return v.render(com.typesafe.config.ConfigRenderOptions.concise());
+    }
+
     /** @return {@code seed-ratios} of the designs run, by design */
     Map<String, Double> seedRatios() {
         Map<String, Double> out = new LinkedHashMap<>();
@@ -75,7 +96,13 @@ final class SeedFiguresReader {
         for (String design : ratios.keySet()) {
             String path = "seed-ratios." + ConfigUtil.joinPath(design);
             if (!knownDesigns.contains(design)) {
-                c.problem(path, "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
+                String dotted = dotted(design, ratios.get(design));
+                c.problem(
+                        path,
+                        dotted != null
+                                ? "HOCON read an unquoted '" + dotted + "' as nested keys: a design name with a dot"
+                                        + " must be quoted: \"" + dotted + "\" = " + leaf(ratios.get(design))
+                                : "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
                 continue;
             }
             Double ratio = c.positive(path, "the seed's ratio of this design's mean over the baseline's");

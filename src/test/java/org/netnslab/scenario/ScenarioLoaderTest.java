@@ -180,6 +180,21 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertTrue(got.get(3), got.get(3).contains("seed-ratios.per-netns-2018: must be a number > 0"));
     }
 
+    /** An unquoted dotted design name in seed-ratios is read as nested keys: the message says so. */
+    @Test
+    public void anUnquotedDottedSeedRatioNameGetsTheQuotingHint() throws Exception {
+        String text = GOOD.replace(
+                "seed-ratios { \"per-netns-2018\" = 0.82 }",
+                "seed-ratios { \"per-netns-2018\" = 0.82, kernel-6.9 = 0.5 }");
+        List<String> got = problems(text, List.of(), 1);
+        assertEquals(1, got.size());
+        assertTrue(
+                got.get(0),
+                got.get(0)
+                        .endsWith(": seed-ratios.kernel-6: HOCON read an unquoted 'kernel-6.9' as nested keys: a design"
+                                + " name with a dot must be quoted: \"kernel-6.9\" = 0.5"));
+    }
+
     /** At --scale 1 the counted injections fit the limit; the warm-up's 5 more do not, and it is named. */
     @Test
     public void aWarmUpThatTakesTheInjectionsPastTheLimitIsNamed() throws Exception {
