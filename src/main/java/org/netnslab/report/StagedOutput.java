@@ -62,6 +62,9 @@ public final class StagedOutput {
         return notes;
     }
 
+    /** The manifest's scenario in calibrate's folders. */
+    private static final String CALIBRATE = "calibrate";
+
     /**
      * Checks the folder and prepares the temporary one, before anything runs.
      *
@@ -70,7 +73,8 @@ public final class StagedOutput {
      * @param scenario the scenario's name, for the manifest
      * @return the staged output
      * @throws OutputFolderException naming the folder, the reason and what to do: the folder breaks
-     *     {@link OutputManifest#check}'s rule, or it or its parent cannot be created or written
+     *     {@link OutputManifest#check}'s rule, it holds calibrate's results and this is not calibrate, or it or its
+     *     parent cannot be created or written
      */
     public static StagedOutput begin(Path dir, String tool, String scenario) throws OutputFolderException {
         Path parent = dir.toAbsolutePath().normalize().getParent();
@@ -90,6 +94,12 @@ public final class StagedOutput {
                     dir + ": cannot create its parent folder: " + e.getFile() + " is a file", e);
         } catch (IOException e) {
             throw new OutputFolderException(dir + ": cannot create its parent folder (" + reason(e) + ")", e);
+        }
+        if (previous != null && previous.scenario().equals(CALIBRATE) && !scenario.equals(CALIBRATE)) {
+            // a run's results are made again in seconds; a calibration's host measurements need a quiet machine
+            throw new OutputFolderException(dir + ": holds calibrate's results (written " + previous.written()
+                    + "), host measurements a run's results would replace: choose another --out, or remove the"
+                    + " folder first if you mean to");
         }
         List<String> notes = new ArrayList<>();
         if (previous != null && !previous.scenario().equals(scenario)) { // a re-run of the same is what --out is for

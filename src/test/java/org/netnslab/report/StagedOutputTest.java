@@ -76,6 +76,31 @@ public class StagedOutputTest extends JUnitSuite {
         other.abandon();
     }
 
+    /** calibrate's host measurements are not replaced by a run's results; calibrate itself may write there again. */
+    @Test
+    public void aCalibrateFolderIsRefusedToARunAndLeftAsItWas() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("cal");
+        StagedOutput cal = StagedOutput.begin(out, "netns-lab test", "calibrate");
+        cal.write(d -> Files.writeString(d.resolve("calibration.json"), "measured"));
+        assertNull(cal.commit());
+
+        OutputFolderException refused = org.junit.Assert.assertThrows(
+                OutputFolderException.class, () -> StagedOutput.begin(out, "netns-lab test", "proc-filter"));
+        assertTrue(
+                refused.getMessage(), refused.getMessage().startsWith(out + ": holds calibrate's results (written "));
+        assertTrue(
+                refused.getMessage(),
+                refused.getMessage()
+                        .endsWith("), host measurements a run's results would replace: choose another --out, or remove"
+                                + " the folder first if you mean to"));
+        assertEquals(List.of("cal"), names(tmp.getRoot().toPath())); // no temporary folder left
+        assertEquals("measured", Files.readString(out.resolve("calibration.json")));
+
+        StagedOutput again = StagedOutput.begin(out, "netns-lab test", "calibrate");
+        assertEquals(List.of(), again.notes());
+        again.abandon();
+    }
+
     @Test
     public void aCommitReplacesTheListedFilesAndKeepsAnythingAddedMeanwhile() throws Exception {
         Path out = previousRun();
