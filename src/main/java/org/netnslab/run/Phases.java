@@ -129,7 +129,7 @@ public final class Phases {
 
     /**
      * Starts a phase that lasts a wall time and that the runner's own loop drives, a step at a time (a soak's
-     * rounds): its progress is the time passed, in seconds, reported between steps ({@link Timed#step}) every
+     * rounds): its progress is the time passed, in seconds (milliseconds for a length of a fraction), reported between steps ({@link Timed#step}) every
      * progress interval and readable at any moment (the line an interrupt prints).
      *
      * @param label the phase's name
@@ -173,25 +173,32 @@ public final class Phases {
         }
     }
 
-    /** A phase of {@link #timed}: measured in whole seconds of wall time, at least one. */
+    /**
+     * A phase of {@link #timed}: measured in whole seconds of wall time, at least one, or in milliseconds when its
+     * length is not a whole number of seconds (so that the line says the length it runs).
+     */
     public final class Timed {
         private final String label;
         private final long start;
         private final long length;
-        private final long seconds;
+        /** ns in the unit the phase is counted in: a second or a millisecond. */
+        private final long unitNanos;
+
+        private final long units;
         private long nextReport;
 
         private Timed(String label, long start, long length) {
             this.label = label;
             this.start = start;
             this.length = length;
-            this.seconds = Math.max(1, (length + 999_999_999L) / 1_000_000_000L);
+            this.unitNanos = length % 1_000_000_000L == 0 ? 1_000_000_000L : 1_000_000L;
+            this.units = Math.max(1, (length + unitNanos - 1) / unitNanos);
             this.nextReport = start + settings.progressInterval().toNanos();
-            observer.phaseStarting(design, label, seconds, this::secondsPassed, "s");
+            observer.phaseStarting(design, label, units, this::passed, unitNanos == 1_000_000L ? "ms" : "s");
         }
 
-        private long secondsPassed() {
-            return Math.min(seconds, (System.nanoTime() - start) / 1_000_000_000L);
+        private long passed() {
+            return Math.min(units, (System.nanoTime() - start) / unitNanos);
         }
 
         /**
@@ -202,7 +209,7 @@ public final class Phases {
         public boolean step() {
             long now = System.nanoTime();
             if (now >= nextReport) {
-                observer.progress(design, label, secondsPassed(), seconds, now - start);
+                observer.progress(design, label, passed(), units, now - start);
                 nextReport = now + settings.progressInterval().toNanos();
             }
             return now - start >= length;
@@ -210,7 +217,7 @@ public final class Phases {
 
         /** Ends the phase: its line, with the wall time it took. */
         public void done() {
-            observer.phaseDone(design, label, seconds, System.nanoTime() - start);
+            observer.phaseDone(design, label, units, System.nanoTime() - start);
         }
     }
 
