@@ -135,10 +135,11 @@ public final class CalibrationConsole {
                 + " FITTED or not fitted keeps another source):\n");
         for (Map.Entry<String, CostFit.Fitted> e : fit.costs().entrySet()) {
             b.append(String.format(
-                    "  %-38s %12s%s%s%n",
+                    "  %-38s %12s%s%s%s%n",
                     e.getKey(),
                     CalibrationReport.value(e.getKey(), e.getValue().value()),
                     residual(e.getValue()),
+                    CalibrationReport.rounded(e.getKey(), e.getValue().value()),
                     e.getValue().source().contains(JitterFit.WIDEST)
                             ? "  (the model's widest: the fit gave more)"
                             : ""));

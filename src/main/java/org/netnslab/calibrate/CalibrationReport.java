@@ -215,10 +215,24 @@ public final class CalibrationReport {
                 : CostFit.dimensionless(key) ? String.format("+-%.1f%%", 100 * v) : ns(v);
     }
 
+    /** @return a cost as calibrated.conf writes it and the model charges it: in whole ns */
     static String ns(double v) {
-        return v >= 1e6
-                ? String.format("%.3f ms", v / 1e6)
-                : v >= 1e3 ? String.format("%.3f us", v / 1e3) : String.format("%.1f ns", v);
+        long written = Math.round(v);
+        return written >= 1_000_000
+                ? String.format("%.3f ms", written / 1e6)
+                : written >= 1_000 ? String.format("%.3f us", written / 1e3) : written + " ns";
+    }
+
+    /**
+     * @return for a cost in ns that whole-ns rounding moved by 1% or more, the fit's own figure (e.g. {@code "  (the
+     *     fit gave 6.6 ns; the model charges whole ns)"}); else ""
+     */
+    static String rounded(String key, double v) {
+        boolean ns = !CostFit.count(key) && !CostFit.dimensionless(key);
+        long written = Math.round(v);
+        return ns && written != 0 && Math.abs(v - written) >= 0.01 * Math.abs(written)
+                ? String.format("  (the fit gave %.1f ns; the model charges whole ns)", v)
+                : "";
     }
 
     /** @return "3: low..high" for a load the host ran several times, "" for one run */
