@@ -88,6 +88,31 @@ public class SavedFileFaultsTest extends JUnitSuite {
                 "comparisons[0]: compares " + measure + ", which design '" + a + "' has no measure of");
     }
 
+    /**
+     * A replicate's mean edited without the comparison's replicate mean, or a one-replicate design's mean edited
+     * without its replicate's, is refused: each is what the run wrote from the same recorder.
+     */
+    @Test
+    public void aReplicateMeanOrADesignMeanEditedAloneIsRefused() throws Exception {
+        Path dir = saved();
+        var root = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("result.json").toFile());
+        double a =
+                root.get("comparisons").get(0).get("replicate_means_a").get(0).asDouble();
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("replicates").get(0).get("designs").get(0).get("means"))
+                        .put("uevent.transaction", 99.0),
+                "comparisons[0].replicate_means_a[0]: " + a + " is not replicates[0]'s mean of uevent.transaction in"
+                        + " kernel-4.18 (99.0): not the figures a run wrote (was the file edited?)");
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("designs").get(0).get("measures").get("uevent.transaction"))
+                        .put("mean", 10.0),
+                "designs[0].measures[\"uevent.transaction\"].mean: 10.0 is not its mean in replicates[0], the run's one ("
+                        + a + "): not the figures a run wrote (was the file edited?)");
+    }
+
     @Test
     public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
         String beyond = " this reader takes (no netns-lab run writes one)";
