@@ -67,7 +67,8 @@ public final class HeapEstimate {
      *     of -Xmx, one survivor space left out)
      * @param xmx the JVM's -Xmx (MaxHeapSize), B
      * @param otherOptions the JVM's other -X options (e.g. -XX:+UseParallelGC), kept in the suggestion since
-     *     NETNS_LAB_JAVA_OPTS replaces the launcher's options and the collector changes the usable share
+     *     NETNS_LAB_JAVA_OPTS replaces the launcher's options and the collector changes the usable share; with no
+     *     collector among them, the launcher's -XX:+UseParallelGC is added
      * @throws ScenarioException naming the estimate, the usable heap and -Xmx, and an -Xmx that fits, when the
      *     estimate exceeds {@code usableHeap}
      */
@@ -79,10 +80,13 @@ public final class HeapEstimate {
         }
         double usableShare = xmx > 0 ? Math.min(1.0, (double) usableHeap / xmx) : 1.0;
         long suggestGiB = Math.max(2, (long) Math.ceil(need / usableShare / (1L << 30)));
+        List<String> kept = new java.util.ArrayList<>(otherOptions);
+        if (kept.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w*GC"))) {
+            kept.add("-XX:+UseParallelGC"); // the launcher's collector, which the variable would replace
+        }
         String options = String.join(
                 " ",
-                java.util.stream.Stream.concat(
-                                java.util.stream.Stream.of("-Xmx" + suggestGiB + "g"), otherOptions.stream())
+                java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx" + suggestGiB + "g"), kept.stream())
                         .toList());
         long physical = physicalMemory();
         String advice = physical > 0 && suggestGiB << 30 > physical

@@ -127,6 +127,20 @@ public class UpFrontChecksTest extends JUnitSuite {
                     e.getMessage()
                             .contains("NETNS_LAB_JAVA_OPTS=\"-Xmx6g -Xms1g -XX:+UseParallelGC\" ./netns-lab run"));
         }
+        // NETNS_LAB_JAVA_OPTS=-Xmx64m replaced the launcher's options: the suggestion brings its collector back
+        try {
+            HeapEstimate.check(s, 57L << 20, 64L << 20, List.of());
+            throw new AssertionError("refused under -Xmx64m");
+        } catch (ScenarioException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("-XX:+UseParallelGC\" ./netns-lab run"));
+        }
+        try {
+            HeapEstimate.check(s, 57L << 20, 64L << 20, List.of("-XX:+UseG1GC"));
+            throw new AssertionError("refused under -Xmx64m");
+        } catch (ScenarioException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains(" -XX:+UseG1GC\" ./netns-lab run"));
+            assertFalse(e.getMessage(), e.getMessage().contains("UseParallelGC"));
+        }
     }
 
     @Test
