@@ -29,12 +29,18 @@ final class LoadedScenario {
         try {
             return LoadedRun.load(file, sets, scale, config);
         } catch (ScenarioException e) {
+            Map<String, String> names = new java.util.HashMap<>(typed);
+            // a bare x.conf is parsed as ./x.conf (for its includes): its problems name it as the user did
+            String parsed = org.netnslab.settings.HoconSyntax.withFolder(file).toString();
+            if (!parsed.equals(file.toString())) {
+                names.put(parsed, file.toString());
+            }
             System.err.println("netns-lab: "
-                    + (typed.isEmpty()
+                    + (names.isEmpty()
                                     ? e
                                     : new ScenarioException(e.problems.stream()
                                             .map(p -> new ConfigProblem(
-                                                    typed.getOrDefault(p.source(), p.source()),
+                                                    names.getOrDefault(p.source(), p.source()),
                                                     p.line(),
                                                     p.path(),
                                                     p.message()))

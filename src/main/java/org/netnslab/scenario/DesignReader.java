@@ -96,7 +96,9 @@ final class DesignReader {
                 owns.put(name, own);
             }
         }
-        if (conf.hasPath("model") && c.object("model") != null) {
+        if (conf.hasPath("model")
+                && c.object("model") != null
+                && c.problems().isEmpty()) { // a refused file: its errors only
             warnShadowed(conf.getConfig("model"), owns);
         }
         // a custom design the list does not run is checked all the same: a --set of designs may run it later

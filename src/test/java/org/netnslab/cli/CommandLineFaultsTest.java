@@ -189,6 +189,32 @@ public class CommandLineFaultsTest extends JUnitSuite {
         Printed none =
                 cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "model.uevent.listener-rcvbuf=4096");
         assertFalse(none.err(), none.err().contains("warning"));
+        // a value that is refused gets its error alone, not a warning that it would have had no effect
+        Printed bad = cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "model.uevent.serialization=bogus");
+        assertEquals(bad.err(), 2, bad.status());
+        assertTrue(bad.err(), bad.err().contains("model.uevent.serialization: unknown uevent.serialization 'bogus'"));
+        assertFalse(bad.err(), bad.err().contains("warning"));
+    }
+
+    /** A scenario named without a folder is named so in its problems and in validate's OK line, not as ./x.conf. */
+    @Test
+    public void aBareFileNameIsNamedAsTyped() throws Exception {
+        java.nio.file.Path bare = java.nio.file.Path.of(
+                "bare-name-test-" + ProcessHandle.current().pid() + ".conf");
+        try {
+            java.nio.file.Files.writeString(
+                    bare, java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/uevent-tc1-userns.conf")));
+            Printed ok = cli("validate", bare.toString());
+            assertEquals(ok.err(), 0, ok.status());
+            assertTrue(ok.out(), ok.out().startsWith(bare + ": OK: "));
+            java.nio.file.Files.writeString(bare, "workload.injectors = 0\n", java.nio.file.StandardOpenOption.APPEND);
+            Printed bad = cli("validate", bare.toString());
+            assertEquals(bad.err(), 2, bad.status());
+            assertTrue(bad.err(), bad.err().contains("\n  " + bare + ":"));
+            assertFalse(bad.err(), bad.err().contains("./" + bare));
+        } finally {
+            java.nio.file.Files.deleteIfExists(bare);
+        }
     }
 
     /** A scheduling key that the run will not use is said on stderr: under fifo, and in live execution. */
