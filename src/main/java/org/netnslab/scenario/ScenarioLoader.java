@@ -21,6 +21,7 @@ import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.SavedFile;
+import org.netnslab.settings.TextFiles;
 import org.netnslab.workload.Workload;
 
 /**
@@ -174,7 +175,7 @@ public final class ScenarioLoader {
                                 bytes, MAX_FILE_BYTES)));
                 throw new ScenarioException(problems);
             }
-            ConfigProblem notText = HoconSyntax.notText(file, "-");
+            ConfigProblem notText = TextFiles.notText(file, "-");
             if (notText != null) {
                 problems.add(notText);
                 throw new ScenarioException(problems);

@@ -23,6 +23,7 @@ import org.netnslab.settings.ConfigProblem;
 import org.netnslab.settings.HoconSyntax;
 import org.netnslab.settings.ReferenceTypes;
 import org.netnslab.settings.SavedFile;
+import org.netnslab.settings.TextFiles;
 
 /**
  * The configuration a run is made with: conf/application.conf (or the class path's), reference.conf, and a
@@ -57,7 +58,7 @@ public final class SystemConfig {
                     Files.exists(extra) ? "not a regular file (a device, a pipe or a socket)" : "no such file")));
         }
         try {
-            ConfigProblem notText = HoconSyntax.notText(extra, "--config");
+            ConfigProblem notText = TextFiles.notText(extra, "--config");
             if (notText != null) {
                 throw new ScenarioException(List.of(notText));
             }

@@ -5,11 +5,6 @@ import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigValue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -24,7 +19,7 @@ import java.util.regex.Pattern;
  * this scans the file's (or a {@code --set} value's) brackets outside strings and comments and names the
  * one that is never closed, where it opened, or the closer that closes nothing. A missing or folder
  * {@code include required(...)} and a cycle of includes are located at their include; a file that is not
- * text (a NUL byte, or bytes that are not UTF-8) is said to be so before it is read; a value is echoed on
+ * text is said to be so before it is read ({@link TextFiles}); a value is echoed on
  * one line, and a word too long to read is cut.
  */
 public final class HoconSyntax {
@@ -54,43 +49,6 @@ public final class HoconSyntax {
         return file.getParent() == null && !file.toString().isEmpty()
                 ? Path.of(".").resolve(file)
                 : file;
-    }
-
-    /**
-     * @param file a file about to be parsed as HOCON
-     * @param key how the problem names what is at fault ({@code -} for a scenario, {@code --config})
-     * @return a problem when the file is not UTF-8 text, else null
-     * @throws IOException when it cannot be read
-     */
-    public static ConfigProblem notText(Path file, String key) throws IOException {
-        String why = notTextBecause(Files.readAllBytes(file));
-        return why == null
-                ? null
-                : new ConfigProblem(
-                        file.toString(),
-                        -1,
-                        key,
-                        "is not " + (why.endsWith("NUL") ? "a text file" : "UTF-8 text") + " (" + why + "): a scenario"
-                                + " or configuration is a HOCON text file" + (why.endsWith("NUL") ? "" : " in UTF-8"));
-    }
-
-    /**
-     * @param bytes a file's content
-     * @return why it is not UTF-8 text, e.g. {@code byte 7 is NUL} or {@code byte 0 is not UTF-8}; null when it is
-     */
-    public static String notTextBecause(byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == 0) {
-                return "byte " + i + " is NUL";
-            }
-        }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CoderResult r = StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(in, CharBuffer.allocate(bytes.length), true);
-        return r.isError() ? "byte " + in.position() + " is not UTF-8" : null;
     }
 
     /**
@@ -134,7 +92,8 @@ public final class HoconSyntax {
         if (e instanceof ConfigException.Parse) {
             Path at = included(file, e);
             try {
-                ConfigProblem binary = at.equals(file) ? null : notText(at, key); // the file itself was checked
+                ConfigProblem binary =
+                        at.equals(file) ? null : TextFiles.notText(at, key); // the file itself was checked
                 if (binary != null) {
                     return binary;
                 }

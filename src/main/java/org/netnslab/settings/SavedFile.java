@@ -224,7 +224,7 @@ public final class SavedFile {
      * @throws Problem {@code is not a text file (byte N is NUL)} or {@code (byte N is not UTF-8)}
      */
     public static String utf8(byte[] bytes) throws Problem {
-        String binary = HoconSyntax.notTextBecause(bytes);
+        String binary = TextFiles.notTextBecause(bytes);
         if (binary != null) {
             throw new Problem("is not a text file (" + binary + ")", null, true);
         }

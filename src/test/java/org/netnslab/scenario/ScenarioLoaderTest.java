@@ -450,6 +450,19 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 "1 configuration problem:\n  " + bin + ": is not a text file (byte 7 is NUL): a scenario or"
                         + " configuration is a HOCON text file",
                 e.getMessage());
+        for (java.nio.charset.Charset utf16 : List.of(
+                java.nio.charset.StandardCharsets.UTF_16, // with a byte-order mark, big-endian
+                java.nio.charset.StandardCharsets.UTF_16LE)) { // none, little-endian: what Windows editors save
+            Files.write(bin, "name = x\n".getBytes(utf16));
+            e = org.junit.Assert.assertThrows(
+                    ScenarioException.class, () -> new ScenarioLoader().load(bin, List.of(), 1));
+            assertEquals(
+                    "1 configuration problem:\n  " + bin + ": is not a text file (byte "
+                            + (utf16 == java.nio.charset.StandardCharsets.UTF_16 ? 2 : 1)
+                            + " is NUL; every other byte is, as in UTF-16: save it as UTF-8): a scenario or"
+                            + " configuration is a HOCON text file",
+                    e.getMessage());
+        }
         Files.write(bin, new byte[] {'x', ' ', '=', ' ', 'a', 0x1b, '[', '3', '1', 'm', '\n', 'y', '=', '{'});
         e = org.junit.Assert.assertThrows(ScenarioException.class, () -> new ScenarioLoader().load(bin, List.of(), 1));
         assertFalse(e.getMessage(), e.getMessage().contains("\u001b"));
