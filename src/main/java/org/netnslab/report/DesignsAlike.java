@@ -18,6 +18,15 @@ final class DesignsAlike {
      *     baseline's pairs are said by their comparison)
      */
     static List<Verdict.Line> identicalPairs(RunRecord r) {
+        return identicalPairs(r, false);
+    }
+
+    /**
+     * @param sweep whether {@code r} is a CPU sweep, whose summary names every count where a pair was identical,
+     *     also where both were the same as the baseline
+     * @return as {@link #identicalPairs(RunRecord)}
+     */
+    static List<Verdict.Line> identicalPairs(RunRecord r, boolean sweep) {
         List<Verdict.Line> out = new ArrayList<>();
         Set<String> compared = new HashSet<>();
         r.comparisons().forEach(c -> compared.add(c.a()));
@@ -33,7 +42,7 @@ final class DesignsAlike {
                 if (compared.contains(x.name())
                         || compared.contains(y.name())
                         || x.measures().isEmpty()
-                        || (sameAsBaseline.contains(x.name()) && sameAsBaseline.contains(y.name()))
+                        || (!sweep && sameAsBaseline.contains(x.name()) && sameAsBaseline.contains(y.name()))
                         || !x.measures().keySet().equals(y.measures().keySet())
                         || !x.measures().keySet().stream()
                                 .allMatch(m -> x.measures().get(m).mean()

@@ -87,7 +87,9 @@ public final class Verdict {
             lines.add(checked.get(checked.size() - 1));
         }
         lines.addAll(
-                r.isSweep() ? SweepVerdict.identical(DesignsAlike.identicalPairs(r)) : DesignsAlike.identicalPairs(r));
+                r.isSweep()
+                        ? SweepVerdict.identical(DesignsAlike.identicalPairs(r, true))
+                        : DesignsAlike.identicalPairs(r));
         String arrival = DesignsAlike.arrivalBound(r);
         if (arrival != null) {
             lines.add(new Line(arrival, null, Double.NaN));

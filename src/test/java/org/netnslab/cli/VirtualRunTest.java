@@ -214,6 +214,30 @@ public class VirtualRunTest extends JUnitSuite {
         assertFalse("the costs' jitter is seeded by random-seed: another seed must move some figure", a.equals(b));
     }
 
+    /** Two designs alike at every count, 1 CPU too where both are the baseline's figures, are said so once. */
+    @Test
+    public void aSweepNamesEveryCountWhereTwoDesignsWereAlike() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("alike");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/uevent-cpu-sweep.conf",
+                        "--scale",
+                        "0.01",
+                        "--sweep",
+                        "machine.cpus=1,2",
+                        "--no-progress",
+                        "--out",
+                        out.toString()));
+        String console = ConsoleReport.render(ResultsFolder.read(out));
+        assertTrue(console, console.contains("1: 1.000 (same)"));
+        assertTrue(
+                console,
+                console.contains("\n  per-netns-2018 and kernel-6.9 gave identical figures at 1, 2 CPUs: no path where"
+                        + " they differ is contended there.\n"));
+    }
+
     @Test
     public void aSweepRunsEveryDesignAtEveryCountAndComparesWithinOne() throws Exception {
         Path out = run("sweep", "--sweep", "machine.cpus=1,4");
