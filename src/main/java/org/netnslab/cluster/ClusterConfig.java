@@ -236,6 +236,7 @@ public final class ClusterConfig {
                             "akka.remote.artery.ssl.config-ssl-engine." + store + ": cannot read '" + path
                                     + "' (TLS needs the node's key store and the trust store of the cluster's certificates)");
                 }
+                TlsStores.open(merged, store); // a wrong password is said here, not as Akka's stack traces later
             }
         }
         Map<String, Object> keys = new HashMap<>();

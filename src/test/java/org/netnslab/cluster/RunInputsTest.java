@@ -97,4 +97,36 @@ public class RunInputsTest extends JUnitSuite {
             assertTrue(e.getMessage(), e.getMessage().contains("key-store: cannot read '/nonexistent/node.p12'"));
         }
     }
+
+    /** A store opened with the wrong password is refused before the node starts, in one line naming the key. */
+    @Test
+    public void aTlsStoreWithTheWrongPasswordIsRefusedBeforeTheNodeStarts() throws Exception {
+        java.nio.file.Path store = tmp.newFile("trust.p12").toPath();
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        try (var out = java.nio.file.Files.newOutputStream(store)) {
+            ks.store(out, "right".toCharArray());
+        }
+        String tls = "akka.remote.artery.transport = tls-tcp\n"
+                + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \"" + store
+                + "\", key-password = right, trust-store-password = right, key-store-password = ";
+        ClusterConfig.of( // the right password: the stores open
+                ConfigFactory.parseString(tls + "right }").withFallback(ConfigFactory.load()),
+                new ClusterConfig.HostPort("192.0.2.1", 2553),
+                new ClusterConfig.HostPort("192.0.2.2", 2552),
+                "worker");
+        IllegalArgumentException e = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> ClusterConfig.of(
+                        ConfigFactory.parseString(tls + "wrong }").withFallback(ConfigFactory.load()),
+                        new ClusterConfig.HostPort("192.0.2.1", 2553),
+                        new ClusterConfig.HostPort("192.0.2.2", 2552),
+                        "worker"));
+        assertEquals(
+                "akka.remote.artery.ssl.config-ssl-engine.key-store: cannot open '" + store + "' with"
+                        + " akka.remote.artery.ssl.config-ssl-engine.key-store-password (the password does not open"
+                        + " it): check that password (docs/parallel-runs.md sets it from"
+                        + " NETNS_LAB_KEYSTORE_PASSWORD or NETNS_LAB_TRUSTSTORE_PASSWORD)",
+                e.getMessage());
+    }
 }

@@ -1,0 +1,62 @@
+package org.netnslab.cluster;
+
+import com.typesafe.config.Config;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Collections;
+
+/**
+ * The TLS transport's key and trust stores opened before the node starts, as Akka's ConfigSSLEngineProvider will
+ * open them: a wrong password or a store that is no key store is then one line naming the key, where Akka would fail
+ * its transport's actor with stack traces and leave the node waiting.
+ */
+final class TlsStores {
+    private static final String ENGINE = "akka.remote.artery.ssl.config-ssl-engine.";
+
+    private TlsStores() {}
+
+    /**
+     * Opens {@code store} ({@code key-store} or {@code trust-store}) with its password, and for the key store each
+     * private key with {@code key-password}.
+     *
+     * @param c the node's configuration (Artery's TLS keys resolved)
+     * @param store which store
+     * @throws IllegalArgumentException naming the store's key, its file and the password key when it cannot be opened
+     */
+    static void open(Config c, String store) {
+        String path = c.getString(ENGINE + store);
+        String passwordKey = ENGINE + store + "-password";
+        try (InputStream in = Files.newInputStream(Path.of(path))) {
+            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+            ks.load(in, c.getString(passwordKey).toCharArray());
+            if (store.equals("key-store")) {
+                passwordKey = ENGINE + "key-password";
+                char[] keyPassword = c.getString(passwordKey).toCharArray();
+                for (String alias : Collections.list(ks.aliases())) {
+                    if (ks.isKeyEntry(alias)) {
+                        ks.getKey(alias, keyPassword);
+                    }
+                }
+            }
+        } catch (IOException | GeneralSecurityException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            // the JDK says a wrong password in several ways (a bad MAC, a padding error): one case here
+            String why = root instanceof java.security.UnrecoverableKeyException
+                            || root instanceof javax.crypto.BadPaddingException
+                    ? "the password does not open it"
+                    : String.valueOf(e.getMessage());
+            throw new IllegalArgumentException(
+                    ENGINE + store + ": cannot open '" + path + "' with " + passwordKey + " (" + why
+                            + "): check that password (docs/parallel-runs.md sets it from NETNS_LAB_KEYSTORE_PASSWORD"
+                            + " or NETNS_LAB_TRUSTSTORE_PASSWORD)",
+                    e);
+        }
+    }
+}
