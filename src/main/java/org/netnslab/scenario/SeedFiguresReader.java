@@ -159,10 +159,23 @@ final class SeedFiguresReader {
                         "\"" + r.name() + "\" is derived-ratios[" + first + "]'s name already; each name once");
                 continue;
             }
-            if (r != null
-                    && runDesigns.contains(r.numerator().design())
-                    && runDesigns.contains(r.denominator().design())) {
+            if (r == null) {
+                continue;
+            }
+            String notRun = !runDesigns.contains(r.numerator().design())
+                    ? "numerator"
+                    : !runDesigns.contains(r.denominator().design()) ? "denominator" : null;
+            if (notRun == null) {
                 out.add(r);
+            } else if (!designsBySet) { // a --set of designs may leave a file's ratio out on purpose
+                String design = notRun.equals("numerator")
+                        ? r.numerator().design()
+                        : r.denominator().design();
+                c.problemAt(
+                        list.get(i).origin(),
+                        at + "." + notRun + ".design",
+                        "'" + design + "' is not one of the designs this scenario runs " + runDesigns
+                                + ", so the ratio would never be shown; add it to designs or remove the ratio");
             }
         }
         return out;

@@ -588,13 +588,27 @@ public class ScenarioLoaderTest extends JUnitSuite {
 
     @Test
     public void derivedRatiosAreCarriedForTheDesignsRunAndSummarised() throws Exception {
+        String ratios = "derived-ratios = [\n"
+                + ratio("per-listener", "proc.listener_busy.exit", ", seed = 0.35")
+                + ratio("pidfd", "proc.listener_busy.pidfd", ", seed = 2.9")
+                + ratio("proc-scan-8k", "proc.scan", ", seed = 10") + "]\n";
+        // the file's own designs leave the third ratio out: it would never be shown
+        List<String> got = problems(PROC + ratios, List.of(), 0.5);
+        assertEquals(got.toString(), 1, got.size());
+        assertTrue(
+                got.get(0),
+                got.get(0)
+                        .endsWith(": derived-ratios[2].numerator.design: 'proc-scan-8k' is not one of the designs this"
+                                + " scenario runs [per-listener, pidfd], so the ratio would never be shown; add it to"
+                                + " designs or remove the ratio"));
+        // a --set of designs may leave a ratio out on purpose
         Scenario s = new ScenarioLoader()
                 .load(
-                        write(PROC + "derived-ratios = [\n"
-                                + ratio("per-listener", "proc.listener_busy.exit", ", seed = 0.35")
-                                + ratio("pidfd", "proc.listener_busy.pidfd", ", seed = 2.9")
-                                + ratio("proc-scan-8k", "proc.scan", ", seed = 10") + "]\n"),
-                        List.of(),
+                        write(PROC.replace(
+                                        "designs = [per-listener, pidfd]",
+                                        "designs = [per-listener, pidfd, proc-scan-8k]")
+                                + ratios),
+                        List.of("designs=[per-listener, pidfd]"),
                         0.5);
         assertEquals(
                 "proc-scan-8k is known but not run: its ratio is left out",
