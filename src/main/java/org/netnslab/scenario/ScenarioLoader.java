@@ -317,9 +317,8 @@ public final class ScenarioLoader {
                         "expected a block { samples = N, spread = 0.5, keys = [...], seed-band = 0.1 }"));
             }
             if (sensitivity.samples() > 0 && execution != null && !execution.isVirtual()) {
-                problems.add(new ConfigProblem(
-                        source,
-                        conf.getValue("sensitivity").origin().lineNumber(),
+                problems.add(ConfigProblem.at(
+                        conf.getValue("sensitivity").origin(),
                         "sensitivity",
                         "needs execution = virtual: the costs it varies are charged in virtual execution only"));
             }

@@ -116,12 +116,11 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
 
     private static void check(
             String file, Config block, String key, boolean ok, String message, List<ConfigProblem> problems) {
-        if (!ok) {
-            problems.add(new ConfigProblem(
-                    file,
-                    block.hasPath(key) ? block.getValue(key).origin().lineNumber() : -1,
-                    "sensitivity." + key,
-                    message));
+        if (!ok) { // at the value's own origin: a line of the file, or the --set that gave it
+            problems.add(
+                    block.hasPath(key)
+                            ? ConfigProblem.at(block.getValue(key).origin(), "sensitivity." + key, message)
+                            : new ConfigProblem(file, -1, "sensitivity." + key, message));
         }
     }
 

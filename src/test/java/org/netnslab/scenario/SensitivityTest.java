@@ -166,6 +166,23 @@ public class SensitivityTest extends JUnitSuite {
             Assert.fail("accepted a live study");
         } catch (ScenarioException e) {
             assertTrue(e.problems.toString(), e.problems.toString().contains("sensitivity: needs execution = virtual"));
+            // the block came from a --set: the problem names it, not the scenario's first line
+            assertEquals(
+                    "--set sensitivity.samples=3: sensitivity: needs execution = virtual: the costs it varies are charged"
+                            + " in virtual execution only",
+                    e.problems.get(0).toString());
+        }
+        try {
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.samples=3", "sensitivity.spread=0.95"),
+                            0.01);
+            Assert.fail("accepted a spread of 0.95");
+        } catch (ScenarioException e) {
+            assertEquals(
+                    "--set sensitivity.spread=0.95: sensitivity.spread: must be in 0..0.9 (a factor stays > 0)",
+                    e.problems.get(0).toString());
         }
     }
 }
