@@ -104,8 +104,8 @@ final class SweepVerdict {
         }
         List<Verdict.Line> out = new ArrayList<>();
         counts.forEach((p, at) -> out.add(new Verdict.Line(
-                p + " gave identical figures at " + String.join(", ", at)
-                        + " CPUs: no path where they differ is contended there.",
+                p + " gave identical figures at " + String.join(", ", at) + cpus(at)
+                        + ": no path where they differ is contended there.",
                 null,
                 Double.NaN)));
         return out;
