@@ -54,12 +54,20 @@ final class ListCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         int invalid = 0;
+        java.util.Map<String, List<String>> includedBy = includes(files);
         for (Path f : files) {
+            List<String> by = includedBy.get(f.getFileName().toString());
+            if (by != null) { // a fragment others include: no scenario of its own
+                System.out.printf("%s%n    included by %s%n", f, String.join(", ", by));
+                continue;
+            }
+            System.out.println(f);
+            System.out.flush(); // before the load's warnings on stderr, which are this file's
             try {
                 Scenario s = new ScenarioLoader().load(f, List.of(), 1.0);
-                System.out.printf("%s%n    name: %s%n    seed: %s%n    %s%n", f, s.name(), s.seed(), s.description());
+                System.out.printf("    name: %s%n    seed: %s%n    %s%n", s.name(), s.seed(), s.description());
             } catch (ScenarioException e) {
-                System.out.printf("%s%n    INVALID: %s%n", f, e.problems.get(0));
+                System.out.printf("    INVALID: %s%n", e.problems.get(0));
                 invalid++;
             }
         }
@@ -70,5 +78,32 @@ final class ListCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         return 0;
+    }
+
+    /** {@code include "x.conf"}, {@code include file("x.conf")} or {@code include required(...)} of a file beside it. */
+    private static final java.util.regex.Pattern INCLUDE =
+            java.util.regex.Pattern.compile("(?m)^\\s*include\\s+(?:required\\(\\s*)?(?:file\\(\\s*)?\"([^\"/]+)\"");
+
+    /**
+     * @param files the folder's scenario files
+     * @return the names of those another of them includes, with the names of the files that include each
+     */
+    private static java.util.Map<String, List<String>> includes(List<Path> files) {
+        java.util.Map<String, List<String>> by = new java.util.TreeMap<>();
+        for (Path f : files) {
+            String text;
+            try {
+                text = Files.readString(f);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                continue; // the load below says what is wrong with it
+            }
+            java.util.regex.Matcher m = INCLUDE.matcher(text);
+            while (m.find()) {
+                String name = m.group(1).endsWith(".conf") ? m.group(1) : m.group(1) + ".conf";
+                by.computeIfAbsent(name, k -> new ArrayList<>())
+                        .add(f.getFileName().toString());
+            }
+        }
+        return by;
     }
 }

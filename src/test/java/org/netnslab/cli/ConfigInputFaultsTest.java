@@ -363,4 +363,26 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         Printed ok = cli("list");
         assertEquals(ok.err(), 0, ok.status());
     }
+
+    /** A fragment that other files of the folder include is listed as such, not as an INVALID scenario. */
+    @Test
+    public void listNamesAnIncludedFragmentByItsIncluders() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list");
+        java.nio.file.Path common =
+                java.nio.file.Files.writeString(dir.resolve("common.conf"), "machine { cpus = 2 }\n");
+        java.nio.file.Path mine = java.nio.file.Files.writeString(
+                dir.resolve("mine.conf"),
+                "include required(\"common.conf\")\n"
+                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        Printed l;
+        try {
+            l = cli("list", "--dir", dir.toString());
+        } finally {
+            java.nio.file.Files.delete(common);
+            java.nio.file.Files.delete(mine);
+            java.nio.file.Files.delete(dir);
+        }
+        assertEquals(l.err(), 0, l.status());
+        assertTrue(l.out(), l.out().startsWith(common + "\n    included by mine.conf\n" + mine + "\n    name: "));
+    }
 }
