@@ -146,7 +146,8 @@ final class WorkerCommand implements Callable<Integer> {
         ClusterCommands.say("worker " + first.system().address() + ": waiting for the coordinator at " + j);
         if (giveUp != null && !first.joinedWithin(giveUp) && !stopping) {
             ClusterCommands.say("worker " + first.system().address() + ": no coordinator at " + j
-                    + " took this worker within " + wait + "; giving up (--wait)");
+                    + " took this worker within " + wait + "; giving up (--wait; --join spells the address exactly"
+                    + " as the coordinator's --cluster does: 127.0.0.1 and localhost differ)");
             first.stop(ClusterCommands.LEAVE);
             return Main.EXIT_FAILED;
         }

@@ -313,7 +313,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         if (accepted.isEmpty() && finished == 0) {
             return leftLocally(
                     refused.isEmpty()
-                            ? "no worker joined within the wait (netns-lab.cluster.wait-for-workers)"
+                            ? "no worker joined within the wait (netns-lab.cluster.wait-for-workers; a worker"
+                                    + " --joins the address exactly as --cluster spells it: 127.0.0.1 and localhost"
+                                    + " differ)"
                             : refusedOnly());
         }
         return this;

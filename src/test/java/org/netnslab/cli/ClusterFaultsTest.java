@@ -98,6 +98,23 @@ public class ClusterFaultsTest extends JUnitSuite {
         }
     }
 
+    /** With no worker, the coordinator runs the designs itself and says how a worker's --join must read. */
+    @Test
+    public void aCoordinatorNoWorkerJoinedSaysHowToSpellTheAddress() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = free.getLocalPort();
+        }
+        CommandLineFaultsTest.Printed p = run("alone", "--cluster", "127.0.0.1:" + port, "--config", waiting("1s"));
+        assertEquals(p.err(), 0, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("netns-lab: cluster: no worker joined within the wait"
+                                + " (netns-lab.cluster.wait-for-workers; a worker --joins the address exactly as --cluster"
+                                + " spells it: 127.0.0.1 and localhost differ): running the "));
+    }
+
     @Test
     public void portZeroIsRefused() throws Exception {
         // without the check, a coordinator at port 0 would wait for workers no one can send to it (here 2 s)
