@@ -46,7 +46,7 @@ final class Jobs {
                         + ": "
                         + (atOnce < jobs ? "the " + runs + " design runs (all there are)" : jobs + " design runs")
                         + " at once need about " + HeapEstimate.mib(HeapEstimate.bytes(s, atOnce)) + " MiB of heap,"
-                        + " more than this JVM's usable " + HeapEstimate.mib(usableHeap) + " MiB; running --jobs " + fit
+                        + " more than this JVM's usable " + (usableHeap >> 20) + " MiB; running --jobs " + fit
                         + " (about " + HeapEstimate.mib(HeapEstimate.bytes(s, fit)) + " MiB)");
                 return fit;
             }

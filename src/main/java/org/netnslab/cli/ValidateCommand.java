@@ -39,15 +39,20 @@ final class ValidateCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         Scenario s = loaded.scenario();
+        long need = HeapEstimate.mib(HeapEstimate.bytes(s));
+        long usable = Runtime.getRuntime().maxMemory() >> 20;
         System.out.printf(
-                "%s: OK: scenario %s, %d design(s) %s, %s; heap estimate %d MiB of %d MiB usable%n",
+                "%s: OK: scenario %s, %d design(s) %s, %s; heap estimate %d MiB of %d MiB usable%s%n",
                 file,
                 s.name(),
                 s.designs().size(),
                 s.designs().stream().map(Design::name).toList(),
                 s.workload().shape(s.scale()),
-                HeapEstimate.mib(HeapEstimate.bytes(s)),
-                Runtime.getRuntime().maxMemory() >> 20);
+                need,
+                usable,
+                need > usable // only where netns-lab.run.heap-check = false let it through
+                        ? ", more than it: the run may fail with OutOfMemoryError (netns-lab.run.heap-check is off)"
+                        : "");
         return 0;
     }
 }

@@ -167,7 +167,7 @@ final class SeedFiguresReader {
                     : !runDesigns.contains(r.denominator().design()) ? "denominator" : null;
             if (notRun == null) {
                 out.add(r);
-            } else if (!designsBySet) { // a --set of designs may leave a file's ratio out on purpose
+            } else if (baseline != null && !designsBySet) { // a --set of designs may leave a ratio out on purpose
                 String design = notRun.equals("numerator")
                         ? r.numerator().design()
                         : r.denominator().design();

@@ -116,7 +116,7 @@ public class JobsTest extends JUnitSuite {
                 said,
                 said.contains("--jobs 8: 8 design runs at once need about "
                         + HeapEstimate.mib(HeapEstimate.bytes(nine, 8))
-                        + " MiB of heap, more than this JVM's usable " + HeapEstimate.mib(heap)
+                        + " MiB of heap, more than this JVM's usable " + (heap >> 20)
                         + " MiB; running --jobs 3"));
         assertTrue(said, said.contains("--jobs: must be in 1..1024, got 0"));
     }
@@ -139,7 +139,7 @@ public class JobsTest extends JUnitSuite {
                         "netns-lab: --jobs 8: the 3 design runs (all there are) at once need about %d MiB of heap,"
                                 + " more than this JVM's usable %d MiB; running --jobs 2 (about %d MiB)%n",
                         HeapEstimate.mib(HeapEstimate.bytes(s, 3)),
-                        HeapEstimate.mib(HeapEstimate.bytes(s, 2) + perRun / 2),
+                        (HeapEstimate.bytes(s, 2) + perRun / 2) >> 20, // usable: rounded down, as validate says it
                         HeapEstimate.mib(HeapEstimate.bytes(s, 2))),
                 bytes.toString(StandardCharsets.UTF_8));
     }

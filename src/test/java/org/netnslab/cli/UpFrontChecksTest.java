@@ -162,7 +162,30 @@ public class UpFrontChecksTest extends JUnitSuite {
                 out.toString(StandardCharsets.UTF_8),
                 out.toString(StandardCharsets.UTF_8)
                         .contains("; heap estimate " + ((expected + (1L << 20) - 1) >> 20) + " MiB of "
-                                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB usable"));
+                                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB usable\n"));
+    }
+
+    /** With the heap check off, validate still says when the estimate is over the usable heap. */
+    @Test
+    public void validateSaysAnEstimateOverTheHeapWhenTheCheckIsOff() throws Exception {
+        java.nio.file.Path off = java.nio.file.Files.createTempFile("heap-check", ".conf");
+        java.nio.file.Files.writeString(off, "netns-lab.run.heap-check = false\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream before = System.out;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            exit = Main.execute("validate", "load-tests/scale-1m-netns.conf", "--config", off.toString());
+        } finally {
+            System.setOut(before);
+            java.nio.file.Files.delete(off);
+        }
+        assertEquals(0, exit);
+        assertTrue(
+                out.toString(StandardCharsets.UTF_8),
+                out.toString(StandardCharsets.UTF_8)
+                        .contains(" MiB usable, more than it: the run may fail with OutOfMemoryError"
+                                + " (netns-lab.run.heap-check is off)\n"));
     }
 
     @Test
@@ -319,7 +342,8 @@ public class UpFrontChecksTest extends JUnitSuite {
                 scenario,
                 Files.readString(Path.of("load-tests/proc-filter.conf"))
                         .replaceAll("(?m)^designs = .*$", "designs = [\"host-x\"]")
-                        .replaceAll("(?m)^baseline = .*$", ""));
+                        .replaceAll("(?m)^baseline = .*$", "")
+                        .replaceAll("(?s)derived-ratios = \\[.*?\n\\]\n", "")); // of designs it no longer runs
         Outcome o = cli("validate", scenario.toString());
         assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
         assertTrue(o.stderr(), o.stderr().contains("unknown design 'host-x'; named designs: ["));
