@@ -179,9 +179,9 @@ final class HtmlTables {
     static void invariants(RunRecord r, StringBuilder h) {
         h.append("<h2>Invariants</h2>\n<p>Counts")
                 .append(r.repeat() > 1 ? ", summed over the replicates" : "")
-                .append("; anything non-zero is highlighted (out-of-order deliveries are")
-                .append(
-                        " expected under the lockless design, use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
+                .append("; anything non-zero is highlighted (out-of-order deliveries are expected under the lockless")
+                .append(" design, out-of-order and duplicate SEQNUMs under <code>per-netns-2018</code> as posted,")
+                .append(" use-after-free under <code>exit-unsafe</code>).</p>\n<table><tr>")
                 .append("<th class=\"l\">design</th>");
         r.designs()
                 .get(0)

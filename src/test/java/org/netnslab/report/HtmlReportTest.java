@@ -75,6 +75,7 @@ public class HtmlReportTest extends JUnitSuite {
         assertEquals("two measures and the throughput chart", 3, svgs.getLength());
         assertEquals(3, HtmlReport.chartCount(record));
         assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
+        assertTrue(html.contains("out-of-order and duplicate SEQNUMs under <code>per-netns-2018</code> as posted"));
         assertTrue(html.contains("a &lt;tiny&gt; run"));
         assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
         assertTrue(html.contains("<code>workload.injectors=4</code>"));
