@@ -330,7 +330,7 @@ final class Stops {
     private static String where() {
         NowRunning n = now;
         if (n == null) {
-            return "before a run started; nothing written";
+            return "while no run was in progress (none started yet, or between a worker's runs); nothing written";
         }
         // the temporary folder first: if the heap runs out building the text, it is gone all the same
         String fate = fate();

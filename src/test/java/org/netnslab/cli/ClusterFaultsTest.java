@@ -115,6 +115,27 @@ public class ClusterFaultsTest extends JUnitSuite {
                                 + " spells it: 127.0.0.1 and localhost differ): running the "));
     }
 
+    /** A worker stopped while it waits for a run says that no run was in progress, and exits 143. */
+    @Test
+    public void aWorkerStoppedWhileWaitingSaysNoRunWasInProgress() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = free.getLocalPort();
+        }
+        StringBuilder err = new StringBuilder();
+        CountDownLatch waiting = new CountDownLatch(1);
+        Process w = worker(null, port, err, "waiting for the coordinator", waiting);
+        assertTrue(text(err), waiting.await(60, java.util.concurrent.TimeUnit.SECONDS));
+        w.toHandle().destroy(); // SIGTERM, leaving its stderr open to read (Process.destroy closes it)
+        assertTrue(w.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(text(err), 143, w.exitValue());
+        assertTrue(
+                text(err),
+                text(err)
+                        .contains("while no run was in progress (none started yet, or between a"
+                                + " worker's runs); nothing written"));
+    }
+
     @Test
     public void portZeroIsRefused() throws Exception {
         // without the check, a coordinator at port 0 would wait for workers no one can send to it (here 2 s)
@@ -255,7 +276,7 @@ public class ClusterFaultsTest extends JUnitSuite {
         Thread stopper = new Thread(() -> {
             try {
                 if (running.await(120, TimeUnit.SECONDS)) {
-                    w.destroy(); // SIGTERM
+                    w.toHandle().destroy(); // SIGTERM, leaving its stderr open to read (Process.destroy closes it)
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
