@@ -185,7 +185,8 @@ public final class HtmlReport {
                                                         ? "CPUs swept over " + ex.cpus()
                                                         : ex.cpus().get(0) + " CPUs")
                                                 + ", jitter " + ex.jitter()
-                                                + ", random-seed " + ex.randomSeed() + "<br/>"
+                                                + ", random-seed " + ex.randomSeed()
+                                                + esc(scheduler(ex.scheduling())) + "<br/>"
                                         : "Live execution: the figures are of the host<br/>")
                 .append(esc(ConsoleReport.clocks(r)))
                 .append("</p>\n");
@@ -224,5 +225,16 @@ public final class HtmlReport {
         return !r.comparisons().isEmpty()
                 ? r.comparisons().get(0).measure()
                 : HtmlCharts.measures(r).stream().findFirst().orElse(null);
+    }
+
+    /** @return the simulated machine's scheduler as result.json's execution.machine holds it, or "" */
+    static String scheduler(RunResult.SchedulingInfo s) {
+        if (s == null || s.scheduler() == null) {
+            return "";
+        }
+        return "fair".equals(s.scheduler())
+                ? ", scheduler fair (preempt " + s.preempt() + ", HZ " + s.hz() + ", task-group " + s.taskGroup()
+                        + ", context switch " + s.contextSwitchNanos() + " ns)"
+                : ", scheduler " + s.scheduler();
     }
 }

@@ -270,6 +270,7 @@ public class VirtualRunTest extends JUnitSuite {
                 org.netnslab.report.Verdict.of(r).checked().size());
         String html = Files.readString(out.resolve(ResultsFolder.REPORT_HTML));
         assertTrue(html.contains("throughput against simulated CPUs"));
+        assertTrue(html, html.contains(", scheduler fair (preempt none, HZ 250, task-group root, context switch "));
         assertTrue(html.contains("simulated CPUs (log2)"));
         assertEquals(HtmlReport.chartCount(r), html.split("<svg", -1).length - 1);
     }
