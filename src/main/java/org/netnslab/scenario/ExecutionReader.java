@@ -107,6 +107,9 @@ final class ExecutionReader {
         for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(live, fifo)) {
             keys.add("machine." + field.replace("_ns", "").replace('_', '-'));
         }
+        if (live) { // the host's own CPUs run a live run
+            keys.add("machine.cpus");
+        }
         if (live || fifo) { // charged by the fair CPUs of virtual time only
             keys.addAll(List.of("machine.cold-switch", "machine.host-background"));
             String woken = "workload.listeners-woken-at-end"; // false asks for nothing: no warning
@@ -119,7 +122,7 @@ final class ExecutionReader {
             if (conf.hasPath(k)) {
                 System.err.println("netns-lab: warning: " + k + " has no effect: "
                         + (live
-                                ? "live execution runs on the host's own scheduler"
+                                ? "live execution runs on the host's own CPUs and scheduler"
                                 : "machine.scheduler = fifo runs steps, not tasks"));
             }
         }

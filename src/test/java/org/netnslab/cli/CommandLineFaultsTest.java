@@ -244,7 +244,15 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 live.err(),
                 live.err()
                         .contains("netns-lab: warning: machine.scheduler has no effect: live execution"
-                                + " runs on the host's own scheduler"));
+                                + " runs on the host's own CPUs and scheduler"));
+        Printed cpusLive =
+                cli("validate", "load-tests/unshare-loop.conf", "--set", "execution=live", "--set", "machine.cpus=8");
+        assertTrue(
+                cpusLive.err(),
+                cpusLive.err()
+                        .contains(
+                                "netns-lab: warning: machine.cpus has no effect: live execution runs on the host's own"
+                                        + " CPUs and scheduler"));
         Printed hostLive = cli(
                 "validate",
                 "load-tests/unshare-loop.conf",
@@ -256,7 +264,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 hostLive.err(),
                 hostLive.err()
                         .contains("netns-lab: warning: machine.host-background has no effect: live execution"
-                                + " runs on the host's own scheduler"));
+                                + " runs on the host's own CPUs and scheduler"));
         Printed wokenLive = cli(
                 "validate",
                 "load-tests/uevent-tc1-userns.conf",
@@ -269,7 +277,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 wokenLive
                         .err()
                         .contains("netns-lab: warning: workload.listeners-woken-at-end has no effect: live execution"
-                                + " runs on the host's own scheduler"));
+                                + " runs on the host's own CPUs and scheduler"));
         Printed notWoken = cli(
                 "validate",
                 "load-tests/uevent-tc1-userns.conf",
