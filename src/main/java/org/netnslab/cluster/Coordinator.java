@@ -209,13 +209,9 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         String why = !m.version().equals(version)
                 ? "it runs " + m.version() + ", this coordinator " + version
                 : !m.fingerprint().equals(fingerprint)
-                        ? "it read other inputs (fingerprint " + m.fingerprint() + ", here " + fingerprint + ": "
-                                + (m.fingerprint()
-                                                .split("/")[0]
-                                                .equals(fingerprint.split("/")[0])
-                                        ? "its model configuration (reference.conf, conf/application.conf) differs"
-                                        : "its scenario file, --config file or netns-lab version differs")
-                                + ")"
+                        ? "the worker read other inputs than the coordinator: "
+                                + RunInputs.differs(m.fingerprint(), fingerprint) + " (fingerprints: worker "
+                                + m.fingerprint() + ", coordinator " + fingerprint + ")"
                         : null;
         if (why != null) {
             say.accept("worker " + m.address() + " refused: " + why);

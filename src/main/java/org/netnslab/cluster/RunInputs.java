@@ -39,23 +39,52 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
      *
      * @param version the node's netns-lab version
      * @param system the node's merged configuration
-     * @return {@code <inputs hash>/<model configuration hash>}, hex
+     * @return {@code <inputs hash>/<model configuration hash>/<scenario file hash>/<--config file hash>}, hex (the
+     *     last two say which file differs where the first does)
      * @throws IOException when a file cannot be read
      */
     public String fingerprint(String version, Config system) throws IOException {
+        byte[] scenario = Files.readAllBytes(Path.of(file));
+        byte[] extra = config.isEmpty() ? new byte[0] : Files.readAllBytes(Path.of(config));
         MessageDigest inputs = sha256();
         update(inputs, version);
         update(inputs, toString());
-        inputs.update(Files.readAllBytes(Path.of(file)));
-        if (!config.isEmpty()) {
-            inputs.update(Files.readAllBytes(Path.of(config)));
-        }
+        inputs.update(scenario);
+        inputs.update(extra);
         MessageDigest model = sha256();
         for (String key : MODEL_KEYS) {
             update(model, key + "=" + rendered(system, key));
         }
         return HexFormat.of().formatHex(inputs.digest(), 0, 8) + "/"
-                + HexFormat.of().formatHex(model.digest(), 0, 8);
+                + HexFormat.of().formatHex(model.digest(), 0, 8) + "/"
+                + HexFormat.of().formatHex(sha256().digest(scenario), 0, 4) + "/"
+                + HexFormat.of().formatHex(sha256().digest(extra), 0, 4);
+    }
+
+    /**
+     * @param worker a worker's fingerprint
+     * @param coordinator the coordinator's
+     * @return what differs between the two, in words: the scenario file, the --config file, the model's
+     *     configuration, or (with the files and model alike) the run's options or netns-lab version
+     */
+    public static String differs(String worker, String coordinator) {
+        String[] w = worker.split("/");
+        String[] c = coordinator.split("/");
+        List<String> what = new java.util.ArrayList<>();
+        if (w.length == 4 && c.length == 4) {
+            if (!w[2].equals(c[2])) {
+                what.add("the scenario file");
+            }
+            if (!w[3].equals(c[3])) {
+                what.add("the --config file");
+            }
+        }
+        if (!w[1].equals(c[1])) {
+            what.add("the model's configuration (reference.conf, conf/application.conf)");
+        }
+        return what.isEmpty()
+                ? "the run's options (--set, --scale, --repeat) or netns-lab version"
+                : String.join(" and ", what);
     }
 
     /** The keys under {@code netns-lab} of the model's configuration, which a run's figures depend on. */

@@ -251,7 +251,11 @@ public class ClusterFaultsTest extends JUnitSuite {
         CommandLineFaultsTest.Printed p = run("alone", "--cluster", "127.0.0.1:" + port, "--config", waiting("30s"));
         assertEquals(p.err(), 0, p.status());
         assertTrue(p.err(), p.err().contains("cannot take the run: this worker could not load"));
-        assertTrue(p.err(), p.err().contains("refused: it read other inputs"));
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("refused: the worker read other inputs than the coordinator: the scenario file"
+                                + " (fingerprints: worker "));
         assertTrue(p.err(), p.err().contains("netns-lab: cluster: 2 workers joined and were refused (127.0.0.1:"));
         assertTrue(
                 p.err(),

@@ -314,7 +314,9 @@ public class ClusterTest extends JUnitSuite {
                 p.err(),
                 p.err()
                         .contains(
-                                ": no coordinator at 127.0.0.1:1 took this worker within 1s; giving up" + " (--wait)"));
+                                ": no coordinator at 127.0.0.1:1 took this worker within 1s; giving up (--wait; --join"
+                                        + " spells the address exactly as the coordinator's --cluster does: 127.0.0.1"
+                                        + " and localhost differ)"));
         assertEquals(
                 Main.EXIT_CONFIG,
                 CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:1", "--wait", "1s")

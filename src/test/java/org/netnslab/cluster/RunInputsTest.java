@@ -57,6 +57,16 @@ public class RunInputsTest extends JUnitSuite {
                 .split("/");
         assertEquals(edited[0], model[0]);
         assertNotEquals("another model configuration", parts[1], model[1]);
+
+        // the reason names what differs
+        String here = String.join("/", parts);
+        assertEquals("the scenario file", RunInputs.differs(String.join("/", edited), here));
+        assertEquals(
+                "the run's options (--set, --scale, --repeat) or netns-lab version",
+                RunInputs.differs(String.join("/", sets), here));
+        assertEquals(
+                "the scenario file and the model's configuration (reference.conf, conf/application.conf)",
+                RunInputs.differs(String.join("/", model), here));
     }
 
     @Test
