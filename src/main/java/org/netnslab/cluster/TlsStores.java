@@ -51,7 +51,9 @@ final class TlsStores {
             String why = root instanceof java.security.UnrecoverableKeyException
                             || root instanceof javax.crypto.BadPaddingException
                     ? "the password does not open it"
-                    : String.valueOf(e.getMessage());
+                    : e.getMessage() != null
+                            ? e.getMessage()
+                            : "not a key store it can read: " + root.getClass().getSimpleName();
             throw new IllegalArgumentException(
                     ENGINE + store + ": cannot open '" + path + "' with " + passwordKey + " (" + why
                             + "): check that password (docs/parallel-runs.md sets it from NETNS_LAB_KEYSTORE_PASSWORD"

@@ -148,7 +148,8 @@ public class VerdictTest extends JUnitSuite {
                 html.contains("<br/>Host (where the JVM ran): "
                         + Runtime.getRuntime().availableProcessors() + " CPUs, Java "));
         assertTrue(html.contains(
-                "<br/>Simulated machine (what the figures are of): 64 CPUs, jitter 0.1, random-seed 1<br/>"));
+                "<br/>Simulated machine (what the figures are of): 64 CPUs, jitter 0.1, random-seed 1, scheduler fair"
+                        + " (preempt none, HZ 250, task-group root, context switch 2000 ns)<br/>"));
         assertTrue(
                 "started to the second",
                 java.util.regex.Pattern.compile("started \\d{4}-\\d\\d-\\d\\d" + " \\d\\d:\\d\\d:\\d\\d UTC, wall")

@@ -82,7 +82,12 @@ public class ClusterConfigTest extends JUnitSuite {
 
     @Test
     public void aTlsNodeReportsItsFailedHandshakes() throws Exception {
-        Path store = Files.writeString(tmp.newFile("node.p12").toPath(), "not read here");
+        Path store = tmp.newFile("node.p12").toPath(); // an empty store, Akka's default password: it opens
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        try (var out = Files.newOutputStream(store)) {
+            ks.store(out, "changeme".toCharArray());
+        }
         Config tls = ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
                         + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \""
                         + store + "\" }")

@@ -138,5 +138,14 @@ public class RunInputsTest extends JUnitSuite {
                         + " it): check that password (docs/parallel-runs.md sets it from"
                         + " NETNS_LAB_KEYSTORE_PASSWORD or NETNS_LAB_TRUSTSTORE_PASSWORD)",
                 e.getMessage());
+        java.nio.file.Files.writeString(store, "not a key store"); // what a text file given as a store reads as
+        IllegalArgumentException text = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> ClusterConfig.of(
+                        ConfigFactory.parseString(tls + "right }").withFallback(ConfigFactory.load()),
+                        new ClusterConfig.HostPort("192.0.2.1", 2553),
+                        new ClusterConfig.HostPort("192.0.2.2", 2552),
+                        "worker"));
+        assertTrue(text.getMessage(), text.getMessage().contains("-password (not a key store it can read: "));
     }
 }
