@@ -104,16 +104,27 @@ public final class ConsoleReport {
         if (r.designs().size() > 1 && !shared.isEmpty()) {
             sb.append(String.format("%nthe same in every design: %s%n", DesignKeys.print(shared)));
         }
+        int width = r.designs().stream() // the measure column as wide as its longest name, at least 22
+                .flatMap(d -> d.measures().keySet().stream())
+                .mapToInt(String::length)
+                .reduce(22, Math::max);
         for (DesignRecord d : r.designs()) {
             Map<String, String> own = DesignKeys.differing(r.designs(), d);
             sb.append(String.format("%n== %s%s%n", d.name(), own.isEmpty() ? "" : "  " + DesignKeys.print(own)));
             sb.append(String.format(
-                    "  %-22s %6s %10s %12s %12s %12s %12s %12s%n",
-                    "measure", "unit", "count", "mean", "sd", "p50", "p99", "max"));
+                    "  %-" + width + "s %6s %10s %12s %12s %12s %12s %12s%n",
+                    "measure",
+                    "unit",
+                    "count",
+                    "mean",
+                    "sd",
+                    "p50",
+                    "p99",
+                    "max"));
             for (Map.Entry<String, MeasureSummary> e : d.measures().entrySet()) {
                 MeasureSummary s = e.getValue();
                 sb.append(String.format(
-                        "  %-22s %6s %10d %12s %12s %12s %12s %12s%n",
+                        "  %-" + width + "s %6s %10d %12s %12s %12s %12s %12s%n",
                         e.getKey(),
                         s.unit(),
                         s.count(),
