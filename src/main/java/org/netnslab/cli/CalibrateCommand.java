@@ -175,8 +175,8 @@ final class CalibrateCommand implements Callable<Integer> {
         NowRunning now = NowRunning.calibrate();
         // one probing calibrate at a time, checked before anything is written; a --from run probes nothing
         try (ProbeLock lock = source instanceof Calibration.Probes ? ProbeLock.acquire(lockFile()) : null;
-                StagedRun staged =
-                        StagedRun.begin(out, Path.of("target", "netns-lab"), "calibrate", "calibrate", now)) {
+                StagedRun staged = StagedRun.begin(
+                        out, Path.of("target", "netns-lab"), "calibrate", StagedOutput.CALIBRATE, now)) {
             return calibrate(
                     source, staged.output(), now, staged.output().dir()); // written aside, put in place at the end
         } catch (ProbeLock.Held e) {

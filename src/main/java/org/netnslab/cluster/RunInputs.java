@@ -70,14 +70,12 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
     public static String differs(String worker, String coordinator) {
         String[] w = worker.split("/");
         String[] c = coordinator.split("/");
-        List<String> what = new java.util.ArrayList<>();
-        if (w.length == 4 && c.length == 4) {
-            if (!w[2].equals(c[2])) {
-                what.add("the scenario file");
-            }
-            if (!w[3].equals(c[3])) {
-                what.add("the --config file");
-            }
+        List<String> what = new java.util.ArrayList<>(); // one version on both sides (compared first): one format
+        if (!w[2].equals(c[2])) {
+            what.add("the scenario file");
+        }
+        if (!w[3].equals(c[3])) {
+            what.add("the --config file");
         }
         if (!w[1].equals(c[1])) {
             what.add("the model's configuration (reference.conf, conf/application.conf)");

@@ -110,22 +110,24 @@ final class RatioVerdict {
 
     /** @return whether both designs recorded at least one value of the compared measure */
     static boolean recorded(RunRecord r, Comparison c) {
+        return unrecorded(r, c).isEmpty();
+    }
+
+    /** @return the compared designs that recorded no value of the compared measure */
+    private static List<String> unrecorded(RunRecord r, Comparison c) {
         return r.designs().stream()
                 .filter(d -> d.name().equals(c.a()) || d.name().equals(c.b()))
-                .allMatch(d -> d.measures().containsKey(c.measure())
-                        && d.measures().get(c.measure()).count() > 0);
+                .filter(d -> !d.measures().containsKey(c.measure())
+                        || d.measures().get(c.measure()).count() == 0)
+                .map(DesignRecord::name)
+                .toList();
     }
 
     /**
      * @return the sentence for a comparison with a design that recorded nothing of its measure (run by {@code r})
      */
     static String nothingRecorded(RunRecord r, Comparison c) {
-        List<String> none = r.designs().stream()
-                .filter(d -> d.name().equals(c.a()) || d.name().equals(c.b()))
-                .filter(d -> !d.measures().containsKey(c.measure())
-                        || d.measures().get(c.measure()).count() == 0)
-                .map(d -> d.name())
-                .toList();
+        List<String> none = unrecorded(r, c);
         return String.format(
                 Locale.ROOT,
                 "%s: %s recorded no %s (count 0), so %s / %s has no figure: every such request failed or none"

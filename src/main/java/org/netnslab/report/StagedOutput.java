@@ -62,8 +62,8 @@ public final class StagedOutput {
         return notes;
     }
 
-    /** The manifest's scenario in calibrate's folders. */
-    private static final String CALIBRATE = "calibrate";
+    /** The manifest's scenario in calibrate's folders (CalibrateCommand stages them under it). */
+    public static final String CALIBRATE = "calibrate";
 
     /**
      * Checks the folder and prepares the temporary one, before anything runs.

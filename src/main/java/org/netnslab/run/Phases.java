@@ -129,8 +129,9 @@ public final class Phases {
 
     /**
      * Starts a phase that lasts a wall time and that the runner's own loop drives, a step at a time (a soak's
-     * rounds): its progress is the time passed, in seconds (milliseconds for a length of a fraction), reported between steps ({@link Timed#step}) every
-     * progress interval and readable at any moment (the line an interrupt prints).
+     * rounds): its progress is the time passed, in seconds (milliseconds for a length of a fraction), reported
+     * between steps ({@link Timed#step}) every progress interval and readable at any moment (the line an interrupt
+     * prints).
      *
      * @param label the phase's name
      * @param startNanos when it started, {@link System#nanoTime()}

@@ -80,14 +80,12 @@ public final class HeapEstimate {
         }
         double usableShare = xmx > 0 ? Math.min(1.0, (double) usableHeap / xmx) : 1.0;
         long suggestGiB = Math.max(2, (long) Math.ceil(need / usableShare / (1L << 30)));
-        List<String> kept = new java.util.ArrayList<>(otherOptions);
-        if (kept.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w*GC"))) {
-            kept.add("-XX:+UseParallelGC"); // the launcher's collector, which the variable would replace
+        List<String> suggested = new java.util.ArrayList<>(List.of("-Xmx" + suggestGiB + "g"));
+        suggested.addAll(otherOptions);
+        if (otherOptions.stream().noneMatch(o -> o.matches("-XX:\\+Use\\w*GC"))) {
+            suggested.add("-XX:+UseParallelGC"); // the launcher's collector, which the variable would replace
         }
-        String options = String.join(
-                " ",
-                java.util.stream.Stream.concat(java.util.stream.Stream.of("-Xmx" + suggestGiB + "g"), kept.stream())
-                        .toList());
+        String options = String.join(" ", suggested);
         long physical = physicalMemory();
         String advice = physical > 0 && suggestGiB << 30 > physical
                 ? "more than this machine's " + mib(physical) / 1024

@@ -62,25 +62,22 @@ final class SeedFiguresReader {
         this.baselineBySet = baselineBySet;
     }
 
+    /** A design name HOCON read as nested keys, and the value at their end, as written. */
+    private record Dotted(String name, String value) {}
+
     /**
      * @return the known design an unquoted dotted key stands for ({@code kernel-4.18 = 0.5} reads as {@code kernel-4
-     *     { 18 = 0.5 }}), or null
+     *     { 18 = 0.5 }}), with its value; or null
      */
-    private String dotted(String name, com.typesafe.config.ConfigValue v) {
+    private Dotted dotted(String name, com.typesafe.config.ConfigValue v) {
         while (v instanceof ConfigObject o && o.size() == 1) {
             String k = o.keySet().iterator().next();
             name = name + "." + k;
             v = o.get(k);
         }
-        return knownDesigns.contains(name) ? name : null;
-    }
-
-    /** @return the value at the end of a chain of one-key objects, as written */
-    private static String leaf(com.typesafe.config.ConfigValue v) {
-        while (v instanceof ConfigObject o && o.size() == 1) {
-            v = o.get(o.keySet().iterator().next());
-        }
-        return v.render(com.typesafe.config.ConfigRenderOptions.concise());
+        return knownDesigns.contains(name)
+                ? new Dotted(name, v.render(com.typesafe.config.ConfigRenderOptions.concise()))
+                : null;
     }
 
     /** @return {@code seed-ratios} of the designs run, by design */
@@ -96,12 +93,12 @@ final class SeedFiguresReader {
         for (String design : ratios.keySet()) {
             String path = "seed-ratios." + ConfigUtil.joinPath(design);
             if (!knownDesigns.contains(design)) {
-                String dotted = dotted(design, ratios.get(design));
+                Dotted dotted = dotted(design, ratios.get(design));
                 c.problem(
                         path,
                         dotted != null
-                                ? "HOCON read an unquoted '" + dotted + "' as nested keys: a design name with a dot"
-                                        + " must be quoted: \"" + dotted + "\" = " + leaf(ratios.get(design))
+                                ? "HOCON read an unquoted '" + dotted.name() + "' as nested keys: a design name with a"
+                                        + " dot must be quoted: \"" + dotted.name() + "\" = " + dotted.value()
                                 : "'" + design + "' is not a known design " + new TreeSet<>(knownDesigns));
                 continue;
             }

@@ -74,19 +74,28 @@ public abstract class WorkloadParser {
      * @param unit what the message says after {@code max}, e.g. {@code " iterations per worker"}
      */
     protected static void capScaled(HoconChecker c, double scale, String key, double scaled, long max, String unit) {
-        capScaled(c, scale, key, "", scaled, max, unit);
+        capScaled(c, scale, key, "", "", scaled, max, unit);
     }
 
     /**
      * As {@link #capScaled(HoconChecker, double, String, double, long, String)}, the message opening with
-     * {@code counted}.
+     * {@code counted} and saying {@code added} after the scale.
      *
      * @param counted what the message says first, e.g. {@code "userns-owned + init-owned = 20 "}
+     * @param added what {@code scaled} adds to the count times the scale, e.g. {@code ", plus
+     *     workload.warmup-per-netns (5),"}; "" for nothing
      */
     protected static void capScaled(
-            HoconChecker c, double scale, String key, String counted, double scaled, long max, String unit) {
+            HoconChecker c,
+            double scale,
+            String key,
+            String counted,
+            String added,
+            double scaled,
+            long max,
+            String unit) {
         if (scale > 0 && scale <= 1000 && scaled > max) {
-            c.problem(key, counted + "times --scale " + scale + " exceeds " + max + unit);
+            c.problem(key, counted + "times --scale " + scale + added + " exceeds " + max + unit);
         }
     }
 }

@@ -61,16 +61,16 @@ public final class UeventInjectionParser extends WorkloadParser {
                 privileged,
                 interval == null ? 0 : interval,
                 wokenAtEnd);
-        double perNetns = w.injectionsPerNetns() * scale + w.warmupPerNetns();
-        boolean countedFit = w.injectionsPerNetns() * scale <= MAX_SCALED;
-        if (countedFit && scale > 0 && scale <= 1000 && perNetns > MAX_SCALED) { // the warm-up takes it past
-            c.problem(
-                    "workload.injections-per-netns",
-                    "times --scale " + scale + ", plus workload.warmup-per-netns (" + w.warmupPerNetns() + "), exceeds "
-                            + MAX_SCALED + " injections per netns");
-        } else {
-            capScaled(c, scale, "workload.injections-per-netns", perNetns, MAX_SCALED, " injections per netns");
-        }
+        boolean warmUpTakesItPast = w.injectionsPerNetns() * scale <= MAX_SCALED; // where the limit is passed
+        capScaled(
+                c,
+                scale,
+                "workload.injections-per-netns",
+                "",
+                warmUpTakesItPast ? ", plus workload.warmup-per-netns (" + w.warmupPerNetns() + ")," : "",
+                w.injectionsPerNetns() * scale + w.warmupPerNetns(),
+                MAX_SCALED,
+                " injections per netns");
         capScaled(c, scale, "workload.kernel-uevents-per-netns", w.kernelUeventsPerNetns() * scale, MAX_SCALED, "");
         return w;
     }

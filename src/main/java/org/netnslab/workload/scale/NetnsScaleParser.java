@@ -56,6 +56,7 @@ public final class NetnsScaleParser extends WorkloadParser {
                 scale,
                 "workload.netns",
                 "userns-owned + init-owned = " + (userns + init) + " ",
+                "",
                 (userns + init) * scale,
                 MAX_POPULATION,
                 " netns");
