@@ -39,18 +39,30 @@ public class ReleaseNetnsTest extends JUnitSuite {
         return NetnsLab.client(testKit.system(), supervisor, Duration.ofSeconds(5));
     }
 
+    private static ActorRef<NamespaceSupervisor.Command> supervisor() {
+        return testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+    }
+
+    /** @return the stage's value, waited for at most 5 s */
+    private static <T> T got(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+        return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+
+    /** @return the warning of a netns that refuses its creator's second put_net */
+    private static String refusedPut(long id) {
+        return "netns " + id + ": its creating process's reference was dropped already; this put_net is refused";
+    }
+
     @Test
     public void aSecondReleaseThroughTheClientFailsAndTheSocketKeepsItsNetns() throws Exception {
-        ActorRef<NamespaceSupervisor.Command> supervisor =
-                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        ActorRef<NamespaceSupervisor.Command> supervisor = supervisor();
         NetnsLab.Client lab = client(supervisor);
-        NetnsHandle netns = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        long socket = lab.openSocket(netns).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        NetnsHandle netns = got(lab.createNetns(USERNS));
+        long socket = got(lab.openSocket(netns));
 
         CompletableFuture<Done> first = lab.releaseNetns(netns.id()).toCompletableFuture();
-        ExecutionException second = org.junit.Assert.assertThrows(
-                ExecutionException.class,
-                () -> lab.releaseNetns(netns.id()).toCompletableFuture().get(5, TimeUnit.SECONDS));
+        ExecutionException second =
+                org.junit.Assert.assertThrows(ExecutionException.class, () -> got(lab.releaseNetns(netns.id())));
         assertEquals(IllegalStateException.class, second.getCause().getClass());
         assertEquals(
                 "netns " + netns.id() + ": released already; the creator's reference is dropped once (that release"
@@ -59,31 +71,28 @@ public class ReleaseNetnsTest extends JUnitSuite {
 
         assertFalse(first.isDone());
         assertFalse(netns.isFreed());
-        lab.closeSocket(netns, socket).toCompletableFuture().get(5, TimeUnit.SECONDS); // the netns is still there
+        got(lab.closeSocket(netns, socket)); // the netns is still there
         assertEquals(Done.getInstance(), first.get(5, TimeUnit.SECONDS)); // its last reference: net_free
         assertTrue(netns.isFreed());
     }
 
     @Test
     public void aSecondReleaseThroughTheSupervisorIsRefusedByTheNetns() throws Exception {
-        ActorRef<NamespaceSupervisor.Command> supervisor =
-                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        ActorRef<NamespaceSupervisor.Command> supervisor = supervisor();
         NetnsLab.Client lab = client(supervisor);
-        NetnsHandle netns = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        long socket = lab.openSocket(netns).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        NetnsHandle netns = got(lab.createNetns(USERNS));
+        long socket = got(lab.openSocket(netns));
 
         TestProbe<Done> first = testKit.createTestProbe();
         TestProbe<Done> second = testKit.createTestProbe();
-        LoggingTestKit.warn("netns " + netns.id()
-                        + ": its creating process's reference was dropped already; this put_net is refused")
-                .expect(testKit.system(), () -> {
-                    supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), first.ref()));
-                    supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), second.ref()));
-                    return null;
-                });
+        LoggingTestKit.warn(refusedPut(netns.id())).expect(testKit.system(), () -> {
+            supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), first.ref()));
+            supervisor.tell(new NamespaceSupervisor.ReleaseNetns(netns.id(), second.ref()));
+            return null;
+        });
         assertFalse(netns.isFreed());
 
-        lab.closeSocket(netns, socket).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        got(lab.closeSocket(netns, socket));
         first.expectMessage(Done.getInstance());
         second.expectMessage(Done.getInstance()); // both wait for net_free
         assertTrue(netns.isFreed());
@@ -91,28 +100,23 @@ public class ReleaseNetnsTest extends JUnitSuite {
 
     @Test
     public void releaseAllAfterOneReleaseLeavesTheSocketsReference() throws Exception {
-        ActorRef<NamespaceSupervisor.Command> supervisor =
-                testKit.spawn(NetnsLab.supervisor(testKit.system().settings().config()));
+        ActorRef<NamespaceSupervisor.Command> supervisor = supervisor();
         NetnsLab.Client lab = client(supervisor);
-        NetnsHandle held = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        NetnsHandle other = lab.createNetns(USERNS).toCompletableFuture().get(5, TimeUnit.SECONDS);
-        long socket = lab.openSocket(held).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        NetnsHandle held = got(lab.createNetns(USERNS));
+        NetnsHandle other = got(lab.createNetns(USERNS));
+        long socket = got(lab.openSocket(held));
         CompletableFuture<Done> released = lab.releaseNetns(held.id()).toCompletableFuture();
 
         TestProbe<Done> all = testKit.createTestProbe();
-        LoggingTestKit.warn("netns " + held.id()
-                        + ": its creating process's reference was dropped already; this put_net is refused")
-                .expect(testKit.system(), () -> {
-                    supervisor.tell(new NamespaceSupervisor.ReleaseAll(all.ref()));
-                    return null;
-                });
-        assertEquals(
-                Done.getInstance(),
-                lab.releaseNetns(other.id()).toCompletableFuture().get(5, TimeUnit.SECONDS));
+        LoggingTestKit.warn(refusedPut(held.id())).expect(testKit.system(), () -> {
+            supervisor.tell(new NamespaceSupervisor.ReleaseAll(all.ref()));
+            return null;
+        });
+        assertEquals(Done.getInstance(), got(lab.releaseNetns(other.id())));
         assertTrue(other.isFreed()); // ReleaseAll dropped its creator's reference: net_free
         assertFalse(held.isFreed());
 
-        lab.closeSocket(held, socket).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        got(lab.closeSocket(held, socket));
         assertEquals(Done.getInstance(), released.get(5, TimeUnit.SECONDS));
         all.expectMessage(Done.getInstance());
         assertTrue(held.isFreed());

@@ -347,16 +347,9 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     /** list says each INVALID file and then exits 2, so that a script can tell. */
     @Test
     public void listExitsTwoWhenAScenarioIsInvalid() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list");
-        java.nio.file.Path bad =
-                java.nio.file.Files.writeString(dir.resolve("bad.conf"), "name = x\nworkload { type = nope }\n");
-        Printed l;
-        try {
-            l = cli("list", "--dir", dir.toString());
-        } finally {
-            java.nio.file.Files.delete(bad);
-            java.nio.file.Files.delete(dir);
-        }
+        java.nio.file.Path dir = tmp.newFolder("list").toPath();
+        java.nio.file.Files.writeString(dir.resolve("bad.conf"), "name = x\nworkload { type = nope }\n");
+        Printed l = cli("list", "--dir", dir.toString());
         assertEquals(l.err(), 2, l.status());
         assertTrue(l.out(), l.out().contains("bad.conf\n    INVALID: "));
         assertEquals("netns-lab: 1 of 1 scenario(s) in " + dir + " INVALID (validate FILE says why)\n", l.err());
@@ -367,21 +360,14 @@ public class ConfigInputFaultsTest extends JUnitSuite {
     /** A fragment that other files of the folder include is listed as such, not as an INVALID scenario. */
     @Test
     public void listNamesAnIncludedFragmentByItsIncluders() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("list");
+        java.nio.file.Path dir = tmp.newFolder("fragments").toPath();
         java.nio.file.Path common =
                 java.nio.file.Files.writeString(dir.resolve("common.conf"), "machine { cpus = 2 }\n");
         java.nio.file.Path mine = java.nio.file.Files.writeString(
                 dir.resolve("mine.conf"),
                 "include required(\"common.conf\")\n"
                         + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
-        Printed l;
-        try {
-            l = cli("list", "--dir", dir.toString());
-        } finally {
-            java.nio.file.Files.delete(common);
-            java.nio.file.Files.delete(mine);
-            java.nio.file.Files.delete(dir);
-        }
+        Printed l = cli("list", "--dir", dir.toString());
         assertEquals(l.err(), 0, l.status());
         assertTrue(l.out(), l.out().startsWith(common + "\n    included by mine.conf\n" + mine + "\n    name: "));
     }
