@@ -58,8 +58,12 @@ final class ExecutionJson {
             }
             // the keys are the run's inputs and stay recorded; this says which of them shaped nothing
             ArrayNode none = mn.putArray("no_effect");
-            RunResult.SchedulingInfo.noEffect(
-                            !e.mode().equals("virtual"), s.scheduler().equals("fifo"))
+            boolean live = !e.mode().equals("virtual");
+            if (live) { // the host's own CPUs ran the threads, and no cost was jittered
+                none.add("cpus");
+                none.add("jitter");
+            }
+            RunResult.SchedulingInfo.noEffect(live, s.scheduler().equals("fifo"))
                     .forEach(none::add);
         }
         if (e.dispatcher() != null) { // live: the threads the figures were measured on

@@ -118,6 +118,10 @@ final class ExecutionReader {
                 keys.add(woken);
             }
         }
+        if (live && conf.hasPath("machine.jitter")) {
+            System.err.println("netns-lab: warning: machine.jitter has no effect: live execution measures the host's"
+                    + " own work and jitters no modelled cost");
+        }
         for (String k : keys) {
             if (conf.hasPath(k)) {
                 System.err.println("netns-lab: warning: " + k + " has no effect: "

@@ -253,6 +253,14 @@ public class CommandLineFaultsTest extends JUnitSuite {
                         .contains(
                                 "netns-lab: warning: machine.cpus has no effect: live execution runs on the host's own"
                                         + " CPUs and scheduler"));
+        Printed jitterLive = cli(
+                "validate", "load-tests/unshare-loop.conf", "--set", "execution=live", "--set", "machine.jitter=0.2");
+        assertTrue(
+                jitterLive.err(),
+                jitterLive
+                        .err()
+                        .contains("netns-lab: warning: machine.jitter has no effect: live execution measures the"
+                                + " host's own work and jitters no modelled cost"));
         Printed hostLive = cli(
                 "validate",
                 "load-tests/unshare-loop.conf",

@@ -92,7 +92,8 @@ public class UeventScenarioTest extends JUnitSuite {
         assertEquals("live", root.get("execution").get("mode").asText());
         // real threads: the host's scheduler ran them, none of the simulated machine's keys did anything
         assertEquals(
-                "[\"scheduler\",\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\",\"task_group\"]",
+                "[\"cpus\",\"jitter\",\"scheduler\",\"preempt\",\"hz\",\"base_slice_ns\",\"context_switch_ns\","
+                        + "\"task_group\"]",
                 root.at("/execution/machine/no_effect").toString());
         assertEquals(0, root.get("overrides").size());
         assertEquals(2, root.get("schema").asInt());
