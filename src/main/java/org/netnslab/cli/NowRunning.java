@@ -32,6 +32,9 @@ final class NowRunning implements RunObserver {
     private final boolean bars;
     /** e.g. "replicate 2/5", or "" for a run of one replicate or of design runs side by side. */
     private String replicate = "";
+    /** Whether a worker's lane: it runs design runs for its coordinator, whose results go back to it. */
+    private boolean worker;
+
     /** What goes on when no design runs. */
     private String stage = "before its first design started";
     /** The designs running now, by name (several with --jobs), in the order they started. */
@@ -52,10 +55,31 @@ final class NowRunning implements RunObserver {
         return new NowRunning("calibrate", RunObserver.SILENT, false);
     }
 
+    /**
+     * @param coordinator the coordinator's address, as --join gives it
+     * @return the state of a worker's lane, said as {@code in the run of the coordinator at X, design ...}; idle
+     *     while it runs no design
+     */
+    static NowRunning worker(String coordinator) {
+        NowRunning n = new NowRunning("the run of the coordinator at " + coordinator, RunObserver.SILENT, false);
+        n.worker = true;
+        return n;
+    }
+
     private NowRunning(String where, RunObserver display, boolean bars) {
         this.where = where;
         this.display = display;
         this.bars = bars;
+    }
+
+    /** @return whether this is a worker's lane ({@link #worker}): what it runs goes back to its coordinator */
+    boolean isWorker() {
+        return worker;
+    }
+
+    /** @return whether this is a worker's lane that runs no design now */
+    synchronized boolean idle() {
+        return worker && running.isEmpty();
     }
 
     /** @return whether a progress bar may have left stderr's last line unfinished */

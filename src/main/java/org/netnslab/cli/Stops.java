@@ -327,13 +327,13 @@ final class Stops {
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     /** @return where the run was and what became of its results, after removing its temporary folder */
-    private static String where() {
+    static String where() {
         NowRunning n = now;
-        if (n == null) {
+        if (n == null || n.idle()) {
             return "while no run was in progress (none started yet, or between a worker's runs); nothing written";
         }
         // the temporary folder first: if the heap runs out building the text, it is gone all the same
-        String fate = fate();
+        String fate = n.isWorker() ? "; nothing written here: the coordinator gets the design run back" : fate();
         return n.describe() + fate;
     }
 

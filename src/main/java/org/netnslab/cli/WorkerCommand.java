@@ -69,6 +69,8 @@ final class WorkerCommand implements Callable<Integer> {
     private final AtomicReference<WorkerNode> current = new AtomicReference<>();
     /** Akka's warnings of a coordinator not there, said in words while a node waits for one. */
     private WorkerWaitLog waitLog;
+    /** What this worker runs now, for an interrupt's line. */
+    private NowRunning lane;
 
     @Override
     public Integer call() {
@@ -160,8 +162,12 @@ final class WorkerCommand implements Callable<Integer> {
     }
 
     private WorkerNode node(Config system, ClusterConfig.HostPort b, ClusterConfig.HostPort j) {
-        WorkerNode n =
-                WorkerNode.start(system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once);
+        if (lane == null) { // one for every node served: an interrupt's line names the design run in progress
+            lane = NowRunning.worker(j.toString());
+            Stops.running(lane, null);
+        }
+        WorkerNode n = WorkerNode.start(
+                system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once, lane);
         current.set(n);
         waitLog.waiting(n.system().address().toString(), j.toString());
         n.onJoined(waitLog::joined);

@@ -87,6 +87,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
     private final String address;
     private final Consumer<String> say;
     private final Consumer<WorkerNode.Ending> ended;
+    private final RunObserver observer;
     private final ExecutorService laneThread;
     private ActorRef<Coordinator.Command> coordinator;
     private ScenarioRun run;
@@ -100,11 +101,17 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
      * @param say prints a line about the worker
      * @param ended told {@link WorkerNode.Ending#TAKEN} when the worker takes a coordinator's offer, then how it
      *     ended, once its lane is dropped
+     * @param observer told of the design runs' progress on this worker's lane (an interrupt's line names them)
      * @return the behaviour
      */
     public static Behavior<Command> create(
-            RunLoader loader, String version, String address, Consumer<String> say, Consumer<WorkerNode.Ending> ended) {
-        return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, ended));
+            RunLoader loader,
+            String version,
+            String address,
+            Consumer<String> say,
+            Consumer<WorkerNode.Ending> ended,
+            RunObserver observer) {
+        return Behaviors.setup(ctx -> new Worker(ctx, loader, version, address, say, ended, observer));
     }
 
     private Worker(
@@ -113,8 +120,10 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
             String version,
             String address,
             Consumer<String> say,
-            Consumer<WorkerNode.Ending> ended) {
+            Consumer<WorkerNode.Ending> ended,
+            RunObserver observer) {
         super(ctx);
+        this.observer = observer;
         this.loader = loader;
         this.version = version;
         this.address = address;
@@ -169,7 +178,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                     }
                     ScenarioRun r = ScenarioRun.open(p, "netns-lab-worker", null);
                     try {
-                        return new Loaded(r, r.lane(RunObserver.SILENT), fp, null);
+                        return new Loaded(r, r.lane(observer), fp, null);
                     } catch (org.netnslab.run.RunFailure e) { // refused with its message, as a failed load is
                         IllegalStateException refused = new IllegalStateException(e.getMessage(), e);
                         try {

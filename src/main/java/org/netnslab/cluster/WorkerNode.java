@@ -17,6 +17,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.netnslab.run.RunObserver;
 
 /**
  * {@code worker --join HOST:PORT}: a worker node. Each coordinator gets a fresh cluster actor system that joins it
@@ -67,6 +68,7 @@ public final class WorkerNode {
      * @param version this node's version
      * @param say prints a line about the worker
      * @param once end the node as soon as its worker has ended, not when the coordinator leaves
+     * @param observer told of the progress of the design runs the worker runs
      * @return the node
      * @throws IllegalArgumentException when an address is refused ({@link ClusterConfig#of}) or the node cannot
      *     listen at {@code bind}
@@ -78,7 +80,8 @@ public final class WorkerNode {
             RunLoader loader,
             String version,
             Consumer<String> say,
-            boolean once) {
+            boolean once,
+            RunObserver observer) {
         Config c = ClusterConfig.of(base, bind, join, "worker");
         AtomicReference<Ending> ending = new AtomicReference<>(Ending.NONE);
         AtomicBoolean leaving = new AtomicBoolean();
@@ -93,12 +96,19 @@ public final class WorkerNode {
                 }
             };
             worker.set(ctx.spawn(
-                    Worker.create(loader, version, address, sayHere, e -> {
-                        Ending was = ending.getAndUpdate(now -> now == Ending.NONE || now == Ending.TAKEN ? e : now);
-                        if (once && e != Ending.TAKEN && (was == Ending.NONE || was == Ending.TAKEN)) {
-                            system.terminate();
-                        }
-                    }),
+                    Worker.create(
+                            loader,
+                            version,
+                            address,
+                            sayHere,
+                            e -> {
+                                Ending was =
+                                        ending.getAndUpdate(now -> now == Ending.NONE || now == Ending.TAKEN ? e : now);
+                                if (once && e != Ending.TAKEN && (was == Ending.NONE || was == Ending.TAKEN)) {
+                                    system.terminate();
+                                }
+                            },
+                            observer),
                     "worker"));
             ctx.spawn(HandshakeReporter.printer(sayHere), "tls-failures");
             Cluster.get(ctx.getSystem())

@@ -240,7 +240,8 @@ public class ClusterTest extends JUnitSuite {
                         workerSaid.add(line);
                     }
                 },
-                true);
+                true,
+                org.netnslab.run.RunObserver.SILENT);
         PrintStream before = System.err;
         ByteArrayOutputStream said = new ByteArrayOutputStream();
         System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));

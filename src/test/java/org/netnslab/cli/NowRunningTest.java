@@ -1,7 +1,10 @@
 package org.netnslab.cli;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.Test;
 import org.netnslab.run.RunObserver;
 import org.scalatestplus.junit.JUnitSuite;
@@ -15,5 +18,34 @@ public class NowRunningTest extends JUnitSuite {
         NowRunning calibrate = NowRunning.calibrate();
         calibrate.stage("prediction set: uevent_probe tc1 10 5000");
         assertEquals("in calibrate, prediction set: uevent_probe tc1 10 5000", calibrate.describe());
+    }
+
+    /**
+     * A worker's lane is idle between design runs, and an interrupt then says no run was in progress; during one it
+     * names the design and its phase, and that the coordinator gets the run back.
+     */
+    @Test
+    public void aWorkerInterruptedMidRunNamesItsDesignAndWhereItGoes() {
+        NowRunning lane = NowRunning.worker("127.0.0.1:2552");
+        try {
+            Stops.running(lane, null);
+            assertTrue(lane.idle());
+            assertEquals(
+                    "while no run was in progress (none started yet, or between a worker's runs); nothing written",
+                    Stops.where());
+            AtomicLong done = new AtomicLong(2500);
+            lane.designStarting("kernel-4.18");
+            lane.phaseStarting("kernel-4.18", "counted", 10_000, done::get);
+            assertFalse(lane.idle());
+            assertEquals(
+                    "in the run of the coordinator at 127.0.0.1:2552, design kernel-4.18, phase counted, 25% (2,500 of"
+                            + " 10,000); nothing written here: the coordinator gets the design run back",
+                    Stops.where());
+            lane.phaseDone("kernel-4.18", "counted", 10_000, 1);
+            lane.designDone("kernel-4.18");
+            assertTrue(lane.idle());
+        } finally {
+            Stops.running(null, null);
+        }
     }
 }
