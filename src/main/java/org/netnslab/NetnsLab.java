@@ -11,11 +11,9 @@ import akka.pattern.PromiseRef$;
 import akka.stream.javadsl.Source;
 import akka.util.Timeout;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigUtil;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicLong;
 import org.netnslab.design.Design;
 import org.netnslab.machine.Clock;
 import org.netnslab.machine.ModelDispatcher;
@@ -46,8 +44,6 @@ import org.netnslab.userns.UserNamespace;
  * {@code netns-lab.model-dispatcher}, a fork-join pool of its own: see {@link ModelDispatcher}).
  */
 public final class NetnsLab {
-    private static final AtomicLong INSTANCES = new AtomicLong();
-
     private NetnsLab() {}
 
     /**
@@ -59,43 +55,44 @@ public final class NetnsLab {
      * @param config the application's configuration (with netns-lab's reference.conf)
      * @param timeout longest wait of each {@link Client} request for its answer, above 0
      * @return the running instance: its supervisor, a client, and how to stop it
-     * @throws IllegalArgumentException a timeout of 0 or below (every request would fail), and see
+     * @throws IllegalArgumentException a timeout of 0 or below (every request would fail); a
+     *     {@code netns-lab.dispatcher} other than the actor system's (the model runs on the system's); and see
      *     {@link #design(Config)}
      */
     public static Instance start(ActorSystem<?> system, Config config, Duration timeout) {
-        return start(system, config, "netns-lab-" + INSTANCES.incrementAndGet(), timeout);
+        return EmbeddedConfig.firstFreeName(name -> start(system, config, name, timeout));
     }
 
     /**
      * As {@link #start(ActorSystem, Config, Duration)}, with the supervisor's actor name chosen.
      *
+     * @param system the application's actor system
+     * @param config the application's configuration (with netns-lab's reference.conf)
      * @param name the system actor's name: unique among the system actors that are alive
+     * @param timeout longest wait of each {@link Client} request for its answer, above 0
+     * @return the running instance
      * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
-        requireTimeout(timeout); // before the supervisor starts
+        EmbeddedConfig.requireTimeout(timeout); // before the supervisor starts
+        EmbeddedConfig.checkDispatcher(system, config);
         CompletableFuture<Done> terminated = new CompletableFuture<>();
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
                 NamespaceSupervisor.Command.class, supervisor(config), () -> terminated.complete(Done.getInstance()));
         ActorRef<NamespaceSupervisor.Command> ref = system.systemActorOf(behavior, name, ModelDispatcher.props(system));
-        return new Instance(name, ref, new Client(system, ref, timeout, name, terminated), terminated);
+        return new Instance(ref, new Client(system, ref, timeout, name, terminated), terminated);
     }
 
     /**
      * One running model, started by {@link NetnsLab#start}.
      */
     public static final class Instance {
-        private final String name;
         private final ActorRef<NamespaceSupervisor.Command> supervisor;
         private final Client client;
         private final CompletableFuture<Done> terminated;
 
         private Instance(
-                String name,
-                ActorRef<NamespaceSupervisor.Command> supervisor,
-                Client client,
-                CompletableFuture<Done> terminated) {
-            this.name = name;
+                ActorRef<NamespaceSupervisor.Command> supervisor, Client client, CompletableFuture<Done> terminated) {
             this.supervisor = supervisor;
             this.client = client;
             this.terminated = terminated;
@@ -103,7 +100,7 @@ public final class NetnsLab {
 
         /** @return the supervisor's actor name */
         public String name() {
-            return name;
+            return supervisor.path().name();
         }
 
         /** @return the supervisor, for the {@link NamespaceSupervisor} protocol */
@@ -141,23 +138,11 @@ public final class NetnsLab {
      * @param config the application's configuration (with netns-lab's reference.conf)
      * @return the design
      * @throws com.typesafe.config.ConfigException for a missing or mistyped key
-     * @throws IllegalArgumentException for an unknown design or strategy value
+     * @throws IllegalArgumentException for an unknown design or strategy value, or a key under {@code netns-lab}
+     *     that netns-lab does not have (a misspelt block)
      */
     public static Design design(Config config) {
-        Config lab = config.getConfig("netns-lab");
-        String name = lab.getString("embedded.design");
-        String key = ConfigUtil.joinPath(name);
-        if (!lab.getConfig("designs").hasPath(key)) {
-            throw new IllegalArgumentException(
-                    "netns-lab.embedded.design: unknown design '" + name + "'; named designs: "
-                            + new java.util.TreeSet<>(lab.getObject("designs").keySet()));
-        }
-        return Design.fromConfig(
-                name,
-                lab.getConfig("designs")
-                        .getConfig(key)
-                        .withoutPath("description")
-                        .withFallback(lab.getConfig("model")));
+        return EmbeddedConfig.design(config);
     }
 
     /**
@@ -174,14 +159,6 @@ public final class NetnsLab {
         return NamespaceSupervisor.create(design(config).model());
     }
 
-    /** Refuses a request timeout with which every request would fail at once. */
-    private static void requireTimeout(Duration timeout) {
-        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException(
-                    "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
-        }
-    }
-
     /**
      * A facade for a supervisor you spawned yourself. It does not see that supervisor stop: requests
      * pending then end by their timeout (an {@link Instance#client()} fails them at once).
@@ -194,7 +171,7 @@ public final class NetnsLab {
      */
     public static Client client(
             ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
-        requireTimeout(timeout);
+        EmbeddedConfig.requireTimeout(timeout);
         return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
     }
 
@@ -215,8 +192,7 @@ public final class NetnsLab {
         private final Duration timeout;
         private final StopGuard guard;
         private final ProcConnectorLink procConnector;
-        /** Netns whose release through this client is pending. */
-        private final java.util.Set<Long> releasing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private final Releases releases = new Releases();
 
         private Client(
                 ActorSystem<?> system,
@@ -237,8 +213,10 @@ public final class NetnsLab {
          *
          * @param owner the owning user namespace
          * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
+         * @throws NullPointerException for a null owner, before anything is asked
          */
         public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
+            java.util.Objects.requireNonNull(owner, "createNetns: owner is null (UserNamespace.INIT for init_net's)");
             CompletionStage<CreateResult> r = guard.guarded(AskPattern.ask(
                     supervisor,
                     replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo),
@@ -251,25 +229,44 @@ public final class NetnsLab {
 
         /**
          * Drops the caller's reference to netns {@code id} (put_net), once: a second release is refused and
-         * never takes a reference a socket or listener holds.
+         * never takes a reference a socket or listener holds. Ids are per supervisor: another instance's
+         * netns may have the same id, so prefer {@link #releaseNetns(NetnsHandle)}, which checks.
          *
+         * @param id the netns's id ({@link NetnsHandle#id()}) in this client's supervisor
          * @return Done when the netns has reached net_free, which waits for every socket and uevent
          *     listener still open in it (each holds a reference) to be closed; at once for an id with no netns
          *     (freed already, or never created). Fails with {@link IllegalStateException} while an earlier
-         *     release of the same netns through this client is pending.
+         *     release of the same netns through this client is pending or outlasted the timeout, and with a
+         *     {@link java.util.concurrent.TimeoutException} saying that the release stands when net_free comes
+         *     later than the timeout.
          */
         public CompletionStage<Done> releaseNetns(long id) {
-            if (!releasing.add(id)) {
-                return CompletableFuture.failedFuture(new IllegalStateException("netns " + id
-                        + ": released already; the creator's reference is dropped once (that release completes"
-                        + " at net_free, when its sockets and listeners are closed)"));
-            }
-            CompletionStage<Done> r = guard.guarded(AskPattern.ask(
-                    supervisor,
-                    replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
+            return releases.release(
+                    id,
                     timeout,
-                    system.scheduler()));
-            return r.whenComplete((d, e) -> releasing.remove(id));
+                    () -> guard.guarded(AskPattern.ask(
+                            supervisor,
+                            replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
+                            timeout,
+                            system.scheduler())));
+        }
+
+        /**
+         * As {@link #releaseNetns(long)}, for a netns of this client's supervisor only.
+         *
+         * @param netns the netns, as {@link #createNetns} gave it
+         * @return as {@link #releaseNetns(long)}; fails at once with {@link IllegalArgumentException} for a netns
+         *     of another supervisor (whose id may name one of this one's)
+         */
+        public CompletionStage<Done> releaseNetns(NetnsHandle netns) {
+            java.util.Objects.requireNonNull(netns, "releaseNetns: netns is null");
+            if (!netns.actor().path().toString().startsWith(supervisor.path() + "/")) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("netns " + netns.id()
+                        + " belongs to another supervisor ("
+                        + netns.actor().path().parent() + "), not to "
+                        + supervisor.path().name() + ": release it through that instance's client"));
+            }
+            return releaseNetns(netns.id());
         }
 
         /**
@@ -377,6 +374,7 @@ public final class NetnsLab {
          * @return the socket's id, or -1 when the netns is being dismantled
          */
         public CompletionStage<Long> openSocket(NetnsHandle netns) {
+            java.util.Objects.requireNonNull(netns, "openSocket: netns is null");
             return guard.guarded(
                     netns,
                     () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler()));
@@ -388,6 +386,7 @@ public final class NetnsLab {
          * @return Done once the close is issued
          */
         public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
+            java.util.Objects.requireNonNull(netns, "closeSocket: netns is null");
             return guard.guarded(
                     netns,
                     () -> AskPattern.ask(

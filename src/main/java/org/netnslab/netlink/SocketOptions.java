@@ -39,10 +39,11 @@ public record SocketOptions(int rcvbuf, RcvbufOption option, boolean noEnobufs) 
         if (messages < 1) {
             throw new IllegalArgumentException("a socket must hold at least 1 message, got " + messages);
         }
-        // A message is queued while rmem_alloc <= sk_rcvbuf, so sk_rcvbuf = (n - 1) * truesize holds n.
+        // A message is queued while rmem_alloc <= sk_rcvbuf, so sk_rcvbuf = (n - 1) * truesize holds n. At least 1:
+        // a value of 0 would mean no setsockopt (rmem_default), where a tiny one gives SOCK_MIN_RCVBUF.
         long rcvbuf = (long) (messages - 1) * Skb.truesize(0);
         return new SocketOptions(
-                (int) Math.min(Integer.MAX_VALUE, (rcvbuf + 1) / 2), RcvbufOption.SO_RCVBUFFORCE, false);
+                (int) Math.max(1, Math.min(Integer.MAX_VALUE, (rcvbuf + 1) / 2)), RcvbufOption.SO_RCVBUFFORCE, false);
     }
 
     /** @return these options with NETLINK_NO_ENOBUFS set to {@code on} */

@@ -47,7 +47,7 @@ public final class EmbeddingExample {
     InjectResult sent = client.inject(netns, Credentials.root(userns, 1000), payload).toCompletableFuture().get();
     Uevent received = (Uevent) listener.second().toCompletableFuture().get().get(0);
 
-    client.releaseNetns(netns.id()).toCompletableFuture().get();   // put_net: cleanup_net, net_free
+    client.releaseNetns(netns).toCompletableFuture().get();        // put_net: cleanup_net, net_free
     lab.stop().toCompletableFuture().get();            // every actor it started has stopped
     return sent + " -> " + received.decode();
   }

@@ -1,0 +1,111 @@
+package org.netnslab;
+
+import akka.actor.typed.ActorSystem;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigUtil;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.netnslab.design.Design;
+import org.netnslab.machine.ModelDispatcher;
+
+/**
+ * Checks of the configuration an embedding application hands to {@link NetnsLab}: a key the model would never read
+ * is refused with its name, so that a misspelt block does not leave the defaults running without a word.
+ */
+final class EmbeddedConfig {
+    /** The last {@code netns-lab-<n>} name handed out in this JVM. */
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
+    private EmbeddedConfig() {}
+
+    /**
+     * Starts an instance under the first {@code netns-lab-<n>} name not taken: a name an application gave
+     * {@link NetnsLab#start(ActorSystem, Config, String, Duration)} is skipped.
+     */
+    static NetnsLab.Instance firstFreeName(Function<String, NetnsLab.Instance> start) {
+        while (true) {
+            try {
+                return start.apply("netns-lab-" + INSTANCES.incrementAndGet());
+            } catch (akka.actor.InvalidActorNameException taken) {
+                // taken by a name of the application's choosing: the next number
+            }
+        }
+    }
+
+    /**
+     * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}
+     * ({@link NetnsLab#design}).
+     */
+    static Design design(Config config) {
+        Config lab = config.getConfig("netns-lab");
+        checkKeys(lab);
+        String name = lab.getString("embedded.design");
+        String key = ConfigUtil.joinPath(name);
+        if (!lab.getConfig("designs").hasPath(key)) {
+            throw new IllegalArgumentException(
+                    "netns-lab.embedded.design: unknown design '" + name + "'; named designs: "
+                            + new TreeSet<>(lab.getObject("designs").keySet()));
+        }
+        return Design.fromConfig(
+                name,
+                lab.getConfig("designs")
+                        .getConfig(key)
+                        .withoutPath("description")
+                        .withFallback(lab.getConfig("model")));
+    }
+
+    /** Refuses a request timeout with which every request would fail at once. */
+    static void requireTimeout(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
+        }
+    }
+
+    /**
+     * Refuses a key under {@code netns-lab} that netns-lab's reference.conf does not have, and one under
+     * {@code netns-lab.embedded} other than {@code design}.
+     *
+     * @param lab the configuration's {@code netns-lab} block
+     * @throws IllegalArgumentException naming the unknown key and the keys there are
+     */
+    static void checkKeys(Config lab) {
+        Config reference = ConfigFactory.defaultReference().getConfig("netns-lab");
+        unknown(lab, reference, "netns-lab.");
+        if (lab.hasPath("embedded") && reference.hasPath("embedded")) {
+            unknown(lab.getConfig("embedded"), reference.getConfig("embedded"), "netns-lab.embedded.");
+        }
+    }
+
+    private static void unknown(Config given, Config reference, String prefix) {
+        Set<String> known = new TreeSet<>(reference.root().keySet());
+        for (String key : new TreeSet<>(given.root().keySet())) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException(prefix + key + ": not a netns-lab key (misspelt?); the keys under "
+                        + prefix.substring(0, prefix.length() - 1) + " are " + known
+                        + " (a design of your own goes under netns-lab.designs.<name>)");
+            }
+        }
+    }
+
+    /**
+     * The model's actors run on the actor system's {@code netns-lab.dispatcher}, looked up once per actor system
+     * ({@link ModelDispatcher}); a configuration passed to {@link NetnsLab#start} that names another one is refused
+     * rather than ignored.
+     *
+     * @throws IllegalArgumentException when the two name different dispatchers
+     */
+    static void checkDispatcher(ActorSystem<?> system, Config config) {
+        String passed = ModelDispatcher.id(config);
+        String used = ModelDispatcher.id(system.settings().config());
+        if (!passed.equals(used)) {
+            throw new IllegalArgumentException(ModelDispatcher.KEY + ": the configuration passed names '" + passed
+                    + "', but the model runs on the actor system's own " + ModelDispatcher.KEY + " ('" + used
+                    + "', read once per actor system): set it in the actor system's configuration");
+        }
+    }
+}

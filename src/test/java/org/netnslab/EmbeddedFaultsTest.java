@@ -1,0 +1,169 @@
+package org.netnslab;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import akka.Done;
+import akka.actor.testkit.typed.javadsl.LogCapturing;
+import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
+import akka.stream.javadsl.Keep;
+import akka.stream.javadsl.Sink;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.ClassRule;
+import org.junit.Rule;
+import org.junit.Test;
+import org.netnslab.netlink.NetlinkSettings;
+import org.netnslab.netlink.SocketOptions;
+import org.netnslab.netns.NetnsHandle;
+import org.netnslab.uevent.Received;
+import org.netnslab.userns.UserNamespace;
+import org.scalatestplus.junit.JUnitSuite;
+
+/** What an embedding application gets wrong: its mistakes are refused with their name, not silently run. */
+public class EmbeddedFaultsTest extends JUnitSuite {
+    @ClassRule
+    public static final TestKitJunitResource testKit = new TestKitJunitResource();
+
+    @Rule
+    public final LogCapturing logCapturing = new LogCapturing();
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final UserNamespace USERNS = UserNamespace.INIT.createChild(1, 1000);
+
+    private static Config config() {
+        return testKit.system().settings().config();
+    }
+
+    private static Throwable failure(CompletionStage<?> stage) throws Exception {
+        try {
+            stage.toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the stage completed; a failure was expected");
+    }
+
+    /** Ids are per supervisor: a handle of one instance does not release the netns with its id in another. */
+    @Test
+    public void aHandleOfAnotherInstanceIsNotReleasedThere() throws Exception {
+        NetnsLab.Instance a = NetnsLab.start(testKit.system(), config(), TIMEOUT);
+        NetnsLab.Instance b = NetnsLab.start(testKit.system(), config(), TIMEOUT);
+        try {
+            NetnsHandle na =
+                    a.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            NetnsHandle nb =
+                    b.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(na.id(), nb.id());
+            Throwable e = failure(b.client().releaseNetns(na));
+            assertEquals(IllegalArgumentException.class, e.getClass());
+            assertTrue(e.getMessage(), e.getMessage().startsWith("netns 1 belongs to another supervisor ("));
+            assertTrue(
+                    e.getMessage(),
+                    e.getMessage().endsWith(", not to " + b.name() + ": release it through that instance's client"));
+            assertFalse(na.isFreed());
+            assertFalse(nb.isFreed());
+            assertEquals(
+                    Done.getInstance(),
+                    a.client().releaseNetns(na).toCompletableFuture().get(10, TimeUnit.SECONDS));
+            assertTrue(na.isFreed());
+            assertFalse(nb.isFreed());
+        } finally {
+            a.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            b.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A release that outlasts the timeout (a listener still holds the netns) says the release stands, and a second
+     * release is refused at once, as while the first is pending.
+     */
+    @Test
+    public void aReleaseLaterThanTheTimeoutStandsAndIsNotMadeTwice() throws Exception {
+        NetnsLab.Instance lab = NetnsLab.start(testKit.system(), config(), Duration.ofMillis(300));
+        try {
+            NetnsHandle netns =
+                    lab.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            var listener = lab.client()
+                    .uevents(netns, SocketOptions.DEFAULT)
+                    .toMat(Sink.<Received>ignore(), Keep.left())
+                    .run(testKit.system());
+            listener.toCompletableFuture().get(10, TimeUnit.SECONDS); // bound: it holds the netns
+            Throwable late = failure(lab.client().releaseNetns(netns));
+            assertEquals(java.util.concurrent.TimeoutException.class, late.getClass());
+            assertEquals(
+                    "netns 1: not freed within PT0.3S; the release stands (net_free waits for every socket and"
+                            + " listener still open in it)",
+                    late.getMessage());
+            Throwable twice = failure(lab.client().releaseNetns(netns));
+            assertEquals(IllegalStateException.class, twice.getClass());
+            assertTrue(twice.getMessage(), twice.getMessage().startsWith("netns 1: released already;"));
+            assertFalse(netns.isFreed());
+        } finally {
+            lab.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** An automatic name skips one the application gave an instance of its own. */
+    @Test
+    public void anAutomaticNameSkipsOneTheApplicationTook() throws Exception {
+        NetnsLab.Instance first = NetnsLab.start(testKit.system(), config(), TIMEOUT);
+        int n = Integer.parseInt(first.name().substring("netns-lab-".length()));
+        NetnsLab.Instance named = NetnsLab.start(testKit.system(), config(), "netns-lab-" + (n + 1), TIMEOUT);
+        NetnsLab.Instance next = NetnsLab.start(testKit.system(), config(), TIMEOUT);
+        try {
+            assertEquals("netns-lab-" + (n + 2), next.name());
+        } finally {
+            for (NetnsLab.Instance i : new NetnsLab.Instance[] {first, named, next}) {
+                i.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The model runs on the actor system's dispatcher: a passed configuration naming another is refused. */
+    @Test
+    public void aDispatcherOtherThanTheSystemsIsRefused() {
+        Config other = ConfigFactory.parseString("netns-lab.dispatcher = \"my-dispatcher\"")
+                .withFallback(config());
+        IllegalArgumentException e = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class, () -> NetnsLab.start(testKit.system(), other, TIMEOUT));
+        assertEquals(
+                "netns-lab.dispatcher: the configuration passed names 'my-dispatcher', but the model runs on the"
+                        + " actor system's own netns-lab.dispatcher ('netns-lab.model-dispatcher', read once per actor"
+                        + " system): set it in the actor system's configuration",
+                e.getMessage());
+    }
+
+    /** A misspelt block under netns-lab, or key under its embedded block, is named instead of ignored. */
+    @Test
+    public void aMisspeltKeyIsNamed() {
+        IllegalArgumentException block = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> NetnsLab.design(ConfigFactory.parseString("netns-lab.embeded.design = kernel-4.18")
+                        .withFallback(config())));
+        assertTrue(block.getMessage(), block.getMessage().startsWith("netns-lab.embeded: not a netns-lab key"));
+        assertTrue(block.getMessage(), block.getMessage().contains("embedded"));
+        IllegalArgumentException key = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> NetnsLab.design(ConfigFactory.parseString("netns-lab.embedded.desing = kernel-4.18")
+                        .withFallback(config())));
+        assertTrue(
+                key.getMessage(),
+                key.getMessage()
+                        .startsWith("netns-lab.embedded.desing: not a netns-lab key (misspelt?); the keys"
+                                + " under netns-lab.embedded are [design]"));
+        assertEquals("per-netns-2018", NetnsLab.design(config()).name());
+    }
+
+    /** A socket sized for one message gets SOCK_MIN_RCVBUF, not rmem_default (what a 0 would mean). */
+    @Test
+    public void aSocketHoldingOneMessageGetsTheSmallestBuffer() {
+        assertEquals(SocketOptions.SOCK_MIN_RCVBUF, SocketOptions.holding(1).skRcvbuf(NetlinkSettings.KERNEL));
+        assertEquals(1, SocketOptions.holding(1).rcvbuf());
+    }
+}
