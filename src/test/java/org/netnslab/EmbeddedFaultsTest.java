@@ -166,4 +166,25 @@ public class EmbeddedFaultsTest extends JUnitSuite {
         assertEquals(SocketOptions.SOCK_MIN_RCVBUF, SocketOptions.holding(1).skRcvbuf(NetlinkSettings.KERNEL));
         assertEquals(1, SocketOptions.holding(1).rcvbuf());
     }
+
+    /** What a caller logs of a received event reads as text: the type by name, the message's bytes as text. */
+    @Test
+    public void receivedEventsPrintReadably() {
+        org.netnslab.proc.ProcEvent exit =
+                new org.netnslab.proc.ProcEvent(org.netnslab.proc.ProcEvents.EXIT, 1, 7, 100, 42, 42, 0, 256, 17);
+        assertEquals(
+                "ProcEvent[what=EXIT, cpu=1, seq=7, timestampNanos=100, pid=42, tgid=42, parentPid=0, exitCode=256,"
+                        + " exitSignal=17]",
+                exit.toString());
+        assertEquals("0x3", org.netnslab.proc.ProcEvents.name(3));
+        org.netnslab.uevent.Uevent u = new org.netnslab.uevent.Uevent(
+                "add@/devices/virtual/net/veth0\0ACTION=add\0SEQNUM=1\0"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                new org.netnslab.uevent.Audience(org.netnslab.uevent.Audience.Kind.values()[0], 1),
+                5);
+        assertTrue(
+                u.toString(),
+                u.toString()
+                        .startsWith("Uevent[wire=\"add@/devices/virtual/net/veth0 ACTION=add SEQNUM=1\", audience="));
+    }
 }

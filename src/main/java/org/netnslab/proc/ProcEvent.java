@@ -13,7 +13,7 @@ import org.netnslab.machine.Clock;
  * @param pid the process (thread) id
  * @param tgid the thread group id
  * @param parentPid for FORK: the parent's pid; else 0
- * @param exitCode for EXIT: the exit status as wait(2) encodes it (code << 8 | signal); else 0
+ * @param exitCode for EXIT: the exit status as wait(2) encodes it ({@code code << 8 | signal}); else 0
  * @param exitSignal for EXIT: the signal sent to the parent; else 0
  */
 public record ProcEvent(
@@ -30,5 +30,13 @@ public record ProcEvent(
     /** @return true for an EXIT whose status is not a clean 0 (a non-zero code or death by a signal) */
     public boolean isNonzeroExit() {
         return what == ProcEvents.EXIT && exitCode != 0;
+    }
+
+    /** @return the event with its type by name ({@code what=EXIT}), for logs */
+    @Override
+    public String toString() {
+        return "ProcEvent[what=" + ProcEvents.name(what) + ", cpu=" + cpu + ", seq=" + seq + ", timestampNanos="
+                + timestampNanos + ", pid=" + pid + ", tgid=" + tgid + ", parentPid=" + parentPid + ", exitCode="
+                + exitCode + ", exitSignal=" + exitSignal + "]";
     }
 }

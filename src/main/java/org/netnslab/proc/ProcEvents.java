@@ -63,6 +63,19 @@ public final class ProcEvents {
         return Collections.unmodifiableMap(m);
     }
 
+    /**
+     * @param what one event type ({@link ProcEvent#what()})
+     * @return its name as a scenario spells it (e.g. {@code EXIT}), or its value in hex for a type with no name
+     */
+    public static String name(int what) {
+        for (Map.Entry<String, Integer> e : BY_NAME.entrySet()) {
+            if (e.getValue() == what && what != ALL) {
+                return e.getKey();
+            }
+        }
+        return String.format("0x%x", what);
+    }
+
     /** @return every event and flag name a mask may be built from (PROC_EVENT_ without its prefix), ALL included */
     public static Set<String> names() {
         return BY_NAME.keySet();

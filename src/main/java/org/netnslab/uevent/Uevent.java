@@ -20,4 +20,13 @@ public record Uevent(byte[] wire, Audience audience, long sentNanos) implements 
     public UeventMessage decode() {
         return UeventMessage.decode(wire);
     }
+
+    /** @return the message as text (NULs shown as spaces) with its audience, for logs: the bytes' identity says nothing */
+    @Override
+    public String toString() {
+        return "Uevent[wire=\""
+                + new String(wire, java.nio.charset.StandardCharsets.UTF_8)
+                        .replace('\0', ' ')
+                        .trim() + "\", audience=" + audience + ", sentNanos=" + sentNanos + "]";
+    }
 }
