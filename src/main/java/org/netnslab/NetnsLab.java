@@ -204,7 +204,7 @@ public final class NetnsLab {
             this.supervisor = supervisor;
             this.timeout = timeout;
             this.guard = new StopGuard(name, terminated);
-            this.procConnector = new ProcConnectorLink(() -> guard.guarded(AskPattern.ask(
+            this.procConnector = new ProcConnectorLink(() -> guard.guarded(() -> AskPattern.ask(
                     supervisor, NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler())));
         }
 
@@ -217,7 +217,7 @@ public final class NetnsLab {
          */
         public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
             java.util.Objects.requireNonNull(owner, "createNetns: owner is null (UserNamespace.INIT for init_net's)");
-            CompletionStage<CreateResult> r = guard.guarded(AskPattern.ask(
+            CompletionStage<CreateResult> r = guard.guarded(() -> AskPattern.ask(
                     supervisor,
                     replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo),
                     timeout,
@@ -244,7 +244,7 @@ public final class NetnsLab {
             return releases.release(
                     id,
                     timeout,
-                    () -> guard.guarded(AskPattern.ask(
+                    () -> guard.guarded(() -> AskPattern.ask(
                             supervisor,
                             replyTo -> new NamespaceSupervisor.ReleaseNetns(id, replyTo),
                             timeout,

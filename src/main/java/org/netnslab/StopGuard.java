@@ -48,6 +48,19 @@ final class StopGuard {
         return ((CompletionStage<Object>) SameThread.of(stage)).applyToEither(stopped, x -> (T) x);
     }
 
+    /**
+     * @param ask sends the request; not called once the supervisor has stopped
+     * @return its answer as {@link #guarded(CompletionStage)}; after the stop a failure at once, nothing sent (an ask
+     *     to a stopped actor would only reach the dead letters)
+     */
+    <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> ask) {
+        if (stopped.isDone()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("netns-lab " + name + " is stopped: the request was not sent"));
+        }
+        return guarded(ask.get());
+    }
+
     /** @return {@code stage}, unless {@code netns} is already freed: then a failure naming it, at once */
     <T> CompletionStage<T> guarded(NetnsHandle netns, Supplier<CompletionStage<T>> stage) {
         if (netns.isFreed()) {

@@ -143,6 +143,9 @@ public class NetnsLabStopTest extends JUnitSuite {
         // a request after the stop fails at once, never after an ask timeout
         CompletableFuture<NetnsHandle> after = client.createNetns(USERNS).toCompletableFuture();
         assertTrue(after.isCompletedExceptionally());
+        assertEquals(
+                "netns-lab " + lab.name() + " is stopped: the request was not sent",
+                failure(after).getMessage());
         // the supervisor's own cell goes right after its PostStop
         testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
             assertEquals(testKit.system().printTree(), 0, actorsOf(lab.name()));
