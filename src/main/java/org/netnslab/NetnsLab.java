@@ -35,13 +35,11 @@ import org.netnslab.userns.Credentials;
 import org.netnslab.userns.UserNamespace;
 
 /**
- * The embedding API: start the model in your own Akka application ({@link #start}) and drive it
- * through the {@link Client} facade from code outside actors, or through the
- * {@link NamespaceSupervisor} protocol; {@link Instance#stop()} stops everything it started. Or spawn
- * {@link #supervisor(Config)} as a child of one of your actors and stop it as any child.
- *
- * <p>The model's actors run on the dispatcher named by {@code netns-lab.dispatcher} (default
- * {@code netns-lab.model-dispatcher}, a fork-join pool of its own: see {@link ModelDispatcher}).
+ * The embedding API: start the model in your own Akka application ({@link #start}) and drive it through the
+ * {@link Client} facade from code outside actors, or through the {@link NamespaceSupervisor} protocol;
+ * {@link Instance#stop()} stops everything it started. Or spawn {@link #supervisor(Config)} as a child of one of
+ * your actors and stop it as any child. The model's actors run on the dispatcher named by
+ * {@code netns-lab.dispatcher} (default: a pool of its own, {@link ModelDispatcher}).
  */
 public final class NetnsLab {
     private NetnsLab() {}
@@ -80,7 +78,7 @@ public final class NetnsLab {
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
                 NamespaceSupervisor.Command.class, supervisor(config), () -> terminated.complete(Done.getInstance()));
         ActorRef<NamespaceSupervisor.Command> ref = system.systemActorOf(behavior, name, ModelDispatcher.props(system));
-        return new Instance(ref, new Client(system, ref, timeout, name, terminated), terminated);
+        return new Instance(ref, new Client(system, ref, timeout, new StopGuard(name, terminated)), terminated);
     }
 
     /**
@@ -114,10 +112,9 @@ public final class NetnsLab {
         }
 
         /**
-         * Stops the supervisor and every actor it started ({@link NamespaceSupervisor.Stop}). Open uevent
-         * listener streams and proc connector sockets fail with an exception naming the stop; the
-         * client's pending requests fail with an {@link IllegalStateException} naming the stop, and later
-         * ones at once. Idempotent.
+         * Stops the supervisor and every actor it started ({@link NamespaceSupervisor.Stop}). Open uevent listener
+         * streams, proc connector sockets and the client's pending requests fail with an exception naming the
+         * stop ({@link IllegalStateException} for requests), and later requests at once. Idempotent.
          *
          * @return Done once the supervisor and every actor it started have terminated
          */
@@ -147,9 +144,9 @@ public final class NetnsLab {
 
     /**
      * The supervisor behaviour for {@link #design(Config)}: spawn it as a child of your own actor, with
-     * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and
-     * stop it as any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles
-     * netns (copy_net_ns, cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
+     * {@link ModelDispatcher#props} so that it runs on the model's dispatcher as its descendants do, and stop it as
+     * any child (or tell it {@link NamespaceSupervisor.Stop}). It creates and dismantles netns (copy_net_ns,
+     * cleanup_net) with the standard pernet ops. {@link #start} does all this for you.
      *
      * @param config the application's configuration
      * @return the supervisor's behaviour
@@ -172,19 +169,19 @@ public final class NetnsLab {
     public static Client client(
             ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
         EmbeddedConfig.requireTimeout(timeout);
-        return new Client(system, supervisor, timeout, supervisor.path().name(), new CompletableFuture<>());
+        return new Client(
+                system, supervisor, timeout, new StopGuard(supervisor.path().name(), new CompletableFuture<>()));
     }
 
     /**
-     * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage
-     * fails with {@link java.util.concurrent.TimeoutException} when the model does not answer in time.
-     * A client of {@link Instance#client()} also fails every pending stage with an
-     * {@link IllegalStateException} naming the stop when its supervisor stops, and every later one at
-     * once; an operation on a netns already freed ({@link NetnsHandle#isFreed()}) fails at once.
+     * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage fails with
+     * {@link java.util.concurrent.TimeoutException} when the model does not answer in time. A client of
+     * {@link Instance#client()} also fails every pending stage with an {@link IllegalStateException} naming the
+     * stop when its supervisor stops, and every later one at once; so does an operation on a freed netns.
      *
      * <p>A stage completes on the thread that answers it, a thread of the model's dispatcher, and so do the
-     * caller's non-async callbacks ({@code thenApply}, {@code thenAccept}, ...), as with any CompletableFuture:
-     * keep them short, and use the {@code ...Async} forms with an executor of your own for blocking work.
+     * caller's non-async callbacks ({@code thenApply}, ...): keep them short, and use the {@code ...Async} forms
+     * with an executor of your own for blocking work.
      */
     public static final class Client {
         private final ActorSystem<?> system;
@@ -198,12 +195,11 @@ public final class NetnsLab {
                 ActorSystem<?> system,
                 ActorRef<NamespaceSupervisor.Command> supervisor,
                 Duration timeout,
-                String name,
-                CompletionStage<Done> terminated) {
+                StopGuard guard) {
             this.system = system;
             this.supervisor = supervisor;
             this.timeout = timeout;
-            this.guard = new StopGuard(name, terminated);
+            this.guard = guard;
             this.procConnector = new ProcConnectorLink(() -> guard.guarded(() -> AskPattern.ask(
                     supervisor, NamespaceSupervisor.GetProcConnector::new, timeout, system.scheduler())));
         }
@@ -273,6 +269,7 @@ public final class NetnsLab {
          * A uevent listener socket factory for {@code netns}; see {@link NetnsHandle#uevents(SocketOptions)}.
          * Each listener holds the netns until its stream is cancelled or completes.
          *
+         * @param netns the netns
          * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
          *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
          * @return each materialization binds one listener; its value completes with the socket once bound
@@ -285,6 +282,7 @@ public final class NetnsLab {
         /**
          * The message-count form, a model simplification; see {@link NetnsHandle#uevents(int)}.
          *
+         * @param netns the netns
          * @param queueCapacity about how many messages the listener holds before it overruns
          * @return each materialization binds one listener; its value completes once bound
          */
@@ -294,11 +292,11 @@ public final class NetnsLab {
 
         /**
          * Injects one uevent into {@code netns} (uevent_net_rcv_skb) by the design's route
-         * ({@link NetnsHandle#injectRoute()}), from the calling thread as a task's sendmsg would run:
-         * through the global owner (uevent_sock_mutex), through the netns actor (its per-netns
-         * lock), or, under {@code lockless} (v6.9), on the caller's own thread with no lock, so that
-         * concurrent callers into one netns may reach its listeners out of SEQNUM order.
+         * ({@link NetnsHandle#injectRoute()}), as a task's sendmsg would run: through the global owner
+         * (uevent_sock_mutex), the netns actor (its per-netns lock), or, under {@code lockless} (v6.9), on the
+         * caller's own thread with no lock, so that callers into one netns may reach listeners out of SEQNUM order.
          *
+         * @param netns the netns
          * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
          * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
          * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
@@ -371,6 +369,7 @@ public final class NetnsLab {
         /**
          * Opens a socket in {@code netns} (sk_alloc): +1 on sock_inuse and a netns reference.
          *
+         * @param netns the netns
          * @return the socket's id, or -1 when the netns is being dismantled
          */
         public CompletionStage<Long> openSocket(NetnsHandle netns) {
@@ -383,6 +382,8 @@ public final class NetnsLab {
         /**
          * Closes socket {@code socketId} of {@code netns} (sk_free; RCU-deferred for the configured share).
          *
+         * @param netns the netns
+         * @param socketId the socket, as {@link #openSocket} gave it
          * @return Done once the close is issued
          */
         public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {

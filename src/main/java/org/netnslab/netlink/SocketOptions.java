@@ -16,7 +16,14 @@ public record SocketOptions(int rcvbuf, RcvbufOption option, boolean noEnobufs) 
     /** A socket as socket() leaves it: rmem_default, errors reported. */
     public static final SocketOptions DEFAULT = new SocketOptions(0, RcvbufOption.SO_RCVBUF, false);
 
-    /** Checks the values. */
+    /**
+     * Checks the values.
+     *
+     * @param rcvbuf the value passed to {@code option}, bytes; 0: no setsockopt (rmem_default)
+     * @param option SO_RCVBUF or SO_RCVBUFFORCE
+     * @param noEnobufs NETLINK_NO_ENOBUFS set
+     * @throws IllegalArgumentException for a negative size or a null option
+     */
     public SocketOptions {
         if (rcvbuf < 0) {
             throw new IllegalArgumentException("rcvbuf must be >= 0, got " + rcvbuf);
@@ -46,7 +53,10 @@ public record SocketOptions(int rcvbuf, RcvbufOption option, boolean noEnobufs) 
                 (int) Math.max(1, Math.min(Integer.MAX_VALUE, (rcvbuf + 1) / 2)), RcvbufOption.SO_RCVBUFFORCE, false);
     }
 
-    /** @return these options with NETLINK_NO_ENOBUFS set to {@code on} */
+    /**
+     * @param on NETLINK_NO_ENOBUFS set
+     * @return these options with NETLINK_NO_ENOBUFS set to {@code on}
+     */
     public SocketOptions withNoEnobufs(boolean on) {
         return new SocketOptions(rcvbuf, option, on);
     }

@@ -67,6 +67,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
      * failure: {@code NetnsLab.Client} fails those at once when the supervisor stops.
      */
     public enum Stop implements Command {
+        /** The one stop message. */
         INSTANCE
     }
 
@@ -143,6 +144,7 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
 
     /** From the cleanup worker: the batch's data is freed, the lock is released. */
     public enum ReleaseCleanupLock implements Command {
+        /** The one message. */
         INSTANCE
     }
 

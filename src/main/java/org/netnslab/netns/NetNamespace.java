@@ -97,6 +97,7 @@ public final class NetNamespace {
 
     /** get_net: one more active reference (a process entering the netns). */
     public enum Get implements Command {
+        /** The one message. */
         INSTANCE
     }
 
@@ -106,7 +107,9 @@ public final class NetNamespace {
      * underflow it would become, lib/refcount.c), so it cannot take a reference a socket still holds.
      */
     public enum Put implements Command {
+        /** Any other holder's reference (a process that entered the netns). */
         INSTANCE,
+        /** The creating process's own reference, dropped once. */
         CREATOR
     }
 
@@ -153,6 +156,7 @@ public final class NetNamespace {
 
     /** Cleanup worker: drop the passive reference taken at allocation; at 0, net_free. */
     public enum DropPassive implements Command {
+        /** The one message. */
         INSTANCE
     }
 

@@ -13,18 +13,35 @@ import java.util.Set;
  * @param effective the capabilities it holds in {@code userNs}
  */
 public record Credentials(long euid, UserNamespace userNs, Set<Capability> effective) {
-    /** Copies the capability set into an unmodifiable one. */
+    /**
+     * Copies the capability set into an unmodifiable one.
+     *
+     * @param euid the effective uid as seen from the initial user namespace
+     * @param userNs the user namespace the task lives in
+     * @param effective the capabilities it holds in {@code userNs}
+     */
     public Credentials {
         effective =
                 effective.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(effective));
     }
 
-    /** @return root in {@code ns}, with every capability the model knows */
+    /**
+     * A task that is root in {@code ns}: uid 0 there, with every capability the model knows in it.
+     *
+     * @param ns the user namespace the task lives in
+     * @param euid its uid as seen from the initial user namespace (the kuid: e.g. the uid {@code ns}'s uid 0 maps
+     *     to, 1000 for a namespace an unprivileged user 1000 created; 0 in the initial one)
+     * @return the credentials
+     */
     public static Credentials root(UserNamespace ns, long euid) {
         return new Credentials(euid, ns, EnumSet.allOf(Capability.class));
     }
 
-    /** @return a task in {@code ns} with no capabilities */
+    /**
+     * @param ns the user namespace the task lives in
+     * @param euid its uid as seen from the initial user namespace (kuid)
+     * @return a task in {@code ns} with no capabilities
+     */
     public static Credentials unprivileged(UserNamespace ns, long euid) {
         return new Credentials(euid, ns, EnumSet.noneOf(Capability.class));
     }
@@ -34,6 +51,10 @@ public record Credentials(long euid, UserNamespace userNs, Set<Capability> effec
      * {@code target}? True if the task lives in {@code target} and holds the capability, or if the task
      * lives in an ancestor and created (owns) the child of its namespace that leads to {@code target}.
      * A task never has capabilities over a namespace that is not its own or a descendant.
+     *
+     * @param target the user namespace the capability is checked over (e.g. a netns's owner)
+     * @param cap the capability
+     * @return whether the task has it there
      */
     public boolean nsCapable(UserNamespace target, Capability cap) {
         UserNamespace ns = target;

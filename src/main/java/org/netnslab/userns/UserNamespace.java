@@ -16,7 +16,15 @@ public record UserNamespace(long id, UserNamespace parent, long ownerKuid, int l
     /** init_user_ns. */
     public static final UserNamespace INIT = new UserNamespace(0, null, 0, 0);
 
-    /** Checks the parent/level shape. */
+    /**
+     * Checks the parent/level shape.
+     *
+     * @param id a unique id (the initial user namespace is 0)
+     * @param parent the parent namespace, {@code null} only for the initial one
+     * @param ownerKuid the creator's uid as seen from the initial user namespace
+     * @param level 0 for the initial user namespace, parent's level + 1 otherwise
+     * @throws IllegalArgumentException when the level does not follow the parent's
+     */
     public UserNamespace {
         if (parent == null ? level != 0 : level != parent.level + 1) {
             throw new IllegalArgumentException(
