@@ -41,6 +41,11 @@ final class EmbeddedConfig {
      * ({@link NetnsLab#design}).
      */
     static Design design(Config config) {
+        if (!config.hasPath("netns-lab.designs") || !config.hasPath("netns-lab.model")) {
+            throw new IllegalArgumentException("netns-lab.designs and netns-lab.model: missing from the configuration"
+                    + " passed; build it over netns-lab's reference.conf (ConfigFactory.load(), or"
+                    + " .withFallback(ConfigFactory.defaultReference()))");
+        }
         Config lab = config.getConfig("netns-lab");
         checkKeys(lab);
         String name = lab.getString("embedded.design");

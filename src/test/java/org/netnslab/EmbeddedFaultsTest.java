@@ -158,6 +158,12 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                         .startsWith("netns-lab.embedded.desing: not a netns-lab key (misspelt?); the keys"
                                 + " under netns-lab.embedded are [design]"));
         assertEquals("per-netns-2018", NetnsLab.design(config()).name());
+        IllegalArgumentException bare = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> NetnsLab.design(ConfigFactory.parseString("netns-lab.embedded.design = kernel-4.18")));
+        assertTrue(
+                bare.getMessage(),
+                bare.getMessage().startsWith("netns-lab.designs and netns-lab.model: missing from the configuration"));
     }
 
     /** A socket sized for one message gets SOCK_MIN_RCVBUF, not rmem_default (what a 0 would mean). */

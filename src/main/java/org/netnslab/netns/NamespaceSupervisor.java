@@ -59,12 +59,11 @@ public final class NamespaceSupervisor extends AbstractBehavior<NamespaceSupervi
                     Stop {}
 
     /**
-     * Stops the supervisor and everything it spawned (the embedder's stop; stopping the actor any other
-     * way has the same effect). At its PostStop, after every child has stopped: each creation still
-     * waiting for the lifecycle lock or in setup_net gets a {@link CreateResult.Failed} naming the stop;
-     * each open uevent listener stream and proc connector socket fails with an exception naming the
-     * stop (their actors' PostStop). Replies typed {@code Done} (release waiters) cannot carry a
-     * failure: {@code NetnsLab.Client} fails those at once when the supervisor stops.
+     * Stops the supervisor and everything it spawned (the embedder's stop; stopping the actor any other way has the
+     * same effect). At its PostStop, after every child has stopped: each creation still waiting for the lifecycle
+     * lock or in setup_net gets a {@link CreateResult.Failed} naming the stop; each open uevent listener stream and
+     * proc connector socket fails with an exception naming the stop (their actors' PostStop). Replies typed
+     * {@code Done} (release waiters) cannot carry a failure: {@code NetnsLab.Client} fails those at the stop.
      */
     public enum Stop implements Command {
         /** The one stop message. */
