@@ -64,6 +64,9 @@ final class RatioVerdict {
             }
         }
         b.append(throughputAgainst(r, c, same ? null : ratio < 1));
+        if (!same) {
+            b.append(mostlyZero(r, c));
+        }
         RatioInterval ci = c.ratioCi();
         if (c.replicates() > 1) {
             b.append(
@@ -106,6 +109,25 @@ final class RatioVerdict {
         }
         b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1));
         return new Verdict.Line(b.toString(), agrees, DESIGN_TOLERANCE);
+    }
+
+    /**
+     * @return a note naming the compared designs at least 99% of whose values of the measure are 0 (p99 0, mean above
+     *     0): their means, and so the ratio, rest on a handful of values; else ""
+     */
+    private static String mostlyZero(RunRecord r, Comparison c) {
+        List<String> names = r.designs().stream()
+                .filter(d -> d.name().equals(c.a()) || d.name().equals(c.b()))
+                .filter(d -> {
+                    org.netnslab.metrics.MeasureSummary m = d.measures().get(c.measure());
+                    return m != null && m.p99() == 0 && m.mean() > 0;
+                })
+                .map(DesignRecord::name)
+                .toList();
+        return names.isEmpty()
+                ? ""
+                : " (99% or more of " + String.join(" and ", names) + "'s " + c.measure() + " values are 0: the mean"
+                        + " rests on a handful that are not; a larger --scale records more of them)";
     }
 
     /** @return whether both designs recorded at least one value of the compared measure */
