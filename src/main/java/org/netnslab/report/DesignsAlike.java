@@ -41,6 +41,7 @@ final class DesignsAlike {
                 DesignRecord y = ds.get(j);
                 if (compared.contains(x.name())
                         || compared.contains(y.name())
+                        || (sweep && !sameCount(x.name(), y.name())) // a sweep's pairs are at one count
                         || x.measures().isEmpty()
                         || (!sweep && sameAsBaseline.contains(x.name()) && sameAsBaseline.contains(y.name()))
                         || !x.measures().keySet().equals(y.measures().keySet())
@@ -74,6 +75,13 @@ final class DesignsAlike {
             }
         }
         return out;
+    }
+
+    /** @return whether two sweep design keys ({@code <design>@<n>cpu}) are at the same CPU count */
+    private static boolean sameCount(String x, String y) {
+        int ax = x.lastIndexOf('@');
+        int ay = y.lastIndexOf('@');
+        return ax >= 0 && ay >= 0 && x.substring(ax).equals(y.substring(ay));
     }
 
     /** @return a note when two or more designs had the same throughput but different latencies, else null */

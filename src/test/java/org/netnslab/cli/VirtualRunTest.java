@@ -238,6 +238,36 @@ public class VirtualRunTest extends JUnitSuite {
                         + " they differ is contended there.\n"));
     }
 
+    /**
+     * A design whose figures are the same at two counts (TC1 at 8 and 32 CPUs) is not paired with itself, nor a count
+     * named twice: pairs are made within one count.
+     */
+    @Test
+    public void aSweepPairsDesignsWithinACountOnly() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("within");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/uevent-tc1-userns.conf",
+                        "--scale",
+                        "0.01",
+                        "--sweep",
+                        "machine.cpus=8,32",
+                        "--no-progress",
+                        "--out",
+                        out.toString()));
+        List<String> alike = ConsoleReport.render(ResultsFolder.read(out))
+                .lines()
+                .filter(l -> l.contains("gave identical figures"))
+                .toList();
+        assertEquals(
+                List.of(
+                        "  per-netns-2018 and kernel-6.9 gave identical figures at 8, 32 CPUs: no path where they differ"
+                                + " is contended there."),
+                alike);
+    }
+
     @Test
     public void aSweepRunsEveryDesignAtEveryCountAndComparesWithinOne() throws Exception {
         Path out = run("sweep", "--sweep", "machine.cpus=1,4");
