@@ -115,6 +115,12 @@ public final class Verdict {
                         why != null ? "expected, " + why : "NOT expected: this design must keep it"));
             }
         }
+        for (DesignRecord d : r.designs()) {
+            for (String c : SoakCriteria.broken(d)) {
+                hold = false;
+                parts.add(d.name() + " broke " + c + ": NOT expected: a pass criterion of the soak");
+            }
+        }
         String inv = (parts.isEmpty()
                         ? "Invariants: all held in every design"
                         : "Invariants: " + String.join("; ", parts))
