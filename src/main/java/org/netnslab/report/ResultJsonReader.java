@@ -262,6 +262,9 @@ final class ResultJsonReader {
                 throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
             }
         }
+        if (ma.size() >= 2) { // the interval and the test follow from the replicate means, as the run derived them
+            intervalAgrees(f, p, ma, mb, ci, welch, meanA, meanB);
+        }
         // a file without the key reads as designs that differ
         JsonNode differ = c.get("designs_differ_in_used_keys");
         String note = differ != null && differ.isBoolean() && !differ.asBoolean() ? f.text(c, p, "note") : null;
@@ -326,10 +329,45 @@ final class ResultJsonReader {
                 .orElse(null);
     }
 
+    /**
+     * @throws ReportInputException when a comparison's ratio interval or Welch test is not what its replicate means
+     *     give ({@link Comparison#of(String, List, List)} derives both from them)
+     */
+    private static void intervalAgrees(
+            JsonFields f,
+            String p,
+            List<Double> ma,
+            List<Double> mb,
+            RatioInterval ci,
+            WelchTest welch,
+            double meanA,
+            double meanB)
+            throws ReportInputException {
+        double[] a = ma.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] b = mb.stream().mapToDouble(Double::doubleValue).toArray();
+        if (ci != null) {
+            RatioInterval d = RatioInterval.fieller(a, b);
+            String what = "the interval the replicate means give";
+            agrees(f, at(at(p, "ratio_ci95"), "low"), ci.low(), d.low(), what);
+            agrees(f, at(at(p, "ratio_ci95"), "high"), ci.high(), d.high(), what);
+        }
+        if (welch != null) {
+            WelchTest d = WelchTest.of(
+                    meanA,
+                    org.apache.commons.math3.stat.StatUtils.variance(a),
+                    a.length,
+                    meanB,
+                    org.apache.commons.math3.stat.StatUtils.variance(b),
+                    b.length);
+            agrees(f, at(at(p, "welch"), "t"), welch.t(), d.t(), "Welch's t of the replicate means");
+        }
+    }
+
     /** @throws ReportInputException when {@code saved} is not {@code derived} to 1e-9 of it (a run wrote both) */
     private static void agrees(JsonFields f, String path, double saved, double derived, String what)
             throws ReportInputException {
-        if (Math.abs(saved - derived) > 1e-9 * Math.max(Math.abs(saved), Math.abs(derived))) {
+        if (Double.isNaN(saved) != Double.isNaN(derived)
+                || Math.abs(saved - derived) > 1e-9 * Math.max(Math.abs(saved), Math.abs(derived))) {
             throw f.wrong(path, saved + " is not " + what + " (" + derived + ")" + EDITED);
         }
     }

@@ -113,6 +113,38 @@ public class SavedFileFaultsTest extends JUnitSuite {
                         + a + "): not the figures a run wrote (was the file edited?)");
     }
 
+    /**
+     * A ratio set to null, a ratio interval or Welch's t edited without the replicate means they follow from: each is
+     * refused, where it printed "NaN%" or an interval the replicates do not give, and --check passed.
+     */
+    @Test
+    public void aRatioOrAnIntervalEditedAloneIsRefused() throws Exception {
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("comparisons").get(0))
+                        .putNull("ratio_b_over_a"),
+                "comparisons[0].ratio_b_over_a: NaN is not mean_b / mean_a ("
+                        + TinyRun.result().comparisons().get(0).ratioBOverA()
+                        + "): not the figures a run wrote (was the file edited?)");
+        for (String field : new String[] {"ratio_ci95", "welch"}) {
+            Path dir = tmp.newFolder().toPath();
+            ResultsFolder.save(TinyRun.replicated(), null, dir);
+            Path json = dir.resolve("result.json");
+            var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+            var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json.toFile());
+            var node = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    root.get("comparisons").get(0).get(field);
+            String key = field.equals("welch") ? "t" : "low";
+            node.put(key, node.get(key).asDouble() * 1.5);
+            mapper.writeValue(json.toFile(), root);
+            ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+            assertEquals(o.err(), 2, o.status());
+            assertTrue(
+                    o.err(), o.err().startsWith("netns-lab: " + json + ": comparisons[0]." + field + "." + key + ": "));
+            assertTrue(o.err(), o.err().contains(": not the figures a run wrote (was the file edited?)"));
+        }
+    }
+
     @Test
     public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
         String beyond = " this reader takes (no netns-lab run writes one)";
