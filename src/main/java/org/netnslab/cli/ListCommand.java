@@ -57,6 +57,12 @@ final class ListCommand implements Callable<Integer> {
         java.util.Map<String, List<String>> includedBy = includes(files);
         for (Path f : files) {
             List<String> by = includedBy.get(f.getFileName().toString());
+            List<String> cycle = cycle(f.getFileName().toString(), includedBy);
+            if (!cycle.isEmpty()) { // as validate says of it: no scenario can load it
+                System.out.printf("%s%n    INVALID: a cycle of includes: %s%n", f, String.join(" -> ", cycle));
+                invalid++;
+                continue;
+            }
             if (by != null) { // a fragment others include: no scenario of its own
                 System.out.printf("%s%n    included by %s%n", f, String.join(", ", by));
                 continue;
@@ -78,6 +84,34 @@ final class ListCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         return 0;
+    }
+
+    /**
+     * @param name a file of the folder
+     * @param includedBy the folder's includes, by included file
+     * @return the files of a cycle of includes through {@code name}, from it back to it, or empty when it is in none
+     */
+    private static List<String> cycle(String name, java.util.Map<String, List<String>> includedBy) {
+        java.util.Map<String, List<String>> includes = new java.util.TreeMap<>();
+        includedBy.forEach((to, froms) -> froms.forEach(
+                from -> includes.computeIfAbsent(from, k -> new ArrayList<>()).add(to)));
+        java.util.ArrayDeque<List<String>> paths = new java.util.ArrayDeque<>();
+        paths.add(List.of(name));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (!paths.isEmpty()) { // breadth first: the shortest cycle
+            List<String> path = paths.poll();
+            for (String next : includes.getOrDefault(path.get(path.size() - 1), List.of())) {
+                List<String> longer = new ArrayList<>(path);
+                longer.add(next);
+                if (next.equals(name)) {
+                    return longer;
+                }
+                if (seen.add(next)) {
+                    paths.add(longer);
+                }
+            }
+        }
+        return List.of();
     }
 
     /** {@code include "x.conf"}, {@code include file("x.conf")} or {@code include required(...)} of a file beside it. */

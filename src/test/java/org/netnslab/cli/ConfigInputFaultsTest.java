@@ -371,4 +371,19 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertEquals(l.err(), 0, l.status());
         assertTrue(l.out(), l.out().startsWith(common + "\n    included by mine.conf\n" + mine + "\n    name: "));
     }
+
+    /** Two files that include each other are INVALID in the list, as validate says of either, not fragments. */
+    @Test
+    public void listCallsAnIncludeCycleInvalid() throws Exception {
+        java.nio.file.Path dir = tmp.newFolder("cycle").toPath();
+        java.nio.file.Path a = java.nio.file.Files.writeString(dir.resolve("cyc-a.conf"), "include \"cyc-b.conf\"\n");
+        java.nio.file.Path b = java.nio.file.Files.writeString(dir.resolve("cyc-b.conf"), "include \"cyc-a.conf\"\n");
+        Printed l = cli("list", "--dir", dir.toString());
+        assertEquals(l.err(), 2, l.status());
+        assertEquals(
+                a + "\n    INVALID: a cycle of includes: cyc-a.conf -> cyc-b.conf -> cyc-a.conf\n" + b
+                        + "\n    INVALID: a cycle of includes: cyc-b.conf -> cyc-a.conf -> cyc-b.conf\n",
+                l.out());
+        assertEquals("netns-lab: 2 of 2 scenario(s) in " + dir + " INVALID (validate FILE says why)\n", l.err());
+    }
 }
