@@ -114,10 +114,6 @@ final class ListCommand implements Callable<Integer> {
         return List.of();
     }
 
-    /** {@code include "x.conf"}, {@code include file("x.conf")} or {@code include required(...)} of a file beside it. */
-    private static final java.util.regex.Pattern INCLUDE =
-            java.util.regex.Pattern.compile("(?m)^\\s*include\\s+(?:required\\(\\s*)?(?:file\\(\\s*)?\"([^\"/]+)\"");
-
     /**
      * @param files the folder's scenario files
      * @return the names of those another of them includes, with the names of the files that include each
@@ -131,9 +127,7 @@ final class ListCommand implements Callable<Integer> {
             } catch (IOException | java.io.UncheckedIOException e) {
                 continue; // the load below says what is wrong with it
             }
-            java.util.regex.Matcher m = INCLUDE.matcher(text);
-            while (m.find()) {
-                String name = m.group(1).endsWith(".conf") ? m.group(1) : m.group(1) + ".conf";
+            for (String name : org.netnslab.settings.Includes.named(text)) {
                 by.computeIfAbsent(name, k -> new ArrayList<>())
                         .add(f.getFileName().toString());
             }

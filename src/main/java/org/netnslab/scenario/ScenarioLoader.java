@@ -194,6 +194,8 @@ public final class ScenarioLoader {
             problems.add(new ConfigProblem(source, -1, "-", ConfigProblem.TOO_DEEP));
             throw new ScenarioException(problems);
         }
+        org.netnslab.settings.Includes.missing(file, source)
+                .forEach(w -> System.err.println("netns-lab: warning: " + w));
         conf = overrides.apply(conf, sets, problems);
         try {
             conf = conf.resolve();

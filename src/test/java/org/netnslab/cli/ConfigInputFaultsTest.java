@@ -386,4 +386,29 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 l.out());
         assertEquals("netns-lab: 2 of 2 scenario(s) in " + dir + " INVALID (validate FILE says why)\n", l.err());
     }
+
+    /** A plain include that finds no file is warned of with its line: HOCON skips it and the settings it held. */
+    @Test
+    public void aPlainIncludeThatFindsNothingIsWarnedOf() throws Exception {
+        java.nio.file.Path dir = tmp.newFolder("plain").toPath();
+        java.nio.file.Files.writeString(dir.resolve("notes"), "machine { cpus = 2 }\n");
+        java.nio.file.Files.writeString(dir.resolve("there.conf"), "machine { cpus = 2 }\n");
+        java.nio.file.Path mine = java.nio.file.Files.writeString(
+                dir.resolve("mine.conf"),
+                "include \"nothere.conf\"\ninclude \"notes\"\ninclude \"there.conf\"\n"
+                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        Printed v = cli("validate", mine.toString());
+        assertEquals(v.err(), 0, v.status());
+        assertTrue(
+                v.err(),
+                v.err()
+                        .startsWith(
+                                "netns-lab: warning: " + mine + ":1: include \"nothere.conf\" finds no file, so HOCON"
+                                        + " skips it and the settings it was to add; include required(\"nothere.conf\") makes that an"
+                                        + " error\nnetns-lab: warning: " + mine
+                                        + ":2: include \"notes\" finds no file (notes.conf,"
+                                        + " .json or .properties), so HOCON skips it and the settings it was to add; include"
+                                        + " required(\"notes\") makes that an error\n"));
+        org.junit.Assert.assertFalse(v.err(), v.err().contains("include \"there.conf\""));
+    }
 }

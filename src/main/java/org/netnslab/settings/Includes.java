@@ -1,0 +1,74 @@
+package org.netnslab.settings;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A scenario file's includes of files beside it, as its text spells them: {@code include "x.conf"},
+ * {@code include file("x.conf")} and {@code include required(...)} of either.
+ */
+public final class Includes {
+    /** One include of a file beside the including one: group 1 {@code required(} when required, group 2 the name. */
+    private static final Pattern INCLUDE =
+            Pattern.compile("(?m)^\\s*include\\s+(required\\(\\s*)?(?:file\\(\\s*)?\"([^\"/]+)\"");
+
+    private Includes() {}
+
+    /**
+     * @param text a scenario file's text
+     * @return the names of the files beside it that it includes, each with {@code .conf} added when it has no extension
+     *     of its own (as HOCON looks for it first)
+     */
+    public static List<String> named(String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = INCLUDE.matcher(text);
+        while (m.find()) {
+            out.add(m.group(2).contains(".") ? m.group(2) : m.group(2) + ".conf");
+        }
+        return out;
+    }
+
+    /**
+     * The plain includes of {@code file} that find no file: HOCON skips such an include without a word, and with it
+     * every setting the author meant it to add ({@code include required(...)} makes it an error).
+     *
+     * @param file a scenario file that parsed
+     * @param shown the file's name as the user gave it, for the warnings
+     * @return one warning for each, naming the file, its line and the include
+     */
+    public static List<String> missing(Path file, String shown) {
+        List<String> out = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return out; // it parsed a moment ago; what the parse read is what runs
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher m = INCLUDE.matcher(lines.get(i));
+            if (!m.find() || m.group(1) != null) {
+                continue;
+            }
+            String name = m.group(2);
+            List<Path> tried = name.contains(".")
+                    ? List.of(folder.resolve(name))
+                    : List.of(
+                            folder.resolve(name + ".conf"),
+                            folder.resolve(name + ".json"),
+                            folder.resolve(name + ".properties"));
+            if (tried.stream().noneMatch(Files::isRegularFile)) {
+                out.add(shown + ":" + (i + 1) + ": include \"" + name + "\" finds no file"
+                        + (name.contains(".") ? "" : " (" + name + ".conf, .json or .properties)")
+                        + ", so HOCON skips it and the settings it was to add; include required(\"" + name
+                        + "\") makes that an error");
+            }
+        }
+        return out;
+    }
+}
