@@ -253,6 +253,10 @@ public class CommandLineFaultsTest extends JUnitSuite {
                         .contains(
                                 "netns-lab: warning: machine.cpus has no effect: live execution runs on the host's own"
                                         + " CPUs and scheduler"));
+        // the file's own simulated machine, switched to live by --set: the user's choice, no warning
+        Printed fileLive = cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "execution=live");
+        assertEquals(fileLive.err(), 0, fileLive.status());
+        assertFalse(fileLive.err(), fileLive.err().contains("has no effect"));
         Printed jitterLive = cli(
                 "validate", "load-tests/unshare-loop.conf", "--set", "execution=live", "--set", "machine.jitter=0.2");
         assertTrue(
