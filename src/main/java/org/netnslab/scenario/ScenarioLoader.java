@@ -311,12 +311,14 @@ public final class ScenarioLoader {
         if (conf.hasPath("sensitivity")) {
             try {
                 sensitivity = Sensitivity.read(source, conf.getConfig("sensitivity"), problems);
-            } catch (ConfigException e) {
-                problems.add(new ConfigProblem(
-                        source,
-                        conf.getValue("sensitivity").origin().lineNumber(),
+            } catch (ConfigException e) { // at the value's own origin: a line of the file, or the --set that gave it
+                problems.add(ConfigProblem.at(
+                        conf.getValue("sensitivity").origin(),
                         "sensitivity",
                         "expected a block { samples = N, spread = 0.5, keys = [...], seed-band = 0.1 }"));
+            }
+            if (workload != null && workloadOk) {
+                Sensitivity.unusedKeys(sensitivity, workload.usedModelKeys(), conf, problems);
             }
             if (sensitivity.samples() > 0 && execution != null && !execution.isVirtual()) {
                 problems.add(ConfigProblem.at(

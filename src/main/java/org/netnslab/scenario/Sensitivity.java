@@ -78,9 +78,8 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         int before = problems.size();
         for (var e : block.root().entrySet()) {
             if (!BLOCK_KEYS.contains(e.getKey())) {
-                problems.add(new ConfigProblem(
-                        file,
-                        e.getValue().origin().lineNumber(),
+                problems.add(ConfigProblem.at(
+                        e.getValue().origin(),
                         "sensitivity." + e.getKey(),
                         "unknown key; known: " + new java.util.TreeSet<>(BLOCK_KEYS)));
             }
@@ -95,9 +94,14 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
             band = block.hasPath("seed-band") ? block.getDouble("seed-band") : band;
             keys = block.hasPath("keys") ? block.getStringList("keys") : keys;
         } catch (ConfigException e) {
-            problems.add(new ConfigProblem(
-                    file, e.origin() != null ? e.origin().lineNumber() : -1, "sensitivity", e.getMessage()));
+            problems.add(ConfigProblem.at(e.origin(), "sensitivity", org.netnslab.settings.HoconChecker.bare(e)));
             return NONE;
+        }
+        if (block.hasPath("samples") && block.getDouble("samples") != samples) { // getInt cuts 2.5 to 2
+            problems.add(ConfigProblem.at(
+                    block.getValue("samples").origin(),
+                    "sensitivity.samples",
+                    "must be a whole number, got " + block.getValue("samples").render()));
         }
         check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, "must be in 0.." + MAX_SAMPLES, problems);
         check(file, block, "spread", spread >= 0 && spread <= 0.9, "must be in 0..0.9 (a factor stays > 0)", problems);
@@ -112,6 +116,30 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
                     problems);
         }
         return problems.size() > before ? NONE : new Sensitivity(samples, spread, keys, band);
+    }
+
+    /**
+     * Refuses a cost in {@code keys} that the workload never charges: varying it would vary nothing, and the study
+     * would report the verdict as holding in every sample.
+     *
+     * @param s the study read
+     * @param used the workload's model-key groups ({@code costs.uevent}, ...)
+     * @param conf the scenario, for the keys' origin
+     * @param problems where the problem goes
+     */
+    static void unusedKeys(Sensitivity s, java.util.Set<String> used, Config conf, List<ConfigProblem> problems) {
+        List<String> unused = s.keys.stream()
+                .filter(k ->
+                        used.stream().noneMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
+                .toList();
+        if (!unused.isEmpty() && conf.hasPath("sensitivity.keys")) {
+            List<String> charged = new Sensitivity(0, 0, List.of(), 0).keysFor(used);
+            problems.add(ConfigProblem.at(
+                    conf.getValue("sensitivity.keys").origin(),
+                    "sensitivity.keys",
+                    unused + (unused.size() == 1 ? " is a cost" : " are costs") + " this workload never charges:"
+                            + " varying it varies nothing; the costs it charges: " + charged));
+        }
     }
 
     private static void check(
@@ -129,12 +157,17 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
      * @return the costs varied: {@link #keys}, or every cost of a group the workload uses
      */
     public List<String> keysFor(Scenario s) {
+        return keysFor(s.workload().usedModelKeys());
+    }
+
+    /** @return {@link #keys}, or every cost of a group in {@code used} */
+    private List<String> keysFor(java.util.Set<String> used) {
         if (!keys.isEmpty()) {
             return keys;
         }
         return Costs.KEYS.stream()
-                .filter(k -> s.workload().usedModelKeys().stream()
-                        .anyMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
+                .filter(k ->
+                        used.stream().anyMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
                 .toList();
     }
 

@@ -185,4 +185,57 @@ public class SensitivityTest extends JUnitSuite {
                     e.problems.get(0).toString());
         }
     }
+
+    /**
+     * Set by --set, a fractional sample count, a value of the wrong type, an unknown key and a cost the workload never
+     * charges are each refused naming the --set (not the file's line 1); the last would vary nothing.
+     */
+    @Test
+    public void aBadSetOfTheBlockIsRefusedNamingTheSet() throws Exception {
+        String[][] cases = {
+            {
+                "sensitivity.samples=2.5",
+                "--set sensitivity.samples=2.5: sensitivity.samples: must be a whole number, got 2.5"
+            },
+            {
+                "sensitivity.samples=abc",
+                "--set sensitivity.samples=abc: sensitivity: samples has type STRING rather than NUMBER"
+            },
+            {
+                "sensitivity.sample=3",
+                "--set sensitivity.sample=3: sensitivity.sample: unknown key; known: [keys, samples,"
+                        + " seed-band, spread]"
+            },
+            {
+                "sensitivity=5",
+                "--set sensitivity=5: sensitivity: expected a block { samples = N, spread = 0.5, keys = [...],"
+                        + " seed-band = 0.1 }"
+            },
+        };
+        for (String[] c : cases) {
+            try {
+                new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(c[0]), 0.01);
+                Assert.fail("accepted " + c[0]);
+            } catch (ScenarioException e) {
+                assertEquals(c[0], c[1], e.problems.get(0).toString());
+            }
+        }
+        try {
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.keys=[proc.recvmsg]"),
+                            0.01);
+            Assert.fail("accepted a cost TC1 never charges");
+        } catch (ScenarioException e) {
+            assertTrue(
+                    e.problems.get(0).toString(),
+                    e.problems
+                            .get(0)
+                            .toString()
+                            .startsWith("--set sensitivity.keys=[proc.recvmsg]: sensitivity.keys:"
+                                    + " [proc.recvmsg] is a cost this workload never charges: varying it varies nothing; the"
+                                    + " costs it charges: [mutex-handoff, "));
+        }
+    }
 }
