@@ -79,6 +79,13 @@ final class SweepVerdict {
                                                         + cpus(undecided) + " (the interval unbounded or too wide)")
                                 : "DISAGREES at " + String.join(", ", disagree) + cpus(disagree) + " (why: "
                                         + Verdict.WHY + ")"));
+            } else if (seed != null && !undecided.isEmpty() && !r.belowMinScale()) { // no count decides
+                b.append(String.format(
+                        Locale.ROOT,
+                        ". Seed %s: no verdict at %s%s (the interval unbounded or too wide)",
+                        Verdict.seed(seed),
+                        String.join(", ", undecided),
+                        cpus(undecided)));
             } else if (seed != null && r.belowMinScale()) {
                 b.append(String.format(
                         Locale.ROOT,

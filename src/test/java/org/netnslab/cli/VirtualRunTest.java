@@ -268,6 +268,31 @@ public class VirtualRunTest extends JUnitSuite {
                 alike);
     }
 
+    /** A sweep whose every count gives no verdict (two replicates with no spread) says so in its summary. */
+    @Test
+    public void aSweepWithNoVerdictAtAnyCountSaysSo() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("undecided");
+        assertEquals(
+                0,
+                Main.execute(
+                        "run",
+                        "load-tests/uevent-tc1-userns.conf",
+                        "--scale",
+                        "0.01",
+                        "--repeat",
+                        "2",
+                        "--sweep",
+                        "machine.cpus=8,32",
+                        "--no-progress",
+                        "--out",
+                        out.toString()));
+        String console = ConsoleReport.render(ResultsFolder.read(out));
+        assertTrue(
+                console,
+                console.contains("; 32: 0.823 (18% lower). Seed 0.82: no verdict at 8, 32 CPUs (the interval unbounded"
+                        + " or too wide).\n"));
+    }
+
     @Test
     public void aSweepRunsEveryDesignAtEveryCountAndComparesWithinOne() throws Exception {
         Path out = run("sweep", "--sweep", "machine.cpus=1,4");
