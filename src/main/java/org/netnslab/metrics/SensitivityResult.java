@@ -98,44 +98,74 @@ public record SensitivityResult(
             int ci = c;
             double[] ratios =
                     perSample.stream().mapToDouble(s -> s.get(ci).ratioBOverA()).toArray();
-            double r0 = cmp.ratioBOverA();
-            // Two designs that behave alike give exactly 1 in the base run: the conclusion is then "no difference",
-            // and it holds in a sample that gives exactly 1 too (the same side of 1, counting 1 as its own side).
-            double side = Math.signum(r0 - 1);
-            String conclusion = side < 0 ? "b faster than a" : side > 0 ? "b slower than a" : "no difference";
-            double holds = share(ratios, r -> Math.signum(r - 1) == side);
-            Double seed = seedRatio.apply(cmp);
-            double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
-            Map<String, Double> rho = new LinkedHashMap<>();
-            for (int k = 0; k < keys.size(); k++) {
-                int kk = k;
-                double[] x = java.util.Arrays.stream(factors)
-                        .mapToDouble(row -> row[kk])
-                        .toArray();
-                rho.put(keys.get(k), correlation(x, ratios));
-            }
-            Map<String, Double> sorted = new LinkedHashMap<>();
-            rho.entrySet().stream()
-                    .sorted(Comparator.comparingDouble((Map.Entry<String, Double> e) ->
-                                    Double.isNaN(e.getValue()) ? -1 : Math.abs(e.getValue()))
-                            .reversed())
-                    .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-            entries.add(new Entry(
+            entries.add(entry(
                     cmp.measure(),
                     cmp.a(),
                     cmp.b(),
-                    r0,
-                    seed,
-                    java.util.Arrays.stream(ratios).boxed().toList(),
-                    conclusion,
-                    holds,
-                    inBand,
-                    sorted));
+                    cmp.ratioBOverA(),
+                    seedRatio.apply(cmp),
+                    ratios,
+                    keys,
+                    factors,
+                    seedBand));
         }
         List<List<Double>> f = java.util.Arrays.stream(factors)
                 .map(row -> java.util.Arrays.stream(row).boxed().toList())
                 .toList();
         return new SensitivityResult(perSample.size(), spread, seedBand, randomSeed, keys, f, entries);
+    }
+
+    /**
+     * One comparison's study, derived from its ratios: the conclusion of the base run, the share of samples where it
+     * holds and where the ratio is inside the seed's band, and each key's Spearman rho against the ratios. A study
+     * read back is derived again from its saved ratios and factors ({@code report} checks the saved figures).
+     *
+     * @param r0 the base run's ratio b / a
+     * @param seed the seed's ratio, or null
+     * @param ratios each sample's ratio
+     * @param factors each sample's factor of each key
+     * @return the entry
+     */
+    public static Entry entry(
+            String measure,
+            String a,
+            String b,
+            double r0,
+            Double seed,
+            double[] ratios,
+            List<String> keys,
+            double[][] factors,
+            double seedBand) {
+        // Two designs that behave alike give exactly 1 in the base run: the conclusion is then "no difference",
+        // and it holds in a sample that gives exactly 1 too (the same side of 1, counting 1 as its own side).
+        double side = Math.signum(r0 - 1);
+        String conclusion = side < 0 ? "b faster than a" : side > 0 ? "b slower than a" : "no difference";
+        double holds = share(ratios, r -> Math.signum(r - 1) == side);
+        double inBand = seed == null ? Double.NaN : share(ratios, r -> Math.abs(r / seed - 1) <= seedBand + 1e-12);
+        Map<String, Double> rho = new LinkedHashMap<>();
+        for (int k = 0; k < keys.size(); k++) {
+            int kk = k;
+            double[] x =
+                    java.util.Arrays.stream(factors).mapToDouble(row -> row[kk]).toArray();
+            rho.put(keys.get(k), correlation(x, ratios));
+        }
+        Map<String, Double> sorted = new LinkedHashMap<>();
+        rho.entrySet().stream()
+                .sorted(Comparator.comparingDouble((Map.Entry<String, Double> e) ->
+                                Double.isNaN(e.getValue()) ? -1 : Math.abs(e.getValue()))
+                        .reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return new Entry(
+                measure,
+                a,
+                b,
+                r0,
+                seed,
+                java.util.Arrays.stream(ratios).boxed().toList(),
+                conclusion,
+                holds,
+                inBand,
+                sorted);
     }
 
     private static double share(double[] values, java.util.function.DoublePredicate p) {

@@ -24,7 +24,7 @@ import org.netnslab.metrics.WelchTest;
  */
 final class ResultJsonReader {
     /** How a figure that no run would write is said. */
-    private static final String EDITED = ": not the figures a run wrote (was the file edited?)";
+    static final String EDITED = ": not the figures a run wrote (was the file edited?)";
 
     private ResultJsonReader() {}
 
@@ -364,7 +364,7 @@ final class ResultJsonReader {
     }
 
     /** @throws ReportInputException when {@code saved} is not {@code derived} to 1e-9 of it (a run wrote both) */
-    private static void agrees(JsonFields f, String path, double saved, double derived, String what)
+    static void agrees(JsonFields f, String path, double saved, double derived, String what)
             throws ReportInputException {
         if (Double.isNaN(saved) != Double.isNaN(derived)
                 || Math.abs(saved - derived) > 1e-9 * Math.max(Math.abs(saved), Math.abs(derived))) {

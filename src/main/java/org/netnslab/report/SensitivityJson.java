@@ -91,8 +91,15 @@ final class SensitivityJson {
         }
         List<SensitivityResult.Entry> entries = new ArrayList<>();
         JsonNode cn = f.array(n, P, "comparisons");
+        double band = f.number(n, P, "seed_band");
+        double[][] fs = factors.stream()
+                .map(r -> r.stream().mapToDouble(Double::doubleValue).toArray())
+                .toArray(double[][]::new);
         for (int i = 0; i < cn.size(); i++) {
-            entries.add(entry(f, f.objectAt(cn, at(P, "comparisons"), i), at(at(P, "comparisons"), i), samples, keys));
+            String p = at(at(P, "comparisons"), i);
+            SensitivityResult.Entry e = entry(f, f.objectAt(cn, at(P, "comparisons"), i), p, samples, keys);
+            derived(f, p, e, keys, fs, band);
+            entries.add(e);
         }
         return new SensitivityResult(
                 samples,
@@ -102,6 +109,50 @@ final class SensitivityJson {
                 keys,
                 factors,
                 entries);
+    }
+
+    /**
+     * A study's conclusion, shares and rhos follow from its ratios and factors, as the run derived them: one edited
+     * alone would print beside the figures it no longer follows from.
+     *
+     * @throws ReportInputException naming the first that does not
+     */
+    private static void derived(
+            JsonFields f, String p, SensitivityResult.Entry e, List<String> keys, double[][] factors, double band)
+            throws ReportInputException {
+        SensitivityResult.Entry d = SensitivityResult.entry(
+                e.measure(),
+                e.a(),
+                e.b(),
+                e.baseRatio(),
+                e.seedRatio(),
+                e.ratios().stream().mapToDouble(Double::doubleValue).toArray(),
+                keys,
+                factors,
+                band);
+        if (!d.conclusion().equals(e.conclusion())) {
+            throw f.wrong(
+                    at(p, "conclusion"),
+                    "'" + e.conclusion() + "' is not what base_ratio says ('" + d.conclusion() + "')"
+                            + ResultJsonReader.EDITED);
+        }
+        ResultJsonReader.agrees(
+                f,
+                at(p, "holds_share"),
+                e.holdsShare(),
+                d.holdsShare(),
+                "the share of ratios on the conclusion's side");
+        ResultJsonReader.agrees(
+                f, at(p, "seed_band_share"), e.seedBandShare(), d.seedBandShare(), "the share inside the seed's band");
+        for (var r : d.spearman().entrySet()) {
+            Double saved = e.spearman().get(r.getKey());
+            ResultJsonReader.agrees(
+                    f,
+                    at(at(p, "spearman"), r.getKey()),
+                    saved == null ? Double.NaN : saved,
+                    r.getValue(),
+                    "Spearman's rho of its factors and the ratios");
+        }
     }
 
     private static SensitivityResult.Entry entry(JsonFields f, JsonNode c, String p, int samples, List<String> keys)

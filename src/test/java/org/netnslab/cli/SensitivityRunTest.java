@@ -81,6 +81,23 @@ public class SensitivityRunTest extends JUnitSuite {
         Files.writeString(out.resolve(ResultsFolder.REPORT_HTML), "stale");
         assertEquals(0, Main.execute("report", out.toString()));
         assertEquals(html, Files.readString(out.resolve(ResultsFolder.REPORT_HTML)));
+
+        // a share, the conclusion or a rho edited alone no longer follows from the ratios: refused, exit 2
+        Path json = out.resolve(ResultsFolder.RESULT_JSON);
+        String good = Files.readString(json);
+        ObjectMapper mapper = new ObjectMapper();
+        for (String[] edit : new String[][] {
+            {"holds_share", "1.5"}, {"conclusion", "\"a faster than b\""}, {"seed_band_share", "0.123"}
+        }) {
+            com.fasterxml.jackson.databind.node.ObjectNode edited =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) edited.at("/sensitivity/comparisons/0"))
+                    .set(edit[0], mapper.readTree(edit[1]));
+            mapper.writeValue(json.toFile(), edited);
+            assertEquals(edit[0], Main.EXIT_CONFIG, Main.execute("report", out.toString()));
+        }
+        Files.writeString(json, good);
+        assertEquals(0, Main.execute("report", out.toString()));
     }
 
     @Test
