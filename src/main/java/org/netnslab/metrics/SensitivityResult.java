@@ -174,12 +174,20 @@ public record SensitivityResult(
                 : (double) java.util.Arrays.stream(values).filter(p).count() / values.length;
     }
 
-    /** Spearman's rho; NaN when fewer than 3 samples or either side is constant. */
+    /**
+     * Spearman's rho over the samples whose ratio is a number (a sample whose baseline mean is 0 has none); NaN when
+     * fewer than 3 are, or either side is constant.
+     */
     private static double correlation(double[] x, double[] y) {
-        if (x.length < 3 || constant(x) || constant(y)) {
+        int[] at = java.util.stream.IntStream.range(0, y.length)
+                .filter(i -> !Double.isNaN(y[i]))
+                .toArray();
+        double[] xs = java.util.Arrays.stream(at).mapToDouble(i -> x[i]).toArray();
+        double[] ys = java.util.Arrays.stream(at).mapToDouble(i -> y[i]).toArray();
+        if (xs.length < 3 || constant(xs) || constant(ys)) {
             return Double.NaN;
         }
-        return new SpearmansCorrelation().correlation(x, y);
+        return new SpearmansCorrelation().correlation(xs, ys);
     }
 
     private static boolean constant(double[] v) {

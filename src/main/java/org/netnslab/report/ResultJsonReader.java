@@ -74,11 +74,21 @@ final class ResultJsonReader {
             ratios.add(v1 ? SchemaOneJson.ratio(f, r, at("ratios", i)) : ratio(f, r, at("ratios", i)));
         }
         List<Comparison> comparisons = new ArrayList<>();
+        Map<String, Double> seeds = new java.util.LinkedHashMap<>(); // each compared design's seed ratio, as judged
         JsonNode cn = f.array(root, "", "comparisons");
         for (int i = 0; i < cn.size(); i++) {
             JsonNode c = f.objectAt(cn, "comparisons", i);
             Comparison cmp =
                     v1 ? SchemaOneJson.comparison(f, c, at("comparisons", i)) : comparison(f, c, at("comparisons", i));
+            if (c.hasNonNull("seed")) { // a run judges every comparison of a design against its one seed ratio
+                double seed = f.number(c, at("comparisons", i), "seed");
+                Double before = seeds.put(cmp.b(), seed);
+                if (before != null && before != seed) {
+                    throw f.wrong(
+                            at(at("comparisons", i), "seed"),
+                            seed + ", but an earlier comparison of " + cmp.b() + " has " + before + EDITED);
+                }
+            }
             for (String d : List.of(cmp.a(), cmp.b())) {
                 if (!byName.containsKey(d)) {
                     throw f.wrong(at("comparisons", i), "compares design '" + d + "', which designs does not hold");
@@ -110,7 +120,7 @@ final class ResultJsonReader {
                 designs,
                 ratios,
                 comparisons,
-                Map.of(),
+                seeds, // result-extra.json's, where it is read, after a check that they are these
                 List.of(),
                 replicates,
                 ExecutionJson.read(f, root),

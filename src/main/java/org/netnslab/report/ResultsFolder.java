@@ -79,6 +79,9 @@ public final class ResultsFolder {
         } catch (ReportInputException e) {
             notes.add(e.getMessage() + "; the report has no seed, seed ratios, throughput units or throughput chart");
         }
+        if (extra != null) {
+            seedsAgree(dir, r, extra.seedRatios());
+        }
         List<DesignRecord> designs = new ArrayList<>();
         for (DesignRecord d : r.designs()) {
             ResultExtraJson.DesignExtra de =
@@ -122,12 +125,52 @@ public final class ResultsFolder {
                 designs,
                 r.ratios(),
                 r.comparisons(),
-                extra == null ? Map.of() : extra.seedRatios(),
+                extra == null ? r.seedRatios() : extra.seedRatios(), // result.json's judged ones without the extra
                 notes,
                 r.replicates(),
                 r.execution(),
                 r.sensitivity(),
                 r.shape(),
                 extra == null ? null : extra.minScale());
+    }
+
+    /**
+     * Each comparison's seed in result.json is the seed ratio it was judged against, result-extra.json's: one edited
+     * alone would print beside a verdict it did not give.
+     *
+     * @throws ReportInputException naming the first that differs
+     */
+    private static void seedsAgree(Path dir, RunRecord r, Map<String, Double> extra) throws ReportInputException {
+        RunRecord withExtra = new RunRecord(
+                r.scenario(),
+                r.description(),
+                null,
+                r.scale(),
+                r.machine(),
+                r.started(),
+                r.wallSeconds(),
+                r.overrides(),
+                r.designs(),
+                r.ratios(),
+                r.comparisons(),
+                extra,
+                List.of(),
+                r.replicates(),
+                r.execution(),
+                r.sensitivity(),
+                r.shape(),
+                null);
+        for (int i = 0; i < r.comparisons().size(); i++) {
+            String b = r.comparisons().get(i).b();
+            Double saved = r.seedRatios().get(b);
+            Double judged = withExtra.seedRatio(b);
+            if (saved != null && !saved.equals(judged)) {
+                throw new ReportInputException(
+                        dir.resolve(RESULT_JSON),
+                        "comparisons[" + i + "].seed: " + saved + " is not the seed ratio of " + b + " in "
+                                + RESULT_EXTRA_JSON + " (" + judged + "): not the figures a run wrote (was the file"
+                                + " edited?)");
+            }
+        }
     }
 }

@@ -145,6 +145,35 @@ public class SavedFileFaultsTest extends JUnitSuite {
         }
     }
 
+    /**
+     * A comparison's seed edited in result.json is refused (the verdict beside it was judged against another); without
+     * result-extra.json the seed ratios judged are result.json's, so the verdict still names the seed.
+     */
+    @Test
+    public void theSeedOfAComparisonIsReadAndChecked() throws Exception {
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+                                r.get("comparisons").get(0))
+                        .put("seed", 0.5),
+                "comparisons[1].seed: 0.8, but an earlier comparison of per-netns-2018 has 0.5: not the figures a run"
+                        + " wrote (was the file edited?)");
+        assertEditRefused(
+                r -> {
+                    for (var c : r.get("comparisons")) {
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) c).put("seed", 0.5);
+                    }
+                },
+                "comparisons[0].seed: 0.5 is not the seed ratio of per-netns-2018 in result-extra.json (0.8): not the"
+                        + " figures a run wrote (was the file edited?)");
+        Path dir = saved();
+        Files.delete(dir.resolve(ResultsFolder.RESULT_EXTRA_JSON));
+        RunRecord r = ResultsFolder.read(dir);
+        assertEquals(Double.valueOf(0.8), r.seedRatio("per-netns-2018"));
+        assertTrue(
+                Verdict.of(r).lines().get(0).text(),
+                Verdict.of(r).lines().get(0).text().contains("seed 0.8"));
+    }
+
     @Test
     public void jsonBeyondTheParsersLimitsIsSaidInWordsNamingTheFile() throws Exception {
         String beyond = " this reader takes (no netns-lab run writes one)";
