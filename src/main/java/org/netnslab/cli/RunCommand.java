@@ -289,7 +289,11 @@ final class RunCommand implements Callable<Integer> {
             return null;
         }
         List<Integer> counts = new ArrayList<>();
-        for (String v : eq < 0 ? new String[0] : arg.substring(eq + 1).split(",", -1)) {
+        String values = eq < 0 ? "" : arg.substring(eq + 1).trim();
+        if (values.startsWith("[") && values.endsWith("]")) { // the --set form of the list, as the help says
+            values = values.substring(1, values.length() - 1);
+        }
+        for (String v : eq < 0 ? new String[0] : values.split(",", -1)) {
             try {
                 int n = Integer.parseInt(v.trim());
                 if (n < 1 || n > 4096) {

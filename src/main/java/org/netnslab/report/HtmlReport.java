@@ -80,7 +80,7 @@ public final class HtmlReport {
         if (ConsoleReport.showsShape(r)) { // the description gives the file's counts at scale 1
             h.append("<p>This run, at scale ")
                     .append(MinScale.text(r.scale()))
-                    .append(r.overrides().isEmpty() ? "" : " with its --set overrides")
+                    .append(r.overrides().isEmpty() ? "" : " with its overrides (--set, --sweep)")
                     .append(": ")
                     .append(esc(r.shape()))
                     .append("</p>\n");

@@ -323,6 +323,13 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(RunCommand.setsCpus("machine.cpus")); // not HOCON: the loader reports it
     }
 
+    /** --sweep takes the list in --set's bracket form too, as its help says it is the same. */
+    @Test
+    public void aSweepTakesTheBracketForm() {
+        assertEquals("machine.cpus=[2, 4]", RunCommand.sweepSet("machine.cpus=[2,4]"));
+        assertEquals(RunCommand.sweepSet("machine.cpus=2,4"), RunCommand.sweepSet("machine.cpus=[2,4]"));
+    }
+
     @Test
     public void anEstimateOverTheUsableHeapNeverReadsAsTheSameFigure() throws Exception {
         Scenario s = new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(), 1);

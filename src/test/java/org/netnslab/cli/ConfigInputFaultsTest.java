@@ -286,7 +286,8 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 + "  as the file describes it at scale 1: 40 parallel loops of 100 unshare -n: sock_inuse freed by";
         assertTrue(run.out(), run.out().startsWith(header));
         String html = Files.readString(out.resolve("report.html"));
-        assertTrue(html.contains("This run, at scale 0.01 with its --set overrides: 3 workers x 1 iteration"));
+        assertTrue(
+                html.contains("This run, at scale 0.01 with its overrides (--set, --sweep): 3 workers x 1 iteration"));
         assertTrue(html.contains("<p>As the file describes it at scale 1: 40 parallel loops of 100 unshare -n"));
     }
 
