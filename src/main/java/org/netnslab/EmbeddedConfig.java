@@ -13,7 +13,7 @@ import org.netnslab.design.Design;
 import org.netnslab.machine.ModelDispatcher;
 
 /**
- * Checks of the configuration an embedding application hands to {@link NetnsLab}: a key the model would never read
+ * Checks of the configuration an embedding application hands to the embedding API: a key the model would never read
  * is refused with its name, so that a misspelt block does not leave the defaults running without a word.
  */
 final class EmbeddedConfig {
@@ -24,9 +24,9 @@ final class EmbeddedConfig {
 
     /**
      * Starts an instance under the first {@code netns-lab-<n>} name not taken: a name an application gave
-     * {@link NetnsLab#start(ActorSystem, Config, String, Duration)} is skipped.
+     * the embedding API's start with a name is skipped.
      */
-    static NetnsLab.Instance firstFreeName(Function<String, NetnsLab.Instance> start) {
+    static <T> T firstFreeName(Function<String, T> start) {
         while (true) {
             try {
                 return start.apply("netns-lab-" + INSTANCES.incrementAndGet());
@@ -38,7 +38,7 @@ final class EmbeddedConfig {
 
     /**
      * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}
-     * ({@link NetnsLab#design}).
+     * (the embedding API's design).
      */
     static Design design(Config config) {
         if (!config.hasPath("netns-lab.designs") || !config.hasPath("netns-lab.model")) {
@@ -99,7 +99,7 @@ final class EmbeddedConfig {
 
     /**
      * The model's actors run on the actor system's {@code netns-lab.dispatcher}, looked up once per actor system
-     * ({@link ModelDispatcher}); a configuration passed to {@link NetnsLab#start} that names another one is refused
+     * ({@link ModelDispatcher}); a configuration passed to the embedding API's start that names another one is refused
      * rather than ignored.
      *
      * @throws IllegalArgumentException when the two name different dispatchers

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The creator's put_net of each netns through one {@link NetnsLab.Client}, made once. A release answers at net_free,
+ * The creator's put_net of each netns through one client of the embedding API, made once. A release answers at net_free,
  * which waits for the netns's open sockets and listeners; one that outlasts the request timeout still stands, so
  * its netns stays released here and a second release is refused. Thread-safe.
  */
