@@ -41,11 +41,7 @@ final class EmbeddedConfig {
      * (the embedding API's design).
      */
     static Design design(Config config) {
-        if (!config.hasPath("netns-lab.designs") || !config.hasPath("netns-lab.model")) {
-            throw new IllegalArgumentException("netns-lab.designs and netns-lab.model: missing from the configuration"
-                    + " passed; build it over netns-lab's reference.conf (ConfigFactory.load(), or"
-                    + " .withFallback(ConfigFactory.defaultReference()))");
-        }
+        requireReference(config);
         Config lab = config.getConfig("netns-lab");
         checkKeys(lab);
         String name = lab.getString("embedded.design");
@@ -61,6 +57,15 @@ final class EmbeddedConfig {
                         .getConfig(key)
                         .withoutPath("description")
                         .withFallback(lab.getConfig("model")));
+    }
+
+    /** Refuses a configuration built without netns-lab's reference.conf: it names no design and no model. */
+    static void requireReference(Config config) {
+        if (!config.hasPath("netns-lab.designs") || !config.hasPath("netns-lab.model")) {
+            throw new IllegalArgumentException("netns-lab.designs and netns-lab.model: missing from the configuration"
+                    + " passed; build it over netns-lab's reference.conf (ConfigFactory.load(), or"
+                    + " .withFallback(ConfigFactory.defaultReference()))");
+        }
     }
 
     /** Refuses a request timeout with which every request would fail at once. */
@@ -83,6 +88,28 @@ final class EmbeddedConfig {
         unknown(lab, reference, "netns-lab.");
         if (lab.hasPath("embedded") && reference.hasPath("embedded")) {
             unknown(lab.getConfig("embedded"), reference.getConfig("embedded"), "netns-lab.embedded.");
+        }
+        if (!reference.hasPath("model") || !lab.hasPath("model") || !lab.hasPath("designs")) {
+            return; // requireReference names a configuration without them
+        }
+        // the model's keys, and each design's (a design's keys over the model's), are the reference model's leaves
+        Set<String> model = new TreeSet<>();
+        reference.getConfig("model").entrySet().forEach(e -> model.add(e.getKey()));
+        modelKeys(lab.getConfig("model"), model, "netns-lab.model.");
+        for (String d : new TreeSet<>(lab.getObject("designs").keySet())) {
+            Config design =
+                    lab.getConfig("designs").getConfig(ConfigUtil.joinPath(d)).withoutPath("description");
+            modelKeys(design, model, "netns-lab.designs." + ConfigUtil.joinPath(d) + ".");
+        }
+    }
+
+    private static void modelKeys(Config given, Set<String> model, String prefix) {
+        for (String key : new TreeSet<>(
+                given.entrySet().stream().map(java.util.Map.Entry::getKey).toList())) {
+            if (!model.contains(key)) {
+                throw new IllegalArgumentException(prefix + key + ": not a model key (misspelt?); a design's keys are"
+                        + " those under netns-lab.model in netns-lab's reference.conf");
+            }
         }
     }
 

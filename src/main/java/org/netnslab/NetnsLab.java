@@ -73,6 +73,7 @@ public final class NetnsLab {
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
         EmbeddedConfig.requireTimeout(timeout); // before the supervisor starts
+        EmbeddedConfig.requireReference(config);
         EmbeddedConfig.checkDispatcher(system, config);
         CompletableFuture<Done> terminated = new CompletableFuture<>();
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
@@ -219,7 +220,7 @@ public final class NetnsLab {
                     timeout,
                     system.scheduler()));
             return r.thenCompose(c -> c instanceof NetnsHandle h
-                    ? CompletableFuture.completedFuture(h)
+                    ? CompletableFuture.completedFuture(releases.created(h))
                     : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
         }
 
@@ -256,13 +257,8 @@ public final class NetnsLab {
          */
         public CompletionStage<Done> releaseNetns(NetnsHandle netns) {
             java.util.Objects.requireNonNull(netns, "releaseNetns: netns is null");
-            if (!netns.actor().path().toString().startsWith(supervisor.path() + "/")) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("netns " + netns.id()
-                        + " belongs to another supervisor ("
-                        + netns.actor().path().parent() + "), not to "
-                        + supervisor.path().name() + ": release it through that instance's client"));
-            }
-            return releaseNetns(netns.id());
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            return foreign != null ? CompletableFuture.failedFuture(foreign) : releaseNetns(netns.id());
         }
 
         /**
@@ -361,7 +357,7 @@ public final class NetnsLab {
          */
         public CompletionStage<Done> publishProcEvent(ProcEvent event) {
             if (guard.isStopped()) {
-                return CompletableFuture.failedFuture(guard.error());
+                return CompletableFuture.failedFuture(guard.notSent());
             }
             return procConnector.publish(event);
         }

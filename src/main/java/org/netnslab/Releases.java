@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.netnslab.netns.NetnsHandle;
 
 /**
  * The creator's put_net of each netns through one client of the embedding API, made once. A release answers at net_free,
@@ -18,6 +19,34 @@ import java.util.function.Supplier;
 final class Releases {
     /** Netns whose release through the client is pending, or outlasted its timeout. */
     private final Set<Long> released = ConcurrentHashMap.newKeySet();
+    /** The netns this client created and that are not freed yet, by id (ids are per supervisor). */
+    private final java.util.Map<Long, NetnsHandle> created = new ConcurrentHashMap<>();
+
+    /** @return {@code h}, remembered as this client's netns {@code h.id()} until it is freed */
+    NetnsHandle created(NetnsHandle h) {
+        created.put(h.id(), h);
+        h.freed().thenRun(() -> created.remove(h.id(), h));
+        return h;
+    }
+
+    /**
+     * A handle of another supervisor may carry the id of one of this one's netns: releasing it here would release
+     * that one. Refused when this client created its own netns of that id, or when the handle's actor is not below
+     * {@code supervisor} (a handle from the supervisor protocol, not created through this client, is judged by path).
+     *
+     * @return the error, or null for a netns of {@code supervisor}
+     */
+    IllegalArgumentException foreign(NetnsHandle h, akka.actor.typed.ActorRef<?> supervisor) {
+        NetnsHandle own = created.get(h.id());
+        boolean below = h.actor().path().toString().startsWith(supervisor.path() + "/");
+        if ((own == null && below) || own == h) {
+            return null;
+        }
+        return new IllegalArgumentException("netns " + h.id() + " of this handle (actor "
+                + h.actor().path()
+                + ") is not the netns " + h.id() + " of " + supervisor.path().name()
+                + ": release it through the client of the instance that created it");
+    }
 
     /**
      * @param id the netns

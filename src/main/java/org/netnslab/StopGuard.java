@@ -36,6 +36,11 @@ final class StopGuard {
         return new IllegalStateException("netns-lab " + name + " stopped: the request was not answered");
     }
 
+    /** @return the error of a request made after the stop, which is not sent */
+    IllegalStateException notSent() {
+        return new IllegalStateException("netns-lab " + name + " is stopped: the request was not sent");
+    }
+
     /** @return {@code stage}, or a failure naming the stop as soon as the supervisor stops */
     @SuppressWarnings("unchecked")
     <T> CompletionStage<T> guarded(CompletionStage<T> stage) {
@@ -55,8 +60,7 @@ final class StopGuard {
      */
     <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> ask) {
         if (stopped.isDone()) {
-            return CompletableFuture.failedFuture(
-                    new IllegalStateException("netns-lab " + name + " is stopped: the request was not sent"));
+            return CompletableFuture.failedFuture(notSent());
         }
         return guarded(ask.get());
     }

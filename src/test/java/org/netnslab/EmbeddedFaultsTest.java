@@ -62,10 +62,10 @@ public class EmbeddedFaultsTest extends JUnitSuite {
             assertEquals(na.id(), nb.id());
             Throwable e = failure(b.client().releaseNetns(na));
             assertEquals(IllegalArgumentException.class, e.getClass());
-            assertTrue(e.getMessage(), e.getMessage().startsWith("netns 1 belongs to another supervisor ("));
-            assertTrue(
-                    e.getMessage(),
-                    e.getMessage().endsWith(", not to " + b.name() + ": release it through that instance's client"));
+            assertEquals(
+                    "netns 1 of this handle (actor " + na.actor().path() + ") is not the netns 1 of " + b.name()
+                            + ": release it through the client of the instance that created it",
+                    e.getMessage());
             assertFalse(na.isFreed());
             assertFalse(nb.isFreed());
             assertEquals(
@@ -76,6 +76,29 @@ public class EmbeddedFaultsTest extends JUnitSuite {
         } finally {
             a.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
             b.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A handle of a stopped instance is not the netns of the same id in a new instance of the same name. */
+    @Test
+    public void aHandleOfAStoppedInstanceOfTheSameNameIsNotReleased() throws Exception {
+        NetnsLab.Instance first = NetnsLab.start(testKit.system(), config(), "lab-again", TIMEOUT);
+        NetnsHandle old =
+                first.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        first.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // the name is free once the system guardian has seen the first stop: asked again until it is
+        NetnsLab.Instance second = testKit.createTestProbe()
+                .awaitAssert(
+                        Duration.ofSeconds(10), () -> NetnsLab.start(testKit.system(), config(), "lab-again", TIMEOUT));
+        try {
+            NetnsHandle now =
+                    second.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertEquals(old.actor().path(), now.actor().path()); // the same path, another incarnation
+            Throwable e = failure(second.client().releaseNetns(old));
+            assertEquals(IllegalArgumentException.class, e.getClass());
+            assertFalse(now.isFreed());
+        } finally {
+            second.stop().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
@@ -157,7 +180,22 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                 key.getMessage()
                         .startsWith("netns-lab.embedded.desing: not a netns-lab key (misspelt?); the keys"
                                 + " under netns-lab.embedded are [design]"));
+        for (String[] c : new String[][] {
+            {"netns-lab.model.uevent.nosuchkey = 3", "netns-lab.model.uevent.nosuchkey: not a model key"},
+            {"netns-lab.designs.mine.nosuchkey = 3", "netns-lab.designs.mine.nosuchkey: not a model key"}
+        }) {
+            IllegalArgumentException m = org.junit.Assert.assertThrows(
+                    IllegalArgumentException.class,
+                    () -> NetnsLab.design(ConfigFactory.parseString(c[0]).withFallback(config())));
+            assertTrue(m.getMessage(), m.getMessage().startsWith(c[1]));
+        }
         assertEquals("per-netns-2018", NetnsLab.design(config()).name());
+        IllegalArgumentException bareStart = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> NetnsLab.start(testKit.system(), ConfigFactory.parseString(""), TIMEOUT));
+        assertTrue(
+                bareStart.getMessage(),
+                bareStart.getMessage().startsWith("netns-lab.designs and netns-lab.model: missing"));
         IllegalArgumentException bare = org.junit.Assert.assertThrows(
                 IllegalArgumentException.class,
                 () -> NetnsLab.design(ConfigFactory.parseString("netns-lab.embedded.design = kernel-4.18")));
@@ -183,6 +221,7 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                         + " exitSignal=17]",
                 exit.toString());
         assertEquals("0x3", org.netnslab.proc.ProcEvents.name(3));
+        assertEquals("NONE", org.netnslab.proc.ProcEvents.name(0));
         org.netnslab.uevent.Uevent u = new org.netnslab.uevent.Uevent(
                 "add@/devices/virtual/net/veth0\0ACTION=add\0SEQNUM=1\0"
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8),

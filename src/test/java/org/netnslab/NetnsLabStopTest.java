@@ -146,6 +146,11 @@ public class NetnsLabStopTest extends JUnitSuite {
         assertEquals(
                 "netns-lab " + lab.name() + " is stopped: the request was not sent",
                 failure(after).getMessage());
+        assertEquals(
+                "netns-lab " + lab.name() + " is stopped: the request was not sent",
+                failure(client.publishProcEvent(new org.netnslab.proc.ProcEvent(
+                                org.netnslab.proc.ProcEvents.FORK, 0, 0, 0, 42, 42, 1, 0, 0)))
+                        .getMessage());
         // the supervisor's own cell goes right after its PostStop
         testKit.createTestProbe().awaitAssert(Duration.ofSeconds(10), () -> {
             assertEquals(testKit.system().printTree(), 0, actorsOf(lab.name()));

@@ -68,6 +68,9 @@ public final class ProcEvents {
      * @return its name as a scenario spells it (e.g. {@code EXIT}), or its value in hex for a type with no name
      */
     public static String name(int what) {
+        if (what == NONE) { // PROC_EVENT_NONE: the connector's answer to a LISTEN
+            return "NONE";
+        }
         for (Map.Entry<String, Integer> e : BY_NAME.entrySet()) {
             if (e.getValue() == what && what != ALL) {
                 return e.getKey();
