@@ -75,6 +75,7 @@ final class ResultJsonReader {
         }
         List<Comparison> comparisons = new ArrayList<>();
         Map<String, Double> seeds = new java.util.LinkedHashMap<>(); // each compared design's seed ratio, as judged
+        Map<String, Double> bySeedDesign = new java.util.HashMap<>(); // the same, by design at every swept count
         JsonNode cn = f.array(root, "", "comparisons");
         for (int i = 0; i < cn.size(); i++) {
             JsonNode c = f.objectAt(cn, "comparisons", i);
@@ -82,11 +83,13 @@ final class ResultJsonReader {
                     v1 ? SchemaOneJson.comparison(f, c, at("comparisons", i)) : comparison(f, c, at("comparisons", i));
             if (c.hasNonNull("seed")) { // a run judges every comparison of a design against its one seed ratio
                 double seed = f.number(c, at("comparisons", i), "seed");
-                Double before = seeds.put(cmp.b(), seed);
+                seeds.put(cmp.b(), seed);
+                String design = cmp.b().replaceFirst("@\\d+cpu$", ""); // a sweep's design at one count
+                Double before = bySeedDesign.put(design, seed);
                 if (before != null && before != seed) {
                     throw f.wrong(
                             at(at("comparisons", i), "seed"),
-                            seed + ", but an earlier comparison of " + cmp.b() + " has " + before + EDITED);
+                            seed + ", but an earlier comparison of " + design + " has " + before + EDITED);
                 }
             }
             for (String d : List.of(cmp.a(), cmp.b())) {
@@ -369,7 +372,12 @@ final class ResultJsonReader {
                     meanB,
                     org.apache.commons.math3.stat.StatUtils.variance(b),
                     b.length);
-            agrees(f, at(at(p, "welch"), "t"), welch.t(), d.t(), "Welch's t of the replicate means");
+            String what = "Welch's test of the replicate means";
+            agrees(f, at(at(p, "welch"), "t"), welch.t(), d.t(), what);
+            agrees(f, at(at(p, "welch"), "df"), welch.df(), d.df(), what);
+            agrees(f, at(at(p, "welch"), "p"), welch.p(), d.p(), what);
+            agrees(f, at(at(at(p, "welch"), "ci95"), 0), welch.ciLow(), d.ciLow(), what);
+            agrees(f, at(at(at(p, "welch"), "ci95"), 1), welch.ciHigh(), d.ciHigh(), what);
         }
     }
 

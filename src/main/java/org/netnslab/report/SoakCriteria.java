@@ -30,14 +30,18 @@ final class SoakCriteria {
             return out;
         }
         for (String k : ZERO) {
-            long v = c.getOrDefault(k, 0L);
-            if (v != 0) {
+            Long v = c.get(k);
+            if (v == null) { // a soak run writes every criterion: one missing cannot be said to hold
+                out.add(k + " (not saved)");
+            } else if (v != 0) {
                 out.add(String.format(Locale.ROOT, "%s (%,d)", k, v));
             }
         }
-        long created = c.getOrDefault("netns_created", 0L);
-        long freed = c.getOrDefault("netns_freed", 0L);
-        if (created != freed) {
+        Long created = c.get("netns_created");
+        Long freed = c.get("netns_freed");
+        if (created == null || freed == null) {
+            out.add("netns_created = netns_freed (not saved)");
+        } else if (!created.equals(freed)) {
             out.add(String.format(Locale.ROOT, "netns_created = netns_freed (%,d created, %,d freed)", created, freed));
         }
         return out;

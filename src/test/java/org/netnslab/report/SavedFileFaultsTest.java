@@ -126,15 +126,16 @@ public class SavedFileFaultsTest extends JUnitSuite {
                 "comparisons[0].ratio_b_over_a: NaN is not mean_b / mean_a ("
                         + TinyRun.result().comparisons().get(0).ratioBOverA()
                         + "): not the figures a run wrote (was the file edited?)");
-        for (String field : new String[] {"ratio_ci95", "welch"}) {
+        for (String field : new String[] {"ratio_ci95", "welch", "welch.p", "welch.df"}) {
             Path dir = tmp.newFolder().toPath();
             ResultsFolder.save(TinyRun.replicated(), null, dir);
             Path json = dir.resolve("result.json");
             var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
             var root = (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json.toFile());
             var node = (com.fasterxml.jackson.databind.node.ObjectNode)
-                    root.get("comparisons").get(0).get(field);
-            String key = field.equals("welch") ? "t" : "low";
+                    root.get("comparisons").get(0).get(field.replaceFirst("\\..*", ""));
+            String key = field.equals("welch") ? "t" : field.startsWith("welch.") ? field.substring(6) : "low";
+            field = field.replaceFirst("\\..*", "");
             node.put(key, node.get(key).asDouble() * 1.5);
             mapper.writeValue(json.toFile(), root);
             ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");

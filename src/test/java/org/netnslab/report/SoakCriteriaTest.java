@@ -80,4 +80,16 @@ public class SoakCriteriaTest extends JUnitSuite {
         assertTrue(v.passes());
         assertEquals("Invariants: all held in every design.", v.invariants());
     }
+
+    @Test
+    public void aCriterionNotSavedFailsTheVerdict() {
+        Map<String, Long> c = counters(0, 0, 10);
+        c.remove("unauthorised_delivered");
+        Verdict v = soak(c);
+        assertFalse(v.passes());
+        assertEquals(
+                "Invariants: kernel-6.9 broke unauthorised_delivered (not saved): NOT expected: a pass criterion of the"
+                        + " soak.",
+                v.invariants());
+    }
 }
