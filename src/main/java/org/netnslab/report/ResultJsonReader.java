@@ -127,7 +127,7 @@ final class ResultJsonReader {
                 List.of(),
                 replicates,
                 ExecutionJson.read(f, root),
-                SensitivityJson.read(f, root),
+                SensitivityJson.agreesWithRun(f, SensitivityJson.read(f, root), comparisons, seeds),
                 root.hasNonNull("shape") ? f.text(root, "", "shape") : null,
                 null); // in result-extra.json
     }

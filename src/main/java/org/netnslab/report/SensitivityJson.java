@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.SensitivityResult;
 
 /** result.json's {@code sensitivity} object: a sensitivity study, written and read back. */
@@ -109,6 +110,53 @@ final class SensitivityJson {
                 keys,
                 factors,
                 entries);
+    }
+
+    /**
+     * A study's base ratios are its base run's comparisons' ratios, its seed ratios theirs, and its factors within its
+     * spread: one edited alone would print beside figures it does not follow from.
+     *
+     * @param s the study read, or null
+     * @param comparisons the base run's comparisons
+     * @param seeds each compared design's seed ratio, from the comparisons
+     * @return {@code s}
+     * @throws ReportInputException naming the first figure that does not agree
+     */
+    static SensitivityResult agreesWithRun(
+            JsonFields f, SensitivityResult s, List<Comparison> comparisons, Map<String, Double> seeds)
+            throws ReportInputException {
+        if (s == null) {
+            return null;
+        }
+        for (int i = 0; i < s.comparisons().size(); i++) {
+            SensitivityResult.Entry e = s.comparisons().get(i);
+            String p = at(at(P, "comparisons"), i);
+            for (Comparison c : comparisons) {
+                if (c.measure().equals(e.measure()) && c.a().equals(e.a()) && c.b().equals(e.b())) {
+                    ResultJsonReader.agrees(
+                            f, at(p, "base_ratio"), e.baseRatio(), c.ratioBOverA(), "the base run's ratio_b_over_a");
+                }
+            }
+            Double seed = seeds.get(e.b());
+            if (seed != null || e.seedRatio() != null) {
+                ResultJsonReader.agrees(
+                        f,
+                        at(p, "seed_ratio"),
+                        e.seedRatio() == null ? Double.NaN : e.seedRatio(),
+                        seed == null ? Double.NaN : seed,
+                        "the comparisons' seed of " + e.b());
+            }
+        }
+        for (int i = 0; i < s.factors().size(); i++) {
+            for (double x : s.factors().get(i)) {
+                if (Math.abs(x - 1) > s.spread() + 1e-12) {
+                    throw f.wrong(
+                            at(at(P, "factors"), i),
+                            x + " is outside 1 +- spread (" + s.spread() + ")" + ResultJsonReader.EDITED);
+                }
+            }
+        }
+        return s;
     }
 
     /**

@@ -87,7 +87,11 @@ public class SensitivityRunTest extends JUnitSuite {
         String good = Files.readString(json);
         ObjectMapper mapper = new ObjectMapper();
         for (String[] edit : new String[][] {
-            {"holds_share", "1.5"}, {"conclusion", "\"a faster than b\""}, {"seed_band_share", "0.123"}
+            {"holds_share", "1.5"},
+            {"conclusion", "\"a faster than b\""},
+            {"seed_band_share", "0.123"},
+            {"base_ratio", "0.5"},
+            {"seed_ratio", "0.5"}
         }) {
             com.fasterxml.jackson.databind.node.ObjectNode edited =
                     (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
@@ -96,6 +100,11 @@ public class SensitivityRunTest extends JUnitSuite {
             mapper.writeValue(json.toFile(), edited);
             assertEquals(edit[0], Main.EXIT_CONFIG, Main.execute("report", out.toString()));
         }
+        com.fasterxml.jackson.databind.node.ObjectNode wide =
+                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(good);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) wide.get("sensitivity")).put("spread", 0.1);
+        mapper.writeValue(json.toFile(), wide);
+        assertEquals("spread", Main.EXIT_CONFIG, Main.execute("report", out.toString()));
         Files.writeString(json, good);
         assertEquals(0, Main.execute("report", out.toString()));
     }

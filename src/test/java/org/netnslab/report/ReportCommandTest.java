@@ -271,7 +271,7 @@ public class ReportCommandTest extends JUnitSuite {
                         "uevent.transaction",
                         "kernel-4.18",
                         "per-netns-2018",
-                        0.5,
+                        TinyRun.result().comparisons().get(0).ratioBOverA(),
                         0.8,
                         List.of(0.4, 0.6, Double.NaN),
                         "b faster than a",
