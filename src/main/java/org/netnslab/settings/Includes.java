@@ -43,16 +43,25 @@ public final class Includes {
      */
     public static List<String> missing(Path file, String shown) {
         List<String> out = new ArrayList<>();
+        missing(file, shown, new java.util.HashSet<>(), out);
+        return out;
+    }
+
+    /** Adds {@code file}'s warnings, then those of the files it includes that exist (each file once). */
+    private static void missing(Path file, String shown, java.util.Set<Path> seen, List<String> out) {
+        if (!seen.add(file.toAbsolutePath().normalize())) {
+            return; // a cycle of includes is the parse's to report
+        }
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
         } catch (IOException | java.io.UncheckedIOException e) {
-            return out; // it parsed a moment ago; what the parse read is what runs
+            return; // it parsed a moment ago; what the parse read is what runs
         }
         Path folder = file.toAbsolutePath().getParent();
         for (int i = 0; i < lines.size(); i++) {
             Matcher m = INCLUDE.matcher(lines.get(i));
-            if (!m.find() || m.group(1) != null) {
+            if (!m.find()) {
                 continue;
             }
             String name = m.group(2);
@@ -62,13 +71,16 @@ public final class Includes {
                             folder.resolve(name + ".conf"),
                             folder.resolve(name + ".json"),
                             folder.resolve(name + ".properties"));
-            if (tried.stream().noneMatch(Files::isRegularFile)) {
-                out.add(shown + ":" + (i + 1) + ": include \"" + name + "\" finds no file"
+            Path found = tried.stream().filter(Files::isRegularFile).findFirst().orElse(null);
+            if (found != null) {
+                missing(found, found.toString(), seen, out);
+            } else if (m.group(1) == null) { // a missing required include fails the parse itself
+                String written = lines.get(i).trim();
+                out.add(shown + ":" + (i + 1) + ": " + written + " finds no file"
                         + (name.contains(".") ? "" : " (" + name + ".conf, .json or .properties)")
                         + ", so HOCON skips it and the settings it was to add; include required(\"" + name
                         + "\") makes that an error");
             }
         }
-        return out;
     }
 }

@@ -411,5 +411,18 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                                         + " .json or .properties), so HOCON skips it and the settings it was to add; include"
                                         + " required(\"notes\") makes that an error\n"));
         org.junit.Assert.assertFalse(v.err(), v.err().contains("include \"there.conf\""));
+        // one level down, and the include as written
+        java.nio.file.Files.writeString(dir.resolve("part.conf"), "include file(\"nothere2.conf\")\n");
+        java.nio.file.Path nested = java.nio.file.Files.writeString(
+                dir.resolve("nested.conf"),
+                "include \"part.conf\"\n"
+                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        Printed n = cli("validate", nested.toString());
+        assertEquals(n.err(), 0, n.status());
+        assertTrue(
+                n.err(),
+                n.err()
+                        .startsWith("netns-lab: warning: " + dir.resolve("part.conf")
+                                + ":1: include file(\"nothere2.conf\")" + " finds no file, so HOCON skips it"));
     }
 }
