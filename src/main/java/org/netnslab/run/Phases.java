@@ -224,8 +224,8 @@ public final class Phases {
 
     /**
      * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
-     * Progress lines follow wall time (what the user waits for); the throughput samples and the stall rule
-     * follow simulated time (what the model does): a phase stalls when no operation completes for the
+     * Progress lines follow wall time (what the user waits for); the throughput samples ({@link ThroughputMarks}) and
+     * the stall rule follow simulated time (what the model does): a phase stalls when no operation completes for the
      * stall timeout of simulated time.
      */
     private long runVirtual(
@@ -236,8 +236,8 @@ public final class Phases {
         long start = machine.nanoTime();
         long interval = settings.progressInterval().toNanos();
         long stall = settings.stallTimeout().toNanos();
-        long[] st = {wallStart + interval, -1, start, start, 0, 0
-        }; // next report (wall), last done, last change, last sample, done at it, checks
+        long[] st = {wallStart + interval, -1, start, 0}; // next report (wall), last done, last change, checks
+        ThroughputMarks marks = new ThroughputMarks(start);
         observer.phaseStarting(design, label, total, () -> progress.sum() - base);
         starter.tell(kickOff);
         try {
@@ -255,15 +255,10 @@ public final class Phases {
                                                     + settings.stallTimeout().toMillis()
                                                     + " ms of simulated time (netns-lab.run.stall-timeout)");
                                 }
-                                if (samples != null && now - st[3] >= interval) {
-                                    samples.add(
-                                            new double[] {(now - start) / 1e9, (d - st[4]) / ((now - st[3]) / 1e9)});
-                                    st[3] = now;
-                                    st[4] = d;
-                                }
+                                marks.at(now, d);
                                 // the wall clock only every 256th check: the engine checks before nearly every
                                 // event, and a clock read there cost a full TC1 run about 7% of its time
-                                if ((++st[5] & (WALL_READ_EVERY - 1)) == 0) {
+                                if ((++st[3] & (WALL_READ_EVERY - 1)) == 0) {
                                     long wall = System.nanoTime();
                                     if (wall >= st[0]) {
                                         observer.progress(design, label, d, total, wall - wallStart);
@@ -276,9 +271,8 @@ public final class Phases {
             throw new RunFailure(e.getMessage(), e);
         }
         long simulated = machine.nanoTime() - start;
-        if (samples != null && simulated > st[3] - start) {
-            long d = progress.sum() - base;
-            samples.add(new double[] {simulated / 1e9, (d - st[4]) / ((start + simulated - st[3]) / 1e9)});
+        if (samples != null) {
+            marks.series(start + simulated, progress.sum() - base, samples);
         }
         observer.phaseDone(design, label + " (simulated time)", total, simulated);
         return simulated;
