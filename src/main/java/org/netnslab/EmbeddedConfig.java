@@ -23,8 +23,8 @@ final class EmbeddedConfig {
     private EmbeddedConfig() {}
 
     /**
-     * Starts an instance under the first {@code netns-lab-<n>} name not taken: a name an application gave
-     * the embedding API's start with a name is skipped.
+     * Starts an instance under the first {@code netns-lab-<n>} name not taken: a name the application chose for
+     * another instance is skipped.
      */
     static <T> T firstFreeName(Function<String, T> start) {
         while (true) {
@@ -36,10 +36,7 @@ final class EmbeddedConfig {
         }
     }
 
-    /**
-     * The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}
-     * (the embedding API's design).
-     */
+    /** The design named by {@code netns-lab.embedded.design}, its keys over {@code netns-lab.model}. */
     static Design design(Config config) {
         requireReference(config);
         Config lab = config.getConfig("netns-lab");
