@@ -94,8 +94,21 @@ public record Comparison(
                     "a comparison needs as many replicates of each design, at least one; got " + a.size() + " and "
                             + b.size());
         }
-        double[] ma = means(measure, a);
-        double[] mb = means(measure, b);
+        return ofMeans(measure, a.get(0).name(), b.get(0).name(), means(measure, a), means(measure, b));
+    }
+
+    /**
+     * The comparison its replicate means give: their means, the ratio, and with 2 replicates or more the interval and
+     * (where the means spread) Welch's test. {@code report} derives a saved comparison again through this to check it.
+     *
+     * @param measure the measure compared
+     * @param a the baseline design's name
+     * @param b the other design's name
+     * @param ma a's mean in each replicate, at least one
+     * @param mb b's mean in each replicate, as many
+     * @return the comparison
+     */
+    public static Comparison ofMeans(String measure, String a, String b, double[] ma, double[] mb) {
         double meanA = java.util.Arrays.stream(ma).average().orElseThrow();
         double meanB = java.util.Arrays.stream(mb).average().orElseThrow();
         WelchTest w = null;
@@ -104,20 +117,14 @@ public record Comparison(
             if (variance(ma) + variance(mb) > 0) {
                 // with the comparison's own means: result.json writes them once and `report` rebuilds the test on them
                 // (StatUtils.mean can differ from them in the last bit, enough to print another 7th digit)
-                w = WelchTest.of(
-                        meanA,
-                        org.apache.commons.math3.stat.StatUtils.variance(ma),
-                        ma.length,
-                        meanB,
-                        org.apache.commons.math3.stat.StatUtils.variance(mb),
-                        mb.length);
+                w = WelchTest.of(meanA, variance(ma), ma.length, meanB, variance(mb), mb.length);
             }
             ci = RatioInterval.fieller(ma, mb);
         }
         return new Comparison(
                 measure,
-                a.get(0).name(),
-                b.get(0).name(),
+                a,
+                b,
                 meanA,
                 meanB,
                 meanA == 0 ? Double.NaN : meanB / meanA,

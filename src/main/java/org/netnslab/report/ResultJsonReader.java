@@ -84,7 +84,7 @@ final class ResultJsonReader {
             if (c.hasNonNull("seed")) { // a run judges every comparison of a design against its one seed ratio
                 double seed = f.number(c, at("comparisons", i), "seed");
                 seeds.put(cmp.b(), seed);
-                String design = cmp.b().replaceFirst("@\\d+cpu$", ""); // a sweep's design at one count
+                String design = SweepVerdict.base(cmp.b()); // a sweep's design at one count
                 Double before = bySeedDesign.put(design, seed);
                 if (before != null && before != seed) {
                     throw f.wrong(
@@ -233,18 +233,14 @@ final class ResultJsonReader {
         }
         double ratio = f.number(c, p, "ratio_b_over_a");
         // what a run derives, it writes as derived: a figure edited alone would print beside the ones it came from
-        agrees(
-                f,
-                at(p, "mean_a"),
-                meanA,
-                ma.stream().mapToDouble(Double::doubleValue).average().orElse(0),
-                "the mean of replicate_means_a");
-        agrees(
-                f,
-                at(p, "mean_b"),
-                meanB,
-                mb.stream().mapToDouble(Double::doubleValue).average().orElse(0),
-                "the mean of replicate_means_b");
+        Comparison derived = Comparison.ofMeans(
+                "",
+                "a",
+                "b",
+                ma.stream().mapToDouble(Double::doubleValue).toArray(),
+                mb.stream().mapToDouble(Double::doubleValue).toArray());
+        agrees(f, at(p, "mean_a"), meanA, derived.meanA(), "the mean of replicate_means_a");
+        agrees(f, at(p, "mean_b"), meanB, derived.meanB(), "the mean of replicate_means_b");
         if (meanA != 0) {
             agrees(f, at(p, "ratio_b_over_a"), ratio, meanB / meanA, "mean_b / mean_a");
         }
@@ -275,9 +271,7 @@ final class ResultJsonReader {
                 throw f.wrong(at(wp, "n"), n + ", but " + ma.size() + " replicate means are saved");
             }
         }
-        if (ma.size() >= 2) { // the interval and the test follow from the replicate means, as the run derived them
-            intervalAgrees(f, p, ma, mb, ci, welch, meanA, meanB);
-        }
+        intervalAgrees(f, p, ci, welch, derived);
         // a file without the key reads as designs that differ
         JsonNode differ = c.get("designs_differ_in_used_keys");
         String note = differ != null && differ.isBoolean() && !differ.asBoolean() ? f.text(c, p, "note") : null;
@@ -343,35 +337,22 @@ final class ResultJsonReader {
     }
 
     /**
-     * @throws ReportInputException when a comparison's ratio interval or Welch test is not what its replicate means
-     *     give ({@link Comparison#of(String, List, List)} derives both from them)
+     * @param derived the comparison the saved replicate means give ({@link Comparison#ofMeans})
+     * @throws ReportInputException when the saved ratio interval or Welch test is not {@code derived}'s (a test saved
+     *     where the replicate means do not spread is not: its figures are compared with NaN)
      */
-    private static void intervalAgrees(
-            JsonFields f,
-            String p,
-            List<Double> ma,
-            List<Double> mb,
-            RatioInterval ci,
-            WelchTest welch,
-            double meanA,
-            double meanB)
+    private static void intervalAgrees(JsonFields f, String p, RatioInterval ci, WelchTest welch, Comparison derived)
             throws ReportInputException {
-        double[] a = ma.stream().mapToDouble(Double::doubleValue).toArray();
-        double[] b = mb.stream().mapToDouble(Double::doubleValue).toArray();
-        if (ci != null) {
-            RatioInterval d = RatioInterval.fieller(a, b);
+        if (ci != null && derived.ratioCi() != null) { // one replicate gives none to compare
+            RatioInterval d = derived.ratioCi();
             String what = "the interval the replicate means give";
             agrees(f, at(at(p, "ratio_ci95"), "low"), ci.low(), d.low(), what);
             agrees(f, at(at(p, "ratio_ci95"), "high"), ci.high(), d.high(), what);
         }
-        if (welch != null) {
-            WelchTest d = WelchTest.of(
-                    meanA,
-                    org.apache.commons.math3.stat.StatUtils.variance(a),
-                    a.length,
-                    meanB,
-                    org.apache.commons.math3.stat.StatUtils.variance(b),
-                    b.length);
+        if (welch != null && derived.replicates() >= 2) {
+            WelchTest d = derived.welch() != null
+                    ? derived.welch()
+                    : new WelchTest(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0);
             String what = "Welch's test of the replicate means";
             agrees(f, at(at(p, "welch"), "t"), welch.t(), d.t(), what);
             agrees(f, at(at(p, "welch"), "df"), welch.df(), d.df(), what);

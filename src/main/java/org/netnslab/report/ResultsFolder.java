@@ -141,35 +141,15 @@ public final class ResultsFolder {
      * @throws ReportInputException naming the first that differs
      */
     private static void seedsAgree(Path dir, RunRecord r, Map<String, Double> extra) throws ReportInputException {
-        RunRecord withExtra = new RunRecord(
-                r.scenario(),
-                r.description(),
-                null,
-                r.scale(),
-                r.machine(),
-                r.started(),
-                r.wallSeconds(),
-                r.overrides(),
-                r.designs(),
-                r.ratios(),
-                r.comparisons(),
-                extra,
-                List.of(),
-                r.replicates(),
-                r.execution(),
-                r.sensitivity(),
-                r.shape(),
-                null);
         for (int i = 0; i < r.comparisons().size(); i++) {
             String b = r.comparisons().get(i).b();
             Double saved = r.seedRatios().get(b);
-            Double judged = withExtra.seedRatio(b);
+            Double judged = RunRecord.seedRatio(extra, b, r.isSweep());
             if (saved != null && !saved.equals(judged)) {
                 throw new ReportInputException(
                         dir.resolve(RESULT_JSON),
                         "comparisons[" + i + "].seed: " + saved + " is not the seed ratio of " + b + " in "
-                                + RESULT_EXTRA_JSON + " (" + judged + "): not the figures a run wrote (was the file"
-                                + " edited?)");
+                                + RESULT_EXTRA_JSON + " (" + judged + ")" + ResultJsonReader.EDITED);
             }
         }
     }

@@ -75,8 +75,18 @@ public record RunRecord(
      * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
      */
     public Double seedRatio(String design) {
+        return seedRatio(seedRatios, design, isSweep());
+    }
+
+    /**
+     * @param seedRatios seed ratios by design
+     * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
+     * @param sweep whether the run is a sweep, whose keys find their design's ratio
+     * @return the ratio for {@code design}, or null
+     */
+    static Double seedRatio(Map<String, Double> seedRatios, String design, boolean sweep) {
         Double v = seedRatios.get(design);
-        if (v == null && isSweep()) {
+        if (v == null && sweep) {
             int at = design.lastIndexOf('@');
             v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
         }

@@ -118,7 +118,8 @@ final class SweepVerdict {
         return out;
     }
 
-    private static String base(String key) {
+    /** @return the design of a sweep's {@code <design>@<n>cpu} key, or {@code key} itself */
+    static String base(String key) {
         Matcher m = KEY.matcher(key);
         return m.matches() ? m.group(1) : key;
     }

@@ -120,24 +120,19 @@ final class ExecutionReader {
         }
         // a file's simulated machine switched to live by --set execution=live (as the README suggests) is the user's
         // choice, and result.json's no_effect records it: only what a --set also gives is warned of then
-        boolean liveBySet = live && setBy(conf, "execution");
-        if (live && conf.hasPath("machine.jitter") && (!liveBySet || setBy(conf, "machine.jitter"))) {
+        boolean liveBySet = live && ScenarioLoader.bySet(conf, "execution");
+        if (live && conf.hasPath("machine.jitter") && (!liveBySet || ScenarioLoader.bySet(conf, "machine.jitter"))) {
             System.err.println("netns-lab: warning: machine.jitter has no effect: live execution measures the host's"
                     + " own work and jitters no modelled cost");
         }
         for (String k : keys) {
-            if (conf.hasPath(k) && (!liveBySet || setBy(conf, k))) {
+            if (conf.hasPath(k) && (!liveBySet || ScenarioLoader.bySet(conf, k))) {
                 System.err.println("netns-lab: warning: " + k + " has no effect: "
                         + (live
                                 ? "live execution runs on the host's own CPUs and scheduler"
                                 : "machine.scheduler = fifo runs steps, not tasks"));
             }
         }
-    }
-
-    /** @return whether {@code key} is given by a --set, or under a path a --set gives */
-    private static boolean setBy(Config conf, String key) {
-        return conf.hasPath(key) && conf.getValue(key).origin().description().startsWith("--set ");
     }
 
     /** The machine's scheduling keys, each checked with a message naming it; a bad one keeps the default. */

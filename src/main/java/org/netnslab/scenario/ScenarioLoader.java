@@ -350,7 +350,7 @@ public final class ScenarioLoader {
     }
 
     /** @return whether the value at {@code path} came from a {@code --set} */
-    private static boolean bySet(Config conf, String path) {
+    static boolean bySet(Config conf, String path) {
         return conf.hasPath(path) && conf.getValue(path).origin().description().startsWith("--set ");
     }
 
