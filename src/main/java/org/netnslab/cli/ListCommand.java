@@ -55,9 +55,12 @@ final class ListCommand implements Callable<Integer> {
         }
         int invalid = 0;
         java.util.Map<String, List<String>> includedBy = includes(files);
+        java.util.Map<String, List<String>> includes = new java.util.TreeMap<>(); // the same, by including file
+        includedBy.forEach((to, froms) -> froms.forEach(
+                from -> includes.computeIfAbsent(from, k -> new ArrayList<>()).add(to)));
         for (Path f : files) {
             List<String> by = includedBy.get(f.getFileName().toString());
-            List<String> cycle = cycle(f.getFileName().toString(), includedBy);
+            List<String> cycle = cycle(f.getFileName().toString(), includes);
             if (!cycle.isEmpty()) { // as validate says of it: no scenario can load it
                 System.out.printf("%s%n    INVALID: a cycle of includes: %s%n", f, String.join(" -> ", cycle));
                 invalid++;
@@ -88,13 +91,10 @@ final class ListCommand implements Callable<Integer> {
 
     /**
      * @param name a file of the folder
-     * @param includedBy the folder's includes, by included file
+     * @param includes the folder's includes, by including file
      * @return the files of a cycle of includes through {@code name}, from it back to it, or empty when it is in none
      */
-    private static List<String> cycle(String name, java.util.Map<String, List<String>> includedBy) {
-        java.util.Map<String, List<String>> includes = new java.util.TreeMap<>();
-        includedBy.forEach((to, froms) -> froms.forEach(
-                from -> includes.computeIfAbsent(from, k -> new ArrayList<>()).add(to)));
+    private static List<String> cycle(String name, java.util.Map<String, List<String>> includes) {
         java.util.ArrayDeque<List<String>> paths = new java.util.ArrayDeque<>();
         paths.add(List.of(name));
         java.util.Set<String> seen = new java.util.HashSet<>();

@@ -128,12 +128,9 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
      * @param problems where the problem goes
      */
     static void unusedKeys(Sensitivity s, java.util.Set<String> used, Config conf, List<ConfigProblem> problems) {
-        List<String> unused = s.keys.stream()
-                .filter(k ->
-                        used.stream().noneMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
-                .toList();
+        List<String> charged = charged(used);
+        List<String> unused = s.keys.stream().filter(k -> !charged.contains(k)).toList();
         if (!unused.isEmpty() && conf.hasPath("sensitivity.keys")) {
-            List<String> charged = new Sensitivity(0, 0, List.of(), 0).keysFor(used);
             problems.add(ConfigProblem.at(
                     conf.getValue("sensitivity.keys").origin(),
                     "sensitivity.keys",
@@ -162,9 +159,11 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
 
     /** @return {@link #keys}, or every cost of a group in {@code used} */
     private List<String> keysFor(java.util.Set<String> used) {
-        if (!keys.isEmpty()) {
-            return keys;
-        }
+        return keys.isEmpty() ? charged(used) : keys;
+    }
+
+    /** @return every cost of a group in {@code used} (the workload's model-key groups), in {@link Costs#KEYS} order */
+    private static List<String> charged(java.util.Set<String> used) {
         return Costs.KEYS.stream()
                 .filter(k ->
                         used.stream().anyMatch(g -> ("costs." + k).equals(g) || ("costs." + k).startsWith(g + ".")))
