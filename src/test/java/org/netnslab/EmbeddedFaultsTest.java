@@ -12,8 +12,6 @@ import akka.stream.javadsl.Sink;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.ClassRule;
 import org.junit.Rule;
@@ -40,15 +38,6 @@ public class EmbeddedFaultsTest extends JUnitSuite {
         return testKit.system().settings().config();
     }
 
-    private static Throwable failure(CompletionStage<?> stage) throws Exception {
-        try {
-            stage.toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            return e.getCause();
-        }
-        throw new AssertionError("the stage completed; a failure was expected");
-    }
-
     /** Ids are per supervisor: a handle of one instance does not release the netns with its id in another. */
     @Test
     public void aHandleOfAnotherInstanceIsNotReleasedThere() throws Exception {
@@ -60,7 +49,7 @@ public class EmbeddedFaultsTest extends JUnitSuite {
             NetnsHandle nb =
                     b.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals(na.id(), nb.id());
-            Throwable e = failure(b.client().releaseNetns(na));
+            Throwable e = NetnsLabStopTest.failure(b.client().releaseNetns(na));
             assertEquals(IllegalArgumentException.class, e.getClass());
             assertEquals(
                     "netns 1 of this handle (actor " + na.actor().path() + ") is not the netns 1 of " + b.name()
@@ -94,7 +83,7 @@ public class EmbeddedFaultsTest extends JUnitSuite {
             NetnsHandle now =
                     second.client().createNetns(USERNS).toCompletableFuture().get(10, TimeUnit.SECONDS);
             assertEquals(old.actor().path(), now.actor().path()); // the same path, another incarnation
-            Throwable e = failure(second.client().releaseNetns(old));
+            Throwable e = NetnsLabStopTest.failure(second.client().releaseNetns(old));
             assertEquals(IllegalArgumentException.class, e.getClass());
             assertFalse(now.isFreed());
         } finally {
@@ -117,13 +106,13 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                     .toMat(Sink.<Received>ignore(), Keep.left())
                     .run(testKit.system());
             listener.toCompletableFuture().get(10, TimeUnit.SECONDS); // bound: it holds the netns
-            Throwable late = failure(lab.client().releaseNetns(netns));
+            Throwable late = NetnsLabStopTest.failure(lab.client().releaseNetns(netns));
             assertEquals(java.util.concurrent.TimeoutException.class, late.getClass());
             assertEquals(
                     "netns 1: not freed within PT0.3S; the release stands (net_free waits for every socket and"
                             + " listener still open in it)",
                     late.getMessage());
-            Throwable twice = failure(lab.client().releaseNetns(netns));
+            Throwable twice = NetnsLabStopTest.failure(lab.client().releaseNetns(netns));
             assertEquals(IllegalStateException.class, twice.getClass());
             assertTrue(twice.getMessage(), twice.getMessage().startsWith("netns 1: released already;"));
             assertFalse(netns.isFreed());

@@ -70,7 +70,8 @@ public class NetnsLabStopTest extends JUnitSuite {
         return 0;
     }
 
-    private static Throwable failure(CompletionStage<?> stage) throws InterruptedException {
+    /** @return why {@code stage} failed, within 10 s; an AssertionError when it completes or does neither */
+    static Throwable failure(CompletionStage<?> stage) throws InterruptedException {
         try {
             stage.toCompletableFuture().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {

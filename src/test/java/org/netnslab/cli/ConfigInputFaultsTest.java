@@ -358,16 +358,21 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertEquals(ok.err(), 0, ok.status());
     }
 
+    /** @return {@code dir/name}, written as {@code includes} then load-tests/unshare-loop.conf, a valid scenario */
+    private static java.nio.file.Path withIncludes(java.nio.file.Path dir, String name, String includes)
+            throws java.io.IOException {
+        return java.nio.file.Files.writeString(
+                dir.resolve(name),
+                includes + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+    }
+
     /** A fragment that other files of the folder include is listed as such, not as an INVALID scenario. */
     @Test
     public void listNamesAnIncludedFragmentByItsIncluders() throws Exception {
         java.nio.file.Path dir = tmp.newFolder("fragments").toPath();
         java.nio.file.Path common =
                 java.nio.file.Files.writeString(dir.resolve("common.conf"), "machine { cpus = 2 }\n");
-        java.nio.file.Path mine = java.nio.file.Files.writeString(
-                dir.resolve("mine.conf"),
-                "include required(\"common.conf\")\n"
-                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        java.nio.file.Path mine = withIncludes(dir, "mine.conf", "include required(\"common.conf\")\n");
         Printed l = cli("list", "--dir", dir.toString());
         assertEquals(l.err(), 0, l.status());
         assertTrue(l.out(), l.out().startsWith(common + "\n    included by mine.conf\n" + mine + "\n    name: "));
@@ -394,10 +399,8 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         java.nio.file.Path dir = tmp.newFolder("plain").toPath();
         java.nio.file.Files.writeString(dir.resolve("notes"), "machine { cpus = 2 }\n");
         java.nio.file.Files.writeString(dir.resolve("there.conf"), "machine { cpus = 2 }\n");
-        java.nio.file.Path mine = java.nio.file.Files.writeString(
-                dir.resolve("mine.conf"),
-                "include \"nothere.conf\"\ninclude \"notes\"\ninclude \"there.conf\"\n"
-                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        java.nio.file.Path mine =
+                withIncludes(dir, "mine.conf", "include \"nothere.conf\"\ninclude \"notes\"\ninclude \"there.conf\"\n");
         Printed v = cli("validate", mine.toString());
         assertEquals(v.err(), 0, v.status());
         assertTrue(
@@ -413,10 +416,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         org.junit.Assert.assertFalse(v.err(), v.err().contains("include \"there.conf\""));
         // one level down, and the include as written
         java.nio.file.Files.writeString(dir.resolve("part.conf"), "include file(\"nothere2.conf\")\n");
-        java.nio.file.Path nested = java.nio.file.Files.writeString(
-                dir.resolve("nested.conf"),
-                "include \"part.conf\"\n"
-                        + java.nio.file.Files.readString(java.nio.file.Path.of("load-tests/unshare-loop.conf")));
+        java.nio.file.Path nested = withIncludes(dir, "nested.conf", "include \"part.conf\"\n");
         Printed n = cli("validate", nested.toString());
         assertEquals(n.err(), 0, n.status());
         assertTrue(

@@ -61,6 +61,16 @@ public class VirtualRunTest extends JUnitSuite {
         return out;
     }
 
+    /** @return the console summary of {@code scenario} at --scale 0.01 with {@code extra}, saved in {@code name} */
+    private String console(String name, String scenario, String... extra) throws Exception {
+        Path out = tmp.getRoot().toPath().resolve(name);
+        List<String> args = new ArrayList<>(List.of("run", scenario, "--scale", "0.01", "--no-progress", "--out"));
+        args.add(out.toString());
+        args.addAll(List.of(extra));
+        assertEquals(0, Main.execute(args.toArray(String[]::new)));
+        return ConsoleReport.render(ResultsFolder.read(out));
+    }
+
     static JsonNode withoutWallClock(Path dir) throws Exception {
         ObjectNode root = (ObjectNode) new ObjectMapper()
                 .readTree(dir.resolve(ResultsFolder.RESULT_JSON).toFile());
@@ -217,20 +227,7 @@ public class VirtualRunTest extends JUnitSuite {
     /** Two designs alike at every count, 1 CPU too where both are the baseline's figures, are said so once. */
     @Test
     public void aSweepNamesEveryCountWhereTwoDesignsWereAlike() throws Exception {
-        Path out = tmp.getRoot().toPath().resolve("alike");
-        assertEquals(
-                0,
-                Main.execute(
-                        "run",
-                        "load-tests/uevent-cpu-sweep.conf",
-                        "--scale",
-                        "0.01",
-                        "--sweep",
-                        "machine.cpus=1,2",
-                        "--no-progress",
-                        "--out",
-                        out.toString()));
-        String console = ConsoleReport.render(ResultsFolder.read(out));
+        String console = console("alike", "load-tests/uevent-cpu-sweep.conf", "--sweep", "machine.cpus=1,2");
         assertTrue(console, console.contains("1: 1.000 (same)"));
         assertTrue(
                 console,
@@ -244,20 +241,7 @@ public class VirtualRunTest extends JUnitSuite {
      */
     @Test
     public void aSweepPairsDesignsWithinACountOnly() throws Exception {
-        Path out = tmp.getRoot().toPath().resolve("within");
-        assertEquals(
-                0,
-                Main.execute(
-                        "run",
-                        "load-tests/uevent-tc1-userns.conf",
-                        "--scale",
-                        "0.01",
-                        "--sweep",
-                        "machine.cpus=8,32",
-                        "--no-progress",
-                        "--out",
-                        out.toString()));
-        List<String> alike = ConsoleReport.render(ResultsFolder.read(out))
+        List<String> alike = console("within", "load-tests/uevent-tc1-userns.conf", "--sweep", "machine.cpus=8,32")
                 .lines()
                 .filter(l -> l.contains("gave identical figures"))
                 .toList();
@@ -271,22 +255,8 @@ public class VirtualRunTest extends JUnitSuite {
     /** A sweep whose every count gives no verdict (two replicates with no spread) says so in its summary. */
     @Test
     public void aSweepWithNoVerdictAtAnyCountSaysSo() throws Exception {
-        Path out = tmp.getRoot().toPath().resolve("undecided");
-        assertEquals(
-                0,
-                Main.execute(
-                        "run",
-                        "load-tests/uevent-tc1-userns.conf",
-                        "--scale",
-                        "0.01",
-                        "--repeat",
-                        "2",
-                        "--sweep",
-                        "machine.cpus=8,32",
-                        "--no-progress",
-                        "--out",
-                        out.toString()));
-        String console = ConsoleReport.render(ResultsFolder.read(out));
+        String console = console(
+                "undecided", "load-tests/uevent-tc1-userns.conf", "--repeat", "2", "--sweep", "machine.cpus=8,32");
         assertTrue(
                 console,
                 console.contains("; 32: 0.823 (18% lower). Seed 0.82: no verdict at 8, 32 CPUs (the interval unbounded"

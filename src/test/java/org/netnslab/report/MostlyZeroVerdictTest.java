@@ -3,7 +3,6 @@ package org.netnslab.report;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,6 @@ import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
-import org.netnslab.metrics.RunResult;
 import org.scalatestplus.junit.JUnitSuite;
 
 /** A ratio of means that rest on a handful of non-zero values among zeros says so; one of ordinary values does not. */
@@ -41,24 +39,10 @@ public class MostlyZeroVerdictTest extends JUnitSuite {
     }
 
     private static String sentence(DesignResult a, DesignResult b) {
-        List<DesignResult> designs = List.of(a, b);
-        RunResult r = new RunResult(
-                "proc",
-                "a run",
-                "seed",
-                0.001,
-                Instant.parse("2026-12-06T12:00:00Z"),
-                1.0,
-                designs,
-                List.of(Comparison.of("proc.event", a, b)),
-                Map.of(),
-                List.of(),
-                List.of(),
-                TinyRun.oneReplicate(designs),
-                null,
-                null,
-                null);
-        return Verdict.of(RunRecord.of(r, TinyRun.MACHINE)).lines().get(0).text();
+        return TinyRun.verdict(List.of(a, b), List.of(Comparison.of("proc.event", a, b)))
+                .lines()
+                .get(0)
+                .text();
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,6 @@ import org.junit.Test;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
-import org.netnslab.metrics.RunResult;
 import org.scalatestplus.junit.JUnitSuite;
 
 /** The soak's pass criteria kept as counters fail the verdict as a broken invariant does; a clean soak passes. */
@@ -32,23 +30,7 @@ public class SoakCriteriaTest extends JUnitSuite {
                 new Invariants(0, 0, 0, 0, 0, 0, 0, 0, 0),
                 counters,
                 List.of());
-        RunResult r = new RunResult(
-                "isolation-soak",
-                "a soak",
-                "seed",
-                0.01,
-                Instant.parse("2026-12-06T12:00:00Z"),
-                1.0,
-                List.of(d),
-                List.of(),
-                Map.of(),
-                List.of(),
-                List.of(),
-                TinyRun.oneReplicate(List.of(d)),
-                null,
-                null,
-                null);
-        return Verdict.of(RunRecord.of(r, TinyRun.MACHINE));
+        return TinyRun.verdict(List.of(d), List.of());
     }
 
     private static Map<String, Long> counters(long unauthorisedDelivered, long heapNotFlat, long freed) {

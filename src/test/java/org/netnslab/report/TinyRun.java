@@ -157,6 +157,27 @@ final class TinyRun {
                 null);
     }
 
+    /** @return the verdict of a one-replicate run of {@code designs} with {@code comparisons}, no seed figures */
+    static Verdict verdict(List<DesignResult> designs, List<Comparison> comparisons) {
+        RunResult r = new RunResult(
+                "tiny",
+                "a run",
+                "seed",
+                0.01,
+                Instant.parse("2026-12-06T12:00:00Z"),
+                1.0,
+                designs,
+                comparisons,
+                Map.of(),
+                List.of(),
+                List.of(),
+                oneReplicate(designs),
+                null,
+                null,
+                null);
+        return Verdict.of(RunRecord.of(r, MACHINE));
+    }
+
     static List<RunResult.Replicate> oneReplicate(List<DesignResult> designs) {
         return List.of(new RunResult.Replicate(
                 1, designs.stream().map(DesignResult::name).toList(), designs));
