@@ -380,13 +380,14 @@ public final class NetnsLab {
          *
          * @param netns the netns
          * @param socketId the socket, as {@link #openSocket} gave it
-         * @return Done once the close is issued
+         * @return Done once the close is issued; fails with {@link akka.pattern.StatusReply.ErrorMessage} naming the
+         *     socket when it is not open in {@code netns} (never opened there, or closed already)
          */
         public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
             java.util.Objects.requireNonNull(netns, "closeSocket: netns is null");
             return guard.guarded(
                     netns,
-                    () -> AskPattern.ask(
+                    () -> AskPattern.askWithStatus(
                             netns.actor(),
                             replyTo -> new NetNamespace.CloseSocket(socketId, replyTo),
                             timeout,

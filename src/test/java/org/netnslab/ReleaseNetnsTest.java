@@ -76,6 +76,44 @@ public class ReleaseNetnsTest extends JUnitSuite {
         assertTrue(netns.isFreed());
     }
 
+    /** @return the netns's sock_inuse, as /proc/net/sockstat reads it */
+    private int sockInuse(NetnsHandle netns) {
+        TestProbe<Integer> inuse = testKit.createTestProbe();
+        netns.actor().tell(new org.netnslab.netns.NetNamespace.ReadSockInuse(inuse.ref()));
+        return inuse.receiveMessage();
+    }
+
+    /**
+     * A close of a socket that is not open in the netns (never opened there, or closed already) fails naming it and
+     * changes nothing: sock_inuse and the netns's references stay as they were.
+     */
+    @Test
+    public void aCloseOfASocketNotOpenFailsAndChangesNothing() throws Exception {
+        NetnsLab.Client lab = client(supervisor());
+        NetnsHandle netns = got(lab.createNetns(USERNS));
+        long socket = got(lab.openSocket(netns));
+        ExecutionException never =
+                org.junit.Assert.assertThrows(ExecutionException.class, () -> got(lab.closeSocket(netns, socket + 1)));
+        assertEquals(
+                akka.pattern.StatusReply.ErrorMessage.class, never.getCause().getClass());
+        assertEquals(
+                "netns " + netns.id() + ": socket " + (socket + 1) + " is not open in it (never opened there, or closed"
+                        + " already); nothing was closed",
+                never.getCause().getMessage());
+        assertEquals(3, sockInuse(netns)); // the netns's 2 kernel sockets and the one opened
+
+        got(lab.closeSocket(netns, socket));
+        ExecutionException twice =
+                org.junit.Assert.assertThrows(ExecutionException.class, () -> got(lab.closeSocket(netns, socket)));
+        assertEquals(
+                "netns " + netns.id() + ": socket " + socket + " is not open in it (never opened there, or closed"
+                        + " already); nothing was closed",
+                twice.getCause().getMessage());
+        assertEquals(2, sockInuse(netns));
+        assertEquals(Done.getInstance(), got(lab.releaseNetns(netns)));
+        assertTrue(netns.isFreed());
+    }
+
     @Test
     public void aSecondReleaseThroughTheSupervisorIsRefusedByTheNetns() throws Exception {
         ActorRef<NamespaceSupervisor.Command> supervisor = supervisor();

@@ -2,6 +2,7 @@ package org.netnslab.netns;
 
 import akka.Done;
 import akka.actor.typed.ActorRef;
+import akka.pattern.StatusReply;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.netnslab.machine.Clock;
@@ -123,9 +124,18 @@ public final class NetNamespace {
     /**
      * Closes socket {@code socketId} (sk_free): -1 on sock_inuse and the reference dropped at once, or,
      * for the {@code sockets.rcu-free-fraction} share (SOCK_RCU_FREE), both from an RCU callback after a
-     * grace period. {@code replyTo} gets Done when the close is issued.
+     * grace period. {@code replyTo} gets Done when the close is issued, or an error naming the socket when it is not
+     * open in this netns (never opened here, or closed already): nothing changes then.
      */
-    public record CloseSocket(long socketId, ActorRef<Done> replyTo) implements Command {}
+    public record CloseSocket(long socketId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+    /**
+     * The class of {@link CloseSocket}'s reply, for a message adapter. A workload's adapter reads it with
+     * {@link StatusReply#getValue}, which throws for an error: a workload closes only sockets it opened, so an error
+     * there is a defect of the model and stops the workload's actor with it.
+     */
+    @SuppressWarnings("unchecked")
+    public static final Class<StatusReply<Done>> CLOSE_REPLY = (Class<StatusReply<Done>>) (Class<?>) StatusReply.class;
 
     /** sock_inuse_get, as /proc/net/sockstat reads it: -1 when the counter is freed. */
     public record ReadSockInuse(ActorRef<Integer> replyTo) implements Command {}

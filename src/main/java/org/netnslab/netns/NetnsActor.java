@@ -10,6 +10,7 @@ import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.actor.typed.javadsl.ReceiveBuilder;
 import akka.actor.typed.javadsl.StashBuffer;
+import akka.pattern.StatusReply;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -282,8 +283,14 @@ final class NetnsActor {
 
     /** sk_free (see {@link NetnsSockets#close}): the reference goes now, or later from RCU. */
     private Behavior<Command> onCloseSocket(NetNamespace.CloseSocket m) {
+        if (!sockets.isOpen(m.socketId())) {
+            m.replyTo()
+                    .tell(StatusReply.error("netns " + net.id() + ": socket " + m.socketId()
+                            + " is not open in it (never opened there, or closed already); nothing was closed"));
+            return Behaviors.same();
+        }
         Behavior<Command> next = sockets.close(m.socketId()) ? onPut() : Behaviors.same();
-        m.replyTo().tell(Done.getInstance());
+        m.replyTo().tell(StatusReply.ack());
         return next;
     }
 

@@ -41,19 +41,25 @@ final class NetnsSockets {
         return id;
     }
 
+    /** @return whether {@code socketId} is open in this netns ({@link #open}ed and not yet closed) */
+    boolean isOpen(long socketId) {
+        return open != null && open.contains(socketId);
+    }
+
     /**
      * sk_free, net/core/sock.c v4.16..v5.16: {@code __sk_free} subtracts 1 from sock_inuse, then
      * {@code sk_destruct} runs {@code __sk_destruct} (put_net) at once or, for SOCK_RCU_FREE, through call_rcu.
      * Under {@code EVERY_SOCKET_AT_DESTRUCT} accounting the -1 moves into {@code __sk_destruct} too, still
      * before its put_net. The design's {@code sock-inuse.fault} may skip the -1 or the put_net.
      *
+     * @param socketId a socket {@link #isOpen}
      * @return whether the caller drops the socket's reference now: false for a close deferred through RCU
-     *     (the callback sends put_net), for a skipped put_net, and for an unknown socket
+     *     (the callback sends put_net) and for a skipped put_net
+     * @throws IllegalStateException the socket is not open
      */
     boolean close(long socketId) {
         if (open == null || !open.remove(socketId)) {
-            ctx.getLog().warn("netns {}: close of unknown socket {}; ignored", net.id(), socketId);
-            return false;
+            throw new IllegalStateException("netns " + net.id() + ": close of socket " + socketId + ", not open");
         }
         int cpu = net.cpu();
         SocketCloseFault fault = net.settings.sockInuse().fault();

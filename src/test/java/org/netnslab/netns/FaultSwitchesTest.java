@@ -10,6 +10,7 @@ import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
 import akka.japi.Pair;
+import akka.pattern.StatusReply;
 import akka.stream.javadsl.Keep;
 import akka.stream.javadsl.Sink;
 import akka.stream.testkit.TestSubscriber;
@@ -129,9 +130,9 @@ public class FaultSwitchesTest extends JUnitSuite {
         assertEquals("sock_inuse unchanged by the faults", Integer.valueOf(1), inuse.receiveMessage(WAIT));
         assertEquals(2, probe.faults(FaultSwitch.NETNS_ACTOR));
 
-        TestProbe<Done> closed = testKit.createTestProbe();
+        TestProbe<StatusReply<Done>> closed = testKit.createTestProbe();
         a.actor().tell(new NetNamespace.CloseSocket(sock, closed.getRef()));
-        closed.expectMessage(WAIT, Done.getInstance());
+        closed.expectMessage(WAIT, StatusReply.ack());
         la.cancel();
         lb.cancel();
         release(sup, a);

@@ -11,6 +11,7 @@ import akka.actor.testkit.typed.javadsl.LoggingTestKit;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import akka.pattern.StatusReply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -341,7 +342,7 @@ public class LifecycleTest extends JUnitSuite {
         TestProbe<Integer> inuse = testKit.createTestProbe();
         h.actor().tell(new NetNamespace.ReadSockInuse(inuse.getRef()));
         inuse.expectMessage(4); // the 2 kernel sockets are not counted
-        TestProbe<Done> closed = testKit.createTestProbe();
+        TestProbe<StatusReply<Done>> closed = testKit.createTestProbe();
         ids.forEach(id -> h.actor().tell(new NetNamespace.CloseSocket(id, closed.getRef())));
         closed.receiveSeveralMessages(4, WAIT);
         h.actor().tell(NetNamespace.Put.INSTANCE); // the process exits; 2 RCU-freed sockets still hold the netns

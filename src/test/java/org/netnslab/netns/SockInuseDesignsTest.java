@@ -9,6 +9,7 @@ import akka.actor.testkit.typed.javadsl.LogCapturing;
 import akka.actor.testkit.typed.javadsl.TestKitJunitResource;
 import akka.actor.testkit.typed.javadsl.TestProbe;
 import akka.actor.typed.ActorRef;
+import akka.pattern.StatusReply;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -153,7 +154,7 @@ public class SockInuseDesignsTest extends JUnitSuite {
             h.actor().tell(new NetNamespace.OpenSocket(opened.getRef()));
             long id = opened.receiveMessage(WAIT);
             assertEquals(1, readSockInuse(h));
-            TestProbe<Done> closed = testKit.createTestProbe();
+            TestProbe<StatusReply<Done>> closed = testKit.createTestProbe();
             h.actor().tell(new NetNamespace.CloseSocket(id, closed.getRef()));
             closed.receiveMessage(WAIT);
             h.actor()

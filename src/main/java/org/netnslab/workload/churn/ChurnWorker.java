@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.pattern.StatusReply;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +72,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
 
     private final ActorRef<CreateResult> created;
     private final ActorRef<Long> opened;
-    private final ActorRef<Done> closed;
+    private final ActorRef<StatusReply<Done>> closed;
     private final List<Long> sockets = new ArrayList<>();
     private long iteration;
     private long loopStart;
@@ -139,7 +140,7 @@ public final class ChurnWorker extends AbstractBehavior<ChurnWorker.Command> {
         this.done = done;
         this.created = ctx.messageAdapter(CreateResult.class, Created::new);
         this.opened = ctx.messageAdapter(Long.class, Opened::new);
-        this.closed = ctx.messageAdapter(Done.class, Closed::new);
+        this.closed = ctx.messageAdapter(NetNamespace.CLOSE_REPLY, r -> new Closed(r.getValue()));
     }
 
     @Override

@@ -7,6 +7,7 @@ import akka.actor.typed.javadsl.AbstractBehavior;
 import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
+import akka.pattern.StatusReply;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.netnslab.machine.Clock;
@@ -66,6 +67,7 @@ final class SoakChurn extends AbstractBehavior<SoakChurn.Command> {
     private final ActorRef<CreateResult> createdTo;
     private final ActorRef<Long> openedTo;
     private final ActorRef<Done> answeredTo;
+    private final ActorRef<StatusReply<Done>> closedTo;
     private boolean released;
 
     static Behavior<Command> create(
@@ -94,6 +96,7 @@ final class SoakChurn extends AbstractBehavior<SoakChurn.Command> {
         this.createdTo = ctx.messageAdapter(CreateResult.class, Created::new);
         this.openedTo = ctx.messageAdapter(Long.class, Opened::new);
         this.answeredTo = ctx.messageAdapter(Done.class, Answered::new);
+        this.closedTo = ctx.messageAdapter(NetNamespace.CLOSE_REPLY, r -> new Answered(r.getValue()));
     }
 
     @Override
@@ -118,7 +121,7 @@ final class SoakChurn extends AbstractBehavior<SoakChurn.Command> {
                         throw new IllegalStateException(
                                 "netns " + current.id() + " refused a socket while its creator held it");
                     }
-                    current.actor().tell(new NetNamespace.CloseSocket(m.socket(), answeredTo));
+                    current.actor().tell(new NetNamespace.CloseSocket(m.socket(), closedTo));
                     return this;
                 })
                 .onMessage(Answered.class, m -> {
