@@ -1,7 +1,5 @@
 package org.netnslab.calibrate;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,26 +18,16 @@ import java.util.regex.Pattern;
  *
  * <p>Rows are matched by load and measure. A /proc scan's size is the host's live processes plus the ladder's, so it
  * differs between sittings: its rows are matched by their rank among the recording's scan sizes and compared per
- * entry (the scan's CPU is a walk of its entries). Stateless.
+ * entry (the scan's CPU is a walk of its entries). The model's side is each file's stored predictions, as the code that
+ * wrote it made them: re-fit each with {@code calibrate --from} to judge one build. Stateless.
  */
 public final class Repeatability {
     private Repeatability() {}
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    /**
-     * A whole number not part of a name: a load's size is its first ("tc1 N=3000": 3000, "100 x 100 unshare -n": 100);
-     * a range ("M=2..16") is no size.
-     */
-    private static final Pattern SIZE = Pattern.compile("(?<![A-Za-z\\d])(\\d+)");
-
-    /** A /proc scan's load: its size follows the host's live processes. */
-    private static final Pattern ENTRIES = Pattern.compile("(\\d+) entries");
-
     /**
      * One row over the recordings that hold it.
      *
-     * @param load the load, e.g. "tc1 N=3000" ("/proc scan, #2 of 4" for a scan matched by rank)
+     * @param load the load, e.g. "tc1 N=3000" ("/proc scan, size 2 of 4" for a scan matched by rank)
      * @param measure what is compared, with its unit
      * @param recordings how many recordings hold the row
      * @param modelWithin in how many of them the recorded prediction is within band
@@ -65,12 +53,12 @@ public final class Repeatability {
 
     /**
      * @param files the recordings, as named
-     * @param lines the rows that at least two recordings hold, in the first recording's order
-     * @param rowsOnce rows that only one recording holds, left out
+     * @param lines every row, in the first recording's order
      * @param tallies each recording's counts, in the order of {@code files}
-     * @param hosts the kernels and CPU counts the recordings were measured on ("6.18.44 on 2 CPUs"), each once
+     * @param host the kernel and CPU count the recordings were measured on ("6.18.44 on 2 CPUs"), each build of the
+     *     kernel named once
      */
-    public record Result(List<Path> files, List<Line> lines, int rowsOnce, List<Tally> tallies, List<String> hosts) {}
+    public record Result(List<Path> files, List<Line> lines, List<Tally> tallies, String host) {}
 
     /**
      * One recording's rows that other recordings share.
@@ -90,109 +78,125 @@ public final class Repeatability {
             int largestModelWithin,
             int largestOthersMedianWithin) {}
 
-    /** A row of one recording: its host figure (per entry for a scan), band and verdict. */
-    private record Seen(double measured, String band, boolean within, boolean largest, int file) {}
-
     /**
-     * @param files two or more calibration.json of one host
-     * @return each row the recordings share, with the model's and the host's counts within band
-     * @throws IOException a file that cannot be read or is not a calibration.json with a predictions array, or a row
-     *     whose band is not one calibrate writes, named by file and row
+     * @param files two or more calibration.json of one host (or calibrate output folders holding one)
+     * @return each row with the model's and the host's counts within band
+     * @throws IOException a file that cannot be read or is not a calibration.json with stored predictions, a row
+     *     calibrate would not write ({@link RecordedRows#read}), or recordings that cannot be compared: the same file
+     *     or the same measurements twice, other machines, a --quick one beside a full one, other rows
      * @throws IllegalArgumentException fewer than two files
      */
     public static Result of(List<Path> files) throws IOException {
         if (files.size() < 2) {
             throw new IllegalArgumentException("needs two or more calibration.json of one host, got " + files.size());
         }
-        Map<String, List<Seen>> rows = new LinkedHashMap<>();
-        boolean firstQuick = false;
-        java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
-        for (int fi = 0; fi < files.size(); fi++) {
-            Path f = files.get(fi);
-            JsonNode root = read(f);
-            JsonNode preds = root.path("predictions");
-            boolean quick = root.path("quick").asBoolean(false);
-            if (fi > 0 && quick != firstQuick) {
-                throw new IOException(f + ": is a " + (quick ? "--quick" : "full") + " calibration and " + files.get(0)
-                        + " a " + (firstQuick ? "--quick" : "full") + " one: their loads differ, so compare like with"
-                        + " like");
+        List<RecordedRows> recs = new ArrayList<>();
+        Map<Path, Path> real = new LinkedHashMap<>();
+        for (Path f : files) {
+            RecordedRows r = RecordedRows.read(f);
+            Path same = real.put(file(f).toRealPath(), f);
+            if (same != null) {
+                throw new IOException(f + ": is " + same + " again: each recording is compared once");
             }
-            firstQuick = quick;
-            hosts.add(root.path("host").path("release").asText("an unknown kernel") + " on "
-                    + root.path("host").path("cpus").asText("?") + " CPUs");
-            Map<String, List<Long>> sizes = sizes(preds);
-            for (int i = 0; i < preds.size(); i++) {
-                JsonNode p = preds.get(i);
-                String at = f + ": predictions[" + i + "]";
-                String load = text(p, "load", at);
-                String measure = text(p, "measure", at);
-                double measured = number(p, "measured", at);
-                String band = text(p, "band", at);
-                if (holds(band, 1, 1) == null) {
-                    throw new IOException(at + ".band: '" + band + "' is not a band calibrate writes (+-25%, 2x)");
+            for (RecordedRows o : recs) {
+                if (o.measurements().equals(r.measurements())) {
+                    throw new IOException(f + ": holds the measurements of " + o.file() + " (a calibrate --from re-fit"
+                            + " of it?): one sitting would be compared with itself");
                 }
-                String kind = SIZE.matcher(load).replaceAll("#");
-                long size = size(load);
-                boolean largest = size >= 0
-                        && !load.contains("..")
-                        && size == sizes.get(kind).get(sizes.get(kind).size() - 1);
-                Matcher entries = ENTRIES.matcher(load);
-                String key = load;
-                if (entries.find()) { // a scan: by rank, per entry
-                    long n = Long.parseLong(entries.group(1));
-                    key = load.substring(0, entries.start()) + "#"
-                            + (sizes.get(kind).indexOf(n) + 1) + " of "
-                            + sizes.get(kind).size();
-                    measured /= n;
-                }
-                if (!p.path("within_band").isBoolean()) {
-                    throw new IOException(at + ".within_band must be true or false, got " + shown(p, "within_band"));
-                }
-                rows.computeIfAbsent(key + "\n" + measure, k -> new ArrayList<>())
-                        .add(new Seen(measured, band, p.path("within_band").asBoolean(), largest, fi));
             }
+            RecordedRows first = recs.isEmpty() ? r : recs.get(0);
+            if (!kernel(r.host()).equals(kernel(first.host()))) {
+                throw new IOException(f + ": was measured on " + r.host() + ", " + first.file() + " on " + first.host()
+                        + ": the host's repeatability needs recordings of one host");
+            }
+            if (r.quick() != first.quick()) {
+                throw new IOException(f + ": is a " + (r.quick() ? "--quick" : "full") + " calibration and "
+                        + first.file() + " a " + (first.quick() ? "--quick" : "full") + " one: their loads differ, so"
+                        + " compare like with like");
+            }
+            if (!r.rows().keySet().equals(first.rows().keySet())) {
+                String row = r.rows().keySet().stream()
+                        .filter(k -> !first.rows().containsKey(k))
+                        .findFirst()
+                        .map(k -> "has " + k.replace("\n", ", ") + ", which " + first.file() + " has not")
+                        .orElseGet(() -> "lacks "
+                                + first.rows().keySet().stream()
+                                        .filter(k -> !r.rows().containsKey(k))
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .replace("\n", ", ")
+                                + ", which " + first.file() + " has");
+                throw new IOException(
+                        f + ": " + row + ": recordings of other probe sets or ladders; compare like with" + " like");
+            }
+            recs.add(r);
         }
         List<Line> lines = new ArrayList<>();
         int[][] tally = new int[files.size()][6];
-        int once = 0;
-        for (Map.Entry<String, List<Seen>> e : rows.entrySet()) {
-            List<Seen> seen = e.getValue();
-            if (seen.size() < 2) {
-                once++;
-                continue;
+        for (String key : recs.get(0).rows().keySet()) {
+            List<RecordedRows.Seen> seen =
+                    recs.stream().map(r -> r.rows().get(key)).toList();
+            RecordedRows.Seen lead = seen.get(0);
+            for (int fi = 1; fi < seen.size(); fi++) {
+                if (!lead.measure().endsWith(" / all") && !seen.get(fi).band().equals(lead.band())) {
+                    throw new IOException(recs.get(fi).file() + ": " + lead.load() + ", " + lead.measure()
+                            + " is judged by "
+                            + seen.get(fi).band() + ", in " + recs.get(0).file() + " by " + lead.band()
+                            + ": an edited band?");
+                }
             }
             int model = 0;
             long pairs = 0;
             long pairsWithin = 0;
             int medianWithin = 0;
-            boolean largest = seen.stream().allMatch(Seen::largest);
-            for (Seen s : seen) {
+            boolean largest = seen.stream().allMatch(RecordedRows.Seen::largest);
+            for (int fi = 0; fi < seen.size(); fi++) {
+                RecordedRows.Seen s = seen.get(fi);
                 model += s.within() ? 1 : 0;
                 List<Double> others = new ArrayList<>();
-                for (Seen o : seen) {
-                    if (o != s) {
-                        others.add(o.measured());
+                for (int oi = 0; oi < seen.size(); oi++) {
+                    if (oi != fi) {
+                        double o = seen.get(oi).measured();
+                        others.add(o);
                         pairs++;
-                        pairsWithin += Boolean.TRUE.equals(holds(s.band(), s.measured(), o.measured())) ? 1 : 0;
+                        pairsWithin += holds(s.band(), s.measured(), o) ? 1 : 0;
                     }
                 }
-                boolean med = Boolean.TRUE.equals(holds(s.band(), s.measured(), median(others)));
+                boolean med = holds(s.band(), s.measured(), median(others));
                 medianWithin += med ? 1 : 0;
-                int[] t = tally[s.file()];
+                int[] t = tally[fi];
                 for (int k = 0; k < (largest ? 2 : 1); k++) {
                     t[3 * k]++;
                     t[3 * k + 1] += s.within() ? 1 : 0;
                     t[3 * k + 2] += med ? 1 : 0;
                 }
             }
-            String[] km = e.getKey().split("\n", 2);
-            lines.add(new Line(km[0], km[1], seen.size(), model, pairs, pairsWithin, medianWithin, largest));
+            lines.add(new Line(
+                    lead.load(), lead.measure(), seen.size(), model, pairs, pairsWithin, medianWithin, largest));
         }
         List<Tally> tallies = new ArrayList<>();
         for (int[] t : tally) {
             tallies.add(new Tally(t[0], t[1], t[2], t[3], t[4], t[5]));
         }
-        return new Result(List.copyOf(files), lines, once, tallies, List.copyOf(hosts));
+        return new Result(
+                List.copyOf(files),
+                lines,
+                tallies,
+                String.join(
+                        ", ", recs.stream().map(RecordedRows::host).distinct().toList()));
+    }
+
+    /**
+     * @param host "6.18.44-fc-v1272 on 2 CPUs"
+     * @return its kernel version and CPUs ("6.18.44 on 2 CPUs"): two builds of one kernel on one machine are one host
+     */
+    private static String kernel(String host) {
+        return host.replaceFirst("^(\\d+\\.\\d+(?:\\.\\d+)?)\\S*( on .*)$", "$1$2");
+    }
+
+    /** @return the file a recording is read from: a folder's calibration.json */
+    private static Path file(Path f) {
+        return Files.isDirectory(f) ? f.resolve("calibration.json") : f;
     }
 
     /**
@@ -202,9 +206,10 @@ public final class Repeatability {
      *     factor either way)
      * @param measured the host's figure the band is around
      * @param predicted the figure judged
-     * @return whether {@code predicted} is within; null for a band not of these forms
+     * @return whether {@code predicted} is within
+     * @throws IllegalArgumentException a band not of these forms
      */
-    static Boolean holds(String band, double measured, double predicted) {
+    static boolean holds(String band, double measured, double predicted) {
         Matcher rel = Pattern.compile("\\+-(\\d+(?:\\.\\d+)?)(%?)").matcher(band);
         if (rel.matches()) {
             double w = Double.parseDouble(rel.group(1));
@@ -218,79 +223,7 @@ public final class Repeatability {
             double r = predicted / measured;
             return measured > 0 && predicted > 0 && r <= x && r >= 1 / x;
         }
-        return null;
-    }
-
-    /** @return the recording's root; a folder is read as its calibration.json, as calibrate writes it */
-    private static JsonNode read(Path f) throws IOException {
-        Path file = f;
-        if (Files.isDirectory(f)) {
-            file = f.resolve("calibration.json");
-            if (!Files.isRegularFile(file)) {
-                throw new IOException(f + ": is a folder without a calibration.json (name a calibrate output folder or"
-                        + " the file)");
-            }
-        }
-        JsonNode root;
-        try {
-            root = JSON.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException(f + ": not JSON, so not a calibration.json: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new IOException(f + ": cannot be read: " + e.getMessage(), e);
-        }
-        if (root == null || !root.path("predictions").isArray()) {
-            throw new IOException(f + ": no predictions array, so not a calibration.json (the JSON calibrate writes)");
-        }
-        if (root.path("predictions").isEmpty()) {
-            throw new IOException(f + ": predictions is empty: nothing to compare");
-        }
-        return root;
-    }
-
-    /** @return per kind of load (its numbers as #), its sizes ascending */
-    private static Map<String, List<Long>> sizes(JsonNode preds) {
-        Map<String, List<Long>> out = new LinkedHashMap<>();
-        for (JsonNode p : preds) {
-            String load = p.path("load").asText();
-            long size = size(load);
-            List<Long> s = out.computeIfAbsent(SIZE.matcher(load).replaceAll("#"), k -> new ArrayList<>());
-            if (size >= 0 && !s.contains(size)) {
-                s.add(size);
-            }
-        }
-        out.values().forEach(java.util.Collections::sort);
-        return out;
-    }
-
-    /** @return the load's size: its first whole number (the one before "entries" for a scan), -1 for none */
-    private static long size(String load) {
-        Matcher e = ENTRIES.matcher(load);
-        if (e.find()) {
-            return Long.parseLong(e.group(1));
-        }
-        Matcher m = SIZE.matcher(load);
-        return m.find() ? Long.parseLong(m.group(1)) : -1;
-    }
-
-    private static String text(JsonNode p, String field, String at) throws IOException {
-        if (!p.path(field).isTextual()) {
-            throw new IOException(at + "." + field + " must be text, got " + shown(p, field));
-        }
-        return p.path(field).asText();
-    }
-
-    private static double number(JsonNode p, String field, String at) throws IOException {
-        double v = p.path(field).asDouble(Double.NaN);
-        if (!p.path(field).isNumber() || !Double.isFinite(v)) {
-            throw new IOException(at + "." + field + " must be a finite number, got " + shown(p, field));
-        }
-        return v;
-    }
-
-    /** @return a field's JSON, or "none" when it is absent */
-    private static String shown(JsonNode p, String field) {
-        return p.has(field) ? p.get(field).toString() : "none";
+        throw new IllegalArgumentException("not a band: " + band);
     }
 
     static double median(List<Double> xs) {

@@ -16,20 +16,13 @@ public final class RepeatabilityTable {
     public static String text(Result r) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(
-                "Each prediction-set row over %d recordings: the model's recorded predictions within band, and the"
-                        + " host's figure of the other recordings taken as the prediction%n",
-                r.files().size()));
-        if (r.hosts().size() > 1) {
-            b.append("  note: the recordings come from ")
-                    .append(r.hosts().size())
-                    .append(" machines (")
-                    .append(String.join("; ", r.hosts()))
-                    .append("): a figure that moves between them is not the host repeating itself\n");
-        }
-        b.append(String.format("  %-36s %-40s %8s %8s %8s%n", "load", "measure", "model", "host", "median"));
+                "Each prediction-set row over %d recordings of %s: the model's predictions as each file stored them"
+                        + " within band, and the host's figure of the other recordings taken as the prediction%n",
+                r.files().size(), r.host()));
+        b.append(String.format("  %-36s %-44s %8s %8s %8s%n", "load", "measure", "model", "host", "median"));
         for (Line l : r.lines()) {
             b.append(String.format(
-                    "  %-36s %-40s %8s %7.0f%% %8s%n",
+                    "  %-36s %-44s %8s %7.0f%% %8s%n",
                     l.load() + (l.largest() ? " *" : ""),
                     l.measure(),
                     l.modelWithin() + "/" + l.recordings(),
@@ -39,13 +32,6 @@ public final class RepeatabilityTable {
         b.append(
                 "  model: recordings whose prediction is within; host: another recording's host figure within, over every"
                         + " pair; median: recordings within of the median of the others' host figures; *: a largest size\n");
-        if (r.rowsOnce() > 0) {
-            b.append("  ")
-                    .append(r.rowsOnce())
-                    .append(" row")
-                    .append(r.rowsOnce() == 1 ? "" : "s")
-                    .append(" only one recording holds left out (the unseen shapes are never compared)\n");
-        }
         b.append(summary("all rows", r.lines()));
         b.append(summary(
                 "largest sizes", r.lines().stream().filter(Line::largest).toList()));

@@ -3,7 +3,6 @@ package org.netnslab.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -16,8 +15,6 @@ import org.netnslab.calibrate.CalibrationConsole;
 import org.netnslab.calibrate.ProbeException;
 import org.netnslab.calibrate.ProbeLock;
 import org.netnslab.calibrate.ProbeSet;
-import org.netnslab.calibrate.Repeatability;
-import org.netnslab.calibrate.RepeatabilityTable;
 import org.netnslab.report.OutputFolderException;
 import org.netnslab.report.StagedOutput;
 import picocli.CommandLine.Command;
@@ -64,8 +61,9 @@ final class CalibrateCommand implements Callable<Integer> {
             names = "--compare",
             paramLabel = "FILE",
             arity = "1..*",
-            description = "no probes: over two or more saved calibration.json of one host, each prediction row's"
-                    + " recorded verdicts beside how often the host's figure from another recording is within band")
+            description = "no probes: over two or more saved calibration.json of one host (or calibrate output"
+                    + " folders), each prediction row's stored verdicts beside how often the host's figure from another"
+                    + " recording is within band")
     List<Path> compare;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "with --compare: also write its rows to FILE as CSV")
@@ -213,55 +211,33 @@ final class CalibrateCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --compare}: the table of {@link Repeatability}, and its CSV with {@code --csv}. */
+    /** {@code --compare}: refuses the options that shape probe runs, then {@link CalibrateCompare#run}. */
     private Integer compare() {
-        if (from != null || out != null || quick || !only.isEmpty() || seed != null || timeoutSeconds != null) {
-            System.err.println("netns-lab: calibrate --compare reads saved calibrations only: --from, --out, --quick,"
-                    + " --only, --seed and --timeout cannot be given with it");
+        List<String> given = new ArrayList<>();
+        if (from != null) {
+            given.add("--from");
+        }
+        if (out != null) {
+            given.add("--out");
+        }
+        if (quick) {
+            given.add("--quick");
+        }
+        if (!only.isEmpty()) {
+            given.add("--only");
+        }
+        if (seed != null) {
+            given.add("--seed");
+        }
+        if (timeoutSeconds != null) {
+            given.add("--timeout");
+        }
+        if (!given.isEmpty()) {
+            System.err.println("netns-lab: calibrate --compare reads saved calibrations and runs no probe: "
+                    + String.join(" and ", given) + " cannot be given with it (--csv FILE writes its rows)");
             return Main.EXIT_CONFIG;
         }
-        if (compare.size() < 2) {
-            System.err.println("netns-lab: calibrate --compare: needs two or more calibration.json of one host, got "
-                    + compare.size() + " (" + compare.get(0) + ")");
-            return Main.EXIT_CONFIG;
-        }
-        Repeatability.Result r;
-        try {
-            r = Repeatability.of(compare);
-        } catch (IOException e) {
-            System.err.println("netns-lab: calibrate --compare " + e.getMessage());
-            return Main.EXIT_CONFIG;
-        }
-        if (r.lines().isEmpty()) {
-            System.err.println("netns-lab: calibrate --compare: the recordings share no prediction row (a --quick"
-                    + " calibration's loads are not a full one's)");
-            return Main.EXIT_CONFIG;
-        }
-        if (csv != null) {
-            Path abs = csv.toAbsolutePath();
-            if (!Files.isDirectory(abs.getParent())) {
-                System.err.println("netns-lab: calibrate --csv " + csv + ": its folder " + abs.getParent()
-                        + " does not exist or is not a folder; nothing written");
-                return Main.EXIT_CONFIG;
-            }
-            if (Files.isDirectory(abs)) {
-                System.err.println("netns-lab: calibrate --csv " + csv + ": is a folder; name a file");
-                return Main.EXIT_CONFIG;
-            }
-            try {
-                Path temp = Files.createTempFile(abs.getParent(), ".repeatability", ".csv");
-                Files.writeString(temp, RepeatabilityTable.csv(r));
-                Files.move(temp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException e) {
-                System.err.println("netns-lab: calibrate --csv " + csv + ": cannot be written: " + e.getMessage());
-                return Main.EXIT_FAILED;
-            }
-        }
-        System.out.print(RepeatabilityTable.text(r));
-        if (csv != null) {
-            System.out.println("csv: " + csv);
-        }
-        return 0;
+        return CalibrateCompare.run(compare, csv);
     }
 
     /** How long a probe ended by a signal waits for calibrate's own handler (a Ctrl-C reaches both at once), s. */

@@ -34,7 +34,7 @@ public class CalibrateCompareTest extends JUnitSuite {
                 p.out(),
                 p.out()
                         .contains(String.format(
-                                "  %-36s %-40s %8s %7s%% %8s%n",
+                                "  %-36s %-44s %8s %7s%% %8s%n",
                                 "tc1 N=3000 *", "throughput, sends/s", "0/2", "100", "2/2")));
         assertTrue(
                 p.out(),
@@ -44,6 +44,8 @@ public class CalibrateCompareTest extends JUnitSuite {
                                         + " (10.5 of 14 at the largest sizes); the median of the other recordings' host figures on 48 (12)\n"));
         assertTrue(p.out(), p.out().endsWith("csv: " + csv + "\n"));
         assertEquals(54, Files.readAllLines(csv).size()); // the header and 53 rows
+        assertEquals(
+                "rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(csv)));
     }
 
     @Test
@@ -53,11 +55,11 @@ public class CalibrateCompareTest extends JUnitSuite {
         assertEquals(
                 "netns-lab: calibrate --compare: needs two or more calibration.json of one host, got 1 (" + A + ")\n",
                 p.err());
-        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--from", A);
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--from", A, "--seed", "3");
         assertEquals(2, p.status());
         assertEquals(
-                "netns-lab: calibrate --compare reads saved calibrations only: --from, --out, --quick, --only,"
-                        + " --seed and --timeout cannot be given with it\n",
+                "netns-lab: calibrate --compare reads saved calibrations and runs no probe: --from and --seed cannot be"
+                        + " given with it (--csv FILE writes its rows)\n",
                 p.err());
         p = CommandLineFaultsTest.cli("calibrate", "--csv", "x.csv");
         assertEquals(2, p.status());
@@ -71,5 +73,26 @@ public class CalibrateCompareTest extends JUnitSuite {
                 p.err());
         assertEquals("", p.out());
         assertFalse(Files.exists(nowhere.getParent()));
+
+        // a link, or one of the recordings: the CSV would replace it
+        Path target = tmp.newFile("target.csv").toPath();
+        Path link = Files.createSymbolicLink(tmp.getRoot().toPath().resolve("link.csv"), target);
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", link.toString());
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: calibrate --csv " + link + ": is not an ordinary file (a link, device or pipe), which the"
+                        + " CSV would replace; name another; nothing written\n",
+                p.err());
+        assertTrue(Files.isSymbolicLink(link));
+        Path copy = tmp.getRoot().toPath().resolve("copy.json");
+        Files.copy(Path.of(B), copy);
+        long size = Files.size(copy);
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, copy.toString(), "--csv", copy.toString());
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: calibrate --csv " + copy + ": is " + copy + ", one of the recordings compared; nothing"
+                        + " written\n",
+                p.err());
+        assertEquals(size, Files.size(copy));
     }
 }
