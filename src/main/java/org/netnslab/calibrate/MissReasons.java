@@ -67,16 +67,16 @@ final class MissReasons {
             "a cleanup_net batch follows the loops' creation rate, which the model overestimates",
             "a cleanup_net batch is the creation rate times the run's length: the model's loops"
                     + " create faster than the host's (the loop-wall and lifecycles/s rows), and its kworker's exits cost it the"
-                    + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in the 40 loops, over four calibrations"
-                    + " on our 2-vCPU VM); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
+                    + " serial loop's CPU per netns (the host's kworker spent 1.17-1.35x that in 40 parallel loops, over four"
+                    + " calibrations on our 2-vCPU VM); the model also makes v6.18's three RTNL holds per batch (exit_rtnl,"
                     + " default_device_exit_batch, fib_net_exit_batch) one, and its RTNL shares come from a profile of this"
                     + " kernel, not a fit");
     static final Miss LOOPS = new Miss(
             "LOOP",
             "a lifecycle costs the host more CPU in the parallel loops than in the serial loop the model is fitted on",
-            "a lifecycle costs the host more CPU in the 40 loops than in the serial fit loop whose"
-                    + " costs the model charges: the child and its parent 1.09-1.42x (means in the 40 loops against the fit's"
-                    + " medians; four calibrations on our 2-vCPU VM), the cleanup_net kworker 1.17-1.35x a netns;"
+            "a lifecycle costs the host more CPU in parallel loops than in the serial fit loop whose"
+                    + " costs the model charges: the child and its parent 1.09-1.42x (means in 40 parallel loops against the"
+                    + " fit's medians; four calibrations on our 2-vCPU VM), the cleanup_net kworker 1.17-1.35x a netns;"
                     + " the model's loops are CPU-bound on the serial figures, so they finish early; and the model's mutex has"
                     + " no optimistic spinning (2.8% of the host's CPU samples were in mutex_spin_on_owner during the loops)");
     static final Miss LIFECYCLE_RATE = new Miss(
