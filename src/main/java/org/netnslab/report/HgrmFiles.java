@@ -30,7 +30,54 @@ public final class HgrmFiles {
     private static final java.util.regex.Pattern TOTAL_COUNT =
             java.util.regex.Pattern.compile("Total count\\s*=\\s*(\\d+)");
 
+    /** The {@code #[Max = ..., Total count = N]} summary line's maximum. */
+    private static final java.util.regex.Pattern MAX = java.util.regex.Pattern.compile("Max\\s*=\\s*([0-9.eE+-]+)");
+
+    /** How far a figure of the file (printed at 3 decimals) may be from result.json's, in the measure's unit. */
+    private static final double PRINTED = 0.0015;
+
     private HgrmFiles() {}
+
+    /**
+     * Checks a {@code .hgrm} file against the measure result.json saves for it: the same total count, the same value
+     * at the 50th percentile and the same maximum, as one recorder writes both.
+     *
+     * @param file the file, already read once by {@link #read}
+     * @param summary result.json's figures of its design and measure
+     * @throws ReportInputException naming the figure that differs (an edit of one of the two files)
+     */
+    public static void agrees(Path file, org.netnslab.metrics.MeasureSummary summary) throws ReportInputException {
+        String text;
+        try {
+            text = SavedFile.utf8(SavedFile.read(file));
+        } catch (SavedFile.Problem e) {
+            throw new ReportInputException(file, e.getMessage(), e);
+        }
+        java.util.regex.Matcher total = TOTAL_COUNT.matcher(text);
+        long count = total.find() ? Long.parseLong(total.group(1)) : -1;
+        if (count != summary.count()) {
+            throw new ReportInputException(
+                    file, "Total count " + count + ", where result.json counts " + summary.count() + EDITED);
+        }
+        java.util.regex.Matcher max = MAX.matcher(text);
+        if (count > 0 && max.find() && !near(Double.parseDouble(max.group(1)), summary.max())) {
+            throw new ReportInputException(
+                    file, "Max " + max.group(1) + ", where result.json's max is " + summary.max() + EDITED);
+        }
+        for (PercentileDistribution.Point pt : parse(text, file).points()) {
+            if (pt.percentile() == 0.5 && !near(pt.value(), summary.p50())) {
+                throw new ReportInputException(
+                        file, "value " + pt.value() + " at 0.5, where result.json's p50 is " + summary.p50() + EDITED);
+            }
+        }
+    }
+
+    /** Said of a figure the two files disagree on. */
+    private static final String EDITED = ": the two files are not one run's (was one edited?)";
+
+    private static boolean near(double printed, double saved) {
+        return Math.abs(printed - saved) <= PRINTED + 1e-9 * Math.abs(saved);
+    }
 
     /**
      * @param design a design's name

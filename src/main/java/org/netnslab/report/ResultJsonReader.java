@@ -106,7 +106,7 @@ final class ResultJsonReader {
         }
         List<ReplicateRecord> replicates = v1 ? List.of(SchemaOneJson.replicate(designs)) : replicates(f, root);
         if (!v1) {
-            replicatesAgree(f, comparisons, replicates, designs);
+            ReplicatesCheck.agree(f, comparisons, replicates, designs);
         }
         return new RunRecord(
                 f.text(root, "", "scenario"),
@@ -195,6 +195,12 @@ final class ResultJsonReader {
                         mp,
                         "mean " + s.mean() + ", p50 " + s.p50() + " or p99 " + s.p99() + " above max " + s.max()
                                 + EDITED);
+            }
+            if (!(s.p50() <= s.p90() && s.p90() <= s.p99() && s.p99() <= s.p999())) { // one histogram's percentiles
+                throw f.wrong(
+                        mp,
+                        "p50 " + s.p50() + ", p90 " + s.p90() + ", p99 " + s.p99() + ", p999 " + s.p999()
+                                + " do not rise" + EDITED);
             }
             measures.put(k, s);
         }
@@ -287,53 +293,6 @@ final class ResultJsonReader {
                 welch,
                 ci,
                 note);
-    }
-
-    /**
-     * A comparison's replicate means are its two designs' means in each replicate; with one replicate, a design's mean
-     * is its mean in that replicate. A run writes both from the same recorders.
-     *
-     * @throws ReportInputException naming the first figure edited alone
-     */
-    private static void replicatesAgree(
-            JsonFields f, List<Comparison> comparisons, List<ReplicateRecord> reps, List<DesignRecord> designs)
-            throws ReportInputException {
-        for (int i = 0; i < comparisons.size(); i++) {
-            Comparison c = comparisons.get(i);
-            for (int r = 0; r < reps.size() && r < c.replicateMeansA().size(); r++) {
-                for (String side : List.of("a", "b")) {
-                    String design = side.equals("a") ? c.a() : c.b();
-                    Double mean = replicateMean(reps.get(r), design, c.measure());
-                    if (mean != null) {
-                        double saved = (side.equals("a") ? c.replicateMeansA() : c.replicateMeansB()).get(r);
-                        String what = "replicates[" + r + "]'s mean of " + c.measure() + " in " + design;
-                        agrees(f, at(at(at("comparisons", i), "replicate_means_" + side), r), saved, mean, what);
-                    }
-                }
-            }
-        }
-        if (reps.size() != 1) {
-            return;
-        }
-        for (int i = 0; i < designs.size(); i++) {
-            DesignRecord d = designs.get(i);
-            for (var m : d.measures().entrySet()) {
-                Double mean = replicateMean(reps.get(0), d.name(), m.getKey());
-                if (mean != null) {
-                    String path = at(at(at(at("designs", i), "measures"), m.getKey()), "mean");
-                    agrees(f, path, m.getValue().mean(), mean, "its mean in replicates[0], the run's one");
-                }
-            }
-        }
-    }
-
-    /** @return {@code design}'s mean of {@code measure} in replicate {@code r}, or null where it has none saved */
-    private static Double replicateMean(ReplicateRecord r, String design, String measure) {
-        return r.designs().stream()
-                .filter(d -> d.name().equals(design))
-                .findFirst()
-                .map(d -> d.means().get(measure))
-                .orElse(null);
     }
 
     /**

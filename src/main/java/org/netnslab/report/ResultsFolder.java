@@ -96,7 +96,10 @@ public final class ResultsFolder {
             Map<String, PercentileDistribution> percentiles = new LinkedHashMap<>();
             for (String m : d.measures().keySet()) {
                 try {
-                    percentiles.put(m, HgrmFiles.read(dir.resolve(HgrmFiles.fileName(d.name(), m))));
+                    Path hgrm = dir.resolve(HgrmFiles.fileName(d.name(), m));
+                    PercentileDistribution dist = HgrmFiles.read(hgrm);
+                    HgrmFiles.agrees(hgrm, d.measures().get(m));
+                    percentiles.put(m, dist);
                 } catch (ReportInputException e) {
                     notes.add(e.getMessage() + "; the " + m + " percentile chart has no line for " + d.name());
                 }
