@@ -82,6 +82,24 @@ public final class Verdict {
             checked.add(RatioVerdict.comparison(r, c));
         }
         List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
+        for (Map.Entry<String, Double> seed : r.seedRatios().entrySet()) {
+            String d = seed.getKey();
+            if (r.comparisons().stream().noneMatch(c -> c.b().equals(d) || c.b().startsWith(d + "@"))) {
+                lines.add(new Line(
+                        "The seed's ratio for " + d + " (" + seed(seed.getValue()) + ") is not judged: " + d
+                                + " has no figure of a measure compared with the baseline's (it records "
+                                + r.designs().stream()
+                                        .filter(x -> x.name().equals(d))
+                                        .findFirst()
+                                        .map(x -> x.measures().isEmpty()
+                                                ? "none"
+                                                : String.join(", ", x.measures().keySet()))
+                                        .orElse("nothing")
+                                + "); derived-ratios compare designs across measures.",
+                        null,
+                        Double.NaN));
+            }
+        }
         for (RunResult.DerivedRatio d : r.ratios()) {
             checked.add(RatioVerdict.derived(r, d));
             lines.add(checked.get(checked.size() - 1));

@@ -13,7 +13,10 @@ import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.scalatestplus.junit.JUnitSuite;
 
-/** A ratio of means that rest on a handful of non-zero values among zeros says so; one of ordinary values does not. */
+/**
+ * A ratio of means that rest on a handful of non-zero values among zeros says so, one of ordinary values does not; a
+ * seed ratio no comparison carries says it is not judged.
+ */
 public class MostlyZeroVerdictTest extends JUnitSuite {
     /** A design whose proc.event has {@code zeros} values of 0 and then {@code values}. */
     private static DesignResult design(String name, int zeros, long... values) {
@@ -60,5 +63,18 @@ public class MostlyZeroVerdictTest extends JUnitSuite {
     public void ordinaryValuesGetNoNote() {
         String s = sentence(design("none", 90, 3_000, 4_000), design("per-listener", 0, 1_000, 2_000));
         assertFalse(s, s.contains("values are 0"));
+    }
+
+    /** A seed ratio for a design with no measure compared with the baseline's is said not judged, with its measures. */
+    @Test
+    public void aSeedRatioNoComparisonCarriesIsSaidNotJudged() {
+        DesignResult none = design("none", 0, 3_000);
+        DesignResult pidfd = design("pidfd", 0, 1_000);
+        Verdict v = TinyRun.verdict(List.of(none, pidfd), List.of(), Map.of("pidfd", 1.5));
+        assertEquals(
+                "The seed's ratio for pidfd (1.50) is not judged: pidfd has no figure of a measure compared with the"
+                        + " baseline's (it records proc.event); derived-ratios compare designs across measures.",
+                v.lines().get(0).text());
+        assertEquals(null, v.lines().get(0).agrees());
     }
 }

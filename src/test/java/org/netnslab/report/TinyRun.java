@@ -159,6 +159,11 @@ final class TinyRun {
 
     /** @return the verdict of a one-replicate run of {@code designs} with {@code comparisons}, no seed figures */
     static Verdict verdict(List<DesignResult> designs, List<Comparison> comparisons) {
+        return verdict(designs, comparisons, Map.of());
+    }
+
+    /** @return the verdict of a one-replicate run of {@code designs} with {@code comparisons} and seed ratios */
+    static Verdict verdict(List<DesignResult> designs, List<Comparison> comparisons, Map<String, Double> seedRatios) {
         RunResult r = new RunResult(
                 "tiny",
                 "a run",
@@ -168,7 +173,7 @@ final class TinyRun {
                 1.0,
                 designs,
                 comparisons,
-                Map.of(),
+                seedRatios,
                 List.of(),
                 List.of(),
                 oneReplicate(designs),
