@@ -17,6 +17,13 @@ public final class Includes {
     private static final Pattern INCLUDE =
             Pattern.compile("(?m)^\\s*include\\s+(required\\(\\s*)?(?:file\\(\\s*)?\"([^\"/]+)\"");
 
+    /**
+     * Any include HOCON may skip: group 1 {@code required(} when required, group 2 {@code file}, {@code url} or
+     * {@code classpath} when one is named, group 3 what it names.
+     */
+    private static final Pattern ANY_INCLUDE =
+            Pattern.compile("(?m)^\\s*include\\s+(required\\(\\s*)?(?:(file|url|classpath)\\(\\s*)?\"([^\"]+)\"");
+
     private Includes() {}
 
     /**
@@ -60,26 +67,49 @@ public final class Includes {
         }
         Path folder = file.toAbsolutePath().getParent();
         for (int i = 0; i < lines.size(); i++) {
-            Matcher m = INCLUDE.matcher(lines.get(i));
+            Matcher m = ANY_INCLUDE.matcher(lines.get(i));
             if (!m.find()) {
                 continue;
             }
-            String name = m.group(2);
-            List<Path> tried = name.contains(".")
-                    ? List.of(folder.resolve(name))
-                    : List.of(
-                            folder.resolve(name + ".conf"),
-                            folder.resolve(name + ".json"),
-                            folder.resolve(name + ".properties"));
-            Path found = tried.stream().filter(Files::isRegularFile).findFirst().orElse(null);
-            if (found != null) {
+            String kind = m.group(2);
+            String name = m.group(3);
+            boolean extension = name.substring(name.lastIndexOf('/') + 1).contains(".");
+            List<String> names =
+                    extension ? List.of(name) : List.of(name + ".conf", name + ".json", name + ".properties");
+            Path found = null;
+            boolean exists;
+            if ("classpath".equals(kind)) {
+                ClassLoader loader = Thread.currentThread().getContextClassLoader();
+                exists = names.stream()
+                        .anyMatch(n -> loader.getResource(n.startsWith("/") ? n.substring(1) : n) != null);
+            } else if ("url".equals(kind)) {
+                if (!name.startsWith("file:")) {
+                    continue; // another scheme is fetched by HOCON, never by this check
+                }
+                try {
+                    found = Path.of(java.net.URI.create(name));
+                } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                    continue; // a URL HOCON reads its own way; the parse reports what it cannot
+                }
+                exists = Files.isRegularFile(found);
+            } else {
+                found = names.stream()
+                        .map(n -> Path.of(n).isAbsolute() ? Path.of(n) : folder.resolve(n))
+                        .filter(Files::isRegularFile)
+                        .findFirst()
+                        .orElse(null);
+                exists = found != null;
+            }
+            if (exists && found != null && (kind == null || "file".equals(kind))) {
                 missing(found, found.toString(), seen, out);
-            } else if (m.group(1) == null) { // a missing required include fails the parse itself
+            } else if (!exists && m.group(1) == null) { // a missing required include fails the parse itself
                 String written = lines.get(i).trim();
-                out.add(shown + ":" + (i + 1) + ": " + written + " finds no file"
-                        + (name.contains(".") ? "" : " (" + name + ".conf, .json or .properties)")
-                        + ", so HOCON skips it and the settings it was to add; include required(\"" + name
-                        + "\") makes that an error");
+                out.add(shown + ":" + (i + 1) + ": " + written + " finds no "
+                        + ("classpath".equals(kind) ? "resource" : "file")
+                        + (extension ? "" : " (" + name + ".conf, .json or .properties)")
+                        + ", so HOCON skips it and the settings it was to add; include required("
+                        + (kind == null ? "\"" + name + "\"" : kind + "(\"" + name + "\")")
+                        + ") makes that an error");
             }
         }
     }

@@ -425,4 +425,35 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         .startsWith("netns-lab: warning: " + dir.resolve("part.conf")
                                 + ":1: include file(\"nothere2.conf\")" + " finds no file, so HOCON skips it"));
     }
+
+    /**
+     * Every form of a plain include that finds nothing is warned of: an absolute or sub-folder path, a file: url and a
+     * classpath resource (another url scheme is HOCON's to fetch, and is not checked); ones that find theirs are not.
+     */
+    @Test
+    public void everyFormOfAnIncludeThatFindsNothingIsWarnedOf() throws Exception {
+        java.nio.file.Path dir = tmp.newFolder("forms").toPath();
+        java.nio.file.Path gone = dir.resolve("gone.conf");
+        java.nio.file.Files.createDirectories(dir.resolve("sub"));
+        java.nio.file.Files.writeString(dir.resolve("sub").resolve("here.conf"), "machine { cpus = 2 }\n");
+        java.nio.file.Path mine = withIncludes(
+                dir,
+                "mine.conf",
+                "include file(\"" + gone + "\")\ninclude url(\"" + gone.toUri()
+                        + "\")\ninclude classpath(\"nowhere.conf\")"
+                        + "\ninclude \"sub/gone.conf\"\ninclude \"sub/here.conf\"\ninclude classpath(\"machine-fragment.conf\")\n");
+        Printed v = cli("validate", mine.toString());
+        assertEquals(v.err(), 0, v.status());
+        String tail = ", so HOCON skips it and the settings it was to add; include required(";
+        assertTrue(v.err(), v.err().contains(mine + ":1: include file(\"" + gone + "\") finds no file" + tail));
+        assertTrue(v.err(), v.err().contains(mine + ":2: include url(\"" + gone.toUri() + "\") finds no file" + tail));
+        assertTrue(
+                v.err(),
+                v.err()
+                        .contains(mine + ":3: include classpath(\"nowhere.conf\") finds no resource" + tail
+                                + "classpath(\"nowhere.conf\")) makes that an error"));
+        assertTrue(v.err(), v.err().contains(mine + ":4: include \"sub/gone.conf\" finds no file" + tail));
+        org.junit.Assert.assertFalse(v.err(), v.err().contains(":5:"));
+        org.junit.Assert.assertFalse(v.err(), v.err().contains(":6:"));
+    }
 }
