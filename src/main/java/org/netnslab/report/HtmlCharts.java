@@ -76,7 +76,11 @@ final class HtmlCharts {
         return svg(
                 ChartFactory.createXYLineChart(
                         "throughput during the counted phase" + (r.repeat() > 1 ? " (replicate 1)" : ""),
-                        "seconds since its start",
+                        r.execution() == null
+                                ? "seconds since its start"
+                                : r.execution().isVirtual()
+                                        ? "simulated seconds since its start (virtual time)"
+                                        : "seconds since its start (wall clock, live)",
                         (unit == null ? "operations" : unit) + " per second",
                         data),
                 index);
