@@ -37,6 +37,12 @@ public final class HeapEstimate {
      *     population's share {@code jobs} times
      */
     public static long bytes(Scenario s, int jobs) {
+        return BASE_BYTES
+                + Math.max(1, jobs) * Math.round(SAFETY * s.workload().populationHeapBytes(s.scale(), cpus(s)));
+    }
+
+    /** @return the most per-CPU slots a netns's counters have in any design of {@code s} */
+    private static int cpus(Scenario s) {
         int machineCpus = s.execution().isVirtual()
                 ? s.execution().cpuCounts().stream().max(Integer::compare).orElse(1)
                 : Runtime.getRuntime().availableProcessors();
@@ -45,7 +51,7 @@ public final class HeapEstimate {
             int slots = d.model().sockInuse().cpus();
             cpus = Math.max(cpus, slots == 0 ? machineCpus : slots);
         }
-        return BASE_BYTES + Math.max(1, jobs) * Math.round(SAFETY * s.workload().populationHeapBytes(s.scale(), cpus));
+        return cpus;
     }
 
     /**
@@ -87,11 +93,10 @@ public final class HeapEstimate {
         }
         String options = String.join(" ", suggested);
         long physical = physicalMemory();
+        String lower = s.workload().populationAdvice(s.scale(), cpus(s));
         String advice = physical > 0 && suggestGiB << 30 > physical
-                ? "more than this machine's " + mib(physical) / 1024
-                        + " GiB of memory could give: lower --scale or the population"
-                : "raise it, e.g. NETNS_LAB_JAVA_OPTS=\"" + options
-                        + "\" ./netns-lab run ..., or lower --scale or the population";
+                ? "more than this machine's " + mib(physical) / 1024 + " GiB of memory could give: " + lower
+                : "raise it, e.g. NETNS_LAB_JAVA_OPTS=\"" + options + "\" ./netns-lab run ..., or " + lower;
         throw new ScenarioException(List.of(new ConfigProblem(
                 s.file(),
                 -1,

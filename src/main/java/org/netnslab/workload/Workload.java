@@ -47,6 +47,18 @@ public interface Workload {
     }
 
     /**
+     * What to lower when the population does not fit the heap, for the heap check's message.
+     *
+     * @param scale the run's {@code --scale}
+     * @param cpus per-CPU slots of each netns's counters
+     * @return e.g. "lower --scale or the population"; a workload whose population --scale does not shrink says so
+     *     and names its largest part's key
+     */
+    default String populationAdvice(double scale, int cpus) {
+        return "lower --scale or the population";
+    }
+
+    /**
      * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
      * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
      * this workload, and a comparison between them measures noise only.

@@ -84,6 +84,14 @@ public class UpFrontChecksTest extends JUnitSuite {
                 java.util.regex.Pattern.compile("NETNS_LAB_JAVA_OPTS=\"-Xmx[5-7]g[^\"]*\" ./netns-lab run")
                         .matcher(o.stderr())
                         .find());
+        // per netns 2,100 + 4 x cpus, listener 4,300, injector 20,000 B: the injectors are 2.0 GB of 2.64
+        assertTrue(
+                o.stderr(),
+                java.util.regex.Pattern.compile("or lower the population, which --scale does not shrink \\(it sets the"
+                                + " injections\\): most of it is 100000 injectors \\(workload.injectors\\), 7[5-6]% of its"
+                                + " bytes")
+                        .matcher(o.stderr())
+                        .find());
         assertEquals(
                 "run refuses it too, before anything runs",
                 Main.EXIT_CONFIG,
