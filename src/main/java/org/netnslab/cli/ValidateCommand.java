@@ -53,6 +53,16 @@ final class ValidateCommand implements Callable<Integer> {
                 need > usable // only where netns-lab.run.heap-check = false let it through
                         ? ", more than it: the run may fail with OutOfMemoryError (netns-lab.run.heap-check is off)"
                         : "");
+        Design base = s.designs().stream()
+                .filter(d -> d.name().equals(s.baseline()))
+                .findFirst()
+                .orElse(null);
+        for (Design d : s.designs()) {
+            String same = base == null || d == base ? null : s.sameModelNote(base, d);
+            if (same != null) {
+                System.err.println("netns-lab: warning: " + same);
+            }
+        }
         return 0;
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.netnslab.design.Design;
 import org.netnslab.design.Strategies;
 import org.netnslab.machine.MachineSettings;
@@ -110,16 +109,9 @@ final class RunAssembly {
                         && merged.get(off + base).recorders().containsKey(m)
                         && b.recorders().containsKey(m)) {
                     Comparison cmp = Comparison.of(m, column(replicates, off + base), column(replicates, off + i));
-                    Design da = designs.get(base);
-                    Design db = designs.get(i);
-                    if (Strategies.sameIn(
-                            da.model(), db.model(), scenario.workload().usedModelKeys())) {
-                        cmp = cmp.withSameModelNote(db.name() + " and " + da.name()
-                                + " differ in no model key this workload"
-                                + " uses ("
-                                + String.join(
-                                        ", ", new TreeSet<>(scenario.workload().usedModelKeys()))
-                                + "): the same model here, so their difference is noise, whatever its p-value");
+                    String same = scenario.sameModelNote(designs.get(base), designs.get(i));
+                    if (same != null) {
+                        cmp = cmp.withSameModelNote(same);
                     }
                     comparisons.add(cmp);
                 }

@@ -102,4 +102,19 @@ public record Scenario(
         overrides = List.copyOf(overrides);
         sensitivity = sensitivity == null ? Sensitivity.NONE : sensitivity;
     }
+
+    /**
+     * @param a a design, the baseline of a comparison
+     * @param b another design
+     * @return why a comparison of {@code b} with {@code a} measures noise only: they differ in no model key this
+     *     workload reads; null when they differ
+     */
+    public String sameModelNote(org.netnslab.design.Design a, org.netnslab.design.Design b) {
+        if (!org.netnslab.design.Strategies.sameIn(a.model(), b.model(), workload.usedModelKeys())) {
+            return null;
+        }
+        return b.name() + " and " + a.name() + " differ in no model key this workload uses ("
+                + String.join(", ", new java.util.TreeSet<>(workload.usedModelKeys()))
+                + "): the same model here, so their difference is noise, whatever its p-value";
+    }
 }

@@ -108,4 +108,22 @@ public class SameModelWarningTest extends JUnitSuite {
         assertFalse(c.has("note"));
         assertFalse(Files.readString(out.resolve(ResultsFolder.REPORT_HTML)).contains("<b>Warning:</b>"));
     }
+
+    /** validate says it before anything runs, on stderr beside its OK line. */
+    @Test
+    public void validateWarnsOfDesignsThatAreOneModelForTheWorkload() {
+        CommandLineFaultsTest.Printed v = CommandLineFaultsTest.cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "designs=[kernel-4.18, per-netns-2018]",
+                "--set",
+                "baseline=kernel-4.18");
+        assertEquals(v.err(), 0, v.status());
+        assertEquals("netns-lab: warning: " + NOTE + "\n", v.err());
+        CommandLineFaultsTest.Printed t = CommandLineFaultsTest.cli(
+                "validate", "load-tests/uevent-tc1-userns.conf", "--set", "designs=[kernel-4.18, per-netns-2018]");
+        assertEquals(t.err(), 0, t.status());
+        assertEquals("", t.err());
+    }
 }
