@@ -128,10 +128,16 @@ public final class HoconChecker {
                 java.util.Comparator.comparingInt(e -> e.getValue().origin().lineNumber()));
         for (Map.Entry<String, ConfigValue> e : entries) {
             if (!allowed.contains(e.getKey())) {
+                boolean tool = at.isEmpty()
+                        && (e.getKey().equals("netns-lab") || e.getKey().equals("akka"));
                 problemAt(
                         e.getValue().origin(),
                         at + e.getKey(),
-                        "unknown key; expected one of " + new TreeSet<>(allowed));
+                        tool
+                                ? "a setting of the tool, not of a scenario: give it in a --config FILE (or as"
+                                        + " -D" + e.getKey() + "... in NETNS_LAB_JAVA_OPTS); a scenario's keys are "
+                                        + new TreeSet<>(allowed)
+                                : "unknown key; expected one of " + new TreeSet<>(allowed));
             }
         }
     }
@@ -144,12 +150,55 @@ public final class HoconChecker {
     public void knownLeaves(Config given, Config known, String at) {
         for (Map.Entry<String, ConfigValue> e : given.entrySet()) {
             if (!known.hasPath(e.getKey())) {
+                String near = nearest(
+                        e.getKey(),
+                        known.entrySet().stream().map(Map.Entry::getKey).toList());
                 problemAt(
                         e.getValue().origin(),
                         at + e.getKey(),
-                        "unknown model key; see netns-lab.model in reference.conf");
+                        "unknown model key" + (near == null ? "" : "; did you mean " + at + near + "?")
+                                + " (netns-lab.model in reference.conf lists them)");
             }
         }
+    }
+
+    /**
+     * @param key a key path not known
+     * @param known the known key paths
+     * @return the known path nearest {@code key} by edit distance, when within a quarter of its length (at least 2
+     *     edits); else null
+     */
+    static String nearest(String key, java.util.List<String> known) {
+        String best = null;
+        int bestDistance = Math.max(2, key.length() / 4) + 1;
+        for (String k : known) {
+            int d = editDistance(key, k);
+            if (d < bestDistance) {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    /** @return Levenshtein's distance: the fewest one-character insertions, deletions and changes from a to b */
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int change = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(change, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     /**

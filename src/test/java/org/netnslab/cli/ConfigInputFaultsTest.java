@@ -456,4 +456,31 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":5:"));
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":6:"));
     }
+
+    /** A tool setting given to a scenario is sent to --config; a misspelt model key is given its nearest known one. */
+    @Test
+    public void aToolSettingOrAMisspeltModelKeyIsPointedAtWhatWasMeant() {
+        Printed t = cli("validate", "load-tests/unshare-loop.conf", "--set", "netns-lab.run.ask-timeout=5s");
+        assertEquals(2, t.status());
+        assertTrue(
+                t.err(),
+                t.err()
+                        .contains(
+                                "--set netns-lab.run.ask-timeout=5s: netns-lab: a setting of the tool, not of a"
+                                        + " scenario: give it in a --config FILE (or as -Dnetns-lab... in NETNS_LAB_JAVA_OPTS)"));
+        Printed m = cli("validate", "load-tests/unshare-loop.conf", "--set", "model.uevent.listner-rcvbuf=1000");
+        assertEquals(2, m.status());
+        assertTrue(
+                m.err(),
+                m.err()
+                        .contains("model.uevent.listner-rcvbuf: unknown model key; did you mean"
+                                + " model.uevent.listener-rcvbuf? (netns-lab.model in reference.conf lists them)"));
+        Printed far = cli("validate", "load-tests/unshare-loop.conf", "--set", "model.uevent.zzzzzzzz=1");
+        assertEquals(2, far.status());
+        assertTrue(
+                far.err(),
+                far.err()
+                        .contains("model.uevent.zzzzzzzz: unknown model key (netns-lab.model in reference.conf"
+                                + " lists them)"));
+    }
 }

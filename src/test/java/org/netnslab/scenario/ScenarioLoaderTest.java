@@ -422,7 +422,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals(2, got.size());
         assertTrue(got.get(0), got.get(0).startsWith("FILE:15: desings: unknown key; expected one of [baseline,"));
         assertEquals(
-                "FILE:16: model.uevent.seqnum-scop: unknown model key; see netns-lab.model in reference.conf",
+                "FILE:16: model.uevent.seqnum-scop: unknown model key; did you mean model.uevent.seqnum-scope? (netns-lab.model"
+                        + " in reference.conf lists them)",
                 got.get(1));
     }
 
