@@ -483,4 +483,32 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         .contains("model.uevent.zzzzzzzz: unknown model key (netns-lab.model in reference.conf"
                                 + " lists them)"));
     }
+
+    /** A file's problems are listed by line, whatever order the checks met them in; one with no line first. */
+    @Test
+    public void problemsAreListedByLine() throws Exception {
+        java.nio.file.Path f = tmp.newFile("order.conf").toPath();
+        java.nio.file.Files.writeString(
+                f,
+                "name = order\ndescription = \"d\"\ndesigns = [nope-design]\nseed = \"s\"\nworkload {\n"
+                        + "  type = uevent-injection\n  netns { userns-owned = 10 }\n  injections-per-netns = -5\n"
+                        + "  injectorz = 3\n}\nbogus = 1\n");
+        Printed v = cli("validate", f.toString());
+        assertEquals(2, v.status());
+        java.util.List<String> at = v.err()
+                .lines()
+                .skip(1)
+                .map(l ->
+                        l.trim().replaceFirst("^" + java.util.regex.Pattern.quote(f.toString()) + "(:\\d+)?: ", "$1 "))
+                .map(l -> l.substring(0, l.indexOf(':', 1)))
+                .toList();
+        assertEquals(
+                java.util.List.of(
+                        " workload.injectors",
+                        ":3 designs",
+                        ":8 workload.injections-per-netns",
+                        ":9 workload.injectorz",
+                        ":11 bogus"),
+                at);
+    }
 }
