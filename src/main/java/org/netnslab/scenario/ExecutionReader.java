@@ -107,7 +107,9 @@ final class ExecutionReader {
         for (String field : org.netnslab.metrics.RunResult.SchedulingInfo.noEffect(live, fifo)) {
             keys.add("machine." + field.replace("_ns", "").replace('_', '-'));
         }
-        if (live) { // the host's own CPUs run a live run
+        if (live // the host's own CPUs run a live run; a sweep's list is refused as such, not warned of
+                && !(conf.hasPath("machine.cpus")
+                        && conf.getValue("machine.cpus").valueType() == com.typesafe.config.ConfigValueType.LIST)) {
             keys.add("machine.cpus");
         }
         if (live || fifo) { // charged by the fair CPUs of virtual time only

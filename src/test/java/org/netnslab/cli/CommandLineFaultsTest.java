@@ -147,6 +147,11 @@ public class CommandLineFaultsTest extends JUnitSuite {
                         .contains("--sweep machine.cpus=1,2: machine.cpus: a CPU sweep (a list of counts) needs"
                                 + " execution = virtual"));
         assertFalse(p.err(), p.err().contains("--set machine.cpus"));
+        // nor a warning that machine.cpus has no effect, beside the refusal that says why
+        assertFalse(p.err(), p.err().contains("machine.cpus has no effect"));
+        Printed file = cli("run", "load-tests/isolation-soak.conf", "--sweep", "machine.cpus=2,4");
+        assertEquals(Main.EXIT_CONFIG, file.status());
+        assertFalse(file.err(), file.err().contains("has no effect"));
     }
 
     /** list --dir names a missing folder as missing, a file as not a folder. */
