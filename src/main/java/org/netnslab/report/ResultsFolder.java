@@ -12,7 +12,7 @@ import org.netnslab.metrics.SensitivityResult;
 
 /**
  * A run's output folder as the saved form of its {@link RunRecord}: result.json, result-extra.json, one
- * {@code .hgrm} per design and measure, and report.html rendered from the record (docs/reading-results.md says
+ * {@code .hgrm} per design and measure, summary.csv ({@link SummaryCsv}), and report.html rendered from the record (docs/reading-results.md says
  * what each holds). A run {@link #write}s it, through a {@link StagedOutput}; {@code netns-lab report}
  * {@link #read}s it back. Reading fails only without a readable result.json; any other file that is missing or
  * does not parse leaves its part out, with a note naming it in the record's {@link RunRecord#notes()}.
@@ -56,6 +56,7 @@ public final class ResultsFolder {
         ResultJson.write(record, dir.resolve(RESULT_JSON));
         ResultExtraJson.write(record, dir.resolve(RESULT_EXTRA_JSON));
         HgrmFiles.write(result, dir);
+        SummaryCsv.write(record, dir.resolve(SummaryCsv.FILE));
         return record;
     }
 
@@ -115,6 +116,16 @@ public final class ResultsFolder {
                     d.counters(),
                     de.throughputSeries(),
                     percentiles));
+        }
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        if (extra != null && Files.isRegularFile(csv)) { // written by the run; older folders have none
+            try {
+                if (!Files.readString(csv).equals(SummaryCsv.text(designs))) {
+                    notes.add(csv + ": its figures are not result.json's (was one of them edited?)");
+                }
+            } catch (IOException e) {
+                notes.add(csv + ": cannot be read (" + e.getMessage() + ")");
+            }
         }
         return new RunRecord(
                 r.scenario(),

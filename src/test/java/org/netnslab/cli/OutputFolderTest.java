@@ -173,7 +173,8 @@ public class OutputFolderTest extends JUnitSuite {
                 "kernel-6.9.uevent.transaction.hgrm",
                 "report.html",
                 "result-extra.json",
-                "result.json");
+                "result.json",
+                "summary.csv");
         List<String> all = new ArrayList<>(written);
         all.add(0, OutputManifest.FILE_NAME);
         assertEquals(all, names(out));
@@ -202,7 +203,8 @@ public class OutputFolderTest extends JUnitSuite {
                         "kernel-4.18.uevent.transaction.hgrm",
                         "report.html",
                         "result-extra.json",
-                        "result.json"),
+                        "result.json",
+                        "summary.csv"),
                 names(out));
         assertEquals(List.of("out"), names(tmp.getRoot().toPath()));
     }
@@ -247,10 +249,10 @@ public class OutputFolderTest extends JUnitSuite {
         assertTrue(
                 refused.err(),
                 refused.err()
-                        .startsWith("netns-lab: output folder " + out + ": holds 5 entries and no"
+                        .startsWith("netns-lab: output folder " + out + ": holds 6 entries and no"
                                 + " .netns-lab-manifest (a netns-lab run writes one; an older version's output folder has none):"
                                 + " kernel-6.9.uevent.delivery.hgrm, kernel-6.9.uevent.transaction.hgrm, report.html, result-extra.json,"
-                                + " result.json; "));
+                                + " result.json and 1 more; "));
         assertUnchanged("refused, nothing changed", before, snapshot(root));
         assertEquals(0, execute("report", out.toString()).status()); // read-only use needs no manifest
     }
