@@ -150,7 +150,7 @@ public final class HoconChecker {
     public void knownLeaves(Config given, Config known, String at) {
         for (Map.Entry<String, ConfigValue> e : given.entrySet()) {
             if (!known.hasPath(e.getKey())) {
-                String near = nearest(
+                String near = NearestKey.of(
                         e.getKey(),
                         known.entrySet().stream().map(Map.Entry::getKey).toList());
                 problemAt(
@@ -160,45 +160,6 @@ public final class HoconChecker {
                                 + " (netns-lab.model in reference.conf lists them)");
             }
         }
-    }
-
-    /**
-     * @param key a key path not known
-     * @param known the known key paths
-     * @return the known path nearest {@code key} by edit distance, when within a quarter of its length (at least 2
-     *     edits); else null
-     */
-    static String nearest(String key, java.util.List<String> known) {
-        String best = null;
-        int bestDistance = Math.max(2, key.length() / 4) + 1;
-        for (String k : known) {
-            int d = editDistance(key, k);
-            if (d < bestDistance) {
-                best = k;
-                bestDistance = d;
-            }
-        }
-        return best;
-    }
-
-    /** @return Levenshtein's distance: the fewest one-character insertions, deletions and changes from a to b */
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int change = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(change, Math.min(prev[j], cur[j - 1]) + 1);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     /**
