@@ -168,7 +168,15 @@ final class RunCommand implements Callable<Integer> {
                     ? Main.EXIT_CONFIG
                     : run(run, lanes, staged.output(), now, staged.output().dir());
         } catch (OutputFolderException e) {
-            System.err.println("netns-lab: output folder " + e.getMessage());
+            System.err.println("netns-lab: output folder " + e.getMessage()
+                    + (out == null // the default folder's parent is a setting: name where it was set
+                            ? " (its parent is netns-lab.run.out-dir = " + loaded.outDir() + ", from "
+                                    + loaded.system()
+                                            .getValue("netns-lab.run.out-dir")
+                                            .origin()
+                                            .description()
+                                    + "; or give --out)"
+                            : ""));
             return Main.EXIT_CONFIG;
         }
     }

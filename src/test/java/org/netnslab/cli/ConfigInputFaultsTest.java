@@ -511,4 +511,20 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         ":11 bogus"),
                 at);
     }
+
+    /** A default output folder that cannot be made names the setting its parent came from, and where it was set. */
+    @Test
+    public void anOutDirThatCannotBeMadeNamesItsSetting() throws Exception {
+        java.nio.file.Path file = tmp.newFile("in-the-way").toPath();
+        java.nio.file.Path conf = tmp.newFile("out-dir.conf").toPath();
+        java.nio.file.Files.writeString(conf, "netns-lab.run.out-dir = \"" + file.resolve("sub") + "\"\n");
+        Printed p = cli(
+                "run", "load-tests/unshare-loop.conf", "--scale", "0.01", "--config", conf.toString(), "--no-progress");
+        assertEquals(p.err(), 2, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("(its parent is netns-lab.run.out-dir = " + file.resolve("sub") + ", from " + conf
+                                + ": 1; or give --out)"));
+    }
 }
