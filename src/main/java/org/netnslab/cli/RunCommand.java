@@ -114,17 +114,31 @@ final class RunCommand implements Callable<Integer> {
                     + " when stderr is not a terminal anyway)")
     boolean noProgress;
 
-    @Override
-    public Integer call() {
+    /**
+     * Loads a scenario with the options of a run's command line ({@code run}, and {@code validate}, which checks them).
+     *
+     * @param sweep {@code --sweep}, or null
+     * @param repeat {@code --repeat}, or null
+     * @param sensitivity {@code --sensitivity}, or null
+     * @return the loaded run, or null once what is wrong has been printed to stderr
+     */
+    static LoadedRun load(
+            Path file,
+            List<String> sets,
+            double scale,
+            Path config,
+            String sweep,
+            Integer repeat,
+            Integer sensitivity) {
         List<String> all = new ArrayList<>(sets);
         if (sweep != null) {
             if (sets.stream().anyMatch(RunCommand::setsCpus)) {
                 System.err.println("netns-lab: --sweep machine.cpus and --set of machine.cpus both given: use one");
-                return Main.EXIT_CONFIG;
+                return null;
             }
             String set = sweepSet(sweep);
             if (set == null) {
-                return Main.EXIT_CONFIG;
+                return null;
             }
             all.add(set);
         }
@@ -135,13 +149,25 @@ final class RunCommand implements Callable<Integer> {
                 config,
                 sweep == null ? Map.of() : Map.of("--set " + all.get(all.size() - 1), "--sweep " + sweep));
         if (loaded == null) {
-            return Main.EXIT_CONFIG;
+            return null;
         }
         try {
-            loaded = loaded.withOptions(repeat, sensitivity);
+            return loaded.withOptions(repeat, sensitivity);
         } catch (IllegalArgumentException e) {
             System.err.println("netns-lab: " + e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public Integer call() {
+        LoadedRun loaded = load(file, sets, scale, config, sweep, repeat, sensitivity);
+        if (loaded == null) {
             return Main.EXIT_CONFIG;
+        }
+        List<String> all = new ArrayList<>(sets);
+        if (sweep != null) {
+            all.add(sweepSet(sweep));
         }
         int lanes = Jobs.choose(
                 jobs,

@@ -32,22 +32,46 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "extra HOCON file over conf/application.conf")
     Path config;
 
+    @Option(names = "--repeat", paramLabel = "N", description = "check as run --repeat N would run it")
+    Integer repeat;
+
+    @Option(names = "--sweep", paramLabel = "KEY=A,B,...", description = "check as run --sweep would run it")
+    String sweep;
+
+    @Option(names = "--sensitivity", paramLabel = "N", description = "check as run --sensitivity N would run it")
+    Integer sensitivity;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "check as run --jobs N would run it")
+    Integer jobs;
+
     @Override
     public Integer call() {
-        LoadedRun loaded = LoadedScenario.orReport(file, sets, scale, config);
+        // the options of a run's command line too, so that swapping run for validate checks the whole line
+        LoadedRun loaded = RunCommand.load(file, sets, scale, config, sweep, repeat, sensitivity);
         if (loaded == null) {
+            return Main.EXIT_CONFIG;
+        }
+        if (Jobs.choose(
+                        jobs,
+                        loaded.scenario(),
+                        loaded.system().getBoolean("netns-lab.run.heap-check"),
+                        Runtime.getRuntime().maxMemory(),
+                        System.err)
+                < 1) {
             return Main.EXIT_CONFIG;
         }
         Scenario s = loaded.scenario();
         long need = HeapEstimate.mib(HeapEstimate.bytes(s));
         long usable = Runtime.getRuntime().maxMemory() >> 20;
         System.out.printf(
-                "%s: OK: scenario %s, %d design(s) %s, %s; heap estimate %d MiB of %d MiB usable%s%n",
+                "%s: OK: scenario %s, %d design(s) %s, %s%s; heap estimate %d MiB of %d MiB usable%s%n",
                 file,
                 s.name(),
                 s.designs().size(),
                 s.designs().stream().map(Design::name).toList(),
                 s.workload().shape(s.scale()),
+                (s.repeat() > 1 ? "; " + s.repeat() + " replicates" : "")
+                        + (s.execution().isSweep() ? "; at " + s.execution().cpuCounts() + " CPUs" : ""),
                 need,
                 usable,
                 need > usable // only where netns-lab.run.heap-check = false let it through

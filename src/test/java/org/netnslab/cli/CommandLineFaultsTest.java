@@ -154,6 +154,31 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(file.err(), file.err().contains("has no effect"));
     }
 
+    /** validate takes a run's --sweep, --repeat, --sensitivity and --jobs, and refuses what run would refuse. */
+    @Test
+    public void validateChecksTheOptionsOfARunsLine() {
+        Printed ok = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--sweep",
+                "machine.cpus=2,4",
+                "--repeat",
+                "3",
+                "--jobs",
+                "2");
+        assertEquals(ok.err(), 0, ok.status());
+        assertTrue(ok.out(), ok.out().contains("; 3 replicates; at [2, 4] CPUs; heap estimate "));
+        Printed twice = cli("validate", "load-tests/uevent-tc1-userns.conf", "--sweep", "machine.cpus=2,2");
+        assertEquals(Main.EXIT_CONFIG, twice.status());
+        assertEquals("netns-lab: --sweep machine.cpus: 2 is repeated\n", twice.err());
+        Printed jobs = cli("validate", "load-tests/uevent-tc1-userns.conf", "--jobs", "0");
+        assertEquals(Main.EXIT_CONFIG, jobs.status());
+        assertEquals("netns-lab: --jobs: must be in 1..1024, got 0\n", jobs.err());
+        Printed live = cli("validate", "load-tests/isolation-soak.conf", "--sensitivity", "4");
+        assertEquals(Main.EXIT_CONFIG, live.status());
+        assertTrue(live.err(), live.err().contains("needs execution = virtual"));
+    }
+
     /** list --dir names a missing folder as missing, a file as not a folder. */
     @Test
     public void listOfAMissingFolderSaysItIsMissing() throws Exception {
