@@ -197,7 +197,7 @@ public final class CalibrationConsole {
                     r.load(),
                     r.measure(),
                     num(r.measured()),
-                    r.runs() > 1 ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high()) : "",
+                    r.runs() > 1 ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high()) : "1 run",
                     num(r.predicted()),
                     Double.isFinite(r.ratio()) ? String.format("%.2fx", r.ratio()) : "n/a",
                     r.band(),

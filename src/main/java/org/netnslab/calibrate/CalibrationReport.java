@@ -237,7 +237,7 @@ public final class CalibrationReport {
 
     /** @return "3: low..high" for a load the host ran several times, "" for one run */
     static String range(Predictions.Row r) {
-        return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "";
+        return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "1 run";
     }
 
     private static String ratio(double v) {

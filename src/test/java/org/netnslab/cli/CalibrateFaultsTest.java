@@ -139,6 +139,12 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 p.out(),
                 lines.contains(
                         "    TAIL   the host's mean is carried by a few sends preempted for tens to hundreds of ms"));
+        // a load the host ran once says so, not a blank
+        String once = lines.stream()
+                .filter(l -> l.contains(" listener CPU exit / all "))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(once, once.matches(".* exit / all +[0-9.]+ +1 run +.*"));
         assertTrue(p.out(), lines.stream().anyMatch(l -> l.endsWith(" MISS LCPU")));
         JsonNode rows = JSON.readTree(out.resolve("calibration.json").toFile()).path("predictions");
         String why = "";
