@@ -210,7 +210,8 @@ public final class StagedOutput {
 
     /**
      * Adds the manifest and puts the results in place of the folder's previous content: the old folder is renamed
-     * aside and the temporary one (same parent, so same file system) renamed to its name, both {@code ATOMIC_MOVE},
+     * aside and the temporary one (same parent, so same file system), given the old one's permissions, renamed to its
+     * name, both {@code ATOMIC_MOVE},
      * so no result.json ever stands beside a partial set of {@code .hgrm} files; of the old folder only the files its
      * manifest lists are deleted. A folder that cannot be renamed (a mount point: EBUSY) has its listed files
      * replaced one by one instead, result.json and the manifest last.
@@ -236,6 +237,7 @@ public final class StagedOutput {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             move(temp, dir);
         } else {
+            keepMode(dir, temp);
             Path old = dir.toAbsolutePath().normalize().getParent().resolve(sibling(dir, "old"));
             boolean aside;
             try {
@@ -259,6 +261,18 @@ public final class StagedOutput {
         committed = true;
         lock.close();
         return kept;
+    }
+
+    /**
+     * Gives the new folder the old one's permissions, so that a run into a folder its user made private leaves it
+     * private (the swap puts a new folder, made with the default mode, in its place).
+     */
+    private static void keepMode(Path old, Path fresh) throws IOException {
+        try {
+            Files.setPosixFilePermissions(fresh, Files.getPosixFilePermissions(old, LinkOption.NOFOLLOW_LINKS));
+        } catch (UnsupportedOperationException e) { // a file system without POSIX modes: its folders have none to keep
+            return;
+        }
     }
 
     private static void move(Path from, Path to) throws IOException {

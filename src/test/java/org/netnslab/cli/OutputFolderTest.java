@@ -191,6 +191,17 @@ public class OutputFolderTest extends JUnitSuite {
                 names(tmp.getRoot().toPath()));
     }
 
+    /** A run into a folder its user made private leaves it private: the new folder takes the old one's mode. */
+    @Test
+    public void aSecondRunKeepsTheFoldersPermissions() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("out");
+        assertSucceeds(tiny(out, "kernel-6.9"));
+        Files.setPosixFilePermissions(out, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        assertSucceeds(tiny(out, "kernel-4.18"));
+        assertEquals(
+                "rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+    }
+
     @Test
     public void aSecondRunReplacesTheFirstRunsFilesOnly() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("out");
