@@ -3,7 +3,6 @@ package org.netnslab.report;
 import static org.netnslab.report.JsonFields.at;
 
 import java.util.List;
-import java.util.Map;
 import org.netnslab.metrics.Comparison;
 
 /**
@@ -53,16 +52,24 @@ final class ReplicatesCheck {
         if (per.size() != reps.size()) {
             return;
         }
-        for (Map.Entry<String, Long> inv : d.invariants().entrySet()) {
-            if (per.stream().allMatch(x -> x.invariants().containsKey(inv.getKey()))) {
-                long sum = per.stream()
-                        .mapToLong(x -> x.invariants().get(inv.getKey()))
-                        .sum();
-                if (sum != inv.getValue()) {
-                    throw f.wrong(
-                            at(at(p, "invariants"), inv.getKey()),
-                            inv.getValue() + " is not the replicates' sum (" + sum + ")" + ResultJsonReader.EDITED);
-                }
+        java.util.Set<String> keys =
+                new java.util.LinkedHashSet<>(d.invariants().keySet());
+        per.forEach(x -> keys.addAll(x.invariants().keySet()));
+        for (String k : keys) { // every key of the design's or a replicate's: one deleted alone is an edit too
+            Long pooled = d.invariants().get(k);
+            long sum = per.stream()
+                    .mapToLong(x -> x.invariants().getOrDefault(k, 0L))
+                    .sum();
+            boolean inReplicates = per.stream().anyMatch(x -> x.invariants().containsKey(k));
+            if (pooled == null || !inReplicates || sum != pooled) {
+                throw f.wrong(
+                        at(at(p, "invariants"), k),
+                        (pooled == null
+                                        ? "missing, where the replicates sum to " + sum
+                                        : !inReplicates
+                                                ? pooled + " is in no replicate's invariants"
+                                                : pooled + " is not the replicates' sum (" + sum + ")")
+                                + ResultJsonReader.EDITED);
             }
         }
         double n = per.size();

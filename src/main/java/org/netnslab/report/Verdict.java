@@ -82,7 +82,7 @@ public final class Verdict {
             checked.add(RatioVerdict.comparison(r, c));
         }
         List<Line> lines = new ArrayList<>(r.isSweep() ? SweepVerdict.byDesign(r, checked) : checked);
-        for (Map.Entry<String, Double> seed : r.seedRatios().entrySet()) {
+        for (Map.Entry<String, Double> seed : inDesignOrder(r)) { // a map's order is not the run's
             String d = seed.getKey();
             if (r.comparisons().stream().noneMatch(c -> c.b().equals(d) || c.b().startsWith(d + "@"))) {
                 lines.add(new Line(
@@ -145,6 +145,16 @@ public final class Verdict {
                 + (r.belowMinScale() ? "; " + r.minScale().tooSmall() : "") // a hazard may not show at this scale
                 + ".";
         return new Verdict(checked, lines, inv, hold);
+    }
+
+    /** @return the run's seed ratios in its designs' order, then any of a design it has no record of, by name */
+    private static List<Map.Entry<String, Double>> inDesignOrder(RunRecord r) {
+        List<String> order = r.designs().stream().map(DesignRecord::name).toList();
+        return r.seedRatios().entrySet().stream()
+                .sorted(java.util.Comparator.<Map.Entry<String, Double>>comparingInt(
+                                e -> order.contains(e.getKey()) ? order.indexOf(e.getKey()) : order.size())
+                        .thenComparing(Map.Entry::getKey))
+                .toList();
     }
 
     /** @return why a design is expected to break an invariant, or null when it must keep it */

@@ -76,5 +76,11 @@ public class MostlyZeroVerdictTest extends JUnitSuite {
                         + " baseline's (it records proc.event); derived-ratios compare designs across measures.",
                 v.lines().get(0).text());
         assertEquals(null, v.lines().get(0).agrees());
+        // two such seeds: in the designs' order, whatever the map's
+        DesignResult scan = design("proc-scan-8k", 0, 2_000);
+        Verdict two = TinyRun.verdict(List.of(none, scan, pidfd), List.of(), Map.of("pidfd", 1.5, "proc-scan-8k", 2.0));
+        assertEquals(
+                List.of("proc-scan-8k", "pidfd"),
+                two.lines().stream().map(l -> l.text().split(" ")[4]).toList());
     }
 }

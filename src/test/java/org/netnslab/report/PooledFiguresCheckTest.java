@@ -60,6 +60,17 @@ public class PooledFiguresCheckTest extends JUnitSuite {
                                 json + ": designs[0].invariants.seqnum_out_of_order: 4 is not the replicates' sum (3):"
                                         + " not the figures a run wrote (was the file edited?)"));
         Files.writeString(json, good);
+        // a pooled key deleted, or one no replicate has: a broken invariant hidden, or one made up
+        edit(json, "\"seqnum_out_of_order\" : 3,", "");
+        assertTrue(
+                refused(dir),
+                refused(dir)
+                        .contains("designs[0].invariants.seqnum_out_of_order: missing, where the"
+                                + " replicates sum to 3"));
+        Files.writeString(json, good);
+        edit(json, "\"seqnum_out_of_order\" : 3,", "\"seqnum_out_of_order\" : 3, \"made_up\" : 5,");
+        assertTrue(refused(dir), refused(dir).contains("designs[0].invariants.made_up: 5 is in no replicate's"));
+        Files.writeString(json, good);
         // its three replicates' means are 52.4185, 49.4185 and 55.4185 us
         edit(json, "\"mean\" : 52.4185,", "\"mean\" : 56.0,");
         assertTrue(
