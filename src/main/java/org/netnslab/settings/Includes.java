@@ -86,15 +86,19 @@ public final class Includes {
                 if (!name.startsWith("file:")) {
                     continue; // another scheme is fetched by HOCON, never by this check
                 }
-                try {
-                    found = Path.of(java.net.URI.create(name));
+                try { // file:x (no slash) is relative to the working directory, as java.net.URL reads it
+                    found = name.startsWith("file:/")
+                            ? Path.of(java.net.URI.create(name))
+                            : Path.of(name.substring("file:".length())).toAbsolutePath();
                 } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
                     continue; // a URL HOCON reads its own way; the parse reports what it cannot
                 }
                 exists = Files.isRegularFile(found);
             } else {
+                // HOCON reads file("x") as java.io.File does, from the working directory; a plain "x" beside the file
+                Path base = "file".equals(kind) ? Path.of("").toAbsolutePath() : folder;
                 found = names.stream()
-                        .map(n -> Path.of(n).isAbsolute() ? Path.of(n) : folder.resolve(n))
+                        .map(n -> Path.of(n).isAbsolute() ? Path.of(n) : base.resolve(n))
                         .filter(Files::isRegularFile)
                         .findFirst()
                         .orElse(null);

@@ -455,6 +455,12 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(v.err(), v.err().contains(mine + ":4: include \"sub/gone.conf\" finds no file" + tail));
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":5:"));
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":6:"));
+        // file("sub/here.conf") is read from the working directory (as java.io.File reads it), not beside the file:
+        // HOCON skips it here, where the working directory is the project's
+        java.nio.file.Path cwd = withIncludes(dir, "cwd.conf", "include file(\"sub/here.conf\")\n");
+        Printed c = cli("validate", cwd.toString());
+        assertEquals(c.err(), 0, c.status());
+        assertTrue(c.err(), c.err().contains(cwd + ":1: include file(\"sub/here.conf\") finds no file" + tail));
     }
 
     /** A tool setting given to a scenario is sent to --config; a misspelt model key is given its nearest known one. */
