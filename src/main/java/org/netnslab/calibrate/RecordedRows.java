@@ -21,7 +21,7 @@ import org.netnslab.settings.SavedFile;
  * calibration.json.
  *
  * @param file the recording as named
- * @param host its kernel and CPU count, e.g. "6.18.44 on 2 CPUs"
+ * @param host its kernel, CPU count, HZ and preemption model, e.g. "6.18.44 on 2 CPUs (HZ 250, preempt none)"
  * @param quick whether it is a {@code --quick} calibration
  * @param measurements its probe lines ({@code fit_set}, {@code prediction_set}): two recordings holding the same
  *     are one sitting
@@ -61,8 +61,15 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
         JsonNode root = root(f);
         JsonNode preds = root.path("predictions");
         JsonNode host = root.path("host");
-        if (!host.path("release").isTextual() || !host.path("cpus").canConvertToInt()) {
-            throw new IOException(f + ": no host.release and host.cpus (the machine it was measured on)");
+        if (!host.path("release").isTextual() || !host.path("cpus").isIntegralNumber()) {
+            throw new IOException(f + ": no host.release and host.cpus, text and a whole number (the machine it was"
+                    + " measured on)");
+        }
+        if (root.has("quick") && !root.path("quick").isBoolean()) {
+            throw new IOException(f + ": quick must be true or false, got " + root.path("quick"));
+        }
+        if (root.has("schema") && root.path("schema").asInt(-1) != 1) {
+            throw new IOException(f + ": schema " + root.path("schema") + " is not one this version reads (1)");
         }
         Map<String, List<Long>> sizes = sizes(preds);
         Map<String, Seen> rows = new LinkedHashMap<>();
@@ -114,7 +121,9 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
                 .set("prediction_set", root.path("prediction_set"));
         return new RecordedRows(
                 f,
-                host.path("release").asText() + " on " + host.path("cpus").asInt() + " CPUs",
+                host.path("release").asText() + " on " + host.path("cpus").asInt() + " CPUs (HZ "
+                        + host.path("hz").asText("?") + ", preempt "
+                        + host.path("preempt").asText("?") + ")",
                 root.path("quick").asBoolean(false),
                 measurements,
                 rows);

@@ -187,11 +187,12 @@ public final class Repeatability {
     }
 
     /**
-     * @param host "6.18.44-fc-v1272 on 2 CPUs"
-     * @return its kernel version and CPUs ("6.18.44 on 2 CPUs"): two builds of one kernel on one machine are one host
+     * @param host "6.18.44-fc-v1272 on 2 CPUs (HZ 250, preempt none)"
+     * @return its kernel version, CPUs, HZ and preemption model ("6.18.44 on 2 CPUs (HZ 250, preempt none)"): two
+     *     builds of one kernel on one machine are one host, but for a realtime (-rt) build
      */
     private static String kernel(String host) {
-        return host.replaceFirst("^(\\d+\\.\\d+(?:\\.\\d+)?)\\S*( on .*)$", "$1$2");
+        return host.replaceFirst("^(\\d+\\.\\d+(?:\\.\\d+)?)(?!\\S*(?:-rt|PREEMPT_RT))\\S*( on .*)$", "$1$2");
     }
 
     /** @return the file a recording is read from: a folder's calibration.json */

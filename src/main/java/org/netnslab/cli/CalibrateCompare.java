@@ -12,7 +12,7 @@ import org.netnslab.calibrate.RepeatabilityTable;
 
 /**
  * {@code calibrate --compare FILE... [--csv FILE]}: the table of {@link Repeatability} on the console, and its rows as
- * CSV. Exit 0 done, 2 a file or option at fault (one line naming it; nothing written), 1 the CSV could not be written.
+ * CSV ({@code --csv -}: the CSV alone on stdout, for a pipe). Exit 0 done, 2 a file or option at fault (one line naming it; nothing written), 1 the CSV could not be written.
  */
 final class CalibrateCompare {
     private CalibrateCompare() {}
@@ -28,7 +28,15 @@ final class CalibrateCompare {
                     + files.size() + " (" + files.get(0) + ")");
             return Main.EXIT_CONFIG;
         }
-        String wrong = csv == null ? null : csvProblem(csv, files);
+        for (Path f : files) {
+            if (f.toString().isBlank()) {
+                System.err.println("netns-lab: calibrate --compare: an empty file name; name a calibration.json or the"
+                        + " calibrate output folder holding one");
+                return Main.EXIT_CONFIG;
+            }
+        }
+        boolean toStdout = csv != null && csv.toString().equals("-");
+        String wrong = csv == null || toStdout ? null : csvProblem(csv, files);
         if (wrong != null) {
             System.err.println("netns-lab: calibrate --csv " + csv + ": " + wrong + "; nothing written");
             return Main.EXIT_CONFIG;
@@ -40,8 +48,12 @@ final class CalibrateCompare {
             System.err.println("netns-lab: calibrate --compare " + e.getMessage());
             return Main.EXIT_CONFIG;
         }
+        if (toStdout) { // the rows alone, for a pipe
+            System.out.print(RepeatabilityTable.csv(r));
+            return 0;
+        }
         if (csv != null) {
-            Path abs = csv.toAbsolutePath();
+            Path abs = csv.toAbsolutePath().normalize();
             Path temp = null;
             try {
                 temp = Files.createTempFile(
@@ -94,6 +106,10 @@ final class CalibrateCompare {
             } catch (IOException e) {
                 return "cannot be told from " + f + " (" + e.getClass().getSimpleName() + ")";
             }
+        }
+        if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)
+                && !abs.getFileName().toString().endsWith(".csv")) {
+            return "exists and is not a .csv file, which the CSV would replace; name a .csv or a new file";
         }
         return null;
     }

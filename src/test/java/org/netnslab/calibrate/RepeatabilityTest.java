@@ -50,7 +50,11 @@ public class RepeatabilityTest extends JUnitSuite {
             double growth)
             throws IOException {
         ObjectNode root = JSON.createObjectNode();
-        root.putObject("host").put("release", "6.18.44").put("cpus", 2);
+        root.putObject("host")
+                .put("release", "6.18.44")
+                .put("cpus", 2)
+                .put("hz", 250)
+                .put("preempt", "none");
         root.putArray("prediction_set").addObject().put("sitting", name);
         ArrayNode p = root.putArray("predictions");
         row(p, "tc1 N=10", "throughput, sends/s", tc10, "+-25%", in10);
@@ -243,10 +247,22 @@ public class RepeatabilityTest extends JUnitSuite {
         Path c = ok.get(2);
         edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.12.0").put("cpus", 8));
         assertEquals(
-                c + ": was measured on 6.12.0 on 8 CPUs, " + ok.get(0) + " on 6.18.44 on 2 CPUs: the host's"
-                        + " repeatability needs recordings of one host",
+                c + ": was measured on 6.12.0 on 8 CPUs (HZ 250, preempt none), " + ok.get(0)
+                        + " on 6.18.44 on 2 CPUs (HZ 250, preempt none): the host's repeatability needs recordings of"
+                        + " one host",
                 refused(ok));
-        edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44").put("cpus", 2));
+        // another build of the version is the same host, but not a realtime one, nor another HZ
+        edit(
+                c,
+                r -> ((ObjectNode) r.get("host"))
+                        .put("release", "6.18.44-fc-v1272")
+                        .put("cpus", 2));
+        assertEquals(3, Repeatability.of(ok).tallies().size());
+        edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44-rt12"));
+        assertTrue(refused(ok), refused(ok).contains("was measured on 6.18.44-rt12 on 2 CPUs"));
+        edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44").put("hz", 1000));
+        assertTrue(refused(ok), refused(ok).contains("(HZ 1000, preempt none)"));
+        edit(c, r -> ((ObjectNode) r.get("host")).put("hz", 250));
         edit(c, r -> r.put("quick", true));
         assertEquals(
                 c + ": is a --quick calibration and " + ok.get(0)

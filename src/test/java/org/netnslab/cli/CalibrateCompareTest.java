@@ -94,5 +94,15 @@ public class CalibrateCompareTest extends JUnitSuite {
                         + " written\n",
                 p.err());
         assertEquals(size, Files.size(copy));
+        // another existing file that is not a .csv (a report, a note) is not replaced
+        Path notes = tmp.newFile("notes.txt").toPath();
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", notes.toString());
+        assertEquals(2, p.status());
+        assertTrue(p.err(), p.err().contains(": exists and is not a .csv file, which the CSV would replace"));
+        // -: the CSV alone on stdout
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", "-");
+        assertEquals(p.err(), 0, p.status());
+        assertEquals(54, p.out().lines().count());
+        assertTrue(p.out(), p.out().startsWith("load,measure,recordings,"));
     }
 }
