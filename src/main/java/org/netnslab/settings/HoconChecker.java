@@ -130,13 +130,21 @@ public final class HoconChecker {
             if (!allowed.contains(e.getKey())) {
                 boolean tool = at.isEmpty()
                         && (e.getKey().equals("netns-lab") || e.getKey().equals("akka"));
+                String own = tool && e.getValue() instanceof ConfigObject o
+                        ? o.keySet().stream()
+                                .filter(allowed::contains)
+                                .findFirst()
+                                .orElse(null)
+                        : null;
                 problemAt(
                         e.getValue().origin(),
                         at + e.getKey(),
                         tool
                                 ? "a setting of the tool, not of a scenario: give it in a --config FILE (or as"
-                                        + " -D" + e.getKey() + "... in NETNS_LAB_JAVA_OPTS); a scenario's keys are "
-                                        + new TreeSet<>(allowed)
+                                        + " -D" + e.getKey() + "... in NETNS_LAB_JAVA_OPTS)"
+                                        + (own == null
+                                                ? "; a scenario's keys are " + new TreeSet<>(allowed)
+                                                : "; for this scenario's own " + own + ", drop the netns-lab. prefix")
                                 : "unknown key; expected one of " + new TreeSet<>(allowed));
             }
         }

@@ -474,6 +474,11 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         .contains(
                                 "--set netns-lab.run.ask-timeout=5s: netns-lab: a setting of the tool, not of a"
                                         + " scenario: give it in a --config FILE (or as -Dnetns-lab... in NETNS_LAB_JAVA_OPTS)"));
+        Printed prefixed =
+                cli("validate", "load-tests/unshare-loop.conf", "--set", "netns-lab.model.uevent.listener-rcvbuf=1");
+        assertEquals(2, prefixed.status());
+        assertTrue(
+                prefixed.err(), prefixed.err().contains("; for this scenario's own model, drop the netns-lab. prefix"));
         Printed m = cli("validate", "load-tests/unshare-loop.conf", "--set", "model.uevent.listner-rcvbuf=1000");
         assertEquals(2, m.status());
         assertTrue(

@@ -92,28 +92,22 @@ public record UeventInjectionWorkload(
                 + injectorsAll * PopulationBytes.INJECTOR_BYTES;
     }
 
-    /** Names the population's largest part: --scale sets the injections, not the netns, listeners or injectors. */
+    /**
+     * Names the population's larger part: --scale sets the injections, not the netns (with their listeners) or the
+     * injectors.
+     */
     @Override
     public String populationAdvice(double scale, int cpus) {
         long n = netnsCount();
         long injectorsAll = injectors + (kernelUeventsPerNetns(scale) > 0 ? n : 0);
-        long[] parts = {
-            n * PopulationBytes.netns(cpus),
-            n * listenersPerNetns * PopulationBytes.LISTENER_BYTES,
-            injectorsAll * PopulationBytes.INJECTOR_BYTES
-        };
-        String[] names = {
-            n + " netns (workload.netns.userns-owned and init-owned)",
-            n * listenersPerNetns + " listeners (workload.listeners-per-netns)",
-            injectorsAll + " injectors (workload.injectors)"
-        };
-        int most = 0;
-        for (int i = 1; i < parts.length; i++) {
-            most = parts[i] > parts[most] ? i : most;
-        }
-        long total = parts[0] + parts[1] + parts[2];
-        return "lower the population, which --scale does not shrink (it sets the injections): most of it is "
-                + names[most] + ", " + Math.round(100.0 * parts[most] / Math.max(1, total)) + "% of its bytes";
+        long netns = n * PopulationBytes.netns(cpus) + n * listenersPerNetns * PopulationBytes.LISTENER_BYTES;
+        long inj = injectorsAll * PopulationBytes.INJECTOR_BYTES;
+        String most = netns >= inj
+                ? n + " netns with their " + n * listenersPerNetns
+                        + " listeners (workload.netns.userns-owned and init-owned, workload.listeners-per-netns)"
+                : injectorsAll + " injectors (workload.injectors)";
+        return "lower the population, which --scale does not shrink (it sets the injections): most of it is " + most
+                + ", " + Math.round(100.0 * Math.max(netns, inj) / Math.max(1, netns + inj)) + "% of its bytes";
     }
 
     /** The warm-up's floor over all netns: at least this many warm-up injections (or the configured ones). */
