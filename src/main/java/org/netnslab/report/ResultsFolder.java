@@ -120,8 +120,9 @@ public final class ResultsFolder {
         Path csv = dir.resolve(SummaryCsv.FILE);
         if (extra != null && Files.isRegularFile(csv)) { // written by the run; older folders have none
             try {
-                if (!Files.readString(csv).equals(SummaryCsv.text(designs))) {
-                    notes.add(csv + ": its figures are not result.json's (was one of them edited?)");
+                String differs = SummaryCsv.differs(Files.readString(csv), designs);
+                if (differs != null) {
+                    notes.add(csv + ": " + differs + ": not result.json's figures (was one of them edited?)");
                 }
             } catch (IOException e) {
                 notes.add(csv + ": cannot be read (" + e.getMessage() + ")");

@@ -70,6 +70,78 @@ public final class SummaryCsv {
         Files.writeString(file, text(record), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Compares a saved summary.csv with the figures it should hold, by value: a spreadsheet's re-save (CRLF, a byte
+     * order mark, quotes, trailing zeros) is the same file.
+     *
+     * @param saved the file's text
+     * @param designs result.json's designs
+     * @return the first difference, naming its row and column; null when it holds those figures
+     */
+    static String differs(String saved, java.util.List<DesignRecord> designs) {
+        java.util.List<java.util.List<String>> want = rows(text(designs));
+        java.util.List<java.util.List<String>> got = rows(saved.startsWith("\uFEFF") ? saved.substring(1) : saved);
+        String[] columns = HEADER.trim().split(",");
+        for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
+            if (i >= want.size() || i >= got.size()) {
+                return (got.size() - 1) + " rows, where result.json has " + (want.size() - 1) + " design measures";
+            }
+            java.util.List<String> w = want.get(i);
+            java.util.List<String> g = got.get(i);
+            for (int c = 0; c < columns.length; c++) {
+                String gv = c < g.size() ? g.get(c) : "";
+                if (!same(w.get(c), gv)) {
+                    return "line " + (i + 1) + (i == 0 ? "" : " (" + w.get(0) + ", " + w.get(1) + ")") + ": "
+                            + columns[c] + " is '" + gv + "', result.json's "
+                            + (w.get(c).isEmpty() ? "none" : w.get(c));
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return whether two cells hold one value: equal text, or equal numbers however written */
+    private static boolean same(String a, String b) {
+        if (a.equals(b)) {
+            return true;
+        }
+        try {
+            return Double.parseDouble(a) == Double.parseDouble(b);
+        } catch (NumberFormatException e) { // text that differs
+            return false;
+        }
+    }
+
+    /** @return the CSV's rows, each its cells unquoted (RFC 4180), blank lines left out */
+    private static java.util.List<java.util.List<String>> rows(String csv) {
+        java.util.List<java.util.List<String>> out = new java.util.ArrayList<>();
+        for (String line : csv.replace("\r\n", "\n").split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            java.util.List<String> cells = new java.util.ArrayList<>();
+            StringBuilder cell = new StringBuilder();
+            boolean quoted = false;
+            for (int i = 0; i < line.length(); i++) {
+                char ch = line.charAt(i);
+                if (quoted && ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else if (ch == '"') {
+                    quoted = !quoted;
+                } else if (ch == ',' && !quoted) {
+                    cells.add(cell.toString());
+                    cell.setLength(0);
+                } else {
+                    cell.append(ch);
+                }
+            }
+            cells.add(cell.toString());
+            out.add(cells);
+        }
+        return out;
+    }
+
     /** @return a figure as Java prints a double (no grouping), or empty for NaN (no value) */
     private static String num(double v) {
         return Double.isNaN(v) ? "" : Double.toString(v);

@@ -64,7 +64,21 @@ public class SummaryCsvTest extends JUnitSuite {
         Files.writeString(csv, good.replaceFirst(",us,", ",ms,"));
         ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
         assertEquals(o.err(), 2, o.status());
-        assertTrue(o.err(), o.err().contains(csv + ": its figures are not result.json's (was one of them edited?)"));
+        assertTrue(
+                o.err(),
+                o.err()
+                        .contains(
+                                csv + ": line 2 (kernel-4.18, uevent.transaction): unit is 'ms', result.json's us: not"
+                                        + " result.json's figures (was one of them edited?)"));
+        // a spreadsheet's re-save: a byte order mark, CRLF, quoted names, trailing zeros; the same figures
+        String resaved = "\uFEFF"
+                + good.replace("\n", "\r\n")
+                        .replaceFirst("kernel-4.18,", "\"kernel-4.18\",")
+                        .replaceFirst(",us,(\\d+),([0-9.]+),", ",us,$1,$20000,");
+        Files.writeString(csv, resaved);
+        Files.deleteIfExists(dir.resolve(ResultsFolder.REPORT_HTML));
+        ReportCommandTest.Output same = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(same.err(), 0, same.status());
         Files.delete(csv);
         Files.delete(dir.resolve(ResultsFolder.REPORT_HTML));
         assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
