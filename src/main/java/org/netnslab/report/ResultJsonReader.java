@@ -142,6 +142,14 @@ final class ResultJsonReader {
         if (repeat < 1 || repeat != replicates.size()) {
             throw f.wrong("repeat", repeat + " replicates said, " + replicates.size() + " saved");
         }
+        for (int i = 0; i < replicates.size(); i++) {
+            if (replicates.get(i).index() != i + 1) { // a run numbers its replicates 1, 2, ... in the order they ran
+                throw f.wrong(
+                        at(at("replicates", i), "index"),
+                        replicates.get(i).index() + ", where it is replicate " + (i + 1) + " in the run's order"
+                                + EDITED);
+            }
+        }
         return replicates;
     }
 
@@ -195,6 +203,15 @@ final class ResultJsonReader {
                         mp,
                         "mean " + s.mean() + ", p50 " + s.p50() + " or p99 " + s.p99() + " above max " + s.max()
                                 + EDITED);
+            }
+            double[] ci = s.ci95();
+            if (ci != null
+                    && ci.length == 2
+                    && Double.isFinite(ci[0])
+                    && Double.isFinite(ci[1])
+                    && !(ci[0] <= s.mean() && s.mean() <= ci[1])) { // an interval around the mean
+                throw f.wrong(
+                        at(mp, "ci95"), "[" + ci[0] + ", " + ci[1] + "] does not hold the mean " + s.mean() + EDITED);
             }
             if (!(s.p50() <= s.p90() && s.p90() <= s.p99() && s.p99() <= s.p999())) { // one histogram's percentiles
                 throw f.wrong(

@@ -73,11 +73,24 @@ public class PooledFiguresCheckTest extends JUnitSuite {
         Files.writeString(json, good);
         // its three replicates' means are 52.4185, 49.4185 and 55.4185 us
         edit(json, "\"mean\" : 52.4185,", "\"mean\" : 56.0,");
+        edit(json, "\"ci95\" : [ ", "\"ci95\" : [ 55.0, 57.0 ], \"was_ci95\" : [ "); // its interval moved with it
         assertTrue(
                 refused(dir),
                 refused(dir)
                         .contains("designs[0].measures[\"uevent.transaction\"].mean: 56.0 is"
                                 + " outside the replicates' means (49.4185 .. 55.4185)"));
+        Files.writeString(json, good);
+        edit(json, "\"ci95\" : [ ", "\"ci95\" : [ 100.0, 200.0 ], \"was_ci95\" : [ ");
+        assertTrue(
+                refused(dir),
+                refused(dir)
+                        .contains("designs[0].measures[\"uevent.transaction\"].ci95: [100.0,"
+                                + " 200.0] does not hold the mean 52.4185"));
+        Files.writeString(json, good);
+        edit(json, "\"index\" : 2,", "\"index\" : 7,");
+        assertTrue(
+                refused(dir),
+                refused(dir).contains("replicates[1].index: 7, where it is replicate 2 in the run's" + " order"));
         Files.writeString(json, good);
         edit(json, "\"p90\" : ", "\"p90\" : 1.0E9, \"was_p90\" : ");
         assertTrue(refused(dir), refused(dir).contains("do not rise: not the figures a run wrote"));
