@@ -2,7 +2,6 @@ package org.netnslab.report;
 
 import static org.netnslab.report.Verdict.DERIVED_TOLERANCE;
 import static org.netnslab.report.Verdict.DESIGN_TOLERANCE;
-import static org.netnslab.report.Verdict.WHY;
 import static org.netnslab.report.Verdict.pct;
 
 import java.util.List;
@@ -107,7 +106,7 @@ final class RatioVerdict {
         } else {
             agrees = Math.abs(ratio - seed) <= DESIGN_TOLERANCE;
         }
-        b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1));
+        b.append(seedPart(ratio, seed, agrees, DESIGN_TOLERANCE, c.replicates() > 1, Verdict.why(r)));
         return new Verdict.Line(b.toString(), agrees, DESIGN_TOLERANCE);
     }
 
@@ -186,7 +185,8 @@ final class RatioVerdict {
         return r.execution() != null && r.execution().isVirtual();
     }
 
-    private static String seedPart(double model, double seed, Boolean agrees, double tol, boolean interval) {
+    private static String seedPart(
+            double model, double seed, Boolean agrees, double tol, boolean interval, String why) {
         String t = String.format(Locale.ROOT, "+-%.2f", tol);
         if (agrees == null) {
             return String.format(Locale.ROOT, "; seed %s: no verdict (the interval is unbounded).", Verdict.seed(seed));
@@ -207,7 +207,7 @@ final class RatioVerdict {
                 Verdict.seed(seed),
                 t,
                 interval ? " of the interval" : "",
-                WHY);
+                why);
     }
 
     /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */
@@ -250,7 +250,7 @@ final class RatioVerdict {
                                 d.model(),
                                 Verdict.seed(d.seed()),
                                 DERIVED_TOLERANCE,
-                                WHY));
+                                Verdict.why(r)));
         return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);
     }
 

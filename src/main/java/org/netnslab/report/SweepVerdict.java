@@ -78,7 +78,7 @@ final class SweepVerdict {
                                                 : " where it decides; no verdict at " + String.join(", ", undecided)
                                                         + cpus(undecided) + " (the interval unbounded or too wide)")
                                 : "DISAGREES at " + String.join(", ", disagree) + cpus(disagree) + " (why: "
-                                        + Verdict.WHY + ")"));
+                                        + Verdict.why(r) + ")"));
             } else if (seed != null && !undecided.isEmpty() && !r.belowMinScale()) { // no count decides
                 b.append(String.format(
                         Locale.ROOT,

@@ -29,6 +29,22 @@ public final class Verdict {
             "docs/virtual-time-and-calibration.md#where-the-model-does-not-reach-a-seeds-figure";
 
     /**
+     * @param r a run
+     * @return where its disagreement with a seed figure is explained: a live run's figures are this JVM's threads and a
+     *     sweep's counts are not the seed's machine, which the model's own shortfalls ({@link #WHY}) do not explain
+     */
+    public static String why(RunRecord r) {
+        if (r.execution() != null && !r.execution().isVirtual()) {
+            return "live figures are this JVM's threads and move between runs, the seed's a kernel's:"
+                    + " docs/virtual-time-and-calibration.md#live-and-virtual-time";
+        }
+        return r.isSweep()
+                ? "the seed's figure is of its own machine, not of each count swept:"
+                        + " docs/virtual-time-and-calibration.md#cpu-sweep"
+                : WHY;
+    }
+
+    /**
      * One sentence of the verdict.
      *
      * @param text the sentence

@@ -108,7 +108,13 @@ public class SavedFileFaultsTest extends JUnitSuite {
         assertEditRefused(
                 r -> ((com.fasterxml.jackson.databind.node.ObjectNode)
                                 r.get("designs").get(0).get("measures").get("uevent.transaction"))
-                        .put("mean", 10.0),
+                        .put("mean", 10.0)
+                        .set(
+                                "ci95",
+                                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                                        .arrayNode()
+                                        .add(9.0)
+                                        .add(11.0)),
                 "designs[0].measures[\"uevent.transaction\"].mean: 10.0 is not its mean in replicates[0], the run's one ("
                         + a + "): not the figures a run wrote (was the file edited?)");
     }

@@ -10,7 +10,8 @@ import org.scalatestplus.junit.JUnitSuite;
 
 /**
  * An interval too wide for a verdict advises more replicates, and virtual execution only to a run that is not
- * virtual already (every cluster run is virtual): a design comparison and a seed ratio across measures.
+ * virtual already (every cluster run is virtual): a design comparison and a seed ratio across measures; a live run's
+ * disagreement points to live execution.
  */
 public class WideIntervalAdviceTest extends JUnitSuite {
     private static List<Verdict.Line> checked(String mode) {
@@ -46,6 +47,26 @@ public class WideIntervalAdviceTest extends JUnitSuite {
     public void aLiveRunIsAdvisedVirtualExecutionToo() {
         for (Verdict.Line l : checked("live")) {
             assertTrue(l.text(), l.text().endsWith(": run more replicates, or virtual execution)."));
+        }
+    }
+
+    /** A disagreement is explained by what the run is: a live run's figures are this JVM's, not the model's shortfall. */
+    @Test
+    public void aLiveDisagreementPointsToLiveExecution() {
+        for (String mode : List.of("virtual", "live")) {
+            RunResult r = TinyRun.seededComparison(
+                    0.60, 0.70, List.of(), new RunResult.ExecutionInfo(mode, List.of(2), false, 0.1, 1, null));
+            String t = Verdict.of(RunRecord.of(r, new RunRecord.Machine(2, "17", "2.6.21")))
+                    .checked()
+                    .get(0)
+                    .text();
+            assertTrue(
+                    t,
+                    t.endsWith(
+                            mode.equals("live")
+                                    ? "(why: live figures are this JVM's threads and move between runs, the seed's a"
+                                            + " kernel's: docs/virtual-time-and-calibration.md#live-and-virtual-time)."
+                                    : "(why: " + Verdict.WHY + ")."));
         }
     }
 }
