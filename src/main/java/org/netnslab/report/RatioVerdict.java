@@ -79,7 +79,8 @@ final class RatioVerdict {
                                     c.replicates())
                             : String.format(
                                     Locale.ROOT,
-                                    "; ratio %.3f, interval unbounded over %d replicates",
+                                    "; ratio %.3f, interval unbounded over %d replicates (the baseline's mean is not"
+                                            + " clearly above 0 over them: run more replicates)",
                                     ratio,
                                     c.replicates()));
         } else if (!same) {

@@ -76,7 +76,9 @@ public record UeventInjectionWorkload(
         return netnsCount() + " netns, " + counted + (counted == 1 ? " counted injection" : " counted injections")
                 + " per netns (after "
                 + warmupPerNetns(scale) + " warm-up)"
-                + (kernelUeventsPerNetns == 0 ? "" : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents");
+                + (kernelUeventsPerNetns == 0
+                        ? ""
+                        : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents per netns");
     }
 
     /**
