@@ -170,7 +170,11 @@ public final class Main implements Callable<Integer> {
      */
     private static <T> T number(String text, java.util.function.Function<String, T> parse, String what) {
         try {
-            return parse.apply(text.strip());
+            T v = parse.apply(text.strip());
+            if (v instanceof Double d && !Double.isFinite(d)) { // Java reads NaN and Infinity: no option takes them
+                throw new NumberFormatException(text);
+            }
+            return v;
         } catch (NumberFormatException e) {
             String shown = org.netnslab.settings.HoconSyntax.cut(org.netnslab.settings.HoconSyntax.printable(text));
             throw new CommandLine.TypeConversionException(

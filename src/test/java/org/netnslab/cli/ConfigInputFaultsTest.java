@@ -201,6 +201,12 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertEquals(
                 "netns-lab: --scale: 'abc' is not a number (netns-lab run --help lists the options)\n", scale.err());
         assertEquals("", scale.out());
+        for (String odd : new String[] {"NaN", "nan", "Infinity"}) { // Java reads two of them: as one, not a number
+            Printed p = cli("run", UNSHARE, "--scale", odd);
+            assertEquals(
+                    "netns-lab: --scale: '" + odd + "' is not a number (netns-lab run --help lists the options)\n",
+                    p.err());
+        }
         assertEquals(
                 "netns-lab: --jobs: 'two' is not a whole number (netns-lab run --help lists the options)\n",
                 cli("run", UNSHARE, "--jobs", "two").err());
