@@ -61,14 +61,24 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
         JsonNode root = root(f);
         JsonNode preds = root.path("predictions");
         JsonNode host = root.path("host");
-        if (!host.path("release").isTextual() || !host.path("cpus").isIntegralNumber()) {
-            throw new IOException(f + ": no host.release and host.cpus, text and a whole number (the machine it was"
-                    + " measured on)");
+        if (!host.path("release").isTextual()) {
+            throw new IOException(
+                    f + ": host.release must be text (the kernel it was measured on), got " + shown(host, "release"));
+        }
+        JsonNode cpus = host.path("cpus");
+        if (!cpus.isIntegralNumber() || !cpus.canConvertToInt() || cpus.asInt() < 1) {
+            throw new IOException(f + ": host.cpus must be a whole number, 1 or more, got " + shown(host, "cpus"));
+        }
+        if (host.has("hz")
+                && !(host.path("hz").isIntegralNumber() && host.path("hz").canConvertToInt())) {
+            throw new IOException(f + ": host.hz must be a whole number, got " + shown(host, "hz"));
         }
         if (root.has("quick") && !root.path("quick").isBoolean()) {
             throw new IOException(f + ": quick must be true or false, got " + root.path("quick"));
         }
-        if (root.has("schema") && root.path("schema").asInt(-1) != 1) {
+        if (root.has("schema")
+                && !(root.path("schema").isIntegralNumber()
+                        && root.path("schema").asLong() == 1)) {
             throw new IOException(f + ": schema " + root.path("schema") + " is not one this version reads (1)");
         }
         Map<String, List<Long>> sizes = sizes(preds);

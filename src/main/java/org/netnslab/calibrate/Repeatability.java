@@ -189,10 +189,11 @@ public final class Repeatability {
     /**
      * @param host "6.18.44-fc-v1272 on 2 CPUs (HZ 250, preempt none)"
      * @return its kernel version, CPUs, HZ and preemption model ("6.18.44 on 2 CPUs (HZ 250, preempt none)"): two
-     *     builds of one kernel on one machine are one host, but for a realtime (-rt) build
+     *     builds of one kernel on one machine are one host, but for a realtime build (-rt, .rt14, -realtime)
      */
     private static String kernel(String host) {
-        return host.replaceFirst("^(\\d+\\.\\d+(?:\\.\\d+)?)(?!\\S*(?:-rt|PREEMPT_RT))\\S*( on .*)$", "$1$2");
+        return host.replaceFirst(
+                "^(\\d+\\.\\d+(?:\\.\\d+)?)(?!\\S*(?i:[-.]rt\\d*\\b|realtime|PREEMPT_RT))\\S*( on .*)$", "$1$2");
     }
 
     /** @return the file a recording is read from: a folder's calibration.json */

@@ -108,7 +108,10 @@ final class CalibrateCompare {
             }
         }
         if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)
-                && !abs.getFileName().toString().endsWith(".csv")) {
+                && !abs.getFileName()
+                        .toString()
+                        .toLowerCase(java.util.Locale.ROOT)
+                        .endsWith(".csv")) {
             return "exists and is not a .csv file, which the CSV would replace; name a .csv or a new file";
         }
         return null;

@@ -205,6 +205,9 @@ final class ResultJsonReader {
                                 + EDITED);
             }
             double[] ci = s.ci95();
+            if (ci != null && ci.length == 2 && Double.isFinite(ci[0]) != Double.isFinite(ci[1])) { // one end alone
+                throw f.wrong(at(mp, "ci95"), "[" + ci[0] + ", " + ci[1] + "]: one end without the other" + EDITED);
+            }
             if (ci != null
                     && ci.length == 2
                     && Double.isFinite(ci[0])

@@ -210,7 +210,7 @@ public final class StagedOutput {
 
     /**
      * Adds the manifest and puts the results in place of the folder's previous content: the old folder is renamed
-     * aside and the temporary one (same parent, so same file system), given the old one's permissions, renamed to its
+     * aside and the temporary one (same parent, so same file system), given the old one's owner and mode, renamed to its
      * name, both {@code ATOMIC_MOVE},
      * so no result.json ever stands beside a partial set of {@code .hgrm} files; of the old folder only the files its
      * manifest lists are deleted. A folder that cannot be renamed (a mount point: EBUSY) has its listed files
@@ -264,15 +264,32 @@ public final class StagedOutput {
     }
 
     /**
-     * Gives the new folder the old one's permissions, so that a run into a folder its user made private leaves it
-     * private (the swap puts a new folder, made with the default mode, in its place).
+     * Gives the new folder the old one's owner, group and whole mode (setgid and sticky bits too), so that a run into a
+     * folder its user made private or shared leaves it so (the swap puts a new folder, made with the default mode, in
+     * its place). Where the owner cannot be given (not root), the new folder is the running user's and a warning says
+     * so.
      */
     private static void keepMode(Path old, Path fresh) throws IOException {
+        java.util.Map<String, Object> a;
         try {
-            Files.setPosixFilePermissions(fresh, Files.getPosixFilePermissions(old, LinkOption.NOFOLLOW_LINKS));
-        } catch (UnsupportedOperationException e) { // a file system without POSIX modes: its folders have none to keep
+            a = Files.readAttributes(old, "unix:uid,gid,mode", LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException e) { // no unix view: the POSIX permissions, where there are any
+            try {
+                Files.setPosixFilePermissions(fresh, Files.getPosixFilePermissions(old, LinkOption.NOFOLLOW_LINKS));
+            } catch (UnsupportedOperationException none) { // a file system without modes has none to keep
+                return;
+            }
             return;
         }
+        try {
+            Files.setAttribute(fresh, "unix:gid", a.get("gid"));
+            Files.setAttribute(fresh, "unix:uid", a.get("uid"));
+        } catch (java.nio.file.FileSystemException e) {
+            System.err.println("netns-lab: warning: " + old + "'s owner and group could not be kept ("
+                    + (e.getReason() == null ? e.getClass().getSimpleName() : e.getReason())
+                    + "): the new folder is the running user's");
+        }
+        Files.setAttribute(fresh, "unix:mode", a.get("mode")); // after the chown, which clears setgid
     }
 
     private static void move(Path from, Path to) throws IOException {

@@ -86,13 +86,15 @@ public final class SummaryCsv {
             if (i >= want.size() || i >= got.size()) {
                 return (got.size() - 1) + " rows, where result.json has " + (want.size() - 1) + " design measures";
             }
-            java.util.List<String> w = want.get(i);
-            java.util.List<String> g = got.get(i);
+            java.util.List<String> w = want.get(i).subList(1, want.get(i).size());
+            java.util.List<String> g = got.get(i).subList(1, got.get(i).size());
+            String line = "line " + got.get(i).get(0) + (i == 0 ? "" : " (" + w.get(0) + ", " + w.get(1) + ")") + ": ";
+            if (g.size() != columns.length) {
+                return line + g.size() + " columns, where it has " + columns.length;
+            }
             for (int c = 0; c < columns.length; c++) {
-                String gv = c < g.size() ? g.get(c) : "";
-                if (!same(w.get(c), gv)) {
-                    return "line " + (i + 1) + (i == 0 ? "" : " (" + w.get(0) + ", " + w.get(1) + ")") + ": "
-                            + columns[c] + " is '" + gv + "', result.json's "
+                if (!same(w.get(c), g.get(c))) {
+                    return line + columns[c] + " is '" + g.get(c) + "', result.json's "
                             + (w.get(c).isEmpty() ? "none" : w.get(c));
                 }
             }
@@ -105,21 +107,29 @@ public final class SummaryCsv {
         if (a.equals(b)) {
             return true;
         }
-        try {
-            return Double.parseDouble(a) == Double.parseDouble(b);
+        try { // to 12 significant digits: a spreadsheet saves 15
+            double x = Double.parseDouble(a);
+            double y = Double.parseDouble(b);
+            return x == y || Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
         } catch (NumberFormatException e) { // text that differs
             return false;
         }
     }
 
-    /** @return the CSV's rows, each its cells unquoted (RFC 4180), blank lines left out */
+    /**
+     * @return the CSV's rows, each its line number (1 for the first) then its cells unquoted (RFC 4180), blank lines
+     *     left out
+     */
     private static java.util.List<java.util.List<String>> rows(String csv) {
         java.util.List<java.util.List<String>> out = new java.util.ArrayList<>();
-        for (String line : csv.replace("\r\n", "\n").split("\n")) {
+        String[] lines = csv.replace("\r\n", "\n").split("\n");
+        for (int n = 0; n < lines.length; n++) {
+            String line = lines[n];
             if (line.isBlank()) {
                 continue;
             }
             java.util.List<String> cells = new java.util.ArrayList<>();
+            cells.add(String.valueOf(n + 1));
             StringBuilder cell = new StringBuilder();
             boolean quoted = false;
             for (int i = 0; i < line.length(); i++) {

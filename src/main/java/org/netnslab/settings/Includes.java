@@ -103,6 +103,11 @@ public final class Includes {
                         .findFirst()
                         .orElse(null);
                 exists = found != null;
+                if (!exists
+                        && kind == null) { // a plain include that misses beside the file falls back to the classpath
+                    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+                    exists = names.stream().anyMatch(n -> loader.getResource(n) != null);
+                }
             }
             if (exists && found != null && (kind == null || "file".equals(kind))) {
                 missing(found, found.toString(), seen, out);

@@ -260,6 +260,12 @@ public class RepeatabilityTest extends JUnitSuite {
         assertEquals(3, Repeatability.of(ok).tallies().size());
         edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44-rt12"));
         assertTrue(refused(ok), refused(ok).contains("was measured on 6.18.44-rt12 on 2 CPUs"));
+        edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44-284.11.1.rt14.el9"));
+        assertTrue(refused(ok), refused(ok).contains("was measured on 6.18.44-284.11.1.rt14.el9 on 2 CPUs"));
+        edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44").put("cpus", 4294967298L));
+        assertEquals(c + ": host.cpus must be a whole number, 1 or more, got 4294967298", refused(ok));
+        edit(c, r -> ((ObjectNode) r.get("host")).put("cpus", 2).put("hz", "250"));
+        assertEquals(c + ": host.hz must be a whole number, got \"250\"", refused(ok));
         edit(c, r -> ((ObjectNode) r.get("host")).put("release", "6.18.44").put("hz", 1000));
         assertTrue(refused(ok), refused(ok).contains("(HZ 1000, preempt none)"));
         edit(c, r -> ((ObjectNode) r.get("host")).put("hz", 250));

@@ -99,6 +99,9 @@ public class CalibrateCompareTest extends JUnitSuite {
         p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", notes.toString());
         assertEquals(2, p.status());
         assertTrue(p.err(), p.err().contains(": exists and is not a .csv file, which the CSV would replace"));
+        Path upper = tmp.newFile("UP.CSV").toPath(); // a .csv whatever its case is one to replace
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", upper.toString());
+        assertEquals(p.err(), 0, p.status());
         // -: the CSV alone on stdout
         p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--csv", "-");
         assertEquals(p.err(), 0, p.status());

@@ -447,7 +447,8 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 "mine.conf",
                 "include file(\"" + gone + "\")\ninclude url(\"" + gone.toUri()
                         + "\")\ninclude classpath(\"nowhere.conf\")"
-                        + "\ninclude \"sub/gone.conf\"\ninclude \"sub/here.conf\"\ninclude classpath(\"machine-fragment.conf\")\n");
+                        + "\ninclude \"sub/gone.conf\"\ninclude \"sub/here.conf\"\ninclude classpath(\"machine-fragment.conf\")\n"
+                        + "include \"machine-fragment.conf\"\n"); // a plain one that misses beside it: the classpath
         Printed v = cli("validate", mine.toString());
         assertEquals(v.err(), 0, v.status());
         String tail = ", so HOCON skips it and the settings it was to add; include required(";
@@ -461,6 +462,7 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertTrue(v.err(), v.err().contains(mine + ":4: include \"sub/gone.conf\" finds no file" + tail));
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":5:"));
         org.junit.Assert.assertFalse(v.err(), v.err().contains(":6:"));
+        org.junit.Assert.assertFalse(v.err(), v.err().contains(":7:"));
         // file("sub/here.conf") is read from the working directory (as java.io.File reads it), not beside the file:
         // HOCON skips it here, where the working directory is the project's
         java.nio.file.Path cwd = withIncludes(dir, "cwd.conf", "include file(\"sub/here.conf\")\n");

@@ -191,7 +191,10 @@ public class OutputFolderTest extends JUnitSuite {
                 names(tmp.getRoot().toPath()));
     }
 
-    /** A run into a folder its user made private leaves it private: the new folder takes the old one's mode. */
+    /**
+     * A run into a folder its user made private or shared leaves it so: the new folder takes the old one's mode, setgid
+     * bit and owner.
+     */
     @Test
     public void aSecondRunKeepsTheFoldersPermissions() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("out");
@@ -199,7 +202,19 @@ public class OutputFolderTest extends JUnitSuite {
         Files.setPosixFilePermissions(out, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
         assertSucceeds(tiny(out, "kernel-4.18"));
         assertEquals(
-                "rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+                "rwx------",
+                java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                        out))); // the setgid bit of a shared folder, and (where this runs as root) its owner
+        Files.setAttribute(out, "unix:mode", 02770);
+        boolean root = ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+        if (root) {
+            Files.setAttribute(out, "unix:uid", 65534);
+        }
+        assertSucceeds(tiny(out, "kernel-6.9"));
+        assertEquals(02770, ((Integer) Files.getAttribute(out, "unix:mode")) & 07777);
+        if (root) {
+            assertEquals(65534, Files.getAttribute(out, "unix:uid"));
+        }
     }
 
     @Test

@@ -87,6 +87,9 @@ public class PooledFiguresCheckTest extends JUnitSuite {
                         .contains("designs[0].measures[\"uevent.transaction\"].ci95: [100.0,"
                                 + " 200.0] does not hold the mean 52.4185"));
         Files.writeString(json, good);
+        edit(json, "\"ci95\" : [ ", "\"ci95\" : [ null, 10.0 ], \"was_ci95\" : [ ");
+        assertTrue(refused(dir), refused(dir).contains("ci95: [NaN, 10.0]: one end without the other"));
+        Files.writeString(json, good);
         edit(json, "\"index\" : 2,", "\"index\" : 7,");
         assertTrue(
                 refused(dir),

@@ -79,6 +79,32 @@ public class SummaryCsvTest extends JUnitSuite {
         Files.deleteIfExists(dir.resolve(ResultsFolder.REPORT_HTML));
         ReportCommandTest.Output same = ReportCommandTest.execute("report", dir.toString());
         assertEquals(same.err(), 0, same.status());
+        // a spreadsheet's 15 significant digits are the same values
+        java.util.regex.Matcher num =
+                java.util.regex.Pattern.compile("\\d+\\.\\d{10,}").matcher(good);
+        StringBuilder fifteen = new StringBuilder();
+        while (num.find()) {
+            num.appendReplacement(
+                    fifteen,
+                    new java.math.BigDecimal(num.group())
+                            .round(new java.math.MathContext(15))
+                            .toPlainString());
+        }
+        num.appendTail(fifteen);
+        Files.writeString(csv, fifteen.toString());
+        Files.deleteIfExists(dir.resolve(ResultsFolder.REPORT_HTML));
+        assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
+        // a column added, and a blank line: the line named is the file's own
+        String[] lines = good.split("\n");
+        Files.writeString(
+                csv,
+                lines[0] + "\n\n" + lines[1] + ",x\n"
+                        + String.join("\n", java.util.Arrays.copyOfRange(lines, 2, lines.length)) + "\n");
+        ReportCommandTest.Output extra = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(extra.err(), 2, extra.status());
+        assertTrue(
+                extra.err(),
+                extra.err().contains(csv + ": line 3 (kernel-4.18, uevent.transaction): 14 columns, where it has 13"));
         Files.delete(csv);
         Files.delete(dir.resolve(ResultsFolder.REPORT_HTML));
         assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
