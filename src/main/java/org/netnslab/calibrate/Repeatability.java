@@ -162,7 +162,11 @@ public final class Repeatability {
                         pairsWithin += holds(s.band(), s.measured(), o) ? 1 : 0;
                     }
                 }
-                boolean med = holds(s.band(), s.measured(), median(others));
+                boolean med = holds(
+                        s.band(),
+                        s.measured(),
+                        CostFit.medianOf(
+                                others.stream().mapToDouble(Double::doubleValue).toArray()));
                 medianWithin += med ? 1 : 0;
                 int[] t = tally[fi];
                 for (int k = 0; k < (largest ? 2 : 1); k++) {
@@ -226,12 +230,5 @@ public final class Repeatability {
             return measured > 0 && predicted > 0 && r <= x && r >= 1 / x;
         }
         throw new IllegalArgumentException("not a band: " + band);
-    }
-
-    static double median(List<Double> xs) {
-        List<Double> s = new ArrayList<>(xs);
-        java.util.Collections.sort(s);
-        int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
     }
 }

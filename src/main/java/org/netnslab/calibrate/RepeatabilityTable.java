@@ -88,8 +88,7 @@ public final class RepeatabilityTable {
 
     /** @return the median of one count over the recordings, as a whole number or a half */
     private static String median(List<Tally> ts, java.util.function.ToIntFunction<Tally> count) {
-        double m = Repeatability.median(
-                ts.stream().map(t -> (double) count.applyAsInt(t)).toList());
+        double m = CostFit.medianOf(ts.stream().mapToDouble(count::applyAsInt).toArray());
         return m == Math.rint(m) ? String.valueOf((long) m) : String.valueOf(m);
     }
 }
