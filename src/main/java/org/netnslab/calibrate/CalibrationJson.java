@@ -195,19 +195,7 @@ public final class CalibrationJson {
      *     is wrong (where in the file, for a syntax error)
      */
     public static Recorded readRecorded(Path file) throws IOException {
-        JsonNode root;
-        try {
-            root = SavedFile.json(JSON, SavedFile.utf8(SavedFile.read(file)));
-        } catch (SavedFile.Problem e) {
-            boolean notOurs = e.getCause() instanceof JsonProcessingException || e.notText();
-            throw new IOException(
-                    file + ": " + e.getMessage()
-                            + (notOurs ? ", so not a calibration.json (the JSON calibrate writes)" : ""),
-                    e);
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new IOException(file + ": is empty, so not a calibration.json (the JSON calibrate writes)");
-        }
+        JsonNode root = readJson(file, file);
         if (!root.isObject()) {
             throw new IOException(file + ": holds " + kind(root)
                     + ", not a calibration.json (an object with fit_set and prediction_set arrays)");
@@ -311,6 +299,31 @@ public final class CalibrationJson {
                 root.path("ladder").isObject() ? root.path("ladder") : null,
                 seed.isIntegralNumber() ? seed.asLong() : null,
                 root.path("quick").asBoolean(false));
+    }
+
+    /**
+     * Reads a calibration.json's JSON, as {@code --from} and {@code --compare} both do.
+     *
+     * @param file the file
+     * @param named how messages name it (a folder, where its calibration.json was read)
+     * @return its JSON, not empty
+     * @throws IOException unreadable, not text, not JSON, or empty: the message names {@code named} and what is wrong
+     */
+    static JsonNode readJson(Path file, Path named) throws IOException {
+        JsonNode root;
+        try {
+            root = SavedFile.json(JSON, SavedFile.utf8(SavedFile.read(file)));
+        } catch (SavedFile.Problem e) {
+            boolean notOurs = e.getCause() instanceof JsonProcessingException || e.notText();
+            throw new IOException(
+                    named + ": " + e.getMessage()
+                            + (notOurs ? ", so not a calibration.json (the JSON calibrate writes)" : ""),
+                    e);
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new IOException(named + ": is empty, so not a calibration.json (the JSON calibrate writes)");
+        }
+        return root;
     }
 
     /** @return what a field of Java type {@code t} holds, in JSON's words */

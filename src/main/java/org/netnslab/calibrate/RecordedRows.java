@@ -1,6 +1,5 @@
 package org.netnslab.calibrate;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -149,19 +148,7 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
                         f + ": is a folder without a calibration.json (name a calibrate output folder or the file)");
             }
         }
-        JsonNode root;
-        try {
-            root = SavedFile.json(JSON, SavedFile.utf8(SavedFile.read(file)));
-        } catch (SavedFile.Problem e) {
-            boolean notOurs = e.getCause() instanceof JsonProcessingException || e.notText();
-            throw new IOException(
-                    f + ": " + e.getMessage()
-                            + (notOurs ? ", so not a calibration.json (the JSON calibrate writes)" : ""),
-                    e);
-        }
-        if (root == null || root.isMissingNode()) {
-            throw new IOException(f + ": is empty, so not a calibration.json (the JSON calibrate writes)");
-        }
+        JsonNode root = CalibrationJson.readJson(file, f);
         if (!root.path("predictions").isArray()) {
             throw new IOException(
                     root.path("prediction_set").isArray()
