@@ -123,7 +123,9 @@ final class HelpText {
         String near = null;
         int best = Integer.MAX_VALUE;
         for (String c : commands) {
-            int d = c.startsWith(word) && word.length() >= 2 ? 0 : edits(word.toLowerCase(java.util.Locale.ROOT), c);
+            int d = c.startsWith(word) && word.length() >= 2
+                    ? 0
+                    : org.netnslab.settings.NearestKey.editDistance(word.toLowerCase(java.util.Locale.ROOT), c);
             if (d < best && d <= Math.min(2, c.length() / 2)) {
                 best = d;
                 near = c;
@@ -131,25 +133,5 @@ final class HelpText {
         }
         return "netns-lab: unknown command '" + word + "'" + (near != null ? "; did you mean '" + near + "'?" : ".")
                 + " The commands are " + String.join(", ", commands) + " (netns-lab --help).";
-    }
-
-    /** @return the Levenshtein distance between a and b */
-    static int edits(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

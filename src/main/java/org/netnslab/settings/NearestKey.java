@@ -1,7 +1,7 @@
 package org.netnslab.settings;
 
-/** The known key a misspelt one most likely meant, by edit distance. Stateless. */
-final class NearestKey {
+/** The known key (or command) a misspelt one most likely meant, by edit distance. Stateless. */
+public final class NearestKey {
     private NearestKey() {}
 
     /**
@@ -23,8 +23,12 @@ final class NearestKey {
         return best;
     }
 
-    /** @return Levenshtein's distance: the fewest one-character insertions, deletions and changes from a to b */
-    private static int editDistance(String a, String b) {
+    /**
+     * @param a a word
+     * @param b another
+     * @return Levenshtein's distance: the fewest one-character insertions, deletions and changes from a to b
+     */
+    public static int editDistance(String a, String b) {
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
