@@ -79,9 +79,9 @@ public final class Includes {
             Path found = null;
             boolean exists;
             if ("classpath".equals(kind)) {
-                ClassLoader loader = Thread.currentThread().getContextClassLoader();
-                exists = names.stream()
-                        .anyMatch(n -> loader.getResource(n.startsWith("/") ? n.substring(1) : n) != null);
+                exists = onClasspath(names.stream()
+                        .map(n -> n.startsWith("/") ? n.substring(1) : n)
+                        .toList());
             } else if ("url".equals(kind)) {
                 if (!name.startsWith("file:")) {
                     continue; // another scheme is fetched by HOCON, never by this check
@@ -105,8 +105,7 @@ public final class Includes {
                 exists = found != null;
                 if (!exists
                         && kind == null) { // a plain include that misses beside the file falls back to the classpath
-                    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-                    exists = names.stream().anyMatch(n -> loader.getResource(n) != null);
+                    exists = onClasspath(names);
                 }
             }
             if (exists && found != null && (kind == null || "file".equals(kind))) {
@@ -121,5 +120,11 @@ public final class Includes {
                         + ") makes that an error");
             }
         }
+    }
+
+    /** @return whether one of the resources {@code names} is on the classpath, where HOCON looks for them */
+    private static boolean onClasspath(List<String> names) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return names.stream().anyMatch(n -> loader.getResource(n) != null);
     }
 }
