@@ -115,21 +115,11 @@ final class RunCommand implements Callable<Integer> {
     boolean noProgress;
 
     /**
-     * Loads a scenario with the options of a run's command line ({@code run}, and {@code validate}, which checks them).
-     *
+     * @param sets the {@code --set} overrides, in order
      * @param sweep {@code --sweep}, or null
-     * @param repeat {@code --repeat}, or null
-     * @param sensitivity {@code --sensitivity}, or null
-     * @return the loaded run, or null once what is wrong has been printed to stderr
+     * @return the overrides with the one {@code --sweep} stands for last, or null once what is wrong has been printed
      */
-    static LoadedRun load(
-            Path file,
-            List<String> sets,
-            double scale,
-            Path config,
-            String sweep,
-            Integer repeat,
-            Integer sensitivity) {
+    static List<String> withSweep(List<String> sets, String sweep) {
         List<String> all = new ArrayList<>(sets);
         if (sweep != null) {
             if (sets.stream().anyMatch(RunCommand::setsCpus)) {
@@ -142,6 +132,20 @@ final class RunCommand implements Callable<Integer> {
             }
             all.add(set);
         }
+        return all;
+    }
+
+    /**
+     * Loads a scenario with the options of a run's command line ({@code run}, and {@code validate}, which checks them).
+     *
+     * @param all the overrides, {@link #withSweep}'s
+     * @param sweep {@code --sweep}, or null: a problem of the last override is then named as the user typed it
+     * @param repeat {@code --repeat}, or null
+     * @param sensitivity {@code --sensitivity}, or null
+     * @return the loaded run, or null once what is wrong has been printed to stderr
+     */
+    static LoadedRun load(
+            Path file, List<String> all, double scale, Path config, String sweep, Integer repeat, Integer sensitivity) {
         LoadedRun loaded = LoadedScenario.orReport(
                 file,
                 all,
@@ -161,13 +165,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LoadedRun loaded = load(file, sets, scale, config, sweep, repeat, sensitivity);
+        List<String> all = withSweep(sets, sweep);
+        LoadedRun loaded = all == null ? null : load(file, all, scale, config, sweep, repeat, sensitivity);
         if (loaded == null) {
             return Main.EXIT_CONFIG;
-        }
-        List<String> all = new ArrayList<>(sets);
-        if (sweep != null) {
-            all.add(sweepSet(sweep));
         }
         int lanes = Jobs.choose(
                 jobs,

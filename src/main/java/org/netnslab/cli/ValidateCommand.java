@@ -47,7 +47,8 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         // the options of a run's command line too, so that swapping run for validate checks the whole line
-        LoadedRun loaded = RunCommand.load(file, sets, scale, config, sweep, repeat, sensitivity);
+        List<String> all = RunCommand.withSweep(sets, sweep);
+        LoadedRun loaded = all == null ? null : RunCommand.load(file, all, scale, config, sweep, repeat, sensitivity);
         if (loaded == null) {
             return Main.EXIT_CONFIG;
         }
