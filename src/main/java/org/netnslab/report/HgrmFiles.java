@@ -42,17 +42,15 @@ public final class HgrmFiles {
      * Checks a {@code .hgrm} file against the measure result.json saves for it: the same total count, the same value
      * at the 50th percentile and the same maximum, as one recorder writes both.
      *
-     * @param file the file, already read once by {@link #read}
+     * @param file the file, for messages
+     * @param text its text
+     * @param dist its distribution, {@link #parse}d from {@code text}
      * @param summary result.json's figures of its design and measure
      * @throws ReportInputException naming the figure that differs (an edit of one of the two files)
      */
-    public static void agrees(Path file, org.netnslab.metrics.MeasureSummary summary) throws ReportInputException {
-        String text;
-        try {
-            text = SavedFile.utf8(SavedFile.read(file));
-        } catch (SavedFile.Problem e) {
-            throw new ReportInputException(file, e.getMessage(), e);
-        }
+    private static void agrees(
+            Path file, String text, PercentileDistribution dist, org.netnslab.metrics.MeasureSummary summary)
+            throws ReportInputException {
         java.util.regex.Matcher total = TOTAL_COUNT.matcher(text);
         long count = total.find() ? Long.parseLong(total.group(1)) : -1;
         if (count != summary.count()) {
@@ -64,7 +62,7 @@ public final class HgrmFiles {
             throw new ReportInputException(
                     file, "Max " + max.group(1) + ", where result.json's max is " + summary.max() + EDITED);
         }
-        for (PercentileDistribution.Point pt : parse(text, file).points()) {
+        for (PercentileDistribution.Point pt : dist.points()) {
             if (pt.percentile() == 0.5 && !near(pt.value(), summary.p50())) {
                 throw new ReportInputException(
                         file, "value " + pt.value() + " at 0.5, where result.json's p50 is " + summary.p50() + EDITED);
@@ -119,13 +117,16 @@ public final class HgrmFiles {
     }
 
     /**
-     * Reads a {@code .hgrm} file back.
+     * Reads a {@code .hgrm} file back, and checks it against result.json's figures of its measure.
      *
      * @param file the file
+     * @param summary result.json's figures of its design and measure
      * @return its distribution
-     * @throws ReportInputException when the file is missing, unreadable or not in the format above
+     * @throws ReportInputException when the file is missing, unreadable or not in the format above, or its count,
+     *     median or maximum is not {@code summary}'s
      */
-    public static PercentileDistribution read(Path file) throws ReportInputException {
+    public static PercentileDistribution read(Path file, org.netnslab.metrics.MeasureSummary summary)
+            throws ReportInputException {
         String text;
         try {
             text = SavedFile.utf8(SavedFile.read(file));
@@ -135,7 +136,9 @@ public final class HgrmFiles {
                     e.getMessage() + (e.notText() ? ", so not the percentile table a netns-lab run writes" : ""),
                     e);
         }
-        return parse(text, file);
+        PercentileDistribution dist = parse(text, file);
+        agrees(file, text, dist, summary);
+        return dist;
     }
 
     /**

@@ -97,10 +97,11 @@ public final class ResultsFolder {
             Map<String, PercentileDistribution> percentiles = new LinkedHashMap<>();
             for (String m : d.measures().keySet()) {
                 try {
-                    Path hgrm = dir.resolve(HgrmFiles.fileName(d.name(), m));
-                    PercentileDistribution dist = HgrmFiles.read(hgrm);
-                    HgrmFiles.agrees(hgrm, d.measures().get(m));
-                    percentiles.put(m, dist);
+                    percentiles.put(
+                            m,
+                            HgrmFiles.read(
+                                    dir.resolve(HgrmFiles.fileName(d.name(), m)),
+                                    d.measures().get(m)));
                 } catch (ReportInputException e) {
                     notes.add(e.getMessage() + "; the " + m + " percentile chart has no line for " + d.name());
                 }
