@@ -121,6 +121,9 @@ public record RunResult(
      * @param scheduling the simulated CPUs' scheduling ({@code machine.scheduler}, {@code preempt}, {@code hz},
      *     {@code base-slice}, {@code context-switch}, {@code task-group}); null read from a file without it
      * @param dispatcher the threads a live run ran on; null in virtual execution or read from a file without it
+     * @param seedCpus a sweep's count its seed figures are judged at ({@link
+     *     org.netnslab.run.Execution#seedCpus()}); 0 at none; null without a sweep, or in a file from before the key
+     *     (every count then, as that run judged them)
      */
     public record ExecutionInfo(
             String mode,
@@ -129,7 +132,8 @@ public record RunResult(
             double jitter,
             long randomSeed,
             SchedulingInfo scheduling,
-            DispatcherInfo dispatcher) {
+            DispatcherInfo dispatcher,
+            Integer seedCpus) {
         /** Copies the list. */
         public ExecutionInfo {
             cpus = List.copyOf(cpus);
@@ -152,7 +156,7 @@ public record RunResult(
                 double jitter,
                 long randomSeed,
                 SchedulingInfo scheduling) {
-            this(mode, cpus, sweep, jitter, randomSeed, scheduling, null);
+            this(mode, cpus, sweep, jitter, randomSeed, scheduling, null, null);
         }
 
         /**
@@ -166,6 +170,15 @@ public record RunResult(
          */
         public ExecutionInfo(String mode, List<Integer> cpus, boolean sweep, double jitter, long randomSeed) {
             this(mode, cpus, sweep, jitter, randomSeed, null);
+        }
+
+        /**
+         * @param cpus a count of the run
+         * @return whether the seed's figures are judged at that count: every count of a run that is not a sweep, or
+         *     of a sweep saved before {@link #seedCpus} was
+         */
+        public boolean judgesSeedAt(int cpus) {
+            return !sweep || seedCpus == null || seedCpus == cpus;
         }
 
         /** @return true in virtual execution */

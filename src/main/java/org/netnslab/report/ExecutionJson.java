@@ -77,6 +77,9 @@ final class ExecutionJson {
             sn.put("key", "machine.cpus");
             sn.put("design_key", "<design>@<cpus>cpu");
             sn.put("comparisons", "each design against the baseline at the same cpus");
+            if (e.seedCpus() != null) { // the count the seed's figures were judged at; 0: none
+                sn.put("seed_cpus", e.seedCpus());
+            }
         } else {
             en.putNull("sweep");
         }
@@ -144,14 +147,24 @@ final class ExecutionJson {
                     f.text(d, "execution.dispatcher", "id"), f.text(d, "execution.dispatcher", "executor"), (int)
                             f.whole(d, "execution.dispatcher", "threads"));
         }
+        JsonNode sweep = f.field(e, "execution", "sweep");
+        Integer seedCpus = null;
+        if (!sweep.isNull() && sweep.has("seed_cpus")) { // sweeps since the key; before it, every count was judged
+            long n = f.count(f.object(e, "execution", "sweep"), "execution.sweep", "seed_cpus");
+            if (n > 4096) { // machine.cpus' range
+                throw f.wrong("execution.sweep.seed_cpus", "expected a CPU count 0..4096, found " + n);
+            }
+            seedCpus = (int) n;
+        }
         return new RunResult.ExecutionInfo(
                 f.text(e, "execution", "mode"),
                 cpus,
-                !f.field(e, "execution", "sweep").isNull(),
+                !sweep.isNull(),
                 f.number(m, MACHINE, "jitter"),
                 f.whole(m, MACHINE, "random_seed"),
                 scheduling,
-                dispatcher);
+                dispatcher,
+                seedCpus);
     }
 
     /**

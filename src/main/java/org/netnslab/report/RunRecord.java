@@ -72,11 +72,22 @@ public record RunRecord(
 
     /**
      * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
-     * @return the seed's ratio b/a for that design (the same at every count of a sweep), or null
+     * @return the seed's ratio b/a the design is judged against, or null: in a sweep at the count the seed's figures
+     *     are judged at only ({@link RunResult.ExecutionInfo#judgesSeedAt})
      */
     public Double seedRatio(String design) {
-        return seedRatio(seedRatios, design, isSweep());
+        Double v = seedRatio(seedRatios, design, isSweep());
+        if (v != null && isSweep()) {
+            java.util.regex.Matcher m = SWEEP_KEY.matcher(design);
+            if (m.matches() && !execution.judgesSeedAt(Integer.parseInt(m.group(1)))) {
+                return null;
+            }
+        }
+        return v;
     }
+
+    /** A sweep's result key, {@code <design>@<n>cpu}: the count. */
+    private static final java.util.regex.Pattern SWEEP_KEY = java.util.regex.Pattern.compile(".*@(\\d{1,4})cpu");
 
     /**
      * @param seedRatios seed ratios by design

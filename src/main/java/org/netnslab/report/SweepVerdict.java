@@ -61,20 +61,25 @@ final class SweepVerdict {
                     if (!l.agrees()) {
                         disagree.add(cpus(c.b()));
                     }
-                } else {
+                } else if (r.seedRatio(c.b()) != null) { // judged there, but the interval decides nothing
                     undecided.add(cpus(c.b()));
                 }
             }
-            Double seed = r.seedRatio(first.b());
-            if (seed != null && agrees != null) {
+            Double seed = judged(r, idx);
+            Double mentioned = RunRecord.seedRatio(r.seedRatios(), first.b(), true);
+            if (seed == null && mentioned != null && !r.belowMinScale()) {
+                b.append(String.format(
+                        Locale.ROOT, ". Seed %s: not judged (%s)", Verdict.seed(mentioned), notJudged(r)));
+            } else if (seed != null && agrees != null) {
                 b.append(String.format(
                         Locale.ROOT,
-                        ". Seed %s: %s",
+                        ". Seed %s%s: %s",
                         Verdict.seed(seed),
+                        at(r),
                         disagree.isEmpty()
                                 ? "AGREES within +-" + String.format(Locale.ROOT, "%.2f", Verdict.DESIGN_TOLERANCE)
                                         + (undecided.isEmpty()
-                                                ? " at every count"
+                                                ? at(r).isEmpty() ? " at every count" : ""
                                                 : " where it decides; no verdict at " + String.join(", ", undecided)
                                                         + cpus(undecided) + " (the interval unbounded or too wide)")
                                 : "DISAGREES at " + String.join(", ", disagree) + cpus(disagree) + " (why: "
@@ -86,11 +91,11 @@ final class SweepVerdict {
                         Verdict.seed(seed),
                         String.join(", ", undecided),
                         cpus(undecided)));
-            } else if (seed != null && r.belowMinScale()) {
+            } else if (mentioned != null && r.belowMinScale()) {
                 b.append(String.format(
                         Locale.ROOT,
                         ". Seed %s: %s",
-                        Verdict.seed(seed),
+                        Verdict.seed(mentioned),
                         r.minScale().tooSmall()));
             }
             out.add(new Verdict.Line(b + ".", agrees, seed == null ? Double.NaN : Verdict.DESIGN_TOLERANCE));
@@ -116,6 +121,36 @@ final class SweepVerdict {
                 null,
                 Double.NaN)));
         return out;
+    }
+
+    /** @return the seed ratio of the first of the comparisons {@code idx} judged against one, or null */
+    private static Double judged(RunRecord r, List<Integer> idx) {
+        for (int i : idx) {
+            Double s = r.seedRatio(r.comparisons().get(i).b());
+            if (s != null) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** @return " at N CPUs (...)" naming the one count a sweep judged its seed at; "" where every count was */
+    private static String at(RunRecord r) {
+        Integer n = r.execution() == null ? null : r.execution().seedCpus();
+        return n == null || n == 0
+                ? ""
+                : " at " + n + (n == 1 ? " CPU" : " CPUs")
+                        + " (the count the scenario runs at without the sweep: the seed's figure is of one machine)";
+    }
+
+    /** @return why a sweep judged its seed at none of its counts */
+    private static String notJudged(RunRecord r) {
+        Integer n = r.execution() == null ? null : r.execution().seedCpus();
+        return n == null || n == 0
+                ? "the scenario lists its CPU counts itself and the seed's figure is of one machine; run it at one"
+                        + " count, --set machine.cpus=N, to judge it there"
+                : "the seed's figure is of one machine, the " + n + (n == 1 ? " CPU" : " CPUs")
+                        + " the scenario runs at without the sweep, a count not swept";
     }
 
     /** @return the design of a sweep's {@code <design>@<n>cpu} key, or {@code key} itself */

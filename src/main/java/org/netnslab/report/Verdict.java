@@ -38,7 +38,7 @@ public final class Verdict {
             return "live figures are this JVM's threads and move between runs, the seed's a kernel's:"
                     + " docs/virtual-time-and-calibration.md#live-and-virtual-time";
         }
-        return r.isSweep()
+        return r.isSweep() && r.execution().seedCpus() == null // a sweep saved when every count was judged
                 ? "the seed's figure is of its own machine, not of each count swept:"
                         + " docs/virtual-time-and-calibration.md#cpu-sweep"
                 : WHY;

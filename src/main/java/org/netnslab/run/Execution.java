@@ -14,8 +14,12 @@ import org.netnslab.settings.HoconDurations;
  * @param mode live (real threads) or virtual (simulated time on a simulated machine)
  * @param machine the simulated machine (virtual only; live ignores it)
  * @param cpuSweep the CPU counts of a sweep, in the order given (virtual only); empty when there is no sweep
+ * @param seedCpus in a sweep, the CPU count the seed's figures are judged at: the count the scenario runs at
+ *     without the sweep (its file's {@code machine.cpus}, else the defaults'), where {@code --sweep} or {@code
+ *     --set} swept it; 0 where the file itself lists the counts (none of them is the seed's machine). Without a
+ *     sweep, the machine's count.
  */
-public record Execution(Mode mode, MachineSettings machine, java.util.List<Integer> cpuSweep) {
+public record Execution(Mode mode, MachineSettings machine, java.util.List<Integer> cpuSweep, int seedCpus) {
     /** The execution modes. */
     public enum Mode {
         /** Real threads, {@link System#nanoTime()}. */
@@ -31,7 +35,7 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
 
     /** @param mode the mode @param machine the machine; no sweep */
     public Execution(Mode mode, MachineSettings machine) {
-        this(mode, machine, java.util.List.of());
+        this(mode, machine, java.util.List.of(), machine.cpus());
     }
 
     /** @return true when the scenario sweeps {@code machine.cpus} */
@@ -56,12 +60,17 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
     public static Execution defaults(Config netnsLab) {
         return new Execution(
                 Mode.valueOf(netnsLab.getString("execution").toUpperCase(java.util.Locale.ROOT)),
-                new MachineSettings(
-                        netnsLab.getInt("machine.cpus"),
-                        netnsLab.getDouble("machine.jitter"),
-                        netnsLab.getLong("random-seed"),
-                        scheduling(netnsLab.getConfig("machine")),
-                        hostBackground(netnsLab.getConfig("machine"))));
+                machineDefaults(netnsLab));
+    }
+
+    /** @return the {@code netns-lab} block's machine */
+    private static MachineSettings machineDefaults(Config netnsLab) {
+        return new MachineSettings(
+                netnsLab.getInt("machine.cpus"),
+                netnsLab.getDouble("machine.jitter"),
+                netnsLab.getLong("random-seed"),
+                scheduling(netnsLab.getConfig("machine")),
+                hostBackground(netnsLab.getConfig("machine")));
     }
 
     /**

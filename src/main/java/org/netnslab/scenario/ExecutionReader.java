@@ -25,9 +25,11 @@ final class ExecutionReader {
      * @param c the scenario's checker
      * @param conf the scenario, resolved
      * @param reference the {@code netns-lab} block whose defaults apply
+     * @param fileCpus the scenario file's own {@code machine.cpus}, before any {@code --set}; null when the file has
+     *     none
      * @return how the scenario runs; the defaults where a key was refused (the problem is recorded)
      */
-    static Execution read(HoconChecker c, Config conf, Config reference) {
+    static Execution read(HoconChecker c, Config conf, Config reference, ConfigValue fileCpus) {
         Execution dflt = Execution.defaults(reference);
         String mode = c.string("execution", dflt.mode().name().toLowerCase(Locale.ROOT));
         Execution.Mode m = dflt.mode();
@@ -41,7 +43,7 @@ final class ExecutionReader {
         if (conf.hasPath("machine")) {
             ConfigObject machine = c.object("machine"); // reports "must be an object" itself
             if (machine == null) {
-                return new Execution(m, dflt.machine(), List.of());
+                return new Execution(m, dflt.machine());
             }
             c.unknownKeys(
                     machine,
@@ -91,7 +93,39 @@ final class ExecutionReader {
         org.netnslab.machine.Scheduling scheduling = scheduling(c, dflt);
         warnNoEffect(conf, m, scheduling.scheduler());
         return new Execution(
-                m, new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, conf, dflt)), sweep);
+                m,
+                new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, conf, dflt)),
+                sweep,
+                sweep.isEmpty() ? cpus : seedCpus(fileCpus, dflt.machine().cpus()));
+    }
+
+    /**
+     * @param file a scenario file's keys, before the overrides
+     * @return its {@code machine.cpus}, or null when it has none or does not resolve (the run's own resolution then
+     *     reports why)
+     */
+    static ConfigValue cpusBefore(Config file) {
+        try {
+            Config r = file.resolve();
+            return r.hasPath("machine.cpus") ? r.getValue("machine.cpus") : null;
+        } catch (com.typesafe.config.ConfigException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The count a sweep's seed figures are judged at: the one the scenario runs at without the sweep. A seed's
+     * figure is of one machine; at other counts the model answers a question the seed did not measure.
+     *
+     * @param fileCpus the file's own {@code machine.cpus}, or null
+     * @param dflt the defaults' count
+     * @return the file's count, {@code dflt} where it has none, 0 where the file itself lists counts
+     */
+    static int seedCpus(ConfigValue fileCpus, int dflt) {
+        if (fileCpus == null) {
+            return dflt;
+        }
+        return fileCpus.valueType() == ConfigValueType.NUMBER ? ((Number) fileCpus.unwrapped()).intValue() : 0;
     }
 
     /**

@@ -168,7 +168,8 @@ final class RunAssembly {
                                 ms.hostBackground().periodNanos(),
                                 ms.hostBackground().perNetnsNanos(),
                                 ms.hostBackground().doublingNetns()),
-                        dispatcher),
+                        dispatcher,
+                        sweep ? execution.seedCpus() : null),
                 scenario.workload().shape(scenario.scale()),
                 minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
     }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,9 +101,10 @@ public final class ScenarioLoader {
         List<ConfigProblem> problems = new ArrayList<>();
         Path named = HoconSyntax.withFolder(file);
         SetOverrides overrides = new SetOverrides();
-        Config conf = parse(named, sets, overrides, scale, problems);
+        ConfigValue[] fileCpus = new ConfigValue[1];
+        Config conf = parse(named, sets, overrides, scale, problems, fileCpus);
         try {
-            return read(conf, named.toString(), named, sets, scale, problems);
+            return read(conf, named.toString(), named, sets, scale, problems, fileCpus[0]);
         } catch (ScenarioException e) {
             throw new ScenarioException(overrides.attributed(e.problems));
         }
@@ -126,18 +128,24 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
         }
-        return read(conf, source, null, List.of(), 1.0, problems);
+        return read(conf, source, null, List.of(), 1.0, problems, null);
     }
 
     /**
      * Reads the file and applies the {@code --set} overrides over it.
      *
      * @param problems receives the problems found so far (the caller goes on reading with them)
+     * @param fileCpus receives the file's own {@code machine.cpus} before the overrides (null when it has none)
      * @return the scenario's keys, resolved
      * @throws ScenarioException the file cannot be read or parsed, or does not resolve
      */
     private static Config parse(
-            Path file, List<String> sets, SetOverrides overrides, double scale, List<ConfigProblem> problems)
+            Path file,
+            List<String> sets,
+            SetOverrides overrides,
+            double scale,
+            List<ConfigProblem> problems,
+            ConfigValue[] fileCpus)
             throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
@@ -196,6 +204,7 @@ public final class ScenarioLoader {
         }
         org.netnslab.settings.Includes.missing(file, source)
                 .forEach(w -> System.err.println("netns-lab: warning: " + w));
+        fileCpus[0] = ExecutionReader.cpusBefore(conf);
         conf = overrides.apply(conf, sets, problems);
         try {
             conf = conf.resolve();
@@ -243,7 +252,13 @@ public final class ScenarioLoader {
      * @throws ScenarioException listing every problem found, those in {@code problems} first
      */
     private Scenario read(
-            Config conf, String source, Path file, List<String> sets, double scale, List<ConfigProblem> problems)
+            Config conf,
+            String source,
+            Path file,
+            List<String> sets,
+            double scale,
+            List<ConfigProblem> problems,
+            ConfigValue fileCpus)
             throws ScenarioException {
         HoconChecker c = new HoconChecker(conf, source, problems);
         c.unknownKeys(conf.root(), TOP_LEVEL, "");
@@ -258,7 +273,7 @@ public final class ScenarioLoader {
         String seed = c.string("seed", null);
         // replicates of every design (--repeat overrides it); the statistics compare replicate means
         int repeat = (int) c.integer("repeat", 1L, 1, MAX_REPEAT);
-        Execution execution = ExecutionReader.read(c, conf, reference);
+        Execution execution = ExecutionReader.read(c, conf, reference, fileCpus);
         // a part already found wrong is not checked again against the parts that refer to it: the one
         // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
         int before = problems.size();

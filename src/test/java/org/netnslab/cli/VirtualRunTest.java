@@ -252,15 +252,24 @@ public class VirtualRunTest extends JUnitSuite {
                 alike);
     }
 
-    /** A sweep whose every count gives no verdict (two replicates with no spread) says so in its summary. */
+    /**
+     * A sweep whose count the seed is judged at (the file's own, 64) gives no verdict (two replicates with no spread)
+     * says so in its summary; one without that count says the seed is not judged there.
+     */
     @Test
     public void aSweepWithNoVerdictAtAnyCountSaysSo() throws Exception {
         String console = console(
-                "undecided", "load-tests/uevent-tc1-userns.conf", "--repeat", "2", "--sweep", "machine.cpus=8,32");
+                "undecided", "load-tests/uevent-tc1-userns.conf", "--repeat", "2", "--sweep", "machine.cpus=8,64");
         assertTrue(
                 console,
-                console.contains("; 32: 0.823 (18% lower). Seed 0.82: no verdict at 8, 32 CPUs (the interval unbounded"
+                console.contains("; 64: 0.823 (18% lower). Seed 0.82: no verdict at 64 CPUs (the interval unbounded"
                         + " or too wide).\n"));
+        String without = console(
+                "unjudged", "load-tests/uevent-tc1-userns.conf", "--repeat", "2", "--sweep", "machine.cpus=8,32");
+        assertTrue(
+                without,
+                without.contains("; 32: 0.823 (18% lower). Seed 0.82: not judged (the seed's figure is of one"
+                        + " machine, the 64 CPUs the scenario runs at without the sweep, a count not swept).\n"));
     }
 
     @Test

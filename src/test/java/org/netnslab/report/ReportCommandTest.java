@@ -196,7 +196,7 @@ public class ReportCommandTest extends JUnitSuite {
                 r.overrides(),
                 r.ratios(),
                 r.replicates(),
-                new RunResult.ExecutionInfo("live", List.of(2), false, 0.1, 1, null, pool),
+                new RunResult.ExecutionInfo("live", List.of(2), false, 0.1, 1, null, pool, null),
                 r.shape(),
                 r.minScale()));
         assertEquals(pool, trip.read().execution().dispatcher());

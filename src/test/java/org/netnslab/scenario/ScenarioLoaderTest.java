@@ -55,6 +55,32 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 .collect(Collectors.toList());
     }
 
+    /** A sweep's seed is judged at the count the scenario runs at without it: the file's, else the defaults'. */
+    @Test
+    public void aSweepKeepsTheCountTheSeedIsJudgedAt() throws Exception {
+        ScenarioLoader l = new ScenarioLoader();
+        String sweep = "machine.cpus = [2, 4]";
+        assertEquals(
+                8,
+                l.load(write(GOOD + "machine { cpus = 8 }\n"), List.of(sweep), 1)
+                        .execution()
+                        .seedCpus());
+        assertEquals(64, l.load(write(GOOD), List.of(sweep), 1).execution().seedCpus());
+        assertEquals(
+                0,
+                l.load(write(GOOD + "machine { cpus = [1, 2] }\n"), List.of(), 1)
+                        .execution()
+                        .seedCpus());
+        assertEquals(
+                0,
+                l.load(write(GOOD + "machine { cpus = [1, 2] }\n"), List.of(sweep), 1)
+                        .execution()
+                        .seedCpus());
+        assertEquals(
+                4,
+                l.load(write(GOOD), List.of("machine.cpus = 4"), 1).execution().seedCpus());
+    }
+
     @Test
     public void aValidScenarioResolvesNamedAndCustomDesignsOverTheModelDefaults() throws Exception {
         Scenario s = new ScenarioLoader().load(write(GOOD), List.of("workload.injectors = 7"), 0.01);

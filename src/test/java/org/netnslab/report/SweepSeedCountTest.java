@@ -1,0 +1,113 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * A CPU sweep judges the seed's ratio at one count only, the one the scenario runs at without the sweep: the seed's
+ * figure is of one machine. At 2 CPUs per-netns-2018's mean is a third of kernel-4.18's, at 64 CPUs 0.82 of it, and
+ * the seed says 0.8: a sweep over 2 and 64 agrees (it was judged at 64), one over 2 and 4 judges nothing and says
+ * why, and a file saved before the count was recorded is judged at every count as it was.
+ */
+public class SweepSeedCountTest extends JUnitSuite {
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    private static RunResult sweep(List<Integer> counts, Integer seedCpus) {
+        List<DesignResult> designs = new ArrayList<>();
+        List<Comparison> comparisons = new ArrayList<>();
+        for (int n : counts) {
+            DesignResult a = TinyRun.design("kernel-4.18@" + n + "cpu", 50_000, 0, 12_345_678);
+            DesignResult b = TinyRun.design("per-netns-2018@" + n + "cpu", n == 64 ? 40_550 : 15_000, 0, 3_456_789);
+            designs.add(a);
+            designs.add(b);
+            comparisons.add(Comparison.of("uevent.transaction", a, b));
+        }
+        return new RunResult(
+                "tiny",
+                "a run",
+                "seed",
+                1.0,
+                Instant.parse("2026-12-06T12:00:00Z"),
+                2.0,
+                designs,
+                comparisons,
+                Map.of("per-netns-2018", 0.8),
+                List.of(),
+                List.of(),
+                TinyRun.oneReplicate(designs),
+                new RunResult.ExecutionInfo("virtual", counts, true, 0.1, 1, null, null, seedCpus),
+                null,
+                null);
+    }
+
+    private static Verdict verdict(RunResult r) {
+        return Verdict.of(RunRecord.of(r, TinyRun.MACHINE));
+    }
+
+    @Test
+    public void theSeedIsJudgedAtTheScenariosOwnCountOnly() {
+        Verdict v = verdict(sweep(List.of(2, 64), 64));
+        String line = v.lines().get(0).text();
+        assertTrue(line, line.contains("2: 0.332 (67% lower); 64: 0.820 (18% lower)"));
+        assertTrue(
+                line,
+                line.endsWith(". Seed 0.80 at 64 CPUs (the count the scenario runs at without the sweep: the seed's"
+                        + " figure is of one machine): AGREES within +-0.05."));
+        assertEquals(Boolean.TRUE, v.lines().get(0).agrees());
+        assertNull("2 CPUs is not the seed's machine", v.checked().get(0).agrees());
+        assertEquals(Boolean.TRUE, v.checked().get(1).agrees());
+        assertTrue(v.passes());
+    }
+
+    @Test
+    public void aSweepWithoutTheOwnCountJudgesNothingAndSaysWhy() {
+        Verdict v = verdict(sweep(List.of(2, 4), 64));
+        String line = v.lines().get(0).text();
+        assertTrue(
+                line,
+                line.endsWith(". Seed 0.80: not judged (the seed's figure is of one machine, the 64 CPUs the scenario"
+                        + " runs at without the sweep, a count not swept)."));
+        assertNull(v.lines().get(0).agrees());
+        assertTrue(v.passes());
+
+        String listed = verdict(sweep(List.of(2, 4), 0)).lines().get(0).text();
+        assertTrue(
+                listed,
+                listed.endsWith(". Seed 0.80: not judged (the scenario lists its CPU counts itself and the seed's"
+                        + " figure is of one machine; run it at one count, --set machine.cpus=N, to judge it there)."));
+    }
+
+    @Test
+    public void aSweepSavedBeforeTheCountWasRecordedIsJudgedAtEveryCount() {
+        Verdict v = verdict(sweep(List.of(2, 64), null));
+        String line = v.lines().get(0).text();
+        assertTrue(line, line.contains(". Seed 0.80: DISAGREES at 2 CPUs (why: the seed's figure is of its own"));
+        assertFalse(v.passes());
+    }
+
+    @Test
+    public void theCountIsSavedAndReadBack() throws Exception {
+        Path dir = tmp.newFolder("run").toPath();
+        RunResult r = sweep(List.of(2, 64), 64);
+        RunRecord written = ResultsFolder.write(r, null, dir);
+        RunRecord back = ResultsFolder.read(dir);
+        assertEquals(Integer.valueOf(64), back.execution().seedCpus());
+        assertEquals(Verdict.of(written).lines(), Verdict.of(back).lines());
+    }
+}
