@@ -86,7 +86,10 @@ final class ExecutionReader {
                     && ((Number) j.unwrapped()).doubleValue() <= 0.5) {
                 jitter = ((Number) j.unwrapped()).doubleValue();
             } else {
-                c.problemAt(j.origin(), "machine.jitter", "must be a number in 0..0.5, got " + HoconSyntax.shown(j));
+                c.problemAt(
+                        j.origin(),
+                        "machine.jitter",
+                        "must be a number in 0..0.5, got " + HoconSyntax.shownAsNumber(j));
             }
         }
         long seed = c.integer("random-seed", dflt.machine().randomSeed(), Long.MIN_VALUE, Long.MAX_VALUE);

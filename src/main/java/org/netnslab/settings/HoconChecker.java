@@ -249,7 +249,7 @@ public final class HoconChecker {
                     v.origin(),
                     path,
                     "must be an integer in " + min + ".." + max + ", got "
-                            + HoconSyntax.shown(v)); // render quotes a string
+                            + HoconSyntax.shownAsNumber(v)); // render quotes a string
             return min;
         }
         long n = ((Number) raw).longValue();
@@ -300,7 +300,7 @@ public final class HoconChecker {
                 path,
                 dflt,
                 v -> number(v) >= 0 && number(v) <= 1,
-                v -> "must be a number in 0..1, got " + HoconSyntax.shown(v),
+                v -> "must be a number in 0..1, got " + HoconSyntax.shownAsNumber(v),
                 HoconChecker::number);
     }
 
@@ -316,7 +316,9 @@ public final class HoconChecker {
                 null,
                 ok,
                 v -> "must be a number > 0 (" + what + "), got "
-                        + (Double.isInfinite(number(v)) ? "a number beyond a double's range" : HoconSyntax.shown(v)),
+                        + (Double.isInfinite(number(v))
+                                ? "a number beyond a double's range"
+                                : HoconSyntax.shownAsNumber(v)),
                 HoconChecker::number);
     }
 

@@ -303,6 +303,25 @@ public final class HoconSyntax {
     }
 
     /**
+     * @param v a value a message about a number echoes
+     * @return {@link #shown}, and where it is a number written in quotes a word saying to drop them: HOCON reads a
+     *     quoted number as text, and a scenario takes numbers bare (an environment variable's aside)
+     */
+    public static String shownAsNumber(ConfigValue v) {
+        if (v.valueType() == com.typesafe.config.ConfigValueType.STRING // an environment variable's is no quote
+                && !String.valueOf(v.origin().description()).contains("env variables")) {
+            try {
+                if (Double.isFinite(Double.parseDouble(((String) v.unwrapped()).trim()))) {
+                    return shown(v) + " (a number in quotes is text: write it without them)";
+                }
+            } catch (NumberFormatException notANumber) {
+                // any other text is echoed as it is
+            }
+        }
+        return shown(v);
+    }
+
+    /**
      * @param s text from a file or the command line, or null
      * @return it with every word (a run without white space) longer than {@value #LONGEST_WORD} characters cut to
      *     its first {@value #KEPT_OF_WORD} and its length, e.g. {@code aaaa... (100000 characters)}: a message

@@ -32,7 +32,8 @@ public class HoconCheckerEnvTest extends JUnitSuite {
         assertEquals(
                 List.of(
                         "c: must be an integer in 1..100, got \"fifty\"",
-                        "d: must be an integer in 1..100, got \"50\"",
+                        "d: must be an integer in 1..100, got \"50\" (a number in quotes is text: write it without"
+                                + " them)",
                         "e: must be an integer in 1..100, got \"0.25\"",
                         "f: must be a number in 0..1, got \"1e3x\""),
                 problems.stream().map(p -> p.path() + ": " + p.message()).toList());
