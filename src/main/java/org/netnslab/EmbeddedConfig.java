@@ -58,6 +58,8 @@ final class EmbeddedConfig {
 
     /** Refuses a configuration built without netns-lab's reference.conf: it names no design and no model. */
     static void requireReference(Config config) {
+        java.util.Objects.requireNonNull(
+                config, "netns-lab: config is null (system.settings().config() has netns-lab's)");
         if (!config.hasPath("netns-lab.designs") || !config.hasPath("netns-lab.model")) {
             throw new IllegalArgumentException("netns-lab.designs and netns-lab.model: missing from the configuration"
                     + " passed; build it over netns-lab's reference.conf (ConfigFactory.load(), or"
@@ -71,7 +73,18 @@ final class EmbeddedConfig {
             throw new IllegalArgumentException(
                     "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
         }
+        if (timeout.compareTo(LONGEST_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("netns-lab: the request timeout must be at most " + LONGEST_TIMEOUT
+                    + " (248 days, the longest delay Akka's scheduler takes), got " + timeout
+                    + ": every request would fail");
+        }
     }
+
+    /**
+     * The longest request timeout: Akka's default scheduler takes a delay of at most Int.MaxValue ticks of
+     * {@code akka.scheduler.tick-duration} (10 ms), 21,474,835 s, and refuses an ask with a longer one.
+     */
+    static final Duration LONGEST_TIMEOUT = Duration.ofSeconds(21_474_835);
 
     /**
      * Refuses a key under {@code netns-lab} that netns-lab's reference.conf does not have, and one under

@@ -4,21 +4,16 @@ import akka.Done;
 import akka.actor.typed.ActorRef;
 import akka.actor.typed.ActorSystem;
 import akka.actor.typed.Behavior;
-import akka.actor.typed.javadsl.Adapter;
 import akka.actor.typed.javadsl.AskPattern;
-import akka.pattern.PromiseRef;
-import akka.pattern.PromiseRef$;
 import akka.stream.javadsl.Source;
-import akka.util.Timeout;
 import com.typesafe.config.Config;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.netnslab.design.Design;
-import org.netnslab.machine.Clock;
 import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.machine.OnStop;
-import org.netnslab.machine.SameThread;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
 import org.netnslab.netns.CreateResult;
@@ -82,9 +77,7 @@ public final class NetnsLab {
         return new Instance(ref, new Client(system, ref, timeout, new StopGuard(name, terminated)), terminated);
     }
 
-    /**
-     * One running model, started by {@link NetnsLab#start}.
-     */
+    /** One running model, started by {@link NetnsLab#start}. */
     public static final class Instance {
         private final ActorRef<NamespaceSupervisor.Command> supervisor;
         private final Client client;
@@ -120,7 +113,9 @@ public final class NetnsLab {
          * @return Done once the supervisor and every actor it started have terminated
          */
         public CompletionStage<Done> stop() {
-            supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
+            if (!terminated.isDone()) { // a Stop to a stopped supervisor would only reach the dead letters
+                supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
+            }
             return terminated;
         }
 
@@ -178,7 +173,8 @@ public final class NetnsLab {
      * Model operations as {@link CompletionStage}s, for code outside actors. Thread-safe. Every stage fails with
      * {@link java.util.concurrent.TimeoutException} when the model does not answer in time. A client of
      * {@link Instance#client()} also fails every pending stage with an {@link IllegalStateException} naming the
-     * stop when its supervisor stops, and every later one at once; so does an operation on a freed netns.
+     * stop when its supervisor stops, and every later one at once; so does an operation on a freed netns, and one
+     * on a netns of another instance with an {@link IllegalArgumentException}.
      *
      * <p>A stage completes on the thread that answers it, a thread of the model's dispatcher, and so do the
      * caller's non-async callbacks ({@code thenApply}, ...): keep them short, and use the {@code ...Async} forms
@@ -300,16 +296,9 @@ public final class NetnsLab {
          *     would otherwise fail the netns's actor
          */
         public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
-            java.util.Objects.requireNonNull(netns, "inject: netns is null");
             java.util.Objects.requireNonNull(sender, "inject: sender is null");
             java.util.Objects.requireNonNull(payload, "inject: payload is null");
-            // A one-shot reply address that is not an actor: no hop through any actor the route does not take.
-            return guard.guarded(netns, () -> {
-                PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(timeout));
-                ActorRef<InjectResult> replyTo = Adapter.toTyped(reply.ref());
-                netns.injectRoute().inject(sender, payload, Clock.nanoTime(), replyTo);
-                return SameThread.of(reply.future()).thenApply(InjectResult.class::cast);
-            });
+            return own(netns, "inject", () -> InjectCall.send(system, timeout, netns, sender, payload));
         }
 
         /**
@@ -321,7 +310,8 @@ public final class NetnsLab {
          * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
          * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
          * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
-         *     pull; {@link ProcReceived.Enobufs} after an overrun) and its queue
+         *     pull; {@link ProcReceived.Enobufs} after an overrun) and its queue; fails with a NullPointerException
+         *     for a null caller or options, which reach no actor
          */
         public CompletionStage<ProcConnector.Joined> procEvents(
                 Credentials caller, Integer mask, SocketOptions options) {
@@ -351,9 +341,11 @@ public final class NetnsLab {
          * the supervisor has named its connector, events wait in the client, in order. Events from one
          * caller reach the connector in the order of the calls. Safe from any thread, actors included.
          *
-         * @param event the event; its seq is assigned by the connector
+         * @param event the event; its seq is assigned by the connector, and its cpu (the counter the seq comes from)
+         *     taken modulo the connector's CPU count, as listeners then see it
          * @return Done once the event is handed to the connector; fails (and the event is dropped) when the
          *     connector lookup failed or timed out (the next call looks it up again), or after the stop
+         * @throws NullPointerException for a null event, before anything is sent
          */
         public CompletionStage<Done> publishProcEvent(ProcEvent event) {
             if (guard.isStopped()) {
@@ -369,9 +361,9 @@ public final class NetnsLab {
          * @return the socket's id, or -1 when the netns is being dismantled
          */
         public CompletionStage<Long> openSocket(NetnsHandle netns) {
-            java.util.Objects.requireNonNull(netns, "openSocket: netns is null");
-            return guard.guarded(
+            return own(
                     netns,
+                    "openSocket",
                     () -> AskPattern.ask(netns.actor(), NetNamespace.OpenSocket::new, timeout, system.scheduler()));
         }
 
@@ -384,14 +376,21 @@ public final class NetnsLab {
          *     socket when it is not open in {@code netns} (never opened there, or closed already)
          */
         public CompletionStage<Done> closeSocket(NetnsHandle netns, long socketId) {
-            java.util.Objects.requireNonNull(netns, "closeSocket: netns is null");
-            return guard.guarded(
+            return own(
                     netns,
+                    "closeSocket",
                     () -> AskPattern.askWithStatus(
                             netns.actor(),
                             replyTo -> new NetNamespace.CloseSocket(socketId, replyTo),
                             timeout,
                             system.scheduler()));
+        }
+
+        /** @return {@code stage} for a netns of this client's supervisor; else a failure naming the netns, at once */
+        private <T> CompletionStage<T> own(NetnsHandle netns, String op, Supplier<CompletionStage<T>> stage) {
+            java.util.Objects.requireNonNull(netns, op + ": netns is null");
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            return foreign != null ? CompletableFuture.failedFuture(foreign) : guard.guarded(netns, stage);
         }
     }
 }

@@ -55,6 +55,7 @@ final class ProcConnectorLink {
      * @return Done once handed over; fails (and the event is dropped) when the lookup fails or times out
      */
     CompletionStage<Done> publish(ProcEvent event) {
+        java.util.Objects.requireNonNull(event, "publishProcEvent: event is null");
         synchronized (lock) {
             if (connector != null) {
                 connector.tell(new ProcConnector.Publish(event));

@@ -45,7 +45,7 @@ final class Releases {
         return new IllegalArgumentException("netns " + h.id() + " of this handle (actor "
                 + h.actor().path()
                 + ") is not the netns " + h.id() + " of " + supervisor.path().name()
-                + ": release it through the client of the instance that created it");
+                + ": use the client of the instance that created it");
     }
 
     /**

@@ -53,7 +53,7 @@ public class EmbeddedFaultsTest extends JUnitSuite {
             assertEquals(IllegalArgumentException.class, e.getClass());
             assertEquals(
                     "netns 1 of this handle (actor " + na.actor().path() + ") is not the netns 1 of " + b.name()
-                            + ": release it through the client of the instance that created it",
+                            + ": use the client of the instance that created it",
                     e.getMessage());
             assertFalse(na.isFreed());
             assertFalse(nb.isFreed());

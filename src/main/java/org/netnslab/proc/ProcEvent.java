@@ -15,6 +15,8 @@ import org.netnslab.machine.Clock;
  * @param parentPid for FORK: the parent's pid; else 0
  * @param exitCode for EXIT: the exit status as wait(2) encodes it ({@code code << 8 | signal}); else 0
  * @param exitSignal for EXIT: the signal sent to the parent; else 0
+ * @throws IllegalArgumentException naming the field: {@code what} not one PROC_EVENT_* type (NONZERO_EXIT is a filter
+ *     bit, not an event); a negative cpu, seq or id
  */
 public record ProcEvent(
         int what,
@@ -26,6 +28,22 @@ public record ProcEvent(
         int parentPid,
         int exitCode,
         int exitSignal) {
+
+    /** Checks the fields a listener's filter and the connector's per-CPU counters read. */
+    public ProcEvent {
+        if (what != ProcEvents.NONE && (Integer.bitCount(what) != 1 || (what & EVENT_TYPES) == 0)) {
+            throw new IllegalArgumentException("ProcEvent: what " + ProcEvents.name(what)
+                    + " is not one PROC_EVENT_* type (FORK, EXEC, UID, GID, SID, PTRACE, COMM, COREDUMP, EXIT)");
+        }
+        if (cpu < 0 || seq < 0 || pid < 0 || tgid < 0 || parentPid < 0) {
+            throw new IllegalArgumentException(
+                    "ProcEvent: cpu, seq, pid, tgid and parentPid must be 0 or more, got cpu " + cpu + ", seq " + seq
+                            + ", pid " + pid + ", tgid " + tgid + ", parentPid " + parentPid);
+        }
+    }
+
+    /** The types an event may have: every PROC_EVENT_* but the NONZERO_EXIT filter bit. */
+    private static final int EVENT_TYPES = ProcEvents.ALL & ~ProcEvents.NONZERO_EXIT;
 
     /** @return true for an EXIT whose status is not a clean 0 (a non-zero code or death by a signal) */
     public boolean isNonzeroExit() {

@@ -37,6 +37,9 @@ public final class ProcSubscriber {
             org.netnslab.netlink.SocketOptions options,
             Duration timeout,
             Scheduler scheduler) {
+        // the connector is shared by every subscriber: a null here would fail it, not this call
+        java.util.Objects.requireNonNull(caller, "procEvents: caller is null");
+        java.util.Objects.requireNonNull(options, "procEvents: options is null");
         CompletionStage<ProcConnector.JoinReply> join = SameThread.of(
                 AskPattern.ask(connector, r -> new ProcConnector.Join(true, options, r), timeout, scheduler));
         return join.thenCompose(reply -> {

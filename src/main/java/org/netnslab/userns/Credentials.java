@@ -19,8 +19,15 @@ public record Credentials(long euid, UserNamespace userNs, Set<Capability> effec
      * @param euid the effective uid as seen from the initial user namespace
      * @param userNs the user namespace the task lives in
      * @param effective the capabilities it holds in {@code userNs}
+     * @throws NullPointerException naming a null {@code userNs} or {@code effective}: a shared actor that checks the
+     *     credentials (the global uevent owner) would otherwise fail on them
+     * @throws IllegalArgumentException an euid outside 0..4294967294 (a kuid is 32 bits; (uid_t)-1 is none)
      */
     public Credentials {
+        java.util.Objects.requireNonNull(
+                userNs, "Credentials: userNs is null (UserNamespace.INIT for the initial one)");
+        java.util.Objects.requireNonNull(effective, "Credentials: effective is null (an empty set for no capability)");
+        UserNamespace.requireKuid(euid, "Credentials: euid");
         effective =
                 effective.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(effective));
     }
