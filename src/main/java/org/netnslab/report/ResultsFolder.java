@@ -73,6 +73,7 @@ public final class ResultsFolder {
             throw new ReportInputException(dir, Files.exists(dir) ? "not a folder" : "no such folder");
         }
         RunRecord r = ResultJsonReader.read(dir.resolve(RESULT_JSON));
+        ComparisonsCheck.complete(dir.resolve(RESULT_JSON), r);
         List<String> notes = new ArrayList<>();
         ResultExtraJson.Extra extra = null;
         try {

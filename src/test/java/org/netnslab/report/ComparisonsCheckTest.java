@@ -1,0 +1,91 @@
+package org.netnslab.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.DesignResult;
+import org.netnslab.metrics.RunResult;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * A run compares every design that records the compared measure with the baseline: a comparison deleted from
+ * result.json (which took its DISAGREES with it, and left a sentence that the design had no figure to compare) or
+ * one given twice is refused, naming the design.
+ */
+public class ComparisonsCheckTest extends JUnitSuite {
+    @Rule
+    public final TemporaryFolder tmp = new TemporaryFolder();
+
+    /** Three designs as TC3 has them: two compared with kernel-4.18 on uevent.transaction. */
+    private Path saved() throws Exception {
+        DesignResult a = TinyRun.design("kernel-4.18", 50_000, 0, 12_345_678);
+        DesignResult b = TinyRun.design("per-netns-2018", 20_000, 0, 3_456_789);
+        DesignResult c = TinyRun.design("kernel-6.9", 21_000, 0, 3_456_789);
+        List<DesignResult> designs = List.of(a, b, c);
+        RunResult r = new RunResult(
+                "tiny",
+                "a run",
+                "seed",
+                1.0,
+                Instant.parse("2026-12-06T12:00:00Z"),
+                2.0,
+                designs,
+                List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("uevent.transaction", a, c)),
+                Map.of("per-netns-2018", 0.79),
+                List.of(),
+                List.of(),
+                TinyRun.oneReplicate(designs),
+                null,
+                null,
+                null);
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(r, null, dir);
+        return dir;
+    }
+
+    private void assertEditRefused(Consumer<ArrayNode> edit, String why) throws Exception {
+        Path dir = saved();
+        Path json = dir.resolve("result.json");
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = (ObjectNode) mapper.readTree(json.toFile());
+        edit.accept((ArrayNode) root.get("comparisons"));
+        mapper.writeValue(json.toFile(), root);
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertEquals(o.err(), 2, o.status());
+        assertEquals("netns-lab: " + json + ": " + why + System.lineSeparator(), o.err());
+        assertFalse(Files.exists(dir.resolve("report.html")));
+    }
+
+    @Test
+    public void aDeletedComparisonIsRefusedNamingTheDesign() throws Exception {
+        assertEditRefused(
+                cs -> cs.remove(0),
+                "comparisons: none of per-netns-2018 against kernel-4.18 on uevent.transaction, which both record (a"
+                        + " run compares every such design with the baseline)" + ResultJsonReader.EDITED);
+    }
+
+    @Test
+    public void aComparisonGivenTwiceIsRefused() throws Exception {
+        assertEditRefused(
+                cs -> cs.add(cs.get(0).deepCopy()),
+                "comparisons[2]: per-netns-2018 is compared on uevent.transaction twice" + ResultJsonReader.EDITED);
+    }
+
+    @Test
+    public void theRunAsWrittenIsRead() throws Exception {
+        assertEquals(2, ResultsFolder.read(saved()).comparisons().size());
+    }
+}
