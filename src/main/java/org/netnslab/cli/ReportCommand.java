@@ -85,10 +85,40 @@ final class ReportCommand implements Callable<Integer> {
         }
         System.out.println("report:  " + html);
         record.notes().forEach(n -> System.err.println("netns-lab: " + n));
-        if (!record.notes().isEmpty()) {
+        if (!record.notes().isEmpty() || !summary(dir, record)) {
             return Main.EXIT_CONFIG;
         }
         return check ? checked(record) : 0;
+    }
+
+    /**
+     * summary.csv against result.json: {@code --check} refuses one that differs (an older folder's missing one
+     * passes); without it the file is written again from result.json, as report.html is, saying what it replaced.
+     *
+     * @return false when the check refuses it or it cannot be read or written (said on stderr)
+     */
+    private boolean summary(Path dir, RunRecord record) {
+        Path csv = dir.resolve("summary.csv");
+        try {
+            String differs = ResultsFolder.summaryDiffers(dir, record);
+            if (differs == null || (check && differs.equals("missing"))) {
+                return true;
+            }
+            if (check) {
+                System.err.println("netns-lab: " + csv + ": " + differs
+                        + ": not result.json's figures (was one of them edited?); report without --check writes it"
+                        + " again from them");
+                return false;
+            }
+            ResultsFolder.writeSummary(dir, record);
+            System.err.println("netns-lab: " + csv + ": written again from result.json ("
+                    + (differs.equals("missing") ? "it was missing" : "it differed: " + differs) + ")");
+            return true;
+        } catch (IOException e) {
+            System.err.println("netns-lab: " + csv + ": cannot be " + (check ? "read" : "read or written") + " ("
+                    + SavedFile.reason(e) + ")");
+            return false;
+        }
     }
 
     /** Prints the console report: the summary, the overrides and the sensitivity study. */

@@ -119,17 +119,6 @@ public final class ResultsFolder {
                     de.throughputSeries(),
                     percentiles));
         }
-        Path csv = dir.resolve(SummaryCsv.FILE);
-        if (extra != null && Files.isRegularFile(csv)) { // written by the run; older folders have none
-            try {
-                String differs = SummaryCsv.differs(Files.readString(csv), designs);
-                if (differs != null) {
-                    notes.add(csv + ": " + differs + ": not result.json's figures (was one of them edited?)");
-                }
-            } catch (IOException e) {
-                notes.add(csv + ": cannot be read (" + e.getMessage() + ")");
-            }
-        }
         return new RunRecord(
                 r.scenario(),
                 r.description(),
@@ -149,6 +138,32 @@ public final class ResultsFolder {
                 r.sensitivity(),
                 r.shape(),
                 extra == null ? null : extra.minScale());
+    }
+
+    /**
+     * @param dir a run's folder, read by {@link #read}
+     * @param r its record
+     * @return how the folder's summary.csv differs from result.json's figures ({@code "line 2: ..."}), "missing" when
+     *     there is none, or null when it holds them
+     * @throws IOException when it cannot be read
+     */
+    public static String summaryDiffers(Path dir, RunRecord r) throws IOException {
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        if (!Files.exists(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return "missing";
+        }
+        return SummaryCsv.differs(Files.readString(csv), r.designs());
+    }
+
+    /**
+     * Writes the folder's summary.csv again from the record, as the run wrote it.
+     *
+     * @param dir the run's folder
+     * @param r its record
+     * @throws IOException when it cannot be written
+     */
+    public static void writeSummary(Path dir, RunRecord r) throws IOException {
+        SummaryCsv.write(r, dir.resolve(SummaryCsv.FILE));
     }
 
     /**

@@ -88,13 +88,15 @@ public final class SummaryCsv {
             }
             java.util.List<String> w = want.get(i).subList(1, want.get(i).size());
             java.util.List<String> g = got.get(i).subList(1, got.get(i).size());
-            String line = "line " + got.get(i).get(0) + (i == 0 ? "" : " (" + w.get(0) + ", " + w.get(1) + ")") + ": ";
+            String line = "line " + got.get(i).get(0) + ": ";
+            // the row result.json has there: rows are in its order, designs then measures
+            String row = i == 0 ? "the header" : "row " + i + " (" + w.get(0) + ", " + w.get(1) + ")";
             if (g.size() != columns.length) {
-                return line + g.size() + " columns, where it has " + columns.length;
+                return line + g.size() + " columns, where result.json's " + row + " has " + columns.length;
             }
             for (int c = 0; c < columns.length; c++) {
                 if (!same(w.get(c), g.get(c))) {
-                    return line + columns[c] + " is '" + g.get(c) + "', result.json's "
+                    return line + columns[c] + " is '" + g.get(c) + "', where result.json's " + row + " has "
                             + (w.get(c).isEmpty() ? "none" : w.get(c));
                 }
             }

@@ -1,6 +1,7 @@
 package org.netnslab.report;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,21 +56,42 @@ public class SummaryCsvTest extends JUnitSuite {
         assertEquals(1 + measures, rows.size());
     }
 
+    /**
+     * {@code report --check} names an edited summary's first differing line and the row result.json has there; plain
+     * {@code report} writes it again from result.json, as it does report.html, and says what it replaced.
+     */
     @Test
-    public void anEditedSummaryIsNamedAndAMissingOneIsNot() throws Exception {
+    public void anEditedSummaryIsNamedByTheCheckAndWrittenAgainByReport() throws Exception {
         Path dir = tmp.newFolder().toPath();
         ResultsFolder.save(TinyRun.replicated(), null, dir);
         Path csv = dir.resolve(SummaryCsv.FILE);
         String good = Files.readString(csv);
         Files.writeString(csv, good.replaceFirst(",us,", ",ms,"));
-        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString());
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
         assertEquals(o.err(), 2, o.status());
         assertTrue(
                 o.err(),
                 o.err()
-                        .contains(
-                                csv + ": line 2 (kernel-4.18, uevent.transaction): unit is 'ms', result.json's us: not"
-                                        + " result.json's figures (was one of them edited?)"));
+                        .contains(csv + ": line 2: unit is 'ms', where result.json's row 1 (kernel-4.18,"
+                                + " uevent.transaction) has us: not result.json's figures (was one of them edited?);"
+                                + " report without --check writes it again from them"));
+        ReportCommandTest.Output rebuilt = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(rebuilt.err(), 0, rebuilt.status());
+        assertEquals(
+                "netns-lab: " + csv + ": written again from result.json (it differed: line 2: unit is 'ms', where"
+                        + " result.json's row 1 (kernel-4.18, uevent.transaction) has us)" + System.lineSeparator(),
+                rebuilt.err());
+        assertEquals(good, Files.readString(csv));
+        // rows in another order: the line is the file's, the row result.json's
+        String[] sorted = good.split("\n");
+        String swapped = sorted[0] + "\n" + sorted[2] + "\n" + sorted[1] + "\n"
+                + String.join("\n", java.util.Arrays.copyOfRange(sorted, 3, sorted.length)) + "\n";
+        Files.writeString(csv, swapped);
+        String err =
+                ReportCommandTest.execute("report", dir.toString(), "--check").err();
+        assertTrue(err, err.contains(csv + ": line 2: measure is '"));
+        assertTrue(err, err.contains("where result.json's row 1 (kernel-4.18, uevent.transaction) has"));
+        Files.writeString(csv, good);
         // a spreadsheet's re-save: a byte order mark, CRLF, quoted names, trailing zeros; the same figures
         String resaved = "\uFEFF"
                 + good.replace("\n", "\r\n")
@@ -100,13 +122,24 @@ public class SummaryCsvTest extends JUnitSuite {
                 csv,
                 lines[0] + "\n\n" + lines[1] + ",x\n"
                         + String.join("\n", java.util.Arrays.copyOfRange(lines, 2, lines.length)) + "\n");
-        ReportCommandTest.Output extra = ReportCommandTest.execute("report", dir.toString());
+        ReportCommandTest.Output extra = ReportCommandTest.execute("report", dir.toString(), "--check");
         assertEquals(extra.err(), 2, extra.status());
         assertTrue(
                 extra.err(),
-                extra.err().contains(csv + ": line 3 (kernel-4.18, uevent.transaction): 14 columns, where it has 13"));
+                extra.err()
+                        .contains(csv + ": line 3: 14 columns, where result.json's row 1 (kernel-4.18,"
+                                + " uevent.transaction) has 13"));
+        // a missing one: the check passes an older folder's absence, report writes it
         Files.delete(csv);
         Files.delete(dir.resolve(ResultsFolder.REPORT_HTML));
-        assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
+        ReportCommandTest.Output checked = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertFalse(checked.err(), checked.err().contains(SummaryCsv.FILE));
+        assertFalse(Files.exists(csv));
+        ReportCommandTest.Output missing = ReportCommandTest.execute("report", dir.toString());
+        assertEquals(0, missing.status());
+        assertEquals(
+                "netns-lab: " + csv + ": written again from result.json (it was missing)" + System.lineSeparator(),
+                missing.err());
+        assertEquals(good, Files.readString(csv));
     }
 }
