@@ -142,13 +142,14 @@ public final class LatencyRecorder {
 
     /**
      * @return the summary in {@link #unit()}: count, mean, sd, p50/p90/p99/p99.9, max, and the 95% CI of the mean
-     *     (Student t with n-1 df)
+     *     (Student t with n-1 df); sd and the CI NaN for a single value
      */
     public MeasureSummary summary() {
         double us = perUnit;
         double mean = meanNanos();
-        double sd = Math.sqrt(varianceNanos2());
-        double half = 0;
+        // one value has no spread to estimate: sd over n - 1 and its interval are undefined (null in result.json)
+        double sd = count == 1 ? Double.NaN : Math.sqrt(varianceNanos2());
+        double half = count == 1 ? Double.NaN : 0;
         if (count > 1) {
             half = new TDistribution(count - 1).inverseCumulativeProbability(0.975) * sd / Math.sqrt(count);
         }

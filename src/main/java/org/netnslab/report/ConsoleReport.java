@@ -273,6 +273,9 @@ public final class ConsoleReport {
 
     /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
     private static String num(double v) {
+        if (Double.isNaN(v)) { // an sd of one value: none
+            return "-";
+        }
         return Math.abs(v) >= 10 || v == 0 ? String.format("%.2f", v) : String.format("%.4g", v);
     }
 
