@@ -16,7 +16,6 @@ import org.netnslab.machine.ModelDispatcher;
 import org.netnslab.machine.OnStop;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
-import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
@@ -205,19 +204,16 @@ public final class NetnsLab {
          * copy_net_ns with CLONE_NEWNET: a netns owned by {@code owner}, held by the caller (active count 1).
          *
          * @param owner the owning user namespace
-         * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed
+         * @return the handle; fails with {@link IllegalStateException} naming the op when setup_net failed; a netns
+         *     whose setup_net finishes after the timeout is released, not left held by no one
          * @throws NullPointerException for a null owner, before anything is asked
          */
         public CompletionStage<NetnsHandle> createNetns(UserNamespace owner) {
             java.util.Objects.requireNonNull(owner, "createNetns: owner is null (UserNamespace.INIT for init_net's)");
-            CompletionStage<CreateResult> r = guard.guarded(() -> AskPattern.ask(
-                    supervisor,
-                    replyTo -> new NamespaceSupervisor.CreateNetns(owner, replyTo),
-                    timeout,
-                    system.scheduler()));
-            return r.thenCompose(c -> c instanceof NetnsHandle h
-                    ? CompletableFuture.completedFuture(releases.created(h))
-                    : CompletableFuture.failedFuture(new IllegalStateException(((CreateResult.Failed) c).reason())));
+            return guard.guarded(() -> CreateCall.send(system, supervisor, owner, timeout, releases::created, h -> {
+                releases.created(h);
+                releaseNetns(h);
+            }));
         }
 
         /**
