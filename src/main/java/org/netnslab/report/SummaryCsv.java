@@ -11,7 +11,7 @@ import org.netnslab.metrics.MeasureSummary;
 /**
  * {@code summary.csv}: each design's figures of each measure, a row each, for a spreadsheet or a plotting tool (the
  * same figures as result.json's {@code designs[].measures}, in each measure's unit), with the design's throughput.
- * Written once by the run; {@code report} leaves it as it is. Stateless.
+ * Written by the run; {@code report} writes it again where it differs from result.json or is missing. Stateless.
  */
 public final class SummaryCsv {
     /** The file's name in the output folder. */
