@@ -39,24 +39,13 @@ public final class SensitivityReport {
                 1 + s.spread(),
                 s.randomSeed(),
                 String.join(", ", s.keys())));
-        if (s.samples() < FEW) {
-            b.append(String.format(
-                    Locale.ROOT,
-                    "  only %d sample%s: the 'holds in' shares, the spread and the rank"
-                            + " correlations below say little before %d or more (--sensitivity N)%n",
-                    s.samples(),
-                    s.samples() == 1 ? "" : "s",
-                    FEW));
+        if (few(s) != null) {
+            b.append("  ").append(few(s)).append(String.format("%n"));
         }
         for (SensitivityResult.Entry e : s.comparisons()) {
-            double[] r = e.ratios().stream()
-                    .mapToDouble(Double::doubleValue)
-                    .filter(Double::isFinite)
-                    .sorted()
-                    .toArray();
             b.append(String.format(
                     Locale.ROOT,
-                    "%s: %s / %s = %.3f in the base run (%s)%n",
+                    "%s: %s / %s = %.3f in the base run's first replicate, which each sample reproduces (%s)%n",
                     e.measure(),
                     e.b(),
                     e.a(),
@@ -72,13 +61,8 @@ public final class SensitivityReport {
                         share(e.seedBandShare(), s.samples())));
             }
             b.append(String.format("%n"));
-            if (r.length > 0) {
-                b.append(String.format(
-                        Locale.ROOT,
-                        "  ratio over the samples: min %.3f, median %.3f, max %.3f%n",
-                        r[0],
-                        r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2,
-                        r[r.length - 1]));
+            if (range(e) != null) {
+                b.append("  ").append(range(e)).append(String.format("%n"));
             }
             if (s.samples() < 3) { // a rank correlation over fewer than 3 points is undefined or +-1 by construction
                 b.append(String.format("  costs that move it most: Spearman's rho needs 3 samples or more%n"));
@@ -98,6 +82,36 @@ public final class SensitivityReport {
         return b.toString();
     }
 
+    /** @return the caveat of a study of fewer than {@link #FEW} samples, or null */
+    private static String few(SensitivityResult s) {
+        return s.samples() >= FEW
+                ? null
+                : String.format(
+                        Locale.ROOT,
+                        "only %d sample%s: the 'holds in' shares, the spread and the rank correlations below say little"
+                                + " before %d or more (--sensitivity N)",
+                        s.samples(),
+                        s.samples() == 1 ? "" : "s",
+                        FEW);
+    }
+
+    /** @return the ratio's min, median and max over the samples, or null when no sample gave one */
+    private static String range(SensitivityResult.Entry e) {
+        double[] r = e.ratios().stream()
+                .mapToDouble(Double::doubleValue)
+                .filter(Double::isFinite)
+                .sorted()
+                .toArray();
+        return r.length == 0
+                ? null
+                : String.format(
+                        Locale.ROOT,
+                        "ratio over the samples: min %.3f, median %.3f, max %.3f",
+                        r[0],
+                        r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2,
+                        r[r.length - 1]);
+    }
+
     private static String share(double share, int samples) {
         return Double.isFinite(share)
                 ? String.format(Locale.ROOT, "%d/%d (%.0f%%)", Math.round(share * samples), samples, 100 * share)
@@ -112,6 +126,9 @@ public final class SensitivityReport {
     static String html(SensitivityResult s, int firstChart) {
         StringBuilder h = new StringBuilder("<h2>Sensitivity to the costs</h2>\n<p>");
         h.append(esc(console(s).lines().findFirst().orElse(""))).append("</p>\n");
+        if (few(s) != null) {
+            h.append("<p>").append(esc(few(s))).append("</p>\n");
+        }
         int chart = firstChart;
         for (SensitivityResult.Entry e : s.comparisons()) {
             h.append("<h3>")
@@ -119,7 +136,8 @@ public final class SensitivityReport {
                     .append("</h3>\n<p>")
                     .append(esc(String.format(
                             Locale.ROOT,
-                            "base ratio %.3f (%s); holds in %s of the samples",
+                            "base ratio %.3f (the base run's first replicate, which each sample reproduces; %s);"
+                                    + " holds in %s of the samples",
                             e.baseRatio(),
                             e.conclusion(),
                             share(e.holdsShare(), s.samples()))));
@@ -130,6 +148,9 @@ public final class SensitivityReport {
                         e.seedRatio(),
                         100 * s.seedBand(),
                         share(e.seedBandShare(), s.samples()))));
+            }
+            if (range(e) != null) {
+                h.append("; ").append(esc(range(e)));
             }
             h.append(
                     "</p>\n<table><tr><th class=\"l\">cost</th><th>Spearman's rho</th><th class=\"l\">tornado</th></tr>\n");

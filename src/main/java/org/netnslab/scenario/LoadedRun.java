@@ -67,14 +67,14 @@ public record LoadedRun(Config system, Scenario scenario, RunSettings settings, 
         if (samples != null && samples == 0) { // no study, whatever the scenario's block says
             s = s.withSensitivity(s.sensitivity().withSamples(0));
         } else if (samples != null) {
-            if (samples < 1
-                    || samples > Sensitivity.MAX_SAMPLES
-                    || !s.execution().isVirtual()) {
+            if (samples < 1 || samples > Sensitivity.MAX_SAMPLES) {
                 throw new IllegalArgumentException(
-                        "--sensitivity: "
-                                + (s.execution().isVirtual()
-                                        ? "must be in 0.." + Sensitivity.MAX_SAMPLES + " (0: no study), got " + samples
-                                        : "needs execution = virtual (the costs it varies are charged in virtual execution only)"));
+                        "--sensitivity: must be in 0.." + Sensitivity.MAX_SAMPLES + " (0: no study), got " + samples);
+            }
+            String refused =
+                    Sensitivity.refusal(samples, s.execution(), s.designs().size());
+            if (refused != null) {
+                throw new IllegalArgumentException("--sensitivity: " + refused);
             }
             s = s.withSensitivity(s.sensitivity().withSamples(samples));
         }

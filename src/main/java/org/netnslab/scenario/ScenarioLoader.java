@@ -335,11 +335,9 @@ public final class ScenarioLoader {
             if (workload != null && workloadOk) {
                 Sensitivity.unusedKeys(sensitivity, workload.usedModelKeys(), conf, problems);
             }
-            if (sensitivity.samples() > 0 && execution != null && !execution.isVirtual()) {
-                problems.add(ConfigProblem.at(
-                        conf.getValue("sensitivity").origin(),
-                        "sensitivity",
-                        "needs execution = virtual: the costs it varies are charged in virtual execution only"));
+            String refused = Sensitivity.refusal(sensitivity.samples(), execution, designsOk ? designs.size() : 2);
+            if (refused != null) {
+                problems.add(ConfigProblem.at(conf.getValue("sensitivity").origin(), "sensitivity", refused));
             }
         }
         MinScale minScale = MinScaleReader.read(c);

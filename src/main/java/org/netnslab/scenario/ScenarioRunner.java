@@ -177,13 +177,19 @@ public final class ScenarioRunner {
         if (samples == 0) {
             return new Outcome(result, null);
         }
+        // each sample reproduces the base run's first replicate with its costs moved: the study's base is that
+        // replicate, not the mean over --repeat's
+        List<Comparison> base = scenario.repeat() == 1
+                ? result.comparisons()
+                : RunAssembly.assemble(scenario, plan, outcomes, 0, 1, started, t0, dispatcher)
+                        .comparisons();
         List<List<Comparison>> perSample = new ArrayList<>();
         for (int k = 1; k <= samples; k++) {
             Map<String, Comparison> byPair = new LinkedHashMap<>();
             RunAssembly.assemble(scenario, plan, outcomes, k, 1, started, t0, dispatcher)
                     .comparisons()
                     .forEach(c -> byPair.put(c.measure() + " " + c.a() + " " + c.b(), c));
-            perSample.add(result.comparisons().stream()
+            perSample.add(base.stream()
                     .map(c -> byPair.get(c.measure() + " " + c.a() + " " + c.b()))
                     .toList());
         }
@@ -191,7 +197,7 @@ public final class ScenarioRunner {
         return new Outcome(
                 result,
                 SensitivityResult.of(
-                        result.comparisons(),
+                        base,
                         c -> {
                             int at = c.b().lastIndexOf('@');
                             return scenario.seedRatios()

@@ -53,6 +53,28 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
                 throw new IllegalArgumentException("sensitivity.keys: unknown cost '" + k + "'; known: " + Costs.KEYS);
             }
         }
+        if (new java.util.HashSet<>(keys).size() != keys.size()) { // one cost, two factors: one would not be applied
+            throw new IllegalArgumentException("sensitivity.keys: a cost is listed twice: " + keys);
+        }
+    }
+
+    /**
+     * @param samples the study's samples (0: none)
+     * @param execution how the run runs, or null when it was refused
+     * @param designs the run's designs
+     * @return why the run cannot have the study, or null when it can
+     */
+    static String refusal(int samples, org.netnslab.run.Execution execution, int designs) {
+        if (samples == 0) {
+            return null;
+        }
+        if (execution != null && !execution.isVirtual()) {
+            return "needs execution = virtual: the costs it varies are charged in virtual execution only";
+        }
+        return designs < 2
+                ? "needs two designs or more: it reports how each design's ratio to the baseline moves, and this run"
+                        + " has " + designs
+                : null;
     }
 
     /**
@@ -106,6 +128,7 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, "must be in 0.." + MAX_SAMPLES, problems);
         check(file, block, "spread", spread >= 0 && spread <= 0.9, "must be in 0..0.9 (a factor stays > 0)", problems);
         check(file, block, "seed-band", band >= 0 && band <= 1, "must be in 0..1", problems);
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (String k : keys) {
             check(
                     file,
@@ -114,6 +137,8 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
                     Costs.KEYS.contains(k),
                     "unknown cost '" + k + "'; known: " + Costs.KEYS,
                     problems);
+            // each key gets a column of factors: a second column for one cost would never be applied
+            check(file, block, "keys", seen.add(k), "'" + k + "' is listed twice", problems);
         }
         return problems.size() > before ? NONE : new Sensitivity(samples, spread, keys, band);
     }

@@ -176,6 +176,31 @@ public class SensitivityTest extends JUnitSuite {
             new ScenarioLoader()
                     .load(
                             Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.samples=3", "sensitivity.keys=[uevent.recv, uevent.recv]"),
+                            0.01);
+            Assert.fail("accepted a cost listed twice");
+        } catch (ScenarioException e) {
+            assertEquals(
+                    "--set sensitivity.keys=[uevent.recv, uevent.recv]: sensitivity.keys: 'uevent.recv' is listed twice",
+                    e.problems.get(0).toString());
+        }
+        try {
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.samples=3", "designs=[kernel-6.9]", "baseline=kernel-6.9"),
+                            0.01);
+            Assert.fail("accepted a study of one design");
+        } catch (ScenarioException e) {
+            assertEquals(
+                    "--set sensitivity.samples=3: sensitivity: needs two designs or more: it reports how each design's"
+                            + " ratio to the baseline moves, and this run has 1",
+                    e.problems.get(0).toString());
+        }
+        try {
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
                             List.of("sensitivity.samples=3", "sensitivity.spread=0.95"),
                             0.01);
             Assert.fail("accepted a spread of 0.95");
