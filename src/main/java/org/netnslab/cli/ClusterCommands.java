@@ -72,14 +72,12 @@ final class ClusterCommands {
         }
         ClusterConfig.HostPort bind = ClusterConfig.HostPort.parse(at, name);
         try {
-            return ClusterRuns.start(
-                    system,
-                    bind,
-                    inputs,
-                    Main.VERSION,
-                    HoconDurations.duration(system, "netns-lab.cluster.wait-for-workers"),
-                    ClusterCommands::say,
-                    name);
+            java.time.Duration wait = HoconDurations.duration(system, "netns-lab.cluster.wait-for-workers");
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("netns-lab.cluster.wait-for-workers: must be 0 or more (how long"
+                        + " the coordinator waits for a first worker), got " + wait.toMillis() + "ms");
+            }
+            return ClusterRuns.start(system, bind, inputs, Main.VERSION, wait, ClusterCommands::say, name);
         } catch (ConfigException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }

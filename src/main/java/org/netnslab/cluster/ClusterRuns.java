@@ -122,6 +122,9 @@ public final class ClusterRuns implements RunDistributor {
             throw new RunFailure("interrupted while the workers ran", e);
         }
         DesignRunOutcome[] out = d.outcomes();
+        if (leaving && !d.left().isEmpty()) { // stopped by a signal: the runs its workers left are not started here
+            throw new RunFailure("stopped while the workers ran: " + d.left().size() + " design runs not done");
+        }
         if (!d.left().isEmpty()) {
             say.accept(d.why() + ": running the " + d.left().size() + " design runs left here");
             DesignRunOutcome[] mine = local.run(d.left());

@@ -56,7 +56,11 @@ public final class WorkerNode {
         this.ending = ending;
         this.leaving = leaving;
         this.worker = worker;
+        onJoined(() -> joined.set(true));
     }
+
+    /** Set once the node is a member of its coordinator's cluster. */
+    private final AtomicBoolean joined = new AtomicBoolean();
 
     /**
      * Starts one worker node: a cluster actor system that joins {@code join} and runs one {@link Worker}.
@@ -210,6 +214,11 @@ public final class WorkerNode {
             Ending e = node.awaitEnd();
             if (once && e != Ending.NONE) {
                 return e == Ending.TAKEN ? Ending.FAILED : e; // a taken run whose node ended: its coordinator went
+            }
+            if (once && node.joined.get()) { // its coordinator ended, having run every design run without this one
+                say.accept("worker " + node.system.address() + ": the coordinator at " + join
+                        + " ended without a design run for this worker (it needed none); --once ends here");
+                return Ending.FAILED;
             }
             node = next.get();
             if (node == null) {

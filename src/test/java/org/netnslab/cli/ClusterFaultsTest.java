@@ -191,6 +191,59 @@ public class ClusterFaultsTest extends JUnitSuite {
     }
 
     /**
+     * A {@code worker --once} that joins after the coordinator began running its design runs itself is given none:
+     * when that coordinator ends, the worker says so and exits 1, instead of waiting for a next coordinator for ever.
+     */
+    @Test
+    public void aWorkerOnceTheCoordinatorDidNotNeedExitsOne() throws Exception {
+        int port = ClusterTest.freePort();
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Xmx512m",
+                "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
+                "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
+                Main.class.getName(),
+                "run",
+                "load-tests/uevent-tc1-userns.conf",
+                "--scale",
+                "0.3",
+                "--jobs",
+                "1",
+                "--no-progress",
+                "--out",
+                tmp.getRoot().toPath().resolve("late").toString(),
+                "--cluster",
+                "127.0.0.1:" + port,
+                "--config",
+                waiting("1s")));
+        Process coordinator = new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        workers.add(coordinator);
+        StringBuilder coordinatorSaid = new StringBuilder();
+        CountDownLatch alone = new CountDownLatch(1);
+        Thread reader =
+                new Thread(() -> ChildStderr.copy(coordinator.getErrorStream(), coordinatorSaid, "left here", alone));
+        reader.setDaemon(true);
+        reader.start();
+        assertTrue(text(coordinatorSaid), alone.await(120, TimeUnit.SECONDS));
+        StringBuilder err = new StringBuilder();
+        CountDownLatch joined = new CountDownLatch(1);
+        Process w = worker(null, port, err, "joined the cluster", joined, "--once");
+        assertTrue(text(err), w.waitFor(180, TimeUnit.SECONDS));
+        assertEquals(text(err) + text(coordinatorSaid), 1, w.exitValue());
+        assertTrue(
+                text(err),
+                text(err)
+                        .contains(": the coordinator at 127.0.0.1:" + port + " ended without a design run for this"
+                                + " worker (it needed none); --once ends here"));
+        assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(text(coordinatorSaid), 0, coordinator.exitValue());
+    }
+
+    /**
      * One worker without {@code --once}, two coordinators one after the other at the same address: the worker
      * serves both (it leaves each coordinator's cluster with it and joins the next), and neither console shows a
      * warning of Akka's.
