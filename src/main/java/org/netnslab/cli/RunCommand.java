@@ -190,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
         NowRunning now = NowRunning.scenario(
                 name, noProgress ? RunObserver.SILENT : new ProgressDisplay(bars, System.err, lanesFrom), bars);
         try (StagedRun staged = StagedRun.begin(out, Path.of(loaded.outDir()), name, name, now)) {
-            ScenarioRun run = open(loaded, all);
+            ScenarioRun run = open(loaded, all, now);
             return run == null
                     ? Main.EXIT_CONFIG
                     : run(run, lanes, staged.output(), now, staged.output().dir());
@@ -213,7 +213,7 @@ final class RunCommand implements Callable<Integer> {
      *
      * @return the run, or null after saying what is wrong
      */
-    private ScenarioRun open(LoadedRun loaded, List<String> all) {
+    private ScenarioRun open(LoadedRun loaded, List<String> all, NowRunning now) {
         ClusterRuns coordinator;
         try {
             coordinator = ClusterCommands.coordinator(
@@ -227,6 +227,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (coordinator != null) { // Ctrl-C: the workers see the coordinator leave, not vanish
             Stops.onStop = () -> coordinator.leave(ClusterCommands.LEAVE);
+            now.stage("while its design runs ran on the cluster's workers (the lines above say which were done)");
         }
         try {
             return ScenarioRun.open(loaded, "netns-lab", coordinator);
@@ -259,7 +260,9 @@ final class RunCommand implements Callable<Integer> {
             System.out.println("report:  " + dir.resolve(ResultsFolder.REPORT_HTML));
             return check ? ReportCommand.checked(record) : 0;
         } catch (RunFailure e) {
-            System.err.println("netns-lab: run failed: " + e.getMessage());
+            if (!Stops.stopping()) { // a stop's own line says what was stopped, once
+                System.err.println("netns-lab: run failed: " + e.getMessage());
+            }
             return Main.EXIT_FAILED;
         } catch (java.io.InterruptedIOException e) { // a stop while writing: the stop's own line says so, once
             return Main.EXIT_FAILED;

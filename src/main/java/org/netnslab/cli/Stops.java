@@ -101,6 +101,11 @@ final class Stops {
     /** Runs first when a signal stops netns-lab: {@code calibrate} stops its probe so it removes what it holds. */
     static volatile Runnable onStop;
 
+    /** @return whether a signal or a fatal error has begun stopping the command */
+    static boolean stopping() {
+        return STOPPING.get();
+    }
+
     /** Frees the heap held for handling an OutOfMemoryError. */
     static void releaseReserve() {
         reserve = null;

@@ -197,31 +197,7 @@ public class ClusterFaultsTest extends JUnitSuite {
     @Test
     public void aWorkerOnceTheCoordinatorDidNotNeedExitsOne() throws Exception {
         int port = ClusterTest.freePort();
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Xmx512m",
-                "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
-                "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
-                Main.class.getName(),
-                "run",
-                "load-tests/uevent-tc1-userns.conf",
-                "--scale",
-                "0.3",
-                "--jobs",
-                "1",
-                "--no-progress",
-                "--out",
-                tmp.getRoot().toPath().resolve("late").toString(),
-                "--cluster",
-                "127.0.0.1:" + port,
-                "--config",
-                waiting("1s")));
-        Process coordinator = new ProcessBuilder(cmd)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        workers.add(coordinator);
+        Process coordinator = coordinatorJvm(port, "late", "1s");
         StringBuilder coordinatorSaid = new StringBuilder();
         CountDownLatch alone = new CountDownLatch(1);
         Thread reader =
@@ -241,6 +217,60 @@ public class ClusterFaultsTest extends JUnitSuite {
                                 + " worker (it needed none); --once ends here"));
         assertTrue(coordinator.waitFor(60, TimeUnit.SECONDS));
         assertEquals(text(coordinatorSaid), 0, coordinator.exitValue());
+    }
+
+    /**
+     * A coordinator stopped (SIGTERM) while a worker runs its design runs starts none of them itself, and its one line
+     * says that they ran on the workers, not that no design had started.
+     */
+    @Test
+    public void aCoordinatorStoppedWhileItsWorkersRunStartsNoneItself() throws Exception {
+        int port = ClusterTest.freePort();
+        StringBuilder err = new StringBuilder();
+        CountDownLatch up = new CountDownLatch(1);
+        worker(null, port, err, "waiting for the coordinator", up);
+        assertTrue(text(err), up.await(120, TimeUnit.SECONDS));
+        Process coordinator = coordinatorJvm(port, "stopped", "60s");
+        String said = ChildStderr.signalledAt(coordinator, "done on worker", "TERM");
+        assertEquals(said, 143, coordinator.exitValue());
+        String after = said.substring(said.indexOf("done on worker"));
+        assertFalse(said, after.contains("design runs, "));
+        assertFalse(said, after.contains("run failed"));
+        assertTrue(
+                said,
+                said.contains(
+                        "netns-lab: interrupted (SIGTERM) in scenario uevent-tc1-userns, while its design runs ran"
+                                + " on the cluster's workers (the lines above say which were done); no results written"));
+    }
+
+    /** A coordinator JVM of TC1 at --scale 0.3 that waits {@code wait} for workers at {@code port}. */
+    private Process coordinatorJvm(int port, String out, String wait) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Xmx512m",
+                "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
+                "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
+                Main.class.getName(),
+                "run",
+                "load-tests/uevent-tc1-userns.conf",
+                "--scale",
+                "0.3",
+                "--jobs",
+                "1",
+                "--no-progress",
+                "--out",
+                tmp.getRoot().toPath().resolve(out).toString(),
+                "--cluster",
+                "127.0.0.1:" + port,
+                "--config",
+                waiting(wait)));
+        Process coordinator = new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        workers.add(coordinator);
+        return coordinator;
     }
 
     /**
