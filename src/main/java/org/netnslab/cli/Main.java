@@ -223,6 +223,15 @@ public final class Main implements Callable<Integer> {
      */
     private static int badArguments(CommandLine.ParameterException e, String[] args) {
         CommandLine cmd = e.getCommandLine();
+        CommandLine root = cmd.getCommandSpec().root().commandLine();
+        if (args.length > 0
+                && !args[0].startsWith("-")
+                && !root.getSubcommands().containsKey(args[0])) {
+            // picocli skips an unknown first word and may then fail on the command after it ("help run")
+            System.err.println(HelpText.unknownCommand(
+                    args[0], List.copyOf(root.getSubcommands().keySet())));
+            return EXIT_CONFIG;
+        }
         if (e instanceof CommandLine.UnmatchedArgumentException u
                 && cmd.getCommandSpec().parent() == null
                 && !u.getUnmatched().isEmpty()

@@ -55,6 +55,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (dir.toString().isBlank()) { // an empty path names the current folder, which the user did not mean
+            System.err.println("netns-lab: report: empty folder name; name the output folder of a run");
+            return Main.EXIT_CONFIG;
+        }
         RunRecord record;
         try {
             record = ResultsFolder.read(dir);

@@ -346,6 +346,7 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println("netns-lab: --sweep machine.cpus: expected CPU counts 1..4096 separated by commas"
                         + " (e.g. machine.cpus=1,2,4,8), got '" + v.trim() + "'"
                         + (e.getMessage() != null && e.getMessage().equals("out of range")
+                                        || v.trim().matches("[+-]?\\d+") // a whole number past an int's range
                                 ? " (out of range)"
                                 : " (not an integer)"));
                 return null;

@@ -115,6 +115,15 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals(Main.EXIT_CONFIG, help.status());
         assertEquals("", help.out());
         assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
+        // an unknown word before a command is named, not skipped for the command's own complaint
+        for (String[] args : new String[][] {{"help", "run"}, {"foo", "run"}}) {
+            Printed before = cli(args);
+            assertEquals(Main.EXIT_CONFIG, before.status());
+            assertTrue(before.err(), before.err().startsWith("netns-lab: unknown command '" + args[0] + "'."));
+        }
+        Printed empty = cli("report", "");
+        assertEquals(Main.EXIT_CONFIG, empty.status());
+        assertEquals("netns-lab: report: empty folder name; name the output folder of a run\n", empty.err());
     }
 
     /** A key given twice by --set: the last wins, as in HOCON, and the user hears which one was overridden. */
@@ -149,6 +158,9 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(p.err(), p.err().contains("--set machine.cpus"));
         // nor a warning that machine.cpus has no effect, beside the refusal that says why
         assertFalse(p.err(), p.err().contains("machine.cpus has no effect"));
+        Printed huge = cli("run", "load-tests/unshare-loop.conf", "--sweep", "machine.cpus=1,99999999999");
+        assertEquals(Main.EXIT_CONFIG, huge.status());
+        assertTrue(huge.err(), huge.err().contains("got '99999999999' (out of range)"));
         Printed file = cli("run", "load-tests/isolation-soak.conf", "--sweep", "machine.cpus=2,4");
         assertEquals(Main.EXIT_CONFIG, file.status());
         assertFalse(file.err(), file.err().contains("has no effect"));
