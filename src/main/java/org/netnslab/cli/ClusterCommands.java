@@ -56,6 +56,29 @@ final class ClusterCommands {
      *     scenario runs live
      */
     static ClusterRuns coordinator(String option, Config system, Scenario scenario, RunInputs inputs) {
+        Checked c = checkCoordinator(option, system, scenario);
+        if (c == null) {
+            return null;
+        }
+        try {
+            return ClusterRuns.start(
+                    system, c.bind(), inputs, Main.VERSION, c.waitForWorkers(), ClusterCommands::say, c.name());
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(c.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A coordinator's checked settings: where it listens, the option or key that said so, its wait for workers. */
+    record Checked(ClusterConfig.HostPort bind, String name, java.time.Duration waitForWorkers) {}
+
+    /**
+     * What {@link #coordinator} checks before it starts anything: the address and where it came from, virtual
+     * execution, loopback or TLS with readable stores, a wait of 0 or more. validate runs it too.
+     *
+     * @return the checked settings, or null when the run is not a cluster's
+     * @throws IllegalArgumentException naming the option or key at fault
+     */
+    static Checked checkCoordinator(String option, Config system, Scenario scenario) {
         if (option != null && option.isBlank()) {
             throw new IllegalArgumentException(
                     "--cluster: empty address; give the HOST:PORT to coordinate at, e.g. 127.0.0.1:2552");
@@ -77,7 +100,8 @@ final class ClusterCommands {
                 throw new IllegalArgumentException("netns-lab.cluster.wait-for-workers: must be 0 or more (how long"
                         + " the coordinator waits for a first worker), got " + wait.toMillis() + "ms");
             }
-            return ClusterRuns.start(system, bind, inputs, Main.VERSION, wait, ClusterCommands::say, name);
+            ClusterConfig.of(system, bind, bind, "coordinator", name, name); // loopback, or TLS with its stores
+            return new Checked(bind, name, wait);
         } catch (ConfigException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }

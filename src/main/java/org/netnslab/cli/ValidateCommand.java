@@ -41,6 +41,12 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--sensitivity", paramLabel = "N", description = "check as run --sensitivity N would run it")
     Integer sensitivity;
 
+    @Option(
+            names = "--cluster",
+            paramLabel = "HOST:PORT",
+            description = "check the coordinator's address, transport and TLS stores as run --cluster would")
+    String cluster;
+
     @Option(names = "--jobs", paramLabel = "N", description = "check as run --jobs N would run it")
     Integer jobs;
 
@@ -59,6 +65,12 @@ final class ValidateCommand implements Callable<Integer> {
                         Runtime.getRuntime().maxMemory(),
                         System.err)
                 < 1) {
+            return Main.EXIT_CONFIG;
+        }
+        try { // --cluster, or netns-lab.cluster.coordinator of the configuration: what run checks before it starts
+            ClusterCommands.checkCoordinator(cluster, loaded.system(), loaded.scenario());
+        } catch (IllegalArgumentException e) {
+            System.err.println("netns-lab: " + e.getMessage());
             return Main.EXIT_CONFIG;
         }
         Scenario s = loaded.scenario();

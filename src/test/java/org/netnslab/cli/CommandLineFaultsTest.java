@@ -189,6 +189,18 @@ public class CommandLineFaultsTest extends JUnitSuite {
         Printed live = cli("validate", "load-tests/isolation-soak.conf", "--sensitivity", "4");
         assertEquals(Main.EXIT_CONFIG, live.status());
         assertTrue(live.err(), live.err().contains("needs execution = virtual"));
+        // the cluster's settings, as run checks them before it starts anything
+        Printed banana =
+                cli("validate", "load-tests/unshare-loop.conf", "--set", "execution=virtual", "--cluster", "banana");
+        assertEquals(banana.err(), Main.EXIT_CONFIG, banana.status());
+        assertEquals("netns-lab: --cluster: expected HOST:PORT (e.g. 127.0.0.1:2552), got 'banana'\n", banana.err());
+        Printed far = cli("validate", "load-tests/unshare-loop.conf", "--cluster", "10.9.9.9:2552");
+        assertEquals(far.err(), Main.EXIT_CONFIG, far.status());
+        assertTrue(far.err(), far.err().startsWith("netns-lab: --cluster 10.9.9.9:2552: not a loopback address"));
+        assertEquals(
+                0,
+                cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.0.0.1:2552")
+                        .status());
     }
 
     /** list --dir names a missing folder as missing, a file as not a folder. */
