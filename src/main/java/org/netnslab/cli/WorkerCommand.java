@@ -149,7 +149,8 @@ final class WorkerCommand implements Callable<Integer> {
         if (giveUp != null && !first.joinedWithin(giveUp) && !stopping) {
             ClusterCommands.say("worker " + first.system().address() + ": no coordinator at " + j
                     + " took this worker within " + wait + "; giving up (--wait; --join spells the address exactly"
-                    + " as the coordinator's --cluster does: 127.0.0.1 and localhost differ)");
+                    + " as the coordinator's --cluster does: 127.0.0.1 and localhost differ; and both or neither"
+                    + " use TLS, akka.remote.artery.transport = tls-tcp)");
             first.stop(ClusterCommands.LEAVE);
             return Main.EXIT_FAILED;
         }

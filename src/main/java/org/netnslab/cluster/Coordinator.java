@@ -311,7 +311,7 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
                     refused.isEmpty()
                             ? "no worker joined within the wait (netns-lab.cluster.wait-for-workers; a worker"
                                     + " --joins the address exactly as --cluster spells it: 127.0.0.1 and localhost"
-                                    + " differ)"
+                                    + " differ; and both or neither use TLS, akka.remote.artery.transport = tls-tcp)"
                             : refusedOnly());
         }
         return this;

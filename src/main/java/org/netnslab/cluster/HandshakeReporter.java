@@ -158,6 +158,10 @@ public final class HandshakeReporter extends ConfigSSLEngineProvider {
                     + " that node cannot join until its key store holds a certificate signed by a CA in that trust store"
                     + " (require-mutual-authentication = on)";
         }
+        if (m.contains("plaintext connection") || m.contains("Unrecognized SSL message")) { // JSSE's on clear text
+            return "it spoke clear text to this TLS node: its --config lacks akka.remote.artery.transport = tls-tcp"
+                    + " and the TLS stores every node of the cluster needs (docs/parallel-runs.md)";
+        }
         if (m.contains("cipher suites in common") || m.contains("protocol")) {
             return "no TLS protocol or cipher suite in common: give every node the same " + KEYS + "protocol and"
                     + " enabled-algorithms";

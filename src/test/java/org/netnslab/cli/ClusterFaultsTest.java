@@ -112,7 +112,8 @@ public class ClusterFaultsTest extends JUnitSuite {
                 p.err()
                         .contains("netns-lab: cluster: no worker joined within the wait"
                                 + " (netns-lab.cluster.wait-for-workers; a worker --joins the address exactly as --cluster"
-                                + " spells it: 127.0.0.1 and localhost differ): running the "));
+                                + " spells it: 127.0.0.1 and localhost differ; and both or neither use TLS,"
+                                + " akka.remote.artery.transport = tls-tcp): running the "));
     }
 
     /** A worker stopped while it waits for a run says that no run was in progress, and exits 143. */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.List;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.Assert;
 import org.junit.Rule;
@@ -118,6 +119,10 @@ public class ClusterConfigTest extends JUnitSuite {
         assertTrue(HandshakeReporter.why(new SSLHandshakeException("Empty client certificate chain"), "/k", "/t")
                 .startsWith("it presented no certificate that akka.remote.artery.ssl.config-ssl-engine.trust-store"
                         + " ('/t') trusts"));
+        assertEquals(
+                "it spoke clear text to this TLS node: its --config lacks akka.remote.artery.transport = tls-tcp and"
+                        + " the TLS stores every node of the cluster needs (docs/parallel-runs.md)",
+                HandshakeReporter.why(new SSLException("Unrecognized SSL message, plaintext connection?"), "/k", "/t"));
         assertEquals(
                 "something odd",
                 HandshakeReporter.why(
