@@ -84,7 +84,15 @@ final class ValidateCommand implements Callable<Integer> {
                 s.designs().stream().map(Design::name).toList(),
                 s.workload().shape(s.scale()),
                 (s.repeat() > 1 ? "; " + s.repeat() + " replicates" : "")
-                        + (s.execution().isSweep() ? "; at " + s.execution().cpuCounts() + " CPUs" : ""),
+                        + (s.execution().isSweep() ? "; at " + s.execution().cpuCounts() + " CPUs" : "")
+                        + (s.sensitivity().samples() > 0
+                                ? "; a sensitivity study of " + s.sensitivity().samples() + " samples"
+                                : "")
+                        + String.format(
+                                "; %,d design runs",
+                                (long) s.designs().size()
+                                        * s.execution().cpuCounts().size()
+                                        * (s.repeat() + s.sensitivity().samples())),
                 need,
                 usable,
                 need > usable // only where netns-lab.run.heap-check = false let it through

@@ -179,7 +179,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 "--jobs",
                 "2");
         assertEquals(ok.err(), 0, ok.status());
-        assertTrue(ok.out(), ok.out().contains("; 3 replicates; at [2, 4] CPUs; heap estimate "));
+        assertTrue(ok.out(), ok.out().contains("; 3 replicates; at [2, 4] CPUs; 18 design runs; heap estimate "));
         Printed twice = cli("validate", "load-tests/uevent-tc1-userns.conf", "--sweep", "machine.cpus=2,2");
         assertEquals(Main.EXIT_CONFIG, twice.status());
         assertEquals("netns-lab: --sweep machine.cpus: 2 is repeated\n", twice.err());
