@@ -138,6 +138,11 @@ final class NowRunning implements RunObserver {
     }
 
     @Override
+    public synchronized void runsPlanned(int runs) {
+        display.runsPlanned(runs);
+    }
+
+    @Override
     public synchronized void runsStarting(int runs, int lanes) {
         stage = "before its first design started";
         display.runsStarting(runs, lanes);

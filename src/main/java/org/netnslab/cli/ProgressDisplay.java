@@ -52,10 +52,18 @@ final class ProgressDisplay implements RunObserver {
      * @param lanesFrom where the number of design runs side by side came from ({@link Jobs#from})
      */
     ProgressDisplay(boolean bars, PrintStream err, String lanesFrom) {
+        this(bars, err, lanesFrom, System::nanoTime);
+    }
+
+    /** @param clock the wall clock, ns: a test's own */
+    ProgressDisplay(boolean bars, PrintStream err, String lanesFrom, java.util.function.LongSupplier clock) {
         this.bars = bars;
         this.err = err;
         this.lanesFrom = lanesFrom;
+        this.clock = clock;
     }
+
+    private final java.util.function.LongSupplier clock;
 
     @Override
     public void replicateStarting(int replicate, int of, java.util.List<String> order) {
@@ -79,10 +87,53 @@ final class ProgressDisplay implements RunObserver {
     }
 
     @Override
+    public void runsPlanned(int runs) {
+        planned = runs;
+        finished = 0;
+        plannedAt = clock.getAsLong();
+        etaSaid = plannedAt;
+    }
+
+    @Override
     public void designDone(String design) {
         if (concurrent) {
             status.remove(design);
         }
+        finished++;
+        long now = clock.getAsLong();
+        // a run of many design runs says, now and then, how long the rest takes at the pace so far
+        if (planned >= ETA_FROM_RUNS && finished < planned && now - etaSaid >= ETA_EVERY_NANOS) {
+            etaSaid = now;
+            clearStatus();
+            double left = (now - plannedAt) / 1e9 / finished * (planned - finished);
+            err.printf(
+                    "design runs: %,d of %,d done in %s; about %s left at this pace%n",
+                    finished, planned, span((now - plannedAt) / 1e9), span(left));
+        }
+    }
+
+    /** Design runs from which a run says its time left. */
+    static final int ETA_FROM_RUNS = 8;
+
+    /** How often it says so at most, ns of wall time. */
+    static final long ETA_EVERY_NANOS = 30_000_000_000L;
+
+    private int planned;
+    private int finished;
+    private long plannedAt;
+    private long etaSaid;
+
+    /** @return a wall time as a user reads it: 45 s, 12 min, 3.5 h, 6.9 days */
+    static String span(double seconds) {
+        if (seconds < 120) {
+            return String.format(java.util.Locale.ROOT, "%.0f s", seconds);
+        }
+        if (seconds < 7200) {
+            return String.format(java.util.Locale.ROOT, "%.0f min", seconds / 60);
+        }
+        return seconds < 48 * 3600
+                ? String.format(java.util.Locale.ROOT, "%.1f h", seconds / 3600)
+                : String.format(java.util.Locale.ROOT, "%.1f days", seconds / 86400);
     }
 
     @Override

@@ -81,6 +81,14 @@ public interface RunObserver {
      */
     default void runsStarting(int runs, int lanes) {}
 
+    /**
+     * Called once before this process's design runs start, one lane or several: how many there are, for a
+     * time-left estimate ({@link #designDone} counts them).
+     *
+     * @param runs design runs to do here
+     */
+    default void runsPlanned(int runs) {}
+
     /** Shows nothing. */
     RunObserver SILENT = new RunObserver() {
         @Override

@@ -54,4 +54,9 @@ public final class SharedObserver implements RunObserver {
     public synchronized void runsStarting(int runs, int lanes) {
         to.runsStarting(runs, lanes);
     }
+
+    @Override
+    public synchronized void runsPlanned(int runs) {
+        to.runsPlanned(runs);
+    }
 }

@@ -140,6 +140,7 @@ public final class ScenarioRunner {
         boolean oneLane = Math.min(jobs, plan.size()) <= 1 && distributor == null;
         int[] announced = {-1};
         RunDistributor.Local local = runs -> {
+            observer.runsPlanned(runs.size());
             if (Math.min(jobs, runs.size()) > 1) {
                 observer.runsStarting(runs.size(), Math.min(jobs, runs.size()));
             }

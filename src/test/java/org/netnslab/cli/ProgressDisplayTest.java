@@ -32,6 +32,39 @@ public class ProgressDisplayTest extends JUnitSuite {
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * A run of many design runs says, at most every 30 s, how long the rest takes at the pace so far; a run of few says
+     * nothing.
+     */
+    @Test
+    public void manyDesignRunsSayTheirTimeLeftNowAndThen() {
+        long[] now = {0};
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.ROOT);
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            ProgressDisplay d = new ProgressDisplay(false, err, "--jobs 1", () -> now[0]);
+            d.runsPlanned(30_003);
+            now[0] = 20_000_000_000L;
+            d.designDone("a"); // 20 s after the start: not yet
+            now[0] = 40_000_000_000L;
+            d.designDone("b");
+            now[0] = 50_000_000_000L;
+            d.designDone("c"); // 10 s after the last line: not yet
+            ProgressDisplay few = new ProgressDisplay(false, err, "--jobs 1", () -> now[0]);
+            few.runsPlanned(3);
+            now[0] = 100_000_000_000L;
+            few.designDone("a");
+        } finally {
+            Locale.setDefault(before);
+        }
+        assertEquals(
+                String.format("design runs: 2 of 30,003 done in 40 s; about 6.9 days left at this pace%n"),
+                bytes.toString(StandardCharsets.UTF_8));
+        assertEquals("12 min", ProgressDisplay.span(720));
+        assertEquals("3.5 h", ProgressDisplay.span(12_600));
+    }
+
     @Test
     public void phaseLinesNameTheReplicateWhenThereAreSeveral() {
         assertEquals(
