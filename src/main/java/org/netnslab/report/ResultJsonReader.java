@@ -168,6 +168,14 @@ final class ResultJsonReader {
                     f.map(d, dp, "invariants", invariant(f)),
                     ExecutionJson.clocks(f, d, dp)));
         }
+        // the order the replicate's design runs ran in: each of its designs once
+        if (!new java.util.HashSet<>(order)
+                        .equals(new java.util.HashSet<>(designs.stream()
+                                .map(ReplicateRecord.Design::name)
+                                .toList()))
+                || order.size() != designs.size()) {
+            throw f.wrong(at(p, "order"), order + " is not its designs, each once" + EDITED);
+        }
         return new ReplicateRecord((int) f.whole(r, p, "index"), order, designs);
     }
 

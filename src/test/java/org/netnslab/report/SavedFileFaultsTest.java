@@ -72,6 +72,11 @@ public class SavedFileFaultsTest extends JUnitSuite {
                                 r.get("comparisons").get(0))
                         .put("b", "ghost"),
                 "comparisons[0]: compares design 'ghost', which designs does not hold");
+        assertEditRefused(
+                r -> ((com.fasterxml.jackson.databind.node.ArrayNode)
+                                r.get("replicates").get(0).get("order"))
+                        .remove(0),
+                "replicates[0].order: [per-netns-2018] is not its designs, each once" + ResultJsonReader.EDITED);
         Path dir = saved();
         var root = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(dir.resolve("result.json").toFile());
