@@ -61,7 +61,7 @@ final class CreateCall {
                 answer.completeExceptionally(e);
             }
         });
-        system.scheduler()
+        akka.actor.Cancellable timer = system.scheduler()
                 .scheduleOnce(
                         timeout,
                         () -> {
@@ -71,6 +71,7 @@ final class CreateCall {
                             }
                         },
                         system.executionContext());
+        answer.whenComplete((h, e) -> timer.cancel()); // an answer in time holds nothing until the timeout
         supervisor.tell(new NamespaceSupervisor.CreateNetns(owner, Adapter.toTyped(reply.ref())));
         return answer;
     }

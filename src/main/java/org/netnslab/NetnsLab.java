@@ -81,6 +81,8 @@ public final class NetnsLab {
         private final ActorRef<NamespaceSupervisor.Command> supervisor;
         private final Client client;
         private final CompletableFuture<Done> terminated;
+        private final java.util.concurrent.atomic.AtomicBoolean stopSent =
+                new java.util.concurrent.atomic.AtomicBoolean();
 
         private Instance(
                 ActorRef<NamespaceSupervisor.Command> supervisor, Client client, CompletableFuture<Done> terminated) {
@@ -112,7 +114,7 @@ public final class NetnsLab {
          * @return Done once the supervisor and every actor it started have terminated
          */
         public CompletionStage<Done> stop() {
-            if (!terminated.isDone()) { // a Stop to a stopped supervisor would only reach the dead letters
+            if (!terminated.isDone() && stopSent.compareAndSet(false, true)) { // a second Stop: dead letters
                 supervisor.tell(NamespaceSupervisor.Stop.INSTANCE);
             }
             return terminated;

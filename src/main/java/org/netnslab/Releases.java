@@ -39,7 +39,7 @@ final class Releases {
     IllegalArgumentException foreign(NetnsHandle h, akka.actor.typed.ActorRef<?> supervisor) {
         NetnsHandle own = created.get(h.id());
         boolean below = h.actor().path().toString().startsWith(supervisor.path() + "/");
-        if ((own == null && below) || own == h) {
+        if ((own == null && below) || h.equals(own)) {
             return null;
         }
         return new IllegalArgumentException("netns " + h.id() + " of this handle (actor "

@@ -66,6 +66,24 @@ public class EmbeddedArgumentsTest extends JUnitSuite {
         assertNotEquals(a, UserNamespace.INIT.createChild(9, 2000));
         assertEquals(a, UserNamespace.INIT.createChild(9, 1000));
         assertNotEquals(a, a.createChild(9, 1000)); // its child of the same id is one level down
+        // equal ids below parents of other owners: not one namespace (the whole chain is compared)
+        UserNamespace b = UserNamespace.INIT.createChild(1, 2000);
+        assertNotEquals(UserNamespace.INIT.createChild(1, 1000).createChild(5, 1000), b.createChild(5, 1000));
+        assertEquals(
+                "user namespace 42: one without a parent is init_user_ns (id 0, owner 0): use UserNamespace.INIT, and"
+                        + " createChild for the others",
+                thrown(IllegalArgumentException.class, () -> new UserNamespace(42, null, 0, 0))
+                        .getMessage());
+        UserNamespace deep = UserNamespace.INIT;
+        for (int level = 1; level <= UserNamespace.MAX_LEVEL; level++) {
+            deep = deep.createChild(level, 1000); // level 33 is the kernel's deepest
+        }
+        UserNamespace deepest = deep;
+        assertEquals(
+                "user namespace 34: level 34 is past 33: create_user_ns refuses a child of a namespace at level 33"
+                        + " (ENOSPC)",
+                thrown(IllegalArgumentException.class, () -> deepest.createChild(34, 1000))
+                        .getMessage());
         assertEquals(
                 EnumSet.allOf(Capability.class),
                 Credentials.root(a, 1000).effective()); // a valid one is made as before

@@ -23,13 +23,22 @@ public record UserNamespace(long id, UserNamespace parent, long ownerKuid, int l
      * @param parent the parent namespace, {@code null} only for the initial one
      * @param ownerKuid the creator's uid as seen from the initial user namespace
      * @param level 0 for the initial user namespace, parent's level + 1 otherwise
-     * @throws IllegalArgumentException when the level does not follow the parent's; an id below 0, or 0 for another
-     *     than the initial one (0 is init_user_ns's, and identity is the id); an owner outside 0..4294967294
+     * @throws IllegalArgumentException when the level does not follow the parent's or passes {@link #MAX_LEVEL}; a
+     *     namespace without a parent other than init_user_ns (id 0, owner 0); an id below 0, or 0 for another than
+     *     the initial one; an owner outside 0..4294967294
      */
     public UserNamespace {
         if (parent == null ? level != 0 : level != parent.level + 1) {
             throw new IllegalArgumentException(
                     "user namespace " + id + ": level " + level + " does not match its parent");
+        }
+        if (parent == null && (id != 0 || ownerKuid != 0)) {
+            throw new IllegalArgumentException("user namespace " + id + ": one without a parent is init_user_ns (id"
+                    + " 0, owner 0): use UserNamespace.INIT, and createChild for the others");
+        }
+        if (level > MAX_LEVEL) {
+            throw new IllegalArgumentException("user namespace " + id + ": level " + level + " is past " + MAX_LEVEL
+                    + ": create_user_ns refuses a child of a namespace at level 33 (ENOSPC)");
         }
         if (id < 0 || (id == 0 && parent != null)) {
             throw new IllegalArgumentException("user namespace " + id + ": a child's id must be above 0 (0 is the"
@@ -37,6 +46,12 @@ public record UserNamespace(long id, UserNamespace parent, long ownerKuid, int l
         }
         requireKuid(ownerKuid, "user namespace " + id + ": ownerKuid");
     }
+
+    /**
+     * The deepest level a user namespace has: create_user_ns (kernel/user_namespace.c) fails with ENOSPC when the
+     * parent's level is above 32 (MAX_PID_NS_LEVEL).
+     */
+    public static final int MAX_LEVEL = 33;
 
     /** The largest kuid: kuid_t is 32 bits and (uid_t)-1 means none (include/linux/uidgid.h, uid_valid). */
     static final long MAX_KUID = 0xFFFF_FFFEL;
@@ -68,15 +83,26 @@ public record UserNamespace(long id, UserNamespace parent, long ownerKuid, int l
         return parent == null;
     }
 
-    // Identity is the id, with the owner and the parent's id so that a namespace made with another's id is not
-    // taken for it; a deep parent chain must not be compared or hashed recursively.
+    // Identity is the id with the owner, along the whole chain to init_user_ns, so that a namespace made with
+    // another's id is not taken for it; compared in a loop (at most 34 levels), not recursively.
     @Override
     public boolean equals(Object o) {
-        return o instanceof UserNamespace u
-                && u.id == id
-                && u.level == level
-                && u.ownerKuid == ownerKuid
-                && (u.parent == null ? parent == null : parent != null && u.parent.id == parent.id);
+        if (!(o instanceof UserNamespace)) {
+            return false;
+        }
+        UserNamespace a = this;
+        UserNamespace b = (UserNamespace) o;
+        while (a != null && b != null) {
+            if (a == b) {
+                return true;
+            }
+            if (a.id != b.id || a.level != b.level || a.ownerKuid != b.ownerKuid) {
+                return false;
+            }
+            a = a.parent;
+            b = b.parent;
+        }
+        return a == null && b == null;
     }
 
     @Override
