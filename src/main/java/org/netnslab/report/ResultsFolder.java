@@ -152,6 +152,9 @@ public final class ResultsFolder {
         if (!Files.exists(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return "missing";
         }
+        if (!Files.isRegularFile(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) { // read nothing a run never writes
+            return "not a file a run writes (a link, a pipe, a folder or a device)";
+        }
         return SummaryCsv.differs(Files.readString(csv), r.designs());
     }
 
@@ -163,7 +166,11 @@ public final class ResultsFolder {
      * @throws IOException when it cannot be written
      */
     public static void writeSummary(Path dir, RunRecord r) throws IOException {
-        SummaryCsv.write(r, dir.resolve(SummaryCsv.FILE));
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        if (Files.isSymbolicLink(csv) || Files.exists(csv) && !Files.isRegularFile(csv)) {
+            Files.delete(csv); // the link or pipe itself, not what it names: a folder is refused by delete
+        }
+        SummaryCsv.write(r, csv);
     }
 
     /**

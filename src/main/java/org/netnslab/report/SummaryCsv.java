@@ -84,13 +84,15 @@ public final class SummaryCsv {
         String[] columns = HEADER.trim().split(",");
         for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
             if (i >= want.size() || i >= got.size()) {
-                return (got.size() - 1) + " rows, where result.json has " + (want.size() - 1) + " design measures";
+                return got.isEmpty()
+                        ? "empty, where result.json has " + (want.size() - 1) + " design measures"
+                        : (got.size() - 1) + " rows, where result.json has " + (want.size() - 1) + " design measures";
             }
             java.util.List<String> w = want.get(i).subList(1, want.get(i).size());
             java.util.List<String> g = got.get(i).subList(1, got.get(i).size());
             String line = "line " + got.get(i).get(0) + ": ";
             // the row result.json has there: rows are in its order, designs then measures
-            String row = i == 0 ? "the header" : "row " + i + " (" + w.get(0) + ", " + w.get(1) + ")";
+            String row = i == 0 ? "header" : "row " + i + " (" + w.get(0) + ", " + w.get(1) + ")";
             if (g.size() != columns.length) {
                 return line + g.size() + " columns, where result.json's " + row + " has " + columns.length;
             }
@@ -109,10 +111,10 @@ public final class SummaryCsv {
         if (a.equals(b)) {
             return true;
         }
-        try { // to 12 significant digits: a spreadsheet saves 15
+        try { // to 12 significant digits (a rounding moves a value by up to 5e-12 of it): a spreadsheet saves 15
             double x = Double.parseDouble(a);
             double y = Double.parseDouble(b);
-            return x == y || Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y));
+            return x == y || Math.abs(x - y) <= 1e-11 * Math.max(Math.abs(x), Math.abs(y));
         } catch (NumberFormatException e) { // text that differs
             return false;
         }

@@ -142,4 +142,56 @@ public class SummaryCsvTest extends JUnitSuite {
                 missing.err());
         assertEquals(good, Files.readString(csv));
     }
+
+    /**
+     * A summary.csv that is a link, or a pipe, is not read (a pipe would block the check) and not written through:
+     * report puts a file of its own in its place, and the file a link named is untouched.
+     */
+    @Test
+    public void aLinkOrAPipeIsNeitherReadNorWrittenThrough() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.replicated(), null, dir);
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        String good = Files.readString(csv);
+        Path elsewhere = tmp.newFile("elsewhere.txt").toPath();
+        Files.writeString(elsewhere, "keep me\n");
+        Files.delete(csv);
+        Files.createSymbolicLink(csv, elsewhere);
+        ReportCommandTest.Output checked = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertEquals(checked.err(), 2, checked.status());
+        assertTrue(checked.err(), checked.err().contains(csv + ": not a file a run writes (a link, a pipe"));
+        assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
+        assertEquals("keep me\n", Files.readString(elsewhere));
+        assertFalse(Files.isSymbolicLink(csv));
+        assertEquals(good, Files.readString(csv));
+        Files.delete(csv);
+        assertEquals(0, new ProcessBuilder("mkfifo", csv.toString()).start().waitFor());
+        assertEquals(
+                2,
+                ReportCommandTest.execute("report", dir.toString(), "--check").status()); // did not block
+        assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
+        assertEquals(good, Files.readString(csv));
+    }
+
+    /** Values rounded to 12 significant digits are the same values, as the docs say. */
+    @Test
+    public void twelveSignificantDigitsAreTheSameValues() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.replicated(), null, dir);
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        java.util.regex.Matcher num =
+                java.util.regex.Pattern.compile("\\d+\\.\\d+").matcher(Files.readString(csv));
+        StringBuilder twelve = new StringBuilder();
+        while (num.find()) {
+            num.appendReplacement(
+                    twelve,
+                    new java.math.BigDecimal(num.group())
+                            .round(new java.math.MathContext(12))
+                            .toPlainString());
+        }
+        num.appendTail(twelve);
+        Files.writeString(csv, twelve.toString());
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertFalse(o.err(), o.err().contains(SummaryCsv.FILE));
+    }
 }
