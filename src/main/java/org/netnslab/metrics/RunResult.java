@@ -121,9 +121,8 @@ public record RunResult(
      * @param scheduling the simulated CPUs' scheduling ({@code machine.scheduler}, {@code preempt}, {@code hz},
      *     {@code base-slice}, {@code context-switch}, {@code task-group}); null read from a file without it
      * @param dispatcher the threads a live run ran on; null in virtual execution or read from a file without it
-     * @param seedCpus a sweep's count its seed figures are judged at ({@link
-     *     org.netnslab.run.Execution#seedCpus()}); 0 at none; null without a sweep, or in a file from before the key
-     *     (every count then, as that run judged them)
+     * @param seedCpus the count its seed figures are judged at ({@link org.netnslab.run.Execution#seedCpus()}); 0 at
+     *     none; null in a file from before the key (every count then, as that run judged them)
      */
     public record ExecutionInfo(
             String mode,
@@ -174,11 +173,11 @@ public record RunResult(
 
         /**
          * @param cpus a count of the run
-         * @return whether the seed's figures are judged at that count: every count of a run that is not a sweep, or
-         *     of a sweep saved before {@link #seedCpus} was
+         * @return whether the seed's figures are judged at that count: the scenario's own, or every count of a run
+         *     saved before {@link #seedCpus} was
          */
         public boolean judgesSeedAt(int cpus) {
-            return !sweep || seedCpus == null || seedCpus == cpus;
+            return !isVirtual() || seedCpus == null || seedCpus == cpus; // live runs on the host's CPUs, any count
         }
 
         /** @return true in virtual execution */

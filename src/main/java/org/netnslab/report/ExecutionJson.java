@@ -77,11 +77,11 @@ final class ExecutionJson {
             sn.put("key", "machine.cpus");
             sn.put("design_key", "<design>@<cpus>cpu");
             sn.put("comparisons", "each design against the baseline at the same cpus");
-            if (e.seedCpus() != null) { // the count the seed's figures were judged at; 0: none
-                sn.put("seed_cpus", e.seedCpus());
-            }
         } else {
             en.putNull("sweep");
+        }
+        if (e.seedCpus() != null) { // the count the seed's figures are judged at; 0: none
+            en.put("seed_cpus", e.seedCpus());
         }
         clocks(en, r.clocks());
     }
@@ -149,10 +149,10 @@ final class ExecutionJson {
         }
         JsonNode sweep = f.field(e, "execution", "sweep");
         Integer seedCpus = null;
-        if (!sweep.isNull() && sweep.has("seed_cpus")) { // sweeps since the key; before it, every count was judged
-            long n = f.count(f.object(e, "execution", "sweep"), "execution.sweep", "seed_cpus");
+        if (e.has("seed_cpus")) { // runs since the key; before it, every count was judged
+            long n = f.count(e, "execution", "seed_cpus");
             if (n > 4096) { // machine.cpus' range
-                throw f.wrong("execution.sweep.seed_cpus", "expected a CPU count 0..4096, found " + n);
+                throw f.wrong("execution.seed_cpus", "expected a CPU count 0..4096, found " + n);
             }
             seedCpus = (int) n;
         }

@@ -87,6 +87,18 @@ final class RatioVerdict {
             b.append(String.format(Locale.ROOT, "; ratio %.3f, one run", ratio));
         }
         Double seed = r.seedRatio(c.b());
+        Double mentioned = RunRecord.seedRatio(r.seedRatios(), c.b(), r.isSweep());
+        if (seed == null && mentioned != null && !r.isSweep()) { // a sweep's summary line says it once
+            return new Verdict.Line(
+                    b
+                            + String.format(
+                                    Locale.ROOT,
+                                    "; seed %s: not judged (%s).",
+                                    Verdict.seed(mentioned),
+                                    notJudgedHere(r)),
+                    null,
+                    Double.NaN);
+        }
         if (seed == null) {
             return new Verdict.Line(b + ".", null, Double.NaN);
         }
@@ -209,6 +221,17 @@ final class RatioVerdict {
                 t,
                 interval ? " of the interval" : "",
                 why);
+    }
+
+    /** @return why a run at another CPU count than the scenario's own does not judge its seed figure */
+    static String notJudgedHere(RunRecord r) {
+        Integer n = r.execution().seedCpus();
+        return n == null || n == 0
+                ? "the scenario lists its CPU counts and the seed's figure is of one machine"
+                : "the seed's figure is of one machine, the " + n + (n == 1 ? " CPU" : " CPUs")
+                        + " the scenario runs at; this run has "
+                        + r.execution().cpus().get(0)
+                        + " (--set machine.cpus)";
     }
 
     /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */

@@ -216,6 +216,12 @@ final class ResultJsonReader {
             if (ci != null && ci.length == 2 && Double.isFinite(ci[0]) != Double.isFinite(ci[1])) { // one end alone
                 throw f.wrong(at(mp, "ci95"), "[" + ci[0] + ", " + ci[1] + "]: one end without the other" + EDITED);
             }
+            if (s.count() == 1 && ci != null && ci.length == 2 && ci[0] != ci[1] && Double.isFinite(ci[0])) {
+                // one value has no interval (null since the rule; [mean, mean] before it)
+                throw f.wrong(
+                        at(mp, "ci95"),
+                        "[" + ci[0] + ", " + ci[1] + "] around a single value, which has none" + EDITED);
+            }
             if (ci != null
                     && ci.length == 2
                     && Double.isFinite(ci[0])

@@ -77,13 +77,21 @@ public record RunRecord(
      */
     public Double seedRatio(String design) {
         Double v = seedRatio(seedRatios, design, isSweep());
-        if (v != null && isSweep()) {
-            java.util.regex.Matcher m = SWEEP_KEY.matcher(design);
-            if (m.matches() && !execution.judgesSeedAt(Integer.parseInt(m.group(1)))) {
-                return null;
-            }
+        return v != null && execution != null && !execution.judgesSeedAt(cpusOf(design)) ? null : v;
+    }
+
+    /**
+     * @param design a design's name, or a sweep's {@code <design>@<n>cpu} key
+     * @return the CPU count it ran at (a sweep's key's, else the run's one count); -1 when the run does not say
+     */
+    public int cpusOf(String design) {
+        java.util.regex.Matcher m = SWEEP_KEY.matcher(design);
+        if (isSweep()) {
+            return m.matches() ? Integer.parseInt(m.group(1)) : -1;
         }
-        return v;
+        return execution == null || execution.cpus().isEmpty()
+                ? -1
+                : execution.cpus().get(0);
     }
 
     /** A sweep's result key, {@code <design>@<n>cpu}: the count. */

@@ -133,8 +133,17 @@ final class SensitivityJson {
             String p = at(at(P, "comparisons"), i);
             for (Comparison c : comparisons) {
                 if (c.measure().equals(e.measure()) && c.a().equals(e.a()) && c.b().equals(e.b())) {
+                    // the base is the first replicate, which each sample reproduces
+                    boolean first = c.replicateMeansA().size() > 1;
                     ResultJsonReader.agrees(
-                            f, at(p, "base_ratio"), e.baseRatio(), c.ratioBOverA(), "the base run's ratio_b_over_a");
+                            f,
+                            at(p, "base_ratio"),
+                            e.baseRatio(),
+                            first
+                                    ? c.replicateMeansB().get(0)
+                                            / c.replicateMeansA().get(0)
+                                    : c.ratioBOverA(),
+                            first ? "the base run's first replicate's ratio" : "the base run's ratio_b_over_a");
                 }
             }
             Double seed = seeds.get(e.b());

@@ -14,10 +14,9 @@ import org.netnslab.settings.HoconDurations;
  * @param mode live (real threads) or virtual (simulated time on a simulated machine)
  * @param machine the simulated machine (virtual only; live ignores it)
  * @param cpuSweep the CPU counts of a sweep, in the order given (virtual only); empty when there is no sweep
- * @param seedCpus in a sweep, the CPU count the seed's figures are judged at: the count the scenario runs at
- *     without the sweep (its file's {@code machine.cpus}, else the defaults'), where {@code --sweep} or {@code
- *     --set} swept it; 0 where the file itself lists the counts (none of them is the seed's machine). Without a
- *     sweep, the machine's count.
+ * @param seedCpus the CPU count the seed's figures are judged at: the count the scenario file runs at (its
+ *     {@code machine.cpus}, else the defaults'), whatever {@code --sweep} or {@code --set} makes of it; 0 where the
+ *     file itself lists counts (none of them is the seed's machine).
  */
 public record Execution(Mode mode, MachineSettings machine, java.util.List<Integer> cpuSweep, int seedCpus) {
     /** The execution modes. */

@@ -99,7 +99,7 @@ final class ExecutionReader {
                 m,
                 new MachineSettings(cpus, jitter, seed, scheduling, hostBackground(c, conf, dflt)),
                 sweep,
-                sweep.isEmpty() ? cpus : seedCpus(fileCpus, dflt.machine().cpus()));
+                seedCpus(fileCpus, dflt.machine().cpus()));
     }
 
     /**

@@ -169,7 +169,7 @@ final class RunAssembly {
                                 ms.hostBackground().perNetnsNanos(),
                                 ms.hostBackground().doublingNetns()),
                         dispatcher,
-                        sweep ? execution.seedCpus() : null),
+                        execution.seedCpus()),
                 scenario.workload().shape(scenario.scale()),
                 minScale(scenario, execution.mode().name().toLowerCase(Locale.ROOT)));
     }

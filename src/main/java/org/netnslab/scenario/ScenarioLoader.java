@@ -128,7 +128,7 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
         }
-        return read(conf, source, null, List.of(), 1.0, problems, null);
+        return read(conf, source, null, List.of(), 1.0, problems, ExecutionReader.cpusBefore(conf));
     }
 
     /**

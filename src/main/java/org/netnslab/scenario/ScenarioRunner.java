@@ -199,17 +199,29 @@ public final class ScenarioRunner {
                 result,
                 SensitivityResult.of(
                         base,
-                        c -> {
-                            int at = c.b().lastIndexOf('@');
-                            return scenario.seedRatios()
-                                    .get(execution.isSweep() && at > 0 ? c.b().substring(0, at) : c.b());
-                        },
+                        c -> seedJudged(c.b(), scenario, execution),
                         perSample,
                         keys,
                         study.factors(keys.size(), execution.machine().randomSeed()),
                         study.spread(),
                         study.seedBand(),
                         execution.machine().randomSeed()));
+    }
+
+    /**
+     * @param key a design's result key: its name, or a sweep's {@code <design>@<n>cpu}
+     * @return the seed's ratio for it where the seed is judged (the scenario's own CPU count), else null
+     */
+    private static Double seedJudged(String key, Scenario scenario, Execution execution) {
+        int at = key.lastIndexOf('@');
+        boolean keyed = execution.isSweep() && at > 0;
+        int cpus = keyed
+                ? Integer.parseInt(key.substring(at + 1, key.length() - "cpu".length()))
+                : execution.machine().cpus();
+        if (execution.isVirtual() && cpus != execution.seedCpus()) {
+            return null;
+        }
+        return scenario.seedRatios().get(keyed ? key.substring(0, at) : key);
     }
 
     /** @return the model dispatcher of a live system: its id, executor setting and threads */

@@ -71,6 +71,36 @@ public class VirtualRunTest extends JUnitSuite {
         return ConsoleReport.render(ResultsFolder.read(out));
     }
 
+    /**
+     * A study with replicates, and one in a sweep, read back as they were written: the study's base is the first
+     * replicate, and its seed band is where the seed is judged (the scenario's own 64 CPUs) only.
+     */
+    @Test
+    public void aStudyWithReplicatesOrInASweepReadsBack() throws Exception {
+        for (String[] extra : new String[][] {{"--repeat", "2"}, {"--sweep", "machine.cpus=2,64"}}) {
+            Path out = tmp.getRoot().toPath().resolve("study" + extra[0]);
+            List<String> args = new ArrayList<>(List.of(
+                    "run",
+                    "load-tests/uevent-tc1-userns.conf",
+                    "--scale",
+                    "0.002",
+                    "--no-progress",
+                    "--sensitivity",
+                    "2",
+                    "--out",
+                    out.toString()));
+            args.addAll(List.of(extra));
+            assertEquals(0, Main.execute(args.toArray(String[]::new)));
+            RunRecord r = ResultsFolder.read(out); // refuses what a run would not write
+            for (var e : r.sensitivity().comparisons()) {
+                assertEquals(
+                        e.b(),
+                        e.b().startsWith("per-netns-2018") && !e.b().endsWith("@2cpu") ? Double.valueOf(0.82) : null,
+                        e.seedRatio());
+            }
+        }
+    }
+
     static JsonNode withoutWallClock(Path dir) throws Exception {
         ObjectNode root = (ObjectNode) new ObjectMapper()
                 .readTree(dir.resolve(ResultsFolder.RESULT_JSON).toFile());

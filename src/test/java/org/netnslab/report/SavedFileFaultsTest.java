@@ -77,6 +77,19 @@ public class SavedFileFaultsTest extends JUnitSuite {
                                 r.get("replicates").get(0).get("order"))
                         .remove(0),
                 "replicates[0].order: [per-netns-2018] is not its designs, each once" + ResultJsonReader.EDITED);
+        assertEditRefused(
+                r -> {
+                    var ci = (com.fasterxml.jackson.databind.node.ArrayNode) r.get("designs")
+                            .get(0)
+                            .get("measures")
+                            .get("proc.listener_busy.all")
+                            .get("ci95");
+                    ci.removeAll();
+                    ci.add(1.0);
+                    ci.add(30.0);
+                },
+                "designs[0].measures[\"proc.listener_busy.all\"].ci95: [1.0, 30.0] around a single value, which has none"
+                        + ResultJsonReader.EDITED);
         Path dir = saved();
         var root = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(dir.resolve("result.json").toFile());

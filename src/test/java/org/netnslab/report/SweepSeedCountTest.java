@@ -101,6 +101,37 @@ public class SweepSeedCountTest extends JUnitSuite {
         assertFalse(v.passes());
     }
 
+    /** One count set by --set, not the scenario's: the seed is not judged there either, and says why. */
+    @Test
+    public void aRunAtAnotherCountThanTheScenariosDoesNotJudgeTheSeed() {
+        DesignResult a = TinyRun.design("kernel-4.18", 50_000, 0, 12_345_678);
+        DesignResult b = TinyRun.design("per-netns-2018", 15_000, 0, 3_456_789);
+        RunResult r = new RunResult(
+                "tiny",
+                "a run",
+                "seed",
+                1.0,
+                Instant.parse("2026-12-06T12:00:00Z"),
+                2.0,
+                List.of(a, b),
+                List.of(Comparison.of("uevent.transaction", a, b)),
+                Map.of("per-netns-2018", 0.8),
+                List.of("machine.cpus=2"),
+                List.of(),
+                TinyRun.oneReplicate(List.of(a, b)),
+                new RunResult.ExecutionInfo("virtual", List.of(2), false, 0.1, 1, null, null, 64),
+                null,
+                null);
+        Verdict v = verdict(r);
+        String line = v.checked().get(0).text();
+        assertTrue(
+                line,
+                line.endsWith("; seed 0.80: not judged (the seed's figure is of one machine, the 64 CPUs the scenario"
+                        + " runs at; this run has 2 (--set machine.cpus))."));
+        assertNull(v.checked().get(0).agrees());
+        assertTrue(v.passes());
+    }
+
     @Test
     public void theCountIsSavedAndReadBack() throws Exception {
         Path dir = tmp.newFolder("run").toPath();

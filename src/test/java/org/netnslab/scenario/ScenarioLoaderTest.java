@@ -55,7 +55,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 .collect(Collectors.toList());
     }
 
-    /** A sweep's seed is judged at the count the scenario runs at without it: the file's, else the defaults'. */
+    /** A run's seed is judged at the count the scenario file runs at: the file's, else the defaults'. */
     @Test
     public void aSweepKeepsTheCountTheSeedIsJudgedAt() throws Exception {
         ScenarioLoader l = new ScenarioLoader();
@@ -76,8 +76,9 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 l.load(write(GOOD + "machine { cpus = [1, 2] }\n"), List.of(sweep), 1)
                         .execution()
                         .seedCpus());
+        // a --set of one count moves the run, not the seed's machine
         assertEquals(
-                4,
+                64,
                 l.load(write(GOOD), List.of("machine.cpus = 4"), 1).execution().seedCpus());
     }
 
