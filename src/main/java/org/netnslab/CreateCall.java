@@ -43,8 +43,9 @@ final class CreateCall {
             Duration timeout,
             UnaryOperator<NetnsHandle> created,
             Consumer<NetnsHandle> abandoned) {
-        PromiseRef<Object> reply =
-                PromiseRef$.MODULE$.apply(system.classicSystem(), Timeout.create(EmbeddedConfig.LONGEST_TIMEOUT));
+        PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(
+                system.classicSystem(),
+                Timeout.create(EmbeddedConfig.longestDelay(system.settings().config())));
         CompletableFuture<NetnsHandle> answer = new CompletableFuture<>();
         SameThread.of(reply.future()).whenComplete((c, e) -> {
             if (c instanceof NetnsHandle h) {

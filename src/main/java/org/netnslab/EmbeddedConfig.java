@@ -68,23 +68,33 @@ final class EmbeddedConfig {
     }
 
     /** Refuses a request timeout with which every request would fail at once. */
-    static void requireTimeout(Duration timeout) {
+    static void requireTimeout(Duration timeout, Config config) {
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
             throw new IllegalArgumentException(
                     "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
         }
-        if (timeout.compareTo(LONGEST_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("netns-lab: the request timeout must be at most " + LONGEST_TIMEOUT
-                    + " (248 days, the longest delay Akka's scheduler takes), got " + timeout
-                    + ": every request would fail");
+        Duration longest = longestDelay(config);
+        if (timeout.compareTo(longest) > 0) {
+            throw new IllegalArgumentException(String.format(
+                    "netns-lab: the request timeout must be at most %s (%.1f days, the longest delay Akka's scheduler"
+                            + " takes at its akka.scheduler.tick-duration), got %s: every request would fail",
+                    longest, longest.getSeconds() / 86400.0, timeout));
         }
     }
 
     /**
-     * The longest request timeout: Akka's default scheduler takes a delay of at most Int.MaxValue ticks of
-     * {@code akka.scheduler.tick-duration} (10 ms), 21,474,835 s, and refuses an ask with a longer one.
+     * The longest delay an actor system's scheduler takes: Akka's LightArrayRevolverScheduler refuses one of
+     * Int.MaxValue ticks of {@code akka.scheduler.tick-duration} or more (248 days at its default 10 ms).
+     *
+     * @param config the actor system's configuration, or null for Akka's default tick
+     * @return the longest delay, one tick short of the limit
      */
-    static final Duration LONGEST_TIMEOUT = Duration.ofSeconds(21_474_835);
+    static Duration longestDelay(Config config) {
+        Duration tick = config != null && config.hasPath("akka.scheduler.tick-duration")
+                ? config.getDuration("akka.scheduler.tick-duration")
+                : Duration.ofMillis(10);
+        return tick.multipliedBy(Integer.MAX_VALUE - 1L).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
 
     /**
      * Refuses a key under {@code netns-lab} that netns-lab's reference.conf does not have, and one under

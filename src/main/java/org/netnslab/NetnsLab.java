@@ -66,8 +66,8 @@ public final class NetnsLab {
      * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
-        EmbeddedConfig.requireTimeout(timeout); // before the supervisor starts
         EmbeddedConfig.requireReference(config);
+        EmbeddedConfig.requireTimeout(timeout, system.settings().config()); // before the supervisor starts
         EmbeddedConfig.checkDispatcher(system, config);
         CompletableFuture<Done> terminated = new CompletableFuture<>();
         Behavior<NamespaceSupervisor.Command> behavior = OnStop.wrap(
@@ -165,7 +165,7 @@ public final class NetnsLab {
      */
     public static Client client(
             ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
-        EmbeddedConfig.requireTimeout(timeout);
+        EmbeddedConfig.requireTimeout(timeout, system.settings().config());
         return new Client(
                 system, supervisor, timeout, new StopGuard(supervisor.path().name(), new CompletableFuture<>()));
     }

@@ -107,9 +107,14 @@ public class EmbeddedArgumentsTest extends JUnitSuite {
 
     @Test
     public void aTimeoutAkkaCannotScheduleOrANullConfigIsRefusedAtStart() {
+        Duration longest =
+                EmbeddedConfig.longestDelay(testKit.system().settings().config());
         assertEquals(
-                "netns-lab: the request timeout must be at most PT5965H13M55S (248 days, the longest delay Akka's"
-                        + " scheduler takes), got PT7200H: every request would fail",
+                String.format(
+                        "netns-lab: the request timeout must be at most %s (%.1f days, the longest delay Akka's"
+                                + " scheduler takes at its akka.scheduler.tick-duration), got PT7200H: every request"
+                                + " would fail",
+                        longest, longest.getSeconds() / 86400.0),
                 thrown(
                                 IllegalArgumentException.class,
                                 () -> NetnsLab.start(

@@ -96,9 +96,14 @@ final class ClusterCommands {
         ClusterConfig.HostPort bind = ClusterConfig.HostPort.parse(at, name);
         try {
             java.time.Duration wait = HoconDurations.duration(system, "netns-lab.cluster.wait-for-workers");
-            if (wait.isNegative()) {
-                throw new IllegalArgumentException("netns-lab.cluster.wait-for-workers: must be 0 or more (how long"
-                        + " the coordinator waits for a first worker), got " + wait.toMillis() + "ms");
+            // the coordinator's timer: Akka's scheduler takes Int.MaxValue ticks at most (about 24 days at 1 ms)
+            java.time.Duration longest = system.getDuration("akka.scheduler.tick-duration")
+                    .multipliedBy(Integer.MAX_VALUE - 1L)
+                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            if (wait.isNegative() || wait.compareTo(longest) > 0) {
+                throw new IllegalArgumentException("netns-lab.cluster.wait-for-workers: must be 0 or more and at most "
+                        + longest.toDays() + " days (how long the coordinator waits for a first worker; Akka's"
+                        + " scheduler takes no longer delay), got " + wait.toMillis() + "ms");
             }
             ClusterConfig.of(system, bind, bind, "coordinator", name, name); // loopback, or TLS with its stores
             return new Checked(bind, name, wait);

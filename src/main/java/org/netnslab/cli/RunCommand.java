@@ -227,7 +227,8 @@ final class RunCommand implements Callable<Integer> {
         }
         if (coordinator != null) { // Ctrl-C: the workers see the coordinator leave, not vanish
             Stops.onStop = () -> coordinator.leave(ClusterCommands.LEAVE);
-            now.stage("while its design runs ran on the cluster's workers (the lines above say which were done)");
+            now.stage("while the coordinator handed its design runs to the cluster's workers (the lines above say"
+                    + " which joined and which runs were done)");
         }
         try {
             return ScenarioRun.open(loaded, "netns-lab", coordinator);

@@ -148,7 +148,8 @@ final class WorkerCommand implements Callable<Integer> {
         ClusterCommands.say("worker " + first.system().address() + ": waiting for the coordinator at " + j);
         if (giveUp != null && !first.joinedWithin(giveUp) && !stopping) {
             ClusterCommands.say("worker " + first.system().address() + ": no coordinator at " + j
-                    + " took this worker within " + wait + "; giving up (--wait; --join spells the address exactly"
+                    + " took this worker within " + wait + "; giving up (--wait: the coordinator was not there, or"
+                    + " was too busy or done to take it; --join spells the address exactly"
                     + " as the coordinator's --cluster does: 127.0.0.1 and localhost differ; and both or neither"
                     + " use TLS, akka.remote.artery.transport = tls-tcp)");
             first.stop(ClusterCommands.LEAVE);

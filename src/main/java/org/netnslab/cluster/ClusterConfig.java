@@ -92,6 +92,15 @@ public final class ClusterConfig {
                         option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
             }
             String host = arg.substring(0, colon);
+            if (host.contains(":") || host.startsWith("[")) { // Akka's canonical hostname does not take IPv6 here
+                throw new IllegalArgumentException(option + " " + arg + ": an IPv6 address; the cluster listens at an"
+                        + " IPv4 address or a host name, e.g. 127.0.0.1:" + port);
+            }
+            if (host.matches("[0-9.]+")
+                    && !host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) { // 127.1: Akka takes it for a name
+                throw new IllegalArgumentException(option + " " + arg + ": write the IPv4 address in full, four"
+                        + " numbers, e.g. 127.0.0.1:" + port);
+            }
             try {
                 InetAddress.getByName(host);
             } catch (UnknownHostException e) {
@@ -217,7 +226,15 @@ public final class ClusterConfig {
      */
     public static Config of(Config base, HostPort bind, HostPort seed, String role, String bindFrom, String seedFrom) {
         Config merged = withDefaults(base);
-        boolean tls = "tls-tcp".equals(merged.getString("akka.remote.artery.transport"));
+        String transport = merged.getString("akka.remote.artery.transport");
+        if (!merged.getBoolean("akka.remote.artery.enabled")
+                || !List.of("tcp", "tls-tcp").contains(transport)) {
+            // aeron-udp needs Aeron, classic remoting Netty: neither is on netns-lab's classpath
+            throw new IllegalArgumentException("akka.remote.artery.transport: the cluster runs on Artery's tcp or"
+                    + " tls-tcp transport (akka.remote.artery.enabled = on), got "
+                    + (merged.getBoolean("akka.remote.artery.enabled") ? "'" + transport + "'" : "Artery turned off"));
+        }
+        boolean tls = "tls-tcp".equals(transport);
         for (HostPort a : List.of(bind, seed)) {
             if (!isLoopback(a.host()) && !tls) {
                 String from = a == bind ? bindFrom : seedFrom;

@@ -48,16 +48,24 @@ final class TlsStores {
                 root = root.getCause();
             }
             // the JDK says a wrong password in several ways (a bad MAC, a padding error): one case here
-            String why = root instanceof java.security.UnrecoverableKeyException
-                            || root instanceof javax.crypto.BadPaddingException
-                    ? "the password does not open it"
-                    : e.getMessage() != null
-                            ? e.getMessage()
-                            : "not a key store it can read: " + root.getClass().getSimpleName();
+            boolean password = root instanceof java.security.UnrecoverableKeyException
+                    || root instanceof javax.crypto.BadPaddingException
+                    || String.valueOf(e.getMessage()).contains("password");
+            if (!password) { // a folder, a certificate or another file: no password would open it
+                throw new IllegalArgumentException(
+                        ENGINE + store + ": '" + path + "' is not a key store (a PKCS12 or JKS file, made as"
+                                + " docs/parallel-runs.md shows): "
+                                + (Files.isDirectory(Path.of(path))
+                                        ? "it is a folder"
+                                        : e.getMessage() != null
+                                                ? e.getMessage()
+                                                : root.getClass().getSimpleName()),
+                        e);
+            }
             throw new IllegalArgumentException(
-                    ENGINE + store + ": cannot open '" + path + "' with " + passwordKey + " (" + why
-                            + "): check that password (docs/parallel-runs.md sets it from NETNS_LAB_KEYSTORE_PASSWORD"
-                            + " or NETNS_LAB_TRUSTSTORE_PASSWORD)",
+                    ENGINE + store + ": cannot open '" + path + "' with " + passwordKey + " (the password does not"
+                            + " open it): check that password (docs/parallel-runs.md sets it from"
+                            + " NETNS_LAB_KEYSTORE_PASSWORD or NETNS_LAB_TRUSTSTORE_PASSWORD)",
                     e);
         }
     }

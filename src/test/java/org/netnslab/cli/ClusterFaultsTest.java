@@ -240,8 +240,9 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertTrue(
                 said,
                 said.contains(
-                        "netns-lab: interrupted (SIGTERM) in scenario uevent-tc1-userns, while its design runs ran"
-                                + " on the cluster's workers (the lines above say which were done); no results written"));
+                        "netns-lab: interrupted (SIGTERM) in scenario uevent-tc1-userns, while the coordinator handed its"
+                                + " design runs to the cluster's workers (the lines above say which joined and which runs"
+                                + " were done); no results written"));
     }
 
     /** A coordinator JVM of TC1 at --scale 0.3 that waits {@code wait} for workers at {@code port}. */

@@ -314,11 +314,11 @@ public class ClusterTest extends JUnitSuite {
         assertTrue(
                 p.err(),
                 p.err()
-                        .contains(
-                                ": no coordinator at 127.0.0.1:1 took this worker within 1s; giving up (--wait; --join"
-                                        + " spells the address exactly as the coordinator's --cluster does: 127.0.0.1"
-                                        + " and localhost differ; and both or neither use TLS,"
-                                        + " akka.remote.artery.transport = tls-tcp)"));
+                        .contains(": no coordinator at 127.0.0.1:1 took this worker within 1s; giving up (--wait: the"
+                                + " coordinator was not there, or was too busy or done to take it; --join"
+                                + " spells the address exactly as the coordinator's --cluster does: 127.0.0.1"
+                                + " and localhost differ; and both or neither use TLS,"
+                                + " akka.remote.artery.transport = tls-tcp)"));
         assertEquals(
                 Main.EXIT_CONFIG,
                 CommandLineFaultsTest.cli("worker", "--join", "127.0.0.1:1", "--wait", "1s")

@@ -168,7 +168,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
 
     /** validate takes a run's --sweep, --repeat, --sensitivity and --jobs, and refuses what run would refuse. */
     @Test
-    public void validateChecksTheOptionsOfARunsLine() {
+    public void validateChecksTheOptionsOfARunsLine() throws Exception {
         Printed ok = cli(
                 "validate",
                 "load-tests/uevent-tc1-userns.conf",
@@ -201,6 +201,30 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 0,
                 cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.0.0.1:2552")
                         .status());
+        // what Akka would refuse as it starts, with no reason said: refused here, naming the address or key
+        assertTrue(cli("validate", "load-tests/unshare-loop.conf", "--cluster", "::1:2552")
+                .err()
+                .contains("--cluster ::1:2552: an IPv6 address; the cluster listens at an IPv4 address or a host"));
+        assertTrue(cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.1:2552")
+                .err()
+                .contains("--cluster 127.1:2552: write the IPv4 address in full, four numbers"));
+        for (String[] key : new String[][] {
+            {"akka.remote.artery.transport = aeron-udp", "akka.remote.artery.transport: the cluster runs on"},
+            {"netns-lab.cluster.wait-for-workers = 300d", "netns-lab.cluster.wait-for-workers: must be 0 or more and"}
+        }) {
+            java.nio.file.Path conf = java.nio.file.Files.createTempFile("cluster", ".conf");
+            java.nio.file.Files.writeString(conf, key[0] + "\n");
+            Printed p = cli(
+                    "validate",
+                    "load-tests/unshare-loop.conf",
+                    "--cluster",
+                    "127.0.0.1:2552",
+                    "--config",
+                    conf.toString());
+            java.nio.file.Files.delete(conf);
+            assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+            assertTrue(p.err(), p.err().startsWith("netns-lab: " + key[1]));
+        }
     }
 
     /** list --dir names a missing folder as missing, a file as not a folder. */

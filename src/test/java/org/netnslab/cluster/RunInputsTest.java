@@ -146,6 +146,20 @@ public class RunInputsTest extends JUnitSuite {
                         new ClusterConfig.HostPort("192.0.2.1", 2553),
                         new ClusterConfig.HostPort("192.0.2.2", 2552),
                         "worker"));
-        assertTrue(text.getMessage(), text.getMessage().contains("-password (not a key store it can read: "));
+        assertTrue(
+                text.getMessage(),
+                text.getMessage()
+                        .startsWith("akka.remote.artery.ssl.config-ssl-engine.key-store: '" + store + "' is not a key"
+                                + " store (a PKCS12 or JKS file, made as docs/parallel-runs.md shows): "));
+        java.nio.file.Path folder = tmp.newFolder("stores").toPath(); // no password opens a folder: none is blamed
+        IllegalArgumentException dir = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> ClusterConfig.of(
+                        ConfigFactory.parseString(tls.replace(store.toString(), folder.toString()) + "right }")
+                                .withFallback(ConfigFactory.load()),
+                        new ClusterConfig.HostPort("192.0.2.1", 2553),
+                        new ClusterConfig.HostPort("192.0.2.2", 2552),
+                        "worker"));
+        assertTrue(dir.getMessage(), dir.getMessage().endsWith("shows): it is a folder"));
     }
 }
