@@ -266,7 +266,8 @@ public final class NetnsLab {
          */
         public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(
                 NetnsHandle netns, SocketOptions options) {
-            return netns.uevents(options);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            return foreign != null ? Releases.refused(foreign) : netns.uevents(options);
         }
 
         /**
@@ -277,7 +278,8 @@ public final class NetnsLab {
          * @return each materialization binds one listener; its value completes once bound
          */
         public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
-            return netns.uevents(queueCapacity);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            return foreign != null ? Releases.refused(foreign) : netns.uevents(queueCapacity);
         }
 
         /**

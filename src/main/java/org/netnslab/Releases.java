@@ -30,6 +30,15 @@ final class Releases {
     }
 
     /**
+     * @param foreign why a handle is refused
+     * @return a listener stream that fails at once with it, and whose materialized value fails too
+     */
+    static <T, M> akka.stream.javadsl.Source<T, CompletionStage<M>> refused(IllegalArgumentException foreign) {
+        return akka.stream.javadsl.Source.<T>failed(foreign)
+                .mapMaterializedValue(x -> CompletableFuture.failedFuture(foreign));
+    }
+
+    /**
      * A handle of another supervisor may carry the id of one of this one's netns: releasing it here would release
      * that one. Refused when this client created its own netns of that id, or when the handle's actor is not below
      * {@code supervisor} (a handle from the supervisor protocol, not created through this client, is judged by path).

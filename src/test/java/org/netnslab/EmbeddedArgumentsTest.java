@@ -154,7 +154,7 @@ public class EmbeddedArgumentsTest extends JUnitSuite {
         }
     }
 
-    /** inject, openSocket and closeSocket refuse another instance's handle as releaseNetns does. */
+    /** inject, openSocket, closeSocket and uevents refuse another instance's handle as releaseNetns does. */
     @Test
     public void anotherInstancesHandleIsRefusedByEveryNetnsOperation() throws Exception {
         NetnsLab.Instance a =
@@ -172,7 +172,9 @@ public class EmbeddedArgumentsTest extends JUnitSuite {
             for (Throwable e : new Throwable[] {
                 NetnsLabStopTest.failure(c.inject(nb, Credentials.root(UserNamespace.INIT, 0), "add@/x\0".getBytes())),
                 NetnsLabStopTest.failure(c.openSocket(nb)),
-                NetnsLabStopTest.failure(c.closeSocket(nb, 1))
+                NetnsLabStopTest.failure(c.closeSocket(nb, 1)),
+                NetnsLabStopTest.failure(
+                        c.uevents(nb, 8).to(akka.stream.javadsl.Sink.ignore()).run(testKit.system()))
             }) {
                 assertEquals(IllegalArgumentException.class, e.getClass());
                 assertEquals(expected, e.getMessage());
