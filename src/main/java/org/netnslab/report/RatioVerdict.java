@@ -223,6 +223,15 @@ final class RatioVerdict {
                 why);
     }
 
+    /** @return why a sweep's count other than the scenario's own does not judge a seed figure */
+    private static String notJudgedInSweep(RunRecord r) {
+        Integer n = r.execution().seedCpus();
+        return n == null || n == 0
+                ? "the scenario lists its CPU counts and the seed's figure is of one machine"
+                : "the seed's figure is of one machine, the " + n + (n == 1 ? " CPU" : " CPUs") + " the scenario runs"
+                        + " at";
+    }
+
     /** @return why a run at another CPU count than the scenario's own does not judge its seed figure */
     static String notJudgedHere(RunRecord r) {
         Integer n = r.execution().seedCpus();
@@ -256,6 +265,20 @@ final class RatioVerdict {
                 interval ? String.format(Locale.ROOT, " (95%% interval %.3f .. %.3f)", d.ciLow(), d.ciHigh()) : "");
         if (r.belowMinScale()) {
             return new Verdict.Line(text + tooSmall(r, d.seed()), null, DERIVED_TOLERANCE);
+        }
+        java.util.regex.Matcher at =
+                java.util.regex.Pattern.compile(".* @(\\d+)cpu").matcher(d.name());
+        int cpus = r.isSweep() && at.matches() ? Integer.parseInt(at.group(1)) : r.cpusOf("");
+        if (r.execution() != null && !r.execution().judgesSeedAt(cpus)) { // the seed's figure is of one machine
+            return new Verdict.Line(
+                    text
+                            + String.format(
+                                    Locale.ROOT,
+                                    "; seed %s: not judged (%s).",
+                                    Verdict.seed(d.seed()),
+                                    r.isSweep() ? notJudgedInSweep(r) : notJudgedHere(r)),
+                    null,
+                    Double.NaN);
         }
         boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
         if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {

@@ -117,7 +117,7 @@ public class SweepSeedCountTest extends JUnitSuite {
                 List.of(Comparison.of("uevent.transaction", a, b)),
                 Map.of("per-netns-2018", 0.8),
                 List.of("machine.cpus=2"),
-                List.of(),
+                List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
                 TinyRun.oneReplicate(List.of(a, b)),
                 new RunResult.ExecutionInfo("virtual", List.of(2), false, 0.1, 1, null, null, 64),
                 null,
@@ -129,6 +129,10 @@ public class SweepSeedCountTest extends JUnitSuite {
                 line.endsWith("; seed 0.80: not judged (the seed's figure is of one machine, the 64 CPUs the scenario"
                         + " runs at; this run has 2 (--set machine.cpus))."));
         assertNull(v.checked().get(0).agrees());
+        assertEquals(
+                "busy(exit) / busy(all) = 0.400; seed 0.35: not judged (the seed's figure is of one machine, the 64"
+                        + " CPUs the scenario runs at; this run has 2 (--set machine.cpus)).",
+                v.checked().get(1).text());
         assertTrue(v.passes());
     }
 
