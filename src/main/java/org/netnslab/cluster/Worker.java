@@ -242,15 +242,26 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
         }
         coordinator.tell(new Coordinator.Result(getContext().getSelf(), m.index(), m.outcome()));
         coordinator.tell(new Coordinator.Pull(getContext().getSelf()));
+        served++;
         return this;
     }
 
+    /** Design runs this worker ran for its coordinator. */
+    private int served;
+
     private Behavior<Command> onRejected(Rejected m) {
-        say.accept("the coordinator refused this worker: " + m.reason());
+        // refused: its version or inputs differ (exit 2 with --once); else not taken: no run was left for it
+        say.accept(
+                (m.differs() ? "the coordinator refused this worker: " : "the coordinator did not take this worker: ")
+                        + m.reason());
         return end(m.differs() ? WorkerNode.Ending.REFUSED : WorkerNode.Ending.FAILED);
     }
 
     private Behavior<Command> onFinished() {
+        if (served == 0) { // taken, but every design run went to others: as a coordinator that needed none
+            say.accept("the coordinator's run is done, with no design run for this worker (it needed none)");
+            return end(WorkerNode.Ending.FAILED);
+        }
         say.accept("the coordinator's run is done");
         return end(WorkerNode.Ending.SERVED);
     }
