@@ -193,6 +193,27 @@ public record RunResult(
         public static String key(String design, int cpus) {
             return design + "@" + cpus + "cpu";
         }
+
+        /** A sweep's result key, {@link #key}'s form: the design, the count. */
+        private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("(.*)@(\\d{1,9})cpu");
+
+        /**
+         * @param key a design's name, or a sweep's {@code <design>@<n>cpu} key ({@link #key})
+         * @return the design of a sweep's key, or {@code key} itself
+         */
+        public static String designOf(String key) {
+            java.util.regex.Matcher m = KEY.matcher(key);
+            return m.matches() ? m.group(1) : key;
+        }
+
+        /**
+         * @param key a sweep's {@code <design>@<n>cpu} key ({@link #key})
+         * @return its CPU count; -1 for a name that is not such a key
+         */
+        public static int cpusOf(String key) {
+            java.util.regex.Matcher m = KEY.matcher(key);
+            return m.matches() ? Integer.parseInt(m.group(2)) : -1;
+        }
     }
 
     /**

@@ -85,17 +85,13 @@ public record RunRecord(
      * @return the CPU count it ran at (a sweep's key's, else the run's one count); -1 when the run does not say
      */
     public int cpusOf(String design) {
-        java.util.regex.Matcher m = SWEEP_KEY.matcher(design);
         if (isSweep()) {
-            return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+            return RunResult.ExecutionInfo.cpusOf(design);
         }
         return execution == null || execution.cpus().isEmpty()
                 ? -1
                 : execution.cpus().get(0);
     }
-
-    /** A sweep's result key, {@code <design>@<n>cpu}: the count. */
-    private static final java.util.regex.Pattern SWEEP_KEY = java.util.regex.Pattern.compile(".*@(\\d{1,4})cpu");
 
     /**
      * @param seedRatios seed ratios by design
@@ -106,8 +102,7 @@ public record RunRecord(
     static Double seedRatio(Map<String, Double> seedRatios, String design, boolean sweep) {
         Double v = seedRatios.get(design);
         if (v == null && sweep) {
-            int at = design.lastIndexOf('@');
-            v = at > 0 ? seedRatios.get(design.substring(0, at)) : null;
+            v = seedRatios.get(RunResult.ExecutionInfo.designOf(design));
         }
         return v;
     }

@@ -8,15 +8,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.RunResult;
 
 /**
  * A CPU sweep's verdict, one sentence per design instead of one per design and count: the ratio against the
  * baseline at each simulated CPU count, and the counts where a seed figure disagrees.
  */
 final class SweepVerdict {
-    /** {@code <design>@<n>cpu}. */
-    private static final Pattern KEY = Pattern.compile("(.*)@(\\d+)cpu");
-
     private SweepVerdict() {}
 
     /**
@@ -155,13 +153,12 @@ final class SweepVerdict {
 
     /** @return the design of a sweep's {@code <design>@<n>cpu} key, or {@code key} itself */
     static String base(String key) {
-        Matcher m = KEY.matcher(key);
-        return m.matches() ? m.group(1) : key;
+        return RunResult.ExecutionInfo.designOf(key);
     }
 
     private static String cpus(String key) {
-        Matcher m = KEY.matcher(key);
-        return m.matches() ? m.group(2) : "?";
+        int n = RunResult.ExecutionInfo.cpusOf(key);
+        return n < 0 ? "?" : String.valueOf(n);
     }
 
     /** @return " CPU" after the count 1 alone, else " CPUs" */

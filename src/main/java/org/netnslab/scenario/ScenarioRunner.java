@@ -213,15 +213,13 @@ public final class ScenarioRunner {
      * @return the seed's ratio for it where the seed is judged (the scenario's own CPU count), else null
      */
     private static Double seedJudged(String key, Scenario scenario, Execution execution) {
-        int at = key.lastIndexOf('@');
-        boolean keyed = execution.isSweep() && at > 0;
-        int cpus = keyed
-                ? Integer.parseInt(key.substring(at + 1, key.length() - "cpu".length()))
+        int cpus = execution.isSweep()
+                ? RunResult.ExecutionInfo.cpusOf(key)
                 : execution.machine().cpus();
         if (execution.isVirtual() && cpus != execution.seedCpus()) {
             return null;
         }
-        return scenario.seedRatios().get(keyed ? key.substring(0, at) : key);
+        return scenario.seedRatios().get(execution.isSweep() ? RunResult.ExecutionInfo.designOf(key) : key);
     }
 
     /** @return the model dispatcher of a live system: its id, executor setting and threads */
