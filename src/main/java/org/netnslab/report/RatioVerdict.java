@@ -223,8 +223,8 @@ final class RatioVerdict {
                 why);
     }
 
-    /** @return why a sweep's count other than the scenario's own does not judge a seed figure */
-    private static String notJudgedInSweep(RunRecord r) {
+    /** @return why a count other than the scenario's own judges no seed figure: the figure is of one machine */
+    private static String oneMachine(RunRecord r) {
         Integer n = r.execution().seedCpus();
         return n == null || n == 0
                 ? "the scenario lists its CPU counts and the seed's figure is of one machine"
@@ -236,11 +236,8 @@ final class RatioVerdict {
     static String notJudgedHere(RunRecord r) {
         Integer n = r.execution().seedCpus();
         return n == null || n == 0
-                ? "the scenario lists its CPU counts and the seed's figure is of one machine"
-                : "the seed's figure is of one machine, the " + n + (n == 1 ? " CPU" : " CPUs")
-                        + " the scenario runs at; this run has "
-                        + r.execution().cpus().get(0)
-                        + " (--set machine.cpus)";
+                ? oneMachine(r)
+                : oneMachine(r) + "; this run has " + r.execution().cpus().get(0) + " (--set machine.cpus)";
     }
 
     /** @return the verdict's end of a sentence whose seed figure this run's scale is too small to judge */
@@ -276,7 +273,7 @@ final class RatioVerdict {
                                     Locale.ROOT,
                                     "; seed %s: not judged (%s).",
                                     Verdict.seed(d.seed()),
-                                    r.isSweep() ? notJudgedInSweep(r) : notJudgedHere(r)),
+                                    r.isSweep() ? oneMachine(r) : notJudgedHere(r)),
                     null,
                     Double.NaN);
         }
