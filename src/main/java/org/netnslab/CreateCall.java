@@ -16,6 +16,7 @@ import org.netnslab.machine.SameThread;
 import org.netnslab.netns.CreateResult;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.settings.HoconDurations;
 import org.netnslab.userns.UserNamespace;
 
 /**
@@ -45,7 +46,8 @@ final class CreateCall {
             Consumer<NetnsHandle> abandoned) {
         PromiseRef<Object> reply = PromiseRef$.MODULE$.apply(
                 system.classicSystem(),
-                Timeout.create(EmbeddedConfig.longestDelay(system.settings().config())));
+                Timeout.create(
+                        HoconDurations.schedulerLongestDelay(system.settings().config())));
         CompletableFuture<NetnsHandle> answer = new CompletableFuture<>();
         SameThread.of(reply.future()).whenComplete((c, e) -> {
             if (c instanceof NetnsHandle h) {

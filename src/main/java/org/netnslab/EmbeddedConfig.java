@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.netnslab.design.Design;
 import org.netnslab.machine.ModelDispatcher;
+import org.netnslab.settings.HoconDurations;
 
 /**
  * Checks of the configuration an embedding application hands to the embedding API: a key the model would never read
@@ -73,27 +74,13 @@ final class EmbeddedConfig {
             throw new IllegalArgumentException(
                     "netns-lab: the request timeout must be above 0, got " + timeout + ": every request would fail");
         }
-        Duration longest = longestDelay(config);
+        Duration longest = HoconDurations.schedulerLongestDelay(config);
         if (timeout.compareTo(longest) > 0) {
             throw new IllegalArgumentException(String.format(
                     "netns-lab: the request timeout must be at most %s (%.1f days, the longest delay Akka's scheduler"
                             + " takes at its akka.scheduler.tick-duration), got %s: every request would fail",
                     longest, longest.getSeconds() / 86400.0, timeout));
         }
-    }
-
-    /**
-     * The longest delay an actor system's scheduler takes: Akka's LightArrayRevolverScheduler refuses one of
-     * Int.MaxValue ticks of {@code akka.scheduler.tick-duration} or more (248 days at its default 10 ms).
-     *
-     * @param config the actor system's configuration, or null for Akka's default tick
-     * @return the longest delay, one tick short of the limit
-     */
-    static Duration longestDelay(Config config) {
-        Duration tick = config != null && config.hasPath("akka.scheduler.tick-duration")
-                ? config.getDuration("akka.scheduler.tick-duration")
-                : Duration.ofMillis(10);
-        return tick.multipliedBy(Integer.MAX_VALUE - 1L).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     /**

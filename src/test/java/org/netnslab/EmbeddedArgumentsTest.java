@@ -107,8 +107,8 @@ public class EmbeddedArgumentsTest extends JUnitSuite {
 
     @Test
     public void aTimeoutAkkaCannotScheduleOrANullConfigIsRefusedAtStart() {
-        Duration longest =
-                EmbeddedConfig.longestDelay(testKit.system().settings().config());
+        Duration longest = org.netnslab.settings.HoconDurations.schedulerLongestDelay(
+                testKit.system().settings().config());
         assertEquals(
                 String.format(
                         "netns-lab: the request timeout must be at most %s (%.1f days, the longest delay Akka's"

@@ -97,9 +97,7 @@ final class ClusterCommands {
         try {
             java.time.Duration wait = HoconDurations.duration(system, "netns-lab.cluster.wait-for-workers");
             // the coordinator's timer: Akka's scheduler takes Int.MaxValue ticks at most (about 24 days at 1 ms)
-            java.time.Duration longest = system.getDuration("akka.scheduler.tick-duration")
-                    .multipliedBy(Integer.MAX_VALUE - 1L)
-                    .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+            java.time.Duration longest = HoconDurations.schedulerLongestDelay(system);
             if (wait.isNegative() || wait.compareTo(longest) > 0) {
                 throw new IllegalArgumentException("netns-lab.cluster.wait-for-workers: must be 0 or more and at most "
                         + longest.toDays() + " days (how long the coordinator waits for a first worker; Akka's"

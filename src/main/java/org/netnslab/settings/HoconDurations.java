@@ -57,4 +57,18 @@ public final class HoconDurations {
         double d = Double.parseDouble(t); // the pattern is a number Java parses
         return Double.isFinite(d) ? d : 0;
     }
+
+    /**
+     * The longest delay an actor system's scheduler takes: Akka's LightArrayRevolverScheduler refuses one of
+     * Int.MaxValue ticks of {@code akka.scheduler.tick-duration} or more (248 days at its default 10 ms).
+     *
+     * @param config the actor system's configuration, or null for Akka's default tick
+     * @return the longest delay, one tick short of the limit
+     */
+    public static Duration schedulerLongestDelay(Config config) {
+        Duration tick = config != null && config.hasPath("akka.scheduler.tick-duration")
+                ? config.getDuration("akka.scheduler.tick-duration")
+                : Duration.ofMillis(10);
+        return tick.multipliedBy(Integer.MAX_VALUE - 1L).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    }
 }
