@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.design.Design;
+import org.netnslab.scenario.DesignRun;
 import org.netnslab.scenario.HeapEstimate;
 import org.netnslab.scenario.LoadedRun;
 import org.netnslab.scenario.Scenario;
@@ -90,9 +91,7 @@ final class ValidateCommand implements Callable<Integer> {
                                 : "")
                         + String.format(
                                 "; %,d design runs",
-                                (long) s.designs().size()
-                                        * s.execution().cpuCounts().size()
-                                        * (s.repeat() + s.sensitivity().samples())),
+                                DesignRun.plan(s, s.sensitivity().samples()).size()), // the run's own plan
                 need,
                 usable,
                 need > usable // only where netns-lab.run.heap-check = false let it through
