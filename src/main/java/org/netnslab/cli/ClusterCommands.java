@@ -62,14 +62,24 @@ final class ClusterCommands {
         }
         try {
             return ClusterRuns.start(
-                    system, c.bind(), inputs, Main.VERSION, c.waitForWorkers(), ClusterCommands::say, c.name());
+                    system,
+                    c.node(),
+                    c.bind(),
+                    inputs,
+                    Main.VERSION,
+                    c.waitForWorkers(),
+                    ClusterCommands::say,
+                    c.name());
         } catch (ConfigException e) {
             throw new IllegalArgumentException(c.name() + ": " + e.getMessage(), e);
         }
     }
 
-    /** A coordinator's checked settings: where it listens, the option or key that said so, its wait for workers. */
-    record Checked(ClusterConfig.HostPort bind, String name, java.time.Duration waitForWorkers) {}
+    /**
+     * A coordinator's checked settings: where it listens, the option or key that said so, its wait for workers, and
+     * its node's configuration ({@link ClusterConfig#of}, which opened the TLS stores once).
+     */
+    record Checked(ClusterConfig.HostPort bind, String name, java.time.Duration waitForWorkers, Config node) {}
 
     /**
      * What {@link #coordinator} checks before it starts anything: the address and where it came from, virtual
@@ -103,8 +113,8 @@ final class ClusterCommands {
                         + longest.toDays() + " days (how long the coordinator waits for a first worker; Akka's"
                         + " scheduler takes no longer delay), got " + wait.toMillis() + "ms");
             }
-            ClusterConfig.of(system, bind, bind, "coordinator", name, name); // loopback, or TLS with its stores
-            return new Checked(bind, name, wait);
+            // loopback, or TLS with its stores
+            return new Checked(bind, name, wait, ClusterConfig.of(system, bind, bind, "coordinator", name, name));
         } catch (ConfigException e) {
             throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
         }

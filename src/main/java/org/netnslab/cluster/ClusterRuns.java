@@ -54,6 +54,8 @@ public final class ClusterRuns implements RunDistributor {
      * Starts the coordinator's node.
      *
      * @param base the merged configuration the scenario was loaded with
+     * @param node the node's configuration, {@link ClusterConfig#of} of {@code base} for {@code bind}: its addresses
+     *     and TLS stores checked already
      * @param bind where to listen (the address workers join)
      * @param inputs the run's inputs, offered to the workers
      * @param version this netns-lab's version
@@ -61,20 +63,19 @@ public final class ClusterRuns implements RunDistributor {
      * @param say prints a line about the cluster
      * @param option where {@code bind} came from ({@code --cluster} or the configuration key), for messages
      * @return the coordinator's side
-     * @throws IllegalArgumentException when the address is refused ({@link ClusterConfig#of}) or this node cannot
-     *     listen there, naming {@code option}
+     * @throws IllegalArgumentException when this node cannot listen there, naming {@code option}
      */
     public static ClusterRuns start(
             Config base,
+            Config node,
             ClusterConfig.HostPort bind,
             RunInputs inputs,
             String version,
             Duration waitForWorkers,
             Consumer<String> say,
             String option) {
-        Config c = ClusterConfig.of(base, bind, bind, "coordinator", option, option);
         ClusterConfig.checkCanListen(bind, option);
-        ActorSystem<Void> system = ClusterConfig.create(Behaviors.empty(), c, bind, option);
+        ActorSystem<Void> system = ClusterConfig.create(Behaviors.empty(), node, bind, option);
         system.systemActorOf(HandshakeReporter.printer(say), "tls-failures", Props.empty());
         return new ClusterRuns(system, base, inputs, version, waitForWorkers, say);
     }
