@@ -247,14 +247,7 @@ public class ClusterFaultsTest extends JUnitSuite {
 
     /** A coordinator JVM of TC1 at --scale 0.3 that waits {@code wait} for workers at {@code port}. */
     private Process coordinatorJvm(int port, String out, String wait) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-Xmx512m",
-                "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
-                "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
-                Main.class.getName(),
+        List<String> cmd = ClusterTest.command(
                 "run",
                 "load-tests/uevent-tc1-userns.conf",
                 "--scale",
@@ -267,7 +260,7 @@ public class ClusterFaultsTest extends JUnitSuite {
                 "--cluster",
                 "127.0.0.1:" + port,
                 "--config",
-                waiting(wait)));
+                waiting(wait));
         Process coordinator = new ProcessBuilder(cmd)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();

@@ -97,9 +97,11 @@ public class ClusterTest extends JUnitSuite {
      * @return the process
      * @throws IOException when it cannot start
      */
-    static Process workerJvm(
-            Path dir, int port, StringBuilder err, String marker, CountDownLatch seen, List<String> args)
-            throws IOException {
+    /**
+     * @param args netns-lab's command line
+     * @return the command of a netns-lab JVM of this test's classes, with the launcher's configuration and logging
+     */
+    static List<String> command(String... args) {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -107,10 +109,15 @@ public class ClusterTest extends JUnitSuite {
                 "-Xmx512m",
                 "-Dconfig.file=" + Path.of("conf/application.conf").toAbsolutePath(),
                 "-Dlogback.configurationFile=" + Path.of("conf/logback.xml").toAbsolutePath(),
-                Main.class.getName(),
-                "worker",
-                "--join",
-                "127.0.0.1:" + port));
+                Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    static Process workerJvm(
+            Path dir, int port, StringBuilder err, String marker, CountDownLatch seen, List<String> args)
+            throws IOException {
+        List<String> cmd = command("worker", "--join", "127.0.0.1:" + port);
         cmd.addAll(args);
         ProcessBuilder b = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         if (dir != null) {
