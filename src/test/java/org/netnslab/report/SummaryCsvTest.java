@@ -102,18 +102,7 @@ public class SummaryCsvTest extends JUnitSuite {
         ReportCommandTest.Output same = ReportCommandTest.execute("report", dir.toString());
         assertEquals(same.err(), 0, same.status());
         // a spreadsheet's 15 significant digits are the same values
-        java.util.regex.Matcher num =
-                java.util.regex.Pattern.compile("\\d+\\.\\d{10,}").matcher(good);
-        StringBuilder fifteen = new StringBuilder();
-        while (num.find()) {
-            num.appendReplacement(
-                    fifteen,
-                    new java.math.BigDecimal(num.group())
-                            .round(new java.math.MathContext(15))
-                            .toPlainString());
-        }
-        num.appendTail(fifteen);
-        Files.writeString(csv, fifteen.toString());
+        Files.writeString(csv, rounded(good, "\\d+\\.\\d{10,}", 15));
         Files.deleteIfExists(dir.resolve(ResultsFolder.REPORT_HTML));
         assertEquals(0, ReportCommandTest.execute("report", dir.toString()).status());
         // a column added, and a blank line: the line named is the file's own
@@ -179,19 +168,23 @@ public class SummaryCsvTest extends JUnitSuite {
         Path dir = tmp.newFolder().toPath();
         ResultsFolder.save(TinyRun.replicated(), null, dir);
         Path csv = dir.resolve(SummaryCsv.FILE);
-        java.util.regex.Matcher num =
-                java.util.regex.Pattern.compile("\\d+\\.\\d+").matcher(Files.readString(csv));
-        StringBuilder twelve = new StringBuilder();
-        while (num.find()) {
-            num.appendReplacement(
-                    twelve,
-                    new java.math.BigDecimal(num.group())
-                            .round(new java.math.MathContext(12))
-                            .toPlainString());
-        }
-        num.appendTail(twelve);
-        Files.writeString(csv, twelve.toString());
+        Files.writeString(csv, rounded(Files.readString(csv), "\\d+\\.\\d+", 12));
         ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
         assertFalse(o.err(), o.err().contains(SummaryCsv.FILE));
+    }
+
+    /** @return {@code csv} with each number matching {@code decimals} rounded to {@code digits} significant digits */
+    private static String rounded(String csv, String decimals, int digits) {
+        java.util.regex.Matcher num = java.util.regex.Pattern.compile(decimals).matcher(csv);
+        StringBuilder out = new StringBuilder();
+        while (num.find()) {
+            num.appendReplacement(
+                    out,
+                    new java.math.BigDecimal(num.group())
+                            .round(new java.math.MathContext(digits))
+                            .toPlainString());
+        }
+        num.appendTail(out);
+        return out.toString();
     }
 }
