@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -35,21 +34,13 @@ public class ComparisonsCheckTest extends JUnitSuite {
         DesignResult b = TinyRun.design("per-netns-2018", 20_000, 0, 3_456_789);
         DesignResult c = TinyRun.design("kernel-6.9", 21_000, 0, 3_456_789);
         List<DesignResult> designs = List.of(a, b, c);
-        RunResult r = new RunResult(
-                "tiny",
-                "a run",
-                "seed",
+        RunResult r = TinyRun.run(
                 1.0,
-                Instant.parse("2026-12-06T12:00:00Z"),
-                2.0,
                 designs,
                 List.of(Comparison.of("uevent.transaction", a, b), Comparison.of("uevent.transaction", a, c)),
                 Map.of("per-netns-2018", 0.79),
                 List.of(),
                 List.of(),
-                TinyRun.oneReplicate(designs),
-                null,
-                null,
                 null);
         Path dir = tmp.newFolder().toPath();
         ResultsFolder.save(r, null, dir);

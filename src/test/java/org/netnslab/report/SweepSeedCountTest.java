@@ -6,7 +6,6 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,22 +37,14 @@ public class SweepSeedCountTest extends JUnitSuite {
             designs.add(b);
             comparisons.add(Comparison.of("uevent.transaction", a, b));
         }
-        return new RunResult(
-                "tiny",
-                "a run",
-                "seed",
+        return TinyRun.run(
                 1.0,
-                Instant.parse("2026-12-06T12:00:00Z"),
-                2.0,
                 designs,
                 comparisons,
                 Map.of("per-netns-2018", 0.8),
                 List.of(),
                 List.of(),
-                TinyRun.oneReplicate(designs),
-                new RunResult.ExecutionInfo("virtual", counts, true, 0.1, 1, null, null, seedCpus),
-                null,
-                null);
+                new RunResult.ExecutionInfo("virtual", counts, true, 0.1, 1, null, null, seedCpus));
     }
 
     private static Verdict verdict(RunResult r) {
@@ -106,22 +97,14 @@ public class SweepSeedCountTest extends JUnitSuite {
     public void aRunAtAnotherCountThanTheScenariosDoesNotJudgeTheSeed() {
         DesignResult a = TinyRun.design("kernel-4.18", 50_000, 0, 12_345_678);
         DesignResult b = TinyRun.design("per-netns-2018", 15_000, 0, 3_456_789);
-        RunResult r = new RunResult(
-                "tiny",
-                "a run",
-                "seed",
+        RunResult r = TinyRun.run(
                 1.0,
-                Instant.parse("2026-12-06T12:00:00Z"),
-                2.0,
                 List.of(a, b),
                 List.of(Comparison.of("uevent.transaction", a, b)),
                 Map.of("per-netns-2018", 0.8),
                 List.of("machine.cpus=2"),
                 List.of(new RunResult.DerivedRatio("busy(exit) / busy(all)", 0.4, 0.35)),
-                TinyRun.oneReplicate(List.of(a, b)),
-                new RunResult.ExecutionInfo("virtual", List.of(2), false, 0.1, 1, null, null, 64),
-                null,
-                null);
+                new RunResult.ExecutionInfo("virtual", List.of(2), false, 0.1, 1, null, null, 64));
         Verdict v = verdict(r);
         String line = v.checked().get(0).text();
         assertTrue(

@@ -164,23 +164,38 @@ final class TinyRun {
 
     /** @return the verdict of a one-replicate run of {@code designs} with {@code comparisons} and seed ratios */
     static Verdict verdict(List<DesignResult> designs, List<Comparison> comparisons, Map<String, Double> seedRatios) {
-        RunResult r = new RunResult(
+        return Verdict.of(
+                RunRecord.of(run(0.01, designs, comparisons, seedRatios, List.of(), List.of(), null), MACHINE));
+    }
+
+    /**
+     * @return a one-replicate run of scenario "tiny" of {@code designs} at {@code scale}, with no sensitivity study
+     *     and no minimum scale
+     */
+    static RunResult run(
+            double scale,
+            List<DesignResult> designs,
+            List<Comparison> comparisons,
+            Map<String, Double> seedRatios,
+            List<String> overrides,
+            List<RunResult.DerivedRatio> ratios,
+            RunResult.ExecutionInfo execution) {
+        return new RunResult(
                 "tiny",
                 "a run",
                 "seed",
-                0.01,
+                scale,
                 Instant.parse("2026-12-06T12:00:00Z"),
                 1.0,
                 designs,
                 comparisons,
                 seedRatios,
-                List.of(),
-                List.of(),
+                overrides,
+                ratios,
                 oneReplicate(designs),
-                null,
+                execution,
                 null,
                 null);
-        return Verdict.of(RunRecord.of(r, MACHINE));
     }
 
     static List<RunResult.Replicate> oneReplicate(List<DesignResult> designs) {
