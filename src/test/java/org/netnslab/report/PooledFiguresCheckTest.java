@@ -32,6 +32,12 @@ public class PooledFiguresCheckTest extends JUnitSuite {
         return o.err();
     }
 
+    /** Asserts that {@code report --check} refuses the folder (exit 2) with {@code fragment} in its message. */
+    private static void assertRefused(Path dir, String fragment) {
+        String err = refused(dir);
+        assertTrue(err, err.contains(fragment));
+    }
+
     private static void edit(Path file, String from, String to) throws Exception {
         String text = Files.readString(file);
         assertTrue(from, text.contains(from));
@@ -53,50 +59,39 @@ public class PooledFiguresCheckTest extends JUnitSuite {
         String good = Files.readString(json);
         // kernel-4.18's out-of-order counts are 0, 1 and 2 in its three replicates: 3 pooled
         edit(json, "\"seqnum_out_of_order\" : 3", "\"seqnum_out_of_order\" : 4");
-        assertTrue(
-                refused(dir),
-                refused(dir)
-                        .contains(
-                                json + ": designs[0].invariants.seqnum_out_of_order: 4 is not the replicates' sum (3):"
-                                        + " not the figures a run wrote (was the file edited?)"));
+        assertRefused(
+                dir,
+                json + ": designs[0].invariants.seqnum_out_of_order: 4 is not the replicates' sum (3):"
+                        + " not the figures a run wrote (was the file edited?)");
         Files.writeString(json, good);
         // a pooled key deleted, or one no replicate has: a broken invariant hidden, or one made up
         edit(json, "\"seqnum_out_of_order\" : 3,", "");
-        assertTrue(
-                refused(dir),
-                refused(dir)
-                        .contains("designs[0].invariants.seqnum_out_of_order: missing, where the"
-                                + " replicates sum to 3"));
+        assertRefused(dir, "designs[0].invariants.seqnum_out_of_order: missing, where the" + " replicates sum to 3");
         Files.writeString(json, good);
         edit(json, "\"seqnum_out_of_order\" : 3,", "\"seqnum_out_of_order\" : 3, \"made_up\" : 5,");
-        assertTrue(refused(dir), refused(dir).contains("designs[0].invariants.made_up: 5 is in no replicate's"));
+        assertRefused(dir, "designs[0].invariants.made_up: 5 is in no replicate's");
         Files.writeString(json, good);
         // its three replicates' means are 52.4185, 49.4185 and 55.4185 us
         edit(json, "\"mean\" : 52.4185,", "\"mean\" : 56.0,");
         edit(json, "\"ci95\" : [ ", "\"ci95\" : [ 55.0, 57.0 ], \"was_ci95\" : [ "); // its interval moved with it
-        assertTrue(
-                refused(dir),
-                refused(dir)
-                        .contains("designs[0].measures[\"uevent.transaction\"].mean: 56.0 is"
-                                + " outside the replicates' means (49.4185 .. 55.4185)"));
+        assertRefused(
+                dir,
+                "designs[0].measures[\"uevent.transaction\"].mean: 56.0 is"
+                        + " outside the replicates' means (49.4185 .. 55.4185)");
         Files.writeString(json, good);
         edit(json, "\"ci95\" : [ ", "\"ci95\" : [ 100.0, 200.0 ], \"was_ci95\" : [ ");
-        assertTrue(
-                refused(dir),
-                refused(dir)
-                        .contains("designs[0].measures[\"uevent.transaction\"].ci95: [100.0,"
-                                + " 200.0] does not hold the mean 52.4185"));
+        assertRefused(
+                dir,
+                "designs[0].measures[\"uevent.transaction\"].ci95: [100.0," + " 200.0] does not hold the mean 52.4185");
         Files.writeString(json, good);
         edit(json, "\"ci95\" : [ ", "\"ci95\" : [ null, 10.0 ], \"was_ci95\" : [ ");
-        assertTrue(refused(dir), refused(dir).contains("ci95: [NaN, 10.0]: one end without the other"));
+        assertRefused(dir, "ci95: [NaN, 10.0]: one end without the other");
         Files.writeString(json, good);
         edit(json, "\"index\" : 2,", "\"index\" : 7,");
-        assertTrue(
-                refused(dir),
-                refused(dir).contains("replicates[1].index: 7, where it is replicate 2 in the run's" + " order"));
+        assertRefused(dir, "replicates[1].index: 7, where it is replicate 2 in the run's" + " order");
         Files.writeString(json, good);
         edit(json, "\"p90\" : ", "\"p90\" : 1.0E9, \"was_p90\" : ");
-        assertTrue(refused(dir), refused(dir).contains("do not rise: not the figures a run wrote"));
+        assertRefused(dir, "do not rise: not the figures a run wrote");
     }
 
     @Test
