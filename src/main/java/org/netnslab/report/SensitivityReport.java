@@ -39,8 +39,9 @@ public final class SensitivityReport {
                 1 + s.spread(),
                 s.randomSeed(),
                 String.join(", ", s.keys())));
-        if (few(s) != null) {
-            b.append("  ").append(few(s)).append(String.format("%n"));
+        String few = few(s);
+        if (few != null) {
+            b.append("  ").append(few).append(String.format("%n"));
         }
         for (SensitivityResult.Entry e : s.comparisons()) {
             b.append(String.format(
@@ -61,8 +62,9 @@ public final class SensitivityReport {
                         share(e.seedBandShare(), s.samples())));
             }
             b.append(String.format("%n"));
-            if (range(e) != null) {
-                b.append("  ").append(range(e)).append(String.format("%n"));
+            String range = range(e);
+            if (range != null) {
+                b.append("  ").append(range).append(String.format("%n"));
             }
             if (s.samples() < 3) { // a rank correlation over fewer than 3 points is undefined or +-1 by construction
                 b.append(String.format("  costs that move it most: Spearman's rho needs 3 samples or more%n"));
@@ -126,8 +128,9 @@ public final class SensitivityReport {
     static String html(SensitivityResult s, int firstChart) {
         StringBuilder h = new StringBuilder("<h2>Sensitivity to the costs</h2>\n<p>");
         h.append(esc(console(s).lines().findFirst().orElse(""))).append("</p>\n");
-        if (few(s) != null) {
-            h.append("<p>").append(esc(few(s))).append("</p>\n");
+        String few = few(s);
+        if (few != null) {
+            h.append("<p>").append(esc(few)).append("</p>\n");
         }
         int chart = firstChart;
         for (SensitivityResult.Entry e : s.comparisons()) {
@@ -149,8 +152,9 @@ public final class SensitivityReport {
                         100 * s.seedBand(),
                         share(e.seedBandShare(), s.samples()))));
             }
-            if (range(e) != null) {
-                h.append("; ").append(esc(range(e)));
+            String range = range(e);
+            if (range != null) {
+                h.append("; ").append(esc(range));
             }
             h.append(
                     "</p>\n<table><tr><th class=\"l\">cost</th><th>Spearman's rho</th><th class=\"l\">tornado</th></tr>\n");
