@@ -177,7 +177,19 @@ public record RunResult(
          *     saved before {@link #seedCpus} was
          */
         public boolean judgesSeedAt(int cpus) {
-            return !isVirtual() || seedCpus == null || seedCpus == cpus; // live runs on the host's CPUs, any count
+            return judgesSeedAt(isVirtual(), seedCpus, cpus);
+        }
+
+        /**
+         * The rule: a seed's figure is of one machine, the scenario's own count; live runs on the host's CPUs, any.
+         *
+         * @param virtual virtual execution
+         * @param seedCpus the scenario's own count; 0: none; null: not known (every count)
+         * @param cpus a count the run ran at
+         * @return whether the seed's figures are judged at {@code cpus}
+         */
+        public static boolean judgesSeedAt(boolean virtual, Integer seedCpus, int cpus) {
+            return !virtual || seedCpus == null || seedCpus == cpus;
         }
 
         /** @return true in virtual execution */

@@ -216,7 +216,7 @@ public final class ScenarioRunner {
         int cpus = execution.isSweep()
                 ? RunResult.ExecutionInfo.cpusOf(key)
                 : execution.machine().cpus();
-        if (execution.isVirtual() && cpus != execution.seedCpus()) {
+        if (!RunResult.ExecutionInfo.judgesSeedAt(execution.isVirtual(), execution.seedCpus(), cpus)) {
             return null;
         }
         return scenario.seedRatios().get(execution.isSweep() ? RunResult.ExecutionInfo.designOf(key) : key);
