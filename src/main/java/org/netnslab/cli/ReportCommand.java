@@ -10,6 +10,7 @@ import org.netnslab.report.HtmlReport;
 import org.netnslab.report.ReportInputException;
 import org.netnslab.report.ResultsFolder;
 import org.netnslab.report.RunRecord;
+import org.netnslab.report.SummaryCsv;
 import org.netnslab.settings.SavedFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -102,10 +103,11 @@ final class ReportCommand implements Callable<Integer> {
      * @return false when the check refuses it or it cannot be read or written (said on stderr)
      */
     private boolean summary(Path dir, RunRecord record) {
-        Path csv = dir.resolve("summary.csv");
+        Path csv = dir.resolve(SummaryCsv.FILE);
         try {
             String differs = ResultsFolder.summaryDiffers(dir, record);
-            if (differs == null || (check && differs.equals("missing"))) {
+            boolean missing = ResultsFolder.SUMMARY_MISSING.equals(differs);
+            if (differs == null || (check && missing)) {
                 return true;
             }
             if (check) {
@@ -116,7 +118,7 @@ final class ReportCommand implements Callable<Integer> {
             }
             ResultsFolder.writeSummary(dir, record);
             System.err.println("netns-lab: " + csv + ": written again from result.json ("
-                    + (differs.equals("missing") ? "it was missing" : "it differed: " + differs) + ")");
+                    + (missing ? "it was missing" : "it differed: " + differs) + ")");
             return true;
         } catch (IOException e) {
             System.err.println("netns-lab: " + csv + ": cannot be " + (check ? "read" : "read or written") + " ("

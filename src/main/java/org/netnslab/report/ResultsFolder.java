@@ -143,20 +143,23 @@ public final class ResultsFolder {
     /**
      * @param dir a run's folder, read by {@link #read}
      * @param r its record
-     * @return how the folder's summary.csv differs from result.json's figures ({@code "line 2: ..."}), "missing" when
-     *     there is none, or null when it holds them
+     * @return how the folder's summary.csv differs from result.json's figures ({@code "line 2: ..."}), {@link
+     *     #SUMMARY_MISSING} when there is none, or null when it holds them
      * @throws IOException when it cannot be read
      */
     public static String summaryDiffers(Path dir, RunRecord r) throws IOException {
         Path csv = dir.resolve(SummaryCsv.FILE);
         if (!Files.exists(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return "missing";
+            return SUMMARY_MISSING;
         }
         if (!Files.isRegularFile(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) { // read nothing a run never writes
             return "not a file a run writes (a link, a pipe, a folder or a device)";
         }
         return SummaryCsv.differs(Files.readString(csv), r.designs());
     }
+
+    /** {@link #summaryDiffers}'s answer for a folder without summary.csv (an older run's). */
+    public static final String SUMMARY_MISSING = "missing";
 
     /**
      * Writes the folder's summary.csv again from the record, as the run wrote it.
