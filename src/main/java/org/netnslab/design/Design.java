@@ -2,6 +2,7 @@ package org.netnslab.design;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.netnslab.netns.ModelSettings;
@@ -12,8 +13,26 @@ import org.netnslab.netns.ModelSettings;
  *
  * @param name the design's name, e.g. {@code per-netns-2018}
  * @param model the model settings its supervisor and netns follow
+ * @param others keys beyond the strategy table's printed rows that this run's designs do not all leave at the
+ *     scenario's model value (a custom design's cost, say), key to HOCON value, in table order; shown beside the
+ *     strategies so that what tells two designs apart is on the page
  */
-public record Design(String name, ModelSettings model) {
+public record Design(String name, ModelSettings model, Map<String, String> others) {
+
+    /** Copies {@code others}, keeping its order. */
+    public Design {
+        others = Collections.unmodifiableMap(new LinkedHashMap<>(others));
+    }
+
+    /**
+     * A design with no other keys shown.
+     *
+     * @param name the design's name
+     * @param model the model settings its supervisor and netns follow
+     */
+    public Design(String name, ModelSettings model) {
+        this(name, model, Map.of());
+    }
 
     /**
      * Reads a design from its model configuration (the design's own keys over {@code netns-lab.model}),
@@ -37,7 +56,18 @@ public record Design(String name, ModelSettings model) {
         return new Design(name, ModelSettings.fromConfig(model));
     }
 
-    /** @return the strategy choices as {@code result.json} lists them, key to HOCON value, in table order */
+    /**
+     * @param keys other keys to show beside the strategies, key to HOCON value
+     * @return this design showing them
+     */
+    public Design showing(Map<String, String> keys) {
+        return new Design(name, model, keys);
+    }
+
+    /**
+     * @return the strategy choices as {@code result.json} lists them, key to HOCON value, in table order, then
+     *     {@link #others()}
+     */
     public Map<String, String> strategies() {
         Map<String, String> s = new LinkedHashMap<>();
         for (Strategies.Row<?> row : Strategies.ROWS) {
@@ -45,6 +75,7 @@ public record Design(String name, ModelSettings model) {
                 s.put(row.key(), row.print(model));
             }
         }
+        s.putAll(others);
         return s;
     }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.design.Design;
+import org.netnslab.design.OtherKeys;
 import org.netnslab.design.Strategies;
 import org.netnslab.settings.HoconChecker;
 
@@ -110,7 +111,14 @@ final class DesignReader {
                 design(name, custom.getConfig(key).withoutPath("description").withFallback(model), "");
             }
         }
-        return out;
+        if (!c.problems().isEmpty()) {
+            return out;
+        }
+        Map<String, Config> merged = new LinkedHashMap<>();
+        for (Map.Entry<String, Config> own : owns.entrySet()) {
+            merged.put(own.getKey(), own.getValue().withoutPath("description").withFallback(model));
+        }
+        return OtherKeys.shown(out, merged, model);
     }
 
     /**
@@ -193,6 +201,7 @@ final class DesignReader {
                 Config design = ((ConfigObject) v).toConfig().withoutPath("description");
                 int before = problems.size();
                 c.knownLeaves(design, known, path + ".");
+                reader.refuseFaults((ConfigObject) v, path);
                 if (problems.size() == before) {
                     reader.designAt(name, design.withFallback(merged.getConfig("model")), path + ".", "");
                 }
@@ -225,16 +234,33 @@ final class DesignReader {
                         ((ConfigObject) e.getValue()).toConfig().withoutPath("description"),
                         reference.getConfig("model"),
                         path + ".");
-                if (((ConfigObject) e.getValue())
-                        .containsKey("faults")) { // a comparison needs the same faults in every design
-                    c.problemAt(
-                            ((ConfigObject) e.getValue()).get("faults").origin(),
-                            path + ".faults",
-                            "fault switches are not a design's: set them in the scenario's model block (every design alike)");
-                }
+                refuseFaults((ConfigObject) e.getValue(), path);
             }
         }
         return conf.getConfig("custom-designs");
+    }
+
+    /** Fault switches: a comparison needs the same ones in every design, so only the scenario's model sets them. */
+    private static final List<String> FAULT_KEYS =
+            List.of("faults", "uevent.fault", "sock-inuse.fault", "netlink.fault");
+
+    /**
+     * A problem at each fault switch a design defined outside reference.conf sets.
+     *
+     * @param design the design's object
+     * @param path where it is, e.g. {@code custom-designs.slow}
+     */
+    private void refuseFaults(ConfigObject design, String path) {
+        Config d = design.toConfig();
+        for (String key : FAULT_KEYS) {
+            if (d.hasPath(key)) {
+                c.problemAt(
+                        d.getValue(key).origin(),
+                        path + "." + key,
+                        "fault switches are not a design's: set them in the scenario's model block (every design"
+                                + " alike)");
+            }
+        }
     }
 
     /**

@@ -250,7 +250,8 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
                                     int j = varied.indexOf(k);
                                     return j < 0 ? 1.0 : row[j];
                                 }),
-                                m.faults())));
+                                m.faults()),
+                        d.others()));
             }
             out.add(at);
         }

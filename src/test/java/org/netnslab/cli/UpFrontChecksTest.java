@@ -284,6 +284,15 @@ public class UpFrontChecksTest extends JUnitSuite {
                 0,
                 cli("validate", "load-tests/proc-filter.conf", "--config", c.toString())
                         .exit());
+        // a fault switch is the scenario's, never a design's
+        Files.writeString(c, "netns-lab.designs.leaky { sock-inuse.fault = skip-put-net }\n");
+        o = cli("validate", "load-tests/proc-filter.conf", "--config", c.toString());
+        assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
+        assertTrue(
+                o.stderr(),
+                o.stderr()
+                        .contains(c + ":1: netns-lab.designs.leaky.sock-inuse.fault: fault switches are not a"
+                                + " design's"));
         // a built-in design keeps its rules; an unquoted dotted name is said to be one
         Files.writeString(
                 c,

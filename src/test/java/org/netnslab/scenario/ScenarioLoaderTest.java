@@ -279,6 +279,21 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertTrue(
                 got.get(0),
                 got.get(0).startsWith("FILE:13: custom-designs.mine.faults: fault switches are not a design's"));
+        // the test-only switches of one kernel rule each, as well
+        for (String key : List.of(
+                "uevent.fault = repeat-seqnum",
+                "sock-inuse.fault = skip-put-net",
+                "netlink.fault = drop-without-error")) {
+            got = problems(
+                    GOOD.replace("uevent.listener-rcvbuf = 8192", "uevent.listener-rcvbuf = 8192, " + key),
+                    List.of(),
+                    0.01);
+            assertEquals(
+                    List.of("FILE:13: custom-designs.mine." + key.substring(0, key.indexOf(' '))
+                            + ": fault switches are not a design's: set them in the scenario's model block (every"
+                            + " design alike)"),
+                    got);
+        }
         got = problems(GOOD, List.of("model.faults.netns-actor=-1"), 0.01);
         assertEquals(
                 List.of("--set model.faults.netns-actor=-1:-1: model.faults.netns-actor: must be in 0..1000000000,"
