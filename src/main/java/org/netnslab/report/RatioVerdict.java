@@ -9,6 +9,7 @@ import java.util.Locale;
 import org.netnslab.metrics.Comparison;
 import org.netnslab.metrics.RatioInterval;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.workload.procevents.ProcEventsWorkload;
 
 /**
  * The verdict's sentence for one ratio, a design comparison or a seed ratio across measures: what the model found
@@ -305,7 +306,8 @@ final class RatioVerdict {
      * @param bBetter whether the measure found b better than a; null when it found them alike
      * @return {@code "; yet b's throughput is ..."} when b's throughput goes the other way by more than
      *     {@link #THROUGHPUT_AGAINST}, or differs by that much from a's where the measure found them alike (a churn's
-     *     loop wall holds none of the waits for net_free that its lifecycles/s does), else ""
+     *     loop wall holds none of the waits for net_free that its lifecycles/s does), else ""; never between rates in
+     *     other units or of proc connector deliveries
      */
     private static String throughputAgainst(RunRecord r, Comparison c, Boolean bBetter) {
         DesignRecord a = null;
@@ -315,6 +317,10 @@ final class RatioVerdict {
             b = d.name().equals(c.b()) ? d : b;
         }
         if (a == null || b == null || !(a.throughputPerSec() > 0) || !(b.throughputPerSec() > 0)) {
+            return "";
+        }
+        // rates in other units do not compare, and a rate of deliveries falls by what a filter leaves out by design
+        if (!a.throughputUnit().equals(b.throughputUnit()) || b.throughputUnit().equals(ProcEventsWorkload.DELIVERED)) {
             return "";
         }
         double t = b.throughputPerSec() / a.throughputPerSec();

@@ -123,6 +123,37 @@ public class VerdictTest extends JUnitSuite {
                 lines.stream().filter(l -> l.contains("yet ")).count() == 1); // owner-exit and exit-unsafe: within 2x
     }
 
+    /**
+     * A filter delivers fewer events by design: per-listener's rate of deliveries at half of none's is not a cost the
+     * proc.event measure leaves out, so the verdict does not say so.
+     */
+    @Test
+    public void aRateOfDeliveriesIsNotSetAgainstTheMeasure() throws Exception {
+        Path f = tmp.newFile("reaper.conf").toPath();
+        java.nio.file.Files.writeString(
+                f,
+                String.join(
+                        "\n",
+                        "name = reaper",
+                        "description = \"a reaper's filter\"",
+                        "seed = \"none\"",
+                        "workload { type = proc-events, processes = 2000, nonzero-exit-fraction = 0.2,",
+                        "  listeners { reaper = [NONZERO_EXIT], everything = [ALL], forks = [FORK, COMM] } }",
+                        "designs = [none, per-listener]",
+                        ""));
+        Path out = tmp.getRoot().toPath().resolve("reaper");
+        CommandLineFaultsTest.Printed run =
+                CommandLineFaultsTest.cli("run", f.toString(), "--no-progress", "--out", out.toString());
+        assertEquals(run.err(), 0, run.status());
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.resolve("result.json").toFile());
+        double none = json.at("/designs/0/throughput_per_s").doubleValue();
+        double filtered = json.at("/designs/1/throughput_per_s").doubleValue();
+        assertTrue(none + " " + filtered, filtered / none < 0.5); // the case a "yet ..." would be said on
+        assertTrue(run.out(), run.out().contains("per-listener cuts the mean proc.event"));
+        assertFalse(run.out(), run.out().contains("yet "));
+    }
+
     @Test
     public void reportHtmlSaysWhichLinesCoincideAndKeepsHostAndSimulatedCpusApart() throws Exception {
         Path out = tmp.getRoot().toPath().resolve("tc1");

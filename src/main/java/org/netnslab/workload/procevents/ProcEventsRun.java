@@ -186,7 +186,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
             long wanted = events.stream().filter(m::wants).count();
             invariants = invariants.plus(ListenerInvariants.losses(m.lostWithoutEnobufs(wanted), m.enobufs()));
         }
-        return result.invariants(invariants.invariants()).build(stats.delivered(), "events delivered", wallS);
+        return result.invariants(invariants.invariants()).build(stats.delivered(), ProcEventsWorkload.DELIVERED, wallS);
     }
 
     private DesignResult pidfd(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)

@@ -49,6 +49,12 @@ public record ProcEventsWorkload(
 
     /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */
     public static final String EVENT = "proc.event";
+
+    /**
+     * The proc connector's throughput unit: events delivered to listeners, which follows what each filter passes, so
+     * two designs' rates of it are not what they cost.
+     */
+    public static final String DELIVERED = "events delivered";
     /** Measure prefix: a listener's (or monitor's: {@code pidfd}, {@code proc-scan}) handling time over the run, ms. */
     public static final String BUSY = "proc.listener_busy.";
     /** Measure: one /proc scan's time, ms. */
