@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,18 +22,11 @@ import java.util.regex.Pattern;
  * one line, and a word too long to read is cut.
  */
 public final class HoconSyntax {
-    private static final Pattern MISSING = Pattern.compile(
-            "(?:resource not found on classpath|No such file or directory|not found)[^:]*:?\\s*(\\S+)?");
     /** The longest word a message echoes whole ({@link #cut}), and how much of a longer one it keeps. */
     static final int LONGEST_WORD = 500;
 
     static final int KEPT_OF_WORD = 60;
     private static final Pattern LONG_WORD = Pattern.compile("\\S{" + (LONGEST_WORD + 1) + ",}");
-    /** Typesafe Config's message for includes nested 50 deep: a cycle. */
-    private static final String CYCLE = "include statements nested more than";
-    /** A line {@code include required(file("x.conf"))}: the kind (file, classpath, url or none), the target. */
-    private static final Pattern REQUIRED =
-            Pattern.compile("include\\s+required\\(\\s*(?:(file|classpath|url)\\(\\s*)?\"([^\"]*)\".*");
 
     private HoconSyntax() {}
 
@@ -62,33 +54,11 @@ public final class HoconSyntax {
      * @return the problem, located at the include's line when the failure is an include of {@code file}
      */
     public static ConfigProblem parseProblem(Path file, ConfigException e, String key) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        if (message.contains(CYCLE)) {
-            return includeCycle(file, message, key);
+        ConfigProblem include = HoconIncludes.problem(file, e, key);
+        if (include != null) {
+            return include;
         }
-        Matcher m = MISSING.matcher(message);
-        if (m.find()
-                && (e.origin() == null || !file.toString().equals(e.origin().filename()))) {
-            try {
-                List<String> lines = Files.readAllLines(file);
-                for (int i = 0; i < lines.size(); i++) {
-                    String line = lines.get(i).trim();
-                    Matcher include = REQUIRED.matcher(line);
-                    if (include.matches() && message.contains(include.group(2))) {
-                        return new ConfigProblem(
-                                file.toString(),
-                                i + 1,
-                                "include",
-                                missingInclude(file, include.group(2), include.group(1)));
-                    }
-                }
-            } catch (IOException io) {
-                e.addSuppressed(io); // the file parsed a moment ago; fall back to the unlocated message below
-            }
-            // an include of a file this one includes: Typesafe Config names the missing one first
-            message = "included file " + message.replaceFirst(":.*", "") + " not found (an include required(...) of a"
-                    + " file this one includes needs it)";
-        }
+        String message = HoconIncludes.message(file, e);
         if (e instanceof ConfigException.Parse) {
             Path at = included(file, e);
             try {
@@ -120,79 +90,6 @@ public final class HoconSyntax {
     private static Path included(Path file, ConfigException e) {
         String at = e.origin() == null ? null : e.origin().filename();
         return at != null && !at.equals(file.toString()) && Files.isRegularFile(Path.of(at)) ? Path.of(at) : file;
-    }
-
-    /**
-     * @param kind {@code file}, {@code classpath}, {@code url} or {@code null} (a file, else a class path resource)
-     * @return what is wrong with {@code include required(kind("target"))} in {@code file}: a folder, or not found
-     */
-    private static String missingInclude(Path file, String target, String kind) {
-        if ("classpath".equals(kind) || "url".equals(kind)) {
-            return "included " + target + " not found ("
-                    + ("url".equals(kind) ? "no such URL" : "not on the class path")
-                    + "; include required(...) needs it)";
-        }
-        Path at = Path.of(target).isAbsolute()
-                ? Path.of(target)
-                : file.toAbsolutePath().resolveSibling(target).normalize();
-        if (Files.isDirectory(at)) {
-            return "included " + target + " is a folder (" + at + "): include a HOCON file";
-        }
-        if (Files.isRegularFile(at) && !at.getFileName().toString().matches(".*\\.(conf|json|properties)")) {
-            return "included file " + target + " exists, but an include looks only for " + target + ".conf, "
-                    + target + ".json and " + target + ".properties when the name does not end in one of those:"
-                    + " rename it, e.g. to " + at.getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".conf";
-        }
-        return "included file " + target + " not found (no " + at + "; include required(...) needs it)";
-    }
-
-    /**
-     * Typesafe Config reports a cycle of includes once it is 50 deep, listing the files open, innermost first: the
-     * cycle is said once, from {@code file} when it is in it, at the include of {@code file} that leads into it.
-     */
-    private static ConfigProblem includeCycle(Path file, String message, String key) {
-        List<String> opened = new java.util.ArrayList<>();
-        Matcher m = Pattern.compile("Parseable\\w*\\(([^)]*)\\)").matcher(message);
-        while (m.find()) {
-            opened.add(Path.of(m.group(1)).getFileName().toString());
-        }
-        java.util.Collections.reverse(opened); // in the order they were included
-        List<String> cycle = new java.util.ArrayList<>();
-        for (String name : opened) {
-            if (cycle.contains(name)) {
-                break;
-            }
-            cycle.add(name);
-        }
-        if (cycle.isEmpty()) {
-            return new ConfigProblem(file.toString(), -1, key, "a cycle of includes: a file includes itself");
-        }
-        int own = cycle.indexOf(file.getFileName().toString());
-        java.util.Collections.rotate(cycle, -Math.max(own, 0));
-        List<String> leadsIn = own >= 0 ? List.of(cycle.get(cycle.size() > 1 ? 1 : 0)) : List.copyOf(cycle);
-        cycle.add(cycle.get(0));
-        return new ConfigProblem(
-                file.toString(),
-                includeLine(file, leadsIn),
-                "include",
-                "a cycle of includes: " + String.join(" -> ", cycle)
-                        + " (a file that includes itself, directly or through others); remove one of them");
-    }
-
-    /** @return the line of {@code file}'s first include that names one of {@code targets}, or -1 */
-    private static int includeLine(Path file, List<String> targets) {
-        try {
-            List<String> lines = Files.readAllLines(file);
-            for (int i = 0; i < lines.size(); i++) {
-                String line = lines.get(i).trim();
-                if (line.startsWith("include") && targets.stream().anyMatch(line::contains)) {
-                    return i + 1;
-                }
-            }
-        } catch (IOException io) {
-            return -1; // the file parsed a moment ago; its line is a help, not a need
-        }
-        return -1;
     }
 
     /**

@@ -122,6 +122,13 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 cli("validate", UNSHARE, "--config", folder.toString()),
                 folder + ":1: include: included folder is a folder (" + dir.resolve("folder")
                         + "): include a HOCON file");
+        // a folder named as a file is opened, and fails there
+        Files.createDirectory(dir.resolve("adir.conf"));
+        Path named = write("with-adir.conf", "name = x\ninclude required(\"adir.conf\")\n");
+        assertOneProblem(
+                cli("validate", named.toString()),
+                named + ":2: include: included adir.conf is a folder (" + dir.resolve("adir.conf")
+                        + "): include a HOCON file");
         Path a = write("a.conf", "x = 1\ninclude \"b.conf\"\n");
         write("b.conf", "include \"a.conf\"\n");
         assertOneProblem(
