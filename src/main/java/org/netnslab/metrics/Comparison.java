@@ -99,7 +99,7 @@ public record Comparison(
 
     /**
      * The comparison its replicate means give: their means, the ratio, and with 2 replicates or more the interval and
-     * (where the means spread) Welch's test. {@code report} derives a saved comparison again through this to check it.
+     * (where the means spread) Welch's test, none of them over a replicate that recorded nothing (a NaN mean). {@code report} derives a saved comparison again through this to check it.
      *
      * @param measure the measure compared
      * @param a the baseline design's name
@@ -113,7 +113,8 @@ public record Comparison(
         double meanB = java.util.Arrays.stream(mb).average().orElseThrow();
         WelchTest w = null;
         RatioInterval ci = null;
-        if (ma.length >= 2) {
+        // a replicate that recorded nothing has no mean (NaN): no test or interval over it
+        if (ma.length >= 2 && Double.isFinite(meanA) && Double.isFinite(meanB)) {
             if (variance(ma) + variance(mb) > 0) {
                 // with the comparison's own means: result.json writes them once and `report` rebuilds the test on them
                 // (StatUtils.mean can differ from them in the last bit, enough to print another 7th digit)

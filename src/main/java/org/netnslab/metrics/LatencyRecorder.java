@@ -112,9 +112,9 @@ public final class LatencyRecorder {
         return sum;
     }
 
-    /** @return the exact mean in ns, 0 when empty */
+    /** @return the exact mean in ns, NaN when empty (nothing recorded has no mean) */
     public double meanNanos() {
-        return count == 0 ? 0 : (double) sum / count;
+        return count == 0 ? Double.NaN : (double) sum / count;
     }
 
     /** @return the exact sample variance in ns^2, 0 with fewer than 2 values */
@@ -142,9 +142,13 @@ public final class LatencyRecorder {
 
     /**
      * @return the summary in {@link #unit()}: count, mean, sd, p50/p90/p99/p99.9, max, and the 95% CI of the mean
-     *     (Student t with n-1 df); sd and the CI NaN for a single value
+     *     (Student t with n-1 df); sd and the CI NaN for a single value, every figure NaN for none
      */
     public MeasureSummary summary() {
+        if (count == 0) { // nothing recorded has no mean or percentiles: null in result.json, never a real 0
+            double none = Double.NaN;
+            return new MeasureSummary(unit, 0, none, none, none, none, none, none, none, new double[] {none, none});
+        }
         double us = perUnit;
         double mean = meanNanos();
         // one value has no spread to estimate: sd over n - 1 and its interval are undefined (null in result.json)

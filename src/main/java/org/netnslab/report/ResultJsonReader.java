@@ -206,6 +206,11 @@ final class ResultJsonReader {
                     f.number(m, mp, "p999"),
                     f.number(m, mp, "max"),
                     f.pair(m, mp, "ci95"));
+            if (s.count() == 0) {
+                noFigures(f, mp, s);
+                measures.put(k, s);
+                continue;
+            }
             if (s.mean() > s.max() || s.p50() > s.max() || s.p99() > s.max()) { // a run's figures never are
                 throw f.wrong(
                         mp,
@@ -249,6 +254,18 @@ final class ResultJsonReader {
                 f.map(d, p, "counters", f::whole),
                 List.of(),
                 Map.of());
+    }
+
+    /**
+     * A measure that recorded nothing has no figures: null since the rule, 0 in older runs; anything else was edited
+     * in.
+     */
+    private static void noFigures(JsonFields f, String mp, MeasureSummary s) throws ReportInputException {
+        double[] all = {s.mean(), s.sd(), s.p50(), s.p90(), s.p99(), s.p999(), s.max(), s.ci95()[0], s.ci95()[1]};
+        if (!java.util.Arrays.stream(all).allMatch(Double::isNaN)
+                && !java.util.Arrays.stream(all).allMatch(v -> v == 0)) {
+            throw f.wrong(mp, "figures for a measure of count 0, which recorded none" + EDITED);
+        }
     }
 
     private static RunResult.DerivedRatio ratio(JsonFields f, JsonNode r, String p) throws ReportInputException {
