@@ -116,11 +116,17 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals("", help.out());
         assertTrue(help.err(), help.err().startsWith("netns-lab: unknown command 'compare'."));
         // an unknown word before a command is named, not skipped for the command's own complaint
-        for (String[] args : new String[][] {{"help", "run"}, {"foo", "run"}}) {
-            Printed before = cli(args);
-            assertEquals(Main.EXIT_CONFIG, before.status());
-            assertTrue(before.err(), before.err().startsWith("netns-lab: unknown command '" + args[0] + "'."));
-        }
+        Printed before = cli("foo", "run");
+        assertEquals(Main.EXIT_CONFIG, before.status());
+        assertTrue(before.err(), before.err().startsWith("netns-lab: unknown command 'foo'."));
+        // help [command], as git takes it: the --help of the whole or of the command; an unknown one is named
+        assertEquals(cli("--help").out(), cli("help").out());
+        assertEquals(0, cli("help").status());
+        Printed runHelp = cli("help", "run");
+        assertEquals(0, runHelp.status());
+        assertEquals(cli("run", "--help").out(), runHelp.out());
+        assertTrue(runHelp.out(), runHelp.out().contains("--scale"));
+        assertTrue(cli("help", "fo").err(), cli("help", "fo").err().startsWith("netns-lab: unknown command 'fo'."));
         Printed empty = cli("report", "");
         assertEquals(Main.EXIT_CONFIG, empty.status());
         assertEquals("netns-lab: report: empty folder name; name the output folder of a run\n", empty.err());
