@@ -103,8 +103,8 @@ final class HtmlTables {
                     tdLeft(esc(c.measure())),
                     tdLeft(esc(c.a())),
                     tdLeft(esc(c.b())),
-                    td(fmt(c.meanA())),
-                    td(fmt(c.meanB())),
+                    td(fmt(c.meanA()) + unit(r, c.measure())),
+                    td(fmt(c.meanB()) + unit(r, c.measure())),
                     td(fmt(c.ratioBOverA())),
                     td(seed == null ? "" : fmt(seed)),
                     tdLeft(
@@ -113,7 +113,7 @@ final class HtmlTables {
                                     : esc(list(c.replicateRatios()) + "; "
                                             + ConsoleReport.spread(c.replicateRatios()))),
                     td(esc(ConsoleReport.interval(c.ratioCi()))),
-                    welch(c)));
+                    welch(c, unit(r, c.measure()))));
         }
         h.append("</table>\n");
         for (Comparison c : r.comparisons()) {
@@ -126,7 +126,7 @@ final class HtmlTables {
     }
 
     /** @return Welch's test's four cells: t, df, p and the interval of a - b; one cell saying why there is none */
-    private static String welch(Comparison c) {
+    private static String welch(Comparison c, String unit) {
         WelchTest w = c.welch();
         if (w == null) {
             return "<td colspan=\"4\">" + (c.replicates() < 2 ? "no test from one run" : "no spread") + "</td>";
@@ -134,7 +134,27 @@ final class HtmlTables {
         return td(fmt(w.t()))
                 + td(fmt(w.df()))
                 + td(w.p() < 2.2e-16 ? "&lt; 2.2e-16" : String.format("%.3g", w.p()))
-                + td(fmt(w.ciLow()) + " .. " + fmt(w.ciHigh()));
+                + td(fmt(w.ciLow()) + " .. " + fmt(w.ciHigh()) + unit);
+    }
+
+    /**
+     * @return what the design's throughput counts, e.g. {@code " transactions"}; "" when result-extra.json is lost
+     */
+    private static String counted(RunRecord r, String design) {
+        return r.designs().stream()
+                .filter(d -> d.name().equals(design) && d.throughputUnit() != null)
+                .map(d -> " " + esc(d.throughputUnit()))
+                .findFirst()
+                .orElse("");
+    }
+
+    /** @return {@code " us"}: the measure's unit as the run's first design that has it records it, else "" */
+    private static String unit(RunRecord r, String measure) {
+        return r.designs().stream()
+                .filter(d -> d.measures().containsKey(measure))
+                .map(d -> " " + esc(d.measures().get(measure).unit()))
+                .findFirst()
+                .orElse("");
     }
 
     /** Each replicate's order, and each design's throughput and measure means in it. */
@@ -146,13 +166,16 @@ final class HtmlTables {
             for (ReplicateRecord.Design d : rep.designs()) {
                 StringBuilder means = new StringBuilder();
                 d.means()
-                        .forEach((k, v) ->
-                                means.append(esc(k)).append(' ').append(fmt(v)).append("; "));
+                        .forEach((k, v) -> means.append(esc(k))
+                                .append(' ')
+                                .append(fmt(v))
+                                .append(unit(r, k))
+                                .append("; "));
                 h.append(row(
                         td(String.valueOf(rep.index())),
                         tdLeft(esc(String.join(", ", rep.order()))),
                         tdLeft(esc(d.name())),
-                        td(String.format("%,.0f/s", d.throughputPerSec())),
+                        td(String.format("%,.0f%s/s", d.throughputPerSec(), counted(r, d.name()))),
                         td(fmt(d.wallSeconds())),
                         tdLeft(means.toString())));
             }

@@ -320,7 +320,10 @@ final class RatioVerdict {
             return "";
         }
         // rates in other units do not compare, and a rate of deliveries falls by what a filter leaves out by design
-        if (!a.throughputUnit().equals(b.throughputUnit()) || b.throughputUnit().equals(ProcEventsWorkload.DELIVERED)) {
+        // a unit is null when result-extra.json could not be read back: then nothing says the rates compare
+        if (a.throughputUnit() == null
+                || !a.throughputUnit().equals(b.throughputUnit())
+                || b.throughputUnit().equals(ProcEventsWorkload.DELIVERED)) {
             return "";
         }
         double t = b.throughputPerSec() / a.throughputPerSec();
