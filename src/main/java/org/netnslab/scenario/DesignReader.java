@@ -69,6 +69,24 @@ final class DesignReader {
         Config named = reference.getConfig("designs");
         Set<String> seen = new LinkedHashSet<>();
         Map<String, Config> owns = new LinkedHashMap<>();
+        // said once, all of them (one problem per key is kept), before any design's own problems
+        List<String> unknown = names.stream()
+                .filter(n -> !(custom.hasPath(ConfigUtil.joinPath(n))
+                                && custom.getValue(ConfigUtil.joinPath(n)).valueType() == ConfigValueType.OBJECT)
+                        && !named.hasPath(ConfigUtil.joinPath(n)))
+                .distinct()
+                .map(n -> "'" + n + "'")
+                .toList();
+        if (!unknown.isEmpty()) {
+            c.problem(
+                    "designs",
+                    (unknown.size() == 1 ? "unknown design " : "unknown designs ") + String.join(", ", unknown)
+                            + "; named designs: " + new TreeSet<>(named.root().keySet())
+                            + (custom.isEmpty()
+                                    ? ""
+                                    : ", custom-designs: "
+                                            + new TreeSet<>(custom.root().keySet())));
+        }
         for (String name : names) {
             String key = ConfigUtil.joinPath(name);
             if (!seen.add(name)) {
@@ -81,15 +99,7 @@ final class DesignReader {
             } else if (named.hasPath(key)) {
                 own = named.getConfig(key);
             } else {
-                c.problem(
-                        "designs",
-                        "unknown design '" + name + "'; named designs: "
-                                + new TreeSet<>(named.root().keySet())
-                                + (custom.isEmpty()
-                                        ? ""
-                                        : ", custom-designs: "
-                                                + new TreeSet<>(custom.root().keySet())));
-                continue;
+                continue; // named above
             }
             Design d = design(name, own.withoutPath("description").withFallback(model), "");
             if (d != null) {

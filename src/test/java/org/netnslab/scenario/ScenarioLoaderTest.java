@@ -270,6 +270,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
                                 + " key but 'q': a design name with a dot must be quoted, e.g. \"small.q\" { ... }")));
     }
 
+    /** Every unknown design of the list is named, in one problem; too many netns is not blamed on the listeners. */
+    @Test
+    public void everyUnknownDesignIsNamedAndTooManyNetnsIsSaidOnce() throws Exception {
+        List<String> got = problems(
+                GOOD.replace("designs = [kernel-4.18, per-netns-2018, mine]", "designs = [slow, kernel-4.18, big]"),
+                List.of("workload.netns.userns-owned=1000000000"),
+                0.01);
+        assertEquals(String.join("\n", got), 2, got.size());
+        assertTrue(
+                got.get(0), got.get(0).contains("workload.netns: userns-owned + init-owned = 1000000002, more than"));
+        assertTrue(
+                got.get(1), got.get(1).startsWith("FILE:12: designs: unknown designs 'slow', 'big'; named designs: ["));
+    }
+
     @Test
     public void faultSwitchesAreTheScenariosModelsNotADesignsAndAreRangeChecked() throws Exception {
         String text =

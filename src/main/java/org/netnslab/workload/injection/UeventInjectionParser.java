@@ -32,12 +32,14 @@ public final class UeventInjectionParser extends WorkloadParser {
         NetnsPopulation.Counts netns = NetnsPopulation.Counts.read(c, MAX_POPULATION);
         long userns = netns.usernsOwned();
         long init = netns.initOwned();
-        if (netns.ok() && netns.total() > MAX_POPULATION) {
+        boolean tooMany = netns.ok() && netns.total() > MAX_POPULATION;
+        if (tooMany) {
             c.problem(
                     "workload.netns", "userns-owned + init-owned = " + netns.total() + ", more than " + MAX_POPULATION);
         }
         long listeners = c.integer("workload.listeners-per-netns", 1L, 0, 1024);
-        if (netns.total() * listeners > MAX_POPULATION) {
+        // too many netns alone is said above: the product would blame a listeners-per-netns the user may not have set
+        if (!tooMany && netns.total() * listeners > MAX_POPULATION) {
             c.problem(
                     "workload.listeners-per-netns",
                     "netns x listeners-per-netns = " + netns.total() * listeners + " listeners, more than "
