@@ -225,8 +225,9 @@ public final class Phases {
     /**
      * The phase in virtual execution: the runner's thread drives the engine until the phase is done.
      * Progress lines follow wall time (what the user waits for); the throughput samples ({@link ThroughputMarks}) and
-     * the stall rule follow simulated time (what the model does): a phase stalls when no operation completes for the
-     * stall timeout of simulated time.
+     * the stall rule follow simulated time (what the model does): a phase stalls when no operation completes and no
+     * model step starts or runs for the stall timeout of simulated time (a cleanup batch of 70,000 netns is one long
+     * run of steps before its first netns is freed).
      */
     private long runVirtual(
             String label, Runnable kickOff, CountDownLatch done, LongAdder progress, long total, List<double[]> samples)
@@ -236,7 +237,8 @@ public final class Phases {
         long start = machine.nanoTime();
         long interval = settings.progressInterval().toNanos();
         long stall = settings.stallTimeout().toNanos();
-        long[] st = {wallStart + interval, -1, start, 0}; // next report (wall), last done, last change, checks
+        // next report (wall), last done, last change, checks, model steps started
+        long[] st = {wallStart + interval, -1, start, 0, machine.modelSteps()};
         ThroughputMarks marks = new ThroughputMarks(start);
         observer.phaseStarting(design, label, total, () -> progress.sum() - base);
         starter.tell(kickOff);
@@ -246,9 +248,11 @@ public final class Phases {
                             () -> done.getCount() == 0,
                             now -> {
                                 long d = progress.sum() - base;
-                                if (d != st[1]) {
+                                long steps = machine.modelSteps();
+                                if (d != st[1] || steps != st[4]) { // an operation done, or a model step started
                                     st[1] = d;
                                     st[2] = now;
+                                    st[4] = steps;
                                 } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
                                     throw new VirtualEngine.Stalled(
                                             design + ": " + label + " phase stalled at " + d + " of " + total + " for "

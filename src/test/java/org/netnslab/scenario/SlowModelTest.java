@@ -94,6 +94,23 @@ public class SlowModelTest extends JUnitSuite {
         assertEquals(2L, (long) d.counters().get("netns_freed"));
     }
 
+    /**
+     * One cleanup_net batch of 5,000 netns spends its kworker's CPU for several simulated seconds before the first
+     * netns is freed: a long run of model steps, not a stall (stall-timeout 1 s here).
+     */
+    @Test
+    public void aLongCleanupBatchIsNotAStall() throws Exception {
+        Scenario s = new ScenarioLoader()
+                .load(Path.of("load-tests/scale-1m-netns.conf"), List.of("execution=virtual"), 0.005);
+        if (system == null) {
+            system = VirtualSystem.create(Behaviors.empty(), "slow-model", ConfigFactory.load());
+        }
+        RunResult r = new ScenarioRunner(system, SHORT, RunObserver.SILENT).run(s);
+        DesignResult d = r.designs().get(0);
+        assertEquals(0, d.invariants().get(Invariants.Counter.LEAKED));
+        assertEquals(5000L, (long) d.counters().get("freed"));
+    }
+
     /** A model that never answers: the failure names the key and what was awaited (live, ask-timeout 1 s). */
     @Test
     public void aStalledModelRequestNamesTheAskTimeoutKey() throws Exception {
