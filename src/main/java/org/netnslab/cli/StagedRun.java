@@ -119,7 +119,9 @@ final class StagedRun implements AutoCloseable {
     /** Removes the temporary folder (a no-op once committed) and unregisters the command from {@link Stops}. */
     @Override
     public void close() {
-        output.discard();
+        if (!output.discard()) { // committed: a signal from here on is after the run, not before it
+            Stops.written(output.dir());
+        }
         Stops.running(null, null);
     }
 }

@@ -1,5 +1,6 @@
 package org.netnslab.cli;
 
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.netnslab.report.StagedOutput;
 import sun.misc.Signal;
@@ -34,6 +35,8 @@ final class Stops {
 
     private static volatile NowRunning now;
     private static volatile StagedOutput output;
+    /** The folder the last run committed its results to; null before any. */
+    private static volatile Path written;
     /** Heap held while a run is in progress, released on OutOfMemoryError to clean up and say so. */
     private static volatile byte[] reserve;
     /** Main is not exiting yet. */
@@ -84,6 +87,16 @@ final class Stops {
             Thread.currentThread().interrupt(); // the group is only less ready; the hook still works
         }
         Runtime.getRuntime().addShutdownHook(new Thread(group, Stops::unexpectedExit, "netns-lab-exit"));
+    }
+
+    /**
+     * Notes the folder a run committed its results to, for a signal that comes after it ended (while the JVM shuts
+     * down).
+     *
+     * @param dir the folder
+     */
+    static void written(Path dir) {
+        written = dir;
     }
 
     /**
@@ -334,7 +347,13 @@ final class Stops {
     /** @return where the run was and what became of its results, after removing its temporary folder */
     static String where() {
         NowRunning n = now;
-        if (n == null || n.idle()) {
+        if (n == null) {
+            Path w = written;
+            return w != null
+                    ? "after the run; the results were written to " + w
+                    : "while no run was in progress (none started yet); nothing written";
+        }
+        if (n.idle()) {
             return "while no run was in progress (none started yet, or between a worker's runs); nothing written";
         }
         // the temporary folder first: if the heap runs out building the text, it is gone all the same

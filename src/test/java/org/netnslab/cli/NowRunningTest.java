@@ -10,6 +10,9 @@ import org.netnslab.run.RunObserver;
 import org.scalatestplus.junit.JUnitSuite;
 
 public class NowRunningTest extends JUnitSuite {
+    @org.junit.Rule
+    public final org.junit.rules.TemporaryFolder tmp = new org.junit.rules.TemporaryFolder();
+
     /** A scenario's run is said by its name; calibrate, which runs no scenario of the user's, as calibrate. */
     @Test
     public void aRunSaysItsScenarioAndCalibrateSaysItself() {
@@ -18,6 +21,34 @@ public class NowRunningTest extends JUnitSuite {
         NowRunning calibrate = NowRunning.calibrate();
         calibrate.stage("prediction set: uevent_probe tc1 10 5000");
         assertEquals("in calibrate, prediction set: uevent_probe tc1 10 5000", calibrate.describe());
+    }
+
+    /** Before a run, nothing was written; after one committed its results, a signal says where they are. */
+    @Test
+    public void aSignalAfterTheRunSaysWhereItsResultsWent() {
+        try {
+            Stops.running(null, null);
+            Stops.written(null);
+            assertEquals("while no run was in progress (none started yet); nothing written", Stops.where());
+            Stops.written(java.nio.file.Path.of("out/tc1"));
+            assertEquals("after the run; the results were written to out/tc1", Stops.where());
+            Stops.written(null);
+            // a staged run's close says so once its results are committed, and not when they were not
+            java.nio.file.Path parent = tmp.getRoot().toPath();
+            java.nio.file.Path dir = parent.resolve("r");
+            StagedRun run = StagedRun.begin(dir, "tc1", NowRunning.calibrate());
+            run.output().commit();
+            run.close();
+            assertEquals("after the run; the results were written to " + dir, Stops.where());
+            Stops.written(null);
+            StagedRun lost = StagedRun.begin(parent.resolve("q"), "tc1", NowRunning.calibrate());
+            lost.close();
+            assertEquals("while no run was in progress (none started yet); nothing written", Stops.where());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            Stops.written(null);
+        }
     }
 
     /**
