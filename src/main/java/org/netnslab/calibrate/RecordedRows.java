@@ -30,7 +30,10 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
     private static final ObjectMapper JSON = SavedFile.mapper();
 
     /** The bands calibrate writes; {@code +-0.1} in recordings from before the shares' bands were relative. */
-    static final Set<String> BANDS = Set.of("+-25%", "2x", "2x of the host's growth", "+-0.1");
+    static final Set<String> BANDS = Set.of("+-25%", "2x", RecordedRows.GROWTH, "+-0.1");
+
+    /** The reorder growth row's band. */
+    static final String GROWTH = "2x of the host's growth";
 
     /** A whole number not part of a name: "tc1 N=3000" has 3000 (not the 1 of tc1); "M=2..16" is a range. */
     private static final Pattern SIZE = Pattern.compile("(?<![A-Za-z\\d])(\\d+)");
@@ -87,9 +90,11 @@ record RecordedRows(Path file, String host, boolean quick, JsonNode measurements
             String at = f + ": predictions[" + i + "]";
             String load = text(p, "load", at);
             String measure = text(p, "measure", at);
-            double measured = number(p, "measured", at);
-            double predicted = number(p, "predicted", at);
             String band = text(p, "band", at);
+            // a growth has no figure where its smallest M's share is 0: calibrate writes null
+            boolean growth = band.equals(GROWTH);
+            double measured = growth && p.path("measured").isNull() ? Double.NaN : number(p, "measured", at);
+            double predicted = growth && p.path("predicted").isNull() ? Double.NaN : number(p, "predicted", at);
             if (!BANDS.contains(band)) {
                 throw new IOException(at + ".band: '" + band + "' is not a band calibrate writes (+-25%, 2x, 2x of the"
                         + " host's growth; +-0.1 in older recordings)");

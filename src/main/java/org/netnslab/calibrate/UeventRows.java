@@ -121,7 +121,13 @@ final class UeventRows {
         long received = d.recorders().get("uevent.delivery").count();
         double predicted = received == 0 ? 0 : (double) d.invariants().seqnumOutOfOrder() / received;
         HostFigure measured = HostFigure.field(runs, "out_of_order_share");
-        rows.add(factor("reorder M=" + m, "out-of-order share", measured, predicted, 2, MissReasons.REORDER));
+        rows.add(factor(
+                "reorder M=" + m,
+                "out-of-order share",
+                measured,
+                predicted,
+                2,
+                predicted > measured.median() ? MissReasons.REORDER_HIGH : MissReasons.REORDER));
         return new double[] {m, measured.median(), predicted};
     }
 
@@ -132,16 +138,18 @@ final class UeventRows {
      *
      * @param lo {@link #reorder}'s figures at the smallest M
      * @param hi at the largest
-     * @return the row
+     * @return the row; its host figure NaN (null in calibration.json) when the host's share at the smallest M is 0
      */
     static Row reorderGrowth(double[] lo, double[] hi) {
+        double host = lo[1] > 0 ? hi[1] / lo[1] : Double.NaN; // no figure when the host reordered nothing at M small
+        double model = lo[2] > 0 ? hi[2] / lo[2] : Double.NaN;
         return factor(
                         "reorder M=" + (int) lo[0] + ".." + (int) hi[0],
                         "out-of-order share, largest M / smallest M",
-                        lo[1] > 0 ? hi[1] / lo[1] : Double.NaN,
-                        lo[2] > 0 ? hi[2] / lo[2] : Double.NaN,
+                        host,
+                        model,
                         2,
-                        MissReasons.REORDER)
-                .withBand("2x of the host's growth");
+                        Double.isNaN(host) || model > host ? MissReasons.REORDER_HIGH : MissReasons.REORDER)
+                .withBand(RecordedRows.GROWTH);
     }
 }

@@ -35,6 +35,22 @@ public class BandsTest extends JUnitSuite {
         assertTrue(share(0.04, 0.021).within());
     }
 
+    /** The reorder growth's miss says which way it went; a host share of 0 at the smallest M leaves no figure. */
+    @Test
+    public void theReorderGrowthsMissFollowsItsDirection() {
+        Row high = UeventRows.reorderGrowth(new double[] {2, 0.01, 0.01}, new double[] {16, 0.01, 0.05});
+        assertFalse(high.within());
+        assertEquals("ORDH", high.reason());
+        Row low = UeventRows.reorderGrowth(new double[] {2, 0.01, 0.01}, new double[] {16, 0.05, 0.01});
+        assertEquals("ORDR", low.reason());
+        Row none = UeventRows.reorderGrowth(new double[] {2, 0, 0.01}, new double[] {16, 0.03, 0.02});
+        assertTrue(Double.isNaN(none.measured()));
+        assertFalse(none.within());
+        assertEquals("ORDH", none.reason());
+        assertTrue(UeventRows.reorderGrowth(new double[] {2, 0.01, 0.01}, new double[] {16, 0.02, 0.03})
+                .within());
+    }
+
     @Test
     public void aLargerShareIsJudgedWithinAQuarter() {
         Row near = share(0.4, 0.45);

@@ -109,6 +109,26 @@ public class RepeatabilityTest extends JUnitSuite {
         assertEquals(new Repeatability.Tally(5, 2, 3, 3, 0, 1), r.tallies().get(2));
     }
 
+    /**
+     * A growth without a figure (the host reordered nothing at the smallest M: calibrate writes null) is read as a
+     * miss that no other host figure is within of; null elsewhere is refused.
+     */
+    @Test
+    public void aGrowthWithoutAHostFigureIsReadAsAMiss() throws IOException {
+        List<Path> ok = three();
+        Path b = ok.get(1);
+        edit(b, r -> pred(r, 4).putNull("measured").put("within_band", false));
+        Repeatability.Result r = Repeatability.of(ok);
+        Repeatability.Line growth = r.lines().get(4);
+        assertEquals("reorder M=2..16", growth.load());
+        assertEquals(2, growth.modelWithin());
+        assertEquals(6, growth.pairs());
+        // 2.0 and 4.5 judged by each other (out, 2.25x) and by b's missing figure (out); b's own band holds nothing
+        assertEquals(0, growth.pairsWithin());
+        edit(b, r2 -> pred(r2, 0).putNull("measured"));
+        assertEquals(b + ": predictions[0].measured must be a finite number, 0 or more, got null", refused(ok));
+    }
+
     @Test
     public void theTextCountsRowsAndRecordings() throws IOException {
         String t = RepeatabilityTable.text(Repeatability.of(three()));
