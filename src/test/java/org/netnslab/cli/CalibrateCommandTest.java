@@ -350,9 +350,10 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertTrue(
                 o.stderr(),
                 o.stderr()
-                        .matches(
-                                "(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
-                                        + " cannot exceed the line's time per process \\(spawn_wall_ns / processes = \\d+\\).*"));
+                        .matches("(?s).*fit_set\\[\\d+\\] \\(proc listener\\): fork_to_exec_p50_ns \\(900000000\\)"
+                                + " cannot exceed the line's time per half of its processes \\(spawn_wall_ns /"
+                                + " \\d+ = \\d+\\): at least half its fork-to-exec gaps are as long, one after"
+                                + " another.*"));
         o = firstLineEdited(
                 "calibration-6.18-2cpu-2026-12-01-sleeps.json",
                 "broadcast-walk",

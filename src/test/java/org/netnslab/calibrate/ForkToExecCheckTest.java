@@ -1,0 +1,45 @@
+package org.netnslab.calibrate;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import org.junit.Test;
+import org.scalatestplus.junit.JUnitSuite;
+
+/**
+ * A proc listener line's median fork-to-exec gap may exceed the mean time a process takes (a skewed spread on a busy
+ * machine, or gaps seen for only some processes): only one longer than twice it cannot be, since the processes run
+ * one after another and half the gaps are at least the median.
+ */
+public class ForkToExecCheckTest extends JUnitSuite {
+    private static final Path RECORDED = Path.of("docs/measurements/calibration-6.18-2cpu-2026-12-06-check256.json");
+
+    private static ObjectNode listenerLine(ProbeSet set) {
+        return set.fit().stream()
+                .filter(l -> l.path("probe").asText().equals("proc") && l.has("fork_to_exec_p50_ns"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    public void aMedianAboveTheMeanIsTakenAndOneOverTwiceItIsNot() throws Exception {
+        ProbeSet set = CalibrationJson.readSets(RECORDED);
+        ObjectNode l = listenerLine(set);
+        double gaps = l.path("fork_to_exec_count").asDouble(l.path("processes").asDouble());
+        double perProcess =
+                l.path("spawn_wall_ns").asDouble() / l.path("processes").asDouble();
+        l.put("fork_to_exec_p50_ns", Math.round(1.2 * perProcess)); // above the mean, a skewed spread
+        assertNull(ProbeLines.problem(set));
+        long bound = Math.round(l.path("spawn_wall_ns").asDouble() / Math.ceil(gaps / 2));
+        l.put("fork_to_exec_p50_ns", bound + 1000);
+        String p = ProbeLines.problem(set);
+        assertTrue(p, p != null && p.contains("fork_to_exec_p50_ns (" + (bound + 1000) + ")"));
+        assertEquals(
+                "the bound is the wall over half the gaps",
+                true,
+                p.contains("(spawn_wall_ns / " + (long) Math.ceil(gaps / 2) + " = " + bound + ")"));
+    }
+}
