@@ -57,7 +57,14 @@ final class BackgroundFit {
         if (why == null) { // /proc/stat counts whole 10 ms ticks: a growth of a few is no measurement
             List<ObjectNode> top = byK.lastEntry().getValue();
             double grown = ys[n - 1] * top.get(0).path("window_ns").asDouble() / 1e9;
-            if (grown < MIN_GROWTH_NS) {
+            if (grown < 0) { // other work fell at K, a busy machine's noise: no growth with the netns to fit
+                why = String.format(
+                        "the busy time at K = %d fell by %.0f ms over its %.0f s window against K = 0's: other work on"
+                                + " the machine moved more than the netns did (run calibrate on a quiet machine)",
+                        byK.lastKey(),
+                        -grown / 1e6,
+                        top.get(0).path("window_ns").asDouble() / 1e9);
+            } else if (grown < MIN_GROWTH_NS) {
                 why = String.format(
                         "the busy time at K = %d changed by %.0f ms over its %.0f s window, under %d of /proc/stat's 10 ms"
                                 + " ticks (a --quick calibration's few netns and short window)",
