@@ -117,6 +117,8 @@ final class RatioVerdict {
                 b.append(wide(seed, DESIGN_TOLERANCE, virtual(r)));
                 return new Verdict.Line(b.toString(), null, DESIGN_TOLERANCE);
             }
+        } else if (oneLiveRun(r, c.replicates())) {
+            return new Verdict.Line(b + oneLiveRun(seed), null, DESIGN_TOLERANCE);
         } else {
             agrees = Math.abs(ratio - seed) <= DESIGN_TOLERANCE;
         }
@@ -278,6 +280,9 @@ final class RatioVerdict {
                     null,
                     Double.NaN);
         }
+        if (!interval && oneLiveRun(r, d.replicates().size())) {
+            return new Verdict.Line(text + oneLiveRun(d.seed()), null, DERIVED_TOLERANCE);
+        }
         boolean agrees = lo - DERIVED_TOLERANCE <= d.seed() && d.seed() <= hi + DERIVED_TOLERANCE;
         if (agrees && interval && tooWide(lo, hi, DERIVED_TOLERANCE)) {
             return new Verdict.Line(text + wide(d.seed(), DERIVED_TOLERANCE, virtual(r)), null, DERIVED_TOLERANCE);
@@ -297,6 +302,21 @@ final class RatioVerdict {
                                 DERIVED_TOLERANCE,
                                 Verdict.why(r)));
         return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);
+    }
+
+    /** @return whether a seed figure would be judged on one live run, whose figures move from run to run */
+    private static boolean oneLiveRun(RunRecord r, int replicates) {
+        return replicates < 2 && r.execution() != null && !r.execution().isVirtual();
+    }
+
+    /** @return why a seed figure is not judged on one live run, and what judges it */
+    private static String oneLiveRun(double seed) {
+        return String.format(
+                Locale.ROOT,
+                "; seed %s: not judged on one live run (its figures are this JVM's threads and move from run to"
+                        + " run: --repeat 5 or more judges it by the interval; docs/virtual-time-and-calibration.md"
+                        + "#live-and-virtual-time).",
+                Verdict.seed(seed));
     }
 
     /** A throughput ratio beyond this (or under its inverse) against the measure's verdict is said beside it. */
