@@ -59,7 +59,7 @@ final class RatioVerdict {
                     num(c.meanB()),
                     num(c.meanA()),
                     unit));
-            if (ratio > 1) {
+            if (ratio > 1 && !holdsOne(c)) {
                 b.append(": ").append(c.a()).append(" wins");
             }
         }
@@ -73,11 +73,14 @@ final class RatioVerdict {
                     ci != null && ci.bounded()
                             ? String.format(
                                     Locale.ROOT,
-                                    "; ratio %.3f, 95%% interval %.3f .. %.3f over" + " %d replicates",
+                                    "; ratio %.3f, 95%% interval %.3f .. %.3f over" + " %d replicates%s",
                                     ratio,
                                     ci.low(),
                                     ci.high(),
-                                    c.replicates())
+                                    c.replicates(),
+                                    holdsOne(c) && !same
+                                            ? " (it holds 1: these replicates cannot tell the two apart)"
+                                            : "")
                             : String.format(
                                     Locale.ROOT,
                                     "; ratio %.3f, interval unbounded over %d replicates (the baseline's mean is not"
@@ -302,6 +305,12 @@ final class RatioVerdict {
                                 DERIVED_TOLERANCE,
                                 Verdict.why(r)));
         return new Verdict.Line(text, agrees, DERIVED_TOLERANCE);
+    }
+
+    /** @return whether the ratio's bounded interval over replicates holds 1: the run cannot tell the designs apart */
+    private static boolean holdsOne(Comparison c) {
+        RatioInterval ci = c.ratioCi();
+        return c.replicates() > 1 && ci != null && ci.bounded() && ci.low() <= 1 && 1 <= ci.high();
     }
 
     /** @return whether a seed figure would be judged on one live run, whose figures move from run to run */
