@@ -159,9 +159,10 @@ public final class Calibration {
             lowered.forEach(l -> progress.println("calibrate: " + l));
             seed = probes.seed() != null ? probes.seed() : UnseenShapes.clockSeed();
             List<UnseenShapes.Shape> shapes = UnseenShapes.draw(seed, ladder);
+            String run = shapesRun(shapes, probes.parts());
             progress.println("calibrate: unseen shapes drawn with seed " + seed + " (--seed " + seed
                     + " draws them again): "
-                    + shapesRun(shapes, probes.parts()));
+                    + (run.isEmpty() ? "none of the parts run (--only)" : run));
             BusyMeter busy = new BusyMeter();
             try {
                 set = ProbeSet.measure(runner, ladder, shapes, probes.parts(), progress, stage, busy);

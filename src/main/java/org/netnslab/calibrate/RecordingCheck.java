@@ -191,7 +191,9 @@ final class RecordingCheck {
     static String shape(com.fasterxml.jackson.databind.JsonNode root) {
         var schema = root.path("schema");
         if (!schema.isIntegralNumber() || schema.asInt() != 1) {
-            return "schema " + schema + "; this netns-lab reads schema 1 (a whole number)";
+            return schema.isMissingNode()
+                    ? "schema: missing; this netns-lab reads schema 1 (a whole number)"
+                    : "schema " + schema + "; this netns-lab reads schema 1 (a whole number)";
         }
         var host = root.path("host");
         if (!host.path("cpus").isIntegralNumber()) {

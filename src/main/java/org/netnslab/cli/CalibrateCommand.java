@@ -170,9 +170,13 @@ final class CalibrateCommand implements Callable<Integer> {
                 System.err.println("netns-lab: calibrate --from: empty file name; name a calibration.json");
                 return Main.EXIT_CONFIG;
             }
-            if (Files.isDirectory(from)) { // any other file that is not one is said by the reader
-                System.err.println("netns-lab: calibrate --from " + from + ": is a folder; name its calibration.json");
-                return Main.EXIT_CONFIG;
+            if (Files.isDirectory(from)) { // a calibrate output folder, as --compare takes it
+                if (!Files.isRegularFile(from.resolve("calibration.json"))) {
+                    System.err.println("netns-lab: calibrate --from " + from
+                            + ": is a folder without a calibration.json; name a calibrate output folder or the file");
+                    return Main.EXIT_CONFIG;
+                }
+                from = from.resolve("calibration.json");
             }
             try {
                 source = Calibration.Recording.read(from);
