@@ -36,16 +36,20 @@ public final class ConsoleReport {
         }
         String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
         return String.format(
-                "execution virtual, %s, jitter %s, random-seed %d%s: wall %.2f s, simulated %.6f s,"
-                        + " %,d events, %,.0f events per design-run wall s",
-                cpus,
-                e.jitter(),
-                e.randomSeed(),
-                machineExtras(e.scheduling()),
-                r.wallSeconds(),
-                c.simulatedSeconds(),
-                c.simulatedEvents(),
-                c.eventsPerWallSecond());
+                        "execution virtual, %s, jitter %s, random-seed %d%s: wall %.2f s, simulated %.6f s,"
+                                + " %,d events, %,.0f events per design-run wall s",
+                        cpus,
+                        e.jitter(),
+                        e.randomSeed(),
+                        machineExtras(e.scheduling()),
+                        r.wallSeconds(),
+                        c.simulatedSeconds(),
+                        c.simulatedEvents(),
+                        c.eventsPerWallSecond())
+                // the wall holds the study's samples, the other clocks the replicates' design runs alone
+                + (r.sensitivity() != null
+                        ? " (simulated time and events: the replicates', not the study's samples)"
+                        : "");
     }
 
     /**

@@ -62,6 +62,9 @@ public class SensitivityRunTest extends JUnitSuite {
                 0);
         assertEquals(1, root.get("replicates").size()); // the base run's keys hold the base run only
         SensitivityResult study = ResultsFolder.read(out).sensitivity();
+        // the run's wall holds the samples; its simulated time and events are the replicates' alone, and say so
+        assertTrue(org.netnslab.report.ConsoleReport.clocks(ResultsFolder.read(out))
+                .endsWith(" (simulated time and events: the replicates', not the study's samples)"));
         String console = SensitivityReport.console(study);
         assertTrue(
                 console,
