@@ -158,10 +158,15 @@ public final class ProbeLines {
     }
 
     private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
+        Map<ObjectNode, Integer> seen = new java.util.HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
             ObjectNode l = lines.get(i);
             String kind = l.path("probe").asText() + "/" + l.path("load").asText();
             String where = array + "[" + i + "] (" + kind.replace('/', ' ') + ")";
+            Integer twin = seen.putIfAbsent(l, i);
+            if (twin != null) { // two runs never time alike to the ns: a copied line would count as another run
+                return where + ": repeats " + array + "[" + twin + "] to the last figure: each probe line is one run";
+            }
             for (String key : List.of("probe", "load")) {
                 if (!l.path(key).isTextual() || l.path(key).asText().isBlank()) {
                     return array + "[" + i + "]." + key + ": each probe line names its " + key + " (a string), got "
@@ -193,6 +198,12 @@ public final class ProbeLines {
                         return where + ": " + bad;
                     }
                 }
+            }
+            if (kind.equals("uevent/tc1")
+                    && l.has("received")
+                    && l.path("received").asDouble() < 1) {
+                return where + ": received (" + l.get("received") + ") must be at least 1: every tc1 listener"
+                        + " receives its netns's sends";
             }
             if (kind.equals("proc/listener")
                     && !FILTERS.contains(l.path("filter").asText())) {

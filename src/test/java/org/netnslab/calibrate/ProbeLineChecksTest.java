@@ -10,11 +10,12 @@ import org.junit.Test;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * A proc listener line's median fork-to-exec gap may exceed the mean time a process takes (a skewed spread on a busy
+ * Checks of a recording's probe lines that a copy or an edit trips, on one of our recordings. A proc listener line's
+ * median fork-to-exec gap may exceed the mean time a process takes (a skewed spread on a busy
  * machine, or gaps seen for only some processes): only one longer than twice it cannot be, since the processes run
  * one after another and half the gaps are at least the median.
  */
-public class ForkToExecCheckTest extends JUnitSuite {
+public class ProbeLineChecksTest extends JUnitSuite {
     private static final Path RECORDED = Path.of("docs/measurements/calibration-6.18-2cpu-2026-12-06-check256.json");
 
     private static ObjectNode listenerLine(ProbeSet set) {
@@ -22,6 +23,33 @@ public class ForkToExecCheckTest extends JUnitSuite {
                 .filter(l -> l.path("probe").asText().equals("proc") && l.has("fork_to_exec_p50_ns"))
                 .findFirst()
                 .orElseThrow();
+    }
+
+    /** A line copied whole would count as one more host run; a tc1 line whose listeners received nothing is no run. */
+    @Test
+    public void aRepeatedLineAndATc1LineWithNothingReceivedAreRefused() throws Exception {
+        ProbeSet set = CalibrationJson.readSets(RECORDED);
+        assertNull(ProbeLines.problem(set));
+        java.util.List<ObjectNode> prediction = new java.util.ArrayList<>(set.prediction());
+        prediction.add(prediction.get(0).deepCopy());
+        String p = ProbeLines.problem(new ProbeSet(set.fit(), prediction, set.unseen()));
+        assertEquals(
+                "prediction_set[" + (prediction.size() - 1) + "] ("
+                        + prediction.get(0).path("probe").asText() + " "
+                        + prediction.get(0).path("load").asText()
+                        + "): repeats prediction_set[0] to the last figure: each probe line is one run",
+                p);
+        ObjectNode tc1 = set.prediction().stream()
+                .filter(l -> l.path("load").asText().equals("tc1"))
+                .findFirst()
+                .orElseThrow();
+        tc1.put("received", 0);
+        p = ProbeLines.problem(set);
+        assertTrue(
+                p,
+                p != null
+                        && p.endsWith("(uevent tc1): received (0) must be at least 1: every tc1 listener"
+                                + " receives its netns's sends"));
     }
 
     @Test
