@@ -155,11 +155,14 @@ public final class Verdict {
                 parts.add(d.name() + " broke " + c + ": NOT expected: a pass criterion of the soak");
             }
         }
-        String inv = (parts.isEmpty()
-                        ? "Invariants: all held in every design"
-                        : "Invariants: " + String.join("; ", parts))
-                + (r.belowMinScale() ? "; " + r.minScale().tooSmall() : "") // a hazard may not show at this scale
-                + ".";
+        String inv =
+                (parts.isEmpty() ? "Invariants: all held in every design" : "Invariants: " + String.join("; ", parts))
+                        // a hazard may not show at this scale; a break a design must keep is one all the same
+                        + (r.belowMinScale()
+                                ? "; " + r.minScale().tooSmall()
+                                        + (hold ? "" : "; a break NOT expected fails at any scale")
+                                : "")
+                        + ".";
         return new Verdict(checked, lines, inv, hold);
     }
 
