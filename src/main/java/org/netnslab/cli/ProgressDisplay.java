@@ -268,9 +268,11 @@ final class ProgressDisplay implements RunObserver {
             err.printf("[%s%s] %s: %,d%s done in %.2f s%n", design, replicate, phase, total, unitOf(design), s);
             return;
         }
-        err.printf(
-                "[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n",
-                design, replicate, phase, total, s, s > 0 ? total / s : 0.0);
+        if (s == 0) { // no time passed (a phase of no simulated time): a rate would say nothing
+            err.printf("[%s%s] %s: %,d done in 0 s%n", design, replicate, phase, total);
+            return;
+        }
+        err.printf("[%s%s] %s: %,d done in %.2f s (%,.0f/s)%n", design, replicate, phase, total, s, total / s);
     }
 
     /** @return " s" for a design whose phase counts seconds, "" for one that counts transactions */

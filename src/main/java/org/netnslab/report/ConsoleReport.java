@@ -139,11 +139,14 @@ public final class ConsoleReport {
                         num(s.max())));
             }
             sb.append(String.format(
-                    "  throughput %,.0f %s/s%s, counted phase %.2f s%s%n",
+                    "  throughput %,.0f %s/s%s, counted phase %s s%s%n",
                     d.throughputPerSec(),
                     d.throughputUnit() == null ? "" : d.throughputUnit(),
                     arrivalBound ? " (arrival-bound: the same in every" + " design)" : "",
-                    d.wallSeconds(),
+                    // a short phase keeps three figures: "0.00 s" read as no time at all
+                    d.wallSeconds() > 0 && d.wallSeconds() < 0.1
+                            ? String.format("%.3g", d.wallSeconds())
+                            : String.format("%.2f", d.wallSeconds()),
                     r.repeat() > 1
                             ? " (means over the replicates; counts, invariants and counters are their sums, but counted times *_us,"
                                     + " rates and sizes their means)"

@@ -90,6 +90,18 @@ public class ProgressDisplayTest extends JUnitSuite {
         assertEquals(String.format("[kernel-4.18] counted: 2,000 done in 2.00 s (1,000/s)%n"), lines(1));
     }
 
+    /** A phase of no simulated time has no rate: no "(0/s)". */
+    @Test
+    public void aPhaseOfNoTimeGivesNoRate() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            new ProgressDisplay(false, err, "--jobs 1").phaseDone("kernel-4.18", "create (simulated time)", 5, 0);
+        }
+        assertEquals(
+                String.format("[kernel-4.18] create (simulated time): 5 done in 0 s%n"),
+                bytes.toString(StandardCharsets.UTF_8));
+    }
+
     /** A timed phase (a soak's seconds) ends when its length has passed: its time left is that, not a rate's guess. */
     /**
      * A counted phase's time left: at the rate since the bar was first drawn once it has progress, before that at the
