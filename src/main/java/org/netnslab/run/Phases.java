@@ -248,11 +248,15 @@ public final class Phases {
                             () -> done.getCount() == 0,
                             now -> {
                                 long d = progress.sum() - base;
-                                long steps = machine.modelSteps();
-                                if (d != st[1] || steps != st[4]) { // an operation done, or a model step started
+                                if (d != st[1]) {
                                     st[1] = d;
                                     st[2] = now;
-                                    st[4] = steps;
+                                } else if (now - Math.max(st[2], machine.busyUntil()) > stall
+                                        && machine.modelSteps() != st[4]) {
+                                    // model steps started in that window (read only here: not at every event):
+                                    // slow, not stalled; a new window from now
+                                    st[4] = machine.modelSteps();
+                                    st[2] = now;
                                 } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
                                     throw new VirtualEngine.Stalled(
                                             design + ": " + label + " phase stalled at " + d + " of " + total + " for "
