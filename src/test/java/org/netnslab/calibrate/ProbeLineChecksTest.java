@@ -31,7 +31,9 @@ public class ProbeLineChecksTest extends JUnitSuite {
         ProbeSet set = CalibrationJson.readSets(RECORDED);
         assertNull(ProbeLines.problem(set));
         java.util.List<ObjectNode> prediction = new java.util.ArrayList<>(set.prediction());
-        prediction.add(prediction.get(0).deepCopy());
+        ObjectNode copy = prediction.get(0).deepCopy();
+        copy.put("sends", copy.path("sends").asDouble()); // 50000 respelt 50000.0: the same figure
+        prediction.add(copy);
         String p = ProbeLines.problem(new ProbeSet(set.fit(), prediction, set.unseen()));
         assertEquals(
                 "prediction_set[" + (prediction.size() - 1) + "] ("
@@ -43,6 +45,16 @@ public class ProbeLineChecksTest extends JUnitSuite {
                 .filter(l -> l.path("load").asText().equals("tc1"))
                 .findFirst()
                 .orElseThrow();
+        long received = tc1.path("received").asLong();
+        tc1.remove("received");
+        p = ProbeLines.problem(set);
+        assertTrue(
+                p,
+                p != null
+                        && p.endsWith(
+                                "(uevent tc1): received is missing: its listener CPU is per message" + " received"));
+        tc1.put("received", received);
+        assertNull(ProbeLines.problem(set));
         tc1.put("received", 0);
         p = ProbeLines.problem(set);
         assertTrue(
