@@ -59,7 +59,7 @@ final class RatioVerdict {
                     num(c.meanB()),
                     num(c.meanA()),
                     unit));
-            if (ratio > 1 && !holdsOne(c)) {
+            if (ratio > 1 && !noWinner(c)) {
                 b.append(": ").append(c.a()).append(" wins");
             }
         }
@@ -311,6 +311,12 @@ final class RatioVerdict {
     private static boolean holdsOne(Comparison c) {
         RatioInterval ci = c.ratioCi();
         return c.replicates() > 1 && ci != null && ci.bounded() && ci.low() <= 1 && 1 <= ci.high();
+    }
+
+    /** @return whether replicates' interval cannot name a winner: it holds 1, or it is unbounded */
+    private static boolean noWinner(Comparison c) {
+        RatioInterval ci = c.ratioCi();
+        return holdsOne(c) || (c.replicates() > 1 && ci != null && !ci.bounded());
     }
 
     /** @return whether a seed figure would be judged on one live run, whose figures move from run to run */

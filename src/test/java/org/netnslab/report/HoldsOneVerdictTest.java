@@ -58,6 +58,10 @@ public class HoldsOneVerdictTest extends JUnitSuite {
         String clear = line(new long[][] {{50_000, 20_000}, {47_000, 23_000}, {53_000, 19_000}});
         assertTrue(clear, clear.contains("per-netns-2018 cuts the mean uevent.transaction"));
         assertFalse(clear, clear.contains("holds 1"));
+        String unbounded = line(new long[][] {{1_000, 50_000}, {100_000, 60_000}, {500, 55_000}});
+        assertTrue(unbounded, unbounded.contains("interval unbounded over 3 replicates"));
+        assertTrue(unbounded, unbounded.contains("per-netns-2018 raises the mean uevent.transaction"));
+        assertFalse(unbounded, unbounded.contains("wins"));
         String lost = line(new long[][] {{20_000, 50_000}, {23_000, 47_000}, {19_000, 53_000}});
         assertTrue(lost, lost.contains(": kernel-4.18 wins"));
     }
