@@ -99,6 +99,16 @@ final class HtmlTables {
                         "<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
         for (Comparison c : r.comparisons()) {
             Double seed = r.seedRatio(c.b());
+            if (!Double.isFinite(c.meanA()) || !Double.isFinite(c.meanB())) { // a design recorded nothing of it
+                h.append(row(
+                        tdLeft(esc(c.measure())),
+                        tdLeft(esc(c.a())),
+                        tdLeft(esc(c.b())),
+                        td(Double.isFinite(c.meanA()) ? fmt(c.meanA()) + unit(r, c.measure()) : "-"),
+                        td(Double.isFinite(c.meanB()) ? fmt(c.meanB()) + unit(r, c.measure()) : "-"),
+                        "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
+                continue;
+            }
             h.append(row(
                     tdLeft(esc(c.measure())),
                     tdLeft(esc(c.a())),
@@ -168,8 +178,7 @@ final class HtmlTables {
                 d.means()
                         .forEach((k, v) -> means.append(esc(k))
                                 .append(' ')
-                                .append(fmt(v))
-                                .append(unit(r, k))
+                                .append(Double.isFinite(v) ? fmt(v) + unit(r, k) : "-")
                                 .append("; "));
                 h.append(row(
                         td(String.valueOf(rep.index())),

@@ -67,6 +67,10 @@ public class EmptyMeasureTest extends JUnitSuite {
         assertEquals(
                 0,
                 CommandLineFaultsTest.cli("report", out.toString(), "--check").status());
+        String html = Files.readString(out.resolve("report.html"));
+        assertFalse(html.contains("NaN"));
+        assertTrue(html.contains("<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
+        assertTrue(html.contains("uevent.transaction -; "));
 
         ((ObjectNode) m).put("p99", 0.5);
         json.writeValue(out.resolve("result.json").toFile(), r);
