@@ -94,11 +94,18 @@ public class ProgressDisplayTest extends JUnitSuite {
     @Test
     public void aPhaseOfNoTimeGivesNoRate() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.ROOT); // the decimal point
         try (PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            new ProgressDisplay(false, err, "--jobs 1").phaseDone("kernel-4.18", "create (simulated time)", 5, 0);
+            ProgressDisplay d = new ProgressDisplay(false, err, "--jobs 1");
+            d.phaseDone("kernel-4.18", "create (simulated time)", 5, 0);
+            d.phaseDone("kernel-4.18", "counted (simulated time)", 4, 5_125_000); // a short one keeps three figures
+        } finally {
+            Locale.setDefault(before);
         }
         assertEquals(
-                String.format("[kernel-4.18] create (simulated time): 5 done in 0 s%n"),
+                String.format("[kernel-4.18] create (simulated time): 5 done in 0 s%n"
+                        + "[kernel-4.18] counted (simulated time): 4 done in 0.00513 s (780/s)%n"),
                 bytes.toString(StandardCharsets.UTF_8));
     }
 
