@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.netnslab.settings.ConfigProblem;
 
 /** What a user may have meant, from the files near a scenario file: hints for {@link ScenarioLoader}'s errors. */
 final class ScenarioFileHints {
@@ -45,6 +46,42 @@ final class ScenarioFileHints {
                     : Set.of();
         } catch (ConfigException e) { // a broken file beside the scenario: no hint, the unknown design is still said
             return Set.of();
+        }
+    }
+
+    /** A problem naming an unknown design; the first one named (a list of several names them all). */
+    private static final java.util.regex.Pattern UNKNOWN_DESIGN =
+            java.util.regex.Pattern.compile("^unknown designs? '(.*?)'");
+
+    /**
+     * Adds to each unknown-design problem from {@code from} on, whose design the calibrated.conf beside the scenario
+     * defines (a scenario calibrate wrote), the {@code --config} that reads it.
+     *
+     * @param problems the scenario's problems so far
+     * @param from the first of them the designs' reading added
+     * @param file the scenario file, or null (a built scenario)
+     */
+    static void calibratedDesigns(List<ConfigProblem> problems, int from, Path file) {
+        Set<String> besideDesigns = null; // read only when a design is unknown
+        for (int i = from; i < problems.size(); i++) {
+            ConfigProblem p = problems.get(i);
+            java.util.regex.Matcher m = UNKNOWN_DESIGN.matcher(p.message());
+            if (!p.path().equals("designs") || !m.find()) {
+                continue;
+            }
+            if (besideDesigns == null) {
+                besideDesigns = file == null ? Set.of() : calibratedDesignsBeside(file);
+            }
+            if (besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
+                problems.set(
+                        i,
+                        new ConfigProblem(
+                                p.source(),
+                                p.line(),
+                                p.path(),
+                                p.message() + "; the calibrated.conf beside" + " this file defines it: add --config "
+                                        + file.resolveSibling("calibrated.conf")));
+            }
         }
     }
 }

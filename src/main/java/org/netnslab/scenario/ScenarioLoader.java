@@ -87,9 +87,6 @@ public final class ScenarioLoader {
         return DesignReader.namedDesignProblems(names, merged, source);
     }
 
-    /** DesignReader's problem for a design the scenario names that no configuration defines. */
-    private static final Pattern UNKNOWN_DESIGN = Pattern.compile("^unknown design '(.*?)'");
-
     /**
      * @param file the scenario file
      * @param sets {@code path=value} overrides, applied over the file in order
@@ -102,9 +99,10 @@ public final class ScenarioLoader {
         Path named = HoconSyntax.withFolder(file);
         SetOverrides overrides = new SetOverrides();
         ConfigValue[] fileCpus = new ConfigValue[1];
-        Config conf = parse(named, sets, overrides, scale, problems, fileCpus);
+        String[] fileBaseline = new String[1];
+        Config conf = parse(named, sets, overrides, scale, problems, fileCpus, fileBaseline);
         try {
-            return read(conf, named.toString(), named, sets, scale, problems, fileCpus[0]);
+            return read(conf, named.toString(), named, sets, scale, problems, fileCpus[0], fileBaseline[0]);
         } catch (ScenarioException e) {
             throw new ScenarioException(overrides.attributed(e.problems));
         }
@@ -128,7 +126,15 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
         }
-        return read(conf, source, null, List.of(), 1.0, problems, ExecutionReader.cpusBefore(conf));
+        return read(
+                conf,
+                source,
+                null,
+                List.of(),
+                1.0,
+                problems,
+                ExecutionReader.cpusBefore(conf),
+                SeedFiguresReader.baselineBefore(conf));
     }
 
     /**
@@ -136,6 +142,7 @@ public final class ScenarioLoader {
      *
      * @param problems receives the problems found so far (the caller goes on reading with them)
      * @param fileCpus receives the file's own {@code machine.cpus} before the overrides (null when it has none)
+     * @param fileBaseline receives the file's own baseline before the overrides ({@link SeedFiguresReader#baselineBefore})
      * @return the scenario's keys, resolved
      * @throws ScenarioException the file cannot be read or parsed, or does not resolve
      */
@@ -145,7 +152,8 @@ public final class ScenarioLoader {
             SetOverrides overrides,
             double scale,
             List<ConfigProblem> problems,
-            ConfigValue[] fileCpus)
+            ConfigValue[] fileCpus,
+            String[] fileBaseline)
             throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
@@ -205,6 +213,7 @@ public final class ScenarioLoader {
         org.netnslab.settings.Includes.missing(file, source)
                 .forEach(w -> System.err.println("netns-lab: warning: " + w));
         fileCpus[0] = ExecutionReader.cpusBefore(conf);
+        fileBaseline[0] = SeedFiguresReader.baselineBefore(conf);
         conf = overrides.apply(conf, sets, problems);
         try {
             conf = conf.resolve();
@@ -258,7 +267,8 @@ public final class ScenarioLoader {
             List<String> sets,
             double scale,
             List<ConfigProblem> problems,
-            ConfigValue fileCpus)
+            ConfigValue fileCpus,
+            String fileBaseline)
             throws ScenarioException {
         HoconChecker c = new HoconChecker(conf, source, problems);
         c.unknownKeys(conf.root(), TOP_LEVEL, "");
@@ -283,27 +293,7 @@ public final class ScenarioLoader {
         DesignReader designReader = new DesignReader(reference, c);
         Map<String, Design> designs = designReader.read();
         boolean designsOk = problems.size() == before;
-        Set<String> besideDesigns = null; // read only when a design is unknown
-        for (int i = before; i < problems.size(); i++) {
-            ConfigProblem p = problems.get(i);
-            Matcher m = UNKNOWN_DESIGN.matcher(p.message());
-            if (!p.path().equals("designs") || !m.find()) {
-                continue;
-            }
-            if (besideDesigns == null) {
-                besideDesigns = file == null ? Set.of() : ScenarioFileHints.calibratedDesignsBeside(file);
-            }
-            if (besideDesigns.contains(m.group(1))) { // a scenario calibrate wrote
-                problems.set(
-                        i,
-                        new ConfigProblem(
-                                p.source(),
-                                p.line(),
-                                p.path(),
-                                p.message() + "; the calibrated.conf beside" + " this file defines it: add --config "
-                                        + file.resolveSibling("calibrated.conf")));
-            }
-        }
+        ScenarioFileHints.calibratedDesigns(problems, before, file);
         String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
         if (conf.hasPath("baseline")) {
             baseline = c.string("baseline", null);
@@ -321,6 +311,7 @@ public final class ScenarioLoader {
                 designsBySet,
                 conf.hasPath("baseline") ? bySet(conf, "baseline") : designsBySet);
         Map<String, Double> seedRatios = seedFigures.seedRatios();
+        seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, fileBaseline);
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         Sensitivity sensitivity = Sensitivity.NONE;
         if (conf.hasPath("sensitivity")) {

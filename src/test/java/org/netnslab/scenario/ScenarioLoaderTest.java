@@ -270,6 +270,23 @@ public class ScenarioLoaderTest extends JUnitSuite {
                                 + " key but 'q': a design name with a dot must be quoted, e.g. \"small.q\" { ... }")));
     }
 
+    /** A seed ratio is over the file's baseline: a --set of another baseline leaves it unjudged, not judged anew. */
+    @Test
+    public void aSeedRatioIsNotJudgedOverABaselineSetInItsPlace() throws Exception {
+        Path f = write(GOOD);
+        assertEquals(
+                java.util.Map.of("per-netns-2018", 0.82),
+                new ScenarioLoader().load(f, List.of(), 0.01).seedRatios());
+        assertEquals(
+                java.util.Map.of(),
+                new ScenarioLoader().load(f, List.of("baseline=mine"), 0.01).seedRatios());
+        assertEquals(
+                java.util.Map.of("per-netns-2018", 0.82),
+                new ScenarioLoader()
+                        .load(f, List.of("baseline=kernel-4.18"), 0.01)
+                        .seedRatios());
+    }
+
     /** Every unknown design of the list is named, in one problem; too many netns is not blamed on the listeners. */
     @Test
     public void everyUnknownDesignIsNamedAndTooManyNetnsIsSaidOnce() throws Exception {
