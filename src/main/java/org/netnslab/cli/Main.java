@@ -152,7 +152,8 @@ public final class Main implements Callable<Integer> {
     public static int execute(String... args) {
         savedIn = null; // this command's, not an earlier one's in the same JVM (tests run many)
         if (args.length > 0 && args[0].equals("help")) { // git's habit: help [command] is that command's --help
-            args = args.length == 1 ? new String[] {"--help"} : new String[] {args[1], "--help"};
+            boolean whole = args.length == 1 || args[1].startsWith("-") || args[1].equals("help");
+            args = whole ? new String[] {"--help"} : new String[] {args[1], "--help"};
         }
         CommandLine cl = new CommandLine(new Main());
         cl.setUsageHelpWidth(HelpText.UNWRAPPED); // wrapped by HelpText, at spaces only

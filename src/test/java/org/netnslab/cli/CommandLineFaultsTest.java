@@ -122,6 +122,8 @@ public class CommandLineFaultsTest extends JUnitSuite {
         // help [command], as git takes it: the --help of the whole or of the command; an unknown one is named
         assertEquals(cli("--help").out(), cli("help").out());
         assertEquals(0, cli("help").status());
+        assertEquals(cli("--help").out(), cli("help", "help").out());
+        assertEquals(cli("--help").out(), cli("help", "--help").out());
         Printed runHelp = cli("help", "run");
         assertEquals(0, runHelp.status());
         assertEquals(cli("run", "--help").out(), runHelp.out());
