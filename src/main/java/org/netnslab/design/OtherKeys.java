@@ -40,11 +40,27 @@ public final class OtherKeys {
         Map<String, Design> out = new LinkedHashMap<>();
         designs.forEach((name, d) -> {
             Map<String, String> keys = new LinkedHashMap<>();
-            apart.forEach(row -> keys.put(
-                    row.key(),
-                    String.valueOf(models.get(name).getValue(row.key()).unwrapped())));
+            apart.forEach(row -> keys.put(row.key(), printed(row.setting().read(models.get(name)))));
             out.put(name, d.showing(keys));
         });
         return out;
+    }
+
+    /**
+     * @param value a key's value as its setting reads it
+     * @return it as HOCON, one spelling for one value: a duration in its largest whole unit (5000ns as 5us)
+     */
+    static String printed(Object value) {
+        if (value instanceof java.time.Duration d) {
+            long ns = d.toNanos();
+            if (ns != 0 && ns % 1_000_000_000L == 0) {
+                return ns / 1_000_000_000L + "s";
+            }
+            if (ns != 0 && ns % 1_000_000 == 0) {
+                return ns / 1_000_000 + "ms";
+            }
+            return ns != 0 && ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
+        }
+        return value instanceof Enum<?> e ? org.netnslab.settings.Setting.spell(e) : String.valueOf(value);
     }
 }

@@ -49,6 +49,18 @@ public class StrategiesTest extends JUnitSuite {
         assertEquals(new ArrayList<>(expected.entrySet()), new ArrayList<>(got.entrySet()));
     }
 
+    /** A key shown past the printed rows has one spelling a value: a duration in its largest whole unit. */
+    @Test
+    public void anOtherKeyIsPrintedOneWayAValue() {
+        assertEquals("5us", OtherKeys.printed(java.time.Duration.ofNanos(5000)));
+        assertEquals("1500ns", OtherKeys.printed(java.time.Duration.ofNanos(1500)));
+        assertEquals("2s", OtherKeys.printed(java.time.Duration.ofMillis(2000)));
+        assertEquals("250ms", OtherKeys.printed(java.time.Duration.ofMillis(250)));
+        assertEquals("0ns", OtherKeys.printed(java.time.Duration.ZERO));
+        assertEquals("4608", OtherKeys.printed(4608));
+        assertEquals("drop-without-error", OtherKeys.printed(org.netnslab.netlink.NetlinkFault.DROP_WITHOUT_ERROR));
+    }
+
     @Test
     public void theTableHasEveryModelKeyOfReferenceConfOnce() {
         List<String> keys = Strategies.ROWS.stream().map(Strategies.Row::key).toList();
