@@ -139,7 +139,8 @@ public final class Main implements Callable<Integer> {
     static String outOfMemory(String cause) {
         return "out of memory (" + cause + ", max heap "
                 + Runtime.getRuntime().maxMemory() / (1 << 20)
-                + " MiB): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g),"
+                + " MiB usable): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC'"
+                + " (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC),"
                 + " or run a smaller population";
     }
 

@@ -193,7 +193,7 @@ final class Stops {
 
     /** The line when no other can be built. */
     private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
-            + " e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+            + " e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller population";
 
     private static final byte[] OUT_OF_MEMORY_LINE =
             (OUT_OF_MEMORY + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -338,7 +338,7 @@ final class Stops {
 
     /** What to do after a fatal error, said without allocating. */
     private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
-            + " NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population";
+            + " NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller population";
     /** The hook's constant line, as bytes made beforehand. */
     private static final byte[] FATAL_LINE = ("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL
                     + System.lineSeparator())

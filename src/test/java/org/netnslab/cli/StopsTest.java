@@ -116,19 +116,19 @@ public class StopsTest extends JUnitSuite {
                 text,
                 Pattern.compile(
                                         "netns-lab: in scenario uevent-tc1-userns, design kernel-4\\.18, starting: out of"
-                                                + " memory \\(Java heap space, max heap \\d+ MiB\\): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g'"
-                                                + " \\(the launcher's default is -Xmx4g\\), or run a smaller population; no results written\\R?")
+                                                + " memory \\(Java heap space, max heap \\d+ MiB usable\\): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:\\+UseParallelGC'"
+                                                + " \\(these replace the launcher's -Xms1g -Xmx4g -XX:\\+UseParallelGC\\), or run a smaller population; no results written\\R?")
                                 .matcher(text)
                                 .matches()
                         || Pattern.compile("netns-lab: the JVM is exiting on a fatal error in an actor in"
                                         + " scenario uevent-tc1-userns, design kernel-4\\.18, starting; no results written; if it was an"
-                                        + " OutOfMemoryError, give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' \\(the launcher's default is"
-                                        + " -Xmx4g\\), or run a smaller population\\R?")
+                                        + " OutOfMemoryError, give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:\\+UseParallelGC' \\(these replace the launcher's"
+                                        + " -Xms1g -Xmx4g -XX:\\+UseParallelGC\\), or run a smaller population\\R?")
                                 .matcher(text)
                                 .matches()
                         || Pattern.compile(Pattern.quote(
                                                 "netns-lab: the JVM is exiting on a fatal error in an actor; if it was an OutOfMemoryError, give the JVM more"
-                                                        + " heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's default is -Xmx4g), or run a smaller population")
+                                                        + " heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller population")
                                         + "\\R?")
                                 .matcher(text)
                                 .matches());

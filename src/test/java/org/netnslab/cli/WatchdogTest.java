@@ -24,8 +24,9 @@ public class WatchdogTest extends JUnitSuite {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final String ADVICE = ": give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xmx8g' (the launcher's"
-            + " default is -Xmx4g), or run a smaller population; no results written";
+    private static final String ADVICE = ": give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g"
+            + " -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller"
+            + " population; no results written";
 
     @Test
     public void anOutOfMemoryErrorThatLeavesTheRunWaitingEndsWithTheLineAndExit1() throws Exception {
@@ -47,7 +48,7 @@ public class WatchdogTest extends JUnitSuite {
     private static Pattern line(String cause) {
         return Pattern.compile(Pattern.quote("netns-lab: in scenario stuck, design kernel-4.18, phase counted, 42% (42"
                         + " of 100): out of memory (" + cause + ", max heap ")
-                + "\\d+ MiB\\)"
+                + "\\d+ MiB usable\\)"
                 + Pattern.quote(ADVICE)
                 + "\\R");
     }
