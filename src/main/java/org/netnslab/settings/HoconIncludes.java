@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +28,13 @@ final class HoconIncludes {
 
     private static final String DENIED = "Permission denied";
 
+    /** Any include of a file, required or not: its target. */
+    private static final Pattern ANY_INCLUDE =
+            Pattern.compile("include\\s+(?:required\\(\\s*)?(?:file\\(\\s*)?\"([^\"]*)\".*");
+
+    /** The most files an include search reads: Typesafe Config stops includes 50 deep. */
+    private static final int MAX_FILES = 50;
+
     private HoconIncludes() {}
 
     /**
@@ -43,7 +51,7 @@ final class HoconIncludes {
         }
         Matcher unreadable = UNREADABLE.matcher(message);
         if (unreadable.find()) { // an included folder, or a file this user may not read
-            ConfigProblem at = atInclude(file, message, e);
+            ConfigProblem at = atIncludeDeep(file, message, e, new java.util.HashSet<>());
             return at != null
                     ? at
                     : new ConfigProblem(
@@ -92,6 +100,32 @@ final class HoconIncludes {
             e.addSuppressed(io); // the file parsed a moment ago; the caller falls back to an unlocated message
         }
         return null;
+    }
+
+    /**
+     * {@link #atInclude} in {@code file}, else in the files it includes, depth first, each once: Typesafe Config names
+     * the folder or unreadable file, not the file whose include named it.
+     */
+    private static ConfigProblem atIncludeDeep(Path file, String message, ConfigException e, Set<Path> seen) {
+        if (!seen.add(file.toAbsolutePath().normalize()) || seen.size() > MAX_FILES) {
+            return null;
+        }
+        ConfigProblem at = atInclude(file, message, e);
+        try {
+            for (String line : at != null ? List.<String>of() : Files.readAllLines(file)) {
+                Matcher include = ANY_INCLUDE.matcher(line.trim());
+                Path next = include.matches()
+                        ? file.toAbsolutePath().resolveSibling(include.group(1)).normalize()
+                        : null;
+                at = next != null && Files.isRegularFile(next) ? atIncludeDeep(next, message, e, seen) : null;
+                if (at != null) {
+                    return at;
+                }
+            }
+        } catch (IOException io) {
+            e.addSuppressed(io); // the caller falls back to an unlocated message
+        }
+        return at;
     }
 
     /** @return an included file's problem that is not its absence: a folder, or no permission to read it */

@@ -34,6 +34,25 @@ public class HoconIncludesTest extends JUnitSuite {
         assertEquals("included file secret.conf cannot be read: permission denied", p.message());
     }
 
+    /** A folder that a file this one includes names is said at that file's include. */
+    @Test
+    public void aFolderANestedFileIncludesIsSaidThere() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        java.nio.file.Files.createDirectory(dir.resolve("x.conf"));
+        Path f = dir.resolve("outer.conf");
+        Files.writeString(f, "name = x\ninclude required(\"nested.conf\")\n");
+        Files.writeString(dir.resolve("nested.conf"), "a = 1\ninclude required(\"x.conf\")\n");
+        ConfigException e = org.junit.Assert.assertThrows(
+                ConfigException.class,
+                () -> com.typesafe.config.ConfigFactory.parseFile(
+                        f.toFile(),
+                        com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false)));
+        ConfigProblem p = HoconSyntax.parseProblem(f, e, "-");
+        assertEquals(dir.resolve("nested.conf").toString(), p.source());
+        assertEquals(2, p.line());
+        assertEquals("included x.conf is a folder (" + dir.resolve("x.conf") + "): include a HOCON file", p.message());
+    }
+
     /** One a file this one includes makes is said on this file, naming the file it could not read. */
     @Test
     public void anUnreadableIncludeOfAnIncludedFileNamesIt() throws Exception {
