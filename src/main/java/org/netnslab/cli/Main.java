@@ -137,12 +137,17 @@ public final class Main implements Callable<Integer> {
      * @return what running out of memory means and what to do about it, in one line
      */
     static String outOfMemory(String cause) {
-        return "out of memory (" + cause + ", max heap "
-                + Runtime.getRuntime().maxMemory() / (1 << 20)
-                + " MiB usable): give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC'"
-                + " (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC),"
-                + " or run a smaller population";
+        return "out of memory (" + cause + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20)
+                + " MiB usable): " + MORE_HEAP;
     }
+
+    /**
+     * What to do when the heap ran out. The variable replaces the launcher's options whole, so the suggestion keeps
+     * its collector. A constant: the lines made before the heap runs out are built from it.
+     */
+    static final String MORE_HEAP = "give the JVM more heap, e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g"
+            + " -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller"
+            + " population";
 
     /**
      * Runs a command without exiting the JVM (for tests).

@@ -192,8 +192,7 @@ final class Stops {
     private static final java.io.FileOutputStream RAW_ERR = new java.io.FileOutputStream(java.io.FileDescriptor.err);
 
     /** The line when no other can be built. */
-    private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; give the JVM more heap,"
-            + " e.g. NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller population";
+    private static final String OUT_OF_MEMORY = "netns-lab: out of memory; no results written; " + Main.MORE_HEAP;
 
     private static final byte[] OUT_OF_MEMORY_LINE =
             (OUT_OF_MEMORY + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -337,8 +336,7 @@ final class Stops {
     }
 
     /** What to do after a fatal error, said without allocating. */
-    private static final String FATAL = "if it was an OutOfMemoryError, give the JVM more heap, e.g."
-            + " NETNS_LAB_JAVA_OPTS='-Xms1g -Xmx8g -XX:+UseParallelGC' (these replace the launcher's -Xms1g -Xmx4g -XX:+UseParallelGC), or run a smaller population";
+    private static final String FATAL = "if it was an OutOfMemoryError, " + Main.MORE_HEAP;
     /** The hook's constant line, as bytes made beforehand. */
     private static final byte[] FATAL_LINE = ("netns-lab: the JVM is exiting on a fatal error in an actor; " + FATAL
                     + System.lineSeparator())
