@@ -251,17 +251,18 @@ public final class Phases {
                                 if (d != st[1]) {
                                     st[1] = d;
                                     st[2] = now;
-                                } else if (now - Math.max(st[2], machine.busyUntil()) > stall
-                                        && machine.modelSteps() != st[4]) {
-                                    // model steps started in that window (read only here: not at every event):
-                                    // slow, not stalled; a new window from now
-                                    st[4] = machine.modelSteps();
-                                    st[2] = now;
                                 } else if (now - Math.max(st[2], machine.busyUntil()) > stall) {
-                                    throw new VirtualEngine.Stalled(
-                                            design + ": " + label + " phase stalled at " + d + " of " + total + " for "
-                                                    + settings.stallTimeout().toMillis()
-                                                    + " ms of simulated time (netns-lab.run.stall-timeout)");
+                                    // model steps started in that window (read only here: not at every event) are
+                                    // slow work, not a stall: a new window from now
+                                    long steps = machine.modelSteps();
+                                    if (steps == st[4]) {
+                                        throw new VirtualEngine.Stalled(design + ": " + label + " phase stalled at " + d
+                                                + " of " + total + " for "
+                                                + settings.stallTimeout().toMillis()
+                                                + " ms of simulated time (netns-lab.run.stall-timeout)");
+                                    }
+                                    st[4] = steps;
+                                    st[2] = now;
                                 }
                                 marks.at(now, d);
                                 // the wall clock only every 256th check: the engine checks before nearly every
