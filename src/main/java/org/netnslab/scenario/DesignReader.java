@@ -69,11 +69,10 @@ final class DesignReader {
         Config named = reference.getConfig("designs");
         Set<String> seen = new LinkedHashSet<>();
         Map<String, Config> owns = new LinkedHashMap<>();
+        Map<String, Config> models = new LinkedHashMap<>(); // each design's own keys over the scenario's model
         // said once, all of them (one problem per key is kept), before any design's own problems
         List<String> unknown = names.stream()
-                .filter(n -> !(custom.hasPath(ConfigUtil.joinPath(n))
-                                && custom.getValue(ConfigUtil.joinPath(n)).valueType() == ConfigValueType.OBJECT)
-                        && !named.hasPath(ConfigUtil.joinPath(n)))
+                .filter(n -> own(n, custom, named) == null)
                 .distinct()
                 .map(n -> "'" + n + "'")
                 .toList();
@@ -88,23 +87,20 @@ final class DesignReader {
                                             + new TreeSet<>(custom.root().keySet())));
         }
         for (String name : names) {
-            String key = ConfigUtil.joinPath(name);
             if (!seen.add(name)) {
                 c.problem("designs", "design '" + name + "' is listed twice");
                 continue;
             }
-            Config own;
-            if (custom.hasPath(key) && custom.getValue(key).valueType() == ConfigValueType.OBJECT) {
-                own = custom.getConfig(key);
-            } else if (named.hasPath(key)) {
-                own = named.getConfig(key);
-            } else {
+            Config own = own(name, custom, named);
+            if (own == null) {
                 continue; // named above
             }
-            Design d = design(name, own.withoutPath("description").withFallback(model), "");
+            Config designModel = own.withoutPath("description").withFallback(model);
+            Design d = design(name, designModel, "");
             if (d != null) {
                 out.put(name, d);
                 owns.put(name, own);
+                models.put(name, designModel);
             }
         }
         if (conf.hasPath("model")
@@ -121,14 +117,19 @@ final class DesignReader {
                 design(name, custom.getConfig(key).withoutPath("description").withFallback(model), "");
             }
         }
-        if (!c.problems().isEmpty()) {
-            return out;
+        return c.problems().isEmpty() ? OtherKeys.shown(out, models, model) : out;
+    }
+
+    /**
+     * @return a design's own keys: the scenario's custom design of that name, else the named design; null for a name
+     *     neither defines
+     */
+    private static Config own(String name, Config custom, Config named) {
+        String key = ConfigUtil.joinPath(name);
+        if (custom.hasPath(key) && custom.getValue(key).valueType() == ConfigValueType.OBJECT) {
+            return custom.getConfig(key);
         }
-        Map<String, Config> merged = new LinkedHashMap<>();
-        for (Map.Entry<String, Config> own : owns.entrySet()) {
-            merged.put(own.getKey(), own.getValue().withoutPath("description").withFallback(model));
-        }
-        return OtherKeys.shown(out, merged, model);
+        return named.hasPath(key) ? named.getConfig(key) : null;
     }
 
     /**
