@@ -99,13 +99,14 @@ final class HtmlTables {
                         "<th>95% interval of b / a</th><th>Welch t</th><th>df</th><th>p</th><th>95% CI of a - b</th></tr>\n");
         for (Comparison c : r.comparisons()) {
             Double seed = r.seedRatio(c.b());
+            String unit = unit(r, c.measure());
             if (!Double.isFinite(c.meanA()) || !Double.isFinite(c.meanB())) { // a design recorded nothing of it
                 h.append(row(
                         tdLeft(esc(c.measure())),
                         tdLeft(esc(c.a())),
                         tdLeft(esc(c.b())),
-                        td(Double.isFinite(c.meanA()) ? fmt(c.meanA()) + unit(r, c.measure()) : "-"),
-                        td(Double.isFinite(c.meanB()) ? fmt(c.meanB()) + unit(r, c.measure()) : "-"),
+                        td(figure(c.meanA(), unit)),
+                        td(figure(c.meanB(), unit)),
                         "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
                 continue;
             }
@@ -113,8 +114,8 @@ final class HtmlTables {
                     tdLeft(esc(c.measure())),
                     tdLeft(esc(c.a())),
                     tdLeft(esc(c.b())),
-                    td(fmt(c.meanA()) + unit(r, c.measure())),
-                    td(fmt(c.meanB()) + unit(r, c.measure())),
+                    td(figure(c.meanA(), unit)),
+                    td(figure(c.meanB(), unit)),
                     td(fmt(c.ratioBOverA())),
                     td(seed == null ? "" : fmt(seed)),
                     tdLeft(
@@ -123,7 +124,7 @@ final class HtmlTables {
                                     : esc(list(c.replicateRatios()) + "; "
                                             + ConsoleReport.spread(c.replicateRatios()))),
                     td(esc(ConsoleReport.interval(c.ratioCi()))),
-                    welch(c, unit(r, c.measure()))));
+                    welch(c, unit)));
         }
         h.append("</table>\n");
         for (Comparison c : r.comparisons()) {
@@ -158,6 +159,11 @@ final class HtmlTables {
                 .orElse("");
     }
 
+    /** @return a mean with its unit ({@code "52.01 us"}), or "-" for one that recorded nothing */
+    private static String figure(double v, String unit) {
+        return Double.isFinite(v) ? fmt(v) + unit : "-";
+    }
+
     /** @return {@code " us"}: the measure's unit as the run's first design that has it records it, else "" */
     private static String unit(RunRecord r, String measure) {
         return r.designs().stream()
@@ -178,7 +184,7 @@ final class HtmlTables {
                 d.means()
                         .forEach((k, v) -> means.append(esc(k))
                                 .append(' ')
-                                .append(Double.isFinite(v) ? fmt(v) + unit(r, k) : "-")
+                                .append(figure(v, unit(r, k)))
                                 .append("; "));
                 h.append(row(
                         td(String.valueOf(rep.index())),
