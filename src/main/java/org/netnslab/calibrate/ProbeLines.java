@@ -234,17 +234,18 @@ public final class ProbeLines {
             }
             // the probe's processes run one after another: a process's exec comes before the next one's fork, so
             // the gaps at or above their median (half of them at least) fit in the spawn's wall time
-            double gaps = Math.ceil(
-                    l.path("fork_to_exec_count").asDouble(l.path("processes").asDouble()) / 2);
-            if (kind.equals("proc/listener")
-                    && l.has("fork_to_exec_p50_ns")
-                    && l.path("fork_to_exec_p50_ns").asDouble() * gaps
-                            > l.path("spawn_wall_ns").asDouble()) {
-                return where + ": fork_to_exec_p50_ns (" + l.get("fork_to_exec_p50_ns")
-                        + ") cannot exceed the line's time per half of its processes (spawn_wall_ns / "
-                        + (long) gaps + " = "
-                        + Math.round(l.path("spawn_wall_ns").asDouble() / Math.max(1, gaps))
-                        + "): at least half its fork-to-exec gaps are as long, one after another";
+            if (kind.equals("proc/listener") && l.has("fork_to_exec_p50_ns")) {
+                double gaps = Math.ceil(l.path("fork_to_exec_count")
+                                .asDouble(l.path("processes").asDouble())
+                        / 2);
+                if (l.path("fork_to_exec_p50_ns").asDouble() * gaps
+                        > l.path("spawn_wall_ns").asDouble()) {
+                    return where + ": fork_to_exec_p50_ns (" + l.get("fork_to_exec_p50_ns")
+                            + ") cannot exceed the line's time per half of its processes (spawn_wall_ns / "
+                            + (long) gaps + " = "
+                            + Math.round(l.path("spawn_wall_ns").asDouble() / Math.max(1, gaps))
+                            + "): at least half its fork-to-exec gaps are as long, one after another";
+                }
             }
             if (l.has("send_p99_ns")
                     && l.has("send_p50_ns")

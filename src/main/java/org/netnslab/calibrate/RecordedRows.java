@@ -29,11 +29,11 @@ import org.netnslab.settings.SavedFile;
 record RecordedRows(Path file, String host, boolean quick, JsonNode measurements, Map<String, Seen> rows) {
     private static final ObjectMapper JSON = SavedFile.mapper();
 
-    /** The bands calibrate writes; {@code +-0.1} in recordings from before the shares' bands were relative. */
-    static final Set<String> BANDS = Set.of("+-25%", "2x", RecordedRows.GROWTH, "+-0.1");
-
     /** The reorder growth row's band. */
     static final String GROWTH = "2x of the host's growth";
+
+    /** The bands calibrate writes; {@code +-0.1} in recordings from before the shares' bands were relative. */
+    static final Set<String> BANDS = Set.of("+-25%", "2x", GROWTH, "+-0.1");
 
     /** A whole number not part of a name: "tc1 N=3000" has 3000 (not the 1 of tc1); "M=2..16" is a range. */
     private static final Pattern SIZE = Pattern.compile("(?<![A-Za-z\\d])(\\d+)");

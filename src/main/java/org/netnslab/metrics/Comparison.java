@@ -99,7 +99,8 @@ public record Comparison(
 
     /**
      * The comparison its replicate means give: their means, the ratio, and with 2 replicates or more the interval and
-     * (where the means spread) Welch's test, none of them over a replicate that recorded nothing (a NaN mean). {@code report} derives a saved comparison again through this to check it.
+     * (where the means spread) Welch's test, none of them over a replicate that recorded nothing (a NaN mean).
+     * {@code report} derives a saved comparison again through this to check it.
      *
      * @param measure the measure compared
      * @param a the baseline design's name
