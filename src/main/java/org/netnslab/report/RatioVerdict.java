@@ -269,9 +269,8 @@ final class RatioVerdict {
         if (r.belowMinScale()) {
             return new Verdict.Line(text + tooSmall(r, d.seed()), null, DERIVED_TOLERANCE);
         }
-        java.util.regex.Matcher at =
-                java.util.regex.Pattern.compile(".* @(\\d+)cpu").matcher(d.name());
-        int cpus = r.isSweep() && at.matches() ? Integer.parseInt(at.group(1)) : r.cpusOf("");
+        int at = RunResult.ExecutionInfo.cpusOf(d.name()); // a sweep's ratio is named "<ratio> @<n>cpu"
+        int cpus = r.isSweep() && at >= 0 ? at : r.cpusOf("");
         if (r.execution() != null && !r.execution().judgesSeedAt(cpus)) { // the seed's figure is of one machine
             return new Verdict.Line(
                     text

@@ -4,8 +4,6 @@ import java.text.DecimalFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -14,6 +12,7 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.RunResult;
 
 /**
  * The CPU-sweep part of report.html: throughput (operations per simulated second) and the compared
@@ -21,9 +20,6 @@ import org.netnslab.metrics.MeasureSummary;
  * global lock stops a design scaling shows as the point its throughput line goes flat.
  */
 final class SweepCharts {
-    /** A sweep's result key, {@code <design>@<n>cpu} ({@link org.netnslab.metrics.RunResult.ExecutionInfo#key}). */
-    private static final Pattern KEY = Pattern.compile("(.+)@(\\d+)cpu");
-
     private SweepCharts() {}
 
     /**
@@ -38,21 +34,21 @@ final class SweepCharts {
         String unit = "";
         String opUnit = null;
         for (DesignRecord d : r.designs()) {
-            Matcher m = KEY.matcher(d.name());
-            if (!m.matches()) {
+            // a sweep's result key, <design>@<n>cpu (RunResult.ExecutionInfo#key)
+            int cpus = RunResult.ExecutionInfo.cpusOf(d.name());
+            if (cpus < 0) {
                 continue;
             }
-            int cpus = Integer.parseInt(m.group(2));
+            String design = RunResult.ExecutionInfo.designOf(d.name());
             if (Double.isFinite(d.throughputPerSec())) {
                 throughput
-                        .computeIfAbsent(m.group(1), k -> new XYSeries(k, true, false))
+                        .computeIfAbsent(design, k -> new XYSeries(k, true, false))
                         .add(cpus, d.throughputPerSec());
             }
             MeasureSummary s = measure == null ? null : d.measures().get(measure);
             if (s != null && Double.isFinite(s.mean()) && s.count() > 0) {
                 unit = s.unit();
-                means.computeIfAbsent(m.group(1), k -> new XYSeries(k, true, false))
-                        .add(cpus, s.mean());
+                means.computeIfAbsent(design, k -> new XYSeries(k, true, false)).add(cpus, s.mean());
             }
             opUnit = opUnit == null ? d.throughputUnit() : opUnit;
         }
@@ -126,9 +122,8 @@ final class SweepCharts {
     static Set<String> designs(RunRecord r) {
         Set<String> out = new java.util.LinkedHashSet<>();
         r.designs().forEach(d -> {
-            Matcher m = KEY.matcher(d.name());
-            if (m.matches()) {
-                out.add(m.group(1));
+            if (RunResult.ExecutionInfo.cpusOf(d.name()) >= 0) {
+                out.add(RunResult.ExecutionInfo.designOf(d.name()));
             }
         });
         return out;
