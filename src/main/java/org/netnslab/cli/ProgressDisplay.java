@@ -272,9 +272,9 @@ final class ProgressDisplay implements RunObserver {
             err.printf("[%s%s] %s: %,d done in 0 s%n", design, replicate, phase, total);
             return;
         }
-        // a short phase keeps three figures: "0.00 s" beside a rate read as no time at all
-        String took = s < 0.1 ? String.format("%.3g", s) : String.format("%.2f", s);
-        err.printf("[%s%s] %s: %,d done in %s s (%,.0f/s)%n", design, replicate, phase, total, took, total / s);
+        err.printf(
+                "[%s%s] %s: %,d done in %s s (%,.0f/s)%n",
+                design, replicate, phase, total, org.netnslab.report.ConsoleReport.seconds(s), total / s);
     }
 
     /** @return " s" for a design whose phase counts seconds, "" for one that counts transactions */

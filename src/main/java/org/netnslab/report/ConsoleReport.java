@@ -53,6 +53,16 @@ public final class ConsoleReport {
     }
 
     /**
+     * A phase's time in seconds: two decimals, but three figures for a short one ("0.00 s" read as no time at all).
+     *
+     * @param s the time, s
+     * @return e.g. {@code 5.25} or {@code 0.00513}
+     */
+    public static String seconds(double s) {
+        return s > 0 && s < 0.1 ? String.format("%.3g", s) : String.format("%.2f", s);
+    }
+
+    /**
      * @return ", cold-switch ..." and ", host-background ..." where the run's machine charged them (result.json has
      *     them then), else ""
      */
@@ -143,10 +153,7 @@ public final class ConsoleReport {
                     d.throughputPerSec(),
                     d.throughputUnit() == null ? "" : d.throughputUnit(),
                     arrivalBound ? " (arrival-bound: the same in every" + " design)" : "",
-                    // a short phase keeps three figures: "0.00 s" read as no time at all
-                    d.wallSeconds() > 0 && d.wallSeconds() < 0.1
-                            ? String.format("%.3g", d.wallSeconds())
-                            : String.format("%.2f", d.wallSeconds()),
+                    seconds(d.wallSeconds()),
                     r.repeat() > 1
                             ? " (means over the replicates; counts, invariants and counters are their sums, but counted times *_us,"
                                     + " rates and sizes their means)"
