@@ -268,7 +268,14 @@ public final class ConsoleReport {
         if (!ci.bounded()) {
             return "unbounded: the baseline's mean is not clearly non-zero over these replicates (Fieller)";
         }
-        return String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
+        String text =
+                String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
+        // Fieller's interval holds 0 exactly when b's mean is not significantly above 0: a time's ratio cannot be
+        // negative, so the negative part says only that b's replicates are too spread to bound it from below
+        return ci.low() < 0
+                ? text + "; below 0: the compared design's mean is not clearly above 0 over these replicates (read it"
+                        + " as 0 .. " + String.format("%.3f", ci.high()) + ")"
+                : text;
     }
 
     private static String derivedSpread(RunResult.DerivedRatio ratio) {

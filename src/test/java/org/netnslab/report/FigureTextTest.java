@@ -3,6 +3,7 @@ package org.netnslab.report;
 import static org.junit.Assert.assertEquals;
 
 import org.junit.Test;
+import org.netnslab.metrics.RatioInterval;
 import org.scalatestplus.junit.JUnitSuite;
 
 /** Figures echoed in a verdict are written with the digits a user gave or reads elsewhere in the report. */
@@ -15,5 +16,16 @@ public class FigureTextTest extends JUnitSuite {
         assertEquals("1.00", Verdict.seed(1));
         assertEquals("0.124", Verdict.seed(0.12449)); // three decimals at most, rounded half up
         assertEquals("NaN", Verdict.seed(Double.NaN));
+    }
+
+    @Test
+    public void anIntervalBelowZeroSaysWhyAndHowToReadIt() {
+        assertEquals(
+                "-0.214 .. 0.873 (Fieller, Welch-Satterthwaite df 2.10); below 0: the compared design's mean is not"
+                        + " clearly above 0 over these replicates (read it as 0 .. 0.873)",
+                ConsoleReport.interval(new RatioInterval(0.4, -0.2138, 0.8731, 2.1)));
+        assertEquals(
+                "0.206 .. 0.567 (Fieller, Welch-Satterthwaite df 4.41)",
+                ConsoleReport.interval(new RatioInterval(0.4, 0.2061, 0.5669, 4.41)));
     }
 }
