@@ -103,20 +103,6 @@ final class ExecutionReader {
     }
 
     /**
-     * @param file a scenario file's keys, before the overrides
-     * @return its {@code machine.cpus}, or null when it has none or does not resolve (the run's own resolution then
-     *     reports why)
-     */
-    static ConfigValue cpusBefore(Config file) {
-        try {
-            Config r = file.resolve();
-            return r.hasPath("machine.cpus") ? r.getValue("machine.cpus") : null;
-        } catch (com.typesafe.config.ConfigException e) {
-            return null;
-        }
-    }
-
-    /**
      * The count a sweep's seed figures are judged at: the one the scenario runs at without the sweep. A seed's
      * figure is of one machine; at other counts the model answers a question the seed did not measure.
      *

@@ -4,7 +4,6 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,11 +97,9 @@ public final class ScenarioLoader {
         List<ConfigProblem> problems = new ArrayList<>();
         Path named = HoconSyntax.withFolder(file);
         SetOverrides overrides = new SetOverrides();
-        ConfigValue[] fileCpus = new ConfigValue[1];
-        String[] fileBaseline = new String[1];
-        Config conf = parse(named, sets, overrides, scale, problems, fileCpus, fileBaseline);
+        Parsed parsed = parse(named, sets, overrides, scale, problems);
         try {
-            return read(conf, named.toString(), named, sets, scale, problems, fileCpus[0], fileBaseline[0]);
+            return read(parsed.conf(), named.toString(), named, sets, scale, problems, parsed.own());
         } catch (ScenarioException e) {
             throw new ScenarioException(overrides.attributed(e.problems));
         }
@@ -126,34 +123,18 @@ public final class ScenarioLoader {
             problems.add(ConfigProblem.at(e.origin(), "-", HoconChecker.bare(e)));
             throw new ScenarioException(problems);
         }
-        return read(
-                conf,
-                source,
-                null,
-                List.of(),
-                1.0,
-                problems,
-                ExecutionReader.cpusBefore(conf),
-                SeedFiguresReader.baselineBefore(conf));
+        return read(conf, source, null, List.of(), 1.0, problems, FileOwnKeys.of(conf));
     }
 
     /**
      * Reads the file and applies the {@code --set} overrides over it.
      *
      * @param problems receives the problems found so far (the caller goes on reading with them)
-     * @param fileCpus receives the file's own {@code machine.cpus} before the overrides (null when it has none)
-     * @param fileBaseline receives the file's own baseline before the overrides ({@link SeedFiguresReader#baselineBefore})
-     * @return the scenario's keys, resolved
+     * @return the scenario's keys, resolved, and what the file itself sets before the overrides
      * @throws ScenarioException the file cannot be read or parsed, or does not resolve
      */
-    private static Config parse(
-            Path file,
-            List<String> sets,
-            SetOverrides overrides,
-            double scale,
-            List<ConfigProblem> problems,
-            ConfigValue[] fileCpus,
-            String[] fileBaseline)
+    private static Parsed parse(
+            Path file, List<String> sets, SetOverrides overrides, double scale, List<ConfigProblem> problems)
             throws ScenarioException {
         String source = file.toString();
         if (!(scale > 0) || scale > 1000) {
@@ -212,8 +193,7 @@ public final class ScenarioLoader {
         }
         org.netnslab.settings.Includes.missing(file, source)
                 .forEach(w -> System.err.println("netns-lab: warning: " + w));
-        fileCpus[0] = ExecutionReader.cpusBefore(conf);
-        fileBaseline[0] = SeedFiguresReader.baselineBefore(conf);
+        FileOwnKeys own = FileOwnKeys.of(conf);
         conf = overrides.apply(conf, sets, problems);
         try {
             conf = conf.resolve();
@@ -233,8 +213,11 @@ public final class ScenarioLoader {
             problems.add(new ConfigProblem(source, -1, "-", ConfigProblem.TOO_DEEP));
             throw new ScenarioException(problems);
         }
-        return conf;
+        return new Parsed(conf, own);
     }
+
+    /** A scenario file's keys after the overrides, resolved, and what the file itself sets. */
+    private record Parsed(Config conf, FileOwnKeys own) {}
 
     /**
      * @param message Typesafe Config's unresolved-substitution text
@@ -267,8 +250,7 @@ public final class ScenarioLoader {
             List<String> sets,
             double scale,
             List<ConfigProblem> problems,
-            ConfigValue fileCpus,
-            String fileBaseline)
+            FileOwnKeys own)
             throws ScenarioException {
         HoconChecker c = new HoconChecker(conf, source, problems);
         c.unknownKeys(conf.root(), TOP_LEVEL, "");
@@ -283,7 +265,7 @@ public final class ScenarioLoader {
         String seed = c.string("seed", null);
         // replicates of every design (--repeat overrides it); the statistics compare replicate means
         int repeat = (int) c.integer("repeat", 1L, 1, MAX_REPEAT);
-        Execution execution = ExecutionReader.read(c, conf, reference, fileCpus);
+        Execution execution = ExecutionReader.read(c, conf, reference, own.cpus());
         // a part already found wrong is not checked again against the parts that refer to it: the one
         // problem is reported, not its echoes (a listener left out, then a ratio naming its measure)
         int before = problems.size();
@@ -311,7 +293,7 @@ public final class ScenarioLoader {
                 designsBySet,
                 conf.hasPath("baseline") ? bySet(conf, "baseline") : designsBySet);
         Map<String, Double> seedRatios = seedFigures.seedRatios();
-        seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, fileBaseline);
+        seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, own.baseline());
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         Sensitivity sensitivity = Sensitivity.NONE;
         if (conf.hasPath("sensitivity")) {

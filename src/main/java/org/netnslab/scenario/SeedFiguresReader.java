@@ -209,22 +209,6 @@ final class SeedFiguresReader {
         }
         return new RatioDefinition.MeasureOf(design, measure);
     }
-    /**
-     * @param file the scenario file's own keys, before any {@code --set}
-     * @return its baseline: its {@code baseline}, else the first of its {@code designs}; null when it names none
-     */
-    static String baselineBefore(com.typesafe.config.Config file) {
-        try {
-            com.typesafe.config.Config r = file.resolve();
-            if (r.hasPath("baseline")) {
-                return r.getString("baseline");
-            }
-            List<String> designs = r.hasPath("designs") ? r.getStringList("designs") : List.of();
-            return designs.isEmpty() ? null : designs.get(0);
-        } catch (com.typesafe.config.ConfigException e) { // a bad value is the reader's to say
-            return null;
-        }
-    }
 
     /**
      * A seed ratio is a design's mean over the file's baseline: over another baseline, which a {@code --set} of
@@ -232,7 +216,7 @@ final class SeedFiguresReader {
      *
      * @param seedRatios the run's seed ratios
      * @param baseline the run's baseline
-     * @param fileBaseline the file's own ({@link #baselineBefore}), or null
+     * @param fileBaseline the file's own ({@link FileOwnKeys#baseline}), or null
      * @return the seed ratios, or none when the baselines differ
      */
     static Map<String, Double> overFileBaseline(Map<String, Double> seedRatios, String baseline, String fileBaseline) {
