@@ -14,7 +14,13 @@ import java.util.List;
  */
 record HostFigure(double median, double low, double high, int runs) {
     static HostFigure of(List<ObjectNode> runs, java.util.function.ToDoubleFunction<ObjectNode> figure) {
-        double[] v = runs.stream().mapToDouble(figure).sorted().toArray();
+        return of(runs.stream().mapToDouble(figure).toArray());
+    }
+
+    /** @return the figure of one value per run, at least one */
+    static HostFigure of(double... values) {
+        double[] v = values.clone();
+        java.util.Arrays.sort(v);
         int n = v.length;
         double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
         return new HostFigure(median, v[0], v[n - 1], n);

@@ -185,17 +185,15 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         if (parts.contains("proc")) {
             s.add(new Step(true, "proc", "proc_probe", "fit", quick ? "150" : "500"));
             s.add(new Step(true, "proc", "proc_probe", "pidfd", quick ? "200" : "1000"));
-            // a scan's CPU per entry moves by up to a sixth between runs on a small VM (10-14 us): the full set runs
-            // the fit's two sizes and the contended sizes RUNS times, each round close together in time, and takes
-            // medians
+            // a scan's CPU per entry moves by up to a sixth between runs on a small VM (10-14 us), the listeners'
+            // exit / all by up to 2x (0.24-0.44 in five runs back to back): the full set runs the fit's two scan
+            // sizes and every contended size RUNS times, each round close together in time, and takes medians
             for (int run = 0; run < (quick ? 1 : RUNS); run++) {
                 s.add(new Step(true, "proc", "proc_probe", "scan", "0", "10"));
                 // a second size: the marginal CPU of an entry once the task structs no longer stay in cache
                 s.add(new Step(true, "proc", "proc_probe", "scan", Integer.toString(SCAN_FIT_LIVE), "10", "fit"));
-                if (run == 0) { // once each, after the first round's fit scans
-                    for (long procs : sizes.get(Ladder.Kind.LISTENERS)) {
-                        s.add(ladderStep("prediction", "proc", Ladder.Kind.LISTENERS, procs, quick));
-                    }
+                for (long procs : sizes.get(Ladder.Kind.LISTENERS)) {
+                    s.add(ladderStep("prediction", "proc", Ladder.Kind.LISTENERS, procs, quick));
                 }
                 for (long live : sizes.get(Ladder.Kind.SCAN)) {
                     s.add(ladderStep("prediction", "proc", Ladder.Kind.SCAN, live, quick));

@@ -5,6 +5,7 @@ import static org.netnslab.calibrate.ModelScenario.keys;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,23 +71,29 @@ final class ProcRows {
 
     /**
      * The listeners' CPU, each filtered listener's over the one that takes every event, in the band of a share
-     * ({@link Bands#share}: 2x below 0.2, else +-25%).
+     * ({@link Bands#share}: 2x below 0.2, else +-25%): the host's figure is the median of its runs' shares, each
+     * run's listeners set against each other.
      *
-     * @param lines the listener lines of one run (one a filter)
+     * @param lines the listener lines of one process count, a run's lines together (one a filter), in the order the
+     *     probe printed them
      * @param rows receives the rows
      */
     static void listeners(PredictionRuns model, List<ObjectNode> lines, List<Row> rows)
             throws ScenarioException, RunFailure, IOException {
+        List<Map<String, ObjectNode>> runs = runs(lines);
         long procs = lines.get(0).path("processes").asLong();
         long interval = Math.max(
-                0, Math.min(1_000_000_000L, lines.get(0).path("spawn_wall_ns").asLong() / Math.max(1, procs)));
+                0,
+                Math.min(
+                        1_000_000_000L,
+                        Math.round(HostFigure.field(lines, "spawn_wall_ns").median() / Math.max(1, procs))));
         // and each process's exec this long after its fork, by the kernel's event timestamps (a line without
         // fork_to_exec_p50_ns: fork and exec at once)
-        long execDelay = lines.stream()
-                .filter(l -> l.has("fork_to_exec_p50_ns"))
-                .mapToLong(l -> l.path("fork_to_exec_p50_ns").asLong())
-                .findFirst()
-                .orElse(0);
+        List<ObjectNode> timed =
+                lines.stream().filter(l -> l.has("fork_to_exec_p50_ns")).toList();
+        long execDelay = timed.isEmpty()
+                ? 0
+                : Math.round(HostFigure.field(timed, "fork_to_exec_p50_ns").median());
         if (execDelay > 0 && 2 * execDelay >= interval) { // the model's exits come half an interval after the forks
             model.progress()
                     .printf(
@@ -102,23 +109,43 @@ final class ProcRows {
                 "proc connector listeners: all events, EXIT only, NONZERO_EXIT",
                 listenersWorkload(procs, interval, execDelay),
                 LISTENERS_MODEL);
-        Map<String, Double> cpu = new HashMap<>();
-        for (ObjectNode l : lines) {
-            cpu.put(l.path("filter").asText(), l.path("cpu_ns").asDouble());
-        }
         String load = "proc listeners, " + procs + " processes";
         for (String f : List.of("exit", "nonzero-exit")) {
-            if (cpu.containsKey(f) && cpu.containsKey("all")) {
-                double predicted = busy(d, f) / busy(d, "all");
-                double measured = cpu.get(f) / cpu.get("all");
+            double[] shares = runs.stream()
+                    .filter(run -> run.containsKey(f) && run.containsKey("all"))
+                    .mapToDouble(run -> run.get(f).path("cpu_ns").asDouble()
+                            / run.get("all").path("cpu_ns").asDouble())
+                    .toArray();
+            if (shares.length > 0) {
                 rows.add(Bands.share(
                         load,
                         "listener CPU " + f + " / all",
-                        HostFigure.once(measured),
-                        predicted,
+                        HostFigure.of(shares),
+                        busy(d, f) / busy(d, "all"),
                         MissReasons.WAKEUP));
             }
         }
+    }
+
+    /**
+     * @param lines one process count's listener lines, as printed: a run's lines together
+     * @return the runs, each its lines by filter: a filter seen again starts the next run
+     */
+    static List<Map<String, ObjectNode>> runs(List<ObjectNode> lines) {
+        List<Map<String, ObjectNode>> runs = new ArrayList<>();
+        Map<String, ObjectNode> run = new HashMap<>();
+        for (ObjectNode l : lines) {
+            String filter = l.path("filter").asText();
+            if (run.containsKey(filter)) {
+                runs.add(run);
+                run = new HashMap<>();
+            }
+            run.put(filter, l);
+        }
+        if (!run.isEmpty()) {
+            runs.add(run);
+        }
+        return runs;
     }
 
     private static double busy(DesignResult d, String listener) {

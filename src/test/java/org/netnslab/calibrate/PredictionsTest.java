@@ -256,4 +256,39 @@ public class PredictionsTest extends JUnitSuite {
         double scan = 2067 * Math.round(fit.costs().get("costs.proc.scan-entry").value()) / 1e3;
         assertEquals(scan, r.predicted(), 0.02 * scan);
     }
+
+    /**
+     * The proc listeners run several times at one process count are one row per filter: each run's listeners set
+     * against each other (exit / all of that run), the row at the median of those shares, with their lowest and
+     * highest.
+     */
+    @Test
+    public void repeatedListenerRunsOfOneSizeAreOneRowAtTheirMedianShare() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        List<ObjectNode> lines = new java.util.ArrayList<>();
+        long[][] cpus = {{30_000_000, 9_000_000}, {40_000_000, 8_000_000}, {32_000_000, 12_800_000}}; // all, exit
+        for (long[] run : cpus) {
+            for (int i = 0; i < 2; i++) {
+                ObjectNode l = json.createObjectNode()
+                        .put("probe", "proc")
+                        .put("set", "prediction")
+                        .put("load", "listener")
+                        .put("filter", i == 0 ? "all" : "exit")
+                        .put("listeners_at_once", 2)
+                        .put("processes", 1000)
+                        .put("pace_ns", 0)
+                        .put("events", i == 0 ? 3000 : 1000)
+                        .put("wakeups", i == 0 ? 2900 : 1000)
+                        .put("cpu_ns", run[i])
+                        .put("spawn_wall_ns", 700_000_000);
+                lines.add(i == 0 ? l.put("fork_to_exec_p50_ns", 170_000) : l);
+            }
+        }
+        assertEquals(3, ProcRows.runs(lines).size());
+        Config system = calibrated(
+                CostFit.fit(CalibrationJson.readSets(CostFitTest.RECORDED).fit()));
+        Predictions.Row r = onlyRow(predict(system, "f", lines), "proc listeners, 1000 processes", 0.3, 0.2, 0.4);
+        assertEquals("listener CPU exit / all", r.measure());
+        assertEquals("+-25%", r.band());
+    }
 }
