@@ -37,9 +37,15 @@ public final class ResultExtraJson {
      * @param seedRatios the seed's ratio b/a by design b
      * @param designs each design's throughput unit and series, by design name
      * @param minScale the smallest {@code --scale} the scenario's verdict can judge at, or null for any
+     * @param derivedSeeds the seed figure of each derived ratio result.json holds, by name; null in a file written
+     *     before they were saved
      */
     public record Extra(
-            String seed, Map<String, Double> seedRatios, Map<String, DesignExtra> designs, MinScale minScale) {}
+            String seed,
+            Map<String, Double> seedRatios,
+            Map<String, DesignExtra> designs,
+            MinScale minScale,
+            Map<String, Double> derivedSeeds) {}
 
     /**
      * One design's part.
@@ -60,6 +66,8 @@ public final class ResultExtraJson {
         root.put("seed", result.seed());
         ObjectNode seedRatios = root.putObject("seed_ratios");
         new TreeMap<>(result.seedRatios()).forEach((k, v) -> JsonFields.num(seedRatios, k, v)); // a stable order
+        ObjectNode derived = root.putObject("derived_ratio_seeds"); // what report --check holds result.json's to
+        result.ratios().forEach(d -> JsonFields.num(derived, d.name(), d.seed()));
         if (result.minScale() != null) {
             ObjectNode min = root.putObject("min_scale");
             min.put("scale", result.minScale().scale());
@@ -119,6 +127,15 @@ public final class ResultExtraJson {
             JsonNode min = f.object(root, "", "min_scale");
             minScale = new MinScale(f.positive(min, "min_scale", "scale"), f.text(min, "min_scale", "reason"));
         }
-        return new Extra(f.text(root, "", "seed"), seedRatios, designs, minScale);
+        Map<String, Double> derivedSeeds = null;
+        if (root.has("derived_ratio_seeds")) { // written since derived ratios are checked
+            derivedSeeds = new LinkedHashMap<>();
+            JsonNode ds = f.object(root, "", "derived_ratio_seeds");
+            for (Iterator<String> it = ds.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                derivedSeeds.put(k, f.number(ds, "derived_ratio_seeds", k));
+            }
+        }
+        return new Extra(f.text(root, "", "seed"), seedRatios, designs, minScale, derivedSeeds);
     }
 }

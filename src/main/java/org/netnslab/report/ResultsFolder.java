@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
 
@@ -83,6 +86,7 @@ public final class ResultsFolder {
         }
         if (extra != null) {
             seedsAgree(dir, r, extra.seedRatios());
+            derivedAgree(dir, r, extra.derivedSeeds());
         }
         List<DesignRecord> designs = new ArrayList<>();
         for (DesignRecord d : r.designs()) {
@@ -177,12 +181,64 @@ public final class ResultsFolder {
     }
 
     /**
-     * Each comparison's seed in result.json is the seed ratio it was judged against, result-extra.json's: one edited
-     * alone would print beside a verdict it did not give.
+     * result.json's derived ratios are those the run saved, each with its seed figure: one deleted (or the list
+     * emptied) would take its verdict, and a DISAGREES, with it; one added or whose seed was edited would be judged
+     * against a figure the scenario did not give.
      *
-     * @throws ReportInputException naming the first that differs
+     * @param saved result-extra.json's seed of each, by name; null for a file written before they were saved
+     * @throws ReportInputException naming the first ratio that is not as saved
+     */
+    private static void derivedAgree(Path dir, RunRecord r, Map<String, Double> saved) throws ReportInputException {
+        if (saved == null) {
+            return;
+        }
+        Map<String, Double> have = new LinkedHashMap<>();
+        r.ratios().forEach(d -> have.put(d.name(), d.seed()));
+        for (Map.Entry<String, Double> e : saved.entrySet()) {
+            Double seed = have.get(e.getKey());
+            if (seed == null || Double.compare(seed, e.getValue()) != 0) {
+                throw new ReportInputException(
+                        dir.resolve(RESULT_JSON),
+                        "ratios: "
+                                + (seed == null
+                                        ? "none named '" + e.getKey() + "'"
+                                        : "'" + e.getKey() + "' has seed " + seed)
+                                + ", where " + RESULT_EXTRA_JSON + " holds it with seed " + e.getValue()
+                                + ResultJsonReader.EDITED);
+            }
+        }
+        for (String name : have.keySet()) {
+            if (!saved.containsKey(name)) {
+                throw new ReportInputException(
+                        dir.resolve(RESULT_JSON),
+                        "ratios: '" + name + "', which " + RESULT_EXTRA_JSON + " does not hold (the run saved "
+                                + saved.keySet() + ")" + ResultJsonReader.EDITED);
+            }
+        }
+    }
+
+    /**
+     * Each comparison's seed in result.json is the seed ratio it was judged against, result-extra.json's: one edited
+     * alone would print beside a verdict it did not give. And each design of the run that result-extra.json gives a
+     * seed ratio for is compared: a run of two designs or more compares every one with the baseline, so a list of
+     * comparisons emptied whole would take its verdict (and a DISAGREES) with it.
+     *
+     * @throws ReportInputException naming the first that differs, or the design whose comparisons are missing
      */
     private static void seedsAgree(Path dir, RunRecord r, Map<String, Double> extra) throws ReportInputException {
+        Set<String> run = new LinkedHashSet<>();
+        r.designs().forEach(d -> run.add(SweepVerdict.base(d.name())));
+        Set<String> compared = new HashSet<>();
+        r.comparisons().forEach(c -> compared.add(SweepVerdict.base(c.b())));
+        for (Map.Entry<String, Double> seed : extra.entrySet()) {
+            if (run.size() > 1 && run.contains(seed.getKey()) && !compared.contains(seed.getKey())) {
+                throw new ReportInputException(
+                        dir.resolve(RESULT_JSON),
+                        "comparisons: none of " + seed.getKey() + ", whose seed ratio (" + seed.getValue() + ") "
+                                + RESULT_EXTRA_JSON + " holds (a run compares every design with the baseline)"
+                                + ResultJsonReader.EDITED);
+            }
+        }
         for (int i = 0; i < r.comparisons().size(); i++) {
             String b = r.comparisons().get(i).b();
             Double saved = r.seedRatios().get(b);

@@ -68,6 +68,64 @@ public class ComparisonsCheckTest extends JUnitSuite {
                         + " run compares every such design with the baseline)" + ResultJsonReader.EDITED);
     }
 
+    /** Emptied whole, nothing in result.json names the compared measure; result-extra.json's seed ratio does. */
+    @Test
+    public void comparisonsEmptiedWholeAreRefusedNamingTheSeedsDesign() throws Exception {
+        assertEditRefused(
+                ArrayNode::removeAll,
+                "comparisons: none of per-netns-2018, whose seed ratio (0.79) result-extra.json holds (a run compares"
+                        + " every design with the baseline)" + ResultJsonReader.EDITED);
+    }
+
+    /**
+     * result-extra.json holds each derived ratio's seed: result.json's ratios emptied (which took a DISAGREES with
+     * them), one added, or one's seed edited is refused, naming the ratio.
+     */
+    @Test
+    public void derivedRatiosDeletedAddedOrWithAnEditedSeedAreRefused() throws Exception {
+        DesignResult a = TinyRun.design("kernel-4.18", 50_000, 0, 12_345_678);
+        DesignResult b = TinyRun.design("per-netns-2018", 20_000, 0, 3_456_789);
+        RunResult r = TinyRun.run(
+                1.0,
+                List.of(a, b),
+                List.of(Comparison.of("uevent.transaction", a, b)),
+                Map.of(),
+                List.of(),
+                List.of(new RunResult.DerivedRatio("delivery / transaction, kernel-4.18", 0.96, 0.5)),
+                null);
+        ObjectMapper mapper = new ObjectMapper();
+        String[][] edits = {
+            {
+                "[]",
+                "ratios: none named 'delivery / transaction, kernel-4.18', where result-extra.json holds it with"
+                        + " seed 0.5"
+            },
+            {
+                "[{\"name\": \"delivery / transaction, kernel-4.18\", \"model\": 0.96, \"seed\": 0.9}]",
+                "ratios: 'delivery / transaction, kernel-4.18' has seed 0.9, where result-extra.json holds it with seed"
+                        + " 0.5"
+            }
+        };
+        for (String[] edit : edits) {
+            Path dir = tmp.newFolder().toPath();
+            ResultsFolder.save(r, null, dir);
+            Path json = dir.resolve("result.json");
+            ObjectNode root = (ObjectNode) mapper.readTree(json.toFile());
+            ArrayNode ratios = (ArrayNode) mapper.readTree(edit[0]);
+            if (ratios.size() > 0) { // the saved ratio, its seed edited
+                ObjectNode saved = ((ObjectNode) root.get("ratios").get(0)).deepCopy();
+                saved.put("seed", 0.9);
+                ratios.set(0, saved);
+            }
+            root.set("ratios", ratios);
+            mapper.writeValue(json.toFile(), root);
+            ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+            assertEquals(o.err(), 2, o.status());
+            assertEquals(
+                    "netns-lab: " + json + ": " + edit[1] + ResultJsonReader.EDITED + System.lineSeparator(), o.err());
+        }
+    }
+
     @Test
     public void aComparisonGivenTwiceIsRefused() throws Exception {
         assertEditRefused(
