@@ -72,7 +72,8 @@ public final class SummaryCsv {
 
     /**
      * Compares a saved summary.csv with the figures it should hold, by value: a spreadsheet's re-save (CRLF, a byte
-     * order mark, quotes, trailing zeros) is the same file.
+     * order mark, quotes, trailing zeros) is the same file, and so is one whose rows are in another order than
+     * result.json's (a result.json re-saved with its keys sorted lists a design's measures in another order).
      *
      * @param saved the file's text
      * @param designs result.json's designs
@@ -81,6 +82,7 @@ public final class SummaryCsv {
     static String differs(String saved, java.util.List<DesignRecord> designs) {
         java.util.List<java.util.List<String>> want = rows(text(designs));
         java.util.List<java.util.List<String>> got = rows(saved.startsWith("\uFEFF") ? saved.substring(1) : saved);
+        want = inOrderOf(want, got);
         String[] columns = HEADER.trim().split(",");
         for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
             if (i >= want.size() || i >= got.size()) {
@@ -104,6 +106,41 @@ public final class SummaryCsv {
             }
         }
         return null;
+    }
+
+    /**
+     * @param want result.json's rows, the header first
+     * @param got the saved file's
+     * @return {@code want} with its rows in the order of the saved file's rows of the same design and measure, when
+     *     both hold the same pairs, each once; else {@code want} as it is (the comparison then names the first row
+     *     that differs)
+     */
+    private static java.util.List<java.util.List<String>> inOrderOf(
+            java.util.List<java.util.List<String>> want, java.util.List<java.util.List<String>> got) {
+        if (want.size() != got.size() || want.isEmpty()) {
+            return want;
+        }
+        Map<String, java.util.List<String>> byPair = new java.util.HashMap<>();
+        for (java.util.List<String> row : want.subList(1, want.size())) {
+            if (byPair.put(pair(row), row) != null) {
+                return want;
+            }
+        }
+        java.util.List<java.util.List<String>> ordered = new java.util.ArrayList<>();
+        ordered.add(want.get(0));
+        for (java.util.List<String> row : got.subList(1, got.size())) {
+            java.util.List<String> w = byPair.remove(pair(row));
+            if (w == null) {
+                return want;
+            }
+            ordered.add(w);
+        }
+        return ordered;
+    }
+
+    /** @return a row's design and measure (its cells after the line number) */
+    private static String pair(java.util.List<String> row) {
+        return row.size() < 3 ? "" : row.get(1) + "\n" + row.get(2);
     }
 
     /** @return whether two cells hold one value: equal text, or equal numbers however written */

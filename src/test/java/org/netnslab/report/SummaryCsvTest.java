@@ -82,11 +82,18 @@ public class SummaryCsvTest extends JUnitSuite {
                         + " result.json's row 1 (kernel-4.18, uevent.transaction) has us)" + System.lineSeparator(),
                 rebuilt.err());
         assertEquals(good, Files.readString(csv));
-        // rows in another order: the line is the file's, the row result.json's
+        // rows in another order hold the same figures (a result.json re-saved with sorted keys lists them so); a row
+        // of another pair in the place of one is named by its line and the row result.json has there
         String[] sorted = good.split("\n");
         String swapped = sorted[0] + "\n" + sorted[2] + "\n" + sorted[1] + "\n"
                 + String.join("\n", java.util.Arrays.copyOfRange(sorted, 3, sorted.length)) + "\n";
         Files.writeString(csv, swapped);
+        ReportCommandTest.Output inOrder = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertFalse(inOrder.err(), inOrder.err().contains(SummaryCsv.FILE));
+        Files.writeString(
+                csv,
+                sorted[0] + "\n" + sorted[2] + "\n" + sorted[2] + "\n"
+                        + String.join("\n", java.util.Arrays.copyOfRange(sorted, 3, sorted.length)) + "\n");
         String err =
                 ReportCommandTest.execute("report", dir.toString(), "--check").err();
         assertTrue(err, err.contains(csv + ": line 2: measure is '"));
@@ -186,5 +193,40 @@ public class SummaryCsvTest extends JUnitSuite {
         }
         num.appendTail(out);
         return out.toString();
+    }
+
+    /** A result.json re-saved with its keys sorted (jq -S) lists each design's measures in another order: it passes. */
+    @Test
+    public void aResultJsonWithSortedKeysStillMatchesItsSummary() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        ResultsFolder.save(TinyRun.replicated(), null, dir);
+        Path json = dir.resolve("result.json");
+        ReportCommandTest.Output asSaved = ReportCommandTest.execute("report", dir.toString(), "--check");
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode sortedKeys = sortKeys(mapper.readTree(json.toFile()));
+        mapper.writerWithDefaultPrettyPrinter().writeValue(json.toFile(), sortedKeys);
+        ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+        assertFalse(o.err(), o.err().contains(SummaryCsv.FILE));
+        assertEquals(o.err(), asSaved.status(), o.status()); // the run's own verdict (3: a broken invariant)
+        assertEquals(asSaved.err(), o.err());
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode sortKeys(com.fasterxml.jackson.databind.JsonNode n) {
+        if (n.isObject()) {
+            com.fasterxml.jackson.databind.node.ObjectNode o =
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            java.util.List<String> names = new java.util.ArrayList<>();
+            n.fieldNames().forEachRemaining(names::add);
+            java.util.Collections.sort(names);
+            names.forEach(k -> o.set(k, sortKeys(n.get(k))));
+            return o;
+        }
+        if (n.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode a =
+                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+            n.forEach(e -> a.add(sortKeys(e)));
+            return a;
+        }
+        return n;
     }
 }
