@@ -69,8 +69,10 @@ final class CreateCall {
                         timeout,
                         () -> {
                             synchronized (answer) {
-                                answer.completeExceptionally(new TimeoutException("createNetns: no answer in " + timeout
-                                        + " (the model is busy: a netns made later is released)"));
+                                answer.completeExceptionally(
+                                        new TimeoutException(
+                                                "createNetns: no answer in " + timeout
+                                                        + " (the model is busy, or its supervisor stopped: a netns made later is released)"));
                             }
                         },
                         system.executionContext());

@@ -42,6 +42,14 @@ final class EmbeddedConfig {
         requireReference(config);
         Config lab = config.getConfig("netns-lab");
         checkKeys(lab);
+        checkDesigns(lab);
+        if (lab.getValue("embedded.design").valueType() != com.typesafe.config.ConfigValueType.STRING) {
+            throw new com.typesafe.config.ConfigException.WrongType(
+                    lab.getValue("embedded.design").origin(),
+                    "netns-lab.embedded.design",
+                    "STRING (a design's name)",
+                    lab.getValue("embedded.design").valueType().name());
+        }
         String name = lab.getString("embedded.design");
         String key = ConfigUtil.joinPath(name);
         if (!lab.getConfig("designs").hasPath(key)) {
@@ -55,6 +63,40 @@ final class EmbeddedConfig {
                         .getConfig(key)
                         .withoutPath("description")
                         .withFallback(lab.getConfig("model")));
+    }
+
+    /**
+     * The checks {@code run --config} gives a configuration file: {@code netns-lab.model}'s values, and each named
+     * design the configuration adds or changes (one that is not reference.conf's as it is), whether or not it is
+     * the one embedded: a name that can name actors, not a design of reference.conf redefined (a design's name would
+     * run other rules), no fault switches, values every strategy reads.
+     *
+     * @param lab the configuration's {@code netns-lab} block, its keys known ({@link #checkKeys})
+     * @throws IllegalArgumentException listing every problem, each with its key and, where the configuration came
+     *     from a file, the file and line
+     */
+    static void checkDesigns(Config lab) {
+        com.typesafe.config.ConfigObject reference =
+                ConfigFactory.defaultReference().getObject("netns-lab.designs");
+        java.util.Map<String, com.typesafe.config.ConfigOrigin> own = new java.util.LinkedHashMap<>();
+        lab.getObject("designs").forEach((name, v) -> {
+            if (!v.equals(reference.get(name))) {
+                own.put(name, v.origin());
+            }
+        });
+        java.util.List<org.netnslab.settings.ConfigProblem> problems =
+                org.netnslab.scenario.ScenarioLoader.namedDesignProblems(own, lab, "the configuration");
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    problems.size() == 1
+                            ? problems.get(0).toString()
+                            : problems.size() + " configuration problems: "
+                                    + String.join(
+                                            "; ",
+                                            problems.stream()
+                                                    .map(Object::toString)
+                                                    .toList()));
+        }
     }
 
     /** Refuses a configuration built without netns-lab's reference.conf: it names no design and no model. */

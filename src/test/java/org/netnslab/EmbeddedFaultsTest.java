@@ -193,6 +193,48 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                 bare.getMessage().startsWith("netns-lab.designs and netns-lab.model: missing from the configuration"));
     }
 
+    /**
+     * The configuration's designs and model get the checks {@code run --config} gives a file: a design of
+     * reference.conf redefined, a name that cannot name actors, a fault switch in a design and a strategy value no
+     * strategy reads are refused, each named, whether or not the embedded design is the one at fault.
+     */
+    @Test
+    public void aDesignTheCommandLineRefusesIsRefused() {
+        for (String[] c : new String[][] {
+            {
+                "netns-lab.designs.\"kernel-4.18\".uevent.serialization = lockless",
+                "redefines the named design 'kernel-4.18' of reference.conf; give your design its own name"
+            },
+            {"netns-lab.designs.\"bad name!\".uevent.serialization = lockless", "a design name must be 1-100 letters"},
+            {
+                "netns-lab.designs.mine.faults.listener = 2",
+                "netns-lab.designs.mine.faults: fault switches are not a" + " design's"
+            },
+            {"netns-lab.model.uevent.serialization = lockfree", "netns-lab.model.uevent.serialization: unknown"}
+        }) {
+            IllegalArgumentException e = org.junit.Assert.assertThrows(
+                    c[0],
+                    IllegalArgumentException.class,
+                    () -> NetnsLab.design(ConfigFactory.parseString(c[0]).withFallback(config())));
+            assertTrue(e.getMessage(), e.getMessage().contains(c[1]));
+        }
+        // a design of the application's own, sound, is taken, and reference.conf's as they are
+        assertEquals(
+                "mine",
+                NetnsLab.design(ConfigFactory.parseString("netns-lab.designs.mine.uevent.serialization = lockless\n"
+                                        + "netns-lab.embedded.design = mine")
+                                .withFallback(config()))
+                        .name());
+        com.typesafe.config.ConfigException.WrongType list = org.junit.Assert.assertThrows(
+                com.typesafe.config.ConfigException.WrongType.class,
+                () -> NetnsLab.design(ConfigFactory.parseString("netns-lab.embedded.design = [a]")
+                        .withFallback(config())));
+        assertTrue(
+                list.getMessage(),
+                list.getMessage()
+                        .endsWith("netns-lab.embedded.design has type LIST rather than STRING (a design's name)"));
+    }
+
     /** A socket sized for one message gets SOCK_MIN_RCVBUF, not rmem_default (what a 0 would mean). */
     @Test
     public void aSocketHoldingOneMessageGetsTheSmallestBuffer() {
