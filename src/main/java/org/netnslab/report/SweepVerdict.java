@@ -145,8 +145,9 @@ final class SweepVerdict {
     private static String notJudged(RunRecord r) {
         Integer n = r.execution() == null ? null : r.execution().seedCpus();
         return n == null || n == 0
-                ? "the scenario lists its CPU counts itself and the seed's figure is of one machine; run it at one"
-                        + " count, --set machine.cpus=N, to judge it there"
+                ? "the scenario lists its CPU counts itself and the seed's figure is of one machine; to judge it,"
+                        + " write the file's machine.cpus as one count (a number, not a list) and sweep with --sweep"
+                        + " machine.cpus=A,B"
                 : "the seed's figure is of one machine, the " + n + (n == 1 ? " CPU" : " CPUs")
                         + " the scenario runs at without the sweep, a count not swept";
     }

@@ -110,6 +110,18 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         double spread = NONE.spread;
         double band = NONE.seedBand;
         List<String> keys = List.of();
+        int typed = problems.size();
+        for (String k : List.of("samples", "spread", "seed-band")) { // a number each, said with what was given
+            if (block.hasPath(k) && block.getValue(k).valueType() != com.typesafe.config.ConfigValueType.NUMBER) {
+                problems.add(ConfigProblem.at(
+                        block.getValue(k).origin(),
+                        "sensitivity." + k,
+                        "must be a number, got " + org.netnslab.settings.HoconSyntax.shownAsNumber(block.getValue(k))));
+            }
+        }
+        if (problems.size() > typed) {
+            return NONE;
+        }
         try {
             samples = block.hasPath("samples") ? block.getInt("samples") : 0;
             spread = block.hasPath("spread") ? block.getDouble("spread") : spread;
@@ -169,7 +181,13 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         if (!ok) { // at the value's own origin: a line of the file, or the --set that gave it
             problems.add(
                     block.hasPath(key)
-                            ? ConfigProblem.at(block.getValue(key).origin(), "sensitivity." + key, message)
+                            ? ConfigProblem.at(
+                                    block.getValue(key).origin(),
+                                    "sensitivity." + key,
+                                    key.equals("keys") // its messages name the cost at fault
+                                            ? message
+                                            : message + ", got "
+                                                    + block.getValue(key).render())
                             : new ConfigProblem(file, -1, "sensitivity." + key, message));
         }
     }

@@ -207,8 +207,13 @@ public final class HoconSyntax {
     public static String shownAsNumber(ConfigValue v) {
         if (v.valueType() == com.typesafe.config.ConfigValueType.STRING // an environment variable's is no quote
                 && !String.valueOf(v.origin().description()).contains("env variables")) {
+            String text = ((String) v.unwrapped()).trim();
+            if (text.matches("[-+]?\\d{19,}")
+                    && !fitsLong(text)) { // HOCON reads such an integer as text, quoted or not
+                return shown(v) + " (beyond a 64-bit integer)";
+            }
             try {
-                if (Double.isFinite(Double.parseDouble(((String) v.unwrapped()).trim()))) {
+                if (Double.isFinite(Double.parseDouble(text))) {
                     return shown(v) + " (a number in quotes is text: write it without them)";
                 }
             } catch (NumberFormatException notANumber) {
@@ -216,6 +221,15 @@ public final class HoconSyntax {
             }
         }
         return shown(v);
+    }
+
+    private static boolean fitsLong(String digits) {
+        try {
+            Long.parseLong(digits);
+            return true;
+        } catch (NumberFormatException e) { // beyond a long
+            return false;
+        }
     }
 
     /**

@@ -81,7 +81,8 @@ public class SweepSeedCountTest extends JUnitSuite {
         assertTrue(
                 listed,
                 listed.endsWith(". Seed 0.80: not judged (the scenario lists its CPU counts itself and the seed's"
-                        + " figure is of one machine; run it at one count, --set machine.cpus=N, to judge it there)."));
+                        + " figure is of one machine; to judge it, write the file's machine.cpus as one count (a number, not"
+                        + " a list) and sweep with --sweep machine.cpus=A,B)."));
     }
 
     @Test

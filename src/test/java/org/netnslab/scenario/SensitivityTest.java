@@ -206,7 +206,29 @@ public class SensitivityTest extends JUnitSuite {
             Assert.fail("accepted a spread of 0.95");
         } catch (ScenarioException e) {
             assertEquals(
-                    "--set sensitivity.spread=0.95: sensitivity.spread: must be in 0..0.9 (a factor stays > 0)",
+                    "--set sensitivity.spread=0.95: sensitivity.spread: must be in 0..0.9 (a factor stays > 0), got"
+                            + " 0.95",
+                    e.problems.get(0).toString());
+        }
+        try {
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.samples=-3", "sensitivity.spread=half"),
+                            0.01);
+            Assert.fail("accepted a spread of text");
+        } catch (ScenarioException e) {
+            assertEquals(
+                    "[--set sensitivity.spread=half: sensitivity.spread: must be a number, got \"half\"]",
+                    e.problems.toString());
+        }
+        try {
+            new ScenarioLoader()
+                    .load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of("sensitivity.samples=-3"), 0.01);
+            Assert.fail("accepted -3 samples");
+        } catch (ScenarioException e) {
+            assertEquals(
+                    "--set sensitivity.samples=-3: sensitivity.samples: must be in 0..10000, got -3",
                     e.problems.get(0).toString());
         }
     }
@@ -224,7 +246,7 @@ public class SensitivityTest extends JUnitSuite {
             },
             {
                 "sensitivity.samples=abc",
-                "--set sensitivity.samples=abc: sensitivity: samples has type STRING rather than NUMBER"
+                "--set sensitivity.samples=abc: sensitivity.samples: must be a number, got \"abc\""
             },
             {
                 "sensitivity.sample=3",

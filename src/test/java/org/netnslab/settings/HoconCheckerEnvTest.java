@@ -38,4 +38,20 @@ public class HoconCheckerEnvTest extends JUnitSuite {
                         "f: must be a number in 0..1, got \"1e3x\""),
                 problems.stream().map(p -> p.path() + ": " + p.message()).toList());
     }
+
+    /** HOCON reads an integer beyond 64 bits as text, quoted or not: the message does not blame quotes. */
+    @Test
+    public void anIntegerBeyondALongIsNotBlamedOnQuotes() {
+        Config conf = ConfigFactory.parseString("a = 99999999999999999999\nb = \"7\"\n");
+        List<ConfigProblem> problems = new ArrayList<>();
+        HoconChecker c = new HoconChecker(conf, "t.conf", problems);
+        c.integer("a", null, 1, 100);
+        c.integer("b", null, 10, 100);
+        assertEquals(
+                List.of(
+                        "a: must be an integer in 1..100, got \"99999999999999999999\" (beyond a 64-bit integer)",
+                        "b: must be an integer in 10..100, got \"7\" (a number in quotes is text: write it without"
+                                + " them)"),
+                problems.stream().map(p -> p.path() + ": " + p.message()).toList());
+    }
 }
