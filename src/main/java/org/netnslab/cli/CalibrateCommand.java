@@ -42,7 +42,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(
             names = "--quick",
             description =
-                    "smaller probes and loads, each run once (about 20-40 s instead of 3-4 min on 2 vCPUs; for CI)")
+                    "smaller probes and loads, each run once (about 20-40 s instead of 4-5 min on 2 vCPUs; for CI)")
     boolean quick;
 
     @Option(
