@@ -68,34 +68,52 @@ final class EmbeddedConfig {
     /**
      * The checks {@code run --config} gives a configuration file: {@code netns-lab.model}'s values, and each named
      * design the configuration adds or changes (one that is not reference.conf's as it is), whether or not it is
-     * the one embedded: a name that can name actors, not a design of reference.conf redefined (a design's name would
-     * run other rules), no fault switches, values every strategy reads.
+     * the one embedded: a name that can name actors, not a design of reference.conf redefined (its name would run
+     * other rules), no fault switches (a comparison needs the same ones in every design), values every strategy reads.
      *
      * @param lab the configuration's {@code netns-lab} block, its keys known ({@link #checkKeys})
-     * @throws IllegalArgumentException listing every problem, each with its key and, where the configuration came
-     *     from a file, the file and line
+     * @throws IllegalArgumentException naming the first design or key at fault
      */
     static void checkDesigns(Config lab) {
+        Config model = lab.getConfig("model");
+        strategies("netns-lab.model.", model); // a value every design overrides would otherwise pass unread
         com.typesafe.config.ConfigObject reference =
                 ConfigFactory.defaultReference().getObject("netns-lab.designs");
-        java.util.Map<String, com.typesafe.config.ConfigOrigin> own = new java.util.LinkedHashMap<>();
-        lab.getObject("designs").forEach((name, v) -> {
-            if (!v.equals(reference.get(name))) {
-                own.put(name, v.origin());
+        for (String name : new TreeSet<>(lab.getObject("designs").keySet())) {
+            com.typesafe.config.ConfigValue v = lab.getObject("designs").get(name);
+            if (v.equals(reference.get(name))) {
+                continue;
             }
-        });
-        java.util.List<org.netnslab.settings.ConfigProblem> problems =
-                org.netnslab.scenario.ScenarioLoader.namedDesignProblems(own, lab, "the configuration");
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(
-                    problems.size() == 1
-                            ? problems.get(0).toString()
-                            : problems.size() + " configuration problems: "
-                                    + String.join(
-                                            "; ",
-                                            problems.stream()
-                                                    .map(Object::toString)
-                                                    .toList()));
+            String path = "netns-lab.designs." + ConfigUtil.joinPath(name);
+            if (reference.containsKey(name)) {
+                throw new IllegalArgumentException(path + ": redefines the named design '" + name
+                        + "' of reference.conf; give your design its own name");
+            }
+            if (!org.netnslab.settings.HoconChecker.isSafeName(name)) {
+                throw new IllegalArgumentException(path + ": a design name must be 1-100 letters, digits, '.', '_' or"
+                        + " '-', starting with a letter or digit (it names actors and output files), got '" + name
+                        + "'");
+            }
+            Config design = lab.getConfig("designs").getConfig(ConfigUtil.joinPath(name));
+            for (String fault : Design.FAULT_KEYS) {
+                if (design.hasPath(fault)) {
+                    throw new IllegalArgumentException(path + "." + fault + ": fault switches are not a design's: set"
+                            + " them in netns-lab.model (every design alike)");
+                }
+            }
+            strategies(path + ".", design.withoutPath("description").withFallback(model));
+            Design.fromConfig(name, design.withoutPath("description").withFallback(model)); // and its other values
+        }
+    }
+
+    /** Reads every strategy of {@code model}, naming a value none reads by {@code prefix} and its key. */
+    private static void strategies(String prefix, Config model) {
+        for (org.netnslab.design.Strategies.Row<?> row : org.netnslab.design.Strategies.ROWS) {
+            try {
+                row.setting().read(model);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(prefix + row.key() + ": " + e.getMessage(), e);
+            }
         }
     }
 

@@ -35,6 +35,13 @@ public record Design(String name, ModelSettings model, Map<String, String> other
     }
 
     /**
+     * The fault switches, a scenario's model block's to set: a comparison needs the same ones in every design, so a
+     * design defined outside reference.conf may not set them.
+     */
+    public static final java.util.List<String> FAULT_KEYS =
+            java.util.List.of("faults", "uevent.fault", "sock-inuse.fault", "netlink.fault");
+
+    /**
      * Reads a design from its model configuration (the design's own keys over {@code netns-lab.model}),
      * checking every row of {@link Strategies#ROWS} first.
      *

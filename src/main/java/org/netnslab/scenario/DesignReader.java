@@ -103,10 +103,12 @@ final class DesignReader {
                 models.put(name, designModel);
             }
         }
-        if (conf.hasPath("model")
-                && c.object("model") != null
-                && c.problems().isEmpty()) { // a refused file: its errors only
-            warnShadowed(conf.getConfig("model"), owns);
+        if (c.problems().isEmpty()) { // a refused file: its errors only
+            Config own = conf.hasPath("model") && c.object("model") != null
+                    ? conf.getConfig("model")
+                    : ConfigFactory.empty();
+            ShadowedModelKeys.warn("model.", own, owns);
+            ShadowedModelKeys.warn("netns-lab.model.", ShadowedModelKeys.configured(reference, own), owns);
         }
         // a custom design the list does not run is checked all the same: a --set of designs may run it later
         for (String name : custom.root().keySet()) {
@@ -130,36 +132,6 @@ final class DesignReader {
             return custom.getConfig(key);
         }
         return named.hasPath(key) ? named.getConfig(key) : null;
-    }
-
-    /**
-     * A {@code model} key (the scenario's block or a --set) that a design run sets itself does not reach that design:
-     * the design's own value wins. Said on stderr, naming the designs and their values, so that a run is not read as
-     * the key's effect when it had none.
-     *
-     * @param model the scenario's own {@code model} block
-     * @param owns each design run's own keys, by name
-     */
-    private static void warnShadowed(Config model, Map<String, Config> owns) {
-        for (Map.Entry<String, com.typesafe.config.ConfigValue> e : model.entrySet()) {
-            String key = e.getKey();
-            List<String> shadowing = new java.util.ArrayList<>();
-            owns.forEach((name, own) -> {
-                if (own.hasPath(key)) {
-                    shadowing.add(name + ": " + own.getValue(key).unwrapped());
-                }
-            });
-            if (shadowing.isEmpty()) {
-                continue;
-            }
-            boolean all = shadowing.size() == owns.size();
-            System.err.println("netns-lab: warning: model." + key
-                    + (all ? " has no effect: every design run sets its own (" : " does not reach ")
-                    + String.join(", ", shadowing)
-                    + (all
-                            ? "); a custom design (custom-designs) runs another value"
-                            : shadowing.size() == 1 ? ", which sets its own" : ", which set their own"));
-        }
     }
 
     /**
@@ -251,10 +223,6 @@ final class DesignReader {
         return conf.getConfig("custom-designs");
     }
 
-    /** Fault switches: a comparison needs the same ones in every design, so only the scenario's model sets them. */
-    private static final List<String> FAULT_KEYS =
-            List.of("faults", "uevent.fault", "sock-inuse.fault", "netlink.fault");
-
     /**
      * A problem at each fault switch a design defined outside reference.conf sets.
      *
@@ -263,7 +231,7 @@ final class DesignReader {
      */
     private void refuseFaults(ConfigObject design, String path) {
         Config d = design.toConfig();
-        for (String key : FAULT_KEYS) {
+        for (String key : Design.FAULT_KEYS) {
             if (d.hasPath(key)) {
                 c.problemAt(
                         d.getValue(key).origin(),

@@ -207,8 +207,10 @@ public class LadderTest extends JUnitSuite {
                 steps.stream()
                         .filter(s -> s.set().equals("prediction") && s.args()[0].equals("tc1"))
                         .count()); // 4 sizes, 3 runs each
-        assertEquals(
-                List.of("1000", "4000", "8000", "20000"),
+        assertEquals( // three rounds, interleaved with the scans
+                List.of(
+                        "1000", "4000", "8000", "20000", "1000", "4000", "8000", "20000", "1000", "4000", "8000",
+                        "20000"),
                 steps.stream()
                         .filter(s -> s.set().equals("prediction") && s.args()[0].equals("listeners"))
                         .map(s -> s.args()[1])

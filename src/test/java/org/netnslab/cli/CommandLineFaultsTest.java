@@ -283,6 +283,36 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertFalse(bad.err(), bad.err().contains("warning"));
     }
 
+    /**
+     * A --config file's netns-lab.model key that every design run sets itself is warned of as the scenario's is,
+     * once; one the scenario's model sets again is said as the scenario's.
+     */
+    @Test
+    public void aConfigFilesModelKeyTheDesignsSetThemselvesIsWarnedOf() throws Exception {
+        java.nio.file.Path conf = java.nio.file.Files.createTempFile("shadowed", ".conf");
+        try {
+            java.nio.file.Files.writeString(conf, "netns-lab.model.uevent.serialization = lockless\n");
+            Printed p = cli("validate", "load-tests/uevent-tc1-userns.conf", "--config", conf.toString());
+            assertEquals(p.err(), 0, p.status());
+            assertEquals(
+                    "netns-lab: warning: netns-lab.model.uevent.serialization has no effect: every design run sets its"
+                            + " own (kernel-4.18: global-owner, per-netns-2018: per-netns-owner, kernel-6.9: lockless);"
+                            + " a custom design (custom-designs) runs another value\n",
+                    p.err());
+            Printed both = cli(
+                    "validate",
+                    "load-tests/uevent-tc1-userns.conf",
+                    "--config",
+                    conf.toString(),
+                    "--set",
+                    "model.uevent.serialization=global-owner");
+            assertEquals(both.err(), 1, both.err().split("warning").length - 1);
+            assertTrue(both.err(), both.err().contains("warning: model.uevent.serialization has no effect"));
+        } finally {
+            java.nio.file.Files.delete(conf);
+        }
+    }
+
     /** A scenario named without a folder is named so in its problems and in validate's OK line, not as ./x.conf. */
     @Test
     public void aBareFileNameIsNamedAsTyped() throws Exception {
