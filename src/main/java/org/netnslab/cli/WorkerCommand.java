@@ -169,7 +169,14 @@ final class WorkerCommand implements Callable<Integer> {
             Stops.running(lane, null);
         }
         WorkerNode n = WorkerNode.start(
-                system, b, j, ClusterCommands.loader(), Main.VERSION, ClusterCommands::say, once, lane);
+                system,
+                b,
+                j,
+                ClusterCommands.loader(),
+                ClusterCommands.nodeVersion(),
+                ClusterCommands::say,
+                once,
+                lane);
         current.set(n);
         waitLog.waiting(n.system().address().toString(), j.toString());
         n.onJoined(waitLog::joined);

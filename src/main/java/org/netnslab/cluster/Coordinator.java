@@ -204,15 +204,31 @@ public final class Coordinator extends AbstractBehavior<Coordinator.Command> {
         return this;
     }
 
+    /**
+     * @param workerVersion a worker's version ({@code netns-lab X (code D)}: its classes' digest)
+     * @param workerFingerprint what it loaded ({@link RunInputs#fingerprint})
+     * @param version this coordinator's
+     * @param fingerprint this coordinator's
+     * @return why the worker is refused, or null when it ran the same code on the same inputs
+     */
+    static String refusal(String workerVersion, String workerFingerprint, String version, String fingerprint) {
+        if (!workerVersion.equals(version)) {
+            String release = version.replaceFirst(" \\(code [^)]*\\)$", "");
+            return "it runs " + workerVersion + ", this coordinator " + version
+                    + (workerVersion.startsWith(release + " (code ")
+                            ? " (one version built from other code: build both from one commit)"
+                            : "");
+        }
+        return workerFingerprint.equals(fingerprint)
+                ? null
+                : "the worker read other inputs than the coordinator: "
+                        + RunInputs.differs(workerFingerprint, fingerprint) + " (fingerprints: worker "
+                        + workerFingerprint + ", coordinator " + fingerprint + ")";
+    }
+
     private Behavior<Command> onReady(Ready m) {
         offered.remove(m.worker());
-        String why = !m.version().equals(version)
-                ? "it runs " + m.version() + ", this coordinator " + version
-                : !m.fingerprint().equals(fingerprint)
-                        ? "the worker read other inputs than the coordinator: "
-                                + RunInputs.differs(m.fingerprint(), fingerprint) + " (fingerprints: worker "
-                                + m.fingerprint() + ", coordinator " + fingerprint + ")"
-                        : null;
+        String why = refusal(m.version(), m.fingerprint(), version, fingerprint);
         if (why != null) {
             say.accept("worker " + m.address() + " refused: " + why);
             refused.put(m.address(), why);

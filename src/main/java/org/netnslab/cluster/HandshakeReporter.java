@@ -135,10 +135,20 @@ public final class HandshakeReporter extends ConfigSSLEngineProvider {
      * @return why, in words, with the key to look at; never an exception's class name
      */
     static String why(SSLException e, String keyStore, String trustStore) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CertificateExpiredException || t instanceof CertificateNotYetValidException) {
+        for (Throwable t = e;
+                t != null;
+                t = t.getCause()) { // the dates first: PKIX wraps them in a CertificateException
+            if (t instanceof CertificateExpiredException
+                    || t instanceof CertificateNotYetValidException
+                    || t instanceof java.security.cert.CertPathValidatorException v
+                            && (v.getReason() == java.security.cert.CertPathValidatorException.BasicReason.EXPIRED
+                                    || v.getReason()
+                                            == java.security.cert.CertPathValidatorException.BasicReason
+                                                    .NOT_YET_VALID)) {
                 return "its certificate is outside its validity dates; give that node a current one";
             }
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof CertificateException) {
                 return "its certificate is not trusted here: nothing in " + KEYS + "trust-store ('"
                         + trustStore + "') signs it; that node cannot join until its certificate or CA is"

@@ -32,8 +32,8 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
     }
 
     /**
-     * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's and the
-     * {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
+     * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's bytes and its keys
+     * as read with the files it includes, and the {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
      * {@code designs}, {@code execution}, {@code machine} and {@code random-seed}: reference.conf and
      * conf/application.conf may differ between hosts).
      *
@@ -44,7 +44,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
      * @throws IOException when a file cannot be read
      */
     public String fingerprint(String version, Config system) throws IOException {
-        byte[] scenario = Files.readAllBytes(Path.of(file));
+        byte[] scenario = withIncludes(Path.of(file));
         byte[] extra = config.isEmpty() ? new byte[0] : Files.readAllBytes(Path.of(config));
         MessageDigest inputs = sha256();
         update(inputs, version);
@@ -62,6 +62,29 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
     }
 
     /**
+     * @param file a scenario file
+     * @return its bytes, then its keys as read with the files it includes and the environment variables it reads
+     *     (one line, keys sorted): a file that includes another whose copies differ between hosts reads otherwise
+     * @throws IOException when it cannot be read
+     */
+    private static byte[] withIncludes(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        String read;
+        try { // substitutions of reference.conf's keys stay as written
+            read = com.typesafe.config.ConfigFactory.parseFile(file.toFile())
+                    .resolve(com.typesafe.config.ConfigResolveOptions.defaults().setAllowUnresolved(true))
+                    .root()
+                    .render(ConfigRenderOptions.concise());
+        } catch (com.typesafe.config.ConfigException e) { // both nodes loaded it: the bytes then say what differs
+            read = "";
+        }
+        byte[] keys = read.getBytes(StandardCharsets.UTF_8);
+        byte[] out = java.util.Arrays.copyOf(bytes, bytes.length + 1 + keys.length);
+        System.arraycopy(keys, 0, out, bytes.length + 1, keys.length);
+        return out;
+    }
+
+    /**
      * @param worker a worker's fingerprint
      * @param coordinator the coordinator's
      * @return what differs between the two, in words: the scenario file, the --config file, the model's
@@ -72,7 +95,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
         String[] c = coordinator.split("/");
         List<String> what = new java.util.ArrayList<>(); // one version on both sides (compared first): one format
         if (!w[2].equals(c[2])) {
-            what.add("the scenario file");
+            what.add("the scenario file (or a file it includes, or an environment variable it reads)");
         }
         if (!w[3].equals(c[3])) {
             what.add("the --config file");

@@ -20,6 +20,27 @@ final class TlsStores {
     private TlsStores() {}
 
     /**
+     * A node's own certificate outside its validity dates is refused by every peer, whose alert says only that it did
+     * not accept it (certificate_unknown): said here, as the node starts, with the dates.
+     *
+     * @throws IllegalArgumentException naming the store, the entry and its dates
+     */
+    private static void current(String path, String alias, java.security.cert.Certificate cert) {
+        if (!(cert instanceof java.security.cert.X509Certificate x)) {
+            return;
+        }
+        try {
+            x.checkValidity();
+        } catch (java.security.cert.CertificateExpiredException
+                | java.security.cert.CertificateNotYetValidException e) {
+            throw new IllegalArgumentException(ENGINE + "key-store: the certificate of '" + alias + "' in '" + path
+                    + "' is valid from " + x.getNotBefore().toInstant() + " to "
+                    + x.getNotAfter().toInstant()
+                    + ", not now: every peer would refuse it; give this node a current one (docs/parallel-runs.md)");
+        }
+    }
+
+    /**
      * Opens {@code store} ({@code key-store} or {@code trust-store}) with its password, and for the key store each
      * private key with {@code key-password}.
      *
@@ -39,6 +60,7 @@ final class TlsStores {
                 for (String alias : Collections.list(ks.aliases())) {
                     if (ks.isKeyEntry(alias)) {
                         ks.getKey(alias, keyPassword);
+                        current(path, alias, ks.getCertificate(alias));
                     }
                 }
             }

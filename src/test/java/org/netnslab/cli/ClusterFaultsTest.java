@@ -332,8 +332,9 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertTrue(
                 p.err(),
                 p.err()
-                        .contains("refused: the worker read other inputs than the coordinator: the scenario file"
-                                + " (fingerprints: worker "));
+                        .contains(
+                                "refused: the worker read other inputs than the coordinator: the scenario file (or a file"
+                                        + " it includes, or an environment variable it reads) (fingerprints: worker "));
         assertTrue(p.err(), p.err().contains("netns-lab: cluster: 2 workers joined and were refused (127.0.0.1:"));
         assertTrue(
                 p.err(),

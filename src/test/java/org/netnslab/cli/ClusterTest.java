@@ -260,11 +260,14 @@ public class ClusterTest extends JUnitSuite {
             System.setErr(before);
         }
         String lines = said.toString(StandardCharsets.UTF_8);
-        assertTrue(lines, lines.contains("refused: it runs netns-lab 0.0.9, this coordinator " + Main.VERSION));
+        assertTrue(
+                lines,
+                lines.contains("refused: it runs netns-lab 0.0.9, this coordinator " + ClusterCommands.nodeVersion()));
         assertTrue(
                 lines,
                 Pattern.compile("netns-lab: cluster: 1 worker joined and was refused \\(127\\.0\\.0\\.1:\\d+: it runs"
-                                + " netns-lab 0\\.0\\.9, this coordinator " + Pattern.quote(Main.VERSION)
+                                + " netns-lab 0\\.0\\.9, this coordinator "
+                                + Pattern.quote(ClusterCommands.nodeVersion())
                                 + "\\), and no"
                                 + " other within the wait \\(netns-lab\\.cluster\\.wait-for-workers\\): running the 6"
                                 + " design runs left here\\R")

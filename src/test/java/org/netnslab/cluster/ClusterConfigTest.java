@@ -103,6 +103,51 @@ public class ClusterConfigTest extends JUnitSuite {
                 ClusterConfig.of(own, BIND, SEED, "worker").getString("akka.remote.artery.ssl.ssl-engine-provider"));
     }
 
+    /**
+     * A node whose own certificate has expired is refused as it starts, with the certificate's dates: its peers would
+     * say only that they did not accept it. (keytool, from this JVM, makes one that expired a week ago.)
+     */
+    @Test
+    public void aKeyStoreWhoseCertificateExpiredIsRefusedAsTheNodeStarts() throws Exception {
+        Path store = tmp.getRoot().toPath().resolve("expired.p12");
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        store.toString(),
+                        "-storepass",
+                        "changeme",
+                        "-alias",
+                        "node",
+                        "-keyalg",
+                        "EC",
+                        "-dname",
+                        "CN=node",
+                        "-startdate",
+                        "-10d",
+                        "-validity",
+                        "3")
+                .redirectErrorStream(true)
+                .start();
+        String said = new String(keytool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(said, 0, keytool.waitFor());
+        Config tls = ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
+                        + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \""
+                        + store + "\" }")
+                .withFallback(ConfigFactory.load());
+        IllegalArgumentException e = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class, () -> ClusterConfig.of(tls, BIND, SEED, "worker"));
+        assertTrue(
+                e.getMessage(),
+                e.getMessage()
+                        .matches("akka\\.remote\\.artery\\.ssl\\.config-ssl-engine\\.key-store: the certificate of"
+                                + " 'node' in '.*expired\\.p12' is valid from \\S+ to \\S+, not now: every peer would"
+                                + " refuse it; give this node a current one \\(docs/parallel-runs\\.md\\)"));
+    }
+
     @Test
     public void aFailedHandshakeIsSaidInWords() {
         SSLHandshakeException untrusted = new SSLHandshakeException("PKIX path building failed");
@@ -123,6 +168,19 @@ public class ClusterConfigTest extends JUnitSuite {
                 "it spoke clear text to this TLS node: its --config lacks akka.remote.artery.transport = tls-tcp and"
                         + " the TLS stores every node of the cluster needs (docs/parallel-runs.md)",
                 HandshakeReporter.why(new SSLException("Unrecognized SSL message, plaintext connection?"), "/k", "/t"));
+        // PKIX wraps an expired certificate's exception in a CertificateException (ValidatorException)
+        SSLHandshakeException expired = new SSLHandshakeException("PKIX path validation failed");
+        CertificateException validator = new CertificateException("PKIX path validation failed: validity check failed");
+        validator.initCause(new java.security.cert.CertPathValidatorException(
+                "validity check failed",
+                new java.security.cert.CertificateExpiredException("NotAfter: Sat Nov 29 00:00:00 UTC 2026"),
+                null,
+                -1,
+                java.security.cert.CertPathValidatorException.BasicReason.EXPIRED));
+        expired.initCause(validator);
+        assertEquals(
+                "its certificate is outside its validity dates; give that node a current one",
+                HandshakeReporter.why(expired, "/k.p12", "/t.p12"));
         assertEquals(
                 "something odd",
                 HandshakeReporter.why(

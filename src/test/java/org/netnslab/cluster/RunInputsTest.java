@@ -60,13 +60,54 @@ public class RunInputsTest extends JUnitSuite {
 
         // the reason names what differs
         String here = String.join("/", parts);
-        assertEquals("the scenario file", RunInputs.differs(String.join("/", edited), here));
+        assertEquals(
+                "the scenario file (or a file it includes, or an environment variable it reads)",
+                RunInputs.differs(String.join("/", edited), here));
         assertEquals(
                 "the run's options (--set, --scale, --repeat) or netns-lab version",
                 RunInputs.differs(String.join("/", sets), here));
         assertEquals(
-                "the scenario file and the model's configuration (reference.conf, conf/application.conf)",
+                "the scenario file (or a file it includes, or an environment variable it reads) and the model's"
+                        + " configuration (reference.conf, conf/application.conf)",
                 RunInputs.differs(String.join("/", model), here));
+    }
+
+    /** A file the scenario includes is read into the fingerprint: hosts whose copies of it differ are told apart. */
+    @Test
+    public void anIncludedFileThatDiffersChangesTheScenarioFilesPart() throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        Path file = dir.resolve("s.conf");
+        Files.writeString(file, "include \"common.conf\"\nname = s\n");
+        Files.writeString(dir.resolve("common.conf"), "workload.injectors = 1000\n");
+        RunInputs in = new RunInputs(file.toString(), List.of(), 0.01, 0, 0, "");
+        Config system = ConfigFactory.load();
+        String[] before = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        Files.writeString(dir.resolve("common.conf"), "workload.injectors = 100\n");
+        String[] after = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        assertNotEquals(before[0], after[0]);
+        assertNotEquals(before[2], after[2]);
+        assertEquals(before[1], after[1]);
+    }
+
+    /** A worker of another version, or of this version built from other code, is refused saying which. */
+    @Test
+    public void aWorkerOfOtherCodeIsRefusedSayingSo() {
+        String fp = "a/b/c/d";
+        assertEquals(
+                "it runs netns-lab 0.1.0 (code 1111), this coordinator netns-lab 0.1.0 (code 2222) (one version built"
+                        + " from other code: build both from one commit)",
+                Coordinator.refusal("netns-lab 0.1.0 (code 1111)", fp, "netns-lab 0.1.0 (code 2222)", fp));
+        assertEquals(
+                "it runs netns-lab 0.2.0 (code 1111), this coordinator netns-lab 0.1.0 (code 2222)",
+                Coordinator.refusal("netns-lab 0.2.0 (code 1111)", fp, "netns-lab 0.1.0 (code 2222)", fp));
+        assertEquals(null, Coordinator.refusal("netns-lab 0.1.0 (code 1111)", fp, "netns-lab 0.1.0 (code 1111)", fp));
+    }
+
+    /** The code digest is of this build's classes: stable within a JVM, 16 hex digits. */
+    @Test
+    public void theCodeDigestIsSixteenHexDigits() {
+        assertTrue(CodeDigest.of(), CodeDigest.of().matches("[0-9a-f]{16}"));
+        assertEquals(CodeDigest.of(), CodeDigest.of());
     }
 
     @Test
