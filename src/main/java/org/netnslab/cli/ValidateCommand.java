@@ -69,7 +69,10 @@ final class ValidateCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         try { // --cluster, or netns-lab.cluster.coordinator of the configuration: what run checks before it starts
-            ClusterCommands.checkCoordinator(cluster, loaded.system(), loaded.scenario());
+            ClusterCommands.Checked c = ClusterCommands.checkCoordinator(cluster, loaded.system(), loaded.scenario());
+            if (c != null) { // as run checks it before it starts: another program may hold the port
+                org.netnslab.cluster.ClusterConfig.checkCanListen(c.bind(), c.name());
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("netns-lab: " + e.getMessage());
             return Main.EXIT_CONFIG;

@@ -92,6 +92,16 @@ public final class ClusterConfig {
                         option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
             }
             String host = arg.substring(0, colon);
+            java.util.regex.Matcher banner =
+                    java.util.regex.Pattern.compile("akka://[^@]*@(.+)").matcher(arg);
+            if (banner.matches()) { // pasted from the coordinator's line: its HOST:PORT is what is meant
+                throw new IllegalArgumentException(
+                        option + " " + arg + ": give the HOST:PORT alone, e.g. " + banner.group(1));
+            }
+            if (host.matches("[^:\\[\\]]+:\\d+")) { // one colon too many: HOST:PORT:N
+                throw new IllegalArgumentException(
+                        option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "' (one colon too many)");
+            }
             if (host.contains(":") || host.startsWith("[")) { // Akka's canonical hostname does not take IPv6 here
                 throw new IllegalArgumentException(option + " " + arg + ": an IPv6 address; the cluster listens at an"
                         + " IPv4 address or a host name, e.g. 127.0.0.1:" + port);
@@ -238,11 +248,11 @@ public final class ClusterConfig {
         for (HostPort a : List.of(bind, seed)) {
             if (!isLoopback(a.host()) && !tls) {
                 String from = a == bind ? bindFrom : seedFrom;
-                throw new IllegalArgumentException(
-                        (from == null ? a + " is" : from + " " + a + ":")
-                                + " not a loopback address: a cluster beyond this host needs Artery's"
-                                + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
-                                + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to listen in clear text");
+                throw new IllegalArgumentException((from == null ? a + " is" : from + " " + a + ":")
+                        + " not a loopback address: a cluster beyond this host needs Artery's"
+                        + " TLS transport (akka.remote.artery.transport = tls-tcp with akka.remote.artery.ssl.config-ssl-engine"
+                        + " key-store and trust-store, in a --config file; see docs/parallel-runs.md); refusing to "
+                        + (a == bind ? "listen" : "join it") + " in clear text");
             }
         }
         if (tls) {

@@ -167,8 +167,7 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                 () -> {
                     LoadedRun p = loader.load(o.inputs());
                     if (p == null) {
-                        throw new IllegalStateException(
-                                "this worker could not load " + o.inputs().file() + " (see its stderr)");
+                        throw new IllegalStateException(notLoaded(o.inputs()));
                     }
                     String fp;
                     try {
@@ -192,6 +191,23 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                 laneThread);
         getContext().pipeToSelf(f, (l, e) -> e == null ? l : new Loaded(null, null, null, e));
         return this;
+    }
+
+    /**
+     * @param in the coordinator's inputs, which this worker could not load (its stderr says why)
+     * @return why, for the coordinator's line: a file the worker does not have at that path, named with the folder a
+     *     relative path is read from, else the scenario file
+     */
+    static String notLoaded(RunInputs in) {
+        String folder = " (a relative path is read from the worker's working folder, "
+                + java.nio.file.Path.of("").toAbsolutePath() + ")";
+        if (!java.nio.file.Files.isRegularFile(java.nio.file.Path.of(in.file()))) {
+            return "this worker has no scenario file " + in.file() + folder;
+        }
+        if (!in.config().isEmpty() && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(in.config()))) {
+            return "this worker has no --config file " + in.config() + folder;
+        }
+        return "this worker could not load " + in.file() + " (see its stderr)";
     }
 
     private Behavior<Command> onLoaded(Loaded m) {

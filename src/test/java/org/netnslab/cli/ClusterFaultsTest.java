@@ -328,7 +328,14 @@ public class ClusterFaultsTest extends JUnitSuite {
         assertTrue("the workers started", up.await(120, TimeUnit.SECONDS));
         CommandLineFaultsTest.Printed p = run("alone", "--cluster", "127.0.0.1:" + port, "--config", waiting("30s"));
         assertEquals(p.err(), 0, p.status());
-        assertTrue(p.err(), p.err().contains("cannot take the run: this worker could not load"));
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains(
+                                "cannot take the run: this worker has no scenario file load-tests/unshare-loop.conf (a"
+                                        + " relative path is read from the worker's working folder, "
+                                        + empty.toRealPath()
+                                        + ")"));
         assertTrue(
                 p.err(),
                 p.err()

@@ -217,6 +217,22 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertTrue(cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.1:2552")
                 .err()
                 .contains("--cluster 127.1:2552: write the IPv4 address in full, four numbers"));
+        assertEquals(
+                "netns-lab: --cluster: expected HOST:PORT (e.g. 127.0.0.1:2552), got '127.0.0.1:2552:1' (one colon too"
+                        + " many)\n",
+                cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.0.0.1:2552:1")
+                        .err());
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Printed inUse =
+                    cli("validate", "load-tests/unshare-loop.conf", "--cluster", "127.0.0.1:" + taken.getLocalPort());
+            assertEquals(inUse.err(), Main.EXIT_CONFIG, inUse.status());
+            assertTrue(inUse.err(), inUse.err().contains(": port " + taken.getLocalPort() + " is already in use on"));
+        }
+        assertEquals( // pasted from the coordinator's banner
+                "netns-lab: --cluster akka://netns-lab-cluster@127.0.0.1:2552: give the HOST:PORT alone, e.g."
+                        + " 127.0.0.1:2552\n",
+                cli("validate", "load-tests/unshare-loop.conf", "--cluster", "akka://netns-lab-cluster@127.0.0.1:2552")
+                        .err());
         for (String[] key : new String[][] {
             {"akka.remote.artery.transport = aeron-udp", "akka.remote.artery.transport: the cluster runs on"},
             {"netns-lab.cluster.wait-for-workers = 300d", "netns-lab.cluster.wait-for-workers: must be 0 or more and"}

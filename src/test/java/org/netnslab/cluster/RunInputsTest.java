@@ -103,6 +103,23 @@ public class RunInputsTest extends JUnitSuite {
         assertEquals(null, Coordinator.refusal("netns-lab 0.1.0 (code 1111)", fp, "netns-lab 0.1.0 (code 1111)", fp));
     }
 
+    /** A worker that could not load the run names the file it lacks, and where a relative path is read from. */
+    @Test
+    public void aWorkerThatCannotLoadNamesTheFileItLacks() {
+        String here = Path.of("").toAbsolutePath().toString();
+        assertEquals(
+                "this worker has no --config file no-such.conf (a relative path is read from the worker's working"
+                        + " folder, " + here + ")",
+                Worker.notLoaded(new RunInputs("load-tests/unshare-loop.conf", List.of(), 1, 0, 0, "no-such.conf")));
+        assertEquals(
+                "this worker has no scenario file no-such/s.conf (a relative path is read from the worker's working"
+                        + " folder, " + here + ")",
+                Worker.notLoaded(new RunInputs("no-such/s.conf", List.of(), 1, 0, 0, "")));
+        assertEquals(
+                "this worker could not load load-tests/unshare-loop.conf (see its stderr)",
+                Worker.notLoaded(new RunInputs("load-tests/unshare-loop.conf", List.of(), 1, 0, 0, "")));
+    }
+
     /** The code digest is of this build's classes: stable within a JVM, 16 hex digits. */
     @Test
     public void theCodeDigestIsSixteenHexDigits() {
