@@ -82,11 +82,9 @@ final class ProcRows {
             throws ScenarioException, RunFailure, IOException {
         List<Map<String, ObjectNode>> runs = runs(lines);
         long procs = lines.get(0).path("processes").asLong();
-        long interval = Math.max(
-                0,
-                Math.min(
-                        1_000_000_000L,
-                        Math.round(HostFigure.field(lines, "spawn_wall_ns").median() / Math.max(1, procs))));
+        long interval = Math.max(0, Math.min(1_000_000_000L, (long)
+                Math.floor( // as a whole ns, as one run's wall over its processes always was
+                        HostFigure.field(lines, "spawn_wall_ns").median() / Math.max(1, procs))));
         // and each process's exec this long after its fork, by the kernel's event timestamps (a line without
         // fork_to_exec_p50_ns: fork and exec at once)
         List<ObjectNode> timed =
