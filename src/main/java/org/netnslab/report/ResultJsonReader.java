@@ -270,13 +270,18 @@ final class ResultJsonReader {
 
     private static RunResult.DerivedRatio ratio(JsonFields f, JsonNode r, String p) throws ReportInputException {
         double[] ci = f.pair(r, p, "ci95");
-        return new RunResult.DerivedRatio(
-                f.text(r, p, "name"),
-                f.number(r, p, "model"),
-                f.number(r, p, "seed"),
-                f.numbers(r, p, "replicates"),
-                ci[0],
-                ci[1]);
+        List<Double> replicates = f.numbers(r, p, "replicates");
+        if (replicates.isEmpty()) {
+            throw f.wrong(at(p, "replicates"), "expected the ratio of each replicate, at least one");
+        }
+        RunResult.DerivedRatio saved = new RunResult.DerivedRatio(
+                f.text(r, p, "name"), f.number(r, p, "model"), f.number(r, p, "seed"), replicates, ci[0], ci[1]);
+        // what a run derives from the replicates' ratios, it writes as derived: one edited alone is refused
+        RunResult.DerivedRatio derived = RunResult.DerivedRatio.over(saved.name(), saved.seed(), replicates);
+        agrees(f, at(p, "model"), saved.model(), derived.model(), "the mean of replicates");
+        agrees(f, at(p, "ci95") + "[0]", saved.ciLow(), derived.ciLow(), "the t interval of replicates' low end");
+        agrees(f, at(p, "ci95") + "[1]", saved.ciHigh(), derived.ciHigh(), "the t interval of replicates' high end");
+        return saved;
     }
 
     private static Comparison comparison(JsonFields f, JsonNode c, String p) throws ReportInputException {

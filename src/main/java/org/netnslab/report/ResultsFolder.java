@@ -189,11 +189,17 @@ public final class ResultsFolder {
      * @throws ReportInputException naming the first ratio that is not as saved
      */
     private static void derivedAgree(Path dir, RunRecord r, Map<String, Double> saved) throws ReportInputException {
+        Map<String, Double> have = new LinkedHashMap<>();
+        for (RunResult.DerivedRatio d : r.ratios()) {
+            if (have.put(d.name(), d.seed()) != null) {
+                throw new ReportInputException(
+                        dir.resolve(RESULT_JSON),
+                        "ratios: '" + d.name() + "' is given twice" + ResultJsonReader.EDITED);
+            }
+        }
         if (saved == null) {
             return;
         }
-        Map<String, Double> have = new LinkedHashMap<>();
-        r.ratios().forEach(d -> have.put(d.name(), d.seed()));
         for (Map.Entry<String, Double> e : saved.entrySet()) {
             Double seed = have.get(e.getKey());
             if (seed == null || Double.compare(seed, e.getValue()) != 0) {

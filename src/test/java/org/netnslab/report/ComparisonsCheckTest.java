@@ -106,6 +106,26 @@ public class ComparisonsCheckTest extends JUnitSuite {
                         + " 0.5"
             }
         };
+        for (String[] edit : new String[][] {
+            {"model", "ratios[0].model: 10.0 is not the mean of replicates (0.96)"},
+            {"twice", "ratios: 'delivery / transaction, kernel-4.18' is given twice"}
+        }) { // the DISAGREES edited away in result.json alone
+            Path dir = tmp.newFolder().toPath();
+            ResultsFolder.save(r, null, dir);
+            Path json = dir.resolve("result.json");
+            ObjectNode root = (ObjectNode) mapper.readTree(json.toFile());
+            ArrayNode ratios = (ArrayNode) root.get("ratios");
+            if (edit[0].equals("model")) {
+                ((ObjectNode) ratios.get(0)).put("model", 10.0);
+            } else {
+                ratios.add(ratios.get(0).deepCopy());
+            }
+            mapper.writeValue(json.toFile(), root);
+            ReportCommandTest.Output o = ReportCommandTest.execute("report", dir.toString(), "--check");
+            assertEquals(o.err(), 2, o.status());
+            assertEquals(
+                    "netns-lab: " + json + ": " + edit[1] + ResultJsonReader.EDITED + System.lineSeparator(), o.err());
+        }
         for (String[] edit : edits) {
             Path dir = tmp.newFolder().toPath();
             ResultsFolder.save(r, null, dir);
