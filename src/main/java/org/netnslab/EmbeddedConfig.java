@@ -94,7 +94,7 @@ final class EmbeddedConfig {
                         + " '-', starting with a letter or digit (it names actors and output files), got '" + name
                         + "'");
             }
-            Config design = lab.getConfig("designs").getConfig(ConfigUtil.joinPath(name));
+            Config design = ((com.typesafe.config.ConfigObject) v).toConfig(); // an object: checkKeys said so
             for (String fault : Design.FAULT_KEYS) {
                 if (design.hasPath(fault)) {
                     throw new IllegalArgumentException(path + "." + fault + ": fault switches are not a design's: set"
@@ -164,6 +164,12 @@ final class EmbeddedConfig {
         reference.getConfig("model").entrySet().forEach(e -> model.add(e.getKey()));
         modelKeys(lab.getConfig("model"), model, "netns-lab.model.");
         for (String d : new TreeSet<>(lab.getObject("designs").keySet())) {
+            com.typesafe.config.ConfigValue v = lab.getObject("designs").get(d);
+            if (v.valueType() != com.typesafe.config.ConfigValueType.OBJECT) {
+                throw new IllegalArgumentException("netns-lab.designs." + ConfigUtil.joinPath(d) + ": must be an object"
+                        + " of model keys (e.g. uevent.serialization = lockless), got "
+                        + v.valueType().name().toLowerCase(java.util.Locale.ROOT));
+            }
             Config design =
                     lab.getConfig("designs").getConfig(ConfigUtil.joinPath(d)).withoutPath("description");
             modelKeys(design, model, "netns-lab.designs." + ConfigUtil.joinPath(d) + ".");

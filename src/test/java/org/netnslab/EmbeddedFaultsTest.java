@@ -210,7 +210,8 @@ public class EmbeddedFaultsTest extends JUnitSuite {
                 "netns-lab.designs.mine.faults.listener = 2",
                 "netns-lab.designs.mine.faults: fault switches are not a" + " design's"
             },
-            {"netns-lab.model.uevent.serialization = lockfree", "netns-lab.model.uevent.serialization: unknown"}
+            {"netns-lab.model.uevent.serialization = lockfree", "netns-lab.model.uevent.serialization: unknown"},
+            {"netns-lab.designs.mine2 = 5", "netns-lab.designs.mine2: must be an object of model keys"}
         }) {
             IllegalArgumentException e = org.junit.Assert.assertThrows(
                     c[0],

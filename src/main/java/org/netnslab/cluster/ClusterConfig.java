@@ -77,6 +77,13 @@ public final class ClusterConfig {
          *     cannot be resolved
          */
         public static HostPort parseBind(String arg, String option) {
+            java.util.regex.Matcher url = java.util.regex.Pattern.compile(
+                            "[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/]*@)?([^/]*).*")
+                    .matcher(arg);
+            if (url.matches()) { // pasted from the coordinator's line, or a URL: its HOST:PORT is what is meant
+                throw new IllegalArgumentException(option + " " + arg + ": give the HOST:PORT alone, e.g. "
+                        + (url.group(1).matches("[^:]+:\\d+") ? url.group(1) : "127.0.0.1:2552"));
+            }
             int colon = arg.lastIndexOf(':');
             int port;
             try {
@@ -92,12 +99,6 @@ public final class ClusterConfig {
                         option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
             }
             String host = arg.substring(0, colon);
-            java.util.regex.Matcher banner =
-                    java.util.regex.Pattern.compile("akka://[^@]*@(.+)").matcher(arg);
-            if (banner.matches()) { // pasted from the coordinator's line: its HOST:PORT is what is meant
-                throw new IllegalArgumentException(
-                        option + " " + arg + ": give the HOST:PORT alone, e.g. " + banner.group(1));
-            }
             if (host.matches("[^:\\[\\]]+:\\d+")) { // one colon too many: HOST:PORT:N
                 throw new IllegalArgumentException(
                         option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "' (one colon too many)");

@@ -33,7 +33,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
 
     /**
      * What a run's figures depend on, as two hashes: the inputs (this record, the scenario file's bytes and its keys
-     * as read with the files it includes, and the {@code --config} file's bytes) and the model's configuration (the merged {@code netns-lab.model},
+     * as read with the files it includes, and the same of the {@code --config} file) and the model's configuration (the merged {@code netns-lab.model},
      * {@code designs}, {@code execution}, {@code machine} and {@code random-seed}: reference.conf and
      * conf/application.conf may differ between hosts).
      *
@@ -45,7 +45,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
      */
     public String fingerprint(String version, Config system) throws IOException {
         byte[] scenario = withIncludes(Path.of(file));
-        byte[] extra = config.isEmpty() ? new byte[0] : Files.readAllBytes(Path.of(config));
+        byte[] extra = config.isEmpty() ? new byte[0] : withIncludes(Path.of(config));
         MessageDigest inputs = sha256();
         update(inputs, version);
         update(inputs, toString());
@@ -62,7 +62,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
     }
 
     /**
-     * @param file a scenario file
+     * @param file a scenario file or a {@code --config} file
      * @return its bytes, then its keys as read with the files it includes and the environment variables it reads
      *     (one line, keys sorted): a file that includes another whose copies differ between hosts reads otherwise
      * @throws IOException when it cannot be read
@@ -98,7 +98,7 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
             what.add("the scenario file (or a file it includes, or an environment variable it reads)");
         }
         if (!w[3].equals(c[3])) {
-            what.add("the --config file");
+            what.add("the --config file (or a file it includes)");
         }
         if (!w[1].equals(c[1])) {
             what.add("the model's configuration (reference.conf, conf/application.conf)");

@@ -21,22 +21,23 @@ final class TlsStores {
 
     /**
      * A node's own certificate outside its validity dates is refused by every peer, whose alert says only that it did
-     * not accept it (certificate_unknown): said here, as the node starts, with the dates.
+     * not accept it (certificate_unknown): said as the node starts, with the dates, when no key of the store is current.
      *
-     * @throws IllegalArgumentException naming the store, the entry and its dates
+     * @return why the entry's certificate is outside its dates, naming the store, the entry and its dates; null when
+     *     it is current (or not an X.509 certificate)
      */
-    private static void current(String path, String alias, java.security.cert.Certificate cert) {
+    private static String outsideDates(String path, String alias, java.security.cert.Certificate cert) {
         if (!(cert instanceof java.security.cert.X509Certificate x)) {
-            return;
+            return null;
         }
         try {
             x.checkValidity();
+            return null;
         } catch (java.security.cert.CertificateExpiredException
                 | java.security.cert.CertificateNotYetValidException e) {
-            throw new IllegalArgumentException(ENGINE + "key-store: the certificate of '" + alias + "' in '" + path
-                    + "' is valid from " + x.getNotBefore().toInstant() + " to "
-                    + x.getNotAfter().toInstant()
-                    + ", not now: every peer would refuse it; give this node a current one (docs/parallel-runs.md)");
+            return ENGINE + "key-store: the certificate of '" + alias + "' in '" + path + "' is valid from "
+                    + x.getNotBefore().toInstant() + " to " + x.getNotAfter().toInstant()
+                    + ", not now: every peer would refuse it; give this node a current one (docs/parallel-runs.md)";
         }
     }
 
@@ -57,11 +58,18 @@ final class TlsStores {
             if (store.equals("key-store")) {
                 passwordKey = ENGINE + "key-password";
                 char[] keyPassword = c.getString(passwordKey).toCharArray();
+                String outdated = null; // the first key whose certificate is outside its dates
+                boolean anyCurrent = false;
                 for (String alias : Collections.list(ks.aliases())) {
                     if (ks.isKeyEntry(alias)) {
                         ks.getKey(alias, keyPassword);
-                        current(path, alias, ks.getCertificate(alias));
+                        String why = outsideDates(path, alias, ks.getCertificate(alias));
+                        anyCurrent |= why == null;
+                        outdated = outdated == null ? why : outdated;
                     }
+                }
+                if (outdated != null && !anyCurrent) { // a store that also holds a current key (a rotation) is fine
+                    throw new IllegalArgumentException(outdated);
                 }
             }
         } catch (IOException | GeneralSecurityException e) {

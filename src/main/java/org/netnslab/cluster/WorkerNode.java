@@ -160,13 +160,15 @@ public final class WorkerNode {
      * out. Blocks the calling thread: the command line's, not a dispatcher's.
      *
      * @param within how long to wait
-     * @return true when it is Up in time; false when not, or when the node ended first
+     * @return true when it is Up in time, or ended after a coordinator took or refused it; false when not, or when
+     *     the node ended otherwise first
      * @throws InterruptedException when interrupted
      */
     public boolean joinedWithin(Duration within) throws InterruptedException {
         CompletableFuture<Boolean> up = new CompletableFuture<>();
         akka.cluster.Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(() -> up.complete(true));
-        system.getWhenTerminated().thenRun(() -> up.complete(false));
+        // a node a coordinator took or refused may end before its member-up callback runs: that is a join too
+        system.getWhenTerminated().thenRun(() -> up.complete(ending() != Ending.NONE));
         try {
             return up.get(within.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

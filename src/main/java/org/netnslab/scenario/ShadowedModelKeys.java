@@ -46,19 +46,25 @@ final class ShadowedModelKeys {
     /**
      * @param lab the merged {@code netns-lab} block the scenario runs under (reference.conf and any {@code --config})
      * @param scenarioModel the scenario's own {@code model} keys, which {@link #warn} names themselves
-     * @return the keys of {@code lab}'s model that are not reference.conf's values: a configuration file's, less those
-     *     the scenario's model sets again
+     * @return the keys of {@code lab}'s model set outside reference.conf (a configuration file's, a system
+     *     property's), less those the scenario's model sets again
      */
     static Config configured(Config lab, Config scenarioModel) {
-        Config defaults = ConfigFactory.defaultReference().getConfig("netns-lab.model");
         Config out = ConfigFactory.empty();
         for (Map.Entry<String, ConfigValue> e : lab.getConfig("model").entrySet()) {
             String key = e.getKey();
-            if (!scenarioModel.hasPath(key)
-                    && !(defaults.hasPath(key) && defaults.getValue(key).equals(e.getValue()))) {
+            // set outside reference.conf, even to its value: a user who writes it expects it to reach the designs
+            if (!scenarioModel.hasPath(key) && !fromReference(e.getValue())) {
                 out = out.withValue(key, e.getValue());
             }
         }
         return out;
+    }
+
+    /** @return whether the value is reference.conf's own (a jar's or the classes folder's) */
+    private static boolean fromReference(ConfigValue v) {
+        String resource = v.origin().resource();
+        String file = v.origin().filename();
+        return "reference.conf".equals(resource) || file != null && file.endsWith("/reference.conf");
     }
 }

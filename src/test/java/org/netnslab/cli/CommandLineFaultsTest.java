@@ -233,6 +233,10 @@ public class CommandLineFaultsTest extends JUnitSuite {
                         + " 127.0.0.1:2552\n",
                 cli("validate", "load-tests/unshare-loop.conf", "--cluster", "akka://netns-lab-cluster@127.0.0.1:2552")
                         .err());
+        assertEquals(
+                "netns-lab: --cluster tcp://127.0.0.1:2552/x: give the HOST:PORT alone, e.g. 127.0.0.1:2552\n",
+                cli("validate", "load-tests/unshare-loop.conf", "--cluster", "tcp://127.0.0.1:2552/x")
+                        .err());
         for (String[] key : new String[][] {
             {"akka.remote.artery.transport = aeron-udp", "akka.remote.artery.transport: the cluster runs on"},
             {"netns-lab.cluster.wait-for-workers = 300d", "netns-lab.cluster.wait-for-workers: must be 0 or more and"}
@@ -315,6 +319,11 @@ public class CommandLineFaultsTest extends JUnitSuite {
                             + " own (kernel-4.18: global-owner, per-netns-2018: per-netns-owner, kernel-6.9: lockless);"
                             + " a custom design (custom-designs) runs another value\n",
                     p.err());
+            java.nio.file.Files.writeString( // set to reference.conf's own value, it still does not reach them
+                    conf, "netns-lab.model.uevent.serialization = global-owner\n");
+            Printed same = cli("validate", "load-tests/uevent-tc1-userns.conf", "--config", conf.toString());
+            assertTrue(
+                    same.err(), same.err().startsWith("netns-lab: warning: netns-lab.model.uevent.serialization has"));
             Printed both = cli(
                     "validate",
                     "load-tests/uevent-tc1-userns.conf",

@@ -87,6 +87,15 @@ public class RunInputsTest extends JUnitSuite {
         assertNotEquals(before[0], after[0]);
         assertNotEquals(before[2], after[2]);
         assertEquals(before[1], after[1]);
+        // and a --config file's
+        Path conf = dir.resolve("cfg.conf");
+        Files.writeString(conf, "include \"costs.conf\"\n");
+        Files.writeString(dir.resolve("costs.conf"), "netns-lab.run.ask-timeout = 5s\n");
+        RunInputs withConf = new RunInputs(file.toString(), List.of(), 0.01, 0, 0, conf.toString());
+        String c1 = withConf.fingerprint("netns-lab 0.1.0", system);
+        Files.writeString(dir.resolve("costs.conf"), "netns-lab.run.ask-timeout = 9s\n");
+        String c2 = withConf.fingerprint("netns-lab 0.1.0", system);
+        assertEquals("the --config file (or a file it includes)", RunInputs.differs(c2, c1));
     }
 
     /** A worker of another version, or of this version built from other code, is refused saying which. */
