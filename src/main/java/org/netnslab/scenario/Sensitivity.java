@@ -36,6 +36,12 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
     /** The most samples a study may ask for. */
     public static final int MAX_SAMPLES = 10_000;
     /** The block's keys. */
+    /** What each number of the block must be. */
+    private static final java.util.Map<String, String> RANGES = java.util.Map.of(
+            "samples", "must be in 0.." + MAX_SAMPLES,
+            "spread", "must be in 0..0.9 (a factor stays > 0)",
+            "seed-band", "must be in 0..1");
+
     static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("samples", "spread", "keys", "seed-band");
 
     /** Copies the list and checks the ranges. */
@@ -113,10 +119,14 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         int typed = problems.size();
         for (String k : List.of("samples", "spread", "seed-band")) { // a number each, said with what was given
             if (block.hasPath(k) && block.getValue(k).valueType() != com.typesafe.config.ConfigValueType.NUMBER) {
+                String text = block.getValue(k).unwrapped().toString().trim();
                 problems.add(ConfigProblem.at(
                         block.getValue(k).origin(),
                         "sensitivity." + k,
-                        "must be a number, got " + org.netnslab.settings.HoconSyntax.shownAsNumber(block.getValue(k))));
+                        text.matches("[-+]?\\d{19,}") // HOCON reads an integer beyond 64 bits as text: out of range
+                                ? RANGES.get(k) + ", got " + text
+                                : "must be a number, got "
+                                        + org.netnslab.settings.HoconSyntax.shownAsNumber(block.getValue(k))));
             }
         }
         if (problems.size() > typed) {
@@ -137,9 +147,9 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
                     "sensitivity.samples",
                     "must be a whole number, got " + block.getValue("samples").render()));
         }
-        check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, "must be in 0.." + MAX_SAMPLES, problems);
-        check(file, block, "spread", spread >= 0 && spread <= 0.9, "must be in 0..0.9 (a factor stays > 0)", problems);
-        check(file, block, "seed-band", band >= 0 && band <= 1, "must be in 0..1", problems);
+        check(file, block, "samples", samples >= 0 && samples <= MAX_SAMPLES, RANGES.get("samples"), problems);
+        check(file, block, "spread", spread >= 0 && spread <= 0.9, RANGES.get("spread"), problems);
+        check(file, block, "seed-band", band >= 0 && band <= 1, RANGES.get("seed-band"), problems);
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (String k : keys) {
             check(

@@ -90,6 +90,11 @@ public class SummaryCsvTest extends JUnitSuite {
         Files.writeString(csv, swapped);
         ReportCommandTest.Output inOrder = ReportCommandTest.execute("report", dir.toString(), "--check");
         assertFalse(inOrder.err(), inOrder.err().contains(SummaryCsv.FILE));
+        // an edit in the reordered file is named by its line, and the row result.json has it at
+        Files.writeString(csv, swapped.replaceFirst(",us,", ",ms,"));
+        String reordered =
+                ReportCommandTest.execute("report", dir.toString(), "--check").err();
+        assertTrue(reordered, reordered.contains(csv + ": line 2: unit is 'ms', where result.json's row 2 ("));
         Files.writeString(
                 csv,
                 sorted[0] + "\n" + sorted[2] + "\n" + sorted[2] + "\n"

@@ -249,6 +249,11 @@ public class SensitivityTest extends JUnitSuite {
                 "--set sensitivity.samples=abc: sensitivity.samples: must be a number, got \"abc\""
             },
             {
+                "sensitivity.samples=99999999999999999999",
+                "--set sensitivity.samples=99999999999999999999: sensitivity.samples: must be in 0..10000, got"
+                        + " 99999999999999999999"
+            },
+            {
                 "sensitivity.sample=3",
                 "--set sensitivity.sample=3: sensitivity.sample: unknown key; known: [keys, samples,"
                         + " seed-band, spread]"
