@@ -43,12 +43,13 @@ final class EmbeddedConfig {
         Config lab = config.getConfig("netns-lab");
         checkKeys(lab);
         checkDesigns(lab);
-        if (lab.getValue("embedded.design").valueType() != com.typesafe.config.ConfigValueType.STRING) {
+        com.typesafe.config.ConfigValue embedded = lab.getValue("embedded.design");
+        if (embedded.valueType() != com.typesafe.config.ConfigValueType.STRING) {
             throw new com.typesafe.config.ConfigException.WrongType(
-                    lab.getValue("embedded.design").origin(),
+                    embedded.origin(),
                     "netns-lab.embedded.design",
                     "STRING (a design's name)",
-                    lab.getValue("embedded.design").valueType().name());
+                    embedded.valueType().name());
         }
         String name = lab.getString("embedded.design");
         String key = ConfigUtil.joinPath(name);
@@ -76,7 +77,7 @@ final class EmbeddedConfig {
      */
     static void checkDesigns(Config lab) {
         Config model = lab.getConfig("model");
-        strategies("netns-lab.model.", model); // a value every design overrides would otherwise pass unread
+        Design.checkStrategies(model, "netns-lab.model."); // a value every design overrides would otherwise pass
         com.typesafe.config.ConfigObject reference =
                 ConfigFactory.defaultReference().getObject("netns-lab.designs");
         for (String name : new TreeSet<>(lab.getObject("designs").keySet())) {
@@ -85,14 +86,9 @@ final class EmbeddedConfig {
                 continue;
             }
             String path = "netns-lab.designs." + ConfigUtil.joinPath(name);
-            if (reference.containsKey(name)) {
-                throw new IllegalArgumentException(path + ": redefines the named design '" + name
-                        + "' of reference.conf; give your design its own name");
-            }
-            if (!org.netnslab.settings.HoconChecker.isSafeName(name)) {
-                throw new IllegalArgumentException(path + ": a design name must be 1-100 letters, digits, '.', '_' or"
-                        + " '-', starting with a letter or digit (it names actors and output files), got '" + name
-                        + "'");
+            String bad = reference.containsKey(name) ? Design.redefined(name) : Design.nameProblem(name);
+            if (bad != null) {
+                throw new IllegalArgumentException(path + ": " + bad);
             }
             Config design = ((com.typesafe.config.ConfigObject) v).toConfig(); // an object: checkKeys said so
             for (String fault : Design.FAULT_KEYS) {
@@ -101,19 +97,7 @@ final class EmbeddedConfig {
                             + " them in netns-lab.model (every design alike)");
                 }
             }
-            strategies(path + ".", design.withoutPath("description").withFallback(model));
-            Design.fromConfig(name, design.withoutPath("description").withFallback(model)); // and its other values
-        }
-    }
-
-    /** Reads every strategy of {@code model}, naming a value none reads by {@code prefix} and its key. */
-    private static void strategies(String prefix, Config model) {
-        for (org.netnslab.design.Strategies.Row<?> row : org.netnslab.design.Strategies.ROWS) {
-            try {
-                row.setting().read(model);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(prefix + row.key() + ": " + e.getMessage(), e);
-            }
+            Design.fromConfig(name, design.withoutPath("description").withFallback(model), path + ".");
         }
     }
 
@@ -165,14 +149,13 @@ final class EmbeddedConfig {
         modelKeys(lab.getConfig("model"), model, "netns-lab.model.");
         for (String d : new TreeSet<>(lab.getObject("designs").keySet())) {
             com.typesafe.config.ConfigValue v = lab.getObject("designs").get(d);
+            String path = "netns-lab.designs." + ConfigUtil.joinPath(d);
             if (v.valueType() != com.typesafe.config.ConfigValueType.OBJECT) {
-                throw new IllegalArgumentException("netns-lab.designs." + ConfigUtil.joinPath(d) + ": must be an object"
-                        + " of model keys (e.g. uevent.serialization = lockless), got "
+                throw new IllegalArgumentException(path + ": " + Design.NOT_AN_OBJECT + ", got "
                         + v.valueType().name().toLowerCase(java.util.Locale.ROOT));
             }
-            Config design =
-                    lab.getConfig("designs").getConfig(ConfigUtil.joinPath(d)).withoutPath("description");
-            modelKeys(design, model, "netns-lab.designs." + ConfigUtil.joinPath(d) + ".");
+            Config design = ((com.typesafe.config.ConfigObject) v).toConfig().withoutPath("description");
+            modelKeys(design, model, path + ".");
         }
     }
 

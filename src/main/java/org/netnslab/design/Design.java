@@ -53,14 +53,59 @@ public record Design(String name, ModelSettings model, Map<String, String> other
      * @throws ConfigException for a missing key or a wrong type (Typesafe Config names file, line and key)
      */
     public static Design fromConfig(String name, Config model) {
+        return fromConfig(name, model, "design " + name + ": ");
+    }
+
+    /**
+     * {@link #fromConfig(String, Config)}, a strategy's problem named by {@code prefix} and its key.
+     *
+     * @param prefix what names a strategy key at fault, e.g. {@code netns-lab.designs.mine.}
+     * @throws IllegalArgumentException for an unknown strategy value ({@code prefix} and its key) or a value out of
+     *     range
+     * @throws ConfigException for a missing key or a wrong type
+     */
+    public static Design fromConfig(String name, Config model, String prefix) {
+        checkStrategies(model, prefix);
+        return new Design(name, ModelSettings.fromConfig(model));
+    }
+
+    /**
+     * Reads every row of {@link Strategies#ROWS} of {@code model}.
+     *
+     * @param model a config with every key of {@code netns-lab.model}
+     * @param prefix what names a key at fault, e.g. {@code netns-lab.model.}
+     * @throws IllegalArgumentException for a value no strategy reads, named by {@code prefix} and its key
+     */
+    public static void checkStrategies(Config model, String prefix) {
         for (Strategies.Row<?> row : Strategies.ROWS) {
             try {
                 row.setting().read(model);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("design " + name + ": " + row.key() + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(prefix + row.key() + ": " + e.getMessage(), e);
             }
         }
-        return new Design(name, ModelSettings.fromConfig(model));
+    }
+
+    /**
+     * @param name a design's name, defined outside reference.conf
+     * @return why it cannot name a design (it names actors and output files), or null when it can
+     */
+    public static String nameProblem(String name) {
+        return org.netnslab.settings.HoconChecker.isSafeName(name)
+                ? null
+                : "a design name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit (it"
+                        + " names actors and output files), got '" + name + "'";
+    }
+
+    /** Why a design defined outside reference.conf that is not an object is refused. */
+    public static final String NOT_AN_OBJECT = "must be an object of model keys (e.g. uevent.serialization = lockless)";
+
+    /**
+     * @param name a design of reference.conf that a configuration defines again
+     * @return why that is refused
+     */
+    public static String redefined(String name) {
+        return "redefines the named design '" + name + "' of reference.conf; give your design its own name";
     }
 
     /**

@@ -172,15 +172,7 @@ final class DesignReader {
             // reference.conf's)
             com.typesafe.config.ConfigOrigin at = own.getValue() != null ? own.getValue() : v.origin();
             // a seed's comparison would silently run other rules under a built-in design's name
-            if (reader.designShaped(
-                    name,
-                    v,
-                    at,
-                    path,
-                    builtIn.contains(name)
-                            ? "redefines the named design '" + name
-                                    + "' of reference.conf; give your design its own name"
-                            : null)) {
+            if (reader.designShaped(name, v, at, path, builtIn.contains(name) ? Design.redefined(name) : null)) {
                 Config design = ((ConfigObject) v).toConfig().withoutPath("description");
                 int before = problems.size();
                 c.knownLeaves(design, known, path + ".");
@@ -253,12 +245,9 @@ final class DesignReader {
      */
     private boolean designShaped(
             String name, ConfigValue v, com.typesafe.config.ConfigOrigin at, String path, String shadows) {
-        if (!HoconChecker.isSafeName(name)) { // it names an actor and the output files
-            c.problemAt(
-                    at,
-                    path,
-                    "a design name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or"
-                            + " digit (it names actors and output files), got '" + name + "'");
+        String badName = Design.nameProblem(name); // it names an actor and the output files
+        if (badName != null) {
+            c.problemAt(at, path, badName);
             return false;
         }
         if (shadows != null) {
@@ -266,7 +255,7 @@ final class DesignReader {
             return false;
         }
         if (v.valueType() != ConfigValueType.OBJECT) {
-            c.problemAt(at, path, "must be an object of model keys (e.g. uevent.serialization = lockless)");
+            c.problemAt(at, path, Design.NOT_AN_OBJECT);
             return false;
         }
         String dotted = dottedName(name, (ConfigObject) v);
