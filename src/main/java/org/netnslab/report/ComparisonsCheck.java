@@ -70,6 +70,32 @@ final class ComparisonsCheck {
         }
     }
 
+    /**
+     * Each design of the run that result-extra.json gives a seed ratio for is compared: a run of two designs or more
+     * compares every one with the baseline, so a list of comparisons emptied whole (which {@link #complete} cannot
+     * judge: nothing in it is left to name the measure) would take its verdict, and a DISAGREES, with it.
+     *
+     * @param file result.json, for the message
+     * @param r the run as read
+     * @param seedRatios result-extra.json's seed ratios, by design
+     * @throws ReportInputException naming the design whose comparisons are missing
+     */
+    static void seeded(Path file, RunRecord r, Map<String, Double> seedRatios) throws ReportInputException {
+        Set<String> run = new LinkedHashSet<>();
+        r.designs().forEach(d -> run.add(SweepVerdict.base(d.name())));
+        Set<String> compared = new HashSet<>();
+        r.comparisons().forEach(c -> compared.add(SweepVerdict.base(c.b())));
+        for (Map.Entry<String, Double> seed : seedRatios.entrySet()) {
+            if (run.size() > 1 && run.contains(seed.getKey()) && !compared.contains(seed.getKey())) {
+                throw new ReportInputException(
+                        file,
+                        "comparisons: none of " + seed.getKey() + ", whose seed ratio (" + seed.getValue() + ") "
+                                + ResultsFolder.RESULT_EXTRA_JSON + " holds (a run compares every design with the"
+                                + " baseline)" + ResultJsonReader.EDITED);
+            }
+        }
+    }
+
     /** @return a sweep key's {@code @<n>cpu}, or "" */
     private static String at(String key) {
         String base = SweepVerdict.base(key);

@@ -100,22 +100,17 @@ final class HtmlTables {
         for (Comparison c : r.comparisons()) {
             Double seed = r.seedRatio(c.b());
             String unit = unit(r, c.measure());
+            String means = tdLeft(esc(c.measure())) // the cells every row has, with figures or not
+                    + tdLeft(esc(c.a()))
+                    + tdLeft(esc(c.b()))
+                    + td(figure(c.meanA(), unit))
+                    + td(figure(c.meanB(), unit));
             if (!Double.isFinite(c.meanA()) || !Double.isFinite(c.meanB())) { // a design recorded nothing of it
-                h.append(row(
-                        tdLeft(esc(c.measure())),
-                        tdLeft(esc(c.a())),
-                        tdLeft(esc(c.b())),
-                        td(figure(c.meanA(), unit)),
-                        td(figure(c.meanB(), unit)),
-                        "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
+                h.append(row(means, "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
                 continue;
             }
             h.append(row(
-                    tdLeft(esc(c.measure())),
-                    tdLeft(esc(c.a())),
-                    tdLeft(esc(c.b())),
-                    td(figure(c.meanA(), unit)),
-                    td(figure(c.meanB(), unit)),
+                    means,
                     td(fmt(c.ratioBOverA())),
                     td(seed == null ? "" : fmt(seed)),
                     tdLeft(

@@ -4,12 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.metrics.SensitivityResult;
 
@@ -85,6 +82,7 @@ public final class ResultsFolder {
             notes.add(e.getMessage() + "; the report has no seed, seed ratios, throughput units or throughput chart");
         }
         if (extra != null) {
+            ComparisonsCheck.seeded(dir.resolve(RESULT_JSON), r, extra.seedRatios());
             seedsAgree(dir, r, extra.seedRatios());
             derivedAgree(dir, r, extra.derivedSeeds());
         }
@@ -225,26 +223,11 @@ public final class ResultsFolder {
 
     /**
      * Each comparison's seed in result.json is the seed ratio it was judged against, result-extra.json's: one edited
-     * alone would print beside a verdict it did not give. And each design of the run that result-extra.json gives a
-     * seed ratio for is compared: a run of two designs or more compares every one with the baseline, so a list of
-     * comparisons emptied whole would take its verdict (and a DISAGREES) with it.
+     * alone would print beside a verdict it did not give.
      *
-     * @throws ReportInputException naming the first that differs, or the design whose comparisons are missing
+     * @throws ReportInputException naming the first that differs
      */
     private static void seedsAgree(Path dir, RunRecord r, Map<String, Double> extra) throws ReportInputException {
-        Set<String> run = new LinkedHashSet<>();
-        r.designs().forEach(d -> run.add(SweepVerdict.base(d.name())));
-        Set<String> compared = new HashSet<>();
-        r.comparisons().forEach(c -> compared.add(SweepVerdict.base(c.b())));
-        for (Map.Entry<String, Double> seed : extra.entrySet()) {
-            if (run.size() > 1 && run.contains(seed.getKey()) && !compared.contains(seed.getKey())) {
-                throw new ReportInputException(
-                        dir.resolve(RESULT_JSON),
-                        "comparisons: none of " + seed.getKey() + ", whose seed ratio (" + seed.getValue() + ") "
-                                + RESULT_EXTRA_JSON + " holds (a run compares every design with the baseline)"
-                                + ResultJsonReader.EDITED);
-            }
-        }
         for (int i = 0; i < r.comparisons().size(); i++) {
             String b = r.comparisons().get(i).b();
             Double saved = r.seedRatios().get(b);

@@ -82,11 +82,7 @@ public final class SummaryCsv {
     static String differs(String saved, java.util.List<DesignRecord> designs) {
         java.util.List<java.util.List<String>> want = rows(text(designs));
         java.util.List<java.util.List<String>> got = rows(saved.startsWith("\uFEFF") ? saved.substring(1) : saved);
-        Map<String, Integer> rowOf = new java.util.HashMap<>(); // each pair's row in result.json's own order
-        for (int i = 1; i < want.size(); i++) {
-            rowOf.putIfAbsent(pair(want.get(i)), i);
-        }
-        want = inOrderOf(want, got);
+        want = inOrderOf(want, got); // each row keeps its line number in result.json's own order
         String[] columns = HEADER.trim().split(",");
         for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
             if (i >= want.size() || i >= got.size()) {
@@ -97,10 +93,10 @@ public final class SummaryCsv {
             java.util.List<String> w = want.get(i).subList(1, want.get(i).size());
             java.util.List<String> g = got.get(i).subList(1, got.get(i).size());
             String line = "line " + got.get(i).get(0) + ": ";
-            // the row result.json has there: rows are in its order, designs then measures
+            // the row result.json has there, numbered in its own order (designs, then measures)
             String row = i == 0
                     ? "header"
-                    : "row " + rowOf.getOrDefault(pair(want.get(i)), i) + " (" + w.get(0) + ", " + w.get(1) + ")";
+                    : "row " + (Integer.parseInt(want.get(i).get(0)) - 1) + " (" + w.get(0) + ", " + w.get(1) + ")";
             if (g.size() != columns.length) {
                 return line + g.size() + " columns, where result.json's " + row + " has " + columns.length;
             }

@@ -79,7 +79,8 @@ public class ComparisonsCheckTest extends JUnitSuite {
 
     /**
      * result-extra.json holds each derived ratio's seed: result.json's ratios emptied (which took a DISAGREES with
-     * them), one added, or one's seed edited is refused, naming the ratio.
+     * them), one added, one given twice, one's seed edited, or its model edited away from its replicates' mean is
+     * refused, naming the ratio.
      */
     @Test
     public void derivedRatiosDeletedAddedOrWithAnEditedSeedAreRefused() throws Exception {
