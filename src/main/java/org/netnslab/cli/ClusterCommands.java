@@ -45,6 +45,14 @@ final class ClusterCommands {
     }
 
     /**
+     * @return what a node compares with its peer before a run: the version and a digest of its classes (two builds of
+     *     one version from other code make other figures), e.g. {@code netns-lab 0.1.0 (code 3f2a...)}
+     */
+    static String nodeVersion() {
+        return Main.VERSION + " (code " + org.netnslab.cluster.CodeDigest.of() + ")";
+    }
+
+    /**
      * Starts the coordinator of {@code run}, or none.
      *
      * @param option {@code --cluster}, or null
@@ -55,14 +63,6 @@ final class ClusterCommands {
      * @throws IllegalArgumentException naming the option or key when the address is bad or refused, or the
      *     scenario runs live
      */
-    /**
-     * @return what a node compares with its peer before a run: the version and a digest of its classes (two builds of
-     *     one version from other code make other figures), e.g. {@code netns-lab 0.1.0 (code 3f2a...)}
-     */
-    static String nodeVersion() {
-        return Main.VERSION + " (code " + org.netnslab.cluster.CodeDigest.of() + ")";
-    }
-
     static ClusterRuns coordinator(String option, Config system, Scenario scenario, RunInputs inputs) {
         Checked c = checkCoordinator(option, system, scenario);
         if (c == null) {

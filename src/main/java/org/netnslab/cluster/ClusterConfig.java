@@ -84,6 +84,7 @@ public final class ClusterConfig {
                 throw new IllegalArgumentException(option + " " + arg + ": give the HOST:PORT alone, e.g. "
                         + (url.group(1).matches("[^:]+:\\d+") ? url.group(1) : "127.0.0.1:2552"));
             }
+            String expected = option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'";
             int colon = arg.lastIndexOf(':');
             int port;
             try {
@@ -95,13 +96,11 @@ public final class ClusterConfig {
                     throw new NumberFormatException();
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "'");
+                throw new IllegalArgumentException(expected);
             }
             String host = arg.substring(0, colon);
             if (host.matches("[^:\\[\\]]+:\\d+")) { // one colon too many: HOST:PORT:N
-                throw new IllegalArgumentException(
-                        option + ": expected HOST:PORT (e.g. 127.0.0.1:2552), got '" + arg + "' (one colon too many)");
+                throw new IllegalArgumentException(expected + " (one colon too many)");
             }
             if (host.contains(":") || host.startsWith("[")) { // Akka's canonical hostname does not take IPv6 here
                 throw new IllegalArgumentException(option + " " + arg + ": an IPv6 address; the cluster listens at an"

@@ -35,13 +35,13 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
     public static final Sensitivity NONE = new Sensitivity(0, 0.5, List.of(), 0.1);
     /** The most samples a study may ask for. */
     public static final int MAX_SAMPLES = 10_000;
-    /** The block's keys. */
     /** What each number of the block must be. */
     private static final java.util.Map<String, String> RANGES = java.util.Map.of(
             "samples", "must be in 0.." + MAX_SAMPLES,
             "spread", "must be in 0..0.9 (a factor stays > 0)",
             "seed-band", "must be in 0..1");
 
+    /** The block's keys. */
     static final java.util.Set<String> BLOCK_KEYS = java.util.Set.of("samples", "spread", "keys", "seed-band");
 
     /** Copies the list and checks the ranges. */
