@@ -1,8 +1,11 @@
 package org.netnslab.metrics;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import org.netnslab.fault.FaultSettings;
 import org.netnslab.fault.FaultSwitch;
 import org.netnslab.netns.LifecycleProbe;
 
@@ -89,6 +92,24 @@ public final class LifecycleRecorder implements LifecycleProbe {
      */
     public long faults(FaultSwitch which) {
         return faults.get(which).sum();
+    }
+
+    /**
+     * The result counters of the switches that are on ({@code faults_netns_actor}, ...), each the faults it fired,
+     * so that a run with a switch on shows whether it fired (0: none of its messages came); none when all are off,
+     * so a run without faults has the counters it always had.
+     *
+     * @param settings the design's fault switches
+     * @return counter name to count, in {@link FaultSwitch} order
+     */
+    public Map<String, Long> faultCounters(FaultSettings settings) {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        for (FaultSwitch s : FaultSwitch.values()) {
+            if (settings.every(s) > 0) {
+                counters.put("faults_" + s.name().toLowerCase(Locale.ROOT), faults(s));
+            }
+        }
+        return counters;
     }
 
     /** @return netns whose exits have run so far */

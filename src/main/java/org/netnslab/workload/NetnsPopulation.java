@@ -10,9 +10,11 @@ import akka.stream.javadsl.Sink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import org.netnslab.fault.ModelFault;
 import org.netnslab.machine.Machine;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netlink.SocketOptions;
@@ -215,11 +217,34 @@ public final class NetnsPopulation {
      *     {@code netns-lab.run.ask-timeout} after their netns were told to close them: leaked
      */
     private static long openListeners(List<CompletionStage<Done>> finished, DesignScope scope) throws RunFailure {
-        CompletableFuture<Void> all = CompletableFuture.allOf(
-                finished.stream().map(CompletionStage::toCompletableFuture).toArray(CompletableFuture[]::new));
+        // a listener the fault switch killed has closed its socket (faults.listener): its stream is done, not failed
+        CompletableFuture<Void> all = CompletableFuture.allOf(finished.stream()
+                .map(f -> f.toCompletableFuture()
+                        .exceptionallyCompose(e -> killedByFault(e)
+                                ? CompletableFuture.completedFuture(Done.getInstance())
+                                : CompletableFuture.failedFuture(e)))
+                .toArray(CompletableFuture[]::new));
         if (scope.completesWhileProgressing(all, "closing listener streams")) {
             return 0;
         }
         return finished.stream().filter(f -> !f.toCompletableFuture().isDone()).count();
+    }
+
+    /**
+     * @param finished listener streams' completions
+     * @return how many of them the fault switch {@code faults.listener} failed (their processes killed)
+     */
+    public static long failedByFault(List<CompletionStage<Done>> finished) {
+        return finished.stream()
+                .map(CompletionStage::toCompletableFuture)
+                .filter(f -> f.isCompletedExceptionally()
+                        && f.handle((ok, e) -> killedByFault(e)).join())
+                .count();
+    }
+
+    /** @return whether a stream's failure is the fault switch's: its cause, unwrapped, is a {@link ModelFault} */
+    private static boolean killedByFault(Throwable e) {
+        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        return t instanceof ModelFault;
     }
 }

@@ -65,7 +65,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
         long failures = loops.failures().sum();
         // a netns still alive is one that never reached net_free: count it once
         long leaked = Math.max(live, lifecycles - failures - probe.freed());
-        return new DesignResultBuilder(design)
+        DesignResultBuilder result = new DesignResultBuilder(design)
                 .measure(NetnsChurnWorkload.LOOP_WALL, loops.loopWall().merged())
                 .measure(NetnsChurnWorkload.CREATE, probe.create())
                 .measure(NetnsChurnWorkload.CLEANUP, probe.cleanup())
@@ -79,8 +79,9 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                 .counter("grace_periods", rcu.gracePeriods())
                 .counter("synchronize_rcu", rcu.synchronizeCalls())
                 .counter("rcu_barrier", rcu.barrierCalls())
-                .counter("rcu_callbacks", rcu.callbacksInvoked())
-                .invariants(Invariants.NONE
+                .counter("rcu_callbacks", rcu.callbacksInvoked());
+        probe.faultCounters(design.model().faults()).forEach(result::counter);
+        return result.invariants(Invariants.NONE
                         .with(USE_AFTER_FREE, probe.useAfterFreeCount())
                         .with(LEAKED, leaked)
                         .with(SOCK_INUSE_SUM, probe.sockInuseSum()))

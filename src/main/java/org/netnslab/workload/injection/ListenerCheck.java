@@ -39,6 +39,8 @@ public final class ListenerCheck {
     private long crossNetns;
     private long gaps;
     private final ReaderLosses losses;
+    /** Its process was killed by the fault switch ({@link #killedByFault}). */
+    private boolean killed;
 
     /**
      * @param netnsIndex the netns's index in the run
@@ -147,7 +149,16 @@ public final class ListenerCheck {
      * @throws IllegalStateException when {@link #bound} was never called
      */
     public long lostWithoutEnobufs(long expected) {
-        return losses.lostWithoutEnobufs(expected, received);
+        // a listener the fault switch killed closed its socket: what was sent after that went to no socket
+        return killed ? 0 : losses.lostWithoutEnobufs(expected, received);
+    }
+
+    /**
+     * Marks the listener's process as killed by {@code faults.listener}: its socket was closed with the message in
+     * hand, so the messages it did not read are not losses of a live socket.
+     */
+    public void killedByFault() {
+        killed = true;
     }
 
     /**

@@ -21,11 +21,13 @@ import org.netnslab.machine.Mutex;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.NetNamespace;
 import org.netnslab.netns.NetnsHandle;
+import org.netnslab.netns.StandardPernetOps;
 import org.netnslab.run.DesignResultBuilder;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
@@ -59,8 +61,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
 
     @Override
     public DesignResult run(Design design, DesignScope scope) throws RunFailure {
+        LifecycleRecorder probe = new LifecycleRecorder(); // the faults the fault switches fired
         ActorRef<NamespaceSupervisor.Command> supervisor =
-                scope.spawn(NamespaceSupervisor.create(design.model()), "supervisor");
+                scope.spawn(NamespaceSupervisor.create(design.model(), StandardPernetOps.all(), probe), "supervisor");
         int n = w.netnsCount();
         long counted = w.countedPerNetns(scale);
         List<NetnsHandle> netns = createNetns(supervisor, scope);
@@ -133,6 +136,11 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         // Teardown: each listener reads what is left and closes its socket, dropping the netns reference
         // it held; then the creators release every netns (NetnsPopulation.dismantle).
         long leaked = NetnsPopulation.dismantle(supervisor, netns, finished, scope);
+        for (int i = 0; i < checks.size(); i++) { // the checks and the streams were added together, one a listener
+            if (NetnsPopulation.failedByFault(List.of(finished.get(i))) > 0) {
+                checks.get(i).killedByFault();
+            }
+        }
         // a listener's recvmsg may run after the injectors are done (a short load ends within one slice): its CPU
         // counts to the end of the teardown, when every listener has read what was sent, as a probe's CPU clock does
         long listenerCpu = fair ? machine.cpuNanos(CpuTask.Kind.LISTENER) - listenerBefore : 0;
@@ -144,6 +152,10 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
             result.measure(UeventInjectionWorkload.DELIVERY, rx);
         }
         result.counter("warmup_injections", warmup);
+        probe.faultCounters(design.model().faults()).forEach(result::counter);
+        if (design.model().faults().listener() > 0) {
+            result.counter("listeners_failed_by_fault", NetnsPopulation.failedByFault(finished));
+        }
         if (collector.refused > 0) { // only where the scenario sends without the capability: other results unchanged
             result.counter("refused_eperm", collector.refused);
         }

@@ -208,6 +208,7 @@ public record NetnsScaleRun(NetnsScaleWorkload w, double scale) implements Desig
             result.measure(NetnsScaleWorkload.DELIVERY, delivery.merged());
         }
         result.counter("netns", n).counter("listeners", withListener.size());
+        rec.faultCounters(design.model().faults()).forEach(result::counter);
         // The heap readings are JVM-wide and move by megabytes between full GCs: below these populations the
         // difference is noise (even negative), so the figure is left out rather than reported.
         if (n >= MIN_NETNS_FOR_HEAP) {

@@ -227,4 +227,33 @@ public class ChurnScenarioTest extends JUnitSuite {
         }
         assertEquals(1.067, r.seedRatios().get("exit-barrier-4.16"), 0);
     }
+
+    /**
+     * faults.cleanup-worker in a virtual churn run: every second start of cleanup_net faults and is queued again (the
+     * retry is not eligible), nothing is lost, and the run reports the faults fired.
+     */
+    @Test
+    public void aCleanupWorkerFaultIsRetriedAndReported() throws Exception {
+        Scenario s = new ScenarioLoader()
+                .load(
+                        Path.of("load-tests/unshare-loop.conf"),
+                        List.of("designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.faults.cleanup-worker=2"),
+                        0.01);
+        akka.actor.typed.ActorSystem<Void> sys = org.netnslab.machine.VirtualSystem.create(
+                akka.actor.typed.javadsl.Behaviors.empty(), "churn-faults", com.typesafe.config.ConfigFactory.load());
+        DesignResult d;
+        try {
+            d = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT)
+                    .run(s)
+                    .designs()
+                    .get(0);
+        } finally {
+            org.netnslab.machine.VirtualSystem.terminate(sys, Duration.ofSeconds(5));
+        }
+        // 40 lifecycles in two cleanup_net batches: the second batch's start faulted once
+        assertEquals(2L, d.counters().get("cleanup_batches").longValue());
+        assertEquals(1L, d.counters().get("faults_cleanup_worker").longValue());
+        assertEquals(40L, d.counters().get("netns_freed").longValue());
+        assertEquals(0, d.invariants().leaked());
+    }
 }
