@@ -247,7 +247,19 @@ final class RunCommand implements Callable<Integer> {
         try {
             ScenarioRunner.Outcome outcome = run.run(now, lanes);
             now.stage("writing the results");
-            RunRecord record = write(staged, outcome);
+            RunRecord record;
+            try {
+                record = write(staged, outcome);
+            } catch (java.io.InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) { // the run is done: its figures still reach the console, only the files are lost
+                ReportCommand.printSummary(
+                        RunRecord.of(outcome.result(), outcome.sensitivity(), RunRecord.Machine.current()));
+                System.err.println("netns-lab: cannot write results to " + dir + unwritten(e) + ": "
+                        + SavedFile.reason(e) + ". The summary above holds the run's figures; no file was kept (make"
+                        + " room there, or give another --out, and run again)");
+                return Main.EXIT_FAILED;
+            }
             Path kept = staged.commit();
             Main.savedIn = dir;
             now.stage("after writing the results");
@@ -290,6 +302,15 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println("netns-lab: actor system did not terminate cleanly: " + e);
             }
         }
+    }
+
+    /** @return " (FILE)" naming the results file that could not be written, when the error says which */
+    private static String unwritten(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException f && f.getFile() != null) {
+            Path name = Path.of(f.getFile()).getFileName();
+            return name == null ? "" : " (" + name + ")";
+        }
+        return "";
     }
 
     /** Writes the run's results into the staged folder: result.json, the .hgrm files, report.html. */
