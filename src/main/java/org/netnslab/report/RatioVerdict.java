@@ -47,6 +47,18 @@ final class RatioVerdict {
                                     + " lock or queue tells them apart"
                             : ": they differ in no model key this workload reads, so they are the"
                                     + " same model here");
+        } else if (noWinner(c)) { // the means differ, but the replicates cannot say that the design made it so
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%s's mean %s came out %s %s %s's (%s vs %s %s, lower is better)",
+                    c.b(),
+                    c.measure(),
+                    pct(ratio),
+                    ratio < 1 ? "below" : "above",
+                    c.a(),
+                    num(c.meanB()),
+                    num(c.meanA()),
+                    unit));
         } else {
             b.append(String.format(
                     Locale.ROOT,
@@ -59,7 +71,7 @@ final class RatioVerdict {
                     num(c.meanB()),
                     num(c.meanA()),
                     unit));
-            if (ratio > 1 && !noWinner(c)) {
+            if (ratio > 1) {
                 b.append(": ").append(c.a()).append(" wins");
             }
         }
