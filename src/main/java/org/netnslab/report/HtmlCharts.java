@@ -107,11 +107,14 @@ final class HtmlCharts {
         });
     }
 
-    /** @return whether some design has a distribution of the measure to draw */
+    /**
+     * @return whether some design has a distribution of the measure to draw: two values or more (one value a design,
+     *     such as a listener's CPU over the run, is one point, no line; the tables give it)
+     */
     static boolean hasPercentiles(RunRecord r, String measure) {
         return r.designs().stream()
                 .anyMatch(d -> d.measures().get(measure) != null
-                        && d.measures().get(measure).count() > 0
+                        && d.measures().get(measure).count() > 1
                         && d.percentiles().get(measure) != null);
     }
 

@@ -112,6 +112,12 @@ public final class HtmlReport {
                 h.append("<div class=\"chart\">")
                         .append(HtmlCharts.percentileChart(m, r, ++charts))
                         .append("</div>\n");
+            } else if (r.designs().stream()
+                    .anyMatch(d ->
+                            d.measures().get(m) != null && d.measures().get(m).count() > 0)) {
+                h.append("<p>No chart: each design recorded at most one value of ")
+                        .append(esc(m))
+                        .append(", a point and not a distribution; the table above gives it.</p>\n");
             } else {
                 h.append("<p>No chart: no design recorded a value of ")
                         .append(esc(m))

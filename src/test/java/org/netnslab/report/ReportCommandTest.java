@@ -493,11 +493,13 @@ public class ReportCommandTest extends JUnitSuite {
         assertTrue(html.contains("<li>" + missingNote + "</li>"));
         assertTrue(html.contains(brokenNote.replace("\"", "&quot;")));
         RunRecord record = ResultsFolder.read(dir);
-        // every measure's chart is still drawn, one line short, but netns.cleanup's, which has no value (no empty
-        // chart: a sentence instead); and the throughput chart
+        // every measure's chart is still drawn, one line short, but netns.cleanup's, which has no value, and
+        // proc.listener_busy.all's, one value a design (no empty chart: a sentence instead); and the throughput chart
         assertTrue(html.contains("<p>No chart: no design recorded a value of netns.cleanup in its counted phase.</p>"));
-        assertEquals(4, HtmlReport.chartCount(record));
-        assertEquals(4, html.split("<svg ", -1).length - 1);
+        assertTrue(html.contains("<p>No chart: each design recorded at most one value of proc.listener_busy.all, a"
+                + " point and not a distribution; the table above gives it.</p>"));
+        assertEquals(3, HtmlReport.chartCount(record));
+        assertEquals(3, html.split("<svg ", -1).length - 1);
         assertFalse(record.designs().get(1).percentiles().containsKey("uevent.delivery"));
         assertTrue(record.designs().get(1).percentiles().containsKey("uevent.transaction"));
     }
