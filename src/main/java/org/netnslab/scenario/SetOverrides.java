@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,7 @@ final class SetOverrides {
                 if (isNull(one, key)) {
                     nullBy.put(key, set);
                 }
+                warnIfMerged(set, key, one, conf);
                 conf = one.withFallback(conf);
             } catch (ConfigException e) {
                 problems.add(new ConfigProblem("--set " + set, -1, key, HoconSyntax.setProblem(value, e)));
@@ -85,6 +87,31 @@ final class SetOverrides {
             }
         }
         return conf;
+    }
+
+    /**
+     * Warns when a {@code --set} gives an object where the keys so far hold one: HOCON merges the two, so the keys the
+     * {@code --set} does not name stay ({@code --set seed-ratios={}} clears nothing), which a command line's override
+     * seldom means. Says which stay and how to replace the object.
+     */
+    private static void warnIfMerged(String set, String key, Config one, Config conf) {
+        try {
+            if (one.getValue(key).valueType() != ConfigValueType.OBJECT
+                    || !conf.hasPath(key)
+                    || conf.getValue(key).valueType() != ConfigValueType.OBJECT) {
+                return;
+            }
+            java.util.Set<String> kept =
+                    new java.util.TreeSet<>(conf.getObject(key).keySet());
+            kept.removeAll(one.getObject(key).keySet());
+            if (!kept.isEmpty()) {
+                System.err.println("netns-lab: warning: --set " + HoconSyntax.cut(set) + " merges with " + key
+                        + " as the scenario has it (HOCON merges objects), so " + String.join(", ", kept)
+                        + (kept.size() == 1 ? " stays" : " stay") + "; to replace it, give --set " + key
+                        + "=null first");
+            }
+        } catch (ConfigException e) { // a value yet to be resolved: the merge is HOCON's as written, nothing to say
+        }
     }
 
     /** @return whether the --set gives its key null (a substitution, yet to be resolved, is not null) */

@@ -153,6 +153,31 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 p.err());
     }
 
+    /**
+     * An object given by --set merges with the scenario's (HOCON): the user hears which keys stay, and that null
+     * first replaces it; an object that names every key, or one after a null, merges nothing away.
+     */
+    @Test
+    public void anObjectSetOverAnObjectSaysWhichKeysStay() {
+        Printed p = cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "seed-ratios={}");
+        assertEquals(p.err(), 0, p.status());
+        assertEquals(
+                "netns-lab: warning: --set seed-ratios={} merges with seed-ratios as the scenario has it (HOCON merges"
+                        + " objects), so per-netns-2018 stays; to replace it, give --set seed-ratios=null first\n",
+                p.err());
+        Printed replaced = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--set",
+                "seed-ratios=null",
+                "--set",
+                "seed-ratios={}");
+        assertEquals(replaced.err(), "", replaced.err());
+        Printed named =
+                cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "seed-ratios={per-netns-2018=0.9}");
+        assertEquals(named.err(), "", named.err());
+    }
+
     @Test
     public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
         Printed p =
