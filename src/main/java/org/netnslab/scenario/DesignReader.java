@@ -53,10 +53,13 @@ final class DesignReader {
         Config conf = c.conf();
         Map<String, Design> out = new LinkedHashMap<>();
         Config model = reference.getConfig("model");
+        boolean blocksOk = true;
         if (conf.hasPath("model") && c.object("model") != null) {
             c.knownLeaves(conf.getConfig("model"), model, "model.");
             model = conf.getConfig("model").withFallback(model);
             design("model", model, "model."); // checked once, whether or not a design uses the values
+            // a block given as no object hides reference.conf's keys under it: each design would only echo that
+            blocksOk = notBlocks(model, "model.", null).isEmpty();
         }
         Config custom = customDesigns();
         List<String> names = c.stringList("designs", "design names");
@@ -94,6 +97,9 @@ final class DesignReader {
             Config own = own(name, custom, named);
             if (own == null) {
                 continue; // named above
+            }
+            if (!blocksOk) {
+                continue;
             }
             Config designModel = own.withoutPath("description").withFallback(model);
             Design d = design(name, designModel, "");
@@ -337,7 +343,11 @@ final class DesignReader {
 
     private Design designAt(String name, Config model, String pathPrefix, String where) {
         int before = c.problems().size();
+        Set<String> notBlocks = notBlocks(model, pathPrefix, where);
         for (Strategies.Row<?> row : Strategies.ROWS) {
+            if (notBlocks.stream().anyMatch(b -> row.key().startsWith(b + "."))) {
+                continue; // said once, for the block
+            }
             // a value every design inherits from the configuration's own model (--config) is that key's problem
             boolean own = configurations(model, row.key());
             String path = (own ? "netns-lab.model." : pathPrefix) + row.key();
@@ -350,5 +360,41 @@ final class DesignReader {
             }
         }
         return c.problems().size() == before ? Design.fromConfig(name, model) : null;
+    }
+
+    /**
+     * Each block of the strategy keys ({@code uevent}, {@code netns}, ...) that the model gives as something other
+     * than an object, said once with the keys it holds ({@code model.uevent = 5} would otherwise fail each of its
+     * keys).
+     *
+     * @param where the problem's lead ("design NAME: "), or null to say nothing and only return them
+     * @return the blocks at fault
+     */
+    private Set<String> notBlocks(Config model, String pathPrefix, String where) {
+        Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (Strategies.Row<?> row : Strategies.ROWS) {
+            String key = row.key();
+            for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+                blocks.computeIfAbsent(key.substring(0, dot), k -> new java.util.ArrayList<>())
+                        .add(key);
+            }
+        }
+        Set<String> bad = new LinkedHashSet<>();
+        blocks.forEach((block, keys) -> {
+            if (bad.stream().noneMatch(b -> block.startsWith(b + "."))
+                    && model.hasPath(block)
+                    && model.getValue(block).valueType() != ConfigValueType.OBJECT) {
+                bad.add(block);
+                if (where == null) { // only asked which
+                    return;
+                }
+                c.problemAt(
+                        model.getValue(block).origin(),
+                        pathPrefix + block,
+                        where + "must be a block of keys (" + String.join(", ", keys) + "), got "
+                                + model.getValue(block).valueType().name().toLowerCase(java.util.Locale.ROOT));
+            }
+        });
+        return bad;
     }
 }

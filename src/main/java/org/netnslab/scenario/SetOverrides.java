@@ -24,6 +24,8 @@ import org.netnslab.settings.HoconSyntax;
  */
 final class SetOverrides {
     private static final Pattern SUBSTITUTION = Pattern.compile("\\$\\{(\\??)\\s*([^}\\s]+)\\s*\\}");
+    /** What a --set that names no key is told. */
+    private static final String EXPECTED = "expected path=value, e.g. --set machine.cpus=2";
     /** How Typesafe Config names where a value from the environment came from. */
     private static final String ENVIRONMENT = "env variables";
 
@@ -43,12 +45,18 @@ final class SetOverrides {
         for (String set : sets) {
             int eq = set.indexOf('=');
             if (eq <= 0) {
-                problems.add(
-                        new ConfigProblem("--set " + set, -1, "-", "expected path=value, e.g. --set machine.cpus=2"));
+                problems.add(new ConfigProblem("--set " + set, -1, "-", EXPECTED));
                 continue;
             }
             String key = set.substring(0, eq).trim();
             String value = set.substring(eq + 1);
+            // HOCON's "+=" appends to a list: path+=value
+            String op = key.endsWith("+") ? " += " : " = ";
+            key = key.endsWith("+") ? key.substring(0, key.length() - 1).trim() : key;
+            if (key.isEmpty()) {
+                problems.add(new ConfigProblem("--set " + set, -1, "-", EXPECTED));
+                continue;
+            }
             if (value.isBlank()) {
                 problems.add(new ConfigProblem(
                         "--set " + set, -1, key, "no value after '=' (to set an" + " empty string, write \"\")"));
@@ -65,7 +73,7 @@ final class SetOverrides {
             }
             try {
                 Config one = ConfigFactory.parseString(
-                        key + " = " + value, ConfigParseOptions.defaults().setOriginDescription("--set " + set));
+                        key + op + value, ConfigParseOptions.defaults().setOriginDescription("--set " + set));
                 warnIfOptionalUnset(set, key, conf);
                 for (Map.Entry<String, ConfigValue> e : one.entrySet()) {
                     String earlier = setBy.put(e.getKey(), set);

@@ -82,7 +82,10 @@ public final class HoconSyntax {
         return e.origin() != null
                         && e.origin().filename() != null
                         && file.toString().equals(e.origin().filename())
-                ? ConfigProblem.at(e.origin(), key, message)
+                ? ConfigProblem.at(
+                        e.origin(),
+                        key,
+                        e instanceof ConfigException.Parse ? message : HoconChecker.bare(e)) // file and line once
                 : new ConfigProblem(file.toString(), -1, key, message);
     }
 

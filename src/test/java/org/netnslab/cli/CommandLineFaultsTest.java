@@ -178,6 +178,21 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals(named.err(), "", named.err());
     }
 
+    /** HOCON's += appends to a list from the command line too; one that names no key is refused as a --set is. */
+    @Test
+    public void aPlusEqualsSetAppendsToAList() {
+        Printed p = cli("validate", "load-tests/unshare-loop.conf", "--set", "designs+=kernel-6.9");
+        assertEquals(p.err(), 0, p.status());
+        assertTrue(
+                p.out(),
+                p.out()
+                        .contains("6 design(s) [owner-exit-4.16, net-free-4.16, exit-barrier-4.16, exit-unsafe-4.16,"
+                                + " net-free-rwsem, kernel-6.9]"));
+        Printed none = cli("validate", "load-tests/unshare-loop.conf", "--set", "+=x");
+        assertEquals(none.err(), Main.EXIT_CONFIG, none.status());
+        assertTrue(none.err(), none.err().contains("--set +=x: expected path=value, e.g. --set machine.cpus=2"));
+    }
+
     @Test
     public void aSweepRefusedInLiveModeNamesTheSweepAsTyped() {
         Printed p =

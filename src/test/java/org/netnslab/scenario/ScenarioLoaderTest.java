@@ -853,4 +853,25 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals("Infinity", ScenarioLoader.typed(Double.POSITIVE_INFINITY));
         assertEquals("1.0E-300", ScenarioLoader.typed(1e-300)); // not three hundred zeros
     }
+
+    /** A strategy block given as a number is one problem naming its keys, not one per key and one per design. */
+    @Test
+    public void aStrategyBlockThatIsNoObjectIsOneProblem() throws Exception {
+        assertEquals(
+                List.of("FILE:15: model.uevent: must be a block of keys (uevent.serialization, uevent.seqnum-scope,"
+                        + " uevent.listener-rcvbuf, uevent.listener-rcvbuf-option, uevent.listener-enobufs, uevent.fault),"
+                        + " got number"),
+                problems(GOOD + "model.uevent = 5\n", List.of(), 1.0));
+    }
+
+    /** Two values side by side that HOCON cannot join: the message names them as values, not as Java classes. */
+    @Test
+    public void valuesSideBySideAreNamedAsValues() throws Exception {
+        assertEquals(
+                List.of("FILE:15: -: Cannot concatenate object or list with a non-object-or-list, the list"
+                        + " [\"kernel-4.18\"] and the object {\"a\":1} are not compatible (values written side by side on"
+                        + " one line are joined into one: end the key's value before the next, or write them as one list"
+                        + " or one object)"),
+                problems(GOOD + "designs = [kernel-4.18] {a=1}\n", List.of(), 1.0));
+    }
 }
