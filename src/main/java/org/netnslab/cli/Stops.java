@@ -16,7 +16,8 @@ import sun.misc.Signal;
  * <p>The handlers are {@code sun.misc.Signal} handlers, not a shutdown hook, because a hook cannot
  * tell SIGINT from SIGTERM nor choose the exit status; each ends with {@link Runtime#halt}, so no
  * other shutdown hook runs (Akka's coordinated shutdown would otherwise stop the actors the run is
- * waiting on and print their failures). A second signal while the first is handled halts at once.
+ * waiting on and print their failures). A second signal within 2 s of the first is the same stop ({@code timeout}
+ * signals the JVM and then its process group); a later one, while the first is still handled, halts at once.
  * Installed by {@link Main#main} only: a test that calls {@link Main#execute} keeps the JVM's own. A process that
  * cannot end itself (an exhausted heap, where no signal handler can run) is ended by the {@link Watchdog}, from what
  * is recorded here: an OutOfMemoryError reported, the exit begun, the run and its output.
@@ -281,10 +282,25 @@ final class Stops {
         }
     }
 
+    /**
+     * How long after a first signal a second is the same stop, ns: {@code timeout} and a shell's job control send one
+     * to the launcher's JVM and one to its process group, a few ms apart.
+     */
+    private static final long SAME_STOP_NANOS = 2_000_000_000L;
+
+    /** When the first signal came (nanoTime); meaningful once {@link #STOPPING} is set. */
+    private static volatile long stopAt;
+
     private static void stop(String signal, int status) {
         if (!STOPPING.compareAndSet(false, true)) {
+            long first = stopAt; // 0: the first handler has only just begun
+            if (first == 0 || System.nanoTime() - first < SAME_STOP_NANOS) {
+                return; // the same stop twice: the first handler says it and halts
+            }
+            removeTemporary(); // a stop that hangs: halt now, leaving no temporary folder if it can
             Runtime.getRuntime().halt(status);
         }
+        stopAt = System.nanoTime();
         Runnable hook = onStop;
         if (hook != null) {
             hook.run();
