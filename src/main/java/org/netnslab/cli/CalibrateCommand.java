@@ -282,11 +282,23 @@ final class CalibrateCommand implements Callable<Integer> {
                     + " written: run calibrate again");
             return Main.EXIT_FAILED;
         } catch (IOException e) { // a probe that failed without its line, a model run, a write
-            System.err.println("netns-lab: calibrate: " + e.getMessage());
+            System.err.println("netns-lab: calibrate: " + e.getMessage() + unwritten(e, dir));
             return Main.EXIT_FAILED;
         } finally {
             Stops.onStop = null;
         }
+    }
+
+    /**
+     * @return for a write that failed (a file system error, a full disk), where and what to do; else ""
+     */
+    static String unwritten(IOException e, Path dir) {
+        boolean write = e instanceof java.nio.file.FileSystemException
+                || String.valueOf(e.getMessage()).contains("No space left on device");
+        return write
+                ? " (writing the results for " + dir + "; nothing was kept: make room there, or give another --out,"
+                        + " and run again)"
+                : "";
     }
 
     /** @return whether the latch opened within {@code seconds} (false also when this thread is interrupted) */

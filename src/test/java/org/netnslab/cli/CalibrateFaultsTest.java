@@ -172,4 +172,19 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 lines.get(beyond + 3).matches("  kernel-4.18 +733\\.92 +218\\.47x +1882\\.11" + " +130,718"));
         assertFalse(p.out(), p.out().matches("(?s).*\\(x\\d.*")); // no bare "(x217.24)"
     }
+
+    /** A write that fails (a full disk, a file system error) says where the results were going and what to do. */
+    @Test
+    public void aFailedWriteSaysWhereAndWhatToDo() {
+        Path dir = Path.of("/tmp/out");
+        assertEquals(
+                " (writing the results for /tmp/out; nothing was kept: make room there, or give another --out, and run"
+                        + " again)",
+                CalibrateCommand.unwritten(new java.io.IOException("No space left on device"), dir));
+        assertEquals(
+                " (writing the results for /tmp/out; nothing was kept: make room there, or give another --out, and run"
+                        + " again)",
+                CalibrateCommand.unwritten(new java.nio.file.AccessDeniedException("/tmp/out/calibration.json"), dir));
+        assertEquals("", CalibrateCommand.unwritten(new java.io.IOException("uevent_probe exited 1"), dir));
+    }
 }
