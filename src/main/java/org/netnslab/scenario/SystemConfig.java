@@ -143,6 +143,14 @@ public final class SystemConfig {
                             "must be a duration > 0 (e.g. 60s), got " + HoconSyntax.shown(system.getValue(key))));
                 }
             }
+            String outDir = "netns-lab.run.out-dir";
+            if (system.hasPath(outDir) && system.getString(outDir).isBlank()) { // as --out '' is refused
+                bad.add(ConfigProblem.at(
+                        system.getValue(outDir).origin(),
+                        outDir,
+                        "is empty, which would write every run's folder into the current folder: give a folder"
+                                + " (\".\" to mean the current one)"));
+            }
             bad.addAll(AkkaChecks.problems(system));
         }
         if (!bad.isEmpty()) {

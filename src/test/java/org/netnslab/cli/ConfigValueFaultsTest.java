@@ -229,6 +229,15 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                 "netns-lab: must be a block of settings netns-lab { ... } (see its reference.conf), got 5");
     }
 
+    /** An empty output folder would put every run's folder into the current one, as --out '' would: refused too. */
+    @Test
+    public void anEmptyOutDirIsRefused() throws Exception {
+        refused(
+                "netns-lab.run.out-dir = \"\"",
+                "netns-lab.run.out-dir: is empty, which would write every run's folder into the current folder: give a"
+                        + " folder (\".\" to mean the current one)");
+    }
+
     @Test
     public void aRunDurationThatIsNotAboveZeroIsNamedAlone() throws Exception {
         refused(
