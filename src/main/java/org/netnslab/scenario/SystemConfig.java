@@ -69,6 +69,9 @@ public final class SystemConfig {
         try {
             Config user = ConfigFactory.parseFile(
                     extra.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+            // a plain include that finds no file is skipped by HOCON: said as a scenario file's is
+            org.netnslab.settings.Includes.missing(extra, extra.toString())
+                    .forEach(w -> System.err.println("netns-lab: warning: " + w));
             List<ConfigProblem> unknown = ScenarioKeysInConfig.check(user, extra);
             for (String root : List.of("netns-lab", "akka")) { // a number would hide under -D's block of the same key
                 ConfigValue v = user.root().get(root);

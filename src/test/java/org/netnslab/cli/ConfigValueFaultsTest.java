@@ -229,6 +229,19 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                 "netns-lab: must be a block of settings netns-lab { ... } (see its reference.conf), got 5");
     }
 
+    /** A --config file's plain include that finds no file is warned of, as a scenario file's is. */
+    @Test
+    public void aConfigFilesMissingIncludeIsWarnedOf() throws Exception {
+        Path f = tmp.newFile("with-include.conf").toPath();
+        Files.writeString(f, "include \"gone2.conf\"\nnetns-lab.run.heap-check = on\n");
+        Printed v = CommandLineFaultsTest.cli("validate", SCENARIO, "--config", f.toString());
+        assertEquals(v.err(), 0, v.status());
+        assertEquals(
+                "netns-lab: warning: " + f + ":1: include \"gone2.conf\" finds no file, so HOCON skips it and the"
+                        + " settings it was to add; include required(\"gone2.conf\") makes that an error\n",
+                v.err());
+    }
+
     /** An empty output folder would put every run's folder into the current one, as --out '' would: refused too. */
     @Test
     public void anEmptyOutDirIsRefused() throws Exception {
