@@ -194,6 +194,14 @@ final class DesignReader {
         return problems;
     }
 
+    /** @return where a named design is defined: reference.conf, or the --config file and line */
+    private static String definedIn(com.typesafe.config.ConfigOrigin o) {
+        if (o.resource() != null && o.resource().endsWith("reference.conf")) {
+            return "reference.conf";
+        }
+        return o.filename() != null ? o.filename() + (o.lineNumber() > 0 ? ":" + o.lineNumber() : "") : o.description();
+    }
+
     /** @return the scenario's custom designs (checked: own names, objects of known model keys), or empty */
     private Config customDesigns() {
         Config conf = c.conf();
@@ -208,8 +216,11 @@ final class DesignReader {
                     e.getValue().origin(),
                     path,
                     reference.getObject("designs").containsKey(e.getKey())
-                            ? "shadows the named design '" + e.getKey()
-                                    + "' of reference.conf; give the custom design its own name"
+                            ? "shadows the named design '" + e.getKey() + "' of "
+                                    + definedIn(reference
+                                            .getValue("designs." + ConfigUtil.joinPath(e.getKey()))
+                                            .origin())
+                                    + "; give the custom design its own name"
                             : null)) {
                 c.knownLeaves(
                         ((ConfigObject) e.getValue()).toConfig().withoutPath("description"),

@@ -229,6 +229,33 @@ public class ConfigValueFaultsTest extends JUnitSuite {
                 "netns-lab: must be a block of settings netns-lab { ... } (see its reference.conf), got 5");
     }
 
+    /** A custom design named as a --config file's named design is refused naming that file, not reference.conf. */
+    @Test
+    public void aCustomDesignShadowingAConfigDesignNamesTheConfigFile() throws Exception {
+        Path config = tmp.newFile("designs.conf").toPath();
+        Files.writeString(config, "netns-lab.designs.mine { uevent.serialization = lockless }\n");
+        Path scenario = tmp.newFile("mine.conf").toPath();
+        Files.writeString(
+                scenario,
+                String.join(
+                        "\n",
+                        "name = mine",
+                        "description = d",
+                        "seed = s",
+                        "workload { type = uevent-injection, netns { userns-owned = 2, init-owned = 0 },"
+                                + " injections-per-netns = 10, injectors = 2 }",
+                        "designs = [kernel-4.18, mine]",
+                        "custom-designs { mine { uevent.serialization = lockless } }",
+                        ""));
+        Printed v = CommandLineFaultsTest.cli("validate", scenario.toString(), "--config", config.toString());
+        assertEquals(v.err(), Main.EXIT_CONFIG, v.status());
+        assertTrue(
+                v.err(),
+                v.err()
+                        .contains(scenario + ":6: custom-designs.mine: shadows the named design 'mine' of " + config
+                                + ":1; give the custom design its own name"));
+    }
+
     /** A --config file's plain include that finds no file is warned of, as a scenario file's is. */
     @Test
     public void aConfigFilesMissingIncludeIsWarnedOf() throws Exception {

@@ -203,7 +203,9 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 got.get(1));
         assertTrue(
                 got.get(2),
-                got.get(2).contains("custom-designs.\"kernel-6.9\": shadows the named design 'kernel-6.9'"));
+                got.get(2)
+                        .contains("custom-designs.\"kernel-6.9\": shadows the named design 'kernel-6.9' of"
+                                + " reference.conf; give the custom design its own name"));
         assertTrue(got.get(3), got.get(3).contains("seed-ratios.per-netns-2018: must be a number > 0"));
     }
 
