@@ -355,6 +355,23 @@ public class ScenarioLoaderTest extends JUnitSuite {
                                 "execution: an isolation-soak workload runs in live execution only: set execution = live"));
     }
 
+    /** A soak's duration is wall time: times --scale it may not pass its own 7-day bound. */
+    @Test
+    public void aSoakScaledBeyondSevenDaysIsRefused() throws Exception {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader()
+                        .load(Path.of("load-tests/isolation-soak.conf"), List.of("workload.duration=7d"), 1.5));
+        assertEquals(1, e.problems.size());
+        assertTrue(
+                e.problems.get(0).toString(),
+                e.problems
+                        .get(0)
+                        .toString()
+                        .endsWith("workload.duration: times --scale 1.5 exceeds 7d of wall time per design (the soak"
+                                + " runs in real time)"));
+    }
+
     @Test
     public void machineMustBeAnObjectAndJitterAtMostHalf() throws Exception {
         List<String> got = problems(GOOD, List.of("machine=4"), 0.01);
