@@ -78,7 +78,11 @@ public record UeventInjectionWorkload(
                 + warmupPerNetns(scale) + " warm-up)"
                 + (kernelUeventsPerNetns == 0
                         ? ""
-                        : " and " + kernelUeventsPerNetns(scale) + " tagged kernel uevents per netns");
+                        : " and " + kernelUeventsPerNetns(scale)
+                                + (kernelUeventsPerNetns(scale) == 1
+                                        ? " tagged kernel uevent"
+                                        : " tagged kernel uevents")
+                                + " per netns");
     }
 
     /**
