@@ -197,9 +197,11 @@ public final class CalibrationConsole {
                     r.load(),
                     r.measure(),
                     num(r.measured()),
-                    r.runs() > 1 ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high()) : "1 run",
+                    r.runs() > 1
+                            ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high())
+                            : CalibrationReport.oneRun(r),
                     num(r.predicted()),
-                    Double.isFinite(r.ratio()) ? String.format("%.2fx", r.ratio()) : "n/a",
+                    ratio(r.ratio()),
                     r.band(),
                     r.within() ? "within" : "MISS " + r.reason()));
         }
@@ -248,5 +250,24 @@ public final class CalibrationConsole {
 
     private static String residual(CostFit.Fitted f) {
         return Double.isNaN(f.residual()) ? "" : String.format("  residual %.1f%%", 100 * f.residual());
+    }
+
+    /**
+     * @return model/host as shown in the tables: two decimals, or up to four where two would put it on a band's edge
+     *     (1.2502 shows as 1.2502x beside "+-25%", not as 1.25x beside its MISS)
+     */
+    static String ratio(double ratio) {
+        return Double.isFinite(ratio) ? ratioFigure(ratio) + "x" : "n/a";
+    }
+
+    /** @return {@link #ratio}'s figure without its "x" (report.html's column), "n/a" when not finite */
+    static String ratioFigure(double ratio) {
+        if (!Double.isFinite(ratio)) {
+            return "n/a";
+        }
+        String two = String.format(java.util.Locale.ROOT, "%.2f", ratio);
+        boolean edge = two.equals("0.75") || two.equals("1.25") || two.equals("0.50") || two.equals("2.00");
+        // on an edge, up to four decimals, as few as tell it from the edge (at least three)
+        return edge ? String.format(java.util.Locale.ROOT, "%.4f", ratio).replaceAll("(\\.\\d{3}\\d*?)0+$", "$1") : two;
     }
 }

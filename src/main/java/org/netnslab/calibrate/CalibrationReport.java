@@ -237,11 +237,16 @@ public final class CalibrationReport {
 
     /** @return "3: low..high" for a load the host ran several times, "" for one run */
     static String range(Predictions.Row r) {
-        return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : "1 run";
+        return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : oneRun(r);
+    }
+
+    /** @return the host-runs cell of a row with one figure: a growth row's is a ratio of two sizes' medians */
+    static String oneRun(Predictions.Row r) {
+        return r.band().equals(RecordedRows.GROWTH) ? "of two medians" : "1 run";
     }
 
     private static String ratio(double v) {
-        return Double.isFinite(v) ? String.format("%.2f", v) : "n/a";
+        return CalibrationConsole.ratioFigure(v);
     }
 
     /** One style for every figure: thousands grouped from 1,000 on, three significant digits below. */

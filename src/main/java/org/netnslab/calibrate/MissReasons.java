@@ -42,12 +42,11 @@ final class MissReasons {
                     + " wait for a CPU inside the send more often than the host's");
     static final Miss REORDER = new Miss(
             "ORDR",
-            "the host's two senders' windows stretch when they contend; the model's vary only by its jitter",
-            "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) stretches while the"
-                    + " other CPU's sender gets through its own: both touch the one listener's queue and the same atomics, and"
-                    + " those lines move between the vCPUs; the model's windows vary only by the jitter of its costs (uniform"
-                    + " +-machine.jitter, fitted on a lone sender's p99 over its median), which does not grow when two senders"
-                    + " contend");
+            "the host's lockless windows are at times slow (their allocations); the model's vary only by its jitter",
+            "the host reorders when one sender's lockless window (SEQNUM taken to skb queued) is slow while the other"
+                    + " CPU's sender gets through its own; two senders meeting do not slow each other's sends, the window's own"
+                    + " slow allocations do, and the model has them only as the jitter of its costs (uniform +-machine.jitter,"
+                    + " fitted on a lone sender's p99 over its median)");
     static final Miss REORDER_HIGH = new Miss(
             "ORDH",
             "the model's senders' windows overlap more than the host's did in this load",

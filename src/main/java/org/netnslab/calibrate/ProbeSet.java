@@ -278,13 +278,12 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
                     shapes.addAll(lines);
                 }
             }
-            for (ObjectNode l : lines) {
-                if (l.path("settle_ms").asLong() >= SETTLE_CAP_MS) {
-                    progress.printf(
-                            "calibrate: warning: %s: the machine was not quiet within %d s before this load; its figures"
-                                    + " include other work (see the load average)%n",
-                            step.label(), SETTLE_CAP_MS / 1000);
-                }
+            // once a probe: its lines (the proc listeners print one a filter) share the one settling before the load
+            if (lines.stream().anyMatch(l -> l.path("settle_ms").asLong() >= SETTLE_CAP_MS)) {
+                progress.printf(
+                        "calibrate: warning: [%d/%d] %s: the machine was not quiet within %d s before this load; its"
+                                + " figures include other work (see the load average)%n",
+                        i, steps.size(), step.label(), SETTLE_CAP_MS / 1000);
             }
             progress.printf("calibrate:        %d line(s) in %.1f s%n", lines.size(), (System.nanoTime() - t0) / 1e9);
         }

@@ -191,6 +191,10 @@ final class RecordingCheck {
     static String shape(com.fasterxml.jackson.databind.JsonNode root) {
         var schema = root.path("schema");
         if (!schema.isIntegralNumber() || schema.asInt() != 1) {
+            if (schema.isIntegralNumber() && schema.asLong() > 1) {
+                return "schema " + schema + "; this netns-lab reads schema 1: a newer netns-lab wrote it; read it with"
+                        + " that one, or run calibrate again with this one";
+            }
             return schema.isMissingNode()
                     ? "schema: missing; this netns-lab reads schema 1 (a whole number)"
                     : "schema " + schema + "; this netns-lab reads schema 1 (a whole number)";

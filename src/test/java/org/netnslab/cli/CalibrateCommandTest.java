@@ -828,6 +828,10 @@ public class CalibrateCommandTest extends JUnitSuite {
                 fromEdited("schema", root -> root.put("schema", "1")),
                 ": schema \"1\"; this netns-lab reads schema 1 (a whole number)");
         assertRefused(
+                fromEdited("newer", root -> root.put("schema", 99)),
+                ": schema 99; this netns-lab reads schema 1: a newer netns-lab wrote it; read it with that one, or run"
+                        + " calibrate again with this one");
+        assertRefused(
                 fromEdited("ladder", root -> root.putArray("ladder").add(1)),
                 ": ladder must be an object, as calibrate writes it, got ARRAY");
         assertRefused(
