@@ -19,7 +19,9 @@ public final class ProbeLines {
     static final double NS = 1e13; // ~3 hours in ns: above any probe's bound
 
     private static final Map<String, List<Field>> FIELDS = Map.ofEntries(
-            Map.entry("sched/context-switch", List.of(new Field("context_switch_p50_ns", -NS, NS))),
+            Map.entry(
+                    "sched/context-switch",
+                    List.of(new Field("rounds", 1, 100_000_000), new Field("context_switch_p50_ns", -NS, NS))),
             Map.entry(
                     "sched/ring",
                     List.of(
@@ -169,6 +171,9 @@ public final class ProbeLines {
         return f;
     }
 
+    /** The loads only the prediction and unseen sets hold: the fit set's lines of the same probes are other loads. */
+    private static final java.util.Set<String> PREDICTION_ONLY = java.util.Set.of("uevent/tc1", "uevent/reorder");
+
     private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
         Map<Map<String, String>, Integer> seen = new java.util.HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -192,6 +197,11 @@ public final class ProbeLines {
             }
             if (!expectedSet.equals(l.path("set").asText())) {
                 return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
+            }
+            if (expectedSet.equals("fit") && PREDICTION_ONLY.contains(kind)) {
+                return where
+                        + ": a prediction-set load, which the fit never reads (the sets are not mixed: move it back"
+                        + " to prediction_set)";
             }
             if (!expectedSet.equals("fit") && !PREDICTED.contains(kind)) {
                 return where + ": a fit-set line, which the model does not predict (a prediction or unseen line is one"
@@ -375,7 +385,7 @@ public final class ProbeLines {
                                     + range(f.max()))
                     + ", got "
                     + (v == null
-                            ? "nothing"
+                            ? "none (the field is missing)"
                             : v.isNumber() && !Double.isFinite(v.asDouble())
                                     ? "a number beyond a double's range"
                                     : v.toString());
@@ -384,6 +394,9 @@ public final class ProbeLines {
     }
 
     private static String range(double v) {
+        if (Math.abs(v) == NS) { // the bound of any time a probe measures: said as a time, not as 1.00e+13
+            return (v < 0 ? "-" : "") + "10^13 ns";
+        }
         return v == Math.rint(v) && Math.abs(v) < 1e12 ? String.format("%,d", (long) v) : String.format("%.3g", v);
     }
 }

@@ -359,7 +359,10 @@ public class CalibrateCommandTest extends JUnitSuite {
                 "broadcast-walk",
                 "walk-p99",
                 line -> line.remove("send_p99_ns"));
-        assertRefused(o, "(uevent broadcast-walk): send_p99_ns must be a number in 1..1.00e+13," + " got nothing");
+        assertRefused(
+                o,
+                "(uevent broadcast-walk): send_p99_ns must be a number in 1..10^13 ns,"
+                        + " got none (the field is missing)");
     }
 
     /** The serial loop's CPU means, which the lifecycle fit takes, are checked as its medians are. */
@@ -370,13 +373,13 @@ public class CalibrateCommandTest extends JUnitSuite {
                 "unshare-loops",
                 "mean-string",
                 line -> line.put("child_cpu_mean_ns", "lots"));
-        assertRefused(o, "(lifecycle unshare-loops): child_cpu_mean_ns must be a number in 0..1.00e+13, got \"lots\"");
+        assertRefused(o, "(lifecycle unshare-loops): child_cpu_mean_ns must be a number in 0..10^13 ns, got \"lots\"");
         o = firstLineEdited(
                 "calibration-6.18-2cpu-2026-12-01-sleeps.json",
                 "unshare-loops",
                 "mean-negative",
                 line -> line.put("parent_cpu_mean_ns", -5));
-        assertRefused(o, "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..1.00e+13, got -5");
+        assertRefused(o, "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..10^13 ns, got -5");
         o = firstLineEdited(
                 "calibration-6.18-2cpu-2026-12-01-sleeps.json",
                 "unshare-loops",
@@ -384,7 +387,7 @@ public class CalibrateCommandTest extends JUnitSuite {
                 line -> line.put("parent_cpu_mean_ns", new java.math.BigDecimal("1e400")));
         assertRefused(
                 o,
-                "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..1.00e+13, got a number beyond a"
+                "(lifecycle unshare-loops): parent_cpu_mean_ns must be a number in 0..10^13 ns, got a number beyond a"
                         + " double's range");
     }
 
@@ -397,7 +400,7 @@ public class CalibrateCommandTest extends JUnitSuite {
         String[][] cases = {
             {
                 "{\"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 50}",
-                "(uevent waiters): before_send_p50_ns must be a number in 1..1.00e+13, got nothing"
+                "(uevent waiters): before_send_p50_ns must be a number in 1..10^13 ns, got none (the field is missing)"
             },
             {
                 "{\"before_send_p50_ns\": 10000, \"queued_send_p50_ns\": 12000, \"queued_waiters_mean\": 300}",
@@ -827,6 +830,27 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertRefused(
                 fromEdited("schema", root -> root.put("schema", "1")),
                 ": schema \"1\"; this netns-lab reads schema 1 (a whole number)");
+        assertRefused(
+                fromEdited("moved", root -> {
+                    ObjectNode tc1 = ((ObjectNode) root.path("prediction_set").get(0)).deepCopy();
+                    tc1.put("set", "fit");
+                    ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).add(tc1);
+                }),
+                "(uevent tc1): a prediction-set load, which the fit never reads (the sets are not mixed: move it back"
+                        + " to prediction_set)");
+        assertRefused(
+                fromEdited("rounds", root -> {
+                    for (var l : root.path("fit_set")) {
+                        if (l.path("load").asText().equals("context-switch")) {
+                            ((ObjectNode) l).put("rounds", -3);
+                        }
+                    }
+                }),
+                "(sched context-switch): rounds must be a number in 1..100,000,000, got -3");
+        assertRefused(
+                fromEdited("notes", root -> root.put("notes", "my notes")),
+                ": notes: not a key of a calibration.json (its keys: beyond, fit, fit_set, host, ladder, prediction_set,"
+                        + " predictions, quick, schema, tool, unseen, unseen_set); keep notes beside the file");
         assertRefused(
                 fromEdited("newer", root -> root.put("schema", 99)),
                 ": schema 99; this netns-lab reads schema 1: a newer netns-lab wrote it; read it with that one, or run"
