@@ -52,6 +52,10 @@ public final class CalibratedConf {
                 + "Z for kernel " + comment(host.release()) + ", " + host.cpus() + " CPUs, HZ " + host.hz()
                 + ", preempt " + host.preempt() + whose + "\n");
         b.append("# Costs fitted on the fit set only (calibration.json fit_set); each comment names its source.\n");
+        String unmeasured = CalibrationConsole.unmeasured(fit);
+        if (!unmeasured.isEmpty()) {
+            b.append("#").append(unmeasured).append("\n");
+        }
         b.append("# Use: ./netns-lab run SCENARIO --config THIS_FILE --set machine.cpus=" + host.cpus()
                 + " --set 'designs=[\"" + host.eraName() + "\"]' --set baseline=" + host.eraName() + "\n");
         b.append("# (or keep the scenario's designs: they all run on these costs, e.g. kernel-4.18 on this host).\n");

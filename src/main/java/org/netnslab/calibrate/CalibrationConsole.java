@@ -24,7 +24,7 @@ public final class CalibrationConsole {
     public static String text(Calibration.Result result) {
         HostFacts host = result.host();
         List<Predictions.Row> rows = result.rows();
-        StringBuilder b = new StringBuilder(headline(host, rows)).append('\n');
+        StringBuilder b = new StringBuilder(headline(host, rows) + unmeasured(result.fit())).append('\n');
         b.append(String.format(
                 "Host: kernel %s, %d CPUs, HZ %d, preempt %s%s.%n",
                 host.release(),
@@ -128,6 +128,34 @@ public final class CalibrationConsole {
         }
         return count + "the calibrated model does not reproduce this kernel's contended loads; do not rely on its"
                 + " figures for this kernel.";
+    }
+
+    /** Each part calibrate runs, by the prefix of the costs its fit-set probes give. */
+    private static final Map<String, String> PART_COSTS = partCosts();
+
+    private static Map<String, String> partCosts() {
+        Map<String, String> m = new java.util.LinkedHashMap<>(); // in ProbeSet.PARTS' order: the sentence's
+        m.put("uevent", "costs.uevent.");
+        m.put("proc", "costs.proc.");
+        m.put("lifecycle", "costs.netns.");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * @param fit a calibration's fit
+     * @return "" when every part was measured; else a sentence naming the parts that were not (calibrate --only): the
+     *     headline's trust covers the parts run, and their costs in calibrated.conf are reference.conf's
+     */
+    static String unmeasured(CostFit fit) {
+        List<String> not = PART_COSTS.entrySet().stream()
+                .filter(e -> fit.costs().keySet().stream().noneMatch(k -> k.startsWith(e.getValue()))
+                        && fit.unfitted().keySet().stream().noneMatch(k -> k.startsWith(e.getValue())))
+                .map(Map.Entry::getKey)
+                .toList();
+        return not.isEmpty() || not.size() == PART_COSTS.size()
+                ? ""
+                : " Not measured (calibrate --only): the " + String.join(" and ", not) + " loads; what this says holds"
+                        + " for the parts run, and calibrated.conf keeps reference.conf's costs for the others.";
     }
 
     static void fitted(StringBuilder b, CostFit fit) {

@@ -46,7 +46,7 @@ public final class CalibrationReport {
                 .append(" of ")
                 .append(rows.size())
                 .append(" predictions within their band</h1><p><b>")
-                .append(esc(CalibrationConsole.headline(host, rows)))
+                .append(esc(CalibrationConsole.headline(host, rows) + CalibrationConsole.unmeasured(fit)))
                 .append("</b></p>")
                 .append("<p>Host: kernel ")
                 .append(esc(host.release()))
