@@ -53,6 +53,12 @@ public final class CalibrationConsole {
      * The ladder by size: for each kind of load, each size's rows within band of its rows.
      */
     private static void bySize(StringBuilder b, List<Predictions.Row> rows) {
+        b.append("The ladder by size, rows within band of its rows:\n");
+        bySizeLines(rows).forEach(l -> b.append("  ").append(l).append('\n'));
+    }
+
+    /** @return the ladder by size, a line for each kind of load: each size's rows within band of its rows */
+    static List<String> bySizeLines(List<Predictions.Row> rows) {
         Map<String, Map<String, long[]>> kinds = new java.util.LinkedHashMap<>(); // kind -> load -> {within, all}
         for (Predictions.Row r : rows) {
             long[] n = kinds.computeIfAbsent(r.load().replaceAll("[0-9][0-9.]*", "#"), k -> new LinkedHashMap<>())
@@ -60,15 +66,13 @@ public final class CalibrationConsole {
             n[0] += r.within() ? 1 : 0;
             n[1]++;
         }
-        b.append("The ladder by size, rows within band of its rows:\n");
-        kinds.values()
-                .forEach(loads -> b.append("  ")
-                        .append(String.join(
-                                " | ",
-                                loads.entrySet().stream()
-                                        .map(e -> e.getKey() + " " + e.getValue()[0] + "/" + e.getValue()[1])
-                                        .toList()))
-                        .append('\n'));
+        return kinds.values().stream()
+                .map(loads -> String.join(
+                        " | ",
+                        loads.entrySet().stream()
+                                .map(e -> e.getKey() + " " + e.getValue()[0] + "/" + e.getValue()[1])
+                                .toList()))
+                .toList();
     }
 
     /** The unseen shapes: their own table and count. */

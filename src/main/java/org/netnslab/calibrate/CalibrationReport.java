@@ -94,6 +94,10 @@ public final class CalibrationReport {
             b.append("<p class=\"note\">The ladder: ").append(esc(l)).append(".</p>");
         }
         rowsTable(b, rows);
+        b.append("<p>The ladder by size, rows within band of its rows:</p><ul>");
+        CalibrationConsole.bySizeLines(rows)
+                .forEach(l -> b.append("<li>").append(esc(l)).append("</li>"));
+        b.append("</ul>");
         b.append("<h2>Unseen shapes: measured vs predicted</h2><p class=\"note\">")
                 .append(
                         unseen.seed() == null && unseen.rows().isEmpty()

@@ -43,7 +43,10 @@ public class CalibrateCommandTest extends JUnitSuite {
         assertTrue(root.path("predictions").size() > 0);
         assertTrue(root.path("fit").path("costs").has("costs.uevent.broadcast-per-socket"));
         assertEquals(3, root.path("beyond").size());
-        assertTrue(Files.readString(out.resolve("report.html")).contains("predictions within their band"));
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("predictions within their band"));
+        // the console's ladder by size, on the page too
+        assertTrue(html, html.contains("<li>tc1 N=10 1/4 | tc1 N=100 2/4 | tc1 N=1000 1/4</li>"));
         assertEquals(
                 0,
                 Main.execute(
