@@ -115,7 +115,15 @@ public final class HoconSyntax {
         if (m.contains("string quote was still open") || m.contains("unescaped newline in quoted strings")) {
             return "the '\"' is never closed: a '\"' is missing";
         }
-        return m.replaceFirst("(?s) \\(if you intended .*\\)$", "");
+        m = m.replaceFirst("(?s) \\(if you intended .*\\)$", "");
+        if (m.startsWith("Expecting a value but got wrong token: end of file")) {
+            return "the file ends where a value was expected: the last key has no value (write one, or \"\" for an"
+                    + " empty string)";
+        }
+        if (m.startsWith("Expecting end of input or a comma, got '='")) {
+            return m + " (a key on a line before may have no value: HOCON then takes this line's key as that value)";
+        }
+        return m;
     }
 
     /**

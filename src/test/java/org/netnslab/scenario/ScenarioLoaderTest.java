@@ -883,6 +883,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 problems(GOOD + "model.uevent = 5\n", List.of(), 1.0));
     }
 
+    /** A key left without a value says so, at the end of the file and before another key alike. */
+    @Test
+    public void aKeyWithoutAValueIsSaidSo() throws Exception {
+        assertEquals(
+                List.of("FILE:3: -: the file ends where a value was expected: the last key has no value (write one, or"
+                        + " \"\" for an empty string)"),
+                problems("name = x\nrepeat = \n", List.of(), 1.0));
+        assertEquals(
+                List.of(
+                        "FILE:3: -: Expecting end of input or a comma, got '=' (a key on a line before may have no value:"
+                                + " HOCON then takes this line's key as that value)"),
+                problems("name = x\nrepeat = \ndescription = d\n", List.of(), 1.0));
+    }
+
     /** Two values side by side that HOCON cannot join: the message names them as values, not as Java classes. */
     @Test
     public void valuesSideBySideAreNamedAsValues() throws Exception {
