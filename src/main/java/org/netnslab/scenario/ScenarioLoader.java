@@ -280,7 +280,13 @@ public final class ScenarioLoader {
         if (conf.hasPath("baseline")) {
             baseline = c.string("baseline", null);
             if (baseline != null && designsOk && !designs.isEmpty() && !designs.containsKey(baseline)) {
-                c.problem("baseline", "'" + baseline + "' is not one of the scenario's designs " + designs.keySet());
+                c.problem(
+                        "baseline",
+                        "'" + baseline + "' is not one of the scenario's designs " + designs.keySet()
+                                + (bySet(conf, "designs") && !bySet(conf, "baseline")
+                                        ? " (--set designs changed them: give --set baseline="
+                                                + designs.keySet().iterator().next() + " too)"
+                                        : ""));
             }
         }
         boolean designsBySet = bySet(conf, "designs");

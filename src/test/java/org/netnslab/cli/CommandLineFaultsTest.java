@@ -178,6 +178,19 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals(named.err(), "", named.err());
     }
 
+    /** A --set of designs that leaves the file's baseline out says to set the baseline too. */
+    @Test
+    public void designsSetWithoutTheBaselineSaysToSetItToo() {
+        Printed p = cli("validate", "load-tests/unshare-loop.conf", "--set", "designs=[kernel-6.9]");
+        assertEquals(p.err(), Main.EXIT_CONFIG, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains(
+                                "baseline: 'net-free-4.16' is not one of the scenario's designs [kernel-6.9] (--set designs"
+                                        + " changed them: give --set baseline=kernel-6.9 too)"));
+    }
+
     /** HOCON's += appends to a list from the command line too; one that names no key is refused as a --set is. */
     @Test
     public void aPlusEqualsSetAppendsToAList() {
