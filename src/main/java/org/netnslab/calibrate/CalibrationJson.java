@@ -160,21 +160,6 @@ public final class CalibrationJson {
         return o;
     }
 
-    /** The keys calibrate writes at a calibration.json's top level ({@link #write}). */
-    static final java.util.Set<String> TOP_LEVEL = java.util.Set.of(
-            "schema",
-            "tool",
-            "quick",
-            "host",
-            "fit_set",
-            "prediction_set",
-            "unseen_set",
-            "fit",
-            "predictions",
-            "ladder",
-            "unseen",
-            "beyond");
-
     /**
      * @param file a calibration.json
      * @return its fit set and prediction set
@@ -238,14 +223,6 @@ public final class CalibrationJson {
         }
         if (!root.path("host").isObject()) {
             throw new IOException(file + ": no host object (the machine it was measured on)");
-        }
-        // a key calibrate never writes would be dropped from the replay's calibration.json: refused, as the host's are
-        for (var it = root.fieldNames(); it.hasNext(); ) {
-            String key = it.next();
-            if (!TOP_LEVEL.contains(key)) {
-                throw new IOException(file + ": " + key + ": not a key of a calibration.json (its keys: "
-                        + String.join(", ", new java.util.TreeSet<>(TOP_LEVEL)) + "); keep notes beside the file");
-            }
         }
         HostFacts host;
         try {

@@ -171,9 +171,6 @@ public final class ProbeLines {
         return f;
     }
 
-    /** The loads only the prediction and unseen sets hold: the fit set's lines of the same probes are other loads. */
-    private static final java.util.Set<String> PREDICTION_ONLY = java.util.Set.of("uevent/tc1", "uevent/reorder");
-
     private static String problem(String array, String expectedSet, List<ObjectNode> lines) {
         Map<Map<String, String>, Integer> seen = new java.util.HashMap<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -198,7 +195,7 @@ public final class ProbeLines {
             if (!expectedSet.equals(l.path("set").asText())) {
                 return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
             }
-            if (expectedSet.equals("fit") && PREDICTION_ONLY.contains(kind)) {
+            if (expectedSet.equals("fit") && kind.matches("uevent/(tc1|reorder)")) { // prediction and unseen loads only
                 return where
                         + ": a prediction-set load, which the fit never reads (the sets are not mixed: move it back"
                         + " to prediction_set)";

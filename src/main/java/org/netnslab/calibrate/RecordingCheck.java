@@ -183,6 +183,21 @@ final class RecordingCheck {
     private static final java.util.Set<String> CONTENDED = java.util.Set.of(
             "uevent/tc1", "uevent/reorder", "proc/proc-scan", "proc/listener", "lifecycle/unshare-loops");
 
+    /** The keys calibrate writes at a calibration.json's top level ({@link CalibrationJson#write}). */
+    static final java.util.Set<String> TOP_LEVEL = java.util.Set.of(
+            "schema",
+            "tool",
+            "quick",
+            "host",
+            "fit_set",
+            "prediction_set",
+            "unseen_set",
+            "fit",
+            "predictions",
+            "ladder",
+            "unseen",
+            "beyond");
+
     /**
      * @param root a recording's JSON
      * @return the first part of it that is not of the shape calibrate writes (schema, host.cpus, host.release, the
@@ -198,6 +213,14 @@ final class RecordingCheck {
             return schema.isMissingNode()
                     ? "schema: missing; this netns-lab reads schema 1 (a whole number)"
                     : "schema " + schema + "; this netns-lab reads schema 1 (a whole number)";
+        }
+        // a key calibrate never writes would be dropped from the replay's calibration.json: refused, as the host's are
+        for (var it = root.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!TOP_LEVEL.contains(key)) {
+                return key + ": not a key of a calibration.json (its keys: "
+                        + String.join(", ", new java.util.TreeSet<>(TOP_LEVEL)) + "); keep notes beside the file";
+            }
         }
         var host = root.path("host");
         if (!host.path("cpus").isIntegralNumber()) {

@@ -47,10 +47,13 @@ final class RatioVerdict {
                                     + " lock or queue tells them apart"
                             : ": they differ in no model key this workload reads, so they are the"
                                     + " same model here");
-        } else if (noWinner(c)) { // the means differ, but the replicates cannot say that the design made it so
+        } else { // replicates that cannot name a winner: where the mean came out, not that a design cut it
+            boolean none = noWinner(c);
             b.append(String.format(
                     Locale.ROOT,
-                    "%s's mean %s came out %s %s %s's (%s vs %s %s, lower is better)",
+                    none
+                            ? "%1$s's mean %2$s came out %3$s %4$s %5$s's (%6$s vs %7$s %8$s, lower is better)"
+                            : "%1$s %9$s the mean %2$s %3$s against %5$s (%6$s vs %7$s %8$s, lower is better)",
                     c.b(),
                     c.measure(),
                     pct(ratio),
@@ -58,20 +61,9 @@ final class RatioVerdict {
                     c.a(),
                     num(c.meanB()),
                     num(c.meanA()),
-                    unit));
-        } else {
-            b.append(String.format(
-                    Locale.ROOT,
-                    "%s %s the mean %s %s against %s (%s vs %s %s, lower is better)",
-                    c.b(),
-                    ratio < 1 ? "cuts" : "raises",
-                    c.measure(),
-                    pct(ratio),
-                    c.a(),
-                    num(c.meanB()),
-                    num(c.meanA()),
-                    unit));
-            if (ratio > 1) {
+                    unit,
+                    ratio < 1 ? "cuts" : "raises"));
+            if (ratio > 1 && !none) {
                 b.append(": ").append(c.a()).append(" wins");
             }
         }

@@ -59,7 +59,7 @@ final class DesignReader {
             model = conf.getConfig("model").withFallback(model);
             design("model", model, "model."); // checked once, whether or not a design uses the values
             // a block given as no object hides reference.conf's keys under it: each design would only echo that
-            blocksOk = notBlocks(model, "model.", null).isEmpty();
+            blocksOk = StrategyBlocks.notBlocks(c, model, "model.", null).isEmpty();
         }
         Config custom = customDesigns();
         List<String> names = c.stringList("designs", "design names");
@@ -354,7 +354,7 @@ final class DesignReader {
 
     private Design designAt(String name, Config model, String pathPrefix, String where) {
         int before = c.problems().size();
-        Set<String> notBlocks = notBlocks(model, pathPrefix, where);
+        Set<String> notBlocks = StrategyBlocks.notBlocks(c, model, pathPrefix, where);
         for (Strategies.Row<?> row : Strategies.ROWS) {
             if (notBlocks.stream().anyMatch(b -> row.key().startsWith(b + "."))) {
                 continue; // said once, for the block
@@ -371,41 +371,5 @@ final class DesignReader {
             }
         }
         return c.problems().size() == before ? Design.fromConfig(name, model) : null;
-    }
-
-    /**
-     * Each block of the strategy keys ({@code uevent}, {@code netns}, ...) that the model gives as something other
-     * than an object, said once with the keys it holds ({@code model.uevent = 5} would otherwise fail each of its
-     * keys).
-     *
-     * @param where the problem's lead ("design NAME: "), or null to say nothing and only return them
-     * @return the blocks at fault
-     */
-    private Set<String> notBlocks(Config model, String pathPrefix, String where) {
-        Map<String, List<String>> blocks = new LinkedHashMap<>();
-        for (Strategies.Row<?> row : Strategies.ROWS) {
-            String key = row.key();
-            for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
-                blocks.computeIfAbsent(key.substring(0, dot), k -> new java.util.ArrayList<>())
-                        .add(key);
-            }
-        }
-        Set<String> bad = new LinkedHashSet<>();
-        blocks.forEach((block, keys) -> {
-            if (bad.stream().noneMatch(b -> block.startsWith(b + "."))
-                    && model.hasPath(block)
-                    && model.getValue(block).valueType() != ConfigValueType.OBJECT) {
-                bad.add(block);
-                if (where == null) { // only asked which
-                    return;
-                }
-                c.problemAt(
-                        model.getValue(block).origin(),
-                        pathPrefix + block,
-                        where + "must be a block of keys (" + String.join(", ", keys) + "), got "
-                                + model.getValue(block).valueType().name().toLowerCase(java.util.Locale.ROOT));
-            }
-        });
-        return bad;
     }
 }

@@ -1,0 +1,55 @@
+package org.netnslab.scenario;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValueType;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.netnslab.design.Strategies;
+import org.netnslab.settings.HoconChecker;
+
+/** The blocks of the strategy keys ({@code uevent}, {@code netns}, ...) a model must give as objects. Stateless. */
+final class StrategyBlocks {
+    private StrategyBlocks() {}
+
+    /**
+     * Each block of the strategy keys ({@code uevent}, {@code netns}, ...) that the model gives as something other
+     * than an object, said once with the keys it holds ({@code model.uevent = 5} would otherwise fail each of its
+     * keys).
+     *
+     * @param c where the problem goes
+     * @param model a model config (a design's keys over the scenario's and reference.conf's)
+     * @param pathPrefix the problem's path prefix ("model." for the scenario's model block, else "")
+     * @param where the problem's lead ("design NAME: "), or null to say nothing and only return them
+     * @return the blocks at fault
+     */
+    static Set<String> notBlocks(HoconChecker c, Config model, String pathPrefix, String where) {
+        Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (Strategies.Row<?> row : Strategies.ROWS) {
+            String key = row.key();
+            for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+                blocks.computeIfAbsent(key.substring(0, dot), k -> new java.util.ArrayList<>())
+                        .add(key);
+            }
+        }
+        Set<String> bad = new LinkedHashSet<>();
+        blocks.forEach((block, keys) -> {
+            if (bad.stream().noneMatch(b -> block.startsWith(b + "."))
+                    && model.hasPath(block)
+                    && model.getValue(block).valueType() != ConfigValueType.OBJECT) {
+                bad.add(block);
+                if (where == null) { // only asked which
+                    return;
+                }
+                c.problemAt(
+                        model.getValue(block).origin(),
+                        pathPrefix + block,
+                        where + "must be a block of keys (" + String.join(", ", keys) + "), got "
+                                + model.getValue(block).valueType().name().toLowerCase(java.util.Locale.ROOT));
+            }
+        });
+        return bad;
+    }
+}
