@@ -339,37 +339,31 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         .netnsActor());
     }
 
-    @Test
-    public void theIsolationSoakRunsLiveOnly() throws Exception {
+    /** @return the one problem the shipped isolation-soak scenario has with {@code set} at {@code scale} */
+    private static String soleSoakProblem(String set, double scale) {
         ScenarioException e = org.junit.Assert.assertThrows(
                 ScenarioException.class,
-                () -> new ScenarioLoader()
-                        .load(Path.of("load-tests/isolation-soak.conf"), List.of("execution=virtual"), 0.01));
-        assertEquals(1, e.problems.size());
+                () -> new ScenarioLoader().load(Path.of("load-tests/isolation-soak.conf"), List.of(set), scale));
+        assertEquals(e.problems.toString(), 1, e.problems.size());
+        return e.problems.get(0).toString();
+    }
+
+    @Test
+    public void theIsolationSoakRunsLiveOnly() {
+        String p = soleSoakProblem("execution=virtual", 0.01);
         assertTrue(
-                e.problems.get(0).toString(),
-                e.problems
-                        .get(0)
-                        .toString()
-                        .endsWith(
-                                "execution: an isolation-soak workload runs in live execution only: set execution = live"));
+                p,
+                p.endsWith("execution: an isolation-soak workload runs in live execution only: set execution = live"));
     }
 
     /** A soak's duration is wall time: times --scale it may not pass its own 7-day bound. */
     @Test
-    public void aSoakScaledBeyondSevenDaysIsRefused() throws Exception {
-        ScenarioException e = org.junit.Assert.assertThrows(
-                ScenarioException.class,
-                () -> new ScenarioLoader()
-                        .load(Path.of("load-tests/isolation-soak.conf"), List.of("workload.duration=7d"), 1.5));
-        assertEquals(1, e.problems.size());
+    public void aSoakScaledBeyondSevenDaysIsRefused() {
+        String p = soleSoakProblem("workload.duration=7d", 1.5);
         assertTrue(
-                e.problems.get(0).toString(),
-                e.problems
-                        .get(0)
-                        .toString()
-                        .endsWith("workload.duration: times --scale 1.5 exceeds 7d of wall time per design (the soak"
-                                + " runs in real time)"));
+                p,
+                p.endsWith("workload.duration: times --scale 1.5 exceeds 7d of wall time per design (the soak runs in"
+                        + " real time)"));
     }
 
     @Test
