@@ -275,6 +275,21 @@ public final class ScenarioLoader {
         DesignReader designReader = new DesignReader(reference, c);
         Map<String, Design> designs = designReader.read();
         boolean designsOk = problems.size() == before;
+        if (workload != null && workloadOk && !designs.isEmpty()) { // every design takes the scenario's switches
+            org.netnslab.fault.FaultSettings faults =
+                    designs.values().iterator().next().model().faults();
+            for (org.netnslab.fault.FaultSwitch f : org.netnslab.fault.FaultSwitch.values()) {
+                if (faults.every(f) > 0 && !workload.faultSwitches().contains(f)) {
+                    c.problem(
+                            "model." + f.key(),
+                            "a " + conf.getString("workload.type") + " run would stall on it (it waits for every"
+                                    + " listener's delivery and every request's answer); it takes "
+                                    + workload.faultSwitches().stream()
+                                            .map(x -> "model." + x.key())
+                                            .toList());
+                }
+            }
+        }
         ScenarioFileHints.calibratedDesigns(problems, before, file);
         String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();
         if (conf.hasPath("baseline")) {
@@ -343,7 +358,8 @@ public final class ScenarioLoader {
 
     /** @return whether the value at {@code path} came from a {@code --set} */
     static boolean bySet(Config conf, String path) {
-        return conf.hasPath(path) && conf.getValue(path).origin().description().startsWith("--set ");
+        // a list a --set appended to (+=) is a merge of its parts' origins, one of them the --set
+        return conf.hasPath(path) && conf.getValue(path).origin().description().contains("--set ");
     }
 
     /**

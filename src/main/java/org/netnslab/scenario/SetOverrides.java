@@ -77,7 +77,8 @@ final class SetOverrides {
                 warnIfOptionalUnset(set, key, conf);
                 for (Map.Entry<String, ConfigValue> e : one.entrySet()) {
                     String earlier = setBy.put(e.getKey(), set);
-                    if (earlier != null && !earlier.equals(set)) { // the last one wins, as HOCON's own later value does
+                    // the last one wins, as HOCON's own later value does; one that appends (+=) overrides nothing
+                    if (earlier != null && !earlier.equals(set) && op.equals(" = ")) {
                         System.err.println("netns-lab: warning: --set " + HoconSyntax.cut(set)
                                 + " overrides the earlier --set " + HoconSyntax.cut(earlier)
                                 + " (the last one given wins)");
@@ -100,7 +101,7 @@ final class SetOverrides {
     /**
      * Warns when a {@code --set} gives an object where the keys so far hold one: HOCON merges the two, so the keys the
      * {@code --set} does not name stay ({@code --set seed-ratios={}} clears nothing), which a command line's override
-     * seldom means. Says which stay and how to replace the object.
+     * seldom means. Says which stay and how to change one.
      */
     private static void warnIfMerged(String set, String key, Config one, Config conf) {
         try {
@@ -113,10 +114,15 @@ final class SetOverrides {
                     new java.util.TreeSet<>(conf.getObject(key).keySet());
             kept.removeAll(one.getObject(key).keySet());
             if (!kept.isEmpty()) {
+                // null removes a key only the scenario gives (a seed ratio); a model key set to null has no value at
+                // all, since the scenario's model lies over reference.conf's: so each is to be set, not nulled
                 System.err.println("netns-lab: warning: --set " + HoconSyntax.cut(set) + " merges with " + key
                         + " as the scenario has it (HOCON merges objects), so " + String.join(", ", kept)
-                        + (kept.size() == 1 ? " stays" : " stay") + "; to replace it, give --set " + key
-                        + "=null first");
+                        + (kept.size() == 1 ? " stays" : " stay") + ": give a key a --set of its own to change it (e.g."
+                        + " --set " + key + "."
+                        + com.typesafe.config.ConfigUtil.joinPath(
+                                kept.iterator().next())
+                        + "=...; null removes a key the scenario adds, such as a seed ratio)");
             }
         } catch (ConfigException e) { // a value yet to be resolved: the merge is HOCON's as written, nothing to say
         }

@@ -36,20 +36,34 @@ final class StrategyBlocks {
         }
         Set<String> bad = new LinkedHashSet<>();
         blocks.forEach((block, keys) -> {
+            // null too: over reference.conf's model it hides the block's keys as a number would
+            com.typesafe.config.ConfigValue v = value(model, block);
             if (bad.stream().noneMatch(b -> block.startsWith(b + "."))
-                    && model.hasPath(block)
-                    && model.getValue(block).valueType() != ConfigValueType.OBJECT) {
+                    && v != null
+                    && v.valueType() != ConfigValueType.OBJECT) {
                 bad.add(block);
                 if (where == null) { // only asked which
                     return;
                 }
                 c.problemAt(
-                        model.getValue(block).origin(),
+                        v.origin(),
                         pathPrefix + block,
                         where + "must be a block of keys (" + String.join(", ", keys) + "), got "
-                                + model.getValue(block).valueType().name().toLowerCase(java.util.Locale.ROOT));
+                                + v.valueType().name().toLowerCase(java.util.Locale.ROOT));
             }
         });
         return bad;
+    }
+
+    /** @return the value at {@code path}, a null one included; null when there is none */
+    private static com.typesafe.config.ConfigValue value(Config model, String path) {
+        com.typesafe.config.ConfigValue v = model.root();
+        for (String key : com.typesafe.config.ConfigUtil.splitPath(path)) {
+            if (!(v instanceof com.typesafe.config.ConfigObject o)) {
+                return null;
+            }
+            v = o.get(key);
+        }
+        return v;
     }
 }

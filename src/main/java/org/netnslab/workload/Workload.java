@@ -59,6 +59,14 @@ public interface Workload {
     }
 
     /**
+     * @return the fault switches ({@code model.faults.*}) its runs can take: a switch outside them would stall a run
+     *     (netns-scale waits for every listener's delivery) and is refused; all by default
+     */
+    default java.util.Set<org.netnslab.fault.FaultSwitch> faultSwitches() {
+        return java.util.EnumSet.allOf(org.netnslab.fault.FaultSwitch.class);
+    }
+
+    /**
      * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
      * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
      * this workload, and a comparison between them measures noise only.

@@ -154,8 +154,8 @@ public class CommandLineFaultsTest extends JUnitSuite {
     }
 
     /**
-     * An object given by --set merges with the scenario's (HOCON): the user hears which keys stay, and that null
-     * first replaces it; an object that names every key, or one after a null, merges nothing away.
+     * An object given by --set merges with the scenario's (HOCON): the user hears which keys stay, and how to change
+     * one; an object that names every key, or one after a null, merges nothing away.
      */
     @Test
     public void anObjectSetOverAnObjectSaysWhichKeysStay() {
@@ -163,7 +163,8 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals(p.err(), 0, p.status());
         assertEquals(
                 "netns-lab: warning: --set seed-ratios={} merges with seed-ratios as the scenario has it (HOCON merges"
-                        + " objects), so per-netns-2018 stays; to replace it, give --set seed-ratios=null first\n",
+                        + " objects), so per-netns-2018 stays: give a key a --set of its own to change it (e.g. --set"
+                        + " seed-ratios.per-netns-2018=...; null removes a key the scenario adds, such as a seed ratio)\n",
                 p.err());
         Printed replaced = cli(
                 "validate",
@@ -201,6 +202,17 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 p.out()
                         .contains("6 design(s) [owner-exit-4.16, net-free-4.16, exit-barrier-4.16, exit-unsafe-4.16,"
                                 + " net-free-rwsem, kernel-6.9]"));
+        // appended to a list a --set gave: the designs are the --set's (a seed ratio of another is no fault), and
+        // nothing was overridden
+        Printed both = cli(
+                "validate",
+                "load-tests/uevent-tc1-userns.conf",
+                "--set",
+                "designs=[kernel-4.18]",
+                "--set",
+                "designs+=kernel-6.9");
+        assertEquals(both.err(), 0, both.status());
+        assertEquals("", both.err());
         Printed none = cli("validate", "load-tests/unshare-loop.conf", "--set", "+=x");
         assertEquals(none.err(), Main.EXIT_CONFIG, none.status());
         assertTrue(none.err(), none.err().contains("--set +=x: expected path=value, e.g. --set machine.cpus=2"));

@@ -867,6 +867,32 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals("1.0E-300", ScenarioLoader.typed(1e-300)); // not three hundred zeros
     }
 
+    /** A fault switch a netns-scale run would stall on (it waits for every delivery) is refused; cleanup-worker not. */
+    @Test
+    public void aNetnsScaleRunTakesTheCleanupWorkerSwitchOnly() throws Exception {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader()
+                        .load(Path.of("load-tests/scale-1m-netns.conf"), List.of("model.faults.listener=1"), 0.001));
+        assertEquals(
+                List.of("--set model.faults.listener=1: model.faults.listener: a netns-scale run would stall on it (it"
+                        + " waits for every listener's delivery and every request's answer); it takes"
+                        + " [model.faults.cleanup-worker]"),
+                e.problems.stream().map(Object::toString).toList());
+        assertEquals(
+                2,
+                new ScenarioLoader()
+                        .load(
+                                Path.of("load-tests/scale-1m-netns.conf"),
+                                List.of("model.faults.cleanup-worker=2"),
+                                0.001)
+                        .designs()
+                        .get(0)
+                        .model()
+                        .faults()
+                        .cleanupWorker());
+    }
+
     /** A strategy block given as a number is one problem naming its keys, not one per key and one per design. */
     @Test
     public void aStrategyBlockThatIsNoObjectIsOneProblem() throws Exception {
@@ -875,6 +901,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         + " uevent.listener-rcvbuf, uevent.listener-rcvbuf-option, uevent.listener-enobufs, uevent.fault),"
                         + " got number"),
                 problems(GOOD + "model.uevent = 5\n", List.of(), 1.0));
+        // null hides reference.conf's keys as a number does
+        assertEquals(
+                List.of("FILE:15: model.uevent: must be a block of keys (uevent.serialization, uevent.seqnum-scope,"
+                        + " uevent.listener-rcvbuf, uevent.listener-rcvbuf-option, uevent.listener-enobufs, uevent.fault),"
+                        + " got null"),
+                problems(GOOD + "model.uevent = null\n", List.of(), 1.0));
     }
 
     /** A key left without a value says so, at the end of the file and before another key alike. */

@@ -120,4 +120,13 @@ public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listener
     static int scaled(int configured, double scale) {
         return configured == 0 ? 0 : (int) Math.max(1, Math.round(configured * scale));
     }
+
+    /**
+     * Only {@code faults.cleanup-worker}: the broadcast and tagged phases wait for every listener's delivery and every
+     * tagged uevent's answer, which a killed listener or a refused request (EAGAIN, not sent again) never gives.
+     */
+    @Override
+    public java.util.Set<org.netnslab.fault.FaultSwitch> faultSwitches() {
+        return java.util.EnumSet.of(org.netnslab.fault.FaultSwitch.CLEANUP_WORKER);
+    }
 }
