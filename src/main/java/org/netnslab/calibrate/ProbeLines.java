@@ -195,10 +195,9 @@ public final class ProbeLines {
             if (!expectedSet.equals(l.path("set").asText())) {
                 return where + ": its set is '" + l.path("set").asText() + "', not '" + expectedSet + "'";
             }
-            if (expectedSet.equals("fit") && kind.matches("uevent/(tc1|reorder)")) { // prediction and unseen loads only
-                return where
-                        + ": a prediction-set load, which the fit never reads (the sets are not mixed: move it back"
-                        + " to prediction_set)";
+            String misfit = expectedSet.equals("fit") ? RecordingCheck.notAFitLoad(kind, l) : null;
+            if (misfit != null) {
+                return where + ": " + misfit;
             }
             if (!expectedSet.equals("fit") && !PREDICTED.contains(kind)) {
                 return where + ": a fit-set line, which the model does not predict (a prediction or unseen line is one"

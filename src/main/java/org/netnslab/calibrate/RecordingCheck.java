@@ -263,4 +263,28 @@ final class RecordingCheck {
     private static boolean printable(String s) {
         return s.chars().noneMatch(ch -> Character.isISOControl(ch));
     }
+
+    /**
+     * A fit-set line of a load the fit never reads: the prediction and unseen sets' loads (TC1, reorder; the parallel
+     * unshare loops, the three listeners at once, the ladder's /proc scans), which share their probes with the fit's.
+     *
+     * @param kind the line's probe/load
+     * @param l the line
+     * @return why it is not a fit-set line, or null
+     */
+    static String notAFitLoad(String kind, com.fasterxml.jackson.databind.JsonNode l) {
+        boolean prediction = switch (kind) {
+            case "uevent/tc1", "uevent/reorder" -> true;
+            case "lifecycle/unshare-loops" -> l.path("loops").asLong() != 1; // the fit's is the serial loop
+            case "proc/listener" -> l.path("listeners_at_once").asLong() != 1; // the fit's run one at a time
+            case "proc/proc-scan" ->
+                l.path("live_requested").asLong() != 0
+                        && l.path("live_requested").asLong() != ProbeSet.SCAN_FIT_LIVE; // the fit's two sizes
+            default -> false;
+        };
+        return prediction
+                ? "a prediction or unseen load, which the fit never reads (the sets are not mixed: move it back to"
+                        + " prediction_set or unseen_set)"
+                : null;
+    }
 }

@@ -839,8 +839,24 @@ public class CalibrateCommandTest extends JUnitSuite {
                     tc1.put("set", "fit");
                     ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).add(tc1);
                 }),
-                "(uevent tc1): a prediction-set load, which the fit never reads (the sets are not mixed: move it back"
-                        + " to prediction_set)");
+                "(uevent tc1): a prediction or unseen load, which the fit never reads (the sets are not mixed: move it"
+                        + " back to prediction_set or unseen_set)");
+        // the loads whose probes the fit shares: a parallel loop, three listeners at once
+        for (String load : List.of("unshare-loops", "listener")) {
+            assertRefused(
+                    fromEdited("moved-" + load, root -> {
+                        for (var l : root.path("prediction_set")) {
+                            if (l.path("load").asText().equals(load)) {
+                                ObjectNode copy = ((ObjectNode) l).deepCopy();
+                                copy.put("set", "fit");
+                                ((com.fasterxml.jackson.databind.node.ArrayNode) root.path("fit_set")).add(copy);
+                                return;
+                            }
+                        }
+                        throw new AssertionError("no " + load + " line in the recording");
+                    }),
+                    "a prediction or unseen load, which the fit never reads");
+        }
         assertRefused(
                 fromEdited("rounds", root -> {
                     for (var l : root.path("fit_set")) {
