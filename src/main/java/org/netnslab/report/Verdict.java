@@ -162,6 +162,7 @@ public final class Verdict {
                                 ? "; " + r.minScale().tooSmall()
                                         + (hold ? "" : "; a break NOT expected fails at any scale")
                                 : "")
+                        + killedListeners(r)
                         + ".";
         return new Verdict(checked, lines, inv, hold);
     }
@@ -225,5 +226,23 @@ public final class Verdict {
                 .setScale(3, java.math.RoundingMode.HALF_UP)
                 .stripTrailingZeros();
         return (d.scale() < 2 ? d.setScale(2) : d).toPlainString();
+    }
+
+    /**
+     * @return "" or, where the fault switch killed listeners, which designs and how many: the messages those did not
+     *     read were not checked, so an invariant that held may not have been tested at all
+     */
+    private static String killedListeners(RunRecord r) {
+        List<String> killed = new ArrayList<>();
+        for (DesignRecord d : r.designs()) {
+            Long n = d.counters().get("listeners_failed_by_fault");
+            if (n != null && n > 0) {
+                killed.add(d.name() + " " + String.format(Locale.ROOT, "%,d", n));
+            }
+        }
+        return killed.isEmpty()
+                ? ""
+                : "; listeners killed by faults.listener (" + String.join(", ", killed)
+                        + ") read nothing after it, so their messages were not checked";
     }
 }
