@@ -108,13 +108,13 @@ final class HtmlCharts {
     }
 
     /**
-     * @return whether some design has a distribution of the measure to draw: two values or more (one value a design,
-     *     such as a listener's CPU over the run, is one point, no line; the tables give it)
+     * @return whether some design has a distribution of the measure to draw: more values than replicates (one value a
+     *     replicate, such as a listener's CPU over the run, is a point or a few, no distribution; the tables give it)
      */
     static boolean hasPercentiles(RunRecord r, String measure) {
         return r.designs().stream()
                 .anyMatch(d -> d.measures().get(measure) != null
-                        && d.measures().get(measure).count() > 1
+                        && d.measures().get(measure).count() > Math.max(1, r.repeat())
                         && d.percentiles().get(measure) != null);
     }
 

@@ -117,6 +117,7 @@ public final class HtmlReport {
                             d.measures().get(m) != null && d.measures().get(m).count() > 0)) {
                 h.append("<p>No chart: each design recorded at most one value of ")
                         .append(esc(m))
+                        .append(r.repeat() > 1 ? " a replicate" : "")
                         .append(", a point and not a distribution; the table above gives it.</p>\n");
             } else {
                 h.append("<p>No chart: no design recorded a value of ")

@@ -102,4 +102,27 @@ public class HtmlReportTest extends JUnitSuite {
             assertTrue("self-contained, no " + remote, !html.contains(remote));
         }
     }
+
+    /**
+     * A measure of one value a replicate (a listener's CPU over the run) gets no percentile chart over three replicates
+     * either: three points are no distribution; the table gives them.
+     */
+    @Test
+    public void aMeasureOfOneValueAReplicateGetsASentenceNotAChart() throws Exception {
+        RunRecord r = RunRecord.of(TinyRun.replicated(), TinyRun.MACHINE);
+        assertEquals(3, r.repeat());
+        assertEquals(
+                3, r.designs().get(0).measures().get("proc.listener_busy.all").count());
+        assertTrue(HtmlCharts.hasPercentiles(r, "uevent.transaction"));
+        assertEquals(false, HtmlCharts.hasPercentiles(r, "proc.listener_busy.all"));
+        java.nio.file.Path page = java.nio.file.Files.createTempFile("report", ".html");
+        try {
+            HtmlReport.write(r, page);
+            String html = java.nio.file.Files.readString(page);
+            assertTrue(html.contains("<p>No chart: each design recorded at most one value of proc.listener_busy.all a"
+                    + " replicate, a point and not a distribution; the table above gives it.</p>"));
+        } finally {
+            java.nio.file.Files.delete(page);
+        }
+    }
 }
