@@ -233,7 +233,7 @@ public final class CalibrationConsole {
                             ? r.runs() + " runs: " + num(r.low()) + ".." + num(r.high())
                             : CalibrationReport.oneRun(r),
                     num(r.predicted()),
-                    ratio(r.ratio()),
+                    ratio(r),
                     r.band(),
                     r.within() ? "within" : "MISS " + r.reason()));
         }
@@ -285,21 +285,29 @@ public final class CalibrationConsole {
     }
 
     /**
-     * @return model/host as shown in the tables: two decimals, or up to four where two would put it on a band's edge
-     *     (1.2502 shows as 1.2502x beside "+-25%", not as 1.25x beside its MISS)
+     * @param r a row
+     * @return its model/host as the tables show it: two decimals, or up to four where two would put it on its band's
+     *     edge (1.2502 shows as 1.2502x beside "+-25%", not as 1.25x beside its MISS)
      */
-    static String ratio(double ratio) {
-        return Double.isFinite(ratio) ? ratioFigure(ratio) + "x" : "n/a";
+    static String ratio(Predictions.Row r) {
+        return Double.isFinite(r.ratio()) ? ratioFigure(r) + "x" : "n/a";
     }
 
     /** @return {@link #ratio}'s figure without its "x" (report.html's column), "n/a" when not finite */
-    static String ratioFigure(double ratio) {
+    static String ratioFigure(Predictions.Row r) {
+        double ratio = r.ratio();
         if (!Double.isFinite(ratio)) {
             return "n/a";
         }
         String two = String.format(java.util.Locale.ROOT, "%.2f", ratio);
-        boolean edge = two.equals("0.75") || two.equals("1.25") || two.equals("0.50") || two.equals("2.00");
+        List<String> edges = switch (r.band()) {
+            case "+-25%" -> List.of("0.75", "1.25");
+            case "2x", RecordedRows.GROWTH -> List.of("0.50", "2.00");
+            default -> List.of(); // an absolute band's edges are not in the ratio
+        };
         // on an edge, up to four decimals, as few as tell it from the edge (at least three)
-        return edge ? String.format(java.util.Locale.ROOT, "%.4f", ratio).replaceAll("(\\.\\d{3}\\d*?)0+$", "$1") : two;
+        return edges.contains(two)
+                ? String.format(java.util.Locale.ROOT, "%.4f", ratio).replaceAll("(\\.\\d{3}\\d*?)0+$", "$1")
+                : two;
     }
 }

@@ -171,7 +171,7 @@ public final class CalibrationReport {
                     figure(num(r.measured())),
                     figure(esc(range(r))),
                     figure(num(r.predicted())),
-                    figure(ratio(r.ratio())),
+                    figure(CalibrationConsole.ratioFigure(r)),
                     td(esc(r.band())),
                     td(r.within() ? "within" : "MISS " + esc(r.reason()) + ": " + esc(r.whyMissed()))));
         }
@@ -246,11 +246,7 @@ public final class CalibrationReport {
 
     /** @return the host-runs cell of a row with one figure: a growth row's is a ratio of two sizes' medians */
     static String oneRun(Predictions.Row r) {
-        return r.band().equals(RecordedRows.GROWTH) ? "of two medians" : "1 run";
-    }
-
-    private static String ratio(double v) {
-        return CalibrationConsole.ratioFigure(v);
+        return r.band().equals(RecordedRows.GROWTH) ? "two sizes' ratio" : "1 run";
     }
 
     /** One style for every figure: thousands grouped from 1,000 on, three significant digits below. */

@@ -199,7 +199,13 @@ final class DesignReader {
         if (o.resource() != null && o.resource().endsWith("reference.conf")) {
             return "reference.conf";
         }
-        return o.filename() != null ? o.filename() + (o.lineNumber() > 0 ? ":" + o.lineNumber() : "") : o.description();
+        // a design merged from several places (an include) names them all: its first is where it starts
+        return o.filename() != null
+                ? o.filename() + (o.lineNumber() > 0 ? ":" + o.lineNumber() : "")
+                : o.description()
+                        .replaceFirst("^merge of ", "")
+                        .replaceFirst(",.*", "")
+                        .replace(": ", ":");
     }
 
     /** @return the scenario's custom designs (checked: own names, objects of known model keys), or empty */

@@ -120,7 +120,11 @@ public final class HoconSyntax {
             return "the file ends where a value was expected: the last key has no value (write one, or \"\" for an"
                     + " empty string)";
         }
-        if (m.startsWith("Expecting end of input or a comma, got '='")) {
+        if (m.startsWith("Expecting a value but got wrong token: '}'")) {
+            return "a key has no value before the '}': write one (\"\" for an empty string)";
+        }
+        if (m.startsWith("Expecting end of input or a comma, got '='")
+                || m.startsWith("Expecting close brace } or a comma, got '='")) {
             return m + " (a key on a line before may have no value: HOCON then takes this line's key as that value)";
         }
         return m;

@@ -52,20 +52,20 @@ public class BandsTest extends JUnitSuite {
     }
 
     /**
-     * A ratio that two decimals would put on its band's edge shows up to four (1.2502 beside "+-25%" and MISS is 1.2502x),
-     * and a growth row's host cell says it is a ratio of two medians, not one run.
+     * A ratio that two decimals would put on its own band's edge shows up to four (1.2502 beside "+-25%" and MISS is
+     * 1.2502x; 0.7469 beside "2x" stays 0.75x), and a growth row's host cell says it is a ratio of two sizes.
      */
     @Test
-    public void figuresShownOnABandsEdgeCarryAThirdDecimal() {
-        assertEquals("1.2502x", CalibrationConsole.ratio(1.2502));
-        assertEquals("1.250x", CalibrationConsole.ratio(1.25));
-        assertEquals("0.7482x", CalibrationConsole.ratio(0.7482));
-        assertEquals("1.26x", CalibrationConsole.ratio(1.2591));
-        assertEquals("0.82x", CalibrationConsole.ratio(0.8213));
-        assertEquals("n/a", CalibrationConsole.ratio(Double.NaN));
-        assertEquals("1.2502", CalibrationConsole.ratioFigure(1.2502));
+    public void figuresShownOnABandsEdgeCarryMoreDecimals() {
+        assertEquals("1.2502x", CalibrationConsole.ratio(share(0.4, 0.4 * 1.2502)));
+        assertEquals("1.250x", CalibrationConsole.ratio(share(0.4, 0.5)));
+        assertEquals("0.7482x", CalibrationConsole.ratio(share(0.4, 0.4 * 0.7482)));
+        assertEquals("1.26x", CalibrationConsole.ratio(share(0.4, 0.4 * 1.2591)));
+        assertEquals("0.75x", CalibrationConsole.ratio(share(0.1, 0.1 * 0.7469))); // a 2x band: no edge at 0.75
+        assertEquals("0.4972x", CalibrationConsole.ratio(share(0.1, 0.1 * 0.4972)));
+        assertEquals("1.2502", CalibrationConsole.ratioFigure(share(0.4, 0.4 * 1.2502)));
         Row growth = UeventRows.reorderGrowth(new double[] {2, 0.01, 0.01}, new double[] {16, 0.02, 0.03});
-        assertEquals("of two medians", CalibrationReport.oneRun(growth));
+        assertEquals("two sizes' ratio", CalibrationReport.oneRun(growth));
         assertEquals("1 run", CalibrationReport.oneRun(share(0.4, 0.45)));
     }
 

@@ -921,6 +921,21 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         "FILE:3: -: Expecting end of input or a comma, got '=' (a key on a line before may have no value:"
                                 + " HOCON then takes this line's key as that value)"),
                 problems("name = x\nrepeat = \ndescription = d\n", List.of(), 1.0));
+        // inside a block
+        assertEquals(
+                List.of("FILE:2: -: a key has no value before the '}': write one (\"\" for an empty string)"),
+                problems("name = x\nmachine { cpus = }\n", List.of(), 1.0));
+        assertEquals(
+                List.of(
+                        "FILE:4: -: Expecting close brace } or a comma, got '=' (a key on a line before may have no value:"
+                                + " HOCON then takes this line's key as that value)"),
+                problems("name = x\nmachine {\n cpus = \n jitter = 0.1\n}\n", List.of(), 1.0));
+        // a quoted text beside a list is named as text
+        assertTrue(
+                problems("designs = [kernel-4.18] \"x\"\n", List.of(), 1.0).get(0),
+                problems("designs = [kernel-4.18] \"x\"\n", List.of(), 1.0)
+                        .get(0)
+                        .contains("the list [\"kernel-4.18\"] and the text \"x\" are not compatible"));
     }
 
     /** Two values side by side that HOCON cannot join: the message names them as values, not as Java classes. */
