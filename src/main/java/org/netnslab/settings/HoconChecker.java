@@ -366,34 +366,10 @@ public final class HoconChecker {
      */
     public static String bare(ConfigException e) {
         String m = e.getMessage();
-        return plain(
+        return HoconSyntax.plain(
                 e.origin() != null && m.startsWith(e.origin().description() + ": ")
                         ? m.substring(e.origin().description().length() + 2)
                         : m);
-    }
-
-    /** Typesafe Config's class names in a message, as a value's text shows them. */
-    private static final java.util.regex.Pattern VALUE_CLASS = java.util.regex.Pattern.compile(
-            "(?:(?:Simple)?Config(List|Object|String|Int|Long|Double|Boolean)|(Quoted|Unquoted))\\((.*?)\\)"
-                    + "(?=( and | are |,|$))");
-
-    /**
-     * @param message a Typesafe Config message
-     * @return it with the library's class names as the value's kind ({@code SimpleConfigList(["a"])}: {@code the list
-     *     ["a"]}), and a hint where two values written side by side could not be joined
-     */
-    static String plain(String message) {
-        String m = VALUE_CLASS.matcher(message).replaceAll(r -> switch (r.group(1) == null ? "Text" : r.group(1)) {
-            case "List" -> "the list " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            case "Object" -> "the object " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            case "Text" -> "the text " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            default -> java.util.regex.Matcher.quoteReplacement(r.group(3));
-        });
-        if (m.startsWith("Cannot concatenate")) {
-            m += " (values written side by side on one line are joined into one: end the key's value before the"
-                    + " next, or write them as one list or one object)";
-        }
-        return m;
     }
 
     private static String typeName(ConfigValue v) {

@@ -301,4 +301,28 @@ public final class HoconSyntax {
         }
         return b == null ? s : b.toString();
     }
+
+    /** Typesafe Config's class names in a message, as a value's text shows them. */
+    private static final java.util.regex.Pattern VALUE_CLASS = java.util.regex.Pattern.compile(
+            "(?:(?:Simple)?Config(List|Object|String|Int|Long|Double|Boolean)|(Quoted|Unquoted))\\((.*?)\\)"
+                    + "(?=( and | are |,|$))");
+
+    /**
+     * @param message a Typesafe Config message
+     * @return it with the library's class names as the value's kind ({@code SimpleConfigList(["a"])}: {@code the list
+     *     ["a"]}), and a hint where two values written side by side could not be joined
+     */
+    static String plain(String message) {
+        String m = VALUE_CLASS.matcher(message).replaceAll(r -> switch (r.group(1) == null ? "Text" : r.group(1)) {
+            case "List" -> "the list " + java.util.regex.Matcher.quoteReplacement(r.group(3));
+            case "Object" -> "the object " + java.util.regex.Matcher.quoteReplacement(r.group(3));
+            case "Text" -> "the text " + java.util.regex.Matcher.quoteReplacement(r.group(3));
+            default -> java.util.regex.Matcher.quoteReplacement(r.group(3));
+        });
+        if (m.startsWith("Cannot concatenate")) {
+            m += " (values written side by side on one line are joined into one: end the key's value before the"
+                    + " next, or write them as one list or one object)";
+        }
+        return m;
+    }
 }
