@@ -143,9 +143,6 @@ public final class ProbeLines {
     private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 
     /** The contended loads the model predicts: the only kinds a prediction or unseen line may be. */
-    private static final Set<String> PREDICTED =
-            Set.of("uevent/tc1", "uevent/reorder", "proc/listener", "proc/proc-scan", "lifecycle/unshare-loops");
-
     private ProbeLines() {}
 
     /**
@@ -199,9 +196,9 @@ public final class ProbeLines {
             if (misfit != null) {
                 return where + ": " + misfit;
             }
-            if (!expectedSet.equals("fit") && !PREDICTED.contains(kind)) {
+            if (!expectedSet.equals("fit") && !RecordingCheck.CONTENDED.contains(kind)) {
                 return where + ": a fit-set line, which the model does not predict (a prediction or unseen line is one"
-                        + " of " + String.join(", ", new java.util.TreeSet<>(PREDICTED)) + ")";
+                        + " of " + String.join(", ", new java.util.TreeSet<>(RecordingCheck.CONTENDED)) + ")";
             }
             for (Field f : fields) {
                 String bad = check(l.get(f.name()), f);

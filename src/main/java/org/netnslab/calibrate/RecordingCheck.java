@@ -180,7 +180,7 @@ final class RecordingCheck {
     }
 
     /** The kinds of line the prediction set and the unseen shapes hold: contended loads only. */
-    private static final java.util.Set<String> CONTENDED = java.util.Set.of(
+    static final java.util.Set<String> CONTENDED = java.util.Set.of(
             "uevent/tc1", "uevent/reorder", "proc/proc-scan", "proc/listener", "lifecycle/unshare-loops");
 
     /** The keys calibrate writes at a calibration.json's top level ({@link CalibrationJson#write}). */

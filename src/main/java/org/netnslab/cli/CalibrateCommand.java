@@ -295,10 +295,7 @@ final class CalibrateCommand implements Callable<Integer> {
     static String unwritten(IOException e, Path dir) {
         boolean write = e instanceof java.nio.file.FileSystemException
                 || String.valueOf(e.getMessage()).contains("No space left on device");
-        return write
-                ? " (writing the results for " + dir + "; nothing was kept: make room there, or give another --out,"
-                        + " and run again)"
-                : "";
+        return write ? " (writing the results for " + dir + "; nothing was kept: " + Main.NO_ROOM + ")" : "";
     }
 
     /** @return whether the latch opened within {@code seconds} (false also when this thread is interrupted) */

@@ -141,6 +141,9 @@ public final class Main implements Callable<Integer> {
                 + " MiB usable): " + MORE_HEAP;
     }
 
+    /** What to do when results could not be written into --out (a full disk, a read-only file system). */
+    static final String NO_ROOM = "make room there, or give another --out, and run again";
+
     /**
      * What to do when the heap ran out. The variable replaces the launcher's options whole, so the suggestion keeps
      * its collector. A constant: the lines made before the heap runs out are built from it.

@@ -256,8 +256,8 @@ final class RunCommand implements Callable<Integer> {
                 ReportCommand.printSummary(
                         RunRecord.of(outcome.result(), outcome.sensitivity(), RunRecord.Machine.current()));
                 System.err.println("netns-lab: cannot write results to " + dir + unwritten(e) + ": "
-                        + SavedFile.reason(e) + ". The summary above holds the run's figures; no file was kept (make"
-                        + " room there, or give another --out, and run again)");
+                        + SavedFile.reason(e) + ". The summary above holds the run's figures; no file was kept ("
+                        + Main.NO_ROOM + ")");
                 return Main.EXIT_FAILED;
             }
             Path kept = staged.commit();

@@ -113,9 +113,19 @@ final class HtmlCharts {
      */
     static boolean hasPercentiles(RunRecord r, String measure) {
         return r.designs().stream()
-                .anyMatch(d -> d.measures().get(measure) != null
-                        && d.measures().get(measure).count() > Math.max(1, r.repeat())
+                .anyMatch(d -> values(d, measure) > Math.max(1, r.repeat())
                         && d.percentiles().get(measure) != null);
+    }
+
+    /** @return whether some design recorded a value of the measure */
+    static boolean recorded(RunRecord r, String measure) {
+        return r.designs().stream().anyMatch(d -> values(d, measure) > 0);
+    }
+
+    /** @return the values a design recorded of a measure, 0 when it has none */
+    private static long values(DesignRecord d, String measure) {
+        MeasureSummary m = d.measures().get(measure);
+        return m == null ? 0 : m.count();
     }
 
     /** @return whether some design has a throughput curve (two samples or more) to draw */

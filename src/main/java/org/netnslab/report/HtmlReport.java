@@ -112,9 +112,7 @@ public final class HtmlReport {
                 h.append("<div class=\"chart\">")
                         .append(HtmlCharts.percentileChart(m, r, ++charts))
                         .append("</div>\n");
-            } else if (r.designs().stream()
-                    .anyMatch(d ->
-                            d.measures().get(m) != null && d.measures().get(m).count() > 0)) {
+            } else if (HtmlCharts.recorded(r, m)) {
                 h.append("<p>No chart: each design recorded at most one value of ")
                         .append(esc(m))
                         .append(r.repeat() > 1 ? " a replicate" : "")

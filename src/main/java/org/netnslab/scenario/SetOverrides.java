@@ -120,8 +120,7 @@ final class SetOverrides {
                         + " as the scenario has it (HOCON merges objects), so " + String.join(", ", kept)
                         + (kept.size() == 1 ? " stays" : " stay") + ": give a key a --set of its own to change it (e.g."
                         + " --set " + key + "."
-                        + com.typesafe.config.ConfigUtil.joinPath(
-                                kept.iterator().next())
+                        + ConfigUtil.joinPath(kept.iterator().next())
                         + "=...; null removes a key the scenario adds, such as a seed ratio)");
             }
         } catch (ConfigException e) { // a value yet to be resolved: the merge is HOCON's as written, nothing to say

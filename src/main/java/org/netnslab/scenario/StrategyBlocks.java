@@ -14,6 +14,21 @@ import org.netnslab.settings.HoconChecker;
 final class StrategyBlocks {
     private StrategyBlocks() {}
 
+    /** Each block of the strategy keys, outer ones first, with the keys under it, in {@link Strategies#ROWS} order. */
+    private static final Map<String, List<String>> BLOCKS = blocks();
+
+    private static Map<String, List<String>> blocks() {
+        Map<String, List<String>> blocks = new LinkedHashMap<>();
+        for (Strategies.Row<?> row : Strategies.ROWS) {
+            String key = row.key();
+            for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+                blocks.computeIfAbsent(key.substring(0, dot), k -> new java.util.ArrayList<>())
+                        .add(key);
+            }
+        }
+        return blocks;
+    }
+
     /**
      * Each block of the strategy keys ({@code uevent}, {@code netns}, ...) that the model gives as something other
      * than an object, said once with the keys it holds ({@code model.uevent = 5} would otherwise fail each of its
@@ -26,16 +41,8 @@ final class StrategyBlocks {
      * @return the blocks at fault
      */
     static Set<String> notBlocks(HoconChecker c, Config model, String pathPrefix, String where) {
-        Map<String, List<String>> blocks = new LinkedHashMap<>();
-        for (Strategies.Row<?> row : Strategies.ROWS) {
-            String key = row.key();
-            for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
-                blocks.computeIfAbsent(key.substring(0, dot), k -> new java.util.ArrayList<>())
-                        .add(key);
-            }
-        }
         Set<String> bad = new LinkedHashSet<>();
-        blocks.forEach((block, keys) -> {
+        BLOCKS.forEach((block, keys) -> {
             // null too: over reference.conf's model it hides the block's keys as a number would
             com.typesafe.config.ConfigValue v = value(model, block);
             if (bad.stream().noneMatch(b -> block.startsWith(b + "."))

@@ -313,11 +313,11 @@ public final class HoconSyntax {
      *     ["a"]}), and a hint where two values written side by side could not be joined
      */
     static String plain(String message) {
-        String m = VALUE_CLASS.matcher(message).replaceAll(r -> switch (r.group(1) == null ? "Text" : r.group(1)) {
-            case "List" -> "the list " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            case "Object" -> "the object " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            case "Text" -> "the text " + java.util.regex.Matcher.quoteReplacement(r.group(3));
-            default -> java.util.regex.Matcher.quoteReplacement(r.group(3));
+        String m = VALUE_CLASS.matcher(message).replaceAll(r -> {
+            String kind = r.group(2) != null // Quoted or Unquoted: a text token
+                    ? "the text "
+                    : "List".equals(r.group(1)) ? "the list " : "Object".equals(r.group(1)) ? "the object " : "";
+            return java.util.regex.Matcher.quoteReplacement(kind + r.group(3));
         });
         if (m.startsWith("Cannot concatenate")) {
             m += " (values written side by side on one line are joined into one: end the key's value before the"

@@ -231,15 +231,13 @@ public final class NetnsPopulation {
     }
 
     /**
-     * @param finished listener streams' completions
-     * @return how many of them the fault switch {@code faults.listener} failed (their processes killed)
+     * @param finished a listener stream's completion
+     * @return whether the fault switch {@code faults.listener} failed it (its process killed)
      */
-    public static long failedByFault(List<CompletionStage<Done>> finished) {
-        return finished.stream()
-                .map(CompletionStage::toCompletableFuture)
-                .filter(f -> f.isCompletedExceptionally()
-                        && f.handle((ok, e) -> killedByFault(e)).join())
-                .count();
+    public static boolean failedByFault(CompletionStage<Done> finished) {
+        CompletableFuture<Done> f = finished.toCompletableFuture();
+        return f.isCompletedExceptionally()
+                && f.handle((ok, e) -> killedByFault(e)).join();
     }
 
     /** @return whether a stream's failure is the fault switch's: its cause, unwrapped, is a {@link ModelFault} */
