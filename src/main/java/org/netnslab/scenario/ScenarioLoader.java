@@ -282,11 +282,13 @@ public final class ScenarioLoader {
                 if (faults.every(f) > 0 && !workload.faultSwitches().contains(f)) {
                     c.problem(
                             "model." + f.key(),
-                            "a " + conf.getString("workload.type") + " run would stall on it (it waits for every"
-                                    + " listener's delivery and every request's answer); it takes "
-                                    + workload.faultSwitches().stream()
-                                            .map(x -> "model." + x.key())
-                                            .toList());
+                            "a " + conf.getString("workload.type") + " run " + workload.faultRefusal() + "; it takes "
+                                    + (workload.faultSwitches().isEmpty()
+                                            ? "none"
+                                            : workload.faultSwitches().stream()
+                                                    .map(x -> "model." + x.key())
+                                                    .toList()
+                                                    .toString()));
                 }
             }
         }

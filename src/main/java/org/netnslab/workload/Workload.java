@@ -67,6 +67,14 @@ public interface Workload {
     }
 
     /**
+     * @return why a switch outside {@link #faultSwitches} is refused, said after "a TYPE run", e.g. "would stall on
+     *     it (...)"
+     */
+    default String faultRefusal() {
+        return "would stall on it (it waits for every listener's delivery and every request's answer)";
+    }
+
+    /**
      * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
      * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
      * this workload, and a comparison between them measures noise only.

@@ -778,6 +778,12 @@ public class ScenarioLoaderTest extends JUnitSuite {
                                 + ratio("per-listener", "proc.listener_busy.exit", ", seed = 1") + "]\n",
                         List.of(),
                         1));
+        // an empty list asks for PROC_EVENT_NONE, which cn_filter drops every event for
+        assertEquals(
+                List.of("FILE:4: workload.listeners.exit: an empty list asks for no event (PROC_EVENT_NONE): under"
+                        + " per-listener filtering the listener would receive nothing; name at least one of [ALL, COMM,"
+                        + " COREDUMP, EXEC, EXIT, FORK, GID, NONZERO_EXIT, PTRACE, SID, UID]"),
+                problems(PROC.replace("exit = [EXIT]", "exit = []"), List.of(), 1));
         // the baseline's design is in the list but its settings are wrong: only that is reported
         assertEquals(
                 List.of(
@@ -891,6 +897,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         .model()
                         .faults()
                         .cleanupWorker());
+    }
+
+    /** proc-events applies no fault switch: one set there is refused, not ignored. */
+    @Test
+    public void aProcEventsRunTakesNoFaultSwitch() {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader()
+                        .load(Path.of("load-tests/proc-filter.conf"), List.of("model.faults.proc-connector=5"), 0.01));
+        assertEquals(
+                List.of("--set model.faults.proc-connector=5: model.faults.proc-connector: a proc-events run does not"
+                        + " apply it (its proc connector runs without a NamespaceSupervisor, whose switches these are;"
+                        + " isolation-soak applies faults.proc-connector); it takes none"),
+                e.problems.stream().map(Object::toString).toList());
     }
 
     /** A strategy block given as a number is one problem naming its keys, not one per key and one per design. */

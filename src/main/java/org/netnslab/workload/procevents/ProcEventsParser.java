@@ -53,6 +53,13 @@ public final class ProcEventsParser extends WorkloadParser {
                             path,
                             "must be a list of PROC_EVENT names from " + new TreeSet<>(ProcEvents.names()) + ", got "
                                     + e.getValue().render(ConfigRenderOptions.concise()));
+                } else if (mask.getAsInt() == ProcEvents.NONE) { // cn_filter drops every event for PROC_EVENT_NONE
+                    c.problemAt(
+                            e.getValue().origin(),
+                            path,
+                            "an empty list asks for no event (PROC_EVENT_NONE): under per-listener filtering the"
+                                    + " listener would receive nothing; name at least one of "
+                                    + new TreeSet<>(ProcEvents.names()));
                 } else {
                     listeners.put(e.getKey(), mask.getAsInt());
                 }

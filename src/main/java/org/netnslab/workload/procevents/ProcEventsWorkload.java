@@ -119,4 +119,16 @@ public record ProcEventsWorkload(
     public long scaledProcesses(double scale) {
         return Math.max(1, Math.round(processes * scale));
     }
+
+    /** None: its proc connector runs without a NamespaceSupervisor, so no switch would act on it. */
+    @Override
+    public java.util.Set<org.netnslab.fault.FaultSwitch> faultSwitches() {
+        return java.util.EnumSet.noneOf(org.netnslab.fault.FaultSwitch.class);
+    }
+
+    @Override
+    public String faultRefusal() {
+        return "does not apply it (its proc connector runs without a NamespaceSupervisor, whose switches these are;"
+                + " isolation-soak applies faults.proc-connector)";
+    }
 }
