@@ -317,7 +317,7 @@ final class RatioVerdict {
     }
 
     /** @return whether replicates' interval cannot name a winner: it holds 1, or it is unbounded */
-    private static boolean noWinner(Comparison c) {
+    static boolean noWinner(Comparison c) {
         RatioInterval ci = c.ratioCi();
         return holdsOne(c) || (c.replicates() > 1 && ci != null && !ci.bounded());
     }

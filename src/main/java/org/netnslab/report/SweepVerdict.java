@@ -49,9 +49,12 @@ final class SweepVerdict {
                         ratio,
                         Math.abs(ratio - 1) < 0.0005
                                 ? " (same)"
-                                : ratio < 1
-                                        ? " (" + Verdict.pct(ratio) + " lower)"
-                                        : " (" + Verdict.pct(ratio) + " higher)"));
+                                : RatioVerdict.noWinner(c)
+                                        ? " (no winner: its interval over " + c.replicates() + " replicates "
+                                                + (c.ratioCi().bounded() ? "holds 1)" : "is unbounded)")
+                                        : ratio < 1
+                                                ? " (" + Verdict.pct(ratio) + " lower)"
+                                                : " (" + Verdict.pct(ratio) + " higher)"));
                 b.append(i == idx.get(idx.size() - 1) ? "" : ";");
                 Verdict.Line l = perComparison.get(i);
                 if (l.agrees() != null) {

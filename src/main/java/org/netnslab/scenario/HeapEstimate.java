@@ -101,7 +101,7 @@ public final class HeapEstimate {
                 s.file(),
                 -1,
                 "workload",
-                "scenario " + s.name() + " at --scale " + s.scale() + " ("
+                "scenario " + s.name() + " at --scale " + ScenarioLoader.typed(s.scale()) + " ("
                         + s.workload().shape(s.scale()) + ") needs about "
                         + mib(need) + " MiB of heap (" + SAFETY + " x the population's measured bytes + "
                         + mib(BASE_BYTES)

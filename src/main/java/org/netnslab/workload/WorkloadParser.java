@@ -95,7 +95,10 @@ public abstract class WorkloadParser {
             long max,
             String unit) {
         if (scale > 0 && scale <= 1000 && scaled > max) {
-            c.problem(key, counted + "times --scale " + scale + added + " exceeds " + max + unit);
+            c.problem(
+                    key,
+                    counted + "times --scale " + org.netnslab.metrics.MinScale.text(scale) + added + " exceeds " + max
+                            + unit);
         }
     }
 }

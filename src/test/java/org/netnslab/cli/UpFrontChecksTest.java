@@ -68,7 +68,7 @@ public class UpFrontChecksTest extends JUnitSuite {
         Outcome o = cli("validate", f.toString());
         long maxMiB = Runtime.getRuntime().maxMemory() >> 20; // rounded down, the estimate up: never the same figure
         assertEquals(o.stderr(), Main.EXIT_CONFIG, o.exit());
-        assertTrue(o.stderr(), o.stderr().contains(f + ": workload: scenario huge at --scale 1.0"));
+        assertTrue(o.stderr(), o.stderr().contains(f + ": workload: scenario huge at --scale 1"));
         assertTrue(o.stderr(), o.stderr().contains("needs about 5")); // 64 MiB + 2 x 2.64 GB: about 5,101 MiB
         assertTrue(o.stderr(), o.stderr().contains("MiB of heap (2.0 x the population's measured bytes + 64 MiB)"));
         long xmxMiB = Long.parseLong(java.lang.management.ManagementFactory.getPlatformMXBean(

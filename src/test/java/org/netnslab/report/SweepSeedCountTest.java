@@ -120,6 +120,37 @@ public class SweepSeedCountTest extends JUnitSuite {
         assertTrue(v.passes());
     }
 
+    /** A count whose replicates' interval holds 1 names no winner there, as a single run's verdict line does. */
+    @Test
+    public void aCountWhoseIntervalHolds1NamesNoWinner() {
+        List<DesignResult> designs = new ArrayList<>();
+        List<Comparison> comparisons = new ArrayList<>();
+        long[][] at2 = {{50_000, 40_000}, {47_000, 70_000}, {53_000, 62_000}}; // means 50,000 and 57,333
+        for (int n : List.of(2, 64)) {
+            List<DesignResult> as = new ArrayList<>();
+            List<DesignResult> bs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                as.add(TinyRun.design("kernel-4.18@" + n + "cpu", n == 2 ? at2[i][0] : 50_000 + i, 0, 1_000_000));
+                bs.add(TinyRun.design("per-netns-2018@" + n + "cpu", n == 2 ? at2[i][1] : 41_000 + i, 0, 1_000_000));
+            }
+            designs.add(DesignResult.merge(as));
+            designs.add(DesignResult.merge(bs));
+            comparisons.add(Comparison.of("uevent.transaction", as, bs));
+        }
+        RunResult r = TinyRun.run(
+                1.0,
+                designs,
+                comparisons,
+                Map.of(),
+                List.of(),
+                List.of(),
+                new RunResult.ExecutionInfo("virtual", List.of(2, 64), true, 0.1, 1, null, null, 64));
+        String line = verdict(r).lines().get(0).text();
+        assertTrue(
+                line,
+                line.contains("2: 1.140 (no winner: its interval over 3 replicates holds 1); 64: 0.828 (17% lower)"));
+    }
+
     @Test
     public void theCountIsSavedAndReadBack() throws Exception {
         Path dir = tmp.newFolder("run").toPath();

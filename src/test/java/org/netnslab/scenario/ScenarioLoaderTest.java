@@ -199,7 +199,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         assertEquals(String.join("\n", got), 4, got.size());
         assertTrue(got.get(0), got.get(0).startsWith("FILE:1: name: must be 1-100 letters, digits"));
         assertEquals(
-                "FILE:8: workload.injections-per-netns: times --scale 2.0 exceeds 1000000000000 injections per netns",
+                "FILE:8: workload.injections-per-netns: times --scale 2 exceeds 1000000000000 injections per netns",
                 got.get(1));
         assertTrue(
                 got.get(2),
@@ -230,7 +230,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
         String text = GOOD.replace(
                 "injections-per-netns = 1000", "injections-per-netns = 1000000000000, warmup-per-netns = 1");
         assertEquals(
-                List.of("FILE:8: workload.injections-per-netns: times --scale 1.0, plus workload.warmup-per-netns (5),"
+                List.of("FILE:8: workload.injections-per-netns: times --scale 1, plus workload.warmup-per-netns (5),"
                         + " exceeds 1000000000000 injections per netns"),
                 problems(text, List.of(), 1));
     }

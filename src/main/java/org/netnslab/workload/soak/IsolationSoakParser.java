@@ -49,8 +49,8 @@ public final class IsolationSoakParser extends WorkloadParser {
                 } else if (duration.toNanos() * scale > MAX_DURATION.toNanos()) { // as the injection counts' check
                     c.problem(
                             "workload.duration",
-                            "times --scale " + scale + " exceeds 7d of wall time per design (the soak runs in real"
-                                    + " time)");
+                            "times --scale " + org.netnslab.metrics.MinScale.text(scale)
+                                    + " exceeds 7d of wall time per design (the soak runs in real" + " time)");
                 }
             } catch (com.typesafe.config.ConfigException e) {
                 c.problem("workload.duration", "must be a duration (e.g. 300s): " + HoconChecker.bare(e));

@@ -108,7 +108,7 @@ public class NetnsScaleScenarioTest extends JUnitSuite {
                 ScenarioException.class,
                 () -> HeapEstimate.check(s, 3641L << 20, 4096L << 20, List.of("-XX:+UseParallelGC")));
         String m = e.getMessage();
-        assertTrue(m, m.contains("scenario scale-1m-netns at --scale 1.0 (1000000 netns"));
+        assertTrue(m, m.contains("scenario scale-1m-netns at --scale 1 (1000000 netns"));
         assertTrue(m, m.contains("needs about " + ((HeapEstimate.bytes(s) + (1L << 20) - 1) >> 20) + " MiB of heap"));
         assertTrue(m, m.contains("more than this JVM's usable heap of 3641 MiB (-Xmx4096m)"));
         assertTrue(m, m.contains("NETNS_LAB_JAVA_OPTS=\"-Xmx5g -XX:+UseParallelGC\""));
