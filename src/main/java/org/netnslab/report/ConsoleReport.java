@@ -330,7 +330,8 @@ public final class ConsoleReport {
 
     /** @return {@code s} with line breaks and other control characters escaped ({@code \n}, {@code \x1b}) */
     static String oneLine(String s) {
-        return HoconSyntax.printable(s.replace("\r", "\\r").replace("\n", "\\n"));
+        // a multi-line description ("""...""") reads as one sentence; what else would move the cursor is escaped
+        return HoconSyntax.printable(s.strip().replaceAll("\\s*\\R\\s*", " "));
     }
 
     /** The most of a description the console's first line shows, characters (load-tests' are under 200). */

@@ -55,8 +55,9 @@ public class OversizedInputTest extends JUnitSuite {
                         .contains(": " + d.substring(0, 400) + "... (999 characters; whole in result.json and"
                                 + " report.html)\n"));
         assertTrue(Files.readString(out.resolve("result.json")).contains("\"" + d + "\""));
-        // an ESC or a line break in it is escaped, not written to the terminal
-        Printed esc = unshareRun(tmp.getRoot().toPath().resolve("esc"), "--set", "description=\"x\\u001b[31mRED\\ny\"");
-        assertTrue(esc.out(), esc.out().contains(": x\\x1b[31mRED\\ny\n"));
+        // an ESC in it is escaped, not written to the terminal; a line break and its indent read as one space
+        Printed esc = unshareRun(
+                tmp.getRoot().toPath().resolve("esc"), "--set", "description=\"x\\u001b[31mRED\\n    y\\r\\nz\"");
+        assertTrue(esc.out(), esc.out().contains(": x\\x1b[31mRED y z\n"));
     }
 }
