@@ -29,11 +29,11 @@ final class SwitchFit {
 
     /**
      * {@code machine.context-switch} from sched_probe's ctxsw line, before the fits that take it off their own
-     * figures ({@link StopFit}, {@link PairFit}): a median below 0 (the round trip less the pipe's own cost can come
-     * out so) is NOT FITTED here, so that none of them takes a negative switch off.
+     * figures ({@link StopFit}, {@link PairFit}): a median of 0 or below (the round trip less the pipe's own cost can
+     * come out so) is NOT FITTED here, so that none of them takes a negative switch off.
      *
      * @param line the fit set's ctxsw line
-     * @param costs receives the key when the median is at least 0
+     * @param costs receives the key when the median is above 0
      * @param unfitted receives why not, otherwise
      */
     static void contextSwitch(ObjectNode line, Map<String, Fitted> costs, Map<String, String> unfitted) {
@@ -42,10 +42,13 @@ final class SwitchFit {
                 + " less two pipe write + read, / 2, median of "
                 + line.path("context_switch_count").asInt()
                 + " batches";
-        if (ns < 0) {
+        if (ns <= 0) { // no switch costs nothing: the probe could not tell one from the pipe's own cost
             costs.remove(CostFit.CONTEXT_SWITCH);
             unfitted.put(
-                    CostFit.CONTEXT_SWITCH, String.format("the probe's median is %.0f ns, below 0 (%s)", ns, source));
+                    CostFit.CONTEXT_SWITCH,
+                    String.format(
+                            "the probe's median is %.0f ns, %s (%s)",
+                            ns, ns < 0 ? "below 0" : "no time: the pipe's own cost hides the switch", source));
             return;
         }
         costs.put(CostFit.CONTEXT_SWITCH, new Fitted(ns, source, 1, Double.NaN));

@@ -105,6 +105,21 @@ public class StopFitTest extends JUnitSuite {
                 fit.unfitted().get(StopFit.KEY));
     }
 
+    /** A median of exactly 0 ns is no switch measured, not a free one: NOT FITTED as below 0 is. */
+    @Test
+    public void aZeroTaskSwitchIsNotFitted() {
+        ObjectNode ctxsw = JSON.createObjectNode();
+        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
+        ctxsw.put("context_switch_p50_ns", 0).put("context_switch_count", 5);
+        CostFit fit = CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, 9000)));
+        assertFalse(fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
+        assertTrue(
+                fit.unfitted().get(CostFit.CONTEXT_SWITCH),
+                fit.unfitted()
+                        .get(CostFit.CONTEXT_SWITCH)
+                        .startsWith("the probe's median is 0 ns, no time: the pipe's own cost hides the switch"));
+    }
+
     /** A recorded stop line whose count is not its rounds was edited: refused, naming the entry and the field. */
     @Test
     public void aStopLineWhoseCountIsNotItsRoundsIsRefused() {
