@@ -316,6 +316,7 @@ public final class ScenarioLoader {
                 designsBySet,
                 conf.hasPath("baseline") ? bySet(conf, "baseline") : designsBySet);
         Map<String, Double> seedRatios = seedFigures.seedRatios();
+        seedFigures.refuseUnrecorded(seedRatios, designs, workloadOk ? workload : null);
         seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, own.baseline());
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         Sensitivity sensitivity = Sensitivity.NONE;

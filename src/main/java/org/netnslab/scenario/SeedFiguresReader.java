@@ -121,6 +121,31 @@ final class SeedFiguresReader {
         return out;
     }
 
+    /**
+     * A seed ratio compares a design's {@link org.netnslab.workload.Workload#comparedMeasure} with the baseline's: one
+     * of a design that never records it could never be judged, and is refused.
+     *
+     * @param ratios {@link #seedRatios()}
+     * @param designs the run's designs, by name
+     * @param workload the scenario's workload, or null when it was refused
+     */
+    void refuseUnrecorded(
+            Map<String, Double> ratios,
+            Map<String, org.netnslab.design.Design> designs,
+            org.netnslab.workload.Workload workload) {
+        if (workload == null) {
+            return;
+        }
+        for (String d : ratios.keySet()) {
+            workload.withoutComparedMeasure(designs.get(d))
+                    .ifPresent(why -> c.problem(
+                            "seed-ratios." + ConfigUtil.joinPath(d),
+                            "'" + d + "' records no " + workload.comparedMeasure() + " (" + why + "), the measure a"
+                                    + " seed ratio compares with the baseline's; a derived-ratios entry compares"
+                                    + " other measures"));
+        }
+    }
+
     /** @return {@code derived-ratios} whose designs are both run, in order */
     List<RatioDefinition> derivedRatios() {
         List<RatioDefinition> out = new ArrayList<>();

@@ -67,6 +67,15 @@ public interface Workload {
     }
 
     /**
+     * @param design one of the run's designs
+     * @return empty when the design records {@link #comparedMeasure}, else why not (e.g. "its proc-monitor.kind is
+     *     pidfd"): a seed ratio of such a design could never be judged
+     */
+    default java.util.Optional<String> withoutComparedMeasure(org.netnslab.design.Design design) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @return why a switch outside {@link #faultSwitches} is refused, said after "a TYPE run", e.g. "would stall on
      *     it (...)"
      */

@@ -913,6 +913,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 e.problems.stream().map(Object::toString).toList());
     }
 
+    /** A seed ratio of a design that never records the compared measure (a pidfd monitor) is refused. */
+    @Test
+    public void aSeedRatioOfADesignWithoutTheComparedMeasureIsRefused() {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader()
+                        .load(Path.of("load-tests/proc-filter.conf"), List.of("seed-ratios.pidfd=2.9"), 0.01));
+        assertEquals(
+                List.of("--set seed-ratios.pidfd=2.9: seed-ratios.pidfd: 'pidfd' records no proc.event (its"
+                        + " proc-monitor.kind is pidfd, which subscribes to no proc connector), the measure a seed ratio"
+                        + " compares with the baseline's; a derived-ratios entry compares other measures"),
+                e.problems.stream().map(Object::toString).toList());
+    }
+
     /** A strategy block given as a number is one problem naming its keys, not one per key and one per design. */
     @Test
     public void aStrategyBlockThatIsNoObjectIsOneProblem() throws Exception {

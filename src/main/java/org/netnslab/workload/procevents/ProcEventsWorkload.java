@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.netnslab.proc.ProcMonitor;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.workload.PopulationBytes;
 import org.netnslab.workload.Workload;
@@ -130,5 +131,15 @@ public record ProcEventsWorkload(
     public String faultRefusal() {
         return "does not apply it (its proc connector runs without a NamespaceSupervisor, whose switches these are;"
                 + " isolation-soak applies faults.proc-connector)";
+    }
+
+    /** A pidfd or /proc-scan monitor subscribes to no connector, so it has no event latency ({@link #EVENT}). */
+    @Override
+    public java.util.Optional<String> withoutComparedMeasure(org.netnslab.design.Design design) {
+        ProcMonitor m = design.model().proc().monitor();
+        return m == ProcMonitor.CONNECTOR
+                ? java.util.Optional.empty()
+                : java.util.Optional.of("its proc-monitor.kind is " + org.netnslab.settings.Setting.spell(m)
+                        + ", which subscribes to no proc connector");
     }
 }
