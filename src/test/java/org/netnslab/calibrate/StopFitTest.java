@@ -71,13 +71,18 @@ public class StopFitTest extends JUnitSuite {
         assertEquals("no machine.context-switch: the stop's switch-in is charged as one", unfitted.get(StopFit.KEY));
     }
 
+    /** @return CostFit over a ctxsw line of this median, the walk lines and a stop of 200 rounds taking stopNs */
+    private static CostFit fitWithSwitch(long switchNs, long stopNs) {
+        ObjectNode ctxsw = JSON.createObjectNode();
+        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
+        ctxsw.put("context_switch_p50_ns", switchNs).put("context_switch_count", 5);
+        return CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, stopNs)));
+    }
+
     /** Through CostFit: a stop below the switch is refused as negative, and the default stays. */
     @Test
     public void aStopBelowTheSwitchIsRefused() {
-        ObjectNode ctxsw = JSON.createObjectNode();
-        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
-        ctxsw.put("context_switch_p50_ns", 2400).put("context_switch_count", 5);
-        CostFit fit = CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, 2000)));
+        CostFit fit = fitWithSwitch(2400, 2000);
         assertFalse(fit.costs().containsKey(StopFit.KEY));
         assertTrue(
                 fit.unfitted().get(StopFit.KEY), fit.unfitted().get(StopFit.KEY).startsWith("-400 ns, below 0"));
@@ -85,14 +90,12 @@ public class StopFitTest extends JUnitSuite {
 
     /**
      * Through CostFit: a task switch's median below 0 is NOT FITTED before the stop takes it off, so the stop is not
-     * raised by a negative switch (9000 - (-5) ns): it says there is no switch to take off, and the default stays.
+     * raised by a negative switch (9000 - (-5) ns): it says there is no switch to take off, and the default stays. A
+     * median of exactly 0 ns is no switch measured, not a free one: NOT FITTED too.
      */
     @Test
-    public void aNegativeTaskSwitchIsNotTakenOffTheStop() {
-        ObjectNode ctxsw = JSON.createObjectNode();
-        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
-        ctxsw.put("context_switch_p50_ns", -5).put("context_switch_count", 5);
-        CostFit fit = CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, 9000)));
+    public void aTaskSwitchOf0OrBelowIsNotTakenOffTheStop() {
+        CostFit fit = fitWithSwitch(-5, 9000);
         assertFalse(fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
         assertTrue(
                 fit.unfitted().get(CostFit.CONTEXT_SWITCH),
@@ -103,19 +106,11 @@ public class StopFitTest extends JUnitSuite {
         assertEquals(
                 "no machine.context-switch: the stop's switch-in is charged as one",
                 fit.unfitted().get(StopFit.KEY));
-    }
-
-    /** A median of exactly 0 ns is no switch measured, not a free one: NOT FITTED as below 0 is. */
-    @Test
-    public void aZeroTaskSwitchIsNotFitted() {
-        ObjectNode ctxsw = JSON.createObjectNode();
-        ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
-        ctxsw.put("context_switch_p50_ns", 0).put("context_switch_count", 5);
-        CostFit fit = CostFit.fit(List.of(ctxsw, walk(0, 1800), walk(500, 5300), walk(1000, 8800), stop(200, 9000)));
-        assertFalse(fit.costs().containsKey(CostFit.CONTEXT_SWITCH));
+        CostFit zero = fitWithSwitch(0, 9000);
+        assertFalse(zero.costs().containsKey(CostFit.CONTEXT_SWITCH));
         assertTrue(
-                fit.unfitted().get(CostFit.CONTEXT_SWITCH),
-                fit.unfitted()
+                zero.unfitted().get(CostFit.CONTEXT_SWITCH),
+                zero.unfitted()
                         .get(CostFit.CONTEXT_SWITCH)
                         .startsWith("the probe's median is 0 ns, no time: the pipe's own cost hides the switch"));
     }

@@ -876,15 +876,11 @@ public class ScenarioLoaderTest extends JUnitSuite {
     /** A fault switch a netns-scale run would stall on (it waits for every delivery) is refused; cleanup-worker not. */
     @Test
     public void aNetnsScaleRunTakesTheCleanupWorkerSwitchOnly() throws Exception {
-        ScenarioException e = org.junit.Assert.assertThrows(
-                ScenarioException.class,
-                () -> new ScenarioLoader()
-                        .load(Path.of("load-tests/scale-1m-netns.conf"), List.of("model.faults.listener=1"), 0.001));
         assertEquals(
                 List.of("--set model.faults.listener=1: model.faults.listener: a netns-scale run would stall on it (it"
                         + " waits for every listener's delivery and every request's answer); it takes"
                         + " [model.faults.cleanup-worker]"),
-                e.problems.stream().map(Object::toString).toList());
+                refused("scale-1m-netns", "model.faults.listener=1"));
         assertEquals(
                 2,
                 new ScenarioLoader()
@@ -902,29 +898,29 @@ public class ScenarioLoaderTest extends JUnitSuite {
     /** proc-events applies no fault switch: one set there is refused, not ignored. */
     @Test
     public void aProcEventsRunTakesNoFaultSwitch() {
-        ScenarioException e = org.junit.Assert.assertThrows(
-                ScenarioException.class,
-                () -> new ScenarioLoader()
-                        .load(Path.of("load-tests/proc-filter.conf"), List.of("model.faults.proc-connector=5"), 0.01));
         assertEquals(
                 List.of("--set model.faults.proc-connector=5: model.faults.proc-connector: a proc-events run does not"
                         + " apply it (its proc connector runs without a NamespaceSupervisor, whose switches these are;"
                         + " isolation-soak applies faults.proc-connector); it takes none"),
-                e.problems.stream().map(Object::toString).toList());
+                refused("proc-filter", "model.faults.proc-connector=5"));
     }
 
     /** A seed ratio of a design that never records the compared measure (a pidfd monitor) is refused. */
     @Test
     public void aSeedRatioOfADesignWithoutTheComparedMeasureIsRefused() {
-        ScenarioException e = org.junit.Assert.assertThrows(
-                ScenarioException.class,
-                () -> new ScenarioLoader()
-                        .load(Path.of("load-tests/proc-filter.conf"), List.of("seed-ratios.pidfd=2.9"), 0.01));
         assertEquals(
                 List.of("--set seed-ratios.pidfd=2.9: seed-ratios.pidfd: 'pidfd' records no proc.event (its"
                         + " proc-monitor.kind is pidfd, which subscribes to no proc connector), the measure a seed ratio"
                         + " compares with the baseline's; a derived-ratios entry compares other measures"),
-                e.problems.stream().map(Object::toString).toList());
+                refused("proc-filter", "seed-ratios.pidfd=2.9"));
+    }
+
+    /** @return the problems of load-tests/NAME.conf at --scale 0.001 with one --set, which must refuse it */
+    private static List<String> refused(String name, String set) {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader().load(Path.of("load-tests/" + name + ".conf"), List.of(set), 0.001));
+        return e.problems.stream().map(Object::toString).toList();
     }
 
     /** A strategy block given as a number is one problem naming its keys, not one per key and one per design. */
