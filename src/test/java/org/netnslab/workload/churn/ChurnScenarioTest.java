@@ -239,17 +239,9 @@ public class ChurnScenarioTest extends JUnitSuite {
                         Path.of("load-tests/unshare-loop.conf"),
                         List.of("designs=[net-free-rwsem]", "baseline=net-free-rwsem", "model.faults.cleanup-worker=2"),
                         0.01);
-        akka.actor.typed.ActorSystem<Void> sys = org.netnslab.machine.VirtualSystem.create(
-                akka.actor.typed.javadsl.Behaviors.empty(), "churn-faults", com.typesafe.config.ConfigFactory.load());
-        DesignResult d;
-        try {
-            d = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT)
-                    .run(s)
-                    .designs()
-                    .get(0);
-        } finally {
-            org.netnslab.machine.VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-        }
+        DesignResult d = org.netnslab.scenario.VirtualOnce.run("churn-faults", s, SETTINGS)
+                .designs()
+                .get(0);
         // 40 lifecycles in two cleanup_net batches: the second batch's start faulted once
         assertEquals(2L, d.counters().get("cleanup_batches").longValue());
         assertEquals(1L, d.counters().get("faults_cleanup_worker").longValue());

@@ -3,21 +3,14 @@ package org.netnslab.workload.churn;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.Test;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
-import org.netnslab.metrics.RunResult;
-import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -34,13 +27,9 @@ public class DeferredFreeTest extends JUnitSuite {
                 List.of("workload.workers=4", "designs=[net-free-rwsem]", "baseline=net-free-rwsem", "seed-ratios={}"));
         all.addAll(List.of(sets));
         Scenario s = new ScenarioLoader().load(Path.of("load-tests/unshare-loop.conf"), all, 0.1);
-        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "deferred-free", ConfigFactory.load());
-        try {
-            RunResult r = new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-            return r.designs().get(0);
-        } finally {
-            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-        }
+        return org.netnslab.scenario.VirtualOnce.run("deferred-free", s, SETTINGS)
+                .designs()
+                .get(0);
     }
 
     private static double cleanupUs(DesignResult d) {

@@ -3,24 +3,18 @@ package org.netnslab.workload.churn;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.LatencyRecorder;
-import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -54,15 +48,10 @@ public class TaskGroupLifecycleTest extends JUnitSuite {
                         + " }\n"
                         + "designs = [test-6-18]\nbaseline = test-6-18\n");
         var scenario = new ScenarioLoader(system.getConfig("netns-lab")).load(file, List.of(), 1.0);
-        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "task-group-" + group, system);
-        try {
-            return new ScenarioRunner(sys, RunSettings.fromConfig(system.getConfig("netns-lab")), RunObserver.SILENT)
-                    .run(scenario)
-                    .designs()
-                    .get(0);
-        } finally {
-            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-        }
+        return org.netnslab.scenario.VirtualOnce.run(
+                        "task-group-" + group, scenario, RunSettings.fromConfig(system.getConfig("netns-lab")), system)
+                .designs()
+                .get(0);
     }
 
     private static double mean(DesignResult d, String measure) {

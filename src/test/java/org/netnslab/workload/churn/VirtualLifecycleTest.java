@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.Test;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
 import org.netnslab.run.RunObserver;
@@ -38,12 +37,7 @@ public class VirtualLifecycleTest extends JUnitSuite {
                 live.getWhenTerminated().toCompletableFuture().get();
             }
         }
-        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-lifecycle", ConfigFactory.load());
-        try {
-            return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-        } finally {
-            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-        }
+        return org.netnslab.scenario.VirtualOnce.run("virtual-lifecycle", s, SETTINGS);
     }
 
     private static double loopWallS(DesignResult d) {

@@ -2,21 +2,15 @@ package org.netnslab.workload.procevents;
 
 import static org.junit.Assert.assertEquals;
 
-import akka.actor.typed.ActorSystem;
-import akka.actor.typed.javadsl.Behaviors;
-import com.typesafe.config.ConfigFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.Test;
-import org.netnslab.machine.VirtualSystem;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
-import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioLoader;
-import org.netnslab.scenario.ScenarioRunner;
 import org.scalatestplus.junit.JUnitSuite;
 
 /** The process monitors in virtual time: busy time is exactly what costs.proc charges. */
@@ -35,12 +29,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
                 new java.util.ArrayList<>(List.of("baseline=per-listener", "derived-ratios=[]", "machine.jitter=0"));
         all.addAll(List.of(sets));
         Scenario s = new ScenarioLoader().load(Path.of("load-tests/proc-filter.conf"), all, scale);
-        ActorSystem<Void> sys = VirtualSystem.create(Behaviors.empty(), "virtual-proc", ConfigFactory.load());
-        try {
-            return new ScenarioRunner(sys, SETTINGS, RunObserver.SILENT).run(s);
-        } finally {
-            VirtualSystem.terminate(sys, Duration.ofSeconds(5));
-        }
+        return org.netnslab.scenario.VirtualOnce.run("virtual-proc", s, SETTINGS);
     }
 
     private static double busyMs(DesignResult d, String monitor) {
