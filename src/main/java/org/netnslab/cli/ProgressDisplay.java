@@ -165,9 +165,7 @@ final class ProgressDisplay implements RunObserver {
                     .setConsumer(new ConsoleProgressBarConsumer(err, width()));
             String unit = units.get(design);
             bar = (unit == null
-                            ? b.showSpeed(new DecimalFormat("#,##0"))
-                                    .setSpeedUnit(ChronoUnit.SECONDS)
-                                    .setEtaFunction(ProgressDisplay::eta)
+                            ? b.setRenderer(new Renderer(new DecimalFormat("#,##0")))
                             : b.setUnit(" " + unit, 1) // time passed: a speed would say nothing
                                     .setEtaFunction(st -> Optional.of(timeLeft(st.getMax(), st.getTotalElapsed()))))
                     .build();
@@ -197,14 +195,50 @@ final class ProgressDisplay implements RunObserver {
      * @return the time left, or empty with no progress at all yet
      */
     static Optional<Duration> eta(long start, long current, long max, Duration sinceBar, Duration sincePhase) {
-        boolean recent = current > start && !sinceBar.isZero();
-        long done = recent ? current - start : current;
-        Duration took = recent ? sinceBar : sincePhase;
-        if (done <= 0 || took.isZero()) {
+        long[] w = window(start, current, sinceBar, sincePhase);
+        if (w == null) {
             return Optional.empty();
         }
         long left = Math.max(0, max - current);
-        return Optional.of(Duration.ofNanos((long) ((double) took.toNanos() * left / done)));
+        return Optional.of(Duration.ofNanos((long) ((double) w[1] * left / w[0])));
+    }
+
+    /**
+     * The progress a rate is taken over: since the bar was drawn once there is progress since then, else the whole
+     * phase.
+     *
+     * @return {done, ns it took}, or null with no progress (or no time) at all yet
+     */
+    static long[] window(long start, long current, Duration sinceBar, Duration sincePhase) {
+        boolean recent = current > start && !sinceBar.isZero();
+        long done = recent ? current - start : current;
+        Duration took = recent ? sinceBar : sincePhase;
+        return done <= 0 || took.isZero() ? null : new long[] {done, took.toNanos()};
+    }
+
+    /**
+     * The bar's speed over {@link #window}: the library's own divides by whole seconds since the bar was drawn, so a
+     * bar drawn a second into its phase said {@code ?/s} for its first second.
+     */
+    static final class Renderer extends me.tongfei.progressbar.DefaultProgressBarRenderer {
+        private final DecimalFormat format;
+
+        /** @param format the speed's format */
+        Renderer(DecimalFormat format) {
+            super(ProgressBarStyle.ASCII, "", 1, true, format, ChronoUnit.SECONDS, true, ProgressDisplay::eta);
+            this.format = format;
+        }
+
+        @Override
+        protected String speed(me.tongfei.progressbar.ProgressState st) {
+            return speed(format, st.getStart(), st.getCurrent(), st.getElapsedAfterStart(), st.getTotalElapsed());
+        }
+
+        /** @return e.g. {@code 1,234/s}, or {@code ?/s} with no progress at all yet */
+        static String speed(DecimalFormat format, long start, long current, Duration sinceBar, Duration sincePhase) {
+            long[] w = window(start, current, sinceBar, sincePhase);
+            return (w == null ? "?" : format.format(w[0] * 1e9 / w[1])) + "/s";
+        }
     }
 
     /**

@@ -109,7 +109,6 @@ public class ProgressDisplayTest extends JUnitSuite {
                 bytes.toString(StandardCharsets.UTF_8));
     }
 
-    /** A timed phase (a soak's seconds) ends when its length has passed: its time left is that, not a rate's guess. */
     /**
      * A counted phase's time left: at the rate since the bar was first drawn once it has progress, before that at the
      * whole phase's (a bar first drawn at 438,526 of 500,000, one second into the phase, is not a "?").
@@ -125,6 +124,19 @@ public class ProgressDisplayTest extends JUnitSuite {
         assertEquals(java.util.Optional.empty(), ProgressDisplay.eta(0, 0, 400, Duration.ZERO, Duration.ofSeconds(1)));
     }
 
+    /** The bar's speed over the same window: a bar drawn a second into its phase shows the phase's rate at once. */
+    @Test
+    public void aBarsSpeedNeedsNoProgressSinceTheBarWasDrawn() {
+        java.text.DecimalFormat f = new java.text.DecimalFormat("#,##0");
+        assertEquals(
+                "438,526/s",
+                ProgressDisplay.Renderer.speed(f, 438_526, 438_526, Duration.ofMillis(300), Duration.ofSeconds(1)));
+        assertEquals(
+                "400/s", ProgressDisplay.Renderer.speed(f, 100, 300, Duration.ofMillis(500), Duration.ofSeconds(10)));
+        assertEquals("?/s", ProgressDisplay.Renderer.speed(f, 0, 0, Duration.ZERO, Duration.ZERO));
+    }
+
+    /** A timed phase (a soak's seconds) ends when its length has passed: its time left is that, not a rate's guess. */
     @Test
     public void aTimedPhasesTimeLeftIsItsLengthLessTheTimePassed() {
         assertEquals(Duration.ofSeconds(14), ProgressDisplay.timeLeft(15, Duration.ofMillis(1000)));
