@@ -44,11 +44,21 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
      * @throws IOException when a file cannot be read
      */
     public String fingerprint(String version, Config system) throws IOException {
+        return fingerprint(version, system, com.typesafe.config.ConfigFactory.systemEnvironment());
+    }
+
+    /**
+     * @param env the environment a {@code --set}'s substitution reads (the process's own, or a test's)
+     * @return {@link #fingerprint(String, Config)} with the {@code --set} values as read against {@code env}: each
+     *     node resolves them against its own
+     */
+    String fingerprint(String version, Config system, Config env) throws IOException {
         byte[] scenario = withIncludes(Path.of(file));
         byte[] extra = config.isEmpty() ? new byte[0] : withIncludes(Path.of(config));
         MessageDigest inputs = sha256();
         update(inputs, version);
         update(inputs, toString());
+        update(inputs, setsAsRead(sets, env).toString());
         inputs.update(scenario);
         inputs.update(extra);
         MessageDigest model = sha256();
@@ -85,6 +95,34 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
     }
 
     /**
+     * @param sets {@code --set} arguments
+     * @param env the environment
+     * @return each as read: one with a substitution resolved against {@code env} where it can be (a substitution of
+     *     the scenario's own keys stays as written: the scenario file's part says whether those differ)
+     */
+    static List<String> setsAsRead(List<String> sets, Config env) {
+        return sets.stream()
+                .map(set -> {
+                    if (!set.contains("${")) {
+                        return set;
+                    }
+                    try {
+                        return com.typesafe.config.ConfigFactory.parseString(set)
+                                .resolveWith(
+                                        env,
+                                        com.typesafe.config.ConfigResolveOptions.defaults()
+                                                .setAllowUnresolved(true)
+                                                .setUseSystemEnvironment(false))
+                                .root()
+                                .render(ConfigRenderOptions.concise());
+                    } catch (com.typesafe.config.ConfigException e) { // the coordinator loaded it: as written
+                        return set;
+                    }
+                })
+                .toList();
+    }
+
+    /**
      * @param worker a worker's fingerprint
      * @param coordinator the coordinator's
      * @return what differs between the two, in words: the scenario file, the --config file, the model's
@@ -101,10 +139,12 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
             what.add("the --config file (or a file it includes)");
         }
         if (!w[1].equals(c[1])) {
-            what.add("the model's configuration (reference.conf, conf/application.conf)");
+            what.add("the model's configuration (reference.conf, conf/application.conf, a -D setting in"
+                    + " NETNS_LAB_JAVA_OPTS, or an environment variable they read)");
         }
         return what.isEmpty()
-                ? "the run's options (--set, --scale, --repeat) or netns-lab version"
+                ? "the run's options (--set, --scale, --repeat, or an environment variable a --set reads) or"
+                        + " netns-lab version"
                 : String.join(" and ", what);
     }
 

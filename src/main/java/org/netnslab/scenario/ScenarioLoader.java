@@ -352,7 +352,7 @@ public final class ScenarioLoader {
                 seedRatios,
                 derivedRatios,
                 scale,
-                sets,
+                SetOverrides.asRead(sets, conf),
                 repeat,
                 execution,
                 sensitivity,

@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -223,5 +224,35 @@ final class SetOverrides {
                             + " (no such key or environment variable), so this override sets nothing"
                             + (before.hasPathOrNull(key) ? ": " + key + " keeps the scenario's value" : ""));
         }
+    }
+
+    /**
+     * The overrides as a run records them: one whose value holds a substitution (an environment variable, or another
+     * key) is followed by the value it was read as, which the command line alone does not say.
+     *
+     * @param sets the {@code --set} arguments, each checked by {@link #apply}
+     * @param resolved the scenario's keys after them, resolved
+     * @return e.g. {@code workload.injectors=${N} (read as 100)}; the others as given
+     */
+    static List<String> asRead(List<String> sets, Config resolved) {
+        return sets.stream()
+                .map(set -> {
+                    int eq = set.indexOf('=');
+                    String key = eq <= 0 ? "" : set.substring(0, eq).trim();
+                    key = key.endsWith("+") ? key.substring(0, key.length() - 1).trim() : key;
+                    if (!SUBSTITUTION.matcher(set.substring(Math.max(0, eq))).find()) {
+                        return set;
+                    }
+                    try {
+                        return resolved.hasPath(key)
+                                ? set + " (read as "
+                                        + HoconSyntax.cut(resolved.getValue(key).render(ConfigRenderOptions.concise()))
+                                        + ")"
+                                : set;
+                    } catch (ConfigException e) { // not a path: apply reported it
+                        return set;
+                    }
+                })
+                .toList();
     }
 }

@@ -64,12 +64,39 @@ public class RunInputsTest extends JUnitSuite {
                 "the scenario file (or a file it includes, or an environment variable it reads)",
                 RunInputs.differs(String.join("/", edited), here));
         assertEquals(
-                "the run's options (--set, --scale, --repeat) or netns-lab version",
+                "the run's options (--set, --scale, --repeat, or an environment variable a --set reads) or netns-lab"
+                        + " version",
                 RunInputs.differs(String.join("/", sets), here));
         assertEquals(
                 "the scenario file (or a file it includes, or an environment variable it reads) and the model's"
-                        + " configuration (reference.conf, conf/application.conf)",
+                        + " configuration (reference.conf, conf/application.conf, a -D setting in NETNS_LAB_JAVA_OPTS, or"
+                        + " an environment variable they read)",
                 RunInputs.differs(String.join("/", model), here));
+    }
+
+    /**
+     * A --set that reads an environment variable is fingerprinted as each node reads it: a worker whose N differs is
+     * refused, not merged in with figures of another load.
+     */
+    @Test
+    public void aSetThatReadsTheEnvironmentIsFingerprintedAsRead() throws Exception {
+        Path file = tmp.getRoot().toPath().resolve("tc1.conf");
+        Files.copy(Path.of("load-tests/uevent-tc1-userns.conf"), file);
+        RunInputs in = new RunInputs(file.toString(), List.of("workload.injectors=${N}"), 0.01, 0, 0, "");
+        Config system = ConfigFactory.load();
+        String n100 = in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 100"));
+        String n200 = in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 200"));
+        assertNotEquals(n100, n200);
+        assertEquals(n100, in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 100")));
+        assertEquals(
+                "the run's options (--set, --scale, --repeat, or an environment variable a --set reads) or netns-lab"
+                        + " version",
+                RunInputs.differs(n200, n100));
+        assertEquals(
+                List.of("machine.cpus=2", "{\"workload\":{\"injectors\":100}}", "{\"a\":${b.c}}"),
+                RunInputs.setsAsRead(
+                        List.of("machine.cpus=2", "workload.injectors=${N}", "a=${b.c}"),
+                        ConfigFactory.parseString("N = 100")));
     }
 
     /** A file the scenario includes is read into the fingerprint: hosts whose copies of it differ are told apart. */

@@ -915,6 +915,19 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 refused("proc-filter", "seed-ratios.pidfd=2.9"));
     }
 
+    /** A --set whose value is a substitution is recorded with the value it was read as; the others as given. */
+    @Test
+    public void aSetWithASubstitutionIsRecordedAsRead() throws Exception {
+        assertEquals(
+                List.of("workload.injectors=${workload.netns.userns-owned} (read as 500)", "machine.cpus=2"),
+                new ScenarioLoader()
+                        .load(
+                                Path.of("load-tests/uevent-tc3-no-listeners.conf"),
+                                List.of("workload.injectors=${workload.netns.userns-owned}", "machine.cpus=2"),
+                                0.001)
+                        .overrides());
+    }
+
     /** @return the problems of load-tests/NAME.conf at --scale 0.001 with one --set, which must refuse it */
     private static List<String> refused(String name, String set) {
         ScenarioException e = org.junit.Assert.assertThrows(
