@@ -92,9 +92,7 @@ final class ValidateCommand implements Callable<Integer> {
                         + (s.sensitivity().samples() > 0
                                 ? "; a sensitivity study of " + s.sensitivity().samples() + " samples"
                                 : "")
-                        + String.format(
-                                "; %,d design runs",
-                                DesignRun.plan(s, s.sensitivity().samples()).size()), // the run's own plan
+                        + runs(DesignRun.plan(s, s.sensitivity().samples()).size()), // the run's own plan
                 need,
                 usable,
                 need > usable // only where netns-lab.run.heap-check = false let it through
@@ -111,5 +109,10 @@ final class ValidateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** @return e.g. {@code "; 1 design run"} or {@code "; 1,200 design runs"} */
+    static String runs(int n) {
+        return String.format("; %,d design run%s", n, n == 1 ? "" : "s");
     }
 }

@@ -268,8 +268,14 @@ public final class ConsoleReport {
         if (!ci.bounded()) {
             return "unbounded: the baseline's mean is not clearly non-zero over these replicates (Fieller)";
         }
-        String text =
-                String.format("%.3f .. %.3f (Fieller, Welch-Satterthwaite df %.3g)", ci.low(), ci.high(), ci.df());
+        // replicates with no spread have no finite df (result.json writes null): say so, not "Infinity"
+        String text = String.format(
+                "%.3f .. %.3f (Fieller, %s)",
+                ci.low(),
+                ci.high(),
+                Double.isFinite(ci.df())
+                        ? String.format("Welch-Satterthwaite df %.3g", ci.df())
+                        : "no spread over the replicates");
         // Fieller's interval holds 0 exactly when b's mean is not significantly above 0: a time's ratio cannot be
         // negative, so the negative part says only that b's replicates are too spread to bound it from below
         return ci.low() < 0

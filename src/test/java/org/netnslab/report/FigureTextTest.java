@@ -27,5 +27,9 @@ public class FigureTextTest extends JUnitSuite {
         assertEquals(
                 "0.206 .. 0.567 (Fieller, Welch-Satterthwaite df 4.41)",
                 ConsoleReport.interval(new RatioInterval(0.4, 0.2061, 0.5669, 4.41)));
+        // replicates with no spread: no finite df, as result.json's null says
+        assertEquals(
+                "1.000 .. 1.000 (Fieller, no spread over the replicates)",
+                ConsoleReport.interval(new RatioInterval(1, 1, 1, Double.POSITIVE_INFINITY)));
     }
 }
