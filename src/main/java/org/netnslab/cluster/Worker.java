@@ -290,7 +290,10 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
     }
 
     private Behavior<Command> onCoordinatorGone() {
-        say.accept("the coordinator is gone before its run was done");
+        // Terminated comes both when the coordinator ended and when the cluster removed one side as unreachable
+        // (a paused or cut-off worker): this side cannot tell which
+        say.accept("lost the coordinator before its run was done: it ended, or the cluster removed this worker as"
+                + " unreachable (then the coordinator hands its design runs to others)");
         return end(WorkerNode.Ending.FAILED);
     }
 
