@@ -244,11 +244,13 @@ final class SetOverrides {
                         return set;
                     }
                     try {
-                        return resolved.hasPath(key)
-                                ? set + " (read as "
-                                        + HoconSyntax.cut(resolved.getValue(key).render(ConfigRenderOptions.concise()))
-                                        + ")"
-                                : set;
+                        String read = resolved.hasPath(key)
+                                ? resolved.getValue(key).render(ConfigRenderOptions.concise())
+                                : null;
+                        // "${x}" inside a quoted string is no substitution: it reads as written
+                        return read == null || read.equals(set.substring(eq + 1).trim())
+                                ? set
+                                : set + " (read as " + HoconSyntax.cut(read) + ")";
                     } catch (ConfigException e) { // not a path: apply reported it
                         return set;
                     }

@@ -919,11 +919,17 @@ public class ScenarioLoaderTest extends JUnitSuite {
     @Test
     public void aSetWithASubstitutionIsRecordedAsRead() throws Exception {
         assertEquals(
-                List.of("workload.injectors=${workload.netns.userns-owned} (read as 500)", "machine.cpus=2"),
+                List.of(
+                        "workload.injectors=${workload.netns.userns-owned} (read as 500)",
+                        "machine.cpus=2",
+                        "description=\"a ${x} b\""),
                 new ScenarioLoader()
                         .load(
                                 Path.of("load-tests/uevent-tc3-no-listeners.conf"),
-                                List.of("workload.injectors=${workload.netns.userns-owned}", "machine.cpus=2"),
+                                List.of(
+                                        "workload.injectors=${workload.netns.userns-owned}",
+                                        "machine.cpus=2",
+                                        "description=\"a ${x} b\""),
                                 0.001)
                         .overrides());
     }
