@@ -42,13 +42,14 @@ final class SwitchFit {
                 + " less two pipe write + read, / 2, median of "
                 + line.path("context_switch_count").asInt()
                 + " batches";
-        if (ns <= 0) { // no switch costs nothing: the probe could not tell one from the pipe's own cost
+        long whole = Math.round(ns); // the key is written in whole ns: one that rounds to 0 would be a free switch
+        if (whole <= 0) { // no switch costs nothing: the probe could not tell one from the pipe's own cost
             costs.remove(CostFit.CONTEXT_SWITCH);
             unfitted.put(
                     CostFit.CONTEXT_SWITCH,
                     String.format(
-                            "the probe's median is %.0f ns, %s (%s)",
-                            ns, ns < 0 ? "below 0" : "no time: the pipe's own cost hides the switch", source));
+                            "the probe's median is %d ns, %s (%s)",
+                            whole, whole < 0 ? "below 0" : "no time: the pipe's own cost hides the switch", source));
             return;
         }
         costs.put(CostFit.CONTEXT_SWITCH, new Fitted(ns, source, 1, Double.NaN));

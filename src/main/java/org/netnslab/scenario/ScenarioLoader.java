@@ -282,7 +282,7 @@ public final class ScenarioLoader {
                 if (faults.every(f) > 0 && !workload.faultSwitches().contains(f)) {
                     c.problem(
                             "model." + f.key(),
-                            "a " + conf.getString("workload.type") + " run " + workload.faultRefusal() + "; it takes "
+                            "a " + conf.getString("workload.type") + " run " + workload.faultRefusal(f) + "; it takes "
                                     + (workload.faultSwitches().isEmpty()
                                             ? "none"
                                             : workload.faultSwitches().stream()

@@ -136,7 +136,15 @@ final class SeedFiguresReader {
         if (workload == null) {
             return;
         }
+        java.util.Optional<String> base = baseline == null || !designs.containsKey(baseline)
+                ? java.util.Optional.empty()
+                : workload.withoutComparedMeasure(designs.get(baseline));
         for (String d : ratios.keySet()) {
+            base.ifPresent(why -> c.problem(
+                    "seed-ratios." + ConfigUtil.joinPath(d),
+                    "the baseline '" + baseline + "' records no " + workload.comparedMeasure() + " (" + why + "), the"
+                            + " measure a seed ratio compares; set baseline to a design that records it, or use a"
+                            + " derived-ratios entry"));
             workload.withoutComparedMeasure(designs.get(d))
                     .ifPresent(why -> c.problem(
                             "seed-ratios." + ConfigUtil.joinPath(d),

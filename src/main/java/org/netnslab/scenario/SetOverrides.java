@@ -235,26 +235,48 @@ final class SetOverrides {
      * @return e.g. {@code workload.injectors=${N} (read as 100)}; the others as given
      */
     static List<String> asRead(List<String> sets, Config resolved) {
-        return sets.stream()
-                .map(set -> {
-                    int eq = set.indexOf('=');
-                    String key = eq <= 0 ? "" : set.substring(0, eq).trim();
-                    key = key.endsWith("+") ? key.substring(0, key.length() - 1).trim() : key;
-                    if (!SUBSTITUTION.matcher(set.substring(Math.max(0, eq))).find()) {
-                        return set;
-                    }
-                    try {
-                        String read = resolved.hasPath(key)
-                                ? resolved.getValue(key).render(ConfigRenderOptions.concise())
-                                : null;
-                        // "${x}" inside a quoted string is no substitution: it reads as written
-                        return read == null || read.equals(set.substring(eq + 1).trim())
-                                ? set
-                                : set + " (read as " + HoconSyntax.cut(read) + ")";
-                    } catch (ConfigException e) { // not a path: apply reported it
-                        return set;
-                    }
-                })
-                .toList();
+        return sets.stream().map(set -> set + readAs(set, resolved)).toList();
+    }
+
+    /**
+     * @return " (read as V)" for a --set whose value substitutes, resolved as the scenario's keys were (against them,
+     *     then the environment); " (undefined: sets nothing)" for an optional one that is not defined; else ""
+     */
+    private static String readAs(String set, Config resolved) {
+        int eq = set.indexOf('=');
+        String key = eq <= 0 ? "" : set.substring(0, eq).trim();
+        key = key.endsWith("+") ? key.substring(0, key.length() - 1).trim() : key;
+        Matcher m = SUBSTITUTION.matcher(set);
+        while (m.find()) {
+            if (m.group(2).equals(key)) { // a self-reference reads the key's earlier value, gone once resolved
+                return "";
+            }
+        }
+        try {
+            boolean plainKey = !key.isEmpty() && !key.contains("{");
+            // a key's value alone (one element, for +=), or, for a block form, the whole --set
+            Config raw = ConfigFactory.parseString(plainKey ? "v = " + set.substring(eq + 1) : set);
+            if (raw.isResolved()) { // no substitution: "${x}" inside quotes is text
+                return "";
+            }
+            Config read = raw.resolveWith(
+                    resolved,
+                    com.typesafe.config.ConfigResolveOptions.defaults().setAllowUnresolved(true));
+            if (!plainKey) {
+                return " (read as " + HoconSyntax.cut(read.root().render(ConfigRenderOptions.concise())) + ")";
+            }
+            if (!read.hasPath("v")) {
+                return " (undefined: sets nothing)";
+            }
+            ConfigValue v = read.getValue("v");
+            return " (read as "
+                    + HoconSyntax.cut(
+                            v.valueType() == ConfigValueType.STRING
+                                    ? String.valueOf(v.unwrapped())
+                                    : v.render(ConfigRenderOptions.concise()))
+                    + ")";
+        } catch (ConfigException e) { // apply reported what is wrong with it
+            return "";
+        }
     }
 }

@@ -76,10 +76,10 @@ public interface Workload {
     }
 
     /**
-     * @return why a switch outside {@link #faultSwitches} is refused, said after "a TYPE run", e.g. "would stall on
-     *     it (...)"
+     * @param f a switch outside {@link #faultSwitches}
+     * @return why it is refused, said after "a TYPE run", e.g. "would stall on it (...)"
      */
-    default String faultRefusal() {
+    default String faultRefusal(org.netnslab.fault.FaultSwitch f) {
         return "would stall on it (it waits for every listener's delivery and every request's answer)";
     }
 

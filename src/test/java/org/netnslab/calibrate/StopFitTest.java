@@ -72,7 +72,7 @@ public class StopFitTest extends JUnitSuite {
     }
 
     /** @return CostFit over a ctxsw line of this median, the walk lines and a stop of 200 rounds taking stopNs */
-    private static CostFit fitWithSwitch(long switchNs, long stopNs) {
+    private static CostFit fitWithSwitch(double switchNs, long stopNs) {
         ObjectNode ctxsw = JSON.createObjectNode();
         ctxsw.put("probe", "sched").put("set", "fit").put("load", "context-switch");
         ctxsw.put("context_switch_p50_ns", switchNs).put("context_switch_count", 5);
@@ -107,6 +107,7 @@ public class StopFitTest extends JUnitSuite {
                 "no machine.context-switch: the stop's switch-in is charged as one",
                 fit.unfitted().get(StopFit.KEY));
         CostFit zero = fitWithSwitch(0, 9000);
+        assertFalse("0.4 ns is written as 0", fitWithSwitch(0.4, 9000).costs().containsKey(CostFit.CONTEXT_SWITCH));
         assertFalse(zero.costs().containsKey(CostFit.CONTEXT_SWITCH));
         assertTrue(
                 zero.unfitted().get(CostFit.CONTEXT_SWITCH),

@@ -882,6 +882,11 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         + " [model.faults.cleanup-worker]"),
                 refused("scale-1m-netns", "model.faults.listener=1"));
         assertEquals(
+                List.of(
+                        "--set model.faults.proc-connector=1: model.faults.proc-connector: a netns-scale run has no proc"
+                                + " connector for it to act on; it takes [model.faults.cleanup-worker]"),
+                refused("scale-1m-netns", "model.faults.proc-connector=1"));
+        assertEquals(
                 2,
                 new ScenarioLoader()
                         .load(
@@ -913,23 +918,50 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         + " proc-monitor.kind is pidfd, which subscribes to no proc connector), the measure a seed ratio"
                         + " compares with the baseline's; a derived-ratios entry compares other measures"),
                 refused("proc-filter", "seed-ratios.pidfd=2.9"));
+        // nor can one be judged against a baseline without it
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class,
+                () -> new ScenarioLoader()
+                        .load(
+                                Path.of("load-tests/proc-filter.conf"),
+                                List.of("baseline=pidfd", "seed-ratios={per-listener=0.5}", "derived-ratios=[]"),
+                                0.001));
+        assertEquals(
+                List.of(
+                        "--set seed-ratios={per-listener=0.5}: seed-ratios.per-listener: the baseline 'pidfd' records no"
+                                + " proc.event (its proc-monitor.kind is pidfd, which subscribes to no proc connector), the"
+                                + " measure a seed ratio compares; set baseline to a design that records it, or use a"
+                                + " derived-ratios entry"),
+                e.problems.stream().map(Object::toString).toList());
     }
 
-    /** A --set whose value is a substitution is recorded with the value it was read as; the others as given. */
+    /**
+     * A --set whose value is a substitution is recorded with the value it was read as (its own, even when a later
+     * --set overrides it); an undefined optional one says it set nothing; the others, and "${x}" inside quotes, as
+     * given.
+     */
     @Test
     public void aSetWithASubstitutionIsRecordedAsRead() throws Exception {
         assertEquals(
                 List.of(
-                        "workload.injectors=${workload.netns.userns-owned} (read as 500)",
-                        "machine.cpus=2",
-                        "description=\"a ${x} b\""),
+                        "workload.injectors=${workload.netns.userns-owned} (read as 1000)",
+                        "workload.injectors=7",
+                        "workload.warmup-per-netns=${?NO_SUCH_VARIABLE_HERE} (undefined: sets nothing)",
+                        "description=\"a ${x} b\"",
+                        "seed=\"\"\"x ${y}\"\"\"",
+                        "name=${name}-2",
+                        "machine { cpus = ${workload.listeners-per-netns} } (read as {\"machine\":{\"cpus\":1}})"),
                 new ScenarioLoader()
                         .load(
-                                Path.of("load-tests/uevent-tc3-no-listeners.conf"),
+                                Path.of("load-tests/uevent-tc1-userns.conf"),
                                 List.of(
                                         "workload.injectors=${workload.netns.userns-owned}",
-                                        "machine.cpus=2",
-                                        "description=\"a ${x} b\""),
+                                        "workload.injectors=7",
+                                        "workload.warmup-per-netns=${?NO_SUCH_VARIABLE_HERE}",
+                                        "description=\"a ${x} b\"",
+                                        "seed=\"\"\"x ${y}\"\"\"",
+                                        "name=${name}-2",
+                                        "machine { cpus = ${workload.listeners-per-netns} }"),
                                 0.001)
                         .overrides());
     }

@@ -128,7 +128,7 @@ public record ProcEventsWorkload(
     }
 
     @Override
-    public String faultRefusal() {
+    public String faultRefusal(org.netnslab.fault.FaultSwitch f) {
         return "does not apply it (its proc connector runs without a NamespaceSupervisor, whose switches these are;"
                 + " isolation-soak applies faults.proc-connector)";
     }

@@ -129,4 +129,12 @@ public record NetnsScaleWorkload(int usernsOwned, int initOwned, double listener
     public java.util.Set<org.netnslab.fault.FaultSwitch> faultSwitches() {
         return java.util.EnumSet.of(org.netnslab.fault.FaultSwitch.CLEANUP_WORKER);
     }
+
+    /** proc-connector has nothing to act on here; the others would stall a phase ({@link #faultSwitches}). */
+    @Override
+    public String faultRefusal(org.netnslab.fault.FaultSwitch f) {
+        return f == org.netnslab.fault.FaultSwitch.PROC_CONNECTOR
+                ? "has no proc connector for it to act on"
+                : Workload.super.faultRefusal(f);
+    }
 }
