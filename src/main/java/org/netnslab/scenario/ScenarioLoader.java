@@ -288,7 +288,11 @@ public final class ScenarioLoader {
                                             : workload.faultSwitches().stream()
                                                     .map(x -> "model." + x.key())
                                                     .toList()
-                                                    .toString()));
+                                                    .toString())
+                                    + (conf.hasPath("model." + f.key())
+                                            ? ""
+                                            : " (set as netns-lab.model." + f.key() + " in a --config file or"
+                                                    + " conf/application.conf)"));
                 }
             }
         }

@@ -108,6 +108,21 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                         .status());
     }
 
+    /** A fault switch a --config file sets that the workload does not take names where it came from. */
+    @Test
+    public void aFaultSwitchFromAConfigFileSaysItCameFromThere() throws Exception {
+        Path cfg = write("faults.conf", "netns-lab.model.faults.proc-connector = 5\n");
+        Printed p = cli("validate", "load-tests/proc-filter.conf", "--config", cfg.toString());
+        assertEquals(p.err(), 2, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("model.faults.proc-connector: a proc-events run does not apply it (its proc connector"
+                                + " runs without a NamespaceSupervisor, whose switches these are; isolation-soak applies"
+                                + " faults.proc-connector); it takes none (set as netns-lab.model.faults.proc-connector in a"
+                                + " --config file or conf/application.conf)"));
+    }
+
     @Test
     public void aMissingIncludeAFolderIncludedAndACycleAreOneLineEachAtTheInclude() throws Exception {
         Path dir = tmp.getRoot().toPath();
