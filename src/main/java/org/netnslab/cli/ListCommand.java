@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.netnslab.report.ConsoleReport;
 import org.netnslab.scenario.Scenario;
 import org.netnslab.scenario.ScenarioException;
 import org.netnslab.scenario.ScenarioLoader;
@@ -74,7 +75,9 @@ final class ListCommand implements Callable<Integer> {
             System.out.flush(); // before the load's warnings on stderr, which are this file's
             try {
                 Scenario s = new ScenarioLoader().load(f, List.of(), 1.0);
-                System.out.printf("    name: %s%n    seed: %s%n    %s%n", s.name(), s.seed(), s.description());
+                System.out.printf( // one line each, as run's header prints them
+                        "    name: %s%n    seed: %s%n    %s%n",
+                        s.name(), ConsoleReport.oneLine(s.seed()), ConsoleReport.oneLine(s.description()));
             } catch (ScenarioException e) {
                 System.out.printf("    INVALID: %s%n", e.problems.get(0));
                 invalid++;

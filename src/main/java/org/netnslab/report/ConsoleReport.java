@@ -295,7 +295,7 @@ public final class ConsoleReport {
 
     /** @return the seed, or a word that it was not saved */
     static String seed(RunRecord r) {
-        return r.seed() == null ? "(not saved with these results)" : r.seed();
+        return r.seed() == null ? "(not saved with these results)" : oneLine(r.seed());
     }
 
     /** Two decimals for ordinary values, four significant digits for small ones (seconds of a short loop). */
@@ -334,8 +334,12 @@ public final class ConsoleReport {
                 d);
     }
 
-    /** @return {@code s} with line breaks and other control characters escaped ({@code \n}, {@code \x1b}) */
-    static String oneLine(String s) {
+    /**
+     * @param s a scenario's text for the console (a description, a seed, an override)
+     * @return it on one line: each line break and the indent around it as one space, other control characters
+     *     escaped ({@code \x1b})
+     */
+    public static String oneLine(String s) {
         // a multi-line description ("""...""") reads as one sentence; what else would move the cursor is escaped
         return HoconSyntax.printable(s.strip().replaceAll("\\s*\\R\\s*", " "));
     }

@@ -331,6 +331,21 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertTrue(file.err(), file.err().contains("--dir README.md: not a folder"));
     }
 
+    /** list prints a multi-line description and seed on one line each, an ESC escaped, as run's header does. */
+    @Test
+    public void listPrintsAMultiLineDescriptionOnOneLine() throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("netns-lab-list");
+        String text = java.nio.file.Files.readString(Path.of("load-tests/unshare-loop.conf"))
+                .replaceFirst("(?m)^description = .*$", "description = \"\"\"two\n    lines\u001b[31m\"\"\"")
+                .replaceFirst("(?m)^seed = .*$", "seed = \"\"\"a\nb\"\"\"");
+        java.nio.file.Files.writeString(dir.resolve("m.conf"), text);
+        Printed p = cli("list", "--dir", dir.toString());
+        java.nio.file.Files.delete(dir.resolve("m.conf"));
+        java.nio.file.Files.delete(dir);
+        assertEquals(p.err(), 0, p.status());
+        assertTrue(p.out(), p.out().contains("    seed: a b\n    two lines\\x1b[31m\n"));
+    }
+
     /** A model key every design run (or some) sets itself is said on stderr, with the designs and their values. */
     @Test
     public void aModelKeyTheDesignsSetThemselvesIsWarnedOf() {
