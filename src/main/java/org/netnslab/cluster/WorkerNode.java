@@ -215,7 +215,12 @@ public final class WorkerNode {
         while (true) {
             Ending e = node.awaitEnd();
             if (once && e != Ending.NONE) {
-                return e == Ending.TAKEN ? Ending.FAILED : e; // a taken run whose node ended: its coordinator went
+                if (e == Ending.TAKEN) { // its node ended before the worker could say why: say it here
+                    say.accept("worker " + node.system.address() + ": its node ended while the coordinator's run at "
+                            + join + " was in progress (the coordinator went, or the cluster removed this worker);"
+                            + " --once ends here");
+                }
+                return e == Ending.TAKEN ? Ending.FAILED : e;
             }
             if (once && node.joined.get()) { // its coordinator ended, having run every design run without this one
                 say.accept("worker " + node.system.address() + ": the coordinator at " + join
