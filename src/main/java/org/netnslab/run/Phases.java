@@ -108,10 +108,11 @@ public final class Phases {
                     lastChange = now;
                 } else if (now - Math.max(lastChange, machine.busyUntil())
                         > settings.stallTimeout().toNanos()) {
-                    throw new RunFailure(design + ": " + label + " phase stalled at " + d + " of " + total + " for "
-                            + settings.stallTimeout().toMillis()
-                            + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
-                            + " see the log lines on stderr");
+                    throw new RunFailure(
+                            design + ": " + label + " phase stalled at " + d + " of " + total + " for at least "
+                                    + settings.stallTimeout().toMillis()
+                                    + " ms (netns-lab.run.stall-timeout); an actor may have failed:"
+                                    + " see the log lines on stderr");
                 }
             }
         } catch (InterruptedException e) {
@@ -257,7 +258,7 @@ public final class Phases {
                                     long steps = machine.modelSteps();
                                     if (steps == st[4]) {
                                         throw new VirtualEngine.Stalled(design + ": " + label + " phase stalled at " + d
-                                                + " of " + total + " for "
+                                                + " of " + total + " for at least "
                                                 + settings.stallTimeout().toMillis()
                                                 + " ms of simulated time (netns-lab.run.stall-timeout)");
                                     }
