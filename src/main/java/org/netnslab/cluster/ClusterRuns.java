@@ -84,7 +84,7 @@ public final class ClusterRuns implements RunDistributor {
     public DesignRunOutcome[] run(Scenario scenario, List<DesignRun> plan, Local local) throws RunFailure {
         String fingerprint;
         try {
-            fingerprint = inputs.fingerprint(version, base);
+            fingerprint = inputs.fingerprint(version, base, scenario.overrides());
         } catch (IOException e) {
             throw new RunFailure("cannot read the run's inputs for its fingerprint: " + e, e);
         }

@@ -39,26 +39,20 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
      *
      * @param version the node's netns-lab version
      * @param system the node's merged configuration
+     * @param setsAsRead the loaded scenario's {@code --set} overrides as this node read them
+     *     ({@link org.netnslab.scenario.Scenario#overrides}: one that substitutes an environment variable with the
+     *     value it read, which may differ between hosts)
      * @return {@code <inputs hash>/<model configuration hash>/<scenario file hash>/<--config file hash>}, hex (the
      *     last two say which file differs where the first does)
      * @throws IOException when a file cannot be read
      */
-    public String fingerprint(String version, Config system) throws IOException {
-        return fingerprint(version, system, com.typesafe.config.ConfigFactory.systemEnvironment());
-    }
-
-    /**
-     * @param env the environment a {@code --set}'s substitution reads (the process's own, or a test's)
-     * @return {@link #fingerprint(String, Config)} with the {@code --set} values as read against {@code env}: each
-     *     node resolves them against its own
-     */
-    String fingerprint(String version, Config system, Config env) throws IOException {
+    public String fingerprint(String version, Config system, List<String> setsAsRead) throws IOException {
         byte[] scenario = withIncludes(Path.of(file));
         byte[] extra = config.isEmpty() ? new byte[0] : withIncludes(Path.of(config));
         MessageDigest inputs = sha256();
         update(inputs, version);
         update(inputs, toString());
-        update(inputs, setsAsRead(sets, env).toString());
+        update(inputs, setsAsRead.toString());
         inputs.update(scenario);
         inputs.update(extra);
         MessageDigest model = sha256();
@@ -92,34 +86,6 @@ public record RunInputs(String file, List<String> sets, double scale, int repeat
         byte[] out = java.util.Arrays.copyOf(bytes, bytes.length + 1 + keys.length);
         System.arraycopy(keys, 0, out, bytes.length + 1, keys.length);
         return out;
-    }
-
-    /**
-     * @param sets {@code --set} arguments
-     * @param env the environment
-     * @return each as read: one with a substitution resolved against {@code env} where it can be (a substitution of
-     *     the scenario's own keys stays as written: the scenario file's part says whether those differ)
-     */
-    static List<String> setsAsRead(List<String> sets, Config env) {
-        return sets.stream()
-                .map(set -> {
-                    if (!set.contains("${")) {
-                        return set;
-                    }
-                    try {
-                        return com.typesafe.config.ConfigFactory.parseString(set)
-                                .resolveWith(
-                                        env,
-                                        com.typesafe.config.ConfigResolveOptions.defaults()
-                                                .setAllowUnresolved(true)
-                                                .setUseSystemEnvironment(false))
-                                .root()
-                                .render(ConfigRenderOptions.concise());
-                    } catch (com.typesafe.config.ConfigException e) { // the coordinator loaded it: as written
-                        return set;
-                    }
-                })
-                .toList();
     }
 
     /**

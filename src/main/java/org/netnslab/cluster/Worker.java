@@ -171,7 +171,8 @@ public final class Worker extends AbstractBehavior<Worker.Command> {
                     }
                     String fp;
                     try {
-                        fp = o.inputs().fingerprint(version, p.system());
+                        fp = o.inputs()
+                                .fingerprint(version, p.system(), p.scenario().overrides());
                     } catch (java.io.IOException e) {
                         throw new IllegalStateException("cannot read " + e.getMessage(), e);
                     }

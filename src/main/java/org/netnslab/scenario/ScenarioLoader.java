@@ -356,7 +356,7 @@ public final class ScenarioLoader {
                 seedRatios,
                 derivedRatios,
                 scale,
-                SetOverrides.asRead(sets, conf),
+                SetOverrides.asRead(sets, conf, ConfigFactory.systemEnvironment()),
                 repeat,
                 execution,
                 sensitivity,

@@ -232,17 +232,20 @@ final class SetOverrides {
      *
      * @param sets the {@code --set} arguments, each checked by {@link #apply}
      * @param resolved the scenario's keys after them, resolved
+     * @param env what a substitution reads where the keys do not give it: this process's environment, or a test's
      * @return e.g. {@code workload.injectors=${N} (read as 100)}; the others as given
      */
-    static List<String> asRead(List<String> sets, Config resolved) {
-        return sets.stream().map(set -> set + readAs(set, resolved)).toList();
+    static List<String> asRead(List<String> sets, Config resolved, Config env) {
+        Config source = resolved.withFallback(env); // the keys first, then the environment, as HOCON resolves
+        return sets.stream().map(set -> set + readAs(set, source)).toList();
     }
 
     /**
+     * @param source the scenario's resolved keys over the environment
      * @return " (read as V)" for a --set whose value substitutes, resolved as the scenario's keys were (against them,
      *     then the environment); " (undefined: sets nothing)" for an optional one that is not defined; else ""
      */
-    private static String readAs(String set, Config resolved) {
+    private static String readAs(String set, Config source) {
         int eq = set.indexOf('=');
         String key = eq <= 0 ? "" : set.substring(0, eq).trim();
         key = key.endsWith("+") ? key.substring(0, key.length() - 1).trim() : key;
@@ -260,8 +263,10 @@ final class SetOverrides {
                 return "";
             }
             Config read = raw.resolveWith(
-                    resolved,
-                    com.typesafe.config.ConfigResolveOptions.defaults().setAllowUnresolved(true));
+                    source,
+                    com.typesafe.config.ConfigResolveOptions.defaults()
+                            .setAllowUnresolved(true)
+                            .setUseSystemEnvironment(false));
             if (!plainKey) {
                 return " (read as " + HoconSyntax.cut(read.root().render(ConfigRenderOptions.concise())) + ")";
             }

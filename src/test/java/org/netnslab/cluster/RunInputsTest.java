@@ -29,31 +29,31 @@ public class RunInputsTest extends JUnitSuite {
         Files.copy(Path.of("load-tests/uevent-tc1-userns.conf"), file);
         Config system = ConfigFactory.load();
         RunInputs in = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "");
-        String fp = in.fingerprint("netns-lab 0.1.0", system);
+        String fp = in.fingerprint("netns-lab 0.1.0", system, List.of());
         assertEquals(
                 fp,
                 new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
-                        .fingerprint("netns-lab 0.1.0", ConfigFactory.load()));
+                        .fingerprint("netns-lab 0.1.0", ConfigFactory.load(), List.of()));
         String[] parts = fp.split("/");
 
-        String[] version = in.fingerprint("netns-lab 0.2.0", system).split("/");
+        String[] version = in.fingerprint("netns-lab 0.2.0", system, List.of()).split("/");
         assertNotEquals(parts[0], version[0]);
         assertEquals(parts[1], version[1]);
 
         String[] sets = new RunInputs(file.toString(), List.of("machine.cpus=4"), 0.01, 3, 0, "")
-                .fingerprint("netns-lab 0.1.0", system)
+                .fingerprint("netns-lab 0.1.0", system, List.of())
                 .split("/");
         assertNotEquals(parts[0], sets[0]);
 
         Files.writeString(file, Files.readString(file) + "\n# another copy of the file\n");
-        String[] edited = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        String[] edited = in.fingerprint("netns-lab 0.1.0", system, List.of()).split("/");
         assertNotEquals("another scenario file", parts[0], edited[0]);
         assertEquals(parts[1], edited[1]);
 
         Config otherCost = ConfigFactory.parseString("netns-lab.model.costs.uevent.send-inside = 3us")
                 .withFallback(system);
         String[] model = new RunInputs(file.toString(), List.of("machine.cpus=8"), 0.01, 3, 0, "")
-                .fingerprint("netns-lab 0.1.0", otherCost)
+                .fingerprint("netns-lab 0.1.0", otherCost, List.of())
                 .split("/");
         assertEquals(edited[0], model[0]);
         assertNotEquals("another model configuration", parts[1], model[1]);
@@ -75,8 +75,9 @@ public class RunInputsTest extends JUnitSuite {
     }
 
     /**
-     * A --set that reads an environment variable is fingerprinted as each node reads it: a worker whose N differs is
-     * refused, not merged in with figures of another load.
+     * A --set that reads an environment variable is fingerprinted as each node read it (the loaded scenario's
+     * overrides, which name the value: SetOverridesTest): a worker whose N differs is refused, not merged in with
+     * figures of another load.
      */
     @Test
     public void aSetThatReadsTheEnvironmentIsFingerprintedAsRead() throws Exception {
@@ -84,19 +85,14 @@ public class RunInputsTest extends JUnitSuite {
         Files.copy(Path.of("load-tests/uevent-tc1-userns.conf"), file);
         RunInputs in = new RunInputs(file.toString(), List.of("workload.injectors=${N}"), 0.01, 0, 0, "");
         Config system = ConfigFactory.load();
-        String n100 = in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 100"));
-        String n200 = in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 200"));
+        String n100 = in.fingerprint("netns-lab 0.1.0", system, List.of("workload.injectors=${N} (read as 100)"));
+        String n200 = in.fingerprint("netns-lab 0.1.0", system, List.of("workload.injectors=${N} (read as 200)"));
         assertNotEquals(n100, n200);
-        assertEquals(n100, in.fingerprint("netns-lab 0.1.0", system, ConfigFactory.parseString("N = 100")));
+        assertEquals(n100, in.fingerprint("netns-lab 0.1.0", system, List.of("workload.injectors=${N} (read as 100)")));
         assertEquals(
                 "the run's options (--set, --scale, --repeat, or an environment variable a --set reads) or netns-lab"
                         + " version",
                 RunInputs.differs(n200, n100));
-        assertEquals(
-                List.of("machine.cpus=2", "{\"workload\":{\"injectors\":100}}", "{\"a\":${b.c}}"),
-                RunInputs.setsAsRead(
-                        List.of("machine.cpus=2", "workload.injectors=${N}", "a=${b.c}"),
-                        ConfigFactory.parseString("N = 100")));
     }
 
     /** A file the scenario includes is read into the fingerprint: hosts whose copies of it differ are told apart. */
@@ -108,9 +104,9 @@ public class RunInputsTest extends JUnitSuite {
         Files.writeString(dir.resolve("common.conf"), "workload.injectors = 1000\n");
         RunInputs in = new RunInputs(file.toString(), List.of(), 0.01, 0, 0, "");
         Config system = ConfigFactory.load();
-        String[] before = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        String[] before = in.fingerprint("netns-lab 0.1.0", system, List.of()).split("/");
         Files.writeString(dir.resolve("common.conf"), "workload.injectors = 100\n");
-        String[] after = in.fingerprint("netns-lab 0.1.0", system).split("/");
+        String[] after = in.fingerprint("netns-lab 0.1.0", system, List.of()).split("/");
         assertNotEquals(before[0], after[0]);
         assertNotEquals(before[2], after[2]);
         assertEquals(before[1], after[1]);
@@ -119,9 +115,9 @@ public class RunInputsTest extends JUnitSuite {
         Files.writeString(conf, "include \"costs.conf\"\n");
         Files.writeString(dir.resolve("costs.conf"), "netns-lab.run.ask-timeout = 5s\n");
         RunInputs withConf = new RunInputs(file.toString(), List.of(), 0.01, 0, 0, conf.toString());
-        String c1 = withConf.fingerprint("netns-lab 0.1.0", system);
+        String c1 = withConf.fingerprint("netns-lab 0.1.0", system, List.of());
         Files.writeString(dir.resolve("costs.conf"), "netns-lab.run.ask-timeout = 9s\n");
-        String c2 = withConf.fingerprint("netns-lab 0.1.0", system);
+        String c2 = withConf.fingerprint("netns-lab 0.1.0", system, List.of());
         assertEquals("the --config file (or a file it includes)", RunInputs.differs(c2, c1));
     }
 
