@@ -95,6 +95,12 @@ public final class LifecycleRecorder implements LifecycleProbe {
     }
 
     /**
+     * The result counter of the listeners {@code faults.listener} killed (uevent-injection and soak runs), which the
+     * verdict reads: their messages after it were not checked.
+     */
+    public static final String LISTENERS_FAILED_BY_FAULT = "listeners_failed_by_fault";
+
+    /**
      * The result counters of the switches that are on ({@code faults_netns_actor}, ...), each the faults it fired,
      * so that a run with a switch on shows whether it fired (0: none of its messages came); none when all are off,
      * so a run without faults has the counters it always had.
@@ -103,13 +109,27 @@ public final class LifecycleRecorder implements LifecycleProbe {
      * @return counter name to count, in {@link FaultSwitch} order
      */
     public Map<String, Long> faultCounters(FaultSettings settings) {
-        Map<String, Long> counters = new LinkedHashMap<>();
+        Map<String, Long> counters = faultCounters();
         for (FaultSwitch s : FaultSwitch.values()) {
-            if (settings.every(s) > 0) {
-                counters.put("faults_" + s.name().toLowerCase(Locale.ROOT), faults(s));
+            if (settings.every(s) == 0) {
+                counters.remove(counterName(s));
             }
         }
         return counters;
+    }
+
+    /** @return every switch's result counter, on or off (a soak reports all four), in {@link FaultSwitch} order */
+    public Map<String, Long> faultCounters() {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        for (FaultSwitch s : FaultSwitch.values()) {
+            counters.put(counterName(s), faults(s));
+        }
+        return counters;
+    }
+
+    /** @return a switch's result counter, e.g. {@code faults_netns_actor} */
+    private static String counterName(FaultSwitch s) {
+        return "faults_" + s.name().toLowerCase(Locale.ROOT);
     }
 
     /** @return netns whose exits have run so far */

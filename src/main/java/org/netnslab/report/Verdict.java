@@ -235,7 +235,7 @@ public final class Verdict {
     private static String killedListeners(RunRecord r) {
         List<String> killed = new ArrayList<>();
         for (DesignRecord d : r.designs()) {
-            Long n = d.counters().get("listeners_failed_by_fault");
+            Long n = d.counters().get(org.netnslab.metrics.LifecycleRecorder.LISTENERS_FAILED_BY_FAULT);
             if (n != null && n > 0) {
                 killed.add(d.name() + " " + String.format(Locale.ROOT, "%,d", n));
             }

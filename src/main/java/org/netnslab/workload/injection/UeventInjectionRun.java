@@ -156,7 +156,7 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         result.counter("warmup_injections", warmup);
         probe.faultCounters(design.model().faults()).forEach(result::counter);
         if (design.model().faults().listener() > 0) {
-            result.counter("listeners_failed_by_fault", killed);
+            result.counter(LifecycleRecorder.LISTENERS_FAILED_BY_FAULT, killed);
         }
         if (collector.refused > 0) { // only where the scenario sends without the capability: other results unchanged
             result.counter("refused_eperm", collector.refused);

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.netnslab.design.Design;
-import org.netnslab.fault.FaultSwitch;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
@@ -145,7 +144,7 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
                 .counter("churn_create_failed", churnFailed)
                 .counter("listeners", t.listeners)
                 .counter("listeners_stalled", t.stalled)
-                .counter("listeners_failed_by_fault", t.listenersFailed)
+                .counter(LifecycleRecorder.LISTENERS_FAILED_BY_FAULT, t.listenersFailed)
                 .counter("deliveries", t.deliveries)
                 .counter("injections_ok", t.injectionsOk)
                 .counter("injections_eperm", t.injectionsEperm)
@@ -154,12 +153,9 @@ record IsolationSoakRun(IsolationSoakWorkload w, double scale) implements Design
                 .counter("kernel_uevents_tagged", t.tagged)
                 .counter("kernel_uevents_untagged", t.untagged)
                 .counter("other_errors", t.otherErrors)
-                .counter("eagain_retries", t.retries)
-                .counter("faults_netns_actor", probe.faults(FaultSwitch.NETNS_ACTOR))
-                .counter("faults_listener", probe.faults(FaultSwitch.LISTENER))
-                .counter("faults_cleanup_worker", probe.faults(FaultSwitch.CLEANUP_WORKER))
-                .counter("faults_proc_connector", probe.faults(FaultSwitch.PROC_CONNECTOR))
-                .counter("proc_events_published", procPublished)
+                .counter("eagain_retries", t.retries);
+        probe.faultCounters().forEach(result::counter);
+        result.counter("proc_events_published", procPublished)
                 .counter("proc_events_generated", procStats.generated())
                 .counter("proc_events_received", procWatch.events)
                 .counter("proc_seq_gaps", procWatch.gaps)
