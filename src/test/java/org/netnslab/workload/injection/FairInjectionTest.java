@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.junit.AfterClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -28,12 +28,8 @@ public class FairInjectionTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final VirtualRuns RUNS = new VirtualRuns("fair-injection");
-
-    @AfterClass
-    public static void stop() throws Exception {
-        RUNS.close();
-    }
+    @ClassRule
+    public static final VirtualRuns RUNS = new VirtualRuns("fair-injection");
 
     private RunResult run(int senders, String designs) throws Exception {
         return run(senders, designs, "");

@@ -3,7 +3,7 @@ package org.netnslab.workload.injection;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 
-import org.junit.AfterClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -19,12 +19,8 @@ public class InjectionFaultsTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final VirtualRuns RUNS = new VirtualRuns("injection-faults");
-
-    @AfterClass
-    public static void close() throws Exception {
-        RUNS.close();
-    }
+    @ClassRule
+    public static final VirtualRuns RUNS = new VirtualRuns("injection-faults");
 
     private static String scenario(String faults) {
         return String.join(

@@ -2,7 +2,7 @@ package org.netnslab.workload.injection;
 
 import static org.junit.Assert.assertEquals;
 
-import org.junit.AfterClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -18,12 +18,8 @@ public class ListenerStopTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final VirtualRuns RUNS = new VirtualRuns("listener-stop");
-
-    @AfterClass
-    public static void stop() throws Exception {
-        RUNS.close();
-    }
+    @ClassRule
+    public static final VirtualRuns RUNS = new VirtualRuns("listener-stop");
 
     /** Three netns with a listener each and their injectors on 2 CPUs; the listeners' CPU counter of each design. */
     private long[] listenerCpu(boolean wokenAtEnd) throws Exception {

@@ -4,7 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import org.junit.AfterClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -21,12 +21,8 @@ public class RefusedInjectionsTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    private static final VirtualRuns RUNS = new VirtualRuns("refused-injections");
-
-    @AfterClass
-    public static void close() throws Exception {
-        RUNS.close();
-    }
+    @ClassRule
+    public static final VirtualRuns RUNS = new VirtualRuns("refused-injections");
 
     @Test
     public void everyInjectionRefusedIsCountedAndGetsNoRatio() throws Exception {

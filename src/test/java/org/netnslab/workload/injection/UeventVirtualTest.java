@@ -4,7 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.netnslab.metrics.Invariants.Counter.SEQNUM_OUT_OF_ORDER;
 
-import org.junit.AfterClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -23,12 +23,8 @@ public class UeventVirtualTest extends JUnitSuite {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
     /** The class's virtual system; its machine's locks are read after a run. */
-    private static final VirtualRuns RUNS = new VirtualRuns("uevent-virtual");
-
-    @AfterClass
-    public static void stop() throws Exception {
-        RUNS.close();
-    }
+    @ClassRule
+    public static final VirtualRuns RUNS = new VirtualRuns("uevent-virtual");
 
     private RunResult run(String netns, int listeners, int injectors, int cpus, String designs) throws Exception {
         String text = String.join(

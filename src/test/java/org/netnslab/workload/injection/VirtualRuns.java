@@ -23,7 +23,7 @@ import org.netnslab.scenario.ScenarioRunner;
  * A test class's virtual actor system, made at its first scenario run and ended by {@link #close} (an {@code
  * AfterClass}): one system for the class, a fresh machine per design run all the same.
  */
-final class VirtualRuns {
+final class VirtualRuns extends org.junit.rules.ExternalResource {
     private static final RunSettings SETTINGS =
             new RunSettings(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMillis(200));
 
@@ -66,6 +66,16 @@ final class VirtualRuns {
     /** @return the system, whose machine holds the last design run's state; null before the first run */
     ActorSystem<Void> system() {
         return system;
+    }
+
+    /** As a {@code @ClassRule}: {@link #close} once the class's tests are done. */
+    @Override
+    protected void after() {
+        try {
+            close();
+        } catch (Exception e) {
+            throw new IllegalStateException("terminating the test class's virtual actor system", e);
+        }
     }
 
     /**
