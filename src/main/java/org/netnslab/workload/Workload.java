@@ -59,8 +59,8 @@ public interface Workload {
     }
 
     /**
-     * @return the fault switches ({@code model.faults.*}) its runs can take: a switch outside them would stall a run
-     *     (netns-scale waits for every listener's delivery) and is refused; all by default
+     * @return the fault switches ({@code model.faults.*}) its runs can take: a switch outside them is refused, for
+     *     {@link #faultRefusal}'s reason (netns-scale would stall on one, proc-events applies none); all by default
      */
     default java.util.Set<org.netnslab.fault.FaultSwitch> faultSwitches() {
         return java.util.EnumSet.allOf(org.netnslab.fault.FaultSwitch.class);
