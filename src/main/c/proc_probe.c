@@ -7,6 +7,10 @@
  *                                  pacings (drained at every wake-up; woken at most every 2 ms), while PROCS
  *                                  fork+exec(/bin/true)+exit run one after another: the listener's CPU time,
  *                                  events and wake-ups, so per-event and per-wake-up costs can be separated.
+ *                                  Then, where two CPUs are allowed, an EXIT-only listener pinned beside the
+ *                                  spawner (both on the first CPU) and one pinned apart (on the second): what a
+ *                                  listener that runs next on the exiting child's CPU pays more per wake-up
+ *                                  (lines with "placement").
  *   proc_probe listeners PROCS     prediction set: an all-events, an EXIT-only and a NONZERO_EXIT listener at
  *                                  once while PROCS fork+exec+exit run (one in ten exits 1): CPU per listener.
  *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd:
@@ -143,8 +147,35 @@ static const char *filter_name(uint32_t ev) {
     return ev == PROBE_EV_ALL ? "all" : ev == PROBE_EV_EXIT ? "exit" : ev == PROBE_EV_NONZERO_EXIT ? "nonzero-exit" : "other";
 }
 
+/* The first two CPUs this process may run on, or -1 for the second when it may run on one only. */
+static void two_cpus(int *first, int *second) {
+    cpu_set_t mine;
+    *first = 0; *second = -1;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) return;
+    int found = 0;
+    for (int c = 0; c < CPU_SETSIZE && found < 2; c++) {
+        if (!CPU_ISSET(c, &mine)) continue;
+        if (found++ == 0) *first = c; else *second = c;
+    }
+}
+
+static void pin_to(int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) fail_missing("sched_setaffinity", "", "CPU %d: %s", cpu, strerror(errno));
+}
+
+/* Where a fit run pins its listener and spawner: not at all, both on the first CPU, or the listener on the second. */
+enum placement { PLACE_FREE, PLACE_BESIDE, PLACE_APART };
+
 /* Runs `count` listeners (one process each) while `procs` processes come and go; prints one line each. */
-static void run_listeners(const char *set, const uint32_t *filters, int count, long procs, int64_t pace_ns, int nonzero) {
+static void run_listeners_placed(const char *set, const uint32_t *filters, int count, long procs, int64_t pace_ns,
+                                 int nonzero, enum placement place) {
+    int first, second;
+    two_cpus(&first, &second);
+    cpu_set_t spawner_mask;
+    sched_getaffinity(0, sizeof spawner_mask, &spawner_mask);
     lis_stat_t *st = shared_alloc(sizeof(lis_stat_t) * (size_t) count);
     int ready[2], stop[2];
     if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
@@ -153,6 +184,7 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
         lis[i] = fork_child();
         if (lis[i] == 0) {
             close(stop[1]);
+            if (place != PLACE_FREE) pin_to(place == PLACE_BESIDE && i == 0 ? first : second);
             int fd = connector_listener(filters[i]);
             if (write(ready[1], "r", 1) != 1) _exit(1);
             listen_until(fd, stop[0], pace_ns, &st[i]);
@@ -162,9 +194,11 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
     close(ready[1]);
     ready_wait(ready[0], count);
     long settle_ms = settle(5000);   /* an earlier load's processes and netns may still be being dismantled */
+    if (place != PLACE_FREE) pin_to(first);   /* the spawner, and so each child it forks */
     int64_t t0 = now_ns();
     spawn_procs(procs, nonzero);
     int64_t spawn = now_ns() - t0;
+    if (place != PLACE_FREE) sched_setaffinity(0, sizeof spawner_mask, &spawner_mask);
     close(stop[1]);
     for (int i = 0; i < count; i++) {
         int s;
@@ -177,12 +211,18 @@ static void run_listeners(const char *set, const uint32_t *filters, int count, l
                "\"settle_ms\":%ld",
                set, filter_name(filters[i]), count, procs, (long long) pace_ns, st[i].events, st[i].wakeups,
                st[i].enobufs, (long long) st[i].cpu, (long long) spawn, settle_ms);
+        if (place != PLACE_FREE)
+            printf(",\"placement\":\"%s\"", place == PLACE_BESIDE && i == 0 ? "beside" : "apart");
         if (st[i].exec_gaps > 0)   /* a listener that sees FORK and EXEC */
             printf(",\"fork_to_exec_count\":%ld,\"fork_to_exec_p50_ns\":%lld", st[i].exec_gaps,
                    (long long) st[i].fork_to_exec_p50);
         printf("}\n");
     }
     close(ready[0]); close(stop[0]);
+}
+
+static void run_listeners(const char *set, const uint32_t *filters, int count, long procs, int64_t pace_ns, int nonzero) {
+    run_listeners_placed(set, filters, count, procs, pace_ns, nonzero, PLACE_FREE);
 }
 
 /* This thread's CPU time, ns: exact at the read (task_sched_runtime), so it can time a few system calls. */
@@ -275,6 +315,15 @@ int main(int argc, char **argv) {
         run_listeners("fit", ex, 1, procs, 0, 0);
         run_listeners("fit", all, 1, procs, 2000000, 0);
         run_listeners("fit", ex, 1, procs, 2000000, 0);
+        int first, second;
+        two_cpus(&first, &second);
+        if (second >= 0) {   /* beside and apart, twice, interleaved: the host's mode moves between sittings */
+            static const uint32_t pair[] = { PROBE_EV_EXIT, PROBE_EV_ALL };
+            for (int round = 0; round < 3; round++) {
+                run_listeners_placed("fit", pair, 2, procs, 0, 0, PLACE_BESIDE);
+                run_listeners_placed("fit", pair, 2, procs, 0, 0, PLACE_APART);
+            }
+        }
     } else if (strcmp(argv[1], "listeners") == 0) {
         long procs = arg_long(argv[2], 1, 100000, "PROCS");
         static const uint32_t three[] = { PROBE_EV_ALL, PROBE_EV_EXIT, PROBE_EV_NONZERO_EXIT };

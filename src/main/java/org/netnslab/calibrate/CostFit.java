@@ -224,7 +224,12 @@ public record CostFit(Map<String, Fitted> costs, Map<String, Fitted> extras, Map
             Map<String, Fitted> costs,
             Map<String, Fitted> extras,
             Map<String, String> unfitted) {
-        ProcFit.listeners(select(fitSet, "proc", "listener"), costs, extras, unfitted);
+        List<ObjectNode> listeners = select(fitSet, "proc", "listener");
+        ProcFit.listeners(listeners.stream().filter(l -> !l.has("placement")).toList(), costs, extras, unfitted);
+        if (!listeners.isEmpty()) {
+            ProcFit.exitSwitch(
+                    listeners.stream().filter(l -> l.has("placement")).toList(), costs, unfitted);
+        }
         for (ObjectNode l : select(fitSet, "proc", "pidfd")) {
             String src = "proc_probe pidfd: the monitor thread's CPU around its pidfd calls, median of "
                     + l.path("processes").asInt() + " processes";

@@ -227,6 +227,10 @@ public final class ProbeLines {
                     && !FILTERS.contains(l.path("filter").asText())) {
                 return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
             }
+            String placed = RecordingCheck.badPlacement(kind, expectedSet, l);
+            if (placed != null) {
+                return where + ": " + placed;
+            }
             // a listener wakes, or starts a drain, only for a message: never more often than the messages sent
             for (String key : List.of("listener_wakeups", "listener_sleeps")) {
                 if (l.has(key)

@@ -10,10 +10,70 @@ import org.netnslab.calibrate.CostFit.Fitted;
 /**
  * {@code costs.proc.recvmsg} and {@code costs.proc.wakeup} from {@code proc_probe fit}: one proc connector listener at a
  * time (all events, then EXIT only; drained at every wake-up, then at most every 2 ms) while processes fork, exec and
- * exit (drivers/connector/cn_proc.c). Stateless.
+ * exit (drivers/connector/cn_proc.c); and {@code costs.proc.exit-switch} from its placed runs. Stateless.
  */
 final class ProcFit {
     private ProcFit() {}
+
+    /** The key of the exit's switch charge. */
+    static final String EXIT_SWITCH = "costs.proc.exit-switch";
+
+    /**
+     * {@code costs.proc.exit-switch}: an EXIT-only listener pinned beside the spawner, whose children exit on its CPU
+     * and are followed there by it, against one pinned on another CPU, each run with an all-events listener on that
+     * other CPU (so the exits wake two listeners, as in the prediction set's load): the median CPU per wake-up beside
+     * less the median apart, one charge per wake-up. NOT FITTED without both placements (a recording made before the
+     * probe pinned listeners, or a host with one CPU), or where beside is not above apart.
+     *
+     * @param placed the fit set's proc listener lines with a {@code placement} ({@code beside} or {@code apart})
+     * @param costs receives the key
+     * @param unfitted receives why not
+     */
+    static void exitSwitch(List<ObjectNode> placed, Map<String, Fitted> costs, Map<String, String> unfitted) {
+        double[] beside = perWakeup(placed, "beside");
+        double[] apart = perWakeup(placed, "apart");
+        if (beside.length == 0 || apart.length == 0) {
+            unfitted.put(
+                    EXIT_SWITCH,
+                    "proc_probe fit has no EXIT-only listener pinned beside its spawner and apart from it (a recording"
+                            + " made before the probe pinned listeners, or a host with one CPU)");
+            return;
+        }
+        double b = CostFit.medianOf(beside);
+        double a = CostFit.medianOf(apart);
+        String runs = beside.length + " runs beside and " + apart.length + " apart";
+        if (b <= a) {
+            unfitted.put(
+                    EXIT_SWITCH,
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "proc_probe fit: an EXIT-only listener beside its spawner paid %.0f ns a wake-up, not above"
+                                    + " the %.0f ns of one apart (medians of %s): no charge to fit",
+                            b,
+                            a,
+                            runs));
+            return;
+        }
+        costs.put(
+                EXIT_SWITCH,
+                new Fitted(
+                        b - a,
+                        "proc_probe fit: an EXIT-only listener's CPU per wake-up pinned beside its spawner less pinned"
+                                + " apart, an all-events listener apart in each (medians of " + runs + ")",
+                        beside.length + apart.length,
+                        Double.NaN));
+    }
+
+    /** @return CPU per wake-up, ns, of each EXIT-only line placed {@code where} that woke at least once */
+    private static double[] perWakeup(List<ObjectNode> placed, String where) {
+        return placed.stream()
+                .filter(l -> l.path("placement").asText().equals(where)
+                        && l.path("filter").asText().equals("exit")
+                        && l.path("wakeups").asDouble() >= 1)
+                .mapToDouble(
+                        l -> l.path("cpu_ns").asDouble() / l.path("wakeups").asDouble())
+                .toArray();
+    }
 
     /**
      * The per-event cost through the origin (listener CPU against events), then, over three runs or more, listener CPU

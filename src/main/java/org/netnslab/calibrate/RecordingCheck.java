@@ -264,6 +264,28 @@ final class RecordingCheck {
         return s.chars().noneMatch(ch -> Character.isISOControl(ch));
     }
 
+    /** Where proc_probe fit pinned a listener: beside its spawner, or on another CPU. */
+    private static final java.util.Set<String> PLACEMENTS =
+            new java.util.TreeSet<>(java.util.Set.of("apart", "beside"));
+
+    /**
+     * @param kind the line's probe/load
+     * @param set the set it is in
+     * @param l the line
+     * @return why its {@code placement} is wrong (one of {@link #PLACEMENTS}, on a fit-set proc listener line only),
+     *     or null (none, or a right one)
+     */
+    static String badPlacement(String kind, String set, com.fasterxml.jackson.databind.JsonNode l) {
+        if (!l.has("placement")
+                || kind.equals("proc/listener")
+                        && set.equals("fit")
+                        && PLACEMENTS.contains(l.path("placement").asText())) {
+            return null;
+        }
+        return "placement (" + l.get("placement") + ") is one of " + PLACEMENTS + ", on a fit-set proc listener line"
+                + " only";
+    }
+
     /**
      * A fit-set line of a load the fit never reads: the prediction and unseen sets' loads (TC1, reorder; the parallel
      * unshare loops, the three listeners at once, the ladder's /proc scans), which share their probes with the fit's.
@@ -276,7 +298,8 @@ final class RecordingCheck {
         boolean prediction = switch (kind) {
             case "uevent/tc1", "uevent/reorder" -> true;
             case "lifecycle/unshare-loops" -> l.path("loops").asLong() != 1; // the fit's is the serial loop
-            case "proc/listener" -> l.path("listeners_at_once").asLong() != 1; // the fit's run one at a time
+            // the fit's run one at a time, or two pinned (its exit-switch runs)
+            case "proc/listener" -> l.path("listeners_at_once").asLong() != (l.has("placement") ? 2 : 1);
             case "proc/proc-scan" ->
                 l.path("live_requested").asLong() != 0
                         && l.path("live_requested").asLong() != ProbeSet.SCAN_FIT_LIVE; // the fit's two sizes

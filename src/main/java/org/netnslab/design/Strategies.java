@@ -96,6 +96,7 @@ public final class Strategies {
             checked(ProcCosts.PIDFD_EXIT),
             checked(ProcCosts.SCAN_ENTRY),
             checked(ProcCosts.WAKEUP),
+            checked(ProcCosts.EXIT_SWITCH),
             checked(UeventCosts.SEND_OUTSIDE),
             checked(UeventCosts.SEND_INSIDE),
             checked(UeventCosts.BROADCAST_PER_SOCKET),

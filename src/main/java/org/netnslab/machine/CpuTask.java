@@ -100,6 +100,13 @@ public final class CpuTask {
 
     long preemptions;
 
+    /** Set by {@link Cpus#exit}: the task has died (do_task_dead); its CPU's next task finishes the switch. */
+    boolean exited;
+    /** What the switch away from this dead task costs the next task on its CPU, ns ({@link Cpus#exit}). */
+    long exitFinishNanos;
+    /** CPU time this task was charged for finishing switches away from dead tasks, ns ({@link Cpus#exit}). */
+    long deadFinishNanos;
+
     /**
      * @param name the task's name, e.g. {@code injector-3} or {@code kworker/u:netns}
      * @param kind what it is
@@ -168,6 +175,14 @@ public final class CpuTask {
     /** @return times the task was switched in from another task */
     public long switchesIn() {
         return switchesIn;
+    }
+
+    /**
+     * @return CPU time this task spent, once switched in, on the dead task it followed (finish_task_switch of a
+     *     TASK_DEAD prev; {@link Cpus#exit}), ns: part of {@link #kernelNanos()}
+     */
+    public long deadFinishNanos() {
+        return deadFinishNanos;
     }
 
     /** @return times it was preempted (at a tick, a wake-up or a preemption point) */

@@ -93,6 +93,18 @@ public interface Cpus {
     void run(CpuTask task, Step step, long nanos, java.util.function.LongSupplier extra, Runnable then);
 
     /**
+     * The task dies at the end of its current step (do_exit's do_task_dead, called from that step's continuation, with
+     * no step asked for after it). The next task switched in on its CPU does the dead task's last work in
+     * finish_task_switch (kernel/sched/core.c: the final mmdrop of its lazily held mm, put_task_stack) and is charged
+     * {@code finishNanos} of CPU time for it; when the CPU goes idle instead, the idle task does it and nobody is
+     * charged. Under fifo nothing is charged.
+     *
+     * @param task a task of this machine, from its step's continuation
+     * @param finishNanos what finishing the switch away from it costs the next task, ns (negative counts as 0)
+     */
+    default void exit(CpuTask task, long finishNanos) {}
+
+    /**
      * Whether {@code task}, whose step has just ended (called from the step's continuation), would go on at once with
      * a step of kind {@code next}: false when it is marked need_resched and the boundary is a preemption point, i.e. it
      * would wait for a CPU first. A task times its system call up to its return to user space; when this is false for

@@ -26,6 +26,9 @@ public final class FairCpus extends AbstractCpus {
     /** When each CPU's task was last accounted (update_curr), or its step starts (after a switch's cost). */
     private final long[] accountedAt;
 
+    /** What the next task switched in on each CPU pays to finish the switch away from a dead task, ns; 0: none. */
+    private final long[] deadFinish;
+
     private final VirtualEngine.Event[] completion;
     private final Runnable[] stepEnds;
     private boolean holdCheckArmed;
@@ -58,6 +61,7 @@ public final class FairCpus extends AbstractCpus {
         this.last = new CpuTask[count];
         this.holding = new boolean[count];
         this.accountedAt = new long[count];
+        this.deadFinish = new long[count];
         this.completion = new VirtualEngine.Event[count];
         this.stepEnds = new Runnable[count];
         for (int c = 0; c < count; c++) {
@@ -102,6 +106,12 @@ public final class FairCpus extends AbstractCpus {
     /** @return what a step costs more when it starts ({@link CpuTask.Request#extra}), ns; 0 for none */
     private static long extraNanos(java.util.function.LongSupplier extra) {
         return extra == null ? 0 : Math.max(0, extra.getAsLong());
+    }
+
+    @Override
+    public void exit(CpuTask task, long finishNanos) {
+        task.exited = true;
+        task.exitFinishNanos = Math.max(0, finishNanos);
     }
 
     @Override
@@ -276,6 +286,7 @@ public final class FairCpus extends AbstractCpus {
     private void dispatch(int c) {
         CpuTask next = fair.anyQueued() ? fair.pickNext(c) : null;
         if (next == null) { // nothing queued, or only threads bound to other CPUs
+            deadFinish[c] = 0; // the idle task finishes the switch away from a dead task
             fair.off(c);
             current[c] = null;
             idle.set(c);
@@ -300,6 +311,9 @@ public final class FairCpus extends AbstractCpus {
             long switches = counters.switches();
             sw = sched.contextSwitchNanos() + sched.coldSwitch().extraNanos(switches - t.switchStamp);
             t.switchStamp = switches;
+            sw += deadFinish[c]; // finish_task_switch after a TASK_DEAD prev runs in this task's context
+            t.deadFinishNanos += deadFinish[c];
+            deadFinish[c] = 0;
             fair.advance(t, sw);
             t.kernelNanos += sw;
             counters.busy(t.kind(), sw);
@@ -365,6 +379,9 @@ public final class FairCpus extends AbstractCpus {
             t.cpu = -1;
             t.needResched = false;
             fair.slept(t);
+            if (t.exited) {
+                deadFinish[c] = t.exitFinishNanos;
+            }
             dispatch(c);
         }
     }

@@ -10,9 +10,10 @@ import akka.actor.typed.javadsl.ActorContext;
 import akka.actor.typed.javadsl.Behaviors;
 import akka.actor.typed.javadsl.Receive;
 import akka.stream.javadsl.Source;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.netnslab.fault.FaultSwitch;
 import org.netnslab.fault.Faults;
 import org.netnslab.fault.ModelFault;
@@ -162,7 +163,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
     private final Filter filter;
     private final NetlinkSettings sysctls;
     private final ProcListenerTable table;
-    private final Map<Long, ReceiveQueue<ProcReceived>> sockets = new HashMap<>();
+    /** By socket id, which grows with each bind: walked newest first, as netlink's mc_list (hlist_add_head). */
+    private final NavigableMap<Long, ReceiveQueue<ProcReceived>> sockets = new TreeMap<>();
+
     private final long[] seqPerCpu;
     private final Faults faults;
     private long nextSocket = 1;
@@ -329,7 +332,9 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
                 e.parentPid(),
                 e.exitCode(),
                 e.exitSignal());
-        for (Map.Entry<Long, ReceiveQueue<ProcReceived>> entry : sockets.entrySet()) {
+        // netlink_broadcast walks mc_list from its head, where netlink_update_subscriptions added the newest bind
+        for (Map.Entry<Long, ReceiveQueue<ProcReceived>> entry :
+                sockets.descendingMap().entrySet()) {
             if (filter == Filter.PER_LISTENER && !table.delivers(entry.getKey(), numbered)) {
                 filtered++;
                 continue;

@@ -16,8 +16,20 @@ import org.netnslab.settings.Setting;
  *     /proc/PID/stat (fs/proc/base.c, fs/proc/array.c), 0..1ms
  * @param wakeup per wake-up of a connector listener that found its socket empty and slept: the blocking
  *     recvmsg's sleep and return (or poll/epoll_wait), besides each message's recvmsg, 0..1ms
+ * @param exitSwitch what the task that runs next on an exiting process's CPU is charged for it, once per exit, 0..1ms
+ *     ({@link org.netnslab.machine.Cpus#exit}): finish_task_switch after a TASK_DEAD prev (kernel/sched/core.c: the
+ *     final mmdrop of its lazily held mm, put_task_stack) and what of the exit, and of the parent's next fork on that
+ *     CPU, rq_clock_skip_update leaves to it (a wake-up that preempts skips the next clock update, so the time up to
+ *     the switch goes to the next task's clock). Only the paced proc-events load has processes that exit on the
+ *     model's CPUs ({@code workload.process-interval}, fair machine)
  */
-public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit, Duration scanEntry, Duration wakeup) {
+public record ProcCosts(
+        Duration recvmsg,
+        Duration pidfdFork,
+        Duration pidfdExit,
+        Duration scanEntry,
+        Duration wakeup,
+        Duration exitSwitch) {
     /** {@code costs.proc.recvmsg}. */
     public static final Setting<Duration> RECVMSG = Setting.duration("costs.proc.recvmsg", Duration.ofMillis(1));
     /** {@code costs.proc.pidfd-fork}. */
@@ -30,6 +42,10 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
     /** {@code costs.proc.wakeup}. */
     public static final Setting<Duration> WAKEUP = Setting.duration("costs.proc.wakeup", Duration.ofMillis(1));
 
+    /** {@code costs.proc.exit-switch}. */
+    public static final Setting<Duration> EXIT_SWITCH =
+            Setting.duration("costs.proc.exit-switch", Duration.ofMillis(1));
+
     /** Checks the ranges. */
     public ProcCosts {
         RECVMSG.check(recvmsg);
@@ -37,6 +53,7 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
         PIDFD_EXIT.check(pidfdExit);
         SCAN_ENTRY.check(scanEntry);
         WAKEUP.check(wakeup);
+        EXIT_SWITCH.check(exitSwitch);
     }
 
     /**
@@ -50,6 +67,7 @@ public record ProcCosts(Duration recvmsg, Duration pidfdFork, Duration pidfdExit
                 value.apply(PIDFD_FORK),
                 value.apply(PIDFD_EXIT),
                 value.apply(SCAN_ENTRY),
-                value.apply(WAKEUP));
+                value.apply(WAKEUP),
+                value.apply(EXIT_SWITCH));
     }
 }

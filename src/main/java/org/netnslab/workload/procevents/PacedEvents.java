@@ -3,7 +3,9 @@ package org.netnslab.workload.procevents;
 import akka.actor.typed.ActorRef;
 import java.util.ArrayList;
 import java.util.List;
+import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
+import org.netnslab.machine.Step;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.proc.ProcEvent;
 import org.netnslab.proc.ProcEvents;
@@ -24,6 +26,9 @@ final class PacedEvents {
      * (once for a fork and exec together without the delay) and once for an exit; then {@code after}. Past the last
      * fork each exit takes a step of its own; steps with no event are not counted (with fewer processes than the
      * wave, the exits follow the forks at once).
+     *
+     * @param exitSwitch {@code costs.proc.exit-switch}, ns: above 0 on the fair machine, each exit is published
+     *     from an exiting task that dies on its CPU
      */
     static void publish(
             List<ProcEvent> events,
@@ -31,7 +36,9 @@ final class PacedEvents {
             Machine machine,
             long interval,
             long execDelay,
+            long exitSwitch,
             Runnable after) {
+        Publisher publisher = new Publisher(pc, machine, exitSwitch, after);
         long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
         long step = -1;
         long forksSeen = 0;
@@ -54,7 +61,7 @@ final class PacedEvents {
                 at = step * interval + (e.what() == ProcEvents.EXEC ? execDelay : 0);
             }
             if (at != groupAt && !group.isEmpty()) {
-                schedulePublish(group, pc, machine, groupAt);
+                publisher.schedule(group, groupAt);
                 group = new ArrayList<>();
             }
             groupAt = at;
@@ -62,13 +69,60 @@ final class PacedEvents {
             last = Math.max(last, at); // the latest event, whatever the list's order: the sockets close after it
         }
         if (!group.isEmpty()) {
-            schedulePublish(group, pc, machine, groupAt);
+            publisher.schedule(group, groupAt);
         }
-        machine.engine().schedule(last, after);
+        machine.engine().schedule(last, publisher::lastTimerPassed);
     }
 
-    private static void schedulePublish(
-            List<ProcEvent> group, ActorRef<ProcConnector.Command> pc, Machine machine, long at) {
-        machine.engine().schedule(at, () -> ProcessTable.publish(group, pc, machine::nanoTime));
+    /** Publishes the groups, and runs {@code after} once the last timer has passed and every exit is published. */
+    private static final class Publisher {
+        private final ActorRef<ProcConnector.Command> pc;
+        private final Machine machine;
+        private final long exitSwitch;
+        private final Runnable after;
+        /** Exiting tasks made whose exits are not yet published: they may wait for a CPU past the last timer. */
+        private int exiting;
+
+        private boolean lastPassed;
+
+        Publisher(ActorRef<ProcConnector.Command> pc, Machine machine, long exitSwitch, Runnable after) {
+            this.pc = pc;
+            this.machine = machine;
+            this.exitSwitch = exitSwitch;
+            this.after = after;
+        }
+
+        /**
+         * A group of exits, on the fair machine with a charge for the switch away from an exiting process: published
+         * from the exiting process's own task (do_exit's proc_exit_connector), which then dies on its CPU, so the
+         * listeners it wakes are placed as the kernel's sync wake-ups are (the first on an idle CPU, the next behind
+         * the exiting process) and the one that runs next on its CPU pays {@code exitSwitch} ({@link
+         * org.netnslab.machine.Cpus#exit}). Other groups are published by an engine timer.
+         */
+        void schedule(List<ProcEvent> group, long at) {
+            if (exitSwitch <= 0 || !machine.fair() || group.get(0).what() != ProcEvents.EXIT) {
+                machine.engine().schedule(at, () -> ProcessTable.publish(group, pc, machine::nanoTime));
+                return;
+            }
+            machine.engine().schedule(at, () -> {
+                exiting++;
+                CpuTask task = machine.newTask("exiting-" + group.get(0).pid(), CpuTask.Kind.OTHER, false);
+                machine.cpus().run(task, Step.KERNEL, 0, () -> {
+                    ProcessTable.publish(group, pc, machine::nanoTime);
+                    machine.cpus().exit(task, exitSwitch);
+                    exiting--;
+                    if (lastPassed && exiting == 0) {
+                        after.run();
+                    }
+                });
+            });
+        }
+
+        void lastTimerPassed() {
+            lastPassed = true;
+            if (exiting == 0) {
+                after.run();
+            }
+        }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 import org.netnslab.design.Design;
 import org.netnslab.machine.Clock;
+import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.SameThread;
 import org.netnslab.metrics.DesignResult;
@@ -153,6 +154,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                                         scope.machine(),
                                         w.processIntervalNanos(),
                                         w.execDelayNanos(),
+                                        design.model()
+                                                .costs()
+                                                .proc()
+                                                .exitSwitch()
+                                                .toNanos(),
                                         () -> sockets.forEach(s -> pc.tell(new ProcConnector.Close(s))));
                                 return;
                             }
@@ -180,7 +186,13 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         ListenerInvariants invariants = ListenerInvariants.NONE;
         for (Map.Entry<String, ConnectorMonitor> l : listeners.entrySet()) {
             ConnectorMonitor m = l.getValue();
-            result.measure(ProcEventsWorkload.BUSY + l.getKey(), single(m.busyNanos()))
+            // its CPU clock also counts the switches it finished after an exiting process ({@code exit-switch})
+            long deadFinish = scope.machine().fair()
+                    ? scope.machine()
+                            .taskFor(m, () -> "proc-listener-" + l.getKey(), CpuTask.Kind.LISTENER)
+                            .deadFinishNanos()
+                    : 0;
+            result.measure(ProcEventsWorkload.BUSY + l.getKey(), single(m.busyNanos() + deadFinish))
                     .counter(l.getKey() + "_handled", m.handled())
                     .counter(l.getKey() + "_discarded", m.discarded());
             long wanted = events.stream().filter(m::wants).count();

@@ -60,6 +60,33 @@ public class VirtualProcEventsTest extends JUnitSuite {
     }
 
     /**
+     * {@code costs.proc.exit-switch}: each exit is published from an exiting task that then dies on its CPU, and the
+     * listener that runs next there pays 7 us more. The connector walks the newest bind first (mc_list), so an exit
+     * wakes exit (and, one in ten, nonzero-exit, bound after it) before fork-exit and all: on 2 CPUs the first woken
+     * takes the idle CPU and the others queue behind the exiting task, so each of the 80 exits charges fork-exit or
+     * all (43 and 37, as EEVDF picks); on 4 CPUs only the 8 non-zero exits, which wake four listeners, leave one (all,
+     * walked last) behind it. Off (the default 0), the figures are the other tests'.
+     */
+    @Test
+    public void theListenerAfterAnExitingProcessPaysItsSwitch() throws Exception {
+        double all = (3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6;
+        double forkExit = 2 * 80 * 7500e-6 + 2 * 80 * 1250e-6;
+        double exit = 80 * 7500e-6 + 80 * 1250e-6;
+        double nonzero = 8 * 7500e-6 + 8 * 1250e-6;
+        long[][] charges = {{2, 37, 43}, {4, 8, 0}};
+        for (long[] c : charges) {
+            RunResult r =
+                    run(0.01, "designs=[per-listener]", "model.costs.proc.exit-switch=7us", "machine.cpus=" + c[0]);
+            DesignResult d = r.designs().get(0);
+            String cpus = c[0] + " CPUs: ";
+            assertEquals(cpus + "all", all + c[1] * 7e-3, busyMs(d, "all"), 1e-9);
+            assertEquals(cpus + "fork-exit", forkExit + c[2] * 7e-3, busyMs(d, "fork-exit"), 1e-9);
+            assertEquals(cpus + "exit", exit, busyMs(d, "exit"), 1e-9);
+            assertEquals(cpus + "nonzero-exit", nonzero, busyMs(d, "nonzero-exit"), 1e-9);
+        }
+    }
+
+    /**
      * With {@code workload.exec-delay} a process's EXEC comes that long after its FORK (here 0.25 ms of the 1 ms
      * interval), so a listener of every event wakes for each of the three, as a host listener does (22,350 to 23,422
      * wake-ups for 24,000 events in the 8000-process calibrate load): its busy time gains a wake-up per process, the
