@@ -178,8 +178,8 @@ public final class CpuTask {
     }
 
     /**
-     * @return CPU time this task spent, once switched in, on the dead task it followed (finish_task_switch of a
-     *     TASK_DEAD prev; {@link Cpus#exit}), ns: part of {@link #kernelNanos()}
+     * @return CPU time this task was charged, once switched in, for the exiting task it followed ({@link Cpus#exit}:
+     *     the exit's remainder, which rq_clock_skip_update counts to it), ns: part of {@link #kernelNanos()}
      */
     public long deadFinishNanos() {
         return deadFinishNanos;

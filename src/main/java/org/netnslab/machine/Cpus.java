@@ -94,10 +94,12 @@ public interface Cpus {
 
     /**
      * The task dies at the end of its current step (do_exit's do_task_dead, called from that step's continuation, with
-     * no step asked for after it). The next task switched in on its CPU does the dead task's last work in
-     * finish_task_switch (kernel/sched/core.c: the final mmdrop of its lazily held mm, put_task_stack) and is charged
-     * {@code finishNanos} of CPU time for it; when the CPU goes idle instead, the idle task does it and nobody is
-     * charged. Under fifo nothing is charged.
+     * no step asked for after it), and the next task switched in on its CPU is charged {@code finishNanos} of CPU time
+     * before its step: the exit's remainder. A wake-up that preempts the exiting task skips the next clock update
+     * (wakeup_preempt -> rq_clock_skip_update, kernel/sched/core.c), so its time from that wake-up to its final
+     * switch is counted to the task after it (finish_task_switch's own cleanup of the dead task was measured at no
+     * cost). The model charges whichever task follows it; when the CPU goes idle instead, nobody is charged. Under
+     * fifo nothing is charged.
      *
      * @param task a task of this machine, from its step's continuation
      * @param finishNanos what finishing the switch away from it costs the next task, ns (negative counts as 0)

@@ -311,7 +311,7 @@ public final class FairCpus extends AbstractCpus {
             long switches = counters.switches();
             sw = sched.contextSwitchNanos() + sched.coldSwitch().extraNanos(switches - t.switchStamp);
             t.switchStamp = switches;
-            sw += deadFinish[c]; // finish_task_switch after a TASK_DEAD prev runs in this task's context
+            sw += deadFinish[c]; // the exit's remainder, on this task's clock (rq_clock_skip_update)
             t.deadFinishNanos += deadFinish[c];
             deadFinish[c] = 0;
             fair.advance(t, sw);

@@ -17,11 +17,10 @@ import org.netnslab.settings.Setting;
  * @param wakeup per wake-up of a connector listener that found its socket empty and slept: the blocking
  *     recvmsg's sleep and return (or poll/epoll_wait), besides each message's recvmsg, 0..1ms
  * @param exitSwitch what the task that runs next on an exiting process's CPU is charged for it, once per exit, 0..1ms
- *     ({@link org.netnslab.machine.Cpus#exit}): finish_task_switch after a TASK_DEAD prev (kernel/sched/core.c: the
- *     final mmdrop of its lazily held mm, put_task_stack) and what of the exit, and of the parent's next fork on that
- *     CPU, rq_clock_skip_update leaves to it (a wake-up that preempts skips the next clock update, so the time up to
- *     the switch goes to the next task's clock). Only the paced proc-events load has processes that exit on the
- *     model's CPUs ({@code workload.process-interval}, fair machine)
+ *     ({@link org.netnslab.machine.Cpus#exit}): the exiting process's time after the wake-up that preempted it, to
+ *     its final switch, which the kernel's clock counts to the next task (wakeup_preempt -> rq_clock_skip_update,
+ *     kernel/sched/core.c); with it, on the host, the parent's next fork on that CPU. Only the paced proc-events load
+ *     has processes that exit on the model's CPUs ({@code workload.process-interval}, fair machine)
  */
 public record ProcCosts(
         Duration recvmsg,

@@ -6,9 +6,9 @@ import org.junit.Test;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
- * Exact results of {@link Cpus#exit} on the fair machine: the task switched in after an exiting task finishes the
- * switch away from it (finish_task_switch after a TASK_DEAD prev, kernel/sched/core.c) and is charged for it; a CPU
- * that goes idle instead leaves it to the idle task.
+ * Exact results of {@link Cpus#exit} on the fair machine: the task switched in after an exiting task is charged the
+ * exit's remainder (rq_clock_skip_update counts it to that task's clock, kernel/sched/core.c); a CPU that goes idle
+ * instead charges nobody.
  */
 public class ExitSwitchTest extends JUnitSuite {
     private static final long US = 1_000;
