@@ -174,8 +174,10 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
                                  int nonzero, enum placement place) {
     int first, second;
     two_cpus(&first, &second);
+    if (place != PLACE_FREE && second < 0) fail_missing("a second CPU to pin a listener to", "", "the probe may run on one CPU only");
     cpu_set_t spawner_mask;
-    sched_getaffinity(0, sizeof spawner_mask, &spawner_mask);
+    if (sched_getaffinity(0, sizeof spawner_mask, &spawner_mask) != 0)
+        fail_missing("sched_getaffinity", "", "%s", strerror(errno));
     lis_stat_t *st = shared_alloc(sizeof(lis_stat_t) * (size_t) count);
     int ready[2], stop[2];
     if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
@@ -198,7 +200,8 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
     int64_t t0 = now_ns();
     spawn_procs(procs, nonzero);
     int64_t spawn = now_ns() - t0;
-    if (place != PLACE_FREE) sched_setaffinity(0, sizeof spawner_mask, &spawner_mask);
+    if (place != PLACE_FREE && sched_setaffinity(0, sizeof spawner_mask, &spawner_mask) != 0)
+        fail_missing("sched_setaffinity", "", "restoring the spawner's CPUs: %s", strerror(errno));
     close(stop[1]);
     for (int i = 0; i < count; i++) {
         int s;
@@ -317,7 +320,7 @@ int main(int argc, char **argv) {
         run_listeners("fit", ex, 1, procs, 2000000, 0);
         int first, second;
         two_cpus(&first, &second);
-        if (second >= 0) {   /* beside and apart, twice, interleaved: the host's mode moves between sittings */
+        if (second >= 0) {   /* beside and apart, three rounds, interleaved: the host's mode moves between sittings */
             static const uint32_t pair[] = { PROBE_EV_EXIT, PROBE_EV_ALL };
             for (int round = 0; round < 3; round++) {
                 run_listeners_placed("fit", pair, 2, procs, 0, 0, PLACE_BESIDE);

@@ -272,18 +272,25 @@ final class RecordingCheck {
      * @param kind the line's probe/load
      * @param set the set it is in
      * @param l the line
-     * @return why its {@code placement} is wrong (one of {@link #PLACEMENTS}, on a fit-set proc listener line only),
-     *     or null (none, or a right one)
+     * @return why its {@code placement} is wrong (allowed on a fit-set proc listener line only, one of {@link
+     *     #PLACEMENTS}, with two listeners at once), or null (none, or a right one)
      */
     static String badPlacement(String kind, String set, com.fasterxml.jackson.databind.JsonNode l) {
-        if (!l.has("placement")
-                || kind.equals("proc/listener")
-                        && set.equals("fit")
-                        && PLACEMENTS.contains(l.path("placement").asText())) {
+        if (!l.has("placement")) {
             return null;
         }
-        return "placement (" + l.get("placement") + ") is one of " + PLACEMENTS + ", on a fit-set proc listener line"
-                + " only";
+        if (!kind.equals("proc/listener") || !set.equals("fit")) {
+            return "placement is allowed only on a fit-set proc listener line (proc_probe fit's pinned runs)";
+        }
+        if (!l.get("placement").isTextual()
+                || !PLACEMENTS.contains(l.get("placement").asText())) {
+            return "placement must be \"apart\" or \"beside\", got " + l.get("placement");
+        }
+        if (l.path("listeners_at_once").asLong() != 2) {
+            return "listeners_at_once (" + l.get("listeners_at_once") + ") must be 2 on a placed line (proc_probe"
+                    + " fit pins an EXIT-only listener and an all-events one)";
+        }
+        return null;
     }
 
     /**
@@ -298,8 +305,9 @@ final class RecordingCheck {
         boolean prediction = switch (kind) {
             case "uevent/tc1", "uevent/reorder" -> true;
             case "lifecycle/unshare-loops" -> l.path("loops").asLong() != 1; // the fit's is the serial loop
-            // the fit's run one at a time, or two pinned (its exit-switch runs)
-            case "proc/listener" -> l.path("listeners_at_once").asLong() != (l.has("placement") ? 2 : 1);
+            // the fit's run one at a time (its pinned runs two: badPlacement checks those)
+            case "proc/listener" ->
+                !l.has("placement") && l.path("listeners_at_once").asLong() != 1;
             case "proc/proc-scan" ->
                 l.path("live_requested").asLong() != 0
                         && l.path("live_requested").asLong() != ProbeSet.SCAN_FIT_LIVE; // the fit's two sizes

@@ -59,8 +59,9 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             "uevent.injector-exit-vfree");
 
     /**
-     * @param key one of {@link #KEYS}, or {@code uevent.broadcast-uncached-extra} (a calibrated walk's knee extra,
-     *     kept out of KEYS so that a study's draws stay those of a model without it)
+     * @param key one of {@link #KEYS}, or {@code uevent.broadcast-uncached-extra} (a calibrated walk's knee extra)
+     *     or {@code proc.exit-switch} (a calibrated exit's charge), kept out of KEYS so that a study's draws stay
+     *     those of a model without them
      * @return that cost, ns
      * @throws IllegalArgumentException for another key
      */
@@ -92,6 +93,7 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             case "uevent.listener-stop" -> uevent.listenerStop();
             case "netns.unshare-process-user" -> lifecycle.unshareUser().toNanos();
             case "proc.wakeup" -> proc.wakeup().toNanos();
+            case "proc.exit-switch" -> proc.exitSwitch().toNanos();
             default -> throw new IllegalArgumentException("no cost costs." + key + "; known: " + KEYS);
         };
     }

@@ -73,14 +73,19 @@ public class ExitSwitchFitTest extends JUnitSuite {
     public void aPlacementIsCheckedOnAFitListenerLineOnly() {
         ObjectNode ok = placed("beside", "exit", 400, 10_000);
         assertEquals(null, RecordingCheck.badPlacement("proc/listener", "fit", ok));
-        String expected = "placement (\"near\") is one of [apart, beside], on a fit-set proc listener line only";
-        assertEquals(expected, RecordingCheck.badPlacement("proc/listener", "fit", placed("near", "exit", 1, 1)));
         assertEquals(
-                "placement (\"beside\") is one of [apart, beside], on a fit-set proc listener line only",
+                "placement must be \"apart\" or \"beside\", got \"near\"",
+                RecordingCheck.badPlacement("proc/listener", "fit", placed("near", "exit", 1, 1)));
+        assertEquals(
+                "placement is allowed only on a fit-set proc listener line (proc_probe fit's pinned runs)",
                 RecordingCheck.badPlacement("proc/listener", "prediction", ok));
         assertEquals(
-                "a placed fit line has two listeners at once", null, RecordingCheck.notAFitLoad("proc/listener", ok));
-        assertTrue(RecordingCheck.notAFitLoad("proc/listener", ok.deepCopy().put("listeners_at_once", 3)) != null);
+                "listeners_at_once (3) must be 2 on a placed line (proc_probe fit pins an EXIT-only listener and an"
+                        + " all-events one)",
+                RecordingCheck.badPlacement(
+                        "proc/listener", "fit", ok.deepCopy().put("listeners_at_once", 3)));
+        assertEquals("a placed fit line is a fit load", null, RecordingCheck.notAFitLoad("proc/listener", ok));
+        assertTrue(RecordingCheck.notAFitLoad("proc/listener", line(1, 1, 1, 3)) != null);
     }
 
     private static ObjectNode placed(String where, String filter, long wakeups, long nanosPerWakeup) {
