@@ -169,6 +169,9 @@ static void pin_to(int cpu) {
 /* Where a fit run pins its listener and spawner: not at all, both on the first CPU, or the listener on the second. */
 enum placement { PLACE_FREE, PLACE_BESIDE, PLACE_APART };
 
+/* Whether listener i of a placed run shares the spawner's CPU: the first one, in a run placed beside. */
+static int beside_spawner(enum placement place, int i) { return place == PLACE_BESIDE && i == 0; }
+
 /* Runs `count` listeners (one process each) while `procs` processes come and go; prints one line each. */
 static void run_listeners_placed(const char *set, const uint32_t *filters, int count, long procs, int64_t pace_ns,
                                  int nonzero, enum placement place) {
@@ -186,7 +189,7 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
         lis[i] = fork_child();
         if (lis[i] == 0) {
             close(stop[1]);
-            if (place != PLACE_FREE) pin_to(place == PLACE_BESIDE && i == 0 ? first : second);
+            if (place != PLACE_FREE) pin_to(beside_spawner(place, i) ? first : second);
             int fd = connector_listener(filters[i]);
             if (write(ready[1], "r", 1) != 1) _exit(1);
             listen_until(fd, stop[0], pace_ns, &st[i]);
@@ -215,7 +218,7 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
                set, filter_name(filters[i]), count, procs, (long long) pace_ns, st[i].events, st[i].wakeups,
                st[i].enobufs, (long long) st[i].cpu, (long long) spawn, settle_ms);
         if (place != PLACE_FREE)
-            printf(",\"placement\":\"%s\"", place == PLACE_BESIDE && i == 0 ? "beside" : "apart");
+            printf(",\"placement\":\"%s\"", beside_spawner(place, i) ? "beside" : "apart");
         if (st[i].exec_gaps > 0)   /* a listener that sees FORK and EXEC */
             printf(",\"fork_to_exec_count\":%ld,\"fork_to_exec_p50_ns\":%lld", st[i].exec_gaps,
                    (long long) st[i].fork_to_exec_p50);

@@ -100,9 +100,7 @@ public final class CpuTask {
 
     long preemptions;
 
-    /** Set by {@link Cpus#exit}: the task has died (do_task_dead); its CPU's next task finishes the switch. */
-    boolean exited;
-    /** What the switch away from this dead task costs the next task on its CPU, ns ({@link Cpus#exit}). */
+    /** What the next task on its CPU pays once this task has died ({@link Cpus#exit}), ns; 0 for a live task. */
     long exitFinishNanos;
     /** CPU time this task was charged for finishing switches away from dead tasks, ns ({@link Cpus#exit}). */
     long deadFinishNanos;

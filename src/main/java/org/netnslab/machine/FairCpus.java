@@ -110,7 +110,6 @@ public final class FairCpus extends AbstractCpus {
 
     @Override
     public void exit(CpuTask task, long finishNanos) {
-        task.exited = true;
         task.exitFinishNanos = Math.max(0, finishNanos);
     }
 
@@ -379,9 +378,7 @@ public final class FairCpus extends AbstractCpus {
             t.cpu = -1;
             t.needResched = false;
             fair.slept(t);
-            if (t.exited) {
-                deadFinish[c] = t.exitFinishNanos;
-            }
+            deadFinish[c] = t.exitFinishNanos; // 0 but for a task that exited: runOn cleared it when t came on
             dispatch(c);
         }
     }

@@ -135,7 +135,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                                     listener::busyNanos,
                                     () -> listener.onWakeup(machine.jittered(wakeup)),
                                     listener,
-                                    "proc-listener-" + l.getKey()),
+                                    taskName(l.getKey())),
                             scope.materializer()));
         }
         long start = scope.machine().nanoTime();
@@ -189,7 +189,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
             // its CPU clock also counts the switches it finished after an exiting process ({@code exit-switch})
             long deadFinish = scope.machine().fair()
                     ? scope.machine()
-                            .taskFor(m, () -> "proc-listener-" + l.getKey(), CpuTask.Kind.LISTENER)
+                            .taskFor(m, () -> taskName(l.getKey()), CpuTask.Kind.LISTENER)
                             .deadFinishNanos()
                     : 0;
             result.measure(ProcEventsWorkload.BUSY + l.getKey(), single(m.busyNanos() + deadFinish))
@@ -307,6 +307,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
 
     private static long exits(List<ProcEvent> events) {
         return events.stream().filter(e -> e.what() == ProcEvents.EXIT).count();
+    }
+
+    /** @return the name of the machine task a listener's handling runs on */
+    private static String taskName(String listener) {
+        return "proc-listener-" + listener;
     }
 
     /** One value (a whole-run total), recorded in ns and reported in ms. */
