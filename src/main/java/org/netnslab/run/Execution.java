@@ -62,14 +62,31 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
                 machineDefaults(netnsLab));
     }
 
-    /** @return the {@code netns-lab} block's machine */
+    /** @return the {@code netns-lab} block's machine; a value out of range is named with its file and line */
     private static MachineSettings machineDefaults(Config netnsLab) {
-        return new MachineSettings(
-                netnsLab.getInt("machine.cpus"),
-                netnsLab.getDouble("machine.jitter"),
-                netnsLab.getLong("random-seed"),
-                scheduling(netnsLab.getConfig("machine")),
-                hostBackground(netnsLab.getConfig("machine")));
+        Config machine = netnsLab.getConfig("machine");
+        int cpus = netnsLab.getInt("machine.cpus");
+        double jitter = netnsLab.getDouble("machine.jitter");
+        org.netnslab.machine.Scheduling scheduling = scheduling(machine);
+        org.netnslab.machine.HostBackground background = hostBackground(machine);
+        try {
+            return new MachineSettings(cpus, jitter, netnsLab.getLong("random-seed"), scheduling, background);
+        } catch (IllegalArgumentException e) { // "machine.cpus must be ...", "machine.jitter must be ..."
+            String key = e.getMessage().startsWith("machine.jitter") ? "jitter" : "cpus";
+            throw new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return the key's text parsed, a problem prefixed with where the key was set
+     * @throws IllegalArgumentException naming the file and line of the key at fault, where it came from a file
+     */
+    private static <T> T parsed(Config machine, String key, java.util.function.Function<String, T> parse) {
+        try {
+            return parse.apply(machine.getString(key));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
+        }
     }
 
     /**
@@ -118,12 +135,12 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
      */
     public static org.netnslab.machine.Scheduling scheduling(Config machine) {
         return new org.netnslab.machine.Scheduling(
-                org.netnslab.machine.Scheduling.Scheduler.parse(machine.getString("scheduler")),
-                org.netnslab.machine.Scheduling.Preempt.parse(machine.getString("preempt")),
+                parsed(machine, "scheduler", org.netnslab.machine.Scheduling.Scheduler::parse),
+                parsed(machine, "preempt", org.netnslab.machine.Scheduling.Preempt::parse),
                 (int) whole(machine, "hz"),
                 HoconDurations.duration(machine, "base-slice").toNanos(),
                 HoconDurations.duration(machine, "context-switch").toNanos(),
-                org.netnslab.machine.Scheduling.TaskGroup.parse(machine.getString("task-group")),
+                parsed(machine, "task-group", org.netnslab.machine.Scheduling.TaskGroup::parse),
                 new org.netnslab.machine.ColdSwitch(
                         HoconDurations.duration(machine, "cold-switch.base").toNanos(),
                         HoconDurations.duration(machine, "cold-switch.evicted").toNanos(),

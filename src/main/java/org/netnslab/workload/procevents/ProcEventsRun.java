@@ -240,12 +240,16 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 .build(monitor.exitsDetected(), "exits detected", wallS);
     }
 
-    /** Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last. */
+    /**
+     * Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last; with
+     * fewer events than scans, the scans left run after the last event (a scan of a steady process table).
+     */
     private DesignResult procScan(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
             throws RunFailure {
         ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
         LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
-        int every = Math.max(1, events.size() / design.model().proc().scans());
+        int target = design.model().proc().scans();
+        int every = Math.max(1, (events.size() + target - 1) / target); // a scan every ceil(events / scans)
         long start = Clock.nanoTime();
         LongAdder applied = new LongAdder();
         CountDownLatch done = new CountDownLatch(1);
@@ -259,23 +263,39 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                         "events and scans",
                         new Runnable() {
                             private int next;
+                            private int scanned;
 
                             @Override
                             public void run() {
-                                while (next < events.size()) {
+                                while (next < events.size() || scanned < target) {
+                                    if (next == events.size()) { // the events are all applied: the scans left
+                                        if (scanned()) {
+                                            return;
+                                        }
+                                        continue;
+                                    }
                                     int i = next++;
                                     monitor.apply(events.get(i));
                                     applied.increment();
                                     if ((i + 1) % every == 0 || i == events.size() - 1) {
-                                        long scan = monitor.scan();
-                                        scans.record(scan);
-                                        if (virtual) {
-                                            scope.machine().cpus().run(scan, this);
+                                        if (scanned()) {
                                             return;
                                         }
                                     }
                                 }
                                 done.countDown();
+                            }
+
+                            /** One scan; virtual, its time runs on a CPU and this goes on after it: true, return. */
+                            private boolean scanned() {
+                                scanned++;
+                                long scan = monitor.scan();
+                                scans.record(scan);
+                                if (virtual) {
+                                    scope.machine().cpus().run(scan, this);
+                                    return true;
+                                }
+                                return false;
                             }
                         },
                         done,
