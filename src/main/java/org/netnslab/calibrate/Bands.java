@@ -19,11 +19,12 @@ final class Bands {
     /**
      * @param rel the band's half-width, relative to the host's figure
      * @param miss said when the prediction falls outside
-     * @return the row: predicted within {@code +-rel} of the host's median
+     * @return the row: the model's median within {@code +-rel} of the host's median
      */
     static Row within(
-            String load, String measure, HostFigure measured, double predicted, double rel, MissReasons.Miss miss) {
-        boolean ok = Math.abs(predicted / measured.median() - 1) <= rel;
+            String load, String measure, RunsFigure measured, RunsFigure predicted, double rel, MissReasons.Miss miss) {
+        boolean ok = agree(measured.median(), predicted.median())
+                || Math.abs(predicted.median() / measured.median() - 1) <= rel;
         return row(load, measure, measured, predicted, "+-" + Math.round(rel * 100) + "%", ok, miss);
     }
 
@@ -33,15 +34,16 @@ final class Bands {
      * @return the row: both figures above 0, predicted within a factor {@code f} of the host's median either way
      */
     static Row factor(
-            String load, String measure, HostFigure measured, double predicted, double f, MissReasons.Miss miss) {
-        double r = predicted / measured.median();
-        boolean ok = measured.median() > 0 && predicted > 0 && r <= f && r >= 1 / f;
+            String load, String measure, RunsFigure measured, RunsFigure predicted, double f, MissReasons.Miss miss) {
+        double r = predicted.median() / measured.median();
+        boolean ok = agree(measured.median(), predicted.median())
+                || measured.median() > 0 && predicted.median() > 0 && r <= f && r >= 1 / f;
         return row(load, measure, measured, predicted, Math.round(f) + "x", ok, miss);
     }
 
     /** @return {@link #factor} of a figure the host measured once */
     static Row factor(String load, String measure, double measured, double predicted, double f, MissReasons.Miss miss) {
-        return factor(load, measure, HostFigure.once(measured), predicted, f, miss);
+        return factor(load, measure, RunsFigure.once(measured), RunsFigure.once(predicted), f, miss);
     }
 
     /**
@@ -49,21 +51,29 @@ final class Bands {
      * median) within a factor {@link #SMALL_SHARE_FACTOR} either way, else within +-25%.
      *
      * @param measured the host's share
-     * @param predicted the model's share
+     * @param predicted the model's share over its runs
      * @param miss said when the prediction falls outside
      * @return the row
      */
-    static Row share(String load, String measure, HostFigure measured, double predicted, MissReasons.Miss miss) {
+    static Row share(String load, String measure, RunsFigure measured, RunsFigure predicted, MissReasons.Miss miss) {
         return measured.median() < SMALL_SHARE
                 ? factor(load, measure, measured, predicted, SMALL_SHARE_FACTOR, miss)
                 : within(load, measure, measured, predicted, 0.25, miss);
     }
 
+    /**
+     * @return whether two figures agree where no ratio can say so: both 0 (neither reordered, say), or both NaN (a
+     *     growth neither side has, each having reordered nothing at the smallest M)
+     */
+    static boolean agree(double measured, double predicted) {
+        return measured == 0 && predicted == 0 || Double.isNaN(measured) && Double.isNaN(predicted);
+    }
+
     private static Row row(
             String load,
             String measure,
-            HostFigure measured,
-            double predicted,
+            RunsFigure measured,
+            RunsFigure predicted,
             String band,
             boolean within,
             MissReasons.Miss miss) {
@@ -71,13 +81,15 @@ final class Bands {
                 load,
                 measure,
                 measured.median(),
-                predicted,
+                predicted.median(),
                 band,
                 within,
                 within ? "" : miss.code(),
                 within ? "" : miss.text(),
                 measured.runs(),
                 measured.low(),
-                measured.high());
+                measured.high(),
+                predicted.runs() > 1 ? predicted.low() : Double.NaN,
+                predicted.runs() > 1 ? predicted.high() : Double.NaN);
     }
 }

@@ -56,7 +56,8 @@ public final class Beyond {
                 ModelScenario.injection(injectors, injectors, sendsPerInjector),
                 java.util.Map.of(),
                 cpus,
-                List.of(era, "kernel-4.18", "per-netns-2018"));
+                List.of(era, "kernel-4.18", "per-netns-2018"),
+                1);
         RunResult result = ModelRun.run(system, scenario, folder);
         List<Figure> out = new ArrayList<>();
         for (DesignResult d : result.designs()) {

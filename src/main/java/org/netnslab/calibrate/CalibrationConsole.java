@@ -239,6 +239,8 @@ public final class CalibrationConsole {
         }
         b.append("  within: the model's figure is inside the band around the host's (+-25%: that far either way;"
                 + " 2x: up to twice or half)\n");
+        b.append("  model: the median of its " + PredictionRuns.SEEDS + " runs (random seeds 1 to "
+                + PredictionRuns.SEEDS + "), as host is of the host's; report.html gives their lowest..highest\n");
         if (!reasons.isEmpty()) {
             b.append("  MISS: outside it, for the reason its code names (each in full in report.html):\n");
             for (String code : reasons) {

@@ -94,6 +94,10 @@ public final class CalibrationJson {
             o.put("measured_runs", r.runs());
             number(o, "measured_low", r.low());
             number(o, "measured_high", r.high());
+            if (!Double.isNaN(r.predictedLow())) { // the model's spread over its seeds
+                number(o, "predicted_low", r.predictedLow());
+                number(o, "predicted_high", r.predictedHigh());
+            }
         }
     }
 

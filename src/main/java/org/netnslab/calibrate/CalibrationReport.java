@@ -162,7 +162,8 @@ public final class CalibrationReport {
     /** A table of measured-vs-predicted rows, a miss with its whole reason. */
     private static void rowsTable(StringBuilder b, List<Predictions.Row> rows) {
         b.append("<table><tr><th>load</th><th>measure</th><th>measured (median)</th><th>host runs: low..high</th>"
-                + "<th>predicted</th><th>ratio</th><th>band</th><th>verdict</th></tr>");
+                + "<th>predicted (median)</th><th>model seeds: low..high</th><th>ratio</th><th>band</th>"
+                + "<th>verdict</th></tr>");
         for (Predictions.Row r : rows) {
             b.append(row(
                     r.within() ? "ok" : "miss",
@@ -171,6 +172,7 @@ public final class CalibrationReport {
                     figure(num(r.measured())),
                     figure(esc(range(r))),
                     figure(num(r.predicted())),
+                    figure(esc(modelRange(r))),
                     figure(CalibrationConsole.ratioFigure(r)),
                     td(esc(r.band())),
                     td(r.within() ? "within" : "MISS " + esc(r.reason()) + ": " + esc(r.whyMissed()))));
@@ -242,6 +244,13 @@ public final class CalibrationReport {
     /** @return "3: low..high" for a load the host ran several times, "" for one run */
     static String range(Predictions.Row r) {
         return r.runs() > 1 ? r.runs() + ": " + num(r.low()) + ".." + num(r.high()) : oneRun(r);
+    }
+
+    /** @return "5: low..high" over the model's seeds, "1 run" for a figure without its spread */
+    static String modelRange(Predictions.Row r) {
+        return Double.isNaN(r.predictedLow())
+                ? "1 run"
+                : PredictionRuns.SEEDS + ": " + num(r.predictedLow()) + ".." + num(r.predictedHigh());
     }
 
     /** @return the host-runs cell of a row with one figure: a growth row's is a ratio of two sizes' medians */

@@ -133,14 +133,17 @@ public final class GraceFit {
         ModelScenario loop = new ModelScenario(
                 "fit-serial-loop",
                 "fit-serial-loop",
-                List.of("Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit rcu.grace-period"
-                        + " (GraceFit)"),
+                List.of(
+                        "Written by `netns-lab calibrate`: the model's serial unshare loop, run to fit rcu.grace-period"
+                                + " (docs/calibrate.md, the fit)",
+                        "./netns-lab run THIS_FILE --config calibrated.conf (the calibrated.conf beside it)"),
                 "calibrate fit: one loop of " + iterations + " unshare -n /bin/true",
                 "netns-lab calibrate, fit set (measured on this host)",
                 ModelScenario.churn(1, iterations),
                 Map.of(),
                 cpus,
-                List.of(design));
+                List.of(design),
+                1);
         Path file = loop.file(folder);
         Files.writeString(file, loop.text());
         long t0 = System.nanoTime();

@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import org.netnslab.calibrate.Predictions.Row;
-import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.MeasureSummary;
 import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.ScenarioException;
@@ -32,19 +31,18 @@ final class LifecycleRows {
         int loops = l.path("loops").asInt();
         long iters = l.path("iterations").asLong();
         String name = "unshare-loops-" + loops + "x" + iters;
-        DesignResult d = model.run(
+        ModelRuns d = model.run(
                 name,
                 name,
                 loops + " parallel loops of " + iters + " unshare -n /bin/true",
                 ModelScenario.churn(loops, iters),
                 Map.of());
         String load = loops + " x " + iters + " unshare -n";
-        MeasureSummary wall = d.recorders().get("netns.loop_wall").summary();
         rows.add(within(
                 load,
                 "loop wall, s",
-                HostFigure.of(runs, r -> r.path("loop_wall_mean_ns").asDouble() / 1e9),
-                ModelRun.micros(wall, wall.mean()) / 1e6,
+                RunsFigure.of(runs, r -> r.path("loop_wall_mean_ns").asDouble() / 1e9),
+                d.figure(r -> ModelRun.mean(r, "netns.loop_wall") / 1e6),
                 0.25,
                 MissReasons.LOOPS));
         // as the probe counts it: lifecycles over the time to the last loop's end (the run's counted phase also
@@ -52,8 +50,11 @@ final class LifecycleRows {
         rows.add(within(
                 load,
                 "lifecycles/s",
-                HostFigure.field(runs, "lifecycles_per_s"),
-                loops * iters / (ModelRun.micros(wall, wall.max()) / 1e6),
+                RunsFigure.field(runs, "lifecycles_per_s"),
+                d.figure(r -> {
+                    MeasureSummary wall = r.recorders().get("netns.loop_wall").summary();
+                    return loops * iters / (ModelRun.micros(wall, wall.max()) / 1e6);
+                }),
                 0.25,
                 MissReasons.LIFECYCLE_RATE));
         // the tracefs figures, each over the runs that have it (a run whose trace was not usable has neither)
@@ -64,7 +65,8 @@ final class LifecycleRows {
                 runs,
                 "batch_mean_netns",
                 1,
-                () -> d.recorders().get("netns.cleanup_batch").summary().mean());
+                () -> d.figure(
+                        r -> r.recorders().get("netns.cleanup_batch").summary().mean()));
         traced(
                 rows,
                 load,
@@ -72,7 +74,7 @@ final class LifecycleRows {
                 runs,
                 "put_to_free_mean_ns",
                 1e6,
-                () -> ModelRun.mean(d, "netns.cleanup") / 1e3);
+                () -> d.figure(r -> ModelRun.mean(r, "netns.cleanup") / 1e3));
     }
 
     /**
@@ -89,14 +91,14 @@ final class LifecycleRows {
             List<ObjectNode> runs,
             String field,
             double unit,
-            DoubleSupplier predicted) {
+            Supplier<RunsFigure> predicted) {
         List<ObjectNode> with = runs.stream().filter(r -> r.has(field)).toList();
         if (!with.isEmpty()) {
             rows.add(factor(
                     load,
                     measure,
-                    HostFigure.of(with, r -> r.path(field).asDouble() / unit),
-                    predicted.getAsDouble(),
+                    RunsFigure.of(with, r -> r.path(field).asDouble() / unit),
+                    predicted.get(),
                     2,
                     MissReasons.LIFECYCLE));
         }

@@ -114,7 +114,7 @@ final class MissReasons {
             "the model's send includes more waiting for a CPU inside the call than the" + " host's");
     static final Miss THROUGHPUT = new Miss(
             "TPUT",
-            "the host's processes spend more CPU per message under contention than the pair probe's",
+            "the host's CPUs did less of the load a second: its processes' CPU per message, or other work",
             "the host's processes spend more CPU per message under contention than the pair probe's one"
                     + " injector and listener (this probe line has no CPU clocks to say how much)");
     static final Miss INJECTOR_CPU = new Miss(
@@ -144,23 +144,53 @@ final class MissReasons {
                     + " evicted");
 
     /**
-     * @return why the host sends fewer per second, from its own CPU clocks and the machine's busy time; the shares
-     *     only when every run's busy time spans at least 20 /proc/stat ticks (it is counted in ticks of 10 ms)
+     * @param modelCpuPerMessage the model's injector and listener CPU per message, us; NaN where not known
+     * @return why the host sends fewer per second, from its own CPU clocks and the machine's busy time: its processes'
+     *     CPU per message against the model's where both are known (more, or about the same: the CPU then went to
+     *     other work); the shares only when every run's busy time spans at least 20 /proc/stat ticks (it is counted in
+     *     ticks of 10 ms)
      */
-    static Miss throughput(List<ObjectNode> runs) {
+    static Miss throughput(List<ObjectNode> runs, double modelCpuPerMessage) {
         boolean coarse = runs.stream().anyMatch(r -> r.path("machine_busy_ns").asDouble() < 200e6);
         boolean busy = runs.stream()
                 .allMatch(r -> r.path("machine_idle_ns").asDouble()
                         <= 0.05
                                 * (r.path("machine_busy_ns").asDouble()
                                         + r.path("machine_idle_ns").asDouble()));
+        double hostCpu = runs.stream()
+                        .allMatch(r -> r.path("sends").asDouble() > 0
+                                && r.path("received").asDouble() > 0)
+                ? RunsFigure.of(
+                                runs,
+                                r -> (r.path("injector_cpu_ns").asDouble()
+                                                        / r.path("sends").asDouble()
+                                                + r.path("listener_cpu_ns").asDouble()
+                                                        / r.path("received").asDouble())
+                                        / 1e3)
+                        .median()
+                : Double.NaN;
         String head = (busy ? "the host's CPUs were busy the whole run, and its" : "the host's") + " injectors and"
-                + " listeners spend more CPU per message under contention than the pair probe's (the CPU rows below)";
+                + " listeners "
+                + (Double.isNaN(hostCpu) || Double.isNaN(modelCpuPerMessage)
+                        ? "spend more CPU per message under contention than the pair probe's (the CPU rows below)"
+                        : hostCpu > 1.1 * modelCpuPerMessage
+                                ? String.format(
+                                        java.util.Locale.ROOT,
+                                        "spend more CPU per message under contention than the model's (%.3g against"
+                                                + " %.3g us: the CPU rows below)",
+                                        hostCpu,
+                                        modelCpuPerMessage)
+                                : String.format(
+                                        java.util.Locale.ROOT,
+                                        "cost about what the model's do per message (%.3g against %.3g us: the CPU"
+                                                + " rows below), so its CPUs went to other work",
+                                        hostCpu,
+                                        modelCpuPerMessage));
         if (coarse) {
             return throughput(head + "; the run is too short for /proc/stat's 10 ms ticks to say how much of the busy"
                     + " time was theirs");
         }
-        HostFigure own = HostFigure.of(
+        RunsFigure own = RunsFigure.of(
                 runs,
                 r -> (r.path("injector_cpu_ns").asDouble()
                                 + r.path("listener_cpu_ns").asDouble())
@@ -192,7 +222,7 @@ final class MissReasons {
 
     /** @return the median over the runs of the named classes' summed window time over the machine's busy time */
     private static double outsideShare(List<ObjectNode> runs, List<String> classes) {
-        return HostFigure.of(
+        return RunsFigure.of(
                         runs,
                         r -> classes.stream()
                                         .mapToDouble(k ->

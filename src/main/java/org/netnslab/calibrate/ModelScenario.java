@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  * @param model the model block's keys over the calibrated configuration, of the same shapes; empty for none
  * @param cpus the simulated machine's CPUs
  * @param designs the designs run, the baseline first
+ * @param repeat replicates, each with the next random seed (the {@code repeat} key; 1 writes no key)
  */
 record ModelScenario(
         String fileName,
@@ -37,12 +38,16 @@ record ModelScenario(
         Map<String, Object> workload,
         Map<String, Object> model,
         int cpus,
-        List<String> designs) {
+        List<String> designs,
+        int repeat) {
     /** A string written without quotes: a word, or a duration of whole units as HOCON reads one. */
     private static final Pattern BARE = Pattern.compile("(?!(true|false|null)$)[A-Za-z][A-Za-z0-9_-]*|\\d+(ns|us|ms)");
 
-    /** Copies the collections. */
+    /** Copies the collections and checks {@code repeat}. */
     ModelScenario {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+        }
         comment = List.copyOf(comment);
         workload = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(workload));
         model = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(model));
@@ -115,6 +120,9 @@ record ModelScenario(
         keys.put("machine", keys(entry("cpus", cpus)));
         keys.put("designs", designs);
         keys.put("baseline", designs.get(0));
+        if (repeat > 1) {
+            keys.put("repeat", repeat);
+        }
         return ConfigValueFactory.fromMap(keys).toConfig();
     }
 
@@ -138,6 +146,9 @@ record ModelScenario(
                         ", ", designs.stream().map(ConfigUtil::quoteString).toList()))
                 .append("]\n");
         b.append("baseline = ").append(ConfigUtil.quoteString(designs.get(0))).append('\n');
+        if (repeat > 1) {
+            b.append("repeat = ").append(repeat).append('\n');
+        }
         return b.toString();
     }
 

@@ -17,7 +17,7 @@ import org.netnslab.scenario.ScenarioException;
  * The model's predictions of the prediction set: for every contended load the probes measured, the matching scenario
  * runs in virtual time on the calibrated costs and the host's CPU count ({@link PredictionRuns}), and each figure is
  * put beside the measured one with its ratio and a verdict against its band ({@link Bands}). A load the host ran
- * several times is compared by its median ({@link HostFigure}). A miss is a result: {@link Row#whyMissed} says why
+ * several times is compared by its median ({@link RunsFigure}). A miss is a result: {@link Row#whyMissed} says why
  * ({@link MissReasons}). Nothing here feeds back into the costs.
  */
 public final class Predictions {
@@ -27,7 +27,7 @@ public final class Predictions {
      * @param load the load, e.g. "tc1 N=1000"
      * @param measure what is compared, with its unit
      * @param measured the host's figure: the median over the load's runs
-     * @param predicted the model's figure
+     * @param predicted the model's figure: the median over its runs (random seeds 1 to {@link PredictionRuns#SEEDS})
      * @param band the band, e.g. "+-25%", "2x"
      * @param within whether predicted is inside the band around measured
      * @param reason for a miss, its reason's code (a few capitals, e.g. TAIL: {@link #legend}), else empty
@@ -35,6 +35,9 @@ public final class Predictions {
      * @param runs how many times the host ran the load (the median and range are over them)
      * @param low the host's lowest figure over its runs (the measured one when it ran once)
      * @param high the host's highest figure over its runs
+     * @param predictedLow the model's lowest figure over its runs (random seeds; {@link PredictionRuns#SEEDS}), NaN
+     *     where it ran once (a growth row) or a recording predates it
+     * @param predictedHigh the model's highest, likewise
      */
     public record Row(
             String load,
@@ -47,13 +50,28 @@ public final class Predictions {
             String whyMissed,
             int runs,
             double low,
-            double high) {
+            double high,
+            double predictedLow,
+            double predictedHigh) {
         /**
          * @param otherBand what the band compares, when its width alone does not say it
          * @return this row with that band
          */
         Row withBand(String otherBand) {
-            return new Row(load, measure, measured, predicted, otherBand, within, reason, whyMissed, runs, low, high);
+            return new Row(
+                    load,
+                    measure,
+                    measured,
+                    predicted,
+                    otherBand,
+                    within,
+                    reason,
+                    whyMissed,
+                    runs,
+                    low,
+                    high,
+                    predictedLow,
+                    predictedHigh);
         }
 
         /**

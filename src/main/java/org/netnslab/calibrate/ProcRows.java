@@ -84,14 +84,14 @@ final class ProcRows {
         long procs = lines.get(0).path("processes").asLong();
         long interval = Math.max(0, Math.min(1_000_000_000L, (long)
                 Math.floor( // as a whole ns, as one run's wall over its processes always was
-                        HostFigure.field(lines, "spawn_wall_ns").median() / Math.max(1, procs))));
+                        RunsFigure.field(lines, "spawn_wall_ns").median() / Math.max(1, procs))));
         // and each process's exec this long after its fork, by the kernel's event timestamps (a line without
         // fork_to_exec_p50_ns: fork and exec at once)
         List<ObjectNode> timed =
                 lines.stream().filter(l -> l.has("fork_to_exec_p50_ns")).toList();
         long execDelay = timed.isEmpty()
                 ? 0
-                : Math.round(HostFigure.field(timed, "fork_to_exec_p50_ns").median());
+                : Math.round(RunsFigure.field(timed, "fork_to_exec_p50_ns").median());
         if (execDelay > 0 && 2 * execDelay >= interval) { // the model's exits come half an interval after the forks
             model.progress()
                     .printf(
@@ -101,7 +101,7 @@ final class ProcRows {
             execDelay = 0;
         }
         String name = "proc-listeners-" + procs;
-        DesignResult d = model.run(
+        ModelRuns d = model.run(
                 name,
                 name,
                 "proc connector listeners: all events, EXIT only, NONZERO_EXIT",
@@ -118,8 +118,8 @@ final class ProcRows {
                 rows.add(Bands.share(
                         load,
                         "listener CPU " + f + " / all",
-                        HostFigure.of(shares),
-                        busy(d, f) / busy(d, "all"),
+                        RunsFigure.of(shares),
+                        d.figure(r -> busy(r, f) / busy(r, "all")),
                         MissReasons.WAKEUP));
             }
         }
@@ -160,9 +160,9 @@ final class ProcRows {
     static void scan(PredictionRuns model, List<ObjectNode> runs, List<Row> rows)
             throws ScenarioException, RunFailure, IOException {
         ObjectNode l = runs.get(0);
-        long entries = Math.round(HostFigure.field(runs, "entries").median());
+        long entries = Math.round(RunsFigure.field(runs, "entries").median());
         String name = "proc-scan-" + l.path("live_requested").asLong();
-        DesignResult d = model.run(
+        ModelRuns d = model.run(
                 name,
                 name,
                 "/proc scans over " + entries + " entries",
@@ -173,8 +173,8 @@ final class ProcRows {
         rows.add(Bands.within(
                 "/proc scan, " + entries + " entries",
                 "scan CPU, us",
-                HostFigure.of(runs, r -> r.path("scan_cpu_p50_ns").asDouble() / 1e3),
-                ModelRun.mean(d, "proc.scan"),
+                RunsFigure.of(runs, r -> r.path("scan_cpu_p50_ns").asDouble() / 1e3),
+                d.figure(r -> ModelRun.mean(r, "proc.scan")),
                 0.25,
                 MissReasons.SCAN));
     }

@@ -216,6 +216,9 @@ public final class Repeatability {
      * @throws IllegalArgumentException a band not of these forms
      */
     static boolean holds(String band, double measured, double predicted) {
+        if (Bands.agree(measured, predicted)) {
+            return true; // both 0, or both without a figure: as calibrate judges them
+        }
         Matcher rel = Pattern.compile("\\+-(\\d+(?:\\.\\d+)?)(%?)").matcher(band);
         if (rel.matches()) {
             double w = Double.parseDouble(rel.group(1));

@@ -32,12 +32,11 @@ final class UeventRows {
         int n = l.path("injectors").asInt();
         long k = l.path("sends_per_injector").asLong();
         String load = "tc1 N=" + n;
-        DesignResult d = model.injection("tc1-n" + n, n, n, k);
-        MeasureSummary s = d.recorders().get("uevent.transaction").summary();
-        long sends = d.recorders().get("uevent.transaction").count();
+        ModelRuns d = model.injection("tc1-n" + n, n, n, k);
+        long sends = d.first().recorders().get("uevent.transaction").count();
         // every run must carry the CPU clocks (a recording without them: no CPU rows)
         boolean cpuKnown = runs.stream().allMatch(r -> r.has("injector_cpu_ns") && r.has("listener_cpu_ns"))
-                && d.counters().containsKey("injector_cpu_us");
+                && d.first().counters().containsKey("injector_cpu_us");
         if (!cpuKnown && runs.stream().anyMatch(r -> r.has("injector_cpu_ns"))) {
             model.progress()
                     .println("calibrate: " + load + ": not every run carries injector_cpu_ns and listener_cpu_ns;"
@@ -46,18 +45,21 @@ final class UeventRows {
         rows.add(within(
                 load,
                 "throughput, sends/s",
-                HostFigure.field(runs, "throughput_per_s"),
-                d.throughputPerSec(),
+                RunsFigure.field(runs, "throughput_per_s"),
+                d.figure(DesignResult::throughputPerSec),
                 0.25,
                 cpuKnown && runs.stream().allMatch(r -> r.has("machine_busy_ns"))
-                        ? MissReasons.throughput(runs)
+                        ? MissReasons.throughput(
+                                runs,
+                                d.figure(r -> perSend(r, "injector_cpu_us") + perSend(r, "listener_cpu_us"))
+                                        .median())
                         : MissReasons.THROUGHPUT));
-        HostFigure mean = HostFigure.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
-        double predictedMean = ModelRun.micros(s, s.mean());
+        RunsFigure mean = RunsFigure.of(runs, r -> r.path("send_mean_ns").asDouble() / 1e3);
+        RunsFigure predictedMean = d.figure(r -> ModelRun.mean(r, "uevent.transaction"));
         // too low: it lacks the kernel's tail of preempted sends; too high: where the host's mean lies beyond its p99
         // (carried by that tail) it has more of that tail than this host run, else it counts more waiting for a CPU
         boolean tailCarried = mean.median()
-                > HostFigure.of(runs, r -> r.path("send_p99_ns").asDouble() / 1e3)
+                > RunsFigure.of(runs, r -> r.path("send_p99_ns").asDouble() / 1e3)
                         .median();
         rows.add(within(
                 load,
@@ -65,44 +67,54 @@ final class UeventRows {
                 mean,
                 predictedMean,
                 0.25,
-                predictedMean < mean.median()
+                predictedMean.median() < mean.median()
                         ? MissReasons.TAIL_MEAN
                         : tailCarried ? MissReasons.TAIL_MEAN_HIGH : MissReasons.TIMING));
         for (String[] q : new String[][] {{"p50", "send_p50_ns"}, {"p99", "send_p99_ns"}}) {
-            HostFigure measured = HostFigure.of(runs, r -> r.path(q[1]).asDouble() / 1e3);
-            double predicted = ModelRun.micros(s, q[0].equals("p50") ? s.p50() : s.p99());
+            RunsFigure measured = RunsFigure.of(runs, r -> r.path(q[1]).asDouble() / 1e3);
+            boolean p50 = q[0].equals("p50");
+            RunsFigure predicted = d.figure(r -> {
+                MeasureSummary s = r.recorders().get("uevent.transaction").summary();
+                return ModelRun.micros(s, p50 ? s.p50() : s.p99());
+            });
             rows.add(factor(
                     load,
                     "send " + q[0] + ", us",
                     measured,
                     predicted,
                     2,
-                    predicted < measured.median() ? MissReasons.SEND_SPREAD : MissReasons.SEND_HIGH));
+                    predicted.median() < measured.median() ? MissReasons.SEND_SPREAD : MissReasons.SEND_HIGH));
         }
         if (cpuKnown && sends > 0) { // where the CPU goes: each side's own CPU clock, per message
             rows.add(within(
                     load,
                     "injector CPU per send, us",
-                    HostFigure.of(
+                    RunsFigure.of(
                             runs,
                             r -> r.path("injector_cpu_ns").asDouble()
                                     / 1e3
                                     / r.path("sends").asDouble()),
-                    (double) d.counters().get("injector_cpu_us") / sends,
+                    d.figure(r -> perSend(r, "injector_cpu_us")),
                     0.25,
                     n >= 1000 ? MissReasons.INJECTOR_CPU_WALK : MissReasons.INJECTOR_CPU));
             rows.add(within(
                     load,
                     "listener CPU per message, us",
-                    HostFigure.of(
+                    RunsFigure.of(
                             runs,
                             r -> r.path("listener_cpu_ns").asDouble()
                                     / 1e3
                                     / Math.max(1, r.path("received").asDouble())),
-                    (double) d.counters().get("listener_cpu_us") / sends,
+                    d.figure(r -> perSend(r, "listener_cpu_us")),
                     0.25,
                     MissReasons.LISTENER_CPU));
         }
+    }
+
+    /** @return a CPU counter (us) of one model run over its sends */
+    private static double perSend(DesignResult r, String counter) {
+        return (double) r.counters().get(counter)
+                / r.recorders().get("uevent.transaction").count();
     }
 
     /**
@@ -117,18 +129,19 @@ final class UeventRows {
         ObjectNode l = runs.get(0);
         int m = l.path("injectors_into_one_netns").asInt();
         long k = l.path("sends_per_injector").asLong();
-        DesignResult d = model.injection("reorder-m" + m, 1, m, k * m);
-        long received = d.recorders().get("uevent.delivery").count();
-        double predicted = received == 0 ? 0 : (double) d.invariants().seqnumOutOfOrder() / received;
-        HostFigure measured = HostFigure.field(runs, "out_of_order_share");
+        RunsFigure predicted = model.injection("reorder-m" + m, 1, m, k * m).figure(r -> {
+            long received = r.recorders().get("uevent.delivery").count();
+            return received == 0 ? 0 : (double) r.invariants().seqnumOutOfOrder() / received;
+        });
+        RunsFigure measured = RunsFigure.field(runs, "out_of_order_share");
         rows.add(factor(
                 "reorder M=" + m,
                 "out-of-order share",
                 measured,
                 predicted,
                 2,
-                predicted > measured.median() ? MissReasons.REORDER_HIGH : MissReasons.REORDER));
-        return new double[] {m, measured.median(), predicted};
+                predicted.median() > measured.median() ? MissReasons.REORDER_HIGH : MissReasons.REORDER));
+        return new double[] {m, measured.median(), predicted.median()};
     }
 
     /**

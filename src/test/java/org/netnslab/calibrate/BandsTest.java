@@ -17,8 +17,8 @@ public class BandsTest extends JUnitSuite {
         return Bands.share(
                 "proc listeners, 8000 processes",
                 "listener CPU exit / all",
-                HostFigure.once(measured),
-                predicted,
+                RunsFigure.once(measured),
+                RunsFigure.once(predicted),
                 MissReasons.WAKEUP);
     }
 
@@ -83,10 +83,33 @@ public class BandsTest extends JUnitSuite {
 
     @Test
     public void theHostsSpreadStaysBesideTheBand() {
-        Row r = Bands.share("l", "m", new HostFigure(0.3, 0.2, 0.5, 3), 0.33, MissReasons.WAKEUP);
+        Row r = Bands.share(
+                "l", "m", new RunsFigure(0.3, 0.2, 0.5, 3), new RunsFigure(0.33, 0.31, 0.36, 5), MissReasons.WAKEUP);
         assertTrue(r.within());
         assertEquals(3, r.runs());
         assertEquals(0.2, r.low(), 0);
         assertEquals(0.5, r.high(), 0);
+        assertEquals(0.33, r.predicted(), 0);
+        assertEquals(0.31, r.predictedLow(), 0);
+        assertEquals(0.36, r.predictedHigh(), 0);
+    }
+
+    /**
+     * Two zeros agree where no ratio can say so (a host and a model that both reordered nothing), and so do two
+     * growths neither side has; a zero beside a figure does not.
+     */
+    @Test
+    public void zeroBesideZeroIsWithin() {
+        assertTrue(Bands.factor("reorder M=2", "out-of-order share", 0, 0, 2, MissReasons.REORDER)
+                .within());
+        assertTrue(Bands.factor("reorder M=2..4", "growth", Double.NaN, Double.NaN, 2, MissReasons.REORDER)
+                .within());
+        assertTrue(!Bands.factor("reorder M=2", "out-of-order share", 0, 0.01, 2, MissReasons.REORDER)
+                .within());
+        assertTrue(Bands.within("l", "m", RunsFigure.once(0), RunsFigure.once(0), 0.25, MissReasons.WAKEUP)
+                .within());
+        assertTrue(Repeatability.holds("2x", 0, 0));
+        assertTrue(Repeatability.holds("+-25%", 0, 0));
+        assertTrue(!Repeatability.holds("2x", 0, 0.01));
     }
 }

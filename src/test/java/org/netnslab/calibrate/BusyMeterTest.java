@@ -80,9 +80,10 @@ public class BusyMeterTest extends JUnitSuite {
 
     @Test
     public void aBusyMachineIsSaidBesideTheCount() {
-        Predictions.Row in = new Predictions.Row("tc1 N=10", "send p50, us", 2, 2, "2x", true, "", "", 3, 1, 3);
-        Predictions.Row out =
-                new Predictions.Row("tc1 N=10", "send p99, us", 8, 3, "2x", false, "SPRD", "why", 3, 5, 9);
+        Predictions.Row in = new Predictions.Row(
+                "tc1 N=10", "send p50, us", 2, 2, "2x", true, "", "", 3, 1, 3, Double.NaN, Double.NaN);
+        Predictions.Row out = new Predictions.Row(
+                "tc1 N=10", "send p99, us", 8, 3, "2x", false, "SPRD", "why", 3, 5, 9, Double.NaN, Double.NaN);
         assertEquals(
                 "3 of 4 predictions within their band on kernel 6.18.44-test, measured on a busy machine (other work"
                         + " took 31% of the CPUs over 42 s of probe runs, 64% during prediction set: uevent_probe tc1 10"

@@ -48,7 +48,8 @@ public class ModelScenarioTest extends JUnitSuite {
                 workload,
                 model,
                 2,
-                designs);
+                designs,
+                1);
     }
 
     /** The proc connector listeners' load, as the prediction of the proc listeners builds it. */
@@ -127,5 +128,26 @@ public class ModelScenarioTest extends JUnitSuite {
         assertEquals(
                 "workload {\n  type = netns-churn\n  odd = \"true\"\n  spaced = \"a b\"\n  exp = \"1e5\"\n}\n",
                 s.text().substring(s.text().indexOf("workload {"), s.text().indexOf("execution")));
+    }
+
+    /**
+     * A /proc scan load runs as many scans as it asks for, also with fewer events than scans (calibrate's scan load is
+     * one process: three events): 5 and 2 scans of 2069 entries.
+     */
+    @Test
+    public void aScanLoadRunsTheScansItAsksFor() throws Exception {
+        for (int scans : new int[] {5, 2}) {
+            ModelScenario s = scenario(
+                    "proc-scan-" + scans,
+                    ProcRows.SCAN_WORKLOAD,
+                    ProcRows.scanModel(2069, scans),
+                    List.of(HOST.eraName()));
+            org.netnslab.metrics.DesignResult d = ModelRun.run(
+                            calibrated(), s, tmp.getRoot().toPath())
+                    .designs()
+                    .get(0);
+            assertEquals(Long.valueOf(scans), d.counters().get("scans"));
+            assertEquals(scans, d.recorders().get("proc.scan").count());
+        }
     }
 }

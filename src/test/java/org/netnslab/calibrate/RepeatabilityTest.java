@@ -81,7 +81,7 @@ public class RepeatabilityTest extends JUnitSuite {
     }
 
     @Test
-    public void eachRowsHostFiguresAreJudgedByEachOthersBands() throws IOException {
+    public void eachRowsRunsFiguresAreJudgedByEachOthersBands() throws IOException {
         Repeatability.Result r = Repeatability.of(three());
         assertEquals(5, r.lines().size());
         // 100, 115, 140: 1.15 and 0.87 and 1.22 and 0.82 within; medians 127.5 (1.275 out), 120, 107.5 (0.77) in
@@ -114,7 +114,7 @@ public class RepeatabilityTest extends JUnitSuite {
      * miss that no other host figure is within of; null elsewhere is refused.
      */
     @Test
-    public void aGrowthWithoutAHostFigureIsReadAsAMiss() throws IOException {
+    public void aGrowthWithoutARunsFigureIsReadAsAMiss() throws IOException {
         List<Path> ok = three();
         Path b = ok.get(1);
         edit(b, r -> pred(r, 4).putNull("measured").put("within_band", false));
@@ -162,7 +162,7 @@ public class RepeatabilityTest extends JUnitSuite {
         assertTrue(Repeatability.holds("2x", 0.04, 0.08));
         assertFalse(Repeatability.holds("2x", 0.04, 0.081));
         assertTrue(Repeatability.holds("2x of the host's growth", 2, 1));
-        assertFalse(Repeatability.holds("2x", 0, 0));
+        assertTrue(Repeatability.holds("2x", 0, 0)); // two zeros agree, as calibrate judges them
         org.junit.Assert.assertThrows(IllegalArgumentException.class, () -> Repeatability.holds("within reason", 1, 1));
     }
 
@@ -300,5 +300,28 @@ public class RepeatabilityTest extends JUnitSuite {
                 c + ": lacks reorder M=2..16, out-of-order share, largest M / smallest M, which " + ok.get(0)
                         + " has: recordings of other probe sets or ladders; compare like with like",
                 refused(ok));
+    }
+
+    /**
+     * Two zeros agree, and a recording made before they did (its row a miss) is read as recorded, not refused as an
+     * edited figure; a recorded within for a zero beside a figure is still refused.
+     */
+    @Test
+    public void zerosRecordedAsAMissAreReadAsRecorded() throws IOException {
+        List<Path> ok = three();
+        Path b = ok.get(1);
+        edit(
+                b,
+                r -> pred(r, 3)
+                        .put("measured", 0.0)
+                        .put("predicted", 0.0)
+                        .put("band", "2x")
+                        .put("within_band", false));
+        Repeatability.Line share = Repeatability.of(ok).lines().get(3);
+        assertEquals("proc listeners, 1000 processes", share.load());
+        assertEquals(0, share.modelWithin());
+        edit(b, r -> pred(r, 3).put("predicted", 0.01).put("within_band", true));
+        assertTrue(
+                refused(ok), refused(ok).contains("predictions[3].within_band is true, but 0.01 is outside 2x of 0.0"));
     }
 }

@@ -121,6 +121,7 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 out.toString());
         assertEquals(p.err(), 0, p.status());
         List<String> lines = p.out().lines().toList();
+        // the model's figures are medians over its five seeds (this mean: 65.27 us, where seed 1 alone gave 46.25)
         // 27 since the listeners' exit / all (host 0.248, model 0.334: 1.35x) is judged within +-25%, not +-0.1
         assertEquals(
                 "27 of 31 predictions within their band on kernel 6.18.44-fc-v669: the calibrated model reproduces"
@@ -133,8 +134,8 @@ public class CalibrateFaultsTest extends JUnitSuite {
                 .orElseThrow();
         assertTrue(
                 tail,
-                tail.matches("  tc1 N=1000 +send mean, us +649\\.2 +3 runs: 580\\.0\\.\\.740\\.0 +46\\.25"
-                        + " +0\\.07x +\\+-25% +MISS TAIL"));
+                tail.matches("  tc1 N=1000 +send mean, us +649\\.2 +3 runs: 580\\.0\\.\\.740\\.0 +65\\.27"
+                        + " +0\\.10x +\\+-25% +MISS TAIL"));
         assertTrue(
                 p.out(),
                 lines.contains(
