@@ -89,7 +89,8 @@ public final class CalibrationReport {
                                 + " beside the host's measurement. A miss names the mechanism the model lacks.</p>");
         b.append("<h2>Prediction set, the scale ladder: measured vs predicted</h2><p class=\"note\">A load the host ran"
                 + " several times is compared by its median; its runs' lowest and highest figures show how much the host"
-                + " itself varies.</p>");
+                + " itself varies. The model's figure is the median of its " + PredictionRuns.SEEDS + " runs (random"
+                + " seeds 1 to " + PredictionRuns.SEEDS + "), its lowest and highest beside it.</p>");
         for (String l : lowered) {
             b.append("<p class=\"note\">The ladder: ").append(esc(l)).append(".</p>");
         }

@@ -34,7 +34,9 @@ final class LifecycleRows {
         ModelRuns d = model.run(
                 name,
                 name,
-                loops + " parallel loops of " + iters + " unshare -n /bin/true",
+                loops + " parallel loops of " + iters + " unshare -n /bin/true (calibrate's lifecycles/s: their count"
+                        + " over the last loop's end, the max of netns.loop_wall; the run's throughput also waits for"
+                        + " the frees)",
                 ModelScenario.churn(loops, iters),
                 Map.of());
         String load = loops + " x " + iters + " unshare -n";

@@ -226,6 +226,10 @@ final class RecordingCheck {
         if (!host.path("cpus").isIntegralNumber()) {
             return "host.cpus must be a whole number in 1..4096, got " + host.path("cpus");
         }
+        if (host.has("hz")
+                && !(host.path("hz").isIntegralNumber() && host.path("hz").canConvertToInt())) {
+            return "host.hz must be a whole number, got " + host.path("hz"); // not the text "250" read as 250
+        }
         String release = host.path("release").isTextual() ? host.path("release").asText() : ""; // uname -r: text
         if (release.isBlank() || release.length() > 200 || !printable(release)) {
             return "host.release must be the kernel's release as text on one line (uname -r), got "

@@ -831,6 +831,9 @@ public class CalibrateCommandTest extends JUnitSuite {
                 fromEdited("cpus", root -> ((ObjectNode) root.path("host")).put("cpus", 2.5)),
                 ": host.cpus must be a whole number in 1..4096, got 2.5");
         assertRefused(
+                fromEdited("hz", root -> ((ObjectNode) root.path("host")).put("hz", "250")),
+                ": host.hz must be a whole number, got \"250\"");
+        assertRefused(
                 fromEdited("schema", root -> root.put("schema", "1")),
                 ": schema \"1\"; this netns-lab reads schema 1 (a whole number)");
         assertRefused(
