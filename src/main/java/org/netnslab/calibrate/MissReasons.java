@@ -170,22 +170,7 @@ final class MissReasons {
                         .median()
                 : Double.NaN;
         String head = (busy ? "the host's CPUs were busy the whole run, and its" : "the host's") + " injectors and"
-                + " listeners "
-                + (Double.isNaN(hostCpu) || Double.isNaN(modelCpuPerMessage)
-                        ? "spend more CPU per message under contention than the pair probe's (the CPU rows below)"
-                        : hostCpu > 1.1 * modelCpuPerMessage
-                                ? String.format(
-                                        java.util.Locale.ROOT,
-                                        "spend more CPU per message under contention than the model's (%.3g against"
-                                                + " %.3g us: the CPU rows below)",
-                                        hostCpu,
-                                        modelCpuPerMessage)
-                                : String.format(
-                                        java.util.Locale.ROOT,
-                                        "cost about what the model's do per message (%.3g against %.3g us: the CPU"
-                                                + " rows below), so its CPUs went to other work",
-                                        hostCpu,
-                                        modelCpuPerMessage));
+                + " listeners " + cpuPerMessage(hostCpu, modelCpuPerMessage);
         if (coarse) {
             return throughput(head + "; the run is too short for /proc/stat's 10 ms ticks to say how much of the busy"
                     + " time was theirs");
@@ -218,6 +203,24 @@ final class MissReasons {
                 100 * init,
                 100 * kdamond,
                 100 * kthreads));
+    }
+
+    /**
+     * @param host the host's injector and listener CPU per message, us, or NaN
+     * @param model the model's, us, or NaN
+     * @return what the host's CPU per message says beside the model's: more (by over a tenth), about the same (the
+     *     CPU then went to other work), or, where either is not known, that it is more than the pair probe's
+     */
+    private static String cpuPerMessage(double host, double model) {
+        if (Double.isNaN(host) || Double.isNaN(model)) {
+            return "spend more CPU per message under contention than the pair probe's (the CPU rows below)";
+        }
+        String compared = host > 1.1 * model
+                ? "spend more CPU per message under contention than the model's (%.3g against %.3g us: the CPU rows"
+                        + " below)"
+                : "cost about what the model's do per message (%.3g against %.3g us: the CPU rows below), so its CPUs"
+                        + " went to other work";
+        return String.format(java.util.Locale.ROOT, compared, host, model);
     }
 
     /** @return the median over the runs of the named classes' summed window time over the machine's busy time */

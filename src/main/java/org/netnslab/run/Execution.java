@@ -72,9 +72,18 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
         try {
             return new MachineSettings(cpus, jitter, netnsLab.getLong("random-seed"), scheduling, background);
         } catch (IllegalArgumentException e) { // "machine.cpus must be ...", "machine.jitter must be ..."
-            String key = e.getMessage().startsWith("machine.jitter") ? "jitter" : "cpus";
-            throw new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
+            throw located(machine, e);
         }
+    }
+
+    /**
+     * @param e a range problem whose message starts with the key at fault, {@code "machine.<key> must be ..."}
+     * @return it with where that key was set before it ("FILE:LINE: "), where it came from a file
+     */
+    private static IllegalArgumentException located(Config machine, IllegalArgumentException e) {
+        String key =
+                e.getMessage().substring("machine.".length(), e.getMessage().indexOf(' '));
+        return new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
     }
 
     /**
@@ -102,9 +111,7 @@ public record Execution(Mode mode, MachineSettings machine, java.util.List<Integ
         try {
             return new org.netnslab.machine.HostBackground(period, perNetns, doubling);
         } catch (IllegalArgumentException e) { // the message starts with the key out of range: say where it was set
-            String key =
-                    e.getMessage().substring("machine.".length(), e.getMessage().indexOf(' '));
-            throw new IllegalArgumentException(where(machine, key) + e.getMessage(), e);
+            throw located(machine, e);
         }
     }
 
