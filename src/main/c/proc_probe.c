@@ -13,6 +13,8 @@
  *                                  (lines with "placement").
  *   proc_probe listeners PROCS     prediction set: an all-events, an EXIT-only and a NONZERO_EXIT listener at
  *                                  once while PROCS fork+exec+exit run (one in ten exits 1): CPU per listener.
+ *                                  Every run binds its listeners one at a time in the order named (the
+ *                                  placed runs: EXIT-only first), so an exit wakes them in reverse order.
  *   proc_probe pidfd PROCS         fit set: a monitor that forks PROCS children and follows each by pidfd:
  *                                  the CPU of pidfd_open + epoll_ctl per fork and of epoll_wait +
  *                                  waitid(P_PIDFD) + close per exit (the thread's CPU clock around them).
@@ -186,6 +188,10 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
     if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(stop, O_CLOEXEC) != 0) fail_missing("pipes", "", "pipe: %s", strerror(errno));
     pid_t *lis = calloc((size_t) count, sizeof *lis);
     for (int i = 0; i < count; i++) {
+        /* One bind at a time, in the order given: the proc connector wakes its listeners newest bind first
+         * (netlink's mc_list, hlist_add_head), and which one an exit wakes last decides who waits behind the
+         * exiting child. Bound in a race, that order flipped from run to run and gave the figures two modes. */
+        if (i > 0) ready_wait(ready[0], 1);
         lis[i] = fork_child();
         if (lis[i] == 0) {
             close(stop[1]);
@@ -197,7 +203,7 @@ static void run_listeners_placed(const char *set, const uint32_t *filters, int c
         }
     }
     close(ready[1]);
-    ready_wait(ready[0], count);
+    ready_wait(ready[0], 1);   /* the last one's */
     long settle_ms = settle(5000);   /* an earlier load's processes and netns may still be being dismantled */
     if (place != PLACE_FREE) pin_to(first);   /* the spawner, and so each child it forks */
     int64_t t0 = now_ns();

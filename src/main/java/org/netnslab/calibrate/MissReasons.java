@@ -67,9 +67,11 @@ final class MissReasons {
             "an exit wakes the listeners newest bind first; the first takes an idle CPU, the next waits behind the"
                     + " exiting child and pays what the exit leaves to the task after it (rq_clock_skip_update:"
                     + " costs.proc.exit-switch, fitted from an EXIT-only listener pinned beside its"
-                    + " spawner against apart). Where the host's listeners land moves from run to run, which gives its"
-                    + " share two modes (about 0.22 and 0.33 on our 2-vCPU VM); the model follows one placement, and a"
-                    + " recording made before the probe pinned listeners has no exit-switch, so its exits charge none");
+                    + " spawner against apart). The probe binds its listeners in turn, all-events first, as the model"
+                    + " does; which CPU each one lands on still moves from run to run on the host, and the model follows"
+                    + " one placement. Recordings made while the probe bound them in a race have two modes (about 0.22"
+                    + " and 0.33 on our 2-vCPU VM: the reverse order gives the higher), and one made before the probe"
+                    + " pinned listeners has no exit-switch, so its exits charge none");
     static final Miss LIFECYCLE = new Miss(
             "BTCH",
             "a cleanup_net batch follows the loops' creation rate, which the model overestimates",
