@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class ProcEventsParser extends WorkloadParser {
         Map<String, Integer> listeners = new LinkedHashMap<>();
         ConfigObject ls = c.object("workload.listeners");
         if (ls != null) {
-            for (Map.Entry<String, ConfigValue> e : ls.entrySet()) {
+            for (Map.Entry<String, ConfigValue> e : bindOrder(ls)) {
                 String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
                 OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
                         ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
@@ -101,5 +102,22 @@ public final class ProcEventsParser extends WorkloadParser {
     /** @return ns in the largest unit that keeps it whole, e.g. 1ms, 250us, 754629ns */
     private static String readable(long ns) {
         return ns % 1_000_000 == 0 ? ns / 1_000_000 + "ms" : ns % 1000 == 0 ? ns / 1000 + "us" : ns + "ns";
+    }
+
+    /**
+     * The order the listeners bind in: as written, one per line, and by name within a line. A HOCON object keeps no
+     * order of its own, and the order matters: the proc connector wakes its listeners newest bind first (netlink's
+     * mc_list, hlist_add_head), and on the host the one an exit wakes last pays for it (an all-events listener bound
+     * first: exit / all 0.24 against 0.30-0.34 bound last, four thousand processes on our 2-vCPU VM).
+     *
+     * @param ls {@code workload.listeners}
+     * @return its entries, first bound first
+     */
+    static List<Map.Entry<String, ConfigValue>> bindOrder(ConfigObject ls) {
+        return ls.entrySet().stream()
+                .sorted(Comparator.<Map.Entry<String, ConfigValue>>comparingInt(
+                                e -> e.getValue().origin().lineNumber())
+                        .thenComparing(Map.Entry::getKey))
+                .toList();
     }
 }
