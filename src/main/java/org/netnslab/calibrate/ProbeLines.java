@@ -227,7 +227,7 @@ public final class ProbeLines {
                     && !FILTERS.contains(l.path("filter").asText())) {
                 return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
             }
-            String placed = RecordingCheck.badPlacement(kind, expectedSet, l);
+            String placed = RecordingCheck.badListener(kind, expectedSet, l);
             if (placed != null) {
                 return where + ": " + placed;
             }

@@ -276,10 +276,17 @@ final class RecordingCheck {
      * @param kind the line's probe/load
      * @param set the set it is in
      * @param l the line
-     * @return why its {@code placement} is wrong (allowed on a fit-set proc listener line only, one of {@link
-     *     #PLACEMENTS}, with two listeners at once), or null (none, or a right one)
+     * @return why a proc listener line's wake-ups or {@code placement} are wrong, or null: a listener that received
+     *     events woke at least once (it reads only after a wake-up); a placement is allowed on a fit-set proc listener
+     *     line only, one of {@link #PLACEMENTS}, with two listeners at once
      */
-    static String badPlacement(String kind, String set, com.fasterxml.jackson.databind.JsonNode l) {
+    static String badListener(String kind, String set, com.fasterxml.jackson.databind.JsonNode l) {
+        if (kind.equals("proc/listener")
+                && l.path("events").asDouble() >= 1
+                && l.path("wakeups").asDouble() < 1) {
+            return "wakeups (" + l.get("wakeups") + ") must be at least 1 where events (" + l.get("events")
+                    + ") is: proc_probe's listener reads only after a wake-up";
+        }
         if (!l.has("placement")) {
             return null;
         }
@@ -306,10 +313,16 @@ final class RecordingCheck {
      * @return why it is not a fit-set line, or null
      */
     static String notAFitLoad(String kind, com.fasterxml.jackson.databind.JsonNode l) {
+        if (kind.equals("proc/listener")
+                && !l.has("placement")
+                && l.path("listeners_at_once").asLong() == 2) {
+            return "a line with two listeners at once needs placement (\"apart\" or \"beside\": proc_probe fit's"
+                    + " pinned runs)";
+        }
         boolean prediction = switch (kind) {
             case "uevent/tc1", "uevent/reorder" -> true;
             case "lifecycle/unshare-loops" -> l.path("loops").asLong() != 1; // the fit's is the serial loop
-            // the fit's run one at a time (its pinned runs two: badPlacement checks those)
+            // the fit's run one at a time (its pinned runs two: badListener checks those)
             case "proc/listener" ->
                 !l.has("placement") && l.path("listeners_at_once").asLong() != 1;
             case "proc/proc-scan" ->

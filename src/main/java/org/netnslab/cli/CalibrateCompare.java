@@ -24,8 +24,12 @@ final class CalibrateCompare {
      */
     static int run(List<Path> files, Path csv) {
         if (files.size() < 2) {
+            Path only = files.get(0);
+            boolean folder = Files.isDirectory(only) && !Files.exists(only.resolve("calibration.json"));
             System.err.println("netns-lab: calibrate --compare: needs two or more calibration.json of one host, got "
-                    + files.size() + " (" + files.get(0) + ")");
+                    + files.size() + " (" + only
+                    + (folder ? ", a folder of no calibration.json: name its recordings, e.g. " + only + "/*.json" : "")
+                    + ")");
             return Main.EXIT_CONFIG;
         }
         for (Path f : files) {

@@ -70,20 +70,26 @@ public class ExitSwitchFitTest extends JUnitSuite {
     }
 
     @Test
-    public void aPlacementIsCheckedOnAFitListenerLineOnly() {
+    public void aListenerLinesWakeUpsAndPlacementAreChecked() {
         ObjectNode ok = placed("beside", "exit", 400, 10_000);
-        assertEquals(null, RecordingCheck.badPlacement("proc/listener", "fit", ok));
+        assertEquals(null, RecordingCheck.badListener("proc/listener", "fit", ok));
         assertEquals(
                 "placement must be \"apart\" or \"beside\", got \"near\"",
-                RecordingCheck.badPlacement("proc/listener", "fit", placed("near", "exit", 1, 1)));
+                RecordingCheck.badListener("proc/listener", "fit", placed("near", "exit", 1, 1)));
         assertEquals(
                 "placement is allowed only on a fit-set proc listener line (proc_probe fit's pinned runs)",
-                RecordingCheck.badPlacement("proc/listener", "prediction", ok));
+                RecordingCheck.badListener("proc/listener", "prediction", ok));
         assertEquals(
                 "listeners_at_once (3) must be 2 on a placed line (proc_probe fit pins an EXIT-only listener and an"
                         + " all-events one)",
-                RecordingCheck.badPlacement(
-                        "proc/listener", "fit", ok.deepCopy().put("listeners_at_once", 3)));
+                RecordingCheck.badListener("proc/listener", "fit", ok.deepCopy().put("listeners_at_once", 3)));
+        assertEquals(
+                "wakeups (0) must be at least 1 where events (400) is: proc_probe's listener reads only after a wake-up",
+                RecordingCheck.badListener("proc/listener", "fit", ok.deepCopy().put("wakeups", 0)));
+        assertEquals(
+                "a line with two listeners at once needs placement (\"apart\" or \"beside\": proc_probe fit's pinned"
+                        + " runs)",
+                RecordingCheck.notAFitLoad("proc/listener", ok.deepCopy().without("placement")));
         assertEquals("a placed fit line is a fit load", null, RecordingCheck.notAFitLoad("proc/listener", ok));
         assertTrue(RecordingCheck.notAFitLoad("proc/listener", line(1, 1, 1, 3)) != null);
     }

@@ -55,6 +55,13 @@ public class CalibrateCompareTest extends JUnitSuite {
         assertEquals(
                 "netns-lab: calibrate --compare: needs two or more calibration.json of one host, got 1 (" + A + ")\n",
                 p.err());
+        String folder = tmp.getRoot().toString();
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", folder);
+        assertEquals(2, p.status());
+        assertEquals(
+                "netns-lab: calibrate --compare: needs two or more calibration.json of one host, got 1 (" + folder
+                        + ", a folder of no calibration.json: name its recordings, e.g. " + folder + "/*.json)\n",
+                p.err());
         p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--from", A, "--seed", "3");
         assertEquals(2, p.status());
         assertEquals(

@@ -5,11 +5,12 @@ import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
-import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
 import org.netnslab.settings.HoconChecker;
@@ -17,8 +18,9 @@ import org.netnslab.workload.WorkloadParser;
 
 /**
  * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction},
- * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}, and the pacing
- * of virtual runs: {@code process-interval} and {@code exec-delay}.
+ * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}, the order they bind
+ * in ({@code bind-order}, default by name), and the pacing of virtual runs: {@code process-interval} and
+ * {@code exec-delay}.
  */
 public final class ProcEventsParser extends WorkloadParser {
     /** Most short-lived processes one run may have: every event is built in memory. */
@@ -26,7 +28,14 @@ public final class ProcEventsParser extends WorkloadParser {
 
     /** Reads {@code workload.type = proc-events}. */
     public ProcEventsParser() {
-        super("proc-events", "processes", "nonzero-exit-fraction", "listeners", "process-interval", "exec-delay");
+        super(
+                "proc-events",
+                "processes",
+                "nonzero-exit-fraction",
+                "listeners",
+                "bind-order",
+                "process-interval",
+                "exec-delay");
     }
 
     @Override
@@ -36,7 +45,7 @@ public final class ProcEventsParser extends WorkloadParser {
         Map<String, Integer> listeners = new LinkedHashMap<>();
         ConfigObject ls = c.object("workload.listeners");
         if (ls != null) {
-            for (Map.Entry<String, ConfigValue> e : bindOrder(ls)) {
+            for (Map.Entry<String, ConfigValue> e : new java.util.TreeMap<>(ls).entrySet()) {
                 String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
                 OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
                         ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
@@ -68,6 +77,7 @@ public final class ProcEventsParser extends WorkloadParser {
             if (ls.isEmpty()) {
                 c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
             }
+            listeners = bindOrder(c, listeners, ls.keySet());
         }
         Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1ms");
         Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1ms");
@@ -105,19 +115,39 @@ public final class ProcEventsParser extends WorkloadParser {
     }
 
     /**
-     * The order the listeners bind in: as written, one per line, and by name within a line. A HOCON object keeps no
-     * order of its own, and the order matters: the proc connector wakes its listeners newest bind first (netlink's
-     * mc_list, hlist_add_head), and on the host the one an exit wakes last pays for it (an all-events listener bound
-     * first: exit / all 0.24 against 0.30-0.34 bound last, four thousand processes on our 2-vCPU VM).
+     * The order the listeners bind in: by name, or as {@code workload.bind-order} lists them (each listener once). A
+     * HOCON object keeps no order of its own, and the order matters: the proc connector wakes its listeners newest bind
+     * first (netlink's mc_list, hlist_add_head), and on the host the one an exit wakes last pays for it (an all-events
+     * listener bound first: exit / all 0.24 against 0.30-0.34 bound last, four thousand processes on our 2-vCPU VM).
      *
-     * @param ls {@code workload.listeners}
-     * @return its entries, first bound first
+     * @param c the scenario, which receives a problem with {@code workload.bind-order}
+     * @param listeners the listeners accepted, by name
+     * @param written every listener's name, accepted or not (a refused one is not named twice)
+     * @return the accepted listeners, first bound first
      */
-    static List<Map.Entry<String, ConfigValue>> bindOrder(ConfigObject ls) {
-        return ls.entrySet().stream()
-                .sorted(Comparator.<Map.Entry<String, ConfigValue>>comparingInt(
-                                e -> e.getValue().origin().lineNumber())
-                        .thenComparing(Map.Entry::getKey))
-                .toList();
+    static Map<String, Integer> bindOrder(HoconChecker c, Map<String, Integer> listeners, Set<String> written) {
+        if (!c.conf().hasPath("workload.bind-order")) {
+            return listeners;
+        }
+        List<String> order = c.stringList("workload.bind-order", "listener names");
+        if (order == null) {
+            return listeners;
+        }
+        Set<String> missing = new TreeSet<>(written);
+        order.forEach(missing::remove);
+        Set<String> seen = new HashSet<>();
+        List<String> wrong =
+                order.stream().filter(n -> !written.contains(n) || !seen.add(n)).toList();
+        if (!wrong.isEmpty() || !missing.isEmpty()) {
+            c.problem(
+                    "workload.bind-order",
+                    "must name each of workload.listeners " + new TreeSet<>(written) + " once"
+                            + (wrong.isEmpty() ? "" : ", got " + wrong + " more than once or not a listener")
+                            + (missing.isEmpty() ? "" : ", missing " + missing));
+            return listeners;
+        }
+        Map<String, Integer> ordered = new LinkedHashMap<>();
+        order.stream().filter(listeners::containsKey).forEach(n -> ordered.put(n, listeners.get(n)));
+        return ordered;
     }
 }

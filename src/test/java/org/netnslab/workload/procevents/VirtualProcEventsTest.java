@@ -61,11 +61,11 @@ public class VirtualProcEventsTest extends JUnitSuite {
 
     /**
      * {@code costs.proc.exit-switch}: each exit is published from an exiting task that then dies on its CPU, and the
-     * listener that runs next there pays 7 us more. The listeners bind as the file lists them (all, fork-exit, exit,
-     * nonzero-exit) and the connector walks the newest bind first (mc_list), so an exit wakes exit (and, one in ten,
-     * nonzero-exit) before fork-exit and all: on 2 CPUs the first woken takes the idle CPU and the others queue behind
-     * the exiting task: the 72 zero exits charge fork-exit or all (40 and 32, as EEVDF picks), and the 8 non-zero
-     * ones, whose first woken is nonzero-exit, charge exit. On 4 CPUs only the 8 non-zero exits, which wake four
+     * listener that runs next there pays 7 us more. The listeners bind by name (all, exit, fork-exit, nonzero-exit)
+     * and the connector walks the newest bind first (mc_list), so an exit wakes fork-exit (and, one in ten,
+     * nonzero-exit before it) before exit and all: on 2 CPUs the first woken takes the idle CPU and the others queue
+     * behind the exiting task: the 72 zero exits charge exit or all (40 and 32, as EEVDF picks), and the 8 non-zero
+     * ones, whose first woken is nonzero-exit, charge fork-exit. On 4 CPUs only the 8 non-zero exits, which wake four
      * listeners, leave one (all, walked last) behind it. Off (the default 0), the figures are the other tests'.
      */
     @Test
@@ -74,7 +74,7 @@ public class VirtualProcEventsTest extends JUnitSuite {
         double forkExit = 2 * 80 * 7500e-6 + 2 * 80 * 1250e-6;
         double exit = 80 * 7500e-6 + 80 * 1250e-6;
         double nonzero = 8 * 7500e-6 + 8 * 1250e-6;
-        long[][] charges = {{2, 32, 40, 8}, {4, 8, 0, 0}};
+        long[][] charges = {{2, 32, 8, 40}, {4, 8, 0, 0}};
         for (long[] c : charges) {
             RunResult r =
                     run(0.01, "designs=[per-listener]", "model.costs.proc.exit-switch=7us", "machine.cpus=" + c[0]);
