@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
 import org.netnslab.settings.HoconChecker;
@@ -45,7 +46,7 @@ public final class ProcEventsParser extends WorkloadParser {
         Map<String, Integer> listeners = new LinkedHashMap<>();
         ConfigObject ls = c.object("workload.listeners");
         if (ls != null) {
-            for (Map.Entry<String, ConfigValue> e : new java.util.TreeMap<>(ls).entrySet()) {
+            for (Map.Entry<String, ConfigValue> e : new TreeMap<>(ls).entrySet()) {
                 String path = "workload.listeners." + ConfigUtil.joinPath(e.getKey());
                 OptionalInt mask = e.getValue().valueType() == ConfigValueType.LIST
                         ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
@@ -78,6 +79,8 @@ public final class ProcEventsParser extends WorkloadParser {
                 c.problem("workload.listeners", "needs at least one listener (name = [EVENT, ...])");
             }
             listeners = bindOrder(c, listeners, ls.keySet());
+        } else if (c.conf().hasPath("workload.bind-order")) {
+            c.problem("workload.bind-order", "orders workload.listeners, which this workload has none of");
         }
         Long paced = c.nanos("workload.process-interval", 0, 1_000_000_000L, "1ms");
         Long delayed = c.nanos("workload.exec-delay", 0, 1_000_000_000L, "1ms");

@@ -89,6 +89,22 @@ public class ListenerBindOrderTest extends JUnitSuite {
         }
     }
 
+    @Test
+    public void aBindOrderWithoutListenersIsRefused() throws Exception {
+        Path f = dir.getRoot().toPath().resolve("none.conf");
+        Files.writeString(
+                f,
+                "name = none\ndescription = \"no listener\"\nseed = \"test\"\nworkload { type = proc-events, processes"
+                        + " = 10, bind-order = [all] }\ndesigns = [pidfd]\n");
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> new ScenarioLoader().load(f, List.of(), 1.0));
+        assertEquals(
+                e.getMessage(),
+                true,
+                e.getMessage()
+                        .contains("workload.bind-order: orders workload.listeners, which this workload has none of"));
+    }
+
     /**
      * Two listeners on 2 CPUs, 80 processes 1 ms apart, a 7 us charge to the task after an exiting process
      * ({@code costs.proc.exit-switch}): each exit wakes the newer bind first, which takes the idle CPU, and the older
