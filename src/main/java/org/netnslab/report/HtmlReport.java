@@ -66,6 +66,7 @@ public final class HtmlReport {
                 .append("text-align:right}th{background:#eee}td.l,th.l{text-align:left}td.nonzero{background:#f8c8c8;")
                 .append("font-weight:bold}.chart{margin:0.5em 0 2em}code{background:#f4f4f4}")
                 .append(".verdict{border-left:4px solid #4a7;padding:0.2em 1em;background:#f4faf6}")
+                .append(".verdict.disagrees{border-left-color:#c33;background:#fbf4f4}")
                 .append(".verdict li{margin:0.3em 0}li.disagrees{color:#a00;font-weight:bold}</style></head><body>\n");
         h.append("<h1>")
                 .append(esc(r.scenario()))
@@ -86,7 +87,10 @@ public final class HtmlReport {
                     .append("</p>\n");
         }
         Verdict verdict = Verdict.of(r); // the answer first: everything below is its evidence
-        h.append("<div class=\"verdict\"><h2>Verdict</h2>\n<ul>");
+        // a box the colour of agreement only when every seed figure agrees
+        boolean disagrees = verdict.lines().stream().anyMatch(l -> Boolean.FALSE.equals(l.agrees()));
+        h.append(disagrees ? "<div class=\"verdict disagrees\">" : "<div class=\"verdict\">")
+                .append("<h2>Verdict</h2>\n<ul>");
         for (Verdict.Line l : verdict.lines()) {
             h.append(Boolean.FALSE.equals(l.agrees()) ? "<li class=\"disagrees\">" : "<li>")
                     .append(esc(l.text()))

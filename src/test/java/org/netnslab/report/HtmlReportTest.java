@@ -77,6 +77,9 @@ public class HtmlReportTest extends JUnitSuite {
         assertTrue(html.contains("<td class=\"nonzero\">7</td>"));
         assertTrue(html.contains("out-of-order and duplicate SEQNUMs under <code>per-netns-2018</code> as posted"));
         assertTrue(html.contains("a &lt;tiny&gt; run"));
+        // the seed's 0.8 against the model's ratio: a line that disagrees turns the whole box from green to red
+        assertTrue(html.contains("<li class=\"disagrees\">"));
+        assertTrue(html.contains("<div class=\"verdict disagrees\"><h2>Verdict</h2>"));
         assertTrue(html.contains("<td>0.8000</td>")); // the seed's ratio beside the model's
         assertTrue(html.contains("<code>workload.injectors=4</code>"));
         // each measure says what it times, under its heading and in result.json
