@@ -34,7 +34,9 @@ public final class ConsoleReport {
         if (!e.isVirtual()) {
             return String.format("execution live: wall %.2f s (design runs %.2f s)", r.wallSeconds(), c.wallSeconds());
         }
-        String cpus = e.sweep() ? "cpus sweep " + e.cpus() : e.cpus().get(0) + " cpus";
+        String cpus = e.sweep()
+                ? "cpus sweep " + e.cpus()
+                : e.cpus().get(0) + (e.cpus().get(0) == 1 ? " cpu" : " cpus");
         return String.format(
                         "execution virtual, %s, jitter %s, random-seed %d%s: wall %.2f s, simulated %.6f s,"
                                 + " %,d events, %,.0f events per design-run wall s",

@@ -97,7 +97,8 @@ public record ProcEventsWorkload(
 
     @Override
     public String shape(double scale) {
-        return scaledProcesses(scale) + " processes, listeners " + listeners.keySet();
+        long n = scaledProcesses(scale);
+        return n + (n == 1 ? " process" : " processes") + ", listeners " + listeners.keySet();
     }
 
     /**
