@@ -227,9 +227,9 @@ public final class ProbeLines {
                     && !FILTERS.contains(l.path("filter").asText())) {
                 return where + ": filter must be one of " + FILTERS + ", got " + l.get("filter");
             }
-            String placed = RecordingCheck.badListener(kind, expectedSet, l);
-            if (placed != null) {
-                return where + ": " + placed;
+            String badListener = RecordingCheck.badListener(kind, expectedSet, l);
+            if (badListener != null) {
+                return where + ": " + badListener;
             }
             // a listener wakes, or starts a drain, only for a message: never more often than the messages sent
             for (String key : List.of("listener_wakeups", "listener_sleeps")) {

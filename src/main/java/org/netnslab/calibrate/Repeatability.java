@@ -200,8 +200,11 @@ public final class Repeatability {
                 "^(\\d+\\.\\d+(?:\\.\\d+)?)(?!\\S*(?i:[-.]rt\\d*\\b|realtime|PREEMPT_RT))\\S*( on .*)$", "$1$2");
     }
 
-    /** @return the file a recording is read from: a folder's calibration.json */
-    private static Path file(Path f) {
+    /**
+     * @param f a recording as given: a calibration.json, or the calibrate output folder holding one
+     * @return the file it is read from: a folder's calibration.json
+     */
+    public static Path file(Path f) {
         return Files.isDirectory(f) ? f.resolve("calibration.json") : f;
     }
 

@@ -25,7 +25,7 @@ final class CalibrateCompare {
     static int run(List<Path> files, Path csv) {
         if (files.size() < 2) {
             Path only = files.get(0);
-            boolean folder = Files.isDirectory(only) && !Files.exists(only.resolve("calibration.json"));
+            boolean folder = Files.isDirectory(only) && !Files.exists(Repeatability.file(only));
             System.err.println("netns-lab: calibrate --compare: needs two or more calibration.json of one host, got "
                     + files.size() + " (" + only
                     + (folder ? ", a folder of no calibration.json: name its recordings, e.g. " + only + "/*.json" : "")
@@ -100,9 +100,7 @@ final class CalibrateCompare {
             return "its folder " + abs.getParent() + " is not writable";
         }
         for (Path f : files) {
-            Path rec = (Files.isDirectory(f) ? f.resolve("calibration.json") : f)
-                    .toAbsolutePath()
-                    .normalize();
+            Path rec = Repeatability.file(f).toAbsolutePath().normalize();
             try {
                 if (Files.exists(abs) && Files.exists(rec) && Files.isSameFile(abs, rec)) {
                     return "is " + f + ", one of the recordings compared";
