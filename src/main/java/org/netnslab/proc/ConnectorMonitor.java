@@ -22,6 +22,12 @@ public final class ConnectorMonitor {
     private long wakeups;
     private long discarded;
     private final ReaderLosses losses = new ReaderLosses("connector monitor was never bound to a socket");
+    /** Whether an event's receipt is told later ({@link #received}), once its charged handling has run. */
+    private final boolean deferred;
+    /** The generation time of the event whose receipt {@link #received} is to tell, ns; NONE_PENDING: none. */
+    private long pending = NONE_PENDING;
+
+    private static final long NONE_PENDING = Long.MIN_VALUE;
 
     /**
      * @param mask the PROC_EVENT_* bits its subscription asks for
@@ -29,9 +35,35 @@ public final class ConnectorMonitor {
      * @param latencyNanos told each event's latency, generation to receipt, ns
      */
     public ConnectorMonitor(int mask, SyscallCost syscalls, LongConsumer latencyNanos) {
+        this(mask, syscalls, latencyNanos, false);
+    }
+
+    /**
+     * @param mask the PROC_EVENT_* bits its subscription asks for
+     * @param syscalls the cost charged per recvmsg
+     * @param latencyNanos told each event's latency, generation to receipt, ns
+     * @param deferred true where the handling's charge runs after {@link #onReceive} (virtual execution): the receipt
+     *     is then the end of that charge (the wake-up and recvmsg that return the message), told by {@link #received};
+     *     false: the receipt is the moment {@link #onReceive} is called
+     */
+    public ConnectorMonitor(int mask, SyscallCost syscalls, LongConsumer latencyNanos, boolean deferred) {
         this.wants = new ProcSubscription(ProcEvents.MCAST_LISTEN, mask);
         this.syscalls = syscalls;
         this.latencyNanos = latencyNanos;
+        this.deferred = deferred;
+    }
+
+    /**
+     * The handling of the last event {@link #onReceive} took has run its charge: the event is received now (a
+     * deferred monitor's latency, generation to this instant). Nothing for an ack, an ENOBUFS or a live monitor.
+     *
+     * @param nowNanos the clock now, ns, on the events' clock
+     */
+    public void received(long nowNanos) {
+        if (pending != NONE_PENDING) {
+            latencyNanos.accept(nowNanos - pending);
+            pending = NONE_PENDING;
+        }
     }
 
     /**
@@ -63,7 +95,11 @@ public final class ConnectorMonitor {
             busyNanos += syscalls.handlingSince(t0);
             return; // the subscription's ack
         }
-        latencyNanos.accept(t0 - e.timestampNanos());
+        if (deferred) {
+            pending = e.timestampNanos();
+        } else {
+            latencyNanos.accept(t0 - e.timestampNanos());
+        }
         if (ProcFilter.delivers(wants, e)) {
             processes.handle(e);
         } else {

@@ -26,17 +26,24 @@ final class MonitorSinks {
      * recvmsg / epoll_wait loop), so its events flow in simulated time and monitors compete for the CPUs.
      */
     static <T> Sink<T, CompletionStage<Done>> handled(Machine machine, Consumer<T> handle, LongSupplier busy) {
-        return handled(machine, handle, busy, null, null, null);
+        return handled(machine, handle, busy, null, null, null, null);
     }
 
     /**
      * As {@link #handled(Machine, Consumer, LongSupplier)}, and: {@code onWake} runs before an element that
      * found the monitor asleep (its previous handling ended before the element came: a blocking recvmsg that
      * slept), not before one already queued when the previous ended; under the fair scheduler the handling
-     * runs on the task of {@code owner} (named {@code name}).
+     * runs on the task of {@code owner} (named {@code name}); {@code received}, where given, is told the clock once an
+     * element's charge has run (its receipt: the recvmsg that returns it has ended).
      */
     static <T> Sink<T, CompletionStage<Done>> handled(
-            Machine machine, Consumer<T> handle, LongSupplier busy, Runnable onWake, Object owner, String name) {
+            Machine machine,
+            Consumer<T> handle,
+            LongSupplier busy,
+            Runnable onWake,
+            Object owner,
+            String name,
+            java.util.function.LongConsumer received) {
         if (!machine.isVirtual()) {
             return Sink.foreach(handle::accept);
         }
@@ -50,14 +57,16 @@ final class MonitorSinks {
                     handle.accept(x);
                     long charged = busy.getAsLong() - before;
                     CompletableFuture<Done> ran = new CompletableFuture<>();
-                    if (charged == 0) {
+                    Runnable end = () -> {
                         lastDone[0] = machine.nanoTime();
+                        if (received != null) {
+                            received.accept(machine.nanoTime());
+                        }
                         ran.complete(Done.getInstance());
+                    };
+                    if (charged == 0) {
+                        end.run();
                     } else { // unjittered: the CPU time spent is the busy time reported
-                        Runnable end = () -> {
-                            lastDone[0] = machine.nanoTime();
-                            ran.complete(Done.getInstance());
-                        };
                         if (owner != null && machine.fair()) {
                             machine.cpus()
                                     .run(

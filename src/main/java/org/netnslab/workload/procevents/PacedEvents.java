@@ -39,39 +39,59 @@ final class PacedEvents {
             long exitSwitch,
             Runnable after) {
         Publisher publisher = new Publisher(pc, machine, exitSwitch, after);
-        long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
-        long step = -1;
-        long forksSeen = 0;
+        long[] times = times(events, interval, execDelay);
         List<ProcEvent> group = new ArrayList<>();
         long groupAt = -1;
         long last = 0;
-        for (ProcEvent e : events) {
-            long at;
-            if (e.what() == ProcEvents.FORK) {
-                step++;
-                forksSeen++;
-                at = step * interval;
-            } else if (e.what() == ProcEvents.EXIT) {
-                if (forksSeen == forks
-                        && (group.isEmpty() || group.get(group.size() - 1).what() == ProcEvents.EXIT)) {
-                    step++; // past the last fork: one exit per step
-                }
-                at = step * interval + interval / 2;
-            } else {
-                at = step * interval + (e.what() == ProcEvents.EXEC ? execDelay : 0);
-            }
+        for (int i = 0; i < events.size(); i++) {
+            long at = times[i];
             if (at != groupAt && !group.isEmpty()) {
                 publisher.schedule(group, groupAt);
                 group = new ArrayList<>();
             }
             groupAt = at;
-            group.add(e);
+            group.add(events.get(i));
             last = Math.max(last, at); // the latest event, whatever the list's order: the sockets close after it
         }
         if (!group.isEmpty()) {
             publisher.schedule(group, groupAt);
         }
         machine.engine().schedule(last, publisher::lastTimerPassed);
+    }
+
+    /**
+     * When each event comes, as {@link #publish} paces them: process i's FORK at i x interval, its EXEC {@code
+     * execDelay} later, an EXIT half an interval after the FORK it comes beside; past the last fork each exit a step of
+     * its own.
+     *
+     * @param events the events, in the order the process table made them
+     * @param interval {@code workload.process-interval}, ns, above 0
+     * @param execDelay {@code workload.exec-delay}, ns
+     * @return each event's time from the start, ns
+     */
+    static long[] times(List<ProcEvent> events, long interval, long execDelay) {
+        long forks = events.stream().filter(e -> e.what() == ProcEvents.FORK).count();
+        long[] times = new long[events.size()];
+        long step = -1;
+        long forksSeen = 0;
+        ProcEvent prev = null;
+        for (int i = 0; i < events.size(); i++) {
+            ProcEvent e = events.get(i);
+            if (e.what() == ProcEvents.FORK) {
+                step++;
+                forksSeen++;
+                times[i] = step * interval;
+            } else if (e.what() == ProcEvents.EXIT) {
+                if (forksSeen == forks && (prev == null || prev.what() == ProcEvents.EXIT)) {
+                    step++; // past the last fork: one exit per step
+                }
+                times[i] = step * interval + interval / 2;
+            } else {
+                times[i] = step * interval + (e.what() == ProcEvents.EXEC ? execDelay : 0);
+            }
+            prev = e;
+        }
+        return times;
     }
 
     /** Publishes the groups, and runs {@code after} once the last timer has passed and every exit is published. */

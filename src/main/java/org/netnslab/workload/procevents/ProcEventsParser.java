@@ -52,12 +52,16 @@ public final class ProcEventsParser extends WorkloadParser {
                         ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
                                 .stream().map(String::valueOf).toList())
                         : OptionalInt.empty();
-                if (!HoconChecker.isSafeName(e.getKey()) || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
+                if (!HoconChecker.isSafeName(e.getKey())
+                        || e.getKey().contains(".")
+                        || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
+                    // <design>.proc.listener_busy.<name>.hgrm: a '.' in the name could make two designs' files one
                     c.problemAt(
                             e.getValue().origin(),
                             path,
-                            "a listener's name is part of measure and"
-                                    + " file names: 1-100 letters, digits, '.', '_' or '-', and not pidfd or proc-scan");
+                            "a listener's name is part of measure and file names (proc.listener_busy.<name>,"
+                                    + " <design>.<measure>.hgrm): 1-100 letters, digits, '_' or '-' (a '.' could"
+                                    + " make two designs' files one), and not pidfd or proc-scan");
                 } else if (mask.isEmpty()) {
                     c.problemAt(
                             e.getValue().origin(),

@@ -119,7 +119,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                     "joining the proc connector and subscribing " + l.getKey());
             LatencyRecorder latency = new LatencyRecorder();
             latencies.add(latency);
-            ConnectorMonitor listener = new ConnectorMonitor(l.getValue(), syscalls, latency::record);
+            ConnectorMonitor listener = new ConnectorMonitor(
+                    l.getValue(), syscalls, latency::record, scope.machine().isVirtual());
             listener.bound(joined.queue());
             listeners.put(l.getKey(), listener);
             sockets.add(joined.socket());
@@ -135,7 +136,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                                     listener::busyNanos,
                                     () -> listener.onWakeup(machine.jittered(wakeup)),
                                     listener,
-                                    taskName(l.getKey())),
+                                    taskName(l.getKey()),
+                                    listener::received),
                             scope.materializer()));
         }
         long start = scope.machine().nanoTime();
@@ -208,10 +210,18 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         LongAdder handled = new LongAdder();
         List<ProcEvent> seen = events.stream().filter(PidfdMonitor::sees).toList();
         CompletableFuture<Done> finished = new CompletableFuture<>();
+        boolean paced = scope.machine().isVirtual() && w.processIntervalNanos() > 0;
         scope.phases()
                 .run(
                         "events",
-                        () -> SameThread.of(Source.from(seen)
+                        () -> SameThread.of((paced
+                                                ? PacedMonitors.paced(
+                                                        scope.machine(),
+                                                        events,
+                                                        PacedEvents.times(
+                                                                events, w.processIntervalNanos(), w.execDelayNanos()),
+                                                        PidfdMonitor::sees)
+                                                : Source.from(seen))
                                         .runWith(
                                                 MonitorSinks.handled(
                                                         scope.machine(),
@@ -242,7 +252,9 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
 
     /**
      * Scans {@code proc-monitor.scans} times over the run, evenly spread over the events, and after the last; with
-     * fewer events than scans, the scans left run after the last event (a scan of a steady process table).
+     * fewer events than scans, the scans left run after the last event (a scan of a steady process table). Virtual
+     * and paced ({@code workload.process-interval}), the events come at the connector designs' times and a scan that
+     * falls behind delays the next ({@link PacedMonitors#scan}).
      */
     private DesignResult procScan(Design design, DesignScope scope, List<ProcEvent> events, SyscallCost syscalls)
             throws RunFailure {
@@ -258,51 +270,64 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         // alone and each scan's charged time runs on a simulated CPU before the next events are applied, so
         // the phase's simulated time is the scans' busy time.
         boolean virtual = scope.machine().isVirtual();
+        long vstart = scope.machine().nanoTime();
+        boolean paced = virtual && w.processIntervalNanos() > 0;
         scope.phases()
                 .run(
                         "events and scans",
-                        new Runnable() {
-                            private int next;
-                            private int scanned;
+                        paced
+                                ? () -> PacedMonitors.scan(
+                                        scope.machine(),
+                                        monitor,
+                                        events,
+                                        PacedEvents.times(events, w.processIntervalNanos(), w.execDelayNanos()),
+                                        target,
+                                        scans::record,
+                                        applied::increment,
+                                        done::countDown)
+                                : new Runnable() {
+                                    private int next;
+                                    private int scanned;
 
-                            @Override
-                            public void run() {
-                                while (next < events.size() || scanned < target) {
-                                    if (next == events.size()) { // the events are all applied: the scans left
-                                        if (scanned()) {
-                                            return;
+                                    @Override
+                                    public void run() {
+                                        while (next < events.size() || scanned < target) {
+                                            if (next == events.size()) { // the events are all applied: the scans left
+                                                if (scanned()) {
+                                                    return;
+                                                }
+                                                continue;
+                                            }
+                                            int i = next++;
+                                            monitor.apply(events.get(i));
+                                            applied.increment();
+                                            if ((i + 1) % every == 0 || i == events.size() - 1) {
+                                                if (scanned()) {
+                                                    return;
+                                                }
+                                            }
                                         }
-                                        continue;
+                                        done.countDown();
                                     }
-                                    int i = next++;
-                                    monitor.apply(events.get(i));
-                                    applied.increment();
-                                    if ((i + 1) % every == 0 || i == events.size() - 1) {
-                                        if (scanned()) {
-                                            return;
-                                        }
-                                    }
-                                }
-                                done.countDown();
-                            }
 
-                            /** One scan; virtual, its time runs on a CPU and this goes on after it: true, return. */
-                            private boolean scanned() {
-                                scanned++;
-                                long scan = monitor.scan();
-                                scans.record(scan);
-                                if (virtual) {
-                                    scope.machine().cpus().run(scan, this);
-                                    return true;
-                                }
-                                return false;
-                            }
-                        },
+                                    /** One scan; virtual, its time runs on a CPU and this goes on after it: true, return. */
+                                    private boolean scanned() {
+                                        scanned++;
+                                        long scan = monitor.scan();
+                                        scans.record(scan);
+                                        if (virtual) {
+                                            scope.machine().cpus().run(scan, this);
+                                            return true;
+                                        }
+                                        return false;
+                                    }
+                                },
                         done,
                         applied,
                         events.size());
         long busy = scans.sumNanos();
-        double wallS = (virtual ? busy : Clock.nanoTime() - start) / 1e9;
+        // unpaced virtual: the monitor runs alone, so its simulated time is the scans' busy time
+        double wallS = (paced ? scope.machine().nanoTime() - vstart : virtual ? busy : Clock.nanoTime() - start) / 1e9;
         long exits = exits(events);
         return new DesignResultBuilder(design)
                 .measure(ProcEventsWorkload.SCAN, scans)

@@ -89,6 +89,24 @@ public class ListenerBindOrderTest extends JUnitSuite {
         }
     }
 
+    /**
+     * A listener's name is part of its measure's and its .hgrm's name ({@code <design>.proc.listener_busy.<name>}):
+     * with a '.' in it, design {@code none} with a listener {@code proc.event} and a design {@code
+     * none.proc.listener_busy} would write one file.
+     */
+    @Test
+    public void aListenerNameTakesNoDot() {
+        ScenarioException e = org.junit.Assert.assertThrows(
+                ScenarioException.class, () -> load("", "workload.listeners={\"proc.event\"=[EXIT]}"));
+        assertEquals(
+                e.getMessage(),
+                true,
+                e.getMessage()
+                        .contains("workload.listeners.\"proc.event\": a listener's name is part of measure and file"
+                                + " names (proc.listener_busy.<name>, <design>.<measure>.hgrm): 1-100 letters,"
+                                + " digits, '_' or '-'"));
+    }
+
     @Test
     public void aBindOrderWithoutListenersIsRefused() throws Exception {
         Path f = dir.getRoot().toPath().resolve("none.conf");

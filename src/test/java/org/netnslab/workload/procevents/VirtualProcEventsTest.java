@@ -52,11 +52,51 @@ public class VirtualProcEventsTest extends JUnitSuite {
         assertEquals(80 * 0.025, busyMs(r.designs().get(1), ProcEventsWorkload.PIDFD), 1e-9);
         // The listeners' run lasts as long as the paced processes: 80 fork steps (0..79), the first exit half a
         // step after the last fork, then one exit per step (steps without events are not counted): the last
-        // exit at 158.5 ms, handled in 8.75 us. pidfd runs alone, unpaced.
+        // exit at 158.5 ms, handled in 8.75 us. pidfd watches the same paced processes: its last exit is handled
+        // in 15 us.
         // (Its time was 2 s more, now and then, when a stream's completion reached the phase on a pool thread
         // while the engine idled.)
         assertEquals(0.1585 + 8.75e-6, listeners.wallSeconds(), 1e-4);
-        assertEquals(80 * 25e-6, r.designs().get(1).wallSeconds(), 1e-4);
+        assertEquals(0.1585 + 15e-6, r.designs().get(1).wallSeconds(), 1e-6);
+    }
+
+    /**
+     * An event is received when the recvmsg that returns it ends, its wake-up included. Each listener has a CPU of its
+     * own (64), so an event that finds its listener asleep is received 1250 ns (the wake-up) + 7500 ns (recvmsg) after
+     * it was made, 8750 ns: every event of the EXIT-only (80), the NONZERO_EXIT (8) and the fork-exit (160) listeners,
+     * and the forks (79) and exits (80) of the all-events one. That one's exec waits behind its fork, 16,250 ns (79
+     * times), and process 0's fork and exec behind the subscription's ack too, 16,250 and 23,750 ns.
+     */
+    @Test
+    public void anEventIsReceivedWhenItsRecvmsgEnds() throws Exception {
+        DesignResult d = run(0.01, "designs=[per-listener]").designs().get(0);
+        var latency = d.recorders().get(ProcEventsWorkload.EVENT);
+        assertEquals(80 + 8 + 160 + 240, latency.count());
+        double sum = 8750.0 * (80 + 8 + 160 + 79 + 80) + 16250.0 * (79 + 1) + 23750;
+        assertEquals(sum / 488, latency.meanNanos(), 1e-6);
+    }
+
+    /**
+     * The /proc scanners watch the paced processes too (80 processes forked 1 ms apart, their exits 1 ms apart after
+     * the last fork), ten scans due after each tenth of the events. At 1 us a live entry the 8000-entry scan (8 ms)
+     * ends before the next is due and misses no exit; the 100,000-entry one (100 ms) falls behind, its later scans
+     * start only as the one before ends, and the processes born and gone meanwhile are missed (20 of 80). Each run
+     * lasts as long as its scans need: 0.17 s, as the paced processes, and 1.01 s.
+     */
+    @Test
+    public void aScanThatFallsBehindThePacedProcessesMissesExits() throws Exception {
+        RunResult r = run(
+                0.01,
+                "designs=[proc-scan-8k, proc-scan-100k]",
+                "baseline=proc-scan-8k",
+                "model.costs.proc.scan-entry=1us");
+        DesignResult fast = r.designs().get(0);
+        DesignResult slow = r.designs().get(1);
+        assertEquals(80L, (long) fast.counters().get("exits"));
+        assertEquals(0L, (long) fast.counters().get("exits_missed"));
+        assertEquals(20L, (long) slow.counters().get("exits_missed"));
+        assertEquals(0.17, fast.wallSeconds(), 0.01);
+        assertEquals(1.01, slow.wallSeconds(), 0.01);
     }
 
     /**
