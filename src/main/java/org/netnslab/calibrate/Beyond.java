@@ -30,6 +30,17 @@ public final class Beyond {
     private Beyond() {}
 
     /**
+     * The sends each injector makes in the shape with {@code injectors} of them: 20,000 in all, at least 10 each (fewer
+     * than the ladder's TC1 row of the same N, so its figures are not that row's).
+     *
+     * @param injectors N, at least 1
+     * @return sends per injector
+     */
+    public static long sendsPerInjector(int injectors) {
+        return Math.max(10, 20_000 / injectors);
+    }
+
+    /**
      * @param system the calibrated configuration
      * @param era the host's design era
      * @param cpus simulated CPUs (the host's)

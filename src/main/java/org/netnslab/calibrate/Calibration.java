@@ -287,7 +287,7 @@ public final class Calibration {
                     .findFirst()
                     .orElse(tc1[tc1.length - 1]);
             stage.accept("model: beyond this kernel");
-            beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Math.max(10, 20_000 / n), folder);
+            beyond = Beyond.run(system, host.eraName(), host.cpus(), n, Beyond.sendsPerInjector(n), folder);
         }
         CalibrationJson.write(
                 folder.resolve("calibration.json"), tool, quick, host, measured, fit, rows, beyond, ladder, unseen);

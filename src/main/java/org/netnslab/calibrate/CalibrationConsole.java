@@ -255,8 +255,8 @@ public final class CalibrationConsole {
         }
         b.append(String.format(
                 "%nBeyond this kernel (PREDICTED on this host's calibrated machine; never measured), the TC1 shape with"
-                        + " %d injectors started at once:%n",
-                beyond.get(0).injectors()));
+                        + " %d injectors started at once, %,d sends each (not the ladder's row of that N):%n",
+                beyond.get(0).injectors(), Beyond.sendsPerInjector(beyond.get(0).injectors())));
         String row = "  %-28s %14s %22s %13s %20s%n";
         b.append(String.format(
                 row, "design", "send mean, us", "mean / the host era's", "send p99, us", "throughput, sends/s"));

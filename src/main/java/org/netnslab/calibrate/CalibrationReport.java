@@ -138,7 +138,10 @@ public final class CalibrationReport {
         if (!beyond.isEmpty()) {
             b.append(
                     "<h2>Beyond this kernel (predicted, never measured)</h2><p class=\"note\">The same calibrated machine"
-                            + " running designs this kernel lacks, on the TC1 shape.</p><table><tr><th>design</th><th>N</th>"
+                            + " running designs this kernel lacks, on the TC1 shape with "
+                            + String.format(
+                                    "%,d", Beyond.sendsPerInjector(beyond.get(0).injectors()))
+                            + " sends per injector (not the ladder's row of that N).</p><table><tr><th>design</th><th>N</th>"
                             + "<th>send mean, us</th><th>vs host era</th><th>p99, us</th><th>sends/s</th></tr>");
             double base = beyond.get(0).meanMicros();
             for (Beyond.Figure f : beyond) {
