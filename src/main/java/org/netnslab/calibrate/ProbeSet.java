@@ -39,6 +39,14 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
      * machine does not take all the runs of one load). */
     static final int RUNS = 3;
 
+    /**
+     * How many times a full calibration runs the pair and remote probes, each a fraction of a second: their lines'
+     * CPU per message and p99 move by up to a third between runs of one sitting (listener CPU per message 1656-2430 ns
+     * in one), and their medians set {@code recv}, {@code wake-listener}, the send's intercept and {@code
+     * machine.jitter} for every contended uevent load.
+     */
+    static final int PAIR_RUNS = 9;
+
     /** The probes' longest wait for a quiet machine before a contended load (probe.h settle), ms. */
     static final long SETTLE_CAP_MS = 5000;
 
@@ -145,8 +153,10 @@ public record ProbeSet(List<ObjectNode> fit, List<ObjectNode> prediction, List<O
         if (parts.contains("uevent")) {
             // the fit's medians move by up to a third between runs on a small VM (where the process lands, what the
             // other vCPU does): the full fit takes its medians over RUNS runs of the walk
-            for (int run = 0; run < (quick ? 1 : RUNS); run++) {
-                s.add(new Step(true, "uevent", "uevent_probe", "fit", walkSizes(quick), quick ? "500" : "2000"));
+            for (int run = 0; run < (quick ? 1 : PAIR_RUNS); run++) {
+                if (run < (quick ? 1 : RUNS)) {
+                    s.add(new Step(true, "uevent", "uevent_probe", "fit", walkSizes(quick), quick ? "500" : "2000"));
+                }
                 // the sender and its listener as two processes: what a send and a receive cost when the skb crosses
                 s.add(new Step(true, "uevent", "uevent_probe", "pair", "-", quick ? "5000" : "20000"));
                 // a lone sender whose skbs a reader frees on the other CPU: the send's spread in the contended loads
