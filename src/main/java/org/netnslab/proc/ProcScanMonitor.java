@@ -23,13 +23,17 @@ public final class ProcScanMonitor {
     private long checksum;
 
     /**
-     * @param liveProcesses long-lived processes on the host (pids 2 and up), in /proc throughout
+     * @param liveProcesses long-lived processes on the host (pids 2 and up below the short-lived ones', {@link
+     *     ProcessTable#FIRST_PID}; past that, keys of their own), in /proc throughout
      * @param syscalls the cost charged per system call
      */
     public ProcScanMonitor(int liveProcesses, SyscallCost syscalls) {
         this.syscalls = syscalls;
         for (int i = 0; i < liveProcesses; i++) {
-            table.put(i + 2, new long[] {i, 1});
+            // a key shared with a short-lived process would make its exit remove a long-lived entry, and a
+            // process born and gone between two scans look seen
+            int pid = i + 2 < ProcessTable.FIRST_PID ? i + 2 : -(i + 2);
+            table.put(pid, new long[] {i, 1});
         }
     }
 

@@ -65,6 +65,16 @@ public final class ConsoleReport {
     }
 
     /**
+     * A throughput, whole: "-" for none (a counted phase of 0 s has no rate; result.json holds null).
+     *
+     * @param perSec operations a second, NaN for none
+     * @return e.g. {@code 545,449}
+     */
+    public static String rate(double perSec) {
+        return Double.isFinite(perSec) ? String.format("%,.0f", perSec) : "-";
+    }
+
+    /**
      * @return ", cold-switch ..." and ", host-background ..." where the run's machine charged them (result.json has
      *     them then), else ""
      */
@@ -151,8 +161,8 @@ public final class ConsoleReport {
                         num(s.max())));
             }
             sb.append(String.format(
-                    "  throughput %,.0f %s/s%s, counted phase %s s%s%n",
-                    d.throughputPerSec(),
+                    "  throughput %s %s/s%s, counted phase %s s%s%n",
+                    rate(d.throughputPerSec()),
                     d.throughputUnit() == null ? "" : d.throughputUnit(),
                     arrivalBound ? " (arrival-bound: the same in every" + " design)" : "",
                     seconds(d.wallSeconds()),
@@ -176,13 +186,17 @@ public final class ConsoleReport {
             for (ReplicateRecord rep : r.replicates()) {
                 sb.append(
                         String.format("  %2d  order: %s;  throughput/s:", rep.index(), String.join(", ", rep.order())));
-                rep.designs().forEach(d -> sb.append(String.format(" %s %,.0f", d.name(), d.throughputPerSec())));
+                rep.designs().forEach(d -> sb.append(String.format(" %s %s", d.name(), rate(d.throughputPerSec()))));
                 sb.append('\n');
             }
         }
         for (var ratio : r.ratios()) {
             sb.append(String.format(
-                    "%n%s = %.3f%s; seed: %.2f", ratio.name(), ratio.model(), derivedSpread(ratio), ratio.seed()));
+                    "%n%s = %s%s; seed: %.2f",
+                    ratio.name(),
+                    Double.isFinite(ratio.model()) ? String.format("%.3f", ratio.model()) : "no figure (0 / 0)",
+                    derivedSpread(ratio),
+                    ratio.seed()));
         }
         if (!r.ratios().isEmpty()) {
             sb.append('\n');

@@ -27,7 +27,7 @@ final class HtmlTables {
             h.append(row(
                     tdLeft(esc(d.name())),
                     tdLeft(keys(DesignKeys.differing(r.designs(), d))),
-                    td(String.format("%,.0f %s/s", d.throughputPerSec(), esc(d.throughputUnit()))
+                    td(String.format("%s %s/s", ConsoleReport.rate(d.throughputPerSec()), esc(d.throughputUnit()))
                             + (DesignsAlike.arrivalBound(r) != null ? " (arrival-bound)" : "")),
                     td(fmt(d.wallSeconds()))));
         }
@@ -185,7 +185,7 @@ final class HtmlTables {
                         td(String.valueOf(rep.index())),
                         tdLeft(esc(String.join(", ", rep.order()))),
                         tdLeft(esc(d.name())),
-                        td(String.format("%,.0f%s/s", d.throughputPerSec(), counted(r, d.name()))),
+                        td(String.format("%s%s/s", ConsoleReport.rate(d.throughputPerSec()), counted(r, d.name()))),
                         td(fmt(d.wallSeconds())),
                         tdLeft(means.toString())));
             }

@@ -264,6 +264,10 @@ final class RatioVerdict {
         if (!Double.isFinite(d.seed())) {
             return new Verdict.Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
         }
+        if (!Double.isFinite(d.model())) { // 0 / 0 (e.g. a cost set to 0 on both sides): nothing to judge
+            String why = ": no figure (0 / 0, or a side missing); seed " + Verdict.seed(d.seed()) + ": not judged.";
+            return new Verdict.Line(d.name() + why, null, Double.NaN);
+        }
         String text = String.format(
                 Locale.ROOT,
                 "%s = %.3f%s",

@@ -73,7 +73,7 @@ public final class DesignResultBuilder {
                 design.name(),
                 design.strategies(),
                 measures,
-                operations / wallSeconds,
+                wallSeconds > 0 ? operations / wallSeconds : Double.NaN, // a phase of 0 s has no rate
                 unit,
                 wallSeconds,
                 invariants,

@@ -61,6 +61,14 @@ public class ProcMonitorsTest extends JUnitSuite {
         TEN.forEach(late::apply);
         late.scan();
         assertEquals("born and gone between two scans: never seen", 0, late.exitsDetected());
+
+        // with 100,000 long-lived processes (proc-scan-100k) the short-lived ones' pids, from 100,000, are still
+        // theirs alone: one born and gone between two scans takes no long-lived entry with it
+        ProcScanMonitor many = new ProcScanMonitor(100_000, new SyscallCost(0));
+        many.scan();
+        TEN.forEach(many::apply);
+        many.scan();
+        assertEquals("born and gone between two scans, among 100,000", 0, many.exitsDetected());
     }
 
     @Test

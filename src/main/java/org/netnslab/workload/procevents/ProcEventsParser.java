@@ -60,8 +60,9 @@ public final class ProcEventsParser extends WorkloadParser {
                             e.getValue().origin(),
                             path,
                             "a listener's name is part of measure and file names (proc.listener_busy.<name>,"
-                                    + " <design>.<measure>.hgrm): 1-100 letters, digits, '_' or '-' (a '.' could"
-                                    + " make two designs' files one), and not pidfd or proc-scan");
+                                    + " <design>.<measure>.hgrm): 1-100 letters, digits, '_' or '-', starting with"
+                                    + " a letter or digit (a '.' could make two designs' files one), and not pidfd or"
+                                    + " proc-scan");
                 } else if (mask.isEmpty()) {
                     c.problemAt(
                             e.getValue().origin(),
