@@ -70,7 +70,30 @@ public final class Main implements Callable<Integer> {
             System.err.flush();
             Runtime.getRuntime().halt(status);
         }
+        if (Stops.stopping()) { // a signal's handler is saying its line and halts with 128 + n: that status, not ours
+            awaitHalt();
+        }
         System.exit(status);
+    }
+
+    /** The longest {@link #awaitHalt} waits, ms: a handler's hook (a probe's clean-up) takes seconds at most. */
+    static final long AWAIT_HALT_MS = 30_000;
+
+    /**
+     * Waits, at most {@link #AWAIT_HALT_MS}, for a signal's handler to halt: a command that ends because the signal
+     * stopped it would otherwise race the handler's {@link Runtime#halt} with its own exit status (a coordinator
+     * stopped while its workers ran exited 1 now and then, not 143).
+     */
+    private static void awaitHalt() {
+        long end = System.nanoTime() + AWAIT_HALT_MS * 1_000_000L;
+        while (System.nanoTime() < end) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**
