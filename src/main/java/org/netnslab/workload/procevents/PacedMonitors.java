@@ -74,7 +74,7 @@ final class PacedMonitors {
                 applied.run();
             });
         }
-        int every = Math.max(1, (events.size() + scans - 1) / scans); // a scan every ceil(events / scans)
+        int every = scanEvery(events.size(), scans);
         long last = 0;
         for (long t : times) {
             last = Math.max(last, t);
@@ -86,6 +86,15 @@ final class PacedMonitors {
             // set after the events' timers: a scan due with an event runs after it (the engine keeps their order)
             machine.engine().schedule(k * every > events.size() ? last : at, scanner::due);
         }
+    }
+
+    /**
+     * @param events the run's events
+     * @param scans {@code proc-monitor.scans}, at least 1
+     * @return how many events each scan follows, ceil(events / scans), at least 1
+     */
+    static int scanEvery(int events, int scans) {
+        return Math.max(1, (events + scans - 1) / scans);
     }
 
     /** Runs the scans one at a time, each as soon as it is due and the one before has ended. */

@@ -261,14 +261,11 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         ProcScanMonitor monitor = new ProcScanMonitor(design.model().proc().liveProcesses(), syscalls);
         LatencyRecorder scans = new LatencyRecorder("ms", 1e6);
         int target = design.model().proc().scans();
-        int every = Math.max(1, (events.size() + target - 1) / target); // a scan every ceil(events / scans)
         long start = Clock.nanoTime();
         LongAdder applied = new LongAdder();
         CountDownLatch done = new CountDownLatch(1);
         // Run in the phase's starter actor (computation, no blocking), so the scans get a phase line and the
-        // stall rule like the other workloads. Live, a scan's time is its wall time. Virtual, the monitor runs
-        // alone and each scan's charged time runs on a simulated CPU before the next events are applied, so
-        // the phase's simulated time is the scans' busy time.
+        // stall rule like the other workloads (unpacedScans; paced, PacedMonitors.scan).
         boolean virtual = scope.machine().isVirtual();
         long vstart = scope.machine().nanoTime();
         boolean paced = virtual && w.processIntervalNanos() > 0;
@@ -285,43 +282,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                                         scans::record,
                                         applied::increment,
                                         done::countDown)
-                                : new Runnable() {
-                                    private int next;
-                                    private int scanned;
-
-                                    @Override
-                                    public void run() {
-                                        while (next < events.size() || scanned < target) {
-                                            if (next == events.size()) { // the events are all applied: the scans left
-                                                if (scanned()) {
-                                                    return;
-                                                }
-                                                continue;
-                                            }
-                                            int i = next++;
-                                            monitor.apply(events.get(i));
-                                            applied.increment();
-                                            if ((i + 1) % every == 0 || i == events.size() - 1) {
-                                                if (scanned()) {
-                                                    return;
-                                                }
-                                            }
-                                        }
-                                        done.countDown();
-                                    }
-
-                                    /** One scan; virtual, its time runs on a CPU and this goes on after it: true, return. */
-                                    private boolean scanned() {
-                                        scanned++;
-                                        long scan = monitor.scan();
-                                        scans.record(scan);
-                                        if (virtual) {
-                                            scope.machine().cpus().run(scan, this);
-                                            return true;
-                                        }
-                                        return false;
-                                    }
-                                },
+                                : unpacedScans(monitor, events, target, scans, applied, done, scope.machine()),
                         done,
                         applied,
                         events.size());
@@ -338,6 +299,60 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 .counter("scans", scans.count())
                 .counter("checksum", monitor.checksum() & 0xffff)
                 .build(monitor.exitsDetected(), "exits detected", wallS);
+    }
+
+    /**
+     * The unpaced scanner: applies the events in order, a scan after each {@link PacedMonitors#scanEvery}-th of them
+     * and after the last, then the scans left. Live, a scan's time is its wall time; virtual, each scan's time runs on
+     * a simulated CPU before the next events are applied.
+     */
+    private static Runnable unpacedScans(
+            ProcScanMonitor monitor,
+            List<ProcEvent> events,
+            int target,
+            LatencyRecorder scans,
+            LongAdder applied,
+            CountDownLatch done,
+            Machine machine) {
+        int every = PacedMonitors.scanEvery(events.size(), target);
+        boolean virtual = machine.isVirtual();
+        return new Runnable() {
+            private int next;
+            private int scanned;
+
+            @Override
+            public void run() {
+                while (next < events.size() || scanned < target) {
+                    if (next == events.size()) { // the events are all applied: the scans left
+                        if (scanned()) {
+                            return;
+                        }
+                        continue;
+                    }
+                    int i = next++;
+                    monitor.apply(events.get(i));
+                    applied.increment();
+                    if ((i + 1) % every == 0 || i == events.size() - 1) {
+                        if (scanned()) {
+                            return;
+                        }
+                    }
+                }
+                done.countDown();
+            }
+
+            /** One scan; virtual, its time runs on a CPU and this goes on after it: true, return. */
+            private boolean scanned() {
+                scanned++;
+                long scan = monitor.scan();
+                scans.record(scan);
+                if (virtual) {
+                    machine.cpus().run(scan, this);
+                    return true;
+                }
+                return false;
+            }
+        };
     }
 
     /** @return a latch opened once every stage has completed, however */
