@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.netnslab.design.Design;
 import org.netnslab.design.OtherKeys;
 import org.netnslab.design.Strategies;
 import org.netnslab.settings.HoconChecker;
+import org.netnslab.settings.NearestKey;
 
 /**
  * A scenario's designs: its {@code model} block over reference.conf's, its {@code custom-designs},
@@ -77,7 +79,7 @@ final class DesignReader {
         List<String> unknown = names.stream()
                 .filter(n -> own(n, custom, named) == null)
                 .distinct()
-                .map(n -> "'" + n + "'")
+                .map(n -> "'" + n + "'" + meant(n, named, custom))
                 .toList();
         if (!unknown.isEmpty()) {
             c.problem(
@@ -377,5 +379,13 @@ final class DesignReader {
             }
         }
         return c.problems().size() == before ? Design.fromConfig(name, model) : null;
+    }
+
+    /** @return " (did you mean X?)" for a design name one or two edits from a named or custom design's, else "" */
+    private static String meant(String name, Config named, Config custom) {
+        List<String> known = new ArrayList<>(named.root().keySet());
+        known.addAll(custom.root().keySet());
+        String near = NearestKey.of(name, known);
+        return near == null ? "" : " (did you mean " + near + "?)";
     }
 }

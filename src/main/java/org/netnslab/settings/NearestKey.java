@@ -10,7 +10,7 @@ public final class NearestKey {
      * @return the known path nearest {@code key} by edit distance, when within a quarter of its length (at least 2
      *     edits); else null
      */
-    static String of(String key, java.util.List<String> known) {
+    public static String of(String key, java.util.List<String> known) {
         String best = null;
         int bestDistance = Math.max(2, key.length() / 4) + 1;
         for (String k : known) {

@@ -131,7 +131,7 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         "FILE:9: workload.injectors: must be an integer in 1..1000000000, got \"four\"",
                         "--set model.uevent.listener-rcvbuf = -1:-1: model.uevent.listener-rcvbuf: must be in"
                                 + " 0..2147483647, got -1",
-                        "FILE:11: designs: unknown design 'kernel-9.9'; named designs: [exit-barrier, exit-barrier-4.16,"
+                        "FILE:11: designs: unknown design 'kernel-9.9' (did you mean kernel-6.9?); named designs: [exit-barrier, exit-barrier-4.16,"
                                 + " exit-unsafe, exit-unsafe-4.16, kernel-4.18, kernel-6.9, net-free, net-free-4.16, net-free-rwsem, none,"
                                 + " owner-exit, owner-exit-4.16, per-listener, per-netns-2018, per-netns-2018-fixed, pidfd, proc-scan-100k,"
                                 + " proc-scan-8k],"
@@ -770,14 +770,19 @@ public class ScenarioLoaderTest extends JUnitSuite {
     public void aPartFoundWrongIsReportedOnceNotAgainByWhatRefersToIt() throws Exception {
         // the listener 'exit' is invalid, so it is left out; the ratio naming its measure is not an error too
         assertEquals(
-                List.of(
-                        "FILE:4: workload.listeners.exit: must be a list of PROC_EVENT names from [ALL, COMM,"
-                                + " COREDUMP, EXEC, EXIT, FORK, GID, NONZERO_EXIT, PTRACE, SID, UID], got [\"EXIT\",\"BOGUS\"]"),
+                List.of("FILE:4: workload.listeners.exit: must be a list of PROC_EVENT names from [ALL, COMM,"
+                        + " COREDUMP, EXEC, EXIT, FORK, GID, NONZERO_EXIT, PTRACE, SID, UID], got [\"EXIT\",\"BOGUS\"]"
+                        + " ('BOGUS' is not one; names are upper case)"),
                 problems(
                         PROC.replace("exit = [EXIT]", "exit = [EXIT, BOGUS]") + "derived-ratios = [\n"
                                 + ratio("per-listener", "proc.listener_busy.exit", ", seed = 1") + "]\n",
                         List.of(),
                         1));
+        // a filter is a set: a repeated name is a slip, said with the name and the list
+        assertEquals(
+                List.of("FILE:4: workload.listeners.exit: names EXIT twice: a listener's filter is a set of events"
+                        + " (did you mean another one?), got [\"EXIT\",\"EXIT\"]"),
+                problems(PROC.replace("exit = [EXIT]", "exit = [EXIT, EXIT]"), List.of(), 1));
         // an empty list asks for PROC_EVENT_NONE, which cn_filter drops every event for
         assertEquals(
                 List.of("FILE:4: workload.listeners.exit: an empty list asks for no event (PROC_EVENT_NONE): under"

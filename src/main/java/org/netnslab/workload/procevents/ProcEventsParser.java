@@ -39,6 +39,30 @@ public final class ProcEventsParser extends WorkloadParser {
                 "exec-delay");
     }
 
+    /** @return " ('X' is not one)" for a list's first name that is no event's, or "" (not a list: said already) */
+    private static String unknownName(ConfigValue value) {
+        if (value.valueType() != ConfigValueType.LIST) {
+            return "";
+        }
+        for (Object n : (List<?>) value.unwrapped()) {
+            if (ProcEvents.mask(List.of(String.valueOf(n))).isEmpty()) {
+                return " ('" + n + "' is not one; names are upper case)";
+            }
+        }
+        return "";
+    }
+
+    /** @return the first event name a listener's list repeats, or null for none */
+    private static String twice(ConfigValue list) {
+        Set<String> seen = new HashSet<>();
+        for (Object n : (List<?>) list.unwrapped()) {
+            if (!seen.add(String.valueOf(n))) {
+                return String.valueOf(n);
+            }
+        }
+        return null;
+    }
+
     @Override
     protected ProcEventsWorkload read(HoconChecker c, double scale) {
         long processes = c.integer("workload.processes", null, 1, MAX_PROCESSES);
@@ -63,12 +87,18 @@ public final class ProcEventsParser extends WorkloadParser {
                                     + " <design>.<measure>.hgrm): 1-100 letters, digits, '_' or '-', starting with"
                                     + " a letter or digit (a '.' could make two designs' files one), and not pidfd or"
                                     + " proc-scan");
+                } else if (mask.isPresent() && twice(e.getValue()) != null) { // a set of events: a repeat is a slip
+                    c.problemAt(
+                            e.getValue().origin(),
+                            path,
+                            "names " + twice(e.getValue()) + " twice: a listener's filter is a set of events (did you"
+                                    + " mean another one?), got " + e.getValue().render(ConfigRenderOptions.concise()));
                 } else if (mask.isEmpty()) {
                     c.problemAt(
                             e.getValue().origin(),
                             path,
                             "must be a list of PROC_EVENT names from " + new TreeSet<>(ProcEvents.names()) + ", got "
-                                    + e.getValue().render(ConfigRenderOptions.concise()));
+                                    + e.getValue().render(ConfigRenderOptions.concise()) + unknownName(e.getValue()));
                 } else if (mask.getAsInt() == ProcEvents.NONE) { // cn_filter drops every event for PROC_EVENT_NONE
                     c.problemAt(
                             e.getValue().origin(),
