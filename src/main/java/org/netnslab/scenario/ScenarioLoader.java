@@ -323,6 +323,7 @@ public final class ScenarioLoader {
         seedFigures.refuseUnrecorded(seedRatios, designs, workloadOk ? workload : null);
         seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, own.baseline());
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
+        seedFigures.refuseUnrecordedDerived(derivedRatios, designs, workloadOk ? workload : null);
         Sensitivity sensitivity = Sensitivity.NONE;
         if (conf.hasPath("sensitivity")) {
             try {

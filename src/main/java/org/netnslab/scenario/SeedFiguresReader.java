@@ -154,6 +154,43 @@ final class SeedFiguresReader {
         }
     }
 
+    /**
+     * A derived ratio of a measure its design never records would never be shown, so it is refused, naming the side.
+     *
+     * @param ratios {@link #derivedRatios()}
+     * @param designs the run's designs, by name
+     * @param workload the scenario's workload, or null when it was refused
+     */
+    void refuseUnrecordedDerived(
+            List<RatioDefinition> ratios,
+            Map<String, org.netnslab.design.Design> designs,
+            org.netnslab.workload.Workload workload) {
+        if (workload == null) {
+            return;
+        }
+        ConfigList list = ratios.isEmpty() ? null : c.conf().getList("derived-ratios");
+        for (RatioDefinition r : ratios) {
+            int i = 0; // the entry's place in the file: names are unique (derivedRatios refused a repeat)
+            while (!r.name().equals(((ConfigObject) list.get(i)).toConfig().getString("name"))) {
+                i++;
+            }
+            ConfigValue entry = list.get(i);
+            for (RatioDefinition.MeasureOf side : List.of(r.numerator(), r.denominator())) {
+                org.netnslab.design.Design d = designs.get(side.design());
+                String at = "derived-ratios[" + i + "]." + (side == r.numerator() ? "numerator" : "denominator")
+                        + ".measure";
+                if (d != null) {
+                    workload.withoutMeasure(d, side.measure())
+                            .ifPresent(why -> c.problemAt(
+                                    entry.origin(),
+                                    at,
+                                    "'" + side.design() + "' never records " + side.measure() + " (" + why + "),"
+                                            + " so the ratio would never be shown; name a measure it records"));
+                }
+            }
+        }
+    }
+
     /** @return {@code derived-ratios} whose designs are both run, in order */
     List<RatioDefinition> derivedRatios() {
         List<RatioDefinition> out = new ArrayList<>();

@@ -76,6 +76,16 @@ public interface Workload {
     }
 
     /**
+     * @param design one of the run's designs
+     * @param measure one of {@link #measures}
+     * @return empty when the design's runs record {@code measure} (or may), else why they never do: a derived ratio of
+     *     it could never be shown
+     */
+    default java.util.Optional<String> withoutMeasure(org.netnslab.design.Design design, String measure) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @param f a switch outside {@link #faultSwitches}
      * @return why it is refused, said after "a TYPE run", e.g. "would stall on it (...)"
      */

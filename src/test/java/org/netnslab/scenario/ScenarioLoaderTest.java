@@ -634,6 +634,20 @@ public class ScenarioLoaderTest extends JUnitSuite {
     }
 
     @Test
+    public void aDerivedRatioOfAMeasureItsDesignNeverRecordsIsRefused() throws Exception {
+        // a pidfd monitor has no proc connector subscription, so no proc.event: the ratio could never be shown
+        assertEquals(
+                List.of("FILE:9: derived-ratios[1].numerator.measure: 'pidfd' never records proc.event (its"
+                        + " proc-monitor.kind is pidfd, which records proc.listener_busy.pidfd only), so the ratio would"
+                        + " never be shown; name a measure it records"),
+                problems(
+                        PROC + "derived-ratios = [\n" + ratio("pidfd", "proc.listener_busy.pidfd", ", seed = 1")
+                                + ratio("pidfd", "proc.event", ", seed = 1") + "]\n",
+                        List.of(),
+                        1));
+    }
+
+    @Test
     public void anExecDelayNeedsAProcessIntervalLongerThanIt() throws Exception {
         List<String> got = problems(PROC, List.of("workload.exec-delay=200us"), 1);
         assertEquals(1, got.size());
@@ -748,7 +762,8 @@ public class ScenarioLoaderTest extends JUnitSuite {
                         + " denominator { design, measure }, seed }"),
                 problems(PROC + "derived-ratios { a = 1 }\n", List.of(), 1));
         String pair =
-                "numerator { design = pidfd, measure = proc.scan }, denominator { design = pidfd, measure = proc.scan }";
+                "numerator { design = pidfd, measure = proc.listener_busy.pidfd }, denominator { design = per-listener,"
+                        + " measure = proc.listener_busy.all }";
         assertEquals(
                 List.of(
                         "FILE:7: derived-ratios[0].seed: must be a number > 0 (the seed's value of this ratio), got a"

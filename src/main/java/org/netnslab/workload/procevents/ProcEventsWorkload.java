@@ -143,4 +143,26 @@ public record ProcEventsWorkload(
                 : java.util.Optional.of("its proc-monitor.kind is " + org.netnslab.settings.Setting.spell(m)
                         + ", which subscribes to no proc connector");
     }
+
+    /**
+     * A connector design records {@link #EVENT} and each listener's {@link #BUSY}; a pidfd one {@link #BUSY}{@code
+     * pidfd}; a /proc-scan one {@link #SCAN} and {@link #BUSY}{@code proc-scan}.
+     */
+    @Override
+    public java.util.Optional<String> withoutMeasure(org.netnslab.design.Design design, String measure) {
+        ProcMonitor m = design.model().proc().monitor();
+        List<String> recorded = switch (m) {
+            case CONNECTOR -> {
+                List<String> l = new ArrayList<>(List.of(EVENT));
+                listeners.keySet().forEach(n -> l.add(BUSY + n));
+                yield l;
+            }
+            case PIDFD -> List.of(BUSY + PIDFD);
+            case PROC_SCAN -> List.of(SCAN, BUSY + PROC_SCAN);
+        };
+        return recorded.contains(measure)
+                ? java.util.Optional.empty()
+                : java.util.Optional.of("its proc-monitor.kind is " + org.netnslab.settings.Setting.spell(m)
+                        + ", which records " + String.join(", ", recorded) + " only");
+    }
 }
