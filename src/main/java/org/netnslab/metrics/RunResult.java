@@ -309,7 +309,10 @@ public record RunResult(
          */
         public static DerivedRatio over(String name, double seed, List<Double> values) {
             double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-            double mean = org.apache.commons.math3.stat.StatUtils.mean(v);
+            // StatUtils' corrected mean makes x / 0's Infinity NaN; keep it, so a zero denominator is said as such
+            double mean = java.util.Arrays.stream(v).anyMatch(Double::isInfinite)
+                    ? java.util.Arrays.stream(v).sum() / v.length
+                    : org.apache.commons.math3.stat.StatUtils.mean(v);
             if (v.length < 2) {
                 return new DerivedRatio(name, mean, seed, values, Double.NaN, Double.NaN);
             }

@@ -194,7 +194,9 @@ public final class ConsoleReport {
             sb.append(String.format(
                     "%n%s = %s%s; seed: %.2f",
                     ratio.name(),
-                    Double.isFinite(ratio.model()) ? String.format("%.3f", ratio.model()) : "no figure (0 / 0)",
+                    Double.isFinite(ratio.model())
+                            ? String.format("%.3f", ratio.model())
+                            : Double.isNaN(ratio.model()) ? "no figure (0 / 0)" : "no figure (its denominator is 0)",
                     derivedSpread(ratio),
                     ratio.seed()));
         }
@@ -303,6 +305,9 @@ public final class ConsoleReport {
     private static String derivedSpread(RunResult.DerivedRatio ratio) {
         if (ratio.replicates().size() < 2) {
             return " (one run)";
+        }
+        if (!Double.isFinite(ratio.model())) { // no figure: an interval over it says nothing
+            return " (" + ratio.replicates().size() + " replicates)";
         }
         return String.format(
                 " (mean of %d replicates; 95%% interval %.3f .. %.3f; replicates %s)",

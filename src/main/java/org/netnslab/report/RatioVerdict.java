@@ -265,7 +265,8 @@ final class RatioVerdict {
             return new Verdict.Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
         }
         if (!Double.isFinite(d.model())) { // 0 / 0 (e.g. a cost set to 0 on both sides): nothing to judge
-            String why = ": no figure (0 / 0, or a side missing); seed " + Verdict.seed(d.seed()) + ": not judged.";
+            String why = (Double.isInfinite(d.model()) ? ": no figure (its denominator is 0)" : ": no figure (0 / 0)")
+                    + "; seed " + Verdict.seed(d.seed()) + ": not judged.";
             return new Verdict.Line(d.name() + why, null, Double.NaN);
         }
         String text = String.format(

@@ -52,13 +52,45 @@ public class NoFigureTest extends JUnitSuite {
                     + " proc.scan }, denominator { design = proc-scan-8k, measure = proc.scan } }]"
         });
         assertEquals(run.err(), 0, run.status());
-        assertTrue(
-                run.out(),
-                run.out().contains("scan ratio: no figure (0 / 0, or a side missing); seed 10.00: not judged."));
+        assertTrue(run.out(), run.out().contains("scan ratio: no figure (0 / 0); seed 10.00: not judged."));
         assertTrue(run.out(), run.out().contains("throughput - exits detected/s, counted phase 0.00 s"));
         assertTrue(run.out(), !run.out().contains("Infinity") && !run.out().contains("NaN"));
         List<String> csv = Files.readAllLines(out.resolve("summary.csv"));
         assertTrue(csv.toString(), csv.stream().noneMatch(l -> l.contains("Infinity") || l.contains("NaN")));
+        CommandLineFaultsTest.Printed check =
+                CommandLineFaultsTest.cli(new String[] {"report", out.toString(), "--check"});
+        assertEquals(check.out() + check.err(), 0, check.status());
+    }
+
+    /**
+     * No process exits non-zero, so the nonzero-exit listener is busy 0 ms and all / nonzero-exit divides by 0: said
+     * as such, over two replicates too, with no interval and no Infinity printed.
+     */
+    @Test
+    public void aRatioOverAZeroDenominatorSaysSo() throws Exception {
+        Path out = tmp.getRoot().toPath().resolve("zero");
+        CommandLineFaultsTest.Printed run = CommandLineFaultsTest.cli(new String[] {
+            "run",
+            "load-tests/proc-filter.conf",
+            "--scale",
+            "0.01",
+            "--repeat",
+            "2",
+            "--no-progress",
+            "--out",
+            out.toString(),
+            "--set",
+            "workload.nonzero-exit-fraction=0",
+            "--set",
+            "derived-ratios=[{ name = \"all over nz\", seed = 1, numerator { design = per-listener, measure ="
+                    + " proc.listener_busy.all }, denominator { design = per-listener, measure ="
+                    + " proc.listener_busy.nonzero-exit } }]"
+        });
+        assertEquals(run.err(), 0, run.status());
+        assertTrue(
+                run.out(), run.out().contains("all over nz: no figure (its denominator is 0); seed 1.00: not judged."));
+        assertTrue(run.out(), run.out().contains("all over nz = no figure (its denominator is 0) (2 replicates)"));
+        assertTrue(run.out(), !run.out().contains("Infinity") && !run.out().contains("NaN"));
         CommandLineFaultsTest.Printed check =
                 CommandLineFaultsTest.cli(new String[] {"report", out.toString(), "--check"});
         assertEquals(check.out() + check.err(), 0, check.status());
