@@ -132,8 +132,9 @@ public final class HtmlReport {
         if (r.designs().stream().anyMatch(d -> d.throughputUnit() == null)) {
             h.append("<p>The throughput series was not saved with these results (see the list at the top).</p>\n");
         } else if (r.designs().stream().allMatch(d -> d.throughputSeries().size() < 2)) {
-            h.append("<p>Each counted phase was shorter than two samples (one per netns-lab.run.progress-interval),")
-                    .append(" so there is no curve to draw; run at a larger --scale.</p>\n");
+            h.append("<p>No curve to draw: only uevent injection and netns churn runs record a throughput series,")
+                    .append(" and theirs needs a counted phase of two samples or more (one per")
+                    .append(" netns-lab.run.progress-interval; run at a larger --scale for one).</p>\n");
         }
         if (HtmlCharts.hasThroughputCurve(r)) {
             h.append("<div class=\"chart\">")

@@ -243,7 +243,9 @@ final class HtmlTables {
         h.append("</tr>\n");
         for (DesignRecord d : r.designs()) {
             StringBuilder counts = new StringBuilder();
-            names.forEach(k -> counts.append(td(String.valueOf(d.counters().getOrDefault(k, 0L)))));
+            // a counter the design does not keep (a pidfd monitor has no events_generated) is not a 0
+            names.forEach(k -> counts.append(
+                    td(d.counters().containsKey(k) ? String.valueOf(d.counters().get(k)) : "-")));
             h.append(row(tdLeft(esc(d.name())), counts.toString()));
         }
         h.append("</table>\n");

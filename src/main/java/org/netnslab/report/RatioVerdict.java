@@ -167,20 +167,20 @@ final class RatioVerdict {
                 .toList();
     }
 
-    /**
-     * @return the sentence for a comparison with a design that recorded nothing of its measure (run by {@code r})
-     */
+    /** @return the sentence for a comparison with a design that recorded nothing of its measure (run by r) */
     static String nothingRecorded(RunRecord r, Comparison c) {
-        List<String> none = unrecorded(r, c);
         return String.format(
                 Locale.ROOT,
                 "%s: %s recorded no %s (count 0), so %s / %s has no figure: every such request failed or none"
-                        + " was made (see each design's counters: refused_eperm counts the injections the capability rule refused)",
+                        + " was made (see each design's counters%s)",
                 c.measure(),
-                String.join(" and ", none),
+                String.join(" and ", unrecorded(r, c)),
                 c.measure(),
                 c.b(),
-                c.a());
+                c.a(),
+                c.measure().startsWith("uevent.")
+                        ? ": refused_eperm counts the injections the capability rule refused"
+                        : "");
     }
 
     /**

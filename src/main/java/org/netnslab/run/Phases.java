@@ -124,7 +124,7 @@ public final class Phases {
             long d = progress.sum() - base;
             samples.add(new double[] {wall / 1e9, (d - lastSampleDone) / ((start + wall - lastSampleNanos) / 1e9)});
         }
-        observer.phaseDone(design, label, total, wall);
+        observer.phaseDone(design, label, counted(progress.sum() - base, total), wall);
         return wall;
     }
 
@@ -284,7 +284,15 @@ public final class Phases {
         if (samples != null) {
             marks.series(start + simulated, progress.sum() - base, samples);
         }
-        observer.phaseDone(design, label + " (simulated time)", total, simulated);
+        observer.phaseDone(design, label + " (simulated time)", counted(progress.sum() - base, total), simulated);
         return simulated;
+    }
+
+    /**
+     * @return what a finished phase did: its count where that ended below the total announced (a proc listener's
+     *     filter passes only part of the events it may receive), else the total
+     */
+    private static long counted(long done, long total) {
+        return done > 0 && done < total ? done : total;
     }
 }

@@ -321,6 +321,9 @@ public final class ScenarioLoader {
                 conf.hasPath("baseline") ? bySet(conf, "baseline") : designsBySet);
         Map<String, Double> seedRatios = seedFigures.seedRatios();
         seedFigures.refuseUnrecorded(seedRatios, designs, workloadOk ? workload : null);
+        seedFigures
+                .baselineWithoutComparedMeasure(designs, workloadOk && seedRatios.isEmpty() ? workload : null)
+                .ifPresent(w -> System.err.println("netns-lab: warning: " + w)); // a seed ratio is refused for it
         seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, own.baseline());
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         seedFigures.refuseUnrecordedDerived(derivedRatios, designs, workloadOk ? workload : null);

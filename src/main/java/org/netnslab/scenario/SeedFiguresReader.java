@@ -191,6 +191,23 @@ final class SeedFiguresReader {
         }
     }
 
+    /**
+     * @param designs the run's designs, by name
+     * @param workload the scenario's workload, or null when it was refused
+     * @return a warning when the baseline never records the compared measure, so that no design is compared with it
+     *     (its derived ratios still are)
+     */
+    java.util.Optional<String> baselineWithoutComparedMeasure(
+            Map<String, org.netnslab.design.Design> designs, org.netnslab.workload.Workload workload) {
+        if (workload == null || baseline == null || designs.size() < 2 || !designs.containsKey(baseline)) {
+            return java.util.Optional.empty();
+        }
+        return workload.withoutComparedMeasure(designs.get(baseline))
+                .map(why -> "the baseline '" + baseline + "' records no " + workload.comparedMeasure() + " (" + why
+                        + "), so no design is compared with it on that measure; set baseline to a design that records"
+                        + " it for those comparisons (derived ratios are shown either way)");
+    }
+
     /** @return {@code derived-ratios} whose designs are both run, in order */
     List<RatioDefinition> derivedRatios() {
         List<RatioDefinition> out = new ArrayList<>();

@@ -346,6 +346,22 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertTrue(p.out(), p.out().contains("    seed: a b\n    two lines\\x1b[31m\n"));
     }
 
+    /** A baseline that never records the compared measure is warned of: no design would be compared with it. */
+    @Test
+    public void aBaselineWithoutTheComparedMeasureIsWarnedOf() {
+        Printed p = cli("validate", "load-tests/proc-filter.conf", "--set", "baseline=pidfd");
+        assertEquals(p.err(), 0, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains(
+                                "netns-lab: warning: the baseline 'pidfd' records no proc.event (its proc-monitor.kind"
+                                        + " is pidfd, which subscribes to no proc connector), so no design is compared with it on that"
+                                        + " measure"));
+        Printed fine = cli("validate", "load-tests/proc-filter.conf");
+        assertFalse(fine.err(), fine.err().contains("warning"));
+    }
+
     /** A model key every design run (or some) sets itself is said on stderr, with the designs and their values. */
     @Test
     public void aModelKeyTheDesignsSetThemselvesIsWarnedOf() {

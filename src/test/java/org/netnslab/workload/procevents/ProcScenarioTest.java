@@ -41,6 +41,7 @@ public class ProcScenarioTest extends JUnitSuite {
                         0.1)
                 .withExecution(Execution.LIVE);
         List<String> phases = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.Map<String, Long> doneCounts = new java.util.concurrent.ConcurrentHashMap<>();
         RunResult r = new ScenarioRunner(
                         testKit.system(),
                         new RunSettings(Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofMillis(200)),
@@ -55,9 +56,14 @@ public class ProcScenarioTest extends JUnitSuite {
                             public void progress(String design, String phase, long done, long total, long nanos) {}
 
                             @Override
-                            public void phaseDone(String design, String phase, long total, long elapsedNanos) {}
+                            public void phaseDone(String design, String phase, long total, long elapsedNanos) {
+                                doneCounts.put(design + " " + phase, total);
+                            }
                         })
                 .run(s);
+        // a finished phase says what it did: the filtered listeners receive what they want, not 4 x 2400
+        assertEquals(Long.valueOf(4 * 2400L), doneCounts.get("none events"));
+        assertEquals(Long.valueOf(2400L + 1600 + 800 + 80), doneCounts.get("per-listener events"));
         // live, each connector design first runs the events once untimed (the JIT's pass): the counts below are
         // the counted pass's alone
         assertEquals(
