@@ -45,6 +45,7 @@ final class ProcRows {
                 entry("type", "proc-events"),
                 entry("processes", procs),
                 entry("nonzero-exit-fraction", 0.1),
+                entry("exit-after-forks", 0), // proc_probe's parent waits for each child before the next fork
                 entry("process-interval", intervalNanos + "ns"));
         if (execDelayNanos > 0) {
             workload.put("exec-delay", execDelayNanos + "ns");

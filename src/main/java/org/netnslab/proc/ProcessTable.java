@@ -34,14 +34,28 @@ public final class ProcessTable {
      * @return FORK, EXEC and EXIT events in the order the processes produce them, 3n in all
      */
     public static List<ProcEvent> shortLived(long n, double nonzeroFraction) {
+        return shortLived(n, nonzeroFraction, WAVE);
+    }
+
+    /**
+     * As {@link #shortLived(long, double)}, each process exiting once {@code wave} later ones have forked: 0 for a
+     * serial spawner (fork, exec and exit, then the next fork: calibrate's {@code proc_probe}, whose parent waits for
+     * each child).
+     *
+     * @param n processes
+     * @param nonzeroFraction as above
+     * @param wave later forks before a process exits, 0..
+     * @return FORK, EXEC and EXIT events in the order the processes produce them, 3n in all
+     */
+    public static List<ProcEvent> shortLived(long n, double nonzeroFraction, int wave) {
         List<ProcEvent> out = new ArrayList<>();
-        for (long i = 0; i < n + WAVE; i++) {
+        for (long i = 0; i < n + wave; i++) {
             if (i < n) {
                 int pid = FIRST_PID + (int) i;
                 out.add(new ProcEvent(ProcEvents.FORK, (int) (i % 2), 0, 0, pid, pid, 1, 0, 0));
                 out.add(new ProcEvent(ProcEvents.EXEC, (int) (i % 2), 0, 0, pid, pid, 0, 0, 0));
             }
-            long dying = i - WAVE;
+            long dying = i - wave;
             if (dying >= 0 && dying < n) {
                 boolean nonzero = Math.floor((dying + 1) * nonzeroFraction) > Math.floor(dying * nonzeroFraction);
                 // half of the abnormal deaths are exit(1), half are SIGKILL (wait status 9)

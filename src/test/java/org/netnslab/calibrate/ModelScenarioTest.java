@@ -104,6 +104,7 @@ public class ModelScenarioTest extends JUnitSuite {
                         + "  type = proc-events\n"
                         + "  processes = 8000\n"
                         + "  nonzero-exit-fraction = 0.1\n"
+                        + "  exit-after-forks = 0\n"
                         + "  process-interval = 875687ns\n"
                         + "  exec-delay = 219660ns\n"
                         + "  listeners { all = [ALL], exit = [EXIT], nonzero-exit = [NONZERO_EXIT] }\n"

@@ -16,6 +16,21 @@ public class ProcMonitorsTest extends JUnitSuite {
     }
 
     @Test
+    public void aSerialSpawnersProcessesExitBeforeTheNextForks() {
+        List<String> got = ProcessTable.shortLived(3, 0, 0).stream()
+                .map(e -> ProcEvents.name(e.what()) + " " + (e.pid() - ProcessTable.FIRST_PID))
+                .toList();
+        assertEquals(
+                List.of("FORK 0", "EXEC 0", "EXIT 0", "FORK 1", "EXEC 1", "EXIT 1", "FORK 2", "EXEC 2", "EXIT 2"), got);
+        assertEquals(
+                "a wave of 1: each exits once the next has forked",
+                List.of("FORK 0", "EXEC 0", "FORK 1", "EXEC 1", "EXIT 0", "FORK 2", "EXEC 2", "EXIT 1", "EXIT 2"),
+                ProcessTable.shortLived(3, 0, 1).stream()
+                        .map(e -> ProcEvents.name(e.what()) + " " + (e.pid() - ProcessTable.FIRST_PID))
+                        .toList());
+    }
+
+    @Test
     public void theProcessTableForksExecsAndExitsEachProcessOnceAfterTheWave() {
         assertEquals(30, TEN.size());
         assertEquals(10, count(TEN, ProcEvents.FORK));

@@ -20,12 +20,12 @@ final class PacedEvents {
     private PacedEvents() {}
 
     /**
-     * Process i's FORK at i x interval, its EXEC
-     * {@code workload.exec-delay} later (0: with the fork; below half an interval), the EXIT beside them (of the process {@link
-     * ProcessTable#WAVE} earlier) half an interval after the fork, so a listener that keeps up wakes once for each
-     * (once for a fork and exec together without the delay) and once for an exit; then {@code after}. Past the last
-     * fork each exit takes a step of its own; steps with no event are not counted (with fewer processes than the
-     * wave, the exits follow the forks at once).
+     * Process i's FORK at i x interval, its EXEC {@code workload.exec-delay} later (0: with the fork; below half an
+     * interval), the EXIT beside them (of the process {@link ProcEventsWorkload#exitAfterForks} earlier) half an
+     * interval after the fork, so a listener that keeps up wakes once for each (once for a fork and exec together
+     * without the delay) and once for an exit; then {@code after}. Past the last fork each exit takes a step of its
+     * own; steps with no event are not counted (with fewer processes than the wave, the exits follow the forks at
+     * once).
      *
      * @param exitSwitch {@code costs.proc.exit-switch}, ns: above 0 on the fair machine, each exit is published
      *     from an exiting task that dies on its CPU

@@ -14,14 +14,15 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.netnslab.proc.ProcEvents;
+import org.netnslab.proc.ProcessTable;
 import org.netnslab.settings.HoconChecker;
 import org.netnslab.workload.WorkloadParser;
 
 /**
  * Reads a {@code proc-events} workload: {@code processes}, {@code nonzero-exit-fraction},
  * {@code listeners { name = [EVENT, ...] }} with the PROC_EVENT names of {@link ProcEvents#names()}, the order they bind
- * in ({@code bind-order}, default by name), and the pacing of virtual runs: {@code process-interval} and
- * {@code exec-delay}.
+ * in ({@code bind-order}, default by name), the later forks before each exit ({@code exit-after-forks},
+ * default 1000), and the pacing of virtual runs: {@code process-interval} and {@code exec-delay}.
  */
 public final class ProcEventsParser extends WorkloadParser {
     /** Most short-lived processes one run may have: every event is built in memory. */
@@ -36,7 +37,8 @@ public final class ProcEventsParser extends WorkloadParser {
                 "listeners",
                 "bind-order",
                 "process-interval",
-                "exec-delay");
+                "exec-delay",
+                "exit-after-forks");
     }
 
     /** @return " ('X' is not one)" for a list's first name that is no event's, or "" (not a list: said already) */
@@ -136,7 +138,8 @@ public final class ProcEventsParser extends WorkloadParser {
                             + " got " + readable(execDelay));
             execDelay = 0;
         }
-        ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay);
+        long wave = c.integer("workload.exit-after-forks", (long) ProcessTable.WAVE, 0, MAX_PROCESSES);
+        ProcEventsWorkload w = new ProcEventsWorkload(processes, fraction, listeners, interval, execDelay, (int) wave);
         capScaled(
                 c,
                 scale,

@@ -57,7 +57,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
 
     @Override
     public DesignResult run(Design design, DesignScope scope) throws RunFailure {
-        List<ProcEvent> events = ProcessTable.shortLived(w.scaledProcesses(scale), w.nonzeroExitFraction());
+        List<ProcEvent> events =
+                ProcessTable.shortLived(w.scaledProcesses(scale), w.nonzeroExitFraction(), w.exitAfterForks());
         // live: proc-monitor.syscall-cost per call + measured handling; virtual: costs.proc only
         SyscallCost syscalls = scope.machine().isVirtual()
                 ? SyscallCost.virtual(design.model().costs().proc(), scope.machine()::jittered)

@@ -21,20 +21,24 @@ import org.netnslab.workload.Workload;
  * @param nonzeroExitFraction share of them that exit non-zero (half by exit(1), half killed by a signal)
  * @param listeners listener name to PROC_EVENT_* mask, in order
  * @param processIntervalNanos virtual execution: simulated time between two processes' starts, ns (a
- *     process's fork event at its start, its exec {@code execDelayNanos} later, the exit of the process {@link
- *     org.netnslab.proc.ProcessTable#WAVE} earlier half an interval after the start); 0: every event at once
+ *     process's fork event at its start, its exec {@code execDelayNanos} later, the exit of the process {@code
+ *     exitAfterForks} earlier half an interval after the start); 0: every event at once
  *     (listeners then drain one backlog: one wake-up each)
  * @param execDelayNanos virtual execution with a process interval: from a process's FORK event
  *     (proc_fork_connector in copy_process, kernel/fork.c) to its EXEC (proc_exec_connector at the end of the
  *     child's execve, fs/exec.c), ns, below half the interval (where the exits come); 0: both at once (the
  *     pacing the proc-filter seed fit was made with)
+ * @param exitAfterForks later processes that fork before a process exits: {@link
+ *     org.netnslab.proc.ProcessTable#WAVE} (a busy host's thousand alive) by default, 0 for a serial spawner whose
+ *     parent waits for each child (fork, exec, exit, then the next fork)
  */
 public record ProcEventsWorkload(
         long processes,
         double nonzeroExitFraction,
         Map<String, Integer> listeners,
         long processIntervalNanos,
-        long execDelayNanos)
+        long execDelayNanos,
+        int exitAfterForks)
         implements Workload {
 
     /**
@@ -45,7 +49,7 @@ public record ProcEventsWorkload(
      * @param listeners listener name to mask
      */
     public ProcEventsWorkload(long processes, double nonzeroExitFraction, Map<String, Integer> listeners) {
-        this(processes, nonzeroExitFraction, listeners, 0, 0);
+        this(processes, nonzeroExitFraction, listeners, 0, 0, org.netnslab.proc.ProcessTable.WAVE);
     }
 
     /** Measure: end-to-end event latency, generation to a listener's receipt, us (connector only). */

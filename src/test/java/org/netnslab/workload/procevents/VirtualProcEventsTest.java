@@ -144,6 +144,24 @@ public class VirtualProcEventsTest extends JUnitSuite {
     }
 
     /**
+     * A serial spawner ({@code exit-after-forks = 0}, as calibrate's probe): each process exits half an interval after
+     * its own fork, so 80 processes take 80 intervals, where the default's thousand alive put every exit after every
+     * fork (79 more: the first exit shares the last fork's interval). The listeners' busy times are the same: each
+     * event still comes alone.
+     */
+    @Test
+    public void aSerialSpawnersExitsComeBeforeTheNextFork() throws Exception {
+        RunResult serial = run(0.01, "designs=[per-listener]", "workload.exit-after-forks=0");
+        RunResult wave = run(0.01, "designs=[per-listener]");
+        assertEquals(0.0795, serial.designs().get(0).wallSeconds(), 1e-4);
+        assertEquals(0.1585, wave.designs().get(0).wallSeconds(), 1e-4);
+        for (String l : List.of("all", "fork-exit", "exit", "nonzero-exit")) {
+            assertEquals(
+                    l, busyMs(wave.designs().get(0), l), busyMs(serial.designs().get(0), l), 1e-9);
+        }
+    }
+
+    /**
      * One process, its exec 0.4 ms after its fork and its exit at 0.5 ms: every event reaches the listeners before
      * the run closes their sockets. (A new user's trial set the exec after the exit's slot, 0.9 ms, and lost it: the
      * sockets closed at the last-listed event's time. The parser now refuses an exec-delay of half the interval or
