@@ -193,12 +193,7 @@ public final class ConsoleReport {
         for (var ratio : r.ratios()) {
             sb.append(String.format(
                     "%n%s = %s%s; seed: %.2f",
-                    ratio.name(),
-                    Double.isFinite(ratio.model())
-                            ? String.format("%.3f", ratio.model())
-                            : Double.isNaN(ratio.model()) ? "no figure (0 / 0)" : "no figure (its denominator is 0)",
-                    derivedSpread(ratio),
-                    ratio.seed()));
+                    ratio.name(), ratioOrNone(ratio.model()), derivedSpread(ratio), ratio.seed()));
         }
         if (!r.ratios().isEmpty()) {
             sb.append('\n');
@@ -224,11 +219,11 @@ public final class ConsoleReport {
                     .map(d -> d.measures().get(c.measure()).unit())
                     .orElse("");
             sb.append(String.format(
-                    "%n%s: %s / %s = %.3f (mean %s / %s %s%s)%s%n",
+                    "%n%s: %s / %s = %s (mean %s / %s %s%s)%s%n",
                     c.measure(),
                     c.b(),
                     c.a(),
-                    c.ratioBOverA(),
+                    ratioOrNone(c.ratioBOverA()),
                     num(c.meanB()),
                     num(c.meanA()),
                     unit,
@@ -244,14 +239,18 @@ public final class ConsoleReport {
             List<Double> ratios = c.replicateRatios();
             for (int i = 0; i < c.replicates(); i++) {
                 sb.append(String.format(
-                        "  %9d %14s %14s %8.3f%n",
+                        "  %9d %14s %14s %8s%n",
                         i + 1,
                         num(c.replicateMeansA().get(i)),
                         num(c.replicateMeansB().get(i)),
-                        ratios.get(i)));
+                        Double.isFinite(ratios.get(i)) ? String.format("%.3f", ratios.get(i)) : "-"));
             }
-            sb.append(String.format(
-                    "  replicate ratios: %s%n  ratio 95%% interval: %s%n", spread(ratios), interval(c.ratioCi())));
+            sb.append(
+                    ratios.stream().allMatch(Double::isFinite)
+                            ? String.format(
+                                    "  replicate ratios: %s%n  ratio 95%% interval: %s%n",
+                                    spread(ratios), interval(c.ratioCi()))
+                            : "  replicate ratios: none over them all (a baseline's mean of 0)\n");
             if (c.welch() != null) {
                 sb.append("  Welch's test over the replicate means (n = ")
                         .append(c.replicates())
@@ -300,6 +299,13 @@ public final class ConsoleReport {
                 ? text + "; below 0: the compared design's mean is not clearly above 0 over these replicates (read it"
                         + " as 0 .. " + String.format("%.3f", ci.high()) + ")"
                 : text;
+    }
+
+    /** @return a ratio to 3 decimals, or why there is none: 0 / 0, or a denominator of 0 */
+    static String ratioOrNone(double ratio) {
+        return Double.isFinite(ratio)
+                ? String.format("%.3f", ratio)
+                : Double.isNaN(ratio) ? "no figure (0 / 0)" : "no figure (its denominator is 0)";
     }
 
     private static String derivedSpread(RunResult.DerivedRatio ratio) {

@@ -109,6 +109,13 @@ final class HtmlTables {
                 h.append(row(means, "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
                 continue;
             }
+            if (!c.replicateRatios().stream().allMatch(Double::isFinite)) { // means of 0: no ratio to give
+                h.append(row(
+                        means,
+                        "<td colspan=\"8\">no ratio: " + esc(ConsoleReport.ratioOrNone(Double.NaN))
+                                + " in a replicate (a baseline's mean of 0)</td>"));
+                continue;
+            }
             h.append(row(
                     means,
                     td(fmt(c.ratioBOverA())),

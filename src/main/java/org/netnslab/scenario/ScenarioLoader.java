@@ -276,25 +276,11 @@ public final class ScenarioLoader {
         Map<String, Design> designs = designReader.read();
         boolean designsOk = problems.size() == before;
         if (workload != null && workloadOk && !designs.isEmpty()) { // every design takes the scenario's switches
-            org.netnslab.fault.FaultSettings faults =
-                    designs.values().iterator().next().model().faults();
-            for (org.netnslab.fault.FaultSwitch f : org.netnslab.fault.FaultSwitch.values()) {
-                if (faults.every(f) > 0 && !workload.faultSwitches().contains(f)) {
-                    c.problem(
-                            "model." + f.key(),
-                            "a " + conf.getString("workload.type") + " run " + workload.faultRefusal(f) + "; it takes "
-                                    + (workload.faultSwitches().isEmpty()
-                                            ? "none"
-                                            : workload.faultSwitches().stream()
-                                                    .map(x -> "model." + x.key())
-                                                    .toList()
-                                                    .toString())
-                                    + (conf.hasPath("model." + f.key())
-                                            ? ""
-                                            : " (set as netns-lab.model." + f.key() + " in a --config file or"
-                                                    + " conf/application.conf)"));
-                }
-            }
+            FaultChecks.check(
+                    c,
+                    conf,
+                    workload,
+                    designs.values().iterator().next().model().faults());
         }
         ScenarioFileHints.calibratedDesigns(problems, before, file);
         String baseline = designs.isEmpty() ? null : designs.keySet().iterator().next();

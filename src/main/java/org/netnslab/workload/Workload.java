@@ -94,6 +94,15 @@ public interface Workload {
     }
 
     /**
+     * @param f a switch of {@link #faultSwitches}
+     * @param every its every-Nth count, above 0
+     * @return why this count is refused, said after "a TYPE run" (it could never finish with it); null: taken
+     */
+    default String faultCountRefusal(org.netnslab.fault.FaultSwitch f, int every) {
+        return null;
+    }
+
+    /**
      * The model keys the workload's runs read, as groups of {@link org.netnslab.design.Strategies#GROUPS}
      * (e.g. {@code uevent}, {@code costs.netns}): two designs equal in every one of them are the same model for
      * this workload, and a comparison between them measures noise only.

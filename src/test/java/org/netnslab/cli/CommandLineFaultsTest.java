@@ -346,6 +346,22 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertTrue(p.out(), p.out().contains("    seed: a b\n    two lines\\x1b[31m\n"));
     }
 
+    /** A soak repeats a request that got EAGAIN, so a netns-actor fault on every request would never let it end. */
+    @Test
+    public void aSoakRefusesAFaultOnEveryUeventRequest() {
+        Printed p = cli("validate", "load-tests/isolation-soak.conf", "--set", "model.faults.netns-actor=1");
+        assertEquals(p.err(), 2, p.status());
+        assertTrue(
+                p.err(),
+                p.err()
+                        .contains("model.faults.netns-actor: an isolation-soak run would never end with it at 1: every"
+                                + " uevent request fails with EAGAIN and its sender repeats it; use 2 or more"));
+        assertEquals(
+                0,
+                cli("validate", "load-tests/isolation-soak.conf", "--set", "model.faults.netns-actor=2")
+                        .status());
+    }
+
     /** A baseline that never records the compared measure is warned of: no design would be compared with it. */
     @Test
     public void aBaselineWithoutTheComparedMeasureIsWarnedOf() {

@@ -225,6 +225,17 @@ public class ReportCommandTest extends JUnitSuite {
     }
 
     @Test
+    public void aMissingSummaryPassesTheCheckButIsSaid() throws Exception {
+        Path dir = savedFolder();
+        int whole = execute("report", dir.toString(), "--check").status(); // its verdict's, whatever it is
+        Files.delete(dir.resolve(SummaryCsv.FILE));
+        Output o = execute("report", dir.toString(), "--check");
+        assertEquals(o.err(), whole, o.status());
+        assertTrue(o.err(), o.err().contains(SummaryCsv.FILE + ": missing (a folder written before runs wrote it, or"));
+        assertFalse("the check writes nothing", Files.exists(dir.resolve(SummaryCsv.FILE)));
+    }
+
+    @Test
     public void savedFolderReadsBackToTheRecordTheRunRendered() throws Exception {
         RoundTrip trip = savedAndReadBack(TinyRun.result());
         RunRecord written = trip.written();

@@ -22,6 +22,7 @@ public final class NetnsChurnParser extends WorkloadParser {
         boolean newUserns = c.bool("workload.new-userns", false);
         NetnsChurnWorkload w = new NetnsChurnWorkload((int) workers, iterations, newUserns, (int) sockets, warmup);
         capScaled(c, scale, "workload.iterations", w.iterations() * scale, MAX_SCALED, " iterations per worker");
+        capScaled(c, scale, "workload.warmup-iterations", warmup * scale, MAX_SCALED, " warm-up iterations per worker");
         return w;
     }
 }

@@ -46,7 +46,15 @@ final class HeapSamples {
         System.gc(); // the used heap after a full collection: what the run keeps alive
         long used = memory.getHeapMemoryUsage().getUsed();
         lastNanos = now;
-        samples.add(new double[] {(now - startNanos) / 1e9, used});
+        record((now - startNanos) / 1e9, used);
+    }
+
+    /**
+     * @param seconds since the soak's start
+     * @param bytes the used heap then
+     */
+    void record(double seconds, long bytes) {
+        samples.add(new double[] {seconds, bytes});
     }
 
     int count() {
@@ -96,8 +104,16 @@ final class HeapSamples {
         return TOLERANCE_BYTES + Math.round(TOLERANCE_SHARE * first());
     }
 
-    /** @return whether the heap grew beyond the tolerance (judged from 3 samples) */
+    /**
+     * @return whether the heap grew beyond the tolerance, judged from 3 samples over 2 intervals or more: a shorter run
+     *     is its JVM's start-up (classes, JIT code caches) more than what the soak keeps alive
+     */
     boolean notFlat() {
-        return samples.size() >= 3 && growth() > tolerance();
+        return samples.size() >= 3 && spanNanos() >= 2 * intervalNanos && growth() > tolerance();
+    }
+
+    /** @return from the first sample to the last, ns; 0 with fewer than 2 */
+    private long spanNanos() {
+        return samples.size() < 2 ? 0 : Math.round((samples.get(samples.size() - 1)[0] - samples.get(0)[0]) * 1e9);
     }
 }

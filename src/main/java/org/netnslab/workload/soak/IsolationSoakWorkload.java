@@ -53,6 +53,15 @@ public record IsolationSoakWorkload(
         return new IsolationSoakRun(this, scale);
     }
 
+    /** Its senders repeat a request that got EAGAIN: one that fails every request never ends. */
+    @Override
+    public String faultCountRefusal(org.netnslab.fault.FaultSwitch f, int every) {
+        return f == org.netnslab.fault.FaultSwitch.NETNS_ACTOR && every == 1
+                ? "would never end with it at 1: every uevent request fails with EAGAIN and its sender repeats it;"
+                        + " use 2 or more (every Nth fails)"
+                : null;
+    }
+
     @Override
     public String shape(double scale) {
         return wallTime(scale).toMillis() / 1000.0 + " s of rounds of " + netnsPerRound() + " netns over "
