@@ -219,8 +219,9 @@ public final class NetnsLab {
         }
 
         /**
-         * Drops the caller's reference to netns {@code id} (put_net), once: a second release is refused and
-         * never takes a reference a socket or listener holds. Ids are per supervisor: another instance's
+         * Drops the caller's reference to netns {@code id} (put_net), once: a second release never takes a
+         * reference a socket or listener holds (it fails while the first is pending, and completes at once after
+         * net_free, when the id has no netns). Ids are per supervisor: another instance's
          * netns may have the same id, so prefer {@link #releaseNetns(NetnsHandle)}, which checks.
          *
          * @param id the netns's id ({@link NetnsHandle#id()}) in this client's supervisor

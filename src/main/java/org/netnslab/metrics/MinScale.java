@@ -12,12 +12,14 @@ import java.util.Locale;
  * @param execution the one execution mode the minimum holds for ({@code live} or {@code virtual}), or null for
  *     both: a race that virtual time shows on every run needs many sends only when threads must interleave by
  *     chance
+ * @param otherMode the other mode's own minimum, or null for none: a scenario may give one per mode
  */
-public record MinScale(double scale, String reason, String execution) {
+public record MinScale(double scale, String reason, String execution, MinScale otherMode) {
     /**
-     * Checks the scale and the mode.
+     * Checks the scale and the modes.
      *
-     * @throws IllegalArgumentException when the scale is not &gt; 0 or the mode is neither live nor virtual
+     * @throws IllegalArgumentException when the scale is not &gt; 0, the mode is neither live nor virtual, or the
+     *     other mode's minimum is not for the other mode
      */
     public MinScale {
         if (!(scale > 0)) {
@@ -26,6 +28,35 @@ public record MinScale(double scale, String reason, String execution) {
         if (execution != null && !execution.equals("live") && !execution.equals("virtual")) {
             throw new IllegalArgumentException("min-scale execution must be live or virtual, got " + execution);
         }
+        if (otherMode != null
+                && (execution == null
+                        || otherMode.execution() == null
+                        || otherMode.execution().equals(execution)
+                        || otherMode.otherMode() != null)) {
+            throw new IllegalArgumentException("a second min-scale must be for the other execution mode");
+        }
+    }
+
+    /**
+     * A minimum for one execution mode, or for both.
+     *
+     * @param scale the smallest {@code --scale}, &gt; 0
+     * @param reason why a smaller scale cannot tell
+     * @param execution {@code live}, {@code virtual}, or null for both
+     */
+    public MinScale(double scale, String reason, String execution) {
+        this(scale, reason, execution, null);
+    }
+
+    /**
+     * @param mode a run's execution mode, {@code live} or {@code virtual}
+     * @return the minimum that holds for a run in that mode (this one or the other mode's), or null for none
+     */
+    public MinScale forMode(String mode) {
+        if (appliesTo(mode)) {
+            return otherMode == null ? this : new MinScale(scale, reason, execution);
+        }
+        return otherMode == null ? null : otherMode.forMode(mode);
     }
 
     /**
@@ -35,7 +66,7 @@ public record MinScale(double scale, String reason, String execution) {
      * @param reason why a smaller scale cannot tell
      */
     public MinScale(double scale, String reason) {
-        this(scale, reason, null);
+        this(scale, reason, null, null);
     }
 
     /**

@@ -190,6 +190,12 @@ public final class Verdict {
                     + " own for injections, the global one for its tagged kernel uevents), so two bumps can race: the review's"
                     + " \"your locking is wrong\"";
         }
+        if (invariant.equals("seqnum_out_of_order")
+                && "per-netns-owner".equals(s.get("uevent.serialization"))
+                && "global".equals(s.get("uevent.seqnum-scope"))) {
+            return "senders in two netns take SEQNUMs from the one global counter under their own netns's locks, so the"
+                    + " kernel uevents every netns gets can arrive out of order (an atomic counter gives none twice)";
+        }
         if ((invariant.equals("use_after_free") || invariant.equals("sock_inuse_sum"))
                 && "exit-unsafe".equals(s.get("sock-inuse.free"))) {
             return "exit-unsafe frees the counter while an earlier exit's sockets still use it";

@@ -1,6 +1,8 @@
 package org.netnslab.scenario;
 
+import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValueType;
 import java.util.Set;
 import org.netnslab.metrics.MinScale;
 import org.netnslab.settings.HoconChecker;
@@ -8,7 +10,7 @@ import org.netnslab.settings.HoconChecker;
 /**
  * A scenario's {@code min-scale} block: the smallest {@code --scale} at which its verdict can judge what the
  * scenario is for, and why ({@code min-scale { scale = 0.03, reason = "..." }}; docs/scenarios.md), for one execution mode only when
- * it names one ({@code execution = live}).
+ * it names one ({@code execution = live}); a list of two such blocks gives each mode its own.
  */
 final class MinScaleReader {
     private static final Set<String> KEYS = Set.of("scale", "reason", "execution");
@@ -25,12 +27,42 @@ final class MinScaleReader {
         if (!c.conf().hasPath("min-scale")) {
             return null;
         }
+        if (c.conf().getValue("min-scale").valueType() == ConfigValueType.LIST) {
+            return both(c, (ConfigList) c.conf().getValue("min-scale"));
+        }
         ConfigObject block = c.object("min-scale");
         if (block == null) {
             return null;
         }
+        return one(c, block, "min-scale.");
+    }
+
+    /** @return a list's two minimums, one per execution mode, or null after a problem */
+    private static MinScale both(HoconChecker c, ConfigList list) {
+        if (list.size() != 2 || list.stream().anyMatch(v -> v.valueType() != ConfigValueType.OBJECT)) {
+            c.problem(
+                    "min-scale",
+                    "a list takes two blocks, one for each execution mode: [{ scale, reason, execution = live },"
+                            + " { scale, reason, execution = virtual }]");
+            return null;
+        }
+        MinScale first = one(c, (ConfigObject) list.get(0), "min-scale[0].");
+        MinScale second = one(c, (ConfigObject) list.get(1), "min-scale[1].");
+        if (first == null || second == null) {
+            return null;
+        }
+        if (first.execution() == null
+                || second.execution() == null
+                || first.execution().equals(second.execution())) {
+            c.problem("min-scale", "the two blocks must name the two execution modes: one live, one virtual");
+            return null;
+        }
+        return new MinScale(first.scale(), first.reason(), first.execution(), second);
+    }
+
+    private static MinScale one(HoconChecker c, ConfigObject block, String at) {
         int before = c.problems().size();
-        HoconChecker m = c.within(block, "min-scale."); // a key missing is said at the block's line
+        HoconChecker m = c.within(block, at); // a key missing is said at the block's line
         m.unknownKeys(block, KEYS, "");
         Double scale = m.positive("scale", "the smallest --scale the verdict can judge at");
         if (scale == null && !block.containsKey("scale")) {

@@ -177,7 +177,7 @@ final class RunAssembly {
     /** @return the scenario's minimum scale when it holds for the run's execution mode, else null */
     private static MinScale minScale(Scenario scenario, String mode) {
         MinScale m = scenario.minScale();
-        return m != null && m.appliesTo(mode) ? m : null;
+        return m == null ? null : m.forMode(mode);
     }
 
     /** @return the key of a design's results: its name, or {@code <design>@<n>cpu} in a sweep */

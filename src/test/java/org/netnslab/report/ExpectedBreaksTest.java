@@ -72,6 +72,9 @@ public class ExpectedBreaksTest extends JUnitSuite {
                 List.of(),
                 Map.of());
         assertNull("one atomic global counter: no two-lock race", Verdict.expected(postedGlobal, "seqnum_duplicates"));
+        assertNotNull(
+                "per-netns locks around one global counter: two netns's senders reorder",
+                Verdict.expected(postedGlobal, "seqnum_out_of_order"));
         assertNotNull(Verdict.expected(design("global-owner", "exit-unsafe"), "use_after_free"));
     }
 

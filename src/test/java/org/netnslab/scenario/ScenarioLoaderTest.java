@@ -2,6 +2,7 @@ package org.netnslab.scenario;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
@@ -867,6 +868,28 @@ public class ScenarioLoaderTest extends JUnitSuite {
                 List.of("FILE:15: min-scale.execution: must be live or virtual (the one mode the minimum holds for),"
                         + " got both"),
                 problems(GOOD + "min-scale { scale = 1, reason = x, execution = both }\n", List.of(), 1));
+        // one block per mode, as a list of two: each run takes its own mode's
+        MinScale both = new ScenarioLoader()
+                .load(
+                        write(GOOD + "min-scale = [{ scale = 1, reason = live, execution = live },"
+                                + " { scale = 0.02, reason = virt, execution = virtual }]\n"),
+                        List.of(),
+                        0.01)
+                .minScale();
+        assertEquals(new MinScale(1, "live", "live"), both.forMode("live"));
+        assertEquals(new MinScale(0.02, "virt", "virtual"), both.forMode("virtual"));
+        assertNull(new MinScale(1, "live", "live").forMode("virtual"));
+        assertEquals(
+                List.of("FILE:15: min-scale: the two blocks must name the two execution modes: one live, one virtual"),
+                problems(
+                        GOOD + "min-scale = [{ scale = 1, reason = a, execution = live },"
+                                + " { scale = 2, reason = b, execution = live }]\n",
+                        List.of(),
+                        1));
+        assertEquals(
+                List.of("FILE:15: min-scale: a list takes two blocks, one for each execution mode: [{ scale, reason,"
+                        + " execution = live }, { scale, reason, execution = virtual }]"),
+                problems(GOOD + "min-scale = [{ scale = 1, reason = a, execution = live }]\n", List.of(), 1));
     }
 
     @Test
