@@ -252,6 +252,10 @@ final class RecordingCheck {
             }
         }
         var unseen = root.path("unseen_set");
+        int shapes = root.path("unseen").path("shapes").asInt(0);
+        if (shapes > 0 && unseen.size() == 0) { // the draw is recorded, its host lines are not: a cut recording
+            return "unseen_set holds no line, where unseen.shapes says " + shapes + " were drawn and measured";
+        }
         for (int i = 0; i < unseen.size(); i++) {
             String kind = unseen.get(i).path("probe").asText() + "/"
                     + unseen.get(i).path("load").asText();

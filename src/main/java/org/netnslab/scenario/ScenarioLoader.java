@@ -310,7 +310,10 @@ public final class ScenarioLoader {
         seedFigures
                 .baselineWithoutComparedMeasure(designs, workloadOk && seedRatios.isEmpty() ? workload : null)
                 .ifPresent(w -> System.err.println("netns-lab: warning: " + w)); // a seed ratio is refused for it
-        seedRatios = SeedFiguresReader.overFileBaseline(seedRatios, baseline, own.baseline());
+        seedRatios = SeedFiguresReader.overFileBaseline(
+                seedRatios,
+                designs.containsKey(baseline) ? baseline : null,
+                own.baseline()); // an unknown one is an error
         List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
         seedFigures.refuseUnrecordedDerived(derivedRatios, designs, workloadOk ? workload : null);
         Sensitivity sensitivity = Sensitivity.NONE;

@@ -900,6 +900,12 @@ public class CalibrateCommandTest extends JUnitSuite {
                 fromEdited("unseen", root -> root.putArray("unseen").add(1)),
                 ": unseen must be an object, as calibrate writes it, got ARRAY");
         assertRefused(
+                fromEdited("cut", root -> {
+                    root.putObject("unseen").put("shapes", 5);
+                    root.putArray("unseen_set");
+                }),
+                ": unseen_set holds no line, where unseen.shapes says 5 were drawn and measured");
+        assertRefused(
                 fromEdited(
                         "fitline",
                         root -> root.putArray("unseen_set")

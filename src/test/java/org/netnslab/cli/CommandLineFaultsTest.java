@@ -376,6 +376,10 @@ public class CommandLineFaultsTest extends JUnitSuite {
                                         + " measure"));
         Printed fine = cli("validate", "load-tests/proc-filter.conf");
         assertFalse(fine.err(), fine.err().contains("warning"));
+        // a baseline that is no design is an error alone: no warning about the seed ratios over the file's
+        Printed nope = cli("validate", "load-tests/uevent-tc1-userns.conf", "--set", "baseline=nope");
+        assertEquals(nope.err(), 2, nope.status());
+        assertFalse(nope.err(), nope.err().contains("warning"));
     }
 
     /** A model key every design run (or some) sets itself is said on stderr, with the designs and their values. */
