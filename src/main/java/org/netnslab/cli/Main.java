@@ -85,14 +85,10 @@ public final class Main implements Callable<Integer> {
      * stopped while its workers ran exited 1 now and then, not 143).
      */
     private static void awaitHalt() {
-        long end = System.nanoTime() + AWAIT_HALT_MS * 1_000_000L;
-        while (System.nanoTime() < end) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try {
+            Thread.sleep(AWAIT_HALT_MS); // the halt ends the process during it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -268,9 +268,11 @@ final class RatioVerdict {
             return new Verdict.Line(String.format(Locale.ROOT, "%s = %.3f.", d.name(), d.model()), null, Double.NaN);
         }
         if (!Double.isFinite(d.model())) { // 0 / 0 (e.g. a cost set to 0 on both sides): nothing to judge
-            String why = (Double.isInfinite(d.model()) ? ": no figure (its denominator is 0)" : ": no figure (0 / 0)")
-                    + "; seed " + Verdict.seed(d.seed()) + ": not judged.";
-            return new Verdict.Line(d.name() + why, null, Double.NaN);
+            return new Verdict.Line(
+                    d.name() + ": " + ConsoleReport.ratioOrNone(d.model()) + "; seed " + Verdict.seed(d.seed())
+                            + ": not judged.",
+                    null,
+                    Double.NaN);
         }
         String text = String.format(
                 Locale.ROOT,

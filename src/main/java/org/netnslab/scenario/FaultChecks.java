@@ -23,10 +23,14 @@ final class FaultChecks {
         String type = conf.getString("workload.type");
         String run = ("aeiou".indexOf(type.charAt(0)) >= 0 ? "an " : "a ") + type + " run ";
         for (FaultSwitch f : FaultSwitch.values()) {
+            if (faults.every(f) == 0) {
+                continue;
+            }
             String where = conf.hasPath("model." + f.key())
                     ? ""
                     : " (set as netns-lab.model." + f.key() + " in a --config file or conf/application.conf)";
-            if (faults.every(f) > 0 && !workload.faultSwitches().contains(f)) {
+            String count = workload.faultCountRefusal(f, faults.every(f));
+            if (!workload.faultSwitches().contains(f)) {
                 c.problem(
                         "model." + f.key(),
                         run + workload.faultRefusal(f) + "; it takes "
@@ -37,8 +41,8 @@ final class FaultChecks {
                                                 .toList()
                                                 .toString())
                                 + where);
-            } else if (faults.every(f) > 0 && workload.faultCountRefusal(f, faults.every(f)) != null) {
-                c.problem("model." + f.key(), run + workload.faultCountRefusal(f, faults.every(f)) + where);
+            } else if (count != null) {
+                c.problem("model." + f.key(), run + count + where);
             }
         }
     }

@@ -314,8 +314,7 @@ public final class ScenarioLoader {
                 seedRatios,
                 designs.containsKey(baseline) ? baseline : null,
                 own.baseline()); // an unknown one is an error
-        List<RatioDefinition> derivedRatios = seedFigures.derivedRatios();
-        seedFigures.refuseUnrecordedDerived(derivedRatios, designs, workloadOk ? workload : null);
+        List<RatioDefinition> derivedRatios = seedFigures.derivedRatios(designs, workloadOk ? workload : null);
         Sensitivity sensitivity = Sensitivity.NONE;
         if (conf.hasPath("sensitivity")) {
             try {

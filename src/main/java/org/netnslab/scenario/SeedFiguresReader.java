@@ -157,36 +157,27 @@ final class SeedFiguresReader {
     /**
      * A derived ratio of a measure its design never records would never be shown, so it is refused, naming the side.
      *
-     * @param ratios {@link #derivedRatios()}
+     * @param r a ratio whose designs are both run
+     * @param entry its entry in the file
+     * @param at its key, e.g. {@code derived-ratios[2]}
      * @param designs the run's designs, by name
      * @param workload the scenario's workload, or null when it was refused
      */
-    void refuseUnrecordedDerived(
-            List<RatioDefinition> ratios,
+    private void refuseUnrecorded(
+            RatioDefinition r,
+            ConfigValue entry,
+            String at,
             Map<String, org.netnslab.design.Design> designs,
             org.netnslab.workload.Workload workload) {
-        if (workload == null) {
-            return;
-        }
-        ConfigList list = ratios.isEmpty() ? null : c.conf().getList("derived-ratios");
-        for (RatioDefinition r : ratios) {
-            int i = 0; // the entry's place in the file: names are unique (derivedRatios refused a repeat)
-            while (!r.name().equals(((ConfigObject) list.get(i)).toConfig().getString("name"))) {
-                i++;
-            }
-            ConfigValue entry = list.get(i);
-            for (RatioDefinition.MeasureOf side : List.of(r.numerator(), r.denominator())) {
-                org.netnslab.design.Design d = designs.get(side.design());
-                String at = "derived-ratios[" + i + "]." + (side == r.numerator() ? "numerator" : "denominator")
-                        + ".measure";
-                if (d != null) {
-                    workload.withoutMeasure(d, side.measure())
-                            .ifPresent(why -> c.problemAt(
-                                    entry.origin(),
-                                    at,
-                                    "'" + side.design() + "' never records " + side.measure() + " (" + why + "),"
-                                            + " so the ratio would never be shown; name a measure it records"));
-                }
+        for (RatioDefinition.MeasureOf side : List.of(r.numerator(), r.denominator())) {
+            org.netnslab.design.Design d = designs.get(side.design());
+            if (workload != null && d != null) {
+                workload.withoutMeasure(d, side.measure())
+                        .ifPresent(why -> c.problemAt(
+                                entry.origin(),
+                                at + "." + (side == r.numerator() ? "numerator" : "denominator") + ".measure",
+                                "'" + side.design() + "' never records " + side.measure() + " (" + why + "),"
+                                        + " so the ratio would never be shown; name a measure it records"));
             }
         }
     }
@@ -208,8 +199,13 @@ final class SeedFiguresReader {
                         + " it for those comparisons (derived ratios are shown either way)");
     }
 
-    /** @return {@code derived-ratios} whose designs are both run, in order */
-    List<RatioDefinition> derivedRatios() {
+    /**
+     * @param designs the run's designs, by name
+     * @param workload the scenario's workload, or null when it was refused
+     * @return {@code derived-ratios} whose designs are both run, in order
+     */
+    List<RatioDefinition> derivedRatios(
+            Map<String, org.netnslab.design.Design> designs, org.netnslab.workload.Workload workload) {
         List<RatioDefinition> out = new ArrayList<>();
         if (!c.conf().hasPath("derived-ratios")) {
             return out;
@@ -250,6 +246,7 @@ final class SeedFiguresReader {
                     ? "numerator"
                     : !runDesigns.contains(r.denominator().design()) ? "denominator" : null;
             if (notRun == null) {
+                refuseUnrecorded(r, list.get(i), at, designs, workload);
                 out.add(r);
             } else if (baseline != null && !designsBySet) { // a --set of designs may leave a ratio out on purpose
                 String design = notRun.equals("numerator")

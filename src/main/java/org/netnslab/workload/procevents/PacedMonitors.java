@@ -75,10 +75,7 @@ final class PacedMonitors {
             });
         }
         int every = scanEvery(events.size(), scans);
-        long last = 0;
-        for (long t : times) {
-            last = Math.max(last, t);
-        }
+        long last = java.util.Arrays.stream(times).max().orElse(0);
         Scanner scanner = new Scanner(machine, monitor, scans, scanNanos, done);
         for (int k = 1; k <= scans; k++) {
             int upTo = Math.min(k * every, events.size()) - 1; // the last event scan k follows

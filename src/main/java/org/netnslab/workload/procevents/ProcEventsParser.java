@@ -78,6 +78,7 @@ public final class ProcEventsParser extends WorkloadParser {
                         ? ProcEvents.mask(((List<?>) e.getValue().unwrapped())
                                 .stream().map(String::valueOf).toList())
                         : OptionalInt.empty();
+                String repeated = mask.isPresent() ? twice(e.getValue()) : null;
                 if (!HoconChecker.isSafeName(e.getKey())
                         || e.getKey().contains(".")
                         || ProcEventsWorkload.MONITORS.contains(e.getKey())) {
@@ -89,11 +90,11 @@ public final class ProcEventsParser extends WorkloadParser {
                                     + " <design>.<measure>.hgrm): 1-100 letters, digits, '_' or '-', starting with"
                                     + " a letter or digit (a '.' could make two designs' files one), and not pidfd or"
                                     + " proc-scan");
-                } else if (mask.isPresent() && twice(e.getValue()) != null) { // a set of events: a repeat is a slip
+                } else if (repeated != null) { // a set of events: a repeat is a slip
                     c.problemAt(
                             e.getValue().origin(),
                             path,
-                            "names " + twice(e.getValue()) + " twice: a listener's filter is a set of events (did you"
+                            "names " + repeated + " twice: a listener's filter is a set of events (did you"
                                     + " mean another one?), got " + e.getValue().render(ConfigRenderOptions.concise()));
                 } else if (mask.isEmpty()) {
                     c.problemAt(
