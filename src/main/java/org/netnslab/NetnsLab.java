@@ -64,8 +64,11 @@ public final class NetnsLab {
      * @param timeout longest wait of each {@link Client} request for its answer, above 0
      * @return the running instance
      * @throws akka.actor.InvalidActorNameException when {@code name} is taken or not a valid actor name
+     * @throws NullPointerException naming the argument that is null, before anything starts
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
+        java.util.Objects.requireNonNull(system, "start: system is null");
+        java.util.Objects.requireNonNull(name, "start: name is null");
         EmbeddedConfig.requireReference(config);
         EmbeddedConfig.requireTimeout(timeout, system.settings().config()); // before the supervisor starts
         EmbeddedConfig.checkDispatcher(system, config);
@@ -162,9 +165,12 @@ public final class NetnsLab {
      * @param timeout longest wait for each answer, above 0
      * @return a facade for callers outside actors
      * @throws IllegalArgumentException a timeout of 0 or below: every request would fail
+     * @throws NullPointerException naming the argument that is null
      */
     public static Client client(
             ActorSystem<?> system, ActorRef<NamespaceSupervisor.Command> supervisor, Duration timeout) {
+        java.util.Objects.requireNonNull(system, "client: system is null");
+        java.util.Objects.requireNonNull(supervisor, "client: supervisor is null");
         EmbeddedConfig.requireTimeout(timeout, system.settings().config());
         return new Client(
                 system, supervisor, timeout, new StopGuard(supervisor.path().name(), new CompletableFuture<>()));
@@ -264,9 +270,14 @@ public final class NetnsLab {
          * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
          *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
          * @return each materialization binds one listener; its value completes with the socket once bound
+         * @throws NullPointerException naming the argument that is null, before anything is bound: a null options
+         *     would otherwise fail the netns's actor when the stream starts
          */
         public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(
                 NetnsHandle netns, SocketOptions options) {
+            java.util.Objects.requireNonNull(netns, "uevents: netns is null");
+            java.util.Objects.requireNonNull(
+                    options, "uevents: options is null (SocketOptions.DEFAULT for the defaults)");
             IllegalArgumentException foreign = releases.foreign(netns, supervisor);
             return foreign != null ? Releases.refused(foreign) : netns.uevents(options);
         }
@@ -277,8 +288,10 @@ public final class NetnsLab {
          * @param netns the netns
          * @param queueCapacity about how many messages the listener holds before it overruns
          * @return each materialization binds one listener; its value completes once bound
+         * @throws NullPointerException for a null netns
          */
         public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
+            java.util.Objects.requireNonNull(netns, "uevents: netns is null");
             IllegalArgumentException foreign = releases.foreign(netns, supervisor);
             return foreign != null ? Releases.refused(foreign) : netns.uevents(queueCapacity);
         }

@@ -79,8 +79,8 @@ public class EmbeddingTest extends JUnitSuite {
     }
 
     /**
-     * A null argument to inject is refused at the call, naming it, and the netns it named still works: before, a null
-     * payload reached the netns's actor and failed it.
+     * A null argument to inject, uevents, start or client is refused at the call, naming it, and the netns it named
+     * still works: a null payload or socket options reaching the netns's actor would fail it.
      */
     @Test
     public void aNullInjectArgumentIsRefusedAtTheCallAndTheNetnsLives() throws Exception {
@@ -98,6 +98,29 @@ public class EmbeddingTest extends JUnitSuite {
         assertEquals(
                 "inject: sender is null",
                 org.junit.Assert.assertThrows(NullPointerException.class, () -> lab.inject(netns, null, payload))
+                        .getMessage());
+        assertEquals(
+                "uevents: options is null (SocketOptions.DEFAULT for the defaults)",
+                org.junit.Assert.assertThrows(
+                                NullPointerException.class,
+                                () -> lab.uevents(netns, (org.netnslab.netlink.SocketOptions) null))
+                        .getMessage());
+        assertEquals(
+                "uevents: netns is null",
+                org.junit.Assert.assertThrows(NullPointerException.class, () -> lab.uevents(null, 8))
+                        .getMessage());
+        assertEquals(
+                "start: system is null",
+                org.junit.Assert.assertThrows(
+                                NullPointerException.class,
+                                () -> NetnsLab.start(
+                                        null, testKit.system().settings().config(), Duration.ofSeconds(1)))
+                        .getMessage());
+        assertEquals(
+                "client: supervisor is null",
+                org.junit.Assert.assertThrows(
+                                NullPointerException.class,
+                                () -> NetnsLab.client(testKit.system(), null, Duration.ofSeconds(1)))
                         .getMessage());
         assertEquals(
                 "Sent[seqnum=1]",

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.netnslab.report.ConsoleReport;
 import org.netnslab.report.HtmlReport;
@@ -74,10 +75,12 @@ final class ReportCommand implements Callable<Integer> {
             return Main.EXIT_CONFIG;
         }
         Path html = dir.resolve(ResultsFolder.REPORT_HTML);
-        if (Files.isDirectory(html, LinkOption.NOFOLLOW_LINKS)) {
-            System.err.println("netns-lab: " + html + ": a folder is in the way of the report this writes there;"
-                    + " move it away");
-            return Main.EXIT_CONFIG;
+        for (Path p : List.of(html, dir.resolve(SummaryCsv.FILE))) { // a file put in its place would take the folder
+            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                System.err.println("netns-lab: " + p + ": a folder is in the way of the "
+                        + (p.equals(html) ? "report" : "summary") + " this writes there; move it away");
+                return Main.EXIT_CONFIG;
+            }
         }
         printSummary(record); // read from result.json: said even where report.html cannot be written
         try {

@@ -90,7 +90,8 @@ final class ValidateCommand implements Callable<Integer> {
                 (s.repeat() > 1 ? "; " + s.repeat() + " replicates" : "")
                         + (s.execution().isSweep() ? "; at " + s.execution().cpuCounts() + " CPUs" : "")
                         + (s.sensitivity().samples() > 0
-                                ? "; a sensitivity study of " + s.sensitivity().samples() + " samples"
+                                ? "; a sensitivity study of " + s.sensitivity().samples() + " sample"
+                                        + (s.sensitivity().samples() == 1 ? "" : "s")
                                 : "")
                         + runs(DesignRun.plan(s, s.sensitivity().samples()).size()), // the run's own plan
                 need,

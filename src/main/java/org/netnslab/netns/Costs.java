@@ -59,6 +59,13 @@ public record Costs(Duration mutexHandoff, UeventCosts uevent, LifecycleCosts li
             "uevent.injector-exit-vfree");
 
     /**
+     * The costs {@code calibrate} fits that a sensitivity study never varies, kept out of {@link #KEYS} so that a
+     * study's draws stay those of a model without them.
+     */
+    public static final java.util.Set<String> CALIBRATE_FITS =
+            java.util.Set.of("uevent.broadcast-uncached-extra", "proc.exit-switch");
+
+    /**
      * @param key one of {@link #KEYS}, or {@code uevent.broadcast-uncached-extra} (a calibrated walk's knee extra)
      *     or {@code proc.exit-switch} (a calibrated exit's charge), kept out of KEYS so that a study's draws stay
      *     those of a model without them

@@ -68,8 +68,11 @@ public record NetnsHandle(
      *
      * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE) and NETLINK_NO_ENOBUFS
      * @return a Source of {@link Received} items
+     * @throws NullPointerException for null options, before anything is bound
      */
     public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(SocketOptions options) {
+        // checked here, not where the socket opens: a null there would fail the netns's actor
+        java.util.Objects.requireNonNull(options, "uevents: options is null (SocketOptions.DEFAULT for the defaults)");
         if (isFreed()) {
             IllegalStateException e = freedError();
             return Source.<Received>failed(e).mapMaterializedValue(n -> CompletableFuture.failedFuture(e));

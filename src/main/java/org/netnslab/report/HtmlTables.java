@@ -8,6 +8,7 @@ import static org.netnslab.report.Html.td;
 import static org.netnslab.report.Html.tdLeft;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.netnslab.metrics.Comparison;
@@ -109,11 +110,9 @@ final class HtmlTables {
                 h.append(row(means, "<td colspan=\"8\">no figure: a design recorded none of this measure</td>"));
                 continue;
             }
-            if (!c.replicateRatios().stream().allMatch(Double::isFinite)) { // means of 0: no ratio to give
-                h.append(row(
-                        means,
-                        "<td colspan=\"8\">no ratio: " + esc(ConsoleReport.ratioOrNone(Double.NaN))
-                                + " in a replicate (a baseline's mean of 0)</td>"));
+            String noRatio = noRatio(c.replicateRatios());
+            if (noRatio != null) { // means of 0: no ratio to give
+                h.append(row(means, "<td colspan=\"8\">" + esc(noRatio) + "</td>"));
                 continue;
             }
             h.append(row(
@@ -256,5 +255,19 @@ final class HtmlTables {
             h.append(row(tdLeft(esc(d.name())), counts.toString()));
         }
         h.append("</table>\n");
+    }
+
+    /**
+     * @param replicateRatios a comparison's ratio in each replicate
+     * @return why there is no ratio to give, naming the first replicate's kind of zero (0 / 0, or a denominator of 0),
+     *     or null when every replicate has one
+     */
+    static String noRatio(List<Double> replicateRatios) {
+        for (double v : replicateRatios) {
+            if (!Double.isFinite(v)) {
+                return "no ratio: " + ConsoleReport.ratioOrNone(v) + " in a replicate (a baseline's mean of 0)";
+            }
+        }
+        return null;
     }
 }

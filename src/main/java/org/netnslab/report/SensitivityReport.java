@@ -104,6 +104,10 @@ public final class SensitivityReport {
                 .filter(Double::isFinite)
                 .sorted()
                 .toArray();
+        if (r.length > 1 && r[0] == r[r.length - 1]) { // rank correlations are then undefined: say why
+            return String.format(
+                    Locale.ROOT, "ratio over the samples: %.3f in every one: none of the varied costs moves it", r[0]);
+        }
         return r.length == 0
                 ? null
                 : String.format(

@@ -56,7 +56,7 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         }
         for (String k : keys) {
             if (!Costs.KEYS.contains(k)) {
-                throw new IllegalArgumentException("sensitivity.keys: unknown cost '" + k + "'; known: " + Costs.KEYS);
+                throw new IllegalArgumentException("sensitivity.keys: " + notVaried(k));
             }
         }
         if (new java.util.HashSet<>(keys).size() != keys.size()) { // one cost, two factors: one would not be applied
@@ -152,17 +152,18 @@ public record Sensitivity(int samples, double spread, List<String> keys, double 
         check(file, block, "seed-band", band >= 0 && band <= 1, RANGES.get("seed-band"), problems);
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (String k : keys) {
-            check(
-                    file,
-                    block,
-                    "keys",
-                    Costs.KEYS.contains(k),
-                    "unknown cost '" + k + "'; known: " + Costs.KEYS,
-                    problems);
+            check(file, block, "keys", Costs.KEYS.contains(k), notVaried(k), problems);
             // each key gets a column of factors: a second column for one cost would never be applied
             check(file, block, "keys", seen.add(k), "'" + k + "' is listed twice", problems);
         }
         return problems.size() > before ? NONE : new Sensitivity(samples, spread, keys, band);
+    }
+
+    /** @return why {@code key}, not one of {@link Costs#KEYS}, cannot be varied: a calibrate fit, or no cost */
+    private static String notVaried(String key) {
+        return Costs.CALIBRATE_FITS.contains(key)
+                ? "'" + key + "' is a cost calibrate fits, never varied by a study; vary one of " + Costs.KEYS
+                : "unknown cost '" + key + "'; known: " + Costs.KEYS;
     }
 
     /**

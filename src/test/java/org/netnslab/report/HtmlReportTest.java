@@ -128,4 +128,16 @@ public class HtmlReportTest extends JUnitSuite {
             java.nio.file.Files.delete(page);
         }
     }
+
+    /** A replicate's baseline mean of 0: the row says which zero, 0 / 0 or a denominator of 0. */
+    @Test
+    public void aReplicateWithoutRatioSaysWhichZero() {
+        assertEquals(null, HtmlTables.noRatio(List.of(1.0, 2.0)));
+        assertEquals(
+                "no ratio: no figure (0 / 0) in a replicate (a baseline's mean of 0)",
+                HtmlTables.noRatio(List.of(1.0, Double.NaN)));
+        assertEquals(
+                "no ratio: no figure (its denominator is 0) in a replicate (a baseline's mean of 0)",
+                HtmlTables.noRatio(List.of(Double.POSITIVE_INFINITY, Double.NaN)));
+    }
 }

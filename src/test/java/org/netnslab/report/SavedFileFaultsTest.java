@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -321,6 +322,27 @@ public class SavedFileFaultsTest extends JUnitSuite {
                         + System.lineSeparator(),
                 o.err());
         assertTrue(Files.isDirectory(html.resolve("kept")));
+    }
+
+    /** Empty, the folder would have been replaced by the file; with --check too, the same words. */
+    @Test
+    public void aFolderInTheWayOfSummaryCsvIsRefusedInWordsAndKept() throws Exception {
+        for (List<String> flags : List.of(List.<String>of(), List.of("--check"))) {
+            Path dir = saved();
+            Path csv = dir.resolve("summary.csv");
+            Files.delete(csv);
+            Files.createDirectories(csv);
+            List<String> args = new java.util.ArrayList<>(List.of("report"));
+            args.addAll(flags);
+            args.add(dir.toString());
+            ReportCommandTest.Output o = ReportCommandTest.execute(args.toArray(String[]::new));
+            assertEquals(o.err(), 2, o.status());
+            assertEquals(
+                    "netns-lab: " + csv + ": a folder is in the way of the summary this writes there; move it away"
+                            + System.lineSeparator(),
+                    o.err());
+            assertTrue(flags.toString(), Files.isDirectory(csv));
+        }
     }
 
     private static void mkfifo(Path p) throws Exception {

@@ -157,6 +157,21 @@ public class SensitivityTest extends JUnitSuite {
             assertTrue(all, all.contains("sensitivity.sample: unknown key"));
             assertTrue(all, all.contains(file + ":"));
         }
+        try { // a calibrate fit is a cost, just not one a study varies: said so, not "unknown"
+            new ScenarioLoader()
+                    .load(
+                            Path.of("load-tests/uevent-tc1-userns.conf"),
+                            List.of("sensitivity.samples=3", "sensitivity.keys=[proc.exit-switch]"),
+                            0.01);
+            Assert.fail("accepted");
+        } catch (ScenarioException e) {
+            assertTrue(
+                    e.problems.toString(),
+                    e.problems
+                            .toString()
+                            .contains("sensitivity.keys: 'proc.exit-switch' is a cost calibrate fits, never varied by a"
+                                    + " study; vary one of [mutex-handoff,"));
+        }
         try {
             new ScenarioLoader()
                     .load(
