@@ -25,8 +25,7 @@ final class Jobs {
      */
     static int choose(Integer requested, Scenario s, boolean heapCheck, long usableHeap, PrintStream err) {
         if (requested != null && (requested < 1 || requested > 1024)) {
-            err.println("netns-lab: --jobs: must be in 1..1024, got " + requested
-                    + " (netns-lab run --help lists the options)");
+            err.println("netns-lab: --jobs: must be in 1..1024, got " + requested); // said by run and validate alike
             return -1;
         }
         if (!s.execution().isVirtual()) {

@@ -92,6 +92,15 @@ public record MinScale(double scale, String reason, String execution, MinScale o
     }
 
     /**
+     * @return what the invariants sentence says below the minimum, e.g. {@code too small a scale for an all-clear: run
+     *     at ...}: the invariants were checked, but a hazard may not have had the load to show
+     */
+    public String noAllClear() {
+        return String.format(
+                Locale.ROOT, "too small a scale for an all-clear: run at --scale >= %s (%s)", text(scale), reason);
+    }
+
+    /**
      * @param v a scale, finite
      * @return it as written in a scenario or on the command line: 0.03, 1, 1000000000 (not 1.0E9)
      */

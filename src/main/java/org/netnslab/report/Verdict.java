@@ -159,7 +159,7 @@ public final class Verdict {
                 (parts.isEmpty() ? "Invariants: all held in every design" : "Invariants: " + String.join("; ", parts))
                         // a hazard may not show at this scale; a break a design must keep is one all the same
                         + (r.belowMinScale()
-                                ? "; " + r.minScale().tooSmall()
+                                ? "; " + r.minScale().noAllClear()
                                         + (hold ? "" : "; a break NOT expected fails at any scale")
                                 : "")
                         + killedListeners(r)

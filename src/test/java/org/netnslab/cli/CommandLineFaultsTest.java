@@ -258,8 +258,7 @@ public class CommandLineFaultsTest extends JUnitSuite {
         assertEquals("netns-lab: --sweep machine.cpus: 2 is repeated\n", twice.err());
         Printed jobs = cli("validate", "load-tests/uevent-tc1-userns.conf", "--jobs", "0");
         assertEquals(Main.EXIT_CONFIG, jobs.status());
-        assertEquals(
-                "netns-lab: --jobs: must be in 1..1024, got 0 (netns-lab run --help lists the options)\n", jobs.err());
+        assertEquals("netns-lab: --jobs: must be in 1..1024, got 0\n", jobs.err());
         Printed live = cli("validate", "load-tests/isolation-soak.conf", "--sensitivity", "4");
         assertEquals(Main.EXIT_CONFIG, live.status());
         assertTrue(live.err(), live.err().contains("needs execution = virtual"));

@@ -96,7 +96,7 @@ public class MinScaleTest extends JUnitSuite {
         String small = invariants(run("uevent-hazards", "0.01", "--check"));
         assertTrue(
                 small,
-                small.endsWith("too small a scale to compare: run at --scale >= 0.02 (with fewer sends"
+                small.endsWith("too small a scale for an all-clear: run at --scale >= 0.02 (with fewer sends"
                         + " per-netns-2018's two locks seldom interleave, even in virtual time)."));
     }
 

@@ -144,7 +144,13 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         long start = scope.machine().nanoTime();
         // One phase: publish every event, then close the sockets (told after the events, from the same actor:
         // each listener drains what it was sent first); done when every listener stream has ended. Progress:
-        // events the listeners received (at most every event for every listener: filters and drops take some).
+        // events the listeners received, of every event for every listener or, where the connector filters
+        // before delivery, of those each listener's filter passes (drops, ENOBUFS, take some).
+        long toReceive = ps.filter() == ProcConnector.Filter.PER_LISTENER
+                ? listeners.values().stream()
+                        .mapToLong(m -> events.stream().filter(m::wants).count())
+                        .sum()
+                : (long) events.size() * listeners.size();
         CountDownLatch done = doneWhenAll(finished);
         scope.phases()
                 .run(
@@ -170,7 +176,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                         },
                         done,
                         received,
-                        (long) events.size() * listeners.size());
+                        toReceive);
         for (CompletionStage<Done> f : finished) {
             scope.await(f, "draining listeners"); // ended: a failed stream fails the run here
         }
