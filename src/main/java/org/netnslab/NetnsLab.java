@@ -68,7 +68,6 @@ public final class NetnsLab {
      */
     public static Instance start(ActorSystem<?> system, Config config, String name, Duration timeout) {
         java.util.Objects.requireNonNull(system, "start: system is null");
-        java.util.Objects.requireNonNull(name, "start: name is null");
         EmbeddedConfig.requireReference(config);
         EmbeddedConfig.requireTimeout(timeout, system.settings().config()); // before the supervisor starts
         EmbeddedConfig.checkDispatcher(system, config);
@@ -225,10 +224,9 @@ public final class NetnsLab {
         }
 
         /**
-         * Drops the caller's reference to netns {@code id} (put_net), once: a second release never takes a
-         * reference a socket or listener holds (it fails while the first is pending, and completes at once after
-         * net_free, when the id has no netns). Ids are per supervisor: another instance's
-         * netns may have the same id, so prefer {@link #releaseNetns(NetnsHandle)}, which checks.
+         * Drops the caller's reference to netns {@code id} (put_net), once: a second release never takes a reference
+         * a socket or listener holds (it fails while the first is pending, and completes at once after net_free, when
+         * the id has no netns). Ids are per supervisor: prefer {@link #releaseNetns(NetnsHandle)}, which checks.
          *
          * @param id the netns's id ({@link NetnsHandle#id()}) in this client's supervisor
          * @return Done when the netns has reached net_free, which waits for every socket and uevent
@@ -257,8 +255,7 @@ public final class NetnsLab {
          *     of another supervisor (whose id may name one of this one's)
          */
         public CompletionStage<Done> releaseNetns(NetnsHandle netns) {
-            java.util.Objects.requireNonNull(netns, "releaseNetns: netns is null");
-            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor, "releaseNetns");
             return foreign != null ? CompletableFuture.failedFuture(foreign) : releaseNetns(netns.id());
         }
 
@@ -270,15 +267,11 @@ public final class NetnsLab {
          * @param options receive buffer (SO_RCVBUF / SO_RCVBUFFORCE, bytes) and NETLINK_NO_ENOBUFS;
          *     {@link SocketOptions#DEFAULT}: net.core.rmem_default, ENOBUFS reported
          * @return each materialization binds one listener; its value completes with the socket once bound
-         * @throws NullPointerException naming the argument that is null, before anything is bound: a null options
-         *     would otherwise fail the netns's actor when the stream starts
+         * @throws NullPointerException naming the argument that is null, before anything is bound
          */
         public Source<Received, CompletionStage<ReceiveQueue<Received>>> uevents(
                 NetnsHandle netns, SocketOptions options) {
-            java.util.Objects.requireNonNull(netns, "uevents: netns is null");
-            java.util.Objects.requireNonNull(
-                    options, "uevents: options is null (SocketOptions.DEFAULT for the defaults)");
-            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor, "uevents"); // options: the handle
             return foreign != null ? Releases.refused(foreign) : netns.uevents(options);
         }
 
@@ -291,8 +284,7 @@ public final class NetnsLab {
          * @throws NullPointerException for a null netns
          */
         public Source<Received, CompletionStage<Done>> uevents(NetnsHandle netns, int queueCapacity) {
-            java.util.Objects.requireNonNull(netns, "uevents: netns is null");
-            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor, "uevents");
             return foreign != null ? Releases.refused(foreign) : netns.uevents(queueCapacity);
         }
 
@@ -306,8 +298,7 @@ public final class NetnsLab {
          * @param sender the injecting task's credentials (needs CAP_SYS_ADMIN over the netns's owner)
          * @param payload {@code ACTION@DEVPATH} NUL {@code KEY=VALUE} NUL ..., without SEQNUM
          * @return Sent with its SEQNUM once on every listener queue, or Failed (EPERM, EINVAL)
-         * @throws NullPointerException naming the argument that is null, before anything is sent: a null payload
-         *     would otherwise fail the netns's actor
+         * @throws NullPointerException naming the argument that is null, before anything reaches the netns's actor
          */
         public CompletionStage<InjectResult> inject(NetnsHandle netns, Credentials sender, byte[] payload) {
             java.util.Objects.requireNonNull(sender, "inject: sender is null");
@@ -402,8 +393,7 @@ public final class NetnsLab {
 
         /** @return {@code stage} for a netns of this client's supervisor; else a failure naming the netns, at once */
         private <T> CompletionStage<T> own(NetnsHandle netns, String op, Supplier<CompletionStage<T>> stage) {
-            java.util.Objects.requireNonNull(netns, op + ": netns is null");
-            IllegalArgumentException foreign = releases.foreign(netns, supervisor);
+            IllegalArgumentException foreign = releases.foreign(netns, supervisor, op);
             return foreign != null ? CompletableFuture.failedFuture(foreign) : guard.guarded(netns, stage);
         }
     }

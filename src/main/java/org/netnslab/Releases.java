@@ -43,9 +43,12 @@ final class Releases {
      * that one. Refused when this client created its own netns of that id, or when the handle's actor is not below
      * {@code supervisor} (a handle from the supervisor protocol, not created through this client, is judged by path).
      *
+     * @param op the client's operation, named when {@code h} is null
      * @return the error, or null for a netns of {@code supervisor}
+     * @throws NullPointerException for a null handle, naming {@code op}
      */
-    IllegalArgumentException foreign(NetnsHandle h, akka.actor.typed.ActorRef<?> supervisor) {
+    IllegalArgumentException foreign(NetnsHandle h, akka.actor.typed.ActorRef<?> supervisor, String op) {
+        java.util.Objects.requireNonNull(h, op + ": netns is null");
         NetnsHandle own = created.get(h.id());
         boolean below = h.actor().path().toString().startsWith(supervisor.path() + "/");
         if ((own == null && below) || h.equals(own)) {
