@@ -54,7 +54,8 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(
             names = "--from",
             paramLabel = "FILE",
-            description = "no probes: fit and predict from the measurements in a saved calibration.json")
+            description = "no probes: fit and predict from the measurements in a saved calibration.json (or the"
+                    + " calibrate output folder holding it)")
     Path from;
 
     @Option(
