@@ -12,8 +12,8 @@ import org.netnslab.machine.HostBackground;
  * with the host's preemption model, HZ, base slice and the fitted task switch, under {@code netns-lab.machine})
  * and the costs {@link CostFit} fitted on it (under {@code netns-lab.model}), so every design run with it runs on
  * this calibrated machine, and a design era named after the kernel release ({@link HostFacts#eraName}) with the
- * model's rules for it: the lockless uevent path with one atomic SEQNUM (lib/kobject_uevent.c since v6.9),
- * pernet_ops_rwsem (net/core/net_namespace.c since v4.17), cleanup_net's expedited grace period (v6.9+) and the
+ * model's rules for it: the lockless uevent path with one atomic SEQNUM (lib/kobject_uevent.c since v6.9; before,
+ * uevent_sock_mutex), pernet_ops_rwsem (net/core/net_namespace.c since v4.17; before, net_mutex), cleanup_net's expedited grace period (v6.9+) and the
  * struct net freed by the next cleanup_net (v6.13+, 0f6ede9fbc74), each only where the release has it.
  */
 public final class CalibratedConf {
@@ -149,14 +149,19 @@ public final class CalibratedConf {
         }
         b.append("  }\n  designs {\n");
         b.append("    \"" + host.eraName() + "\" {\n");
+        boolean lockless = host.kernelAtLeast(6, 9); // lib/kobject_uevent.c: uevent_sock_mutex before v6.9
+        boolean rwsem = host.kernelAtLeast(4, 17); // net/core/net_namespace.c: net_mutex before v4.17
         b.append("      description = "
-                + com.typesafe.config.ConfigUtil.quoteString(
-                        "this host (" + comment(host.release()) + ", " + host.cpus()
-                                + " CPUs): kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem) on the"
-                                + " costs calibrate fitted")
+                + com.typesafe.config.ConfigUtil.quoteString("this host (" + comment(host.release()) + ", "
+                        + host.cpus() + " CPUs): "
+                        + (lockless
+                                ? "kernel-6.9+ rules (lockless uevent path, atomic SEQNUM"
+                                : "kernel-4.18..6.8 rules (uevent_sock_mutex, one global SEQNUM")
+                        + (rwsem ? ", pernet_ops_rwsem)" : ", net_mutex)") + " on the costs calibrate fitted")
                 + "\n");
-        b.append("      uevent { serialization = lockless, seqnum-scope = global }\n");
-        b.append("      netns.lifecycle-lock = rwsem\n");
+        b.append("      uevent { serialization = " + (lockless ? "lockless" : "global-owner")
+                + ", seqnum-scope = global }\n");
+        b.append("      netns.lifecycle-lock = " + (rwsem ? "rwsem" : "net-mutex") + "\n");
         if (host.kernelAtLeast(6, 9)) {
             b.append(
                     "      # v6.9+: cleanup_net waits with synchronize_rcu_expedited\n      netns.cleanup-rcu = expedited\n");

@@ -10,6 +10,33 @@ import java.util.List;
 final class KindChecks {
     private KindChecks() {}
 
+    /**
+     * @param kind the line's {@code probe/load}
+     * @param l the line, its fields in range
+     * @return why the line's own figures do not hold together, or null (also for a kind with no such check)
+     */
+    static String of(String kind, ObjectNode l) {
+        return switch (kind) {
+            case "uevent/waiters" -> waiters(l);
+            case "uevent/stop" -> stopRounds(l);
+            case "uevent/remote" -> remote(l);
+            case "uevent/tc1" -> sends(l, "injectors");
+            case "uevent/reorder" -> sends(l, "injectors_into_one_netns");
+            default -> null;
+        };
+    }
+
+    /**
+     * @return why a TC1 or reorder line's sends are not its injectors times each one's sends (a line edited by hand
+     *     would otherwise read as a ladder step of another size), or null
+     */
+    private static String sends(ObjectNode l, String injectors) {
+        long want = l.path(injectors).asLong() * l.path("sends_per_injector").asLong();
+        return l.path("sends").asLong() == want
+                ? null
+                : "sends must be " + injectors + " x sends_per_injector (" + want + "), got " + l.get("sends");
+    }
+
     /** @return why a line's {@code skipped} does not say why the probe skipped it (a non-empty text), or null */
     private static String skipped(ObjectNode l) {
         return l.get("skipped").isTextual() && !l.get("skipped").asText().isBlank()

@@ -264,13 +264,7 @@ public final class ProbeLines {
                     && l.path("loops").asLong() * l.path("iterations").asLong() > 100_000) {
                 return where + ": loops x iterations over 100,000";
             }
-            String own = switch (kind) {
-                case "uevent/waiters" -> KindChecks.waiters(l);
-                case "uevent/exit" -> exitKthreads(l);
-                case "uevent/stop" -> KindChecks.stopRounds(l);
-                case "uevent/remote" -> KindChecks.remote(l);
-                default -> null;
-            };
+            String own = kind.equals("uevent/exit") ? exitKthreads(l) : KindChecks.of(kind, l);
             if (own != null) {
                 return where + ": " + own;
             }

@@ -264,7 +264,7 @@ final class RecordingCheck {
                         + new java.util.TreeSet<>(CONTENDED) + ")";
             }
         }
-        return null;
+        return RecordedLadder.problem(root);
     }
 
     /** @return whether the text holds no control character (a terminal would act on it) */

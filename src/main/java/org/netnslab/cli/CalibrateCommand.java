@@ -242,6 +242,13 @@ final class CalibrateCommand implements Callable<Integer> {
                     + String.join(" and ", given) + " cannot be given with it (--csv FILE writes its rows)");
             return Main.EXIT_CONFIG;
         }
+        for (Path p : compare) { // --compare takes every word after it: a mistyped option would read as a file
+            if (p.toString().startsWith("-") && !Files.exists(p)) {
+                System.err.println(
+                        "netns-lab: unknown option '" + p + "' (netns-lab calibrate --help lists the options)");
+                return Main.EXIT_CONFIG;
+            }
+        }
         return CalibrateCompare.run(compare, csv);
     }
 

@@ -382,6 +382,27 @@ public class CostFitTest extends JUnitSuite {
                         && !old.contains("task-group ="));
     }
 
+    /**
+     * The host's era follows its release: the lockless uevent path from v6.9, uevent_sock_mutex before; pernet_ops_rwsem
+     * from v4.17, net_mutex before.
+     */
+    @Test
+    public void theHostEraFollowsTheKernelRelease() {
+        CostFit fit = CostFit.fit(List.of(uevent(0, 2000)));
+        java.util.function.Function<String, String> era = release -> CalibratedConf.text(
+                new HostFacts(release, 2, 250, "none", 1_500_000, "derived", 0.0, null, null, null, null), fit);
+        String v618 = era.apply("6.18.44-test");
+        assertTrue(v618, v618.contains("kernel-6.9+ rules (lockless uevent path, atomic SEQNUM, pernet_ops_rwsem)"));
+        assertTrue(v618, v618.contains("uevent { serialization = lockless, seqnum-scope = global }\n"));
+        String v515 = era.apply("5.15.0-91-generic");
+        assertTrue(
+                v515, v515.contains("kernel-4.18..6.8 rules (uevent_sock_mutex, one global SEQNUM, pernet_ops_rwsem)"));
+        assertTrue(v515, v515.contains("uevent { serialization = global-owner, seqnum-scope = global }\n"));
+        assertTrue(v515, v515.contains("netns.lifecycle-lock = rwsem\n") && !v515.contains("cleanup-rcu"));
+        String v414 = era.apply("4.14.0");
+        assertTrue(v414, v414.contains("netns.lifecycle-lock = net-mutex\n"));
+    }
+
     @Test
     public void broadcastWalkSlopeAndInterceptComeBackFromALine() throws Exception {
         // send median = 1,400 ns + 12 ns per bound socket, sockets = extra + the injector's own listener

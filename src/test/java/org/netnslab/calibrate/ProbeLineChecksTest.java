@@ -62,6 +62,20 @@ public class ProbeLineChecksTest extends JUnitSuite {
                 p != null
                         && p.endsWith("(uevent tc1): received (0) must be at least 1: every tc1 listener"
                                 + " receives its netns's sends"));
+        tc1.put("received", received);
+        // one more injector and the same sends: a line edited by hand would read as a ladder step of another size
+        long injectors = tc1.path("injectors").asLong();
+        tc1.put("injectors", injectors + 1);
+        p = ProbeLines.problem(set);
+        assertTrue(
+                p,
+                p != null
+                        && p.endsWith("(uevent tc1): sends must be injectors x sends_per_injector ("
+                                + (injectors + 1)
+                                        * tc1.path("sends_per_injector").asLong() + "), got "
+                                + tc1.path("sends")));
+        tc1.put("injectors", injectors);
+        assertNull(ProbeLines.problem(set));
     }
 
     @Test

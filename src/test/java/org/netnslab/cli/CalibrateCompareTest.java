@@ -68,6 +68,9 @@ public class CalibrateCompareTest extends JUnitSuite {
                 "netns-lab: calibrate --compare reads saved calibrations and runs no probe: --from and --seed cannot be"
                         + " given with it (--csv FILE writes its rows)\n",
                 p.err());
+        p = CommandLineFaultsTest.cli("calibrate", "--compare", A, B, "--bogus"); // not read as a file
+        assertEquals(2, p.status());
+        assertEquals("netns-lab: unknown option '--bogus' (netns-lab calibrate --help lists the options)\n", p.err());
         p = CommandLineFaultsTest.cli("calibrate", "--csv", "x.csv");
         assertEquals(2, p.status());
         assertEquals("netns-lab: calibrate --csv: only with --compare, which it writes the rows of\n", p.err());
