@@ -208,7 +208,9 @@ public final class CalibrationConsole {
                 34, rows.stream().mapToInt(r -> r.measure().length()).max().orElse(0));
         int bandWidth =
                 Math.max(6, rows.stream().mapToInt(r -> r.band().length()).max().orElse(0));
-        String row = "  %-" + loadWidth + "s %-" + measureWidth + "s %12s  %-29s %12s %10s  %-" + bandWidth + "s %s%n";
+        // two spaces between columns, so the longest entry of one never runs into the next
+        String row =
+                "  %-" + loadWidth + "s  %-" + measureWidth + "s %12s  %-29s %12s %10s  %-" + bandWidth + "s  %s%n";
         b.append(String.format(
                 row,
                 "load",

@@ -133,6 +133,15 @@ public final class CalibrationReport {
                     figure(CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE),
                     td(""),
                     td(esc(CalibratedConf.RTNL_SOURCE))));
+            b.append(
+                    row( // as the console's line: the fit leaves it at reference.conf's value
+                            null,
+                            td("costs.netns.unshare-process-user <i>(not fitted)</i>"),
+                            figure(ns(com.typesafe.config.ConfigFactory.defaultReference()
+                                    .getDuration("netns-lab.model.costs.netns.unshare-process-user")
+                                    .toNanos())),
+                            td(""),
+                            td("no probe can; reference.conf's value")));
         }
         b.append("</table>");
         if (!beyond.isEmpty()) {
