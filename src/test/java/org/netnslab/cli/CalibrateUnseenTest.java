@@ -40,6 +40,7 @@ public class CalibrateUnseenTest extends JUnitSuite {
                 unseen.add(((ObjectNode) l.deepCopy())
                         .put("set", "unseen")
                         .put("injectors_into_one_netns", 3)
+                        .put("sends", 3 * l.path("sends_per_injector").asLong()) // as the probe prints a line
                         .put("out_of_order_share", 0.02 * factor));
             }
         }
