@@ -13,8 +13,9 @@ import org.netnslab.machine.HostBackground;
  * and the costs {@link CostFit} fitted on it (under {@code netns-lab.model}), so every design run with it runs on
  * this calibrated machine, and a design era named after the kernel release ({@link HostFacts#eraName}) with the
  * model's rules for it: the lockless uevent path with one atomic SEQNUM (lib/kobject_uevent.c since v6.9; before,
- * uevent_sock_mutex), pernet_ops_rwsem (net/core/net_namespace.c since v4.17; before, net_mutex), cleanup_net's expedited grace period (v6.9+) and the
- * struct net freed by the next cleanup_net (v6.13+, 0f6ede9fbc74), each only where the release has it.
+ * uevent_sock_mutex), pernet_ops_rwsem (net/core/net_namespace.c since v4.17; before, net_mutex), cleanup_net's
+ * expedited grace period (v6.9+) and the struct net freed by the next cleanup_net (v6.13+, 0f6ede9fbc74), each only
+ * where the release has it.
  */
 public final class CalibratedConf {
     /** {@code netns.rtnl.setup-share} of the host era: 168 / 510 samples (see {@link #text}'s comment). */
