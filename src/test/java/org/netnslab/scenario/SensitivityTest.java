@@ -25,6 +25,7 @@ import org.netnslab.metrics.SensitivityResult;
 import org.netnslab.netns.Costs;
 import org.netnslab.run.RunObserver;
 import org.netnslab.run.RunSettings;
+import org.netnslab.settings.ConfigProblem;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -157,95 +158,53 @@ public class SensitivityTest extends JUnitSuite {
             assertTrue(all, all.contains("sensitivity.sample: unknown key"));
             assertTrue(all, all.contains(file + ":"));
         }
-        try { // a calibrate fit is a cost, just not one a study varies: said so, not "unknown"
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.samples=3", "sensitivity.keys=[proc.exit-switch]"),
-                            0.01);
-            Assert.fail("accepted");
-        } catch (ScenarioException e) {
-            assertTrue(
-                    e.problems.toString(),
-                    e.problems
-                            .toString()
-                            .contains("sensitivity.keys: 'proc.exit-switch' is a cost calibrate fits, never varied by a"
-                                    + " study; vary one of [mutex-handoff,"));
-        }
-        try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("execution=live", "sensitivity.samples=3"),
-                            0.01);
-            Assert.fail("accepted a live study");
-        } catch (ScenarioException e) {
-            assertTrue(e.problems.toString(), e.problems.toString().contains("sensitivity: needs execution = virtual"));
-            // the block came from a --set: the problem names it, not the scenario's first line
-            assertEquals(
-                    "--set sensitivity.samples=3: sensitivity: needs execution = virtual: the costs it varies are charged"
-                            + " in virtual execution only",
-                    e.problems.get(0).toString());
-        }
-        try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.samples=3", "sensitivity.keys=[uevent.recv, uevent.recv]"),
-                            0.01);
-            Assert.fail("accepted a cost listed twice");
-        } catch (ScenarioException e) {
-            assertEquals(
-                    "--set sensitivity.keys=[uevent.recv, uevent.recv]: sensitivity.keys: 'uevent.recv' is listed twice",
-                    e.problems.get(0).toString());
-        }
-        try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.samples=3", "designs=[kernel-6.9]", "baseline=kernel-6.9"),
-                            0.01);
-            Assert.fail("accepted a study of one design");
-        } catch (ScenarioException e) {
-            assertEquals(
-                    "--set sensitivity.samples=3: sensitivity: needs two designs or more: it reports how each design's"
-                            + " ratio to the baseline moves, and this run has 1",
-                    e.problems.get(0).toString());
-        }
-        try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.samples=3", "sensitivity.spread=0.95"),
-                            0.01);
-            Assert.fail("accepted a spread of 0.95");
-        } catch (ScenarioException e) {
-            assertEquals(
-                    "--set sensitivity.spread=0.95: sensitivity.spread: must be in 0..0.9 (a factor stays > 0), got"
-                            + " 0.95",
-                    e.problems.get(0).toString());
-        }
-        try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.samples=-3", "sensitivity.spread=half"),
-                            0.01);
-            Assert.fail("accepted a spread of text");
-        } catch (ScenarioException e) {
-            assertEquals(
-                    "[--set sensitivity.spread=half: sensitivity.spread: must be a number, got \"half\"]",
-                    e.problems.toString());
-        }
-        try {
-            new ScenarioLoader()
-                    .load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of("sensitivity.samples=-3"), 0.01);
-            Assert.fail("accepted -3 samples");
-        } catch (ScenarioException e) {
-            assertEquals(
-                    "--set sensitivity.samples=-3: sensitivity.samples: must be in 0..10000, got -3",
-                    e.problems.get(0).toString());
-        }
+        // a calibrate fit is a cost, just not one a study varies: said so, not "unknown"
+        String fit = refused(
+                        "accepted a calibrate fit as a key",
+                        "sensitivity.samples=3",
+                        "sensitivity.keys=[proc.exit-switch]")
+                .toString();
+        assertTrue(
+                fit,
+                fit.contains("sensitivity.keys: 'proc.exit-switch' is a cost calibrate fits, never varied by a study;"
+                        + " vary one of [mutex-handoff,"));
+        List<ConfigProblem> live = refused("accepted a live study", "execution=live", "sensitivity.samples=3");
+        assertTrue(live.toString(), live.toString().contains("sensitivity: needs execution = virtual"));
+        // the block came from a --set: the problem names it, not the scenario's first line
+        assertEquals(
+                "--set sensitivity.samples=3: sensitivity: needs execution = virtual: the costs it varies are charged"
+                        + " in virtual execution only",
+                live.get(0).toString());
+        assertEquals(
+                "--set sensitivity.keys=[uevent.recv, uevent.recv]: sensitivity.keys: 'uevent.recv' is listed twice",
+                refused(
+                                "accepted a cost listed twice",
+                                "sensitivity.samples=3",
+                                "sensitivity.keys=[uevent.recv, uevent.recv]")
+                        .get(0)
+                        .toString());
+        assertEquals(
+                "--set sensitivity.samples=3: sensitivity: needs two designs or more: it reports how each design's"
+                        + " ratio to the baseline moves, and this run has 1",
+                refused(
+                                "accepted a study of one design",
+                                "sensitivity.samples=3",
+                                "designs=[kernel-6.9]",
+                                "baseline=kernel-6.9")
+                        .get(0)
+                        .toString());
+        assertEquals(
+                "--set sensitivity.spread=0.95: sensitivity.spread: must be in 0..0.9 (a factor stays > 0), got 0.95",
+                refused("accepted a spread of 0.95", "sensitivity.samples=3", "sensitivity.spread=0.95")
+                        .get(0)
+                        .toString());
+        assertEquals(
+                "[--set sensitivity.spread=half: sensitivity.spread: must be a number, got \"half\"]",
+                refused("accepted a spread of text", "sensitivity.samples=-3", "sensitivity.spread=half")
+                        .toString());
+        assertEquals(
+                "--set sensitivity.samples=-3: sensitivity.samples: must be in 0..10000, got -3",
+                refused("accepted -3 samples", "sensitivity.samples=-3").get(0).toString());
     }
 
     /**
@@ -280,29 +239,29 @@ public class SensitivityTest extends JUnitSuite {
             },
         };
         for (String[] c : cases) {
-            try {
-                new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(c[0]), 0.01);
-                Assert.fail("accepted " + c[0]);
-            } catch (ScenarioException e) {
-                assertEquals(c[0], c[1], e.problems.get(0).toString());
-            }
+            assertEquals(c[0], c[1], refused("accepted " + c[0], c[0]).get(0).toString());
         }
+        String never = refused("accepted a cost TC1 never charges", "sensitivity.keys=[proc.recvmsg]")
+                .get(0)
+                .toString();
+        assertTrue(
+                never,
+                never.startsWith("--set sensitivity.keys=[proc.recvmsg]: sensitivity.keys:"
+                        + " [proc.recvmsg] is a cost this workload never charges: varying it varies nothing; the"
+                        + " costs it charges: [mutex-handoff, "));
+    }
+
+    /**
+     * @param what the refused case, said when it is accepted instead
+     * @param sets the --set overrides on load-tests/uevent-tc1-userns.conf at --scale 0.01
+     * @return the problems it is refused with
+     */
+    private static List<ConfigProblem> refused(String what, String... sets) throws Exception {
         try {
-            new ScenarioLoader()
-                    .load(
-                            Path.of("load-tests/uevent-tc1-userns.conf"),
-                            List.of("sensitivity.keys=[proc.recvmsg]"),
-                            0.01);
-            Assert.fail("accepted a cost TC1 never charges");
+            new ScenarioLoader().load(Path.of("load-tests/uevent-tc1-userns.conf"), List.of(sets), 0.01);
         } catch (ScenarioException e) {
-            assertTrue(
-                    e.problems.get(0).toString(),
-                    e.problems
-                            .get(0)
-                            .toString()
-                            .startsWith("--set sensitivity.keys=[proc.recvmsg]: sensitivity.keys:"
-                                    + " [proc.recvmsg] is a cost this workload never charges: varying it varies nothing; the"
-                                    + " costs it charges: [mutex-handoff, "));
+            return e.problems;
         }
+        throw new AssertionError(what);
     }
 }
