@@ -22,6 +22,16 @@ public final class CalibratedConf {
     static final double RTNL_SETUP_SHARE = 0.33;
     /** {@code netns.rtnl.exit-share} of the host era: 105 / 302 samples. */
     static final double RTNL_EXIT_SHARE = 0.35;
+    /**
+     * @return {@code costs.netns.unshare-process-user}, which no probe can fit: reference.conf's value, ns (the console
+     *     and report.html say it beside the fitted costs)
+     */
+    static long unshareProcessUserNanos() {
+        return com.typesafe.config.ConfigFactory.defaultReference()
+                .getDuration("netns-lab.model.costs.netns.unshare-process-user")
+                .toNanos();
+    }
+
     /** Where the RTNL shares come from, for the report. */
     static final String RTNL_SOURCE = "the shares of setup_net's and the exits' CPU under rtnl_mutex, from a perf"
             + " profile of the serial unshare loop on 6.18.44 (docs/calibrate.md); no probe can time a lock's hold here";

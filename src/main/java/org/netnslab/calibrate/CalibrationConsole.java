@@ -193,10 +193,7 @@ public final class CalibrationConsole {
                 CalibratedConf.RTNL_SETUP_SHARE + " / " + CalibratedConf.RTNL_EXIT_SHARE + " of the CPU"));
         b.append(String.format(
                 "  %-38s %12s  (not fitted: no probe can; reference.conf's value)%n",
-                "costs.netns.unshare-process-user",
-                CalibrationReport.ns(com.typesafe.config.ConfigFactory.defaultReference()
-                        .getDuration("netns-lab.model.costs.netns.unshare-process-user")
-                        .toNanos())));
+                "costs.netns.unshare-process-user", CalibrationReport.ns(CalibratedConf.unshareProcessUserNanos())));
     }
 
     /** A table of rows: one line a row, a miss's reason as its code, the codes explained under the table. */

@@ -137,9 +137,7 @@ public final class CalibrationReport {
                     row( // as the console's line: the fit leaves it at reference.conf's value
                             null,
                             td("costs.netns.unshare-process-user <i>(not fitted)</i>"),
-                            figure(ns(com.typesafe.config.ConfigFactory.defaultReference()
-                                    .getDuration("netns-lab.model.costs.netns.unshare-process-user")
-                                    .toNanos())),
+                            figure(ns(CalibratedConf.unshareProcessUserNanos())),
                             td(""),
                             td("no probe can; reference.conf's value")));
         }
