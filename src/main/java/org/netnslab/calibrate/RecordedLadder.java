@@ -24,41 +24,43 @@ final class RecordedLadder {
         if (!sizes.isObject()) {
             return null;
         }
-        JsonNode ladder = root.path("prediction_set");
+        Map<Ladder.Kind, List<Long>> steps = new EnumMap<>(Ladder.Kind.class);
+        Map<Ladder.Kind, java.util.Set<Long>> run = new EnumMap<>(Ladder.Kind.class);
         for (Ladder.Kind k : Ladder.Kind.values()) {
-            java.util.Set<Long> steps = new java.util.TreeSet<>();
-            sizes.path(k.load).forEach(v -> steps.add(v.asLong()));
-            java.util.Set<Long> run = new java.util.TreeSet<>();
-            for (JsonNode l : ladder) {
-                UnseenShapes.Shape s = shape(l);
-                if (s != null && s.kind() == k) {
-                    run.add(s.size());
-                }
-            }
-            if (!run.isEmpty() && !run.equals(steps)) { // a kind --only left out has no line at all
-                return "prediction_set's " + k.load + " lines are of " + k.unit + " " + run + ", where ladder.sizes."
-                        + k.load + " says " + steps + " ran: a cut or edited recording";
+            List<Long> s = new ArrayList<>();
+            sizes.path(k.load).forEach(v -> s.add(v.asLong()));
+            steps.put(k, List.copyOf(s));
+            run.put(k, new java.util.TreeSet<>());
+        }
+        for (JsonNode l : root.path("prediction_set")) {
+            UnseenShapes.Shape s = shape(l);
+            if (s != null) {
+                run.get(s.kind()).add(s.size());
             }
         }
-        return unseen(root, sizes);
+        for (Ladder.Kind k : Ladder.Kind.values()) {
+            java.util.Set<Long> want = new java.util.TreeSet<>(steps.get(k));
+            if (!run.get(k).isEmpty() && !run.get(k).equals(want)) { // a kind --only left out has no line at all
+                return "prediction_set's " + k.load + " lines are of " + k.unit + " " + run.get(k)
+                        + ", where ladder.sizes." + k.load + " says " + want + " ran: a cut or edited recording";
+            }
+        }
+        return unseen(root, steps);
     }
 
-    /** @return why the unseen lines are not the draw of the recorded seed, or null (also for no seed or no line) */
-    private static String unseen(JsonNode root, JsonNode sizes) {
+    /**
+     * @param steps the recording's ladder, each kind's sizes as {@code ladder.sizes} lists them
+     * @return why the unseen lines are not the draw of the recorded seed, or null (also for no seed or no line)
+     */
+    private static String unseen(JsonNode root, Map<Ladder.Kind, List<Long>> steps) {
         JsonNode seed = root.path("unseen").path("seed");
         JsonNode lines = root.path("unseen_set");
         if (!seed.isIntegralNumber() || lines.size() == 0) {
             return null;
         }
-        Map<Ladder.Kind, List<Long>> plan = new EnumMap<>(Ladder.Kind.class);
-        for (Ladder.Kind k : Ladder.Kind.values()) {
-            List<Long> s = new ArrayList<>();
-            sizes.path(k.load).forEach(v -> s.add(v.asLong()));
-            plan.put(k, List.copyOf(s));
-        }
         List<UnseenShapes.Shape> drawn = UnseenShapes.draw(
                 seed.asLong(),
-                new Ladder.Plan(plan, List.of(), null, root.path("quick").asBoolean(false)));
+                new Ladder.Plan(steps, List.of(), null, root.path("quick").asBoolean(false)));
         for (int i = 0; i < lines.size(); i++) {
             UnseenShapes.Shape shape = shape(lines.get(i));
             if (shape != null && !drawn.contains(shape)) {
