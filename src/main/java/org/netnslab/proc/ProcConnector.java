@@ -69,6 +69,16 @@ public final class ProcConnector extends AbstractBehavior<ProcConnector.Command>
         NONE
     }
 
+    /**
+     * @param filter the connector's filter
+     * @param accounting its listener accounting
+     * @return whether a listener is sent only what its own subscription wants: filtered in the broadcast on per-socket
+     *     state; under {@code GLOBAL_COUNT} the filter passes every event ({@link ProcListenerTable#delivers})
+     */
+    public static boolean sendsOnlyWanted(Filter filter, ProcListenerTable.Accounting accounting) {
+        return filter == Filter.PER_LISTENER && accounting == ProcListenerTable.Accounting.PER_SOCKET;
+    }
+
     /** The connector's protocol. */
     public sealed interface Command permits Join, Subscribe, Close, Publish, PublishBurst, GetStats {}
 

@@ -145,8 +145,8 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         // One phase: publish every event, then close the sockets (told after the events, from the same actor:
         // each listener drains what it was sent first); done when every listener stream has ended. Progress:
         // events the listeners received, of every event for every listener or, where the connector filters
-        // before delivery, of those each listener's filter passes (drops, ENOBUFS, take some).
-        long toReceive = ps.filter() == ProcConnector.Filter.PER_LISTENER
+        // before delivery, of those each listener's subscription wants (drops, ENOBUFS, take some).
+        long toReceive = ProcConnector.sendsOnlyWanted(ps.filter(), ps.accounting())
                 ? listeners.values().stream()
                         .mapToLong(m -> events.stream().filter(m::wants).count())
                         .sum()
