@@ -312,7 +312,7 @@ public final class NetnsLab {
          *
          * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
          *     ignores the subscription and this stage fails with a timeout
-         * @param mask PROC_EVENT_* bits wanted ({@link org.netnslab.proc.ProcEvents}), or null
+         * @param mask PROC_EVENT_* bits ({@link org.netnslab.proc.ProcEvents}), or null: all (only null before v6.6)
          * @param options the socket's receive buffer (bytes) and NETLINK_NO_ENOBUFS
          * @return the joined socket once the subscription is acknowledged: its events (one recvmsg per
          *     pull; {@link ProcReceived.Enobufs} after an overrun) and its queue; fails with a NullPointerException

@@ -22,13 +22,15 @@ public final class ProcSubscriber {
      * @param connector the proc connector
      * @param caller the subscribing task's credentials; outside the initial user namespace the kernel
      *     ignores the subscription, so the stage fails with a timeout
-     * @param mask PROC_EVENT_* bits wanted ({@link ProcEvents}), or null for the legacy form (every event)
+     * @param mask PROC_EVENT_* bits wanted ({@link ProcEvents}), or null for the legacy form (every event); a
+     *     connector before v6.6 ({@link ProcListenerTable.Accounting#GLOBAL_COUNT}) ignores a mask, and the stage
+     *     fails with a timeout
      * @param options the socket's receive buffer and NETLINK_NO_ENOBUFS
      * @param timeout longest wait for each of the two answers
      * @param scheduler the actor system's scheduler
      * @return the joined socket once the subscription is acknowledged; fails with an
      *     {@link IllegalStateException} naming the reason when the bind fails, or with a
-     *     {@link java.util.concurrent.TimeoutException}
+     *     {@link java.util.concurrent.TimeoutException} naming what the kernel ignores when no answer comes
      */
     public static CompletionStage<ProcConnector.Joined> listen(
             ActorRef<ProcConnector.Command> connector,
@@ -53,7 +55,22 @@ public final class ProcSubscriber {
                             joined.socket(), caller, true, ProcSubscription.encode(ProcEvents.MCAST_LISTEN, mask), r),
                     timeout,
                     scheduler));
-            return subscribed.thenApply(done -> joined);
+            return subscribed.thenApply(done -> joined).exceptionallyCompose(e -> {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        ? e.getCause()
+                        : e;
+                if (!(cause instanceof java.util.concurrent.TimeoutException)) {
+                    return CompletableFuture.failedFuture(cause);
+                }
+                // the kernel acks nothing it ignores, so a wait is all a caller sees: name what it ignores
+                java.util.concurrent.TimeoutException named = new java.util.concurrent.TimeoutException(
+                        "the proc connector acknowledged no subscription within " + timeout.toMillis() + " ms: the"
+                                + " kernel ignores one from a caller outside the initial user or pid namespace, and,"
+                                + " before v6.6 (proc-connector.accounting = global-count), any but the 4-byte LISTEN"
+                                + " (a null mask)" + (mask == null ? "" : "; this one asked for mask " + mask));
+                named.initCause(cause);
+                return CompletableFuture.failedFuture(named);
+            });
         });
     }
 

@@ -66,6 +66,29 @@ public class ProcSubscriberTest extends JUnitSuite {
         }
     }
 
+    /**
+     * Before v6.6 (cn_proc_mcast_ctl up to v6.5) the connector reads only the 4-byte LISTEN: a masked subscription is
+     * ignored without an answer, so the wait ends in a timeout that names it; the legacy form is acknowledged.
+     */
+    @Test
+    public void beforeV66AMaskedSubscriptionTimesOutNamingWhyAndTheLegacyOneIsAcknowledged() throws Exception {
+        ActorRef<ProcConnector.Command> old = testKit.spawn(
+                ProcConnector.create(ProcConnector.Filter.NONE, ProcListenerTable.Accounting.GLOBAL_COUNT, 2));
+        try {
+            listen(old, ROOT, ProcEvents.EXIT, Duration.ofMillis(300));
+            throw new AssertionError("a connector before v6.6 acknowledged a masked subscription");
+        } catch (ExecutionException e) {
+            assertTrue(e.getCause().toString(), e.getCause() instanceof TimeoutException);
+            assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("accounting = global-count"));
+            assertTrue(
+                    e.getCause().getMessage(), e.getCause().getMessage().endsWith("asked for mask " + ProcEvents.EXIT));
+        }
+        assertEquals(
+                "the second socket bound, acknowledged",
+                2L,
+                listen(old, ROOT, null, Duration.ofSeconds(5)).socket());
+    }
+
     @Test
     public void whenTheConnectorStopsItsListenersStreamsFailInsteadOfHanging() throws Exception {
         ActorRef<ProcConnector.Command> pc = connector();

@@ -26,6 +26,7 @@ import org.netnslab.proc.PidfdMonitor;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.proc.ProcEvent;
 import org.netnslab.proc.ProcEvents;
+import org.netnslab.proc.ProcListenerTable;
 import org.netnslab.proc.ProcScanMonitor;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.proc.ProcSubscriber;
@@ -113,10 +114,18 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         List<Long> sockets = new ArrayList<>();
         List<CompletionStage<Done>> finished = new ArrayList<>();
         LongAdder received = new LongAdder();
+        // Before v6.6 the connector understands only the 4-byte LISTEN and ignores a masked proc_input, so a
+        // listener of that era subscribes to everything and keeps what it wants itself.
+        boolean legacy = ps.accounting() == ProcListenerTable.Accounting.GLOBAL_COUNT;
         for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
             ProcConnector.Joined joined = scope.await(
                     ProcSubscriber.listen(
-                            pc, root, l.getValue(), ps.listener(), DesignScope.REQUEST_LIMIT, scope.scheduler()),
+                            pc,
+                            root,
+                            legacy ? null : l.getValue(),
+                            ps.listener(),
+                            DesignScope.REQUEST_LIMIT,
+                            scope.scheduler()),
                     "joining the proc connector and subscribing " + l.getKey());
             LatencyRecorder latency = new LatencyRecorder();
             latencies.add(latency);

@@ -61,6 +61,27 @@ public class VirtualProcEventsTest extends JUnitSuite {
     }
 
     /**
+     * A connector before v6.6 ({@code accounting = global-count}) ignores a masked subscription, so its listeners
+     * subscribe to everything and keep what they want themselves: exactly the unfiltered design's work, with either
+     * filter setting (that era has no filter).
+     */
+    @Test
+    public void beforeV66ListenersSubscribeToEverythingAndCostWhatUnfilteredOnesDo() throws Exception {
+        RunResult r = run(
+                0.01,
+                "designs=[none, old, old-filtered]",
+                "baseline=none",
+                "custom-designs.old.proc-connector { filter = none, accounting = global-count }",
+                "custom-designs.old-filtered.proc-connector { filter = per-listener, accounting = global-count }");
+        for (String monitor : List.of("all", "fork-exit", "exit", "nonzero-exit")) {
+            double none = busyMs(r.designs().get(0), monitor);
+            assertEquals(monitor, (3 * 80 + 1) * 7500e-6 + 2 * 80 * 1250e-6, none, 1e-9);
+            assertEquals(monitor, none, busyMs(r.designs().get(1), monitor), 0);
+            assertEquals(monitor, none, busyMs(r.designs().get(2), monitor), 0);
+        }
+    }
+
+    /**
      * An event is received when the recvmsg that returns it ends, its wake-up included. Each listener has a CPU of its
      * own (64), so an event that finds its listener asleep is received 1250 ns (the wake-up) + 7500 ns (recvmsg) after
      * it was made, 8750 ns: every event of the EXIT-only (80), the NONZERO_EXIT (8) and the fork-exit (160) listeners,
