@@ -491,8 +491,13 @@ public class ReportCommandTest extends JUnitSuite {
         Files.delete(missing);
         Path broken = dir.resolve("kernel-4.18.uevent.transaction.hgrm");
         Files.writeString(broken, "not a histogram\n");
+        Path csv = dir.resolve(SummaryCsv.FILE);
+        String written = Files.readString(csv);
+        Files.delete(csv); // the summary is still written again beside the notes
         Output o = execute("report", dir.toString());
         assertEquals(o.err(), 2, o.status());
+        assertEquals(written, Files.readString(csv));
+        assertTrue(o.err(), o.err().contains(csv + ": written again from result.json (it was missing)"));
         String missingNote =
                 missing + ": no such file; the uevent.delivery percentile chart has no line for" + " per-netns-2018";
         String brokenNote = broken + ": line 1: expected HdrHistogram's header";

@@ -21,6 +21,7 @@ import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netns.NamespaceSupervisor;
 import org.netnslab.netns.StandardPernetOps;
 import org.netnslab.rcu.RcuDomain;
+import org.netnslab.run.CompletionTimes;
 import org.netnslab.run.DesignResultBuilder;
 import org.netnslab.run.DesignRunner;
 import org.netnslab.run.DesignScope;
@@ -52,10 +53,14 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
         if (!scope.machine().isVirtual() && iterations * w.workers() >= WARM_UP_FROM) {
             warmup += jitWarmUp(design, scope, iterations, warmupRate);
         }
-        LifecycleRecorder probe = new LifecycleRecorder();
+        // the throughput counts lifecycles at net_free, so its series does too: the loops' own progress (creations)
+        // ends long before the last net_free where the cleanup is held back
+        CompletionTimes freedAt = new CompletionTimes(scope.machine()::nanoTime);
+        LifecycleRecorder probe = new LifecycleRecorder(freedAt::completed);
         long start = scope.machine().nanoTime();
         Loops loops = loops(design, scope, iterations, probe, COUNTED, COUNTED);
-        double wallS = (scope.machine().nanoTime() - start) / 1e9;
+        long end = scope.machine().nanoTime();
+        double wallS = (end - start) / 1e9;
         RcuDomain.Stats rcu = scope.<NamespaceSupervisor.Command, RcuDomain.Stats>ask(
                 loops.supervisor(), NamespaceSupervisor.GetRcuStats::new, "reading RCU stats");
         int live = scope.<NamespaceSupervisor.Command, Integer>ask(
@@ -85,7 +90,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                         .with(USE_AFTER_FREE, probe.useAfterFreeCount())
                         .with(LEAKED, leaked)
                         .with(SOCK_INUSE_SUM, probe.sockInuseSum()))
-                .throughputSeries(loops.series())
+                .throughputSeries(freedAt.series(start, end))
                 .build(lifecycles, "netns lifecycles", wallS);
     }
 
@@ -186,10 +191,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
 
     /** What one set of loops leaves behind, once every netns it created has reached net_free. */
     private record Loops(
-            ActorRef<NamespaceSupervisor.Command> supervisor,
-            StripedRecorder loopWall,
-            LongAdder failures,
-            List<double[]> series) {}
+            ActorRef<NamespaceSupervisor.Command> supervisor, StripedRecorder loopWall, LongAdder failures) {}
 
     /**
      * Runs one set of loops on a supervisor of its own (actors named after {@code name}, progress shown as phase
@@ -220,7 +222,6 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                     done::countDown));
         }
         List<ActorRef<ChurnWorker.Command>> workers = scope.spawnEach(behaviors, "churn-" + name);
-        List<double[]> series = new ArrayList<>();
         scope.phases()
                 .run(
                         label,
@@ -228,7 +229,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
                         done,
                         progress,
                         iterations * w.workers(),
-                        series);
+                        null);
         // the counted loops' last net_free can come seconds after their last creation (a barrier per exit)
         Phases.Waiting freeing = label.equals(COUNTED)
                 ? scope.phases().waiting("net_free", iterations * w.workers(), probe::freed)
@@ -238,7 +239,7 @@ public record NetnsChurnRun(NetnsChurnWorkload w, double scale) implements Desig
             freeing.done();
         }
         workers.forEach(x -> x.tell(ChurnWorker.Stop.INSTANCE));
-        return new Loops(supervisor, loopWall, failures, series);
+        return new Loops(supervisor, loopWall, failures);
     }
 
     /**
