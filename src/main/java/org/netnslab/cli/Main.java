@@ -203,6 +203,11 @@ public final class Main implements Callable<Integer> {
     private static <T> T number(String text, java.util.function.Function<String, T> parse, String what) {
         try {
             T v = parse.apply(text.strip());
+            if (v instanceof Double d && Double.isInfinite(d) && !text.strip().matches("(?i)[+-]?infinity")) {
+                throw new CommandLine.TypeConversionException( // 1e400: a number, past a double's range
+                        org.netnslab.settings.HoconSyntax.cut(org.netnslab.settings.HoconSyntax.printable(text))
+                                + " is too large");
+            }
             if (v instanceof Double d && !Double.isFinite(d)) { // Java reads NaN and Infinity: no option takes them
                 throw new NumberFormatException(text);
             }

@@ -65,13 +65,21 @@ public final class ConsoleReport {
     }
 
     /**
-     * A throughput, whole: "-" for none (a counted phase of 0 s has no rate; result.json holds null).
+     * A throughput, whole from 100 a second, else to three significant digits (a churn's 7.38 against 7.86 lifecycles a
+     * second would read 7 against 8); "-" for none (a counted phase of 0 s has no rate; result.json holds null).
      *
      * @param perSec operations a second, NaN for none
-     * @return e.g. {@code 545,449}
+     * @return e.g. {@code 545,449} or {@code 7.86}
      */
     public static String rate(double perSec) {
-        return Double.isFinite(perSec) ? String.format("%,.0f", perSec) : "-";
+        if (!Double.isFinite(perSec)) {
+            return "-";
+        }
+        return Math.abs(perSec) >= 99.95 || perSec == 0
+                ? String.format("%,.0f", perSec)
+                : new java.math.BigDecimal(perSec)
+                        .round(new java.math.MathContext(3))
+                        .toPlainString();
     }
 
     /**

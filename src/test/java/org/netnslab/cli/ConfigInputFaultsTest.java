@@ -235,6 +235,9 @@ public class ConfigInputFaultsTest extends JUnitSuite {
         assertEquals(
                 "netns-lab: --repeat: 99999999999 is too large (netns-lab run --help lists the options)\n",
                 cli("run", UNSHARE, "--repeat", "99999999999").err());
+        assertEquals( // a number past a double's range is one, too large, where Java reads Infinity
+                "netns-lab: --scale: 1e400 is too large (netns-lab run --help lists the options)\n",
+                cli("run", UNSHARE, "--scale", "1e400").err());
         assertEquals(
                 "netns-lab: --timeout: '5s' is not a whole number (netns-lab calibrate --help lists the options)\n",
                 cli("calibrate", "--timeout", "5s").err());

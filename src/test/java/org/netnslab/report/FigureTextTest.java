@@ -32,4 +32,17 @@ public class FigureTextTest extends JUnitSuite {
                 "1.000 .. 1.000 (Fieller, no spread over the replicates)",
                 ConsoleReport.interval(new RatioInterval(1, 1, 1, Double.POSITIVE_INFINITY)));
     }
+
+    /** A throughput is whole from 100 a second; below, three significant digits keep a 6% gap from reading as 12%. */
+    @Test
+    public void aThroughputBelowAHundredKeepsThreeSignificantDigits() {
+        assertEquals("545,449", ConsoleReport.rate(545_449.4));
+        assertEquals("100", ConsoleReport.rate(99.96));
+        assertEquals("99.9", ConsoleReport.rate(99.94));
+        assertEquals("7.38", ConsoleReport.rate(7.3775));
+        assertEquals("7.80", ConsoleReport.rate(7.8));
+        assertEquals("0.00123", ConsoleReport.rate(0.0012345));
+        assertEquals("0", ConsoleReport.rate(0));
+        assertEquals("-", ConsoleReport.rate(Double.NaN));
+    }
 }
