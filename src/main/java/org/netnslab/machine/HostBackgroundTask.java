@@ -18,6 +18,8 @@ public final class HostBackgroundTask {
     private long owed;
 
     private boolean running;
+    /** The design run has ended: no further step starts (the machine's CPUs may be a new design run's by then). */
+    private boolean stopped;
 
     private HostBackgroundTask(Machine machine, HostBackground settings, IntSupplier netns) {
         this.machine = machine;
@@ -49,7 +51,7 @@ public final class HostBackgroundTask {
     }
 
     private void runOwed() {
-        if (running || owed == 0) {
+        if (running || owed == 0 || stopped) {
             return;
         }
         running = true;
@@ -61,8 +63,12 @@ public final class HostBackgroundTask {
         });
     }
 
-    /** Stops the wake-ups (the design run's end); a step already on a CPU runs out. */
+    /**
+     * Stops the wake-ups and the CPU still owed (the design run's end): a background that calls for more than the CPUs
+     * give would otherwise go on stepping past its run; a step already on a CPU runs out.
+     */
     public void stop() {
+        stopped = true;
         if (next != null) {
             next.cancel();
         }

@@ -87,6 +87,29 @@ public class HostBackgroundTest extends JUnitSuite {
         }
     }
 
+    /**
+     * A background calling for more than its CPU gives (2 ms of CPU every 1 ms on one CPU) owes more at every step's
+     * end: steps of 2, 2, 4 and 8 ms from 1 ms on (a step's end comes before the wake-up of its instant; the fourth
+     * runs from 9 to 17 ms). Stopped at 10 ms, the fourth runs out and the 2 ms owed since 9 ms is never run: past its
+     * design run, the next run's machine would be handed its task.
+     */
+    @Test
+    public void aStoppedTaskStartsNoStepForWhatItStillOwes() throws Exception {
+        ActorSystem<Object> sys = VirtualSystem.create(Behaviors.empty(), "hb-owed", ConfigFactory.load());
+        try {
+            Machine m = Machine.get(sys);
+            m.configure(new MachineSettings(1, 0, 1, fair(), new HostBackground(MS, MS, 0)), 0);
+            long t0 = m.nanoTime();
+            HostBackgroundTask task = HostBackgroundTask.start(m, () -> 2_000);
+            m.engine().schedule(10 * MS, task::stop);
+            m.engine().schedule(S, () -> {});
+            m.engine().runUntil(() -> m.nanoTime() - t0 >= S, t -> {}, 5 * S);
+            assertEquals((2 + 2 + 4 + 8) * MS, m.cpuNanos(CpuTask.Kind.HOST));
+        } finally {
+            sys.terminate();
+        }
+    }
+
     /** A fifo machine, or a fair one with no host background, runs no host task: 3 s pass with no host CPU. */
     @Test
     public void noTaskWithoutTheFairMachineOrAnyCost() throws Exception {
