@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.netnslab.metrics.Comparison;
+import org.netnslab.metrics.Losses;
 import org.netnslab.metrics.RunResult;
 
 /**
@@ -128,6 +129,10 @@ public final class Verdict {
         if (arrival != null) {
             lines.add(new Line(arrival, null, Double.NaN));
         }
+        String lost = losses(r);
+        if (lost != null) {
+            lines.add(new Line(lost, null, Double.NaN));
+        }
         Map<String, List<String>> broken = new LinkedHashMap<>();
         boolean hold = true;
         List<String> parts = new ArrayList<>();
@@ -232,6 +237,26 @@ public final class Verdict {
                 .setScale(3, java.math.RoundingMode.HALF_UP)
                 .stripTrailingZeros();
         return (d.scale() < 2 ? d.setScale(2) : d).toPlainString();
+    }
+
+    /**
+     * @return null, or the designs that lost work before their figures ({@link Losses}): their measures are over what
+     *     was left, and a comparison with one that lost less compares unlike sets
+     */
+    private static String losses(RunRecord r) {
+        List<String> lost = new ArrayList<>();
+        for (DesignRecord d : r.designs()) {
+            for (String counter : Losses.ALL) {
+                Long n = d.counters().get(counter);
+                if (n != null && n > 0) {
+                    lost.add(String.format(Locale.ROOT, "%s %s %,d", d.name(), counter, n));
+                }
+            }
+        }
+        return lost.isEmpty()
+                ? null
+                : "Lost before the figures: " + String.join(", ", lost) + ". Those designs' measures are over what"
+                        + " was left, so a comparison with a design that lost less compares unlike sets.";
     }
 
     /**

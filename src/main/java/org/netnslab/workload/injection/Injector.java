@@ -99,14 +99,15 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
          * @param sentPerNetns successful sends by netns index, for this phase
          * @param permissionViolations injections sent without the permission to, or refused with EPERM
          *     with it, in this phase (the {@code eperm} invariant: must be 0)
-         * @param einval injections refused with EINVAL in this phase
+         * @param failed injections that failed with another errno in this phase: EINVAL, or EAGAIN from a netns actor
+         *     failed by {@code faults.netns-actor} (not sent again)
          * @param refused injections refused with EPERM as the capability rule says (the sender has no CAP_SYS_ADMIN
          *     over the netns's owner), in this phase
          * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
          *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
          */
         void phaseDone(
-                Phase phase, long[] sentPerNetns, long permissionViolations, long einval, long refused, long cpuNanos);
+                Phase phase, long[] sentPerNetns, long permissionViolations, long failed, long refused, long cpuNanos);
     }
 
     private final Target[] targets;
@@ -138,7 +139,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     private final StripedRecorder transactions;
     private long[] sent;
     private long permissionViolations;
-    private long einval;
+    private long failed;
     private long refused;
     /** The task's CPU when the phase started, ns (fair). */
     private long cpuAtStart;
@@ -207,7 +208,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         }
         sent = new long[netnsCount];
         permissionViolations = 0;
-        einval = 0;
+        failed = 0;
         refused = 0;
         cpuAtStart = task == null ? 0 : task.cpuNanos();
         sendNext();
@@ -238,7 +239,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
             }
         }
         long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
-        listener.phaseDone(phase, sent, permissionViolations, einval, refused, cpu);
+        listener.phaseDone(phase, sent, permissionViolations, failed, refused, cpu);
         long exit = path == null ? 0 : path.costs().injectorExit();
         // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
         if (phase == Phase.COUNTED
@@ -387,7 +388,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
                 refused++;
             }
         } else {
-            einval++;
+            failed++;
         }
         progress.increment();
         sendNext();

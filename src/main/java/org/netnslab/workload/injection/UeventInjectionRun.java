@@ -22,6 +22,7 @@ import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.LifecycleRecorder;
+import org.netnslab.metrics.Losses;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.NamespaceSupervisor;
@@ -160,6 +161,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         }
         if (collector.refused > 0) { // only where the scenario sends without the capability: other results unchanged
             result.counter("refused_eperm", collector.refused);
+        }
+        if (collector.failed > 0) { // a fault switch's EAGAIN: the transactions count without them
+            result.counter(Losses.INJECTIONS_FAILED, collector.failed);
         }
         if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
             result.counter("injector_cpu_us", injectorCpu / 1_000);
@@ -302,6 +306,8 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         long eperm;
         /** Injections refused with EPERM as the capability rule says, over both phases. */
         long refused;
+        /** Counted injections that failed otherwise (EAGAIN, EINVAL): missing from the counted figures. */
+        long failed;
 
         private CountDownLatch latch;
 
@@ -322,11 +328,12 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
                 Injector.Phase phase,
                 long[] sent,
                 long permissionViolations,
-                long einval,
+                long failed,
                 long refused,
                 long cpuNanos) {
             if (phase == Injector.Phase.COUNTED) {
                 countedCpuNanos += cpuNanos;
+                this.failed += failed;
             }
             for (int i = 0; i < sent.length; i++) {
                 sentPerNetns[i] += sent[i];

@@ -21,6 +21,7 @@ import org.netnslab.machine.SameThread;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
+import org.netnslab.metrics.Losses;
 import org.netnslab.proc.ConnectorMonitor;
 import org.netnslab.proc.PidfdMonitor;
 import org.netnslab.proc.ProcConnector;
@@ -200,7 +201,7 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
                 .counter("events_generated", stats.generated())
                 .counter("events_delivered", stats.delivered())
                 .counter("events_filtered", stats.filtered())
-                .counter("events_dropped", stats.dropped());
+                .counter(Losses.EVENTS_DROPPED, stats.dropped());
         ListenerInvariants invariants = ListenerInvariants.NONE;
         for (Map.Entry<String, ConnectorMonitor> l : listeners.entrySet()) {
             ConnectorMonitor m = l.getValue();

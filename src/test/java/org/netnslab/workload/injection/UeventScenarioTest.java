@@ -273,4 +273,39 @@ public class UeventScenarioTest extends JUnitSuite {
                         .asLong());
         assertTrue(Files.exists(out.resolve("kernel-6.9.uevent.transaction.hgrm")));
     }
+
+    /**
+     * Live, faults.netns-actor fails every second message a netns actor gets: per-netns-2018's injections go through
+     * it and half of them come back EAGAIN, not sent again. The failed ones are counted beside the transactions (which
+     * add up to the counted injections with them) and the verdict names the loss; the designs whose injections do not
+     * go through the actor lose nothing.
+     */
+    @Test
+    public void injectionsAFaultFailedAreCountedAndTheVerdictNamesThem() throws Exception {
+        Path file = tmp.newFile("faulty.conf").toPath();
+        Files.writeString(file, SCENARIO + "model.faults.netns-actor = 2\n");
+        Scenario scenario = new ScenarioLoader().load(file, List.of(), 0.05);
+        RunResult result = new ScenarioRunner(testKit.system(), SETTINGS, RunObserver.SILENT).run(scenario);
+        String failed = org.netnslab.metrics.Losses.INJECTIONS_FAILED;
+        List<String> lost = new ArrayList<>();
+        for (var d : result.designs()) {
+            long counted = d.recorders().get("uevent.transaction").count();
+            Long n = d.counters().get(failed);
+            if (d.name().equals("per-netns-2018")) {
+                assertTrue(d.counters().toString(), n != null && n > 0);
+                lost.add(String.format(java.util.Locale.ROOT, "%s %s %,d", d.name(), failed, n));
+            }
+            assertEquals(
+                    d.name(),
+                    result.designs()
+                            .get(0)
+                            .recorders()
+                            .get("uevent.transaction")
+                            .count(),
+                    counted + (n == null ? 0 : n));
+        }
+        assertEquals(1, lost.size());
+        String console = org.netnslab.report.ConsoleReport.render(RunRecord.of(result, RunRecord.Machine.current()));
+        assertTrue(console, console.contains("Lost before the figures: " + lost.get(0) + ". Those designs' measures"));
+    }
 }

@@ -82,6 +82,30 @@ public class VirtualProcEventsTest extends JUnitSuite {
     }
 
     /**
+     * Listeners whose receive buffer holds two events (so-rcvbuf 2000: sk_rcvbuf 4000, 896 bytes an event) while the
+     * 80 processes come all at once drop most of them: the verdict names each design's drops, as its figures are over
+     * the 24 events each listener set received.
+     */
+    @Test
+    public void droppedEventsAreNamedInTheVerdict() throws Exception {
+        RunResult r = run(
+                0.01,
+                "designs=[none, per-listener]",
+                "baseline=none",
+                "workload.process-interval=0ms",
+                "model.proc-connector.listener-rcvbuf=2000",
+                "model.proc-connector.listener-rcvbuf-option=so-rcvbuf");
+        String dropped = org.netnslab.metrics.Losses.EVENTS_DROPPED;
+        assertEquals(Long.valueOf(4 * 240 - 24), r.designs().get(0).counters().get(dropped));
+        assertEquals(Long.valueOf(488 - 24), r.designs().get(1).counters().get(dropped));
+        String console = org.netnslab.report.ConsoleReport.render(
+                org.netnslab.report.RunRecord.of(r, org.netnslab.report.RunRecord.Machine.current()));
+        org.junit.Assert.assertTrue(
+                console,
+                console.contains("Lost before the figures: none events_dropped 936, per-listener events_dropped 464."));
+    }
+
+    /**
      * An event is received when the recvmsg that returns it ends, its wake-up included. Each listener has a CPU of its
      * own (64), so an event that finds its listener asleep is received 1250 ns (the wake-up) + 7500 ns (recvmsg) after
      * it was made, 8750 ns: every event of the EXIT-only (80), the NONZERO_EXIT (8) and the fork-exit (160) listeners,
