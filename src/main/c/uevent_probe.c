@@ -484,6 +484,7 @@ static void tc1(long n, long sends, int one_netns, int pair) {
     /* tc1: each netns's process is its injector, so its whole CPU (wait4's rusage) less its clock at the release is
      * its sends and its exit (do_exit, netlink_release), the exit being what its own clock cannot see */
     int64_t after_release = 0;
+    long preempted = 0;   /* the injectors' involuntary context switches (ru_nivcsw): their preemptions */
     for (long g = 0; g < groups; g++) {
         struct rusage ru;
         memset(&ru, 0, sizeof ru);
@@ -491,6 +492,7 @@ static void tc1(long n, long sends, int one_netns, int pair) {
         bad |= !WIFEXITED(s) || WEXITSTATUS(s) != 0;
         after_release += (int64_t) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL
                          + (int64_t) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL - st[g].cpu_at_release;
+        preempted += ru.ru_nivcsw;
     }
     int64_t t1 = now_ns();
     have_times = have_times && cpu_times(&m1);
@@ -527,7 +529,18 @@ static void tc1(long n, long sends, int one_netns, int pair) {
      * threads and interrupts included) */
     printf(",\"injector_cpu_ns\":%lld,\"window_ns\":%lld,\"settle_ms\":%ld", (long long) icpu, (long long) (t1 - t0),
            settle_ms);
-    if (!one_netns && !pair) printf(",\"injector_cpu_after_release_ns\":%lld", (long long) after_release);
+    if (!one_netns && !pair) {
+        /* when the injectors finish within the sends' span (first start to last end), by quarter: a fair scheduler
+         * that cuts each at its slice ends them together at the end, one that lets each run out spreads them */
+        long q[4] = { 0 };
+        for (long i = 0; i < n; i++) {
+            int k = last > first ? (int) (4 * (st[i].end - first) / (last - first + 1)) : 3;
+            q[k < 0 ? 0 : k > 3 ? 3 : k]++;
+        }
+        printf(",\"injector_cpu_after_release_ns\":%lld,\"injector_preemptions\":%ld,\"injector_ends_q1\":%ld,"
+               "\"injector_ends_q2\":%ld,\"injector_ends_q3\":%ld,\"injector_ends_q4\":%ld",
+               (long long) after_release, preempted, q[0], q[1], q[2], q[3]);
+    }
     if (have_times)
         printf(",\"machine_busy_ns\":%lld,\"machine_idle_ns\":%lld,\"machine_steal_ns\":%lld",
                (long long) (m1.busy - m0.busy), (long long) (m1.idle - m0.idle), (long long) (m1.steal - m0.steal));

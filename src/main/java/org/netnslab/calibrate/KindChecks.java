@@ -20,7 +20,10 @@ final class KindChecks {
             case "uevent/waiters" -> waiters(l);
             case "uevent/stop" -> stopRounds(l);
             case "uevent/remote" -> remote(l);
-            case "uevent/tc1" -> sends(l, "injectors");
+            case "uevent/tc1" -> {
+                String sends = sends(l, "injectors");
+                yield sends != null ? sends : ends(l);
+            }
             case "uevent/reorder" -> sends(l, "injectors_into_one_netns");
             default -> null;
         };
@@ -35,6 +38,23 @@ final class KindChecks {
         return l.path("sends").asLong() == want
                 ? null
                 : "sends must be " + injectors + " x sends_per_injector (" + want + "), got " + l.get("sends");
+    }
+
+    /** @return why a TC1 line's injectors ended by quarter do not add up to its injectors, or null (also without them) */
+    private static String ends(ObjectNode l) {
+        if (!l.has("injector_ends_q1")) {
+            return null; // recorded before the probe counted them
+        }
+        long sum = 0;
+        for (int q = 1; q <= 4; q++) {
+            if (!l.has("injector_ends_q" + q)) {
+                return "injector_ends_q" + q + " is missing beside injector_ends_q1";
+            }
+            sum += l.path("injector_ends_q" + q).asLong();
+        }
+        return sum == l.path("injectors").asLong()
+                ? null
+                : "injector_ends_q1..q4 must add up to its injectors (" + l.get("injectors") + "), got " + sum;
     }
 
     /** @return why a line's {@code skipped} does not say why the probe skipped it (a non-empty text), or null */

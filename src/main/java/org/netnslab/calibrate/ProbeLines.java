@@ -118,8 +118,8 @@ public final class ProbeLines {
 
     /** Fields checked only when present: the lifecycle's tracefs figures; the uevent loads' CPU clocks, machine
      * times and settling, the listeners' sleeps, a send's p99 (required of tc1 and walk lines; the walk's spread fits machine.jitter), the unshare loop's own CPU
-     * per iteration, its CPU means (the lifecycle fit takes them) and a proc listener's fork-to-exec time (a recording made before the probes measured one has
-     * none). A waiters line's own figures are checked
+     * per iteration, its CPU means (the lifecycle fit takes them), a proc listener's fork-to-exec time and a TC1 line's injector
+     * preemptions and ends by quarter (a recording made before the probes measured one has none). A waiters line's own figures are checked
      * by {@link #waiters}, an exit line's kernel threads by {@link #exitKthreads}. */
     private static final List<Field> OPTIONAL = List.of(
             new Field("batch_mean_netns", 1e-9, 1e6),
@@ -138,7 +138,12 @@ public final class ProbeLines {
             new Field("unshare_cpu_mean_ns", 0, NS),
             new Field("child_cpu_mean_ns", 0, NS),
             new Field("parent_cpu_mean_ns", 0, NS),
-            new Field("fork_to_exec_p50_ns", 0, NS));
+            new Field("fork_to_exec_p50_ns", 0, NS),
+            new Field("injector_preemptions", 0, 1e10),
+            new Field("injector_ends_q1", 0, 1e7),
+            new Field("injector_ends_q2", 0, 1e7),
+            new Field("injector_ends_q3", 0, 1e7),
+            new Field("injector_ends_q4", 0, 1e7));
 
     private static final Set<String> FILTERS = Set.of("all", "exit", "nonzero-exit");
 

@@ -96,4 +96,32 @@ public class ProbeLineChecksTest extends JUnitSuite {
                 true,
                 p.contains("(spawn_wall_ns / " + (long) Math.ceil(gaps / 2) + " = " + bound + ")"));
     }
+
+    /** A TC1 line's injectors ended by quarter add up to its injectors, when the line has them at all. */
+    @Test
+    public void aTc1LinesEndsByQuarterAddUpToItsInjectors() throws Exception {
+        ProbeSet set = CalibrationJson.readSets(RECORDED);
+        ObjectNode tc1 = set.prediction().stream()
+                .filter(l -> l.path("load").asText().equals("tc1"))
+                .findFirst()
+                .orElseThrow();
+        long n = tc1.path("injectors").asLong();
+        tc1.put("injector_preemptions", 3 * n);
+        tc1.put("injector_ends_q1", 0).put("injector_ends_q2", 1).put("injector_ends_q3", 2);
+        tc1.put("injector_ends_q4", n - 3);
+        assertNull(ProbeLines.problem(set));
+        tc1.put("injector_ends_q4", n);
+        String p = ProbeLines.problem(set);
+        assertTrue(
+                p,
+                p != null
+                        && p.endsWith("(uevent tc1): injector_ends_q1..q4 must add up to its injectors (" + n
+                                + "), got " + (n + 3)));
+        tc1.remove("injector_ends_q3");
+        p = ProbeLines.problem(set);
+        assertTrue(p, p != null && p.endsWith("injector_ends_q3 is missing beside injector_ends_q1"));
+        tc1.put("injector_ends_q3", -1);
+        p = ProbeLines.problem(set);
+        assertTrue(p, p != null && p.contains("injector_ends_q3"));
+    }
 }
