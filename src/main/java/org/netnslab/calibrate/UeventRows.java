@@ -9,6 +9,7 @@ import java.util.List;
 import org.netnslab.calibrate.Predictions.Row;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.MeasureSummary;
+import org.netnslab.metrics.SharingCounters;
 import org.netnslab.run.RunFailure;
 import org.netnslab.scenario.ScenarioException;
 
@@ -109,6 +110,35 @@ final class UeventRows {
                     0.25,
                     MissReasons.LISTENER_CPU));
         }
+        sharing(model, load, n, runs, d);
+    }
+
+    /**
+     * How the scheduler shared the CPUs out, host beside model, where the host's runs counted it (not a prediction
+     * row: the mean rows' misses follow it): injector preemptions each, and the share ending in the sends' last quarter.
+     */
+    private static void sharing(PredictionRuns model, String load, int n, List<ObjectNode> runs, ModelRuns d) {
+        String q4 = "injector_ends_q4";
+        if (!runs.stream().allMatch(r -> r.has("injector_preemptions") && r.has(q4))
+                || !d.first().counters().containsKey(SharingCounters.INJECTOR_PREEMPTIONS)) {
+            return; // recorded before the probe counted them, or a model without tasks (fifo)
+        }
+        RunsFigure hostPreempted =
+                RunsFigure.of(runs, r -> r.path("injector_preemptions").asDouble() / n);
+        RunsFigure hostLast = RunsFigure.of(runs, r -> 100 * r.path(q4).asDouble() / n);
+        RunsFigure modelPreempted = d.figure(r -> (double) r.counters().get(SharingCounters.INJECTOR_PREEMPTIONS) / n);
+        RunsFigure modelLast =
+                d.figure(r -> 100.0 * r.counters().get(SharingCounters.INJECTORS_ENDING_LAST_QUARTER) / n);
+        model.progress()
+                .println(String.format(
+                        java.util.Locale.ROOT,
+                        "calibrate: %s: injectors preempted %.2f times each on the host, %.2f in the model; ending in"
+                                + " the sends' last quarter %.0f%% and %.0f%% (medians)",
+                        load,
+                        hostPreempted.median(),
+                        modelPreempted.median(),
+                        hostLast.median(),
+                        modelLast.median()));
     }
 
     /** @return a CPU counter (us) of one model run over its sends */

@@ -94,20 +94,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
 
     /** What the injector reports when a phase is done; called on the injector's thread. */
     public interface PhaseListener {
-        /**
-         * @param phase the phase done
-         * @param sentPerNetns successful sends by netns index, for this phase
-         * @param permissionViolations injections sent without the permission to, or refused with EPERM
-         *     with it, in this phase (the {@code eperm} invariant: must be 0)
-         * @param failed injections that failed with another errno in this phase: EINVAL, or EAGAIN from a netns actor
-         *     failed by {@code faults.netns-actor} (not sent again)
-         * @param refused injections refused with EPERM as the capability rule says (the sender has no CAP_SYS_ADMIN
-         *     over the netns's owner), in this phase
-         * @param cpuNanos virtual execution under the fair scheduler: the injector's task's CPU over this phase, ns (its
-         *     user and kernel steps and the switches into it, as its CPU clock reads at each end of its loop); 0 otherwise
-         */
-        void phaseDone(
-                Phase phase, long[] sentPerNetns, long permissionViolations, long failed, long refused, long cpuNanos);
+        /** @param done the phase's totals */
+        void phaseDone(PhaseTotals done);
     }
 
     private final Target[] targets;
@@ -141,8 +129,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
     private long permissionViolations;
     private long failed;
     private long refused;
-    /** The task's CPU when the phase started, ns (fair). */
-    private long cpuAtStart;
+    /** The task's CPU (ns) and preemptions when the phase started (fair). */
+    private long cpuAtStart, preemptionsAtStart;
 
     /**
      * @param targets the netns it sends into, round-robin
@@ -211,6 +199,7 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
         failed = 0;
         refused = 0;
         cpuAtStart = task == null ? 0 : task.cpuNanos();
+        preemptionsAtStart = task == null ? 0 : task.preemptions();
         sendNext();
         return this;
     }
@@ -239,7 +228,8 @@ public final class Injector extends AbstractBehavior<Injector.Command> {
             }
         }
         long cpu = task == null ? 0 : task.cpuNanos() - cpuAtStart;
-        listener.phaseDone(phase, sent, permissionViolations, failed, refused, cpu);
+        long preempted = task == null ? 0 : task.preemptions() - preemptionsAtStart;
+        listener.phaseDone(new PhaseTotals(phase, sent, permissionViolations, failed, refused, cpu, preempted));
         long exit = path == null ? 0 : path.costs().injectorExit();
         // a device task (kernel uevents, no credentials) is a kernel thread: it does not exit
         if (phase == Phase.COUNTED

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.netnslab.design.Design;
+import org.netnslab.machine.Clock;
 import org.netnslab.machine.CpuTask;
 import org.netnslab.machine.Machine;
 import org.netnslab.machine.Mutex;
@@ -23,6 +24,7 @@ import org.netnslab.metrics.Invariants;
 import org.netnslab.metrics.LatencyRecorder;
 import org.netnslab.metrics.LifecycleRecorder;
 import org.netnslab.metrics.Losses;
+import org.netnslab.metrics.SharingCounters;
 import org.netnslab.metrics.StripedRecorder;
 import org.netnslab.netlink.ReceiveQueue;
 import org.netnslab.netns.NamespaceSupervisor;
@@ -168,6 +170,9 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
         if (fair) { // the simulated processes' CPU from the counted phase on, as a probe's CPU clocks give it
             result.counter("injector_cpu_us", injectorCpu / 1_000);
             result.counter("listener_cpu_us", listenerCpu / 1_000);
+            // how the scheduler shared the CPUs out: cut at their slices, injectors end together at the end
+            result.counter(SharingCounters.INJECTOR_PREEMPTIONS, collector.countedPreemptions);
+            result.counter(SharingCounters.INJECTORS_ENDING_LAST_QUARTER, collector.endingLastQuarter(start));
         }
         return result.invariants(invariants(checks, collector, leaked))
                 .throughputSeries(series)
@@ -323,24 +328,37 @@ public record UeventInjectionRun(UeventInjectionWorkload w, double scale) implem
             return latch;
         }
 
+        /** The injectors' preemptions over the counted phase (fair). */
+        long countedPreemptions;
+        /** When each injector finished its counted sends, on the run's clock. */
+        final List<Long> countedEnds = new ArrayList<>();
+
         @Override
-        public synchronized void phaseDone(
-                Injector.Phase phase,
-                long[] sent,
-                long permissionViolations,
-                long failed,
-                long refused,
-                long cpuNanos) {
-            if (phase == Injector.Phase.COUNTED) {
-                countedCpuNanos += cpuNanos;
-                this.failed += failed;
+        public synchronized void phaseDone(PhaseTotals d) {
+            if (d.phase() == Injector.Phase.COUNTED) {
+                countedCpuNanos += d.cpuNanos();
+                countedPreemptions += d.preemptions();
+                failed += d.failed();
+                countedEnds.add(Clock.nanoTime());
             }
-            for (int i = 0; i < sent.length; i++) {
-                sentPerNetns[i] += sent[i];
+            for (int i = 0; i < d.sentPerNetns().length; i++) {
+                sentPerNetns[i] += d.sentPerNetns()[i];
             }
-            this.eperm += permissionViolations;
-            this.refused += refused;
+            eperm += d.permissionViolations();
+            refused += d.refused();
             latch.countDown();
+        }
+
+        /**
+         * @param start the counted phase's start, ns on the run's clock
+         * @return the injectors that finished in the last quarter of the span from {@code start} to the last one's
+         *     end (uevent_probe's {@code injector_ends_q4}: with all of them in it, they ran together to the end)
+         */
+        synchronized long endingLastQuarter(long start) {
+            long last = countedEnds.stream().mapToLong(Long::longValue).max().orElse(start);
+            return countedEnds.stream()
+                    .filter(t -> 4 * (t - start) >= 3 * (last - start))
+                    .count();
         }
     }
 }

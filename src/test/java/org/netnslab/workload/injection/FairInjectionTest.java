@@ -17,6 +17,7 @@ import org.junit.rules.TemporaryFolder;
 import org.netnslab.machine.Machine;
 import org.netnslab.metrics.DesignResult;
 import org.netnslab.metrics.RunResult;
+import org.netnslab.metrics.SharingCounters;
 import org.scalatestplus.junit.JUnitSuite;
 
 /**
@@ -85,7 +86,8 @@ public class FairInjectionTest extends JUnitSuite {
 
     /**
      * The slice-sized tail at workload level: 8 lockless senders on 2 CPUs; the median send is one call's
-     * cost (about 7 us), the longest waited for other senders' slices (at least one slice, 1.5 ms).
+     * cost (about 7 us), the longest waited for other senders' slices (at least one slice, 1.5 ms). Cut at their
+     * slices (13 preemptions), the senders share the CPUs to the end: all 8 finish in the last quarter.
      */
     @Test
     public void sendersBeyondTheCpusShowTheSliceTail() throws Exception {
@@ -96,6 +98,9 @@ public class FairInjectionTest extends JUnitSuite {
                 .histogram();
         assertTrue("p50 " + h.getValueAtPercentile(50), h.getValueAtPercentile(50) < 20_000);
         assertTrue("max " + h.getMaxValue(), h.getMaxValue() >= 1_500_000);
+        var counters = design(r, "kernel-6.9").counters();
+        assertEquals(Long.valueOf(13), counters.get(SharingCounters.INJECTOR_PREEMPTIONS));
+        assertEquals(Long.valueOf(8), counters.get(SharingCounters.INJECTORS_ENDING_LAST_QUARTER));
     }
 
     /**
@@ -123,6 +128,10 @@ public class FairInjectionTest extends JUnitSuite {
                 .histogram();
         assertEquals(800, h.getTotalCount());
         assertTrue("the longest send " + h.getMaxValue() + " ns", h.getMaxValue() < 20_000);
+        // none preempted, each running its sends out in one turn, one after another: a quarter end in the last quarter
+        var counters = design(r, "kernel-6.9").counters();
+        assertEquals(Long.valueOf(0), counters.get(SharingCounters.INJECTOR_PREEMPTIONS));
+        assertEquals(Long.valueOf(10), counters.get(SharingCounters.INJECTORS_ENDING_LAST_QUARTER));
     }
 
     /**

@@ -115,13 +115,8 @@ public class SeqnumWindowTest extends JUnitSuite {
                             Sink.foreach(r -> seen.add(new long[] {((Uevent) r).seqnum(), Clock.nanoTime() - start})),
                             materializer);
             for (Injector.Target t : List.of(injection, tagged)) {
-                ActorRef<Injector.Command> sender = guardian.spawnAnonymous(Injector.create(
-                        List.of(t),
-                        PAYLOAD,
-                        1,
-                        (phase, sent, eperm, einval, refused, cpu) -> {},
-                        new LongAdder(),
-                        new StripedRecorder()));
+                ActorRef<Injector.Command> sender = guardian.spawnAnonymous(
+                        Injector.create(List.of(t), PAYLOAD, 1, done -> {}, new LongAdder(), new StripedRecorder()));
                 sender.tell(new Injector.Start(Injector.Phase.COUNTED));
             }
         });
