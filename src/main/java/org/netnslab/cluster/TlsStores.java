@@ -60,13 +60,20 @@ final class TlsStores {
                 char[] keyPassword = c.getString(passwordKey).toCharArray();
                 String outdated = null; // the first key whose certificate is outside its dates
                 boolean anyCurrent = false;
+                boolean anyKey = false;
                 for (String alias : Collections.list(ks.aliases())) {
                     if (ks.isKeyEntry(alias)) {
+                        anyKey = true;
                         ks.getKey(alias, keyPassword);
                         String why = outsideDates(path, alias, ks.getCertificate(alias));
                         anyCurrent |= why == null;
                         outdated = outdated == null ? why : outdated;
                     }
+                }
+                if (!anyKey) { // certificates only (a trust store given as the key store): nothing to prove who it is
+                    throw new IllegalArgumentException(ENGINE + store + ": '" + path + "' holds no private key, only"
+                            + " certificates (a trust store?): a node's key store holds its own key and certificate,"
+                            + " made as docs/parallel-runs.md shows");
                 }
                 if (outdated != null && !anyCurrent) { // a store that also holds a current key (a rotation) is fine
                     throw new IllegalArgumentException(outdated);

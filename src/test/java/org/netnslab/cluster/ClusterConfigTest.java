@@ -8,7 +8,6 @@ import com.typesafe.config.ConfigFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.time.Duration;
@@ -83,12 +82,8 @@ public class ClusterConfigTest extends JUnitSuite {
 
     @Test
     public void aTlsNodeReportsItsFailedHandshakes() throws Exception {
-        Path store = tmp.newFile("node.p12").toPath(); // an empty store, Akka's default password: it opens
-        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-        ks.load(null, null);
-        try (var out = Files.newOutputStream(store)) {
-            ks.store(out, "changeme".toCharArray());
-        }
+        Path store = tmp.getRoot().toPath().resolve("node.p12"); // Akka's default password: it opens
+        TestKeyStores.keyPair(store, "-1d", 30);
         Config tls = ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
                         + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \""
                         + store + "\" }")
@@ -110,30 +105,7 @@ public class ClusterConfigTest extends JUnitSuite {
     @Test
     public void aKeyStoreWhoseCertificateExpiredIsRefusedAsTheNodeStarts() throws Exception {
         Path store = tmp.getRoot().toPath().resolve("expired.p12");
-        Process keytool = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "keytool")
-                                .toString(),
-                        "-genkeypair",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        store.toString(),
-                        "-storepass",
-                        "changeme",
-                        "-alias",
-                        "node",
-                        "-keyalg",
-                        "EC",
-                        "-dname",
-                        "CN=node",
-                        "-startdate",
-                        "-10d",
-                        "-validity",
-                        "3")
-                .redirectErrorStream(true)
-                .start();
-        String said = new String(keytool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(said, 0, keytool.waitFor());
+        TestKeyStores.keyPair(store, "-10d", 3);
         Config tls = ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
                         + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \""
                         + store + "\" }")

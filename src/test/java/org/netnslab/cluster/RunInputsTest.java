@@ -198,27 +198,50 @@ public class RunInputsTest extends JUnitSuite {
         }
     }
 
-    /** A store opened with the wrong password is refused before the node starts, in one line naming the key. */
+    /**
+     * A store opened with the wrong password is refused before the node starts, in one line naming the key; so is a key
+     * store with no key of the node's own (certificates only: a trust store given as the key store).
+     */
     @Test
     public void aTlsStoreWithTheWrongPasswordIsRefusedBeforeTheNodeStarts() throws Exception {
-        java.nio.file.Path store = tmp.newFile("trust.p12").toPath();
-        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-        ks.load(null, null);
-        try (var out = java.nio.file.Files.newOutputStream(store)) {
-            ks.store(out, "right".toCharArray());
-        }
+        java.nio.file.Path store = tmp.getRoot().toPath().resolve("node.p12");
+        TestKeyStores.keyPair(store, "-1d", 30);
         String tls = "akka.remote.artery.transport = tls-tcp\n"
                 + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \"" + store
-                + "\", key-password = right, trust-store-password = right, key-store-password = ";
+                + "\", key-password = changeme, trust-store-password = changeme, key-store-password = ";
         ClusterConfig.of( // the right password: the stores open
-                ConfigFactory.parseString(tls + "right }").withFallback(ConfigFactory.load()),
+                ConfigFactory.parseString(tls + "changeme }").withFallback(ConfigFactory.load()),
                 new ClusterConfig.HostPort("192.0.2.1", 2553),
                 new ClusterConfig.HostPort("192.0.2.2", 2552),
                 "worker");
+        java.nio.file.Path certsOnly = tmp.newFile("trust.p12").toPath();
+        java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+        ks.load(null, null);
+        try (var out = java.nio.file.Files.newOutputStream(certsOnly)) {
+            ks.store(out, "changeme".toCharArray());
+        }
+        IllegalArgumentException noKey = org.junit.Assert.assertThrows(
+                IllegalArgumentException.class,
+                () -> ClusterConfig.of(
+                        ConfigFactory.parseString(
+                                        tls.replaceFirst("key-store = \"[^\"]*\"", "key-store = \"" + certsOnly + "\"")
+                                                + "changeme }")
+                                .withFallback(ConfigFactory.load()),
+                        new ClusterConfig.HostPort("192.0.2.1", 2553),
+                        new ClusterConfig.HostPort("192.0.2.2", 2552),
+                        "worker"));
+        assertEquals(
+                "akka.remote.artery.ssl.config-ssl-engine.key-store: '" + certsOnly + "' holds no private key, only"
+                        + " certificates (a trust store?): a node's key store holds its own key and certificate, made"
+                        + " as docs/parallel-runs.md shows",
+                noKey.getMessage());
         IllegalArgumentException e = org.junit.Assert.assertThrows(
                 IllegalArgumentException.class,
                 () -> ClusterConfig.of(
-                        ConfigFactory.parseString(tls + "wrong }").withFallback(ConfigFactory.load()),
+                        ConfigFactory.parseString(
+                                        tls.replace("key-password = changeme, trust", "key-password = x, trust")
+                                                + "wrong }")
+                                .withFallback(ConfigFactory.load()),
                         new ClusterConfig.HostPort("192.0.2.1", 2553),
                         new ClusterConfig.HostPort("192.0.2.2", 2552),
                         "worker"));
@@ -232,7 +255,7 @@ public class RunInputsTest extends JUnitSuite {
         IllegalArgumentException text = org.junit.Assert.assertThrows(
                 IllegalArgumentException.class,
                 () -> ClusterConfig.of(
-                        ConfigFactory.parseString(tls + "right }").withFallback(ConfigFactory.load()),
+                        ConfigFactory.parseString(tls + "changeme }").withFallback(ConfigFactory.load()),
                         new ClusterConfig.HostPort("192.0.2.1", 2553),
                         new ClusterConfig.HostPort("192.0.2.2", 2552),
                         "worker"));
@@ -245,7 +268,7 @@ public class RunInputsTest extends JUnitSuite {
         IllegalArgumentException dir = org.junit.Assert.assertThrows(
                 IllegalArgumentException.class,
                 () -> ClusterConfig.of(
-                        ConfigFactory.parseString(tls.replace(store.toString(), folder.toString()) + "right }")
+                        ConfigFactory.parseString(tls.replace(store.toString(), folder.toString()) + "changeme }")
                                 .withFallback(ConfigFactory.load()),
                         new ClusterConfig.HostPort("192.0.2.1", 2553),
                         new ClusterConfig.HostPort("192.0.2.2", 2552),
