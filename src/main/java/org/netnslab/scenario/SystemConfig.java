@@ -113,6 +113,18 @@ public final class SystemConfig {
             }
             checkKinds(merged);
             return merged;
+        } catch (ConfigException.UnresolvedSubstitution e) { // e.g. a TLS password's ${NETNS_LAB_KEYSTORE_PASSWORD}
+            ConfigProblem p = HoconSyntax.parseProblem(extra, e, "--config");
+            throw new ScenarioException(
+                    List.of(
+                            new ConfigProblem(
+                                    p.source(),
+                                    p.line(),
+                                    p.path(),
+                                    p.message()
+                                            .replaceFirst(
+                                                    "Could not resolve substitution to a value: (\\$\\{[^}]*\\})$",
+                                                    "$1 is neither a key of the configuration nor a variable set in the environment"))));
         } catch (ConfigException e) {
             throw new ScenarioException(List.of(HoconSyntax.parseProblem(extra, e, "--config")));
         } catch (StackOverflowError e) {

@@ -243,6 +243,18 @@ public class ConfigInputFaultsTest extends JUnitSuite {
                 cli("calibrate", "--timeout", "5s").err());
     }
 
+    /** A --config substitution of a variable the environment lacks (a TLS password's) says which, in words. */
+    @Test
+    public void aConfigSubstitutionOfAnUnsetVariableIsNamed() throws Exception {
+        Path conf = write(
+                "tls.conf",
+                "akka.remote.artery.ssl.config-ssl-engine.key-store-password = ${NETNS_LAB_TEST_UNSET_PASSWORD}\n");
+        assertOneProblem(
+                cli("validate", UNSHARE, "--config", conf.toString()),
+                conf + ":1: --config: ${NETNS_LAB_TEST_UNSET_PASSWORD} is neither a key of the configuration nor a"
+                        + " variable set in the environment");
+    }
+
     @Test
     public void aLogLevelAkkaDoesNotKnowIsRefusedUpFront() throws Exception {
         Path conf = write("log.conf", "akka {\n  loglevel = BOGUS\n}\n");
