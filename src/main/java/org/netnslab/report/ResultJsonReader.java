@@ -56,6 +56,18 @@ final class ResultJsonReader {
         if (designs.isEmpty()) {
             throw f.wrong("designs", "no design saved (a run has at least one)");
         }
+        Map<String, String> units = new LinkedHashMap<>(); // a measure is one quantity: one unit in every design
+        for (int i = 0; i < designs.size(); i++) {
+            for (Map.Entry<String, MeasureSummary> m : designs.get(i).measures().entrySet()) {
+                String first = units.putIfAbsent(m.getKey(), m.getValue().unit());
+                if (first != null && !first.equals(m.getValue().unit())) {
+                    throw f.wrong(
+                            at(at(at("designs", i), "measures"), m.getKey()) + ".unit",
+                            "'" + m.getValue().unit() + "', where an earlier design's " + m.getKey() + " is in '"
+                                    + first + "'" + EDITED);
+                }
+            }
+        }
         Map<String, DesignRecord> byName = new LinkedHashMap<>();
         for (int i = 0; i < designs.size(); i++) {
             String name = designs.get(i).name();
@@ -211,36 +223,7 @@ final class ResultJsonReader {
                 measures.put(k, s);
                 continue;
             }
-            if (s.mean() > s.max() || s.p50() > s.max() || s.p99() > s.max()) { // a run's figures never are
-                throw f.wrong(
-                        mp,
-                        "mean " + s.mean() + ", p50 " + s.p50() + " or p99 " + s.p99() + " above max " + s.max()
-                                + EDITED);
-            }
-            double[] ci = s.ci95();
-            if (ci != null && ci.length == 2 && Double.isFinite(ci[0]) != Double.isFinite(ci[1])) { // one end alone
-                throw f.wrong(at(mp, "ci95"), "[" + ci[0] + ", " + ci[1] + "]: one end without the other" + EDITED);
-            }
-            if (s.count() == 1 && ci != null && ci.length == 2 && ci[0] != ci[1] && Double.isFinite(ci[0])) {
-                // one value has no interval (null since the rule; [mean, mean] before it)
-                throw f.wrong(
-                        at(mp, "ci95"),
-                        "[" + ci[0] + ", " + ci[1] + "] around a single value, which has none" + EDITED);
-            }
-            if (ci != null
-                    && ci.length == 2
-                    && Double.isFinite(ci[0])
-                    && Double.isFinite(ci[1])
-                    && !(ci[0] <= s.mean() && s.mean() <= ci[1])) { // an interval around the mean
-                throw f.wrong(
-                        at(mp, "ci95"), "[" + ci[0] + ", " + ci[1] + "] does not hold the mean " + s.mean() + EDITED);
-            }
-            if (!(s.p50() <= s.p90() && s.p90() <= s.p99() && s.p99() <= s.p999())) { // one histogram's percentiles
-                throw f.wrong(
-                        mp,
-                        "p50 " + s.p50() + ", p90 " + s.p90() + ", p99 " + s.p99() + ", p999 " + s.p999()
-                                + " do not rise" + EDITED);
-            }
+            MeasureChecks.check(f, mp, s);
             measures.put(k, s);
         }
         return new DesignRecord(

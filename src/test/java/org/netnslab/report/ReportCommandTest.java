@@ -467,6 +467,12 @@ public class ReportCommandTest extends JUnitSuite {
         assertRefused(dir, ".mean_b: 60.0 is not the mean of replicate_means_b (");
         Files.writeString(json, good.replaceFirst("\"ratio_b_over_a\" : [0-9.]+", "\"ratio_b_over_a\" : 0.5"));
         assertRefused(dir, ".ratio_b_over_a: 0.5 is not mean_b / mean_a (");
+        // a measure's unit edited in one design: one quantity, one unit
+        Files.writeString(json, good.replaceFirst("\"unit\" : \"us\"", "\"unit\" : \"parsecs\""));
+        assertRefused(dir, "].unit: 'us', where an earlier design's uevent.transaction is in 'parsecs'");
+        // a percentile of a measure with values edited to null: said as null, not as NaN
+        Files.writeString(json, good.replaceFirst("\"p50\" : [0-9.]+", "\"p50\" : null"));
+        assertRefused(dir, ".p50: null, though the measure has ");
         // a figure edited past what a run writes: a mean above its own max
         Files.writeString(json, good.replaceFirst("\"mean\" : [0-9.]+", "\"mean\" : 1e308"));
         assertRefused(dir, ": mean 1.0E308, p50 ");
