@@ -137,6 +137,12 @@ final class ExecutionReader {
         }
         if (live || fifo) { // charged by the fair CPUs of virtual time only
             keys.addAll(List.of("machine.cold-switch", "machine.host-background"));
+            for (String share : List.of("model.netns.rtnl.setup-share", "model.netns.rtnl.exit-share")) {
+                if (conf.hasPath(share)
+                        && !"0".equals(String.valueOf(conf.getValue(share).unwrapped()))) {
+                    keys.add(share); // RTNL holds are steps of the fair machine's tasks; 0 asks for none
+                }
+            }
             String woken = "workload.listeners-woken-at-end"; // false asks for nothing: no warning
             if (conf.hasPath(woken)
                     && "true".equals(String.valueOf(conf.getValue(woken).unwrapped()))) {

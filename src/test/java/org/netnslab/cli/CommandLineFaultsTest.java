@@ -490,6 +490,22 @@ public class CommandLineFaultsTest extends JUnitSuite {
                 fifo.err()
                         .contains("netns-lab: warning: machine.task-group has no effect: machine.scheduler"
                                 + " = fifo runs steps, not tasks"));
+        // RTNL's holds are steps of the fair machine's tasks: a share asked for under fifo is one; 0 asks for none
+        Printed rtnl = cli(
+                "validate",
+                "load-tests/unshare-loop.conf",
+                "--set",
+                "machine.scheduler=fifo",
+                "--set",
+                "model.netns.rtnl.setup-share=0.5",
+                "--set",
+                "model.netns.rtnl.exit-share=0");
+        assertTrue(
+                rtnl.err(),
+                rtnl.err()
+                        .contains("netns-lab: warning: model.netns.rtnl.setup-share has no effect: machine.scheduler"
+                                + " = fifo runs steps, not tasks"));
+        assertFalse(rtnl.err(), rtnl.err().contains("exit-share"));
         Printed live = cli(
                 "validate",
                 "load-tests/unshare-loop.conf",
