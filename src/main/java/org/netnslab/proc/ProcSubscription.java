@@ -41,10 +41,19 @@ public record ProcSubscription(int operation, int mask) {
      * @return the subscription, or empty when that kernel would ignore the message
      */
     public static Optional<ProcSubscription> parse(byte[] message, ProcListenerTable.Accounting accounting) {
-        if (accounting == ProcListenerTable.Accounting.GLOBAL_COUNT && message.length != 4) {
+        if (!takesMask(accounting) && message.length != 4) {
             return Optional.empty();
         }
         return parse(message);
+    }
+
+    /**
+     * @param accounting the connector's era
+     * @return whether it understands the 8-byte masked subscription: from v6.6 ({@code PER_SOCKET}); before, only the
+     *     4-byte LISTEN or IGNORE, and a masked one is silently ignored
+     */
+    public static boolean takesMask(ProcListenerTable.Accounting accounting) {
+        return accounting != ProcListenerTable.Accounting.GLOBAL_COUNT;
     }
 
     /**

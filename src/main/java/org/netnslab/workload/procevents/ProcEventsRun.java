@@ -27,10 +27,10 @@ import org.netnslab.proc.PidfdMonitor;
 import org.netnslab.proc.ProcConnector;
 import org.netnslab.proc.ProcEvent;
 import org.netnslab.proc.ProcEvents;
-import org.netnslab.proc.ProcListenerTable;
 import org.netnslab.proc.ProcScanMonitor;
 import org.netnslab.proc.ProcSettings;
 import org.netnslab.proc.ProcSubscriber;
+import org.netnslab.proc.ProcSubscription;
 import org.netnslab.proc.ProcessTable;
 import org.netnslab.proc.SyscallCost;
 import org.netnslab.run.DesignResultBuilder;
@@ -115,15 +115,15 @@ public record ProcEventsRun(ProcEventsWorkload w, double scale) implements Desig
         List<Long> sockets = new ArrayList<>();
         List<CompletionStage<Done>> finished = new ArrayList<>();
         LongAdder received = new LongAdder();
-        // Before v6.6 the connector understands only the 4-byte LISTEN and ignores a masked proc_input, so a
-        // listener of that era subscribes to everything and keeps what it wants itself.
-        boolean legacy = ps.accounting() == ProcListenerTable.Accounting.GLOBAL_COUNT;
+        // a connector that ignores a masked subscription (before v6.6) is subscribed to for everything; each
+        // listener keeps what it wants itself
+        boolean masked = ProcSubscription.takesMask(ps.accounting());
         for (Map.Entry<String, Integer> l : w.listeners().entrySet()) {
             ProcConnector.Joined joined = scope.await(
                     ProcSubscriber.listen(
                             pc,
                             root,
-                            legacy ? null : l.getValue(),
+                            masked ? l.getValue() : null,
                             ps.listener(),
                             DesignScope.REQUEST_LIMIT,
                             scope.scheduler()),
