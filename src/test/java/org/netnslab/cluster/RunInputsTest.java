@@ -185,17 +185,26 @@ public class RunInputsTest extends JUnitSuite {
                                     + " this host needs Artery's TLS transport"));
         }
         try {
-            ClusterConfig.of(
-                    ConfigFactory.parseString("akka.remote.artery.transport = tls-tcp\n"
-                                    + "akka.remote.artery.ssl.config-ssl-engine.key-store = \"/nonexistent/node.p12\"")
-                            .withFallback(ConfigFactory.load()),
-                    new ClusterConfig.HostPort("192.0.2.1", 2553),
-                    new ClusterConfig.HostPort("192.0.2.2", 2552),
-                    "worker");
+            tlsWorker("akka.remote.artery.transport = tls-tcp\n"
+                    + "akka.remote.artery.ssl.config-ssl-engine.key-store = \"/nonexistent/node.p12\"");
             org.junit.Assert.fail("started TLS without its key store");
         } catch (IllegalArgumentException e) {
             assertTrue(e.getMessage(), e.getMessage().contains("key-store: cannot read '/nonexistent/node.p12'"));
         }
+    }
+
+    /** @return a worker's node configuration at 192.0.2.1:2553 joining 192.0.2.2:2552, over {@code conf} */
+    private static Config tlsWorker(String conf) {
+        return ClusterConfig.of(
+                ConfigFactory.parseString(conf).withFallback(ConfigFactory.load()),
+                new ClusterConfig.HostPort("192.0.2.1", 2553),
+                new ClusterConfig.HostPort("192.0.2.2", 2552),
+                "worker");
+    }
+
+    /** @return what {@link #tlsWorker} refuses {@code conf} with */
+    private static IllegalArgumentException refused(String conf) {
+        return org.junit.Assert.assertThrows(IllegalArgumentException.class, () -> tlsWorker(conf));
     }
 
     /**
@@ -209,70 +218,34 @@ public class RunInputsTest extends JUnitSuite {
         String tls = "akka.remote.artery.transport = tls-tcp\n"
                 + "akka.remote.artery.ssl.config-ssl-engine { key-store = \"" + store + "\", trust-store = \"" + store
                 + "\", key-password = changeme, trust-store-password = changeme, key-store-password = ";
-        ClusterConfig.of( // the right password: the stores open
-                ConfigFactory.parseString(tls + "changeme }").withFallback(ConfigFactory.load()),
-                new ClusterConfig.HostPort("192.0.2.1", 2553),
-                new ClusterConfig.HostPort("192.0.2.2", 2552),
-                "worker");
+        tlsWorker(tls + "changeme }"); // the right password: the stores open
         java.nio.file.Path certsOnly = tmp.newFile("trust.p12").toPath();
         java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
         ks.load(null, null);
         try (var out = java.nio.file.Files.newOutputStream(certsOnly)) {
             ks.store(out, "changeme".toCharArray());
         }
-        IllegalArgumentException noKey = org.junit.Assert.assertThrows(
-                IllegalArgumentException.class,
-                () -> ClusterConfig.of(
-                        ConfigFactory.parseString(
-                                        tls.replaceFirst("key-store = \"[^\"]*\"", "key-store = \"" + certsOnly + "\"")
-                                                + "changeme }")
-                                .withFallback(ConfigFactory.load()),
-                        new ClusterConfig.HostPort("192.0.2.1", 2553),
-                        new ClusterConfig.HostPort("192.0.2.2", 2552),
-                        "worker"));
         assertEquals(
                 "akka.remote.artery.ssl.config-ssl-engine.key-store: '" + certsOnly + "' holds no private key, only"
                         + " certificates (a trust store?): a node's key store holds its own key and certificate, made"
                         + " as docs/parallel-runs.md shows",
-                noKey.getMessage());
-        IllegalArgumentException e = org.junit.Assert.assertThrows(
-                IllegalArgumentException.class,
-                () -> ClusterConfig.of(
-                        ConfigFactory.parseString(
-                                        tls.replace("key-password = changeme, trust", "key-password = x, trust")
-                                                + "wrong }")
-                                .withFallback(ConfigFactory.load()),
-                        new ClusterConfig.HostPort("192.0.2.1", 2553),
-                        new ClusterConfig.HostPort("192.0.2.2", 2552),
-                        "worker"));
+                refused(tls.replaceFirst("key-store = \"[^\"]*\"", "key-store = \"" + certsOnly + "\"") + "changeme }")
+                        .getMessage());
         assertEquals(
                 "akka.remote.artery.ssl.config-ssl-engine.key-store: cannot open '" + store + "' with"
                         + " akka.remote.artery.ssl.config-ssl-engine.key-store-password (the password does not open"
                         + " it): check that password (docs/parallel-runs.md sets it from"
                         + " NETNS_LAB_KEYSTORE_PASSWORD or NETNS_LAB_TRUSTSTORE_PASSWORD)",
-                e.getMessage());
+                refused(tls + "wrong }").getMessage());
         java.nio.file.Files.writeString(store, "not a key store"); // what a text file given as a store reads as
-        IllegalArgumentException text = org.junit.Assert.assertThrows(
-                IllegalArgumentException.class,
-                () -> ClusterConfig.of(
-                        ConfigFactory.parseString(tls + "changeme }").withFallback(ConfigFactory.load()),
-                        new ClusterConfig.HostPort("192.0.2.1", 2553),
-                        new ClusterConfig.HostPort("192.0.2.2", 2552),
-                        "worker"));
+        String text = refused(tls + "changeme }").getMessage();
         assertTrue(
-                text.getMessage(),
-                text.getMessage()
-                        .startsWith("akka.remote.artery.ssl.config-ssl-engine.key-store: '" + store + "' is not a key"
-                                + " store (a PKCS12 or JKS file, made as docs/parallel-runs.md shows): "));
+                text,
+                text.startsWith("akka.remote.artery.ssl.config-ssl-engine.key-store: '" + store + "' is not a key"
+                        + " store (a PKCS12 or JKS file, made as docs/parallel-runs.md shows): "));
         java.nio.file.Path folder = tmp.newFolder("stores").toPath(); // no password opens a folder: none is blamed
-        IllegalArgumentException dir = org.junit.Assert.assertThrows(
-                IllegalArgumentException.class,
-                () -> ClusterConfig.of(
-                        ConfigFactory.parseString(tls.replace(store.toString(), folder.toString()) + "changeme }")
-                                .withFallback(ConfigFactory.load()),
-                        new ClusterConfig.HostPort("192.0.2.1", 2553),
-                        new ClusterConfig.HostPort("192.0.2.2", 2552),
-                        "worker"));
-        assertTrue(dir.getMessage(), dir.getMessage().endsWith("shows): it is a folder"));
+        String dir = refused(tls.replace(store.toString(), folder.toString()) + "changeme }")
+                .getMessage();
+        assertTrue(dir, dir.endsWith("shows): it is a folder"));
     }
 }
